@@ -1,0 +1,75 @@
+/**
+ * A codec for JSON-safe metadata: plain objects, arrays, strings, finite numbers, booleans and
+ * null, at most `MAX_DEPTH` levels deep, with no cycles. Keys such as `__proto__` stay ordinary
+ * own data properties: values are copied with `Object.defineProperty` semantics, never assigned.
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+
+/** How deep metadata may nest before it is rejected. */
+export const MAX_DEPTH = 64
+
+type JsonProblem = { readonly path: string; readonly expected: string; readonly actual: unknown }
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> => {
+  if (typeof u !== 'object' || u === null || Array.isArray(u)) return false
+  const proto = Object.getPrototypeOf(u)
+  return proto === Object.prototype || proto === null
+}
+
+/** Finds the first value that is not JSON-safe, or `undefined` when all of `u` is. */
+const findProblem = (u: unknown, path: string, depth: number, stack: Set<object>): JsonProblem | undefined => {
+  if (u === null || typeof u === 'string' || typeof u === 'boolean') return undefined
+  if (typeof u === 'number') return Number.isFinite(u) ? undefined : { path, expected: 'a finite number', actual: u }
+  if (typeof u !== 'object') return { path, expected: 'a JSON value', actual: u }
+  if (depth >= MAX_DEPTH) return { path, expected: `JSON nested at most ${MAX_DEPTH} levels`, actual: '(too deep)' }
+  if (stack.has(u)) return { path, expected: 'JSON without cycles', actual: '(cycle)' }
+  stack.add(u)
+  try {
+    if (Array.isArray(u)) {
+      for (let i = 0; i < u.length; i++) {
+        const p = findProblem(u[i], `${path}[${i}]`, depth + 1, stack)
+        if (p !== undefined) return p
+      }
+      return undefined
+    }
+    if (!isPlainObject(u)) return { path, expected: 'a plain object', actual: u }
+    for (const k of Object.keys(u)) {
+      const p = findProblem(u[k], /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, depth + 1, stack)
+      if (p !== undefined) return p
+    }
+    return undefined
+  } finally {
+    stack.delete(u)
+  }
+}
+
+/** The JSON problem in `u`, if any, with a path relative to `u` (`''` for `u` itself). */
+export const jsonProblem = (u: unknown): JsonProblem | undefined => findProblem(u, '', 0, new Set())
+
+/** A readonly string-keyed record of JSON values. */
+export type JsonRecord = Readonly<Record<string, unknown>>
+
+/**
+ * A codec for a metadata record: an object whose values are all JSON-safe.
+ * Errors name the exact nested path (`metadata.a.b[2]`).
+ */
+export const JsonRecordC = new t.Type<JsonRecord, JsonRecord, unknown>(
+  'JsonRecord',
+  (u): u is JsonRecord => isPlainObject(u) && jsonProblem(u) === undefined,
+  (u, c) => {
+    if (!isPlainObject(u)) return t.failure(u, c, 'a plain object')
+    const p = jsonProblem(u)
+    if (p === undefined) return t.success(u)
+    // report the nested path through the context, so the formatter renders it after the field
+    const keys = p.path.match(/\.[^.[]+|\[[^\]]+\]/g) ?? []
+    let ctx = c
+    for (const k of keys) {
+      const key = k.startsWith('.') ? k.slice(1) : k.slice(1, -1).replace(/^"|"$/g, '')
+      ctx = t.appendContext(ctx, key, t.unknown, undefined)
+    }
+    return t.failure(p.actual, ctx, p.expected)
+  },
+  t.identity,
+)

@@ -1,0 +1,496 @@
+/**
+ * Messages: a role, typed parts, a kind that says where the message may go, and optional
+ * sender, timestamps, token counts, provenance and metadata. Constructors, accessors,
+ * predicates and the message codecs.
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import type { Eq } from 'fp-ts/Eq'
+import { RoleC, type Role } from './role.ts'
+import {
+  type ImagePart,
+  isImage,
+  isReasoning,
+  isText,
+  isToolCall,
+  isToolResult,
+  type Part,
+  PartC,
+  type ReasoningPart,
+  type ToolCallPart,
+  type ToolResultPart,
+} from './part.ts'
+import { type DecodeFailure, failureFromErrors, formatDecodeFailure, prefixFailure } from './failure.ts'
+import { JsonRecordC } from './internal/json.ts'
+import { newId, nowIso } from './internal/id.ts'
+
+// --- codecs ---
+
+/**
+ * Where a message may go (seed 002 `Type`):
+ * - `normal`: sent to the model, saved, exported;
+ * - `synthetic`: injected guidance, sent to the model for one turn, then ejected;
+ * - `ephemeral`: one-turn error feedback, ejected with its paired tool call;
+ * - `display`: shown in the UI and saved, never sent to a model;
+ * - `bookmark`: a structural divider, rendered as a rule, never sent to a model;
+ * - `metadata`: structured data, not rendered, not sent, exported in JSON.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const KindC = t.keyof(
+  { normal: null, synthetic: null, ephemeral: null, display: null, bookmark: null, metadata: null },
+  'Kind',
+)
+
+/** @since 0.1.0 @category model */
+export type Kind = t.TypeOf<typeof KindC>
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/
+
+/**
+ * An ISO-8601 timestamp with a time zone (`2026-01-31T12:00:00.000Z`).
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const IsoTimestampC = new t.Type<string, string, unknown>(
+  'IsoTimestamp',
+  (u): u is string => typeof u === 'string' && ISO_8601.test(u) && !Number.isNaN(Date.parse(u)),
+  (u, c) =>
+    typeof u === 'string' && ISO_8601.test(u) && !Number.isNaN(Date.parse(u)) ? t.success(u) : t.failure(u, c, 'an ISO-8601 timestamp'),
+  t.identity,
+)
+
+const TokenCountC = new t.Type<number, number, unknown>(
+  'TokenCount',
+  (u): u is number => typeof u === 'number' && Number.isFinite(u) && u >= 0,
+  (u, c) => (typeof u === 'number' && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative number')),
+  t.identity,
+)
+
+/**
+ * Token counts of a message (seed 002 `Tokens`): `total`, and where known the `content`,
+ * `thinking` and `tools` shares.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const TokensC = t.readonly(
+  t.intersection([t.exact(t.type({ total: TokenCountC })), t.exact(t.partial({ content: TokenCountC, thinking: TokenCountC, tools: TokenCountC }))]),
+  'Tokens',
+)
+
+/** @since 0.1.0 @category model */
+export type Tokens = t.TypeOf<typeof TokensC>
+
+const kindOrNormal = new t.Type<Kind, Kind, unknown>(KindC.name, KindC.is, (u, c) => KindC.validate(u === undefined ? 'normal' : u, c), t.identity)
+
+/**
+ * The codec of a message. On the wire, parts are type-tagged and bytes are base64; a missing
+ * `kind` means `normal`; unknown fields are dropped; `metadata` must be JSON (no cycles, at most
+ * 64 levels deep).
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const MessageC = t.readonly(
+  t.intersection([
+    t.exact(t.type({ id: t.string, role: RoleC, parts: t.readonlyArray(PartC), kind: kindOrNormal })),
+    t.exact(
+      t.partial({
+        sender: t.string,
+        conversationId: t.string,
+        createdAt: IsoTimestampC,
+        updatedAt: IsoTimestampC,
+        tokens: TokensC,
+        model: t.string,
+        provider: t.string,
+        error: t.string,
+        metadata: JsonRecordC,
+      }),
+    ),
+  ]),
+  'Message',
+)
+
+/**
+ * A message of a conversation. Readonly all the way down: every function returns a new one.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type Message = t.TypeOf<typeof MessageC>
+
+/**
+ * A message's JSON form.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type MessageWire = t.OutputOf<typeof MessageC>
+
+/**
+ * The codec of a history.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const MessagesC = t.readonlyArray(MessageC, 'Messages')
+
+/**
+ * A conversation history: a readonly array of messages.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type Messages = t.TypeOf<typeof MessagesC>
+
+// --- decoding ---
+
+/**
+ * Decodes an untrusted value into a message; the failure lists every bad field by path.
+ *
+ * @example
+ * import { decodeMessage } from 'chatfold'
+ * decodeMessage({ id: 'm1', role: 'user', parts: [{ type: 'text', data: { text: 'hi' } }] })
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const decodeMessage = (u: unknown): E.Either<DecodeFailure, Message> => E.mapLeft(failureFromErrors)(MessageC.decode(u))
+
+/**
+ * Decodes an untrusted value into a history; paths start at the message index
+ * (`[3].parts[0].type: expected "text" | …, got "txt"`).
+ *
+ * @example
+ * import { decodeMessages } from 'chatfold'
+ * decodeMessages(JSON.parse('[{"id":"1","role":"user","parts":[]}]'))
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const decodeMessages = (u: unknown): E.Either<DecodeFailure, Messages> => E.mapLeft(failureFromErrors)(MessagesC.decode(u))
+
+/**
+ * Encodes a message to its JSON form (tagged parts, base64 bytes).
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const encodeMessage = (m: Message): MessageWire => MessageC.encode(m)
+
+/**
+ * Encodes a history to its JSON form.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const encodeMessages = (ms: Messages): ReadonlyArray<MessageWire> => MessagesC.encode(ms)
+
+/**
+ * Parses JSON text into a history, throwing for callers who do not use fp-ts: a `SyntaxError`
+ * for text that is not JSON, a `TypeError` listing every bad field otherwise.
+ *
+ * @example
+ * import { parseMessages } from 'chatfold'
+ * const history = parseMessages('[{"id":"1","role":"user","parts":[{"type":"text","data":{"text":"hi"}}]}]')
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const parseMessages = (json: string): Messages => {
+  let u: unknown
+  try {
+    u = JSON.parse(json)
+  } catch (e) {
+    throw new SyntaxError(`Cannot parse messages: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const r = decodeMessages(u)
+  if (E.isLeft(r)) throw new TypeError(`Cannot decode messages: ${formatDecodeFailure(prefixFailure('messages')(r.left))}`)
+  return r.right
+}
+
+// --- constructors ---
+
+/**
+ * The fields a new message may be given; `id` is generated and `kind` is `normal` when absent.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export type MessageFields = Omit<Message, 'id' | 'kind' | 'parts'> & {
+  readonly id?: string
+  readonly kind?: Kind
+  readonly parts?: ReadonlyArray<Part>
+}
+
+/**
+ * Makes a message (seed 000 `New`), generating its id when none is given.
+ *
+ * @example
+ * import { makeMessage, text } from 'chatfold'
+ * makeMessage({ role: 'user', sender: 'alice', parts: [text('Describe this image:')] })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeMessage = (fields: MessageFields): Message => ({
+  ...fields,
+  id: fields.id ?? newId(),
+  kind: fields.kind ?? 'normal',
+  parts: fields.parts ?? [],
+})
+
+/**
+ * Makes a message with one text part (seed 000 `NewText`).
+ *
+ * @example
+ * import { textMessage } from 'chatfold'
+ * textMessage('system', 'You are a helpful assistant.')
+ * textMessage('assistant', 'Go is a programming language.', { sender: 'bot' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const textMessage = (role: Role, content: string, fields: Omit<MessageFields, 'role' | 'parts'> = {}): Message =>
+  makeMessage({ ...fields, role, parts: [{ type: 'text', text: content }] })
+
+// --- accessors ---
+
+/**
+ * The text of all text parts, concatenated (seed 000 `TextContent`).
+ *
+ * @example
+ * import { makeMessage, text, textContent } from 'chatfold'
+ * textContent(makeMessage({ role: 'user', parts: [text('a'), text('b')] })) // 'ab'
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const textContent = (m: Message): string => {
+  let s = ''
+  for (const p of m.parts) if (isText(p)) s += p.text
+  return s
+}
+
+/**
+ * The tool calls of a message, in order (seed 000 `ToolCalls`).
+ *
+ * @example
+ * import { makeMessage, toolCall, toolCalls } from 'chatfold'
+ * toolCalls(makeMessage({ role: 'assistant', parts: [toolCall({ id: 'c1', name: 'search' })] })).length // 1
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const toolCalls = (m: Message): ReadonlyArray<ToolCallPart> => m.parts.filter(isToolCall)
+
+/**
+ * The tool results of a message, in order (seed 004 `ToolResults`).
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const toolResults = (m: Message): ReadonlyArray<ToolResultPart> => m.parts.filter(isToolResult)
+
+/**
+ * The images of a message, in order (seed 004 `Images`).
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const images = (m: Message): ReadonlyArray<ImagePart> => m.parts.filter(isImage)
+
+/**
+ * The reasoning parts of a message, in order (seed 004 `Reasoning`).
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const reasoning = (m: Message): ReadonlyArray<ReasoningPart> => m.parts.filter(isReasoning)
+
+/**
+ * The text of all reasoning parts, concatenated (seed 002 `Thinking`).
+ *
+ * @example
+ * import { makeMessage, reasoning as thinking, reasoningText } from 'chatfold'
+ * reasoningText(makeMessage({ role: 'assistant', parts: [thinking('hmm')] })) // 'hmm'
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const reasoningText = (m: Message): string => {
+  let s = ''
+  for (const p of m.parts) if (isReasoning(p) && p.redacted !== true) s += p.text
+  return s
+}
+
+// --- refinements ---
+
+/** @since 0.1.0 @category refinements */
+export const isSystem = (m: Message): boolean => m.role === 'system'
+/** @since 0.1.0 @category refinements */
+export const isUser = (m: Message): boolean => m.role === 'user'
+/** @since 0.1.0 @category refinements */
+export const isAssistant = (m: Message): boolean => m.role === 'assistant'
+/** @since 0.1.0 @category refinements */
+export const isTool = (m: Message): boolean => m.role === 'tool'
+/** @since 0.1.0 @category refinements */
+export const isNormal = (m: Message): boolean => m.kind === 'normal'
+/** @since 0.1.0 @category refinements */
+export const isSynthetic = (m: Message): boolean => m.kind === 'synthetic'
+/** @since 0.1.0 @category refinements */
+export const isEphemeral = (m: Message): boolean => m.kind === 'ephemeral'
+/** Display-only (seed 002 `IsDisplayOnly`). @since 0.1.0 @category refinements */
+export const isDisplay = (m: Message): boolean => m.kind === 'display'
+/** @since 0.1.0 @category refinements */
+export const isBookmark = (m: Message): boolean => m.kind === 'bookmark'
+/** @since 0.1.0 @category refinements */
+export const isMetadata = (m: Message): boolean => m.kind === 'metadata'
+
+/**
+ * Whether a message must never reach any model: display-only, bookmark or metadata.
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
+export const isInternal = (m: Message): boolean => m.kind === 'display' || m.kind === 'bookmark' || m.kind === 'metadata'
+
+/**
+ * Whether a message says nothing: no non-blank text, no reasoning, no tool call or result, no image
+ * or file (a lone finish marker is empty).
+ *
+ * @example
+ * import { isEmpty, textMessage } from 'chatfold'
+ * isEmpty(textMessage('assistant', '  ')) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
+export const isEmpty = (m: Message): boolean =>
+  m.parts.every((p) =>
+    p.type === 'text' ? p.text.trim() === '' : p.type === 'reasoning' ? p.text === '' && p.signature === undefined : p.type === 'finish',
+  )
+
+// --- metadata ---
+
+/**
+ * Returns a copy of the message with `metadata[key] = value` (seed 000 `SetMeta`), creating
+ * the metadata when the message has none. The key is an own data property, even `__proto__`.
+ *
+ * @example
+ * import { setMeta, textMessage } from 'chatfold'
+ * setMeta('model', 'claude-sonnet-4-5')(textMessage('assistant', 'Hello!')).metadata // { model: 'claude-sonnet-4-5' }
+ *
+ * @since 0.1.0
+ * @category metadata
+ */
+export const setMeta =
+  (key: string, value: unknown) =>
+  (m: Message): Message => {
+    const metadata: Record<string, unknown> = { ...m.metadata }
+    Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true })
+    return { ...m, metadata }
+  }
+
+/**
+ * Looks up a metadata value (seed 000 `GetMeta`): `none` when the key is absent. Only own keys
+ * count, so `getMeta('toString')` is `none`.
+ *
+ * @example
+ * import { getMeta, setMeta, textMessage } from 'chatfold'
+ * getMeta('tokens')(setMeta('tokens', 12)(textMessage('assistant', 'Hi'))) // some(12)
+ *
+ * @since 0.1.0
+ * @category metadata
+ */
+export const getMeta =
+  (key: string) =>
+  (m: Message): O.Option<unknown> =>
+    m.metadata !== undefined && Object.prototype.hasOwnProperty.call(m.metadata, key) ? O.some(m.metadata[key]) : O.none
+
+// --- parts ---
+
+/**
+ * Appends a part and moves `updatedAt` (seed 004 `AddPart`).
+ *
+ * @param at the new `updatedAt`, now by default
+ * @example
+ * import { addPart, makeMessage, text } from 'chatfold'
+ * addPart(text('more'))(makeMessage({ role: 'assistant' })).parts.length // 1
+ *
+ * @since 0.1.0
+ * @category parts
+ */
+export const addPart =
+  (part: Part, at: string = nowIso()) =>
+  (m: Message): Message => ({ ...m, parts: [...m.parts, part], updatedAt: at })
+
+/**
+ * Adds a tool call, or replaces the call with the same id in place (seed 004 `AddToolCall`, for
+ * streaming, where partial calls arrive before the final one); moves `updatedAt`.
+ *
+ * @example
+ * import { makeMessage, toolCall, upsertToolCall } from 'chatfold'
+ * const m = upsertToolCall(toolCall({ id: 'c1', name: 'ls', arguments: '{"pa' }))(makeMessage({ role: 'assistant' }))
+ * upsertToolCall(toolCall({ id: 'c1', name: 'ls', arguments: '{"path":"."}' }))(m).parts.length // 1
+ *
+ * @since 0.1.0
+ * @category parts
+ */
+export const upsertToolCall =
+  (call: ToolCallPart, at: string = nowIso()) =>
+  (m: Message): Message => {
+    const i = m.parts.findIndex((p) => isToolCall(p) && p.id === call.id)
+    const parts = i < 0 ? [...m.parts, call] : m.parts.map((p, j) => (j === i ? call : p))
+    return { ...m, parts, updatedAt: at }
+  }
+
+/**
+ * Replaces the parts of a message (without moving `updatedAt`), returning the message itself
+ * when `f` returns its own parts array.
+ *
+ * @example
+ * import { mapParts, isText, textMessage } from 'chatfold'
+ * mapParts((ps) => ps.filter(isText))(textMessage('user', 'hi'))
+ *
+ * @since 0.1.0
+ * @category parts
+ */
+export const mapParts =
+  (f: (parts: ReadonlyArray<Part>) => ReadonlyArray<Part>) =>
+  (m: Message): Message => {
+    const parts = f(m.parts)
+    return parts === m.parts ? m : { ...m, parts }
+  }
+
+// --- instances ---
+
+const equalValues = (a: unknown, b: unknown): boolean => {
+  if (Object.is(a, b)) return true
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  if (ka.length !== kb.length) return false
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equalValues((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+}
+
+/**
+ * Structural equality of messages (bytes compared by value).
+ *
+ * @example
+ * import { MessageEq, textMessage } from 'chatfold'
+ * MessageEq.equals(textMessage('user', 'a', { id: '1' }), textMessage('user', 'a', { id: '1' })) // true
+ *
+ * @since 0.1.0
+ * @category instances
+ */
+export const MessageEq: Eq<Message> = { equals: equalValues }
+

@@ -1,0 +1,133 @@
+/**
+ * Histories as JSON and JSONL: lossless (every field, bytes as base64, tagged parts), one
+ * message per JSONL line, with decoding errors that name the line.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { type DecodeFailure, type DecodeIssue, decodeIssue, formatDecodeFailure, prefixFailure } from '../failure.ts'
+import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, type Message, type Messages } from '../message.ts'
+
+/** Most bad lines a JSONL import reports before it stops listing them. */
+export const MAX_REPORTED_LINES = 100
+
+// --- export ---
+
+/**
+ * Serialises a history as JSONL: one message per line in its JSON form, ending with a newline
+ * (empty string for an empty history). Lossless: `importJSONL(toJSONL(h))` is `right(h)`.
+ *
+ * @example
+ * import { textMessage, toJSONL } from 'chatfold'
+ * toJSONL([textMessage('user', 'hi', { id: '1' })]) // '{"id":"1","role":"user","parts":[…],"kind":"normal"}\n'
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const toJSONL = (ms: Messages): string => {
+  let out = ''
+  for (const m of ms) out += `${JSON.stringify(encodeMessage(m))}\n`
+  return out
+}
+
+/**
+ * Serialises a history as a JSON array (lossless), indented when `indent` is given.
+ *
+ * @example
+ * import { textMessage, toJSON } from 'chatfold'
+ * toJSON([textMessage('user', 'hi')], 2)
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const toJSON = (ms: Messages, indent?: number): string => JSON.stringify(encodeMessages(ms), null, indent)
+
+// --- import ---
+
+const jsonError = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+/**
+ * Decodes one JSONL line; `n` is its 1-based line number, used in every issue's path.
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const decodeJSONLine = (line: string, n: number): E.Either<DecodeFailure, Message> => {
+  let u: unknown
+  try {
+    u = JSON.parse(line)
+  } catch (e) {
+    return E.left(decodeIssue(`line ${n}`, 'a JSON message', jsonError(e)))
+  }
+  return E.mapLeft(prefixFailure(`line ${n}:`))(decodeMessage(u))
+}
+
+/**
+ * Decodes JSONL text into a history. Blank lines and `\r\n` endings are fine. On failure every
+ * bad line is reported (up to `MAX_REPORTED_LINES`), each issue's path starting `line N:`.
+ * It never throws.
+ *
+ * @example
+ * import { importJSONL } from 'chatfold'
+ * importJSONL('{"id":"1","role":"user","parts":[]}\n{"id":"2","role":"bot","parts":[]}\n')
+ * // left([{ path: 'line 2: role', expected: '"system" | "user" | "assistant" | "tool"', actual: 'bot' }])
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => {
+  const out: Message[] = []
+  const issues: DecodeIssue[] = []
+  let bad = 0
+  let n = 0
+  let start = 0
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start)
+    if (end < 0) end = text.length
+    n++
+    const line = text.slice(start, end).replace(/\r$/, '')
+    start = end + 1
+    if (line.trim() === '') continue
+    const r = decodeJSONLine(line, n)
+    if (E.isRight(r)) out.push(r.right)
+    else if (++bad <= MAX_REPORTED_LINES) issues.push(...r.left)
+  }
+  if (bad > MAX_REPORTED_LINES) issues.push({ path: `line ${n}`, expected: `at most ${MAX_REPORTED_LINES} bad lines listed`, actual: `${bad} bad lines` })
+  return issues.length > 0 ? E.left(issues) : E.right(out)
+}
+
+/**
+ * Decodes a JSON array of messages (the form `toJSON` writes). It never throws.
+ *
+ * @example
+ * import { importJSON } from 'chatfold'
+ * importJSON('[{"id":"1","role":"user","parts":[]}]')
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const importJSON = (text: string): E.Either<DecodeFailure, Messages> => {
+  let u: unknown
+  try {
+    u = JSON.parse(text)
+  } catch (e) {
+    return E.left(decodeIssue('', 'a JSON array of messages', jsonError(e)))
+  }
+  return decodeMessages(u)
+}
+
+/**
+ * Like `importJSONL`, but throws: a `TypeError` whose message lists every bad line.
+ *
+ * @example
+ * import { parseJSONL } from 'chatfold'
+ * const history = parseJSONL('{"id":"1","role":"user","parts":[]}\n')
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const parseJSONL = (text: string): Messages => {
+  const r = importJSONL(text)
+  if (E.isLeft(r)) throw new TypeError(`Cannot decode JSONL: ${formatDecodeFailure(r.left)}`)
+  return r.right
+}

@@ -1,0 +1,20 @@
+/**
+ * chatfold: a provider-agnostic data model and history toolkit for LLM chat and agent conversations.
+ *
+ * @example
+ * import { pipe } from 'fp-ts/function'
+ * import { textMessage, textContent } from 'chatfold'
+ * pipe(textMessage('user', 'What is Go?'), textContent) // 'What is Go?'
+ *
+ * @module
+ */
+export * from './failure.ts'
+export * from './role.ts'
+export * from './part.ts'
+export * from './message.ts'
+// `reasoning` is both the part constructor (part.ts) and the message accessor (message.ts): the flat
+// entry keeps the constructor under that name and the accessor as `reasoningParts`.
+export { reasoning } from './part.ts'
+export { reasoning as reasoningParts } from './message.ts'
+export * from './content.ts'
+export * from './messages/codec.ts'

@@ -1,0 +1,122 @@
+/**
+ * The layer map of DESIGN.md and the rules on `src/`, shared by `scripts/check-core.ts` and
+ * `test/layers.test.ts`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+/**
+ * Layer of each module, lowest first. A module may import a lower layer, or a module of its own
+ * layer in the same folder (as long as there is no cycle). Prefixes are matched longest first.
+ */
+export const LAYERS: ReadonlyArray<readonly [string, number]> = [
+  ['src/internal/', 0],
+  ['src/failure.ts', 1],
+  ['src/role.ts', 1],
+  ['src/part.ts', 2],
+  ['src/message.ts', 3],
+  ['src/content.ts', 3],
+  ['src/messages/', 4],
+  ['src/tokens.ts', 5],
+  ['src/compaction.ts', 6],
+  ['src/conversation.ts', 7],
+  ['src/chat.ts', 7],
+  ['src/store/', 7],
+  ['src/adapters/', 8],
+  ['src/engine.ts', 8],
+  ['src/http.ts', 9],
+  ['src/mod.ts', 10],
+  ['src/node/', 11],
+  ['src/fs/', 11],
+  ['workers/', 11],
+]
+
+/** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
+export const RUNTIME_ENTRIES = ['src/node/', 'src/fs/', 'src/cli/']
+
+export const layerOf = (file: string): number | undefined => {
+  let best: readonly [string, number] | undefined
+  for (const entry of LAYERS) if (file.startsWith(entry[0]) && (best === undefined || entry[0].length > best[0].length)) best = entry
+  return best?.[1]
+}
+
+export type Violation = { readonly file: string; readonly line: number; readonly message: string }
+
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : []
+  })
+
+export const sourceFiles = (): string[] => [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'workers'))].map((p) => relative(ROOT, p).split('\\').join('/'))
+
+const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
+  [/from\s+['"]node:|import\(\s*['"]node:/, 'a node: import'],
+  [/\bDeno\./, 'the Deno global'],
+  [/\bBuffer\b/, 'Buffer'],
+  [/\bprocess\./, 'process'],
+  [/\brequire\(/, 'require()'],
+]
+
+/** Strips comments, so that docs may mention what code may not use. */
+const stripComments = (src: string): string => src.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"])\/\/.*$/gm, '$1')
+
+export const importsOf = (file: string): Array<{ readonly target: string; readonly line: number }> => {
+  const src = stripComments(readFileSync(join(ROOT, file), 'utf8'))
+  const out: Array<{ target: string; line: number }> = []
+  for (const m of src.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2]
+    if (spec === undefined || !spec.startsWith('.')) continue
+    const line = src.slice(0, m.index).split('\n').length
+    out.push({ target: relative(ROOT, resolve(ROOT, dirname(file), spec)).split('\\').join('/'), line })
+  }
+  return out
+}
+
+export const violations = (): Violation[] => {
+  const files = sourceFiles()
+  const out: Violation[] = []
+  const graph = new Map<string, string[]>()
+  for (const file of files) {
+    const src = stripComments(readFileSync(join(ROOT, file), 'utf8'))
+    if (!RUNTIME_ENTRIES.some((e) => file.startsWith(e)) && !file.startsWith('workers/')) {
+      src.split('\n').forEach((text, i) => {
+        for (const [re, what] of RUNTIME_SPECIFIC) if (re.test(text)) out.push({ file, line: i + 1, message: `${what} in the core` })
+      })
+    }
+    const from = layerOf(file)
+    if (from === undefined) {
+      out.push({ file, line: 1, message: 'module has no layer: add it to LAYERS in test/support/layers.ts' })
+      continue
+    }
+    const edges: string[] = []
+    for (const { target, line } of importsOf(file)) {
+      if (file.startsWith('src/') && target.endsWith('/mod.ts') && file !== 'src/mod.ts') out.push({ file, line, message: 'imports mod.ts; import the module itself' })
+      if (!target.endsWith('.ts')) out.push({ file, line, message: `import of ${target} without its .ts extension` })
+      const to = layerOf(target)
+      if (to === undefined) continue
+      const sameFolder = dirname(target) === dirname(file)
+      if (to > from || (to === from && !sameFolder)) out.push({ file, line, message: `imports ${target}, which is not in a lower layer` })
+      edges.push(target)
+    }
+    graph.set(file, edges)
+  }
+  // cycles within a layer's folder
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (f: string, path: string[]): void => {
+    if (state.get(f) === 'done') return
+    if (state.get(f) === 'open') {
+      out.push({ file: f, line: 1, message: `import cycle: ${[...path.slice(path.indexOf(f)), f].join(' -> ')}` })
+      return
+    }
+    state.set(f, 'open')
+    for (const g of graph.get(f) ?? []) visit(g, [...path, f])
+    state.set(f, 'done')
+  }
+  for (const f of graph.keys()) visit(f, [])
+  return out
+}
