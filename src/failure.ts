@@ -78,10 +78,29 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 const isIndex = (key: string): boolean => /^(0|[1-9][0-9]*)$/.test(key)
 
+type Tagged = { readonly _tag?: string; readonly type?: unknown; readonly keys?: Record<string, unknown> }
+
+/** Looks through wrappers that add no context entry of their own (`readonly`, `exact`). */
+const unwrap = (type: unknown): Tagged => {
+  let x = type as Tagged
+  while ((x._tag === 'ReadonlyType' || x._tag === 'ExactType') && typeof x.type === 'object' && x.type !== null) x = x.type as Tagged
+  return x
+}
+
 /** Whether a context entry's key is a position inside a combinator rather than a field. */
 const isCombinator = (type: t.Decoder<unknown, unknown>): boolean => {
-  const tag = (type as { readonly _tag?: string })._tag
+  const tag = unwrap(type)._tag
   return tag === 'UnionType' || tag === 'IntersectionType' || tag === 'RefinementType'
+}
+
+/** What a codec expects, in words: the literals of a `keyof`, else the codec's name. */
+const expectation = (type: t.Decoder<unknown, unknown>): string => {
+  const x = unwrap(type)
+  return x._tag === 'KeyofType' && x.keys !== undefined
+    ? Object.keys(x.keys)
+        .map((k) => JSON.stringify(k))
+        .join(' | ')
+    : type.name
 }
 
 /**
@@ -114,7 +133,7 @@ export const failureFromErrors = (errors: t.Errors): DecodeFailure => {
   for (const e of errors) {
     const leaf = e.context[e.context.length - 1]
     const path = contextPath(e.context)
-    const expected = e.message ?? leaf?.type.name ?? 'unknown'
+    const expected = e.message ?? (leaf === undefined ? 'unknown' : expectation(leaf.type))
     const key = `${path}\u0000${expected}`
     if (seen.has(key)) continue
     seen.add(key)
