@@ -25,6 +25,7 @@ import {
 } from './part.ts'
 import { type DecodeFailure, failureFromErrors, formatDecodeFailure, prefixFailure } from './failure.ts'
 import { JsonRecordC } from './internal/json.ts'
+import { withDefault } from './internal/codec.ts'
 import { newId, nowIso } from './internal/id.ts'
 
 // --- codecs ---
@@ -87,7 +88,7 @@ export const TokensC = t.readonly(
 /** @since 0.1.0 @category model */
 export type Tokens = t.TypeOf<typeof TokensC>
 
-const kindOrNormal = new t.Type<Kind, Kind, unknown>(KindC.name, KindC.is, (u, c) => KindC.validate(u === undefined ? 'normal' : u, c), t.identity)
+const kindOrNormal = withDefault(KindC, 'normal')
 
 /**
  * The codec of a message. On the wire, parts are type-tagged and bytes are base64; a missing

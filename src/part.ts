@@ -10,13 +10,10 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import { decodeBase64, encodeBase64 } from './internal/base64.ts'
+import { retarget, withDefault } from './internal/codec.ts'
 import { type DecodeFailure, decodeIssue, failureFromErrors } from './failure.ts'
 
 // --- codec helpers ---
-
-/** A required field that may be absent on the wire, where it takes `fallback`. */
-const withDefault = <A, O>(codec: t.Type<A, O, unknown>, fallback: A): t.Type<A, O, unknown> =>
-  new t.Type<A, O, unknown>(codec.name, codec.is, (u, c) => codec.validate(u === undefined ? fallback : u, c), codec.encode)
 
 /** An exact, readonly object codec with required and optional fields; unknown keys are dropped. */
 const struct = <R extends t.Props, P extends t.Props>(name: string, required: R, optional: P) =>
@@ -28,7 +25,7 @@ const refine = <A, O>(codec: t.Type<A, O, unknown>, ok: (a: A) => boolean, expec
     codec.name,
     (u): u is A => codec.is(u) && ok(u),
     (u, c) => {
-      const r = codec.validate(u, c)
+      const r = codec.validate(u, retarget(c, codec))
       return E.isRight(r) && !ok(r.right) ? t.failure(u, c, expected) : r
     },
     codec.encode,
@@ -315,11 +312,13 @@ export const PartC: t.Type<Part, PartWire, unknown> = new t.Type<Part, PartWire,
       const tags = tagCodec()
       return t.failure<Part>(tag, t.appendContext(c, 'type', tags, tag), tags.name)
     }
+    // The context's last entry names the codec that validates below it, so that failure paths
+    // skip the positions io-ts adds for the codec's own intersection members.
     if (isTagged(u)) {
-      const dataContext = t.appendContext(c, 'data', t.unknown, u['data'])
-      return codec.validate({ ...(u['data'] as Record<string, unknown>), type: tag }, dataContext) as t.Validation<Part>
+      const data = { ...(u['data'] as Record<string, unknown>), type: tag }
+      return codec.validate(data, t.appendContext(c, 'data', codec, data)) as t.Validation<Part>
     }
-    return codec.validate(u, c) as t.Validation<Part>
+    return codec.validate(u, retarget(c, codec)) as t.Validation<Part>
   },
   (p) => {
     const codec = codecFor(p.type)
