@@ -1,7 +1,24 @@
 import { defineConfig } from 'vitest/config'
+import { playwright } from '@vitest/browser-playwright'
 
-// Two Node projects: fast unit tests and property tests (fast-check) apart, so either can run alone
-// (`vitest run --project unit`). Runtime-specific suites (browser, workerd, Deno) have their own runners.
+// Projects, each runnable alone (`vitest run --project unit`):
+// - unit, prop: Node, the whole suite (property tests apart, so either can run alone);
+// - browser: a small set of files in headless Chromium (the engine contract in a real Web Worker,
+//   and a smoke test of the core), with Debian's chromium, never a downloaded browser;
+// - dist: the built package as npm users get it (run after `npm run build`).
+// Deno and workerd have their own runners (`deno test`, scripts/workerd-test.ts).
+const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+]
+
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**'],
+          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**'],
           environment: 'node',
         },
       },
@@ -17,7 +34,31 @@ export default defineConfig({
         test: {
           name: 'prop',
           include: ['test/**/*.prop.test.ts'],
+          exclude: ['test/runtime/**', 'test/dist/**'],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/engine.test.ts', 'test/runtime/browser/**/*.test.ts'],
+          testTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath: chromium, args: chromiumArgs } }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        test: {
+          name: 'dist',
+          include: ['test/dist/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],
