@@ -1,0 +1,182 @@
+/**
+ * Views of a history (seed 002): which messages go to the model, the UI, an export, a session
+ * file, or survive a compaction. Each view is one pass, never mutates its input, keeps untouched
+ * messages by identity and returns the input array itself when it keeps everything.
+ *
+ * Views that feed a model or a file (all but `forDisplay`) are pair-safe: when they drop a message
+ * holding a tool call or result, they also remove its partner from the messages they keep (and a
+ * kept message left with nothing but reasoning goes too), so a view never creates an orphan that a
+ * provider would reject.
+ *
+ * | view | keeps |
+ * | --- | --- |
+ * | `forLLM` | normal, synthetic, ephemeral |
+ * | `forDisplay` | normal, display, bookmark; never system- or tool-role messages |
+ * | `forExport` | normal, display, bookmark |
+ * | `forExportStructured` | normal, display, bookmark, metadata |
+ * | `forSave` | all but ephemeral |
+ * | `forPreservation` | normal |
+ * | `forCompaction(n)` | normal, without reasoning, tool results cut to `n` characters |
+ *
+ * @module
+ */
+import type { Messages } from '../message.ts'
+import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning } from './shared.ts'
+
+// --- views ---
+
+/**
+ * The messages to send to the model (seed `ForLLM`): normal, synthetic (one-turn guidance) and
+ * ephemeral (one-turn error feedback); never display-only, bookmark or metadata messages.
+ *
+ * @example
+ * import { forLLM, textMessage } from 'chatfold'
+ * forLLM([textMessage('user', 'hi'), textMessage('assistant', 'Saved.', { kind: 'display' })]).length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forLLM = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral')
+
+/**
+ * The messages a UI shows when a session is restored (seed `ForDisplay`): normal user and assistant
+ * messages, display-only notices and bookmarks. System prompts, tool-role messages, metadata and
+ * the one-turn kinds (synthetic, ephemeral) are left out. Assistant tool calls are kept as they are
+ * (a UI shows them even though their results are hidden).
+ *
+ * @example
+ * import { forDisplay, textMessage } from 'chatfold'
+ * forDisplay([textMessage('system', 'Be brief.'), textMessage('user', 'hi')]).length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forDisplay = (ms: Messages): Messages =>
+  filterSame(ms, (m) => m.role !== 'system' && m.role !== 'tool' && (m.kind === 'normal' || m.kind === 'display' || m.kind === 'bookmark'))
+
+/**
+ * The messages of a human-readable export, plain text or Markdown (seed `ForExport`): normal,
+ * display-only and bookmark messages; no synthetic, ephemeral or metadata ones.
+ *
+ * @example
+ * import { forExport, textMessage } from 'chatfold'
+ * forExport([textMessage('user', 'hi'), textMessage('user', 'Reminder', { kind: 'synthetic' })]).length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forExport = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind === 'normal' || m.kind === 'display' || m.kind === 'bookmark')
+
+/**
+ * The messages of a machine-readable export, JSON or JSONL (seed `ForExportStructured`): like
+ * `forExport`, plus metadata messages.
+ *
+ * @example
+ * import { forExportStructured, makeMessage } from 'chatfold'
+ * forExportStructured([makeMessage({ role: 'user', kind: 'metadata', metadata: { turn: 1 } })]).length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forExportStructured = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'synthetic' && m.kind !== 'ephemeral')
+
+/**
+ * The messages to persist in a session file (seed `ForSave`): everything but ephemeral messages,
+ * whose paired tool calls go with them.
+ *
+ * @example
+ * import { forSave, textMessage } from 'chatfold'
+ * forSave([textMessage('user', 'hi'), textMessage('tool', 'denied', { kind: 'ephemeral' })]).length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forSave = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'ephemeral')
+
+/**
+ * The messages safe to keep after a compaction (seed `ForPreservation`): normal ones only. A tool
+ * call whose result is dropped (an ephemeral error, say) is dropped too, and the other way round.
+ *
+ * @example
+ * import { forPreservation, textMessage } from 'chatfold'
+ * forPreservation([textMessage('user', 'hi'), textMessage('user', 'Reminder', { kind: 'synthetic' })]).length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forPreservation = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind === 'normal')
+
+/**
+ * The messages to send to a compaction model (seed `ForCompaction`): normal ones only, without
+ * reasoning (signatures included), each tool result cut to at most `maxResultLen` characters
+ * (with a `[truncated …]` marker when it fits). Pair-safe like `forPreservation`; a message left
+ * with nothing but reasoning is dropped. `maxResultLen` is normalised to a non-negative integer.
+ *
+ * @example
+ * import { forCompaction, makeMessage, toolResult } from 'chatfold'
+ * const r = makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', content: 'x'.repeat(5000) })] })
+ * forCompaction(2000)([r])
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const forCompaction =
+  (maxResultLen: number) =>
+  (ms: Messages): Messages => {
+    const max = nonNegativeInt(maxResultLen)
+    return selectPaired(
+      ms,
+      (m) => m.kind === 'normal',
+      (m) => compactMessage(m, max),
+    )
+  }
+
+/**
+ * The history without ephemeral messages (seed `WithoutEphemeralMessages`), pair-safe.
+ *
+ * @example
+ * import { withoutEphemeral, textMessage } from 'chatfold'
+ * withoutEphemeral([textMessage('tool', 'denied', { kind: 'ephemeral' })]).length // 0
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const withoutEphemeral = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'ephemeral')
+
+/**
+ * The history without internal messages (display-only, bookmark, metadata), which must never
+ * reach a model (seed `WithoutInternalMessages`), pair-safe.
+ *
+ * @example
+ * import { withoutInternal, textMessage } from 'chatfold'
+ * withoutInternal([textMessage('user', 'Milestone 1', { kind: 'bookmark' })]).length // 0
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const withoutInternal = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata')
+
+/**
+ * The history without synthetic messages (seed `WithoutSyntheticMessages`), pair-safe.
+ *
+ * @example
+ * import { withoutSynthetic, textMessage } from 'chatfold'
+ * withoutSynthetic([textMessage('user', 'Reminder', { kind: 'synthetic' })]).length // 0
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const withoutSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'synthetic')
+
+/**
+ * The history without reasoning parts, signatures included (seed `WithoutThinking`). Every message
+ * stays (one left without parts included); those without reasoning keep their identity.
+ *
+ * @example
+ * import { withoutThinking, makeMessage, reasoning, text } from 'chatfold'
+ * withoutThinking([makeMessage({ role: 'assistant', parts: [reasoning('hmm', { signature: 's' }), text('Hi')] })])[0]?.parts.length // 1
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReasoning)
