@@ -32,3 +32,23 @@ describe('part laws', () => {
     )
   })
 })
+
+describe('custom part laws', () => {
+  it('a registered custom part round-trips like a built-in one, mixed with built-ins', async () => {
+    const t = await import('io-ts')
+    const { registerPart } = await import('../src/part.ts')
+    const AudioC = t.readonly(t.exact(t.type({ type: t.literal('audio'), url: t.string, durationMs: t.number })))
+    const unregister = registerPart({ type: 'audio', codec: AudioC })
+    try {
+      const audioArb = fc.record({ type: fc.constant('audio' as const), url: fc.webUrl(), durationMs: fc.nat() })
+      fc.assert(
+        fc.property(fc.array(fc.oneof(partArb, audioArb), { maxLength: 5 }), (ps) => {
+          expect(unmarshalParts(marshalParts(ps as never))).toEqual(E.right(ps))
+        }),
+        { numRuns: 100 },
+      )
+    } finally {
+      unregister()
+    }
+  })
+})
