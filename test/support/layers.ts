@@ -22,6 +22,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/messages/', 4],
   ['src/tokens.ts', 5],
   ['src/compaction.ts', 6],
+  ['src/conversation/', 6.5], // the builder's parts, under the src/conversation.ts entry point
   ['src/conversation.ts', 7],
   ['src/chat.ts', 7],
   ['src/store/', 7],

@@ -1,0 +1,15 @@
+/**
+ * The conversation builder (seed 003): a pure core and a thin shell. The core is a state and
+ * `step(state, input) → { state, events }`, so a builder can be replayed, tested without mocks,
+ * and its history is always an immutable snapshot. The shell, `createBuilder(...)`, holds the
+ * state, stamps ids, times and token estimates onto inputs, and sends events to a sink.
+ *
+ * Streaming tool-call arguments keep their raw text; `parsePartialJSON` and `partialArguments`
+ * read them best-effort while they stream.
+ *
+ * @module
+ */
+export type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, LifecycleInput, StepResult } from './conversation/types.ts'
+export { type BuilderStateOptions, makeBuilderState, nextId, type Turn, turns } from './conversation/state.ts'
+export { applyBuilderEvent, replayBuilderEvents, replayBuilderInputs, step } from './conversation/step.ts'
+export { parsePartialJSON, partialArguments } from './conversation/partial-json.ts'
