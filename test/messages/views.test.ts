@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest'
+import {
+  forCompaction,
+  forDisplay,
+  forExport,
+  forExportStructured,
+  forLLM,
+  forPreservation,
+  forSave,
+  withoutEphemeral,
+  withoutInternal,
+  withoutSynthetic,
+  withoutThinking,
+} from '../../src/messages/views.ts'
+import { validateToolPairs } from '../../src/messages/pairs.ts'
+import { call, everyKind, ids, msg, result, think, txt } from './fixtures.ts'
+
+// The seed's include/exclude lists, over one message of every kind (see fixtures.ts).
+describe('views against the seed lists', () => {
+  it('forLLM: normal, synthetic and ephemeral; no display, bookmark or metadata', () => {
+    expect(ids(forLLM(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'eph', 'a2'])
+  })
+  it('forDisplay: normal user/assistant, display, bookmark; no system, tool or metadata', () => {
+    expect(ids(forDisplay(everyKind))).toEqual(['u1', 'a1', 'a2', 'disp', 'book'])
+  })
+  it('forDisplay keeps an assistant message\'s tool calls as they are', () => {
+    expect(forDisplay(everyKind)[1]).toBe(everyKind[3])
+  })
+  it('forExport: normal, display, bookmark; no synthetic, ephemeral or metadata', () => {
+    expect(ids(forExport(everyKind))).toEqual(['sys', 'u1', 'a1', 't1', 'a2', 'disp', 'book'])
+  })
+  it('forExportStructured: forExport plus metadata', () => {
+    expect(ids(forExportStructured(everyKind))).toEqual(['sys', 'u1', 'a1', 't1', 'a2', 'disp', 'book', 'meta'])
+  })
+  it('forSave: everything but ephemeral', () => {
+    expect(ids(forSave(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'a2', 'disp', 'book', 'meta'])
+  })
+  it('forPreservation: normal only', () => {
+    expect(ids(forPreservation(everyKind))).toEqual(['sys', 'u1', 'a1', 't1', 'a2'])
+  })
+  it('forCompaction: normal only, without reasoning', () => {
+    const v = forCompaction(100)(everyKind)
+    expect(ids(v)).toEqual(['sys', 'u1', 'a1', 't1', 'a2'])
+    expect(v.some((m) => m.parts.some((p) => p.type === 'reasoning'))).toBe(false)
+  })
+  it('without* filters drop exactly their kinds', () => {
+    expect(ids(withoutEphemeral(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'a2', 'disp', 'book', 'meta'])
+    expect(ids(withoutInternal(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'eph', 'a2'])
+    expect(ids(withoutSynthetic(everyKind))).toEqual(['sys', 'u1', 'a1', 't1', 'eph', 'a2', 'disp', 'book', 'meta'])
+  })
+})
+
+describe('pair safety', () => {
+  it('a dropped ephemeral result takes its call with it; other calls stay', () => {
+    for (const v of [forPreservation, forSave, forExport, withoutEphemeral, forCompaction(1000)]) {
+      const out = v(everyKind)
+      const a1 = out.find((m) => m.id === 'a1')
+      expect(a1?.parts.filter((p) => p.type === 'tool_call').map((p) => p.type === 'tool_call' && p.id)).toEqual(['c1'])
+      expect(validateToolPairs(out).valid).toBe(true)
+    }
+  })
+  it('an assistant message left with nothing but reasoning goes too', () => {
+    const h = [msg('u', 'user', [txt('q')]), msg('a', 'assistant', [think('hmm', 's'), call('c9')]), msg('t', 'tool', [result('c9')], 'ephemeral'), msg('a2', 'assistant', [txt('ok')])]
+    expect(ids(forPreservation(h))).toEqual(['u', 'a2'])
+    expect(ids(forSave(h))).toEqual(['u', 'a2'])
+  })
+  it('a dropped call takes its results with it', () => {
+    const h = [msg('a', 'assistant', [call('c1')], 'synthetic'), msg('t', 'tool', [result('c1')]), msg('u', 'user', [txt('q')])]
+    expect(ids(forPreservation(h))).toEqual(['u'])
+  })
+  it('a matching id in another turn is left alone', () => {
+    const h = [
+      msg('a', 'assistant', [call('c1')]),
+      msg('t', 'tool', [result('c1')]),
+      msg('u', 'user', [txt('q')]),
+      msg('a2', 'assistant', [txt('x'), call('c1')], 'ephemeral'),
+      msg('t2', 'tool', [result('c1')], 'ephemeral'),
+    ]
+    const v = forPreservation(h)
+    expect(ids(v)).toEqual(['a', 't', 'u'])
+    expect(v[0]).toBe(h[0])
+  })
+})
+
+describe('identity and untouched messages', () => {
+  it('returns the input itself when the view keeps everything', () => {
+    const normal = everyKind.filter((m) => m.kind === 'normal')
+    for (const v of [forLLM, forExport, forExportStructured, forSave, forPreservation, withoutEphemeral, withoutInternal, withoutSynthetic]) {
+      expect(v(normal)).toBe(normal)
+    }
+    const plain = [msg('u', 'user', [txt('hi')]), msg('a', 'assistant', [txt('yo')])]
+    expect(forDisplay(plain)).toBe(plain)
+    expect(withoutThinking(plain)).toBe(plain)
+    expect(forCompaction(10)(plain)).toBe(plain)
+  })
+  it('keeps untouched messages by identity', () => {
+    const v = forLLM(everyKind)
+    v.forEach((m) => expect(everyKind).toContain(m))
+  })
+})
+
+describe('forCompaction', () => {
+  it('cuts tool results to at most maxResultLen characters, saying so', () => {
+    const h = [msg('a', 'assistant', [call('c1')]), msg('t', 'tool', [result('c1', 'x'.repeat(5000))])]
+    const p = forCompaction(200)(h)[1]?.parts[0]
+    expect(p?.type === 'tool_result' && p.content.length).toBeLessThanOrEqual(200)
+    expect(p?.type === 'tool_result' && p.content).toMatch(/\[truncated 5000 chars/)
+  })
+  it('normalises maxResultLen: negative or NaN is 0', () => {
+    const h = [msg('a', 'assistant', [call('c1')]), msg('t', 'tool', [result('c1', 'abc')])]
+    for (const n of [-5, Number.NaN, 0.5]) {
+      const p = forCompaction(n)(h)[1]?.parts[0]
+      expect(p?.type === 'tool_result' && p.content).toBe('')
+    }
+  })
+  it('never splits a surrogate pair', () => {
+    const h = [msg('t', 'tool', [result('c1', '😀'.repeat(100))])]
+    const p = forCompaction(41)(h)[0]?.parts[0]
+    const content = p?.type === 'tool_result' ? p.content : ''
+    expect(content.length).toBeLessThanOrEqual(41)
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(content)).toBe(false)
+  })
+})
+
+describe('withoutThinking', () => {
+  it('drops reasoning parts and their signatures, keeping every message', () => {
+    const v = withoutThinking(everyKind)
+    expect(v.length).toBe(everyKind.length)
+    expect(v[3]?.parts).toEqual([txt('Reading.'), call('c1'), call('c2', 'bash')])
+    expect(JSON.stringify(v)).not.toContain('sig1')
+    expect(v[0]).toBe(everyKind[0])
+  })
+})
