@@ -120,14 +120,14 @@ const endsBlock = (m: Message): boolean => m.role === 'user' || m.role === 'assi
  * nothing of substance goes too. Only dropped messages and their blocks have their parts read, so
  * the cost is one look at each message. Returns `ms` itself when nothing changes.
  */
-export const selectPaired = (ms: Messages, keep: (m: Message) => boolean, transform?: (m: Message) => Message): Messages => {
+export const selectPaired = (ms: Messages, keep: (m: Message, i: number) => boolean, transform?: (m: Message) => Message): Messages => {
   const n = ms.length
   let dropped: Uint8Array | undefined
   const blocks: Block[] = []
   let cur: Block | undefined
   for (let i = 0; i < n; i++) {
     const m = ms[i] as Message
-    if (keep(m)) continue
+    if (keep(m, i)) continue
     ;(dropped ??= new Uint8Array(n))[i] = 1
     let ids: string[] | undefined
     for (const p of m.parts) {

@@ -1,0 +1,243 @@
+/**
+ * Edits of a history (seed 002's mutating `Messages` methods, made pure and data-last): append,
+ * clear, drop, deduplicate, eject one-turn messages, truncate tool results, and Option lookups.
+ *
+ * Every edit returns a new array (the input itself when nothing changes) and keeps untouched
+ * messages by identity. Edits that remove messages are pair-safe, like the views: a tool call
+ * whose result goes loses its call too (and the other way round), and an assistant message left
+ * with nothing to say goes as well, so an edit never turns a valid history (see
+ * `validateToolPairs`) into an invalid one.
+ *
+ * @module
+ */
+import * as O from 'fp-ts/Option'
+import type { Role } from '../role.ts'
+import { isEmpty, type Message, type Messages } from '../message.ts'
+import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf } from './shared.ts'
+
+// --- edits ---
+
+/**
+ * Appends messages at the end (seed `Add`); the history itself when there are none.
+ *
+ * @example
+ * import { append, textMessage } from 'chatfold'
+ * append([textMessage('user', 'next question')])([textMessage('system', 'Be brief.')]).length // 2
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const append =
+  (added: Messages) =>
+  (ms: Messages): Messages =>
+    added.length === 0 ? ms : ms.concat(added)
+
+/**
+ * Keeps only the first message, the system prompt (seed `Clear`); a history of at most one message
+ * comes back as is. Should the first message hold tool calls, they go with their results.
+ *
+ * @example
+ * import { clear, textMessage } from 'chatfold'
+ * clear([textMessage('system', 'Be brief.'), textMessage('user', 'hi')]).length // 1
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const clear = (ms: Messages): Messages => (ms.length <= 1 ? ms : selectPaired(ms, (_, i) => i === 0))
+
+/**
+ * Drops the `n` newest messages, undoing the last steps (seed `DropN` removes the last `n`);
+ * `n` is normalised to a non-negative integer, and all go when `n` reaches the length. A call
+ * left behind whose result was dropped goes too, so the turn that remains is still valid.
+ *
+ * @example
+ * import { dropN, textMessage } from 'chatfold'
+ * dropN(1)([textMessage('user', 'hi'), textMessage('assistant', 'Hello')]).length // 1
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const dropN =
+  (n: number) =>
+  (ms: Messages): Messages => {
+    const k = nonNegativeInt(n)
+    if (k === 0) return ms
+    if (k >= ms.length) return ms.length === 0 ? ms : []
+    const cut = ms.length - k
+    return selectPaired(ms, (_, i) => i < cut)
+  }
+
+/**
+ * Keeps the first message of `role` and removes every later one of that role (seed
+ * `KeepFirstByRole`); messages of other roles stay. Pair-safe.
+ *
+ * @example
+ * import { keepFirstByRole, textMessage } from 'chatfold'
+ * keepFirstByRole('system')([textMessage('system', 'A'), textMessage('user', 'hi'), textMessage('system', 'B')]).length // 2
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const keepFirstByRole =
+  (role: Role) =>
+  (ms: Messages): Messages => {
+    const first = ms.findIndex((m) => m.role === role)
+    return first < 0 ? ms : selectPaired(ms, (m, i) => m.role !== role || i === first)
+  }
+
+/**
+ * Keeps the first system message and removes the others: `keepFirstByRole('system')`.
+ *
+ * @example
+ * import { deduplicateSystem, textMessage } from 'chatfold'
+ * deduplicateSystem([textMessage('system', 'A'), textMessage('system', 'A')]).length // 1
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const deduplicateSystem: (ms: Messages) => Messages = keepFirstByRole('system')
+
+/**
+ * Removes assistant messages that say nothing: no text, reasoning, tool call or media (seed
+ * `PruneEmptyAssistantMessages`).
+ *
+ * @example
+ * import { pruneEmptyAssistant, textMessage } from 'chatfold'
+ * pruneEmptyAssistant([textMessage('user', 'hi'), textMessage('assistant', '')]).length // 1
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const pruneEmptyAssistant = (ms: Messages): Messages => filterSame(ms, (m) => m.role !== 'assistant' || !isEmpty(m))
+
+const bytesAware = (_: string, v: unknown): unknown => (v instanceof Uint8Array ? `bytes:${v.join(',')}` : v)
+
+/** What makes two synthetic messages copies of each other: role and parts. */
+const syntheticKey = (m: Message): string => `${m.role}\u0000${JSON.stringify(m.parts, bytesAware)}`
+
+/**
+ * Keeps only the newest copy of each synthetic message (same role and parts), removing older
+ * copies (seed `TrimDuplicateSynthetics`); other messages always stay. Pair-safe.
+ *
+ * @example
+ * import { textMessage, trimDuplicateSynthetics } from 'chatfold'
+ * const r = textMessage('user', 'Run the tests.', { kind: 'synthetic' })
+ * trimDuplicateSynthetics([r, textMessage('user', 'ok'), { ...r, id: 'again' }]).map((m) => m.id) // [ok's id, 'again']
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const trimDuplicateSynthetics = (ms: Messages): Messages => {
+  let seen: Set<string> | undefined
+  let older: Uint8Array | undefined
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    if (m.kind !== 'synthetic') continue
+    const key = syntheticKey(m)
+    seen ??= new Set()
+    if (seen.has(key)) (older ??= new Uint8Array(ms.length))[i] = 1
+    else seen.add(key)
+  }
+  return older === undefined ? ms : selectPaired(ms, (_, i) => older[i] !== 1)
+}
+
+/**
+ * Removes ephemeral messages together with their partners (seed `EjectEphemeralMessages`): each
+ * ephemeral tool result takes the call that produced it out of its assistant message, and an
+ * assistant message left with nothing to say goes too, so no provider sees an orphan.
+ *
+ * @example
+ * import { ejectEphemeral, makeMessage, toolCall, toolResult } from 'chatfold'
+ * ejectEphemeral([
+ *   makeMessage({ role: 'assistant', parts: [toolCall({ id: 'c1', name: 'rm' })] }),
+ *   makeMessage({ role: 'tool', kind: 'ephemeral', parts: [toolResult({ toolCallId: 'c1', content: 'denied', isError: true })] }),
+ * ]) // []
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const ejectEphemeral = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'ephemeral')
+
+/**
+ * Removes synthetic messages (one-turn guidance) after their turn, pair-safe.
+ *
+ * @example
+ * import { ejectSynthetic, textMessage } from 'chatfold'
+ * ejectSynthetic([textMessage('user', 'Reminder', { kind: 'synthetic' }), textMessage('user', 'hi')]).length // 1
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const ejectSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'synthetic')
+
+/**
+ * Cuts every tool result to at most `maxLen` characters (seed `TruncateResults`), ending with a
+ * `[truncated …]` marker when it fits; `maxLen` is normalised to a non-negative integer.
+ *
+ * @example
+ * import { makeMessage, toolResult, truncateResults } from 'chatfold'
+ * truncateResults(100)([makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', content: 'x'.repeat(1000) })] })])
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const truncateResults =
+  (maxLen: number) =>
+  (ms: Messages): Messages => {
+    const max = nonNegativeInt(maxLen)
+    return mapSame(ms, (m) => truncateResultsOf(m, max))
+  }
+
+/**
+ * The history without ephemeral messages (pair-safe, as `ejectEphemeral`) and with tool results
+ * cut to `maxLen` characters (seed `Truncated`), in one pass.
+ *
+ * @example
+ * import { truncated, textMessage } from 'chatfold'
+ * truncated(2000)([textMessage('user', 'hi')])
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const truncated =
+  (maxLen: number) =>
+  (ms: Messages): Messages => {
+    const max = nonNegativeInt(maxLen)
+    return selectPaired(
+      ms,
+      (m) => m.kind !== 'ephemeral',
+      (m) => truncateResultsOf(m, max),
+    )
+  }
+
+// --- lookups ---
+
+/**
+ * The newest message, if any (seed `Last`).
+ *
+ * @example
+ * import { last, textMessage } from 'chatfold'
+ * last([textMessage('user', 'hi')]) // some(message)
+ * last([]) // none
+ *
+ * @since 0.1.0
+ * @category lookups
+ */
+export const last = (ms: Messages): O.Option<Message> => (ms.length === 0 ? O.none : O.some(ms[ms.length - 1] as Message))
+
+/**
+ * The message at index `i` (0 is the oldest), or `none` when `i` is not an index of the history
+ * (negative, fractional or too large).
+ *
+ * @example
+ * import { at, textMessage } from 'chatfold'
+ * at(0)([textMessage('user', 'hi')]) // some(message)
+ * at(5)([textMessage('user', 'hi')]) // none
+ *
+ * @since 0.1.0
+ * @category lookups
+ */
+export const at =
+  (i: number) =>
+  (ms: Messages): O.Option<Message> =>
+    Number.isInteger(i) && i >= 0 && i < ms.length ? O.some(ms[i] as Message) : O.none
