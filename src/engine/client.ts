@@ -1,0 +1,439 @@
+/**
+ * `createEngine`: the engine API, the same whether the work runs in a Web Worker, in a host you
+ * provide (a `worker_threads` worker from `chatfold/node`, a test channel), or inline. The client
+ * side owns what must never go wrong on the main thread: failures reject every pending and later
+ * call (never a promise that hangs), every call can be aborted, histories cross in slices small
+ * enough not to block a frame, and resident sessions are addressed by handle.
+ *
+ * @module
+ */
+import { type Endpoint, proxy, wrap } from 'comlink'
+import type { Message, Messages } from '../message.ts'
+import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
+import { abortReason, slicesOf, yieldToEventLoop } from './schedule.ts'
+import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './service.ts'
+import {
+  type CallOptions,
+  type EncodingOptions,
+  EngineError,
+  type EngineMode,
+  type EngineProgress,
+  type ProgressOptions,
+  type SessionTokens,
+  type TokenEstimate,
+} from './types.ts'
+
+// --- hosts ---
+
+/**
+ * A running worker as the engine sees it: a Comlink endpoint, a way to hear that it failed (did
+ * not load, threw, exited), and a way to end it. `ref`/`unref` (Node) let an idle engine not keep
+ * the process alive: the engine refs the worker only while calls are pending.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EngineHost = {
+  readonly endpoint: Endpoint
+  readonly onFailure: (listener: (error: Error) => void) => void
+  readonly terminate: () => void
+  readonly ref?: () => void
+  readonly unref?: () => void
+}
+
+const describeError = (event: Event): string => {
+  const e = event as { message?: unknown; error?: unknown }
+  if (typeof e.message === 'string' && e.message !== '') return e.message
+  if (e.error instanceof Error) return e.error.message
+  return 'the worker script could not be loaded or threw'
+}
+
+/**
+ * A module Web Worker running the engine (browsers, Deno). Without `url`, the worker script is the
+ * package's own `workers/engine.worker.ts`, referenced as `new URL(…, import.meta.url)` so that
+ * bundlers (Vite, webpack) find and emit it; pass `url` where a bundler put it elsewhere.
+ *
+ * @example
+ * import { createEngine, webWorkerHost } from 'chatfold'
+ * const engine = createEngine({ mode: 'worker', host: () => webWorkerHost(new URL('/assets/engine.worker.js', location.href)) })
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export const webWorkerHost = (url?: string | URL): EngineHost => {
+  const worker =
+    url === undefined
+      ? new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' })
+      : new Worker(url, { type: 'module' })
+  const listeners: Array<(error: Error) => void> = []
+  const fail = (error: Error): void => {
+    for (const l of listeners) l(error)
+  }
+  worker.addEventListener('error', (event) => {
+    // Deno ends the whole process on an unhandled worker error
+    event.preventDefault()
+    fail(new Error(describeError(event)))
+  })
+  worker.addEventListener('messageerror', () => fail(new Error('a message from the worker could not be deserialized')))
+  return { endpoint: worker, onFailure: (l) => void listeners.push(l), terminate: () => worker.terminate() }
+}
+
+// --- engine ---
+
+/**
+ * Options of `createEngine`.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EngineOptions = {
+  /** Default `auto`: a worker where there is one (a `host`, or a `Worker` global), inline elsewhere. */
+  readonly mode?: EngineMode
+  /** The estimator calls use unless they name another; default `o200k_base`. */
+  readonly encoding?: EncodingName
+  /** Starts the worker; default a module Web Worker (`webWorkerHost()`). */
+  readonly host?: () => EngineHost
+  /** Histories cross to and from a worker in slices of about this many bytes; default 1 MiB. */
+  readonly sliceBytes?: number
+  /** A worker that has not answered its first call after this many ms has failed to load; default 30,000. */
+  readonly startTimeout?: number
+}
+
+/**
+ * A resident session: a history kept on the engine's side, so that each turn sends only its new
+ * messages across the thread boundary, and token counts stay cached there. Calls on one session run
+ * in order. Results are small (counts, reports, changed messages with their positions); `snapshot`
+ * returns the whole history when wanted.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export interface EngineSession {
+  readonly id: string
+  /** Appends messages (the new turn); answers the session's size and tokens. */
+  append(messages: Messages, options?: CallOptions): Promise<SessionTokens>
+  /** The session's size and tokens (cached: no re-count). */
+  tokens(options?: CallOptions): Promise<SessionTokens>
+  /** The whole resident history, fetched in slices. */
+  snapshot(options?: CallOptions): Promise<Messages>
+  /** Ends the session on the engine's side; later calls reject. */
+  close(options?: CallOptions): Promise<void>
+}
+
+/**
+ * The engine: token estimation, tool-result pruning, compaction planning, transcripts and
+ * compaction, off the main thread in a worker or inline, with one API. Methods take and return plain
+ * data; every call takes an `AbortSignal`.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export interface Engine {
+  /** Where the work runs: `worker` or `inline` (`auto` resolved). */
+  readonly mode: 'worker' | 'inline'
+  /** The default encoding. */
+  readonly encoding: EncodingName
+  /** Resolves once the engine answers (the worker has loaded); rejects with an `EngineError` if it cannot. */
+  ready(options?: CallOptions): Promise<void>
+  /** Counts a history's tokens, with its breakdown. */
+  estimate(messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<TokenEstimate>
+  /** Loads a history into a resident session, in slices; progress is reported per slice. */
+  open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
+  /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */
+  restart(): Promise<void>
+  /** Ends the worker; pending and later calls reject with `disposed`. */
+  dispose(): void
+}
+
+type Connection = {
+  readonly generation: number
+  readonly service: EngineService
+  readonly host: EngineHost | undefined
+  /** Pending calls: how to reject each. */
+  readonly pending: Map<number, (error: unknown) => void>
+  failure: EngineError | undefined
+  started: Promise<void>
+}
+
+const hasWorker = (): boolean => typeof Worker === 'function' && typeof import.meta.url === 'string'
+
+const resolveMode = (o: EngineOptions): 'worker' | 'inline' => {
+  const mode = o.mode ?? 'auto'
+  if (mode !== 'auto') return mode
+  return o.host !== undefined || hasWorker() ? 'worker' : 'inline'
+}
+
+/** An error from the other side: Comlink rebuilds errors as plain `Error`s with their name. */
+const fromService = (e: unknown): unknown =>
+  e instanceof Error && e.name === 'EngineError' && !(e instanceof EngineError) ? new EngineError('session', e.message) : e
+
+const noop = (): void => undefined
+const DEFAULT_SLICE_BYTES = 1 << 20
+const IN_FLIGHT_SLICES = 2
+
+/**
+ * Creates an engine. `auto` (the default) runs it in a Web Worker where the runtime has one
+ * (browsers, Deno) and inline anywhere else (workerd); on Node pass a `worker_threads` host, or use
+ * `createNodeEngine` from `chatfold/node`. The worker starts at once; `ready()` tells when it answers.
+ *
+ * @example
+ * import { createEngine, textMessage } from 'chatfold'
+ * const engine = createEngine({ mode: 'auto', encoding: 'o200k_base' })
+ * const session = await engine.open('chat-1', [textMessage('user', 'Hello')])
+ * await session.append([textMessage('assistant', 'Hi! How can I help?')])
+ * const { tokens } = await session.tokens()
+ * engine.dispose()
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export const createEngine = (options: EngineOptions = {}): Engine => {
+  const mode = resolveMode(options)
+  const encoding = options.encoding ?? DEFAULT_ENCODING
+  const sliceBytes = Math.max(1, Math.floor(options.sliceBytes ?? DEFAULT_SLICE_BYTES))
+  const startTimeout = options.startTimeout ?? 30_000
+  const remote = mode === 'worker'
+  let disposed: EngineError | undefined
+  let callIds = 0
+
+  const fail = (c: Connection, error: EngineError): void => {
+    if (c.failure !== undefined) return
+    c.failure = error
+    const pending = [...c.pending]
+    c.pending.clear()
+    for (const [callId, reject] of pending) {
+      reject(error)
+      if (c.host === undefined) void c.service.cancel(callId).catch(noop)
+    }
+    c.host?.terminate()
+  }
+
+  const spawn = (): EngineHost | EngineError => {
+    if (options.host !== undefined) return options.host()
+    if (typeof Worker !== 'function') {
+      return new EngineError('unsupported', 'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)')
+    }
+    return webWorkerHost()
+  }
+
+  /** Runs one call on a connection: raced against the connection's failure and the signal. */
+  const call = <A>(c: Connection, signal: AbortSignal | undefined, f: (s: EngineService, callId: number) => Promise<A>): Promise<A> => {
+    if (disposed !== undefined) return Promise.reject(disposed)
+    if (c.failure !== undefined) return Promise.reject(c.failure)
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+    const callId = ++callIds
+    return new Promise<A>((resolve, reject) => {
+      let settled = false
+      const settle = (): boolean => {
+        if (settled) return false
+        settled = true
+        c.pending.delete(callId)
+        signal?.removeEventListener('abort', onAbort)
+        if (c.pending.size === 0) c.host?.unref?.()
+        return true
+      }
+      const onAbort = (): void => {
+        if (!settle()) return
+        reject(abortReason(signal as AbortSignal))
+        void c.service.cancel(callId).catch(noop)
+      }
+      c.pending.set(callId, (e) => {
+        if (settle()) reject(e)
+      })
+      if (c.pending.size === 1) c.host?.ref?.()
+      signal?.addEventListener('abort', onAbort, { once: true })
+      let p: Promise<A>
+      try {
+        p = f(c.service, callId)
+      } catch (e) {
+        p = Promise.reject(e)
+      }
+      p.then(
+        (v) => {
+          if (settle()) resolve(v)
+        },
+        (e: unknown) => {
+          if (settle()) reject(fromService(e))
+        },
+      )
+    })
+  }
+
+  const connect = (generation: number): Connection => {
+    if (!remote) {
+      const c: Connection = { generation, service: createEngineService(), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve() }
+      return c
+    }
+    let host: EngineHost | EngineError
+    try {
+      host = spawn()
+    } catch (e) {
+      host = new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    }
+    if (host instanceof EngineError) {
+      const c: Connection = { generation, service: undefined as never, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host) }
+      c.started.catch(noop)
+      return c
+    }
+    const c: Connection = {
+      generation,
+      service: wrap<EngineService>(host.endpoint) as unknown as EngineService,
+      host,
+      pending: new Map(),
+      failure: undefined,
+      started: Promise.resolve(),
+    }
+    let answered = false
+    host.onFailure((error) =>
+      fail(
+        c,
+        answered
+          ? new EngineError('crashed', `The engine worker died: ${error.message}`, { cause: error })
+          : new EngineError('load', `The engine worker failed to load: ${error.message}`, { cause: error }),
+      ),
+    )
+    host.unref?.()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    c.started = call(c, undefined, (s) => {
+      timer = setTimeout(() => fail(c, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
+      return s.ping()
+    }).then(
+      (protocol) => {
+        clearTimeout(timer)
+        answered = true
+        if (protocol !== ENGINE_PROTOCOL) {
+          const e = new EngineError('load', `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`)
+          fail(c, e)
+          throw e
+        }
+      },
+      (e: unknown) => {
+        clearTimeout(timer)
+        throw e
+      },
+    )
+    c.started.catch(noop)
+    return c
+  }
+
+  let current = connect(0)
+
+  /** A callback that can cross to the service: proxied in worker mode, as it is inline. */
+  const callback = <F extends (...a: never[]) => unknown>(f: F | undefined): F | undefined =>
+    f === undefined ? undefined : remote ? (proxy(((...a: Parameters<F>) => f(...a)) as F) as F) : f
+
+  /** Sends messages to a session: in slices (worker mode), a few in flight, yielding between sends. */
+  const send = async (
+    c: Connection,
+    id: string,
+    handle: number,
+    ms: Messages,
+    signal: AbortSignal | undefined,
+    onProgress: ((p: EngineProgress) => void) | undefined,
+  ): Promise<SessionTokens> => {
+    if (!remote || ms.length === 0) {
+      const progress = callback(onProgress === undefined ? undefined : (p: EngineProgress) => onProgress(p))
+      return call(c, signal, (s, callId) => s.appendSession(callId, id, handle, ms, progress as ProgressCallback | undefined))
+    }
+    const inFlight: Array<Promise<SessionTokens>> = []
+    let last: SessionTokens | undefined
+    let done = 0
+    for (const slice of slicesOf(ms, sliceBytes)) {
+      const p = call(c, signal, (s, callId) => s.appendSession(callId, id, handle, slice)).then((r) => {
+        done += slice.length
+        onProgress?.({ phase: 'open', done, total: ms.length })
+        return r
+      })
+      p.catch(noop)
+      inFlight.push(p)
+      if (inFlight.length >= IN_FLIGHT_SLICES) last = await (inFlight.shift() as Promise<SessionTokens>)
+      else await yieldToEventLoop()
+    }
+    for (const p of inFlight) last = await p
+    return last as SessionTokens
+  }
+
+  const makeSession = (c: Connection, id: string, handle: number): EngineSession => {
+    let closed = false
+    const check = (): EngineError | undefined => {
+      if (closed) return new EngineError('session', `Session ${JSON.stringify(id)} is closed`)
+      if (current !== c && disposed === undefined) return new EngineError('session', `Session ${JSON.stringify(id)} was lost when the engine restarted; open it again`)
+      return undefined
+    }
+    const on = <A>(signal: AbortSignal | undefined, f: (s: EngineService, callId: number) => Promise<A>): Promise<A> => {
+      const e = check()
+      return e !== undefined ? Promise.reject(e) : call(c, signal, f)
+    }
+    return {
+      id,
+      append: (messages, o = {}) => {
+        const e = check()
+        return e !== undefined ? Promise.reject(e) : send(c, id, handle, messages, o.signal, undefined)
+      },
+      tokens: (o = {}) => on(o.signal, (s, callId) => s.sessionTokens(callId, id, handle)),
+      snapshot: async (o = {}) => {
+        const out: Message[] = []
+        let snapshot: number | undefined
+        let from: number | undefined = 0
+        try {
+          while (from !== undefined) {
+            const at: number = from
+            const slice = await on(o.signal, (s, callId) => s.snapshotSession(callId, id, handle, snapshot, at, remote ? sliceBytes : Infinity))
+            if (!remote) return slice.messages
+            snapshot = slice.snapshot
+            for (const m of slice.messages) out.push(m)
+            from = slice.next
+          }
+        } catch (e) {
+          if (snapshot !== undefined && from !== undefined) void c.service.releaseSnapshot(id, handle, snapshot).catch(noop)
+          throw e
+        }
+        return out
+      },
+      close: async (o = {}) => {
+        if (closed) return
+        closed = true
+        if (current !== c || disposed !== undefined || c.failure !== undefined) return
+        await call(c, o.signal, (s) => s.closeSession(id, handle).then(noop))
+      },
+    }
+  }
+
+  return {
+    mode,
+    encoding,
+    ready: (o = {}) => {
+      const c = current
+      if (disposed !== undefined) return Promise.reject(disposed)
+      if (o.signal === undefined) return c.started
+      return call(c, o.signal, () => c.started)
+    },
+    estimate: (messages, o = {}) => {
+      const progress = callback(o.onProgress)
+      return call(current, o.signal, (s, callId) => s.estimate(callId, messages, { encoding: o.encoding ?? encoding }, progress as ProgressCallback | undefined))
+    },
+    open: async (id, messages, o = {}) => {
+      const c = current
+      const handle = await call(c, o.signal, (s, callId) => s.openSession(callId, id, { encoding: o.encoding ?? encoding }))
+      try {
+        await send(c, id, handle, messages, o.signal, o.onProgress)
+      } catch (e) {
+        if (c.failure === undefined) void c.service.closeSession(id, handle).catch(noop)
+        throw e
+      }
+      return makeSession(c, id, handle)
+    },
+    restart: () => {
+      if (disposed !== undefined) return Promise.reject(disposed)
+      const old = current
+      fail(old, new EngineError('restarted', 'The engine was restarted while this call was pending'))
+      current = connect(old.generation + 1)
+      return current.started
+    },
+    dispose: () => {
+      if (disposed !== undefined) return
+      disposed = new EngineError('disposed', 'The engine was disposed')
+      fail(current, disposed)
+    },
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The engine service: the one object that does the work, called directly in inline mode and
+ * exposed with Comlink in a worker (`workers/engine.worker.ts` is `expose(createEngineService())`).
+ * Every method takes and returns structured-clonable data; callbacks (progress, the caller's
+ * summariser) are top-level arguments, so that Comlink can proxy them. Each call carries a call
+ * id, by which `cancel` aborts it.
+ *
+ * Resident sessions keep a history on the engine's side: it arrives in slices, new turns are
+ * appended, and its token counts stay cached (by message identity) across calls.
+ *
+ * @module
+ */
+import { releaseProxy } from 'comlink'
+import type { Message, Messages } from '../message.ts'
+import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, loadEstimator, type TokenBreakdown } from '../tokens.ts'
+import { approxBytes, budget, throwIfAborted, yieldToEventLoop } from './schedule.ts'
+import { type EncodingOptions, EngineError, type EngineProgress, type SessionTokens, type TokenEstimate } from './types.ts'
+
+// --- protocol ---
+
+/**
+ * The version of the service protocol; `ping` answers it, so that a client talking to a worker
+ * built from another version fails clearly instead of misbehaving.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export const ENGINE_PROTOCOL = 1
+
+/**
+ * A progress callback as the service receives it: a plain function inline, a Comlink proxy
+ * (whose calls return promises) in a worker.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type ProgressCallback = (progress: EngineProgress) => unknown
+
+/**
+ * One slice of a session's snapshot: its messages, the snapshot's id, and where the next slice
+ * starts (absent on the last one).
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SnapshotSlice = { readonly snapshot: number; readonly messages: Messages; readonly next?: number }
+
+/**
+ * The engine service's methods. All return promises, so a Comlink `wrap` of it has the same shape.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export interface EngineService {
+  /** Answers the protocol version: the first round trip of a worker. */
+  ping(): Promise<number>
+  /** Aborts a running call. */
+  cancel(callId: number): Promise<void>
+  /** Counts a history's tokens (slice by slice, reporting progress). */
+  estimate(callId: number, messages: Messages, options: EncodingOptions, onProgress?: ProgressCallback): Promise<TokenEstimate>
+  /** Starts a resident session (replacing one of the same id); answers its handle. */
+  openSession(callId: number, id: string, options: EncodingOptions): Promise<number>
+  /** Appends messages to a session and counts them. */
+  appendSession(callId: number, id: string, handle: number, messages: Messages, onProgress?: ProgressCallback): Promise<SessionTokens>
+  /** A session's size and tokens. */
+  sessionTokens(callId: number, id: string, handle: number): Promise<SessionTokens>
+  /** One slice of a session's history, from a snapshot taken at the first slice. */
+  snapshotSession(callId: number, id: string, handle: number, snapshot: number | undefined, from: number, maxBytes: number): Promise<SnapshotSlice>
+  /** Forgets a snapshot that will not be read to its end. */
+  releaseSnapshot(id: string, handle: number, snapshot: number): Promise<void>
+  /** Ends a session; answers whether it was open. */
+  closeSession(id: string, handle: number): Promise<boolean>
+}
+
+// --- helpers ---
+
+const noop = (): void => undefined
+
+/** Calls a progress callback at most every `ms`, and always for the last step; never waits for it. */
+const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50) => {
+  let last = -Infinity
+  return (done: number, total: number): void => {
+    if (cb === undefined) return
+    const t = performance.now()
+    if (done < total && t - last < ms) return
+    last = t
+    try {
+      void Promise.resolve(cb({ phase, done, total })).catch(noop)
+    } catch {
+      // a failing progress callback must not fail the call
+    }
+  }
+}
+
+/** Releases a Comlink proxy (a callback from another thread); does nothing to a plain function. */
+export const releaseCallback = (f: unknown): void => {
+  try {
+    const release = (f as { [releaseProxy]?: unknown } | undefined)?.[releaseProxy]
+    if (typeof release === 'function') (release as () => void)()
+  } catch {
+    // already released
+  }
+}
+
+const addBreakdown = (a: TokenEstimate, b: TokenBreakdown): TokenEstimate => ({
+  total: a.total + b.total,
+  content: a.content + b.content,
+  thinking: a.thinking + b.thinking,
+  tools: a.tools + b.tools,
+  messages: a.messages + 1,
+})
+
+const ZERO: TokenEstimate = { total: 0, content: 0, thinking: 0, tools: 0, messages: 0 }
+
+/**
+ * Counts `ms` in slices of a few milliseconds, yielding between them (so that cancellation and
+ * other calls get through, and an inline engine does not freeze its thread), and reporting progress.
+ */
+const countSliced = async (
+  estimate: Estimator,
+  ms: Messages,
+  signal: AbortSignal,
+  progress: (done: number, total: number) => void = noop,
+): Promise<TokenEstimate> => {
+  const count = countMessage(estimate)
+  const slice = budget()
+  let sum = ZERO
+  for (let i = 0; i < ms.length; i++) {
+    if (slice.spent()) {
+      progress(i, ms.length)
+      await yieldToEventLoop()
+      throwIfAborted(signal)
+      slice.reset()
+    }
+    sum = addBreakdown(sum, count(ms[i] as Message))
+  }
+  progress(ms.length, ms.length)
+  return sum
+}
+
+// --- sessions ---
+
+type SessionState = {
+  readonly id: string
+  readonly handle: number
+  readonly estimate: Estimator
+  /** Replaced, never mutated: a snapshot can hold on to it. */
+  messages: Messages
+  tokens: number
+  /** Calls on a session run one after another. */
+  queue: Promise<void>
+  readonly snapshots: Map<number, Messages>
+}
+
+// --- the service ---
+
+/**
+ * Creates an engine service: the object an inline engine calls and a worker exposes. Each service
+ * has its own sessions; estimators are shared (loaded once per encoding).
+ *
+ * @example
+ * import { expose } from 'comlink'
+ * import { createEngineService } from 'chatfold'
+ * expose(createEngineService()) // the whole of a worker script
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export const createEngineService = (): EngineService => {
+  const running = new Map<number, AbortController>()
+  const sessions = new Map<string, SessionState>()
+  let handles = 0
+  let snapshots = 0
+
+  /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it. */
+  const run = async <A>(callId: number, f: (signal: AbortSignal) => Promise<A>): Promise<A> => {
+    const controller = new AbortController()
+    running.set(callId, controller)
+    try {
+      return await f(controller.signal)
+    } finally {
+      running.delete(callId)
+    }
+  }
+
+  const session = (id: string, handle: number): SessionState => {
+    const s = sessions.get(id)
+    if (s === undefined) throw new EngineError('session', `Session ${JSON.stringify(id)} is not open`)
+    if (s.handle !== handle) throw new EngineError('session', `Session ${JSON.stringify(id)} was replaced by a later open`)
+    return s
+  }
+
+  /** Runs `f` on a session after the calls before it; the session is looked up when its turn comes. */
+  const exclusive = <A>(id: string, handle: number, signal: AbortSignal, f: (s: SessionState) => Promise<A>): Promise<A> => {
+    const s = session(id, handle)
+    const result = s.queue.then(() => {
+      throwIfAborted(signal)
+      return f(session(id, handle))
+    })
+    s.queue = result.then(noop, noop)
+    return result
+  }
+
+  const estimator = (options: EncodingOptions): Promise<Estimator> => loadEstimator(options.encoding ?? DEFAULT_ENCODING)
+
+  return {
+    ping: () => Promise.resolve(ENGINE_PROTOCOL),
+
+    cancel: (callId) => {
+      const c = running.get(callId)
+      if (c !== undefined) c.abort(new DOMException('The operation was aborted', 'AbortError'))
+      return Promise.resolve()
+    },
+
+    estimate: (callId, messages, options, onProgress) =>
+      run(callId, async (signal) => {
+        try {
+          return await countSliced(await estimator(options), messages, signal, throttled(onProgress, 'estimate'))
+        } finally {
+          releaseCallback(onProgress)
+        }
+      }),
+
+    openSession: (callId, id, options) =>
+      run(callId, async (signal) => {
+        const estimate = await estimator(options)
+        throwIfAborted(signal)
+        const handle = ++handles
+        sessions.set(id, { id, handle, estimate, messages: [], tokens: 0, queue: Promise.resolve(), snapshots: new Map() })
+        return handle
+      }),
+
+    appendSession: (callId, id, handle, messages, onProgress) =>
+      run(callId, (signal) =>
+        exclusive(id, handle, signal, async (s) => {
+          try {
+            const counted = await countSliced(s.estimate, messages, signal, throttled(onProgress, 'open'))
+            // a copy: the caller's array (inline mode) may change after the call
+            s.messages = [...s.messages, ...messages]
+            s.tokens += counted.total
+            return { messages: s.messages.length, tokens: s.tokens }
+          } finally {
+            releaseCallback(onProgress)
+          }
+        }),
+      ),
+
+    sessionTokens: (callId, id, handle) =>
+      run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve({ messages: s.messages.length, tokens: s.tokens }))),
+
+    snapshotSession: (callId, id, handle, snapshot, from, maxBytes) =>
+      run(callId, (signal) =>
+        exclusive(id, handle, signal, (s) => {
+          const key = snapshot ?? ++snapshots
+          const ms = snapshot === undefined ? s.messages : s.snapshots.get(snapshot)
+          if (ms === undefined) throw new EngineError('session', `Snapshot ${snapshot} of session ${JSON.stringify(id)} is gone`)
+          let to = from
+          let bytes = 0
+          while (to < ms.length && (to === from || bytes < maxBytes)) bytes += approxBytes(ms[to++] as Message)
+          if (to < ms.length) s.snapshots.set(key, ms)
+          else s.snapshots.delete(key)
+          const slice = from === 0 && to === ms.length ? ms : ms.slice(from, to)
+          return Promise.resolve(to < ms.length ? { snapshot: key, messages: slice, next: to } : { snapshot: key, messages: slice })
+        }),
+      ),
+
+    releaseSnapshot: (id, handle, snapshot) => {
+      const s = sessions.get(id)
+      if (s !== undefined && s.handle === handle) s.snapshots.delete(snapshot)
+      return Promise.resolve()
+    },
+
+    closeSession: (id, handle) => {
+      const s = sessions.get(id)
+      if (s === undefined || s.handle !== handle) return Promise.resolve(false)
+      sessions.delete(id)
+      return Promise.resolve(true)
+    },
+  }
+}
+

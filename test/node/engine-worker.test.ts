@@ -1,0 +1,57 @@
+/**
+ * The engine in a real `worker_threads` worker (Node): the engine contract, then failure handling
+ * a real worker can show: a worker script that cannot load, one that throws on load, one that dies
+ * mid-call, and the idle worker not keeping the process alive.
+ */
+import { describe, expect, it } from 'vitest'
+import { createNodeEngine } from '../../src/node/engine.ts'
+import { createEngine, EngineError } from '../../src/engine/index.ts'
+import { engineContract } from '../support/engine-contract.ts'
+
+engineContract([{ name: 'worker_threads', make: (o) => createNodeEngine(o) }])
+
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url)
+
+describe('node worker failures', () => {
+  it('a worker script that does not exist rejects ready and every later call with a load error', async () => {
+    const engine = createNodeEngine({ url: fixture('missing.worker.ts'), encoding: 'heuristic' })
+    const e = await engine.ready().then(() => undefined, (x: unknown) => x)
+    expect(e).toBeInstanceOf(EngineError)
+    expect((e as EngineError).code).toBe('load')
+    expect((e as EngineError).message).toMatch(/failed to load/)
+    await expect(engine.estimate([])).rejects.toBe(e)
+    engine.dispose()
+  })
+
+  it('a worker that throws while loading rejects with a load error that says why', async () => {
+    const engine = createNodeEngine({ url: fixture('throws.worker.ts'), encoding: 'heuristic' })
+    await expect(engine.estimate([])).rejects.toMatchObject({ code: 'load', message: expect.stringMatching(/boom on load/) })
+    engine.dispose()
+  })
+
+  it('a worker that dies mid-call rejects the pending call and later ones; restart brings a working one', async () => {
+    const engine = createNodeEngine({ url: fixture('dies.worker.ts'), encoding: 'heuristic' })
+    await engine.ready()
+    const e = await engine.estimate([]).then(() => undefined, (x: unknown) => x)
+    expect(e).toBeInstanceOf(EngineError)
+    expect((e as EngineError).code).toBe('crashed')
+    expect((e as EngineError).message).toMatch(/exited with code 3/)
+    await expect(engine.open('s', [])).rejects.toBe(e)
+    await engine.restart()
+    expect(await engine.ready()).toBeUndefined()
+    engine.dispose()
+  })
+
+  it('a worker that never answers fails after the start timeout', async () => {
+    const engine = createNodeEngine({ url: fixture('silent.worker.ts'), encoding: 'heuristic', startTimeout: 300 })
+    await expect(engine.ready()).rejects.toMatchObject({ code: 'load', message: expect.stringMatching(/did not answer within 300 ms/) })
+    await expect(engine.estimate([])).rejects.toMatchObject({ code: 'load' })
+    engine.dispose()
+  })
+
+  it('in the same process, the core createEngine runs inline on Node (no Worker global)', () => {
+    const engine = createEngine({ encoding: 'heuristic' })
+    expect(engine.mode).toBe('inline')
+    engine.dispose()
+  })
+})

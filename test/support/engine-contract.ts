@@ -1,0 +1,192 @@
+/**
+ * The engine contract: one suite, run over every way an engine can be built (`describe.each`
+ * over modes). `test/engine.test.ts` runs it inline, over an in-thread `MessageChannel` and, where
+ * the runtime has `Worker` (Deno, Chromium), in a real Web Worker; `test/node/engine-worker.test.ts`
+ * runs it in a `worker_threads` worker. Web-standard only, so it runs on every runtime.
+ */
+import { describe, expect, it } from 'vitest'
+import { expose } from 'comlink'
+import { sampleSession } from '../../scripts/sample.ts'
+import { deepFreeze } from '../arbitraries.ts'
+import { createEngine, createEngineService, type Engine, EngineError, type EngineHost, type EngineOptions, type EngineProgress } from '../../src/engine/index.ts'
+import { type Messages, textMessage } from '../../src/message.ts'
+import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
+
+/** One way of building an engine. */
+export type EngineCase = { readonly name: string; readonly make: (options: EngineOptions) => Engine }
+
+/** An engine service on the other end of an in-thread `MessageChannel`: every value is structured-cloned, as in a worker. */
+export const channelHost = (): EngineHost => {
+  const { port1, port2 } = new MessageChannel()
+  expose(createEngineService(), port1)
+  return {
+    endpoint: port2,
+    onFailure: () => undefined,
+    terminate: () => {
+      port1.close()
+      port2.close()
+    },
+  }
+}
+
+/** The cases every runtime has: inline, and over a MessageChannel. */
+export const portableCases: ReadonlyArray<EngineCase> = [
+  { name: 'inline', make: (o) => createEngine({ ...o, mode: 'inline' }) },
+  { name: 'channel', make: (o) => createEngine({ ...o, mode: 'worker', host: channelHost }) },
+]
+
+/** A small coding-agent history (≈ 300 messages, images with bytes included), frozen. */
+export const history = (messages = 300, seed = 11): Messages =>
+  deepFreeze(sampleSession({ messages, seed, maxResult: 3_000 }))
+
+const turn = (n: number): Messages =>
+  deepFreeze([textMessage('user', `Turn ${n}: run the tests again`), textMessage('assistant', `Turn ${n}: all green.`)])
+
+const withEngine =
+  (make: EngineCase['make'], options: EngineOptions, f: (engine: Engine) => Promise<void>) =>
+  async (): Promise<void> => {
+    const engine = make(options)
+    try {
+      await f(engine)
+    } finally {
+      engine.dispose()
+    }
+  }
+
+const rejection = async (p: Promise<unknown>): Promise<unknown> => {
+  try {
+    await p
+  } catch (e) {
+    return e
+  }
+  throw new Error('expected a rejection')
+}
+
+/** Defines the contract suite over `cases`. */
+export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
+  describe.each(cases)('engine contract ($name)', ({ make }) => {
+    const heuristic = { encoding: 'heuristic' } as const
+
+    it('answers once ready, in the mode it was asked for', withEngine(make, heuristic, async (engine) => {
+      await engine.ready()
+      expect(['worker', 'inline']).toContain(engine.mode)
+      expect(engine.encoding).toBe('heuristic')
+    }))
+
+    it('estimates a history as countMessage does, with its breakdown', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const got = await engine.estimate(ms)
+      const count = countMessage(estimate)
+      const sum = (k: 'content' | 'thinking' | 'tools') => ms.reduce((n, m) => n + count(m)[k], 0)
+      expect(got).toEqual({ total: countMessages(estimate)(ms), content: sum('content'), thinking: sum('thinking'), tools: sum('tools'), messages: ms.length })
+    }))
+
+    it('estimates with o200k_base when asked, and reports progress to the end', withEngine(make, heuristic, async (engine) => {
+      const ms = history(120, 3)
+      const seen: EngineProgress[] = []
+      const got = await engine.estimate(ms, { encoding: 'o200k_base', onProgress: (p) => seen.push(p) })
+      expect(got.total).toBe(countMessages(await loadEstimator('o200k_base'))(ms))
+      // the last report may cross the thread after the result does
+      await new Promise((r) => setTimeout(r, 20))
+      expect(seen.at(-1)).toEqual({ phase: 'estimate', done: ms.length, total: ms.length })
+    }))
+
+    it('opens a resident session in slices and gives back the very history, bytes included', withEngine(make, { ...heuristic, sliceBytes: 16_000 }, async (engine) => {
+      const ms = history()
+      const seen: EngineProgress[] = []
+      const session = await engine.open('s1', ms, { onProgress: (p) => seen.push(p) })
+      const estimate = await loadEstimator('heuristic')
+      expect(await session.tokens()).toEqual({ messages: ms.length, tokens: countMessages(estimate)(ms) })
+      expect(seen.at(-1)).toEqual({ phase: 'open', done: ms.length, total: ms.length })
+      const back = await session.snapshot()
+      expect(back).toEqual(ms)
+      expect(back.some((m) => m.parts.some((p) => p.type === 'image' && p.data instanceof Uint8Array))).toBe(true)
+    }))
+
+    it('appends only the new turn and keeps the counts', withEngine(make, heuristic, async (engine) => {
+      const ms = history(100, 5)
+      const session = await engine.open('s1', ms)
+      const before = await session.tokens()
+      const next = turn(1)
+      const after = await session.append(next)
+      expect(after).toEqual({ messages: ms.length + 2, tokens: before.tokens + countMessages(await loadEstimator('heuristic'))(next) })
+      expect(await session.snapshot()).toEqual([...ms, ...next])
+    }))
+
+    it('runs the calls of one session in order', withEngine(make, heuristic, async (engine) => {
+      const session = await engine.open('s1', [])
+      const calls = [session.append(turn(1)), session.tokens(), session.append(turn(2)), session.tokens()]
+      const [, t1, , t2] = await Promise.all(calls)
+      expect(t1?.messages).toBe(2)
+      expect(t2?.messages).toBe(4)
+    }))
+
+    it('keeps sessions apart, and a later open of the same id replaces the earlier', withEngine(make, heuristic, async (engine) => {
+      const a = await engine.open('a', turn(1))
+      const b = await engine.open('b', [...turn(1), ...turn(2)])
+      expect((await a.tokens()).messages).toBe(2)
+      expect((await b.tokens()).messages).toBe(4)
+      const a2 = await engine.open('a', [])
+      expect((await a2.tokens()).messages).toBe(0)
+      const e = await rejection(a.tokens())
+      expect(e).toBeInstanceOf(EngineError)
+      expect((e as EngineError).code).toBe('session')
+      expect((e as EngineError).message).toMatch(/replaced/)
+    }))
+
+    it('rejects calls on a closed session', withEngine(make, heuristic, async (engine) => {
+      const s = await engine.open('s1', turn(1))
+      await s.close()
+      const e = await rejection(s.append(turn(2)))
+      expect(e).toBeInstanceOf(EngineError)
+      expect((e as EngineError).message).toMatch(/closed/)
+    }))
+
+    it('never mutates its inputs (they are frozen)', withEngine(make, heuristic, async (engine) => {
+      const ms = history(80, 9)
+      const copy = structuredClone(ms)
+      const s = await engine.open('s1', ms)
+      await s.append(turn(3))
+      await engine.estimate(ms)
+      expect(ms).toEqual(copy)
+    }))
+
+    it('rejects at once with the reason of an already aborted signal', withEngine(make, heuristic, async (engine) => {
+      const controller = new AbortController()
+      controller.abort(new Error('not now'))
+      const e = await rejection(engine.estimate(history(20, 1), { signal: controller.signal }))
+      expect((e as Error).message).toBe('not now')
+    }))
+
+    it('rejects a running call as soon as it is aborted, and keeps working after', withEngine(make, heuristic, async (engine) => {
+      const ms = history(400, 2)
+      const controller = new AbortController()
+      const p = engine.estimate(ms, { encoding: 'o200k_base', signal: controller.signal })
+      controller.abort()
+      const e = await rejection(p)
+      expect((e as Error).name).toBe('AbortError')
+      expect((await engine.estimate(turn(1))).messages).toBe(2)
+    }))
+
+    it('rejects pending and later calls once disposed', async () => {
+      const engine = make(heuristic)
+      const pending = engine.estimate(history(300, 4), { encoding: 'o200k_base' })
+      engine.dispose()
+      for (const e of [await rejection(pending), await rejection(engine.estimate(turn(1))), await rejection(engine.ready())]) {
+        expect(e).toBeInstanceOf(EngineError)
+        expect((e as EngineError).code).toBe('disposed')
+      }
+    })
+
+    it('restarts: sessions of the old engine are lost, new calls work', withEngine(make, heuristic, async (engine) => {
+      const s = await engine.open('s1', turn(1))
+      await engine.restart()
+      const e = await rejection(s.tokens())
+      expect(e).toBeInstanceOf(EngineError)
+      expect((e as EngineError).message).toMatch(/restarted/)
+      const s2 = await engine.open('s1', turn(2))
+      expect((await s2.tokens()).messages).toBe(2)
+    }))
+  })
+}
