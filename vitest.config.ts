@@ -39,6 +39,8 @@ export default defineConfig({
         },
       },
       {
+        // pre-bundled up front: a dependency discovered mid-run makes Vite reload the page
+        optimizeDeps: { include: ['comlink', 'fast-check', 'io-ts', 'gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/encoding/cl100k_base'] },
         test: {
           name: 'browser',
           include: ['test/engine.test.ts', 'test/runtime/browser/**/*.test.ts'],

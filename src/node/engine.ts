@@ -21,10 +21,13 @@ const { workerData } = require('node:worker_threads')
 import(workerData.tsx).then(({ tsImport }) => tsImport(workerData.entry, workerData.parent))
 `
 
+// the worker inherits the process's flags, but one for `node --eval` code only would stop it loading
+const execArgv = (): string[] => process.execArgv.filter((a) => !a.startsWith('--input-type'))
+
 const startWorker = (url: URL): Worker => {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url)
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { execArgv: execArgv() })
   const tsx = import.meta.resolve('tsx/esm/api')
-  return new Worker(TS_BOOTSTRAP, { eval: true, workerData: { tsx, entry: url.href, parent: import.meta.url } })
+  return new Worker(TS_BOOTSTRAP, { eval: true, execArgv: execArgv(), workerData: { tsx, entry: url.href, parent: import.meta.url } })
 }
 
 /**

@@ -1,0 +1,61 @@
+/**
+ * `npm run build`: the package as npm users get it, in `dist/`. Plain `tsc` (tsconfig.build.json)
+ * emits JavaScript and declarations, rewriting relative `./x.ts` imports to `./x.js`; then two
+ * rewrites tsc does not do:
+ * - worker URLs: `new URL('…/engine.worker.ts', import.meta.url)` is a string literal to tsc, so it
+ *   becomes `….js` here (the literal keeps its shape, which bundlers recognise);
+ * - fp-ts and io-ts subpaths: `fp-ts/Either` resolves through a folder's package.json, which
+ *   bundlers and TypeScript follow but Node's ESM loader does not; the built files import
+ *   `fp-ts/lib/Either.js` (the same module, and the same declarations) instead.
+ */
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const dist = join(root, 'dist')
+const tsc = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc')
+
+rmSync(dist, { recursive: true, force: true })
+const t0 = performance.now()
+const run = spawnSync(tsc, ['-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
+if (run.status !== 0) {
+  console.error(`build: tsc failed (exit ${run.status ?? run.signal})`)
+  process.exit(1)
+}
+
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    return statSync(p).isDirectory() ? walk(p) : [p]
+  })
+
+const WORKER_URL = /new URL\((['"])([^'"]+)\.ts\1,\s*import\.meta\.url\)/g
+const SUBPATH = /(\bfrom\s+|\bimport\(\s*|\bimport\s+)(['"])(fp-ts|io-ts)\/([A-Za-z]+)\2/g
+
+let workerUrls = 0
+let subpaths = 0
+for (const file of walk(dist)) {
+  if (!file.endsWith('.js') && !file.endsWith('.d.ts')) continue
+  const src = readFileSync(file, 'utf8')
+  const out = src
+    .replace(WORKER_URL, (_, q: string, path: string) => {
+      workerUrls++
+      return `new URL(${q}${path}.js${q}, import.meta.url)`
+    })
+    .replace(SUBPATH, (_, lead: string, q: string, pkg: string, mod: string) => {
+      subpaths++
+      return `${lead}${q}${pkg}/lib/${mod}.js${q}`
+    })
+  if (out !== src) writeFileSync(file, out)
+}
+// the core's Web Worker and the Node worker: both must point at emitted .js files
+if (workerUrls < 2) {
+  console.error(`build: expected the worker URLs of src/engine/client.ts and src/node/engine.ts, rewrote ${workerUrls}`)
+  process.exit(1)
+}
+const files = walk(dist).filter((f) => f.endsWith('.js')).length
+console.log(
+  `build: ${files} modules in ${relative(root, dist)}/ (${workerUrls} worker URLs, ${subpaths} fp-ts/io-ts subpath imports rewritten) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+)

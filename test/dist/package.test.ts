@@ -1,0 +1,165 @@
+/**
+ * The built package as npm users get it (run after `npm run build`): `npm pack`, unpacked into a
+ * scratch project's node_modules (its dependencies linked, nothing else), then used from plain
+ * Node with no loader: the entry points resolve through package.json `exports`, the engine runs
+ * in a worker_threads worker started from the built `.js` worker, the declarations type-check a
+ * consumer under `nodenext`, and a browser bundle keeps the tokenizer out of its main chunk.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string
+  version: string
+  exports: Record<string, { types: string; import: string }>
+  dependencies: Record<string, string>
+}
+
+let scratch = ''
+let installed = ''
+let packed: string[] = []
+
+const node = (code: string, timeout = 60_000) =>
+  spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: scratch, encoding: 'utf8', timeout })
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'src', 'mod.js'))) throw new Error('dist/ is missing: run `npm run build` first')
+  scratch = mkdtempSync(join(tmpdir(), 'chatfold-dist-'))
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>
+  if (info === undefined) throw new Error('npm pack gave no tarball')
+  packed = info.files.map((f) => f.path)
+  installed = join(scratch, 'node_modules', pkg.name)
+  mkdirSync(installed, { recursive: true })
+  execFileSync('tar', ['-xzf', join(scratch, info.filename), '-C', installed, '--strip-components=1'])
+  for (const dep of [...Object.keys(pkg.dependencies), '@types/node', 'undici-types']) {
+    const target = join(root, 'node_modules', dep)
+    if (!existsSync(target)) continue
+    const link = join(scratch, 'node_modules', dep)
+    mkdirSync(dirname(link), { recursive: true })
+    symlinkSync(target, link, 'dir')
+  }
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }))
+})
+
+afterAll(() => {
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('the packed package', () => {
+  it('ships the built files and nothing of the sources, tests or scripts', () => {
+    expect(packed).toContain('package.json')
+    expect(packed).toContain('dist/src/mod.js')
+    expect(packed).toContain('dist/src/mod.d.ts')
+    expect(packed).toContain('dist/workers/engine.worker.js')
+    expect(packed).toContain('dist/src/node/engine.worker.js')
+    expect(packed.filter((p) => /^(src|test|scripts)\//.test(p) || p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([])
+  })
+
+  it('has every exports entry on disk', () => {
+    for (const [key, entry] of Object.entries(pkg.exports)) {
+      expect(existsSync(join(installed, entry.import)), `${key} import`).toBe(true)
+      expect(existsSync(join(installed, entry.types)), `${key} types`).toBe(true)
+    }
+  })
+
+  it('imports from plain Node: decode, estimate with o200k_base, prune and compact inline', () => {
+    const r = node(`
+      import { createEngine, importJSONL, textMessage, toJSONL } from 'chatfold'
+      const history = [textMessage('user', 'Hello, world!'), textMessage('assistant', 'Hi! How can I help?')]
+      const back = importJSONL(toJSONL(history))
+      if (back._tag !== 'Right') throw new Error('round trip failed')
+      const engine = createEngine({ encoding: 'o200k_base' })
+      if (engine.mode !== 'inline') throw new Error('expected inline on Node, got ' + engine.mode)
+      const e = await engine.estimate(back.right)
+      const s = await engine.open('s', back.right)
+      console.log(JSON.stringify({ total: e.total, session: await s.tokens() }))
+      engine.dispose()
+    `)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ total: 19, session: { messages: 2, tokens: 19 } })
+  })
+
+  it('runs the engine in a worker_threads worker from chatfold/node, and exits by itself when idle', () => {
+    const r = node(`
+      import { textMessage } from 'chatfold'
+      import { createNodeEngine } from 'chatfold/node'
+      const engine = createNodeEngine({ encoding: 'o200k_base' })
+      const s = await engine.open('s', [textMessage('user', 'Hello, world!')])
+      await s.append([textMessage('assistant', 'Hi! How can I help?')])
+      console.log(JSON.stringify({ mode: engine.mode, tokens: await s.tokens() }))
+    `)
+    expect(r.error).toBeUndefined()
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ mode: 'worker', tokens: { messages: 2, tokens: 19 } })
+  })
+
+  it('resolves the worker entry point', () => {
+    const r = node(`console.log(import.meta.resolve('chatfold/worker'))`)
+    expect(r.stdout.trim()).toMatch(/\/dist\/workers\/engine\.worker\.js$/)
+  })
+
+  it('type-checks a consumer under nodenext with the shipped declarations', () => {
+    writeFileSync(
+      join(scratch, 'consumer.ts'),
+      `import { pipe } from 'fp-ts/function'
+import { createEngine, type Engine, type Messages, textContent, textMessage } from 'chatfold'
+import { createNodeEngine } from 'chatfold/node'
+const history: Messages = [textMessage('user', 'Hello')]
+const engine: Engine = createEngine({ mode: 'inline', encoding: 'heuristic' })
+const worker: Engine = createNodeEngine({ encoding: 'o200k_base' })
+export const first: string = pipe(history[0]!, textContent)
+export const total: Promise<number> = engine.estimate(history).then((e) => e.total)
+worker.dispose()
+`,
+    )
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          types: ['node'],
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+        },
+        files: ['consumer.ts'],
+      }),
+    )
+    const r = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', scratch], { cwd: scratch, encoding: 'utf8' })
+    expect(r.stdout + r.stderr).toBe('')
+    expect(r.status).toBe(0)
+  })
+
+  it('bundles for the browser, with the tokenizer ranks out of the main chunk', async () => {
+    writeFileSync(join(scratch, 'app.js'), `import { createEngine } from 'chatfold'\nexport const engine = createEngine({ mode: 'auto' })\n`)
+    const result = await build({
+      entryPoints: [join(scratch, 'app.js')],
+      absWorkingDir: scratch,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir: join(scratch, 'bundle'),
+      write: false,
+      logLevel: 'silent',
+      metafile: true,
+    })
+    expect(result.errors).toEqual([])
+    const main = result.outputFiles.find((f) => f.path.endsWith('app.js'))
+    expect(main).toBeDefined()
+    expect(main!.contents.byteLength).toBeLessThan(400_000)
+    expect(Math.max(...result.outputFiles.map((f) => f.contents.byteLength))).toBeGreaterThan(1_000_000)
+  })
+})
