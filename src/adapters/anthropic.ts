@@ -1,0 +1,443 @@
+/**
+ * Anthropic Messages: a history to and from the `system` and `messages` of a Messages request, and
+ * a Messages response into an assistant message.
+ *
+ * - the leading system messages become the top-level `system`; a system message later in the
+ *   history goes out as user text (noted in the report);
+ * - tool results become `tool_result` blocks (with `is_error`) in the user turn right after the
+ *   `tool_use` blocks, first in that turn; consecutive turns of the same role are merged;
+ * - thinking and redacted-thinking blocks go back with their signatures unmodified, but only to
+ *   Anthropic (and to the model that produced them, when both sides name one); other reasoning
+ *   follows `foreignReasoning`;
+ * - images go out as base64 or URL sources (JPEG, PNG, GIF, WebP), PDFs and plain text as documents;
+ * - tool-call ids are made valid for Anthropic (`^[a-zA-Z0-9_-]+$`), the same for a call and its result.
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import type * as E from 'fp-ts/Either'
+import type { DecodeFailure } from '../failure.ts'
+import type { Part } from '../part.ts'
+import type { Message, Messages } from '../message.ts'
+import {
+  argumentsObject,
+  base64Of,
+  bytesOf,
+  type Context,
+  convertWith,
+  foreignReasoning,
+  fromMessage,
+  idFor,
+  type IdRule,
+  imageType,
+  isNative,
+  omitPart,
+  optional,
+  reader,
+  type Reader,
+  settleStatuses,
+  TaggedC,
+  errorText,
+} from './shared.ts'
+import type { AdapterOptions, AdapterResult } from './types.ts'
+
+// --- wire ---
+
+/** @since 0.1.0 @category adapters */
+export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'
+
+/**
+ * A content block of a Messages request, as `toAnthropic` writes it.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AnthropicBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | {
+      readonly type: 'image'
+      readonly source:
+        | { readonly type: 'base64'; readonly media_type: AnthropicImageType; readonly data: string }
+        | { readonly type: 'url'; readonly url: string }
+    }
+  | {
+      readonly type: 'document'
+      readonly source:
+        | { readonly type: 'base64'; readonly media_type: 'application/pdf'; readonly data: string }
+        | { readonly type: 'url'; readonly url: string }
+        | { readonly type: 'text'; readonly media_type: 'text/plain'; readonly data: string }
+      readonly title?: string
+    }
+  | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
+  | { readonly type: 'redacted_thinking'; readonly data: string }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
+  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string | Array<AnthropicBlock>; readonly is_error?: boolean }
+
+/**
+ * A turn of a Messages request. Arrays are plain `Array`s so that the request passes straight to
+ * the SDK.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AnthropicMessage =
+  | { readonly role: 'user'; readonly content: string | Array<AnthropicBlock> }
+  | { readonly role: 'assistant'; readonly content: string | Array<AnthropicBlock> }
+
+/**
+ * The request fields `toAnthropic` produces: spread them into `client.messages.create`.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AnthropicRequest = {
+  readonly system?: string | Array<{ readonly type: 'text'; readonly text: string }>
+  readonly messages: Array<AnthropicMessage>
+}
+
+// --- to ---
+
+const anthropicIds: IdRule = {
+  valid: (id) => /^[a-zA-Z0-9_-]+$/.test(id),
+  fix: (id) => id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call',
+}
+
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** A user-side media block: an image, or a PDF or plain-text document. */
+const mediaBlock = (context: Context, m: Message, p: Part): AnthropicBlock | undefined => {
+  if (p.type === 'image') {
+    if (p.url !== undefined) return { type: 'image', source: { type: 'url', url: p.url } }
+    const mediaType = imageType(p)
+    if (p.data !== undefined && mediaType !== undefined && IMAGE_TYPES.has(mediaType)) {
+      return { type: 'image', source: { type: 'base64', media_type: mediaType as AnthropicImageType, data: base64Of(p.data) } }
+    }
+    return omitPart(context, m, p, 'an image that is not JPEG, PNG, GIF or WebP')
+  }
+  if (p.type === 'file') {
+    const title = p.filename === undefined ? {} : { title: p.filename }
+    if (p.mediaType === 'application/pdf') {
+      if (p.data !== undefined) return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: base64Of(p.data) }, ...title }
+      if (p.url !== undefined) return { type: 'document', source: { type: 'url', url: p.url }, ...title }
+    }
+    if (p.mediaType === 'text/plain' && p.data !== undefined) {
+      try {
+        return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: utf8.decode(p.data) }, ...title }
+      } catch {
+        return omitPart(context, m, p, 'a text file that is not UTF-8')
+      }
+    }
+    return omitPart(context, m, p, `a ${p.mediaType} file (Anthropic takes PDF and plain-text documents)`)
+  }
+  return undefined
+}
+
+const assistantBlocks = (context: Context, m: Message): AnthropicBlock[] => {
+  const blocks: AnthropicBlock[] = []
+  const native = isNative(context, m)
+  for (const p of m.parts) {
+    switch (p.type) {
+      case 'text':
+        if (p.text !== '') blocks.push({ type: 'text', text: p.text })
+        break
+      case 'reasoning':
+        if (native && p.redacted === true) blocks.push({ type: 'redacted_thinking', data: p.text })
+        else if (native && p.signature !== undefined) blocks.push({ type: 'thinking', thinking: p.text, signature: p.signature })
+        else for (const x of foreignReasoning(context, m, p, native ? 'unsigned' : 'foreign')) blocks.push({ type: 'text', text: x.text })
+        break
+      case 'tool_call':
+        blocks.push({ type: 'tool_use', id: idFor(context, p.id), name: p.name, input: argumentsObject(context, m, p) })
+        break
+      case 'finish':
+        break
+      default:
+        omitPart(context, m, p, 'not assistant content in the Messages API')
+    }
+  }
+  return blocks
+}
+
+const userBlocks = (context: Context, m: Message): AnthropicBlock[] => {
+  const blocks: AnthropicBlock[] = []
+  for (const p of m.parts) {
+    if (p.type === 'text') {
+      if (p.text !== '') blocks.push({ type: 'text', text: p.text })
+    } else if (p.type === 'image' || p.type === 'file') {
+      const b = mediaBlock(context, m, p)
+      if (b !== undefined) blocks.push(b)
+    } else if (p.type !== 'finish') omitPart(context, m, p, `not ${m.role} content in the Messages API`)
+  }
+  return blocks
+}
+
+/** A tool message's results; images and documents after a result go into that result's content. */
+const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
+  const blocks: AnthropicBlock[] = []
+  let last: { type: 'tool_result'; tool_use_id: string; content: string | AnthropicBlock[]; is_error?: boolean } | undefined
+  for (const p of m.parts) {
+    if (p.type === 'tool_result') {
+      last = { type: 'tool_result', tool_use_id: idFor(context, p.toolCallId), content: p.content, ...(p.isError ? { is_error: true } : {}) }
+      blocks.push(last)
+      continue
+    }
+    const media = (p.type === 'image' || p.type === 'file') && last !== undefined ? mediaBlock(context, m, p) : undefined
+    if (media !== undefined && last !== undefined) {
+      last.content = typeof last.content === 'string' ? [...(last.content === '' ? [] : [{ type: 'text' as const, text: last.content }]), media] : [...last.content, media]
+    } else if (media === undefined && !(p.type === 'image' || p.type === 'file')) omitPart(context, m, p, 'not tool content in the Messages API')
+  }
+  return blocks
+}
+
+const convert = (context: Context, ms: Messages): AnthropicRequest => {
+  const system: Array<{ readonly type: 'text'; readonly text: string }> = []
+  let leading = true
+  const turns: Array<{ role: 'user' | 'assistant'; content: AnthropicBlock[] }> = []
+  for (const m of ms) {
+    let role: 'user' | 'assistant'
+    let blocks: AnthropicBlock[]
+    if (m.role === 'system' && leading) {
+      for (const p of m.parts) {
+        if (p.type === 'text') system.push({ type: 'text', text: p.text })
+        else omitPart(context, m, p, 'not system content')
+      }
+      continue
+    }
+    leading = false
+    if (m.role === 'system') {
+      context.notes.push({ kind: 'system_as_user', messageId: m.id })
+      role = 'user'
+      blocks = userBlocks(context, m)
+    } else if (m.role === 'assistant') {
+      role = 'assistant'
+      blocks = assistantBlocks(context, m)
+    } else if (m.role === 'tool') {
+      role = 'user'
+      blocks = toolBlocks(context, m)
+    } else {
+      role = 'user'
+      blocks = userBlocks(context, m)
+    }
+    if (blocks.length === 0) {
+      context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
+      continue
+    }
+    const previous = turns[turns.length - 1]
+    if (previous !== undefined && previous.role === role) previous.content.push(...blocks)
+    else turns.push({ role, content: blocks })
+  }
+  const messages = turns.map(({ role, content }): AnthropicMessage => {
+    const ordered = role === 'user' ? [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')] : content
+    const only = ordered[0]
+    return { role, content: ordered.length === 1 && only?.type === 'text' ? only.text : ordered }
+  })
+  const only = system[0]
+  return system.length === 0 ? { messages } : { system: system.length === 1 && only !== undefined ? only.text : system, messages }
+}
+
+/**
+ * Converts a history to the `system` and `messages` of an Anthropic Messages request. The history
+ * goes through `forLLM` and the tool-pair check first; the result says what could not be carried.
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * import * as E from 'fp-ts/Either'
+ * import { textMessage, toAnthropic } from 'chatfold'
+ * const r = toAnthropic({ model: 'claude-sonnet-4-5' })([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')])
+ * if (E.isRight(r)) await new Anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, ...r.right.request })
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const toAnthropic =
+  (options: AdapterOptions = {}) =>
+  (ms: Messages): AdapterResult<AnthropicRequest> =>
+    convertWith('anthropic', options, anthropicIds, ms, convert)
+
+// --- from ---
+
+const TextC = t.type({ text: t.string })
+const ThinkingC = t.intersection([t.type({ thinking: t.string }), t.partial({ signature: optional(t.string) })])
+const RedactedC = t.type({ data: t.string })
+const ToolUseC = t.type({ id: t.string, name: t.string, input: t.unknown })
+const ToolResultC = t.intersection([
+  t.type({ tool_use_id: t.string }),
+  t.partial({ content: optional(t.union([t.string, t.array(t.unknown)])), is_error: optional(t.boolean) }),
+])
+const SourceC = t.intersection([t.type({ type: t.string }), t.partial({ media_type: t.string, data: t.string, url: t.string })])
+const MediaC = t.intersection([t.type({ source: SourceC }), t.partial({ title: optional(t.string) })])
+
+const utf8Bytes = new TextEncoder()
+
+/** An image or document block as a part. */
+const mediaPart = (r: Reader, u: unknown, at: string, kind: 'image' | 'document'): Part | undefined => {
+  const x = r.read(MediaC, u, at)
+  if (x === undefined) return undefined
+  const { source } = x
+  const filename = typeof x.title === 'string' ? { filename: x.title } : {}
+  if (source.type === 'url' && source.url !== undefined) {
+    return kind === 'image' ? { type: 'image', url: source.url } : { type: 'file', url: source.url, mediaType: 'application/pdf', ...filename }
+  }
+  if (source.type === 'text' && kind === 'document' && source.data !== undefined) {
+    return { type: 'file', data: utf8Bytes.encode(source.data), mediaType: 'text/plain', ...filename }
+  }
+  if (source.type === 'base64' && source.data !== undefined && source.media_type !== undefined) {
+    const data = bytesOf(source.data)
+    if (data === undefined) return r.fail(`${at}.source.data`, 'base64 string', source.data)
+    return kind === 'image' ? { type: 'image', data, mediaType: source.media_type } : { type: 'file', data, mediaType: source.media_type, ...filename }
+  }
+  return r.fail(`${at}.source`, 'a base64, URL or text source', source)
+}
+
+/** The parts of a block list, or of a string. Tool results come out apart, in order. */
+const blockParts = (r: Reader, content: string | ReadonlyArray<unknown>, path: string): { parts: Part[]; results: Part[][] } => {
+  if (typeof content === 'string') return { parts: [{ type: 'text', text: content }], results: [] }
+  const parts: Part[] = []
+  const results: Part[][] = []
+  content.forEach((u, j) => {
+    const at = `${path}[${j}]`
+    const tag = r.read(TaggedC, u, at)?.type
+    switch (tag) {
+      case undefined:
+        return
+      case 'text': {
+        const x = r.read(TextC, u, at)
+        if (x !== undefined) parts.push({ type: 'text', text: x.text })
+        return
+      }
+      case 'thinking': {
+        const x = r.read(ThinkingC, u, at)
+        if (x !== undefined) parts.push({ type: 'reasoning', text: x.thinking, ...(typeof x.signature === 'string' ? { signature: x.signature } : {}) })
+        return
+      }
+      case 'redacted_thinking': {
+        const x = r.read(RedactedC, u, at)
+        if (x !== undefined) parts.push({ type: 'reasoning', text: x.data, redacted: true })
+        return
+      }
+      case 'tool_use': {
+        const x = r.read(ToolUseC, u, at)
+        if (x !== undefined) parts.push({ type: 'tool_call', id: x.id, name: x.name, arguments: JSON.stringify(x.input ?? {}), status: 'complete' })
+        return
+      }
+      case 'image':
+      case 'document': {
+        const p = mediaPart(r, u, at, tag)
+        if (p !== undefined) parts.push(p)
+        return
+      }
+      case 'tool_result': {
+        const x = r.read(ToolResultC, u, at)
+        if (x === undefined) return
+        const inner = x.content == null ? { parts: [], results: [] } : blockParts(r, x.content, `${at}.content`)
+        const content = inner.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')
+        const media = inner.parts.filter((p) => p.type === 'image' || p.type === 'file')
+        results.push([{ type: 'tool_result', toolCallId: x.tool_use_id, content, isError: x.is_error === true }, ...media])
+        return
+      }
+      default:
+        // server tools, citations, search results…: not part of chatfold's model, left out
+        return
+    }
+  })
+  return { parts, results }
+}
+
+const TurnC = t.type({ role: t.keyof({ user: null, assistant: null, system: null }), content: t.union([t.string, t.array(t.unknown)]) })
+const RequestC = t.intersection([
+  t.type({ messages: t.array(t.unknown) }, 'a Messages request with messages'),
+  t.partial({ system: optional(t.union([t.string, t.array(t.unknown)])) }),
+])
+
+/**
+ * Decodes the `system` and `messages` of an Anthropic Messages request (as `toAnthropic` writes
+ * them, or any request body) into a history: `system` becomes a system message; a user turn's
+ * `tool_result` blocks become tool messages (one a result, with the tool's name found from its call)
+ * and the rest a user message; an assistant turn becomes an assistant message with
+ * `provider: 'anthropic'`, thinking blocks as reasoning with their signatures and redacted thinking
+ * as reasoning with `redacted: true`. Tool-use input becomes its JSON text. Blocks of Anthropic's
+ * server tools are left out. Every bad field is reported by path.
+ *
+ * @example
+ * import { fromAnthropic } from 'chatfold'
+ * fromAnthropic({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] })
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const fromAnthropic = (u: unknown): E.Either<DecodeFailure, Messages> => {
+  const r = reader()
+  const request = r.read(RequestC, u, '')
+  if (request === undefined) return r.done([])
+  const out: Message[] = []
+  const names = new Map<string, string>()
+  if (request.system != null) out.push(fromMessage({ role: 'system', parts: blockParts(r, request.system, 'system').parts }))
+  request.messages.forEach((item, i) => {
+    const path = `messages[${i}]`
+    const turn = r.read(TurnC, item, path)
+    if (turn === undefined) return
+    const { parts, results } = blockParts(r, turn.content, `${path}.content`)
+    if (turn.role === 'assistant') {
+      for (const p of parts) if (p.type === 'tool_call') names.set(p.id, p.name)
+      out.push(fromMessage({ role: 'assistant', parts, provider: 'anthropic' }))
+      return
+    }
+    for (const result of results) {
+      const named = result.map((p) => {
+        const name = p.type === 'tool_result' ? names.get(p.toolCallId) : undefined
+        return name === undefined ? p : { ...p, name }
+      })
+      out.push(fromMessage({ role: 'tool', parts: named }))
+    }
+    if (parts.length > 0 || results.length === 0) out.push(fromMessage({ role: turn.role, parts }))
+  })
+  return r.done(settleStatuses(out))
+}
+
+const MessageC = t.intersection([
+  t.type({ id: t.string, content: t.array(t.unknown) }),
+  t.partial({
+    model: t.string,
+    stop_reason: optional(t.string),
+    usage: optional(t.type({ output_tokens: t.number })),
+  }),
+])
+
+const ErrorBodyC = t.type({ type: t.literal('error'), error: t.type({ type: t.string, message: t.string }) })
+
+/**
+ * Decodes an Anthropic Messages response into one assistant message: its id, model,
+ * `provider: 'anthropic'`, parts (thinking with signatures, redacted thinking, text, tool use), a
+ * finish part with the `stop_reason` as it is (`end_turn`, `tool_use`, `max_tokens`, …) and its
+ * output tokens. An error body (`{ type: 'error', error: { type, message } }`) becomes an
+ * assistant message with `error` set and no parts. Tool calls are `pending`: nothing has run them yet.
+ *
+ * @example
+ * import { fromAnthropicMessage } from 'chatfold'
+ * fromAnthropicMessage({
+ *   id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'end_turn',
+ *   content: [{ type: 'text', text: 'Hi!' }], usage: { input_tokens: 9, output_tokens: 3 },
+ * })
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const fromAnthropicMessage = (u: unknown): E.Either<DecodeFailure, Message> => {
+  const r = reader()
+  if (ErrorBodyC.is(u)) return r.done(fromMessage({ role: 'assistant', parts: [], provider: 'anthropic', error: errorText(u.error.type, u.error.message) }))
+  const x = r.read(MessageC, u, '')
+  if (x === undefined) return r.done(fromMessage({ role: 'assistant', parts: [] }))
+  const parts = blockParts(r, x.content, 'content').parts.map((p) => (p.type === 'tool_call' ? { ...p, status: 'pending' as const } : p))
+  if (typeof x.stop_reason === 'string') parts.push({ type: 'finish', reason: x.stop_reason })
+  return r.done(
+    fromMessage({
+      id: x.id,
+      role: 'assistant',
+      parts,
+      provider: 'anthropic',
+      ...(x.model === undefined ? {} : { model: x.model }),
+      ...(x.usage == null ? {} : { tokens: { total: x.usage.output_tokens } }),
+    }),
+  )
+}

@@ -1,0 +1,42 @@
+/**
+ * Provider adapters: pure conversions of a history to and from the request and response shapes of
+ * OpenAI (Chat Completions and Responses), Anthropic Messages, Google Gemini and the Vercel AI SDK,
+ * and stream assemblers that turn each provider's streaming events into conversation-builder inputs.
+ * No SDK is needed at run time.
+ *
+ * @module
+ */
+export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
+export { formatAdapterError } from './types.ts'
+export {
+  fromOpenAIChat,
+  fromOpenAIChatCompletion,
+  type OpenAIChatMessage,
+  type OpenAIChatOptions,
+  type OpenAIChatRequest,
+  type OpenAIChatTextPart,
+  type OpenAIChatToolCall,
+  type OpenAIChatUserPart,
+  toOpenAIChat,
+} from './openai-chat.ts'
+export {
+  fromOpenAIResponse,
+  fromOpenAIResponses,
+  type OpenAIResponsesContent,
+  type OpenAIResponsesItem,
+  type OpenAIResponsesOptions,
+  type OpenAIResponsesRequest,
+  toOpenAIResponses,
+} from './openai-responses.ts'
+export { type AnthropicBlock, type AnthropicImageType, type AnthropicMessage, type AnthropicRequest, fromAnthropic, fromAnthropicMessage, toAnthropic } from './anthropic.ts'
+export { fromGemini, fromGeminiResponse, type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
+export {
+  type AIContentPart,
+  type AIModelMessage,
+  type AIModelMessages,
+  type AIProviderOptions,
+  type AIToolResultPart,
+  fromModelMessages,
+  toModelMessages,
+} from './ai-sdk.ts'
+export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'

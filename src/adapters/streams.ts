@@ -1,0 +1,411 @@
+/**
+ * Stream assembly: each provider's streaming events, turned into the conversation builder's
+ * lifecycle inputs (`startAssistant`, `appendContent`, `appendThinking`, `setThinkingSignature`,
+ * `addRedactedThinking`, `addToolCall`, `appendToolCallArguments`, `finish`, `setError`,
+ * `finalizeAssistant`), so that a streamed reply becomes a chatfold message through the builder,
+ * with the builder's events.
+ *
+ * An assembler is made per streamed reply. `push` takes one event as the provider documents it
+ * (the SDK's event object, or the parsed JSON of one server-sent event) and returns the inputs it
+ * means; `end` returns what closes the reply when the stream is over (`finalizeAssistant`, with the
+ * output tokens when the stream reported them), unless an event closed it already. The only state
+ * kept is what the events do not repeat: which tool call an index (or item) belongs to, whether the
+ * reply was opened and closed, and the latest token count. Events of types an assembler does not
+ * know (pings, server-tool blocks, …) and malformed events mean nothing; nothing throws.
+ *
+ * Stop reasons become chatfold's: `end_turn`, `tool_use`, `max_tokens`, `content_filter`, or the
+ * provider's own in lower case.
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import type { LifecycleInput } from '../conversation.ts'
+import type { Tokens } from '../message.ts'
+import { newId } from '../internal/id.ts'
+import { isJsonObject, optional, reader } from './shared.ts'
+import { openAIChatFinish } from './openai-chat.ts'
+import { referenceOf } from './openai-responses.ts'
+import { decodeGeminiResponse } from './gemini.ts'
+
+// --- model ---
+
+/**
+ * Turns one provider's streaming events into builder inputs.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type StreamAssembler = {
+  /** The builder inputs one streaming event means. */
+  readonly push: (event: unknown) => ReadonlyArray<LifecycleInput>
+  /** The builder inputs that close the reply when the stream is over (none when it is closed). */
+  readonly end: () => ReadonlyArray<LifecycleInput>
+}
+
+const field = (u: unknown, key: string): unknown => (isJsonObject(u) ? u[key] : undefined)
+const str = (u: unknown, key: string): string | undefined => {
+  const v = field(u, key)
+  return typeof v === 'string' ? v : undefined
+}
+const num = (u: unknown, key: string): number | undefined => {
+  const v = field(u, key)
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined
+}
+
+/** The opening, closing and token bookkeeping every assembler shares. */
+const lifecycle = (provider: string) => {
+  let open = false
+  let closed = false
+  let tokens: Tokens | undefined
+  return {
+    start: (id: string | undefined, model: string | undefined): LifecycleInput[] => {
+      if (open || closed) return []
+      open = true
+      return [{ type: 'startAssistant', provider, ...(id === undefined ? {} : { id }), ...(model === undefined ? {} : { model }) }]
+    },
+    /** Opens the reply (without id or model) when an event arrives before the opening one. */
+    ensure: (): LifecycleInput[] => {
+      if (open || closed) return []
+      open = true
+      return [{ type: 'startAssistant', provider }]
+    },
+    tokens: (total: number | undefined, thinking?: number): void => {
+      if (total !== undefined) tokens = { total, ...(thinking === undefined ? {} : { thinking }) }
+    },
+    finalize: (): LifecycleInput[] => {
+      if (!open || closed) return []
+      closed = true
+      return [{ type: 'finalizeAssistant', ...(tokens === undefined ? {} : { tokens }) }]
+    },
+    get live(): boolean {
+      return open && !closed
+    },
+  }
+}
+
+// --- OpenAI Chat Completions ---
+
+/**
+ * An assembler for OpenAI Chat Completions stream chunks (`chat.completion.chunk`): the first chunk
+ * opens the reply (its `id` and `model`), `delta.content` appends text, `delta.reasoning_content`
+ * (or `delta.reasoning`, from compatible servers) appends reasoning, `delta.tool_calls` add calls
+ * by `index` and append their argument fragments, `finish_reason` sets the finish part (`stop` →
+ * `end_turn`, `tool_calls` → `tool_use`, `length` → `max_tokens`), a `usage` chunk records the
+ * output tokens, an `error` chunk sets the message's error. `end` (after `[DONE]`) finalizes.
+ *
+ * @example
+ * import { openAIChatStream } from 'chatfold'
+ * const assembler = openAIChatStream()
+ * assembler.push({ id: 'chatcmpl-1', model: 'gpt-5', object: 'chat.completion.chunk', created: 0,
+ *   choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] })
+ * // [{ type: 'startAssistant', provider: 'openai', id: 'chatcmpl-1', model: 'gpt-5' }, { type: 'appendContent', text: 'Hi' }]
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const openAIChatStream = (): StreamAssembler => {
+  const life = lifecycle('openai')
+  const calls = new Map<number, string>()
+  return {
+    push: (chunk) => {
+      const error = field(chunk, 'error')
+      if (error !== undefined && error !== null) return [...life.ensure(), { type: 'setError', error: str(error, 'message') ?? 'error' }]
+      if (field(chunk, 'choices') === undefined) return []
+      const out: LifecycleInput[] = life.start(str(chunk, 'id'), str(chunk, 'model'))
+      const usage = field(chunk, 'usage')
+      life.tokens(num(usage, 'completion_tokens'), num(field(usage, 'completion_tokens_details'), 'reasoning_tokens'))
+      const choices = field(chunk, 'choices')
+      const choice = Array.isArray(choices) ? (choices as ReadonlyArray<unknown>).find((c) => num(c, 'index') === 0 || num(c, 'index') === undefined) : undefined
+      const delta = field(choice, 'delta')
+      const thinking = str(delta, 'reasoning_content') ?? str(delta, 'reasoning')
+      if (thinking !== undefined && thinking !== '') out.push({ type: 'appendThinking', text: thinking })
+      const content = str(delta, 'content')
+      if (content !== undefined && content !== '') out.push({ type: 'appendContent', text: content })
+      const toolCalls = field(delta, 'tool_calls')
+      if (Array.isArray(toolCalls)) {
+        for (const c of toolCalls as ReadonlyArray<unknown>) {
+          const index = num(c, 'index') ?? 0
+          const fn = field(c, 'function')
+          const args = str(fn, 'arguments')
+          const known = calls.get(index)
+          if (known === undefined) {
+            const id = str(c, 'id') ?? `call_${newId()}`
+            calls.set(index, id)
+            out.push({ type: 'addToolCall', id, name: str(fn, 'name') ?? '', ...(args === undefined ? {} : { arguments: args }) })
+          } else if (args !== undefined && args !== '') {
+            out.push({ type: 'appendToolCallArguments', id: known, fragment: args })
+          }
+        }
+      }
+      const reason = str(choice, 'finish_reason')
+      if (reason !== undefined) out.push({ type: 'finish', reason: openAIChatFinish(reason) })
+      return out
+    },
+    end: () => life.finalize(),
+  }
+}
+
+// --- Anthropic Messages ---
+
+const AnthropicBlockC = t.intersection([t.type({ type: t.string }), t.partial({ id: t.string, name: t.string, text: t.string, thinking: t.string, data: t.string })])
+
+/**
+ * An assembler for Anthropic Messages stream events: `message_start` opens the reply (its `id` and
+ * `model`); `content_block_start` opens a text, thinking, redacted-thinking or tool-use block;
+ * `text_delta`, `thinking_delta`, `signature_delta` and `input_json_delta` fill it (a tool call
+ * whose input never streams gets `{}`); `message_delta` sets the finish part (the `stop_reason` as
+ * it is) and records the output tokens; `message_stop` finalizes; an `error` event sets the
+ * message's error. `end` finalizes a stream that stopped without `message_stop`.
+ *
+ * A thinking block that streams a signature but no text cannot be a part of its own in the builder
+ * (it signs the open reasoning part only): its signature is kept only when no earlier reasoning
+ * part of the reply could take it by mistake.
+ *
+ * @example
+ * import { anthropicStream } from 'chatfold'
+ * const assembler = anthropicStream()
+ * assembler.push({ type: 'message_start', message: { id: 'msg_1', model: 'claude-sonnet-4-5', content: [] } })
+ * assembler.push({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} } })
+ * assembler.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"."}' } })
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const anthropicStream = (): StreamAssembler => {
+  const life = lifecycle('anthropic')
+  const blocks = new Map<number, { readonly kind: string; readonly id?: string; filled: boolean }>()
+  let reasoning = false
+  const decode = reader()
+  return {
+    push: (event) => {
+      const type = str(event, 'type')
+      const index = num(event, 'index') ?? 0
+      switch (type) {
+        case 'message_start': {
+          const message = field(event, 'message')
+          life.tokens(num(field(message, 'usage'), 'output_tokens'))
+          return life.start(str(message, 'id'), str(message, 'model'))
+        }
+        case 'content_block_start': {
+          const block = decode.read(AnthropicBlockC, field(event, 'content_block'), '')
+          if (block === undefined) return []
+          const out: LifecycleInput[] = life.ensure()
+          if (block.type === 'text') {
+            blocks.set(index, { kind: 'text', filled: false })
+            if (block.text !== undefined && block.text !== '') out.push({ type: 'appendContent', text: block.text })
+          } else if (block.type === 'thinking') {
+            blocks.set(index, { kind: 'thinking', filled: block.thinking !== undefined && block.thinking !== '' })
+            if (block.thinking !== undefined && block.thinking !== '') out.push({ type: 'appendThinking', text: block.thinking })
+          } else if (block.type === 'redacted_thinking' && block.data !== undefined) {
+            out.push({ type: 'addRedactedThinking', data: block.data })
+          } else if (block.type === 'tool_use' && block.id !== undefined) {
+            blocks.set(index, { kind: 'tool_use', id: block.id, filled: false })
+            out.push({ type: 'addToolCall', id: block.id, name: block.name ?? '' })
+          }
+          return out
+        }
+        case 'content_block_delta': {
+          const delta = field(event, 'delta')
+          const block = blocks.get(index)
+          switch (str(delta, 'type')) {
+            case 'text_delta': {
+              const text = str(delta, 'text')
+              return text === undefined || text === '' ? [] : [...life.ensure(), { type: 'appendContent', text }]
+            }
+            case 'thinking_delta': {
+              const text = str(delta, 'thinking')
+              if (text === undefined || text === '') return []
+              if (block !== undefined) block.filled = true
+              return [...life.ensure(), { type: 'appendThinking', text }]
+            }
+            case 'signature_delta': {
+              const signature = str(delta, 'signature')
+              if (signature === undefined || !life.live) return []
+              const safe = block === undefined || block.filled || !reasoning
+              reasoning = true
+              return safe ? [{ type: 'setThinkingSignature', signature }] : []
+            }
+            case 'input_json_delta': {
+              const fragment = str(delta, 'partial_json')
+              if (fragment === undefined || fragment === '' || block?.id === undefined || !life.live) return []
+              block.filled = true
+              return [{ type: 'appendToolCallArguments', id: block.id, fragment }]
+            }
+            default:
+              return []
+          }
+        }
+        case 'content_block_stop': {
+          const block = blocks.get(index)
+          if (block?.kind === 'thinking' && block.filled) reasoning = true
+          return []
+        }
+        case 'message_delta': {
+          life.tokens(num(field(event, 'usage'), 'output_tokens'))
+          const reason = str(field(event, 'delta'), 'stop_reason')
+          return reason === undefined || !life.live ? [] : [{ type: 'finish', reason }]
+        }
+        case 'message_stop':
+          return life.finalize()
+        case 'error': {
+          const error = field(event, 'error')
+          const message = str(error, 'message') ?? 'error'
+          const kind = str(error, 'type')
+          return [...life.ensure(), { type: 'setError', error: kind === undefined ? message : `${kind}: ${message}` }]
+        }
+        default:
+          return []
+      }
+    },
+    end: () => life.finalize(),
+  }
+}
+
+// --- Gemini ---
+
+/**
+ * An assembler for Gemini `generateContentStream` chunks (each a `GenerateContentResponse`): the
+ * first chunk opens the reply (`responseId`, `modelVersion`); thought parts append reasoning and
+ * their `thoughtSignature` signs it; a signature on another part becomes a redacted reasoning part
+ * before it (as `fromGeminiResponse` reads it); text parts append text; each `functionCall` is a
+ * complete tool call (with a made-up id when it has none); `finishReason` sets the finish part;
+ * `usageMetadata` records the output tokens; an error body or a blocked prompt sets the error.
+ * Images the model streams have no builder input and are left out. `end` finalizes.
+ *
+ * @example
+ * import { geminiStream } from 'chatfold'
+ * const assembler = geminiStream()
+ * assembler.push({ responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] } }] })
+ * assembler.end() // [{ type: 'finalizeAssistant' }]
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const geminiStream = (): StreamAssembler => {
+  const life = lifecycle('google')
+  const calls = { prefix: '', count: 0 }
+  let reasoning = false
+  return {
+    push: (chunk) => {
+      if (calls.prefix === '') calls.prefix = `${str(chunk, 'responseId') ?? newId()}-`
+      const x = decodeGeminiResponse(reader(), chunk, calls)
+      const out: LifecycleInput[] = x.error === undefined ? life.start(x.id, x.model) : [...life.ensure(), { type: 'setError', error: x.error }]
+      life.tokens(x.output, x.thinking)
+      for (const p of x.parts) {
+        if (p.type === 'reasoning' && p.redacted === true) out.push({ type: 'addRedactedThinking', data: p.text })
+        else if (p.type === 'reasoning') {
+          if (p.text !== '') out.push({ type: 'appendThinking', text: p.text })
+          if (p.signature !== undefined && (p.text !== '' || !reasoning)) out.push({ type: 'setThinkingSignature', signature: p.signature })
+          reasoning = true
+        } else if (p.type === 'text') {
+          if (p.text !== '') out.push({ type: 'appendContent', text: p.text })
+        } else if (p.type === 'tool_call') out.push({ type: 'addToolCall', id: p.id, name: p.name, arguments: p.arguments })
+      }
+      if (x.finish !== undefined) out.push({ type: 'finish', reason: x.finish })
+      return out
+    },
+    end: () => life.finalize(),
+  }
+}
+
+// --- OpenAI Responses ---
+
+const ItemC = t.intersection([
+  t.type({ type: t.string }),
+  t.partial({ id: t.string, call_id: t.string, name: t.string, arguments: t.string, encrypted_content: optional(t.string) }),
+])
+
+/**
+ * An assembler for OpenAI Responses stream events: `response.created` opens the reply (its `id`
+ * and `model`); `response.output_text.delta` appends text; reasoning summary deltas append
+ * reasoning (summary parts apart by a blank line), and the reasoning item's `output_item.done` signs
+ * it with the item's token (or, without a summary, adds it as redacted reasoning, as
+ * `fromOpenAIResponse` reads it); a `function_call` item adds a call and its argument deltas fill
+ * it; `response.completed` and `response.incomplete` set the finish part and the output tokens and
+ * finalize; `response.failed` and `error` set the message's error.
+ *
+ * @example
+ * import { openAIResponsesStream } from 'chatfold'
+ * const assembler = openAIResponsesStream()
+ * assembler.push({ type: 'response.created', response: { id: 'resp_1', model: 'gpt-5', output: [] } })
+ * assembler.push({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hi' })
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const openAIResponsesStream = (): StreamAssembler => {
+  const life = lifecycle('openai')
+  const items = new Map<string, string>()
+  const summaries = new Map<string, number>()
+  const decode = reader()
+  let calls = false
+  const close = (response: unknown, reason: string): LifecycleInput[] => {
+    const usage = field(response, 'usage')
+    life.tokens(num(usage, 'output_tokens'), num(field(usage, 'output_tokens_details'), 'reasoning_tokens'))
+    return life.live ? [{ type: 'finish', reason }, ...life.finalize()] : []
+  }
+  return {
+    push: (event) => {
+      switch (str(event, 'type')) {
+        case 'response.created':
+        case 'response.in_progress': {
+          const response = field(event, 'response')
+          return life.start(str(response, 'id'), str(response, 'model'))
+        }
+        case 'response.output_item.added': {
+          const item = decode.read(ItemC, field(event, 'item'), '')
+          if (item?.type !== 'function_call' || item.call_id === undefined) return []
+          calls = true
+          items.set(item.id ?? item.call_id, item.call_id)
+          return [...life.ensure(), { type: 'addToolCall', id: item.call_id, name: item.name ?? '', arguments: item.arguments ?? '' }]
+        }
+        case 'response.function_call_arguments.delta': {
+          const id = items.get(str(event, 'item_id') ?? '')
+          const fragment = str(event, 'delta')
+          return id === undefined || fragment === undefined || fragment === '' || !life.live ? [] : [{ type: 'appendToolCallArguments', id, fragment }]
+        }
+        case 'response.output_text.delta': {
+          const text = str(event, 'delta')
+          return text === undefined || text === '' ? [] : [...life.ensure(), { type: 'appendContent', text }]
+        }
+        case 'response.reasoning_summary_text.delta': {
+          const text = str(event, 'delta')
+          const item = str(event, 'item_id') ?? ''
+          if (text === undefined || text === '') return []
+          const index = num(event, 'summary_index') ?? 0
+          const previous = summaries.get(item)
+          summaries.set(item, index)
+          const gap: LifecycleInput[] = previous !== undefined && previous !== index ? [{ type: 'appendThinking', text: '\n\n' }] : []
+          return [...life.ensure(), ...gap, { type: 'appendThinking', text }]
+        }
+        case 'response.output_item.done': {
+          const item = decode.read(ItemC, field(event, 'item'), '')
+          if (item?.type !== 'reasoning' || item.id === undefined || !life.live) return []
+          const token = referenceOf(item.id, item.encrypted_content)
+          return summaries.has(item.id) ? [{ type: 'setThinkingSignature', signature: token }] : [{ type: 'addRedactedThinking', data: token }]
+        }
+        case 'response.completed':
+          return close(field(event, 'response'), calls ? 'tool_use' : 'end_turn')
+        case 'response.incomplete': {
+          const response = field(event, 'response')
+          const reason = str(field(response, 'incomplete_details'), 'reason')
+          return close(response, reason === 'max_output_tokens' ? 'max_tokens' : (reason ?? 'incomplete'))
+        }
+        case 'response.failed': {
+          const error = field(field(event, 'response'), 'error')
+          const code = str(error, 'code')
+          const message = str(error, 'message') ?? 'failed'
+          return [...life.ensure(), { type: 'setError', error: code === undefined ? message : `${code}: ${message}` }, ...life.finalize()]
+        }
+        case 'error': {
+          const message = str(event, 'message') ?? 'error'
+          const code = str(event, 'code')
+          return [...life.ensure(), { type: 'setError', error: code === undefined ? message : `${code}: ${message}` }]
+        }
+        default:
+          return []
+      }
+    },
+    end: () => life.finalize(),
+  }
+}

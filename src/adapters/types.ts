@@ -1,0 +1,126 @@
+/**
+ * The types every provider adapter shares: provider ids, the options of the `to…` functions, the
+ * report and notes they return, and the errors they fail with.
+ *
+ * Provider ids: a message's `provider` names who produced it (and so who signed its reasoning):
+ * `'openai'`, `'anthropic'` or `'google'`. The `from…` functions set them on assistant messages.
+ *
+ * @module
+ */
+import type * as E from 'fp-ts/Either'
+import type { RepairReport, ToolPairIssue } from '../messages/pairs.ts'
+
+// --- model ---
+
+/**
+ * Who produced a message, and so who may verify its reasoning signatures.
+ *
+ * @example
+ * import type { ProviderId } from 'chatfold'
+ * const provider: ProviderId = 'anthropic'
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type ProviderId = 'openai' | 'anthropic' | 'google'
+
+/**
+ * Options every `to…` adapter takes.
+ *
+ * - `repair`: what to do with a history whose tool calls and results do not pair up: `'fail'`
+ *   (the default) returns an `invalid_tool_pairs` error; `'repair'` fixes it with `repairToolPairs`
+ *   (and replaces tool-call arguments that are not JSON by `{}`) and says so in the report.
+ * - `foreignReasoning`: what becomes of reasoning the target cannot verify (produced by another
+ *   provider or model, or unsigned where the target needs a signature): `'drop'` (the default)
+ *   leaves it out, `'text'` sends its text as a `<thinking>` text part. Opaque (redacted) reasoning
+ *   of another provider is always left out.
+ * - `model`: the model the request goes to; reasoning recorded with another `model` is foreign.
+ *
+ * @example
+ * import type { AdapterOptions } from 'chatfold'
+ * const options: AdapterOptions = { repair: 'repair', foreignReasoning: 'text', model: 'claude-sonnet-4-5' }
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AdapterOptions = {
+  readonly repair?: 'fail' | 'repair'
+  readonly foreignReasoning?: 'drop' | 'text'
+  readonly model?: string
+}
+
+/**
+ * Something a `to…` adapter did that the caller may want to know: a message or part the target
+ * cannot carry was left out, reasoning was dropped or turned into text, an id was rewritten, a
+ * flag the target has no field for was lost.
+ *
+ * @example
+ * import type { AdapterNote } from 'chatfold'
+ * const note: AdapterNote = { kind: 'id_renamed', from: 'call.1', to: 'call_1' }
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AdapterNote =
+  | { readonly kind: 'omitted_message'; readonly messageId: string; readonly reason: 'not_for_llm' | 'empty' }
+  | { readonly kind: 'omitted_part'; readonly messageId: string; readonly part: string; readonly reason: string }
+  | { readonly kind: 'reasoning_dropped'; readonly messageId: string; readonly reason: 'foreign' | 'unsigned' | 'opaque' }
+  | { readonly kind: 'reasoning_as_text'; readonly messageId: string }
+  | { readonly kind: 'id_renamed'; readonly from: string; readonly to: string }
+  | { readonly kind: 'arguments_replaced'; readonly messageId: string; readonly toolCallId: string }
+  | { readonly kind: 'error_flag_lost'; readonly messageId: string; readonly toolCallId: string }
+  | { readonly kind: 'system_as_user'; readonly messageId: string }
+
+/**
+ * What a conversion did besides converting: the repair (when `repair: 'repair'` was asked for)
+ * and the notes, in history order.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AdapterReport = { readonly repair?: RepairReport; readonly notes: ReadonlyArray<AdapterNote> }
+
+/**
+ * Why a `to…` adapter refused a history: its tool calls and results do not pair up (with
+ * `repair: 'fail'`), or a tool call's arguments are not the JSON object the target needs.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AdapterError =
+  | { readonly kind: 'invalid_tool_pairs'; readonly issues: ReadonlyArray<ToolPairIssue> }
+  | { readonly kind: 'invalid_arguments'; readonly messageId: string; readonly toolCallId: string; readonly arguments: string }
+
+/**
+ * A successful conversion: the request fields to spread into the provider call, and the report.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type Converted<A> = { readonly request: A; readonly report: AdapterReport }
+
+/**
+ * What every `to…` adapter returns.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AdapterResult<A> = E.Either<AdapterError, Converted<A>>
+
+/**
+ * Renders an adapter error for people, one line.
+ *
+ * @example
+ * import { formatAdapterError } from 'chatfold'
+ * formatAdapterError({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{"pa' })
+ * // 'Cannot convert: tool call "c1" of message "m1" has arguments that are not a JSON object'
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const formatAdapterError = (e: AdapterError): string =>
+  e.kind === 'invalid_arguments'
+    ? `Cannot convert: tool call "${e.toolCallId}" of message "${e.messageId}" has arguments that are not a JSON object`
+    : `Cannot convert: tool calls and results do not pair up: ${e.issues
+        .map((i) => (i.kind === 'reasoning_only' ? `message "${i.messageId}" holds only reasoning` : `${i.kind.replace('_', ' ')} "${i.toolCallId}" in message "${i.messageId}"`))
+        .join('; ')}`
