@@ -1,0 +1,140 @@
+/**
+ * The chat store's value and its indexes, shared by the store modules (not exported from the
+ * package entry): the sort key of a message (timestamp, then input id), the stored record (the
+ * chatfold message and the content exactly as sent), per-conversation metadata, and `ChatState`.
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import type { Message } from '../message.ts'
+import { IsoTimestampC } from '../message.ts'
+import type { ChatContent } from '../content.ts'
+import { ChatIdC, type ChatRole, ChatRoleC } from './input.ts'
+import * as T from './tree.ts'
+
+// --- keys ---
+
+/**
+ * Where a message sorts: its timestamp (milliseconds since the epoch, then the digits below the
+ * millisecond, so that nanosecond timestamps keep their order), then its input id, then its
+ * message id (unique in a state, so that no two messages share a key).
+ */
+export type MessageKey = {
+  readonly ms: number
+  readonly sub: number
+  readonly inputId: string
+  readonly id: string
+}
+
+/** An instant: milliseconds and the millionths of a millisecond below them. */
+export type Instant = { readonly ms: number; readonly sub: number }
+
+/** Parses an ISO-8601 timestamp already validated by `IsoTimestampC`. */
+export const instantOf = (iso: string): Instant => {
+  const frac = /T[^.]*\.(\d+)/.exec(iso)?.[1] ?? ''
+  return { ms: Date.parse(iso), sub: frac.length > 3 ? Number(frac.slice(3, 9).padEnd(6, '0')) : 0 }
+}
+
+export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+export const compareInstants = (a: Instant, b: Instant): number => (a.ms !== b.ms ? (a.ms < b.ms ? -1 : 1) : a.sub - b.sub)
+
+export const compareKeys: T.Compare<MessageKey> = (a, b) =>
+  compareInstants(a, b) || compareStrings(a.inputId, b.inputId) || compareStrings(a.id, b.id)
+
+export const keyOf = (timestamp: string, inputId: string, id: string): MessageKey => ({ ...instantOf(timestamp), inputId, id })
+
+// --- records ---
+
+/** A stored message: the chatfold message, the content exactly as sent, the input's id, its key. */
+export type ChatRecord = {
+  readonly key: MessageKey
+  readonly message: Message
+  readonly content: ChatContent
+  readonly inputId: string
+}
+
+/**
+ * Metadata of one conversation (seed `ConversationMetadata`): when it started, when its last
+ * message was sent, how many messages it has had (pruned ones included), and which roles spoke.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ConversationMetadataC = t.readonly(
+  t.exact(
+    t.type({
+      conversation_id: ChatIdC,
+      created_at: IsoTimestampC,
+      last_message_at: IsoTimestampC,
+      message_count: t.number,
+      participant_roles: t.readonlyArray(ChatRoleC),
+    }),
+  ),
+  'ConversationMetadata',
+)
+
+/** @since 0.1.0 @category model */
+export type ConversationMetadata = t.TypeOf<typeof ConversationMetadataC>
+
+/** One conversation: its metadata and the messages it still holds, in time order. */
+export type Conversation = {
+  readonly meta: ConversationMetadata
+  readonly messages: T.Tree<MessageKey, ChatRecord>
+}
+
+// --- state ---
+
+/**
+ * The chat modality's state (seed `ChatState`): an immutable value holding every conversation,
+ * its metadata and its messages, with indexes by conversation, by message id and by time, so that
+ * lookups never scan. Build it with `emptyState`, change it with `applyInput`, read it with
+ * `query`, `getConversation`, `getRecentMessages`, `getMessageById` and `snapshot`.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type ChatState = {
+  /** When the state last changed: the latest timestamp of an applied input. */
+  readonly lastUpdated: string | undefined
+  /** How many messages have been added. */
+  readonly updateCount: number
+  /** Most messages kept per conversation; older ones are dropped. */
+  readonly maxHistorySize: number
+  /** Where inputs without a conversation id go. */
+  readonly defaultConversationId: string
+  /** Conversations by id. */
+  readonly conversations: T.Tree<string, Conversation>
+  /** Every held message by message id. */
+  readonly byId: T.Tree<string, ChatRecord>
+  /** Every held message in time order, across conversations. */
+  readonly timeline: T.Tree<MessageKey, ChatRecord>
+}
+
+/** The conversation of a state, by id. */
+export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)
+
+/** Roles in a fixed order: user first. */
+export const sortRoles = (roles: ReadonlyArray<ChatRole>): ReadonlyArray<ChatRole> =>
+  (['user', 'assistant'] as const).filter((r) => roles.includes(r))
+
+/**
+ * Builds a state from conversations whose message trees are already built: the id and time
+ * indexes are rebuilt from them, in O(n log n).
+ */
+export const fromConversations = (
+  base: Omit<ChatState, 'conversations' | 'byId' | 'timeline'>,
+  conversations: ReadonlyArray<Conversation>,
+): ChatState => {
+  const records: ChatRecord[] = []
+  for (const c of conversations) records.push(...T.values(c.messages))
+  records.sort((a, b) => compareKeys(a.key, b.key))
+  const byId = [...records].sort((a, b) => compareStrings(a.message.id, b.message.id))
+  const convs = [...conversations].sort((a, b) => compareStrings(a.meta.conversation_id, b.meta.conversation_id))
+  return {
+    ...base,
+    conversations: T.fromSorted(convs.map((c) => [c.meta.conversation_id, c] as const)),
+    byId: T.fromSorted(byId.map((r) => [r.message.id, r] as const)),
+    timeline: T.fromSorted(records.map((r) => [r.key, r] as const)),
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * `ChatInput` (seed 001): the event payload of one chat message from the user or the assistant,
+ * its codec, validation with an error for every bad field, and the seed's helpers (`summary`,
+ * `affectedEntities`, `shouldMergeWith`). Field names are the seed's wire names (snake_case).
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import * as E from 'fp-ts/Either'
+import { newId, nowIso } from '../internal/id.ts'
+import { JsonRecordC } from '../internal/json.ts'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
+import { IsoTimestampC } from '../message.ts'
+import { AudioBlockC, type ChatContent, ChatContentC, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
+
+// --- codecs ---
+
+/** Longest identifier (input, message or conversation id) a store accepts. */
+const MAX_ID_LENGTH = 256
+
+const isChatId = (u: unknown): u is string =>
+  typeof u === 'string' && u.length > 0 && u.length <= MAX_ID_LENGTH && !/[\u0000-\u001f\u007f]/.test(u)
+
+/**
+ * An identifier of an input, a message or a conversation: a non-empty string of at most 256
+ * characters without control characters.
+ *
+ * @example
+ * import { ChatIdC } from 'chatfold'
+ * ChatIdC.is('support-42') // true
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ChatIdC = new t.Type<string, string, unknown>(
+  'ChatId',
+  isChatId,
+  (u, c) => (isChatId(u) ? t.success(u) : t.failure(u, c, `a non-empty id of at most ${MAX_ID_LENGTH} characters without control characters`)),
+  t.identity,
+)
+
+/**
+ * The two roles a chat message can have.
+ *
+ * @example
+ * import { ChatRoleC } from 'chatfold'
+ * ChatRoleC.is('assistant') // true
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ChatRoleC = t.keyof({ user: null, assistant: null }, 'ChatRole')
+
+/** @since 0.1.0 @category model */
+export type ChatRole = t.TypeOf<typeof ChatRoleC>
+
+/**
+ * The codec of a chat input (seed 001 `ChatInput`). Decoding drops unknown fields; use
+ * `validateInput` to have them reported.
+ *
+ * @example
+ * import { ChatInputC } from 'chatfold'
+ * ChatInputC.is({ modality_type: 'chat', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1', role: 'user', content: 'Hi' }) // true
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ChatInputC = t.readonly(
+  t.intersection([
+    t.exact(t.type({ modality_type: t.literal('chat'), timestamp: IsoTimestampC, input_id: ChatIdC, role: ChatRoleC, content: ChatContentC })),
+    t.exact(t.partial({ message_id: ChatIdC, conversation_id: ChatIdC, metadata: JsonRecordC })),
+  ]),
+  'ChatInput',
+)
+
+/**
+ * A new chat message from the user or the assistant: when it was sent (simulator time), its
+ * input id, its role, its content (text, or typed blocks), and optionally an explicit message id,
+ * a conversation id and metadata.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type ChatInput = t.TypeOf<typeof ChatInputC>
+
+/** The fields of a chat input, in the order the seed lists them. */
+const chatInputFields: ReadonlyArray<string> = [
+  'modality_type',
+  'timestamp',
+  'input_id',
+  'role',
+  'content',
+  'message_id',
+  'conversation_id',
+  'metadata',
+]
+
+// --- validation ---
+
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const issues = (r: t.Validation<unknown>, path: string): ReadonlyArray<DecodeIssue> =>
+  E.isLeft(r) ? failureFromErrors(r.left).map((i) => ({ ...i, path: i.path === '' ? path : `${path}.${i.path}` })) : []
+
+const blockTypes = ['text', 'image', 'audio', 'video'] as const
+const mediaCodecs = { image: ImageBlockC, audio: AudioBlockC, video: VideoBlockC } as const
+
+/** Checks one content block, naming the exact bad field (`content[1].url`), never the whole union. */
+const blockIssues = (u: unknown, path: string): ReadonlyArray<DecodeIssue> => {
+  if (!isObject(u)) return [{ path, expected: 'a content block object', actual: u }]
+  const type = u['type']
+  if (type === 'text') return issues(TextBlockC.decode(u), path)
+  if (type !== 'image' && type !== 'audio' && type !== 'video') {
+    return [{ path: `${path}.type`, expected: blockTypes.map((b) => JSON.stringify(b)).join(' | '), actual: type }]
+  }
+  const source = u['source']
+  const [byUrl, byData] = mediaCodecs[type].types
+  if (source === 'url') return issues(byUrl.decode(u), path)
+  if (source === 'base64') return issues(byData.decode(u), path)
+  return [{ path: `${path}.source`, expected: '"url" | "base64"', actual: source }]
+}
+
+/** Checks content: a non-empty string, or a non-empty list of well-formed blocks. */
+const contentIssues = (u: unknown): ReadonlyArray<DecodeIssue> => {
+  if (typeof u === 'string') return u === '' ? [{ path: 'content', expected: 'non-empty text', actual: u }] : []
+  if (!Array.isArray(u)) return [{ path: 'content', expected: 'a string or a list of content blocks', actual: u }]
+  if (u.length === 0) return [{ path: 'content', expected: 'at least one content block', actual: u }]
+  return u.flatMap((b: unknown, i) => blockIssues(b, `content[${i}]`))
+}
+
+/**
+ * Validates an untrusted chat input (seed `validate_input`): role, content structure, ids,
+ * timestamp and metadata, reporting every bad field by path, unknown fields included
+ * (`role: expected "user" | "assistant", got "bot"`, `content[1].type: …`). Content must say
+ * something: an empty string or an empty block list is rejected.
+ *
+ * @example
+ * import { validateInput } from 'chatfold'
+ * validateInput({ modality_type: 'chat', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1', role: 'user', content: "What's the weather?" })
+ * // right({ … })
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const validateInput = (u: unknown): E.Either<DecodeFailure, ChatInput> => {
+  if (!isObject(u)) return E.left([{ path: '', expected: 'a chat input object', actual: u }])
+  const out: DecodeIssue[] = []
+  const r = ChatInputC.decode(u)
+  if (E.isLeft(r)) out.push(...failureFromErrors(r.left).filter((i) => !i.path.startsWith('content')))
+  out.push(...contentIssues(u['content']))
+  for (const k of Object.keys(u)) {
+    if (!chatInputFields.includes(k)) out.push({ path: k, expected: `no such field (a chat input has ${chatInputFields.join(', ')})`, actual: u[k] })
+  }
+  if (out.length > 0) return E.left(out)
+  return E.isLeft(r) ? E.left(failureFromErrors(r.left)) : E.right(r.right)
+}
+
+// --- constructors ---
+
+/**
+ * The fields of a new chat input: `input_id` is generated and `timestamp` is now when absent.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export type ChatInputFields = Omit<ChatInput, 'modality_type' | 'input_id' | 'timestamp'> & {
+  readonly input_id?: string
+  readonly timestamp?: string
+}
+
+/**
+ * Makes a chat input, generating its input id and taking the current time when they are not
+ * given. It does not validate: `applyInput` does.
+ *
+ * @example
+ * import { makeChatInput } from 'chatfold'
+ * makeChatInput({ role: 'user', content: "What's the weather?", conversation_id: 'support-42' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeChatInput = (fields: ChatInputFields): ChatInput => ({
+  ...fields,
+  modality_type: 'chat',
+  input_id: fields.input_id ?? newId(),
+  timestamp: fields.timestamp ?? nowIso(),
+})
+
+// --- helpers ---
+
+/**
+ * The entity an input without `conversation_id` is said to affect (seed `get_affected_entities`).
+ *
+ * @example
+ * import { DEFAULT_AFFECTED_ENTITY } from 'chatfold'
+ * DEFAULT_AFFECTED_ENTITY // 'default_conversation'
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const DEFAULT_AFFECTED_ENTITY = 'default_conversation'
+
+/**
+ * The entities an input touches (seed `get_affected_entities`): its conversation id, or
+ * `"default_conversation"` when it has none.
+ *
+ * @example
+ * import { affectedEntities, makeChatInput } from 'chatfold'
+ * affectedEntities(makeChatInput({ role: 'user', content: 'Hi' })) // ['default_conversation']
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const affectedEntities = (input: ChatInput): ReadonlyArray<string> => [input.conversation_id ?? DEFAULT_AFFECTED_ENTITY]
+
+const SUMMARY_LENGTH = 60
+
+/** The text of content, with a `[image]`, `[audio]` or `[video]` marker for each media block. */
+const contentText = (content: ChatContent): string =>
+  typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' ')
+
+/**
+ * A one-line, human-readable summary (seed `get_summary`): the role and the quoted text, cut at
+ * 60 characters, with media blocks shown as `[image]`, `[audio]`, `[video]`.
+ *
+ * @example
+ * import { makeChatInput, summary } from 'chatfold'
+ * summary(makeChatInput({ role: 'user', content: "What's the weather?" })) // "User: 'What's the weather?'"
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const summary = (input: ChatInput): string => {
+  const who = input.role === 'user' ? 'User' : 'Assistant'
+  const flat = contentText(input.content).replace(/\s+/g, ' ').trim()
+  const chars = Array.from(flat)
+  const shown = chars.length > SUMMARY_LENGTH ? `${chars.slice(0, SUMMARY_LENGTH - 1).join('')}…` : flat
+  return `${who}: '${shown}'`
+}
+
+/**
+ * Whether two inputs should be merged into one event (seed `should_merge_with`): never, since
+ * each chat message is distinct.
+ *
+ * @example
+ * import { makeChatInput, shouldMergeWith } from 'chatfold'
+ * const a = makeChatInput({ role: 'user', content: 'Hi' })
+ * shouldMergeWith(a)(makeChatInput({ role: 'user', content: 'Hi again' })) // false
+ *
+ * @since 0.1.0
+ * @category helpers
+ */
+export const shouldMergeWith =
+  (_other: ChatInput) =>
+  (_input: ChatInput): boolean =>
+    false

@@ -1,0 +1,298 @@
+/**
+ * The event pipeline of seed 001 as an immutable value: a simulated clock, a queue of events
+ * scheduled for later, and the history of every event applied. Scheduled events apply, in time
+ * order, when the clock is advanced to them; immediate ones (an agent's reply) apply at once at
+ * the current simulated time; an event scheduled at or before the current time applies at once
+ * too, with its own timestamp (a late message, sorted into place). Every function returns a new
+ * simulator and leaves the old one intact; a failed call changes nothing.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
+import { newId, nowIso } from '../internal/id.ts'
+import { IsoTimestampC } from '../message.ts'
+import { type ChatInput, validateInput } from './input.ts'
+import { compareInstants, instantOf, type Instant } from './core.ts'
+import { applyInput, type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
+import * as T from './tree.ts'
+
+// --- model ---
+
+/**
+ * Where an event is: waiting for the clock (`pending`), applied to the state (`applied`), or
+ * reached by the clock but refused by the state (`failed`, e.g. a message id already held).
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type SimEventStatus = 'pending' | 'applied' | 'failed'
+
+/**
+ * One event of the pipeline, in the seed's wire shape: its id (also the input's id), modality,
+ * the simulated time it is scheduled for and the time it was submitted, its status, and the chat
+ * input it carries.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type SimEvent = {
+  readonly event_id: string
+  readonly modality: 'chat'
+  readonly scheduled_time: string
+  readonly submitted_at: string
+  readonly status: SimEventStatus
+  readonly applied_at?: string
+  readonly error?: string
+  readonly input: ChatInput
+}
+
+type PendingKey = Instant & { readonly seq: number }
+
+const comparePending = (a: PendingKey, b: PendingKey): number => compareInstants(a, b) || a.seq - b.seq
+
+/**
+ * A simulator: the current simulated time, the chat state, the pending events and the history
+ * of applied (and failed) events.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type Simulator = {
+  readonly now: string
+  readonly state: ChatState
+  /** Events submitted so far: numbers generated input ids. */
+  readonly seq: number
+  /** Starts every generated input id, so ids from different simulators do not collide. */
+  readonly idPrefix: string
+  readonly pending: T.Tree<PendingKey, SimEvent>
+  readonly history: T.Tree<number, SimEvent>
+}
+
+/**
+ * Options of a new simulator: its start time (now by default), the state to start from (or the
+ * options of an empty one), and the prefix of generated input ids (random by default).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export type SimulatorOptions = ChatStateOptions & {
+  readonly startTime?: string
+  readonly state?: ChatState
+  readonly idPrefix?: string
+}
+
+/** A step of the simulator: its new value and the event the step made. */
+export type SimStep = { readonly simulator: Simulator; readonly event: SimEvent }
+
+/** An advance of the clock: the simulator's new value and the events it applied, in order. */
+export type SimAdvance = { readonly simulator: Simulator; readonly applied: ReadonlyArray<SimEvent> }
+
+// --- constructors ---
+
+const canonical = (iso: string): string => new Date(Date.parse(iso)).toISOString()
+
+/**
+ * A simulator with an empty queue, its clock at `startTime` (the current time by default).
+ *
+ * @example
+ * import { createSimulator } from 'chatfold'
+ * const sim = createSimulator({ startTime: '2024-03-15T10:00:00Z' })
+ * sim.now // '2024-03-15T10:00:00.000Z'
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const createSimulator = (options: SimulatorOptions = {}): Simulator => ({
+  now: IsoTimestampC.is(options.startTime) ? canonical(options.startTime) : nowIso(),
+  state: options.state ?? emptyState(options),
+  seq: 0,
+  idPrefix: options.idPrefix ?? `${newId().replace(/-/g, '').slice(0, 12)}-`,
+  pending: undefined,
+  history: undefined,
+})
+
+// --- events ---
+
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/** The next generated input id: the prefix and a zero-padded counter, so ties sort by arrival. */
+const nextInputId = (sim: Simulator): string => `${sim.idPrefix}${String(sim.seq + 1).padStart(12, '0')}`
+
+/** Builds the chat input an event's data describes, at `timestamp`; paths are relative to the data. */
+const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<DecodeFailure, ChatInput> => {
+  if (!isObject(data)) return E.left([{ path: '', expected: 'chat message data (an object with role and content)', actual: data }])
+  const issues: DecodeIssue[] = []
+  if (Object.prototype.hasOwnProperty.call(data, 'timestamp')) {
+    issues.push({ path: 'timestamp', expected: 'no timestamp (the simulator sets it: schedule the event for a time instead)', actual: data['timestamp'] })
+  }
+  const candidate = { modality_type: 'chat', input_id: nextInputId(sim), ...data, timestamp }
+  const r = validateInput(candidate)
+  if (E.isLeft(r)) issues.push(...r.left)
+  return issues.length > 0 ? E.left(issues) : E.right((r as E.Right<ChatInput>).right)
+}
+
+const record = (sim: Simulator, event: SimEvent): T.Tree<number, SimEvent> => T.insert((a: number, b: number) => a - b, T.size(sim.history), event, sim.history)
+
+/** Applies one event's input now; the event lands in the history as applied or failed. */
+const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simulator; readonly event: SimEvent; readonly error?: StoreError } => {
+  const r = applyInput(event.input)(sim.state)
+  if (E.isLeft(r)) {
+    const failed: SimEvent = { ...event, status: 'failed', applied_at: sim.now, error: describeStoreError(r.left) }
+    return { simulator: { ...sim, history: record(sim, failed) }, event: failed, error: r.left }
+  }
+  const applied: SimEvent = { ...event, status: 'applied', applied_at: sim.now }
+  return { simulator: { ...sim, state: r.right, history: record(sim, applied) }, event: applied }
+}
+
+/**
+ * Renders a store error as one line (`duplicate message id "m-1" in conversation "default"`).
+ *
+ * @example
+ * import { describeStoreError } from 'chatfold'
+ * describeStoreError({ type: 'duplicate_message', messageId: 'm-1', conversationId: 'default' })
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export const describeStoreError = (e: StoreError): string =>
+  e.type === 'duplicate_message'
+    ? `duplicate message id ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
+    : `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+
+/**
+ * Applies a chat event now (seed `POST /events/immediate`, `POST /modalities/chat/submit`): the
+ * data's role, content and optional ids, conversation and metadata become a chat input stamped
+ * with the current simulated time and a generated input id (unless the data has one). Fails,
+ * changing nothing, on bad data (paths relative to the data; a `timestamp` is refused, since the
+ * clock sets it) or a duplicate message id.
+ *
+ * @example
+ * import { createSimulator, submitEvent } from 'chatfold'
+ * submitEvent({ role: 'assistant', content: "It's sunny and 72°F." })(createSimulator())
+ * // right({ simulator, event: { status: 'applied', … } })
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const submitEvent =
+  (data: unknown) =>
+  (sim: Simulator): E.Either<StoreError, SimStep> => {
+    const input = inputOf(sim, data, sim.now)
+    if (E.isLeft(input)) return E.left({ type: 'invalid_input', failure: input.left })
+    const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: sim.now, submitted_at: sim.now, status: 'pending', input: input.right }
+    const r = applyEvent({ ...sim, seq: sim.seq + 1 }, event)
+    return r.error === undefined ? E.right({ simulator: r.simulator, event: r.event }) : E.left(r.error)
+  }
+
+/**
+ * Schedules a chat event (seed `POST /events`) for `scheduled_time`: it waits in the queue until
+ * the clock reaches it, or applies at once (with its own timestamp) when that time has come.
+ * Paths in a failure start at `scheduled_time` or `data`.
+ *
+ * @example
+ * import { createSimulator, scheduleEvent } from 'chatfold'
+ * const sim = createSimulator({ startTime: '2024-03-15T10:00:00Z' })
+ * scheduleEvent({ scheduled_time: '2024-03-15T10:30:00Z', data: { role: 'user', content: "What's the weather today?" } })(sim)
+ * // right({ simulator, event: { status: 'pending', … } })
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const scheduleEvent =
+  (request: { readonly scheduled_time: unknown; readonly data: unknown }) =>
+  (sim: Simulator): E.Either<StoreError, SimStep> => {
+    const time = IsoTimestampC.decode(request.scheduled_time)
+    const timeIssues = E.isLeft(time) ? prefixFailure('scheduled_time')(failureFromErrors(time.left)) : []
+    const input = inputOf(sim, request.data, E.isRight(time) ? time.right : sim.now)
+    const issues = [...timeIssues, ...(E.isLeft(input) ? prefixFailure('data')(input.left) : [])]
+    if (issues.length > 0 || E.isLeft(input) || E.isLeft(time)) return E.left({ type: 'invalid_input', failure: issues })
+    const next = { ...sim, seq: sim.seq + 1 }
+    const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: time.right, submitted_at: sim.now, status: 'pending', input: input.right }
+    const at = instantOf(time.right)
+    if (compareInstants(at, instantOf(sim.now)) <= 0) {
+      const r = applyEvent(next, event)
+      return r.error === undefined ? E.right({ simulator: r.simulator, event: r.event }) : E.left(r.error)
+    }
+    return E.right({ simulator: { ...next, pending: T.insert(comparePending, { ...at, seq: next.seq }, event, sim.pending) }, event })
+  }
+
+// --- the clock ---
+
+/**
+ * Moves the clock forward to `time`, applying every pending event due by then in time order
+ * (ties in submission order); events the state refuses are kept in the history as `failed`.
+ * Fails, changing nothing, when `time` is not a timestamp or is before the current time.
+ *
+ * @example
+ * import { advanceTo, createSimulator } from 'chatfold'
+ * advanceTo('2024-03-15T11:00:00Z')(createSimulator({ startTime: '2024-03-15T10:00:00Z' }))
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const advanceTo =
+  (time: string) =>
+  (sim: Simulator): E.Either<StoreError, SimAdvance> => {
+    if (!IsoTimestampC.is(time)) return E.left({ type: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: time }] })
+    const target = instantOf(time)
+    if (compareInstants(target, instantOf(sim.now)) < 0) {
+      return E.left({ type: 'invalid_input', failure: [{ path: 'until', expected: `a time at or after the current time ${sim.now}`, actual: time }] })
+    }
+    let s = sim
+    const applied: SimEvent[] = []
+    for (let next = s.pending; next !== undefined; next = s.pending) {
+      const [first, rest] = T.removeMin(next)
+      if (compareInstants(first.k, target) > 0) break
+      const r = applyEvent({ ...s, now: canonical(first.v.scheduled_time), pending: rest }, first.v)
+      s = r.simulator
+      applied.push(r.event)
+    }
+    return E.right({ simulator: { ...s, now: canonical(time) }, applied })
+  }
+
+/**
+ * Moves the clock forward by `seconds` (a non-negative number), applying what falls due.
+ *
+ * @example
+ * import { advanceBy, createSimulator } from 'chatfold'
+ * advanceBy(60)(createSimulator())
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const advanceBy =
+  (seconds: number) =>
+  (sim: Simulator): E.Either<StoreError, SimAdvance> => {
+    const target = Date.parse(sim.now) + seconds * 1000
+    if (!Number.isFinite(seconds) || seconds < 0 || !Number.isFinite(target) || Math.abs(target) > 8.64e15) {
+      return E.left({ type: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
+    }
+    return advanceTo(new Date(target).toISOString())(sim)
+  }
+
+// --- reading ---
+
+/**
+ * Every applied or failed event, in the order they were applied (seed: the event history).
+ *
+ * @example
+ * import { createSimulator, eventHistory } from 'chatfold'
+ * eventHistory(createSimulator()) // []
+ *
+ * @since 0.1.0
+ * @category lookups
+ */
+export const eventHistory = (sim: Simulator): ReadonlyArray<SimEvent> => T.values(sim.history)
+
+/**
+ * The events waiting for the clock, in the order they will apply.
+ *
+ * @example
+ * import { createSimulator, pendingEvents } from 'chatfold'
+ * pendingEvents(createSimulator()) // []
+ *
+ * @since 0.1.0
+ * @category lookups
+ */
+export const pendingEvents = (sim: Simulator): ReadonlyArray<SimEvent> => T.values(sim.pending)

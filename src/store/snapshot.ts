@@ -1,0 +1,230 @@
+/**
+ * The JSON form of a chat store (seed `get_snapshot`): every conversation's metadata and every
+ * held message in the seed's wire shape, with content exactly as sent. `fromSnapshot` reads it
+ * back into a `ChatState`, checking every invariant, so a snapshot round-trips.
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import * as E from 'fp-ts/Either'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
+import { JsonRecordC } from '../internal/json.ts'
+import { IsoTimestampC, type Messages } from '../message.ts'
+import { ChatContentC, fromChatContent } from '../content.ts'
+import { ChatIdC, ChatRoleC } from './input.ts'
+import {
+  type ChatRecord,
+  type ChatState,
+  compareKeys,
+  compareStrings,
+  type Conversation,
+  type ConversationMetadata,
+  ConversationMetadataC,
+  fromConversations,
+  keyOf,
+} from './core.ts'
+import { validateState } from './state.ts'
+import * as T from './tree.ts'
+
+// --- codecs ---
+
+/**
+ * A stored message in the seed's wire shape (`ChatMessage`): ids, role, content exactly as sent,
+ * timestamp, metadata, and the input id that breaks timestamp ties.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ChatMessageC = t.readonly(
+  t.intersection([
+    t.exact(
+      t.type({
+        message_id: ChatIdC,
+        conversation_id: ChatIdC,
+        role: ChatRoleC,
+        content: ChatContentC,
+        timestamp: IsoTimestampC,
+        input_id: ChatIdC,
+      }),
+    ),
+    t.exact(t.partial({ metadata: JsonRecordC })),
+  ]),
+  'ChatMessage',
+)
+
+/** @since 0.1.0 @category model */
+export type ChatMessage = t.TypeOf<typeof ChatMessageC>
+
+const LimitC = new t.Type<number, number | null, unknown>(
+  'MaxHistorySize',
+  (u): u is number => typeof u === 'number' && (u === Infinity || (Number.isInteger(u) && u >= 0)),
+  (u, c) => (u === null ? t.success(Infinity) : typeof u === 'number' && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative integer or null (no limit)')),
+  (n) => (n === Infinity ? null : n),
+)
+
+const CountC = new t.Type<number, number, unknown>(
+  'Count',
+  (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 0,
+  (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative integer')),
+  t.identity,
+)
+
+/**
+ * The codec of a snapshot. `max_history_size` is `null` for no limit; `conversations` maps each
+ * conversation id to its metadata.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ChatSnapshotC = t.readonly(
+  t.exact(
+    t.type({
+      modality_type: t.literal('chat'),
+      last_updated: t.union([IsoTimestampC, t.null]),
+      update_count: CountC,
+      max_history_size: LimitC,
+      default_conversation_id: ChatIdC,
+      conversations: t.UnknownRecord,
+      messages: t.readonlyArray(ChatMessageC),
+    }),
+  ),
+  'ChatSnapshot',
+)
+
+/**
+ * A snapshot of a chat store: its counters and limits, each conversation's metadata by id, and
+ * every held message, chronologically.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type ChatSnapshot = Omit<t.TypeOf<typeof ChatSnapshotC>, 'conversations'> & {
+  readonly conversations: Readonly<Record<string, ConversationMetadata>>
+}
+
+/** A snapshot's JSON form (`max_history_size` is `null` when there is no limit). */
+export type ChatSnapshotWire = Omit<ChatSnapshot, 'max_history_size'> & { readonly max_history_size: number | null }
+
+// --- to the wire ---
+
+const wireOf = (r: ChatRecord): ChatMessage => ({
+  message_id: r.message.id,
+  conversation_id: r.message.conversationId ?? '',
+  role: r.message.role === 'assistant' ? 'assistant' : 'user',
+  content: r.content,
+  timestamp: r.message.createdAt ?? '',
+  input_id: r.inputId,
+  ...(r.message.metadata === undefined ? {} : { metadata: r.message.metadata }),
+})
+
+/**
+ * The seed's wire form of messages the state holds (looked up by message id, in O(log n) each),
+ * with their content exactly as sent; messages it does not hold are left out.
+ *
+ * @example
+ * import { pipe } from 'fp-ts/function'
+ * import { emptyState, query, toChatMessages } from 'chatfold'
+ * const state = emptyState()
+ * pipe(state, query({ limit: 10 }), toChatMessages(state)) // []
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const toChatMessages =
+  (state: ChatState) =>
+  (ms: Messages): ReadonlyArray<ChatMessage> => {
+    const out: ChatMessage[] = []
+    for (const m of ms) {
+      const r = T.get(compareStrings, m.id, state.byId)
+      if (r !== undefined) out.push(wireOf(r))
+    }
+    return out
+  }
+
+/**
+ * A snapshot of the whole state (seed `get_snapshot`), ready for `JSON.stringify`: counters,
+ * limits, each conversation's metadata, and every held message chronologically with content
+ * exactly as sent.
+ *
+ * @example
+ * import { emptyState, snapshot } from 'chatfold'
+ * snapshot(emptyState()).conversations // {}
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const snapshot = (state: ChatState): ChatSnapshotWire => ({
+  modality_type: 'chat',
+  last_updated: state.lastUpdated ?? null,
+  update_count: state.updateCount,
+  max_history_size: state.maxHistorySize === Infinity ? null : state.maxHistorySize,
+  default_conversation_id: state.defaultConversationId,
+  conversations: Object.fromEntries(T.values(state.conversations).map((c) => [c.meta.conversation_id, c.meta])),
+  messages: T.values(state.timeline).map(wireOf),
+})
+
+// --- from the wire ---
+
+/**
+ * Restores a state from a snapshot (its JSON form, parsed), decoding every field and then
+ * checking the state's invariants (history limits, metadata covering the messages, unique
+ * message ids); every problem is reported by path. Messages may come in any order.
+ *
+ * @example
+ * import { emptyState, fromSnapshot, snapshot } from 'chatfold'
+ * fromSnapshot(JSON.parse(JSON.stringify(snapshot(emptyState())))) // right(state)
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const fromSnapshot = (u: unknown): E.Either<DecodeFailure, ChatState> => {
+  const r = ChatSnapshotC.decode(u)
+  if (E.isLeft(r)) return E.left(failureFromErrors(r.left))
+  const s = r.right
+  const issues: DecodeIssue[] = []
+  const metas = new Map<string, ConversationMetadata>()
+  for (const [id, m] of Object.entries(s.conversations)) {
+    const path = `conversations[${JSON.stringify(id)}]`
+    const d = ConversationMetadataC.decode(m)
+    if (E.isLeft(d)) issues.push(...prefixFailure(path)(failureFromErrors(d.left)))
+    else if (d.right.conversation_id !== id) issues.push({ path: `${path}.conversation_id`, expected: JSON.stringify(id), actual: d.right.conversation_id })
+    else metas.set(id, d.right)
+  }
+  const byConversation = new Map<string, ChatRecord[]>()
+  const ids = new Set<string>()
+  s.messages.forEach((m, i) => {
+    const path = `messages[${i}]`
+    if (ids.has(m.message_id)) issues.push({ path: `${path}.message_id`, expected: 'a message id used once', actual: m.message_id })
+    ids.add(m.message_id)
+    if (!metas.has(m.conversation_id) && !Object.prototype.hasOwnProperty.call(s.conversations, m.conversation_id)) {
+      issues.push({ path: `${path}.conversation_id`, expected: 'a conversation listed in conversations', actual: m.conversation_id })
+    }
+    const record: ChatRecord = {
+      key: keyOf(m.timestamp, m.input_id, m.message_id),
+      message: {
+        id: m.message_id,
+        role: m.role,
+        parts: fromChatContent(m.content),
+        kind: 'normal',
+        conversationId: m.conversation_id,
+        createdAt: m.timestamp,
+        ...(m.metadata === undefined ? {} : { metadata: m.metadata }),
+      },
+      content: m.content,
+      inputId: m.input_id,
+    }
+    const list = byConversation.get(m.conversation_id) ?? []
+    list.push(record)
+    byConversation.set(m.conversation_id, list)
+  })
+  if (issues.length > 0) return E.left(issues)
+  const conversations: Conversation[] = [...metas.values()].map((meta) => {
+    const records = (byConversation.get(meta.conversation_id) ?? []).sort((a, b) => compareKeys(a.key, b.key))
+    return { meta, messages: T.fromSorted(records.map((x) => [x.key, x] as const)) }
+  })
+  const state = fromConversations(
+    { lastUpdated: s.last_updated ?? undefined, updateCount: s.update_count, maxHistorySize: s.max_history_size, defaultConversationId: s.default_conversation_id },
+    conversations,
+  )
+  return validateState(state)
+}
