@@ -11,6 +11,8 @@ import { type Endpoint, proxy, wrap } from 'comlink'
 import type { Message, Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
 import { abortReason, slicesOf, yieldToEventLoop } from './schedule.ts'
+import type { PruneResult } from '../messages/prune.ts'
+import type { EnginePruneOptions, SessionPruneResult } from './ops.ts'
 import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './service.ts'
 import {
   type CallOptions,
@@ -114,6 +116,11 @@ export interface EngineSession {
   append(messages: Messages, options?: CallOptions): Promise<SessionTokens>
   /** The session's size and tokens (cached: no re-count). */
   tokens(options?: CallOptions): Promise<SessionTokens>
+  /**
+   * Prunes old tool results of the resident history (backward from the newest, past the protected
+   * tail), with the cached counts; answers the report and the replaced messages with their positions.
+   */
+  prune(options?: EnginePruneOptions & CallOptions): Promise<SessionPruneResult>
   /** The whole resident history, fetched in slices. */
   snapshot(options?: CallOptions): Promise<Messages>
   /** Ends the session on the engine's side; later calls reject. */
@@ -137,6 +144,8 @@ export interface Engine {
   ready(options?: CallOptions): Promise<void>
   /** Counts a history's tokens, with its breakdown. */
   estimate(messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<TokenEstimate>
+  /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
+  pruneToolResults(messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions): Promise<PruneResult>
   /** Loads a history into a resident session, in slices; progress is reported per slice. */
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */
@@ -168,6 +177,13 @@ const fromService = (e: unknown): unknown =>
   e instanceof Error && e.name === 'EngineError' && !(e instanceof EngineError) ? new EngineError('session', e.message) : e
 
 const noop = (): void => undefined
+
+/** The options that cross to the service: the signal and callbacks stay on this side. */
+const plain = <O extends CallOptions & ProgressOptions>(o: O): Omit<O, 'signal' | 'onProgress'> => {
+  const { signal: _signal, onProgress: _onProgress, ...rest } = o
+  return rest
+}
+
 const DEFAULT_SLICE_BYTES = 1 << 20
 const IN_FLIGHT_SLICES = 2
 
@@ -371,6 +387,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         return e !== undefined ? Promise.reject(e) : send(c, id, handle, messages, o.signal, undefined)
       },
       tokens: (o = {}) => on(o.signal, (s, callId) => s.sessionTokens(callId, id, handle)),
+      prune: (o = {}) => on(o.signal, (s, callId) => s.pruneSession(callId, id, handle, plain(o))),
       snapshot: async (o = {}) => {
         const out: Message[] = []
         let snapshot: number | undefined
@@ -412,6 +429,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       const progress = callback(o.onProgress)
       return call(current, o.signal, (s, callId) => s.estimate(callId, messages, { encoding: o.encoding ?? encoding }, progress as ProgressCallback | undefined))
     },
+    pruneToolResults: (messages, o = {}) =>
+      call(current, o.signal, (s, callId) => s.pruneToolResults(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding })),
     open: async (id, messages, o = {}) => {
       const c = current
       const handle = await call(c, o.signal, (s, callId) => s.openSession(callId, id, { encoding: o.encoding ?? encoding }))

@@ -13,6 +13,8 @@
 import { releaseProxy } from 'comlink'
 import type { Message, Messages } from '../message.ts'
 import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, loadEstimator, type TokenBreakdown } from '../tokens.ts'
+import type { PruneResult } from '../messages/prune.ts'
+import { counter, diffHistories, type EnginePruneOptions, prune, type SessionPruneResult } from './ops.ts'
 import { approxBytes, budget, throwIfAborted, yieldToEventLoop } from './schedule.ts'
 import { type EncodingOptions, EngineError, type EngineProgress, type SessionTokens, type TokenEstimate } from './types.ts'
 
@@ -58,12 +60,16 @@ export interface EngineService {
   cancel(callId: number): Promise<void>
   /** Counts a history's tokens (slice by slice, reporting progress). */
   estimate(callId: number, messages: Messages, options: EncodingOptions, onProgress?: ProgressCallback): Promise<TokenEstimate>
+  /** Prunes old tool results (and large call arguments) of a history. */
+  pruneToolResults(callId: number, messages: Messages, options: EnginePruneOptions & EncodingOptions): Promise<PruneResult>
   /** Starts a resident session (replacing one of the same id); answers its handle. */
   openSession(callId: number, id: string, options: EncodingOptions): Promise<number>
   /** Appends messages to a session and counts them. */
   appendSession(callId: number, id: string, handle: number, messages: Messages, onProgress?: ProgressCallback): Promise<SessionTokens>
   /** A session's size and tokens. */
   sessionTokens(callId: number, id: string, handle: number): Promise<SessionTokens>
+  /** Prunes a session's history in place; answers the changed messages. */
+  pruneSession(callId: number, id: string, handle: number, options: EnginePruneOptions): Promise<SessionPruneResult>
   /** One slice of a session's history, from a snapshot taken at the first slice. */
   snapshotSession(callId: number, id: string, handle: number, snapshot: number | undefined, from: number, maxBytes: number): Promise<SnapshotSlice>
   /** Forgets a snapshot that will not be read to its end. */
@@ -201,7 +207,7 @@ export const createEngineService = (): EngineService => {
     return result
   }
 
-  const estimator = (options: EncodingOptions): Promise<Estimator> => loadEstimator(options.encoding ?? DEFAULT_ENCODING)
+  const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
 
   return {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
@@ -215,15 +221,23 @@ export const createEngineService = (): EngineService => {
     estimate: (callId, messages, options, onProgress) =>
       run(callId, async (signal) => {
         try {
-          return await countSliced(await estimator(options), messages, signal, throttled(onProgress, 'estimate'))
+          return await countSliced(await estimator(options.encoding), messages, signal, throttled(onProgress, 'estimate'))
         } finally {
           releaseCallback(onProgress)
         }
       }),
 
+    pruneToolResults: (callId, messages, options) =>
+      run(callId, async (signal) => {
+        const { encoding, ...rest } = options
+        const estimate = await estimator(encoding)
+        await countSliced(estimate, messages, signal)
+        return prune(rest, estimate)(messages)
+      }),
+
     openSession: (callId, id, options) =>
       run(callId, async (signal) => {
-        const estimate = await estimator(options)
+        const estimate = await estimator(options.encoding)
         throwIfAborted(signal)
         const handle = ++handles
         sessions.set(id, { id, handle, estimate, messages: [], tokens: 0, queue: Promise.resolve(), snapshots: new Map() })
@@ -247,6 +261,18 @@ export const createEngineService = (): EngineService => {
 
     sessionTokens: (callId, id, handle) =>
       run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve({ messages: s.messages.length, tokens: s.tokens }))),
+
+    pruneSession: (callId, id, handle, options) =>
+      run(callId, (signal) =>
+        exclusive(id, handle, signal, (s) => {
+          const before = s.messages
+          const { messages, report } = prune(options, s.estimate)(before)
+          const diff = diffHistories(before, messages, counter(s.estimate))
+          s.messages = messages
+          s.tokens += diff.delta
+          return Promise.resolve({ report, changes: diff.changes, length: diff.length, tokens: s.tokens })
+        }),
+      ),
 
     snapshotSession: (callId, id, handle, snapshot, from, maxBytes) =>
       run(callId, (signal) =>

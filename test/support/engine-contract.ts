@@ -11,6 +11,8 @@ import { deepFreeze } from '../arbitraries.ts'
 import { createEngine, createEngineService, type Engine, EngineError, type EngineHost, type EngineOptions, type EngineProgress } from '../../src/engine/index.ts'
 import { type Messages, textMessage } from '../../src/message.ts'
 import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
+import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
+import { applyChanges } from '../../src/engine/index.ts'
 
 /** One way of building an engine. */
 export type EngineCase = { readonly name: string; readonly make: (options: EngineOptions) => Engine }
@@ -112,6 +114,36 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const after = await session.append(next)
       expect(after).toEqual({ messages: ms.length + 2, tokens: before.tokens + countMessages(await loadEstimator('heuristic'))(next) })
       expect(await session.snapshot()).toEqual([...ms, ...next])
+    }))
+
+    const pruning = { protectTokens: 2_000, minimumSavings: 500 } as const
+
+    it('prunes a history as pruneToolResultsWithReport does with the same estimator', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const expected = pruneToolResultsWithReport({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
+      expect(expected.report.prunedResults).toBeGreaterThan(0)
+      const got = await engine.pruneToolResults(ms, pruning)
+      expect(got).toEqual(expected)
+    }))
+
+    it('prunes a session in place and answers only the changed messages, which rebuild the same history', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const expected = pruneToolResultsWithReport({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
+      const session = await engine.open('s1', ms)
+      const result = await session.prune(pruning)
+      expect(result.report).toEqual(expected.report)
+      expect(result.length).toBe(ms.length)
+      expect(result.changes.length).toBeGreaterThan(0)
+      expect(result.changes.length).toBeLessThan(ms.length / 2)
+      expect(applyChanges(result)(ms)).toEqual(expected.messages)
+      expect(result.tokens).toBe(countMessages(estimate)(expected.messages))
+      expect(await session.tokens()).toEqual({ messages: ms.length, tokens: result.tokens })
+      expect(await session.snapshot()).toEqual(expected.messages)
+      const again = await session.prune(pruning)
+      expect(again.changes).toEqual([])
+      expect(applyChanges(again)(expected.messages)).toBe(expected.messages)
     }))
 
     it('runs the calls of one session in order', withEngine(make, heuristic, async (engine) => {
