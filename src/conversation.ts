@@ -9,7 +9,8 @@
  *
  * @module
  */
-export type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, LifecycleInput, StepResult } from './conversation/types.ts'
+export type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, LifecycleInput, StepResult, ToolResultFields } from './conversation/types.ts'
 export { type BuilderStateOptions, makeBuilderState, nextId, type Turn, turns } from './conversation/state.ts'
 export { applyBuilderEvent, replayBuilderEvents, replayBuilderInputs, step } from './conversation/step.ts'
 export { parsePartialJSON, partialArguments } from './conversation/partial-json.ts'
+export { type Builder, type BuilderOptions, createBuilder } from './conversation/builder.ts'

@@ -25,7 +25,7 @@ const NO_CURRENT = 'no assistant message is open (call startAssistant first)'
 
 type Of<T extends LifecycleInput['type']> = Extract<LifecycleInput, { readonly type: T }>
 
-const replaceAt = <A>(as: ReadonlyArray<A>, i: number, a: A): ReadonlyArray<A> => {
+export const replaceAt = <A>(as: ReadonlyArray<A>, i: number, a: A): ReadonlyArray<A> => {
   const out = as.slice()
   out[i] = a
   return out
@@ -46,11 +46,11 @@ const putPart = (state: BuilderState, current: Message, index: number, part: Par
 const callIndex = (parts: ReadonlyArray<Part>, id: string): number => parts.findIndex((p) => isToolCall(p) && p.id === id)
 
 /** Where a tool call lives: in the current message, or in the latest history message holding it. */
-type CallSite =
+export type CallSite =
   | { readonly where: 'current'; readonly message: Message; readonly part: number }
   | { readonly where: 'history'; readonly message: Message; readonly index: number; readonly part: number }
 
-const findCall = (state: BuilderState, id: string): CallSite | undefined => {
+export const findCall = (state: BuilderState, id: string): CallSite | undefined => {
   if (state.current !== undefined) {
     const part = callIndex(state.current.parts, id)
     if (part >= 0) return { where: 'current', message: state.current, part }
@@ -65,7 +65,7 @@ const findCall = (state: BuilderState, id: string): CallSite | undefined => {
 }
 
 /** Replaces a tool call where it lives, with the matching event. */
-const putCall = (state: BuilderState, site: CallSite, call: ToolCallPart, at: string | undefined): StepResult => {
+export const putCall = (state: BuilderState, site: CallSite, call: ToolCallPart, at: string | undefined): StepResult => {
   if (site.where === 'current') return putPart(state, site.message, site.part, call, at)
   const message = touch({ ...site.message, parts: replaceAt(site.message.parts, site.part, call) }, at)
   return {
@@ -74,7 +74,8 @@ const putCall = (state: BuilderState, site: CallSite, call: ToolCallPart, at: st
   }
 }
 
-const answers = (id: string) => (m: Message): boolean => isTool(m) && m.parts.some((p) => isToolResult(p) && p.toolCallId === id)
+/** Whether a message is a tool message answering the call `id`. */
+export const answers = (id: string) => (m: Message): boolean => isTool(m) && m.parts.some((p) => isToolResult(p) && p.toolCallId === id)
 
 /** Past the assistant message at `index` and the tool messages right after it. */
 const afterResults = (history: Messages, index: number): number => {

@@ -5,26 +5,29 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import type { BuilderEvent, BuilderInput, BuilderState, StepResult } from './types.ts'
+import type { BuilderEvent, BuilderInput, BuilderState, LifecycleInput, StepResult } from './types.ts'
 import { stepLifecycle } from './lifecycle.ts'
-import { warn } from './state.ts'
+import { stepHistory } from './history.ts'
 
 // --- step ---
 
-const LIFECYCLE: ReadonlySet<string> = new Set([
-  'startAssistant',
-  'appendContent',
-  'appendThinking',
-  'setThinkingSignature',
-  'addRedactedThinking',
-  'addToolCall',
-  'appendToolCallArguments',
-  'startToolCall',
-  'completeToolCall',
-  'finish',
-  'setError',
-  'finalizeAssistant',
-])
+/** The lifecycle input types (a record, so that the compiler checks the list is complete). */
+const LIFECYCLE: Readonly<Record<LifecycleInput['type'], true>> = {
+  startAssistant: true,
+  appendContent: true,
+  appendThinking: true,
+  setThinkingSignature: true,
+  addRedactedThinking: true,
+  addToolCall: true,
+  appendToolCallArguments: true,
+  startToolCall: true,
+  completeToolCall: true,
+  finish: true,
+  setError: true,
+  finalizeAssistant: true,
+}
+
+const isLifecycle = (input: BuilderInput): input is LifecycleInput => Object.prototype.hasOwnProperty.call(LIFECYCLE, input.type)
 
 /**
  * The builder's reducer: applies one input to a state and says what happened. Pure: the same
@@ -43,8 +46,7 @@ const LIFECYCLE: ReadonlySet<string> = new Set([
  * @category builder
  */
 export const step = (state: BuilderState, input: BuilderInput): StepResult => {
-  if (LIFECYCLE.has(input.type)) return stepLifecycle(state, input as Parameters<typeof stepLifecycle>[1])
-  return warn(state, input.type, 'this input is not handled yet')
+  return isLifecycle(input) ? stepLifecycle(state, input) : stepHistory(state, input)
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { ImagePart, Part } from '../part.ts'
 import type { Message, Messages, Tokens } from '../message.ts'
 import type { Role } from '../role.ts'
+import type { PruneOptions, PruneReport } from '../messages/prune.ts'
 
 // --- inputs ---
 
@@ -45,6 +46,24 @@ export type LifecycleInput =
   | { readonly type: 'finalizeAssistant'; readonly tokens?: Tokens; readonly at?: string }
 
 /**
+ * The fields of a tool result input: the tool's name, the call it answers, the result text,
+ * whether it is an error (default: `false`, and `true` for an ephemeral result), a token estimate,
+ * an id and a time.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type ToolResultFields = {
+  readonly toolName: string
+  readonly toolCallId: string
+  readonly result: string
+  readonly isError?: boolean
+  readonly estimatedTokens?: number
+  readonly id?: string
+  readonly at?: string
+}
+
+/**
  * An input that edits the committed history. Inputs that create a message take an optional `id`
  * (else the builder's next id) and `at`; `estimatedTokens` (when above 0) becomes the message's
  * token total.
@@ -63,16 +82,8 @@ export type HistoryInput =
       readonly at?: string
     }
   | { readonly type: 'addAssistantMessage'; readonly message: Message }
-  | {
-      readonly type: 'addToolResult' | 'addEphemeralToolResult'
-      readonly toolName: string
-      readonly toolCallId: string
-      readonly result: string
-      readonly isError?: boolean
-      readonly estimatedTokens?: number
-      readonly id?: string
-      readonly at?: string
-    }
+  | ({ readonly type: 'addToolResult' } & ToolResultFields)
+  | ({ readonly type: 'addEphemeralToolResult' } & ToolResultFields)
   | { readonly type: 'addDisplayMessage'; readonly role: Role; readonly text: string; readonly id?: string; readonly at?: string }
   | { readonly type: 'addBookmark'; readonly label: string; readonly id?: string; readonly at?: string }
   | { readonly type: 'addMetadata'; readonly data: Readonly<Record<string, unknown>>; readonly id?: string; readonly at?: string }
@@ -88,7 +99,7 @@ export type HistoryInput =
   | { readonly type: 'ejectSyntheticMessages' }
   | { readonly type: 'trimDuplicateSynthetics' }
   | { readonly type: 'pruneEmptyAssistantMessages' }
-  | { readonly type: 'pruneToolResults'; readonly protectTokens: number; readonly argThreshold: number }
+  | ({ readonly type: 'pruneToolResults' } & PruneOptions)
   | {
       readonly type: 'rebuildAfterCompaction'
       readonly summary: string
@@ -128,6 +139,7 @@ export type BuilderInput = LifecycleInput | HistoryInput
  * - `syntheticInjected`: a synthetic message was inserted at `index`;
  * - `messageUpdated`: the history message at `index` was replaced by `message`;
  * - `historyChanged`: a bulk edit (`cause`) left the history `history`;
+ * - `toolResultsPruned`: what `pruneToolResults` freed (sent just before its `historyChanged`);
  * - `warning`: `cause` was ignored, for the reason `detail` (for instance a lifecycle input with
  *   no open assistant message). A warning never changes the state.
  *
@@ -147,6 +159,7 @@ export type BuilderEvent =
   | { readonly type: 'syntheticInjected'; readonly message: Message; readonly index: number }
   | { readonly type: 'messageUpdated'; readonly message: Message; readonly index: number }
   | { readonly type: 'historyChanged'; readonly cause: BuilderInput['type']; readonly history: Messages }
+  | { readonly type: 'toolResultsPruned'; readonly report: PruneReport }
   | { readonly type: 'warning'; readonly cause: BuilderInput['type']; readonly detail: string }
 
 // --- state ---
