@@ -1,0 +1,186 @@
+/**
+ * The history core on the 20,000-message coding-agent history: every view and edit, tool-pair
+ * validation, and `pruneToolResultsWithReport` next to the peers a user would pick instead, the
+ * Vercel AI SDK's `pruneMessages` and LangChain.js's `trimMessages`, on the same history in the
+ * same run. Conversions to the peers' message formats happen before timing.
+ */
+import { type AssistantModelMessage, pruneMessages, type ModelMessage } from 'ai'
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages'
+import {
+  append,
+  at,
+  clear,
+  deduplicateSystem,
+  dropN,
+  ejectEphemeral,
+  ejectSynthetic,
+  forCompaction,
+  forDisplay,
+  forExport,
+  forExportStructured,
+  forLLM,
+  forPreservation,
+  forSave,
+  keepFirstByRole,
+  last,
+  type Message,
+  type Messages,
+  pruneEmptyAssistant,
+  pruneToolResultsWithReport,
+  repairToolPairs,
+  textContent,
+  trimDuplicateSynthetics,
+  truncated,
+  truncateResults,
+  validateToolPairs,
+  withoutEphemeral,
+  withoutInternal,
+  withoutSynthetic,
+  withoutThinking,
+} from '../../src/mod.ts'
+import { benchHistory, measure, ms, ratio, table } from './lib.ts'
+
+const PROTECT = 40_000
+
+// --- token counts, cached by message identity (as tokens.ts does) ---
+
+const quarter = (s: string): number => Math.ceil(s.length / 4)
+const cache = new WeakMap<Message, number>()
+const count = (m: Message): number => {
+  let c = cache.get(m)
+  if (c === undefined) {
+    c = 0
+    for (const p of m.parts) {
+      if (p.type === 'text' || p.type === 'reasoning') c += quarter(p.text)
+      else if (p.type === 'tool_call') c += quarter(p.name + p.arguments)
+      else if (p.type === 'tool_result') c += quarter(p.content)
+    }
+    cache.set(m, c)
+  }
+  return c
+}
+
+/** How many of the newest messages the protected window holds (so peers keep the same tail). */
+const protectedTail = (h: Messages): number => {
+  let after = 0
+  let i = h.length
+  while (i > 0 && after < PROTECT) after += count(h[--i] as Message)
+  return h.length - i
+}
+
+// --- peers' formats ---
+
+const toModelMessages = (h: Messages): ModelMessage[] =>
+  h.map((m): ModelMessage => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: textContent(m) }
+      case 'user':
+        return { role: 'user', content: textContent(m) }
+      case 'assistant': {
+        const content: Exclude<AssistantModelMessage['content'], string> = []
+        for (const p of m.parts) {
+          if (p.type === 'text') content.push({ type: 'text', text: p.text })
+          else if (p.type === 'reasoning') content.push({ type: 'reasoning', text: p.text })
+          else if (p.type === 'tool_call') content.push({ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: JSON.parse(p.arguments) as unknown })
+        }
+        return { role: 'assistant', content }
+      }
+      case 'tool':
+        return {
+          role: 'tool',
+          content: m.parts.flatMap((p) =>
+            p.type === 'tool_result' ? [{ type: 'tool-result' as const, toolCallId: p.toolCallId, toolName: p.name ?? '', output: { type: 'text' as const, value: p.content } }] : [],
+          ),
+        }
+    }
+  })
+
+const toLangChain = (h: Messages): BaseMessage[] =>
+  h.map((m) => {
+    switch (m.role) {
+      case 'system':
+        return new SystemMessage(textContent(m))
+      case 'user':
+        return new HumanMessage(textContent(m))
+      case 'assistant':
+        return new AIMessage({
+          content: textContent(m),
+          tool_calls: m.parts.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, name: p.name, args: JSON.parse(p.arguments) as Record<string, unknown>, type: 'tool_call' as const }] : [])),
+        })
+      case 'tool': {
+        const r = m.parts.find((p) => p.type === 'tool_result')
+        return new ToolMessage({ content: r?.type === 'tool_result' ? r.content : '', tool_call_id: r?.type === 'tool_result' ? r.toolCallId : '' })
+      }
+    }
+  })
+
+/** LangChain calls its counter on whole arrays (and on fresh copies of the messages), so it counts content length. */
+const lcCount = (list: BaseMessage[]): number => {
+  let t = 0
+  for (const m of list) t += quarter(typeof m.content === 'string' ? m.content : '')
+  return t
+}
+
+export default async function historyBench(): Promise<void> {
+  const h = benchHistory()
+  const one: ReadonlyArray<Message> = [{ id: 'new', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'next' }] }]
+
+  const fns: ReadonlyArray<readonly [string, (ms: Messages) => unknown]> = [
+    ['forLLM', forLLM],
+    ['forDisplay', forDisplay],
+    ['forExport', forExport],
+    ['forExportStructured', forExportStructured],
+    ['forSave', forSave],
+    ['forPreservation', forPreservation],
+    ['forCompaction(2000)', forCompaction(2000)],
+    ['withoutEphemeral', withoutEphemeral],
+    ['withoutInternal', withoutInternal],
+    ['withoutSynthetic', withoutSynthetic],
+    ['withoutThinking', withoutThinking],
+    ['append(1)', append(one)],
+    ['clear', clear],
+    ['dropN(10)', dropN(10)],
+    ['keepFirstByRole(user)', keepFirstByRole('user')],
+    ['deduplicateSystem', deduplicateSystem],
+    ['last', last],
+    ['at(10000)', at(10_000)],
+    ['pruneEmptyAssistant', pruneEmptyAssistant],
+    ['trimDuplicateSynthetics', trimDuplicateSynthetics],
+    ['ejectEphemeral', ejectEphemeral],
+    ['ejectSynthetic', ejectSynthetic],
+    ['truncateResults(2000)', truncateResults(2000)],
+    ['truncated(2000)', truncated(2000)],
+    ['validateToolPairs', validateToolPairs],
+    ['repairToolPairs (valid input)', repairToolPairs],
+  ]
+  const rows: string[][] = []
+  for (const [name, f] of fns) {
+    const s = await measure(() => f(h), { runs: 21, warmup: 5 })
+    rows.push([name, ms(s.median), ms(s.p95), s.median <= 5 ? 'yes' : 'NO'])
+  }
+  table(`history views and edits (${h.length} messages)`, ['function', 'median ms', 'p95 ms', '≤ 5 ms'], rows)
+
+  // pruning: warm the count cache on the input first (a live session has counted every message already)
+  for (const m of h) count(m)
+  const tail = protectedTail(h)
+  const prune = pruneToolResultsWithReport({ protectTokens: PROTECT, count })
+  const { report } = prune(h)
+  const ours = await measure(() => prune(h), { runs: 21, warmup: 5 })
+
+  const model = toModelMessages(h)
+  const ai = await measure(() => pruneMessages({ messages: model, toolCalls: `before-last-${tail}-messages`, reasoning: 'none', emptyMessages: 'keep' }), { runs: 21, warmup: 5 })
+
+  const lc = toLangChain(h)
+  const lang = await measure(() => trimMessages(lc, { maxTokens: PROTECT, strategy: 'last', tokenCounter: lcCount, includeSystem: true }), { runs: 3, warmup: 0 })
+
+  table(
+    `pruning old tool output (${h.length} messages, protect ${PROTECT} tokens = the newest ${tail} messages; count cache warmed first)`,
+    ['function', 'median ms', 'p95 ms', 'ours is faster by'],
+    [
+      [`chatfold pruneToolResultsWithReport (${report.prunedResults} results pruned, ${report.tokensBefore} → ${report.tokensAfter} tokens)`, ms(ours.median), ms(ours.p95), ''],
+      [`ai pruneMessages (toolCalls: before-last-${tail}-messages)`, ms(ai.median), ms(ai.p95), ratio(ai.median, ours.median)],
+      [`@langchain/core trimMessages (maxTokens ${PROTECT}, strategy last; ${lang.runs} runs)`, ms(lang.median), ms(lang.p95), ratio(lang.median, ours.median)],
+    ],
+  )
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { pruneToolResults, pruneToolResultsWithReport, type PruneOptions } from '../../src/messages/prune.ts'
+import { validateToolPairs } from '../../src/messages/pairs.ts'
+import { conversationArb, deepFreeze, messagesArb } from '../arbitraries.ts'
+import type { Message, Messages } from '../../src/message.ts'
+
+const optsArb: fc.Arbitrary<PruneOptions> = fc.record(
+  {
+    protectTokens: fc.nat({ max: 3000 }),
+    argThreshold: fc.nat({ max: 200 }),
+    minimumSavings: fc.nat({ max: 1000 }),
+    protectedTools: fc.subarray(['read', 'grep', 'bash']),
+  },
+  { requiredKeys: ['protectTokens', 'minimumSavings'] },
+)
+
+/** The same count the pruner uses by default. */
+const count = (m: Message): number => {
+  let t = 0
+  for (const p of m.parts) {
+    const s = p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool_call' ? p.name + p.arguments : p.type === 'tool_result' ? p.content : ''
+    if (s !== '') t += Math.ceil(s.length / 4)
+  }
+  return t
+}
+
+const protectedFrom = (h: Messages, protect: number): number => {
+  let after = 0
+  let boundary = h.length
+  for (let i = h.length - 1; i >= 0 && after < protect; i--) {
+    boundary = i
+    after += count(h[i] as Message)
+  }
+  return boundary
+}
+
+/** Valid coding-agent turns whose results (0–3,000 chars) and arguments (some with long strings) are worth pruning. */
+const bulkyArb: fc.Arbitrary<Messages> = fc
+  .array(
+    fc.tuple(
+      fc.array(fc.tuple(fc.constantFrom('read', 'grep', 'bash'), fc.nat({ max: 3000 }), fc.nat({ max: 600 }), fc.constantFrom('normal', 'ephemeral')), { maxLength: 3 }),
+      fc.boolean(),
+    ),
+    { maxLength: 10 },
+  )
+  .map((turns) => {
+    const out: Message[] = [{ id: 'sys', role: 'system', kind: 'normal', parts: [{ type: 'text', text: 'Be careful.' }] }]
+    turns.forEach(([calls, named], t) => {
+      out.push({ id: `u${t}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: `question ${t}` }] })
+      out.push({
+        id: `a${t}`,
+        role: 'assistant',
+        kind: 'normal',
+        parts: calls.map(([name, , argLen], i) => ({ type: 'tool_call', id: `c${t}_${i}`, name, arguments: JSON.stringify({ path: 'a.ts', body: 'b'.repeat(argLen), n: [1, { deep: 'd'.repeat(argLen) }] }), status: 'complete' })),
+      })
+      calls.forEach(([name, size, , kind], i) =>
+        out.push({ id: `r${t}_${i}`, role: 'tool', kind, parts: [{ type: 'tool_result', toolCallId: `c${t}_${i}`, content: `${t}${i}`.padEnd(size, 'r'), isError: false, ...(named ? { name } : {}) }] }),
+      )
+    })
+    return deepFreeze(out)
+  })
+
+const historyArb = fc.oneof(conversationArb, messagesArb, bulkyArb, bulkyArb)
+
+describe('pruning laws', () => {
+  it('is idempotent', () => {
+    fc.assert(
+      fc.property(historyArb, optsArb, (h, o) => {
+        const once = pruneToolResults(o)(h)
+        expect(pruneToolResults(o)(once)).toBe(once)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('never touches the protected tail', () => {
+    fc.assert(
+      fc.property(historyArb, optsArb, (h, o) => {
+        const out = pruneToolResults(o)(h)
+        expect(out.length).toBe(h.length)
+        for (let i = protectedFrom(h, o.protectTokens ?? 40_000); i < h.length; i++) expect(out[i]).toBe(h[i])
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('never orphans a call or a result', () => {
+    fc.assert(
+      fc.property(fc.oneof(conversationArb, bulkyArb), optsArb, (h, o) => {
+        expect(validateToolPairs(pruneToolResults(o)(h)).issues).toEqual([])
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('reports tokens by count, and frees at least minimumSavings when it prunes', () => {
+    fc.assert(
+      fc.property(historyArb, optsArb, (h, o) => {
+        const { messages, report } = pruneToolResultsWithReport(o)(h)
+        const total = (ms: Messages) => ms.reduce((s, m) => s + count(m), 0)
+        expect(report.tokensBefore).toBe(total(h))
+        expect(report.tokensAfter).toBe(total(messages))
+        if (messages !== h) expect(report.tokensBefore - report.tokensAfter).toBeGreaterThanOrEqual(o.minimumSavings ?? 0)
+        else expect(report.prunedResults + report.prunedArgs).toBe(0)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('the generated histories do get pruned (the laws above are not vacuous)', () => {
+    let results = 0
+    let args = 0
+    fc.assert(
+      fc.property(bulkyArb, optsArb, (h, o) => {
+        const { report } = pruneToolResultsWithReport(o)(h)
+        if (report.prunedResults > 0) results++
+        if (report.prunedArgs > 0) args++
+      }),
+      { numRuns: 200, seed: 7 },
+    )
+    expect(results).toBeGreaterThan(20)
+    expect(args).toBeGreaterThan(5)
+  })
+
+  it('skips protected tools', () => {
+    fc.assert(
+      fc.property(bulkyArb, optsArb, (h, o) => {
+        const out = pruneToolResults(o)(h)
+        const keep = new Set(o.protectedTools ?? [])
+        h.forEach((m, i) => {
+          m.parts.forEach((p, j) => {
+            if (p.type === 'tool_result' && p.name !== undefined && keep.has(p.name)) expect(out[i]?.parts[j]).toBe(p)
+          })
+        })
+      }),
+      { numRuns: 150 },
+    )
+  })
+})

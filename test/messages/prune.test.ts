@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { pruneToolResults, pruneToolResultsWithReport } from '../../src/messages/prune.ts'
+import { validateToolPairs } from '../../src/messages/pairs.ts'
+import type { Message } from '../../src/message.ts'
+import type { ToolCallPart, ToolResultPart } from '../../src/part.ts'
+import { call, msg, result, txt } from './fixtures.ts'
+
+/** `turns` turns of: a user question, an assistant call, a tool result of `size` characters. */
+const history = (turns: number, size = 4000, name = 'read'): Message[] => {
+  const out: Message[] = [msg('sys', 'system', [txt('Be careful.')])]
+  for (let t = 0; t < turns; t++) {
+    out.push(msg(`u${t}`, 'user', [txt(`question ${t}`)]))
+    out.push(msg(`a${t}`, 'assistant', [txt('Reading.'), call(`c${t}`, name, JSON.stringify({ path: `f${t}.ts` }))]))
+    out.push(msg(`t${t}`, 'tool', [result(`c${t}`, `${t}:`.padEnd(size, 'x'), name)]))
+  }
+  return out
+}
+const contentOf = (m: Message | undefined): string => (m?.parts.find((p) => p.type === 'tool_result') as ToolResultPart | undefined)?.content ?? ''
+const small = { protectTokens: 3000, minimumSavings: 0 } // 1000 tokens per result: the newest three turns are protected
+
+describe('pruneToolResults', () => {
+  it('replaces old results with a placeholder that says what went and keeps a preview', () => {
+    const h = history(10)
+    const { messages, report } = pruneToolResultsWithReport(small)(h)
+    const old = contentOf(messages[3])
+    expect(old).toMatch(/^\[tool output pruned — was ~1000 tokens, 4000 chars\]\n0:xxx/)
+    expect(old.length).toBeLessThan(200)
+    expect(report.prunedResults).toBeGreaterThan(0)
+    expect(report.tokensAfter).toBeLessThan(report.tokensBefore)
+    expect(validateToolPairs(messages).valid).toBe(true)
+  })
+
+  it('never touches the protected tail, which holds protectTokens worth of the newest messages', () => {
+    const h = history(10)
+    const out = pruneToolResults(small)(h)
+    let after = 0
+    for (let i = h.length - 1; i >= 0 && after < 3000; i--) {
+      expect(out[i]).toBe(h[i])
+      after += Math.ceil(contentOf(h[i]).length / 4) + 5
+    }
+    expect(out[h.length - 1]).toBe(h[h.length - 1])
+    expect(contentOf(out[h.length - 4])).toBe(contentOf(h[h.length - 4]))
+  })
+
+  it('returns the input itself when nothing is pruned', () => {
+    const h = history(2)
+    expect(pruneToolResults({})(h)).toBe(h) // all inside the default 40,000-token window
+    const r = pruneToolResultsWithReport({ protectTokens: 0 })(h) // below the default 20,000 minimum savings
+    expect(r.messages).toBe(h)
+    expect(r.report).toEqual({ prunedResults: 0, prunedArgs: 0, tokensBefore: r.report.tokensBefore, tokensAfter: r.report.tokensBefore })
+  })
+
+  it('prunes only when minimumSavings would be freed', () => {
+    const h = history(10)
+    expect(pruneToolResults({ ...small, minimumSavings: 1_000_000 })(h)).toBe(h)
+    expect(pruneToolResults({ ...small, minimumSavings: 1000 })(h)).not.toBe(h)
+  })
+
+  it('is idempotent', () => {
+    const h = history(10)
+    const prune = pruneToolResults(small)
+    const once = prune(h)
+    expect(pruneToolResults(small)(once)).toBe(once)
+    expect(prune(once)).toBe(once)
+  })
+
+  it('skips protected tools, named on the result or on its call', () => {
+    const h = history(10, 4000, 'todo')
+    expect(pruneToolResults({ ...small, protectedTools: ['todo'] })(h)).toBe(h)
+    const unnamed = h.map((m) => (m.role === 'tool' ? { ...m, parts: m.parts.map((p) => (p.type === 'tool_result' ? { type: p.type, toolCallId: p.toolCallId, content: p.content, isError: p.isError } : p)) } : m))
+    expect(pruneToolResults({ ...small, protectedTools: ['todo'] })(unnamed)).toBe(unnamed)
+    expect(pruneToolResults({ ...small, protectedTools: ['other'] })(unnamed)).not.toBe(unnamed)
+  })
+
+  it('leaves small results alone (the placeholder would not be shorter)', () => {
+    const h = history(10, 120)
+    expect(pruneToolResults({ protectTokens: 30, minimumSavings: 0 })(h)).toBe(h)
+  })
+
+  it('uses a custom placeholder, and does not prune it again', () => {
+    const h = history(10)
+    const opts = { ...small, placeholder: (i: { readonly name: string; readonly chars: number }) => `(${i.name}: ${i.chars} chars elided)` }
+    const once = pruneToolResults(opts)(h)
+    expect(contentOf(once[3])).toBe('(read: 4000 chars elided)')
+    expect(once[3]?.metadata).toEqual({ pruned: ['c0'] })
+    expect(pruneToolResults(opts)(once)).toBe(once)
+  })
+
+  it('cuts large string argument values, keeping keys and valid JSON', () => {
+    const big = JSON.stringify({ path: 'a.ts', content: 'y'.repeat(20_000), lines: [1, 2], nested: { note: 'z'.repeat(500) } })
+    const h = [msg('a', 'assistant', [call('c1', 'edit_file', big)]), msg('t', 'tool', [result('c1', 'ok', 'edit_file')]), ...history(5)]
+    const { messages, report } = pruneToolResultsWithReport(small)(h)
+    const args = JSON.parse((messages[0]?.parts[0] as ToolCallPart).arguments) as Record<string, unknown>
+    expect(Object.keys(args)).toEqual(['path', 'content', 'lines', 'nested'])
+    expect(args['path']).toBe('a.ts')
+    expect(args['content']).toMatch(/^\[truncated — was ~5000 tokens\] yyy/)
+    expect((args['nested'] as Record<string, string>)['note']).toMatch(/^\[truncated/)
+    expect(args['lines']).toEqual([1, 2])
+    expect(report.prunedArgs).toBe(1)
+    expect(pruneToolResults(small)(messages)).toBe(messages)
+  })
+
+  it('leaves arguments that are not JSON alone', () => {
+    const h = [msg('a', 'assistant', [call('c1', 'edit', `{"broken": "${'y'.repeat(20_000)}`)]), msg('t', 'tool', [result('c1')]), ...history(5)]
+    const out = pruneToolResults(small)(h)
+    expect(out[0]).toBe(h[0])
+  })
+
+  it('refreshes the tokens of a message that had them, from count', () => {
+    const h = history(10).map((m) => ({ ...m, tokens: { total: 999_999 } }))
+    const count = (m: Message) => m.tokens?.total ?? Math.ceil(contentOf(m).length / 4)
+    const { messages } = pruneToolResultsWithReport({ protectTokens: 5_000_000, minimumSavings: 0, count })(h)
+    expect(messages[3]?.tokens?.total).toBeLessThan(100)
+  })
+
+  it('gives the same pruned messages back on the next turn (remembered by identity)', () => {
+    const h = history(10)
+    const prune = pruneToolResults(small)
+    const first = prune(h)
+    const next = prune([...h, msg('u99', 'user', [txt('more')])])
+    expect(next[3]).toBe(first[3])
+  })
+})
