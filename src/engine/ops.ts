@@ -70,6 +70,6 @@ export const diffHistories = (
 
 // --- operations ---
 
-/** Prunes with the engine's estimator and cached counter. */
-export const prune = (options: EnginePruneOptions, estimate: Estimator) => (ms: Messages): PruneResult =>
-  pruneToolResultsWithReport({ ...options, estimate, count: counter(estimate) })(ms)
+/** A pruner with the engine's estimator and cached counter (it remembers what it pruned: keep it for the next turn). */
+export const prune = (options: EnginePruneOptions, estimate: Estimator): ((ms: Messages) => PruneResult) =>
+  pruneToolResultsWithReport({ ...options, estimate, count: counter(estimate) })

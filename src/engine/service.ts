@@ -150,13 +150,23 @@ type SessionState = {
   readonly id: string
   readonly handle: number
   readonly estimate: Estimator
-  /** Replaced, never mutated: a snapshot can hold on to it. */
+  /** The resident history. Replaced, never mutated: a snapshot can hold on to it. */
   messages: Messages
+  /**
+   * The history as appended (since the open or the last compaction), before any pruning. Pruning
+   * is computed from it with a remembered pruner, so that each turn's prune rewrites only the
+   * messages that newly left the protected tail; the resident history is that prune's result.
+   */
+  appended: Messages
   tokens: number
   /** Calls on a session run one after another. */
   queue: Promise<void>
   readonly snapshots: Map<number, Messages>
+  /** Pruners by options (a pruner remembers the messages it has pruned). */
+  readonly pruners: Map<string, (ms: Messages) => PruneResult>
 }
+
+const PRUNERS_KEPT = 4
 
 // --- the service ---
 
@@ -240,7 +250,7 @@ export const createEngineService = (): EngineService => {
         const estimate = await estimator(options.encoding)
         throwIfAborted(signal)
         const handle = ++handles
-        sessions.set(id, { id, handle, estimate, messages: [], tokens: 0, queue: Promise.resolve(), snapshots: new Map() })
+        sessions.set(id, { id, handle, estimate, messages: [], appended: [], tokens: 0, queue: Promise.resolve(), snapshots: new Map(), pruners: new Map() })
         return handle
       }),
 
@@ -250,7 +260,9 @@ export const createEngineService = (): EngineService => {
           try {
             const counted = await countSliced(s.estimate, messages, signal, throttled(onProgress, 'open'))
             // a copy: the caller's array (inline mode) may change after the call
+            const unpruned = s.appended === s.messages
             s.messages = [...s.messages, ...messages]
+            s.appended = unpruned ? s.messages : [...s.appended, ...messages]
             s.tokens += counted.total
             return { messages: s.messages.length, tokens: s.tokens }
           } finally {
@@ -266,7 +278,14 @@ export const createEngineService = (): EngineService => {
       run(callId, (signal) =>
         exclusive(id, handle, signal, (s) => {
           const before = s.messages
-          const { messages, report } = prune(options, s.estimate)(before)
+          const key = JSON.stringify(options)
+          let pruner = s.pruners.get(key)
+          if (pruner === undefined) {
+            pruner = prune(options, s.estimate)
+            if (s.pruners.size >= PRUNERS_KEPT) s.pruners.delete(s.pruners.keys().next().value as string)
+            s.pruners.set(key, pruner)
+          }
+          const { messages, report } = pruner(s.appended)
           const diff = diffHistories(before, messages, counter(s.estimate))
           s.messages = messages
           s.tokens += diff.delta

@@ -9,7 +9,7 @@ import { expose } from 'comlink'
 import { sampleSession } from '../../scripts/sample.ts'
 import { deepFreeze } from '../arbitraries.ts'
 import { createEngine, createEngineService, type Engine, EngineError, type EngineHost, type EngineOptions, type EngineProgress } from '../../src/engine/index.ts'
-import { type Messages, textMessage } from '../../src/message.ts'
+import { type Message, type Messages, textMessage } from '../../src/message.ts'
 import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
 import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
 import { applyChanges } from '../../src/engine/index.ts'
@@ -144,6 +144,24 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const again = await session.prune(pruning)
       expect(again.changes).toEqual([])
       expect(applyChanges(again)(expected.messages)).toBe(expected.messages)
+    }))
+
+    it('prunes each turn from the history as appended, so other options later give that prune exactly', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const count = (m: Message) => countMessage(estimate)(m).total
+      const session = await engine.open('s1', ms)
+      let mirror: Messages = ms
+      mirror = applyChanges(await session.prune(pruning))(mirror)
+      const next = turn(1)
+      await session.append(next)
+      mirror = [...mirror, ...next]
+      const wider = { protectTokens: 6_000, minimumSavings: 500 }
+      const result = await session.prune(wider)
+      mirror = applyChanges(result)(mirror)
+      expect(mirror).toEqual(pruneToolResultsWithReport({ ...wider, estimate, count })([...ms, ...next]).messages)
+      expect(await session.snapshot()).toEqual(mirror)
+      expect(result.tokens).toBe(countMessages(estimate)(mirror))
     }))
 
     it('runs the calls of one session in order', withEngine(make, heuristic, async (engine) => {

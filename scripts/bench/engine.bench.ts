@@ -1,0 +1,176 @@
+/**
+ * The engine: how long the main thread is blocked, with the work in a worker holding a resident
+ * session against the same work inline, on the 20,000-message history; opening that history;
+ * worker start and first call; worker memory.
+ *
+ * The longest main-thread block is measured with a timer-lag probe: a chain of 1 ms timers on the
+ * main thread records the largest gap between two consecutive ticks, i.e. the longest time the event
+ * loop could run nothing else (a UI could not paint, a server could not answer), plus up to about
+ * 1 ms of timer period; garbage-collection pauses of the main thread count too. Totals are wall time.
+ */
+import { wrap } from 'comlink'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { createEngine, type Engine, type EngineSession, type Message, type Messages } from '../../src/mod.ts'
+import { nodeWorkerHost } from '../../src/node/engine.ts'
+import { countMessages, loadEstimator } from '../../src/tokens.ts'
+import { sampleSession } from '../sample.ts'
+import { benchHistory, ms, stats, table } from './lib.ts'
+
+// --- probe ---
+
+/** Runs `f` while the probe watches the main thread; answers the longest block and the total time. */
+const blocked = async <A>(f: () => Promise<A>): Promise<{ readonly value: A; readonly longest: number; readonly total: number }> => {
+  let longest = 0
+  let last = performance.now()
+  let running = true
+  const tick = (): void => {
+    const t = performance.now()
+    if (t - last > longest) longest = t - last
+    last = t
+    if (running) setTimeout(tick, 1)
+  }
+  setTimeout(tick, 1)
+  const t0 = performance.now()
+  const value = await f()
+  const total = performance.now() - t0
+  // let the probe see the gap the last synchronous section left
+  await new Promise((r) => setTimeout(r, 2))
+  running = false
+  return { value, longest, total }
+}
+
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`
+
+// --- fixtures ---
+
+/** The turns that follow the bench history (the same generator, continued), one user request each. */
+const nextTurns = (history: Messages, count: number): Messages[] => {
+  const more = sampleSession({ messages: history.length + count * 8, seed: 42 }).slice(history.length)
+  const turns: Message[][] = []
+  for (const m of more) {
+    if (m.role === 'user' && m.kind === 'normal') turns.push([])
+    turns.at(-1)?.push(m)
+  }
+  return turns.filter((t) => t.length > 0).slice(0, count)
+}
+
+const TURNS = 20
+const PRUNE = { protectTokens: 40_000 } as const
+
+type Row = ReadonlyArray<string>
+
+/** Per turn: append it, prune, (plan). Answers rows of main-thread block and latency. */
+const turnsOn = async (session: EngineSession, turns: ReadonlyArray<Messages>): Promise<{ readonly block: number[]; readonly latency: number[] }> => {
+  const block: number[] = []
+  const latency: number[] = []
+  for (const turn of turns) {
+    const r = await blocked(async () => {
+      await session.append(turn)
+      await session.prune(PRUNE)
+    })
+    block.push(r.longest)
+    latency.push(r.total)
+  }
+  return { block, latency }
+}
+
+const startRow = async (label: string, make: () => Engine): Promise<Row> => {
+  const t0 = performance.now()
+  const engine = make()
+  await engine.ready()
+  const start = performance.now() - t0
+  const t1 = performance.now()
+  await engine.estimate([{ id: 'x', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Hello, world!' }] }], { encoding: 'o200k_base' })
+  const first = performance.now() - t1
+  const t2 = performance.now()
+  await engine.estimate([{ id: 'y', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Hello again' }] }], { encoding: 'o200k_base' })
+  const second = performance.now() - t2
+  engine.dispose()
+  return [label, ms(start), ms(first), ms(second)]
+}
+
+export default async function engineBench(): Promise<void> {
+  const history = benchHistory()
+  const turns = nextTurns(history, TURNS)
+  const turnBytes = turns.reduce((n, t) => n + JSON.stringify(t).length, 0) / turns.length
+
+  // --- worker start and first call ---
+  const distWorker = new URL('../../dist/src/node/engine.worker.js', import.meta.url)
+  const startRows: Row[] = [await startRow('worker_threads, from source (tsx in the worker)', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost() }))]
+  if (existsSync(fileURLToPath(distWorker))) {
+    startRows.push(await startRow('worker_threads, built dist/', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost({ url: distWorker }) })))
+  }
+  startRows.push(await startRow('inline', () => createEngine({ mode: 'inline' })))
+  table('engine: start and first call (o200k_base ranks load on the first call)', ['engine', 'start → ready (ms)', 'first estimate (ms)', 'second (ms)'], startRows)
+
+  // --- opening the history ---
+  const host = nodeWorkerHost()
+  const worker = createEngine({ mode: 'worker', host: () => host, encoding: 'o200k_base' })
+  const heap = wrap<{ heapStatistics(): Promise<{ used_heap_size: number }> }>(host.endpoint)
+  // a call the engine does not track: keep the (otherwise unreferenced when idle) worker alive for it
+  const workerHeap = async (): Promise<number> => {
+    host.ref?.()
+    try {
+      return (await heap.heapStatistics()).used_heap_size
+    } finally {
+      host.unref?.()
+    }
+  }
+  await worker.ready()
+  const heapBefore = await workerHeap()
+  const rssBefore = process.memoryUsage().rss
+
+  const whole = await blocked(() => worker.estimate(history, { encoding: 'heuristic' }))
+  const opened = await blocked(() => worker.open('bench', history))
+  const session = opened.value
+  const heapAfter = await workerHeap()
+  const rssAfter = process.memoryUsage().rss
+
+  const estimate = await loadEstimator('o200k_base')
+  const cold = await blocked(() => Promise.resolve(countMessages(estimate)(history)))
+  const clone = await blocked(() => Promise.resolve(structuredClone(history)))
+  table(
+    `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base`,
+    ['how', 'longest main-thread block (ms)', 'total (ms)'],
+    [
+      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.total)],
+      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.total)],
+      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.total)],
+      ['inline: full estimate, cold cache', ms(cold.longest), ms(cold.total)],
+    ],
+  )
+
+  // --- per turn ---
+  // the first prune of a long history rewrites thousands of old results: a one-off, shown apart
+  const firstWorker = await blocked(() => session.prune(PRUNE))
+  const onWorker = await turnsOn(session, turns)
+
+  const inline = createEngine({ mode: 'inline', encoding: 'o200k_base' })
+  const inlineOpen = await blocked(() => inline.open('bench', history))
+  const firstInline = await blocked(() => inlineOpen.value.prune(PRUNE))
+  const onInline = await turnsOn(inlineOpen.value, turns)
+  const wb = stats(onWorker.block)
+  const wl = stats(onWorker.latency)
+  const ib = stats(onInline.block)
+  const il = stats(onInline.latency)
+  table(
+    `engine: one turn (append ≈ ${(turnBytes / 1e3).toFixed(0)} KB, prune) on the resident history, ${TURNS} turns`,
+    ['engine', 'block median', 'block max', 'latency median', 'latency max', 'first prune: block', 'first prune: total'],
+    [
+      ['worker session', ms(wb.median), ms(wb.max), ms(wl.median), ms(wl.max), ms(firstWorker.longest), ms(firstWorker.total)],
+      ['inline session (cached counts)', ms(ib.median), ms(ib.max), ms(il.median), ms(il.max), ms(firstInline.longest), ms(firstInline.total)],
+      ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), ms(cold.total), ms(cold.total), '—', '—'],
+    ],
+  )
+
+  table('engine: memory', ['what', 'value'], [
+    ['worker heap before open', mb(heapBefore)],
+    ['worker heap with the session resident (o200k ranks included)', mb(heapAfter)],
+    ['process RSS growth while opening', mb(rssAfter - rssBefore)],
+    ['inline session open: longest block / total (ms)', `${ms(inlineOpen.longest)} / ${ms(inlineOpen.total)}`],
+  ])
+
+  inline.dispose()
+  worker.dispose()
+}
