@@ -1,12 +1,16 @@
 /**
  * Histories as JSON and JSONL: lossless (every field, bytes as base64, tagged parts), one
- * message per JSONL line, with decoding errors that name the line.
+ * message per JSONL line, with decoding errors that name the line; the exports of seed 002 (the
+ * flat `ExportMessage` shape, and lossless JSON/JSONL of the structured-export view); and the
+ * history's recorded token totals.
  *
  * @module
  */
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, decodeIssue, formatDecodeFailure, prefixFailure } from '../failure.ts'
-import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, type Message, type Messages } from '../message.ts'
+import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, isInternal, type Message, type Messages } from '../message.ts'
+import type { Role } from '../role.ts'
+import { forExport, forExportStructured } from './views.ts'
 
 /** Most bad lines a JSONL import reports before it stops listing them. */
 export const MAX_REPORTED_LINES = 100
@@ -130,4 +134,166 @@ export const parseJSONL = (text: string): Messages => {
   const r = importJSONL(text)
   if (E.isLeft(r)) throw new TypeError(`Cannot decode JSONL: ${formatDecodeFailure(r.left)}`)
   return r.right
+}
+
+// --- seed export ---
+
+/**
+ * A tool call in an `ExportMessage`: its id, name and arguments (parsed JSON, or the raw text when
+ * it is not JSON).
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export type ExportToolCall = { readonly id: string; readonly name: string; readonly arguments: unknown }
+
+/**
+ * A clean, flat message for export (seed 002 `ExportMessage`), with snake_case keys, each omitted
+ * when empty. It leaves out ids, kinds, token counts, images and reasoning signatures. A tool
+ * message gives one `ExportMessage` per result; a metadata message gives its metadata as JSON
+ * `content`.
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export type ExportMessage = {
+  readonly role: Role
+  readonly content?: string
+  readonly thinking?: string
+  readonly tool_calls?: ReadonlyArray<ExportToolCall>
+  readonly tool_name?: string
+  readonly tool_call_id?: string
+  readonly created_at?: string
+}
+
+const parseArguments = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw) as unknown
+  } catch {
+    return raw
+  }
+}
+
+const flatten = (m: Message, out: ExportMessage[]): void => {
+  const at = m.createdAt === undefined ? {} : { created_at: m.createdAt }
+  let content = ''
+  let thinking = ''
+  const calls: ExportToolCall[] = []
+  let results = 0
+  for (const p of m.parts) {
+    if (p.type === 'text') content += p.text
+    else if (p.type === 'reasoning' && p.redacted !== true) thinking += p.text
+    else if (p.type === 'tool_call') calls.push({ id: p.id, name: p.name, arguments: parseArguments(p.arguments) })
+    else if (p.type === 'tool_result') {
+      results++
+      out.push({ role: m.role, ...(p.content === '' ? {} : { content: p.content }), ...(p.name === undefined ? {} : { tool_name: p.name }), tool_call_id: p.toolCallId, ...at })
+    }
+  }
+  if (m.kind === 'metadata' && content === '' && m.metadata !== undefined) content = JSON.stringify(m.metadata)
+  if (results > 0 && content === '' && thinking === '' && calls.length === 0) return
+  out.push({
+    role: m.role,
+    ...(content === '' ? {} : { content }),
+    ...(thinking === '' ? {} : { thinking }),
+    ...(calls.length === 0 ? {} : { tool_calls: calls }),
+    ...at,
+  })
+}
+
+const flat = (ms: Messages): ReadonlyArray<ExportMessage> => {
+  const out: ExportMessage[] = []
+  for (const m of ms) flatten(m, out)
+  return out
+}
+
+/**
+ * The history as clean `ExportMessage`s for human-readable formats (seed `ExportMessages`):
+ * the `forExport` view (no synthetic, ephemeral or metadata messages).
+ *
+ * @example
+ * import { exportMessages, textMessage } from 'chatfold'
+ * exportMessages([textMessage('user', 'hi', { createdAt: '2026-01-31T12:00:00.000Z' })])
+ * // [{ role: 'user', content: 'hi', created_at: '2026-01-31T12:00:00.000Z' }]
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const exportMessages = (ms: Messages): ReadonlyArray<ExportMessage> => flat(forExport(ms))
+
+/**
+ * The history as clean `ExportMessage`s for machine-readable formats (seed
+ * `ExportStructuredMessages`): the `forExportStructured` view, metadata included.
+ *
+ * @example
+ * import { exportStructuredMessages, makeMessage } from 'chatfold'
+ * exportStructuredMessages([makeMessage({ role: 'user', kind: 'metadata', metadata: { turn: 1 } })])
+ * // [{ role: 'user', content: '{"turn":1}' }]
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMessage> => flat(forExportStructured(ms))
+
+/**
+ * The `forExportStructured` view as indented, lossless JSON (the `toJSON` form, two-space indent,
+ * ending with a newline), so `importJSON` reads it back (seed `ExportJSON`, made lossless). For
+ * the flat seed shape, `JSON.stringify(exportStructuredMessages(ms))`.
+ *
+ * @example
+ * import { exportJSON, importJSON, textMessage } from 'chatfold'
+ * importJSON(exportJSON([textMessage('user', 'hi')])) // right([…])
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const exportJSON = (ms: Messages): string => `${toJSON(forExportStructured(ms), 2)}\n`
+
+/**
+ * The `forExportStructured` view as lossless JSONL, one message per line (seed `ExportJSONL`, made
+ * lossless), so `importJSONL` reads it back.
+ *
+ * @example
+ * import { exportJSONL, importJSONL, textMessage } from 'chatfold'
+ * importJSONL(exportJSONL([textMessage('user', 'hi')])) // right([…])
+ *
+ * @since 0.1.0
+ * @category export
+ */
+export const exportJSONL = (ms: Messages): string => toJSONL(forExportStructured(ms))
+
+// --- tokens ---
+
+/**
+ * The sum of the messages' recorded `tokens.total` (seed `TotalTokens`); a message without
+ * `tokens` counts 0.
+ *
+ * @example
+ * import { textMessage, totalTokens } from 'chatfold'
+ * totalTokens([textMessage('user', 'hi', { tokens: { total: 3 } }), textMessage('assistant', 'yo', { tokens: { total: 5 } })]) // 8
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export const totalTokens = (ms: Messages): number => {
+  let t = 0
+  for (const m of ms) t += m.tokens?.total ?? 0
+  return t
+}
+
+/**
+ * The recorded tokens of the messages that take up context (seed `TokensForEstimation`): like
+ * `totalTokens`, but display-only, bookmark and metadata messages, which never reach a model,
+ * count 0.
+ *
+ * @example
+ * import { textMessage, tokensForEstimation } from 'chatfold'
+ * tokensForEstimation([textMessage('user', 'hi', { tokens: { total: 3 } }), textMessage('assistant', 'Saved', { kind: 'display', tokens: { total: 2 } })]) // 3
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export const tokensForEstimation = (ms: Messages): number => {
+  let t = 0
+  for (const m of ms) if (!isInternal(m)) t += m.tokens?.total ?? 0
+  return t
 }

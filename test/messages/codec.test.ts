@@ -4,7 +4,10 @@ import * as E from 'fp-ts/Either'
 import { importJSON, importJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINES } from '../../src/messages/codec.ts'
 import { formatDecodeFailure } from '../../src/failure.ts'
 import { textMessage } from '../../src/message.ts'
-import { messagesArb } from '../arbitraries.ts'
+import { conversationArb, messagesArb } from '../arbitraries.ts'
+import { exportJSON, exportJSONL, exportMessages, exportStructuredMessages, tokensForEstimation, totalTokens } from '../../src/messages/codec.ts'
+import { forExportStructured } from '../../src/messages/views.ts'
+import { call, everyKind, msg, result, think, txt } from './fixtures.ts'
 
 const good = toJSONL([textMessage('user', 'hi', { id: '1' }), textMessage('assistant', 'hello', { id: '2' })])
 
@@ -72,5 +75,79 @@ describe('JSONL', () => {
   it('importJSON never throws, even on text that is not JSON', () => {
     const r = importJSON('[{')
     expect(E.isLeft(r)).toBe(true)
+  })
+})
+
+// --- seed 002 exports and token totals ---
+
+
+describe('exportMessages / exportStructuredMessages (seed ExportMessage)', () => {
+  it('flattens the forExport view into the seed shape, omitting empty fields', () => {
+    const out = exportMessages(everyKind)
+    expect(out).toEqual([
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'Fix the test' },
+      { role: 'assistant', content: 'Reading.', thinking: 'look first', tool_calls: [{ id: 'c1', name: 'read', arguments: {} }] },
+      { role: 'tool', content: 'file body', tool_name: 'read', tool_call_id: 'c1' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'assistant', content: 'Checkpoint saved' },
+      { role: 'user', content: 'Milestone 1' },
+    ])
+  })
+  it('the structured export adds metadata messages, their metadata as JSON content', () => {
+    const out = exportStructuredMessages(everyKind)
+    expect(out.length).toBe(exportMessages(everyKind).length + 1)
+    expect(out[out.length - 1]).toEqual({ role: 'user', content: '{"turn":1}' })
+  })
+  it('keeps created_at, raw arguments that are not JSON, and one entry per tool result', () => {
+    const at = '2026-01-31T12:00:00.000Z'
+    const out = exportMessages([
+      msg('a', 'assistant', [call('c1', 'x', '{oops'), call('c2')], 'normal', { createdAt: at }),
+      msg('t', 'tool', [result('c1', 'one'), result('c2', 'two')], 'normal', { createdAt: at }),
+    ])
+    expect(out).toEqual([
+      { role: 'assistant', tool_calls: [{ id: 'c1', name: 'x', arguments: '{oops' }, { id: 'c2', name: 'read', arguments: {} }], created_at: at },
+      { role: 'tool', content: 'one', tool_name: 'read', tool_call_id: 'c1', created_at: at },
+      { role: 'tool', content: 'two', tool_name: 'read', tool_call_id: 'c2', created_at: at },
+    ])
+  })
+  it('leaves out images, signatures and redacted reasoning', () => {
+    const out = exportMessages([msg('a', 'assistant', [think('visible', 'sig'), { type: 'reasoning', text: 'opaque', redacted: true }, txt('hi'), { type: 'image', url: 'https://x.test/i.png' }])])
+    expect(out).toEqual([{ role: 'assistant', content: 'hi', thinking: 'visible' }])
+  })
+})
+
+describe('exportJSON / exportJSONL (lossless, structured view)', () => {
+  it('read back with importJSON / importJSONL as the forExportStructured view', () => {
+    expect(importJSON(exportJSON(everyKind))).toEqual(E.right(forExportStructured(everyKind)))
+    expect(importJSONL(exportJSONL(everyKind))).toEqual(E.right(forExportStructured(everyKind)))
+    expect(exportJSON(everyKind)).toMatch(/^\[\n {2}\{/)
+    expect(exportJSON(everyKind).endsWith(']\n')).toBe(true)
+  })
+  it('round-trips any history view', () => {
+    fc.assert(
+      fc.property(fc.oneof(messagesArb, conversationArb), (h) => {
+        expect(importJSONL(exportJSONL(h))).toEqual(E.right(forExportStructured(h)))
+        expect(importJSON(exportJSON(h))).toEqual(E.right(forExportStructured(h)))
+      }),
+      { numRuns: 100 },
+    )
+  })
+})
+
+describe('totalTokens / tokensForEstimation', () => {
+  const h = [
+    msg('u', 'user', [txt('hi')], 'normal', { tokens: { total: 3 } }),
+    msg('a', 'assistant', [txt('yo')], 'normal', { tokens: { total: 5, content: 5 } }),
+    msg('d', 'assistant', [txt('Saved')], 'display', { tokens: { total: 2 } }),
+    msg('s', 'user', [txt('Reminder')], 'synthetic', { tokens: { total: 7 } }),
+    msg('n', 'user', [txt('no count')]),
+  ]
+  it('totalTokens sums tokens.total', () => {
+    expect(totalTokens(h)).toBe(17)
+    expect(totalTokens([])).toBe(0)
+  })
+  it('tokensForEstimation ignores display, bookmark and metadata messages', () => {
+    expect(tokensForEstimation(h)).toBe(15)
   })
 })
