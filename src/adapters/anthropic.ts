@@ -47,12 +47,12 @@ import type { AdapterOptions, AdapterResult } from './types.ts'
 export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'
 
 /**
- * A content block of a Messages request, as `toAnthropic` writes it.
+ * A text, image or document block: user content, and what a tool result may hold.
  *
  * @since 0.1.0
  * @category adapters
  */
-export type AnthropicBlock =
+export type AnthropicMediaBlock =
   | { readonly type: 'text'; readonly text: string }
   | {
       readonly type: 'image'
@@ -68,10 +68,19 @@ export type AnthropicBlock =
         | { readonly type: 'text'; readonly media_type: 'text/plain'; readonly data: string }
       readonly title?: string
     }
+
+/**
+ * A content block of a Messages request, as `toAnthropic` writes it.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export type AnthropicBlock =
+  | AnthropicMediaBlock
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string | Array<AnthropicBlock>; readonly is_error?: boolean }
+  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string | Array<AnthropicMediaBlock>; readonly is_error?: boolean }
 
 /**
  * A turn of a Messages request. Arrays are plain `Array`s so that the request passes straight to
@@ -107,7 +116,7 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'im
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** A user-side media block: an image, or a PDF or plain-text document. */
-const mediaBlock = (context: Context, m: Message, p: Part): AnthropicBlock | undefined => {
+const mediaBlock = (context: Context, m: Message, p: Part): AnthropicMediaBlock | undefined => {
   if (p.type === 'image') {
     if (p.url !== undefined) return { type: 'image', source: { type: 'url', url: p.url } }
     const mediaType = imageType(p)
@@ -175,7 +184,7 @@ const userBlocks = (context: Context, m: Message): AnthropicBlock[] => {
 /** A tool message's results; images and documents after a result go into that result's content. */
 const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   const blocks: AnthropicBlock[] = []
-  let last: { type: 'tool_result'; tool_use_id: string; content: string | AnthropicBlock[]; is_error?: boolean } | undefined
+  let last: { type: 'tool_result'; tool_use_id: string; content: string | AnthropicMediaBlock[]; is_error?: boolean } | undefined
   for (const p of m.parts) {
     if (p.type === 'tool_result') {
       last = { type: 'tool_result', tool_use_id: idFor(context, p.toolCallId), content: p.content, ...(p.isError ? { is_error: true } : {}) }

@@ -28,7 +28,7 @@ export {
   type OpenAIResponsesRequest,
   toOpenAIResponses,
 } from './openai-responses.ts'
-export { type AnthropicBlock, type AnthropicImageType, type AnthropicMessage, type AnthropicRequest, fromAnthropic, fromAnthropicMessage, toAnthropic } from './anthropic.ts'
+export { type AnthropicBlock, type AnthropicImageType, type AnthropicMediaBlock, type AnthropicMessage, type AnthropicRequest, fromAnthropic, fromAnthropicMessage, toAnthropic } from './anthropic.ts'
 export { fromGemini, fromGeminiResponse, type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
 export {
   type AIContentPart,

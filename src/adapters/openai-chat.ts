@@ -38,6 +38,7 @@ import {
   reader,
   type Reader,
   settleStatuses,
+  systemAfterResults,
   TaggedC,
   toDataUrl,
   errorText,
@@ -194,7 +195,7 @@ const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoni
 export const toOpenAIChat =
   (options: OpenAIChatOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIChatRequest> =>
-    convertWith('openai', options, nonEmptyIds, ms, (context, messages) => convert(context, messages, options))
+    convertWith('openai', options, nonEmptyIds, ms, (context, messages) => convert(context, systemAfterResults(messages), options))
 
 const convert = (context: Context, ms: Messages, options: OpenAIChatOptions): OpenAIChatRequest => {
   const systemRole = options.systemRole ?? 'system'

@@ -40,6 +40,7 @@ import {
   reader,
   type Reader,
   settleStatuses,
+  systemAfterResults,
   TaggedC,
   errorText,
   toDataUrl,
@@ -213,7 +214,7 @@ const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions
 export const toOpenAIResponses =
   (options: OpenAIResponsesOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIResponsesRequest> =>
-    convertWith('openai', options, responsesIds, ms, (context, messages) => convert(context, messages, options))
+    convertWith('openai', options, responsesIds, ms, (context, messages) => convert(context, systemAfterResults(messages), options))
 
 // --- from ---
 

@@ -122,6 +122,41 @@ const planIds = (context: Context, rule: IdRule, ms: Messages): void => {
   }
 }
 
+/**
+ * Moves a system message that falls between a tool call and its results to right after those
+ * results, for targets whose tool results must follow their call directly (the history core lets a
+ * system message sit inside a tool turn). Returns the input when nothing moves.
+ */
+export const systemAfterResults = (ms: Messages): Messages => {
+  const out: Message[] = []
+  let held: Message[] = []
+  const open = new Set<string>()
+  let moved = false
+  const release = (): void => {
+    out.push(...held)
+    held = []
+  }
+  for (const m of ms) {
+    if (m.role === 'system' && open.size > 0) {
+      held.push(m)
+      moved = true
+      continue
+    }
+    if (m.role === 'tool') {
+      out.push(m)
+      for (const p of m.parts) if (isToolResult(p)) open.delete(p.toolCallId)
+      if (open.size === 0) release()
+      continue
+    }
+    release()
+    open.clear()
+    if (m.role === 'assistant') for (const p of m.parts) if (isToolCall(p)) open.add(p.id)
+    out.push(m)
+  }
+  release()
+  return moved ? out : ms
+}
+
 /** The id a tool call or result goes out with. */
 export const idFor = (context: Context, id: string): string => context.ids.get(id) ?? id
 
