@@ -1,0 +1,355 @@
+/**
+ * The chat modality's HTTP API (seed 001) as a Web-standard fetch handler,
+ * `(request: Request) => Promise<Response>`, over a `ChatStore`. It mounts unchanged in
+ * `Deno.serve`, a Cloudflare Worker, Bun, or Node through `chatfold/node`.
+ *
+ * | route | does |
+ * | --- | --- |
+ * | `POST /events` | schedules `{ scheduled_time, modality: "chat", data }` |
+ * | `POST /events/immediate` | applies `{ modality: "chat", data }` now |
+ * | `POST /modalities/chat/submit` | applies the body (the data) now |
+ * | `POST /environment/modalities/chat/query` | `query` with the body's parameters |
+ * | `GET /environment/modalities/chat` | the snapshot |
+ * | `GET /events` | the event history (`?limit=N`: the last N) and the pending events |
+ * | `POST /simulator/advance` | `{ seconds }` or `{ until }`: moves the clock |
+ * | `GET /simulator` | the clock and queue sizes |
+ *
+ * Bad input is a 400 whose JSON body lists every bad field by path; an unknown route is a 404, a
+ * wrong method a 405 (with `Allow`), a body over the limit (1 MiB by default) a 413 sent as soon
+ * as the limit is crossed, without reading the rest. An `authorize(request)` hook may refuse a
+ * request (401/403) or allow it for some conversations only: the caller then sees and writes those
+ * alone. Nothing a request sends can crash the handler or corrupt the store: every failed request
+ * changes nothing, and the handler's promise never rejects (an internal error is a 500).
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { type DecodeFailure, type DecodeIssue, prefixFailure, showActual } from './failure.ts'
+import type { ChatStore } from './store/store.ts'
+import { restrictTo, type ChatState, type StoreError } from './store/state.ts'
+import { decodeQuery, query } from './store/query.ts'
+import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
+import { eventHistory, pendingEvents, scheduleEvent, type SimEvent, type SimStep, type Simulator, submitEvent } from './store/simulator.ts'
+
+// --- options ---
+
+/**
+ * What an `authorize` hook decides: allow the request (for every conversation, or only the
+ * listed ones), or deny it with 401 (not authenticated) or 403 (not allowed).
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export type AuthDecision =
+  | { readonly type: 'allow'; readonly conversations?: 'all' | ReadonlyArray<string> }
+  | { readonly type: 'deny'; readonly status: 401 | 403; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
+
+/**
+ * Options of the handler: the body limit in bytes (1 MiB by default), an `authorize` hook, and
+ * a path prefix to mount the routes under (`/api` serves `/api/events`, …).
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export type ChatHandlerOptions = {
+  readonly maxBodyBytes?: number
+  readonly authorize?: (request: Request) => AuthDecision | Promise<AuthDecision>
+  readonly basePath?: string
+}
+
+/** The default body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576
+
+// --- responses ---
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } })
+
+const fail = (status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}): Response =>
+  json(status, { error: { status, code, message, ...extra } }, headers)
+
+const invalid = (failure: DecodeFailure, message = 'The request has invalid fields'): Response =>
+  fail(400, 'invalid_request', message, { issues: failure.map((i) => ({ path: i.path, expected: i.expected, actual: showActual(i.actual) })) })
+
+const storeFailure = (e: StoreError, prefix = ''): Response =>
+  e.type === 'duplicate_message'
+    ? fail(409, 'duplicate_message', `Message id ${JSON.stringify(e.messageId)} is already held`, { message_id: e.messageId })
+    : invalid(prefix === '' ? e.failure : prefixFailure(prefix)(e.failure))
+
+// --- body ---
+
+/** JSON media types, and `text/plain` (what `fetch` sends for a string body with no content type). */
+const isJsonType = (ct: string): boolean => /^(?:application\/(?:[\w.+-]*\+)?json|text\/plain)\s*(?:;|$)/i.test(ct.trim())
+
+/** Reads a JSON body, stopping (and cancelling the stream) as soon as it passes `limit` bytes. */
+const readJson = async (request: Request, limit: number): Promise<E.Either<Response, unknown>> => {
+  const type = request.headers.get('content-type')
+  if (type !== null && !isJsonType(type)) {
+    await request.body?.cancel().catch(() => undefined)
+    return E.left(fail(415, 'unsupported_media_type', `Expected a JSON body (application/json), got ${type.slice(0, 100)}`, { accept: 'application/json' }))
+  }
+  const tooLarge = () => fail(413, 'payload_too_large', `The body is larger than ${limit} bytes`, { limit })
+  const declared = request.headers.get('content-length')
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+    await request.body?.cancel().catch(() => undefined)
+    return E.left(tooLarge())
+  }
+  const chunks: Uint8Array[] = []
+  let total = 0
+  if (request.body !== null) {
+    const reader = request.body.getReader()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        total += value.byteLength
+        if (total > limit) {
+          await reader.cancel().catch(() => undefined)
+          return E.left(tooLarge())
+        }
+        chunks.push(value)
+      }
+    } catch {
+      return E.left(fail(400, 'unreadable_body', 'The body could not be read'))
+    }
+  }
+  const bytes = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    bytes.set(c, at)
+    at += c.byteLength
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return E.left(fail(400, 'invalid_json', 'The body is not valid UTF-8'))
+  }
+  if (text.trim() === '') return E.left(fail(400, 'invalid_json', 'Expected a JSON body, got an empty one'))
+  try {
+    return E.right(JSON.parse(text) as unknown)
+  } catch (e) {
+    return E.left(fail(400, 'invalid_json', `The body is not JSON: ${e instanceof Error ? e.message : String(e)}`))
+  }
+}
+
+// --- access ---
+
+type Access = { readonly all: true } | { readonly all: false; readonly ids: ReadonlySet<string> }
+
+const canSee = (access: Access, conversationId: string): boolean => access.all || access.ids.has(conversationId)
+
+const visibleState = (access: Access, state: ChatState): ChatState => (access.all ? state : restrictTo([...access.ids])(state))
+
+const conversationOfEvent = (state: ChatState, e: SimEvent): string => e.input.conversation_id ?? state.defaultConversationId
+
+const forbidden = (conversationId: string): Response => fail(403, 'forbidden', `Not allowed in conversation ${JSON.stringify(conversationId)}`)
+
+// --- routes ---
+
+type Ctx = { readonly store: ChatStore; readonly access: Access; readonly request: Request; readonly url: URL; readonly limit: number }
+type Route = { readonly method: 'GET' | 'POST'; readonly run: (ctx: Ctx) => Promise<Response> }
+
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const messageOf = (state: ChatState, e: SimEvent): ChatMessage | undefined => {
+  const id = e.input.message_id ?? e.input.input_id
+  return toChatMessages(state)([{ id, role: e.input.role, parts: [], kind: 'normal' }])[0]
+}
+
+const eventResponse = (store: ChatStore, event: SimEvent): Response => {
+  const message = event.status === 'applied' ? messageOf(store.state(), event) : undefined
+  return json(event.status === 'pending' ? 202 : 201, { event, ...(message === undefined ? {} : { message }) })
+}
+
+/** Checks the envelope of `/events` bodies: `modality` must be "chat", `data` present, no unknown fields. */
+const envelopeIssues = (body: Readonly<Record<string, unknown>>, fields: ReadonlyArray<string>): ReadonlyArray<DecodeIssue> => {
+  const out: DecodeIssue[] = []
+  if (body['modality'] !== 'chat') out.push({ path: 'modality', expected: '"chat"', actual: body['modality'] })
+  if (!Object.prototype.hasOwnProperty.call(body, 'data')) out.push({ path: 'data', expected: 'the chat message data (role, content, …)', actual: undefined })
+  for (const k of Object.keys(body)) if (!fields.includes(k)) out.push({ path: k, expected: `no such field (expected ${fields.join(', ')})`, actual: body[k] })
+  return out
+}
+
+const invalidIssues = (r: E.Either<StoreError, unknown>): ReadonlyArray<DecodeIssue> => (E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure : [])
+
+const withBody =
+  (run: (ctx: Ctx, body: unknown) => Response) =>
+  async (ctx: Ctx): Promise<Response> => {
+    const body = await readJson(ctx.request, ctx.limit)
+    return E.isLeft(body) ? body.left : run(ctx, body.right)
+  }
+
+/**
+ * Runs a store step for a caller. A caller limited to some conversations gets a dry run on the
+ * current value first (pure: nothing changes), so that bad data is a 400 and a foreign
+ * conversation a 403; steps are synchronous, so nothing can happen in between.
+ */
+const runStep = (
+  ctx: Ctx,
+  dryRun: (sim: Simulator) => E.Either<StoreError, SimStep>,
+  step: () => E.Either<StoreError, SimEvent>,
+  prefix: string,
+): Response => {
+  if (!ctx.access.all) {
+    const r = dryRun(ctx.store.simulator())
+    if (E.isLeft(r) && r.left.type === 'invalid_input') return storeFailure(r.left, prefix)
+    if (E.isRight(r)) {
+      const target = conversationOfEvent(ctx.store.state(), r.right.event)
+      if (!canSee(ctx.access, target)) return forbidden(target)
+    }
+  }
+  const r = step()
+  return E.isLeft(r) ? storeFailure(r.left, prefix) : eventResponse(ctx.store, r.right)
+}
+
+const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
+  '/events': [
+    {
+      method: 'POST',
+      run: withBody((ctx, body) => {
+        if (!isObject(body)) return invalid([{ path: '', expected: 'an event object { scheduled_time, modality, data }', actual: body }])
+        const request = { scheduled_time: body['scheduled_time'], data: body['data'] }
+        const envelope = envelopeIssues(body, ['scheduled_time', 'modality', 'data'])
+        if (envelope.length > 0) return invalid([...envelope, ...invalidIssues(scheduleEvent(request)(ctx.store.simulator()))])
+        return runStep(ctx, scheduleEvent(request), () => ctx.store.schedule(request), '')
+      }),
+    },
+    {
+      method: 'GET',
+      run: async (ctx) => {
+        const limitParam = ctx.url.searchParams.get('limit')
+        if (limitParam !== null && !/^\d{1,15}$/.test(limitParam)) return invalid([{ path: 'limit', expected: 'a non-negative integer', actual: limitParam }])
+        const sim = ctx.store.simulator()
+        const seen = (e: SimEvent) => canSee(ctx.access, conversationOfEvent(sim.state, e))
+        const history = eventHistory(sim).filter(seen)
+        const events = limitParam === null ? history : history.slice(Math.max(0, history.length - Number(limitParam)))
+        return json(200, { current_time: sim.now, events, pending: pendingEvents(sim).filter(seen) })
+      },
+    },
+  ],
+  '/events/immediate': [
+    {
+      method: 'POST',
+      run: withBody((ctx, body) => {
+        if (!isObject(body)) return invalid([{ path: '', expected: 'an event object { modality, data }', actual: body }])
+        const data = body['data']
+        const envelope = envelopeIssues(body, ['modality', 'data'])
+        if (envelope.length > 0) return invalid([...envelope, ...prefixFailure('data')(invalidIssues(submitEvent(data)(ctx.store.simulator())))])
+        return runStep(ctx, submitEvent(data), () => ctx.store.submit(data), 'data')
+      }),
+    },
+  ],
+  '/modalities/chat/submit': [{ method: 'POST', run: withBody((ctx, body) => runStep(ctx, submitEvent(body), () => ctx.store.submit(body), '')) }],
+  '/environment/modalities/chat/query': [
+    {
+      method: 'POST',
+      run: withBody((ctx, body) => {
+        const params = decodeQuery(body)
+        if (E.isLeft(params)) return invalid(params.left)
+        const id = params.right.conversation_id
+        if (id !== undefined && !canSee(ctx.access, id)) return forbidden(id)
+        const state = id === undefined ? visibleState(ctx.access, ctx.store.state()) : ctx.store.state()
+        const messages = toChatMessages(state)(query(params.right)(state))
+        return json(200, { messages, count: messages.length })
+      }),
+    },
+  ],
+  '/environment/modalities/chat': [{ method: 'GET', run: async (ctx) => json(200, snapshot(visibleState(ctx.access, ctx.store.state()))) }],
+  '/simulator/advance': [
+    {
+      method: 'POST',
+      run: withBody((ctx, body) => {
+        if (!ctx.access.all) return fail(403, 'forbidden', 'Advancing the clock needs access to every conversation')
+        if (!isObject(body)) return invalid([{ path: '', expected: 'an object { seconds } or { until }', actual: body }])
+        const keys = Object.keys(body)
+        const unknown = keys.filter((k) => k !== 'seconds' && k !== 'until')
+        if (unknown.length > 0 || keys.length !== 1) {
+          return invalid(
+            unknown.length > 0
+              ? unknown.map((k) => ({ path: k, expected: 'no such field (expected seconds or until)', actual: body[k] }))
+              : [{ path: '', expected: 'exactly one of seconds, until', actual: body }],
+          )
+        }
+        const seconds = body['seconds']
+        const until = body['until']
+        const r =
+          seconds !== undefined
+            ? typeof seconds === 'number'
+              ? ctx.store.advanceBy(seconds)
+              : E.left<StoreError>({ type: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
+            : typeof until === 'string'
+              ? ctx.store.advanceTo(until)
+              : E.left<StoreError>({ type: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: until }] })
+        if (E.isLeft(r)) return storeFailure(r.left)
+        return json(200, { current_time: ctx.store.simulator().now, applied: r.right })
+      }),
+    },
+  ],
+  '/simulator': [
+    {
+      method: 'GET',
+      run: async (ctx) => {
+        const sim = ctx.store.simulator()
+        return json(200, { current_time: sim.now, pending: pendingEvents(sim).length, applied: eventHistory(sim).length })
+      },
+    },
+  ],
+}
+
+// --- handler ---
+
+const normaliseBase = (base: string | undefined): string => {
+  const b = (base ?? '').replace(/\/+$/, '')
+  return b === '' ? '' : b.startsWith('/') ? b : `/${b}`
+}
+
+/**
+ * A fetch handler serving the chat modality's HTTP API over a store.
+ *
+ * @example
+ * import { createChatHandler, createChatStore } from 'chatfold'
+ * const handler = createChatHandler(createChatStore(), { maxBodyBytes: 64 * 1024 })
+ * // Deno.serve(handler); export default { fetch: handler }; or chatfold/node's serve(handler)
+ * const res = await handler(new Request('http://localhost/modalities/chat/submit', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json' },
+ *   body: JSON.stringify({ role: 'user', content: 'Hi' }),
+ * }))
+ * res.status // 201
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
+  const base = normaliseBase(options.basePath)
+  const limit = options.maxBodyBytes === undefined || Number.isNaN(options.maxBodyBytes) ? DEFAULT_MAX_BODY_BYTES : Math.max(0, Math.floor(options.maxBodyBytes))
+  return async (request) => {
+    try {
+      const url = new URL(request.url)
+      const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname
+      const local = base === '' ? path : path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : undefined
+      const candidates = local === undefined ? undefined : Object.prototype.hasOwnProperty.call(routes, local) ? routes[local] : undefined
+      if (candidates === undefined) return fail(404, 'not_found', `No route ${request.method} ${url.pathname}`)
+      const route = candidates.find((r) => r.method === request.method)
+      if (route === undefined) {
+        const allow = candidates.map((r) => r.method).join(', ')
+        return fail(405, 'method_not_allowed', `${request.method} is not allowed on ${url.pathname} (allowed: ${allow})`, {}, { allow })
+      }
+      let access: Access = { all: true }
+      if (options.authorize !== undefined) {
+        const d = await options.authorize(request)
+        if (d.type === 'deny') {
+          await request.body?.cancel().catch(() => undefined)
+          return fail(d.status, d.status === 401 ? 'unauthorized' : 'forbidden', d.message ?? (d.status === 401 ? 'Authentication required' : 'Not allowed'), {}, d.headers)
+        }
+        if (d.conversations !== undefined && d.conversations !== 'all') access = { all: false, ids: new Set(d.conversations) }
+      }
+      return await route.run({ store, access, request, url, limit })
+    } catch {
+      return fail(500, 'internal_error', 'The request could not be handled')
+    }
+  }
+}

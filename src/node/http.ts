@@ -1,0 +1,190 @@
+/**
+ * Serving a Web-standard fetch handler (`(request: Request) => Promise<Response>`, such as
+ * `createChatHandler`'s) with `node:http`. The request body is streamed to the handler as it is
+ * pulled, so a handler that stops reading (a 413) leaves the rest unread; the connection is then
+ * closed after the response instead of being reused.
+ *
+ * @module
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A fetch handler: Web `Request` in, Web `Response` out.
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export type FetchHandler = (request: Request) => Promise<Response>
+
+/** The request body as a Web stream that reads from Node only when pulled, and stops on cancel. */
+const bodyOf = (req: IncomingMessage): ReadableStream<Uint8Array> => {
+  let done = false
+  const stop = () => {
+    done = true
+    req.off('data', onData)
+    req.off('end', onEnd)
+    req.off('error', onError)
+    req.pause()
+  }
+  let controller!: ReadableStreamDefaultController<Uint8Array>
+  const onData = (chunk: Uint8Array) => {
+    if (done) return
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    if ((controller.desiredSize ?? 0) <= 0) req.pause()
+  }
+  const onEnd = () => {
+    if (done) return
+    stop()
+    controller.close()
+  }
+  const onError = (e: unknown) => {
+    if (done) return
+    stop()
+    controller.error(e)
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c
+        req.pause()
+        req.on('data', onData)
+        req.on('end', onEnd)
+        req.on('error', onError)
+      },
+      pull: () => void req.resume(),
+      cancel: () => stop(),
+    },
+    { highWaterMark: 1 },
+  )
+}
+
+const toRequest = (req: IncomingMessage, origin: string, signal: AbortSignal): Request => {
+  const headers = new Headers()
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    try {
+      headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string)
+    } catch {
+      // a header Node accepted but the Fetch API does not: leave it out
+    }
+  }
+  const method = req.method ?? 'GET'
+  const hasBody = method !== 'GET' && method !== 'HEAD'
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal, ...(hasBody ? { body: bodyOf(req), duplex: 'half' as const } : {}) }
+  return new Request(new URL(req.url ?? '/', origin), init)
+}
+
+const send = async (res: ServerResponse, response: Response, close: boolean): Promise<void> => {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, key) => {
+    if (key === 'set-cookie') return
+    headers[key] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
+  if (close) headers['connection'] = 'close'
+  res.writeHead(response.status, response.statusText, headers)
+  if (response.body === null) {
+    res.end()
+    return
+  }
+  const reader = response.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve))
+  }
+  res.end()
+}
+
+/**
+ * Adapts a fetch handler to a `node:http` request listener. A handler that throws is answered
+ * with a plain 500; a request Node cannot express as a Web `Request` with a 400.
+ *
+ * @example
+ * import { createServer } from 'node:http'
+ * import { createChatHandler, createChatStore } from 'chatfold'
+ * import { toNodeListener } from 'chatfold/node'
+ * createServer(toNodeListener(createChatHandler(createChatStore()))).listen(8080, '127.0.0.1')
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const toNodeListener =
+  (handler: FetchHandler, options: { readonly origin?: string } = {}) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    const aborted = new AbortController()
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort()
+    })
+    void (async () => {
+      let request: Request
+      try {
+        const host = req.headers.host
+        const origin = options.origin ?? (host !== undefined && /^[\w.:[\]-]+$/.test(host) ? `http://${host}` : 'http://localhost')
+        request = toRequest(req, origin, aborted.signal)
+      } catch {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Bad request')
+        return
+      }
+      let response: Response
+      try {
+        response = await handler(request)
+      } catch {
+        response = new Response('Internal error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      }
+      try {
+        // a body the handler left unread is not drained: the connection closes after the response
+        await send(res, response, !req.complete)
+      } catch {
+        res.destroy()
+      }
+    })()
+  }
+
+/**
+ * A running server: its URL, the `node:http` server, and `close()`.
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export type RunningServer = {
+  readonly url: string
+  readonly server: Server
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Serves a fetch handler with `node:http` on `hostname` (127.0.0.1 by default) and `port`
+ * (a free one by default), resolving once it listens.
+ *
+ * @example
+ * import { createChatHandler, createChatStore } from 'chatfold'
+ * import { serve } from 'chatfold/node'
+ * const running = await serve(createChatHandler(createChatStore()), { port: 8080 })
+ * console.log(`listening on ${running.url}`)
+ * await running.close()
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const serve = (handler: FetchHandler, options: { readonly port?: number; readonly hostname?: string } = {}): Promise<RunningServer> =>
+  new Promise((resolve, reject) => {
+    const hostname = options.hostname ?? '127.0.0.1'
+    const server = createServer({ keepAliveTimeout: 5_000 }, toNodeListener(handler))
+    server.once('error', reject)
+    server.listen(options.port ?? 0, hostname, () => {
+      server.off('error', reject)
+      const { port } = server.address() as AddressInfo
+      const host = hostname.includes(':') ? `[${hostname}]` : hostname
+      resolve({
+        url: `http://${host}:${port}`,
+        server,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((e) => (e === undefined ? done() : fail(e)))
+            server.closeAllConnections()
+          }),
+      })
+    })
+  })
