@@ -10,7 +10,7 @@
 import { type Endpoint, proxy, wrap } from 'comlink'
 import type { Message, Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
-import { abortReason, slicesOf, yieldToEventLoop } from './schedule.ts'
+import { abortReason, now, sliceSizer, slicesOf, yieldToEventLoop } from './schedule.ts'
 import type { PruneResult } from '../messages/prune.ts'
 import type { EnginePruneOptions, SessionPruneResult } from './ops.ts'
 import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './service.ts'
@@ -95,7 +95,10 @@ export type EngineOptions = {
   readonly encoding?: EncodingName
   /** Starts the worker; default a module Web Worker (`webWorkerHost()`). */
   readonly host?: () => EngineHost
-  /** Histories cross to and from a worker in slices of about this many bytes; default 1 MiB. */
+  /**
+   * Histories cross to and from a worker in slices of about this many bytes. By default the size is
+   * learned from how long each send blocks this thread, aimed at 4 ms (a quarter of a frame).
+   */
   readonly sliceBytes?: number
   /** A worker that has not answered its first call after this many ms has failed to load; default 30,000. */
   readonly startTimeout?: number
@@ -184,7 +187,6 @@ const plain = <O extends CallOptions & ProgressOptions>(o: O): Omit<O, 'signal' 
   return rest
 }
 
-const DEFAULT_SLICE_BYTES = 1 << 20
 const IN_FLIGHT_SLICES = 2
 
 /**
@@ -206,7 +208,7 @@ const IN_FLIGHT_SLICES = 2
 export const createEngine = (options: EngineOptions = {}): Engine => {
   const mode = resolveMode(options)
   const encoding = options.encoding ?? DEFAULT_ENCODING
-  const sliceBytes = Math.max(1, Math.floor(options.sliceBytes ?? DEFAULT_SLICE_BYTES))
+  const slices = sliceSizer(options.sliceBytes === undefined ? undefined : Math.max(1, Math.floor(options.sliceBytes)))
   const startTimeout = options.startTimeout ?? 30_000
   const remote = mode === 'worker'
   let disposed: EngineError | undefined
@@ -354,8 +356,12 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const inFlight: Array<Promise<SessionTokens>> = []
     let last: SessionTokens | undefined
     let done = 0
-    for (const slice of slicesOf(ms, sliceBytes)) {
-      const p = call(c, signal, (s, callId) => s.appendSession(callId, id, handle, slice)).then((r) => {
+    for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
+      const t0 = now()
+      const sent = call(c, signal, (s, callId) => s.appendSession(callId, id, handle, slice))
+      // the structured clone of a send happens now, on this thread
+      slices.observe(bytes, now() - t0)
+      const p = sent.then((r) => {
         done += slice.length
         onProgress?.({ phase: 'open', done, total: ms.length })
         return r
@@ -395,7 +401,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         try {
           while (from !== undefined) {
             const at: number = from
-            const slice = await on(o.signal, (s, callId) => s.snapshotSession(callId, id, handle, snapshot, at, remote ? sliceBytes : Infinity))
+            const slice = await on(o.signal, (s, callId) => s.snapshotSession(callId, id, handle, snapshot, at, remote ? slices.size() : Infinity))
             if (!remote) return slice.messages
             snapshot = slice.snapshot
             for (const m of slice.messages) out.push(m)

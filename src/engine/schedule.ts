@@ -37,8 +37,6 @@ export const yieldToEventLoop = (): Promise<void> =>
 /** How long a slice of work runs before it yields (ms): a fraction of a 16 ms frame. */
 export const SLICE_MS = 8
 
-const now = (): number => (typeof performance === 'object' ? performance.now() : Date.now())
-
 /**
  * A budget of `ms` milliseconds: `spent()` is true once it has run out; `reset()` starts a new one.
  */
@@ -83,19 +81,49 @@ const sizeOf = (u: unknown, depth: number): number => {
 export const approxBytes = (m: Message): number => sizeOf(m, 0)
 
 /**
- * Cuts `ms` into consecutive slices of about `maxBytes` each (at least one message per slice).
- * Lazy, so that sizing a slice is interleaved with sending it.
+ * Cuts `ms` into consecutive slices of about `maxBytes()` each (at least one message per slice),
+ * asking for the size before each slice. Lazy, so that sizing a slice is interleaved with sending it.
  */
-export function* slicesOf(ms: Messages, maxBytes: number): Generator<Messages> {
+export function* slicesOf(ms: Messages, maxBytes: () => number): Generator<{ readonly messages: Messages; readonly bytes: number }> {
   let from = 0
   while (from < ms.length) {
+    const max = maxBytes()
     let to = from
     let bytes = 0
-    while (to < ms.length && (to === from || bytes < maxBytes)) {
+    while (to < ms.length && (to === from || bytes < max)) {
       bytes += approxBytes(ms[to] as Message)
       to++
     }
-    yield ms.slice(from, to)
+    yield { messages: ms.slice(from, to), bytes }
     from = to
   }
 }
+
+// --- slice sizes ---
+
+/** A send is aimed at this many ms of the sending thread: a quarter of a frame. */
+export const SEND_MS = 4
+const FIRST_SLICE = 128 * 1024
+const MIN_SLICE = 16 * 1024
+const MAX_SLICE = 1024 * 1024
+
+/**
+ * The size of the next slice: `fixed` when given, otherwise learned from how long each send
+ * blocked, aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most
+ * after a fast one, so that no send blocks a frame on a slow or busy machine and fast ones send
+ * fewer, larger slices (16 KiB to 1 MiB).
+ */
+export const sliceSizer = (fixed: number | undefined) => {
+  let bytes = fixed ?? FIRST_SLICE
+  return {
+    size: (): number => bytes,
+    observe: (sent: number, ms: number): void => {
+      if (fixed !== undefined || sent < MIN_SLICE) return
+      const aimed = (sent / Math.max(ms, 0.01)) * SEND_MS
+      bytes = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.min(aimed, bytes * 1.25))))
+    },
+  }
+}
+
+/** The current time in ms. */
+export const now = (): number => (typeof performance === 'object' ? performance.now() : Date.now())

@@ -1,0 +1,53 @@
+/**
+ * The engine's operations on plain data: history diffs and their application, the cached
+ * counter, and a pruner that remembers what it pruned.
+ */
+import { describe, expect, it } from 'vitest'
+import { counter, diffHistories, prune } from '../../src/engine/ops.ts'
+import { applyChanges } from '../../src/engine/types.ts'
+import { textMessage } from '../../src/message.ts'
+import { heuristic } from '../../src/tokens.ts'
+import { sampleSession } from '../../scripts/sample.ts'
+import { deepFreeze } from '../arbitraries.ts'
+
+const a = textMessage('user', 'one')
+const b = textMessage('assistant', 'two two')
+const c = textMessage('user', 'three three three')
+
+describe('diffHistories and applyChanges', () => {
+  const count = counter(heuristic)
+
+  it('reports replaced messages by position, with the token delta, and applies back', () => {
+    const before = deepFreeze([a, b])
+    const after = [a, c]
+    const d = diffHistories(before, after, count)
+    expect(d.changes).toEqual([{ index: 1, message: c }])
+    expect(d.length).toBe(2)
+    expect(d.delta).toBe(count(c) - count(b))
+    expect(applyChanges(d)(before)).toEqual(after)
+  })
+
+  it('reports a history of another length whole', () => {
+    const d = diffHistories([a, b, c], [c], count)
+    expect(d.changes).toEqual([{ index: 0, message: c }])
+    expect(d.delta).toBe(-count(a) - count(b))
+    expect(applyChanges(d)([a, b, c])).toEqual([c])
+  })
+
+  it('changes nothing, and gives the input itself, when nothing changed', () => {
+    const ms = [a, b]
+    expect(diffHistories(ms, [a, b], count)).toEqual({ changes: [], length: 2, delta: 0 })
+    expect(applyChanges({ changes: [], length: 2 })(ms)).toBe(ms)
+  })
+})
+
+describe('prune', () => {
+  it('keeps identities across calls with the same pruner, so a turn rewrites only new messages', () => {
+    const ms = deepFreeze(sampleSession({ messages: 200, seed: 8, maxResult: 3_000 }))
+    const p = prune({ protectTokens: 2_000, minimumSavings: 100 }, heuristic)
+    const first = p(ms).messages
+    const second = p(ms).messages
+    expect(first).not.toBe(ms)
+    expect(second.every((m, i) => m === first[i])).toBe(true)
+  })
+})

@@ -1,0 +1,80 @@
+/**
+ * The engine's scheduling helpers: slicing histories by size, learning slice sizes from send
+ * times, yielding to the event loop, aborting.
+ */
+import { describe, expect, it } from 'vitest'
+import { approxBytes, sliceSizer, slicesOf, throwIfAborted, yieldToEventLoop } from '../../src/engine/schedule.ts'
+import { makeMessage, textMessage } from '../../src/message.ts'
+import { image } from '../../src/part.ts'
+
+const sized = (chars: number) => textMessage('user', 'x'.repeat(chars))
+
+describe('approxBytes', () => {
+  it('grows with the text and counts image bytes', () => {
+    const small = approxBytes(sized(10))
+    expect(approxBytes(sized(10_010)) - small).toBe(10_000)
+    const withImage = makeMessage({ role: 'user', parts: [image({ data: new Uint8Array(5_000), mediaType: 'image/png' })] })
+    expect(approxBytes(withImage)).toBeGreaterThan(5_000)
+  })
+})
+
+describe('slicesOf', () => {
+  it('cuts a history into consecutive slices of about the size asked, at least one message each', () => {
+    const ms = Array.from({ length: 10 }, () => sized(1_000))
+    const slices = [...slicesOf(ms, () => 2_500)]
+    expect(slices.map((s) => s.messages.length)).toEqual([3, 3, 3, 1])
+    expect(slices.flatMap((s) => s.messages)).toEqual(ms)
+    const huge = [...slicesOf([sized(50_000), sized(10)], () => 100)]
+    expect(huge.map((s) => s.messages.length)).toEqual([1, 1])
+    expect([...slicesOf([], () => 100)]).toEqual([])
+  })
+
+  it('asks for the size before each slice', () => {
+    const ms = Array.from({ length: 6 }, () => sized(1_000))
+    let size = 1
+    const slices = [...slicesOf(ms, () => (size *= 2) * 1_000)]
+    expect(slices.map((s) => s.messages.length)).toEqual([2, 4])
+  })
+})
+
+describe('sliceSizer', () => {
+  it('keeps a fixed size', () => {
+    const s = sliceSizer(5_000)
+    s.observe(1_000_000, 100)
+    expect(s.size()).toBe(5_000)
+  })
+
+  it('shrinks at once after a slow send and grows by a quarter at most after a fast one', () => {
+    const s = sliceSizer(undefined)
+    const first = s.size()
+    s.observe(first, 40) // ten times the 4 ms aimed at
+    expect(s.size()).toBeLessThan(first / 5)
+    const small = s.size()
+    s.observe(small, 0.01)
+    expect(s.size()).toBe(Math.round(small * 1.25))
+    for (let i = 0; i < 100; i++) s.observe(s.size(), 0.01)
+    expect(s.size()).toBe(1024 * 1024)
+  })
+})
+
+describe('yieldToEventLoop', () => {
+  it('lets a timer that is due run before it resolves', async () => {
+    let ran = false
+    setTimeout(() => (ran = true), 0)
+    await new Promise((r) => setTimeout(r, 5))
+    ran = false
+    setTimeout(() => (ran = true), 0)
+    for (let i = 0; i < 50 && !ran; i++) await yieldToEventLoop()
+    expect(ran).toBe(true)
+  })
+})
+
+describe('throwIfAborted', () => {
+  it('throws the reason of an aborted signal, and nothing otherwise', () => {
+    const c = new AbortController()
+    expect(() => throwIfAborted(c.signal)).not.toThrow()
+    expect(() => throwIfAborted(undefined)).not.toThrow()
+    c.abort(new Error('stop'))
+    expect(() => throwIfAborted(c.signal)).toThrow('stop')
+  })
+})
