@@ -1,0 +1,136 @@
+/**
+ * The OpenAI adapters' output, validated against OpenAI's own OpenAPI document
+ * (`shared/specs/openai-openapi.json`, OpenAPI 3.1, so JSON Schema 2020-12): each Chat Completions
+ * message against `ChatCompletionRequestMessage`, each Responses item against `InputItem`, and whole
+ * request bodies against `CreateChatCompletionRequest` and `CreateResponse`. Node only (it reads a
+ * 3 MB file, once).
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import * as E from 'fp-ts/Either'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import type { ValidateFunction } from 'ajv'
+import { fromOpenAIChat, fromOpenAIResponses, toOpenAIChat, toOpenAIResponses } from '../../src/adapters/index.ts'
+import type { Messages } from '../../src/message.ts'
+import { conversationArb, messagesArb } from '../arbitraries.ts'
+import * as chat from '../adapters/fixtures/openai-chat.ts'
+import * as responses from '../adapters/fixtures/openai-responses.ts'
+import * as anthropic from '../adapters/fixtures/anthropic.ts'
+import { fromAnthropic } from '../../src/adapters/index.ts'
+
+const SPEC = fileURLToPath(new URL('../../../shared/specs/openai-openapi.json', import.meta.url))
+
+type Validators = {
+  readonly message: ValidateFunction
+  readonly item: ValidateFunction
+  readonly chatRequest: ValidateFunction
+  readonly responseRequest: ValidateFunction
+}
+
+let v: Validators
+
+beforeAll(() => {
+  const doc = JSON.parse(readFileSync(SPEC, 'utf8')) as { components: { schemas: Record<string, { oneOf?: unknown; anyOf?: unknown }> } }
+  // `InputItem` lists both `EasyInputMessage` and `Item` (whose `InputMessage` also describes a user
+  // message) under `oneOf`, so a user message matches two members; the API tells them apart by its
+  // `discriminator`. Here an item must match at least one member.
+  const inputItem = doc.components.schemas['InputItem']
+  if (inputItem?.oneOf !== undefined) {
+    inputItem.anyOf = inputItem.oneOf
+    delete inputItem.oneOf
+  }
+  // A few schemas carry OpenAPI 3.0's `nullable` without a `type`: meaningless in 3.1, and an error to ajv.
+  const strip = (u: unknown): void => {
+    if (Array.isArray(u)) for (const x of u) strip(x)
+    else if (typeof u === 'object' && u !== null) {
+      const o = u as Record<string, unknown>
+      if ('nullable' in o && !('type' in o)) delete o['nullable']
+      for (const x of Object.values(o)) strip(x)
+    }
+  }
+  strip(doc.components)
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
+  ajv.addSchema({ $id: 'openai', components: doc.components })
+  const get = (name: string): ValidateFunction => {
+    const f = ajv.getSchema(`openai#/components/schemas/${name}`)
+    if (f === undefined) throw new Error(`no schema ${name}`)
+    return f
+  }
+  v = {
+    message: get('ChatCompletionRequestMessage'),
+    item: get('InputItem'),
+    chatRequest: get('CreateChatCompletionRequest'),
+    responseRequest: get('CreateResponse'),
+  }
+}, 60_000)
+
+/** The value as it goes on the wire (bytes never reach these requests: they are data URLs). */
+const wire = (u: unknown): unknown => JSON.parse(JSON.stringify(u))
+
+const check = (f: ValidateFunction, u: unknown): void => {
+  const ok = f(wire(u))
+  if (!ok) throw new Error(`${JSON.stringify(u).slice(0, 400)}\n${JSON.stringify(f.errors?.slice(0, 4), null, 1)}`)
+}
+
+const histories: ReadonlyArray<readonly [string, () => Messages]> = [
+  ['the Chat Completions request fixture', () => E.getOrElseW(() => [] as Messages)(fromOpenAIChat(chat.request))],
+  ['the Responses input fixture', () => E.getOrElseW(() => [] as Messages)(fromOpenAIResponses(responses.request))],
+  ['the Anthropic request fixture', () => E.getOrElseW(() => [] as Messages)(fromAnthropic(anthropic.request))],
+]
+
+describe('toOpenAIChat against the OpenAPI document', () => {
+  it.each(histories)('writes valid messages for %s', (_, history) => {
+    const h = history()
+    expect(h.length).toBeGreaterThan(0)
+    for (const role of ['system', 'developer'] as const) {
+      const r = toOpenAIChat({ systemRole: role, foreignReasoning: 'text' })(h)
+      if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+      for (const m of r.right.request.messages) check(v.message, m)
+      check(v.chatRequest, { model: 'gpt-5', ...r.right.request })
+    }
+  })
+
+  it('writes valid messages for any history it repairs', () => {
+    fc.assert(
+      fc.property(fc.oneof(messagesArb, conversationArb), (h) => {
+        const r = toOpenAIChat({ repair: 'repair', foreignReasoning: 'text' })(h)
+        if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+        for (const m of r.right.request.messages) check(v.message, m)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('rejects what the API rejects (the validator is not vacuous)', () => {
+    expect(v.message({ role: 'tool', content: 'x' })).toBe(false)
+    expect(v.message({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f' } }] })).toBe(false)
+  })
+})
+
+describe('toOpenAIResponses against the OpenAPI document', () => {
+  it.each(histories)('writes valid input items for %s', (_, history) => {
+    const h = history()
+    const r = toOpenAIResponses({ systemRole: 'developer', foreignReasoning: 'text' })(h)
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    for (const item of r.right.request.input) check(v.item, item)
+    check(v.responseRequest, { model: 'gpt-5', ...r.right.request })
+  })
+
+  it('writes valid input items for any history it repairs', () => {
+    fc.assert(
+      fc.property(fc.oneof(messagesArb, conversationArb), (h) => {
+        const r = toOpenAIResponses({ repair: 'repair', foreignReasoning: 'text' })(h)
+        if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+        for (const item of r.right.request.input) check(v.item, item)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('rejects what the API rejects (the validator is not vacuous)', () => {
+    expect(v.item({ type: 'function_call_output', call_id: 'x'.repeat(65), output: 'o' })).toBe(false)
+    expect(v.item({ type: 'reasoning', summary: [] })).toBe(false)
+  })
+})
