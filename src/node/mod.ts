@@ -1,6 +1,6 @@
 /**
- * chatfold on Node (`chatfold/node`): the engine in a `worker_threads` worker, and Comlink
- * endpoints over worker threads.
+ * chatfold on Node (`chatfold/node`): the engine in a `worker_threads` worker, Comlink endpoints
+ * over worker threads, and a `node:http` adapter for the chat handler.
  *
  * @example
  * import { createNodeEngine } from 'chatfold/node'
@@ -10,3 +10,4 @@
  */
 export * from './engine.ts'
 export * from './endpoint.ts'
+export * from './http.ts'

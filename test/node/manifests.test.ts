@@ -1,0 +1,25 @@
+/**
+ * package.json (npm) and deno.json (JSR) describe one package: the same entry points, mapped to
+ * the same sources (built `dist/` files for npm, `.ts` sources for Deno), and the same version.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+const read = (f: string) => JSON.parse(readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8')) as Record<string, unknown>
+const npm = read('package.json') as { version: string; exports: Record<string, { types: string; import: string }> }
+const deno = read('deno.json') as { version: string; exports: Record<string, string> }
+
+describe('package manifests', () => {
+  it('carry the same version', () => {
+    expect(deno.version).toBe(npm.version)
+  })
+
+  it('list the same entry points, each built from the source Deno serves', () => {
+    expect(Object.keys(deno.exports).sort()).toEqual(Object.keys(npm.exports).sort())
+    for (const [key, source] of Object.entries(deno.exports)) {
+      const built = source.replace(/^\.\//, './dist/').replace(/\.ts$/, '.js')
+      expect(npm.exports[key]?.import, key).toBe(built)
+      expect(npm.exports[key]?.types, key).toBe(built.replace(/\.js$/, '.d.ts'))
+    }
+  })
+})
