@@ -18,14 +18,10 @@ import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
 import type { Message, Messages } from './message.ts'
 import type { Part } from './part.ts'
+import type { Estimator } from './messages/prune.ts'
 
-/**
- * An estimator: the number of tokens a text costs. (The same type as `PruneOptions['estimate']`.)
- *
- * @since 0.1.0
- * @category tokens
- */
-export type Estimator = (text: string) => number
+// `Estimator` is defined once, with pruning (`PruneOptions['estimate']`); `mod.ts` exports it from there.
+export type { Estimator }
 
 // --- constants ---
 
