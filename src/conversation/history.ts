@@ -21,7 +21,7 @@ import { pruneToolResultsWithReport } from '../messages/prune.ts'
 import { backfillToolTokens } from '../tokens.ts'
 import type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, StepResult } from './types.ts'
 import { claimId, stamp, tokenField, touch, unchanged, warn } from './state.ts'
-import { answers, findCall, putCall, replaceAt } from './lifecycle.ts'
+import { findCall, findResult, putCall, replaceAt } from './lifecycle.ts'
 
 // --- helpers ---
 
@@ -96,10 +96,9 @@ const addAssistantMessage = (state: BuilderState, input: Of<'addAssistantMessage
  */
 const addToolResult = (state: BuilderState, input: Of<'addToolResult'> | Of<'addEphemeralToolResult'>): StepResult => {
   const isError = input.isError ?? input.type === 'addEphemeralToolResult'
-  const answered = answers(input.toolCallId)
-  const queued = state.results.findIndex(answered)
-  const existing = state.history.findIndex(answered)
-  const previous = queued >= 0 ? state.results[queued] : existing >= 0 ? state.history[existing] : undefined
+  const site = findCall(state, input.toolCallId)
+  const recorded = findResult(state, input.toolCallId, site)
+  const previous = recorded === undefined ? undefined : (recorded.where === 'results' ? state.results : state.history)[recorded.index]
   const [message, claimed] = make(state, {
     role: 'tool',
     kind: input.type === 'addEphemeralToolResult' ? 'ephemeral' : 'normal',
@@ -108,19 +107,18 @@ const addToolResult = (state: BuilderState, input: Of<'addToolResult'> | Of<'add
     at: input.at,
     estimatedTokens: input.estimatedTokens,
   })
-  // the call this answers: finished, if it was not yet
-  const site = findCall(claimed, input.toolCallId)
+  // the call this answers: finished, if it was not yet (marking it moves no message)
   const call = site?.message.parts[site.part]
   const marked =
     site !== undefined && call !== undefined && isToolCall(call) && !isFinished(call)
       ? putCall(claimed, site, { ...call, status: isError ? 'error' : 'complete' }, input.at)
       : { state: claimed, events: [] }
   const s = marked.state
-  if (queued >= 0) return { state: { ...s, results: replaceAt(s.results, queued, message) }, events: marked.events }
-  if (existing >= 0) {
+  if (recorded?.where === 'results') return { state: { ...s, results: replaceAt(s.results, recorded.index, message) }, events: marked.events }
+  if (recorded?.where === 'history') {
     return {
-      state: { ...s, history: replaceAt(s.history, existing, message) },
-      events: [...marked.events, { type: 'messageUpdated', message, index: existing }],
+      state: { ...s, history: replaceAt(s.history, recorded.index, message) },
+      events: [...marked.events, { type: 'messageUpdated', message, index: recorded.index }],
     }
   }
   if (site?.where === 'current') return { state: { ...s, results: [...s.results, message] }, events: marked.events }

@@ -75,7 +75,31 @@ export const putCall = (state: BuilderState, site: CallSite, call: ToolCallPart,
 }
 
 /** Whether a message is a tool message answering the call `id`. */
-export const answers = (id: string) => (m: Message): boolean => isTool(m) && m.parts.some((p) => isToolResult(p) && p.toolCallId === id)
+const answers = (id: string) => (m: Message): boolean => isTool(m) && m.parts.some((p) => isToolResult(p) && p.toolCallId === id)
+
+/** Where the result of a call is recorded: queued for the open message, or in the history. */
+export type ResultSite = { readonly where: 'results' | 'history'; readonly index: number }
+
+const lastIndex = (ms: Messages, from: number, ok: (m: Message) => boolean): number => {
+  for (let i = ms.length - 1; i >= from; i--) if (ok(ms[i] as Message)) return i
+  return -1
+}
+
+/**
+ * Finds the recorded result of the call `id`. A result follows its call, so only the messages
+ * after the call are searched: the queue for a call of the open message, the history after the
+ * message holding it otherwise (everything, for a call that is nowhere).
+ */
+export const findResult = (state: BuilderState, id: string, site: CallSite | undefined): ResultSite | undefined => {
+  const ok = answers(id)
+  if (site === undefined || site.where === 'current') {
+    const q = state.results.findIndex(ok)
+    if (q >= 0) return { where: 'results', index: q }
+    if (site !== undefined) return undefined
+  }
+  const h = lastIndex(state.history, site === undefined ? 0 : site.index + 1, ok)
+  return h >= 0 ? { where: 'history', index: h } : undefined
+}
 
 /** Past the assistant message at `index` and the tool messages right after it. */
 const afterResults = (history: Messages, index: number): number => {
@@ -198,8 +222,7 @@ const completeToolCall = (state: BuilderState, input: Of<'completeToolCall'>): S
     return warn(state, input.type, `tool call "${input.id}" is ${call.status} already`)
   }
   const updated = putCall(state, site, { ...call, status: input.error === undefined ? 'complete' : 'error' }, input.at)
-  const answered = answers(input.id)
-  if (updated.state.results.some(answered) || updated.state.history.some(answered)) return updated
+  if (findResult(updated.state, input.id, site) !== undefined) return updated
   const [id, next] = claimId(updated.state, input.resultId)
   const content = input.error === undefined ? input.result : input.result === '' ? input.error : `${input.error}\n\n${input.result}`
   const result: Message = {

@@ -197,6 +197,18 @@ describe('tool calls', () => {
     expect(state.history[0]?.parts[0]).toMatchObject({ status: 'complete' })
   })
 
+  it('a call id reused by a later turn (as some providers do) gets its own result', () => {
+    const turn: ReadonlyArray<BuilderInput> = [
+      { type: 'startAssistant' },
+      { type: 'addToolCall', id: 'call_0', name: 'ls', arguments: '{}' },
+      { type: 'finalizeAssistant' },
+      { type: 'completeToolCall', id: 'call_0', result: 'one' },
+    ]
+    const { state } = run([...turn, ...turn.slice(0, 3), { type: 'completeToolCall', id: 'call_0', result: 'two' }])
+    expect(state.history.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant', 'tool'])
+    expect(state.history[3]?.parts[0]).toMatchObject({ toolCallId: 'call_0', content: 'two' })
+  })
+
   it('warns on an unknown id, on a finished call, and on arguments for a running call', () => {
     const s = open({ type: 'addToolCall', id: 'c1', name: 'read', arguments: '{}' }, { type: 'startToolCall', id: 'c1' }).state
     const bad: ReadonlyArray<LifecycleInput> = [
