@@ -12,7 +12,9 @@ import type { Message, Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
 import { abortReason, now, sliceSizer, slicesOf, yieldToEventLoop } from './schedule.ts'
 import type { PruneResult } from '../messages/prune.ts'
-import type { EnginePruneOptions, SessionPruneResult } from './ops.ts'
+import type { CompactionPlan } from '../compaction/plan.ts'
+import type { TranscriptOptions } from '../compaction/transcript.ts'
+import type { EnginePlanOptions, EnginePruneOptions, SessionPlan, SessionPruneResult } from './ops.ts'
 import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './service.ts'
 import {
   type CallOptions,
@@ -124,6 +126,8 @@ export interface EngineSession {
    * tail), with the cached counts; answers the report and the replaced messages with their positions.
    */
   prune(options?: EnginePruneOptions & CallOptions): Promise<SessionPruneResult>
+  /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
+  plan(options?: EnginePlanOptions & CallOptions): Promise<SessionPlan>
   /** The whole resident history, fetched in slices. */
   snapshot(options?: CallOptions): Promise<Messages>
   /** Ends the session on the engine's side; later calls reject. */
@@ -149,6 +153,10 @@ export interface Engine {
   estimate(messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<TokenEstimate>
   /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
   pruneToolResults(messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions): Promise<PruneResult>
+  /** The head of a history as a transcript for a summariser (`buildTranscript`). */
+  buildTranscript(messages: Messages, options?: TranscriptOptions & CallOptions): Promise<string>
+  /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
+  planCompaction(messages: Messages, options?: EnginePlanOptions & EncodingOptions & CallOptions): Promise<CompactionPlan>
   /** Loads a history into a resident session, in slices; progress is reported per slice. */
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */
@@ -394,6 +402,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       },
       tokens: (o = {}) => on(o.signal, (s, callId) => s.sessionTokens(callId, id, handle)),
       prune: (o = {}) => on(o.signal, (s, callId) => s.pruneSession(callId, id, handle, plain(o))),
+      plan: (o = {}) => on(o.signal, (s, callId) => s.planSession(callId, id, handle, plain(o))),
       snapshot: async (o = {}) => {
         const out: Message[] = []
         let snapshot: number | undefined
@@ -437,6 +446,9 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     },
     pruneToolResults: (messages, o = {}) =>
       call(current, o.signal, (s, callId) => s.pruneToolResults(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding })),
+    buildTranscript: (messages, o = {}) => call(current, o.signal, (s, callId) => s.buildTranscript(callId, messages, plain(o))),
+    planCompaction: (messages, o = {}) =>
+      call(current, o.signal, (s, callId) => s.planCompaction(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding })),
     open: async (id, messages, o = {}) => {
       const c = current
       const handle = await call(c, o.signal, (s, callId) => s.openSession(callId, id, { encoding: o.encoding ?? encoding }))

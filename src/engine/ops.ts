@@ -8,6 +8,7 @@
 import type { Message, Messages } from '../message.ts'
 import { type PruneOptions, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
+import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import type { HistoryChanges, MessageChange } from './types.ts'
 
 // --- options ---
@@ -29,6 +30,26 @@ export type EnginePruneOptions = Omit<PruneOptions, 'estimate' | 'count' | 'plac
  * @category engine
  */
 export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport; readonly tokens: number }
+
+/**
+ * Options of the engine's compaction planning: `planCompaction`'s, as plain data (the estimator is
+ * the engine's).
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EnginePlanOptions = Omit<PlanOptions, 'estimate'>
+
+/**
+ * A resident session's compaction plan, small: how many messages fall in each part instead of the
+ * parts themselves, and the plan's cut, flags and tokens.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> & {
+  readonly messages: { readonly system: number; readonly head: number; readonly preserved: number }
+}
 
 // --- counting ---
 
@@ -73,3 +94,12 @@ export const diffHistories = (
 /** A pruner with the engine's estimator and cached counter (it remembers what it pruned: keep it for the next turn). */
 export const prune = (options: EnginePruneOptions, estimate: Estimator): ((ms: Messages) => PruneResult) =>
   pruneToolResultsWithReport({ ...options, estimate, count: counter(estimate) })
+
+/** Plans a compaction with the engine's estimator. */
+export const plan = (options: EnginePlanOptions, estimate: Estimator): ((ms: Messages) => CompactionPlan) => planCompaction({ ...options, estimate })
+
+/** A plan without its message arrays. */
+export const planSummary = (p: CompactionPlan): SessionPlan => {
+  const { system, head, preserved, ...rest } = p
+  return { ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } }
+}

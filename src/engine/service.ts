@@ -14,7 +14,19 @@ import { releaseProxy } from 'comlink'
 import type { Message, Messages } from '../message.ts'
 import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, loadEstimator, type TokenBreakdown } from '../tokens.ts'
 import type { PruneResult } from '../messages/prune.ts'
-import { counter, diffHistories, type EnginePruneOptions, prune, type SessionPruneResult } from './ops.ts'
+import type { CompactionPlan } from '../compaction/plan.ts'
+import { buildTranscript, type TranscriptOptions } from '../compaction/transcript.ts'
+import {
+  counter,
+  diffHistories,
+  type EnginePlanOptions,
+  type EnginePruneOptions,
+  plan,
+  planSummary,
+  prune,
+  type SessionPlan,
+  type SessionPruneResult,
+} from './ops.ts'
 import { approxBytes, budget, throwIfAborted, yieldToEventLoop } from './schedule.ts'
 import { type EncodingOptions, EngineError, type EngineProgress, type SessionTokens, type TokenEstimate } from './types.ts'
 
@@ -62,6 +74,10 @@ export interface EngineService {
   estimate(callId: number, messages: Messages, options: EncodingOptions, onProgress?: ProgressCallback): Promise<TokenEstimate>
   /** Prunes old tool results (and large call arguments) of a history. */
   pruneToolResults(callId: number, messages: Messages, options: EnginePruneOptions & EncodingOptions): Promise<PruneResult>
+  /** The head of a history as a transcript for a summariser. */
+  buildTranscript(callId: number, messages: Messages, options: TranscriptOptions): Promise<string>
+  /** Plans a compaction of a history. */
+  planCompaction(callId: number, messages: Messages, options: EnginePlanOptions & EncodingOptions): Promise<CompactionPlan>
   /** Starts a resident session (replacing one of the same id); answers its handle. */
   openSession(callId: number, id: string, options: EncodingOptions): Promise<number>
   /** Appends messages to a session and counts them. */
@@ -70,6 +86,8 @@ export interface EngineService {
   sessionTokens(callId: number, id: string, handle: number): Promise<SessionTokens>
   /** Prunes a session's history in place; answers the changed messages. */
   pruneSession(callId: number, id: string, handle: number, options: EnginePruneOptions): Promise<SessionPruneResult>
+  /** Plans a compaction of a session's history; answers counts, not messages. */
+  planSession(callId: number, id: string, handle: number, options: EnginePlanOptions): Promise<SessionPlan>
   /** One slice of a session's history, from a snapshot taken at the first slice. */
   snapshotSession(callId: number, id: string, handle: number, snapshot: number | undefined, from: number, maxBytes: number): Promise<SnapshotSlice>
   /** Forgets a snapshot that will not be read to its end. */
@@ -245,6 +263,16 @@ export const createEngineService = (): EngineService => {
         return prune(rest, estimate)(messages)
       }),
 
+    buildTranscript: (callId, messages, options) => run(callId, () => Promise.resolve(buildTranscript(options)(messages))),
+
+    planCompaction: (callId, messages, options) =>
+      run(callId, async (signal) => {
+        const { encoding, ...rest } = options
+        const estimate = await estimator(encoding)
+        await countSliced(estimate, messages, signal)
+        return plan(rest, estimate)(messages)
+      }),
+
     openSession: (callId, id, options) =>
       run(callId, async (signal) => {
         const estimate = await estimator(options.encoding)
@@ -292,6 +320,9 @@ export const createEngineService = (): EngineService => {
           return Promise.resolve({ report, changes: diff.changes, length: diff.length, tokens: s.tokens })
         }),
       ),
+
+    planSession: (callId, id, handle, options) =>
+      run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve(planSummary(plan(options, s.estimate)(s.messages))))),
 
     snapshotSession: (callId, id, handle, snapshot, from, maxBytes) =>
       run(callId, (signal) =>

@@ -13,6 +13,8 @@ import { type Message, type Messages, textMessage } from '../../src/message.ts'
 import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
 import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
 import { applyChanges } from '../../src/engine/index.ts'
+import { planCompaction } from '../../src/compaction/plan.ts'
+import { buildTranscript } from '../../src/compaction/transcript.ts'
 
 /** One way of building an engine. */
 export type EngineCase = { readonly name: string; readonly make: (options: EngineOptions) => Engine }
@@ -162,6 +164,24 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(mirror).toEqual(pruneToolResultsWithReport({ ...wider, estimate, count })([...ms, ...next]).messages)
       expect(await session.snapshot()).toEqual(mirror)
       expect(result.tokens).toBe(countMessages(estimate)(mirror))
+    }))
+
+    it('builds a transcript as buildTranscript does', withEngine(make, heuristic, async (engine) => {
+      const ms = history(60, 12)
+      const got = await engine.buildTranscript(ms, { maxResultLen: 300 })
+      expect(got).toBe(buildTranscript({ maxResultLen: 300 })(ms))
+      expect(got.length).toBeGreaterThan(100)
+    }))
+
+    it('plans a compaction as planCompaction does with the same estimator, statelessly and on a session', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const expected = planCompaction({ keepRecentTokens: 3_000, estimate })(ms)
+      expect(expected.head.length).toBeGreaterThan(0)
+      expect(await engine.planCompaction(ms, { keepRecentTokens: 3_000 })).toEqual(expected)
+      const session = await engine.open('s1', ms)
+      const { system, head, preserved, ...rest } = expected
+      expect(await session.plan({ keepRecentTokens: 3_000 })).toEqual({ ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } })
     }))
 
     it('runs the calls of one session in order', withEngine(make, heuristic, async (engine) => {
