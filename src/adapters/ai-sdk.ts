@@ -44,6 +44,10 @@ import type { AdapterOptions, AdapterResult, ProviderId } from './types.ts'
 /**
  * Provider-specific data of a part, by provider key.
  *
+ * @example
+ * import type { AIProviderOptions } from 'chatfold'
+ * const options: AIProviderOptions = { anthropic: { signature: 'EqQB' } }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -51,6 +55,10 @@ export type AIProviderOptions = { readonly [provider: string]: { readonly [key: 
 
 /**
  * A content part of an AI SDK `ModelMessage`, as `toModelMessages` writes it.
+ *
+ * @example
+ * import type { AIContentPart } from 'chatfold'
+ * const part: AIContentPart = { type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: { path: '.' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -64,6 +72,10 @@ export type AIContentPart =
 
 /**
  * A tool result part of an AI SDK tool message.
+ *
+ * @example
+ * import type { AIToolResultPart } from 'chatfold'
+ * const part: AIToolResultPart = { type: 'tool-result', toolCallId: 'c1', toolName: 'ls', output: { type: 'text', value: 'README.md' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -79,6 +91,10 @@ export type AIToolResultPart = {
  * An AI SDK `ModelMessage`, as `toModelMessages` writes it. Arrays are plain `Array`s so that the
  * messages pass straight to `generateText` and `streamText`.
  *
+ * @example
+ * import type { AIModelMessage } from 'chatfold'
+ * const m: AIModelMessage = { role: 'user', content: 'Hi' }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -90,6 +106,10 @@ export type AIModelMessage =
 
 /**
  * The fields `toModelMessages` produces: spread them into `generateText` or `streamText`.
+ *
+ * @example
+ * import type { AIModelMessages } from 'chatfold'
+ * const request: AIModelMessages = { messages: [{ role: 'system', content: 'Be brief.' }] }
  *
  * @since 0.1.0
  * @category adapters
@@ -239,11 +259,13 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
  * play no part: the AI SDK's provider picks the reasoning it can verify by its key.
  *
  * @example
- * import { generateText } from 'ai'
  * import * as E from 'fp-ts/Either'
  * import { textMessage, toModelMessages } from 'chatfold'
  * const r = toModelMessages()([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')])
- * if (E.isRight(r)) await generateText({ model: 'openai/gpt-5', ...r.right.request })
+ * if (E.isRight(r)) {
+ *   r.right.request // { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }] }
+ *   // await generateText({ model, ...r.right.request })
+ * }
  *
  * @since 0.1.0
  * @category adapters

@@ -43,11 +43,24 @@ import type { AdapterOptions, AdapterResult } from './types.ts'
 
 // --- wire ---
 
-/** @since 0.1.0 @category adapters */
+/**
+ * The image types Anthropic accepts as base64 sources.
+ *
+ * @example
+ * import type { AnthropicImageType } from 'chatfold'
+ * const mediaType: AnthropicImageType = 'image/png'
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
 export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'
 
 /**
  * A text, image or document block: user content, and what a tool result may hold.
+ *
+ * @example
+ * import type { AnthropicMediaBlock } from 'chatfold'
+ * const block: AnthropicMediaBlock = { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -72,6 +85,10 @@ export type AnthropicMediaBlock =
 /**
  * A content block of a Messages request, as `toAnthropic` writes it.
  *
+ * @example
+ * import type { AnthropicBlock } from 'chatfold'
+ * const block: AnthropicBlock = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'README.md', is_error: false }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -86,6 +103,10 @@ export type AnthropicBlock =
  * A turn of a Messages request. Arrays are plain `Array`s so that the request passes straight to
  * the SDK.
  *
+ * @example
+ * import type { AnthropicMessage } from 'chatfold'
+ * const turn: AnthropicMessage = { role: 'user', content: 'Hi' }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -95,6 +116,10 @@ export type AnthropicMessage =
 
 /**
  * The request fields `toAnthropic` produces: spread them into `client.messages.create`.
+ *
+ * @example
+ * import type { AnthropicRequest } from 'chatfold'
+ * const request: AnthropicRequest = { system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }
  *
  * @since 0.1.0
  * @category adapters
@@ -250,11 +275,13 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
  * goes through `forLLM` and the tool-pair check first; the result says what could not be carried.
  *
  * @example
- * import Anthropic from '@anthropic-ai/sdk'
  * import * as E from 'fp-ts/Either'
  * import { textMessage, toAnthropic } from 'chatfold'
  * const r = toAnthropic({ model: 'claude-sonnet-4-5' })([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')])
- * if (E.isRight(r)) await new Anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, ...r.right.request })
+ * if (E.isRight(r)) {
+ *   r.right.request // { system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }
+ *   // await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, ...r.right.request })
+ * }
  *
  * @since 0.1.0
  * @category adapters

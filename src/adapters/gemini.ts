@@ -52,6 +52,10 @@ import type { AdapterOptions, AdapterResult } from './types.ts'
 /**
  * A part of a Gemini content, as `toGemini` writes it.
  *
+ * @example
+ * import type { GeminiPart } from 'chatfold'
+ * const part: GeminiPart = { functionCall: { id: 'c1', name: 'ls', args: {} }, thoughtSignature: 'CiQB' }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -69,6 +73,10 @@ export type GeminiPart =
  * A Gemini content: a role and its parts. Arrays are plain `Array`s so that the request passes
  * straight to the SDK.
  *
+ * @example
+ * import type { GeminiContent } from 'chatfold'
+ * const content: GeminiContent = { role: 'user', parts: [{ text: 'Hi' }] }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -77,6 +85,10 @@ export type GeminiContent = { readonly role: 'user' | 'model'; readonly parts: A
 /**
  * The request fields `toGemini` produces: `contents` for `generateContent`, and the
  * `systemInstruction` (top level in REST, in `config` with the SDK), absent without system messages.
+ *
+ * @example
+ * import type { GeminiRequest } from 'chatfold'
+ * const request: GeminiRequest = { systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [] }
  *
  * @since 0.1.0
  * @category adapters
@@ -190,13 +202,13 @@ const convert = (context: Context, ms: Messages): GeminiRequest => {
  * could not be carried.
  *
  * @example
- * import { GoogleGenAI } from '@google/genai'
  * import * as E from 'fp-ts/Either'
  * import { textMessage, toGemini } from 'chatfold'
  * const r = toGemini({ model: 'gemini-2.5-pro' })([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')])
  * if (E.isRight(r)) {
  *   const { systemInstruction, contents } = r.right.request
- *   await new GoogleGenAI({}).models.generateContent({ model: 'gemini-2.5-pro', contents, config: { ...(systemInstruction && { systemInstruction }) } })
+ *   contents // [{ role: 'user', parts: [{ text: 'Hi' }] }]
+ *   // await ai.models.generateContent({ model: 'gemini-2.5-pro', contents, config: { ...(systemInstruction && { systemInstruction }) } })
  * }
  *
  * @since 0.1.0

@@ -2,7 +2,8 @@
  * OpenAI Chat Completions: a history to and from the `messages` of a chat completion request, and
  * a chat completion response into an assistant message.
  *
- * - system messages go out as `system` (or `developer`) messages, in place;
+ * - system messages go out as `system` (or `developer`) messages, in place (one that sits between
+ *   a tool call and its results goes right after the results, where the API accepts it);
  * - assistant tool calls become `tool_calls` with `function.arguments` as the raw JSON text, kept
  *   byte for byte; each tool result becomes a `tool` message with its `tool_call_id`;
  * - images become `image_url` parts (bytes as a base64 data URL), audio `input_audio`, other
@@ -47,11 +48,24 @@ import type { AdapterOptions, AdapterResult } from './types.ts'
 
 // --- wire ---
 
-/** @since 0.1.0 @category adapters */
+/**
+ * A text part of a chat completion message.
+ *
+ * @example
+ * import type { OpenAIChatTextPart } from 'chatfold'
+ * const part: OpenAIChatTextPart = { type: 'text', text: 'Hi' }
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
 export type OpenAIChatTextPart = { readonly type: 'text'; readonly text: string }
 
 /**
  * A user content part of a chat completion request.
+ *
+ * @example
+ * import type { OpenAIChatUserPart } from 'chatfold'
+ * const part: OpenAIChatUserPart = { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -62,7 +76,16 @@ export type OpenAIChatUserPart =
   | { readonly type: 'input_audio'; readonly input_audio: { readonly data: string; readonly format: 'wav' | 'mp3' } }
   | { readonly type: 'file'; readonly file: { readonly file_data: string; readonly filename?: string } }
 
-/** @since 0.1.0 @category adapters */
+/**
+ * A function tool call of an assistant message; `arguments` is the raw JSON text.
+ *
+ * @example
+ * import type { OpenAIChatToolCall } from 'chatfold'
+ * const call: OpenAIChatToolCall = { id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
 export type OpenAIChatToolCall = {
   readonly id: string
   readonly type: 'function'
@@ -72,6 +95,10 @@ export type OpenAIChatToolCall = {
 /**
  * A chat completion request message, as `toOpenAIChat` writes it. Arrays are plain `Array`s so
  * that the request passes straight to the SDK, whose parameter types are mutable.
+ *
+ * @example
+ * import type { OpenAIChatMessage } from 'chatfold'
+ * const m: OpenAIChatMessage = { role: 'tool', tool_call_id: 'call_1', content: 'README.md' }
  *
  * @since 0.1.0
  * @category adapters
@@ -91,6 +118,10 @@ export type OpenAIChatMessage =
 /**
  * The request fields `toOpenAIChat` produces: spread them into `client.chat.completions.create`.
  *
+ * @example
+ * import type { OpenAIChatRequest } from 'chatfold'
+ * const request: OpenAIChatRequest = { messages: [{ role: 'user', content: 'Hi' }] }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -100,6 +131,10 @@ export type OpenAIChatRequest = { readonly messages: Array<OpenAIChatMessage> }
  * Options of `toOpenAIChat`: the shared ones, the role system messages go out with (`system` by
  * default; `developer` for reasoning models), and whether unsigned reasoning goes out in the
  * `reasoning_content` field of OpenAI-compatible servers.
+ *
+ * @example
+ * import type { OpenAIChatOptions } from 'chatfold'
+ * const options: OpenAIChatOptions = { systemRole: 'developer', repair: 'repair' }
  *
  * @since 0.1.0
  * @category adapters
@@ -183,11 +218,13 @@ const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoni
  * through `forLLM` and the tool-pair check first; the result says what could not be carried.
  *
  * @example
- * import OpenAI from 'openai'
  * import * as E from 'fp-ts/Either'
  * import { textMessage, toOpenAIChat } from 'chatfold'
  * const r = toOpenAIChat({ repair: 'repair' })([textMessage('user', 'Hello')])
- * if (E.isRight(r)) await new OpenAI().chat.completions.create({ model: 'gpt-5', ...r.right.request })
+ * if (E.isRight(r)) {
+ *   r.right.request // { messages: [{ role: 'user', content: 'Hello' }] }
+ *   // await openai.chat.completions.create({ model: 'gpt-5', ...r.right.request })
+ * }
  *
  * @since 0.1.0
  * @category adapters

@@ -5,7 +5,8 @@
  * Items in history order: `message` items (system or developer, user, assistant text), then an
  * assistant message's parts as their own items in order: `reasoning`, `message`, `function_call`;
  * each tool result is a `function_call_output` item. Going back, consecutive assistant-side items
- * make one assistant message.
+ * make one assistant message. A system message between a tool call and its results goes right after
+ * the results.
  *
  * A reasoning item becomes one reasoning part: its summaries joined by a blank line as the text, and
  * its `id` and `encrypted_content` kept in the part's `signature` as the opaque token
@@ -52,6 +53,10 @@ import type { AdapterOptions, AdapterResult } from './types.ts'
 /**
  * A content part of a Responses input message.
  *
+ * @example
+ * import type { OpenAIResponsesContent } from 'chatfold'
+ * const part: OpenAIResponsesContent = { type: 'input_image', image_url: 'https://example.com/a.png', detail: 'auto' }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -64,6 +69,10 @@ export type OpenAIResponsesContent =
 /**
  * A Responses input item, as `toOpenAIResponses` writes it. Arrays are plain `Array`s so that the
  * request passes straight to the SDK.
+ *
+ * @example
+ * import type { OpenAIResponsesItem } from 'chatfold'
+ * const item: OpenAIResponsesItem = { type: 'function_call_output', call_id: 'call_1', output: 'README.md' }
  *
  * @since 0.1.0
  * @category adapters
@@ -85,6 +94,10 @@ export type OpenAIResponsesItem =
 /**
  * The request fields `toOpenAIResponses` produces: spread them into `client.responses.create`.
  *
+ * @example
+ * import type { OpenAIResponsesRequest } from 'chatfold'
+ * const request: OpenAIResponsesRequest = { input: [{ type: 'message', role: 'user', content: 'Hi' }] }
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -93,6 +106,10 @@ export type OpenAIResponsesRequest = { readonly input: Array<OpenAIResponsesItem
 /**
  * Options of `toOpenAIResponses`: the shared ones and the role system messages go out with
  * (`system` by default, or `developer`).
+ *
+ * @example
+ * import type { OpenAIResponsesOptions } from 'chatfold'
+ * const options: OpenAIResponsesOptions = { systemRole: 'developer' }
  *
  * @since 0.1.0
  * @category adapters
@@ -202,11 +219,13 @@ const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions
  * through `forLLM` and the tool-pair check first; the result says what could not be carried.
  *
  * @example
- * import OpenAI from 'openai'
  * import * as E from 'fp-ts/Either'
  * import { textMessage, toOpenAIResponses } from 'chatfold'
  * const r = toOpenAIResponses({ systemRole: 'developer' })([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')])
- * if (E.isRight(r)) await new OpenAI().responses.create({ model: 'gpt-5', store: false, include: ['reasoning.encrypted_content'], ...r.right.request })
+ * if (E.isRight(r)) {
+ *   r.right.request // { input: [{ type: 'message', role: 'developer', content: 'Be brief.' }, { type: 'message', role: 'user', content: 'Hi' }] }
+ *   // await openai.responses.create({ model: 'gpt-5', store: false, include: ['reasoning.encrypted_content'], ...r.right.request })
+ * }
  *
  * @since 0.1.0
  * @category adapters

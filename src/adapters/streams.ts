@@ -32,6 +32,10 @@ import { decodeGeminiResponse } from './gemini.ts'
 /**
  * Turns one provider's streaming events into builder inputs.
  *
+ * @example
+ * import { anthropicStream, type StreamAssembler } from 'chatfold'
+ * const assembler: StreamAssembler = anthropicStream()
+ *
  * @since 0.1.0
  * @category adapters
  */

@@ -75,6 +75,12 @@ export type AdapterNote =
  * What a conversion did besides converting: the repair (when `repair: 'repair'` was asked for)
  * and the notes, in history order.
  *
+ * @example
+ * import * as E from 'fp-ts/Either'
+ * import { makeMessage, toolCall, toAnthropic } from 'chatfold'
+ * const r = toAnthropic({ repair: 'repair' })([makeMessage({ role: 'assistant', parts: [toolCall({ id: 'c1', name: 'ls' })] })])
+ * if (E.isRight(r)) r.right.report.repair?.addedResults // ['c1']
+ *
  * @since 0.1.0
  * @category adapters
  */
@@ -83,6 +89,12 @@ export type AdapterReport = { readonly repair?: RepairReport; readonly notes: Re
 /**
  * Why a `to…` adapter refused a history: its tool calls and results do not pair up (with
  * `repair: 'fail'`), or a tool call's arguments are not the JSON object the target needs.
+ *
+ * @example
+ * import * as E from 'fp-ts/Either'
+ * import { makeMessage, toolCall, toAnthropic } from 'chatfold'
+ * const r = toAnthropic()([makeMessage({ role: 'assistant', parts: [toolCall({ id: 'c1', name: 'ls' })] })])
+ * if (E.isLeft(r)) r.left.kind // 'invalid_tool_pairs'
  *
  * @since 0.1.0
  * @category adapters
@@ -94,13 +106,22 @@ export type AdapterError =
 /**
  * A successful conversion: the request fields to spread into the provider call, and the report.
  *
+ * @example
+ * import type { Converted, OpenAIChatRequest } from 'chatfold'
+ * const done: Converted<OpenAIChatRequest> = { request: { messages: [] }, report: { notes: [] } }
+ *
  * @since 0.1.0
  * @category adapters
  */
 export type Converted<A> = { readonly request: A; readonly report: AdapterReport }
 
 /**
- * What every `to…` adapter returns.
+ * What every `to…` adapter returns: an error, or the request with its report.
+ *
+ * @example
+ * import type { AdapterResult, AnthropicRequest } from 'chatfold'
+ * import { textMessage, toAnthropic } from 'chatfold'
+ * const r: AdapterResult<AnthropicRequest> = toAnthropic()([textMessage('user', 'Hi')])
  *
  * @since 0.1.0
  * @category adapters

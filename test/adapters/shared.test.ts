@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { formatAdapterError, toOpenAIChat } from '../../src/adapters/index.ts'
+import * as t from 'io-ts'
+import { formatAdapterError, toAnthropic, toGemini, toModelMessages, toOpenAIChat, toOpenAIResponses } from '../../src/adapters/index.ts'
+import { registerPart, type Part } from '../../src/part.ts'
 import { fromDataUrl, settleStatuses, sniffImageType, toDataUrl } from '../../src/adapters/shared.ts'
 import { call, msg, result, right, text } from './support.ts'
 import { deepFreeze } from '../arbitraries.ts'
@@ -24,6 +26,21 @@ describe('adapter preparation', () => {
     const h = [msg('user', [text('q')])]
     expect(right(toOpenAIChat({ repair: 'repair' })(h)).report.repair).toEqual({ addedResults: [], droppedResults: [], droppedMessages: [], changed: false })
     expect(right(toOpenAIChat()(h)).report.repair).toBeUndefined()
+  })
+
+  it('reports a custom part no provider can carry, for every target', () => {
+    const unregister = registerPart({ type: 'audio_clip', codec: t.readonly(t.type({ type: t.literal('audio_clip'), url: t.string })) })
+    try {
+      const clip = { type: 'audio_clip', url: 'https://example.com/a.ogg' } as unknown as Part
+      const u = msg('user', [text('listen'), clip])
+      for (const to of [toOpenAIChat, toOpenAIResponses, toAnthropic, toGemini, toModelMessages]) {
+        const { request, report } = right((to as (o: object) => typeof toAnthropic extends (o: object) => infer F ? F : never)({})([u]))
+        expect(JSON.stringify(request)).not.toContain('example.com/a.ogg')
+        expect(report.notes).toEqual([expect.objectContaining({ kind: 'omitted_part', messageId: u.id, part: 'audio_clip' })])
+      }
+    } finally {
+      unregister()
+    }
   })
 
   it('formats errors for people', () => {
