@@ -1,0 +1,336 @@
+/**
+ * Sessions on disk (`chatfold/fs`, Node only): a history or a whole chat store saved as JSONL and
+ * loaded back with every line decoded and validated (errors name the line).
+ *
+ * - Saves are atomic: the new content goes to a temporary file in the same directory, which is
+ *   flushed (`fsync`), renamed over the old file, and the directory flushed in turn. A crash at any
+ *   moment leaves either the old file or the new one, never a mix.
+ * - Long sessions can grow by appending instead (`appendHistory`): the new lines are appended and
+ *   flushed. A crash mid-append can leave a torn last line (a line without its newline that is not
+ *   JSON). Loading drops it by default (`tornTail: 'fail'` reports it instead), and the next append
+ *   cuts it off before writing, so the file is whole again.
+ *
+ * Every function resolves to an `Either`; none rejects.
+ *
+ * @module
+ */
+import { constants } from 'node:fs'
+import { chmod, open, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import * as E from 'fp-ts/Either'
+import type { DecodeFailure } from '../failure.ts'
+import type { Messages } from '../message.ts'
+import { importJSONL, toJSONL } from '../messages/codec.ts'
+import { forSave } from '../messages/views.ts'
+import type { ChatState } from '../store/state.ts'
+import { fromStoreMessages, toStoreMessages } from '../store/persist.ts'
+
+// --- errors ---
+
+/**
+ * Why a session could not be saved or loaded: the file system refused (`io`, with Node's error
+ * code), the content is not a valid session (`decode`, every bad line listed), or the last line
+ * is torn and the caller asked to be told (`torn`).
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export type SessionError =
+  | { readonly type: 'io'; readonly file: string; readonly message: string; readonly code?: string }
+  | { readonly type: 'decode'; readonly file: string; readonly failure: DecodeFailure }
+  | { readonly type: 'torn'; readonly file: string; readonly line: number }
+
+/**
+ * What to do with a torn last line on load: drop it (the default: it is what a crash mid-append
+ * leaves, and the complete lines before it are intact) or fail with a `torn` error.
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export type TornTail = 'drop' | 'fail'
+
+/**
+ * Options of a load.
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export type LoadOptions = { readonly tornTail?: TornTail }
+
+const ioError = (file: string, e: unknown): SessionError => {
+  const code = (e as { code?: unknown } | null)?.code
+  return { type: 'io', file, message: e instanceof Error ? e.message : String(e), ...(typeof code === 'string' ? { code } : {}) }
+}
+
+/**
+ * Renders a session error as one line.
+ *
+ * @example
+ * import { formatSessionError } from 'chatfold/fs'
+ * formatSessionError({ type: 'torn', file: 'chat.jsonl', line: 12 }) // 'chat.jsonl: line 12 is torn (a write cut short)'
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const formatSessionError = (e: SessionError): string =>
+  e.type === 'io'
+    ? `${e.file}: ${e.message}`
+    : e.type === 'torn'
+      ? `${e.file}: line ${e.line} is torn (a write cut short)`
+      : `${e.file}: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+
+// --- writing ---
+
+/** Flushes a directory entry (a rename or a new file) to disk, where the platform allows it. */
+const syncDirectory = async (dir: string): Promise<void> => {
+  let fh: Awaited<ReturnType<typeof open>> | undefined
+  try {
+    fh = await open(dir, constants.O_RDONLY)
+    await fh.sync()
+  } catch (e) {
+    const code = (e as { code?: unknown }).code
+    // Windows cannot open or flush a directory; some file systems refuse: the rename still happened
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES' && code !== 'ENOTSUP') throw e
+  } finally {
+    await fh?.close().catch(() => undefined)
+  }
+}
+
+/**
+ * Writes a file atomically: a temporary file in the same directory (keeping the old file's
+ * permissions), flushed, renamed over `file`, then the directory flushed. Readers, and the file
+ * after a crash, see the old content or the new, never a part.
+ *
+ * @example
+ * import { writeAtomic } from 'chatfold/fs'
+ * await writeAtomic('notes.txt', 'hello\n') // right(undefined)
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const writeAtomic = async (file: string, data: string | Uint8Array): Promise<E.Either<SessionError, void>> => {
+  const dir = dirname(file)
+  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  let created = false
+  try {
+    const mode = await stat(file).then(
+      (s) => s.mode & 0o777,
+      () => undefined,
+    )
+    const fh = await open(tmp, 'wx', mode ?? 0o644)
+    created = true
+    try {
+      await fh.writeFile(data)
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
+    if (mode !== undefined) await chmod(tmp, mode)
+    await rename(tmp, file)
+    created = false
+    await syncDirectory(dir)
+    return E.right(undefined)
+  } catch (e) {
+    if (created) await unlink(tmp).catch(() => undefined)
+    return E.left(ioError(file, e))
+  }
+}
+
+/**
+ * Saves a history as JSONL, atomically: the messages `forSave` keeps (ephemeral ones are not
+ * saved), one per line.
+ *
+ * @example
+ * import { textMessage } from 'chatfold'
+ * import { saveHistory } from 'chatfold/fs'
+ * await saveHistory('session.jsonl')([textMessage('user', 'hi')])
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const saveHistory =
+  (file: string) =>
+  (ms: Messages): Promise<E.Either<SessionError, void>> =>
+    writeAtomic(file, toJSONL(forSave(ms)))
+
+/**
+ * Saves a whole chat store as JSONL, atomically (`toStoreMessages`: a header line with every
+ * conversation's metadata and counters, then one line per held message).
+ *
+ * @example
+ * import { emptyState } from 'chatfold'
+ * import { saveStore } from 'chatfold/fs'
+ * await saveStore('store.jsonl')(emptyState())
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const saveStore =
+  (file: string) =>
+  (state: ChatState): Promise<E.Either<SessionError, void>> =>
+    writeAtomic(file, toJSONL(forSave(toStoreMessages(state))))
+
+// --- reading ---
+
+const NEWLINE = 0x0a
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const lenient = new TextDecoder('utf-8')
+
+const isJson = (s: string): boolean => {
+  try {
+    JSON.parse(s)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Splits a file into its complete text and a torn tail (a last line without newline that is not JSON). */
+const splitTorn = (bytes: Uint8Array): { readonly text: string; readonly torn: boolean } | undefined => {
+  const cut = bytes.lastIndexOf(NEWLINE) + 1
+  let tail: string | undefined
+  if (cut < bytes.length) {
+    let t: string
+    try {
+      t = utf8.decode(bytes.subarray(cut))
+    } catch {
+      t = lenient.decode(bytes.subarray(cut)) + '\u0000' // cut inside a character: never JSON
+    }
+    if (t.trim() !== '' && !isJson(t)) tail = t
+  }
+  try {
+    return tail === undefined ? { text: utf8.decode(bytes), torn: false } : { text: utf8.decode(bytes.subarray(0, cut)), torn: true }
+  } catch {
+    return undefined
+  }
+}
+
+const countLines = (text: string): number => {
+  let n = 1
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+  return n
+}
+
+/** Reads a JSONL file into messages, with the torn-tail policy. */
+const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, Messages>> => {
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(file)
+  } catch (e) {
+    return E.left(ioError(file, e))
+  }
+  const split = splitTorn(bytes)
+  if (split === undefined) return E.left({ type: 'decode', file, failure: [{ path: '', expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
+  if (split.torn && options.tornTail === 'fail') return E.left({ type: 'torn', file, line: countLines(split.text) })
+  return E.mapLeft((failure: DecodeFailure): SessionError => ({ type: 'decode', file, failure }))(importJSONL(split.text))
+}
+
+/**
+ * Loads a history saved as JSONL, decoding and validating every line (`line 12: role: expected …`).
+ * A torn last line left by a crash mid-append is dropped, or reported with `tornTail: 'fail'`.
+ *
+ * @example
+ * import { loadHistory } from 'chatfold/fs'
+ * const r = await loadHistory('session.jsonl')
+ * if (r._tag === 'Right') console.log(r.right.length)
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const loadHistory = (file: string, options: LoadOptions = {}): Promise<E.Either<SessionError, Messages>> => readLines(file, options)
+
+/**
+ * Loads a chat store saved with `saveStore`, checking every line and the state's invariants;
+ * paths in a failure start with the line (`line 3: metadata.chat.content`).
+ *
+ * @example
+ * import { loadStore } from 'chatfold/fs'
+ * const r = await loadStore('store.jsonl')
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const loadStore = async (file: string, options: LoadOptions = {}): Promise<E.Either<SessionError, ChatState>> => {
+  const lines = await readLines(file, options)
+  if (E.isLeft(lines)) return lines
+  // a store file has no blank lines, so history index i is line i + 1
+  const toLines = (f: DecodeFailure): DecodeFailure =>
+    f.map((i) => {
+      const m = /^\[(\d+)\]\.?(.*)$/.exec(i.path)
+      return m === null ? i : { ...i, path: `line ${Number(m[1]) + 1}: ${m[2] ?? ''}`.replace(/: $/, '') }
+    })
+  return E.mapLeft((f: DecodeFailure): SessionError => ({ type: 'decode', file, failure: toLines(f) }))(fromStoreMessages(lines.right))
+}
+
+// --- appending ---
+
+const TAIL_CHUNK = 64 * 1024
+
+/**
+ * Appends messages to a history file (created when absent), the long-session mode: only the new
+ * lines are written (`forSave` applies), then flushed. A torn last line left by an earlier crash
+ * is cut off first, and a complete last line without its newline gets one, so the file stays
+ * valid JSONL.
+ *
+ * @example
+ * import { textMessage } from 'chatfold'
+ * import { appendHistory } from 'chatfold/fs'
+ * await appendHistory('session.jsonl')([textMessage('assistant', 'Done.')])
+ *
+ * @since 0.1.0
+ * @category fs
+ */
+export const appendHistory =
+  (file: string) =>
+  async (ms: Messages): Promise<E.Either<SessionError, void>> => {
+    const data = toJSONL(forSave(ms))
+    let existed = true
+    try {
+      await stat(file)
+    } catch {
+      existed = false
+    }
+    try {
+      const fh = await open(file, 'a+', 0o644)
+      try {
+        const size = (await fh.stat()).size
+        let prefix = ''
+        if (size > 0) {
+          const last = Buffer.alloc(1)
+          await fh.read(last, 0, 1, size - 1)
+          if (last[0] !== NEWLINE) {
+            // find the start of the last line, reading backwards
+            let start = 0
+            let tail = Buffer.alloc(0)
+            for (let end = size; end > 0; ) {
+              const from = Math.max(0, end - TAIL_CHUNK)
+              const chunk = Buffer.alloc(end - from)
+              await fh.read(chunk, 0, chunk.length, from)
+              tail = Buffer.concat([chunk, tail])
+              const nl = chunk.lastIndexOf(NEWLINE)
+              if (nl >= 0) {
+                start = from + nl + 1
+                tail = tail.subarray(nl + 1)
+                break
+              }
+              end = from
+            }
+            const text = lenient.decode(tail)
+            if (text.trim() === '' || isJson(text)) prefix = '\n'
+            else await fh.truncate(start)
+          }
+        }
+        if (prefix !== '' || data !== '') {
+          await fh.writeFile(prefix + data)
+          await fh.sync()
+        }
+      } finally {
+        await fh.close()
+      }
+      if (!existed) await syncDirectory(dirname(file))
+      return E.right(undefined)
+    } catch (e) {
+      return E.left(ioError(file, e))
+    }
+  }
