@@ -38,24 +38,34 @@ const setKey = (o: Record<string, unknown>, k: string, v: unknown): void => {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
 }
 
+/** Whether the quote or escape at `at` is preceded by an odd number of backslashes (so is escaped). */
+const escaped = (s: string, at: number, floor: number): boolean => {
+  let n = 0
+  for (let k = at - 1; k > floor && s.charCodeAt(k) === 0x5c; k--) n++
+  return n % 2 === 1
+}
+
 /** A string from its opening quote; an unterminated one is closed, minus any half-written escape. */
 const readString = (r: Reader): string => {
   const start = r.i
-  let i = start + 1
-  while (i < r.s.length) {
-    const c = r.s.charCodeAt(i)
-    if (c === 0x22) {
-      r.i = i + 1
+  for (let from = start + 1; ; ) {
+    const q = r.s.indexOf('"', from)
+    if (q < 0) break
+    if (!escaped(r.s, q, start)) {
+      r.i = q + 1
       return JSON.parse(r.s.slice(start, r.i)) as string
     }
-    if (c !== 0x5c) i++
-    else if (i + 1 >= r.s.length) break
-    else if (r.s[i + 1] !== 'u') i += 2
-    else if (i + 6 > r.s.length) break
-    else i += 6
+    from = q + 1
+  }
+  let end = r.s.length
+  // a lone backslash, or a \u escape without its four digits, at the very end
+  const tail = /\\(?:u[0-9a-fA-F]{0,3})?$/.exec(r.s.slice(Math.max(start + 1, end - 6)))
+  if (tail !== null) {
+    const at = end - tail[0].length
+    if (!escaped(r.s, at, start)) end = at
   }
   r.i = r.s.length
-  return JSON.parse(`"${r.s.slice(start + 1, i)}"`) as string
+  return JSON.parse(`"${r.s.slice(start + 1, end)}"`) as string
 }
 
 /** A number; at the end of the text one may still be growing (`1.`, `2e`, `-`): keep what parses. */

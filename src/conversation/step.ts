@@ -116,8 +116,8 @@ export const applyBuilderEvent =
  * mirror a UI or another thread keeps from the event stream alone.
  *
  * @example
- * import { createBuilder, replayBuilderEvents } from 'chatfold'
- * const events: Array<import('chatfold').BuilderEvent> = []
+ * import { type BuilderEvent, createBuilder, replayBuilderEvents } from 'chatfold'
+ * const events: BuilderEvent[] = []
  * const b = createBuilder({ sink: (e) => events.push(e) })
  * b.addUserMessage({ text: 'hi' })
  * replayBuilderEvents(events)([]).length // 1

@@ -27,6 +27,9 @@ describe('parsePartialJSON', () => {
     ['"a\\n', 'a\n'],
     ['"\\u00', ''],
     ['"\\u00e9', 'é'],
+    ['"a\\\\', 'a\\'], // an escaped backslash at the end is complete
+    ['"\\\\u00', '\\u00'], // a literal \u00, not an escape
+    ['"ab\\u0', 'ab'],
     ['{"q":"say \\"hi', { q: 'say "hi' }],
     ['  {"a" : { "b" : [ "c" ', { a: { b: ['c'] } }],
     ['12', 12],
