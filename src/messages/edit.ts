@@ -13,7 +13,7 @@
 import * as O from 'fp-ts/Option'
 import type { Role } from '../role.ts'
 import { isEmpty, type Message, type Messages } from '../message.ts'
-import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf } from './shared.ts'
+import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsMemo } from './shared.ts'
 
 // --- edits ---
 
@@ -43,7 +43,15 @@ export const append =
  * @since 0.1.0
  * @category edits
  */
-export const clear = (ms: Messages): Messages => (ms.length <= 1 ? ms : selectPaired(ms, (_, i) => i === 0))
+export const clear = (ms: Messages): Messages => {
+  if (ms.length <= 1) return ms
+  const first = ms[0] as Message
+  if (!first.parts.some((p) => p.type === 'tool_call' || p.type === 'tool_result')) return [first]
+  // only the first message's own turn can hold its partners
+  let end = 2
+  while (end < ms.length && (ms[end] as Message).role !== 'user' && (ms[end] as Message).role !== 'assistant') end++
+  return selectPaired(ms.slice(0, end), (_, i) => i === 0)
+}
 
 /**
  * Drops the `n` newest messages, undoing the last steps (seed `DropN` removes the last `n`);
@@ -184,8 +192,7 @@ export const ejectSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) =
 export const truncateResults =
   (maxLen: number) =>
   (ms: Messages): Messages => {
-    const max = nonNegativeInt(maxLen)
-    return mapSame(ms, (m) => truncateResultsOf(m, max))
+    return mapSame(ms, truncateResultsMemo(nonNegativeInt(maxLen)))
   }
 
 /**
@@ -202,12 +209,7 @@ export const truncateResults =
 export const truncated =
   (maxLen: number) =>
   (ms: Messages): Messages => {
-    const max = nonNegativeInt(maxLen)
-    return selectPaired(
-      ms,
-      (m) => m.kind !== 'ephemeral',
-      (m) => truncateResultsOf(m, max),
-    )
+    return selectPaired(ms, (m) => m.kind !== 'ephemeral', truncateResultsMemo(nonNegativeInt(maxLen)))
   }
 
 // --- lookups ---

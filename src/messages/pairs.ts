@@ -61,7 +61,31 @@ export type RepairReport = {
 
 type Call = { readonly id: string; readonly name: string; answered: boolean; readonly renamed: string | undefined }
 
-type Turn = { readonly index: number; readonly message: Message; readonly calls: Call[]; readonly byId: Map<string, Call[]>; last: number }
+type Turn = { readonly index: number; readonly message: Message; readonly calls: Call[]; last: number; byId?: Map<string, Call[]> }
+
+/** The first unanswered call of the turn with this id, else `true` when one exists but all are answered, else `undefined`. */
+const findCall = (turn: Turn, id: string): Call | true | undefined => {
+  let same: ReadonlyArray<Call> = turn.calls
+  if (turn.calls.length > 16) {
+    // a turn with many calls: index them once, so matching stays linear
+    if (turn.byId === undefined) {
+      turn.byId = new Map()
+      for (const c of turn.calls) {
+        const list = turn.byId.get(c.id)
+        if (list === undefined) turn.byId.set(c.id, [c])
+        else list.push(c)
+      }
+    }
+    same = turn.byId.get(id) ?? []
+  }
+  let seen = false
+  for (const c of same) {
+    if (c.id !== id) continue
+    if (!c.answered) return c
+    seen = true
+  }
+  return seen ? true : undefined
+}
 
 /** What to do to one part: drop it, or give it a new call id. */
 type PartEdit = { readonly part: number; readonly rename: string | undefined }
@@ -141,7 +165,7 @@ const analyse = (ms: Messages): Plan => {
         plan.dropped.add(i)
         continue
       }
-      const t: Turn = { index: i, message: m, calls: [], byId: new Map(), last: i }
+      const t: Turn = { index: i, message: m, calls: [], last: i }
       for (let j = 0; j < m.parts.length; j++) {
         const p = m.parts[j] as Part
         if (isToolResult(p)) orphan(i, m, j, p.toolCallId)
@@ -154,11 +178,7 @@ const analyse = (ms: Messages): Plan => {
           edit(i, { part: j, rename: renamed })
         }
         seen.add(p.id)
-        const call: Call = { id: p.id, name: p.name, answered: false, renamed }
-        t.calls.push(call)
-        const same = t.byId.get(p.id)
-        if (same === undefined) t.byId.set(p.id, [call])
-        else same.push(call)
+        t.calls.push({ id: p.id, name: p.name, answered: false, renamed })
       }
       turn = t
     } else {
@@ -167,13 +187,12 @@ const analyse = (ms: Messages): Plan => {
       for (let j = 0; j < m.parts.length; j++) {
         const p = m.parts[j] as Part
         if (!isToolResult(p)) continue
-        const calls = isToolMessage ? turn?.byId.get(p.toolCallId) : undefined
-        if (calls === undefined) {
+        const call = isToolMessage && turn !== undefined ? findCall(turn, p.toolCallId) : undefined
+        if (call === undefined) {
           orphan(i, m, j, p.toolCallId)
           continue
         }
-        const call = calls.find((c) => !c.answered)
-        if (call === undefined) {
+        if (call === true) {
           plan.issues.push({ kind: 'duplicate_id', index: i, messageId: m.id, toolCallId: p.toolCallId })
           plan.droppedResults.push(p.toolCallId)
           edit(i, { part: j, rename: undefined })

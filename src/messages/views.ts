@@ -21,7 +21,7 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning } from './shared.ts'
+import { compactMessageMemo, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoningMemo } from './shared.ts'
 
 // --- views ---
 
@@ -123,12 +123,8 @@ export const forPreservation = (ms: Messages): Messages => selectPaired(ms, (m) 
 export const forCompaction =
   (maxResultLen: number) =>
   (ms: Messages): Messages => {
-    const max = nonNegativeInt(maxResultLen)
-    return selectPaired(
-      ms,
-      (m) => m.kind === 'normal',
-      (m) => compactMessage(m, max),
-    )
+    const compact = compactMessageMemo(nonNegativeInt(maxResultLen))
+    return selectPaired(ms, (m) => m.kind === 'normal', compact)
   }
 
 /**
@@ -179,4 +175,4 @@ export const withoutSynthetic = (ms: Messages): Messages => selectPaired(ms, (m)
  * @since 0.1.0
  * @category views
  */
-export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReasoning)
+export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReasoningMemo)

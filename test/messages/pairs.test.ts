@@ -45,6 +45,14 @@ describe('validateToolPairs', () => {
     ])
   })
 
+  it('matches results to calls in any order, also in a turn with many calls', () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `k${i}`)
+    const h = [msg('a', 'assistant', ids.map((id) => call(id))), ...[...ids].reverse().map((id) => msg(`t${id}`, 'tool', [result(id)]))]
+    expect(validateToolPairs(h).valid).toBe(true)
+    const extra = [...h, msg('tx', 'tool', [result('k3')]), msg('ty', 'tool', [result('nope')])]
+    expect(validateToolPairs(extra).issues.map((i) => i.kind)).toEqual(['duplicate_id', 'orphan_result'])
+  })
+
   it('reports an assistant message with only reasoning', () => {
     const h = [msg('u', 'user', [txt('q')]), msg('a', 'assistant', [think('hmm', 's'), txt('  ')])]
     expect(validateToolPairs(h).issues).toEqual([{ kind: 'reasoning_only', index: 1, messageId: 'a' }])
