@@ -3,7 +3,9 @@
  * turn on top of the 20,000-message history, reading streamed tool arguments with
  * `parsePartialJSON` after every fragment, and Chat appends with waiting consumers.
  */
-import { createBuilder, createChat, parsePartialJSON, textMessage, type BuilderEvent, type Message } from '../../src/mod.ts'
+import { type BuilderEvent, createBuilder, parsePartialJSON } from '../../src/conversation.ts'
+import { createChat } from '../../src/chat.ts'
+import { type Message, textMessage } from '../../src/message.ts'
 import { benchHistory, measure, ms, table } from './lib.ts'
 
 const CHUNKS = 4_000
