@@ -12,7 +12,16 @@ import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, isInterna
 import type { Role } from '../role.ts'
 import { forExport, forExportStructured } from './views.ts'
 
-/** Most bad lines a JSONL import reports before it stops listing them. */
+/**
+ * Most bad lines a JSONL import reports before it stops listing them.
+ *
+ * @example
+ * import { MAX_REPORTED_LINES } from 'chatfold'
+ * MAX_REPORTED_LINES // 100
+ *
+ * @since 0.1.0
+ * @category export
+ */
 export const MAX_REPORTED_LINES = 100
 
 // --- export ---
@@ -52,6 +61,10 @@ const jsonError = (e: unknown): string => (e instanceof Error ? e.message : Stri
 
 /**
  * Decodes one JSONL line; `n` is its 1-based line number, used in every issue's path.
+ *
+ * @example
+ * import { decodeJSONLine } from 'chatfold'
+ * decodeJSONLine('{"id":"1","role":"user","parts":[]}', 1) // right(message)
  *
  * @since 0.1.0
  * @category export
@@ -142,6 +155,11 @@ export const parseJSONL = (text: string): Messages => {
  * A tool call in an `ExportMessage`: its id, name and arguments (parsed JSON, or the raw text when
  * it is not JSON).
  *
+ * @example
+ * import { exportMessages, makeMessage, toolCall } from 'chatfold'
+ * exportMessages([makeMessage({ role: 'assistant', parts: [toolCall({ id: 'c1', name: 'ls', arguments: '{"path":"."}' })] })])[0]?.tool_calls
+ * // [{ id: 'c1', name: 'ls', arguments: { path: '.' } }]
+ *
  * @since 0.1.0
  * @category export
  */
@@ -152,6 +170,10 @@ export type ExportToolCall = { readonly id: string; readonly name: string; reado
  * when empty. It leaves out ids, kinds, token counts, images and reasoning signatures. A tool
  * message gives one `ExportMessage` per result; a metadata message gives its metadata as JSON
  * `content`.
+ *
+ * @example
+ * import { exportMessages, textMessage, type ExportMessage } from 'chatfold'
+ * const flat: ReadonlyArray<ExportMessage> = exportMessages([textMessage('user', 'hi')]) // [{ role: 'user', content: 'hi' }]
  *
  * @since 0.1.0
  * @category export

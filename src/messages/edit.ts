@@ -223,7 +223,7 @@ export const truncated =
  * last([]) // none
  *
  * @since 0.1.0
- * @category lookups
+ * @category edits
  */
 export const last = (ms: Messages): O.Option<Message> => (ms.length === 0 ? O.none : O.some(ms[ms.length - 1] as Message))
 
@@ -237,7 +237,7 @@ export const last = (ms: Messages): O.Option<Message> => (ms.length === 0 ? O.no
  * at(5)([textMessage('user', 'hi')]) // none
  *
  * @since 0.1.0
- * @category lookups
+ * @category edits
  */
 export const at =
   (i: number) =>

@@ -23,8 +23,13 @@ import { hasSubstance, isReasoningOnly } from './shared.ts'
  * - `duplicate_id`: a call id used before, or a second result for one call (at the repeat);
  * - `reasoning_only`: an assistant message with nothing but reasoning.
  *
+ * @example
+ * import { validateToolPairs, type ToolPairIssue } from 'chatfold'
+ * declare const history: import('chatfold').Messages
+ * const missing = validateToolPairs(history).issues.filter((i): i is Extract<ToolPairIssue, { kind: 'missing_result' }> => i.kind === 'missing_result')
+ *
  * @since 0.1.0
- * @category pairing
+ * @category edits
  */
 export type ToolPairIssue =
   | { readonly kind: 'missing_result'; readonly index: number; readonly messageId: string; readonly toolCallId: string; readonly name: string }
@@ -35,16 +40,26 @@ export type ToolPairIssue =
 /**
  * What `validateToolPairs` found: `valid` when there is no issue, and every issue in history order.
  *
+ * @example
+ * import { validateToolPairs, type ToolPairReport } from 'chatfold'
+ * const report: ToolPairReport = validateToolPairs([])  // { valid: true, issues: [] }
+ *
  * @since 0.1.0
- * @category pairing
+ * @category edits
  */
 export type ToolPairReport = { readonly valid: boolean; readonly issues: ReadonlyArray<ToolPairIssue> }
 
 /**
  * What `repairToolPairs` changed.
  *
+ * @example
+ * import { repairToolPairs, type RepairReport } from 'chatfold'
+ * declare const history: import('chatfold').Messages
+ * const report: RepairReport = repairToolPairs(history).report
+ * if (report.changed) console.log(`answered ${report.addedResults.length} interrupted calls`)
+ *
  * @since 0.1.0
- * @category pairing
+ * @category edits
  */
 export type RepairReport = {
   /** Tool call ids given an "interrupted" error result. */
@@ -220,7 +235,7 @@ const analyse = (ms: Messages): Plan => {
  * // { valid: false, issues: [{ kind: 'missing_result', index: 0, messageId: 'a1', toolCallId: 'c1', name: 'ls' }] }
  *
  * @since 0.1.0
- * @category pairing
+ * @category edits
  */
 export const validateToolPairs = (ms: Messages): ToolPairReport => {
   const { issues } = analyse(ms)
@@ -252,7 +267,7 @@ const applyEdits = (m: Message, edits: ReadonlyArray<PartEdit>): Message => {
  * messages.length // 2
  *
  * @since 0.1.0
- * @category pairing
+ * @category edits
  */
 export const repairToolPairs = (ms: Messages): { readonly messages: Messages; readonly report: RepairReport } => {
   const plan = analyse(ms)

@@ -32,8 +32,13 @@ export type Estimator = (text: string) => number
 /**
  * Options of `pruneToolResults`; every field has a default.
  *
+ * @example
+ * import { pruneToolResults, type PruneOptions } from 'chatfold'
+ * const opts: PruneOptions = { protectTokens: 40_000, minimumSavings: 20_000, protectedTools: ['todo_write'] }
+ * const prune = pruneToolResults(opts) // keep it: it remembers what it pruned, turn after turn
+ *
  * @since 0.1.0
- * @category pruning
+ * @category edits
  */
 export type PruneOptions = {
   /** Default 40,000: the newest messages worth this many tokens are never touched. */
@@ -56,16 +61,27 @@ export type PruneOptions = {
  * What a prune did: how many results and calls it rewrote, and the history's tokens (by `count`)
  * before and after.
  *
+ * @example
+ * import { pruneToolResultsWithReport, type PruneReport } from 'chatfold'
+ * declare const history: import('chatfold').Messages
+ * const report: PruneReport = pruneToolResultsWithReport({})(history).report
+ * const freed = report.tokensBefore - report.tokensAfter
+ *
  * @since 0.1.0
- * @category pruning
+ * @category edits
  */
 export type PruneReport = { readonly prunedResults: number; readonly prunedArgs: number; readonly tokensBefore: number; readonly tokensAfter: number }
 
 /**
  * The pruned history and its report.
  *
+ * @example
+ * import { pruneToolResultsWithReport, type PruneResult } from 'chatfold'
+ * declare const history: import('chatfold').Messages
+ * const { messages, report }: PruneResult = pruneToolResultsWithReport({})(history)
+ *
  * @since 0.1.0
- * @category pruning
+ * @category edits
  */
 export type PruneResult = { readonly messages: Messages; readonly report: PruneReport }
 
@@ -182,7 +198,7 @@ const prunedIds = (m: Message): ReadonlyArray<unknown> | undefined => {
  * console.log(`freed ${report.tokensBefore - report.tokensAfter} tokens from ${report.prunedResults} results`)
  *
  * @since 0.1.0
- * @category pruning
+ * @category edits
  */
 export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) => PruneResult) => {
   const estimate = opts.estimate ?? quarter
@@ -302,7 +318,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
  * const payload = pipe(history, forLLM, pruneToolResults({ protectTokens: 40_000, protectedTools: ['todo'] }))
  *
  * @since 0.1.0
- * @category pruning
+ * @category edits
  */
 export const pruneToolResults = (opts: PruneOptions): ((ms: Messages) => Messages) => {
   const run = pruneToolResultsWithReport(opts)

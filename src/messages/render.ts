@@ -240,6 +240,11 @@ const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 
 /**
  * Options of `renderMarkdownWith`: `reasoning` is `omit` (the default) or `include` (as a quote).
  *
+ * @example
+ * import { renderMarkdownWith, type MarkdownOptions } from 'chatfold'
+ * const opts: MarkdownOptions = { reasoning: 'include' }
+ * const toMarkdown = renderMarkdownWith(opts)
+ *
  * @since 0.1.0
  * @category rendering
  */
