@@ -137,8 +137,17 @@ const LONG_RUN = 16 // punctuation or space runs past this cost a little per cha
 const W_LONG_PUNCT = 1 / 16
 const W_LONG_SPACES = 1 / 32
 
-const isAsciiLetter = (c: number): boolean => (c >= 97 ? c <= 122 : c >= 65 && c <= 90)
-const isAsciiPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)
+// ASCII classes of the heuristic's scanner: 0 control (tab, CR, …), 1 lower-case letter, 2 upper-case
+// letter, 3 digit, 4 space, 5 line feed, 6 punctuation; 7 stands for "start of text or non-ASCII".
+const ASCII = new Uint8Array(128)
+for (let c = 0; c < 128; c++)
+  ASCII[c] =
+    c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : c === 32 ? 4 : c === 10 ? 5 : (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126) ? 6 : 0
+
+const nonAsciiWeight = (c: number): number => {
+  const k = classOf(c)
+  return k === CJK ? W_CJK : k === PUNCT ? W_UPUNCT : k === LETTER ? W_OTHER : 0
+}
 
 /**
  * A synchronous estimate that knows what text is made of: one pass counts words (and their
@@ -158,48 +167,49 @@ const isAsciiPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 &&
  */
 export const smartHeuristic: Estimator = (text) => {
   let tokens = 0
-  const n = text.length
-  let i = 0
-  while (i < n) {
+  let prev = 7 // class of the previous character
+  let run = 0 // length of the current run of that class
+  let indent = true // inside the indentation at the start of a line (or of the text)
+  for (let i = 0, n = text.length; i < n; i++) {
     const c = text.charCodeAt(i)
-    if (isAsciiLetter(c)) {
-      const start = i
-      let prevLower = c >= 97
-      i++
-      for (; i < n; i++) {
-        const d = text.charCodeAt(i)
-        if (!isAsciiLetter(d)) break
-        const lower = d >= 97
-        if (prevLower && !lower) tokens += W_CAMEL
-        prevLower = lower
-      }
-      const len = i - start
-      tokens += W_WORD + (len > LONG_WORD ? (len - LONG_WORD) * W_LONG_WORD : 0)
-    } else if (c >= 48 && c <= 57) {
-      const start = i
-      while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++
-      tokens += Math.ceil((i - start) / 3) * W_DIGITS
-    } else if (c === 10) {
-      tokens += W_BREAK
-      i++
-      while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
-    } else if (c === 32) {
-      const start = i
-      while (i < n && text.charCodeAt(i) === 32) i++
-      const len = i - start
-      if (len >= 2 && start > 0) tokens += W_SPACES + (len > LONG_RUN ? (len - LONG_RUN) * W_LONG_SPACES : 0)
-    } else if (isAsciiPunct(c)) {
-      const start = i
-      while (i < n && isAsciiPunct(text.charCodeAt(i))) i++
-      const len = i - start
-      tokens += W_PUNCT + (len > LONG_RUN ? (len - LONG_RUN) * W_LONG_PUNCT : 0)
-    } else {
-      if (c >= 128) {
-        const k = classOf(c)
-        tokens += k === CJK ? W_CJK : k === PUNCT ? W_UPUNCT : k === LETTER ? W_OTHER : 0
-      }
-      i++
+    if (c >= 128) {
+      tokens += nonAsciiWeight(c)
+      prev = 7
+      indent = false
+      continue
     }
+    const k = ASCII[c] as number
+    if (k === 1 || k === 2) {
+      if (prev === 1 || prev === 2) {
+        if (prev === 1 && k === 2) tokens += W_CAMEL
+        if (++run > LONG_WORD) tokens += W_LONG_WORD
+      } else {
+        tokens += W_WORD
+        run = 1
+      }
+    } else if (k === prev) {
+      run++
+      if (k === 3) {
+        if (run % 3 === 1) tokens += W_DIGITS
+      } else if (k === 4) {
+        if (!indent) tokens += run === 2 ? W_SPACES : run > LONG_RUN ? W_LONG_SPACES : 0
+      } else if (k === 6) {
+        if (run > LONG_RUN) tokens += W_LONG_PUNCT
+      } else if (k === 5) tokens += W_BREAK
+      continue
+    } else {
+      run = 1
+      if (k === 3) tokens += W_DIGITS
+      else if (k === 6) tokens += W_PUNCT
+      else if (k === 5) {
+        tokens += W_BREAK
+        indent = true
+        prev = 5
+        continue
+      }
+    }
+    if (k !== 4 && !(k === 0 && c === 9)) indent = false
+    prev = k
   }
   return Math.ceil(tokens)
 }
