@@ -21,6 +21,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/content.ts', 3],
   ['src/messages/', 4],
   ['src/tokens.ts', 5],
+  ['src/compaction/', 5.5], // compaction's parts, under the src/compaction.ts entry point
   ['src/compaction.ts', 6],
   ['src/conversation/', 6.5], // the builder's parts, under the src/conversation.ts entry point
   ['src/conversation.ts', 7],

@@ -1,0 +1,196 @@
+/**
+ * The whole compaction: plan, transcript, summary (by a caller-supplied summariser), rebuild.
+ *
+ * @module
+ */
+import type { Messages } from '../message.ts'
+import { countMessage, type EncodingName, type Estimator, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../tokens.ts'
+import { planCompaction } from './plan.ts'
+import { buildTranscript } from './transcript.ts'
+import { rebuildAfterCompaction } from './rebuild.ts'
+import { reachesModel } from './shared.ts'
+import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
+
+/**
+ * A summariser: the summary of a transcript. `context.prompt` is the instruction to give a model
+ * (`SUMMARY_PROMPT` unless `compact` was given another), `context.signal` aborts the request.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type Summarizer = (transcript: string, context: { readonly prompt: string; readonly signal?: AbortSignal }) => Promise<string>
+
+/**
+ * Progress of `compact`: the stage it has reached, `done` of `total` stages.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type CompactProgress = { readonly stage: 'plan' | 'transcript' | 'summarize' | 'rebuild'; readonly done: number; readonly total: number }
+
+/**
+ * Options of {@link compact}.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type CompactOptions = {
+  /** Writes the summary; a model in real use, `extractiveSummarize` offline. */
+  readonly summarize: Summarizer
+  /** The budget of the recent tail kept verbatim; default 20,000 tokens. */
+  readonly keepRecentTokens?: number
+  /** Tool results in the transcript are cut to this many characters; default 2,000. */
+  readonly maxResultLen?: number
+  /** Where the tail may start (see `planCompaction`); default `turn`. */
+  readonly boundary?: 'turn' | 'message'
+  /** An estimator, or the name of one to load; `smartHeuristic` by default. */
+  readonly estimate?: Estimator | EncodingName
+  /** The instruction passed to the summariser; `SUMMARY_PROMPT` by default. */
+  readonly prompt?: string
+  /** Aborts the compaction (and is passed to the summariser); the promise rejects with its reason. */
+  readonly signal?: AbortSignal
+  /** Called as each stage starts. */
+  readonly onProgress?: (progress: CompactProgress) => void
+}
+
+/**
+ * What a compaction did.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type CompactionReport = {
+  /** False when there was nothing to summarise (the history is returned as it was). */
+  readonly compacted: boolean
+  /** Estimated tokens that reach a model, before and after. */
+  readonly tokensBefore: number
+  readonly tokensAfter: number
+  /** Messages summarised (the head), kept (the preserved tail) and archived. */
+  readonly summarised: number
+  readonly preserved: number
+  readonly archived: number
+  /** The summary's estimated tokens, its message overhead included. */
+  readonly summaryTokens: number
+  /** Whether the kept tail starts inside a turn. */
+  readonly splitTurn: boolean
+  /** Tool call ids whose results were cut to fit the tail budget. */
+  readonly truncatedResults: ReadonlyArray<string>
+  /** Sections of `SUMMARY_PROMPT` the summary lacks or leaves empty (it is kept all the same). */
+  readonly missingSections: ReadonlyArray<SummarySection>
+}
+
+/**
+ * The result of {@link compact}.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type CompactResult = { readonly messages: Messages; readonly archive: Messages; readonly report: CompactionReport }
+
+const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException('The compaction was aborted', 'AbortError')
+
+const throwIfAborted = (signal: AbortSignal | undefined): void => {
+  if (signal?.aborted === true) throw abortReason(signal)
+}
+
+/** The promise, or a rejection as soon as the signal aborts. */
+const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A> => {
+  if (signal === undefined) return p
+  return new Promise<A>((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal))
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(
+      (a) => (signal.removeEventListener('abort', onAbort), resolve(a)),
+      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    )
+  })
+}
+
+/**
+ * Compacts a history: plans the cut (`planCompaction`), builds the transcript of the head
+ * (`buildTranscript`), has `summarize` write the summary, and rebuilds the history
+ * (`rebuildAfterCompaction`): system prompt, summary, preserved tail. The archive holds every
+ * message the new history no longer has. The report gives the tokens before and after, how many
+ * messages were summarised, kept and archived, and which summary sections are missing. When the
+ * head is empty (everything fits the tail budget) the history is returned as it was, with
+ * `compacted: false`, and the summariser is not called. Rejects with the signal's reason when
+ * aborted, with the summariser's error when it fails, and with an `Error` when it returns a blank
+ * summary.
+ *
+ * @example
+ * import { compact, extractiveSummarize } from 'chatfold'
+ * declare const history: import('chatfold').Messages
+ * const { messages, archive, report } = await compact({ summarize: extractiveSummarize, keepRecentTokens: 20_000 })(history)
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export const compact =
+  (opts: CompactOptions) =>
+  async (ms: Messages): Promise<CompactResult> => {
+    const { signal, onProgress } = opts
+    const total = 4
+    throwIfAborted(signal)
+    const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
+    const count = countMessage(estimate)
+    const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m).total : a), 0)
+
+    onProgress?.({ stage: 'plan', done: 0, total })
+    const plan = planCompaction({
+      estimate,
+      ...(opts.keepRecentTokens === undefined ? {} : { keepRecentTokens: opts.keepRecentTokens }),
+      ...(opts.boundary === undefined ? {} : { boundary: opts.boundary }),
+    })(ms)
+    const tokensBefore = tokensOf(ms)
+    const unchanged = (): CompactResult => ({
+      messages: ms,
+      archive: [],
+      report: {
+        compacted: false,
+        tokensBefore,
+        tokensAfter: tokensBefore,
+        summarised: 0,
+        preserved: ms.length - plan.system.length,
+        archived: 0,
+        summaryTokens: 0,
+        splitTurn: false,
+        truncatedResults: [],
+        missingSections: [],
+      },
+    })
+    if (plan.head.length === 0) return unchanged()
+
+    throwIfAborted(signal)
+    onProgress?.({ stage: 'transcript', done: 1, total })
+    const transcript = buildTranscript(opts.maxResultLen === undefined ? {} : { maxResultLen: opts.maxResultLen })(plan.head)
+    if (transcript.trim() === '') return unchanged() // only messages no model sees: nothing to summarise
+
+    throwIfAborted(signal)
+    onProgress?.({ stage: 'summarize', done: 2, total })
+    const prompt = opts.prompt ?? SUMMARY_PROMPT
+    const summary = await abortable(opts.summarize(transcript, signal === undefined ? { prompt } : { prompt, signal }), signal)
+    throwIfAborted(signal)
+    if (typeof summary !== 'string' || summary.trim() === '') throw new Error('Cannot compact: the summariser returned an empty summary')
+
+    onProgress?.({ stage: 'rebuild', done: 3, total })
+    const summaryTokens = estimate(summary) + MESSAGE_OVERHEAD
+    const { messages, archive } = rebuildAfterCompaction(summary, summaryTokens, plan.preserved)(ms)
+    const problems = validateSummary(summary)
+    return {
+      messages,
+      archive,
+      report: {
+        compacted: true,
+        tokensBefore,
+        tokensAfter: tokensOf(messages),
+        summarised: plan.head.length,
+        preserved: plan.preserved.length,
+        archived: archive.length,
+        summaryTokens,
+        splitTurn: plan.splitTurn,
+        truncatedResults: plan.truncatedResults,
+        missingSections: problems._tag === 'Left' ? [...problems.left.missing, ...problems.left.empty] : [],
+      },
+    }
+  }

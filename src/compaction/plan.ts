@@ -1,0 +1,233 @@
+/**
+ * When to compact and where to cut: `shouldCompact` compares the context a provider will see with
+ * the window, `planCompaction` splits a history into the head to summarise and the recent tail to
+ * keep verbatim.
+ *
+ * @module
+ */
+import type { Message, Messages } from '../message.ts'
+import type { Part, ToolResultPart } from '../part.ts'
+import { forPreservation } from '../messages/views.ts'
+import { countMessage, type Estimator, type ReportedUsage, smartHeuristic, usageCorrected } from '../tokens.ts'
+import { nonNegative, reachesModel, systemPrefix } from './shared.ts'
+
+// --- shouldCompact ---
+
+/**
+ * Options of {@link shouldCompact}.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type ShouldCompactOptions = {
+  /** The model's context window, in tokens. */
+  readonly contextWindow: number
+  /** Tokens to keep free: the answer, the next tool results, the summary itself. */
+  readonly reserveTokens: number
+  /** Estimates what the provider has not reported yet; `smartHeuristic` by default. */
+  readonly estimate?: Estimator
+  /** The provider's last report, when there is one (see `usageCorrected`). */
+  readonly usage?: ReportedUsage
+}
+
+/**
+ * Whether a history no longer leaves `reserveTokens` free in the context window: the context a
+ * provider will see (its last reported usage plus the estimate of the messages after it, or the
+ * estimate of everything that reaches a model) is above `contextWindow − reserveTokens`.
+ *
+ * @example
+ * import { shouldCompact, textMessage } from 'chatfold'
+ * shouldCompact({ contextWindow: 200_000, reserveTokens: 20_000 })([textMessage('user', 'hi')]) // false
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export const shouldCompact =
+  (opts: ShouldCompactOptions) =>
+  (ms: Messages): boolean => {
+    const limit = nonNegative(opts.contextWindow, 0) - nonNegative(opts.reserveTokens, 0)
+    const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.usage === undefined ? {} : { usage: opts.usage }) })(ms)
+    return used > limit
+  }
+
+// --- planCompaction ---
+
+/**
+ * Options of {@link planCompaction}.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type PlanOptions = {
+  /** The budget of the recent tail kept verbatim, in tokens; default 20,000. */
+  readonly keepRecentTokens?: number
+  /** Counts messages; `smartHeuristic` by default (counts are cached per estimator). */
+  readonly estimate?: Estimator
+  /**
+   * Where the tail may start: `turn` (default) at a user message, inside the last turn only when
+   * not even that turn fits; `message` at any message that separates no tool call from its result.
+   */
+  readonly boundary?: 'turn' | 'message'
+}
+
+/**
+ * A compaction plan: the history split into the system prompt, the head to summarise and the
+ * tail to keep.
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type CompactionPlan = {
+  /** The leading system message(s), kept first. */
+  readonly system: Messages
+  /** The messages to summarise: everything between the system prompt and the cut. */
+  readonly head: Messages
+  /**
+   * The recent tail kept verbatim, with `forPreservation` semantics (normal messages only; a tool
+   * call whose result it drops goes too). Results may be cut to fit (see `truncatedResults`).
+   */
+  readonly preserved: Messages
+  /** The index of the input where the tail starts. */
+  readonly cut: number
+  /** Whether the cut is inside a turn (the tail starts with an assistant or tool message). */
+  readonly splitTurn: boolean
+  /** Tool call ids whose results were cut so that the newest call and its results fit the budget. */
+  readonly truncatedResults: ReadonlyArray<string>
+  /** Estimated tokens of each part (messages that reach a model). */
+  readonly tokens: { readonly system: number; readonly head: number; readonly preserved: number }
+}
+
+/**
+ * For each cut index `c` (the tail is `ms[c..]`), whether it separates a tool call from its
+ * result: a result at `j` answering a call at `i < j` makes every `c` in `(i, j]` unsafe.
+ */
+const unsafeCuts = (ms: Messages, from: number): Int32Array => {
+  const depth = new Int32Array(ms.length + 2)
+  const callAt = new Map<string, number>()
+  for (let i = from; i < ms.length; i++) {
+    for (const p of (ms[i] as Message).parts) {
+      if (p.type === 'tool_call') callAt.set(p.id, i)
+      else if (p.type === 'tool_result') {
+        const j = callAt.get(p.toolCallId)
+        if (j !== undefined && j < i) {
+          depth[j + 1] = (depth[j + 1] ?? 0) + 1
+          depth[i + 1] = (depth[i + 1] ?? 0) - 1
+        }
+      }
+    }
+  }
+  for (let c = 1; c < depth.length; c++) depth[c] = (depth[c] ?? 0) + (depth[c - 1] ?? 0)
+  return depth
+}
+
+/** A tool result cut to `keep` characters, with a marker saying how much compaction removed. */
+const cutResult = (p: ToolResultPart, keep: number): ToolResultPart => {
+  const marker = `\n[… ${p.content.length - keep} of ${p.content.length} characters cut by compaction]`
+  let n = Math.max(0, keep)
+  const c = p.content.charCodeAt(n - 1)
+  if (n > 0 && c >= 0xd800 && c <= 0xdbff) n--
+  return { ...p, content: p.content.slice(0, n) + marker }
+}
+
+/**
+ * Shrinks the tool results of a tail that alone is over budget, in proportion to their size, so
+ * that the tail fits (the call and its result stay; only result content is cut).
+ */
+const fitTail = (
+  tail: Messages,
+  budget: number,
+  estimate: Estimator,
+  count: (m: Message) => number,
+): { readonly messages: Messages; readonly truncated: ReadonlyArray<string> } => {
+  let resultTokens = 0
+  let total = 0
+  for (const m of tail) {
+    total += count(m)
+    for (const p of m.parts) if (p.type === 'tool_result') resultTokens += estimate(p.content)
+  }
+  if (total <= budget || resultTokens === 0) return { messages: tail, truncated: [] }
+  const ratio = Math.max(0, Math.min(1, (resultTokens - (total - budget)) / resultTokens))
+  const truncated: string[] = []
+  const messages = tail.map((m) => {
+    if (!m.parts.some((p) => p.type === 'tool_result')) return m
+    const parts = m.parts.map((p): Part => {
+      if (p.type !== 'tool_result') return p
+      const keep = Math.floor(p.content.length * ratio)
+      if (keep >= p.content.length) return p
+      truncated.push(p.toolCallId)
+      return cutResult(p, keep)
+    })
+    return { ...m, parts }
+  })
+  return { messages, truncated }
+}
+
+/**
+ * Splits a history for compaction: the system prompt (kept first), the head to summarise, and the
+ * recent tail worth at most `keepRecentTokens` kept verbatim (`forPreservation` semantics). The
+ * cut never separates a tool call from its result, and starts a turn (a user message) unless not
+ * even the last turn fits, in which case it falls inside that turn and `splitTurn` says so. When
+ * the newest call and its results alone are over the budget, they are kept and their result
+ * content is cut in proportion so that the tail fits (`truncatedResults` lists them), rather than
+ * overshooting or keeping nothing. Nothing is lost: the input keeps every original.
+ *
+ * @example
+ * import { planCompaction } from 'chatfold'
+ * declare const history: import('chatfold').Messages
+ * const { head, preserved, splitTurn } = planCompaction({ keepRecentTokens: 20_000 })(history)
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export const planCompaction =
+  (opts: PlanOptions) =>
+  (ms: Messages): CompactionPlan => {
+    const budget = nonNegative(opts.keepRecentTokens, 20_000)
+    const estimate = opts.estimate ?? smartHeuristic
+    const counted = countMessage(estimate)
+    const count = (m: Message): number => counted(m).total
+    const sys = systemPrefix(ms)
+    const n = ms.length
+    const unsafe = unsafeCuts(ms, sys)
+    const anyBoundary = opts.boundary === 'message'
+
+    // Walk back from the newest message while the kept messages fit.
+    let tokens = 0
+    let best = n // the earliest safe cut within budget
+    let bestTurn = n // the earliest safe cut at a user message within budget
+    for (let c = n - 1; c >= sys; c--) {
+      const m = ms[c] as Message
+      const safe = (unsafe[c] ?? 0) === 0
+      if (m.kind === 'normal') tokens += count(m)
+      if (tokens > budget) break
+      if (safe) {
+        best = c
+        if (m.role === 'user' && m.kind === 'normal') bestTurn = c
+      }
+    }
+    let newest = n - 1 // the latest safe cut before the end: the smallest tail there is
+    while (newest > sys && (unsafe[newest] ?? 0) !== 0) newest--
+    let cut = anyBoundary ? best : bestTurn < n ? bestTurn : best
+    let preserved: Messages
+    let truncated: ReadonlyArray<string> = []
+    if (cut === n && newest >= sys) {
+      // Not even the newest unit fits: keep it, with its results cut to fit.
+      cut = newest
+      const fitted = fitTail(forPreservation(ms.slice(cut)), budget, estimate, count)
+      preserved = fitted.messages
+      truncated = fitted.truncated
+    } else preserved = forPreservation(ms.slice(cut))
+    const first = ms[cut]
+    const sum = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
+    const system = ms.slice(0, sys)
+    const head = ms.slice(sys, cut)
+    return {
+      system,
+      head,
+      preserved,
+      cut,
+      splitTurn: first !== undefined && !(first.role === 'user' && first.kind === 'normal'),
+      truncatedResults: truncated,
+      tokens: { system: sum(system), head: sum(head), preserved: sum(preserved) },
+    }
+  }
