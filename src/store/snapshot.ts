@@ -10,8 +10,8 @@ import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
 import { JsonRecordC } from '../internal/json.ts'
 import { IsoTimestampC, type Messages } from '../message.ts'
-import { ChatContentC, fromChatContent } from '../content.ts'
-import { ChatIdC, ChatRoleC } from './input.ts'
+import { fromChatContent } from '../content.ts'
+import { ChatIdC, ChatInputContentC, ChatRoleC } from './input.ts'
 import {
   type ChatRecord,
   type ChatState,
@@ -42,7 +42,7 @@ export const ChatMessageC = t.readonly(
         message_id: ChatIdC,
         conversation_id: ChatIdC,
         role: ChatRoleC,
-        content: ChatContentC,
+        content: ChatInputContentC,
         timestamp: IsoTimestampC,
         input_id: ChatIdC,
       }),
