@@ -57,7 +57,16 @@ export type ChatHandlerOptions = {
   readonly basePath?: string
 }
 
-/** The default body limit: 1 MiB. */
+/**
+ * The default body limit of the chat handler: 1 MiB.
+ *
+ * @example
+ * import { DEFAULT_MAX_BODY_BYTES } from 'chatfold'
+ * DEFAULT_MAX_BODY_BYTES // 1048576
+ *
+ * @since 0.1.0
+ * @category http
+ */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576
 
 // --- responses ---

@@ -82,10 +82,20 @@ export type SimulatorOptions = ChatStateOptions & {
   readonly idPrefix?: string
 }
 
-/** A step of the simulator: its new value and the event the step made. */
+/**
+ * A step of the simulator: its new value and the event the step made.
+ *
+ * @since 0.1.0
+ * @category model
+ */
 export type SimStep = { readonly simulator: Simulator; readonly event: SimEvent }
 
-/** An advance of the clock: the simulator's new value and the events it applied, in order. */
+/**
+ * An advance of the clock: the simulator's new value and the events it applied, in order.
+ *
+ * @since 0.1.0
+ * @category model
+ */
 export type SimAdvance = { readonly simulator: Simulator; readonly applied: ReadonlyArray<SimEvent> }
 
 // --- constructors ---

@@ -32,6 +32,10 @@ import * as T from './tree.ts'
  * A stored message in the seed's wire shape (`ChatMessage`): ids, role, content exactly as sent,
  * timestamp, metadata, and the input id that breaks timestamp ties.
  *
+ * @example
+ * import { ChatMessageC } from 'chatfold'
+ * ChatMessageC.is({ message_id: 'm1', conversation_id: 'default', role: 'user', content: 'Hi', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1' }) // true
+ *
  * @since 0.1.0
  * @category codecs
  */
@@ -73,6 +77,10 @@ const CountC = new t.Type<number, number, unknown>(
  * The codec of a snapshot. `max_history_size` is `null` for no limit; `conversations` maps each
  * conversation id to its metadata.
  *
+ * @example
+ * import { ChatSnapshotC, emptyState, snapshot } from 'chatfold'
+ * ChatSnapshotC.is(JSON.parse(JSON.stringify(snapshot(emptyState())))) // true
+ *
  * @since 0.1.0
  * @category codecs
  */
@@ -102,7 +110,12 @@ export type ChatSnapshot = Omit<t.TypeOf<typeof ChatSnapshotC>, 'conversations'>
   readonly conversations: Readonly<Record<string, ConversationMetadata>>
 }
 
-/** A snapshot's JSON form (`max_history_size` is `null` when there is no limit). */
+/**
+ * A snapshot's JSON form (`max_history_size` is `null` when there is no limit).
+ *
+ * @since 0.1.0
+ * @category model
+ */
 export type ChatSnapshotWire = Omit<ChatSnapshot, 'max_history_size'> & { readonly max_history_size: number | null }
 
 // --- to the wire ---

@@ -30,6 +30,7 @@ import {
 } from './core.ts'
 import * as T from './tree.ts'
 
+// the model of the state lives with the store's shared internals; it is public from here
 export { type ChatState, type ConversationMetadata, ConversationMetadataC } from './core.ts'
 
 // --- errors ---
@@ -47,7 +48,16 @@ export type StoreError =
 
 // --- constructors ---
 
-/** The history limit when none is given (seed: 1000). */
+/**
+ * The history limit per conversation when none is given (seed: 1000).
+ *
+ * @example
+ * import { DEFAULT_MAX_HISTORY_SIZE, emptyState } from 'chatfold'
+ * emptyState().maxHistorySize === DEFAULT_MAX_HISTORY_SIZE // true
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const DEFAULT_MAX_HISTORY_SIZE = 1000
 
 /**
