@@ -8,9 +8,8 @@
  */
 export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
 export { formatAdapterError } from './types.ts'
+export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai-chat-from.ts'
 export {
-  fromOpenAIChat,
-  fromOpenAIChatCompletion,
   type OpenAIChatMessage,
   type OpenAIChatOptions,
   type OpenAIChatRequest,
@@ -19,24 +18,25 @@ export {
   type OpenAIChatUserPart,
   toOpenAIChat,
 } from './openai-chat.ts'
+export { fromOpenAIResponse, fromOpenAIResponses } from './openai-responses-from.ts'
 export {
-  fromOpenAIResponse,
-  fromOpenAIResponses,
   type OpenAIResponsesContent,
   type OpenAIResponsesItem,
   type OpenAIResponsesOptions,
   type OpenAIResponsesRequest,
   toOpenAIResponses,
 } from './openai-responses.ts'
-export { type AnthropicBlock, type AnthropicImageType, type AnthropicMediaBlock, type AnthropicMessage, type AnthropicRequest, fromAnthropic, fromAnthropicMessage, toAnthropic } from './anthropic.ts'
-export { fromGemini, fromGeminiResponse, type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
+export { type AnthropicBlock, type AnthropicImageType, type AnthropicMediaBlock, type AnthropicMessage, type AnthropicRequest, toAnthropic } from './anthropic.ts'
+export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
+export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
+export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
 export {
   type AIContentPart,
   type AIModelMessage,
   type AIModelMessages,
   type AIProviderOptions,
   type AIToolResultPart,
-  fromModelMessages,
   toModelMessages,
 } from './ai-sdk.ts'
+export { fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'

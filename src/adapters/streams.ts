@@ -23,9 +23,9 @@ import type { LifecycleInput } from '../conversation.ts'
 import type { Tokens } from '../message.ts'
 import { newId } from '../internal/id.ts'
 import { isJsonObject, optional, reader } from './shared.ts'
-import { openAIChatFinish } from './openai-chat.ts'
+import { openAIChatFinish } from './openai-chat-from.ts'
 import { referenceOf } from './openai-responses.ts'
-import { decodeGeminiResponse } from './gemini.ts'
+import { decodeGeminiResponse } from './gemini-from.ts'
 
 // --- model ---
 
