@@ -13,7 +13,7 @@
 import * as O from 'fp-ts/Option'
 import type { Role } from '../role.ts'
 import { isEmpty, type Message, type Messages } from '../message.ts'
-import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsMemo } from './shared.ts'
+import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf } from './shared.ts'
 
 // --- edits ---
 
@@ -192,7 +192,8 @@ export const ejectSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) =
 export const truncateResults =
   (maxLen: number) =>
   (ms: Messages): Messages => {
-    return mapSame(ms, truncateResultsMemo(nonNegativeInt(maxLen)))
+    const max = nonNegativeInt(maxLen)
+    return mapSame(ms, (m) => truncateResultsOf(m, max))
   }
 
 /**
@@ -209,7 +210,12 @@ export const truncateResults =
 export const truncated =
   (maxLen: number) =>
   (ms: Messages): Messages => {
-    return selectPaired(ms, (m) => m.kind !== 'ephemeral', truncateResultsMemo(nonNegativeInt(maxLen)))
+    const max = nonNegativeInt(maxLen)
+    return selectPaired(
+      ms,
+      (m) => m.kind !== 'ephemeral',
+      (m) => truncateResultsOf(m, max),
+    )
   }
 
 // --- lookups ---

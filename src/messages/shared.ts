@@ -82,46 +82,6 @@ export const compactMessage = (m: Message, max: number): Message => {
   return out === undefined ? m : { ...m, parts: out }
 }
 
-// --- memoised transforms ---
-
-/**
- * A per-message transform remembered by message identity: messages are immutable, so the same
- * message always transforms to the same result, and handing back that very object keeps
- * identity-keyed caches (token counts) hitting when a growing history is transformed turn after
- * turn. Only rewritten messages are remembered; unchanged ones cost a scan of their parts.
- */
-export const memoize = (f: (m: Message) => Message): ((m: Message) => Message) => {
-  const memo = new WeakMap<Message, Message>()
-  return (m) => {
-    const hit = memo.get(m)
-    if (hit !== undefined) return hit
-    const r = f(m)
-    if (r !== m) memo.set(m, r)
-    return r
-  }
-}
-
-/** `memoize` for a transform with a numeric parameter; remembers the few most recent parameters. */
-export const memoizeBy = (f: (m: Message, n: number) => Message, keep = 4): ((n: number) => (m: Message) => Message) => {
-  const byN = new Map<number, (m: Message) => Message>()
-  return (n) => {
-    let g = byN.get(n)
-    if (g === undefined) {
-      if (byN.size >= keep) byN.delete(byN.keys().next().value as number)
-      g = memoize((m) => f(m, n))
-      byN.set(n, g)
-    }
-    return g
-  }
-}
-
-/** `stripReasoning`, remembered. */
-export const stripReasoningMemo = memoize(stripReasoning)
-/** `compactMessage(m, max)`, remembered per `max`. */
-export const compactMessageMemo = memoizeBy(compactMessage)
-/** `truncateResultsOf(m, max)`, remembered per `max`. */
-export const truncateResultsMemo = memoizeBy(truncateResultsOf)
-
 // --- pair-safe selection ---
 
 /** The tool-call id a call or result part refers to, if it is one. */

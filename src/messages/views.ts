@@ -21,7 +21,7 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import { compactMessageMemo, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoningMemo } from './shared.ts'
+import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning } from './shared.ts'
 
 // --- views ---
 
@@ -123,8 +123,12 @@ export const forPreservation = (ms: Messages): Messages => selectPaired(ms, (m) 
 export const forCompaction =
   (maxResultLen: number) =>
   (ms: Messages): Messages => {
-    const compact = compactMessageMemo(nonNegativeInt(maxResultLen))
-    return selectPaired(ms, (m) => m.kind === 'normal', compact)
+    const max = nonNegativeInt(maxResultLen)
+    return selectPaired(
+      ms,
+      (m) => m.kind === 'normal',
+      (m) => compactMessage(m, max),
+    )
   }
 
 /**
@@ -175,4 +179,4 @@ export const withoutSynthetic = (ms: Messages): Messages => selectPaired(ms, (m)
  * @since 0.1.0
  * @category views
  */
-export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReasoningMemo)
+export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReasoning)
