@@ -14,7 +14,16 @@ import { abortReason, now, sliceSizer, slicesOf, yieldToEventLoop } from './sche
 import type { PruneResult } from '../messages/prune.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
-import type { EnginePlanOptions, EnginePruneOptions, SessionPlan, SessionPruneResult } from './ops.ts'
+import type { CompactResult, Summarizer } from '../compaction/compact.ts'
+import type {
+  EngineCompactOptions,
+  EnginePlanOptions,
+  EnginePruneOptions,
+  RemoteSummarizer,
+  SessionCompactResult,
+  SessionPlan,
+  SessionPruneResult,
+} from './ops.ts'
 import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './service.ts'
 import {
   type CallOptions,
@@ -128,6 +137,12 @@ export interface EngineSession {
   prune(options?: EnginePruneOptions & CallOptions): Promise<SessionPruneResult>
   /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
   plan(options?: EnginePlanOptions & CallOptions): Promise<SessionPlan>
+  /**
+   * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
+   * resident; answers the rebuilt history, which is small. The summary is written by your
+   * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
+   */
+  compact(options?: EngineCompactOptions & CallOptions & ProgressOptions): Promise<SessionCompactResult>
   /** The whole resident history, fetched in slices. */
   snapshot(options?: CallOptions): Promise<Messages>
   /** Ends the session on the engine's side; later calls reject. */
@@ -157,6 +172,8 @@ export interface Engine {
   buildTranscript(messages: Messages, options?: TranscriptOptions & CallOptions): Promise<string>
   /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
   planCompaction(messages: Messages, options?: EnginePlanOptions & EncodingOptions & CallOptions): Promise<CompactionPlan>
+  /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */
+  compact(messages: Messages, options?: EngineCompactOptions & EncodingOptions & CallOptions & ProgressOptions): Promise<CompactResult>
   /** Loads a history into a resident session, in slices; progress is reported per slice. */
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */
@@ -190,8 +207,8 @@ const fromService = (e: unknown): unknown =>
 const noop = (): void => undefined
 
 /** The options that cross to the service: the signal and callbacks stay on this side. */
-const plain = <O extends CallOptions & ProgressOptions>(o: O): Omit<O, 'signal' | 'onProgress'> => {
-  const { signal: _signal, onProgress: _onProgress, ...rest } = o
+const plain = <O extends CallOptions & ProgressOptions & { readonly summarize?: Summarizer }>(o: O): Omit<O, 'signal' | 'onProgress' | 'summarize'> => {
+  const { signal: _signal, onProgress: _onProgress, summarize: _summarize, ...rest } = o
   return rest
 }
 
@@ -348,6 +365,15 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const callback = <F extends (...a: never[]) => unknown>(f: F | undefined): F | undefined =>
     f === undefined ? undefined : remote ? (proxy(((...a: Parameters<F>) => f(...a)) as F) as F) : f
 
+  /** The caller's summariser as the service calls it: with the caller's signal, added on this side. */
+  const summarizer = (o: { readonly summarize?: Summarizer; readonly signal?: AbortSignal }): RemoteSummarizer | undefined => {
+    const f = o.summarize
+    if (f === undefined) return undefined
+    return callback((transcript: string, context: { readonly prompt: string }) =>
+      f(transcript, o.signal === undefined ? { prompt: context.prompt } : { prompt: context.prompt, signal: o.signal }),
+    )
+  }
+
   /** Sends messages to a session: in slices (worker mode), a few in flight, yielding between sends. */
   const send = async (
     c: Connection,
@@ -403,6 +429,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       tokens: (o = {}) => on(o.signal, (s, callId) => s.sessionTokens(callId, id, handle)),
       prune: (o = {}) => on(o.signal, (s, callId) => s.pruneSession(callId, id, handle, plain(o))),
       plan: (o = {}) => on(o.signal, (s, callId) => s.planSession(callId, id, handle, plain(o))),
+      compact: (o = {}) => {
+        const summarize = summarizer(o)
+        const progress = callback(o.onProgress) as ProgressCallback | undefined
+        return on(o.signal, (s, callId) => s.compactSession(callId, id, handle, plain(o), summarize, progress))
+      },
       snapshot: async (o = {}) => {
         const out: Message[] = []
         let snapshot: number | undefined
@@ -449,6 +480,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     buildTranscript: (messages, o = {}) => call(current, o.signal, (s, callId) => s.buildTranscript(callId, messages, plain(o))),
     planCompaction: (messages, o = {}) =>
       call(current, o.signal, (s, callId) => s.planCompaction(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding })),
+    compact: (messages, o = {}) => {
+      const summarize = summarizer(o)
+      const progress = callback(o.onProgress) as ProgressCallback | undefined
+      return call(current, o.signal, (s, callId) => s.compact(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding }, summarize, progress))
+    },
     open: async (id, messages, o = {}) => {
       const c = current
       const handle = await call(c, o.signal, (s, callId) => s.openSession(callId, id, { encoding: o.encoding ?? encoding }))

@@ -9,6 +9,9 @@ import type { Message, Messages } from '../message.ts'
 import { type PruneOptions, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
+import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
+import { extractiveSummarize } from '../compaction/extractive.ts'
+import type { EngineProgress } from './types.ts'
 import type { HistoryChanges, MessageChange } from './types.ts'
 
 // --- options ---
@@ -50,6 +53,35 @@ export type EnginePlanOptions = Omit<PlanOptions, 'estimate'>
 export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> & {
   readonly messages: { readonly system: number; readonly head: number; readonly preserved: number }
 }
+
+/**
+ * Options of the engine's compaction: `compact`'s, as plain data, with the summariser optional
+ * (the embedded extractive one by default, run where the engine runs). A `summarize` you pass runs
+ * on your side: in worker mode the engine calls it across the thread boundary (a Comlink proxy),
+ * with your call's signal.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate'> & { readonly summarize?: Summarizer }
+
+/**
+ * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail:
+ * small), how many messages went to the archive (your copy still has them), the report, and the
+ * session's tokens after it.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SessionCompactResult = {
+  readonly messages: Messages
+  readonly archived: number
+  readonly report: CompactionReport
+  readonly tokens: number
+}
+
+/** A summariser as the service receives it: its own function, or one proxied from the caller (given the prompt only). */
+export type RemoteSummarizer = (transcript: string, context: { readonly prompt: string }) => Promise<string>
 
 // --- counting ---
 
@@ -103,3 +135,22 @@ export const planSummary = (p: CompactionPlan): SessionPlan => {
   const { system, head, preserved, ...rest } = p
   return { ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } }
 }
+
+/**
+ * Compacts with the engine's estimator; `summarize` is the caller's (its context's signal stays on
+ * the caller's side, so only the prompt crosses) or the embedded extractive one.
+ */
+export const compact = (
+  options: Omit<EngineCompactOptions, 'summarize'>,
+  estimate: Estimator,
+  summarize: RemoteSummarizer | undefined,
+  signal: AbortSignal,
+  onProgress: ((p: EngineProgress) => void) | undefined,
+): ((ms: Messages) => Promise<CompactResult>) =>
+  compactWith({
+    ...options,
+    estimate,
+    signal,
+    summarize: summarize === undefined ? extractiveSummarize : (transcript, context) => summarize(transcript, { prompt: context.prompt }),
+    ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
+  })

@@ -16,14 +16,19 @@ import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, load
 import type { PruneResult } from '../messages/prune.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import { buildTranscript, type TranscriptOptions } from '../compaction/transcript.ts'
+import type { CompactResult } from '../compaction/compact.ts'
 import {
+  compact,
   counter,
   diffHistories,
+  type EngineCompactOptions,
   type EnginePlanOptions,
   type EnginePruneOptions,
   plan,
   planSummary,
   prune,
+  type RemoteSummarizer,
+  type SessionCompactResult,
   type SessionPlan,
   type SessionPruneResult,
 } from './ops.ts'
@@ -78,6 +83,14 @@ export interface EngineService {
   buildTranscript(callId: number, messages: Messages, options: TranscriptOptions): Promise<string>
   /** Plans a compaction of a history. */
   planCompaction(callId: number, messages: Messages, options: EnginePlanOptions & EncodingOptions): Promise<CompactionPlan>
+  /** Compacts a history: plan, transcript, summary (the caller's `summarize`, or the extractive one), rebuild. */
+  compact(
+    callId: number,
+    messages: Messages,
+    options: Omit<EngineCompactOptions, 'summarize'> & EncodingOptions,
+    summarize?: RemoteSummarizer,
+    onProgress?: ProgressCallback,
+  ): Promise<CompactResult>
   /** Starts a resident session (replacing one of the same id); answers its handle. */
   openSession(callId: number, id: string, options: EncodingOptions): Promise<number>
   /** Appends messages to a session and counts them. */
@@ -88,6 +101,15 @@ export interface EngineService {
   pruneSession(callId: number, id: string, handle: number, options: EnginePruneOptions): Promise<SessionPruneResult>
   /** Plans a compaction of a session's history; answers counts, not messages. */
   planSession(callId: number, id: string, handle: number, options: EnginePlanOptions): Promise<SessionPlan>
+  /** Compacts a session's history in place; answers the rebuilt history, which is small. */
+  compactSession(
+    callId: number,
+    id: string,
+    handle: number,
+    options: Omit<EngineCompactOptions, 'summarize'>,
+    summarize?: RemoteSummarizer,
+    onProgress?: ProgressCallback,
+  ): Promise<SessionCompactResult>
   /** One slice of a session's history, from a snapshot taken at the first slice. */
   snapshotSession(callId: number, id: string, handle: number, snapshot: number | undefined, from: number, maxBytes: number): Promise<SnapshotSlice>
   /** Forgets a snapshot that will not be read to its end. */
@@ -115,6 +137,18 @@ const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phas
     }
   }
 }
+
+/** A progress callback for stages (compaction), never awaited and never failing the call. */
+const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => void) | undefined =>
+  cb === undefined
+    ? undefined
+    : (p) => {
+        try {
+          void Promise.resolve(cb(p)).catch(noop)
+        } catch {
+          // a failing progress callback must not fail the call
+        }
+      }
 
 /** Releases a Comlink proxy (a callback from another thread); does nothing to a plain function. */
 export const releaseCallback = (f: unknown): void => {
@@ -273,6 +307,19 @@ export const createEngineService = (): EngineService => {
         return plan(rest, estimate)(messages)
       }),
 
+    compact: (callId, messages, options, summarize, onProgress) =>
+      run(callId, async (signal) => {
+        try {
+          const { encoding, ...rest } = options
+          const estimate = await estimator(encoding)
+          await countSliced(estimate, messages, signal)
+          return await compact(rest, estimate, summarize, signal, progressOf(onProgress))(messages)
+        } finally {
+          releaseCallback(summarize)
+          releaseCallback(onProgress)
+        }
+      }),
+
     openSession: (callId, id, options) =>
       run(callId, async (signal) => {
         const estimate = await estimator(options.encoding)
@@ -323,6 +370,25 @@ export const createEngineService = (): EngineService => {
 
     planSession: (callId, id, handle, options) =>
       run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve(planSummary(plan(options, s.estimate)(s.messages))))),
+
+    compactSession: (callId, id, handle, options, summarize, onProgress) =>
+      run(callId, (signal) =>
+        exclusive(id, handle, signal, async (s) => {
+          try {
+            const result = await compact(options, s.estimate, summarize, signal, progressOf(onProgress))(s.messages)
+            if (result.messages !== s.messages) {
+              s.messages = result.messages
+              s.appended = result.messages
+              s.pruners.clear()
+              s.tokens = (await countSliced(s.estimate, result.messages, signal)).total
+            }
+            return { messages: result.messages, archived: result.archive.length, report: result.report, tokens: s.tokens }
+          } finally {
+            releaseCallback(summarize)
+            releaseCallback(onProgress)
+          }
+        }),
+      ),
 
     snapshotSession: (callId, id, handle, snapshot, from, maxBytes) =>
       run(callId, (signal) =>

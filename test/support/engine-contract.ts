@@ -15,6 +15,9 @@ import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
 import { applyChanges } from '../../src/engine/index.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { buildTranscript } from '../../src/compaction/transcript.ts'
+import { compact } from '../../src/compaction/compact.ts'
+import { extractiveSummarize } from '../../src/compaction/extractive.ts'
+import { SUMMARY_SECTIONS } from '../../src/compaction/summary.ts'
 
 /** One way of building an engine. */
 export type EngineCase = { readonly name: string; readonly make: (options: EngineOptions) => Engine }
@@ -182,6 +185,82 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const session = await engine.open('s1', ms)
       const { system, head, preserved, ...rest } = expected
       expect(await session.plan({ keepRecentTokens: 3_000 })).toEqual({ ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } })
+    }))
+
+    const compaction = { keepRecentTokens: 3_000 } as const
+    const fixedSummary = SUMMARY_SECTIONS.map((h) => `## ${h}\n- noted`).join('\n')
+
+    it('compacts a history with the embedded extractive summariser, as compact does', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const expected = await compact({ ...compaction, estimate, summarize: extractiveSummarize })(ms)
+      expect(expected.report.compacted).toBe(true)
+      expect(await engine.compact(ms, compaction)).toEqual(expected)
+    }))
+
+    it('calls the caller\'s summariser across the boundary with the transcript and the prompt', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const plan = planCompaction({ ...compaction, estimate })(ms)
+      const seen: Array<{ transcript: string; prompt: string }> = []
+      const result = await engine.compact(ms, {
+        ...compaction,
+        summarize: (transcript, context) => {
+          seen.push({ transcript, prompt: context.prompt })
+          return Promise.resolve(fixedSummary)
+        },
+      })
+      expect(seen).toHaveLength(1)
+      expect(seen[0]?.transcript).toBe(buildTranscript({})(plan.head))
+      expect(seen[0]?.prompt).toMatch(/Goal/)
+      expect(result.messages.some((m) => m.parts.some((p) => p.type === 'text' && p.text === fixedSummary))).toBe(true)
+      expect(result.report.missingSections).toEqual([])
+    }))
+
+    it('compacts a session in place: answers the small rebuilt history, keeps it resident, takes new turns', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const expected = await compact({ ...compaction, estimate, summarize: extractiveSummarize })(ms)
+      const session = await engine.open('s1', ms)
+      const stages: Array<string | undefined> = []
+      const result = await session.compact({ ...compaction, onProgress: (p) => stages.push(p.stage) })
+      expect(result.messages).toEqual(expected.messages)
+      expect(result.archived).toBe(expected.archive.length)
+      expect(result.report).toEqual(expected.report)
+      expect(result.tokens).toBe(countMessages(estimate)(expected.messages))
+      expect(await session.snapshot()).toEqual(expected.messages)
+      const next = turn(1)
+      expect(await session.append(next)).toEqual({ messages: expected.messages.length + 2, tokens: result.tokens + countMessages(estimate)(next) })
+      await new Promise((r) => setTimeout(r, 20))
+      expect(stages).toEqual(['plan', 'transcript', 'summarize', 'rebuild'])
+    }))
+
+    it('rejects with the summariser\'s error and leaves the session as it was', withEngine(make, heuristic, async (engine) => {
+      const ms = history(150, 6)
+      const session = await engine.open('s1', ms)
+      const e = await rejection(session.compact({ ...compaction, summarize: () => Promise.reject(new Error('model unavailable')) }))
+      expect((e as Error).message).toMatch(/model unavailable/)
+      expect(await session.snapshot()).toEqual(ms)
+    }))
+
+    it('aborts a compaction waiting on the summariser, which sees the call\'s signal abort', withEngine(make, heuristic, async (engine) => {
+      const ms = history(150, 6)
+      const session = await engine.open('s1', ms)
+      const controller = new AbortController()
+      let aborted: Promise<void> | undefined
+      const p = session.compact({
+        ...compaction,
+        signal: controller.signal,
+        summarize: (_t, context) => {
+          aborted = new Promise((resolve) => context.signal?.addEventListener('abort', () => resolve()))
+          setTimeout(() => controller.abort(), 0)
+          return new Promise<string>(() => undefined)
+        },
+      })
+      const e = await rejection(p)
+      expect((e as Error).name).toBe('AbortError')
+      await aborted
+      expect((await session.tokens()).messages).toBe(ms.length)
     }))
 
     it('runs the calls of one session in order', withEngine(make, heuristic, async (engine) => {
