@@ -216,7 +216,8 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
         const toolName = p.name ?? names.get(p.toolCallId) ?? ''
         content.push({ type: 'tool-result', toolCallId: idFor(context, p.toolCallId), toolName, output: { type: p.isError ? 'error-text' : 'text', value: p.content } })
       }
-      messages.push({ role: 'tool', content })
+      if (content.length === 0) context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
+      else messages.push({ role: 'tool', content })
     } else if (m.role === 'assistant') {
       const content = assistantContent(context, m)
       if (content.length === 0) {
