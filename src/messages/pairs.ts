@@ -12,7 +12,7 @@
  */
 import { isToolCall, isToolResult, type Part } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
-import { hasSubstance, isReasoningOnly } from './shared.ts'
+import { hasSubstance, isSubstantive } from './shared.ts'
 
 // --- model ---
 
@@ -156,13 +156,13 @@ const analyse = (ms: Messages): Plan => {
   }
   const close = (): void => {
     if (turn === undefined) return
-    const added: Message[] = []
+    let added: Message[] | undefined
     for (const call of turn.calls) {
       if (call.answered) continue
       plan.issues.push({ kind: 'missing_result', index: turn.index, messageId: turn.message.id, toolCallId: call.id, name: call.name })
-      added.push(interrupted(turn, call))
+      ;(added ??= []).push(interrupted(turn, call))
     }
-    if (added.length > 0) plan.inserts.set(turn.last, added)
+    if (added !== undefined) plan.inserts.set(turn.last, added)
     turn = undefined
   }
   const orphan = (i: number, m: Message, j: number, id: string): void => {
@@ -175,14 +175,16 @@ const analyse = (ms: Messages): Plan => {
     const m = ms[i] as Message
     if (m.role === 'assistant') {
       close()
-      if (isReasoningOnly(m)) {
-        plan.issues.push({ kind: 'reasoning_only', index: i, messageId: m.id })
-        plan.dropped.add(i)
-        continue
-      }
       const t: Turn = { index: i, message: m, calls: [], last: i }
+      let reasoning = false
+      let substance = false
       for (let j = 0; j < m.parts.length; j++) {
         const p = m.parts[j] as Part
+        if (p.type === 'reasoning') {
+          reasoning = true
+          continue
+        }
+        if (!substance && isSubstantive(p)) substance = true
         if (isToolResult(p)) orphan(i, m, j, p.toolCallId)
         if (!isToolCall(p)) continue
         let renamed: string | undefined
@@ -194,6 +196,12 @@ const analyse = (ms: Messages): Plan => {
         }
         seen.add(p.id)
         t.calls.push({ id: p.id, name: p.name, answered: false, renamed })
+      }
+      if (reasoning && !substance) {
+        // nothing but reasoning (so no call was registered above)
+        plan.issues.push({ kind: 'reasoning_only', index: i, messageId: m.id })
+        plan.dropped.add(i)
+        continue
       }
       turn = t
     } else {

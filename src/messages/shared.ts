@@ -20,8 +20,6 @@ export const hasSubstance = (parts: ReadonlyArray<Part>): boolean => {
   return false
 }
 
-/** An assistant message with reasoning and nothing else of substance (providers reject it). */
-export const isReasoningOnly = (m: Message): boolean => m.role === 'assistant' && m.parts.some(isReasoning) && !hasSubstance(m.parts)
 
 // --- normalising ---
 
