@@ -24,7 +24,7 @@ import type {
   SessionPlan,
   SessionPruneResult,
 } from './ops.ts'
-import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './service.ts'
+import { createEngineService, ENGINE_PROTOCOL, type EngineService, type ProgressCallback, type SnapshotSlice } from './service.ts'
 import {
   type CallOptions,
   type EncodingOptions,
@@ -361,6 +361,9 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
 
   let current = connect(0)
 
+  /** How many bytes a list sent back may carry per slice: as much as a send (all of it inline). */
+  const maxBytes = (): number => (remote ? slices.size() : Infinity)
+
   /** A callback that can cross to the service: proxied in worker mode, as it is inline. */
   const callback = <F extends (...a: never[]) => unknown>(f: F | undefined): F | undefined =>
     f === undefined ? undefined : remote ? (proxy(((...a: Parameters<F>) => f(...a)) as F) as F) : f
@@ -420,6 +423,24 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       const e = check()
       return e !== undefined ? Promise.reject(e) : call(c, signal, f)
     }
+    /** The whole of a list the service answered in slices: the first slice, then the rest, fetched one by one. */
+    const collect = async (first: SnapshotSlice, signal: AbortSignal | undefined): Promise<Messages> => {
+      if (first.next === undefined) return first.messages
+      const out: Message[] = [...first.messages]
+      let from: number | undefined = first.next
+      try {
+        while (from !== undefined) {
+          const at: number = from
+          const slice = await on(signal, (s, callId) => s.snapshotSession(callId, id, handle, first.snapshot, at, maxBytes()))
+          for (const m of slice.messages) out.push(m)
+          from = slice.next
+        }
+      } catch (e) {
+        void c.service.releaseSnapshot(id, handle, first.snapshot).catch(noop)
+        throw e
+      }
+      return out
+    }
     return {
       id,
       append: (messages, o = {}) => {
@@ -427,32 +448,20 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         return e !== undefined ? Promise.reject(e) : send(c, id, handle, messages, o.signal, undefined)
       },
       tokens: (o = {}) => on(o.signal, (s, callId) => s.sessionTokens(callId, id, handle)),
-      prune: (o = {}) => on(o.signal, (s, callId) => s.pruneSession(callId, id, handle, plain(o))),
+      prune: async (o = {}) => {
+        const { indices, changed, ...rest } = await on(o.signal, (s, callId) => s.pruneSession(callId, id, handle, plain(o), maxBytes()))
+        const messages = await collect(changed, o.signal)
+        return { ...rest, changes: indices.map((index, i) => ({ index, message: messages[i] as Message })) }
+      },
       plan: (o = {}) => on(o.signal, (s, callId) => s.planSession(callId, id, handle, plain(o))),
       compact: (o = {}) => {
         const summarize = summarizer(o)
         const progress = callback(o.onProgress) as ProgressCallback | undefined
-        return on(o.signal, (s, callId) => s.compactSession(callId, id, handle, plain(o), summarize, progress))
+        return on(o.signal, (s, callId) => s.compactSession(callId, id, handle, plain(o), maxBytes(), summarize, progress)).then(
+          async ({ messages, ...rest }) => ({ ...rest, messages: await collect(messages, o.signal) }),
+        )
       },
-      snapshot: async (o = {}) => {
-        const out: Message[] = []
-        let snapshot: number | undefined
-        let from: number | undefined = 0
-        try {
-          while (from !== undefined) {
-            const at: number = from
-            const slice = await on(o.signal, (s, callId) => s.snapshotSession(callId, id, handle, snapshot, at, remote ? slices.size() : Infinity))
-            if (!remote) return slice.messages
-            snapshot = slice.snapshot
-            for (const m of slice.messages) out.push(m)
-            from = slice.next
-          }
-        } catch (e) {
-          if (snapshot !== undefined && from !== undefined) void c.service.releaseSnapshot(id, handle, snapshot).catch(noop)
-          throw e
-        }
-        return out
-      },
+      snapshot: async (o = {}) => collect(await on(o.signal, (s, callId) => s.snapshotSession(callId, id, handle, undefined, 0, maxBytes())), o.signal),
       close: async (o = {}) => {
         if (closed) return
         closed = true

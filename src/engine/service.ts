@@ -56,13 +56,32 @@ export const ENGINE_PROTOCOL = 1
 export type ProgressCallback = (progress: EngineProgress) => unknown
 
 /**
- * One slice of a session's snapshot: its messages, the snapshot's id, and where the next slice
- * starts (absent on the last one).
+ * One slice of a list of messages the service sends back (a session's history, a prune's changed
+ * messages, a compaction's rebuilt history): its messages, the list's id, and where the next slice
+ * starts (absent on the last one). The rest is fetched with `snapshotSession`, so that no single
+ * message blocks the receiving thread longer than a send is allowed to.
  *
  * @since 0.1.0
  * @category engine
  */
 export type SnapshotSlice = { readonly snapshot: number; readonly messages: Messages; readonly next?: number }
+
+/**
+ * A session's prune as the service answers it: the changed positions, and the changed messages
+ * in the same order, sliced.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type PruneSessionAnswer = Omit<SessionPruneResult, 'changes'> & { readonly indices: ReadonlyArray<number>; readonly changed: SnapshotSlice }
+
+/**
+ * A session's compaction as the service answers it: the rebuilt history sliced.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type CompactSessionAnswer = Omit<SessionCompactResult, 'messages'> & { readonly messages: SnapshotSlice }
 
 /**
  * The engine service's methods. All return promises, so a Comlink `wrap` of it has the same shape.
@@ -97,8 +116,8 @@ export interface EngineService {
   appendSession(callId: number, id: string, handle: number, messages: Messages, onProgress?: ProgressCallback): Promise<SessionTokens>
   /** A session's size and tokens. */
   sessionTokens(callId: number, id: string, handle: number): Promise<SessionTokens>
-  /** Prunes a session's history in place; answers the changed messages. */
-  pruneSession(callId: number, id: string, handle: number, options: EnginePruneOptions): Promise<SessionPruneResult>
+  /** Prunes a session's history in place; answers the changed messages (sliced to `maxBytes`). */
+  pruneSession(callId: number, id: string, handle: number, options: EnginePruneOptions, maxBytes: number): Promise<PruneSessionAnswer>
   /** Plans a compaction of a session's history; answers counts, not messages. */
   planSession(callId: number, id: string, handle: number, options: EnginePlanOptions): Promise<SessionPlan>
   /** Compacts a session's history in place; answers the rebuilt history, which is small. */
@@ -107,12 +126,16 @@ export interface EngineService {
     id: string,
     handle: number,
     options: Omit<EngineCompactOptions, 'summarize'>,
+    maxBytes: number,
     summarize?: RemoteSummarizer,
     onProgress?: ProgressCallback,
-  ): Promise<SessionCompactResult>
-  /** One slice of a session's history, from a snapshot taken at the first slice. */
+  ): Promise<CompactSessionAnswer>
+  /**
+   * One slice of a session's history (a snapshot taken at the first slice, when `snapshot` is
+   * undefined), or of a list answered earlier (by its `snapshot` id).
+   */
   snapshotSession(callId: number, id: string, handle: number, snapshot: number | undefined, from: number, maxBytes: number): Promise<SnapshotSlice>
-  /** Forgets a snapshot that will not be read to its end. */
+  /** Forgets a list that will not be read to its end. */
   releaseSnapshot(id: string, handle: number, snapshot: number): Promise<void>
   /** Ends a session; answers whether it was open. */
   closeSession(id: string, handle: number): Promise<boolean>
@@ -269,6 +292,17 @@ export const createEngineService = (): EngineService => {
     return result
   }
 
+  /** The slice of `ms` from `from` of about `maxBytes`; the list is kept under its id until its last slice is read. */
+  const ship = (s: SessionState, ms: Messages, from: number, maxBytes: number, key: number = ++snapshots): SnapshotSlice => {
+    let to = from
+    let bytes = 0
+    while (to < ms.length && (to === from || bytes < maxBytes)) bytes += approxBytes(ms[to++] as Message)
+    if (to < ms.length) s.snapshots.set(key, ms)
+    else s.snapshots.delete(key)
+    const slice = from === 0 && to === ms.length ? ms : ms.slice(from, to)
+    return to < ms.length ? { snapshot: key, messages: slice, next: to } : { snapshot: key, messages: slice }
+  }
+
   const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
 
   return {
@@ -349,7 +383,7 @@ export const createEngineService = (): EngineService => {
     sessionTokens: (callId, id, handle) =>
       run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve({ messages: s.messages.length, tokens: s.tokens }))),
 
-    pruneSession: (callId, id, handle, options) =>
+    pruneSession: (callId, id, handle, options, maxBytes) =>
       run(callId, (signal) =>
         exclusive(id, handle, signal, (s) => {
           const before = s.messages
@@ -364,14 +398,15 @@ export const createEngineService = (): EngineService => {
           const diff = diffHistories(before, messages, counter(s.estimate))
           s.messages = messages
           s.tokens += diff.delta
-          return Promise.resolve({ report, changes: diff.changes, length: diff.length, tokens: s.tokens })
+          const changed = ship(s, diff.changes.map((c) => c.message), 0, maxBytes)
+          return Promise.resolve({ report, indices: diff.changes.map((c) => c.index), changed, length: diff.length, tokens: s.tokens })
         }),
       ),
 
     planSession: (callId, id, handle, options) =>
       run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve(planSummary(plan(options, s.estimate)(s.messages))))),
 
-    compactSession: (callId, id, handle, options, summarize, onProgress) =>
+    compactSession: (callId, id, handle, options, maxBytes, summarize, onProgress) =>
       run(callId, (signal) =>
         exclusive(id, handle, signal, async (s) => {
           try {
@@ -382,7 +417,7 @@ export const createEngineService = (): EngineService => {
               s.pruners.clear()
               s.tokens = (await countSliced(s.estimate, result.messages, signal)).total
             }
-            return { messages: result.messages, archived: result.archive.length, report: result.report, tokens: s.tokens }
+            return { messages: ship(s, result.messages, 0, maxBytes), archived: result.archive.length, report: result.report, tokens: s.tokens }
           } finally {
             releaseCallback(summarize)
             releaseCallback(onProgress)
@@ -393,16 +428,9 @@ export const createEngineService = (): EngineService => {
     snapshotSession: (callId, id, handle, snapshot, from, maxBytes) =>
       run(callId, (signal) =>
         exclusive(id, handle, signal, (s) => {
-          const key = snapshot ?? ++snapshots
           const ms = snapshot === undefined ? s.messages : s.snapshots.get(snapshot)
           if (ms === undefined) throw new EngineError('session', `Snapshot ${snapshot} of session ${JSON.stringify(id)} is gone`)
-          let to = from
-          let bytes = 0
-          while (to < ms.length && (to === from || bytes < maxBytes)) bytes += approxBytes(ms[to++] as Message)
-          if (to < ms.length) s.snapshots.set(key, ms)
-          else s.snapshots.delete(key)
-          const slice = from === 0 && to === ms.length ? ms : ms.slice(from, to)
-          return Promise.resolve(to < ms.length ? { snapshot: key, messages: slice, next: to } : { snapshot: key, messages: slice })
+          return Promise.resolve(ship(s, ms, from, maxBytes, snapshot))
         }),
       ),
 

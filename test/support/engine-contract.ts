@@ -132,7 +132,7 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(got).toEqual(expected)
     }))
 
-    it('prunes a session in place and answers only the changed messages, which rebuild the same history', withEngine(make, heuristic, async (engine) => {
+    it('prunes a session in place and answers only the changed messages (in small slices here), which rebuild the same history', withEngine(make, { ...heuristic, sliceBytes: 4_000 }, async (engine) => {
       const ms = history()
       const estimate = await loadEstimator('heuristic')
       const expected = pruneToolResultsWithReport({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
@@ -217,7 +217,7 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(result.report.missingSections).toEqual([])
     }))
 
-    it('compacts a session in place: answers the small rebuilt history, keeps it resident, takes new turns', withEngine(make, heuristic, async (engine) => {
+    it('compacts a session in place: answers the rebuilt history (in small slices here), keeps it resident, takes new turns', withEngine(make, { ...heuristic, sliceBytes: 4_000 }, async (engine) => {
       const ms = history()
       const estimate = await loadEstimator('heuristic')
       const expected = await compact({ ...compaction, estimate, summarize: extractiveSummarize })(ms)
