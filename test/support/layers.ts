@@ -20,6 +20,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/message.ts', 3],
   ['src/content.ts', 3],
   ['src/messages/', 4],
+  ['src/tokens/', 4.5], // the token modules, under the src/tokens.ts entry point
   ['src/tokens.ts', 5],
   ['src/compaction/', 5.5], // compaction's parts, under the src/compaction.ts entry point
   ['src/compaction.ts', 6],
