@@ -21,19 +21,38 @@ const RESULT = /^ {2}← (\S+) (result|error):$/
 
 const parse = (transcript: string): Block[] => {
   const blocks: Block[] = []
-  let current: Block | undefined
+  const lines: string[][] = [] // each block's lines, joined once at the end
   const open = (b: Block): void => {
     blocks.push(b)
-    current = b
+    lines.push(b.text === '' ? [] : [b.text])
   }
   for (const line of transcript.split('\n')) {
-    let m: RegExpExecArray | null
-    if (line === PREVIOUS_SUMMARY) open({ kind: 'summary', text: '' })
-    else if ((m = SPEAKER.exec(line)) !== null) open({ kind: (m[1] ?? 'user').toLowerCase() as 'user', text: m[2] ?? '' })
-    else if ((m = CALL.exec(line)) !== null) open({ kind: 'call', name: m[1] ?? '', text: (m[2] ?? '').replace(/\)$/, '') })
-    else if ((m = RESULT.exec(line)) !== null) open({ kind: 'result', name: m[1] ?? '', error: m[2] === 'error', text: '' })
-    else if (current !== undefined) current.text += current.text === '' ? line.replace(/^ {4}/, '') : `\n${line.replace(/^ {4}/, '')}`
+    const c = line.charCodeAt(0)
+    let m: RegExpExecArray | null = null
+    if (c === 91 /* [ */) {
+      if (line === PREVIOUS_SUMMARY) {
+        open({ kind: 'summary', text: '' })
+        continue
+      }
+      if ((m = SPEAKER.exec(line)) !== null) {
+        open({ kind: (m[1] ?? 'user').toLowerCase() as 'user', text: m[2] ?? '' })
+        continue
+      }
+    } else if (c === 32 && line.charCodeAt(1) === 32 && line.charCodeAt(2) !== 32) {
+      if ((m = CALL.exec(line)) !== null) {
+        open({ kind: 'call', name: m[1] ?? '', text: (m[2] ?? '').replace(/\)$/, '') })
+        continue
+      }
+      if ((m = RESULT.exec(line)) !== null) {
+        open({ kind: 'result', name: m[1] ?? '', error: m[2] === 'error', text: '' })
+        continue
+      }
+    }
+    lines[lines.length - 1]?.push(line.startsWith('    ') ? line.slice(4) : line)
   }
+  blocks.forEach((b, i) => {
+    b.text = (lines[i] ?? []).join('\n')
+  })
   return blocks
 }
 
@@ -80,11 +99,18 @@ const SEPARATORS = /[\s"'`()[\]{},;<>=|]+/
  */
 const wordsOf = (s: string): string[] => {
   const out: string[] = []
-  for (const w of s.split(SEPARATORS)) if (w.length > 1 && w.length <= 200) out.push(w.replace(/[.:!?]+$/, ''))
+  for (const w of s.split(SEPARATORS)) {
+    if (w.length < 2 || w.length > 200) continue
+    const last = w.charCodeAt(w.length - 1)
+    out.push(last === 46 || last === 58 || last === 33 || last === 63 ? w.replace(/[.:!?]+$/, '') : w)
+  }
   return out
 }
 
-const filesIn = (s: string): string[] => wordsOf(s).filter((w) => (w.includes('/') ? PATH.test(w) : BARE_FILE.test(w))).map((w) => w.replace(/^\.\//, ''))
+const filesIn = (s: string): string[] =>
+  wordsOf(s)
+    .filter((w) => w.includes('.') && (w.includes('/') ? PATH.test(w) : BARE_FILE.test(w)))
+    .map((w) => (w.startsWith('./') ? w.slice(2) : w))
 
 const identifiersIn = (s: string): string[] => [...[...s.matchAll(QUOTED)].map((m) => m[1] ?? ''), ...wordsOf(s).filter((w) => IDENT.test(w))]
 
