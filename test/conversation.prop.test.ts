@@ -121,6 +121,7 @@ const inputArb: fc.Arbitrary<BuilderInput> = fc.oneof(
       { type: 'trimDuplicateSynthetics' },
       { type: 'pruneEmptyAssistantMessages' },
       { type: 'restore', messages: deepFreeze([textMessage('system', 'restored', { id: 'r0' })]) },
+      { type: 'rebuildAfterCompaction', summary: '## Goal', summaryTokens: 3, preserved: [] },
     ),
   },
 )

@@ -117,6 +117,8 @@ export type Builder = {
   readonly trimDuplicateSynthetics: () => void
   readonly pruneEmptyAssistantMessages: () => void
   readonly pruneToolResults: (options: PruneOptions) => void
+  /** Returns the archive: the messages the compaction took out of the history, in order. */
+  readonly rebuildAfterCompaction: (fields: { readonly summary: string; readonly summaryTokens?: number; readonly preserved: Messages }) => Messages
 }
 
 // --- stamping ---
@@ -219,6 +221,7 @@ export const createBuilder = (options: BuilderOptions = {}): Builder => {
     if (!UNTIMED.has(input.type) && (input as { readonly at?: string }).at === undefined) out = { ...out, at: clock() } as BuilderInput
     const text = estimatedText(input)
     if (text !== undefined) out = { ...out, estimatedTokens: estimate(text) } as BuilderInput
+    if (input.type === 'rebuildAfterCompaction' && !positive(input.summaryTokens)) out = { ...out, summaryTokens: estimate(input.summary) } as BuilderInput
     if (input.type === 'finalizeAssistant' && input.tokens !== undefined) {
       out = { ...out, tokens: breakdown(input.tokens, state.current, estimate) } as BuilderInput
     }
@@ -278,5 +281,10 @@ export const createBuilder = (options: BuilderOptions = {}): Builder => {
     trimDuplicateSynthetics: () => run({ type: 'trimDuplicateSynthetics' }),
     pruneEmptyAssistantMessages: () => run({ type: 'pruneEmptyAssistantMessages' }),
     pruneToolResults: (options) => run({ type: 'pruneToolResults', ...options }),
+    rebuildAfterCompaction: (f) => {
+      const events = dispatch({ type: 'rebuildAfterCompaction', summary: f.summary, summaryTokens: f.summaryTokens ?? 0, preserved: f.preserved })
+      const compacted = events.find((e) => e.type === 'historyCompacted')
+      return compacted?.type === 'historyCompacted' ? compacted.archive : []
+    },
   }
 }

@@ -19,6 +19,7 @@ import {
 } from '../messages/edit.ts'
 import { pruneToolResultsWithReport } from '../messages/prune.ts'
 import { backfillToolTokens } from '../tokens.ts'
+import { rebuildAfterCompaction } from '../compaction.ts'
 import type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, StepResult } from './types.ts'
 import { claimId, stamp, tokenField, touch, unchanged, warn } from './state.ts'
 import { findCall, findResult, putCall, replaceAt } from './lifecycle.ts'
@@ -240,6 +241,21 @@ const pruneToolResults = (state: BuilderState, input: Of<'pruneToolResults'>): S
   }
 }
 
+/**
+ * Replaces the history with its compaction through `rebuildAfterCompaction`: system prompt,
+ * summary, preserved messages; what it took out comes back in a `historyCompacted` event.
+ */
+const rebuild = (state: BuilderState, input: Of<'rebuildAfterCompaction'>): StepResult => {
+  const { messages, archive } = rebuildAfterCompaction(input.summary, input.summaryTokens, input.preserved)(state.history)
+  return {
+    state: { ...state, history: messages },
+    events: [
+      { type: 'historyCompacted', archive },
+      { type: 'historyChanged', cause: input.type, history: messages },
+    ],
+  }
+}
+
 // --- step ---
 
 /** One step of a history-level input. */
@@ -282,6 +298,6 @@ export const stepHistory = (state: BuilderState, input: HistoryInput): StepResul
     case 'pruneToolResults':
       return pruneToolResults(state, input)
     case 'rebuildAfterCompaction':
-      return warn(state, input.type, 'this input is not handled yet')
+      return rebuild(state, input)
   }
 }

@@ -140,6 +140,8 @@ export type BuilderInput = LifecycleInput | HistoryInput
  * - `messageUpdated`: the history message at `index` was replaced by `message`;
  * - `historyChanged`: a bulk edit (`cause`) left the history `history`;
  * - `toolResultsPruned`: what `pruneToolResults` freed (sent just before its `historyChanged`);
+ * - `historyCompacted`: the messages `rebuildAfterCompaction` took out of the history, in order
+ *   (sent just before its `historyChanged`), for the caller to keep or drop;
  * - `warning`: `cause` was ignored, for the reason `detail` (for instance a lifecycle input with
  *   no open assistant message). A warning never changes the state.
  *
@@ -160,6 +162,7 @@ export type BuilderEvent =
   | { readonly type: 'messageUpdated'; readonly message: Message; readonly index: number }
   | { readonly type: 'historyChanged'; readonly cause: BuilderInput['type']; readonly history: Messages }
   | { readonly type: 'toolResultsPruned'; readonly report: PruneReport }
+  | { readonly type: 'historyCompacted'; readonly archive: Messages }
   | { readonly type: 'warning'; readonly cause: BuilderInput['type']; readonly detail: string }
 
 // --- state ---

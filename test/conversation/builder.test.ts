@@ -194,6 +194,31 @@ describe('createBuilder', () => {
     expect(replayBuilderEvents(events)(start.history)).toEqual(b.history())
   })
 
+  it('rebuildAfterCompaction returns the archive and estimates the summary when given no count', () => {
+    const b = createBuilder({ systemPrompt: 'sys', estimate: words })
+    b.addUserMessage({ text: 'first' })
+    b.addUserMessage({ text: 'second' })
+    const keep = b.history().slice(2)
+    const archive = b.rebuildAfterCompaction({ summary: 'one two three four', preserved: keep })
+    expect(archive.map((m) => m.parts[0])).toEqual([{ type: 'text', text: 'first' }])
+    expect(b.history().map((m) => m.role)).toEqual(['system', 'user', 'user'])
+    expect(b.history()[1]?.tokens).toEqual({ total: 4 })
+  })
+
+  it('pruneToolResults prunes through the history core', () => {
+    const b = createBuilder()
+    for (let i = 0; i < 3; i++) {
+      b.startAssistant()
+      b.addToolCall({ id: `c${i}`, name: 'read', arguments: '{}' })
+      b.completeToolCall({ id: `c${i}`, result: 'x'.repeat(8000) })
+      b.finalizeAssistant()
+    }
+    b.pruneToolResults({ protectTokens: 2500, minimumSavings: 0 })
+    const sizes = b.history().flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_result' ? [p.content.length] : [])))
+    expect(sizes[0]).toBeLessThan(8000)
+    expect(sizes[2]).toBe(8000)
+  })
+
   it('keeps tool pairing through the streamed lifecycle', () => {
     const b = createBuilder()
     b.startAssistant()

@@ -239,6 +239,25 @@ describe('bulk edits reuse the history core', () => {
     expect(step(state, { type: 'pruneToolResults', protectTokens: 1500, minimumSavings: 0 }).state).toBe(state)
   })
 
+  it('rebuildAfterCompaction keeps the system prompt, adds the summary, keeps the preserved tail, and reports the archive', () => {
+    const s = restored(
+      textMessage('system', 'sys', { id: 's' }),
+      textMessage('user', 'old question', { id: 'u1' }),
+      textMessage('assistant', 'old answer', { id: 'a1' }),
+      textMessage('user', 'recent', { id: 'u2' }),
+    )
+    const preserved = s.history.slice(3)
+    const { state, events } = step(s, { type: 'rebuildAfterCompaction', summary: '## Goal\nship it', summaryTokens: 6, preserved })
+    expect(state.history).toHaveLength(3)
+    expect(state.history[0]).toBe(s.history[0])
+    expect(state.history[1]).toMatchObject({ role: 'user', kind: 'normal', parts: [text('## Goal\nship it')], tokens: { total: 6 } })
+    expect(state.history[2]).toBe(preserved[0])
+    expect(events).toEqual([
+      { type: 'historyCompacted', archive: [s.history[1], s.history[2]] },
+      { type: 'historyChanged', cause: 'rebuildAfterCompaction', history: state.history },
+    ])
+  })
+
   it('restore replaces the history, discarding an open message with a warning', () => {
     const open = run([{ type: 'startAssistant' }, { type: 'appendContent', text: 'x' }]).state
     const ms = deepFreeze([textMessage('system', 'other')])
