@@ -4,8 +4,13 @@
  * and its history is always an immutable snapshot. The shell, `createBuilder(...)`, holds the
  * state, stamps ids, times and token estimates onto inputs, and sends events to a sink.
  *
+ * Events are plain data; `replayBuilderEvents` rebuilds a history from them alone (a UI mirror),
+ * and `replayBuilderInputs` rebuilds a whole state from the inputs a builder recorded.
+ *
  * Streaming tool-call arguments keep their raw text; `parsePartialJSON` and `partialArguments`
- * read them best-effort while they stream.
+ * read them best-effort while they stream. `completeToolCall` records the call's result as a tool
+ * message: right after the assistant message when it is committed (or after its other results, if
+ * it is already), and a call never gets a second result (`addToolResult` replaces the first).
  *
  * @module
  */

@@ -66,7 +66,8 @@ export type ToolResultFields = {
 /**
  * An input that edits the committed history. Inputs that create a message take an optional `id`
  * (else the builder's next id) and `at`; `estimatedTokens` (when above 0) becomes the message's
- * token total.
+ * token total. Every input is plain data except `pruneToolResults`, which carries the pruning
+ * options and so any `estimate`, `count` or `placeholder` function they name.
  *
  * @since 0.1.0
  * @category model
