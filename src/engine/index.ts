@@ -5,5 +5,9 @@
  * @module
  */
 export * from './types.ts'
+export * from './ops.ts'
+export * from './protocol.ts'
 export * from './service.ts'
+export * from './host.ts'
+export * from './api.ts'
 export * from './client.ts'

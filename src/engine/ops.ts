@@ -11,8 +11,7 @@ import { countMessage, type Estimator } from '../tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import type { EngineProgress } from './types.ts'
-import type { HistoryChanges, MessageChange } from './types.ts'
+import type { EngineProgress, HistoryChanges, MessageChange } from './types.ts'
 
 // --- options ---
 

@@ -5,7 +5,9 @@
  * @module
  */
 import { Worker } from 'node:worker_threads'
-import { createEngine, type Engine, type EngineHost, type EngineOptions } from '../engine/client.ts'
+import type { Engine, EngineOptions } from '../engine/api.ts'
+import { createEngine } from '../engine/client.ts'
+import type { EngineHost } from '../engine/host.ts'
 import { portEndpoint } from './endpoint.ts'
 
 /**

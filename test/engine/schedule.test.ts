@@ -58,14 +58,20 @@ describe('sliceSizer', () => {
 })
 
 describe('yieldToEventLoop', () => {
-  it('lets a timer that is due run before it resolves', async () => {
-    let ran = false
-    setTimeout(() => (ran = true), 0)
-    await new Promise((r) => setTimeout(r, 5))
-    ran = false
-    setTimeout(() => (ran = true), 0)
-    for (let i = 0; i < 50 && !ran; i++) await yieldToEventLoop()
-    expect(ran).toBe(true)
+  it('lets a pending message through before it resolves (so a cancel reaches a busy engine)', async () => {
+    const { port1, port2 } = new MessageChannel()
+    let got = false
+    port1.onmessage = () => (got = true)
+    port2.postMessage('cancel')
+    let yields = 0
+    while (!got && yields < 50) {
+      await yieldToEventLoop()
+      yields++
+    }
+    port1.close()
+    port2.close()
+    expect(got).toBe(true)
+    expect(yields).toBeGreaterThan(0)
   })
 })
 
