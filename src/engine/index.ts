@@ -5,9 +5,17 @@
  * @module
  */
 export * from './types.ts'
-export * from './ops.ts'
+export type {
+  EngineCompactOptions,
+  EnginePlanOptions,
+  EnginePruneOptions,
+  RemoteSummarizer,
+  SessionCompactResult,
+  SessionPlan,
+  SessionPruneResult,
+} from './ops.ts'
 export * from './protocol.ts'
-export * from './service.ts'
+export { createEngineService } from './service.ts'
 export * from './host.ts'
 export * from './api.ts'
 export * from './client.ts'

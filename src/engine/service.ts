@@ -53,7 +53,7 @@ const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => v
       }
 
 /** Releases a Comlink proxy (a callback from another thread); does nothing to a plain function. */
-export const releaseCallback = (f: unknown): void => {
+const releaseCallback = (f: unknown): void => {
   try {
     const release = (f as { [releaseProxy]?: unknown } | undefined)?.[releaseProxy]
     if (typeof release === 'function') (release as () => void)()
