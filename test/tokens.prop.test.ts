@@ -37,6 +37,30 @@ describe('estimator laws', () => {
   })
 })
 
+describe('the run guard', () => {
+  /** Text made of runs of one character, of any length up to 700, at any offset. */
+  const runsArb = fc
+    .array(fc.tuple(fc.constantFrom('a', 'Z', ' ', '\n', '=', '7', '会', 'é'), fc.integer({ min: 0, max: 700 })), { minLength: 1, maxLength: 8 })
+    .map((runs) => runs.map(([c, n]) => c.repeat(n)).join(''))
+  const longestRun = (s: string): number => {
+    let best = 0
+    for (const m of s.matchAll(/[\p{L}\p{M}]+|[^\s\p{L}\p{M}\p{N}]+|\s+/gu)) best = Math.max(best, m[0].length)
+    return best
+  }
+  it('never hands the counter a run of one class longer than 256 characters, and counts every character', () => {
+    fc.assert(
+      fc.property(runsArb, (s) => {
+        const pieces: string[] = []
+        const n = guardEstimator((t) => (pieces.push(t), t.length))(s)
+        for (const p of pieces) expect(longestRun(p)).toBeLessThanOrEqual(256)
+        if (pieces.join('') === s) expect(n).toBe(s.length) // not sampled: every character counted once
+        else expect(Math.abs(n - s.length)).toBeLessThanOrEqual(1) // sampled runs scale back to their length
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
+
 describe('counting laws', () => {
   it('total = content + thinking + tools + overhead, and the cache agrees with a fresh count', () => {
     fc.assert(

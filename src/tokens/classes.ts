@@ -24,3 +24,21 @@ export const classOf = (c: number): number => {
   if ((c >= 0x2e80 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff66 && c <= 0xffdc)) return CJK
   return LETTER
 }
+
+const ASCII_CLASS = new Int8Array(128)
+for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classOf(c)
+
+/** The class of the character at `i` (a table lookup for ASCII). */
+export const classAt = (s: string, i: number): number => {
+  const c = s.charCodeAt(i)
+  return c < 128 ? (ASCII_CLASS[c] as number) : classOf(c)
+}
+
+/**
+ * The class of the character at `i` as a tokenizer's pre-tokens see it: CJK is a letter (a run of
+ * CJK and Latin letters is one pre-token).
+ */
+export const runClassAt = (s: string, i: number): number => {
+  const k = classAt(s, i)
+  return k === CJK ? LETTER : k
+}

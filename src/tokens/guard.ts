@@ -4,7 +4,7 @@
  * @module
  */
 import type { Estimator } from '../messages/prune.ts'
-import { classOf, DIGIT } from './classes.ts'
+import { DIGIT, runClassAt } from './classes.ts'
 import { heuristic } from './heuristic.ts'
 
 // --- guard ---
@@ -26,8 +26,8 @@ const safely = (count: (text: string) => number, text: string): number => {
 
 /**
  * The end of the chunk that starts at `from`, never between the halves of a surrogate pair. A
- * chunk is `RUN` characters of ASCII, or a quarter of that beyond (up to 4 bytes a character in
- * UTF-8, which is what the merge loop works on).
+ * chunk is `size` characters: `RUN` in an ASCII run, a quarter of that in a run with anything
+ * else (up to 4 bytes a character in UTF-8, which is what the merge loop works on).
  */
 const chunkEnd = (s: string, from: number, size: number): number => {
   const end = Math.min(s.length, from + size)
@@ -39,7 +39,7 @@ const chunkEnd = (s: string, from: number, size: number): number => {
 }
 
 const countRun = (count: (text: string) => number, run: string): number => {
-  const size = run.charCodeAt(0) < 128 ? RUN : RUN / 4
+  const size = /[^\x00-\x7f]/.test(run) ? RUN / 4 : RUN
   const bounds: number[] = [0]
   for (let at = 0; at < run.length; ) bounds.push((at = chunkEnd(run, at, size)))
   const chunks = bounds.length - 1
@@ -61,6 +61,28 @@ const countRun = (count: (text: string) => number, run: string): number => {
     chars += to - from
   }
   return (chars === 0 ? 0 : Math.round((tokens / chars) * fullEnd)) + safely(count, run.slice(fullEnd))
+}
+
+const STRIDE = RUN / 2
+
+/**
+ * Whether the text may hold a run of one class longer than `RUN`, looking at every `STRIDE`th
+ * character only: such a run covers two consecutive sample points with nothing else between them,
+ * so when no two consecutive samples are joined by a run, there is none (and the text is counted
+ * whole). Ordinary text is cleared at a fraction of a full scan.
+ */
+const mayHaveLongRun = (text: string): boolean => {
+  let prev = -1
+  for (let p = 0; p < text.length; p += STRIDE) {
+    const k = runClassAt(text, p)
+    if (k === prev && k !== DIGIT) {
+      let i = p - 1
+      while (i > p - STRIDE && runClassAt(text, i) === k) i--
+      if (i === p - STRIDE) return true
+    }
+    prev = k
+  }
+  return false
 }
 
 /**
@@ -88,13 +110,13 @@ export const guardEstimator =
   (count: (text: string) => number): Estimator =>
   (text) => {
     const n = text.length
-    if (n <= RUN) return safely(count, text)
+    if (n <= RUN || !mayHaveLongRun(text)) return safely(count, text)
     let total = 0
     let from = 0 // start of the text not counted yet
     let runStart = 0
     let runClass = -1
     for (let i = 0; i <= n; i++) {
-      const k = i === n ? -1 : classOf(text.charCodeAt(i))
+      const k = i === n ? -1 : runClassAt(text, i)
       if (k === runClass) continue
       if (i - runStart > RUN && runClass !== DIGIT) {
         total += safely(count, text.slice(from, runStart)) + countRun(count, text.slice(runStart, i))
