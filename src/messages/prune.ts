@@ -189,7 +189,10 @@ const prunedIds = (m: Message): ReadonlyArray<unknown> | undefined => {
 /**
  * Prunes old tool results and large tool-call arguments outside the protected tail, and reports
  * what it freed. Returns the input array itself (with a report of zeros pruned) when nothing is
- * pruned, including when less than `minimumSavings` tokens would be freed.
+ * pruned, including when less than `minimumSavings` tokens (or none at all) would be freed.
+ * Keep the returned pruner for the next turn: it remembers each message it pruned, so a growing
+ * history only has its newly unprotected messages rewritten, and pruned messages come back as
+ * the same objects (identity-keyed token caches keep hitting).
  *
  * @example
  * import { pruneToolResultsWithReport } from 'chatfold'
@@ -211,7 +214,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // the default placeholder is recognised by its prefix; a custom one by `metadata.pruned`
   const marked = opts.placeholder !== undefined
 
-  /** One message outside the window, pruned; `undefined` when nothing in it changes. */
+  /** One message outside the window, pruned (`NOTHING` when nothing in it changes); `undefined` when not to be remembered. */
   const pruneMessage = (m: Message, tokensOfM: number, callNames: Map<string, string> | undefined): Pruned | undefined => {
     const ps = m.parts
     let parts: Part[] | undefined
@@ -298,7 +301,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       changes.push([i, r.message])
     }
 
-    if (changes.length === 0 || savings < minimumSavings) {
+    if (changes.length === 0 || savings <= 0 || savings < minimumSavings) {
       return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before } }
     }
     const out = ms.slice()
