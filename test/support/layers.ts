@@ -29,6 +29,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/chat.ts', 7],
   ['src/store/', 7],
   ['src/adapters/', 8],
+  ['src/engine.ts', 8],
   ['src/engine/', 8],
   ['src/http.ts', 9],
   ['src/mod.ts', 10],
