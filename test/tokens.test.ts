@@ -195,6 +195,21 @@ describe('countMessages', () => {
   })
 })
 
+describe('countMessages on related histories', () => {
+  it('is right whether a history extends, replaces or shortens the last one', () => {
+    const estimate: Estimator = (s) => s.length
+    const count = countMessages(estimate)
+    const [a, b, c, d] = ['aa', 'bbbb', 'cccccccc', 'dddddddddddddddd'].map((s) => textMessage('user', s))
+    const one = MESSAGE_OVERHEAD
+    expect(count([a!, b!])).toBe(6 + 2 * one)
+    expect(count([a!, b!, c!])).toBe(14 + 3 * one) // extends
+    expect(count([a!, d!, c!])).toBe(26 + 3 * one) // same length, one replaced
+    expect(count([a!])).toBe(2 + one) // shorter
+    expect(count([d!, a!])).toBe(18 + 2 * one) // same length as nothing before
+    expect(countMessages(estimate)([a!, b!, c!, d!])).toBe(30 + 4 * one)
+  })
+})
+
 describe('withTokens', () => {
   it('fills tokens where missing and keeps reported ones', () => {
     const reported = textMessage('assistant', 'Hello!', { tokens: { total: 99 } })

@@ -1,0 +1,186 @@
+/**
+ * Token estimation and compaction on the 20,000-message coding-agent history: a full `o200k_base`
+ * estimate next to raw gpt-tokenizer on the same strings, a re-estimate after one appended turn
+ * (identity cache), `planCompaction`, `buildTranscript` and a whole `compact` with the extractive
+ * summariser; then the heuristics' error against `o200k_base` per content kind, and hostile inputs.
+ */
+import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_base'
+import type { Message, Messages } from '../../src/message.ts'
+import { countMessages, type Estimator, heuristic, loadEstimator, smartHeuristic } from '../../src/tokens.ts'
+import { buildTranscript, compact, extractiveSummarize, planCompaction } from '../../src/compaction.ts'
+import { prng, sampleText, type ContentKind } from '../sample.ts'
+import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
+
+const PLAIN = { disallowedSpecial: new Set<string>() }
+
+/** Every string `countMessage` estimates, in the same order (images and files aside). */
+const stringsOf = (h: Messages): string[] => {
+  const out: string[] = []
+  for (const m of h)
+    for (const p of m.parts) {
+      if (p.type === 'text' || p.type === 'reasoning') out.push(p.text)
+      else if (p.type === 'tool_call') out.push(p.name, p.arguments)
+      else if (p.type === 'tool_result') out.push(p.content)
+    }
+  return out
+}
+
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+const mbps = (chars: number, millis: number): string => `${(chars / 1e3 / millis).toFixed(1)} M chars/s`
+
+/** A new turn: a request, a call, its result, a conclusion (fresh objects every time). */
+let turnNo = 0
+const newTurn = (): Message[] => {
+  const t = ++turnNo
+  return [
+    { id: `bench-u${t}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: `Turn ${t}: now run the tests and fix what fails.` }] },
+    {
+      id: `bench-a${t}`,
+      role: 'assistant',
+      kind: 'normal',
+      parts: [{ type: 'text', text: 'Running them.' }, { type: 'tool_call', id: `bench-c${t}`, name: 'bash', arguments: '{"cmd":"npm test"}', status: 'complete' }],
+    },
+    { id: `bench-r${t}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: `bench-c${t}`, name: 'bash', content: sampleText(prng(t), 'logs', 3_000), isError: false }] },
+    { id: `bench-d${t}`, role: 'assistant', kind: 'normal', parts: [{ type: 'text', text: 'All green.' }] },
+  ]
+}
+
+const KIND_OF_TOOL: Readonly<Record<string, ContentKind>> = { read_file: 'code', grep: 'code', edit_file: 'code', bash: 'logs', list_dir: 'json', fetch_docs: 'prose', translate: 'cjk' }
+
+export default async function tokensBench(): Promise<void> {
+  const h = benchHistory()
+  const o200k = await loadEstimator('o200k_base')
+  const strings = stringsOf(h)
+  const chars = strings.reduce((a, s) => a + s.length, 0)
+
+  // --- full estimate: ours (cold cache every run) against raw gpt-tokenizer on the same strings ---
+  const fresh = (): Estimator => (s) => o200k(s) // a new identity: an empty cache
+  let ours = 0
+  let raw = 0
+  // Warm gpt-tokenizer once (JIT, its merge cache), then time the three in turn, round after round,
+  // so that each sees the same machine state.
+  for (const s of strings) countTokens(s, PLAIN)
+  const samples: [number[], number[], number[]] = [[], [], []]
+  const time = (i: 0 | 1 | 2, fn: () => void): void => {
+    const t0 = performance.now()
+    fn()
+    samples[i].push(performance.now() - t0)
+  }
+  for (let round = 0; round < 2; round++) {
+    time(0, () => {
+      raw = 0
+      for (const s of strings) raw += encode(s, PLAIN).length
+    })
+    time(1, () => {
+      let n = 0
+      for (const s of strings) n += countTokens(s, PLAIN)
+      raw = n
+    })
+    time(2, () => {
+      ours = countMessages(fresh())(h)
+    })
+  }
+  const [rawEncode, rawCount, full] = samples.map(stats) as [Stats, Stats, Stats]
+  table(
+    `Full o200k_base estimate of the ${h.length.toLocaleString('en')}-message history (${(chars / 1e6).toFixed(1)} M chars, cold cache)`,
+    ['what', 'median ms', 'throughput', 'tokens', 'vs raw encode'],
+    [
+      ['gpt-tokenizer encode, raw (throws on special tokens unless told)', ms(rawEncode.median), mbps(chars, rawEncode.median), raw.toLocaleString('en'), '—'],
+      ['gpt-tokenizer countTokens, raw', ms(rawCount.median), mbps(chars, rawCount.median), raw.toLocaleString('en'), pct(rawCount.median / rawEncode.median - 1)],
+      ['chatfold countMessages(o200k_base), guarded, per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
+    ],
+  )
+  console.log(`(tokens differ by ${(ours - raw).toLocaleString('en')}: ${h.length.toLocaleString('en')} messages × 4 overhead + ${h.filter((m) => m.parts.some((p) => p.type === 'image')).length} images at 1,600, minus tokens the guard's chunking changed)`)
+
+  // --- incremental, planning, transcript, compact (cache warm) ---
+  const count = countMessages(o200k)
+  count(h)
+  let grown: Messages = h
+  const again = await measure(() => {
+    grown = [...h, ...newTurn()]
+    return count(grown)
+  }, { runs: 30, warmup: 5 })
+  const unchanged = await measure(() => count(h), { runs: 30, warmup: 5 })
+  let head: Messages = []
+  const plan = await measure(() => (head = planCompaction({ keepRecentTokens: 20_000, estimate: o200k })(h).head), { runs: 10, warmup: 2 })
+  let transcriptChars = 0
+  const transcript = await measure(() => (transcriptChars = buildTranscript({ maxResultLen: 2_000 })(head).length), { runs: 5, warmup: 1 })
+  let report = ''
+  const whole = await measure(async () => {
+    const r = await compact({ summarize: extractiveSummarize, keepRecentTokens: 20_000, estimate: o200k })(h)
+    report = `${r.report.tokensBefore.toLocaleString('en')} → ${r.report.tokensAfter.toLocaleString('en')} tokens, ${r.report.summarised.toLocaleString('en')} messages summarised, ${r.report.preserved} kept`
+  }, { runs: 3, warmup: 1 })
+  table(
+    'Estimate again and compact (o200k_base, counts cached by message identity)',
+    ['operation', 'median ms', 'p95 ms', 'note'],
+    [
+      ['countMessages after appending one turn (4 new messages)', ms(again.median), ms(again.p95), 'target < 5 ms'],
+      ['countMessages, the same history again', ms(unchanged.median), ms(unchanged.p95), ''],
+      ['planCompaction({ keepRecentTokens: 20,000 })', ms(plan.median), ms(plan.p95), `head ${head.length.toLocaleString('en')} messages`],
+      ['buildTranscript({ maxResultLen: 2,000 })(head)', ms(transcript.median), ms(transcript.p95), `${(transcriptChars / 1e6).toFixed(1)} M chars`],
+      ['compact({ summarize: extractiveSummarize })', ms(whole.median), ms(whole.p95), report],
+    ],
+  )
+
+  // --- the heuristics against o200k_base, per content kind of the history's tool results ---
+  const byKind = new Map<ContentKind, string[]>()
+  for (const m of h)
+    for (const p of m.parts)
+      if (p.type === 'tool_result' && m.kind === 'normal') {
+        const kind = KIND_OF_TOOL[p.name ?? '']
+        if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), p.content])
+      }
+  const rows: string[][] = []
+  for (const [kind, texts] of [...byKind].sort()) {
+    const sample = texts.slice(0, 400)
+    let exact = 0
+    let quarter = 0
+    let smart = 0
+    let len = 0
+    for (const s of sample) {
+      exact += o200k(s)
+      quarter += heuristic(s)
+      smart += smartHeuristic(s)
+      len += s.length
+    }
+    const joined = sample.join('\n')
+    const tSmart = await measure(() => smartHeuristic(joined), { runs: 5, warmup: 1 })
+    rows.push([kind, sample.length.toString(), (len / exact).toFixed(2), pct(quarter / exact - 1), pct(smart / exact - 1), mbps(joined.length, tSmart.median)])
+  }
+  table('Heuristics against o200k_base, per content kind (tool results of the history)', ['kind', 'results', 'chars/token', 'chars / 4', 'smartHeuristic', 'smartHeuristic speed'], rows)
+
+  // --- hostile inputs: raw gpt-tokenizer against the guarded estimator ---
+  let seed = 7
+  const random = (alphabet: string, n: number): string => {
+    let s = ''
+    for (let i = 0; i < n; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      s += alphabet[seed % alphabet.length]
+    }
+    return s
+  }
+  const hostile: ReadonlyArray<readonly [string, string]> = [
+    ['50,000 × "a" (base64 of zeroed bytes)', 'a'.repeat(50_000)],
+    ['50,000 spaces', ' '.repeat(50_000)],
+    ['50,000 × "="', '='.repeat(50_000)],
+    ['20,000 CJK characters, no punctuation', '会话历史需要压缩'.repeat(2_500)],
+    ['50,000 random lower-case letters', random('abcdefghijklmnopqrstuvwxyz', 50_000)],
+    ['special tokens in text (×2,000)', '<|endoftext|> <|im_start|>user\n'.repeat(2_000)],
+  ]
+  const hostileRows: string[][] = []
+  for (const [name, s] of hostile) {
+    let exact = 0
+    let rawMs = Number.NaN
+    try {
+      const t0 = performance.now()
+      exact = countTokens(s, PLAIN)
+      rawMs = performance.now() - t0
+    } catch {
+      exact = Number.NaN
+    }
+    let got = 0
+    const guarded = await measure(() => (got = o200k(s)), { runs: 5, warmup: 1 })
+    hostileRows.push([name, ms(rawMs), ms(guarded.median), exact.toLocaleString('en'), got.toLocaleString('en'), pct(got / exact - 1)])
+  }
+  table('Hostile input: raw gpt-tokenizer (one cold call) against the guarded o200k_base estimator', ['input', 'raw ms', 'guarded ms', 'raw tokens', 'guarded tokens', 'error'], hostileRows)
+}
