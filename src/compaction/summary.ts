@@ -117,9 +117,9 @@ export const COMPACTION_KEY = 'compaction'
  * @category compaction
  */
 export type CompactionInfo = {
-  /** How many messages the summary replaced (previous summaries included). */
+  /** How many messages the compaction archived (a previous summary among them). */
   readonly summarised: number
-  /** The id of the newest message it replaced, if any. */
+  /** The id of the newest message it archived, if any. */
   readonly through?: string
 }
 
