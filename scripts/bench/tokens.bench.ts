@@ -6,7 +6,7 @@
  */
 import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_base'
 import type { Message, Messages } from '../../src/message.ts'
-import { countMessages, type Estimator, heuristic, loadEstimator, smartHeuristic } from '../../src/tokens.ts'
+import { countMessages, type Estimator, heuristic, IMAGE_TOKENS, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../../src/tokens.ts'
 import { buildTranscript, compact, extractiveSummarize, planCompaction } from '../../src/compaction.ts'
 import { prng, sampleText, type ContentKind } from '../sample.ts'
 import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
@@ -90,7 +90,11 @@ export default async function tokensBench(): Promise<void> {
       ['chatfold countMessages(o200k_base), guarded, per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
     ],
   )
-  console.log(`(tokens differ by ${(ours - raw).toLocaleString('en')}: ${h.length.toLocaleString('en')} messages × 4 overhead + ${h.filter((m) => m.parts.some((p) => p.type === 'image')).length} images at 1,600, minus tokens the guard's chunking changed)`)
+  const images = h.reduce((a, m) => a + m.parts.filter((p) => p.type === 'image').length, 0)
+  const framing = h.length * MESSAGE_OVERHEAD + images * IMAGE_TOKENS
+  console.log(
+    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${IMAGE_TOKENS.toLocaleString('en')}; the run guard changed the count by ${(ours - raw - framing).toLocaleString('en')})`,
+  )
 
   // --- incremental, planning, transcript, compact (cache warm) ---
   const count = countMessages(o200k)
