@@ -31,7 +31,7 @@ export type EngineOptions = {
   readonly host?: () => EngineHost
   /**
    * Histories cross to and from a worker in slices of about this many bytes. By default the size is
-   * learned from how long each send blocks this thread, aimed at 4 ms (a quarter of a frame).
+   * learned from how long each send blocks this thread, aimed at 2 ms (an eighth of a frame).
    */
   readonly sliceBytes?: number
   /** A worker that has not answered its first call after this many ms has failed to load; default 30,000. */

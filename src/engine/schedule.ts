@@ -101,17 +101,17 @@ export function* slicesOf(ms: Messages, maxBytes: () => number): Generator<{ rea
 
 // --- slice sizes ---
 
-/** A send is aimed at this many ms of the sending thread: a quarter of a frame. */
-export const SEND_MS = 4
+/** A send is aimed at this many ms of the sending thread: an eighth of a frame, leaving room for a busy machine. */
+export const SEND_MS = 2
 const FIRST_SLICE = 128 * 1024
 const MIN_SLICE = 16 * 1024
-const MAX_SLICE = 1024 * 1024
+const MAX_SLICE = 512 * 1024
 
 /**
  * The size of the next slice: `fixed` when given, otherwise learned from how long each send
  * blocked, aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most
  * after a fast one, so that no send blocks a frame on a slow or busy machine and fast ones send
- * fewer, larger slices (16 KiB to 1 MiB).
+ * fewer, larger slices (16 KiB to 512 KiB).
  */
 export const sliceSizer = (fixed: number | undefined) => {
   let bytes = fixed ?? FIRST_SLICE

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Worker } from 'node:worker_threads'
+import { Worker, type WorkerOptions } from 'node:worker_threads'
 import type { Engine, EngineOptions } from '../engine/api.ts'
 import { createEngine } from '../engine/client.ts'
 import type { EngineHost } from '../engine/host.ts'
@@ -23,13 +23,26 @@ const { workerData } = require('node:worker_threads')
 import(workerData.tsx).then(({ tsImport }) => tsImport(workerData.entry, workerData.parent))
 `
 
-// the worker inherits the process's flags, but one for `node --eval` code only would stop it loading
-const execArgv = (): string[] => process.execArgv.filter((a) => !a.startsWith('--input-type'))
+/**
+ * A worker inherits the process's flags, but one meant for `node --eval` code only would stop it
+ * loading, so that one is left out; and where the flags given cannot apply to a worker (V8 flags
+ * such as `--trace-gc`), it starts without them rather than not at all.
+ */
+const newWorker = (target: URL | string, options: WorkerOptions): Worker => {
+  const forEval = process.execArgv.some((a) => a.startsWith('--input-type'))
+  const flags = forEval ? { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) } : {}
+  try {
+    return new Worker(target, { ...options, ...flags })
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e
+    return new Worker(target, { ...options, execArgv: [] })
+  }
+}
 
 const startWorker = (url: URL): Worker => {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, { execArgv: execArgv() })
+  if (!url.pathname.endsWith('.ts')) return newWorker(url, {})
   const tsx = import.meta.resolve('tsx/esm/api')
-  return new Worker(TS_BOOTSTRAP, { eval: true, execArgv: execArgv(), workerData: { tsx, entry: url.href, parent: import.meta.url } })
+  return newWorker(TS_BOOTSTRAP, { eval: true, workerData: { tsx, entry: url.href, parent: import.meta.url } })
 }
 
 /**

@@ -47,13 +47,13 @@ describe('sliceSizer', () => {
   it('shrinks at once after a slow send and grows by a quarter at most after a fast one', () => {
     const s = sliceSizer(undefined)
     const first = s.size()
-    s.observe(first, 40) // ten times the 4 ms aimed at
+    s.observe(first, 20) // ten times the 2 ms aimed at
     expect(s.size()).toBeLessThan(first / 5)
     const small = s.size()
     s.observe(small, 0.01)
     expect(s.size()).toBe(Math.round(small * 1.25))
     for (let i = 0; i < 100; i++) s.observe(s.size(), 0.01)
-    expect(s.size()).toBe(1024 * 1024)
+    expect(s.size()).toBe(512 * 1024)
   })
 })
 
