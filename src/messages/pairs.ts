@@ -12,7 +12,7 @@
  */
 import { isToolCall, isToolResult, type Part } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
-import { hasSubstance, isSubstantive } from './shared.ts'
+import { hasSubstance } from './shared.ts'
 
 // --- model ---
 
@@ -177,14 +177,15 @@ const analyse = (ms: Messages): Plan => {
       close()
       const t: Turn = { index: i, message: m, calls: [], last: i }
       let reasoning = false
-      let substance = false
+      let substance = false // set by any part but text, reasoning and finish; text is read only if it matters
       for (let j = 0; j < m.parts.length; j++) {
         const p = m.parts[j] as Part
-        if (p.type === 'reasoning') {
+        const type = p.type
+        if (type === 'reasoning') {
           reasoning = true
           continue
         }
-        if (!substance && isSubstantive(p)) substance = true
+        if (type !== 'text' && type !== 'finish') substance = true
         if (isToolResult(p)) orphan(i, m, j, p.toolCallId)
         if (!isToolCall(p)) continue
         let renamed: string | undefined
@@ -197,7 +198,7 @@ const analyse = (ms: Messages): Plan => {
         seen.add(p.id)
         t.calls.push({ id: p.id, name: p.name, answered: false, renamed })
       }
-      if (reasoning && !substance) {
+      if (reasoning && !substance && !hasSubstance(m.parts)) {
         // nothing but reasoning (so no call was registered above)
         plan.issues.push({ kind: 'reasoning_only', index: i, messageId: m.id })
         plan.dropped.add(i)
