@@ -57,10 +57,11 @@ const nextTurns = (history: Messages, count: number): Messages[] => {
 
 const TURNS = 20
 const PRUNE = { protectTokens: 40_000 } as const
+const PLAN = { keepRecentTokens: 20_000 } as const
 
 type Row = ReadonlyArray<string>
 
-/** Per turn: append it, prune, (plan). Answers rows of main-thread block and latency. */
+/** Per turn: append it, prune, plan. Answers the main-thread block and the latency of each turn. */
 const turnsOn = async (session: EngineSession, turns: ReadonlyArray<Messages>): Promise<{ readonly block: number[]; readonly latency: number[] }> => {
   const block: number[] = []
   const latency: number[] = []
@@ -68,6 +69,7 @@ const turnsOn = async (session: EngineSession, turns: ReadonlyArray<Messages>): 
     const r = await blocked(async () => {
       await session.append(turn)
       await session.prune(PRUNE)
+      await session.plan(PLAN)
     })
     block.push(r.longest)
     latency.push(r.total)
@@ -121,6 +123,7 @@ export default async function engineBench(): Promise<void> {
   const heapBefore = await workerHeap()
   const rssBefore = process.memoryUsage().rss
 
+  const idle = await blocked(() => new Promise((r) => setTimeout(r, 300)))
   const whole = await blocked(() => worker.estimate(history, { encoding: 'heuristic' }))
   const opened = await blocked(() => worker.open('bench', history))
   const session = opened.value
@@ -134,6 +137,7 @@ export default async function engineBench(): Promise<void> {
     `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base`,
     ['how', 'longest main-thread block (ms)', 'total (ms)'],
     [
+      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), ms(idle.total)],
       ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.total)],
       ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.total)],
       ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.total)],
@@ -146,18 +150,24 @@ export default async function engineBench(): Promise<void> {
   const firstWorker = await blocked(() => session.prune(PRUNE))
   const onWorker = await turnsOn(session, turns)
 
+  // the probe's noise floor: what it reports for a turn in which this thread does nothing
+  const floor: number[] = []
+  for (let i = 0; i < TURNS; i++) floor.push((await blocked(() => new Promise((r) => setTimeout(r, 50)))).longest)
+
   const inline = createEngine({ mode: 'inline', encoding: 'o200k_base' })
   const inlineOpen = await blocked(() => inline.open('bench', history))
   const firstInline = await blocked(() => inlineOpen.value.prune(PRUNE))
   const onInline = await turnsOn(inlineOpen.value, turns)
   const wb = stats(onWorker.block)
   const wl = stats(onWorker.latency)
+  const fb = stats(floor)
   const ib = stats(onInline.block)
   const il = stats(onInline.latency)
   table(
-    `engine: one turn (append ≈ ${(turnBytes / 1e3).toFixed(0)} KB, prune) on the resident history, ${TURNS} turns`,
+    `engine: one turn (append ≈ ${(turnBytes / 1e3).toFixed(0)} KB, prune, plan) on the resident history, ${TURNS} turns (ms)`,
     ['engine', 'block median', 'block max', 'latency median', 'latency max', 'first prune: block', 'first prune: total'],
     [
+      ['nothing (the probe\'s noise floor: idle 50 ms waits)', ms(fb.median), ms(fb.max), '—', '—', '—', '—'],
       ['worker session', ms(wb.median), ms(wb.max), ms(wl.median), ms(wl.max), ms(firstWorker.longest), ms(firstWorker.total)],
       ['inline session (cached counts)', ms(ib.median), ms(ib.max), ms(il.median), ms(il.max), ms(firstInline.longest), ms(firstInline.total)],
       ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), ms(cold.total), ms(cold.total), '—', '—'],
