@@ -79,7 +79,13 @@ export type SessionCompactResult = {
   readonly tokens: number
 }
 
-/** A summariser as the service receives it: its own function, or one proxied from the caller (given the prompt only). */
+/**
+ * A summariser as the service receives it: one proxied from the caller, given the prompt only
+ * (the call's signal stays on the caller's side, where the caller's summariser gets it).
+ *
+ * @since 0.1.0
+ * @category engine
+ */
 export type RemoteSummarizer = (transcript: string, context: { readonly prompt: string }) => Promise<string>
 
 // --- counting ---

@@ -111,11 +111,11 @@ export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; r
  * without sending the whole history back. Returns the input itself when nothing changed.
  *
  * @example
- * import { applyChanges, createEngine } from 'chatfold'
- * const engine = createEngine({ mode: 'inline', encoding: 'heuristic' })
- * const session = await engine.open('s1', history)
- * const pruned = await session.prune({ protectTokens: 40_000 })
- * history = applyChanges(pruned)(history)
+ * import { applyChanges, createEngine, type Messages } from 'chatfold'
+ * declare let history: Messages
+ * const engine = createEngine({ encoding: 'o200k_base' })
+ * const session = await engine.open('chat-1', history)
+ * history = applyChanges(await session.prune({ protectTokens: 40_000 }))(history)
  *
  * @since 0.1.0
  * @category engine
