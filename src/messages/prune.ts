@@ -190,9 +190,11 @@ const prunedIds = (m: Message): ReadonlyArray<unknown> | undefined => {
  * Prunes old tool results and large tool-call arguments outside the protected tail, and reports
  * what it freed. Returns the input array itself (with a report of zeros pruned) when nothing is
  * pruned, including when less than `minimumSavings` tokens (or none at all) would be freed.
- * Keep the returned pruner for the next turn: it remembers each message it pruned, so a growing
- * history only has its newly unprotected messages rewritten, and pruned messages come back as
- * the same objects (identity-keyed token caches keep hitting).
+ * Keep the returned pruner for the next turn: it remembers each message it pruned (and the last
+ * history it saw, whose shared prefix it takes over without a second look), so a growing history
+ * only has its newly unprotected messages counted and rewritten, and pruned messages come back as
+ * the same objects (identity-keyed token caches keep hitting). `count` must be pure: the same
+ * message always has the same count.
  *
  * @example
  * import { pruneToolResultsWithReport } from 'chatfold'
@@ -267,45 +269,65 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // with the same pruner rewrites only the messages that newly left the window, and gives the
   // already-pruned ones back by identity (so identity-keyed token caches keep hitting).
   const memo = new WeakMap<Message, Pruned>()
+  // The previous call: when the next history starts with the same message objects (a turn later),
+  // their counts and pruning are taken over without looking at them again.
+  let prev: { readonly input: Messages; readonly counts: Float64Array; readonly boundary: number; readonly pruned: ReadonlyArray<Pruned | undefined> } | undefined
 
   return (ms) => {
-    // backward: every message's count, and the first protected index
-    const counts = new Float64Array(ms.length)
+    const n = ms.length
+    let same = 0
+    if (prev !== undefined) {
+      const limit = Math.min(n, prev.input.length)
+      while (same < limit && ms[same] === prev.input[same]) same++
+    }
+
+    // every message's count (the shared prefix's from the previous call), then the first protected index
+    const counts = new Float64Array(n)
+    if (prev !== undefined && same > 0) counts.set(prev.counts.subarray(0, same))
+    for (let i = same; i < n; i++) counts[i] = count(ms[i] as Message)
     let before = 0
-    let boundary = ms.length
-    for (let i = ms.length - 1; i >= 0; i--) {
+    let boundary = n
+    for (let i = n - 1; i >= 0; i--) {
       if (before < protect) boundary = i
-      const c = count(ms[i] as Message)
-      counts[i] = c
-      before += c
+      before += counts[i] as number
     }
 
     // forward over the unprotected messages: rewrite results and arguments
-    const changes: Array<readonly [number, Message]> = []
-    let savings = 0
-    let prunedResults = 0
-    let prunedArgs = 0
+    const reuse = prev === undefined ? 0 : Math.min(same, prev.boundary, boundary)
+    const pruned: Array<Pruned | undefined> = prev === undefined || reuse === 0 ? [] : prev.pruned.slice(0, reuse)
     const callNames = protectedTools.size > 0 ? new Map<string, string>() : undefined
-    for (let i = 0; i < boundary; i++) {
+    if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
+    for (let i = reuse; i < boundary; i++) {
       const m = ms[i] as Message
       let r = memo.get(m)
       if (r === undefined) {
         r = pruneMessage(m, counts[i] as number, callNames)
-        if (r === undefined) continue
-        if (r.memo) memo.set(m, r)
+        if (r?.memo === true) memo.set(m, r)
       } else if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
-      if (r === NOTHING) continue
+      pruned.push(r)
+    }
+    prev = { input: ms, counts, boundary, pruned }
+
+    let savings = 0
+    let prunedResults = 0
+    let prunedArgs = 0
+    let changed = 0
+    for (let i = 0; i < boundary; i++) {
+      const r = pruned[i]
+      if (r === undefined || r === NOTHING) continue
       savings += (counts[i] as number) - r.tokens
       prunedResults += r.results
       prunedArgs += r.args
-      changes.push([i, r.message])
+      changed++
     }
-
-    if (changes.length === 0 || savings <= 0 || savings < minimumSavings) {
+    if (changed === 0 || savings <= 0 || savings < minimumSavings) {
       return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before } }
     }
     const out = ms.slice()
-    for (const [i, m] of changes) out[i] = m
+    for (let i = 0; i < boundary; i++) {
+      const r = pruned[i]
+      if (r !== undefined && r !== NOTHING) out[i] = r.message
+    }
     return { messages: out, report: { prunedResults, prunedArgs, tokensBefore: before, tokensAfter: before - savings } }
   }
 }

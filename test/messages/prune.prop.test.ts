@@ -108,6 +108,24 @@ describe('pruning laws', () => {
     )
   })
 
+  it('a kept pruner gives what a fresh one gives, turn after turn (memo and prefix reuse are invisible)', () => {
+    fc.assert(
+      fc.property(bulkyArb, optsArb, fc.nat({ max: 12 }), fc.nat({ max: 12 }), (h, o, cut, edit) => {
+        const kept = pruneToolResultsWithReport(o)
+        const fresh = () => pruneToolResultsWithReport(o)
+        const start = h.slice(0, Math.min(cut, h.length))
+        const steps: Messages[] = [start, h, h.map((m, i) => (i === edit ? { ...m } : m)), h.slice(0, Math.max(0, h.length - 2)), h]
+        for (const step of steps) {
+          const a = kept(step)
+          const b = fresh()(step)
+          expect(a.report).toEqual(b.report)
+          expect(a.messages).toEqual(b.messages)
+        }
+      }),
+      { numRuns: 150 },
+    )
+  })
+
   it('the generated histories do get pruned (the laws above are not vacuous)', () => {
     let results = 0
     let args = 0
