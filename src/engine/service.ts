@@ -12,35 +12,19 @@
  */
 import { releaseProxy } from 'comlink'
 import type { Message, Messages } from '../message.ts'
-import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, loadEstimator, type TokenBreakdown } from '../tokens.ts'
+import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, loadEstimator } from '../tokens.ts'
 import type { PruneResult } from '../messages/prune.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { compact, counter, diffHistories, plan, planSummary, prune } from './ops.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback, type SnapshotSlice } from './protocol.ts'
-import { approxBytes, budget, throwIfAborted, yieldToEventLoop } from './schedule.ts'
+import { approxBytes, budget, now, throwIfAborted, yieldToEventLoop } from './schedule.ts'
 import { EngineError, type EngineProgress, type TokenEstimate } from './types.ts'
 
 // --- helpers ---
 
 const noop = (): void => undefined
 
-/** Calls a progress callback at most every `ms`, and always for the last step; never waits for it. */
-const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50) => {
-  let last = -Infinity
-  return (done: number, total: number): void => {
-    if (cb === undefined) return
-    const t = performance.now()
-    if (done < total && t - last < ms) return
-    last = t
-    try {
-      void Promise.resolve(cb({ phase, done, total })).catch(noop)
-    } catch {
-      // a failing progress callback must not fail the call
-    }
-  }
-}
-
-/** A progress callback for stages (compaction), never awaited and never failing the call. */
+/** A progress callback that is never awaited and never fails the call (a proxy's call may reject). */
 const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => void) | undefined =>
   cb === undefined
     ? undefined
@@ -52,6 +36,19 @@ const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => v
         }
       }
 
+/** Reports `{ phase, done, total }` at most every `ms`, and always the last step. */
+const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50) => {
+  const report = progressOf(cb)
+  let last = -Infinity
+  return (done: number, total: number): void => {
+    if (report === undefined) return
+    const t = now()
+    if (done < total && t - last < ms) return
+    last = t
+    report({ phase, done, total })
+  }
+}
+
 /** Releases a Comlink proxy (a callback from another thread); does nothing to a plain function. */
 const releaseCallback = (f: unknown): void => {
   try {
@@ -61,16 +58,6 @@ const releaseCallback = (f: unknown): void => {
     // already released
   }
 }
-
-const addBreakdown = (a: TokenEstimate, b: TokenBreakdown): TokenEstimate => ({
-  total: a.total + b.total,
-  content: a.content + b.content,
-  thinking: a.thinking + b.thinking,
-  tools: a.tools + b.tools,
-  messages: a.messages + 1,
-})
-
-const ZERO: TokenEstimate = { total: 0, content: 0, thinking: 0, tools: 0, messages: 0 }
 
 /**
  * Counts `ms` in slices of a few milliseconds, yielding between them (so that cancellation and
@@ -84,7 +71,10 @@ const countSliced = async (
 ): Promise<TokenEstimate> => {
   const count = countMessage(estimate)
   const slice = budget()
-  let sum = ZERO
+  let total = 0
+  let content = 0
+  let thinking = 0
+  let tools = 0
   for (let i = 0; i < ms.length; i++) {
     if (slice.spent()) {
       progress(i, ms.length)
@@ -92,10 +82,14 @@ const countSliced = async (
       throwIfAborted(signal)
       slice.reset()
     }
-    sum = addBreakdown(sum, count(ms[i] as Message))
+    const b = count(ms[i] as Message)
+    total += b.total
+    content += b.content
+    thinking += b.thinking
+    tools += b.tools
   }
   progress(ms.length, ms.length)
-  return sum
+  return { total, content, thinking, tools, messages: ms.length }
 }
 
 // --- sessions ---
@@ -291,10 +285,12 @@ export const createEngineService = (): EngineService => {
           try {
             const result = await compact(options, s.estimate, summarize, signal, progressOf(onProgress))(s.messages)
             if (result.messages !== s.messages) {
+              // counted first: an abort while counting leaves the session as it was
+              const tokens = (await countSliced(s.estimate, result.messages, signal)).total
               s.messages = result.messages
               s.appended = result.messages
               s.pruners.clear()
-              s.tokens = (await countSliced(s.estimate, result.messages, signal)).total
+              s.tokens = tokens
             }
             return { messages: ship(s, result.messages, 0, maxBytes), archived: result.archive.length, report: result.report, tokens: s.tokens }
           } finally {
