@@ -69,6 +69,7 @@ const countSliced = async (
   signal: AbortSignal,
   progress: (done: number, total: number) => void = noop,
 ): Promise<TokenEstimate> => {
+  throwIfAborted(signal)
   const count = countMessage(estimate)
   const slice = budget()
   let total = 0
