@@ -161,9 +161,8 @@ const AnthropicBlockC = t.intersection([t.type({ type: t.string }), t.partial({ 
  * it is) and records the output tokens; `message_stop` finalizes; an `error` event sets the
  * message's error. `end` finalizes a stream that stopped without `message_stop`.
  *
- * A thinking block that streams a signature but no text cannot be a part of its own in the builder
- * (it signs the open reasoning part only): its signature is kept only when no earlier reasoning
- * part of the reply could take it by mistake.
+ * A thinking block that streams a signature but no text becomes a reasoning part of its own (empty,
+ * signed), so every signature goes back to the provider unmodified.
  *
  * @example
  * import { anthropicStream } from 'chatfold'
@@ -178,7 +177,6 @@ const AnthropicBlockC = t.intersection([t.type({ type: t.string }), t.partial({ 
 export const anthropicStream = (): StreamAssembler => {
   const life = lifecycle('anthropic')
   const blocks = new Map<number, { readonly kind: string; readonly id?: string; filled: boolean }>()
-  let reasoning = false
   const decode = reader()
   return {
     push: (event) => {
@@ -225,9 +223,7 @@ export const anthropicStream = (): StreamAssembler => {
             case 'signature_delta': {
               const signature = str(delta, 'signature')
               if (signature === undefined || !life.live) return []
-              const safe = block === undefined || block.filled || !reasoning
-              reasoning = true
-              return safe ? [{ type: 'setThinkingSignature', signature }] : []
+              return [{ type: 'setThinkingSignature', signature }]
             }
             case 'input_json_delta': {
               const fragment = str(delta, 'partial_json')
@@ -239,11 +235,8 @@ export const anthropicStream = (): StreamAssembler => {
               return []
           }
         }
-        case 'content_block_stop': {
-          const block = blocks.get(index)
-          if (block?.kind === 'thinking' && block.filled) reasoning = true
+        case 'content_block_stop':
           return []
-        }
         case 'message_delta': {
           life.tokens(num(field(event, 'usage'), 'output_tokens'))
           const reason = str(field(event, 'delta'), 'stop_reason')
@@ -288,7 +281,6 @@ export const anthropicStream = (): StreamAssembler => {
 export const geminiStream = (): StreamAssembler => {
   const life = lifecycle('google')
   const calls = { prefix: '', count: 0 }
-  let reasoning = false
   return {
     push: (chunk) => {
       if (calls.prefix === '') calls.prefix = `${str(chunk, 'responseId') ?? newId()}-`
@@ -299,8 +291,7 @@ export const geminiStream = (): StreamAssembler => {
         if (p.type === 'reasoning' && p.redacted === true) out.push({ type: 'addRedactedThinking', data: p.text })
         else if (p.type === 'reasoning') {
           if (p.text !== '') out.push({ type: 'appendThinking', text: p.text })
-          if (p.signature !== undefined && (p.text !== '' || !reasoning)) out.push({ type: 'setThinkingSignature', signature: p.signature })
-          reasoning = true
+          if (p.signature !== undefined) out.push({ type: 'setThinkingSignature', signature: p.signature })
         } else if (p.type === 'text') {
           if (p.text !== '') out.push({ type: 'appendContent', text: p.text })
         } else if (p.type === 'tool_call') out.push({ type: 'addToolCall', id: p.id, name: p.name, arguments: p.arguments })

@@ -159,15 +159,14 @@ const isOpenReasoning = (p: Part | undefined): p is ReasoningPart =>
 const setThinkingSignature = (state: BuilderState, input: Of<'setThinkingSignature'>): StepResult => {
   const current = state.current
   if (current === undefined) return warn(state, input.type, NO_CURRENT)
-  let i = current.parts.length - 1
-  while (i >= 0 && !isReasoningUnredacted(current.parts[i])) i--
-  const part = current.parts[i]
-  if (part === undefined || !isReasoning(part)) return warn(state, input.type, 'the current message has no reasoning part to sign')
-  if (part.signature === input.signature) return unchanged(state)
-  return putPart(state, current, i, { ...part, signature: input.signature }, input.at)
+  const i = current.parts.length - 1
+  const last = current.parts[i]
+  // The signature closes the reasoning block being streamed. A block that streamed no text (or whose
+  // text part is already closed) gets a reasoning part of its own, so a signature never lands on an
+  // earlier block and is never lost.
+  if (isOpenReasoning(last)) return putPart(state, current, i, { ...last, signature: input.signature }, input.at)
+  return putPart(state, current, current.parts.length, { type: 'reasoning', text: '', signature: input.signature }, input.at)
 }
-
-const isReasoningUnredacted = (p: Part | undefined): boolean => p !== undefined && isReasoning(p) && p.redacted !== true
 
 const addRedactedThinking = (state: BuilderState, input: Of<'addRedactedThinking'>): StepResult => {
   const current = state.current

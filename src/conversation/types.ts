@@ -19,7 +19,8 @@ import type { PruneOptions, PruneReport } from '../messages/prune.ts'
  *
  * - `startAssistant` opens the current message (`id`, `model`, `provider` optional);
  * - `appendContent` / `appendThinking` merge a streamed chunk into the last text / reasoning part;
- * - `setThinkingSignature` sets the signature of the current reasoning part, which closes it;
+ * - `setThinkingSignature` signs the reasoning part being streamed (the last part, open), which
+ *   closes it; with no such part it adds an empty reasoning part carrying the signature;
  * - `addRedactedThinking` adds an encrypted reasoning part (`redacted: true`);
  * - `addToolCall` adds a pending call (or updates the call with that id);
  * - `appendToolCallArguments` appends a streamed JSON fragment to a pending call's raw arguments;

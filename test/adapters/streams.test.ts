@@ -79,7 +79,7 @@ describe('anthropicStream', () => {
     expect(eventTypes(events)).toContain('messageErrored')
   })
 
-  it('keeps redacted thinking, and never moves a signature onto another thinking block', () => {
+  it('keeps redacted thinking, and gives a thinking block with only a signature a signed part of its own', () => {
     const events = [
       { type: 'message_start', message: { id: 'm', model: 'x', content: [] } },
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
@@ -98,6 +98,7 @@ describe('anthropicStream', () => {
     expect(message?.parts).toEqual([
       { type: 'reasoning', text: 'first', signature: 'S1' },
       { type: 'reasoning', text: 'OPAQUE', redacted: true },
+      { type: 'reasoning', text: '', signature: 'S2' },
       { type: 'finish', reason: 'end_turn' },
     ])
   })

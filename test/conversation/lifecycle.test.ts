@@ -85,19 +85,33 @@ describe('streamed content and thinking', () => {
     expect(types(events)).toEqual(['messageStarted', 'messagePartAdded', 'messagePartUpdated', 'messagePartAdded'])
   })
 
-  it('signs the latest unredacted reasoning part, and warns when there is none', () => {
-    const signed = open(
+  it('signs the reasoning part being streamed; otherwise adds a signed part of its own; warns outside the lifecycle', () => {
+    const signed = open({ type: 'appendThinking', text: 'a' }, { type: 'setThinkingSignature', signature: 's' }).state
+    expect(signed.current?.parts).toEqual([{ type: 'reasoning', text: 'a', signature: 's' }])
+    // a signed part is closed: a second signature is a block of its own, never a re-signing
+    const twice = step(signed, { type: 'setThinkingSignature', signature: 't' }).state
+    expect(twice.current?.parts).toEqual([
+      { type: 'reasoning', text: 'a', signature: 's' },
+      { type: 'reasoning', text: '', signature: 't' },
+    ])
+    const afterRedacted = open(
       { type: 'appendThinking', text: 'a' },
       { type: 'addRedactedThinking', data: 'opaque' },
       { type: 'setThinkingSignature', signature: 's' },
     ).state
-    expect(signed.current?.parts).toEqual([
-      { type: 'reasoning', text: 'a', signature: 's' },
+    expect(afterRedacted.current?.parts).toEqual([
+      { type: 'reasoning', text: 'a' },
       { type: 'reasoning', text: 'opaque', redacted: true },
+      { type: 'reasoning', text: '', signature: 's' },
     ])
-    const s = open({ type: 'appendContent', text: 'x' }).state
-    const r = step(s, { type: 'setThinkingSignature', signature: 's' })
-    expect(r.state).toBe(s)
+    const afterText = open({ type: 'appendContent', text: 'x' }, { type: 'setThinkingSignature', signature: 's' }).state
+    expect(afterText.current?.parts).toEqual([
+      { type: 'text', text: 'x' },
+      { type: 'reasoning', text: '', signature: 's' },
+    ])
+    const idle = makeBuilderState()
+    const r = step(idle, { type: 'setThinkingSignature', signature: 's' })
+    expect(r.state).toBe(idle)
     expect(types(r.events)).toEqual(['warning'])
   })
 
