@@ -43,7 +43,7 @@ export type Estimator = (text: string) => number
 export type PruneOptions = {
   /** Default 40,000: the newest messages worth this many tokens are never touched. */
   readonly protectTokens?: number
-  /** Default 2,000 tokens: tool-call arguments above it get their large string values cut. */
+  /** Default 2,000 tokens: tool-call arguments above it get their large string values cut (arguments under a third as many characters are never estimated: a byte-level tokenizer gives at most one token per UTF-8 byte). */
   readonly argThreshold?: number
   /** Default 20,000: prune nothing unless at least this many tokens would be freed. */
   readonly minimumSavings?: number
@@ -245,7 +245,9 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
         results++
       } else if (isToolCall(p)) {
         callNames?.set(p.id, p.name)
-        if (protectedTools.has(p.name) || estimate(p.arguments) <= argThreshold) continue
+        // No byte-level tokenizer makes more tokens than UTF-8 bytes (at most 3 per UTF-16 unit), so
+        // short arguments are below the threshold without being estimated: the common case costs nothing.
+        if (protectedTools.has(p.name) || p.arguments.length * 3 <= argThreshold || estimate(p.arguments) <= argThreshold) continue
         const q = pruneArguments(p, estimate)
         if (q === p) continue
         ;(parts ??= ps.slice())[j] = q
