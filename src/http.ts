@@ -1,7 +1,7 @@
 /**
  * The chat modality's HTTP API (seed 001) as a Web-standard fetch handler,
  * `(request: Request) => Promise<Response>`, over a `ChatStore`. It mounts unchanged in
- * `Deno.serve`, a Cloudflare Worker, Bun, or Node through `chatfold/node`.
+ * Deno's `serve`, a Cloudflare Worker, Bun, or Node through `chatfold/node`.
  *
  * | route | does |
  * | --- | --- |
@@ -321,7 +321,7 @@ const normaliseBase = (base: string | undefined): string => {
  * @example
  * import { createChatHandler, createChatStore } from 'chatfold'
  * const handler = createChatHandler(createChatStore(), { maxBodyBytes: 64 * 1024 })
- * // Deno.serve(handler); export default { fetch: handler }; or chatfold/node's serve(handler)
+ * // Deno: serve(handler); export default { fetch: handler }; or chatfold/node's serve(handler)
  * const res = await handler(new Request('http://localhost/modalities/chat/submit', {
  *   method: 'POST',
  *   headers: { 'content-type': 'application/json' },

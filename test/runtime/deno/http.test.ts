@@ -3,6 +3,7 @@
  * Runs only under `deno test`, which needs `--allow-net=127.0.0.1`; without it the test is
  * reported as ignored.
  */
+import { expect } from 'expect'
 import { createChatHandler, createChatStore } from '../../../src/mod.ts'
 
 type Server = { readonly finished: Promise<void>; shutdown(): Promise<void>; readonly addr: { readonly port: number } }
@@ -14,10 +15,6 @@ declare const Deno: {
 
 const allowed = Deno.permissions.querySync({ name: 'net', host: '127.0.0.1' }).state === 'granted'
 
-const check = (ok: boolean, what: string) => {
-  if (!ok) throw new Error(`expected ${what}`)
-}
-
 Deno.test({
   name: `chat handler under Deno.serve on 127.0.0.1${allowed ? '' : ' (ignored: run deno test with --allow-net=127.0.0.1)'}`,
   ignore: !allowed,
@@ -28,26 +25,27 @@ Deno.test({
     try {
       const post = (path: string, body: string) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       const a = await post('/modalities/chat/submit', JSON.stringify({ role: 'user', content: "What's the weather?" }))
-      check(a.status === 201, `201, got ${a.status}`)
+      expect(a.status).toBe(201)
       await a.body?.cancel()
       const s = await post('/events', JSON.stringify({ scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat', data: { role: 'assistant', content: 'Sunny.' } }))
-      check(s.status === 202, `202, got ${s.status}`)
+      expect(s.status).toBe(202)
       await s.body?.cancel()
       const adv = await post('/simulator/advance', JSON.stringify({ seconds: 3600 }))
-      check(adv.status === 200, `200, got ${adv.status}`)
+      expect(adv.status).toBe(200)
       await adv.body?.cancel()
       const q = (await (await post('/environment/modalities/chat/query', JSON.stringify({ conversation_id: 'default' }))).json()) as { messages: Array<{ content: string }> }
-      check(JSON.stringify(q.messages.map((m) => m.content)) === JSON.stringify(["What's the weather?", 'Sunny.']), 'both messages in order')
+      expect(q.messages.map((m) => m.content)).toEqual(["What's the weather?", 'Sunny.'])
       const bad = await post('/modalities/chat/submit', JSON.stringify({ role: 'bot', content: '' }))
       const badBody = (await bad.json()) as { error: { issues: Array<{ path: string }> } }
-      check(bad.status === 400 && badBody.error.issues.map((i) => i.path).join() === 'role,content', 'a 400 naming role and content')
+      expect(bad.status).toBe(400)
+      expect(badBody.error.issues.map((i) => i.path)).toEqual(['role', 'content'])
       const big = await post('/modalities/chat/submit', 'x'.repeat(200_000))
-      check(big.status === 413, `413, got ${big.status}`)
+      expect(big.status).toBe(413)
       await big.body?.cancel()
       const nf = await fetch(`${url}/nope`)
-      check(nf.status === 404, `404, got ${nf.status}`)
+      expect(nf.status).toBe(404)
       await nf.body?.cancel()
-      check(store.state().updateCount === 2, 'two messages stored')
+      expect(store.state().updateCount).toBe(2)
     } finally {
       await server.shutdown()
     }
