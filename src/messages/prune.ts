@@ -10,6 +10,13 @@
  * none is pruned again. A result is only replaced when the placeholder is shorter. Messages that
  * carried `tokens` get a fresh `{ total }` from `count`.
  *
+ * Token figures: every input message is counted with `count`. A rewritten message is counted with
+ * `count` too, except in the common case of the default estimator, a message without stored
+ * `tokens` and only results rewritten (no argument cut): its count is then derived as the
+ * original's count minus a quarter of each replaced content's length plus a quarter of its
+ * placeholder's (rounded up each), which is what `count` gives whenever it adds up its parts and
+ * counts a result as the default estimator does (the default `count` does).
+ *
  * @module
  */
 import type { Message, Messages } from '../message.ts'
@@ -51,7 +58,12 @@ export type PruneOptions = {
   readonly protectedTools?: ReadonlyArray<string>
   /** Default `Math.ceil(text.length / 4)`. */
   readonly estimate?: Estimator
-  /** Tokens of one message; default: `estimate` summed over its text, reasoning, call and result parts. */
+  /**
+   * Tokens of one message; default: `estimate` summed over its text, reasoning, call and result
+   * parts. With the default `estimate`, a message whose only change is rewritten results is not
+   * counted again: its count is derived from the original's (see the module notes), so a `count`
+   * given without `estimate` should count a tool result as `Math.ceil(content.length / 4)`.
+   */
   readonly count?: (m: Message) => number
   /** The text that replaces a pruned result; default `[tool output pruned — was ~N tokens, C chars]` and the preview. */
   readonly placeholder?: (info: { readonly name: string; readonly tokens: number; readonly chars: number; readonly preview: string }) => string
@@ -59,7 +71,8 @@ export type PruneOptions = {
 
 /**
  * What a prune did: how many results and calls it rewrote, and the history's tokens (by `count`)
- * before and after.
+ * before and after (after: `count` of the messages kept, and of the rewritten ones as the module
+ * notes say).
  *
  * @example
  * import { pruneToolResultsWithReport, type PruneReport } from 'chatfold'
@@ -96,7 +109,7 @@ const TRUNCATED_PREFIX = '[truncated'
 
 const quarter: Estimator = (s) => Math.ceil(s.length / 4)
 
-const defaultPlaceholder = (info: { readonly tokens: number; readonly chars: number; readonly preview: string }): string =>
+const defaultPlaceholder = (info: { readonly tokens: number | string; readonly chars: number | string; readonly preview: string }): string =>
   `${PLACEHOLDER_PREFIX} — was ~${info.tokens} tokens, ${info.chars} chars]\n${info.preview}`
 
 /** The text a part contributes to a message's token count. */
@@ -127,12 +140,10 @@ const countWith =
 
 const amount = (x: number | undefined, fallback: number): number => (x === undefined || Number.isNaN(x) ? fallback : Math.max(0, x))
 
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+
 /** A prefix of at most `n` UTF-16 units that does not end inside a surrogate pair. */
-const head = (s: string, n: number): string => {
-  if (s.length <= n) return s
-  const c = s.charCodeAt(n - 1)
-  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n)
-}
+const head = (s: string, n: number): string => (s.length <= n ? s : s.slice(0, isHighSurrogate(s.charCodeAt(n - 1)) ? n - 1 : n))
 
 // --- arguments ---
 
@@ -216,6 +227,14 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // the default placeholder is recognised by its prefix; a custom one by `metadata.pruned`
   const marked = opts.placeholder !== undefined
 
+  // With the default estimator a rewritten result's share of its message's count is known
+  // without estimating it again (a quarter of its length), so the new message's count is derived:
+  // count(m) - estimate(old content) + estimate(placeholder).
+  const derive = opts.estimate === undefined
+  // The default placeholder's length is known before it is built, so results it would not
+  // shorten are skipped without building it.
+  const fixedLength = marked ? 0 : defaultPlaceholder({ tokens: '', chars: '', preview: '' }).length
+
   /** One message outside the window, pruned (`NOTHING` when nothing in it changes); `undefined` when not to be remembered. */
   const pruneMessage = (m: Message, tokensOfM: number, callNames: Map<string, string> | undefined): Pruned | undefined => {
     const ps = m.parts
@@ -224,32 +243,52 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
     let results = 0
     let args = 0
     let looked = false
+    let delta = 0 // the estimate of the rewritten results' new content minus their old (for `derive`)
     for (let j = 0; j < ps.length; j++) {
       const p = ps[j] as Part
-      if (isToolResult(p)) {
-        const content = p.content
+      if (p.type === 'tool_result') {
+        const content = (p as ToolResultPart).content
+        const chars = content.length
+        // the default placeholder keeps a preview of up to PREVIEW_CHARS (one fewer at a surrogate
+        // pair) after its fixed text and two numbers of at least one digit: a result no longer than
+        // that cannot be shortened, whatever its tool (so its name need not be looked up)
+        if (!marked && chars <= fixedLength + 1 + Math.min(chars, PREVIEW_CHARS)) continue
         if (content.startsWith(PLACEHOLDER_PREFIX)) continue
-        let name = p.name
+        const r = p as ToolResultPart
+        let name = r.name
         if (name === undefined && callNames !== undefined) {
           looked = true
-          name = callNames.get(p.toolCallId)
+          name = callNames.get(r.toolCallId)
         }
         name ??= ''
         if (callNames !== undefined && protectedTools.has(name)) continue
-        if (marked && prunedIds(m)?.includes(p.toolCallId) === true) continue
+        if (marked && prunedIds(m)?.includes(r.toolCallId) === true) continue
         const tokens = ps.length === 1 ? tokensOfM : estimate(content)
-        const text = placeholder({ name, tokens, chars: content.length, preview: head(content, PREVIEW_CHARS) })
-        if (text.length >= content.length) continue // a small result: the placeholder would free nothing
-        ;(parts ??= ps.slice())[j] = { type: 'tool_result', toolCallId: p.toolCallId, content: text, isError: p.isError, ...(p.name === undefined ? {} : { name: p.name }) }
-        if (marked) (ids ??= []).push(p.toolCallId)
+        let text: string
+        if (marked) {
+          text = placeholder({ name, tokens, chars, preview: head(content, PREVIEW_CHARS) })
+          if (text.length >= chars) continue // a small result: the placeholder would free nothing
+        } else {
+          const previewLength = chars <= PREVIEW_CHARS ? chars : isHighSurrogate(content.charCodeAt(PREVIEW_CHARS - 1)) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS
+          const length = fixedLength + String(tokens).length + String(chars).length + previewLength
+          if (length >= chars) continue
+          text = defaultPlaceholder({ tokens, chars, preview: head(content, PREVIEW_CHARS) })
+        }
+        if (derive) delta += quarter(text) - quarter(content)
+        ;(parts ??= ps.slice())[j] =
+          r.name === undefined
+            ? { type: 'tool_result', toolCallId: r.toolCallId, content: text, isError: r.isError }
+            : { type: 'tool_result', toolCallId: r.toolCallId, content: text, isError: r.isError, name: r.name }
+        if (marked) (ids ??= []).push(r.toolCallId)
         results++
-      } else if (isToolCall(p)) {
-        callNames?.set(p.id, p.name)
+      } else if (p.type === 'tool_call') {
+        const c = p as ToolCallPart
+        callNames?.set(c.id, c.name)
         // No byte-level tokenizer makes more tokens than UTF-8 bytes (at most 3 per UTF-16 unit), so
         // short arguments are below the threshold without being estimated: the common case costs nothing.
-        if (protectedTools.has(p.name) || p.arguments.length * 3 <= argThreshold || estimate(p.arguments) <= argThreshold) continue
-        const q = pruneArguments(p, estimate)
-        if (q === p) continue
+        if (protectedTools.has(c.name) || c.arguments.length * 3 <= argThreshold || estimate(c.arguments) <= argThreshold) continue
+        const q = pruneArguments(c, estimate)
+        if (q === c) continue
         ;(parts ??= ps.slice())[j] = q
         args++
       }
@@ -257,20 +296,23 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
     if (parts === undefined) return looked ? undefined : NOTHING
     let next: Message = ids === undefined ? { ...m, parts } : { ...m, parts, metadata: { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] } }
     let tokens: number
-    if (m.tokens === undefined) tokens = count(next)
-    else {
+    if (m.tokens !== undefined) {
+      // a stored count may not add up over parts: count the message afresh
       const { tokens: _, ...rest } = next
       tokens = count(rest)
       next = { ...rest, tokens: { total: tokens } }
-    }
+    } else tokens = derive && args === 0 ? tokensOfM + delta : count(next)
     return { message: next, tokens, results, args, memo: !looked }
   }
 
   // A pruned message depends only on the message and these options (unless a result's tool name
   // had to be looked up in an earlier call), so it is remembered: pruning the next turn's history
   // with the same pruner rewrites only the messages that newly left the window, and gives the
-  // already-pruned ones back by identity (so identity-keyed token caches keep hitting).
+  // already-pruned ones back by identity (so identity-keyed token caches keep hitting). The last
+  // call's work is held by position in `prev` and moves here only when a call does not take it
+  // over, so a first prune pays for no remembering at all.
   const memo = new WeakMap<Message, Pruned>()
+  let remembered = false
   // The previous call: when the next history starts with the same message objects (a turn later),
   // their counts and pruning are taken over without looking at them again.
   let prev: { readonly input: Messages; readonly counts: Float64Array; readonly boundary: number; readonly pruned: ReadonlyArray<Pruned | undefined> } | undefined
@@ -297,15 +339,23 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
     // forward over the unprotected messages: rewrite results and arguments
     const reuse = prev === undefined ? 0 : Math.min(same, prev.boundary, boundary)
     const pruned: Array<Pruned | undefined> = prev === undefined || reuse === 0 ? [] : prev.pruned.slice(0, reuse)
+    if (prev !== undefined) {
+      // what the previous call pruned and this one does not take over by position is remembered by message
+      const { input, pruned: last } = prev
+      for (let i = reuse; i < last.length; i++) {
+        const r = last[i]
+        if (r?.memo !== true) continue
+        memo.set(input[i] as Message, r)
+        remembered = true
+      }
+    }
     const callNames = protectedTools.size > 0 ? new Map<string, string>() : undefined
     if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
     for (let i = reuse; i < boundary; i++) {
       const m = ms[i] as Message
-      let r = memo.get(m)
-      if (r === undefined) {
-        r = pruneMessage(m, counts[i] as number, callNames)
-        if (r?.memo === true) memo.set(m, r)
-      } else if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
+      let r = remembered ? memo.get(m) : undefined
+      if (r === undefined) r = pruneMessage(m, counts[i] as number, callNames)
+      else if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
       pruned.push(r)
     }
     prev = { input: ms, counts, boundary, pruned }

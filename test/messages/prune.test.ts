@@ -113,6 +113,33 @@ describe('pruneToolResults', () => {
     expect(messages[3]?.tokens?.total).toBeLessThan(100)
   })
 
+  it('counts rewritten messages with count when a custom estimator is given', () => {
+    const h = history(10)
+    const count = (m: Message) => 7 + Math.ceil(JSON.stringify(m.parts).length / 3) // not a sum over parts
+    const { messages, report } = pruneToolResultsWithReport({ ...small, count, estimate: (s) => Math.ceil(s.length / 4) })(h)
+    expect(messages).not.toBe(h)
+    expect(report.tokensAfter).toBe(messages.reduce((s, m) => s + count(m), 0))
+  })
+
+  it('derives rewritten counts exactly for a count that adds up its parts the default way', () => {
+    const h = [...history(10), msg('a99', 'assistant', [txt('Two more.'), call('x1'), call('x2')]), msg('t99', 'tool', [result('x1', 'p'.repeat(5000)), result('x2', 'q'.repeat(7001))]), ...history(3)]
+    // a per-message overhead and a fixed price for images, as token counters have
+    const count = (m: Message) => 4 + m.parts.reduce((s, p) => s + (p.type === 'tool_result' ? Math.ceil(p.content.length / 4) : p.type === 'image' ? 85 : Math.ceil(JSON.stringify(p).length / 4)), 0)
+    const { messages, report } = pruneToolResultsWithReport({ ...small, count })(h)
+    expect(report.prunedResults).toBeGreaterThan(2)
+    expect(report.tokensBefore).toBe(h.reduce((s, m) => s + count(m), 0))
+    expect(report.tokensAfter).toBe(messages.reduce((s, m) => s + count(m), 0))
+  })
+
+  it('remembers what it pruned when the next history is not an extension of the last', () => {
+    const h = history(10)
+    const prune = pruneToolResults(small)
+    const first = prune(h)
+    const edited = prune([msg('sys2', 'system', [txt('Be brief.')]), ...h.slice(1)])
+    expect(edited[3]).toBe(first[3])
+    expect(prune(h)[3]).toBe(first[3])
+  })
+
   it('gives the same pruned messages back on the next turn (remembered by identity)', () => {
     const h = history(10)
     const prune = pruneToolResults(small)
