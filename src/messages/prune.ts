@@ -107,10 +107,23 @@ const MAX_ARG_DEPTH = 64
 const PLACEHOLDER_PREFIX = '[tool output pruned'
 const TRUNCATED_PREFIX = '[truncated'
 
+/**
+ * Shapes of a rewritten result (fields in this order), cloned and filled in rather than written as
+ * literals: V8 tracks where each literal is allocated and, seeing a prune's new parts survive a
+ * young collection (the output is still being built), allocates that literal's objects straight
+ * into the old generation from then on, where dead ones keep their young placeholder strings alive
+ * through every young collection until a full one. A clone is never allocated there.
+ */
+const RESULT: ToolResultPart = { type: 'tool_result', toolCallId: '', content: '', isError: false }
+const NAMED_RESULT: Required<ToolResultPart> = { type: 'tool_result', toolCallId: '', content: '', isError: false, name: '' }
+
 const quarter: Estimator = (s) => Math.ceil(s.length / 4)
 
+/** The default placeholder's opening, one string (each piece joined at run time costs a string of its own). */
+const PLACEHOLDER_LEAD = `${PLACEHOLDER_PREFIX} — was ~`
+
 const defaultPlaceholder = (info: { readonly tokens: number | string; readonly chars: number | string; readonly preview: string }): string =>
-  `${PLACEHOLDER_PREFIX} — was ~${info.tokens} tokens, ${info.chars} chars]\n${info.preview}`
+  `${PLACEHOLDER_LEAD}${info.tokens} tokens, ${info.chars} chars]\n${info.preview}`
 
 /** The text a part contributes to a message's token count. */
 const partText = (p: Part): string => {
@@ -186,11 +199,55 @@ const pruneArguments = (call: ToolCallPart, estimate: Estimator): ToolCallPart =
 
 // --- pruning ---
 
-/** A message pruned: the new message, its tokens, what changed, and whether it may be remembered. */
-type Pruned = { readonly message: Message; readonly tokens: number; readonly results: number; readonly args: number; readonly memo: boolean }
+/** A message pruned, as remembered: the new message (`undefined` when nothing in it changes), its tokens and what changed. */
+type Pruned = { readonly message: Message | undefined; readonly tokens: number; readonly results: number; readonly args: number }
 
-/** "Nothing to prune in this message", remembered like a pruned one. */
-const NOTHING: Pruned = { message: { id: '', role: 'tool', kind: 'normal', parts: [] }, tokens: 0, results: 0, args: 0, memo: true }
+/** "Nothing to prune in this message", remembered. */
+const UNCHANGED: Pruned = { message: undefined, tokens: 0, results: 0, args: 0 }
+
+/**
+ * One call's work: every message's count, whether the pruning of each message before the
+ * protected tail depends on the message alone (and so may be remembered by it), and the messages
+ * it changed, in order: position, new form, its count, and the results and arguments rewritten.
+ * Everything but the new messages sits in typed arrays, which hold no references.
+ */
+type Work = {
+  readonly input: Messages
+  readonly counts: Float64Array
+  readonly boundary: number
+  readonly pure: Uint8Array
+  /** How many messages changed: the first `changed` entries of the lists below. */
+  changed: number
+  readonly at: Uint32Array
+  readonly after: Message[]
+  readonly tokens: Float64Array
+  readonly results: Uint32Array
+  readonly args: Uint32Array
+}
+
+/** An empty call's work for `input`, with room for a change at each of the first `boundary` positions. */
+const newWork = (input: Messages, counts: Float64Array, boundary: number): Work => ({
+  input,
+  counts,
+  boundary,
+  pure: new Uint8Array(boundary),
+  changed: 0,
+  at: new Uint32Array(boundary),
+  after: [],
+  tokens: new Float64Array(boundary),
+  results: new Uint32Array(boundary),
+  args: new Uint32Array(boundary),
+})
+
+/** Records that message `i` became `message`, worth `tokens`, rewriting `results` results and `args` arguments. */
+const record = (w: Work, i: number, message: Message, tokens: number, results: number, args: number): void => {
+  const k = w.changed++
+  w.at[k] = i
+  w.after.push(message)
+  w.tokens[k] = tokens
+  w.results[k] = results
+  w.args[k] = args
+}
 
 const prunedIds = (m: Message): ReadonlyArray<unknown> | undefined => {
   const v = m.metadata?.['pruned']
@@ -235,8 +292,20 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // shorten are skipped without building it.
   const fixedLength = marked ? 0 : defaultPlaceholder({ tokens: '', chars: '', preview: '' }).length
 
-  /** One message outside the window, pruned (`NOTHING` when nothing in it changes); `undefined` when not to be remembered. */
-  const pruneMessage = (m: Message, tokensOfM: number, callNames: Map<string, string> | undefined): Pruned | undefined => {
+  /** Digits of a count as a template literal writes it. */
+  const digits = (x: number): number => {
+    if (!Number.isInteger(x) || x < 0 || x >= 1e15) return String(x).length
+    let d = 1
+    for (let p = 10; x >= p; p *= 10) d++
+    return d
+  }
+
+  /**
+   * Prunes message `i` of `ms` (outside the window) into `w`: its new form, count and edits, and
+   * whether that depends on the message alone (not when a result's tool name was looked up).
+   */
+  const pruneMessage = (w: Work, i: number, m: Message, callNames: Map<string, string> | undefined): void => {
+    const tokensOfM = w.counts[i] as number
     const ps = m.parts
     let parts: Part[] | undefined
     let ids: string[] | undefined
@@ -270,15 +339,14 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
           if (text.length >= chars) continue // a small result: the placeholder would free nothing
         } else {
           const previewLength = chars <= PREVIEW_CHARS ? chars : isHighSurrogate(content.charCodeAt(PREVIEW_CHARS - 1)) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS
-          const length = fixedLength + String(tokens).length + String(chars).length + previewLength
-          if (length >= chars) continue
+          if (fixedLength + digits(tokens) + digits(chars) + previewLength >= chars) continue
           text = defaultPlaceholder({ tokens, chars, preview: head(content, PREVIEW_CHARS) })
         }
         if (derive) delta += quarter(text) - quarter(content)
         ;(parts ??= ps.slice())[j] =
           r.name === undefined
-            ? { type: 'tool_result', toolCallId: r.toolCallId, content: text, isError: r.isError }
-            : { type: 'tool_result', toolCallId: r.toolCallId, content: text, isError: r.isError, name: r.name }
+            ? { ...RESULT, toolCallId: r.toolCallId, content: text, isError: r.isError }
+            : { ...NAMED_RESULT, toolCallId: r.toolCallId, content: text, isError: r.isError, name: r.name }
         if (marked) (ids ??= []).push(r.toolCallId)
         results++
       } else if (p.type === 'tool_call') {
@@ -293,7 +361,8 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
         args++
       }
     }
-    if (parts === undefined) return looked ? undefined : NOTHING
+    w.pure[i] = looked ? 0 : 1
+    if (parts === undefined) return
     let next: Message = ids === undefined ? { ...m, parts } : { ...m, parts, metadata: { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] } }
     let tokens: number
     if (m.tokens !== undefined) {
@@ -302,7 +371,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       tokens = count(rest)
       next = { ...rest, tokens: { total: tokens } }
     } else tokens = derive && args === 0 ? tokensOfM + delta : count(next)
-    return { message: next, tokens, results, args, memo: !looked }
+    record(w, i, next, tokens, results, args)
   }
 
   // A pruned message depends only on the message and these options (unless a result's tool name
@@ -315,7 +384,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   let remembered = false
   // The previous call: when the next history starts with the same message objects (a turn later),
   // their counts and pruning are taken over without looking at them again.
-  let prev: { readonly input: Messages; readonly counts: Float64Array; readonly boundary: number; readonly pruned: ReadonlyArray<Pruned | undefined> } | undefined
+  let prev: Work | undefined
 
   return (ms) => {
     const n = ms.length
@@ -338,48 +407,64 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
 
     // forward over the unprotected messages: rewrite results and arguments
     const reuse = prev === undefined ? 0 : Math.min(same, prev.boundary, boundary)
-    const pruned: Array<Pruned | undefined> = prev === undefined || reuse === 0 ? [] : prev.pruned.slice(0, reuse)
+    let kept = 0 // how many of the previous call's changes this one takes over
     if (prev !== undefined) {
+      kept = prev.changed
+      while (kept > 0 && (prev.at[kept - 1] as number) >= reuse) kept--
+    }
+    const w = newWork(ms, counts, boundary)
+    if (prev !== undefined) {
+      w.pure.set(prev.pure.subarray(0, reuse))
+      if (kept > 0) {
+        w.changed = kept
+        w.at.set(prev.at.subarray(0, kept))
+        for (let j = 0; j < kept; j++) w.after.push(prev.after[j] as Message)
+        w.tokens.set(prev.tokens.subarray(0, kept))
+        w.results.set(prev.results.subarray(0, kept))
+        w.args.set(prev.args.subarray(0, kept))
+      }
       // what the previous call pruned and this one does not take over by position is remembered by message
-      const { input, pruned: last } = prev
-      for (let i = reuse; i < last.length; i++) {
-        const r = last[i]
-        if (r?.memo !== true) continue
-        memo.set(input[i] as Message, r)
-        remembered = true
+      for (let i = reuse, j = kept; i < prev.boundary; i++) {
+        const changed = j < prev.changed && prev.at[j] === i
+        if (prev.pure[i] === 1) {
+          const r: Pruned = changed
+            ? { message: prev.after[j] as Message, tokens: prev.tokens[j] as number, results: prev.results[j] as number, args: prev.args[j] as number }
+            : UNCHANGED
+          memo.set(prev.input[i] as Message, r)
+          remembered = true
+        }
+        if (changed) j++
       }
     }
     const callNames = protectedTools.size > 0 ? new Map<string, string>() : undefined
     if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
     for (let i = reuse; i < boundary; i++) {
       const m = ms[i] as Message
-      let r = remembered ? memo.get(m) : undefined
-      if (r === undefined) r = pruneMessage(m, counts[i] as number, callNames)
-      else if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
-      pruned.push(r)
+      const r = remembered ? memo.get(m) : undefined
+      if (r === undefined) {
+        pruneMessage(w, i, m, callNames)
+        continue
+      }
+      if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
+      w.pure[i] = 1
+      if (r.message !== undefined) record(w, i, r.message, r.tokens, r.results, r.args)
     }
-    prev = { input: ms, counts, boundary, pruned }
+    prev = w
 
     let savings = 0
     let prunedResults = 0
     let prunedArgs = 0
-    let changed = 0
-    for (let i = 0; i < boundary; i++) {
-      const r = pruned[i]
-      if (r === undefined || r === NOTHING) continue
-      savings += (counts[i] as number) - r.tokens
-      prunedResults += r.results
-      prunedArgs += r.args
-      changed++
+    const changed = w.changed
+    for (let j = 0; j < changed; j++) {
+      savings += (counts[w.at[j] as number] as number) - (w.tokens[j] as number)
+      prunedResults += w.results[j] as number
+      prunedArgs += w.args[j] as number
     }
     if (changed === 0 || savings <= 0 || savings < minimumSavings) {
       return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before } }
     }
     const out = ms.slice()
-    for (let i = 0; i < boundary; i++) {
-      const r = pruned[i]
-      if (r !== undefined && r !== NOTHING) out[i] = r.message
-    }
+    for (let j = 0; j < changed; j++) out[w.at[j] as number] = w.after[j] as Message
     return { messages: out, report: { prunedResults, prunedArgs, tokensBefore: before, tokensAfter: before - savings } }
   }
 }
