@@ -10,9 +10,9 @@
  *
  * @module
  */
-import { isToolCall, isToolResult, type Part } from '../part.ts'
+import { isToolCall, isToolResult, type Part, type ToolCallPart, type ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
-import { hasSubstance } from './shared.ts'
+import { hasSubstance, stringSet } from './shared.ts'
 
 // --- model ---
 
@@ -74,34 +74,6 @@ export type RepairReport = {
 
 // --- analysis ---
 
-type Call = { readonly id: string; readonly name: string; answered: boolean; readonly renamed: string | undefined }
-
-type Turn = { readonly index: number; readonly message: Message; readonly calls: Call[]; last: number; byId?: Map<string, Call[]> }
-
-/** The first unanswered call of the turn with this id, else `true` when one exists but all are answered, else `undefined`. */
-const findCall = (turn: Turn, id: string): Call | true | undefined => {
-  let same: ReadonlyArray<Call> = turn.calls
-  if (turn.calls.length > 16) {
-    // a turn with many calls: index them once, so matching stays linear
-    if (turn.byId === undefined) {
-      turn.byId = new Map()
-      for (const c of turn.calls) {
-        const list = turn.byId.get(c.id)
-        if (list === undefined) turn.byId.set(c.id, [c])
-        else list.push(c)
-      }
-    }
-    same = turn.byId.get(id) ?? []
-  }
-  let seen = false
-  for (const c of same) {
-    if (c.id !== id) continue
-    if (!c.answered) return c
-    seen = true
-  }
-  return seen ? true : undefined
-}
-
 /** What to do to one part: drop it, or give it a new call id. */
 type PartEdit = { readonly part: number; readonly rename: string | undefined }
 
@@ -113,32 +85,72 @@ type Plan = {
   readonly droppedResults: string[]
 }
 
-const interrupted = (turn: Turn, call: Call): Message => {
-  const id = call.renamed ?? call.id
-  return {
-    id: `interrupted-${id}`,
-    role: 'tool',
-    kind: 'normal',
-    parts: [
-      {
-        type: 'tool_result',
-        toolCallId: id,
-        name: call.name,
-        content: `The tool call ${call.name} (${id}) was interrupted before a result was recorded.`,
-        isError: true,
-      },
-    ],
-    ...(turn.message.conversationId === undefined ? {} : { conversationId: turn.message.conversationId }),
-    metadata: { repaired: true },
-  }
-}
+const interrupted = (turn: Message, id: string, name: string): Message => ({
+  id: `interrupted-${id}`,
+  role: 'tool',
+  kind: 'normal',
+  parts: [
+    {
+      type: 'tool_result',
+      toolCallId: id,
+      name,
+      content: `The tool call ${name} (${id}) was interrupted before a result was recorded.`,
+      isError: true,
+    },
+  ],
+  ...(turn.conversationId === undefined ? {} : { conversationId: turn.conversationId }),
+  metadata: { repaired: true },
+})
 
-/** One walk over the history: every issue, and the edits that would fix them. */
+/** Turns with more calls than this index them by id, so matching results stays linear. */
+const INDEX_CALLS = 16
+
+/**
+ * One walk over the history: every issue, and the edits that would fix them. A valid history
+ * allocates nothing per message: the open turn's calls live in arrays reused from turn to turn,
+ * and the plan's maps are only written when something is wrong.
+ */
 const analyse = (ms: Messages): Plan => {
   const plan: Plan = { issues: [], edits: new Map(), dropped: new Set(), inserts: new Map(), droppedResults: [] }
-  const seen = new Set<string>()
+  const seen = stringSet()
   let allIds: Set<string> | undefined
-  let turn: Turn | undefined
+
+  // the open turn: its assistant message (index -1: none), the last tool message after it, and its calls
+  let turn = -1
+  let turnMessage: Message | undefined
+  let last = -1
+  let calls = 0
+  const callIds: string[] = []
+  const callNames: string[] = []
+  const renamed: Array<string | undefined> = []
+  let answered = new Uint8Array(16)
+  let byId: Map<string, number[]> | undefined
+
+  /** The first unanswered call of the turn with this id, else -2 when one exists but all are answered, else -1. */
+  const findCall = (id: string): number => {
+    let seenAnswered = false
+    if (calls > INDEX_CALLS) {
+      if (byId === undefined) {
+        byId = new Map()
+        for (let k = 0; k < calls; k++) {
+          const list = byId.get(callIds[k] as string)
+          if (list === undefined) byId.set(callIds[k] as string, [k])
+          else list.push(k)
+        }
+      }
+      for (const k of byId.get(id) ?? []) {
+        if (answered[k] === 0) return k
+        seenAnswered = true
+      }
+    } else {
+      for (let k = 0; k < calls; k++) {
+        if (callIds[k] !== id) continue
+        if (answered[k] === 0) return k
+        seenAnswered = true
+      }
+    }
+    return seenAnswered ? -2 : -1
+  }
 
   const edit = (i: number, e: PartEdit): void => {
     const list = plan.edits.get(i)
@@ -155,15 +167,19 @@ const analyse = (ms: Messages): Plan => {
     return `${id}_${k}`
   }
   const close = (): void => {
-    if (turn === undefined) return
+    if (turn < 0) return
+    const m = turnMessage as Message
     let added: Message[] | undefined
-    for (const call of turn.calls) {
-      if (call.answered) continue
-      plan.issues.push({ kind: 'missing_result', index: turn.index, messageId: turn.message.id, toolCallId: call.id, name: call.name })
-      ;(added ??= []).push(interrupted(turn, call))
+    for (let k = 0; k < calls; k++) {
+      if (answered[k] === 1) continue
+      const id = callIds[k] as string
+      const name = callNames[k] as string
+      plan.issues.push({ kind: 'missing_result', index: turn, messageId: m.id, toolCallId: id, name })
+      ;(added ??= []).push(interrupted(m, renamed[k] ?? id, name))
     }
-    if (added !== undefined) plan.inserts.set(turn.last, added)
-    turn = undefined
+    if (added !== undefined) plan.inserts.set(last, added)
+    turn = -1
+    turnMessage = undefined
   }
   const orphan = (i: number, m: Message, j: number, id: string): void => {
     plan.issues.push({ kind: 'orphan_result', index: i, messageId: m.id, toolCallId: id })
@@ -173,59 +189,75 @@ const analyse = (ms: Messages): Plan => {
 
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i] as Message
+    const ps = m.parts
     if (m.role === 'assistant') {
       close()
-      const t: Turn = { index: i, message: m, calls: [], last: i }
+      calls = 0
+      byId = undefined
       let reasoning = false
       let substance = false // set by any part but text, reasoning and finish; text is read only if it matters
-      for (let j = 0; j < m.parts.length; j++) {
-        const p = m.parts[j] as Part
+      for (let j = 0; j < ps.length; j++) {
+        const p = ps[j] as Part
         const type = p.type
         if (type === 'reasoning') {
           reasoning = true
           continue
         }
-        if (type !== 'text' && type !== 'finish') substance = true
-        if (isToolResult(p)) orphan(i, m, j, p.toolCallId)
-        if (!isToolCall(p)) continue
-        let renamed: string | undefined
-        if (seen.has(p.id)) {
-          plan.issues.push({ kind: 'duplicate_id', index: i, messageId: m.id, toolCallId: p.id })
-          renamed = fresh(p.id)
-          seen.add(renamed)
-          edit(i, { part: j, rename: renamed })
+        if (type === 'text' || type === 'finish') continue
+        substance = true
+        if (type === 'tool_result') orphan(i, m, j, (p as ToolResultPart).toolCallId)
+        if (type !== 'tool_call') continue
+        const id = (p as ToolCallPart).id
+        let rename: string | undefined
+        if (!seen.add(id)) {
+          plan.issues.push({ kind: 'duplicate_id', index: i, messageId: m.id, toolCallId: id })
+          rename = fresh(id)
+          seen.add(rename)
+          edit(i, { part: j, rename })
         }
-        seen.add(p.id)
-        t.calls.push({ id: p.id, name: p.name, answered: false, renamed })
+        if (calls === answered.length) {
+          const grown = new Uint8Array(calls * 2)
+          grown.set(answered)
+          answered = grown
+        }
+        callIds[calls] = id
+        callNames[calls] = (p as ToolCallPart).name
+        renamed[calls] = rename
+        answered[calls] = 0
+        calls++
       }
-      if (reasoning && !substance && !hasSubstance(m.parts)) {
+      if (reasoning && !substance && !hasSubstance(ps)) {
         // nothing but reasoning (so no call was registered above)
         plan.issues.push({ kind: 'reasoning_only', index: i, messageId: m.id })
         plan.dropped.add(i)
         continue
       }
-      turn = t
+      turn = i
+      turnMessage = m
+      last = i
     } else {
       if (m.role === 'user') close()
       const isToolMessage = m.role === 'tool'
-      for (let j = 0; j < m.parts.length; j++) {
-        const p = m.parts[j] as Part
-        if (!isToolResult(p)) continue
-        const call = isToolMessage && turn !== undefined ? findCall(turn, p.toolCallId) : undefined
-        if (call === undefined) {
-          orphan(i, m, j, p.toolCallId)
+      for (let j = 0; j < ps.length; j++) {
+        const p = ps[j] as Part
+        if (p.type !== 'tool_result') continue
+        const id = (p as ToolResultPart).toolCallId
+        const k = isToolMessage && turn >= 0 ? findCall(id) : -1
+        if (k === -1) {
+          orphan(i, m, j, id)
           continue
         }
-        if (call === true) {
-          plan.issues.push({ kind: 'duplicate_id', index: i, messageId: m.id, toolCallId: p.toolCallId })
-          plan.droppedResults.push(p.toolCallId)
+        if (k === -2) {
+          plan.issues.push({ kind: 'duplicate_id', index: i, messageId: m.id, toolCallId: id })
+          plan.droppedResults.push(id)
           edit(i, { part: j, rename: undefined })
           continue
         }
-        call.answered = true
-        if (call.renamed !== undefined) edit(i, { part: j, rename: call.renamed })
+        answered[k] = 1
+        const r = renamed[k]
+        if (r !== undefined) edit(i, { part: j, rename: r })
       }
-      if (isToolMessage && turn !== undefined) turn.last = i
+      if (isToolMessage && turn >= 0) last = i
     }
   }
   close()
