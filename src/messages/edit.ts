@@ -13,7 +13,7 @@
 import * as O from 'fp-ts/Option'
 import type { Role } from '../role.ts'
 import { isEmpty, type Message, type Messages } from '../message.ts'
-import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf } from './shared.ts'
+import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf, truncator } from './shared.ts'
 
 // --- edits ---
 
@@ -193,7 +193,8 @@ export const truncateResults =
   (maxLen: number) =>
   (ms: Messages): Messages => {
     const max = nonNegativeInt(maxLen)
-    return mapSame(ms, (m) => truncateResultsOf(m, max))
+    const cut = truncator(max)
+    return mapSame(ms, (m) => truncateResultsOf(m, max, cut))
   }
 
 /**
@@ -211,10 +212,11 @@ export const truncated =
   (maxLen: number) =>
   (ms: Messages): Messages => {
     const max = nonNegativeInt(maxLen)
+    const cut = truncator(max)
     return selectPaired(
       ms,
       (m) => m.kind !== 'ephemeral',
-      (m) => truncateResultsOf(m, max),
+      (m) => truncateResultsOf(m, max, cut),
     )
   }
 

@@ -5,21 +5,36 @@
  *
  * @module
  */
-import { isReasoning, isToolCall, isToolResult, type Part } from '../part.ts'
+import { isReasoning, isToolCall, isToolResult, type Part, type ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 
 // --- substance ---
 
-/** Whether a part says something a provider would accept as content (not reasoning, a finish marker or blank text). */
-export const isSubstantive = (p: Part): boolean =>
-  !(p.type === 'reasoning' || p.type === 'finish' || (p.type === 'text' && (p as { readonly text: string }).text.trim() === ''))
+/** Whether a UTF-16 unit is white space as `String.prototype.trim` sees it (WhiteSpace and LineTerminator). */
+const isWhite = (c: number): boolean =>
+  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 
-/** Whether any part says something. */
-export const hasSubstance = (parts: ReadonlyArray<Part>): boolean => {
-  for (const p of parts) if (isSubstantive(p)) return true
-  return false
+/** `s.trim() === ''` without building the trimmed string: usually one look at the first unit. */
+export const isBlank = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) if (!isWhite(s.charCodeAt(i))) return false
+  return true
 }
 
+/** Whether a part says something a provider would accept as content (not reasoning, a finish marker or blank text). */
+export const isSubstantive = (p: Part): boolean =>
+  !(p.type === 'reasoning' || p.type === 'finish' || (p.type === 'text' && isBlank((p as { readonly text: string }).text)))
+
+/** Whether any part says something; text is read only when no other part settles it. */
+export const hasSubstance = (parts: ReadonlyArray<Part>): boolean => {
+  let text = false
+  for (let i = 0; i < parts.length; i++) {
+    const type = (parts[i] as Part).type
+    if (type === 'text') text = true
+    else if (type !== 'reasoning' && type !== 'finish') return true
+  }
+  if (text) for (let i = 0; i < parts.length; i++) if (isSubstantive(parts[i] as Part)) return true
+  return false
+}
 
 // --- string sets ---
 
@@ -89,26 +104,36 @@ export const nonNegativeInt = (n: number): number => (Number.isNaN(n) || n <= 0 
 // --- truncation ---
 
 /**
- * Cuts `s` to at most `max` UTF-16 code units, ending with a marker that says how much went when
- * the marker fits; never splits a surrogate pair. Returns `s` itself when it already fits.
+ * Cuts strings to at most `max` UTF-16 code units, ending with a marker that says how much went
+ * when the marker fits; never splits a surrogate pair. Returns a string itself when it already
+ * fits. The marker's fixed tail is built once per `max`.
  */
-export const truncateText = (s: string, max: number): string => {
-  if (s.length <= max) return s
-  const marker = `\n[truncated ${s.length} chars to ${max}]`
-  let keep = marker.length < max ? max - marker.length : max
-  const code = s.charCodeAt(keep - 1)
-  if (keep > 0 && code >= 0xd800 && code <= 0xdbff) keep--
-  return marker.length < max ? s.slice(0, keep) + marker : s.slice(0, keep)
+export const truncator = (max: number): ((s: string) => string) => {
+  const tail = ` chars to ${max}]`
+  return (s) => {
+    if (s.length <= max) return s
+    const marker = `\n[truncated ${s.length}${tail}`
+    const fits = marker.length < max
+    let keep = fits ? max - marker.length : max
+    if (keep > 0 && isHighSurrogate(s.charCodeAt(keep - 1))) keep--
+    return fits ? s.slice(0, keep) + marker : s.slice(0, keep)
+  }
 }
 
-/** The message with each tool result's content cut to `max`; the message itself when none is longer. */
-export const truncateResultsOf = (m: Message, max: number): Message => {
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+
+/** Whether a part is a tool result longer than `max`. */
+const isLongResult = (p: Part, max: number): boolean => p.type === 'tool_result' && (p as ToolResultPart).content.length > max
+
+/** The message with each tool result's content cut by `cut` (a `truncator(max)`); the message itself when none is longer than `max`. */
+export const truncateResultsOf = (m: Message, max: number, cut: (s: string) => string): Message => {
+  const ps = m.parts
   let parts: Part[] | undefined
-  for (let i = 0; i < m.parts.length; i++) {
-    const p = m.parts[i] as Part
-    if (!isToolResult(p) || p.content.length <= max) continue
-    parts ??= m.parts.slice()
-    parts[i] = { ...p, content: truncateText(p.content, max) }
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i] as Part
+    if (!isLongResult(p, max)) continue
+    parts ??= ps.slice()
+    parts[i] = { ...p, content: cut((p as ToolResultPart).content) } as Part
   }
   return parts === undefined ? m : { ...m, parts }
 }
@@ -120,24 +145,26 @@ export const stripReasoning = (m: Message): Message => {
   return m
 }
 
-/** The message without reasoning and with tool results cut to `max`, in one pass over its parts. */
-export const compactMessage = (m: Message, max: number): Message => {
+/**
+ * The message without reasoning and with tool results cut by `cut` (a `truncator(max)`); the
+ * message itself when it has neither. The new parts array is made at its final size.
+ */
+export const compactMessage = (m: Message, max: number, cut: (s: string) => string): Message => {
   const ps = m.parts
-  let out: Part[] | undefined
-  for (let i = 0; i < ps.length; i++) {
+  let i = 0
+  while (i < ps.length && (ps[i] as Part).type !== 'reasoning' && !isLongResult(ps[i] as Part, max)) i++
+  if (i === ps.length) return m
+  let size = i
+  for (let j = i; j < ps.length; j++) if ((ps[j] as Part).type !== 'reasoning') size++
+  const out = new Array<Part>(size)
+  for (let j = 0; j < i; j++) out[j] = ps[j] as Part
+  let k = i
+  for (; i < ps.length; i++) {
     const p = ps[i] as Part
-    if (p.type === 'reasoning') {
-      out ??= ps.slice(0, i)
-      continue
-    }
-    const q = isToolResult(p) && p.content.length > max ? { ...p, content: truncateText(p.content, max) } : p
-    if (out !== undefined) out.push(q)
-    else if (q !== p) {
-      out = ps.slice(0, i)
-      out.push(q)
-    }
+    if (p.type === 'reasoning') continue
+    out[k++] = isLongResult(p, max) ? ({ ...p, content: cut((p as ToolResultPart).content) } as Part) : p
   }
-  return out === undefined ? m : { ...m, parts: out }
+  return { ...m, parts: out }
 }
 
 // --- pair-safe selection ---
@@ -165,70 +192,90 @@ export const stripPairs = (m: Message, ids: ReadonlySet<string>): Message => {
   }
 }
 
-/** A stretch of a history where tool calls meet their results: an assistant message and the messages up to the next user or assistant message. */
-type Block = { readonly start: number; readonly end: number; readonly ids: Set<string> }
-
-const endsBlock = (m: Message): boolean => m.role === 'user' || m.role === 'assistant'
-
 /**
  * Keeps the messages `keep` accepts, mapped by `transform`, so that no tool call or result loses
  * its partner: when a dropped message holds calls or results, the parts with those ids are removed
- * from the kept messages of the same block (the assistant turn and the tool messages that follow
- * it, where a provider looks for partners), and a kept message that loses parts and is left with
- * nothing of substance goes too. Only dropped messages and their blocks have their parts read, so
- * the cost is one look at each message. Returns `ms` itself when nothing changes.
+ * from the kept messages of the same turn (from the assistant message that opened it, or else
+ * from the dropped message, up to the next user or assistant message: where a provider looks for
+ * partners), and a kept message that loses parts and is left with nothing of substance goes too.
+ *
+ * One pass: each kept message is written out as it comes, and when a turn that lost a partner
+ * ends, its stretch of the output (a few messages, still in cache) is revisited once. Only
+ * dropped messages and those stretches have their parts read for ids. Returns `ms` itself, having
+ * allocated nothing, when nothing changes.
  */
 export const selectPaired = (ms: Messages, keep: (m: Message, i: number) => boolean, transform?: (m: Message) => Message): Messages => {
   const n = ms.length
-  let dropped: Uint8Array | undefined
-  const blocks: Block[] = []
-  let cur: Block | undefined
-  for (let i = 0; i < n; i++) {
-    const m = ms[i] as Message
-    if (keep(m, i)) continue
-    ;(dropped ??= new Uint8Array(n))[i] = 1
-    let ids: string[] | undefined
-    for (const p of m.parts) {
-      const id = pairId(p)
-      if (id !== undefined) (ids ??= []).push(id)
-    }
-    if (ids === undefined) continue
-    if (cur === undefined || i >= cur.end) {
-      let start = i
-      if (!endsBlock(m)) {
-        // back to the assistant message that opened this block; the previous block's end is a user
-        // or assistant message, so the walk never goes below it (linear overall)
-        for (let j = i - 1; j >= (cur === undefined ? 0 : cur.end); j--) {
-          const r = (ms[j] as Message).role
-          if (r === 'assistant') start = j
-          if (r === 'assistant' || r === 'user') break
-        }
-      }
-      let end = i + 1
-      while (end < n && !endsBlock(ms[end] as Message)) end++
-      cur = { start, end, ids: new Set() }
-      blocks.push(cur)
-    }
-    for (const id of ids) cur.ids.add(id)
+  // the output, made at the first change (until then it is `ms[0, k)`), and where each entry came from
+  let out: Message[] | undefined
+  let from: Int32Array | undefined
+  let k = 0
+  // the current turn: where its output starts, whether an assistant message opened it, the ids its
+  // dropped messages held and where the output stood when the first of them went
+  let turnOut = 0
+  let assistantTurn = false
+  let ids: Set<string> | undefined
+  let dropOut = 0
+
+  const start = (i: number): void => {
+    out = ms.slice()
+    from = new Int32Array(n)
+    for (let r = turnOut; r < i; r++) from[r] = r
   }
-  if (dropped === undefined && transform === undefined) return ms
-  const out: Message[] = []
-  let changed = dropped !== undefined
-  let b = 0
+  /** Removes the turn's lost partners from its kept messages (from its opening assistant message, or else from its first drop). */
+  const settle = (): void => {
+    if (ids === undefined) return
+    const o = out as Message[]
+    const f = from as Int32Array
+    let w = assistantTurn ? turnOut : dropOut
+    for (let r = w; r < k; r++) {
+      const cur = o[r] as Message
+      const next = stripPairs(cur, ids)
+      const m = ms[f[r] as number] as Message
+      if (next !== cur && next.parts.length < m.parts.length && !hasSubstance(next.parts)) continue
+      o[w] = next
+      f[w] = f[r] as number
+      w++
+    }
+    k = w
+    ids = undefined
+  }
+
   for (let i = 0; i < n; i++) {
-    if (dropped !== undefined && dropped[i] === 1) continue
     const m = ms[i] as Message
-    let next = transform === undefined ? m : transform(m)
-    while (b < blocks.length && (blocks[b] as Block).end <= i) b++
-    const block = blocks[b]
-    if (block !== undefined && block.start <= i) next = stripPairs(next, block.ids)
+    if (m.role === 'user' || m.role === 'assistant') {
+      settle()
+      turnOut = k
+      assistantTurn = m.role === 'assistant'
+    }
+    if (!keep(m, i)) {
+      if (out === undefined) start(i)
+      for (const p of m.parts) {
+        const id = pairId(p)
+        if (id === undefined) continue
+        if (ids === undefined) {
+          ids = new Set()
+          dropOut = k
+        }
+        ids.add(id)
+      }
+      continue
+    }
+    const next = transform === undefined ? m : transform(m)
     if (next !== m) {
-      changed = true
+      if (out === undefined) start(i)
       if (next.parts.length < m.parts.length && !hasSubstance(next.parts)) continue
     }
-    out.push(next)
+    if (out !== undefined) {
+      out[k] = next
+      ;(from as Int32Array)[k] = i
+    }
+    k++
   }
-  return changed ? out : ms
+  settle()
+  if (out === undefined) return ms
+  out.length = k
+  return out
 }
 
 /** Keeps the messages `keep` accepts, returning `ms` itself when it keeps them all. */

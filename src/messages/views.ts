@@ -21,7 +21,7 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning } from './shared.ts'
+import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning, truncator } from './shared.ts'
 
 // --- views ---
 
@@ -124,10 +124,11 @@ export const forCompaction =
   (maxResultLen: number) =>
   (ms: Messages): Messages => {
     const max = nonNegativeInt(maxResultLen)
+    const cut = truncator(max)
     return selectPaired(
       ms,
       (m) => m.kind === 'normal',
-      (m) => compactMessage(m, max),
+      (m) => compactMessage(m, max, cut),
     )
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { stringSet } from '../../src/messages/shared.ts'
+import { hasSubstance, isBlank, stringSet, truncator } from '../../src/messages/shared.ts'
 
 describe('stringSet', () => {
   it('says whether each string is new, across growth', () => {
@@ -20,5 +20,34 @@ describe('stringSet', () => {
     expect(s.add('\uD83D\uDE01')).toBe(true)
     expect(s.add('\uD83D\uDE00')).toBe(false)
     expect(s.has('')).toBe(true)
+  })
+})
+
+describe('isBlank', () => {
+  it('agrees with trim on every UTF-16 unit, alone and around text', () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      const s = String.fromCharCode(c)
+      expect(isBlank(s)).toBe(s.trim() === '')
+      expect(isBlank(`${s}${s}x`)).toBe(false)
+    }
+    expect(isBlank('')).toBe(true)
+  })
+
+  it('makes a part substantive only when its text is not blank', () => {
+    expect(hasSubstance([{ type: 'text', text: ' \u3000\n' }, { type: 'finish', reason: 'end_turn' }])).toBe(false)
+    expect(hasSubstance([{ type: 'reasoning', text: 'why' }, { type: 'text', text: ' ok' }])).toBe(true)
+    expect(hasSubstance([{ type: 'text', text: ' ' }, { type: 'tool_call', id: 'c', name: 'n', arguments: '{}', status: 'complete' }])).toBe(true)
+  })
+})
+
+describe('truncator', () => {
+  it('keeps short strings, marks what it cut, and never splits a surrogate pair', () => {
+    const cut = truncator(40)
+    const s = 'x'.repeat(40)
+    expect(cut(s)).toBe(s)
+    expect(cut('y'.repeat(100))).toBe(`${'y'.repeat(12)}\n[truncated 100 chars to 40]`) // 12 + a 28-unit marker
+    const emoji = 'a'.repeat(10) + '\u{1F600}'.repeat(40) // 13 units would end inside the second pair
+    expect(cut(emoji)).toBe(`${'a'.repeat(10)}\u{1F600}\n[truncated 90 chars to 40]`)
+    expect(truncator(5)('z'.repeat(30))).toBe('zzzzz') // no room for the marker
   })
 })
