@@ -214,7 +214,8 @@ const UNCHANGED: Pruned = { message: undefined, tokens: 0, results: 0, args: 0 }
 type Work = {
   readonly input: Messages
   readonly counts: Float64Array
-  readonly boundary: number
+  /** The first protected position. */
+  boundary: number
   readonly pure: Uint8Array
   /** How many messages changed: the first `changed` entries of the lists below. */
   changed: number
@@ -225,19 +226,29 @@ type Work = {
   readonly args: Uint32Array
 }
 
-/** An empty call's work for `input`, with room for a change at each of the first `boundary` positions. */
-const newWork = (input: Messages, counts: Float64Array, boundary: number): Work => ({
+/** An empty call's work for `input`, with room for a change at each of the first `size` positions. */
+const newWork = (input: Messages, counts: Float64Array, size: number): Work => ({
   input,
   counts,
-  boundary,
-  pure: new Uint8Array(boundary),
+  boundary: size,
+  pure: new Uint8Array(size),
   changed: 0,
-  at: new Uint32Array(boundary),
+  at: new Uint32Array(size),
   after: [],
-  tokens: new Float64Array(boundary),
-  results: new Uint32Array(boundary),
-  args: new Uint32Array(boundary),
+  tokens: new Float64Array(size),
+  results: new Uint32Array(size),
+  args: new Uint32Array(size),
 })
+
+/** Puts the changes recorded newest first into history order. */
+const reverse = (w: Work): void => {
+  const k = w.changed
+  w.at.subarray(0, k).reverse()
+  w.after.reverse()
+  w.tokens.subarray(0, k).reverse()
+  w.results.subarray(0, k).reverse()
+  w.args.subarray(0, k).reverse()
+}
 
 /** Records that message `i` became `message`, worth `tokens`, rewriting `results` results and `args` arguments. */
 const record = (w: Work, i: number, message: Message, tokens: number, results: number, args: number): void => {
@@ -322,7 +333,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
         // pair) after its fixed text and two numbers of at least one digit: a result no longer than
         // that cannot be shortened, whatever its tool (so its name need not be looked up)
         if (!marked && chars <= fixedLength + 1 + Math.min(chars, PREVIEW_CHARS)) continue
-        if (content.startsWith(PLACEHOLDER_PREFIX)) continue
+        if (content.charCodeAt(0) === 0x5b && content.startsWith(PLACEHOLDER_PREFIX)) continue // '['
         const r = p as ToolResultPart
         let name = r.name
         if (name === undefined && callNames !== undefined) {
@@ -340,7 +351,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
         } else {
           const previewLength = chars <= PREVIEW_CHARS ? chars : isHighSurrogate(content.charCodeAt(PREVIEW_CHARS - 1)) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS
           if (fixedLength + digits(tokens) + digits(chars) + previewLength >= chars) continue
-          text = defaultPlaceholder({ tokens, chars, preview: head(content, PREVIEW_CHARS) })
+          text = `${PLACEHOLDER_LEAD}${tokens} tokens, ${chars} chars]\n${content.slice(0, previewLength)}` // defaultPlaceholder, inlined
         }
         if (derive) delta += quarter(text) - quarter(content)
         ;(parts ??= ps.slice())[j] =
@@ -386,6 +397,33 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // their counts and pruning are taken over without looking at them again.
   let prev: Work | undefined
 
+  /** Remembers by message what `last` pruned from position `from` on (by then `last.at` is past its first `kept` entries). */
+  const remember = (last: Work, from: number, kept: number): void => {
+    for (let i = from, j = kept; i < last.boundary; i++) {
+      const changed = j < last.changed && last.at[j] === i
+      if (last.pure[i] === 1) {
+        const r: Pruned = changed
+          ? { message: last.after[j] as Message, tokens: last.tokens[j] as number, results: last.results[j] as number, args: last.args[j] as number }
+          : UNCHANGED
+        memo.set(last.input[i] as Message, r)
+        remembered = true
+      }
+      if (changed) j++
+    }
+  }
+
+  /** Prunes message `i` into `w`, or takes what was remembered of it. */
+  const visit = (w: Work, i: number, m: Message, callNames: Map<string, string> | undefined): void => {
+    const r = remembered ? memo.get(m) : undefined
+    if (r === undefined) {
+      pruneMessage(w, i, m, callNames)
+      return
+    }
+    if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
+    w.pure[i] = 1
+    if (r.message !== undefined) record(w, i, r.message, r.tokens, r.results, r.args)
+  }
+
   return (ms) => {
     const n = ms.length
     let same = 0
@@ -393,61 +431,66 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       const limit = Math.min(n, prev.input.length)
       while (same < limit && ms[same] === prev.input[same]) same++
     }
-
-    // every message's count (the shared prefix's from the previous call), then the first protected index
     const counts = new Float64Array(n)
-    if (prev !== undefined && same > 0) counts.set(prev.counts.subarray(0, same))
-    for (let i = same; i < n; i++) counts[i] = count(ms[i] as Message)
+    const callNames = protectedTools.size > 0 ? new Map<string, string>() : undefined
     let before = 0
     let boundary = n
-    for (let i = n - 1; i >= 0; i--) {
-      if (before < protect) boundary = i
-      before += counts[i] as number
-    }
+    let w: Work
 
-    // forward over the unprotected messages: rewrite results and arguments
-    const reuse = prev === undefined ? 0 : Math.min(same, prev.boundary, boundary)
-    let kept = 0 // how many of the previous call's changes this one takes over
-    if (prev !== undefined) {
-      kept = prev.changed
-      while (kept > 0 && (prev.at[kept - 1] as number) >= reuse) kept--
-    }
-    const w = newWork(ms, counts, boundary)
-    if (prev !== undefined) {
-      w.pure.set(prev.pure.subarray(0, reuse))
-      if (kept > 0) {
-        w.changed = kept
-        w.at.set(prev.at.subarray(0, kept))
-        for (let j = 0; j < kept; j++) w.after.push(prev.after[j] as Message)
-        w.tokens.set(prev.tokens.subarray(0, kept))
-        w.results.set(prev.results.subarray(0, kept))
-        w.args.set(prev.args.subarray(0, kept))
+    if ((prev === undefined || Math.min(same, prev.boundary) === 0) && callNames === undefined) {
+      // Nothing to take over: one walk from the newest message, counting each and pruning those
+      // the window has no room for, so every message is looked at once. (Tool names are looked up
+      // in calls met earlier in the history, so with protected tools the walk goes forward, below.)
+      if (prev !== undefined) remember(prev, 0, 0)
+      w = newWork(ms, counts, n)
+      for (let i = n - 1; i >= 0; i--) {
+        const m = ms[i] as Message
+        const c = count(m)
+        counts[i] = c
+        if (before < protect) boundary = i
+        else visit(w, i, m, undefined)
+        before += c
       }
-      // what the previous call pruned and this one does not take over by position is remembered by message
-      for (let i = reuse, j = kept; i < prev.boundary; i++) {
-        const changed = j < prev.changed && prev.at[j] === i
-        if (prev.pure[i] === 1) {
-          const r: Pruned = changed
-            ? { message: prev.after[j] as Message, tokens: prev.tokens[j] as number, results: prev.results[j] as number, args: prev.args[j] as number }
-            : UNCHANGED
-          memo.set(prev.input[i] as Message, r)
-          remembered = true
+      w.boundary = boundary
+      reverse(w)
+      // a negative count can pull the window's edge back over a message already pruned
+      while (w.changed > 0 && (w.at[w.changed - 1] as number) >= boundary) {
+        w.changed--
+        w.after.pop()
+      }
+    } else {
+      // every message's count (the shared prefix's from the previous call), then the first protected index
+      if (prev !== undefined && same > 0) counts.set(prev.counts.subarray(0, same))
+      for (let i = same; i < n; i++) counts[i] = count(ms[i] as Message)
+      for (let i = n - 1; i >= 0; i--) {
+        if (before < protect) boundary = i
+        before += counts[i] as number
+      }
+
+      // forward over the unprotected messages: rewrite results and arguments
+      const reuse = prev === undefined ? 0 : Math.min(same, prev.boundary, boundary)
+      let kept = 0 // how many of the previous call's changes this one takes over
+      if (prev !== undefined) {
+        kept = prev.changed
+        while (kept > 0 && (prev.at[kept - 1] as number) >= reuse) kept--
+      }
+      w = newWork(ms, counts, boundary)
+      w.boundary = boundary
+      if (prev !== undefined) {
+        w.pure.set(prev.pure.subarray(0, reuse))
+        if (kept > 0) {
+          w.changed = kept
+          w.at.set(prev.at.subarray(0, kept))
+          for (let j = 0; j < kept; j++) w.after.push(prev.after[j] as Message)
+          w.tokens.set(prev.tokens.subarray(0, kept))
+          w.results.set(prev.results.subarray(0, kept))
+          w.args.set(prev.args.subarray(0, kept))
         }
-        if (changed) j++
+        // what the previous call pruned and this one does not take over by position is remembered by message
+        remember(prev, reuse, kept)
       }
-    }
-    const callNames = protectedTools.size > 0 ? new Map<string, string>() : undefined
-    if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
-    for (let i = reuse; i < boundary; i++) {
-      const m = ms[i] as Message
-      const r = remembered ? memo.get(m) : undefined
-      if (r === undefined) {
-        pruneMessage(w, i, m, callNames)
-        continue
-      }
-      if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
-      w.pure[i] = 1
-      if (r.message !== undefined) record(w, i, r.message, r.tokens, r.results, r.args)
+      if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
+      for (let i = reuse; i < boundary; i++) visit(w, i, ms[i] as Message, callNames)
     }
     prev = w
 
