@@ -208,8 +208,8 @@ const UNCHANGED: Pruned = { message: undefined, tokens: 0, results: 0, args: 0 }
 /**
  * One call's work: every message's count, whether the pruning of each message before the
  * protected tail depends on the message alone (and so may be remembered by it), and the messages
- * it changed, in order: position, new form, its count, and the results and arguments rewritten.
- * Everything but the new messages sits in typed arrays, which hold no references.
+ * it changed, in order: position, new form, its count, and the results and arguments rewritten
+ * (short lists of plain numbers: a prune's few thousand changes, not one slot per message).
  */
 type Work = {
   readonly input: Messages
@@ -217,47 +217,51 @@ type Work = {
   /** The first protected position. */
   boundary: number
   readonly pure: Uint8Array
-  /** How many messages changed: the first `changed` entries of the lists below. */
-  changed: number
-  readonly at: Uint32Array
+  readonly at: number[]
   readonly after: Message[]
-  readonly tokens: Float64Array
-  readonly results: Uint32Array
-  readonly args: Uint32Array
+  readonly tokens: number[]
+  readonly results: number[]
+  readonly args: number[]
 }
 
-/** An empty call's work for `input`, with room for a change at each of the first `size` positions. */
-const newWork = (input: Messages, counts: Float64Array, size: number): Work => ({
+/** A call's work for `input` with no change yet, `kept` taken from `from` (the previous call's). */
+const newWork = (input: Messages, counts: Float64Array, boundary: number, from?: Work, kept = 0): Work => ({
   input,
   counts,
-  boundary: size,
-  pure: new Uint8Array(size),
-  changed: 0,
-  at: new Uint32Array(size),
-  after: [],
-  tokens: new Float64Array(size),
-  results: new Uint32Array(size),
-  args: new Uint32Array(size),
+  boundary,
+  pure: new Uint8Array(boundary),
+  at: from === undefined ? [] : from.at.slice(0, kept),
+  after: from === undefined ? [] : from.after.slice(0, kept),
+  tokens: from === undefined ? [] : from.tokens.slice(0, kept),
+  results: from === undefined ? [] : from.results.slice(0, kept),
+  args: from === undefined ? [] : from.args.slice(0, kept),
 })
 
 /** Puts the changes recorded newest first into history order. */
 const reverse = (w: Work): void => {
-  const k = w.changed
-  w.at.subarray(0, k).reverse()
+  w.at.reverse()
   w.after.reverse()
-  w.tokens.subarray(0, k).reverse()
-  w.results.subarray(0, k).reverse()
-  w.args.subarray(0, k).reverse()
+  w.tokens.reverse()
+  w.results.reverse()
+  w.args.reverse()
+}
+
+/** Forgets the last change recorded. */
+const unrecord = (w: Work): void => {
+  w.at.pop()
+  w.after.pop()
+  w.tokens.pop()
+  w.results.pop()
+  w.args.pop()
 }
 
 /** Records that message `i` became `message`, worth `tokens`, rewriting `results` results and `args` arguments. */
 const record = (w: Work, i: number, message: Message, tokens: number, results: number, args: number): void => {
-  const k = w.changed++
-  w.at[k] = i
+  w.at.push(i)
   w.after.push(message)
-  w.tokens[k] = tokens
-  w.results[k] = results
-  w.args[k] = args
+  w.tokens.push(tokens)
+  w.results.push(results)
+  w.args.push(args)
 }
 
 const prunedIds = (m: Message): ReadonlyArray<unknown> | undefined => {
@@ -400,7 +404,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   /** Remembers by message what `last` pruned from position `from` on (by then `last.at` is past its first `kept` entries). */
   const remember = (last: Work, from: number, kept: number): void => {
     for (let i = from, j = kept; i < last.boundary; i++) {
-      const changed = j < last.changed && last.at[j] === i
+      const changed = j < last.at.length && last.at[j] === i
       if (last.pure[i] === 1) {
         const r: Pruned = changed
           ? { message: last.after[j] as Message, tokens: last.tokens[j] as number, results: last.results[j] as number, args: last.args[j] as number }
@@ -454,10 +458,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       w.boundary = boundary
       reverse(w)
       // a negative count can pull the window's edge back over a message already pruned
-      while (w.changed > 0 && (w.at[w.changed - 1] as number) >= boundary) {
-        w.changed--
-        w.after.pop()
-      }
+      while (w.at.length > 0 && (w.at[w.at.length - 1] as number) >= boundary) unrecord(w)
     } else {
       // every message's count (the shared prefix's from the previous call), then the first protected index
       if (prev !== undefined && same > 0) counts.set(prev.counts.subarray(0, same))
@@ -471,21 +472,12 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       const reuse = prev === undefined ? 0 : Math.min(same, prev.boundary, boundary)
       let kept = 0 // how many of the previous call's changes this one takes over
       if (prev !== undefined) {
-        kept = prev.changed
+        kept = prev.at.length
         while (kept > 0 && (prev.at[kept - 1] as number) >= reuse) kept--
       }
-      w = newWork(ms, counts, boundary)
-      w.boundary = boundary
+      w = newWork(ms, counts, boundary, prev, kept)
       if (prev !== undefined) {
         w.pure.set(prev.pure.subarray(0, reuse))
-        if (kept > 0) {
-          w.changed = kept
-          w.at.set(prev.at.subarray(0, kept))
-          for (let j = 0; j < kept; j++) w.after.push(prev.after[j] as Message)
-          w.tokens.set(prev.tokens.subarray(0, kept))
-          w.results.set(prev.results.subarray(0, kept))
-          w.args.set(prev.args.subarray(0, kept))
-        }
         // what the previous call pruned and this one does not take over by position is remembered by message
         remember(prev, reuse, kept)
       }
@@ -497,7 +489,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
     let savings = 0
     let prunedResults = 0
     let prunedArgs = 0
-    const changed = w.changed
+    const changed = w.at.length
     for (let j = 0; j < changed; j++) {
       savings += (counts[w.at[j] as number] as number) - (w.tokens[j] as number)
       prunedResults += w.results[j] as number
