@@ -213,7 +213,7 @@ const UNCHANGED: Pruned = { message: undefined, tokens: 0, results: 0, args: 0 }
  */
 type Work = {
   readonly input: Messages
-  readonly counts: Float64Array
+  readonly counts: number[]
   /** The first protected position. */
   boundary: number
   readonly pure: Uint8Array
@@ -225,7 +225,7 @@ type Work = {
 }
 
 /** A call's work for `input` with no change yet, `kept` taken from `from` (the previous call's). */
-const newWork = (input: Messages, counts: Float64Array, boundary: number, from?: Work, kept = 0): Work => ({
+const newWork = (input: Messages, counts: number[], boundary: number, from?: Work, kept = 0): Work => ({
   input,
   counts,
   boundary,
@@ -316,11 +316,10 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   }
 
   /**
-   * Prunes message `i` of `ms` (outside the window) into `w`: its new form, count and edits, and
-   * whether that depends on the message alone (not when a result's tool name was looked up).
+   * Prunes message `i` (outside the window, worth `tokensOfM`) into `w`: its new form, count and
+   * edits, and whether that depends on the message alone (not when a result's tool name was looked up).
    */
-  const pruneMessage = (w: Work, i: number, m: Message, callNames: Map<string, string> | undefined): void => {
-    const tokensOfM = w.counts[i] as number
+  const pruneMessage = (w: Work, i: number, m: Message, tokensOfM: number, callNames: Map<string, string> | undefined): void => {
     const ps = m.parts
     let parts: Part[] | undefined
     let ids: string[] | undefined
@@ -417,10 +416,10 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   }
 
   /** Prunes message `i` into `w`, or takes what was remembered of it. */
-  const visit = (w: Work, i: number, m: Message, callNames: Map<string, string> | undefined): void => {
+  const visit = (w: Work, i: number, m: Message, tokensOfM: number, callNames: Map<string, string> | undefined): void => {
     const r = remembered ? memo.get(m) : undefined
     if (r === undefined) {
-      pruneMessage(w, i, m, callNames)
+      pruneMessage(w, i, m, tokensOfM, callNames)
       return
     }
     if (callNames !== undefined) for (const p of m.parts) if (isToolCall(p)) callNames.set(p.id, p.name)
@@ -435,7 +434,8 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       const limit = Math.min(n, prev.input.length)
       while (same < limit && ms[same] === prev.input[same]) same++
     }
-    const counts = new Float64Array(n)
+    // (plain arrays throughout: a typed array as long as the history costs a fresh mapping of memory each call)
+    let counts: number[]
     const callNames = protectedTools.size > 0 ? new Map<string, string>() : undefined
     let before = 0
     let boundary = n
@@ -446,23 +446,25 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       // the window has no room for, so every message is looked at once. (Tool names are looked up
       // in calls met earlier in the history, so with protected tools the walk goes forward, below.)
       if (prev !== undefined) remember(prev, 0, 0)
+      counts = [] // newest first until the walk is done
       w = newWork(ms, counts, n)
       for (let i = n - 1; i >= 0; i--) {
         const m = ms[i] as Message
         const c = count(m)
-        counts[i] = c
+        counts.push(c)
         if (before < protect) boundary = i
-        else visit(w, i, m, undefined)
+        else visit(w, i, m, c, undefined)
         before += c
       }
+      counts.reverse()
       w.boundary = boundary
       reverse(w)
       // a negative count can pull the window's edge back over a message already pruned
       while (w.at.length > 0 && (w.at[w.at.length - 1] as number) >= boundary) unrecord(w)
     } else {
       // every message's count (the shared prefix's from the previous call), then the first protected index
-      if (prev !== undefined && same > 0) counts.set(prev.counts.subarray(0, same))
-      for (let i = same; i < n; i++) counts[i] = count(ms[i] as Message)
+      counts = prev !== undefined && same > 0 ? prev.counts.slice(0, same) : []
+      for (let i = same; i < n; i++) counts.push(count(ms[i] as Message))
       for (let i = n - 1; i >= 0; i--) {
         if (before < protect) boundary = i
         before += counts[i] as number
@@ -482,7 +484,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
         remember(prev, reuse, kept)
       }
       if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
-      for (let i = reuse; i < boundary; i++) visit(w, i, ms[i] as Message, callNames)
+      for (let i = reuse; i < boundary; i++) visit(w, i, ms[i] as Message, counts[i] as number, callNames)
     }
     prev = w
 
