@@ -153,6 +153,14 @@ const countWith =
 
 const amount = (x: number | undefined, fallback: number): number => (x === undefined || Number.isNaN(x) ? fallback : Math.max(0, x))
 
+/** How many characters a template literal writes for `x` (counted, for a whole number, without writing it). */
+const digits = (x: number): number => {
+  if (!Number.isInteger(x) || x < 0 || x >= 1e15) return String(x).length
+  let d = 1
+  for (let p = 10; x >= p; p *= 10) d++
+  return d
+}
+
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
 
 /** A prefix of at most `n` UTF-16 units that does not end inside a surrogate pair. */
@@ -306,14 +314,6 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // The default placeholder's length is known before it is built, so results it would not
   // shorten are skipped without building it.
   const fixedLength = marked ? 0 : defaultPlaceholder({ tokens: '', chars: '', preview: '' }).length
-
-  /** Digits of a count as a template literal writes it. */
-  const digits = (x: number): number => {
-    if (!Number.isInteger(x) || x < 0 || x >= 1e15) return String(x).length
-    let d = 1
-    for (let p = 10; x >= p; p *= 10) d++
-    return d
-  }
 
   /**
    * Prunes message `i` (outside the window, worth `tokensOfM`) into `w`: its new form, count and

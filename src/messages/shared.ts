@@ -12,7 +12,17 @@ import type { Message, Messages } from '../message.ts'
 
 /** Whether a UTF-16 unit is white space as `String.prototype.trim` sees it (WhiteSpace and LineTerminator). */
 const isWhite = (c: number): boolean =>
-  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff
 
 /** `s.trim() === ''` without building the trimmed string: usually one look at the first unit. */
 export const isBlank = (s: string): boolean => {
