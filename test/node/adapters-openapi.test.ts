@@ -5,7 +5,7 @@
  * request bodies against `CreateChatCompletionRequest` and `CreateResponse`. Node only (it reads a
  * 3 MB file, once).
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
@@ -20,7 +20,15 @@ import * as responses from '../adapters/fixtures/openai-responses.ts'
 import * as anthropic from '../adapters/fixtures/anthropic.ts'
 import { fromAnthropic } from '../../src/adapters/index.ts'
 
-const SPEC = fileURLToPath(new URL('../../../shared/specs/openai-openapi.json', import.meta.url))
+// OpenAI's published document is not part of this repository: it sits in the `shared/specs/` folder
+// beside the checkout (as on CI), or wherever OPENAI_OPENAPI_SPEC points. Without it the schema
+// checks are skipped, and say so, except on CI, where a missing document is a failure.
+const SPEC = process.env['OPENAI_OPENAPI_SPEC'] ?? fileURLToPath(new URL('../../../shared/specs/openai-openapi.json', import.meta.url))
+const HAVE_SPEC = existsSync(SPEC)
+
+it.runIf(process.env['CI'] !== undefined)('the OpenAPI document is there on CI', () => {
+  expect(existsSync(SPEC)).toBe(true)
+})
 
 type Validators = {
   readonly message: ValidateFunction
@@ -32,6 +40,7 @@ type Validators = {
 let v: Validators
 
 beforeAll(() => {
+  if (!HAVE_SPEC) return
   const doc = JSON.parse(readFileSync(SPEC, 'utf8')) as { components: { schemas: Record<string, { oneOf?: unknown; anyOf?: unknown }> } }
   // `InputItem` lists both `EasyInputMessage` and `Item` (whose `InputMessage` also describes a user
   // message) under `oneOf`, so a user message matches two members; the API tells them apart by its
@@ -80,7 +89,7 @@ const histories: ReadonlyArray<readonly [string, () => Messages]> = [
   ['the Anthropic request fixture', () => E.getOrElseW(() => [] as Messages)(fromAnthropic(anthropic.request))],
 ]
 
-describe('toOpenAIChat against the OpenAPI document', () => {
+describe.runIf(HAVE_SPEC)(`toOpenAIChat against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`, () => {
   it.each(histories)('writes valid messages for %s', (_, history) => {
     const h = history()
     expect(h.length).toBeGreaterThan(0)
@@ -109,7 +118,7 @@ describe('toOpenAIChat against the OpenAPI document', () => {
   })
 })
 
-describe('toOpenAIResponses against the OpenAPI document', () => {
+describe.runIf(HAVE_SPEC)(`toOpenAIResponses against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`, () => {
   it.each(histories)('writes valid input items for %s', (_, history) => {
     const h = history()
     const r = toOpenAIResponses({ systemRole: 'developer', foreignReasoning: 'text' })(h)
