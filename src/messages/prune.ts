@@ -11,11 +11,11 @@
  * carried `tokens` get a fresh `{ total }` from `count`.
  *
  * Token figures: every input message is counted with `count`. A rewritten message is counted with
- * `count` too, except in the common case of the default estimator, a message without stored
- * `tokens` and only results rewritten (no argument cut): its count is then derived as the
+ * `count` too, except when both `count` and `estimate` are the defaults, the message has no stored
+ * `tokens` and only results were rewritten (no argument cut): its count is then derived as the
  * original's count minus a quarter of each replaced content's length plus a quarter of its
- * placeholder's (rounded up each), which is what `count` gives whenever it adds up its parts and
- * counts a result as the default estimator does (the default `count` does).
+ * placeholder's (rounded up each), which is exactly what the default `count` gives. A `count` of
+ * your own is always called on the rewritten message, so the report agrees with it.
  *
  * @module
  */
@@ -60,9 +60,8 @@ export type PruneOptions = {
   readonly estimate?: Estimator
   /**
    * Tokens of one message; default: `estimate` summed over its text, reasoning, call and result
-   * parts. With the default `estimate`, a message whose only change is rewritten results is not
-   * counted again: its count is derived from the original's (see the module notes), so a `count`
-   * given without `estimate` should count a tool result as `Math.ceil(content.length / 4)`.
+   * parts (with both defaults, a message whose only change is rewritten results has its count
+   * derived from the original's rather than counted again; see the module notes).
    */
   readonly count?: (m: Message) => number
   /** The text that replaces a pruned result; default `[tool output pruned — was ~N tokens, C chars]` and the preview. */
@@ -310,7 +309,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
   // With the default estimator a rewritten result's share of its message's count is known
   // without estimating it again (a quarter of its length), so the new message's count is derived:
   // count(m) - estimate(old content) + estimate(placeholder).
-  const derive = opts.estimate === undefined
+  const derive = opts.estimate === undefined && opts.count === undefined
   // The default placeholder's length is known before it is built, so results it would not
   // shorten are skipped without building it.
   const fixedLength = marked ? 0 : defaultPlaceholder({ tokens: '', chars: '', preview: '' }).length

@@ -148,3 +148,22 @@ describe('pruneToolResults', () => {
     expect(next[3]).toBe(first[3])
   })
 })
+
+describe('pruneToolResultsWithReport with a count of the caller', () => {
+  it('reports tokens after pruning as that count gives them, not as a quarter of the characters', () => {
+    const big = 'x'.repeat(40_000)
+    const history: Message[] = [
+      { id: 's', role: 'system', kind: 'normal', parts: [{ type: 'text', text: 'sys' }] },
+      { id: 'a', role: 'assistant', kind: 'normal', parts: [{ type: 'tool_call', id: 'c1', name: 'read', arguments: '{}', status: 'complete' }] },
+      { id: 't', role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'read', content: big, isError: false }] },
+      { id: 'u', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'a recent question, longer than the window' }] },
+    ]
+    // a counter unlike chars/4: one token per character of every part's text
+    const count = (m: Message): number =>
+      m.parts.reduce((n, p) => n + (p.type === 'tool_result' ? p.content.length : p.type === 'text' ? p.text.length : 0), 0)
+    const { messages, report } = pruneToolResultsWithReport({ protectTokens: 10, minimumSavings: 1, count })(history)
+    expect(report.prunedResults).toBe(1)
+    expect(report.tokensBefore).toBe(history.reduce((n, m) => n + count(m), 0))
+    expect(report.tokensAfter).toBe(messages.reduce((n, m) => n + count(m), 0))
+  })
+})
