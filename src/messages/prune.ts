@@ -383,8 +383,21 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       const { tokens: _, ...rest } = next
       tokens = count(rest)
       next = { ...rest, tokens: { total: tokens } }
-    } else tokens = derive && args === 0 ? tokensOfM + delta : count(next)
+    } else if (derive && args === 0) tokens = tokensOfM + delta
+    else {
+      tokens = 0 // counted once the walk is done (see `countPending`)
+      pending.push(w.at.length)
+    }
     record(w, i, next, tokens, results, args)
+  }
+
+  // Rewritten messages the caller's `count` must see, by their place in the changes: counted in
+  // one go after the walk rather than between its reads, so a counter that caches by message
+  // (a `WeakMap`) takes them all at once.
+  const pending: number[] = []
+  const countPending = (w: Work): void => {
+    for (const j of pending) w.tokens[j] = count(w.after[j] as Message)
+    pending.length = 0
   }
 
   // A pruned message depends only on the message and these options (unless a result's tool name
@@ -428,6 +441,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
 
   return (ms) => {
     const n = ms.length
+    pending.length = 0 // (should a count have thrown in the last call)
     let same = 0
     if (prev !== undefined) {
       const limit = Math.min(n, prev.input.length)
@@ -455,6 +469,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
         else visit(w, i, m, c, undefined)
         before += c
       }
+      countPending(w)
       counts.reverse()
       w.boundary = boundary
       reverse(w)
@@ -484,6 +499,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
       }
       if (callNames !== undefined) for (let i = 0; i < reuse; i++) for (const p of (ms[i] as Message).parts) if (isToolCall(p)) callNames.set(p.id, p.name)
       for (let i = reuse; i < boundary; i++) visit(w, i, ms[i] as Message, counts[i] as number, callNames)
+      countPending(w)
     }
     prev = w
 
