@@ -265,9 +265,10 @@ export const renderMarkdownWith =
   (opts: MarkdownOptions) =>
   (ms: Messages): string => {
     const withReasoning = opts.reasoning === 'include'
-    // each result goes under its call when the call is rendered before it; the rest stand alone
+    // each result goes under its call; the rest stand alone (calls of metadata and bookmark
+    // messages are not rendered, so their results stand alone too)
     const calls = new Set<string>()
-    for (const m of ms) if (m.role === 'assistant' && m.kind !== 'metadata') for (const p of m.parts) if (p.type === 'tool_call') calls.add(p.id)
+    for (const m of ms) if (m.role === 'assistant' && m.kind !== 'metadata' && m.kind !== 'bookmark') for (const p of m.parts) if (p.type === 'tool_call') calls.add(p.id)
     const results = new Map<string, ToolResultPart>()
     for (const m of ms) {
       if (m.kind === 'metadata') continue

@@ -20,14 +20,36 @@ const nastyHistoryArb = fc
     ),
   )
 
+/**
+ * CommonMark's HTML blocks 1 to 5 (`<pre>`…, comments, `<?`, `<!X`, CDATA): from a line that
+ * starts one to the first line holding its end marker, nothing in them is a fence.
+ */
+const HTML_BLOCKS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/^ {0,3}<(?:pre|script|style|textarea)(?:\s|>|$)/i, /<\/(?:pre|script|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+]
+
 /** The top-level code blocks of a Markdown document, and whether one was left open. */
 const codeBlocks = (md: string): { readonly blocks: string[]; readonly open: boolean } => {
   const blocks: string[] = []
   let open: { ch: string; len: number; body: string[] } | undefined
+  let html: RegExp | undefined // the end marker of the HTML block the line is in
   for (const line of md.split('\n')) {
     const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line)
     if (open === undefined) {
-      if (m !== null && !(m[1]?.[0] === '`' && (m[2] ?? '').includes('`'))) open = { ch: m[1]?.[0] ?? '`', len: m[1]?.length ?? 3, body: [] }
+      if (html !== undefined) {
+        if (html.test(line)) html = undefined
+        continue
+      }
+      if (m !== null && !(m[1]?.[0] === '`' && (m[2] ?? '').includes('`'))) {
+        open = { ch: m[1]?.[0] ?? '`', len: m[1]?.length ?? 3, body: [] }
+        continue
+      }
+      const block = HTML_BLOCKS.find(([start]) => start.test(line))
+      if (block !== undefined && !block[1].test(line.slice(line.indexOf('<') + 2))) html = block[1]
     } else if (m !== null && m[1]?.[0] === open.ch && (m[1]?.length ?? 0) >= open.len && (m[2] ?? '').trim() === '') {
       blocks.push(open.body.join('\n'))
       open = undefined

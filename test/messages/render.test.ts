@@ -96,6 +96,11 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown([msg('u', 'user', [txt('q')]), msg('t', 'tool', [result('zz', 'lonely', 'grep')])])
     expect(md).toContain('## Tool result: grep\n\n**Result:**\n\n```\nlonely\n```\n')
   })
+  it('renders a result on its own when its call sits in a bookmark (whose calls are not shown)', () => {
+    const md = renderMarkdown([msg('b', 'assistant', [txt('Milestone'), call('c1')], 'bookmark'), msg('t', 'tool', [result('c1', 'the output')])])
+    expect(md).toContain('## Tool result: read\n\n**Result:**\n\n```\nthe output\n```\n')
+  })
+
   it('renders a bookmark as a rule with its label, a notice as a quote, skips metadata', () => {
     const md = renderMarkdown(everyKind)
     expect(md).toContain('---\n\n*Milestone 1*\n')
