@@ -13,6 +13,7 @@ import type { Message, Messages } from '../message.ts'
 import {
   bytesOf,
   fromMessage,
+  replyMessage,
   optional,
   reader,
   type Reader,
@@ -194,16 +195,14 @@ export const fromAnthropicMessage = (u: unknown): E.Either<DecodeFailure, Messag
   if (ErrorBodyC.is(u)) return r.done(fromMessage({ role: 'assistant', parts: [], provider: 'anthropic', error: errorText(u.error.type, u.error.message) }))
   const x = r.read(MessageC, u, '')
   if (x === undefined) return r.done(fromMessage({ role: 'assistant', parts: [] }))
-  const parts = blockParts(r, x.content, 'content').parts.map((p) => (p.type === 'tool_call' ? { ...p, status: 'pending' as const } : p))
-  if (typeof x.stop_reason === 'string') parts.push({ type: 'finish', reason: x.stop_reason })
   return r.done(
-    fromMessage({
-      id: x.id,
-      role: 'assistant',
-      parts,
+    replyMessage({
       provider: 'anthropic',
-      ...(x.model === undefined ? {} : { model: x.model }),
-      ...(x.usage == null ? {} : { tokens: { total: x.usage.output_tokens } }),
+      parts: blockParts(r, x.content, 'content').parts,
+      id: x.id,
+      model: x.model,
+      finish: typeof x.stop_reason === 'string' ? x.stop_reason : undefined,
+      output: x.usage?.output_tokens,
     }),
   )
 }

@@ -15,6 +15,7 @@ import {
   bytesOf,
   errorText,
   fromMessage,
+  replyMessage,
   optional,
   reader,
   type Reader,
@@ -221,17 +222,7 @@ export const decodeGeminiResponse = (
 export const fromGeminiResponse = (u: unknown): E.Either<DecodeFailure, Message> => {
   const r = reader()
   const x = decodeGeminiResponse(r, u, { prefix: '', count: 0 })
-  const parts: Part[] = x.parts.map((p) => (p.type === 'tool_call' ? { ...p, status: 'pending' as const } : p))
-  if (x.finish !== undefined) parts.push({ type: 'finish', reason: x.finish })
   return r.done(
-    fromMessage({
-      ...(x.id === undefined ? {} : { id: x.id }),
-      role: 'assistant',
-      parts,
-      provider: 'google',
-      ...(x.model === undefined ? {} : { model: x.model }),
-      ...(x.output === undefined ? {} : { tokens: { total: x.output, ...(x.thinking === undefined ? {} : { thinking: x.thinking }) } }),
-      ...(x.error === undefined ? {} : { error: x.error }),
-    }),
+    replyMessage({ provider: 'google', parts: x.parts, id: x.id, model: x.model, finish: x.finish, output: x.output, thinking: x.thinking, error: x.error }),
   )
 }

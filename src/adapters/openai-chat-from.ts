@@ -13,6 +13,7 @@ import type { Message, Messages } from '../message.ts'
 import {
   fromDataUrl,
   fromMessage,
+  replyMessage,
   optional,
   reader,
   type Reader,
@@ -204,17 +205,15 @@ export const fromOpenAIChatCompletion = (u: unknown): E.Either<DecodeFailure, Me
   if (x === undefined) return r.done(fromMessage({ role: 'assistant', parts: [] }))
   if (choice === undefined) return E.left([{ path: 'choices', expected: 'at least one choice', actual: x.choices }])
   const message = r.read(ChatMessageC, choice.message, 'choices[0].message')
-  const parts = message === undefined ? [] : assistantParts(r, message, 'choices[0].message').map((p) => (p.type === 'tool_call' ? { ...p, status: 'pending' as const } : p))
-  if (typeof choice.finish_reason === 'string') parts.push({ type: 'finish', reason: openAIChatFinish(choice.finish_reason) })
-  const thinking = x.usage?.completion_tokens_details?.reasoning_tokens
   return r.done(
-    fromMessage({
-      id: x.id,
-      role: 'assistant',
-      parts,
+    replyMessage({
       provider: 'openai',
-      ...(x.model === undefined ? {} : { model: x.model }),
-      ...(x.usage == null ? {} : { tokens: { total: x.usage.completion_tokens, ...(typeof thinking === 'number' ? { thinking } : {}) } }),
+      parts: message === undefined ? [] : assistantParts(r, message, 'choices[0].message'),
+      id: x.id,
+      model: x.model,
+      finish: typeof choice.finish_reason === 'string' ? openAIChatFinish(choice.finish_reason) : undefined,
+      output: x.usage?.completion_tokens,
+      thinking: x.usage?.completion_tokens_details?.reasoning_tokens,
     }),
   )
 }

@@ -13,6 +13,7 @@ import type { Message, Messages } from '../message.ts'
 import {
   fromDataUrl,
   fromMessage,
+  replyMessage,
   isJsonObject,
   optional,
   reader,
@@ -181,7 +182,7 @@ export const fromOpenAIResponse = (u: unknown): E.Either<DecodeFailure, Message>
   const x = r.read(ResponseC, u, '')
   if (x === undefined) return r.done(fromMessage({ role: 'assistant', parts: [] }))
   const decoded = decodeItems(r, x.output, 'output')
-  const parts: Part[] = decoded.flatMap((m) => (m.role === 'assistant' ? m.parts : [])).map((p) => (p.type === 'tool_call' ? { ...p, status: 'pending' as const } : p))
+  const parts: Part[] = decoded.flatMap((m) => (m.role === 'assistant' ? m.parts : []))
   const incomplete = x.incomplete_details?.reason
   const reason =
     x.status === 'incomplete'
@@ -193,17 +194,16 @@ export const fromOpenAIResponse = (u: unknown): E.Either<DecodeFailure, Message>
           ? 'tool_use'
           : 'end_turn'
         : undefined
-  if (reason !== undefined) parts.push({ type: 'finish', reason })
-  const thinking = x.usage?.output_tokens_details?.reasoning_tokens
   return r.done(
-    fromMessage({
-      id: x.id,
-      role: 'assistant',
-      parts,
+    replyMessage({
       provider: 'openai',
-      ...(x.model === undefined ? {} : { model: x.model }),
-      ...(x.usage == null ? {} : { tokens: { total: x.usage.output_tokens, ...(thinking === undefined ? {} : { thinking }) } }),
-      ...(x.error == null ? {} : { error: errorText(x.error.code, x.error.message) }),
+      parts,
+      id: x.id,
+      model: x.model,
+      finish: reason,
+      output: x.usage?.output_tokens,
+      thinking: x.usage?.output_tokens_details?.reasoning_tokens,
+      error: x.error == null ? undefined : errorText(x.error.code, x.error.message),
     }),
   )
 }

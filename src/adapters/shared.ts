@@ -307,6 +307,35 @@ export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undef
 export const fromMessage = (fields: MessageFields): Message => makeMessage(fields)
 
 /**
+ * The one assistant message a provider's response decodes to: its tool calls `pending` (the
+ * response asks for them; nothing has run them yet), then a finish part when the response says why
+ * it stopped, and the id, model, output tokens (with the reasoning share) and error it reports.
+ */
+export const replyMessage = (reply: {
+  readonly provider: ProviderId
+  readonly parts: ReadonlyArray<Part>
+  readonly id?: string | undefined
+  readonly model?: string | undefined
+  readonly finish?: string | undefined
+  readonly output?: number | undefined
+  readonly thinking?: number | null | undefined
+  readonly error?: string | undefined
+}): Message => {
+  const parts: Part[] = reply.parts.map((p) => (isToolCall(p) ? { ...p, status: 'pending' as const } : p))
+  if (reply.finish !== undefined) parts.push({ type: 'finish', reason: reply.finish })
+  const { thinking } = reply
+  return fromMessage({
+    ...(reply.id === undefined ? {} : { id: reply.id }),
+    role: 'assistant',
+    parts,
+    provider: reply.provider,
+    ...(reply.model === undefined ? {} : { model: reply.model }),
+    ...(reply.output === undefined ? {} : { tokens: { total: reply.output, ...(typeof thinking === 'number' ? { thinking } : {}) } }),
+    ...(reply.error === undefined ? {} : { error: reply.error }),
+  })
+}
+
+/**
  * Sets each tool call's status from the history: `complete` (or `error`) when a result answers
  * it, `pending` when none does yet.
  */
