@@ -17,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   name: string
   version: string
-  exports: Record<string, { types: string; import: string }>
+  exports: Record<string, { types: string; default: string }>
   dependencies: Record<string, string>
 }
 
@@ -64,7 +64,7 @@ describe('the packed package', () => {
 
   it('has every exports entry on disk', () => {
     for (const [key, entry] of Object.entries(pkg.exports)) {
-      expect(existsSync(join(installed, entry.import)), `${key} import`).toBe(true)
+      expect(existsSync(join(installed, entry.default)), `${key} default`).toBe(true)
       expect(existsSync(join(installed, entry.types)), `${key} types`).toBe(true)
     }
   })
@@ -99,6 +99,21 @@ describe('the packed package', () => {
     expect(r.stderr).toBe('')
     expect(r.status).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({ mode: 'worker', tokens: { messages: 2, tokens: 19 } })
+  })
+
+  it('loads from CommonJS with require() (Node 20.19+ loads ES modules synchronously) and with import()', () => {
+    writeFileSync(
+      join(scratch, 'consumer.cjs'),
+      `const { textMessage, textContent } = require('chatfold')
+const { saveHistory } = require('chatfold/fs')
+import('chatfold').then((m) => {
+  console.log(JSON.stringify({ required: textContent(textMessage('user', 'from require')), save: typeof saveHistory, same: m.textMessage === textMessage }))
+})
+`,
+    )
+    const r = spawnSync(process.execPath, ['consumer.cjs'], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ required: 'from require', save: 'function', same: true })
   })
 
   it('resolves the worker entry point', () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 const read = (f: string) => JSON.parse(readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8')) as Record<string, unknown>
-const npm = read('package.json') as { version: string; exports: Record<string, { types: string; import: string }> }
+const npm = read('package.json') as { version: string; exports: Record<string, { types: string; default: string }> }
 const deno = read('deno.json') as { version: string; exports: Record<string, string> }
 
 describe('package manifests', () => {
@@ -18,7 +18,7 @@ describe('package manifests', () => {
     expect(Object.keys(deno.exports).sort()).toEqual(Object.keys(npm.exports).sort())
     for (const [key, source] of Object.entries(deno.exports)) {
       const built = source.replace(/^\.\//, './dist/').replace(/\.ts$/, '.js')
-      expect(npm.exports[key]?.import, key).toBe(built)
+      expect(npm.exports[key]?.default, key).toBe(built)
       expect(npm.exports[key]?.types, key).toBe(built.replace(/\.js$/, '.d.ts'))
     }
   })
