@@ -35,8 +35,8 @@ export type SummarySection = (typeof SUMMARY_SECTIONS)[number]
  * {@link SUMMARY_SECTIONS} as `## ` headings, which `validateSummary` checks.
  *
  * @example
- * import { SUMMARY_PROMPT, buildTranscript } from 'chatfold'
- * const request = (head) => [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: buildTranscript({ maxResultLen: 2_000 })(head) }]
+ * import { SUMMARY_PROMPT, buildTranscript, type Messages } from 'chatfold'
+ * const request = (head: Messages) => [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: buildTranscript({ maxResultLen: 2_000 })(head) }]
  *
  * @since 0.1.0
  * @category compaction

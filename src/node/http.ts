@@ -161,7 +161,7 @@ export type RunningServer = {
  * @example
  * import { createChatHandler, createChatStore } from 'chatfold'
  * import { serve } from 'chatfold/node'
- * const running = await serve(createChatHandler(createChatStore()), { port: 8080 })
+ * const running = await serve(createChatHandler(createChatStore()), { port: 8787 })
  * console.log(`listening on ${running.url}`)
  * await running.close()
  *

@@ -1,0 +1,130 @@
+/**
+ * `npm run test:examples`: every `@example` in the doc comments of `src/` and `workers/` is
+ * type-checked, and every self-contained one is run, so the docs cannot drift from the code.
+ *
+ * Each example becomes a module in `.doctest/` (imports of `chatfold`, `chatfold/node`, … map to
+ * the sources through tsconfig `paths`), type-checked with the project's compiler options in one
+ * `tsc` run. Examples are then imported one after another in one process, each in a fresh scratch
+ * folder (examples may write files), with console output silenced and a time limit.
+ * An example that uses `declare` (a value it does not build, such as `declare const history:
+ * Messages`), or that is a worker script (`expose(…)`), can only be type-checked; it is counted as such. Errors name the source file and line.
+ *
+ * `--keep` leaves `.doctest/` in place to look at.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export type Example = {
+  /** the source file, relative to the root */
+  readonly file: string
+  /** the 1-based line of the example's first code line in the source */
+  readonly line: number
+  /** the exported name the comment documents, or `module` */
+  readonly symbol: string
+  readonly code: string
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** The `@example` blocks of one file's doc comments. */
+export const examplesOf = (file: string, text: string): Example[] => {
+  const lines = text.split('\n')
+  const found: Example[] = []
+  let i = 0
+  while (i < lines.length) {
+    if (!/^\s*\/\*\*/.test(lines[i] ?? '')) {
+      i++
+      continue
+    }
+    const start = i
+    while (i < lines.length && !(lines[i] ?? '').includes('*/')) i++
+    const end = i
+    const body = lines.slice(start, end + 1).map((l) => l.replace(/^\s*\/\*\*\s?/, '').replace(/\s*\*\/\s*$/, '').replace(/^\s*\* ?/, ''))
+    const next = lines.slice(end + 1, end + 4).join(' ')
+    const symbol = /@module/.test(body.join('\n')) ? 'module' : (/export\s+(?:declare\s+)?(?:const|function|type|class|interface|let)\s+([A-Za-z_$][\w$]*)/.exec(next)?.[1] ?? 'anonymous')
+    for (let j = 0; j < body.length; j++) {
+      if (!/^@example\b/.test(body[j] ?? '')) continue
+      const code: string[] = []
+      const first = j + 1
+      let k = first
+      while (k < body.length && !/^@\w/.test(body[k] ?? '')) code.push(body[k++] ?? '')
+      while (code.length > 0 && (code.at(-1) ?? '').trim() === '') code.pop()
+      // a fenced example: keep what is inside the fence
+      const fenced = code.findIndex((l) => /^```/.test(l.trim()))
+      const lines2 = fenced >= 0 ? code.slice(fenced + 1, code.findIndex((l, n) => n > fenced && /^```/.test(l.trim()))) : code
+      found.push({ file, line: start + first + 1 + (fenced >= 0 ? fenced + 1 : 0), symbol, code: lines2.join('\n') })
+      j = k - 1
+    }
+    i = end + 1
+  }
+  return found
+}
+
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : []
+  })
+
+/**
+ * Whether an example can only be type-checked: it describes values it does not build (`declare
+ * const x: T`), or it is a worker script (it calls Comlink's `expose`, which needs a worker's scope).
+ */
+export const typeOnly = (code: string): boolean => /^\s*declare\s/m.test(code) || /^\s*expose\(/m.test(code)
+
+const HEADER_LINES = 1
+
+const main = (): void => {
+  const keep = process.argv.includes('--keep')
+  const examples = ['src', 'workers'].flatMap((d) => walk(join(root, d))).sort().flatMap((f) => examplesOf(relative(root, f), readFileSync(f, 'utf8')))
+  const out = join(root, '.doctest')
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(out, { recursive: true })
+  const names = examples.map((e, n) => `${String(n).padStart(3, '0')}-${e.file.replace(/[/.]/g, '_')}-${e.symbol}.ts`)
+  examples.forEach((e, n) => {
+    // `export {}` keeps each example a module of its own (top-level await, no shared names)
+    writeFileSync(join(out, names[n]!), `// ${e.file}:${e.line} (${e.symbol})\n${e.code}\nexport {}\n`)
+  })
+  const manifest = JSON.parse(readFileSync(join(root, 'deno.json'), 'utf8')) as { exports: Record<string, string> }
+  const paths = Object.fromEntries(Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', v)]]))
+  writeFileSync(
+    join(out, 'tsconfig.json'),
+    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false }, include: ['*.ts'] }, null, 2),
+  )
+
+  // 1. types: one tsc run over every example, errors mapped back to the source line
+  const tsc = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(out, 'tsconfig.json')], { cwd: root, encoding: 'utf8' })
+  const typeErrors: string[] = []
+  for (const m of `${tsc.stdout}${tsc.stderr}`.matchAll(/^\.doctest\/(\d{3})-[^(]+\((\d+),(\d+)\): (error TS\d+: .*)$/gm)) {
+    const e = examples[Number(m[1])]!
+    typeErrors.push(`${e.file}:${e.line + Number(m[2]) - 1 - HEADER_LINES}: example of ${e.symbol}: ${m[4]}`)
+  }
+  if (tsc.status !== 0 && typeErrors.length === 0) typeErrors.push(`tsc failed: ${tsc.stdout}${tsc.stderr}`)
+
+  // 2. run: the self-contained examples, in one child process (tsx resolves the same paths)
+  const runnable = examples.flatMap((e, n) => (typeOnly(e.code) ? [] : [{ n, file: join(out, names[n]!), at: `${e.file}:${e.line} (${e.symbol})` }]))
+  writeFileSync(join(out, 'run.json'), JSON.stringify(runnable))
+  const scratch = mkdtempSync(join(tmpdir(), 'chatfold-examples-'))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'doctest-run.ts'), join(out, 'run.json'), scratch], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(out, 'tsconfig.json') },
+    timeout: 300_000,
+  })
+  rmSync(scratch, { recursive: true, force: true })
+  const runErrors = run.status === 0 ? [] : [`${run.stdout}${run.stderr}`.trim() || `the example runner ended with ${run.status ?? run.signal}`]
+  if (!keep) rmSync(out, { recursive: true, force: true })
+
+  for (const e of [...typeErrors, ...runErrors]) console.error(e)
+  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${examples.length - runnable.length} type-checked only (they declare values they do not build, or are worker scripts)`
+  if (typeErrors.length + runErrors.length > 0) {
+    console.error(`${summary}; ${typeErrors.length} type error(s), ${runErrors.length === 0 ? 'all ran' : 'some failed to run'}`)
+    process.exit(1)
+  }
+  console.log(`${summary}; all pass`)
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main()
