@@ -29,7 +29,6 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/chat.ts', 7],
   ['src/store/', 7],
   ['src/adapters/', 8],
-  ['src/engine.ts', 8],
   ['src/engine/', 8],
   ['src/http.ts', 9],
   ['src/mod.ts', 10],
@@ -39,7 +38,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
 ]
 
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
-export const RUNTIME_ENTRIES = ['src/node/', 'src/fs/', 'src/cli/']
+export const RUNTIME_ENTRIES = ['src/node/', 'src/fs/']
 
 export const layerOf = (file: string): number | undefined => {
   let best: readonly [string, number] | undefined
