@@ -42,7 +42,7 @@ import { newId, nowIso } from './internal/id.ts'
  * @since 0.1.0
  * @category codecs
  */
-export const KindC = t.keyof(
+export const KindC: t.KeyofC<{ normal: null; synthetic: null; ephemeral: null; display: null; bookmark: null; metadata: null }> = t.keyof(
   { normal: null, synthetic: null, ephemeral: null, display: null, bookmark: null, metadata: null },
   'Kind',
 )
@@ -58,7 +58,7 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
  * @since 0.1.0
  * @category codecs
  */
-export const IsoTimestampC = new t.Type<string, string, unknown>(
+export const IsoTimestampC: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
   'IsoTimestamp',
   (u): u is string => typeof u === 'string' && ISO_8601.test(u) && !Number.isNaN(Date.parse(u)),
   (u, c) =>
@@ -66,7 +66,7 @@ export const IsoTimestampC = new t.Type<string, string, unknown>(
   t.identity,
 )
 
-const TokenCountC = new t.Type<number, number, unknown>(
+const TokenCountC: t.Type<number, number, unknown> = new t.Type<number, number, unknown>(
   'TokenCount',
   (u): u is number => typeof u === 'number' && Number.isFinite(u) && u >= 0,
   (u, c) => (typeof u === 'number' && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative number')),
@@ -80,7 +80,7 @@ const TokenCountC = new t.Type<number, number, unknown>(
  * @since 0.1.0
  * @category codecs
  */
-export const TokensC = t.readonly(
+export const TokensC: t.ReadonlyC<t.IntersectionC<[t.ExactC<t.TypeC<{ total: typeof TokenCountC }>>, t.ExactC<t.PartialC<{ content: typeof TokenCountC; thinking: typeof TokenCountC; tools: typeof TokenCountC }>>]>> = t.readonly(
   t.intersection([t.exact(t.type({ total: TokenCountC })), t.exact(t.partial({ content: TokenCountC, thinking: TokenCountC, tools: TokenCountC }))]),
   'Tokens',
 )
@@ -88,7 +88,7 @@ export const TokensC = t.readonly(
 /** @since 0.1.0 @category model */
 export type Tokens = t.TypeOf<typeof TokensC>
 
-const kindOrNormal = withDefault(KindC, 'normal')
+const kindOrNormal: t.Type<Kind, Kind, unknown> = withDefault(KindC, 'normal')
 
 /**
  * The codec of a message. On the wire, parts are type-tagged and bytes are base64; a missing
@@ -98,7 +98,26 @@ const kindOrNormal = withDefault(KindC, 'normal')
  * @since 0.1.0
  * @category codecs
  */
-export const MessageC = t.readonly(
+export const MessageC: t.ReadonlyC<
+  t.IntersectionC<
+    [
+      t.ExactC<t.TypeC<{ id: t.StringC; role: typeof RoleC; parts: t.ReadonlyArrayC<typeof PartC>; kind: typeof kindOrNormal }>>,
+      t.ExactC<
+        t.PartialC<{
+          sender: t.StringC
+          conversationId: t.StringC
+          createdAt: typeof IsoTimestampC
+          updatedAt: typeof IsoTimestampC
+          tokens: typeof TokensC
+          model: t.StringC
+          provider: t.StringC
+          error: t.StringC
+          metadata: typeof JsonRecordC
+        }>
+      >,
+    ]
+  >
+> = t.readonly(
   t.intersection([
     t.exact(t.type({ id: t.string, role: RoleC, parts: t.readonlyArray(PartC), kind: kindOrNormal })),
     t.exact(
@@ -140,7 +159,7 @@ export type MessageWire = t.OutputOf<typeof MessageC>
  * @since 0.1.0
  * @category codecs
  */
-export const MessagesC = t.readonlyArray(MessageC, 'Messages')
+export const MessagesC: t.ReadonlyArrayC<typeof MessageC> = t.readonlyArray(MessageC, 'Messages')
 
 /**
  * A conversation history: a readonly array of messages.

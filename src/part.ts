@@ -15,8 +15,16 @@ import { type DecodeFailure, decodeIssue, failureFromErrors } from './failure.ts
 
 // --- codec helpers ---
 
+/**
+ * The codec type of {@link struct}: a readonly intersection of exact required and optional fields.
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export type StructC<R extends t.Props, P extends t.Props> = t.ReadonlyC<t.IntersectionC<[t.ExactC<t.TypeC<R>>, t.ExactC<t.PartialC<P>>]>>
+
 /** An exact, readonly object codec with required and optional fields; unknown keys are dropped. */
-const struct = <R extends t.Props, P extends t.Props>(name: string, required: R, optional: P) =>
+const struct = <R extends t.Props, P extends t.Props>(name: string, required: R, optional: P): StructC<R, P> =>
   t.readonly(t.intersection([t.exact(t.type(required)), t.exact(t.partial(optional))]), name)
 
 /** Adds a whole-value check to a codec. */
@@ -37,7 +45,7 @@ const refine = <A, O>(codec: t.Type<A, O, unknown>, ok: (a: A) => boolean, expec
  * @since 0.1.0
  * @category codecs
  */
-export const BytesC = new t.Type<Uint8Array, string, unknown>(
+export const BytesC: t.Type<Uint8Array, string, unknown> = new t.Type<Uint8Array, string, unknown>(
   'Base64Bytes',
   (u): u is Uint8Array => u instanceof Uint8Array,
   (u, c) => {
@@ -57,7 +65,7 @@ export const BytesC = new t.Type<Uint8Array, string, unknown>(
  * @since 0.1.0
  * @category codecs
  */
-export const TextPartC = struct('TextPart', { type: t.literal('text'), text: t.string }, {})
+export const TextPartC: StructC<{ type: t.LiteralC<'text'>; text: t.StringC }, {}> = struct('TextPart', { type: t.literal('text'), text: t.string }, {})
 
 /**
  * Reasoning ("thinking") with the provider's opaque signature, kept unmodified for round trips.
@@ -66,7 +74,7 @@ export const TextPartC = struct('TextPart', { type: t.literal('text'), text: t.s
  * @since 0.1.0
  * @category codecs
  */
-export const ReasoningPartC = struct(
+export const ReasoningPartC: StructC<{ type: t.LiteralC<'reasoning'>; text: t.StringC }, { signature: t.StringC; redacted: t.BooleanC }> = struct(
   'ReasoningPart',
   { type: t.literal('reasoning'), text: t.string },
   { signature: t.string, redacted: t.boolean },
@@ -78,7 +86,8 @@ export const ReasoningPartC = struct(
  * @since 0.1.0
  * @category codecs
  */
-export const ImagePartC = refine(
+type ImagePartFields = StructC<{ type: t.LiteralC<'image'> }, { url: t.StringC; data: typeof BytesC; mediaType: t.StringC }>
+export const ImagePartC: t.Type<t.TypeOf<ImagePartFields>, t.OutputOf<ImagePartFields>, unknown> = refine(
   struct('ImagePart', { type: t.literal('image') }, { url: t.string, data: BytesC, mediaType: t.string }),
   (p) => p.url !== undefined || p.data !== undefined,
   'an image with a url or data',
@@ -90,7 +99,8 @@ export const ImagePartC = refine(
  * @since 0.1.0
  * @category codecs
  */
-export const FilePartC = refine(
+type FilePartFields = StructC<{ type: t.LiteralC<'file'>; mediaType: t.StringC }, { url: t.StringC; data: typeof BytesC; filename: t.StringC }>
+export const FilePartC: t.Type<t.TypeOf<FilePartFields>, t.OutputOf<FilePartFields>, unknown> = refine(
   struct('FilePart', { type: t.literal('file'), mediaType: t.string }, { url: t.string, data: BytesC, filename: t.string }),
   (p) => p.url !== undefined || p.data !== undefined,
   'a file with a url or data',
@@ -102,7 +112,7 @@ export const FilePartC = refine(
  * @since 0.1.0
  * @category codecs
  */
-export const ToolCallStatusC = t.keyof({ pending: null, running: null, complete: null, error: null }, 'ToolCallStatus')
+export const ToolCallStatusC: t.KeyofC<{ pending: null; running: null; complete: null; error: null }> = t.keyof({ pending: null, running: null, complete: null, error: null }, 'ToolCallStatus')
 
 /**
  * The assistant's request to run a tool. `arguments` is the raw JSON text, kept byte for byte.
@@ -111,7 +121,10 @@ export const ToolCallStatusC = t.keyof({ pending: null, running: null, complete:
  * @since 0.1.0
  * @category codecs
  */
-export const ToolCallPartC = struct(
+export const ToolCallPartC: StructC<
+  { type: t.LiteralC<'tool_call'>; id: t.StringC; name: t.StringC; arguments: t.StringC; status: t.Type<t.TypeOf<typeof ToolCallStatusC>, t.OutputOf<typeof ToolCallStatusC>, unknown> },
+  {}
+> = struct(
   'ToolCallPart',
   {
     type: t.literal('tool_call'),
@@ -129,7 +142,10 @@ export const ToolCallPartC = struct(
  * @since 0.1.0
  * @category codecs
  */
-export const ToolResultPartC = struct(
+export const ToolResultPartC: StructC<
+  { type: t.LiteralC<'tool_result'>; toolCallId: t.StringC; content: t.StringC; isError: t.Type<boolean, boolean, unknown> },
+  { name: t.StringC }
+> = struct(
   'ToolResultPart',
   { type: t.literal('tool_result'), toolCallId: t.string, content: t.string, isError: withDefault(t.boolean, false) },
   { name: t.string },
@@ -141,7 +157,7 @@ export const ToolResultPartC = struct(
  * @since 0.1.0
  * @category codecs
  */
-export const FinishPartC = struct('FinishPart', { type: t.literal('finish'), reason: t.string }, {})
+export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct('FinishPart', { type: t.literal('finish'), reason: t.string }, {})
 
 // --- model ---
 
@@ -333,7 +349,7 @@ export const PartC: t.Type<Part, PartWire, unknown> = new t.Type<Part, PartWire,
  * @since 0.1.0
  * @category codecs
  */
-export const PartsC = t.readonlyArray(PartC, 'Parts')
+export const PartsC: t.ReadonlyArrayC<typeof PartC> = t.readonlyArray(PartC, 'Parts')
 
 // --- decoding ---
 

@@ -55,7 +55,7 @@ export type JsonRecord = Readonly<Record<string, unknown>>
  * A codec for a metadata record: an object whose values are all JSON-safe.
  * Errors name the exact nested path (`metadata.a.b[2]`).
  */
-export const JsonRecordC = new t.Type<JsonRecord, JsonRecord, unknown>(
+export const JsonRecordC: t.Type<JsonRecord, JsonRecord, unknown> = new t.Type<JsonRecord, JsonRecord, unknown>(
   'JsonRecord',
   (u): u is JsonRecord => isPlainObject(u) && jsonProblem(u) === undefined,
   (u, c) => {

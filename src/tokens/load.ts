@@ -21,7 +21,7 @@ import { guardEstimator } from './guard.ts'
  * @since 0.1.0
  * @category codecs
  */
-export const EncodingNameC = t.keyof({ o200k_base: null, cl100k_base: null, heuristic: null }, 'EncodingName')
+export const EncodingNameC: t.KeyofC<{ o200k_base: null; cl100k_base: null; heuristic: null }> = t.keyof({ o200k_base: null, cl100k_base: null, heuristic: null }, 'EncodingName')
 
 /**
  * The estimators chatfold can name: gpt-tokenizer's `o200k_base` (GPT-4o and later; the default)
