@@ -42,3 +42,56 @@ export const runClassAt = (s: string, i: number): number => {
   const k = classAt(s, i)
   return k === CJK ? LETTER : k
 }
+
+// --- pre-token classes ---
+
+/** A letter or mark: what the letter runs of a pre-token are made of. */
+const P_LETTER = 1
+/** Neither whitespace, letter nor number (a mark too), or a line break: the symbol runs and their tails. */
+const P_SYMBOL = 2
+/** Whitespace (U+FEFF included, as `\s` has it). */
+const P_SPACE = 4
+
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u
+const MARK = /\p{M}/u
+const NUMBER = /\p{N}/u
+const SPACE = /\s/u
+
+const pretokenBitsOf = (c: number): number => {
+  if (c >= 0xd800 && c <= 0xdfff) return P_LETTER | P_SYMBOL // half of an astral character: either
+  if (c === 10 || c === 13) return P_SPACE | P_SYMBOL
+  const ch = String.fromCharCode(c)
+  if (LETTER_OR_MARK.test(ch)) return MARK.test(ch) ? P_LETTER | P_SYMBOL : P_LETTER
+  if (NUMBER.test(ch)) return 0
+  return SPACE.test(ch) ? P_SPACE : P_SYMBOL
+}
+
+/**
+ * A test for pre-tokens longer than about `2 × stride` characters, as the split patterns of
+ * `o200k_base` and `cl100k_base` cut text: a run of letters and marks (after one prefix
+ * character), a run of symbols (after an optional space, with a tail of line breaks and slashes),
+ * a run of whitespace, up to three digits, a contraction. Any pre-token of `2 × stride + 4`
+ * characters or more holds a run of `2 × stride` characters sharing one of the three classes, so
+ * looking at every `stride`th character (and back from it when two in a row share a class) finds
+ * it; it may also report a long run that the pattern cuts (never the reverse). Each scanner
+ * classifies characters through its own table, filled on first sight of each code unit.
+ */
+export const longPretokenTest = (stride: number): ((text: string) => boolean) => {
+  const bits = new Uint8Array(65_536) // class bits + 8; 0 for not classified yet
+  const at = (s: string, i: number): number => {
+    const c = s.charCodeAt(i)
+    const b = bits[c] as number
+    return b !== 0 ? b - 8 : (bits[c] = pretokenBitsOf(c) + 8) - 8
+  }
+  return (text) => {
+    let prev = 0
+    for (let p = 0; p < text.length; p += stride) {
+      const b = at(text, p)
+      let common = b & prev
+      for (let i = p - 1; common !== 0 && i > p - stride; i--) common &= at(text, i)
+      if (common !== 0) return true
+      prev = b
+    }
+    return false
+  }
+}
