@@ -87,13 +87,13 @@ export default async function tokensBench(): Promise<void> {
     [
       ['gpt-tokenizer encode, raw (throws on special tokens unless told)', ms(rawEncode.median), mbps(chars, rawEncode.median), raw.toLocaleString('en'), '—'],
       ['gpt-tokenizer countTokens, raw', ms(rawCount.median), mbps(chars, rawCount.median), raw.toLocaleString('en'), pct(rawCount.median / rawEncode.median - 1)],
-      ['chatfold countMessages(o200k_base), guarded, per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
+      ['chatfold countMessages(o200k_base), per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
     ],
   )
   const images = h.reduce((a, m) => a + m.parts.filter((p) => p.type === 'image').length, 0)
   const framing = h.length * MESSAGE_OVERHEAD + images * IMAGE_TOKENS
   console.log(
-    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${IMAGE_TOKENS.toLocaleString('en')}; the run guard changed the count by ${(ours - raw - framing).toLocaleString('en')})`,
+    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${IMAGE_TOKENS.toLocaleString('en')}; and differs from the raw count by ${(ours - raw - framing).toLocaleString('en')} beyond that)`,
   )
 
   // --- incremental, planning, transcript, compact (cache warm) ---

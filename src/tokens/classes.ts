@@ -25,24 +25,6 @@ export const classOf = (c: number): number => {
   return LETTER
 }
 
-const ASCII_CLASS = new Int8Array(128)
-for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classOf(c)
-
-/** The class of the character at `i` (a table lookup for ASCII). */
-export const classAt = (s: string, i: number): number => {
-  const c = s.charCodeAt(i)
-  return c < 128 ? (ASCII_CLASS[c] as number) : classOf(c)
-}
-
-/**
- * The class of the character at `i` as a tokenizer's pre-tokens see it: CJK is a letter (a run of
- * CJK and Latin letters is one pre-token).
- */
-export const runClassAt = (s: string, i: number): number => {
-  const k = classAt(s, i)
-  return k === CJK ? LETTER : k
-}
-
 // --- pre-token classes ---
 
 /** A letter or mark: what the letter runs of a pre-token are made of. */
@@ -67,6 +49,21 @@ const pretokenBitsOf = (c: number): number => {
 }
 
 /**
+ * The pre-token class bits of the code unit at `i` (letter or mark 1, symbol or line break 2,
+ * whitespace 4; 0 for a number; both halves of an astral character count as letter and symbol):
+ * two characters can be in one long pre-token only if they share a bit. Each classifier fills
+ * its own table on first sight of each code unit.
+ */
+export const pretokenClassifier = (): ((s: string, i: number) => number) => {
+  const bits = new Uint8Array(65_536) // class bits + 8; 0 for not classified yet
+  return (s, i) => {
+    const c = s.charCodeAt(i)
+    const b = bits[c] as number
+    return b !== 0 ? b - 8 : (bits[c] = pretokenBitsOf(c) + 8) - 8
+  }
+}
+
+/**
  * A test for pre-tokens longer than about `2 × stride` characters, as the split patterns of
  * `o200k_base` and `cl100k_base` cut text: a run of letters and marks (after one prefix
  * character), a run of symbols (after an optional space, with a tail of line breaks and slashes),
@@ -77,12 +74,7 @@ const pretokenBitsOf = (c: number): number => {
  * classifies characters through its own table, filled on first sight of each code unit.
  */
 export const longPretokenTest = (stride: number): ((text: string) => boolean) => {
-  const bits = new Uint8Array(65_536) // class bits + 8; 0 for not classified yet
-  const at = (s: string, i: number): number => {
-    const c = s.charCodeAt(i)
-    const b = bits[c] as number
-    return b !== 0 ? b - 8 : (bits[c] = pretokenBitsOf(c) + 8) - 8
-  }
+  const at = pretokenClassifier()
   return (text) => {
     let prev = 0
     for (let p = 0; p < text.length; p += stride) {
