@@ -40,7 +40,7 @@ export default defineConfig({
       },
       {
         // pre-bundled up front: a dependency discovered mid-run makes Vite reload the page
-        optimizeDeps: { include: ['comlink', 'fast-check', 'io-ts', 'gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/encoding/cl100k_base'] },
+        optimizeDeps: { include: ['comlink', 'fast-check', 'io-ts', 'gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/encoding/cl100k_base', 'gpt-tokenizer/bpeRanks/o200k_base', 'gpt-tokenizer/bpeRanks/cl100k_base', 'gpt-tokenizer/encodingParams/constants'] },
         test: {
           name: 'browser',
           include: ['test/engine.test.ts', 'test/runtime/browser/**/*.test.ts'],

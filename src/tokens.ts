@@ -4,10 +4,11 @@
  * breakdown of seed 002, cached by message identity, and the provider-usage corrections of seed 003.
  *
  * An estimator never throws and never stalls: text that looks like a special token
- * (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is, and long runs of one
- * character class (a 50,000-letter line, base64 of zeroed bytes, a wall of spaces), which cost
- * gpt-tokenizer's merge loop quadratic time, are cut into 256-character chunks and, past eight
- * chunks, sampled (see {@link guardEstimator}).
+ * (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is, and text with a long
+ * pre-token (a wall of box drawing or `=`, a 50,000-letter line, base64 of zeroed bytes), on which
+ * gpt-tokenizer's merge loop is quadratic, is counted exactly by a byte-pair merge over the same
+ * ranks in n·log n time (see {@link loadEstimator}). {@link guardEstimator} makes any other counter
+ * safe by cutting long runs.
  *
  * Importing this module does not load any ranks: `loadEstimator('o200k_base')` imports them on
  * first use (about 2 MB), so bundles that never count exact tokens never carry them.

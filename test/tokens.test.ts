@@ -119,6 +119,19 @@ describe('guardEstimator', () => {
       expect(Math.max(...lengths)).toBeLessThanOrEqual(256)
     }
   })
+  it('cuts runs that mix punctuation with symbols, emoji or box drawing, and whitespace with U+FEFF: one pre-token to a tokenizer', async () => {
+    const { O200K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants')
+    const longestPretoken = (s: string): number => Math.max(0, ...[...s.matchAll(O200K_TOKEN_SPLIT_REGEX)].map((m) => m[0].length))
+    for (const unit of ['|─', '!§', '-😀', '.©', ' \ufeff', '┌─┬─┐', '/\n']) {
+      const s = unit.repeat(20_000)
+      expect(longestPretoken(s)).toBe(s.length) // the whole text is one pre-token to o200k_base
+      const pieces: string[] = []
+      const n = guardEstimator((t) => (pieces.push(t), t.length))(s)
+      expect(pieces.length).toBeLessThanOrEqual(10)
+      for (const p of pieces) expect(longestPretoken(p)).toBeLessThanOrEqual(256)
+      expect(Math.abs(n - s.length)).toBeLessThanOrEqual(unit.length) // sampled, scaled back to its length
+    }
+  })
   it('samples a long run: a bounded number of counter calls whatever its length', () => {
     const { estimate, seen } = recording()
     guardEstimator(estimate)('b'.repeat(1_000_000))

@@ -87,13 +87,13 @@ export default async function tokensBench(): Promise<void> {
     [
       ['gpt-tokenizer encode, raw (throws on special tokens unless told)', ms(rawEncode.median), mbps(chars, rawEncode.median), raw.toLocaleString('en'), '—'],
       ['gpt-tokenizer countTokens, raw', ms(rawCount.median), mbps(chars, rawCount.median), raw.toLocaleString('en'), pct(rawCount.median / rawEncode.median - 1)],
-      ['chatfold countMessages(o200k_base), guarded, per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
+      ['chatfold countMessages(o200k_base), per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
     ],
   )
   const images = h.reduce((a, m) => a + m.parts.filter((p) => p.type === 'image').length, 0)
   const framing = h.length * MESSAGE_OVERHEAD + images * IMAGE_TOKENS
   console.log(
-    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${IMAGE_TOKENS.toLocaleString('en')}; the run guard changed the count by ${(ours - raw - framing).toLocaleString('en')})`,
+    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${IMAGE_TOKENS.toLocaleString('en')}; and differs from the raw count by ${(ours - raw - framing).toLocaleString('en')} beyond that)`,
   )
 
   // --- incremental, planning, transcript, compact (cache warm) ---
@@ -153,7 +153,7 @@ export default async function tokensBench(): Promise<void> {
   }
   table('Heuristics against o200k_base, per content kind (tool results of the history)', ['kind', 'results', 'chars/token', 'chars / 4', 'smartHeuristic', 'smartHeuristic speed'], rows)
 
-  // --- hostile inputs: raw gpt-tokenizer against the guarded estimator ---
+  // --- hostile inputs: raw gpt-tokenizer against chatfold's estimator, then chatfold alone at 1 MB ---
   let seed = 7
   const random = (alphabet: string, n: number): string => {
     let s = ''
@@ -163,28 +163,44 @@ export default async function tokensBench(): Promise<void> {
     }
     return s
   }
-  const hostile: ReadonlyArray<readonly [string, string]> = [
-    ['50,000 × "a" (base64 of zeroed bytes)', 'a'.repeat(50_000)],
-    ['50,000 spaces', ' '.repeat(50_000)],
-    ['50,000 × "="', '='.repeat(50_000)],
-    ['20,000 CJK characters, no punctuation', '会话历史需要压缩'.repeat(2_500)],
-    ['50,000 random lower-case letters', random('abcdefghijklmnopqrstuvwxyz', 50_000)],
-    ['special tokens in text (×2,000)', '<|endoftext|> <|im_start|>user\n'.repeat(2_000)],
+  const SMALL = 20_000 // characters: the raw tokenizer finishes in seconds at most
+  const LARGE = 1_000_000
+  const hostile: ReadonlyArray<readonly [string, (n: number) => string]> = [
+    ['"|─" (a table border)', (n) => '|─'.repeat(n / 2)],
+    ['"!§"', (n) => '!§'.repeat(n / 2)],
+    ['"-😀"', (n) => '-😀'.repeat(n / 3)],
+    ['".©"', (n) => '.©'.repeat(n / 2)],
+    ['space and U+FEFF', (n) => ' \ufeff'.repeat(n / 2)],
+    ['box drawing and punctuation, random', (n) => random('─│┌┐└┘├┤┬┴┼═║|+-=:.', n)],
+    ['"a" (base64 of zeroed bytes)', (n) => 'a'.repeat(n)],
+    ['spaces', (n) => ' '.repeat(n)],
+    ['"="', (n) => '='.repeat(n)],
+    ['CJK, no punctuation', (n) => '会话历史需要压缩'.repeat(n / 8)],
+    ['random lower-case letters', (n) => random('abcdefghijklmnopqrstuvwxyz', n)],
+    ['special tokens in text', (n) => '<|endoftext|> <|im_start|>user\n'.repeat(n / 31)],
+    ['ordinary logs (no long pre-token)', (n) => sampleText(prng(3), 'logs', n)],
   ]
   const hostileRows: string[][] = []
-  for (const [name, s] of hostile) {
-    let exact = 0
-    let rawMs = Number.NaN
-    try {
-      const t0 = performance.now()
-      exact = countTokens(s, PLAIN)
-      rawMs = performance.now() - t0
-    } catch {
-      exact = Number.NaN
-    }
+  let worst = { name: '', usPerChar: 0 }
+  for (const [name, make] of hostile) {
+    const small = make(SMALL)
+    const t0 = performance.now()
+    const exact = countTokens(small, PLAIN)
+    const rawMs = performance.now() - t0
     let got = 0
-    const guarded = await measure(() => (got = o200k(s)), { runs: 5, warmup: 1 })
-    hostileRows.push([name, ms(rawMs), ms(guarded.median), exact.toLocaleString('en'), got.toLocaleString('en'), pct(got / exact - 1)])
+    const ourSmall = await measure(() => (got = o200k(small)), { runs: 3, warmup: 1 })
+    const large = make(LARGE)
+    const t1 = performance.now()
+    o200k(large)
+    const largeMs = performance.now() - t1
+    const usPerChar = (largeMs * 1e3) / large.length
+    if (usPerChar > worst.usPerChar) worst = { name, usPerChar }
+    hostileRows.push([name, ms(rawMs), ms(ourSmall.median), got === exact ? 'equal' : `${got} ≠ ${exact}`, ms(largeMs), usPerChar.toFixed(2)])
   }
-  table('Hostile input: raw gpt-tokenizer (one cold call) against the guarded o200k_base estimator', ['input', 'raw ms', 'guarded ms', 'raw tokens', 'guarded tokens', 'error'], hostileRows)
+  table(
+    `Hostile input: raw gpt-tokenizer countTokens (one cold call) against chatfold's o200k_base estimator, ${SMALL.toLocaleString('en')} characters; then chatfold alone on ${LARGE.toLocaleString('en')}`,
+    ['input', 'raw ms', 'chatfold ms', 'count', `chatfold ms, ${(LARGE / 1e6).toFixed(0)} M chars`, 'µs/char'],
+    hostileRows,
+  )
+  console.log(`(worst case at 1 M characters: ${worst.name}, ${worst.usPerChar.toFixed(2)} µs a character; the raw tokenizer is quadratic on each of the first ten)`)
 }

@@ -8,7 +8,12 @@
 import type { Message, Messages } from '../message.ts'
 import type { Part, ToolResultPart } from '../part.ts'
 import { forPreservation } from '../messages/views.ts'
-import { countMessage, type Estimator, type ReportedUsage, smartHeuristic, usageCorrected } from '../tokens.ts'
+// The token modules themselves, not the tokens.ts entry: this module is part of chatfold/lite,
+// whose bundles must not reach the encoding loader and its rank tables.
+import type { Estimator } from '../messages/prune.ts'
+import { countMessage } from '../tokens/count.ts'
+import { smartHeuristic } from '../tokens/heuristic.ts'
+import { type ReportedUsage, usageCorrected } from '../tokens/usage.ts'
 import { nonNegative, reachesModel, systemPrefix } from './shared.ts'
 
 // --- shouldCompact ---

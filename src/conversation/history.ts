@@ -18,8 +18,10 @@ import {
   trimDuplicateSynthetics,
 } from '../messages/edit.ts'
 import { pruneToolResultsWithReport } from '../messages/prune.ts'
-import { backfillToolTokens } from '../tokens.ts'
-import { rebuildAfterCompaction } from '../compaction.ts'
+// The modules themselves, not the tokens.ts and compaction.ts entries (which reach the encoding
+// loader and its rank tables): this module is part of chatfold/lite.
+import { backfillToolTokens } from '../tokens/usage.ts'
+import { rebuildAfterCompaction } from '../compaction/rebuild.ts'
 import type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, StepResult } from './types.ts'
 import { claimId, stamp, tokenField, touch, unchanged, warn } from './state.ts'
 import { findCall, findResult, putCall, replaceAt } from './lifecycle.ts'

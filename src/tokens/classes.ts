@@ -25,20 +25,65 @@ export const classOf = (c: number): number => {
   return LETTER
 }
 
-const ASCII_CLASS = new Int8Array(128)
-for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classOf(c)
+// --- pre-token classes ---
 
-/** The class of the character at `i` (a table lookup for ASCII). */
-export const classAt = (s: string, i: number): number => {
-  const c = s.charCodeAt(i)
-  return c < 128 ? (ASCII_CLASS[c] as number) : classOf(c)
+/** A letter or mark: what the letter runs of a pre-token are made of. */
+const P_LETTER = 1
+/** Neither whitespace, letter nor number (a mark too), or a line break: the symbol runs and their tails. */
+const P_SYMBOL = 2
+/** Whitespace (U+FEFF included, as `\s` has it). */
+const P_SPACE = 4
+
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u
+const MARK = /\p{M}/u
+const NUMBER = /\p{N}/u
+const SPACE = /\s/u
+
+const pretokenBitsOf = (c: number): number => {
+  if (c >= 0xd800 && c <= 0xdfff) return P_LETTER | P_SYMBOL // half of an astral character: either
+  if (c === 10 || c === 13) return P_SPACE | P_SYMBOL
+  const ch = String.fromCharCode(c)
+  if (LETTER_OR_MARK.test(ch)) return MARK.test(ch) ? P_LETTER | P_SYMBOL : P_LETTER
+  if (NUMBER.test(ch)) return 0
+  return SPACE.test(ch) ? P_SPACE : P_SYMBOL
 }
 
 /**
- * The class of the character at `i` as a tokenizer's pre-tokens see it: CJK is a letter (a run of
- * CJK and Latin letters is one pre-token).
+ * The pre-token class bits of the code unit at `i` (letter or mark 1, symbol or line break 2,
+ * whitespace 4; 0 for a number; both halves of an astral character count as letter and symbol):
+ * two characters can be in one long pre-token only if they share a bit. Each classifier fills
+ * its own table on first sight of each code unit.
  */
-export const runClassAt = (s: string, i: number): number => {
-  const k = classAt(s, i)
-  return k === CJK ? LETTER : k
+export const pretokenClassifier = (): ((s: string, i: number) => number) => {
+  const bits = new Uint8Array(65_536) // class bits + 8; 0 for not classified yet
+  return (s, i) => {
+    const c = s.charCodeAt(i)
+    const b = bits[c] as number
+    return b !== 0 ? b - 8 : (bits[c] = pretokenBitsOf(c) + 8) - 8
+  }
+}
+
+/**
+ * A test for pre-tokens longer than about `2 × stride` characters, as the split patterns of
+ * `o200k_base` and `cl100k_base` cut text: a run of letters and marks (after one prefix
+ * character), a run of symbols (after an optional space, with a tail of line breaks and slashes),
+ * a run of whitespace, up to three digits, a contraction. Any pre-token of `2 × stride + 4`
+ * characters or more holds a run of `2 × stride` characters sharing one of the three classes, so
+ * looking at every `stride`th character (and back from it when two in a row share a class) finds
+ * it; it may also report a long run that the pattern cuts (never the reverse). Each scanner
+ * classifies characters through its own table, filled on first sight of each code unit.
+ */
+export const longPretokenTest = (stride: number): ((text: string) => boolean) => {
+  const at = pretokenClassifier()
+  return (text) => {
+    let prev = 0
+    for (let p = 0; p < text.length; p += stride) {
+      const b = at(text, p)
+      let common = b & prev
+      for (let i = p - 1; common !== 0 && i > p - stride; i--) common &= at(text, i)
+      if (common !== 0) return true
+      prev = b
+    }
+    return false
+  }
 }

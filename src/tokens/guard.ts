@@ -4,7 +4,7 @@
  * @module
  */
 import type { Estimator } from '../messages/prune.ts'
-import { DIGIT, runClassAt } from './classes.ts'
+import { longPretokenTest, pretokenClassifier } from './classes.ts'
 import { heuristic } from './heuristic.ts'
 
 // --- guard ---
@@ -63,67 +63,54 @@ const countRun = (count: (text: string) => number, run: string): number => {
   return (chars === 0 ? 0 : Math.round((tokens / chars) * fullEnd)) + safely(count, run.slice(fullEnd))
 }
 
-const STRIDE = RUN / 2
-
-/**
- * Whether the text may hold a run of one class longer than `RUN`, looking at every `STRIDE`th
- * character only: such a run covers two consecutive sample points with nothing else between them,
- * so when no two consecutive samples are joined by a run, there is none (and the text is counted
- * whole). Ordinary text is cleared at a fraction of a full scan.
- */
-const mayHaveLongRun = (text: string): boolean => {
-  let prev = -1
-  for (let p = 0; p < text.length; p += STRIDE) {
-    const k = runClassAt(text, p)
-    if (k === prev && k !== DIGIT) {
-      let i = p - 1
-      while (i > p - STRIDE && runClassAt(text, i) === k) i--
-      if (i === p - STRIDE) return true
-    }
-    prev = k
-  }
-  return false
-}
-
 /**
  * Makes any exact counter safe on hostile text: it never throws (a throw or a non-finite answer
- * falls back to characters / 4) and its time stays linear in the text. BPE tokenizers such as
- * gpt-tokenizer merge each pre-token in quadratic time, so one 50,000-character run of a single
- * letter takes them 2–3 s; here every run of one character class (letters, punctuation,
- * whitespace) longer than 256 characters is counted in 256-character chunks, and a run longer
- * than eight chunks is counted from eight evenly spaced chunks and scaled to its length.
+ * falls back to characters / 4) and its time stays linear in the text. BPE tokenizers merge each
+ * pre-token in time quadratic in its length, and a pre-token is a run of letters, of symbols
+ * (punctuation, emoji, box drawing, any mix of them) or of whitespace: one 50,000-character run
+ * takes them seconds. Here every run of characters that could be one pre-token (they share a
+ * class: letters and marks, symbols and line breaks, or whitespace, U+FEFF included) longer than
+ * 256 characters is counted in chunks of 256 (64 where it holds anything outside ASCII), and a run
+ * longer than eight chunks is counted from eight evenly spaced chunks and scaled to its length.
+ * `loadEstimator` needs none of this: its encodings count long pre-tokens exactly.
  *
  * The error this adds is at most about one token per chunk boundary (under 1% of the run) for
  * chunked runs, and for sampled runs the difference between the run and its samples: nil for
- * repetitive runs (one letter, base64 of zeroed bytes, whitespace), a few percent for random
- * letters. Text without such runs is counted exactly, in one call.
+ * repetitive runs (one letter, base64 of zeroed bytes, whitespace, a table border), a few percent
+ * for random letters. Text without such runs is counted exactly, in one call.
  *
  * @example
  * import { guardEstimator } from 'chatfold'
  * const safe = guardEstimator((text) => text.split(/\s+/).length)
- * safe('a'.repeat(50_000))
+ * safe('|─'.repeat(50_000))
  *
  * @since 0.1.0
  * @category tokens
  */
-export const guardEstimator =
-  (count: (text: string) => number): Estimator =>
-  (text) => {
+export const guardEstimator = (count: (text: string) => number): Estimator => {
+  const mayHaveLongRun = longPretokenTest(RUN / 2)
+  const bitsAt = pretokenClassifier()
+  return (text) => {
     const n = text.length
     if (n <= RUN || !mayHaveLongRun(text)) return safely(count, text)
     let total = 0
     let from = 0 // start of the text not counted yet
-    let runStart = 0
-    let runClass = -1
-    for (let i = 0; i <= n; i++) {
-      const k = i === n ? -1 : runClassAt(text, i)
-      if (k === runClass) continue
-      if (i - runStart > RUN && runClass !== DIGIT) {
-        total += safely(count, text.slice(from, runStart)) + countRun(count, text.slice(runStart, i))
+    // Runs, greedily: a run goes on while its characters share a class bit.
+    for (let start = 0; start < n; ) {
+      let mask = bitsAt(text, start)
+      let i = start + 1
+      if (mask !== 0)
+        for (; i < n; i++) {
+          const m = mask & bitsAt(text, i)
+          if (m === 0) break
+          mask = m
+        }
+      if (i - start > RUN) {
+        total += safely(count, text.slice(from, start)) + countRun(count, text.slice(start, i))
         from = i
       }
-      runStart = i
-      runClass = k
+      start = i
     }
     return from === 0 ? safely(count, text) : total + safely(count, text.slice(from))
   }
+}

@@ -7,7 +7,7 @@ import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
 import type { Estimator } from '../messages/prune.ts'
 import { heuristic } from './heuristic.ts'
-import { guardEstimator } from './guard.ts'
+import { boundedCounter, type RawRanks } from './bpe.ts'
 
 // --- encodings ---
 
@@ -43,13 +43,34 @@ export const DEFAULT_ENCODING: EncodingName = 'o200k_base'
 // --- loading ---
 
 type Encoder = { readonly countTokens: (text: string, options?: { readonly disallowedSpecial?: Set<string> }) => number }
+type Encoding = { readonly encoder: Encoder; readonly ranks: RawRanks; readonly split: RegExp }
 
 /** Special tokens are not special in data: none is allowed, none is disallowed, all are text. */
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() }
 
-const importEncoder = (name: Exclude<EncodingName, 'heuristic'>): Promise<Encoder> =>
-  // Literal specifiers, so that bundlers split each encoding into a chunk of its own.
-  name === 'cl100k_base' ? import('gpt-tokenizer/encoding/cl100k_base') : import('gpt-tokenizer/encoding/o200k_base')
+const importEncoding = (name: Exclude<EncodingName, 'heuristic'>): Promise<Encoding> =>
+  // Literal specifiers, so that bundlers split each encoding into chunks of its own; the
+  // encoding module imports the same ranks module, which a bundle holds once.
+  name === 'cl100k_base'
+    ? Promise.all([import('gpt-tokenizer/encoding/cl100k_base'), import('gpt-tokenizer/bpeRanks/cl100k_base'), import('gpt-tokenizer/encodingParams/constants')]).then(
+        ([encoder, ranks, patterns]) => ({ encoder, ranks: ranks.default, split: patterns.CL100K_TOKEN_SPLIT_REGEX }),
+      )
+    : Promise.all([import('gpt-tokenizer/encoding/o200k_base'), import('gpt-tokenizer/bpeRanks/o200k_base'), import('gpt-tokenizer/encodingParams/constants')]).then(
+        ([encoder, ranks, patterns]) => ({ encoder, ranks: ranks.default, split: patterns.O200K_TOKEN_SPLIT_REGEX }),
+      )
+
+/** Never throws: a throw or a non-finite answer falls back to characters / 4. */
+const neverThrows =
+  (count: (text: string) => number): Estimator =>
+  (text) => {
+    if (text === '') return 0
+    try {
+      const n = count(text)
+      return Number.isFinite(n) && n >= 0 ? n : heuristic(text)
+    } catch {
+      return heuristic(text)
+    }
+  }
 
 const loading = new Map<EncodingName, Promise<Estimator>>()
 const loaded = new Map<EncodingName, Estimator>([['heuristic', heuristic]])
@@ -57,8 +78,12 @@ const loaded = new Map<EncodingName, Estimator>([['heuristic', heuristic]])
 /**
  * Loads a named estimator: `heuristic` at once, `o200k_base` or `cl100k_base` by importing
  * gpt-tokenizer's ranks on first use. Every call with the same name gives the same function, so
- * counts cached per estimator are shared. The tokenizer counts special-token text as plain text and
- * is wrapped in {@link guardEstimator}. Rejects with a `TypeError` for an unknown name.
+ * counts cached per estimator are shared. The count is gpt-tokenizer's own, special-token text
+ * counted as plain text, in time linear-or-n·log-n in the text whatever it holds: text with a
+ * pre-token longer than about 70 characters (a wall of box drawing, a line of `=`, a run of
+ * letters), on which the tokenizer's merge loop is quadratic, is counted by an exact byte-pair
+ * merge over the same ranks that takes the lowest pair from a heap. It never throws (a failure
+ * falls back to characters / 4). Rejects with a `TypeError` for an unknown name.
  *
  * @example
  * import { loadEstimator } from 'chatfold'
@@ -74,9 +99,9 @@ export const loadEstimator = (name: EncodingName): Promise<Estimator> => {
   if (name !== 'o200k_base' && name !== 'cl100k_base') return Promise.reject(new TypeError(`Cannot load estimator: unknown encoding ${JSON.stringify(name)}`))
   const pending = loading.get(name)
   if (pending !== undefined) return pending
-  const p = importEncoder(name).then(
-    (enc) => {
-      const estimate = guardEstimator((text) => enc.countTokens(text, PLAIN_TEXT))
+  const p = importEncoding(name).then(
+    ({ encoder, ranks, split }) => {
+      const estimate = neverThrows(boundedCounter({ count: (text) => encoder.countTokens(text, PLAIN_TEXT), ranks, split }))
       loaded.set(name, estimate)
       loading.delete(name)
       return estimate

@@ -116,6 +116,32 @@ import('chatfold').then((m) => {
     expect(JSON.parse(r.stdout)).toEqual({ required: 'from require', save: 'function', same: true })
   })
 
+  it('imports chatfold/lite from plain Node, and a bundle of it holds nothing of gpt-tokenizer', async () => {
+    const r = node(`
+      import { countMessages, smartHeuristic, textMessage, forLLM } from 'chatfold/lite'
+      import * as lite from 'chatfold/lite'
+      console.log(JSON.stringify({ n: countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hello, world!')])), loader: 'loadEstimator' in lite }))
+    `)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ n: expect.any(Number), loader: false })
+    writeFileSync(join(scratch, 'edge.js'), `export * from 'chatfold/lite'\n`)
+    const result = await build({
+      entryPoints: [join(scratch, 'edge.js')],
+      absWorkingDir: scratch,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir: join(scratch, 'edge-bundle'),
+      write: false,
+      logLevel: 'silent',
+      metafile: true,
+    })
+    expect(result.errors).toEqual([])
+    expect(Object.keys(result.metafile.inputs).filter((i) => i.includes('gpt-tokenizer'))).toEqual([])
+    expect(result.outputFiles.map((f) => f.path.split('/').pop())).toEqual(['edge.js'])
+  })
+
   it('resolves the worker entry point', () => {
     const r = node(`console.log(import.meta.resolve('chatfold/worker'))`)
     expect(r.stdout.trim()).toMatch(/\/dist\/workers\/engine\.worker\.js$/)

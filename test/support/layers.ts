@@ -32,6 +32,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/engine/', 8],
   ['src/http.ts', 9],
   ['src/mod.ts', 10],
+  ['src/lite.ts', 10], // chatfold/lite: the main entry without the encoding loader
   ['src/node/', 11],
   ['src/fs/', 11],
   ['workers/', 11],
@@ -121,5 +122,33 @@ export const violations = (): Violation[] => {
     state.set(f, 'done')
   }
   for (const f of graph.keys()) visit(f, [])
+  out.push(...liteViolations(graph))
+  return out
+}
+
+/** The entry that must not reach gpt-tokenizer (its rank tables), however it is bundled. */
+export const LITE_ENTRY = 'src/lite.ts'
+const TOKENIZER_IMPORT = /(?:from\s+|import\(\s*)['"]gpt-tokenizer[/'"]/
+
+/**
+ * Modules that `chatfold/lite` reaches through its relative imports and that import gpt-tokenizer:
+ * a bundler emits every module a dynamic `import()` names, called or not, so the lite entry holds
+ * no rank table only when nothing it reaches names one.
+ */
+const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>): Violation[] => {
+  if (!graph.has(LITE_ENTRY)) return []
+  const via = new Map<string, string>([[LITE_ENTRY, LITE_ENTRY]])
+  const queue = [LITE_ENTRY]
+  const out: Violation[] = []
+  for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+    const src = stripComments(readFileSync(join(ROOT, f), 'utf8'))
+    const line = src.split('\n').findIndex((l) => TOKENIZER_IMPORT.test(l))
+    if (line >= 0) out.push({ file: f, line: line + 1, message: `imports gpt-tokenizer and is reached from ${LITE_ENTRY} (via ${via.get(f) ?? '?'}); import the token modules without the loader` })
+    for (const g of graph.get(f) ?? [])
+      if (!via.has(g)) {
+        via.set(g, f)
+        queue.push(g)
+      }
+  }
   return out
 }

@@ -1,0 +1,52 @@
+/**
+ * Bundle sizes (esbuild, minified, for the browser; gzip level 6): what each entry loads up front,
+ * with code splitting and without, and what each encoding adds on first use. Sizes, not times:
+ * the same on every run.
+ */
+import { type Bundle, bundle, dynamicEntry, sizeOf, staticClosure, tablesIn } from '../size.ts'
+import { table } from './lib.ts'
+
+const kb = (bytes: number): string => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`)
+
+/** The chunks loading an encoding adds to what is loaded up front (its module, ranks and split patterns). */
+const firstUse = (b: Bundle, name: string): Set<string> => {
+  const upFront = staticClosure(b, b.main)
+  const out = new Set<string>()
+  for (const e of [`encoding/${name}.js`, `bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
+    const chunk = dynamicEntry(b, e)
+    if (chunk !== undefined) for (const c of staticClosure(b, chunk)) if (!upFront.has(c)) out.add(c)
+  }
+  return out
+}
+
+const ENGINE_APP = `import { createEngine, textMessage } from './src/mod.ts'
+const engine = createEngine({ mode: 'auto', encoding: 'o200k_base' })
+export const opened = engine.open('s', [textMessage('user', 'Hello')])
+`
+
+export default async function sizeBench(): Promise<void> {
+  const rows: string[][] = []
+  const row = (what: string, b: Bundle, chunks: Iterable<string>, note: string): void => {
+    const list = [...chunks]
+    const s = sizeOf(b, list)
+    const tables = [...tablesIn(b, list)].join(', ')
+    rows.push([what, kb(s.bytes), kb(s.gzip), tables === '' ? 'none' : tables, note])
+  }
+  const all = (b: Bundle) => b.chunks.keys()
+
+  const lite = await bundle({ entry: 'src/lite.ts', splitting: false })
+  row('chatfold/lite, everything', lite, all(lite), 'no rank table, with or without splitting')
+  const core = await bundle({ entry: 'src/mod.ts', splitting: true })
+  row('chatfold (the core), up front, splitting', core, staticClosure(core, core.main), 'every export')
+  const coreWhole = await bundle({ entry: 'src/mod.ts', splitting: false })
+  row('chatfold (the core), no splitting', coreWhole, all(coreWhole), 'both tables inlined')
+  const engine = await bundle({ code: ENGINE_APP, splitting: true })
+  row('core with the engine (createEngine app), up front, splitting', engine, staticClosure(engine, engine.main), 'the worker is a file of its own')
+  const worker = await bundle({ entry: 'workers/engine.worker.ts', splitting: true })
+  row('engine worker, up front, splitting', worker, staticClosure(worker, worker.main), '')
+  const workerWhole = await bundle({ entry: 'workers/engine.worker.ts', splitting: false })
+  row('engine worker, no splitting', workerWhole, all(workerWhole), 'both tables inlined')
+  row('o200k_base on first use (chunks loadEstimator imports)', core, firstUse(core, 'o200k_base'), 'ranks, encoder, split patterns')
+  row('cl100k_base on first use', core, firstUse(core, 'cl100k_base'), '')
+  table('Bundle sizes (esbuild --minify, browser; gzip level 6)', ['bundle', 'minified', 'gzipped', 'rank tables', 'note'], rows)
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { bundle, dynamicEntry, staticClosure, tableOf, tablesIn } from '../scripts/size.ts'
+
+/** The chunks loading an encoding brings: its module, its ranks and the split patterns, as `loadEstimator` imports them. */
+const firstUse = (b: Awaited<ReturnType<typeof bundle>>, name: 'o200k_base' | 'cl100k_base'): Set<string> => {
+  const out = new Set<string>()
+  for (const e of [`encoding/${name}.js`, `bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
+    const chunk = dynamicEntry(b, e)
+    expect({ e, found: chunk !== undefined }).toEqual({ e, found: true })
+    for (const c of staticClosure(b, chunk as string)) out.add(c)
+  }
+  return out
+}
+
+describe('bundle size', () => {
+  it('a bundle of chatfold/lite holds no rank table, nor any of gpt-tokenizer, with or without splitting', async () => {
+    for (const splitting of [false, true]) {
+      const b = await bundle({ entry: 'src/lite.ts', splitting })
+      const inputs = [...b.chunks.values()].flatMap((c) => c.inputs)
+      expect(inputs.some((i) => i.startsWith('src/messages/'))).toBe(true) // the bundle is real
+      expect(inputs.filter((i) => i.includes('gpt-tokenizer'))).toEqual([])
+      expect([...b.chunks.keys()]).toEqual([b.main]) // nothing to load later either
+      expect(b.chunks.get(b.main)?.bytes).toBeLessThan(400_000)
+    }
+  }, 60_000)
+
+  it('an app on the lite entry emits no table where the same app on the main entry emits both as chunks', async () => {
+    const app = (from: string) => `import { countMessages, smartHeuristic, textMessage, forLLM } from '${from}'\nexport const n = countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hi')]))\n`
+    const lite = await bundle({ code: app('./src/lite.ts'), splitting: true })
+    const core = await bundle({ code: app('./src/mod.ts'), splitting: true })
+    expect(tablesIn(lite, lite.chunks.keys())).toEqual(new Set())
+    // the loader is unused, yet a bundler emits the chunks its dynamic imports name
+    expect(tablesIn(core, core.chunks.keys())).toEqual(new Set(['o200k_base', 'cl100k_base']))
+    expect(tablesIn(core, staticClosure(core, core.main))).toEqual(new Set())
+  }, 60_000)
+
+  it('the core bundled with splitting keeps both rank tables out of what loads up front, each in chunks of its own', async () => {
+    const b = await bundle({ entry: 'src/mod.ts', splitting: true })
+    const upFront = staticClosure(b, b.main)
+    expect(tablesIn(b, upFront)).toEqual(new Set())
+    const o200k = firstUse(b, 'o200k_base')
+    const cl100k = firstUse(b, 'cl100k_base')
+    expect(tablesIn(b, o200k)).toEqual(new Set(['o200k_base']))
+    expect(tablesIn(b, cl100k)).toEqual(new Set(['cl100k_base']))
+    // no chunk holds a table together with anything of chatfold's
+    for (const c of b.chunks.values())
+      if (c.inputs.some((i) => tableOf(i) !== undefined)) expect(c.inputs.filter((i) => i.startsWith('src/'))).toEqual([])
+  }, 60_000)
+
+  it('the worker bundled with splitting loads no rank table until an encoding is asked for', async () => {
+    const b = await bundle({ entry: 'workers/engine.worker.ts', splitting: true })
+    expect(tablesIn(b, staticClosure(b, b.main))).toEqual(new Set())
+    expect(tablesIn(b, firstUse(b, 'o200k_base'))).toEqual(new Set(['o200k_base']))
+  }, 60_000)
+})
