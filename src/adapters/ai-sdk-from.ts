@@ -22,6 +22,7 @@ import {
   bytesOf,
 } from './shared.ts'
 import type { ProviderId } from './types.ts'
+import { jsonText } from './json-text.ts'
 
 // --- from ---
 
@@ -99,8 +100,10 @@ const outputContent = (r: Reader, output: t.TypeOf<typeof OutputC>, at: string):
     case 'error-text':
       return typeof output.value === 'string' ? { content: output.value, isError: output.type === 'error-text' } : r.fail(`${at}.value`, 'string', output.value)
     case 'json':
-    case 'error-json':
-      return { content: JSON.stringify(output.value ?? null), isError: output.type === 'error-json' }
+    case 'error-json': {
+      const content = jsonText(r, output.value ?? null, `${at}.value`)
+      return content === undefined ? undefined : { content, isError: output.type === 'error-json' }
+    }
     case 'execution-denied':
       return { content: output.reason ?? 'Tool execution denied.', isError: true }
     case 'content':
@@ -144,10 +147,11 @@ const contentParts = (r: Reader, content: ReadonlyArray<unknown>, path: string, 
       )
     } else if (tag === 'tool-call') {
       const x = r.read(ToolCallC, u, at)
-      if (x === undefined) return
+      const input = x === undefined ? undefined : x.input === undefined ? '{}' : jsonText(r, x.input, `${at}.input`)
+      if (x === undefined || input === undefined) return
       carrier(d, x.providerOptions)
       names.set(x.toolCallId, x.toolName)
-      d.parts.push({ type: 'tool_call', id: x.toolCallId, name: x.toolName, arguments: x.input === undefined ? '{}' : JSON.stringify(x.input), status: 'complete' })
+      d.parts.push({ type: 'tool_call', id: x.toolCallId, name: x.toolName, arguments: input, status: 'complete' })
     } else if (tag === 'tool-result') {
       const x = r.read(ToolResultC, u, at)
       const out = x === undefined ? undefined : outputContent(r, x.output, `${at}.output`)
