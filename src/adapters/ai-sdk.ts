@@ -27,6 +27,8 @@ import {
   parseJson,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { aiSdkRules } from './rules/ai-sdk.ts'
+import { applyRules } from './rules/types.ts'
 
 // --- wire ---
 
@@ -262,4 +264,4 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
 export const toModelMessages =
   (options: AdapterOptions = {}) =>
   (ms: Messages): AdapterResult<AIModelMessages> =>
-    convertWith('ai-sdk', options, nonEmptyIds, ms, convert)
+    convertWith('ai-sdk', options, nonEmptyIds, ms, (context, messages) => applyRules(aiSdkRules, convert(context, messages), context))

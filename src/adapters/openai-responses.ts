@@ -36,6 +36,8 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { openAIResponsesRules } from './rules/openai.ts'
+import { applyRules, noteFix } from './rules/types.ts'
 
 // --- wire ---
 
@@ -222,4 +224,10 @@ const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions
 export const toOpenAIResponses =
   (options: OpenAIResponsesOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIResponsesRequest> =>
-    convertWith('openai', options, responsesIds, ms, (context, messages) => convert(context, systemAfterResults(messages), options))
+    convertWith('openai', options, responsesIds, ms, (context, messages) =>
+      applyRules(
+        openAIResponsesRules,
+        convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-responses/outputs-follow-calls', `(message ${m.id})`, 'moved')), options),
+        context,
+      ),
+    )
