@@ -40,3 +40,4 @@ export {
 } from './ai-sdk.ts'
 export { fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
+export { checkRequest, type RequestProvider, type RequestViolation } from './rules/index.ts'

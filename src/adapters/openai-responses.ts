@@ -36,7 +36,7 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { openAIResponsesRules } from './rules/openai.ts'
+import { joinReasoning, openAIResponsesRules } from './rules/openai.ts'
 import { applyRules, noteFix } from './rules/types.ts'
 
 // --- wire ---
@@ -168,7 +168,14 @@ const assistantItems = (context: Context, m: Message): ReadonlyArray<OpenAIRespo
   const items: OpenAIResponsesItem[] = []
   for (const p of m.parts) {
     if (p.type === 'text') items.push({ type: 'message', role: 'assistant', content: p.text })
-    else if (p.type === 'reasoning') items.push(...reasoningItem(context, m, p))
+    else if (p.type === 'reasoning') {
+      for (const item of reasoningItem(context, m, p)) {
+        // the parts of one reasoning item (one a summary) go back as that one item
+        const joined = joinReasoning(items[items.length - 1], item)
+        if (joined === undefined) items.push(item)
+        else items[items.length - 1] = joined as OpenAIResponsesItem
+      }
+    }
     else if (p.type === 'tool_call') items.push({ type: 'function_call', call_id: idFor(context, p.id), name: p.name, arguments: p.arguments })
     else if (p.type !== 'finish') omitPart(context, m, p, 'not assistant content in the Responses API')
   }

@@ -115,6 +115,18 @@ const responsesFile: Rule = {
 
 const UNIQUE = 'openai-responses/unique-item-ids'
 
+/**
+ * Two reasoning items of one id as the one item they are parts of (summaries in order, the
+ * encrypted content either carries); `undefined` when they are not two parts of one item.
+ */
+export const joinReasoning = (previous: unknown, item: unknown): Obj | undefined => {
+  if (!isObj(item) || item['type'] !== 'reasoning' || !isObj(previous) || previous['type'] !== 'reasoning') return undefined
+  const id = str(item, 'id')
+  if (id === undefined || id !== str(previous, 'id')) return undefined
+  const encrypted = str(previous, 'encrypted_content') ?? str(item, 'encrypted_content')
+  return { ...previous, summary: [...arr(previous['summary']), ...arr(item['summary'])], ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) }
+}
+
 const uniqueIds: Rule = {
   name: UNIQUE,
   check: (request) => {
@@ -133,10 +145,9 @@ const uniqueIds: Rule = {
     const out: unknown[] = []
     let changed = false
     items.forEach((item, i) => {
-      const previous = out[out.length - 1]
-      if (isObj(item) && item['type'] === 'reasoning' && isObj(previous) && previous['type'] === 'reasoning' && str(item, 'id') !== undefined && str(item, 'id') === str(previous, 'id')) {
-        const encrypted = str(previous, 'encrypted_content') ?? str(item, 'encrypted_content')
-        out[out.length - 1] = { ...previous, summary: [...arr(previous['summary']), ...arr(item['summary'])], ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) }
+      const joined = joinReasoning(out[out.length - 1], item)
+      if (joined !== undefined) {
+        out[out.length - 1] = joined
         noteFix(context, UNIQUE, `input[${i}]`, 'merged')
         changed = true
       } else out.push(item)
