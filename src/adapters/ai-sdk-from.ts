@@ -26,7 +26,7 @@ import { jsonText } from './json-text.ts'
 
 // --- from ---
 
-const PROVIDERS: ReadonlySet<string> = new Set<ProviderId>(['openai', 'anthropic', 'google'])
+export const PROVIDERS: ReadonlySet<string> = new Set<ProviderId>(['openai', 'anthropic', 'google'])
 
 const OptionsC = t.UnknownRecord
 const TextC = t.intersection([t.type({ text: t.string }), t.partial({ providerOptions: optional(OptionsC) })])
@@ -46,7 +46,7 @@ const option = (options: Record<string, unknown> | null | undefined, provider: s
 }
 
 /** Bytes or a URL from AI SDK data content (bytes, base64, a data URL, a URL). */
-const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array } | { readonly url: string } | undefined => {
+export const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array } | { readonly url: string } | undefined => {
   if (u instanceof Uint8Array) return { data: u }
   if (u instanceof ArrayBuffer) return { data: new Uint8Array(u) }
   if (u instanceof URL) return { url: u.href }
@@ -60,17 +60,19 @@ const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array 
   return r.fail(at, 'bytes, base64 or a URL', u)
 }
 
-type Decoded = { readonly parts: Part[]; provider: string | undefined }
+/** The parts decoded so far, and the provider their signatures name. */
+export type Decoded = { readonly parts: Part[]; provider: string | undefined }
 
 /** Adds the Gemini signature a part carries as a redacted reasoning part before it. */
-const carrier = (d: Decoded, options: Record<string, unknown> | null | undefined): void => {
+export const carrier = (d: Decoded, options: Record<string, unknown> | null | undefined): void => {
   const signature = option(options, 'google', 'thoughtSignature')
   if (signature === undefined) return
   d.parts.push({ type: 'reasoning', text: signature, redacted: true })
   d.provider ??= 'google'
 }
 
-const reasoningPart = (d: Decoded, text: string, options: Record<string, unknown> | null | undefined): void => {
+/** A reasoning part with the signature its provider options carry. */
+export const reasoningPart = (d: Decoded, text: string, options: Record<string, unknown> | null | undefined): void => {
   const redacted = option(options, 'anthropic', 'redactedData')
   const anthropic = option(options, 'anthropic', 'signature')
   const google = option(options, 'google', 'thoughtSignature')

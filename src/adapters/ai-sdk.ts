@@ -109,7 +109,8 @@ export type AIModelMessages = { readonly messages: Array<AIModelMessage> }
 
 // --- to ---
 
-type AssistantPart = Exclude<AIContentPart, { readonly type: 'image' }>
+/** A part of an assistant `ModelMessage`. */
+export type AssistantPart = Exclude<AIContentPart, { readonly type: 'image' }>
 
 
 /** The `providerOptions` of a signed reasoning part, under its provider's key. */
@@ -148,7 +149,8 @@ const mediaPart = (context: Context, m: Message, p: Part, assistant: boolean): A
   return undefined
 }
 
-const assistantContent = (context: Context, m: Message): AssistantPart[] => {
+/** The content of an assistant message as AI SDK parts (also the steps of a UI message). */
+export const assistantContent = (context: Context, m: Message): AssistantPart[] => {
   const out: AssistantPart[] = []
   let pending: string | undefined
   const push = (part: AssistantPart): void => {
