@@ -224,7 +224,8 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
       else messages.push({ role: 'tool', content })
     } else if (m.role === 'assistant') {
       const content = assistantContent(context, m)
-      if (content.length === 0) {
+      // reasoning alone (what is left when the rest could not be carried) is no turn of its own
+      if (content.every((p) => p.type === 'reasoning')) {
         context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
         continue
       }
