@@ -36,7 +36,7 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { joinReasoning, openAIResponsesRules } from './rules/openai.ts'
+import { isResponsesCallId, joinReasoning, openAIResponsesRules } from './rules/openai.ts'
 import { applyRules, noteFix } from './rules/types.ts'
 
 // --- wire ---
@@ -128,7 +128,7 @@ const parseReference = (signature: string): ReasoningRef | undefined => {
 
 /** Call ids of 1 to 64 characters (the limit of `function_call_output.call_id`). */
 const responsesIds: IdRule = {
-  valid: (id) => id.length >= 1 && id.length <= 64,
+  valid: isResponsesCallId,
   fix: (id) => (id === '' ? 'call' : id.slice(0, 56)),
 }
 

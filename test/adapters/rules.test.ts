@@ -210,6 +210,18 @@ describe('OpenAI rules', () => {
     expect(checkRequest('openai-responses')(dup).map((v) => v.path)).toEqual(['input[1].id'])
   })
 
+  it('tool-call-id-format and call-id-format: empty ids (Chat) and ids over 64 characters (Responses) are found', () => {
+    expect(checkRequest('openai-chat')({ messages: [{ role: 'assistant', content: null, tool_calls: [{ id: '', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: '', content: 'x' }] }).map((v) => `${v.rule} ${v.path}`)).toEqual([
+      'openai-chat/tool-call-id-format messages[0].tool_calls[0].id',
+      'openai-chat/tool-call-id-format messages[1].tool_call_id',
+    ])
+    const long = 'c'.repeat(65)
+    expect(checkRequest('openai-responses')({ input: [{ type: 'function_call', call_id: long, name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: long, output: 'x' }] }).map((v) => v.path)).toEqual(['input[0].call_id', 'input[1].call_id'])
+    const { request, report } = right(toOpenAIResponses()([msg('assistant', [call(long, 'f')]), msg('tool', [result(long, 'x')])]))
+    expect(checkRequest('openai-responses')(request)).toEqual([])
+    expect(report.notes.map((n) => n.kind)).toEqual(['id_renamed'])
+  })
+
   it('outputs-follow-calls: an output with no call before it, and a call with no output, are found', () => {
     const bad = { input: [{ type: 'function_call_output', call_id: 'x', output: '1' }, { type: 'function_call', call_id: 'y', name: 'f', arguments: '{}' }] }
     expect(checkRequest('openai-responses')(bad).map((v) => v.path)).toEqual(['input[0].call_id', 'input[1]'])

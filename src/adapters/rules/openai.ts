@@ -71,8 +71,21 @@ const chatPairs: Rule = {
   },
 }
 
+const CHAT_IDS = 'openai-chat/tool-call-id-format'
+
+const chatIds: Rule = {
+  name: CHAT_IDS,
+  check: (request) =>
+    arr(request['messages']).flatMap((m, i) => [
+      ...(isObj(m) && m['role'] === 'tool' && (str(m, 'tool_call_id') ?? '') === '' ? [{ path: `messages[${i}].tool_call_id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : []),
+      ...(isObj(m) ? arr(m['tool_calls']) : []).flatMap((c, j) =>
+        (str(c, 'id') ?? '') === '' ? [{ path: `messages[${i}].tool_calls[${j}].id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : [],
+      ),
+    ]),
+}
+
 /** Chat Completions' rules. */
-export const openAIChatRules: ReadonlyArray<Rule> = [chatFile, chatPairs]
+export const openAIChatRules: ReadonlyArray<Rule> = [chatFile, chatPairs, chatIds]
 
 // --- Responses ---
 
@@ -178,5 +191,21 @@ const responsesPairs: Rule = {
   },
 }
 
+const RESPONSES_IDS = 'openai-responses/call-id-format'
+
+/** Whether a call id is one the Responses API takes: 1 to 64 characters. */
+export const isResponsesCallId = (id: string): boolean => id.length >= 1 && id.length <= 64
+
+const responsesIds: Rule = {
+  name: RESPONSES_IDS,
+  check: (request) =>
+    itemsOf(request).flatMap((item, i) => {
+      const type = isObj(item) ? item['type'] : undefined
+      if (type !== 'function_call' && type !== 'function_call_output') return []
+      const id = str(item, 'call_id')
+      return id === undefined || !isResponsesCallId(id) ? [{ path: `input[${i}].call_id`, rule: RESPONSES_IDS, message: 'a call id is a string of 1 to 64 characters' }] : []
+    }),
+}
+
 /** Responses' rules. */
-export const openAIResponsesRules: ReadonlyArray<Rule> = [responsesFile, uniqueIds, responsesPairs]
+export const openAIResponsesRules: ReadonlyArray<Rule> = [responsesFile, uniqueIds, responsesPairs, responsesIds]
