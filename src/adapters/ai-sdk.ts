@@ -27,8 +27,8 @@ import {
   parseJson,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { aiSdkRules } from './rules/ai-sdk.ts'
-import { applyRules } from './rules/types.ts'
+import { aiSdkRules } from './rules-ai-sdk.ts'
+import { applyRules } from './rules-kit.ts'
 
 // --- wire ---
 

@@ -29,8 +29,8 @@ import {
   omitPart,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { ANTHROPIC_ID, anthropicRules } from './rules/anthropic.ts'
-import { applyRules } from './rules/types.ts'
+import { ANTHROPIC_ID, anthropicRules } from './rules-anthropic.ts'
+import { applyRules } from './rules-kit.ts'
 
 // --- wire ---
 

@@ -35,8 +35,8 @@ import {
   omitPart,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { geminiRules } from './rules/gemini.ts'
-import { applyRules } from './rules/types.ts'
+import { geminiRules } from './rules-gemini.ts'
+import { applyRules } from './rules-kit.ts'
 
 // --- wire ---
 

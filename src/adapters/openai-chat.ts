@@ -33,8 +33,8 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { openAIChatRules } from './rules/openai.ts'
-import { applyRules, noteFix } from './rules/types.ts'
+import { openAIChatRules } from './rules-openai.ts'
+import { applyRules, noteFix } from './rules-kit.ts'
 
 // --- wire ---
 

@@ -36,8 +36,8 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
-import { isResponsesCallId, joinReasoning, openAIResponsesRules } from './rules/openai.ts'
-import { applyRules, noteFix } from './rules/types.ts'
+import { isResponsesCallId, joinReasoning, openAIResponsesRules } from './rules-openai.ts'
+import { applyRules, noteFix } from './rules-kit.ts'
 
 // --- wire ---
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { checkRequest, toAnthropic, toGemini, toModelMessages, toOpenAIChat, toOpenAIResponses, fromOpenAIResponses } from '../../src/mod.ts'
 import type { AdapterNote } from '../../src/adapters/index.ts'
-import { GEMINI_PLACEHOLDER_SIGNATURE } from '../../src/adapters/rules/gemini.ts'
-import { filenameFor } from '../../src/adapters/rules/types.ts'
+import { GEMINI_PLACEHOLDER_SIGNATURE } from '../../src/adapters/rules-gemini.ts'
+import { filenameFor } from '../../src/adapters/rules-kit.ts'
 import { call, msg, result, right, text } from './support.ts'
 
 const rulesOf = (vs: ReadonlyArray<{ readonly rule: string }>): ReadonlyArray<string> => vs.map((v) => v.rule)

@@ -96,14 +96,14 @@ describe('AI SDK UI messages', () => {
     const { request } = right(toUIMessages()(h))
     await validateUIMessages({ messages: request.messages })
     const model = mock()
-    const sent = await generateText({ model, messages: await convertToModelMessages(request.messages as UIMessage[]) })
+    const sent = await generateText({ model, allowSystemInMessages: true, messages: await convertToModelMessages(request.messages as UIMessage[]) })
     expect(sent.text).toBe('ok')
     const prompt = model.doGenerateCalls[0]?.prompt ?? []
     expect(prompt.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant'])
     expect(JSON.stringify(prompt)).toContain('"thoughtSignature":"CiQBsig"')
     // and the same history through toModelMessages gives the SDK the same prompt
     const direct = mock()
-    await generateText({ model: direct, ...right(toModelMessages()(h)).request })
+    await generateText({ model: direct, allowSystemInMessages: true, ...right(toModelMessages()(h)).request })
     expect(normalised(prompt)).toEqual(normalised(direct.doGenerateCalls[0]?.prompt ?? []))
   })
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { arr, dataUrlType, filenameFor, isObj, noteFix, type Obj, type RequestViolation, type Rule, str } from './types.ts'
+import { arr, dataUrlType, filenameFor, isObj, noteFix, type Obj, type RequestViolation, type Rule, str } from './rules-kit.ts'
 
 // --- Chat Completions ---
 

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { aiSdkRules } from './ai-sdk.ts'
-import { anthropicRules } from './anthropic.ts'
-import { geminiRules } from './gemini.ts'
-import { openAIChatRules, openAIResponsesRules } from './openai.ts'
-import { checkRules, isObj, type RequestProvider, type RequestViolation, type Rule } from './types.ts'
+import { aiSdkRules } from './rules-ai-sdk.ts'
+import { anthropicRules } from './rules-anthropic.ts'
+import { geminiRules } from './rules-gemini.ts'
+import { openAIChatRules, openAIResponsesRules } from './rules-openai.ts'
+import { checkRules, isObj, type RequestProvider, type RequestViolation, type Rule } from './rules-kit.ts'
 
-export type { RequestProvider, RequestViolation } from './types.ts'
+export type { RequestProvider, RequestViolation } from './rules-kit.ts'
 
 /** Each provider's rules, and the array field its request must hold. */
 const PROVIDERS: Readonly<Record<RequestProvider, { readonly rules: ReadonlyArray<Rule>; readonly field: string }>> = {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { arr, isBlank, isObj, noteFix, type Obj, replaceAt, type RequestViolation, type Rule, str } from './types.ts'
+import { arr, isBlank, isObj, noteFix, type Obj, replaceAt, type RequestViolation, type Rule, str } from './rules-kit.ts'
 
 /** The tool-use ids Anthropic accepts. */
 export const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/

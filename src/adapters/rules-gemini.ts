@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { arr, isObj, noteFix, type Obj, type RequestViolation, type Rule, str } from './types.ts'
+import { arr, isObj, noteFix, type Obj, type RequestViolation, type Rule, str } from './rules-kit.ts'
 
 /** The signature Google documents for a function call Gemini did not sign itself. */
 export const GEMINI_PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator'

@@ -1,11 +1,11 @@
 /**
- * Request rules: what a provider requires of a request body, each stated once as a rule object that
+ * Request rules, the kit: what a provider requires of a request body, each stated once as a rule object that
  * both lints any request (`checkRequest`) and, where a fix exists that loses nothing the provider
  * could use, repairs the request a `to…` adapter built (recorded as a `request_fixed` note).
  *
  * @module
  */
-import type { AdapterNote } from '../types.ts'
+import type { AdapterNote } from './types.ts'
 
 /**
  * The request formats `checkRequest` knows: OpenAI Chat Completions (`{ messages }`), OpenAI

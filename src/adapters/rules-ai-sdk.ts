@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { arr, isObj, noteFix, type Obj, type RequestViolation, type Rule } from './types.ts'
+import { arr, isObj, noteFix, type Obj, type RequestViolation, type Rule } from './rules-kit.ts'
 
 const PAIRS = 'ai-sdk/results-before-user-or-system'
 
