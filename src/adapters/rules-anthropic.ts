@@ -1,7 +1,7 @@
 /**
  * Anthropic Messages request rules (`{ system?, messages }`), from the Messages API reference and
  * its documented 400s: text blocks hold non-whitespace text, a final assistant turn (a prefill) does
- * not end in whitespace, no turn is empty, every `tool_use` is answered by `tool_result` blocks that
+ * not end in whitespace, an error result is not empty, no turn is empty, every `tool_use` is answered by `tool_result` blocks that
  * open the next user turn, tool ids match `^[a-zA-Z0-9_-]+$`, thinking blocks carry a signature.
  *
  * @module
@@ -142,6 +142,46 @@ const blankText: Rule = {
   },
 }
 
+// --- error results ---
+
+const ERROR_RESULT = 'anthropic/error-result-not-empty'
+
+/** The text an error result with no content goes out with. */
+export const EMPTY_ERROR_TEXT = 'Error (no output)'
+
+const isEmptyError = (b: unknown): boolean => {
+  if (!isObj(b) || b['type'] !== 'tool_result' || b['is_error'] !== true) return false
+  const content = b['content']
+  return content === undefined || content === '' || (Array.isArray(content) && content.length === 0)
+}
+
+const errorResults: Rule = {
+  name: ERROR_RESULT,
+  check: (request) =>
+    messagesOf(request).flatMap((m, i) =>
+      blocksOf(m).flatMap((b, j) => (isEmptyError(b) ? [{ path: `messages[${i}].content[${j}].content`, rule: ERROR_RESULT, message: 'content cannot be empty if is_error is true' }] : [])),
+    ),
+  fix: (request, context) => {
+    const ms = messagesOf(request)
+    if (!ms.some((m) => isObj(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError))) return request
+    return withMessages(
+      request,
+      ms.map((m, i) =>
+        isObj(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError)
+          ? {
+              ...m,
+              content: arr(m['content']).map((b, j) => {
+                if (!isEmptyError(b)) return b
+                noteFix(context, ERROR_RESULT, `messages[${i}].content[${j}].content`, 'filled')
+                return { ...(b as Obj), content: EMPTY_ERROR_TEXT }
+              }),
+            }
+          : m,
+      ),
+    )
+  },
+}
+
 // --- empty turns ---
 
 const EMPTY = 'anthropic/content-not-empty'
@@ -249,4 +289,4 @@ const thinkingSigned: Rule = {
 }
 
 /** Anthropic's rules, in the order their fixes run (blank blocks, then the turns they emptied, then the prefill). */
-export const anthropicRules: ReadonlyArray<Rule> = [blankText, emptyTurns, prefill, toolPairs, toolIds, thinkingSigned]
+export const anthropicRules: ReadonlyArray<Rule> = [blankText, errorResults, emptyTurns, prefill, toolPairs, toolIds, thinkingSigned]

@@ -69,6 +69,14 @@ describe('Anthropic rules', () => {
     expect(checkRequest('anthropic')(request)).toEqual([])
   })
 
+  it('error-result-not-empty: an error result with no content gets a short text', () => {
+    const bad = { messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: '', is_error: true }] }] }
+    expect(checkRequest('anthropic')(bad)).toEqual([{ path: 'messages[1].content[0].content', rule: 'anthropic/error-result-not-empty', message: 'content cannot be empty if is_error is true' }])
+    const { request, report } = right(toAnthropic()([msg('assistant', [call('t', 'f')]), msg('tool', [result('t', '', { isError: true })])]))
+    expect(request.messages[1]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'Error (no output)', is_error: true }] })
+    expect(fixes(report.notes)).toEqual([{ kind: 'request_fixed', rule: 'anthropic/error-result-not-empty', path: 'messages[1].content[0].content', action: 'filled' }])
+  })
+
   it('content-not-empty: a turn emptied by the rules goes, and the turns of one role that then meet are joined', () => {
     expect(rulesOf(checkRequest('anthropic')({ messages: [{ role: 'user', content: [] }] }))).toEqual(['anthropic/content-not-empty'])
     const { request, report } = right(toAnthropic()([msg('user', [text('a')]), msg('assistant', [text('  ')]), msg('user', [text('b')])]))
