@@ -40,7 +40,8 @@ const nameArb = fc.constantFrom('read', 'grep', 'bash', 'get_weather')
 const bytesArb = fc.uint8Array({ minLength: 1, maxLength: 24 })
 const pngArb = bytesArb.map((b) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, ...b]))
 const objectArgs = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((o) => JSON.stringify(o))
-const token = fc.tuple(fc.stringMatching(/^rs_[a-z0-9]{1,8}$/), fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined })).map(([id, enc]) => JSON.stringify(enc === undefined ? { id } : { id, encrypted_content: enc }))
+/** A reasoning item token; ids long enough that two items never share one (parts of one id are one item). */
+const token = fc.tuple(fc.stringMatching(/^rs_[a-z0-9]{12}$/), fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined })).map(([id, enc]) => JSON.stringify(enc === undefined ? { id } : { id, encrypted_content: enc }))
 
 /** system, then turns of: a user message, an assistant message, the tool results of its calls. */
 const historyArb = (p: Profile): fc.Arbitrary<Messages> =>
@@ -280,6 +281,25 @@ describe.each(adapters)('$name with any history', ({ to, from, provider, model }
       fc.property(conversationArb, (h) => {
         const r = (to as (o: object) => (ms: Messages) => E.Either<unknown, unknown>)({})(h)
         expect(E.isRight(r)).toBe(true)
+      }),
+      RUNS,
+    )
+  })
+})
+
+describe('checkRequest on any value', () => {
+  it('never throws, answers the same each time, and names each violation by path and rule of the provider', () => {
+    const shaped = fc.oneof(
+      fc.anything(),
+      fc.record({ messages: fc.array(fc.anything(), { maxLength: 5 }) }),
+      fc.record({ input: fc.array(fc.anything(), { maxLength: 5 }) }),
+      fc.record({ contents: fc.array(fc.record({ role: fc.anything(), parts: fc.array(fc.anything(), { maxLength: 3 }) }), { maxLength: 4 }) }),
+    )
+    fc.assert(
+      fc.property(shaped, fc.constantFrom('openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk') as fc.Arbitrary<Parameters<typeof checkRequest>[0]>, (u, provider) => {
+        const first = checkRequest(provider)(u)
+        expect(checkRequest(provider)(u)).toEqual(first)
+        for (const v of first) expect(typeof v.path === 'string' && typeof v.rule === 'string' && v.rule.startsWith(`${provider}/`) && v.message !== '').toBe(true)
       }),
       RUNS,
     )
