@@ -4,7 +4,7 @@
  * adapter into a request that follows the rule, with a `request_fixed` note saying what changed.
  */
 import { describe, expect, it } from 'vitest'
-import { checkRequest, toAnthropic, toGemini, toModelMessages, toOpenAIChat, toOpenAIResponses, fromOpenAIResponses } from '../../src/mod.ts'
+import { checkRequest, fromModelMessages, fromOpenAIResponses, toAnthropic, toGemini, toModelMessages, toOpenAIChat, toOpenAIResponses } from '../../src/mod.ts'
 import type { AdapterNote } from '../../src/adapters/index.ts'
 import { GEMINI_PLACEHOLDER_SIGNATURE } from '../../src/adapters/rules-gemini.ts'
 import { filenameFor } from '../../src/adapters/rules-kit.ts'
@@ -216,6 +216,23 @@ describe('OpenAI rules', () => {
     // the AI SDK's form: one part a summary with the same item id, the encrypted content on one of them
     const dup = { input: [{ ...item, summary: [item.summary[0]], encrypted_content: undefined }, { ...item, summary: [item.summary[1]] }] }
     expect(checkRequest('openai-responses')(dup).map((v) => v.path)).toEqual(['input[1].id'])
+    // the same item stored by the AI SDK, one reasoning part a summary, goes to Responses as one item
+    const stored = {
+      messages: [
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'first', providerOptions: { openai: { itemId: 'rs_1' } } },
+            { type: 'reasoning', text: 'second', providerOptions: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'ENC' } } },
+            { type: 'text', text: 'Hello' },
+          ],
+        },
+      ],
+    }
+    const viaSdk = right(toOpenAIResponses()(right(fromModelMessages(stored))))
+    expect(viaSdk.request.input).toEqual(input)
+    expect(checkRequest('openai-responses')(viaSdk.request)).toEqual([])
   })
 
   it('tool-call-id-format and call-id-format: empty ids (Chat) and ids over 64 characters (Responses) are found', () => {
