@@ -1,7 +1,9 @@
 /**
  * Provider adapters: pure conversions of a history to and from the request and response shapes of
- * OpenAI (Chat Completions and Responses), Anthropic Messages, Google Gemini and the Vercel AI SDK,
- * and stream assemblers that turn each provider's streaming events into conversation-builder inputs.
+ * OpenAI (Chat Completions and Responses), Anthropic Messages, Google Gemini and the Vercel AI SDK
+ * (model messages and UI messages), each provider's request rules (applied by its `to…`, and as a
+ * lint of any request: `checkRequest`), and stream assemblers that turn each provider's streaming
+ * events into conversation-builder inputs.
  * No SDK is needed at run time.
  *
  * @module
