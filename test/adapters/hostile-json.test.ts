@@ -15,6 +15,10 @@ import {
   fromOpenAIChatCompletion,
   fromOpenAIResponse,
   fromOpenAIResponses,
+  anthropicStream,
+  geminiStream,
+  openAIChatStream,
+  openAIResponsesStream,
 } from '../../src/adapters/index.ts'
 import { MAX_JSON_DEPTH } from '../../src/adapters/json-text.ts'
 import type { DecodeFailure } from '../../src/failure.ts'
@@ -105,6 +109,22 @@ describe('from… on hostile JSON', () => {
     ]) {
       expect(() => run()).not.toThrow()
       expect(E.isLeft(run())).toBe(true)
+    }
+  })
+
+  it('the stream assemblers take the same values in any event without throwing', () => {
+    for (const value of [deepObject(DEEP), { n: 1n }]) {
+      const events = [
+        { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: value } }] } }] },
+        { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'f', input: value } },
+        { type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'x', call_id: 'c', name: 'f', arguments: value } },
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: value } }] } }] },
+      ]
+      for (const make of [geminiStream, anthropicStream, openAIChatStream, openAIResponsesStream]) {
+        const assembler = make()
+        for (const e of events) expect(Array.isArray(assembler.push(e))).toBe(true)
+        expect(Array.isArray(assembler.end())).toBe(true)
+      }
     }
   })
 })
