@@ -22,10 +22,11 @@ import {
   bytesOf,
 } from './shared.ts'
 import type { ProviderId } from './types.ts'
+import { jsonText } from './json-text.ts'
 
 // --- from ---
 
-const PROVIDERS: ReadonlySet<string> = new Set<ProviderId>(['openai', 'anthropic', 'google'])
+export const PROVIDERS: ReadonlySet<string> = new Set<ProviderId>(['openai', 'anthropic', 'google'])
 
 const OptionsC = t.UnknownRecord
 const TextC = t.intersection([t.type({ text: t.string }), t.partial({ providerOptions: optional(OptionsC) })])
@@ -45,7 +46,7 @@ const option = (options: Record<string, unknown> | null | undefined, provider: s
 }
 
 /** Bytes or a URL from AI SDK data content (bytes, base64, a data URL, a URL). */
-const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array } | { readonly url: string } | undefined => {
+export const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array } | { readonly url: string } | undefined => {
   if (u instanceof Uint8Array) return { data: u }
   if (u instanceof ArrayBuffer) return { data: new Uint8Array(u) }
   if (u instanceof URL) return { url: u.href }
@@ -59,17 +60,19 @@ const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array 
   return r.fail(at, 'bytes, base64 or a URL', u)
 }
 
-type Decoded = { readonly parts: Part[]; provider: string | undefined }
+/** The parts decoded so far, and the provider their signatures name. */
+export type Decoded = { readonly parts: Part[]; provider: string | undefined }
 
 /** Adds the Gemini signature a part carries as a redacted reasoning part before it. */
-const carrier = (d: Decoded, options: Record<string, unknown> | null | undefined): void => {
+export const carrier = (d: Decoded, options: Record<string, unknown> | null | undefined): void => {
   const signature = option(options, 'google', 'thoughtSignature')
   if (signature === undefined) return
   d.parts.push({ type: 'reasoning', text: signature, redacted: true })
   d.provider ??= 'google'
 }
 
-const reasoningPart = (d: Decoded, text: string, options: Record<string, unknown> | null | undefined): void => {
+/** A reasoning part with the signature its provider options carry. */
+export const reasoningPart = (d: Decoded, text: string, options: Record<string, unknown> | null | undefined): void => {
   const redacted = option(options, 'anthropic', 'redactedData')
   const anthropic = option(options, 'anthropic', 'signature')
   const google = option(options, 'google', 'thoughtSignature')
@@ -99,8 +102,10 @@ const outputContent = (r: Reader, output: t.TypeOf<typeof OutputC>, at: string):
     case 'error-text':
       return typeof output.value === 'string' ? { content: output.value, isError: output.type === 'error-text' } : r.fail(`${at}.value`, 'string', output.value)
     case 'json':
-    case 'error-json':
-      return { content: JSON.stringify(output.value ?? null), isError: output.type === 'error-json' }
+    case 'error-json': {
+      const content = jsonText(r, output.value ?? null, `${at}.value`)
+      return content === undefined ? undefined : { content, isError: output.type === 'error-json' }
+    }
     case 'execution-denied':
       return { content: output.reason ?? 'Tool execution denied.', isError: true }
     case 'content':
@@ -144,10 +149,11 @@ const contentParts = (r: Reader, content: ReadonlyArray<unknown>, path: string, 
       )
     } else if (tag === 'tool-call') {
       const x = r.read(ToolCallC, u, at)
-      if (x === undefined) return
+      const input = x === undefined ? undefined : x.input === undefined ? '{}' : jsonText(r, x.input, `${at}.input`)
+      if (x === undefined || input === undefined) return
       carrier(d, x.providerOptions)
       names.set(x.toolCallId, x.toolName)
-      d.parts.push({ type: 'tool_call', id: x.toolCallId, name: x.toolName, arguments: x.input === undefined ? '{}' : JSON.stringify(x.input), status: 'complete' })
+      d.parts.push({ type: 'tool_call', id: x.toolCallId, name: x.toolName, arguments: input, status: 'complete' })
     } else if (tag === 'tool-result') {
       const x = r.read(ToolResultC, u, at)
       const out = x === undefined ? undefined : outputContent(r, x.output, `${at}.output`)

@@ -27,6 +27,8 @@ import {
   parseJson,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { aiSdkRules } from './rules-ai-sdk.ts'
+import { applyRules } from './rules-kit.ts'
 
 // --- wire ---
 
@@ -107,7 +109,8 @@ export type AIModelMessages = { readonly messages: Array<AIModelMessage> }
 
 // --- to ---
 
-type AssistantPart = Exclude<AIContentPart, { readonly type: 'image' }>
+/** A part of an assistant `ModelMessage`. */
+export type AssistantPart = Exclude<AIContentPart, { readonly type: 'image' }>
 
 
 /** The `providerOptions` of a signed reasoning part, under its provider's key. */
@@ -146,7 +149,8 @@ const mediaPart = (context: Context, m: Message, p: Part, assistant: boolean): A
   return undefined
 }
 
-const assistantContent = (context: Context, m: Message): AssistantPart[] => {
+/** The content of an assistant message as AI SDK parts (also the steps of a UI message). */
+export const assistantContent = (context: Context, m: Message): AssistantPart[] => {
   const out: AssistantPart[] = []
   let pending: string | undefined
   const push = (part: AssistantPart): void => {
@@ -220,7 +224,8 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
       else messages.push({ role: 'tool', content })
     } else if (m.role === 'assistant') {
       const content = assistantContent(context, m)
-      if (content.length === 0) {
+      // reasoning alone (what is left when the rest could not be carried) is no turn of its own
+      if (content.every((p) => p.type === 'reasoning')) {
         context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
         continue
       }
@@ -262,4 +267,4 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
 export const toModelMessages =
   (options: AdapterOptions = {}) =>
   (ms: Messages): AdapterResult<AIModelMessages> =>
-    convertWith('ai-sdk', options, nonEmptyIds, ms, convert)
+    convertWith('ai-sdk', options, nonEmptyIds, ms, (context, messages) => applyRules(aiSdkRules, convert(context, messages), context))

@@ -21,6 +21,7 @@ import {
   TaggedC,
   errorText,
 } from './shared.ts'
+import { jsonText } from './json-text.ts'
 
 // --- from ---
 
@@ -58,7 +59,7 @@ const mediaPart = (r: Reader, u: unknown, at: string, kind: 'image' | 'document'
 }
 
 /** The parts of a block list, or of a string. Tool results come out apart, in order. */
-const blockParts = (r: Reader, content: string | ReadonlyArray<unknown>, path: string): { parts: Part[]; results: Part[][] } => {
+const blockParts = (r: Reader, content: string | ReadonlyArray<unknown>, path: string, inResult = false): { parts: Part[]; results: Part[][] } => {
   if (typeof content === 'string') return { parts: [{ type: 'text', text: content }], results: [] }
   const parts: Part[] = []
   const results: Part[][] = []
@@ -85,7 +86,8 @@ const blockParts = (r: Reader, content: string | ReadonlyArray<unknown>, path: s
       }
       case 'tool_use': {
         const x = r.read(ToolUseC, u, at)
-        if (x !== undefined) parts.push({ type: 'tool_call', id: x.id, name: x.name, arguments: JSON.stringify(x.input ?? {}), status: 'complete' })
+        const input = x === undefined ? undefined : jsonText(r, x.input ?? {}, `${at}.input`)
+        if (x !== undefined && input !== undefined) parts.push({ type: 'tool_call', id: x.id, name: x.name, arguments: input, status: 'complete' })
         return
       }
       case 'image':
@@ -95,9 +97,11 @@ const blockParts = (r: Reader, content: string | ReadonlyArray<unknown>, path: s
         return
       }
       case 'tool_result': {
+        // a result holds text, images and documents, never another result: no recursion on nesting
+        if (inResult) return void r.fail(`${at}.type`, 'a text, image or document block inside a tool_result', tag)
         const x = r.read(ToolResultC, u, at)
         if (x === undefined) return
-        const inner = x.content == null ? { parts: [], results: [] } : blockParts(r, x.content, `${at}.content`)
+        const inner = x.content == null ? { parts: [], results: [] } : blockParts(r, x.content, `${at}.content`, true)
         const content = inner.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')
         const media = inner.parts.filter((p) => p.type === 'image' || p.type === 'file')
         results.push([{ type: 'tool_result', toolCallId: x.tool_use_id, content, isError: x.is_error === true }, ...media])

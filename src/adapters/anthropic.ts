@@ -29,6 +29,8 @@ import {
   omitPart,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { ANTHROPIC_ID, anthropicRules } from './rules-anthropic.ts'
+import { applyRules } from './rules-kit.ts'
 
 // --- wire ---
 
@@ -121,7 +123,7 @@ export type AnthropicRequest = {
 // --- to ---
 
 const anthropicIds: IdRule = {
-  valid: (id) => /^[a-zA-Z0-9_-]+$/.test(id),
+  valid: (id) => ANTHROPIC_ID.test(id),
   fix: (id) => id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call',
 }
 
@@ -278,4 +280,4 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
 export const toAnthropic =
   (options: AdapterOptions = {}) =>
   (ms: Messages): AdapterResult<AnthropicRequest> =>
-    convertWith('anthropic', options, anthropicIds, ms, convert)
+    convertWith('anthropic', options, anthropicIds, ms, (context, messages) => applyRules(anthropicRules, convert(context, messages), context))

@@ -21,6 +21,7 @@ import {
   type Reader,
   settleStatuses,
 } from './shared.ts'
+import { jsonText } from './json-text.ts'
 
 // --- from ---
 
@@ -49,11 +50,12 @@ const media = (mimeType: string | null | undefined, source: { data: Uint8Array }
       : { type: 'file', ...source, mediaType: mimeType }
 
 /** The response text of a function response: `output` or `error` alone, else the whole response as JSON. */
-const responseContent = (response: Record<string, unknown>): { readonly content: string; readonly isError: boolean } => {
+const responseContent = (r: Reader, response: Record<string, unknown>, at: string): { readonly content: string; readonly isError: boolean } | undefined => {
   const keys = Object.keys(response)
   if (keys.length === 1 && typeof response['output'] === 'string') return { content: response['output'], isError: false }
   if (keys.length === 1 && typeof response['error'] === 'string') return { content: response['error'], isError: true }
-  return { content: JSON.stringify(response), isError: false }
+  const content = jsonText(r, response, at)
+  return content === undefined ? undefined : { content, isError: false }
 }
 
 /** The parts of a content, with function responses apart (each a tool message of its own). */
@@ -75,15 +77,18 @@ const contentParts = (r: Reader, parts: ReadonlyArray<unknown>, path: string, ca
     }
     if (signature !== undefined) out.push({ type: 'reasoning', text: signature, redacted: true })
     if (x.functionCall != null) {
+      const args = jsonText(r, x.functionCall.args ?? {}, `${at}.functionCall.args`)
+      if (args === undefined) return
       const id = x.functionCall.id ?? `${calls.prefix}${x.functionCall.name}-${calls.count++}`
       calls.open.push({ id, name: x.functionCall.name })
-      out.push({ type: 'tool_call', id, name: x.functionCall.name, arguments: JSON.stringify(x.functionCall.args ?? {}), status: 'complete' })
+      out.push({ type: 'tool_call', id, name: x.functionCall.name, arguments: args, status: 'complete' })
     } else if (x.functionResponse != null) {
       const { name } = x.functionResponse
       const k = calls.open.findIndex((c) => (x.functionResponse?.id == null ? c.name === name : c.id === x.functionResponse.id))
       const id = x.functionResponse.id ?? calls.open[k]?.id ?? `${calls.prefix}${name}-${calls.count++}`
       if (k >= 0) calls.open.splice(k, 1)
-      results.push({ type: 'tool_result', toolCallId: id, name, ...responseContent(x.functionResponse.response ?? {}) })
+      const response = responseContent(r, x.functionResponse.response ?? {}, `${at}.functionResponse.response`)
+      if (response !== undefined) results.push({ type: 'tool_result', toolCallId: id, name, ...response })
     } else if (x.inlineData != null) {
       const data = bytesOf(x.inlineData.data)
       if (data === undefined) return void r.fail(`${at}.inlineData.data`, 'base64 string', x.inlineData.data)

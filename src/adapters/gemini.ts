@@ -35,6 +35,8 @@ import {
   omitPart,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { geminiRules } from './rules-gemini.ts'
+import { applyRules } from './rules-kit.ts'
 
 // --- wire ---
 
@@ -206,4 +208,4 @@ const convert = (context: Context, ms: Messages): GeminiRequest => {
 export const toGemini =
   (options: AdapterOptions = {}) =>
   (ms: Messages): AdapterResult<GeminiRequest> =>
-    convertWith('google', options, nonEmptyIds, ms, convert)
+    convertWith('google', options, nonEmptyIds, ms, (context, messages) => applyRules(geminiRules, convert(context, messages), context))

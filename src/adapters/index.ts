@@ -1,7 +1,9 @@
 /**
  * Provider adapters: pure conversions of a history to and from the request and response shapes of
- * OpenAI (Chat Completions and Responses), Anthropic Messages, Google Gemini and the Vercel AI SDK,
- * and stream assemblers that turn each provider's streaming events into conversation-builder inputs.
+ * OpenAI (Chat Completions and Responses), Anthropic Messages, Google Gemini and the Vercel AI SDK
+ * (model messages and UI messages), each provider's request rules (applied by its `to…`, and as a
+ * lint of any request: `checkRequest`), and stream assemblers that turn each provider's streaming
+ * events into conversation-builder inputs.
  * No SDK is needed at run time.
  *
  * @module
@@ -40,3 +42,6 @@ export {
 } from './ai-sdk.ts'
 export { fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
+export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
+export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
+export { fromUIMessages } from './ai-sdk-ui-from.ts'

@@ -33,6 +33,8 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { openAIChatRules } from './rules-openai.ts'
+import { applyRules, noteFix } from './rules-kit.ts'
 
 // --- wire ---
 
@@ -220,7 +222,13 @@ const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoni
 export const toOpenAIChat =
   (options: OpenAIChatOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIChatRequest> =>
-    convertWith('openai', options, nonEmptyIds, ms, (context, messages) => convert(context, systemAfterResults(messages), options))
+    convertWith('openai', options, nonEmptyIds, ms, (context, messages) =>
+      applyRules(
+        openAIChatRules,
+        convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-chat/tool-messages-follow-calls', `(message ${m.id})`, 'moved')), options),
+        context,
+      ),
+    )
 
 const convert = (context: Context, ms: Messages, options: OpenAIChatOptions): OpenAIChatRequest => {
   const systemRole = options.systemRole ?? 'system'

@@ -96,9 +96,11 @@ const decodeItems = (r: Reader, items: ReadonlyArray<unknown>, path: string): Me
     } else if (tag === 'reasoning') {
       const x = r.read(ReasoningItemC, u, at)
       if (x === undefined) return
-      const text = (x.summary ?? []).map((s) => s.text).join('\n\n')
+      // one part a summary, each naming the item, so that the item goes back as the one it was
       const token = referenceOf(x.id, x.encrypted_content)
-      ;(assistant ??= []).push(text === '' ? { type: 'reasoning', text: token, redacted: true } : { type: 'reasoning', text, signature: token })
+      const summaries = x.summary ?? []
+      if (summaries.length === 0) (assistant ??= []).push({ type: 'reasoning', text: token, redacted: true })
+      for (const s of summaries) (assistant ??= []).push({ type: 'reasoning', text: s.text, signature: token })
     } else if (tag === 'function_call') {
       const x = r.read(FunctionCallC, u, at)
       if (x === undefined) return

@@ -36,6 +36,8 @@ import {
   toDataUrl,
 } from './shared.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
+import { isResponsesCallId, joinReasoning, openAIResponsesRules } from './rules-openai.ts'
+import { applyRules, noteFix } from './rules-kit.ts'
 
 // --- wire ---
 
@@ -126,7 +128,7 @@ const parseReference = (signature: string): ReasoningRef | undefined => {
 
 /** Call ids of 1 to 64 characters (the limit of `function_call_output.call_id`). */
 const responsesIds: IdRule = {
-  valid: (id) => id.length >= 1 && id.length <= 64,
+  valid: isResponsesCallId,
   fix: (id) => (id === '' ? 'call' : id.slice(0, 56)),
 }
 
@@ -166,7 +168,14 @@ const assistantItems = (context: Context, m: Message): ReadonlyArray<OpenAIRespo
   const items: OpenAIResponsesItem[] = []
   for (const p of m.parts) {
     if (p.type === 'text') items.push({ type: 'message', role: 'assistant', content: p.text })
-    else if (p.type === 'reasoning') items.push(...reasoningItem(context, m, p))
+    else if (p.type === 'reasoning') {
+      for (const item of reasoningItem(context, m, p)) {
+        // the parts of one reasoning item (one a summary) go back as that one item
+        const joined = joinReasoning(items[items.length - 1], item)
+        if (joined === undefined) items.push(item)
+        else items[items.length - 1] = joined as OpenAIResponsesItem
+      }
+    }
     else if (p.type === 'tool_call') items.push({ type: 'function_call', call_id: idFor(context, p.id), name: p.name, arguments: p.arguments })
     else if (p.type !== 'finish') omitPart(context, m, p, 'not assistant content in the Responses API')
   }
@@ -222,4 +231,10 @@ const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions
 export const toOpenAIResponses =
   (options: OpenAIResponsesOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIResponsesRequest> =>
-    convertWith('openai', options, responsesIds, ms, (context, messages) => convert(context, systemAfterResults(messages), options))
+    convertWith('openai', options, responsesIds, ms, (context, messages) =>
+      applyRules(
+        openAIResponsesRules,
+        convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-responses/outputs-follow-calls', `(message ${m.id})`, 'moved')), options),
+        context,
+      ),
+    )

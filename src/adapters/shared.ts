@@ -125,9 +125,10 @@ const planIds = (context: Context, rule: IdRule, ms: Messages): void => {
 /**
  * Moves a system message that falls between a tool call and its results to right after those
  * results, for targets whose tool results must follow their call directly (the history core lets a
- * system message sit inside a tool turn). Returns the input when nothing moves.
+ * system message sit inside a tool turn). Returns the input when nothing moves; `onMove` hears of
+ * each message moved.
  */
-export const systemAfterResults = (ms: Messages): Messages => {
+export const systemAfterResults = (ms: Messages, onMove?: (m: Message) => void): Messages => {
   const out: Message[] = []
   let held: Message[] = []
   const open = new Set<string>()
@@ -139,6 +140,7 @@ export const systemAfterResults = (ms: Messages): Messages => {
   for (const m of ms) {
     if (m.role === 'system' && open.size > 0) {
       held.push(m)
+      onMove?.(m)
       moved = true
       continue
     }

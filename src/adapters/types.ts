@@ -52,7 +52,8 @@ export type AdapterOptions = {
 /**
  * Something a `to…` adapter did that the caller may want to know: a message or part the target
  * cannot carry was left out, reasoning was dropped or turned into text, an id was rewritten, a
- * flag the target has no field for was lost.
+ * flag the target has no field for was lost, or (`request_fixed`) a provider's request rule changed
+ * the request: the rule's name, the request path and what it did (since 0.2.0).
  *
  * @example
  * import type { AdapterNote } from 'chatfold'
@@ -70,6 +71,7 @@ export type AdapterNote =
   | { readonly kind: 'arguments_replaced'; readonly messageId: string; readonly toolCallId: string }
   | { readonly kind: 'error_flag_lost'; readonly messageId: string; readonly toolCallId: string }
   | { readonly kind: 'system_as_user'; readonly messageId: string }
+  | { readonly kind: 'request_fixed'; readonly rule: string; readonly path: string; readonly action: 'trimmed' | 'dropped' | 'filled' | 'moved' | 'merged' }
 
 /**
  * What a conversion did besides converting: the repair (when `repair: 'repair'` was asked for)

@@ -12,6 +12,7 @@ import {
   toModelMessages,
   toOpenAIChat,
   toOpenAIResponses,
+  checkRequest,
 } from '../../src/adapters/index.ts'
 import type { Message, Messages } from '../../src/message.ts'
 import type { Part } from '../../src/part.ts'
@@ -39,7 +40,8 @@ const nameArb = fc.constantFrom('read', 'grep', 'bash', 'get_weather')
 const bytesArb = fc.uint8Array({ minLength: 1, maxLength: 24 })
 const pngArb = bytesArb.map((b) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, ...b]))
 const objectArgs = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((o) => JSON.stringify(o))
-const token = fc.tuple(fc.stringMatching(/^rs_[a-z0-9]{1,8}$/), fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined })).map(([id, enc]) => JSON.stringify(enc === undefined ? { id } : { id, encrypted_content: enc }))
+/** A reasoning item token; ids long enough that two items never share one (parts of one id are one item). */
+const token = fc.tuple(fc.stringMatching(/^rs_[a-z0-9]{12}$/), fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined })).map(([id, enc]) => JSON.stringify(enc === undefined ? { id } : { id, encrypted_content: enc }))
 
 /** system, then turns of: a user message, an assistant message, the tool results of its calls. */
 const historyArb = (p: Profile): fc.Arbitrary<Messages> =>
@@ -80,6 +82,8 @@ const text = (min = 0) => fc.string({ minLength: min, maxLength: 12 }).map((t): 
 const said = (parts: fc.Arbitrary<Part | 'call'>, anchor: fc.Arbitrary<Part>) =>
   fc.tuple(fc.array(parts, { maxLength: 4 }), anchor).map(([ps, a]) => (ps.some((p) => p === 'call' || (p.type === 'text' && p.text.trim() !== '')) ? ps : [...ps, a]))
 const nonBlank = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '').map((t): Part => ({ type: 'text', text: t }))
+/** Non-blank text with no whitespace at its end (what a final Anthropic assistant turn keeps). */
+const trimmed = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '').map((t): Part => ({ type: 'text', text: t.trimEnd() }))
 
 const profiles: ReadonlyArray<{
   readonly name: string
@@ -97,7 +101,8 @@ const profiles: ReadonlyArray<{
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
           fc.tuple(bytesArb, fc.constantFrom('audio/wav', 'audio/mpeg')).map(([data, mediaType]): Part => ({ type: 'file', data, mediaType })),
-          fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', ...(filename === undefined ? {} : { filename }) })),
+          // a file by bytes goes out with a filename (made up from its media type when it has none: rules.test.ts)
+          fc.tuple(bytesArb, fc.string({ minLength: 1, maxLength: 8 })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', filename })),
         ),
         { minLength: 1, maxLength: 3 },
       ),
@@ -118,7 +123,8 @@ const profiles: ReadonlyArray<{
           text(),
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
-          fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', ...(filename === undefined ? {} : { filename }) })),
+          // a file by bytes goes out with a filename (made up from its media type when it has none: rules.test.ts)
+          fc.tuple(bytesArb, fc.string({ minLength: 1, maxLength: 8 })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', filename })),
         ),
         { minLength: 1, maxLength: 3 },
       ),
@@ -140,10 +146,11 @@ const profiles: ReadonlyArray<{
     name: 'Anthropic Messages',
     profile: {
       provider: 'anthropic',
-      system: fc.array(text(), { minLength: 1, maxLength: 2 }),
+      system: fc.array(nonBlank, { minLength: 1, maxLength: 2 }),
+      // blank texts are dropped by Anthropic's rules (rules.test.ts): not representable
       user: fc.array(
         fc.oneof(
-          text(1),
+          nonBlank,
           fc.tuple(bytesArb, fc.constantFrom('image/png', 'image/jpeg', 'image/gif', 'image/webp')).map(([data, mediaType]): Part => ({ type: 'image', data, mediaType })),
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
           fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', ...(filename === undefined ? {} : { filename }) })),
@@ -151,14 +158,15 @@ const profiles: ReadonlyArray<{
         ),
         { minLength: 1, maxLength: 3 },
       ),
+      // blank texts are dropped and a final assistant text is trimmed at its end (rules.test.ts)
       assistant: said(
         fc.oneof(
-          text(1),
+          trimmed,
           fc.constant('call' as const),
           fc.tuple(fc.string({ maxLength: 12 }), fc.base64String({ minLength: 4, maxLength: 16 })).map(([t, signature]): Part => ({ type: 'reasoning', text: t, signature })),
           fc.base64String({ minLength: 4, maxLength: 16 }).map((t): Part => ({ type: 'reasoning', text: t, redacted: true })),
         ),
-        nonBlank,
+        trimmed,
       ),
       args: objectArgs,
       isError: fc.boolean(),
@@ -169,10 +177,11 @@ const profiles: ReadonlyArray<{
     name: 'Gemini',
     profile: {
       provider: 'google',
-      system: fc.array(text(), { minLength: 1, maxLength: 2 }),
+      system: fc.array(text(1), { minLength: 1, maxLength: 2 }),
+      // empty texts are dropped by Gemini's rules (rules.test.ts): not representable
       user: fc.array(
         fc.oneof(
-          text(),
+          text(1),
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
           fc.tuple(fc.webUrl(), fc.constantFrom('image/jpeg', 'application/pdf')).map(([url, mediaType]): Part => (mediaType === 'application/pdf' ? { type: 'file', url, mediaType } : { type: 'image', url, mediaType })),
         ),
@@ -182,7 +191,8 @@ const profiles: ReadonlyArray<{
         fc.oneof(
           text(1),
           fc.constant('call' as const),
-          fc.string({ maxLength: 12 }).map((t): Part => ({ type: 'reasoning', text: t })),
+          // an empty unsigned thought is dropped by Gemini's rules: not representable
+          fc.string({ minLength: 1, maxLength: 12 }).map((t): Part => ({ type: 'reasoning', text: t })),
           fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.base64String({ minLength: 4, maxLength: 16 })).map(([t, signature]): Part => ({ type: 'reasoning', text: t, signature })),
           fc.base64String({ minLength: 4, maxLength: 16 }).map((t): Part => ({ type: 'reasoning', text: t, redacted: true })),
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
@@ -232,14 +242,27 @@ describe.each(profiles)('$name', ({ profile, roundTrip }) => {
 // --- any history ---
 
 const adapters = [
-  { name: 'OpenAI Chat Completions', to: toOpenAIChat, from: fromOpenAIChat },
-  { name: 'OpenAI Responses', to: toOpenAIResponses, from: fromOpenAIResponses },
-  { name: 'Anthropic Messages', to: toAnthropic, from: fromAnthropic },
-  { name: 'Gemini', to: toGemini, from: fromGemini },
-  { name: 'AI SDK', to: toModelMessages, from: fromModelMessages },
+  { name: 'OpenAI Chat Completions', to: toOpenAIChat, from: fromOpenAIChat, provider: 'openai-chat', model: 'gpt-5' },
+  { name: 'OpenAI Responses', to: toOpenAIResponses, from: fromOpenAIResponses, provider: 'openai-responses', model: 'gpt-5' },
+  { name: 'Anthropic Messages', to: toAnthropic, from: fromAnthropic, provider: 'anthropic', model: 'claude-sonnet-4-5' },
+  { name: 'Gemini', to: toGemini, from: fromGemini, provider: 'gemini', model: 'gemini-3-pro-preview' },
+  { name: 'AI SDK', to: toModelMessages, from: fromModelMessages, provider: 'ai-sdk', model: undefined },
 ] as const
 
-describe.each(adapters)('$name with any history', ({ to, from }) => {
+describe.each(adapters)('$name with any history', ({ to, from, provider, model }) => {
+  it('builds from any history (blank and empty texts, foreign signatures, several calls a turn) a request that satisfies checkRequest', () => {
+    fc.assert(
+      fc.property(messagesArb, fc.constantFrom<'drop' | 'text'>('drop', 'text'), (h, foreignReasoning) => {
+        const options = { repair: 'repair' as const, foreignReasoning, ...(model === undefined ? {} : { model }) }
+        const r = (to as (o: object) => (ms: Messages) => E.Either<unknown, { request: object }>)(options)(h)
+        if (E.isLeft(r)) throw new Error(`conversion failed: ${JSON.stringify(r.left)}`)
+        const request = provider === 'gemini' ? { model, ...r.right.request } : r.right.request
+        expect(checkRequest(provider)(request)).toEqual([])
+      }),
+      RUNS,
+    )
+  })
+
   it('repairs any history into a request whose tool calls and results pair up, without touching the input', () => {
     fc.assert(
       fc.property(messagesArb, (h) => {
@@ -258,6 +281,25 @@ describe.each(adapters)('$name with any history', ({ to, from }) => {
       fc.property(conversationArb, (h) => {
         const r = (to as (o: object) => (ms: Messages) => E.Either<unknown, unknown>)({})(h)
         expect(E.isRight(r)).toBe(true)
+      }),
+      RUNS,
+    )
+  })
+})
+
+describe('checkRequest on any value', () => {
+  it('never throws, answers the same each time, and names each violation by path and rule of the provider', () => {
+    const shaped = fc.oneof(
+      fc.anything(),
+      fc.record({ messages: fc.array(fc.anything(), { maxLength: 5 }) }),
+      fc.record({ input: fc.array(fc.anything(), { maxLength: 5 }) }),
+      fc.record({ contents: fc.array(fc.record({ role: fc.anything(), parts: fc.array(fc.anything(), { maxLength: 3 }) }), { maxLength: 4 }) }),
+    )
+    fc.assert(
+      fc.property(shaped, fc.constantFrom('openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk') as fc.Arbitrary<Parameters<typeof checkRequest>[0]>, (u, provider) => {
+        const first = checkRequest(provider)(u)
+        expect(checkRequest(provider)(u)).toEqual(first)
+        for (const v of first) expect(typeof v.path === 'string' && typeof v.rule === 'string' && v.rule.startsWith(`${provider}/`) && v.message !== '').toBe(true)
       }),
       RUNS,
     )

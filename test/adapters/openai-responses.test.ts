@@ -52,8 +52,8 @@ describe('toOpenAIResponses', () => {
     expect(report.notes).toEqual([{ kind: 'id_renamed', from: long, to: 'c'.repeat(56) }])
   })
 
-  it('sends images and files as input content', () => {
-    const { request } = right(
+  it('sends images and files as input content, a file by bytes with a filename from its media type', () => {
+    const { request, report } = right(
       toOpenAIResponses()([
         msg('user', [
           { type: 'image', data: new Uint8Array([0xff, 0xd8, 0xff, 0]) },
@@ -68,9 +68,10 @@ describe('toOpenAIResponses', () => {
       content: [
         { type: 'input_image', image_url: 'data:image/jpeg;base64,/9j/AA==', detail: 'auto' },
         { type: 'input_file', file_url: 'https://example.com/a.pdf', filename: 'a.pdf' },
-        { type: 'input_file', file_data: 'data:application/pdf;base64,AQ==' },
+        { type: 'input_file', file_data: 'data:application/pdf;base64,AQ==', filename: 'file.pdf' },
       ],
     })
+    expect(report.notes).toEqual([{ kind: 'request_fixed', rule: 'openai-responses/file-filename', path: 'input[0].content[2].filename', action: 'filled' }])
   })
 })
 

@@ -8,10 +8,12 @@ import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionChunk, ChatC
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem, Response as OpenAIResponse, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type Anthropic from '@anthropic-ai/sdk'
 import type { GenerateContentParameters, GenerateContentResponse, Content } from '@google/genai'
-import type { generateText, ModelMessage } from 'ai'
+import type { generateText, ModelMessage, UIMessage } from 'ai'
 import type {
   AIModelMessage,
   AIModelMessages,
+  AIUIMessage,
+  AIUIMessages,
   AnthropicMessage,
   AnthropicRequest,
   GeminiContent,
@@ -47,6 +49,7 @@ export type AnthropicChecks = [
   Assert<Assignable<NonNullable<AnthropicRequest['system']>, NonNullable<Anthropic.MessageCreateParams['system']>>>,
 ]
 export type GeminiChecks = [Assert<Assignable<GeminiContent, Content>>, Assert<Assignable<NonNullable<GeminiRequest['systemInstruction']>, Content>>]
+export type AISDKUIChecks = [Assert<Assignable<AIUIMessage, UIMessage>>, Assert<Assignable<AIUIMessages['messages'], UIMessage[]>>]
 export type AISDKChecks = [Assert<Assignable<AIModelMessage, ModelMessage>>, Assert<Assignable<AIModelMessages['messages'], Parameters<typeof generateText>[0]['messages'] & {}>>]
 
 // The way the README shows it: spread the request into the SDK call.

@@ -1,0 +1,232 @@
+/**
+ * Vercel AI SDK UI messages (`UIMessage[]`, what `useChat` holds and most AI SDK apps store): a
+ * history to UI messages (`toUIMessages`). A user or system message is one UI message; an assistant
+ * turn (its steps and the tool results between them) is one assistant UI message, each step opened by
+ * a `step-start` part, each tool call a `tool-{name}` part whose state says what became of it:
+ * `input-available` while no result answers it, `output-available` with the result, `output-error`
+ * with an error result's text. Reasoning signatures go under each provider's key of
+ * `providerMetadata` (a Gemini signature on the part it came with, `callProviderMetadata` for a tool
+ * call). Message ids, UI metadata, data and source parts and JSON tool outputs that `fromUIMessages`
+ * kept in a message's `metadata.ui` come back where they were.
+ *
+ * @module
+ */
+import { isInternal, type Message, type Messages } from '../message.ts'
+import type { Part } from '../part.ts'
+import { imageType, isJsonObject, omitPart, parseJson, toDataUrl, type Context } from './shared.ts'
+import { type AIProviderOptions, assistantContent } from './ai-sdk.ts'
+import type { AdapterOptions, AdapterResult } from './types.ts'
+import * as E from 'fp-ts/Either'
+
+// --- wire ---
+
+/**
+ * A tool part of a UI message (`tool-{name}`), in one of the states `toUIMessages` writes.
+ *
+ * @example
+ * import type { AIUIToolPart } from 'chatfold'
+ * const part: AIUIToolPart = { type: 'tool-weather', toolCallId: 'c1', state: 'output-available', input: { city: 'Paris' }, output: '18°C' }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type AIUIToolPart = {
+  readonly type: `tool-${string}`
+  readonly toolCallId: string
+  readonly input: unknown
+  readonly callProviderMetadata?: AIProviderOptions
+} & (
+  | { readonly state: 'input-available' }
+  | { readonly state: 'output-available'; readonly output: unknown }
+  | { readonly state: 'output-error'; readonly errorText: string }
+)
+
+/**
+ * A part of a UI message, as `toUIMessages` writes it (data and source parts kept by
+ * `fromUIMessages` come back as they were).
+ *
+ * @example
+ * import type { AIUIPart } from 'chatfold'
+ * const part: AIUIPart = { type: 'text', text: 'Hi', state: 'done' }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type AIUIPart =
+  | { readonly type: 'text'; readonly text: string; readonly state?: 'done'; readonly providerMetadata?: AIProviderOptions }
+  | { readonly type: 'reasoning'; readonly text: string; readonly state?: 'done'; readonly providerMetadata?: AIProviderOptions }
+  | { readonly type: 'file'; readonly mediaType: string; readonly url: string; readonly filename?: string; readonly providerMetadata?: AIProviderOptions }
+  | { readonly type: 'step-start' }
+  | { readonly type: `data-${string}`; readonly id?: string; readonly data: unknown }
+  | AIUIToolPart
+
+/**
+ * An AI SDK `UIMessage`, as `toUIMessages` writes it.
+ *
+ * @example
+ * import type { AIUIMessage } from 'chatfold'
+ * const m: AIUIMessage = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type AIUIMessage = {
+  readonly id: string
+  readonly role: 'system' | 'user' | 'assistant'
+  readonly metadata?: unknown
+  readonly parts: Array<AIUIPart>
+}
+
+/**
+ * What `toUIMessages` produces and `fromUIMessages` reads: `{ messages }`, the `messages` of
+ * `useChat` (or of a stored chat).
+ *
+ * @example
+ * import type { AIUIMessages } from 'chatfold'
+ * const ui: AIUIMessages = { messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type AIUIMessages = { readonly messages: Array<AIUIMessage> }
+
+/** What `fromUIMessages` keeps in a message's `metadata.ui` so that `toUIMessages` can restore it. */
+export type UIKept = {
+  readonly metadata?: unknown
+  readonly parts?: ReadonlyArray<{ readonly at: number; readonly part: unknown }>
+  readonly jsonOutputs?: ReadonlyArray<string>
+}
+
+/** The `metadata.ui` of a message, when it holds one. */
+export const keptOf = (m: Message): UIKept => {
+  const ui = m.metadata?.['ui']
+  return isJsonObject(ui) ? (ui as UIKept) : {}
+}
+
+// --- to ---
+
+type Building = { readonly id: string; readonly role: AIUIMessage['role']; readonly parts: AIUIPart[]; readonly kept: UIKept }
+
+/** A user or system message's parts: text and files (images as files, bytes as data URLs). */
+const plainParts = (context: Context, m: Message): AIUIPart[] => {
+  const out: AIUIPart[] = []
+  for (const p of m.parts) {
+    if (p.type === 'text') out.push({ type: 'text', text: p.text })
+    else if (p.type === 'image' || p.type === 'file') {
+      const file = filePart(p)
+      if (file === undefined) omitPart(context, m, p, 'a file with neither bytes nor URL, or an image of unknown type')
+      else out.push(file)
+    } else if (p.type !== 'finish') omitPart(context, m, p, `not ${m.role} content in a UI message`)
+  }
+  return out
+}
+
+const filePart = (p: Part): Extract<AIUIPart, { readonly type: 'file' }> | undefined => {
+  if (p.type !== 'image' && p.type !== 'file') return undefined
+  const mediaType = p.type === 'image' ? (imageType(p) ?? (p.url === undefined ? undefined : 'image/*')) : p.mediaType
+  if (mediaType === undefined) return undefined
+  const url = p.url ?? (p.data === undefined ? undefined : toDataUrl(mediaType, p.data))
+  if (url === undefined) return undefined
+  return { type: 'file', mediaType, url, ...(p.type === 'file' && p.filename !== undefined ? { filename: p.filename } : {}) }
+}
+
+/** An assistant message as one step of a UI message: `step-start`, then its parts. */
+const stepParts = (context: Context, m: Message): AIUIPart[] => {
+  const out: AIUIPart[] = [{ type: 'step-start' }]
+  for (const part of assistantContent(context, m)) {
+    const meta = part.providerOptions === undefined ? {} : { providerMetadata: part.providerOptions }
+    if (part.type === 'text') out.push({ type: 'text', text: part.text, state: 'done', ...meta })
+    else if (part.type === 'reasoning') out.push({ type: 'reasoning', text: part.text, state: 'done', ...meta })
+    else if (part.type === 'file') {
+      const url = typeof part.data === 'string' ? part.data : toDataUrl(part.mediaType, part.data)
+      out.push({ type: 'file', mediaType: part.mediaType, url, ...(part.filename === undefined ? {} : { filename: part.filename }), ...meta })
+    } else {
+      out.push({
+        type: `tool-${part.toolName}`,
+        toolCallId: part.toolCallId,
+        state: 'input-available',
+        input: part.input,
+        ...(part.providerOptions === undefined ? {} : { callProviderMetadata: part.providerOptions }),
+      })
+    }
+  }
+  return out
+}
+
+/** Answers the tool parts of the UI message being built with a tool message's results. */
+const answer = (context: Context, m: Message, building: Building | undefined): void => {
+  const json = new Set(keptOf(m).jsonOutputs ?? [])
+  for (const p of m.parts) {
+    if (p.type !== 'tool_result') {
+      omitPart(context, m, p, 'not tool content in a UI message')
+      continue
+    }
+    const at = building?.role === 'assistant' ? building.parts.findIndex((x) => 'toolCallId' in x && x.toolCallId === p.toolCallId) : -1
+    const call = at < 0 ? undefined : (building?.parts[at] as AIUIToolPart)
+    if (building === undefined || call === undefined) {
+      omitPart(context, m, p, 'a result whose call is not in the assistant turn before it')
+      continue
+    }
+    const { type, toolCallId, input, callProviderMetadata } = call
+    const base = { type, toolCallId, input, ...(callProviderMetadata === undefined ? {} : { callProviderMetadata }) }
+    const parsed = json.has(p.toolCallId) ? parseJson(p.content) : undefined
+    building.parts[at] = p.isError ? { ...base, state: 'output-error', errorText: p.content } : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }
+  }
+}
+
+/** A built UI message, with the parts and metadata `fromUIMessages` kept put back. */
+const finish = (b: Building): AIUIMessage => {
+  const parts = [...b.parts]
+  for (const { at, part } of [...(b.kept.parts ?? [])].sort((x, y) => x.at - y.at)) parts.splice(Math.min(at, parts.length), 0, part as AIUIPart)
+  return { id: b.id, role: b.role, ...(b.kept.metadata === undefined ? {} : { metadata: b.kept.metadata }), parts }
+}
+
+/**
+ * Converts a history to AI SDK `UIMessage`s, for `useChat` or a stored chat: the inverse of
+ * `fromUIMessages`, and the bridge from model messages to UI messages that the AI SDK does not offer.
+ * Internal messages (display, bookmark, metadata) are left out; a call with no result yet is an
+ * `input-available` tool part (no tool-pair check: a UI may hold a call still running). Tool-call
+ * arguments that are not JSON fail the conversion, or with `repair: 'repair'` become `{}`.
+ *
+ * @example
+ * import * as E from 'fp-ts/Either'
+ * import { textMessage, toUIMessages } from 'chatfold'
+ * const r = toUIMessages()([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')])
+ * if (E.isRight(r)) r.right.request.messages[1]?.parts // [{ type: 'step-start' }, { type: 'text', text: 'Hello!', state: 'done' }]
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export const toUIMessages =
+  (options: AdapterOptions = {}) =>
+  (ms: Messages): AdapterResult<AIUIMessages> => {
+    const context: Context = {
+      target: 'ai-sdk',
+      repair: options.repair ?? 'fail',
+      foreignReasoning: options.foreignReasoning ?? 'drop',
+      model: options.model,
+      notes: [],
+      ids: new Map(),
+      error: undefined,
+    }
+    const out: AIUIMessage[] = []
+    let building: Building | undefined
+    const close = (): void => {
+      if (building !== undefined) out.push(finish(building))
+      building = undefined
+    }
+    for (const m of ms) {
+      if (isInternal(m)) {
+        context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
+        continue
+      }
+      if (m.role === 'tool') answer(context, m, building)
+      else if (m.role === 'assistant' && building?.role === 'assistant') building.parts.push(...stepParts(context, m))
+      else {
+        close()
+        building = { id: m.id, role: m.role, parts: m.role === 'assistant' ? stepParts(context, m) : plainParts(context, m), kept: keptOf(m) }
+      }
+    }
+    close()
+    return context.error !== undefined ? E.left(context.error) : E.right({ request: { messages: out }, report: { notes: context.notes } })
+  }
