@@ -5,6 +5,7 @@
  * @module
  */
 export * from './types.ts'
+export { COMPACT_TIMEOUT } from './ops.ts'
 export type {
   EngineCompactOptions,
   EnginePlanOptions,
@@ -14,6 +15,7 @@ export type {
   SessionPlan,
   SessionPruneResult,
 } from './ops.ts'
+export * from './operations.ts'
 export * from './protocol.ts'
 export { createEngineService } from './service.ts'
 export * from './host.ts'
