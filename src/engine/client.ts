@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { proxy, wrap } from 'comlink'
+import { proxy } from 'comlink'
 import type { Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
 import type { Summarizer } from '../compaction/compact.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
-import { type EngineHost, webWorkerHost } from './host.ts'
+import { type Connection, connections, resolveMode } from './connection.ts'
 import { COMPACT_TIMEOUT, type RemoteSummarizer } from './ops.ts'
 import {
   type HistoryMethods,
@@ -25,37 +25,11 @@ import {
   type SessionRef,
   type Slice,
 } from './operations.ts'
-import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
-import { abortReason, now, sliceSizer, slicesOf, throwIfAborted, yieldToEventLoop } from './schedule.ts'
-import { createEngineService } from './service.ts'
+import type { EngineService, ProgressCallback } from './protocol.ts'
+import { now, sliceSizer, slicesOf, throwIfAborted, yieldToEventLoop } from './schedule.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 
 // --- the engine ---
-
-type Connection = {
-  readonly service: EngineService
-  readonly host: EngineHost | undefined
-  /** Pending calls: how to reject each. */
-  readonly pending: Map<number, (error: unknown) => void>
-  failure: EngineError | undefined
-  started: Promise<void>
-}
-
-const hasWorker = (): boolean => typeof Worker === 'function' && typeof import.meta.url === 'string'
-
-const resolveMode = (o: EngineOptions): 'worker' | 'inline' => {
-  const mode = o.mode ?? 'auto'
-  if (mode !== 'auto') return mode
-  return o.host !== undefined || hasWorker() ? 'worker' : 'inline'
-}
-
-/** An error from the other side: Comlink rebuilds errors as plain `Error`s with their name and message. */
-const fromService = (e: unknown): unknown => {
-  if (!(e instanceof Error) || e instanceof EngineError) return e
-  if (e.name === 'EngineError') return new EngineError('session', e.message)
-  if (e.name === 'TypeError' && !(e instanceof TypeError)) return new TypeError(e.message)
-  return e
-}
 
 const noop = (): void => undefined
 
@@ -118,130 +92,16 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const mode = resolveMode(options)
   const encoding = options.encoding ?? DEFAULT_ENCODING
   const slices = sliceSizer(options.sliceBytes === undefined ? undefined : Math.max(1, Math.floor(options.sliceBytes)))
-  const startTimeout = options.startTimeout ?? 30_000
   const remote = mode === 'worker'
   let disposed: EngineError | undefined
-  let callIds = 0
   let batchIds = 0
 
-  const fail = (c: Connection, error: EngineError): void => {
-    if (c.failure !== undefined) return
-    c.failure = error
-    const pending = [...c.pending]
-    c.pending.clear()
-    for (const [callId, reject] of pending) {
-      reject(error)
-      if (c.host === undefined) void c.service.cancel(callId).catch(noop)
-    }
-    c.host?.terminate()
-  }
-
-  const spawn = (): EngineHost | EngineError => {
-    if (options.host !== undefined) return options.host()
-    if (typeof Worker !== 'function') {
-      return new EngineError('unsupported', 'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)')
-    }
-    return webWorkerHost()
-  }
-
-  /** Runs one call on a connection: raced against the connection's failure and the signal. */
-  const call = <A>(c: Connection, signal: AbortSignal | undefined, f: (s: EngineService, callId: number) => Promise<A>): Promise<A> => {
-    if (disposed !== undefined) return Promise.reject(disposed)
-    if (c.failure !== undefined) return Promise.reject(c.failure)
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
-    const callId = ++callIds
-    return new Promise<A>((resolve, reject) => {
-      let settled = false
-      const settle = (): boolean => {
-        if (settled) return false
-        settled = true
-        c.pending.delete(callId)
-        signal?.removeEventListener('abort', onAbort)
-        if (c.pending.size === 0) c.host?.unref?.()
-        return true
-      }
-      const onAbort = (): void => {
-        if (!settle()) return
-        reject(abortReason(signal as AbortSignal))
-        void c.service.cancel(callId).catch(noop)
-      }
-      c.pending.set(callId, (e) => {
-        if (settle()) reject(e)
-      })
-      if (c.pending.size === 1) c.host?.ref?.()
-      signal?.addEventListener('abort', onAbort, { once: true })
-      let p: Promise<A>
-      try {
-        p = f(c.service, callId)
-      } catch (e) {
-        p = Promise.reject(e)
-      }
-      p.then(
-        (v) => {
-          if (settle()) resolve(v)
-        },
-        (e: unknown) => {
-          if (settle()) reject(fromService(e))
-        },
-      )
-    })
-  }
-
-  const connect = (): Connection => {
-    if (!remote) {
-      const c: Connection = { service: createEngineService(), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve() }
-      return c
-    }
-    let host: EngineHost | EngineError
-    try {
-      host = spawn()
-    } catch (e) {
-      host = new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-    }
-    if (host instanceof EngineError) {
-      const c: Connection = { service: undefined as never, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host) }
-      c.started.catch(noop)
-      return c
-    }
-    const c: Connection = {
-      service: wrap<EngineService>(host.endpoint) as unknown as EngineService,
-      host,
-      pending: new Map(),
-      failure: undefined,
-      started: Promise.resolve(),
-    }
-    let answered = false
-    host.onFailure((error) =>
-      fail(
-        c,
-        answered
-          ? new EngineError('crashed', `The engine worker died: ${error.message}`, { cause: error })
-          : new EngineError('load', `The engine worker failed to load: ${error.message}`, { cause: error }),
-      ),
-    )
-    host.unref?.()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    c.started = call(c, undefined, (s) => {
-      timer = setTimeout(() => fail(c, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
-      return s.ping()
-    }).then(
-      (protocol) => {
-        clearTimeout(timer)
-        answered = true
-        if (protocol !== ENGINE_PROTOCOL) {
-          const e = new EngineError('load', `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`)
-          fail(c, e)
-          throw e
-        }
-      },
-      (e: unknown) => {
-        clearTimeout(timer)
-        throw e
-      },
-    )
-    c.started.catch(noop)
-    return c
-  }
+  const { call, connect, fail } = connections({
+    remote,
+    startTimeout: options.startTimeout ?? 30_000,
+    disposed: () => disposed,
+    ...(options.host === undefined ? {} : { host: options.host }),
+  })
 
   let current = connect()
 
