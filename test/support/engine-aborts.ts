@@ -109,6 +109,28 @@ export const engineAborts = (cases: ReadonlyArray<EngineCase>): void => {
       })(),
     )
 
+    it('an open aborted after a random delay leaves the session it would replace open and unchanged', withEngine(async (engine) => {
+      const ms = history(120, 4)
+      const next = random(7)
+      let rejected = 0
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const old = await engine.open('s', ms)
+        const controller = new AbortController()
+        const opening = settle(engine.open('s', history(200, 21), { signal: controller.signal }))
+        const delay = trial === 0 ? 0 : Math.floor(next() * 30)
+        if (delay === 0) controller.abort()
+        else setTimeout(() => controller.abort(), delay)
+        const r = await opening
+        if (r.ok) {
+          expect(await r.value.snapshot()).toEqual(history(200, 21))
+        } else {
+          rejected++
+          expect(await old.snapshot()).toEqual(ms)
+        }
+      }
+      expect(rejected).toBeGreaterThan(0)
+    }))
+
     it('a compaction whose summariser never settles times out, rejects, and leaves the session as it was', withEngine(async (engine) => {
       const ms = history(150, 6)
       const session = await engine.open('s', ms)
