@@ -20,7 +20,7 @@ export const MAX_ISSUES = 20
 
 /** The error bad input rejects with: `TypeError`, with the issues by path, as `parseMessages` throws. */
 export const decodeError = (issues: ReadonlyArray<DecodeIssue>, more: boolean): TypeError =>
-  new TypeError(`Cannot decode messages: ${formatDecodeFailure(issues)}${more ? '\n… (more issues not shown)' : ''}`)
+  new TypeError(`Cannot decode messages: ${formatDecodeFailure(issues)}${more ? `\n… (the first ${MAX_ISSUES} issues; there may be more)` : ''}`)
 
 /** Admitted messages: the decoded history (the input itself when every message was in form) and its counts. */
 export type Admitted = { readonly messages: Messages; readonly counts: TokenEstimate }
@@ -53,6 +53,7 @@ export const admit = async (u: unknown, o: AdmitOptions): Promise<Admitted> => {
   const offset = o.offset ?? 0
   const slice = budget()
   const issues: DecodeIssue[] = []
+  let truncated = false
   let out: Message[] | undefined
   let total = 0
   let content = 0
@@ -70,7 +71,10 @@ export const admit = async (u: unknown, o: AdmitOptions): Promise<Admitted> => {
       const r = decodeMessage(m)
       if (E.isLeft(r)) {
         for (const issue of prefixFailure(`[${offset + i}]`)(r.left)) issues.push(issue)
-        if (issues.length >= MAX_ISSUES) break
+        if (issues.length >= MAX_ISSUES) {
+          truncated = issues.length > MAX_ISSUES || i < input.length - 1
+          break
+        }
         continue
       }
       out ??= input.slice(0, i) as Message[]
@@ -84,7 +88,7 @@ export const admit = async (u: unknown, o: AdmitOptions): Promise<Admitted> => {
     thinking += b.thinking
     tools += b.tools
   }
-  if (issues.length > 0) throw decodeError(issues.slice(0, MAX_ISSUES), issues.length >= MAX_ISSUES)
+  if (issues.length > 0) throw decodeError(issues.slice(0, MAX_ISSUES), truncated)
   o.progress?.(input.length, input.length)
   return { messages: out ?? (input as Messages), counts: { total, content, thinking, tools, messages: input.length } }
 }
