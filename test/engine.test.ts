@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../src/engine/index.ts'
 import { engineContract, type EngineCase, portableCases } from './support/engine-contract.ts'
+import { engineAborts } from './support/engine-aborts.ts'
 
 const hasWorker = typeof Worker === 'function'
 
@@ -29,3 +30,5 @@ describe('createEngine modes', () => {
     engine.dispose()
   })
 })
+
+engineAborts(cases)

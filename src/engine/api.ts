@@ -6,13 +6,9 @@
  */
 import type { Messages } from '../message.ts'
 import type { EncodingName } from '../tokens.ts'
-import type { PruneResult } from '../messages/prune.ts'
-import type { CompactionPlan } from '../compaction/plan.ts'
-import type { TranscriptOptions } from '../compaction/transcript.ts'
-import type { CompactResult } from '../compaction/compact.ts'
 import type { EngineHost } from './host.ts'
-import type { EngineCompactOptions, EnginePlanOptions, EnginePruneOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from './ops.ts'
-import type { CallOptions, EncodingOptions, EngineMode, ProgressOptions, SessionTokens, TokenEstimate } from './types.ts'
+import type { HistoryMethods, SessionMethods } from './operations.ts'
+import type { CallOptions, EncodingOptions, EngineMode, ProgressOptions } from './types.ts'
 
 // --- the API ---
 
@@ -41,33 +37,15 @@ export type EngineOptions = {
 /**
  * A resident session: a history kept on the engine's side, so that each turn sends only its new
  * messages across the thread boundary, and token counts stay cached there. Calls on one session run
- * in order. Results are small (counts, reports, changed messages with their positions); `snapshot`
+ * in order, and each is a transaction: a call that rejects (aborted, failed, timed out) has left the
+ * session exactly as it was. Its methods are those of `OPERATIONS.session`. Results are small (counts, reports, changed messages with their positions); `snapshot`
  * returns the whole history when wanted.
  *
  * @since 0.1.0
  * @category engine
  */
-export interface EngineSession {
+export interface EngineSession extends SessionMethods {
   readonly id: string
-  /** Appends messages (the new turn); answers the session's size and tokens. */
-  append(messages: Messages, options?: CallOptions): Promise<SessionTokens>
-  /** The session's size and tokens (cached: no re-count). */
-  tokens(options?: CallOptions): Promise<SessionTokens>
-  /**
-   * Prunes old tool results of the resident history (backward from the newest, past the protected
-   * tail), with the cached counts; answers the report and the replaced messages with their positions.
-   */
-  prune(options?: EnginePruneOptions & CallOptions): Promise<SessionPruneResult>
-  /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
-  plan(options?: EnginePlanOptions & CallOptions): Promise<SessionPlan>
-  /**
-   * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
-   * resident; answers the rebuilt history, which is small. The summary is written by your
-   * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
-   */
-  compact(options?: EngineCompactOptions & CallOptions & ProgressOptions): Promise<SessionCompactResult>
-  /** The whole resident history, fetched in slices. */
-  snapshot(options?: CallOptions): Promise<Messages>
   /** Ends the session on the engine's side; later calls reject. */
   close(options?: CallOptions): Promise<void>
 }
@@ -75,28 +53,20 @@ export interface EngineSession {
 /**
  * The engine: token estimation, tool-result pruning, compaction planning, transcripts and
  * compaction, off the main thread in a worker or inline, with one API. Methods take and return plain
- * data; every call takes an `AbortSignal`.
+ * data; every call takes an `AbortSignal`. Its methods on a history are those of `OPERATIONS.history`;
+ * what crosses into the engine is decoded, and bad messages reject with a `TypeError` naming each bad
+ * field by path.
  *
  * @since 0.1.0
  * @category engine
  */
-export interface Engine {
+export interface Engine extends HistoryMethods {
   /** Where the work runs: `worker` or `inline` (`auto` resolved). */
   readonly mode: 'worker' | 'inline'
   /** The default encoding. */
   readonly encoding: EncodingName
   /** Resolves once the engine answers (the worker has loaded); rejects with an `EngineError` if it cannot. */
   ready(options?: CallOptions): Promise<void>
-  /** Counts a history's tokens, with its breakdown. */
-  estimate(messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<TokenEstimate>
-  /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
-  pruneToolResults(messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions): Promise<PruneResult>
-  /** The head of a history as a transcript for a summariser (`buildTranscript`). */
-  buildTranscript(messages: Messages, options?: TranscriptOptions & CallOptions): Promise<string>
-  /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
-  planCompaction(messages: Messages, options?: EnginePlanOptions & EncodingOptions & CallOptions): Promise<CompactionPlan>
-  /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */
-  compact(messages: Messages, options?: EngineCompactOptions & EncodingOptions & CallOptions & ProgressOptions): Promise<CompactResult>
   /** Loads a history into a resident session, in slices; progress is reported per slice. */
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */

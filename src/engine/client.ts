@@ -7,48 +7,67 @@
  *
  * @module
  */
-import { proxy, wrap } from 'comlink'
-import type { Message, Messages } from '../message.ts'
-import { DEFAULT_ENCODING } from '../tokens.ts'
+import { proxy } from 'comlink'
+import type { Messages } from '../message.ts'
+import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
 import type { Summarizer } from '../compaction/compact.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
-import { type EngineHost, webWorkerHost } from './host.ts'
-import type { RemoteSummarizer } from './ops.ts'
-import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback, type SnapshotSlice } from './protocol.ts'
-import { abortReason, now, sliceSizer, slicesOf, yieldToEventLoop } from './schedule.ts'
-import { createEngineService } from './service.ts'
-import { type CallOptions, EngineError, type EngineProgress, type ProgressOptions, type SessionTokens } from './types.ts'
+import { type Connection, connections, resolveMode } from './connection.ts'
+import { COMPACT_TIMEOUT, type RemoteSummarizer } from './ops.ts'
+import {
+  type HistoryMethods,
+  type HistoryOperation,
+  type Item,
+  OPERATIONS,
+  type OperationFeatures,
+  type SessionMethods,
+  type SessionOperation,
+  type SessionRef,
+  type Slice,
+} from './operations.ts'
+import type { EngineService, ProgressCallback } from './protocol.ts'
+import { now, sliceSizer, slicesOf, throwIfAborted, yieldToEventLoop } from './schedule.ts'
+import { EngineError, type EngineProgress } from './types.ts'
 
 // --- the engine ---
 
-type Connection = {
-  readonly generation: number
-  readonly service: EngineService
-  readonly host: EngineHost | undefined
-  /** Pending calls: how to reject each. */
-  readonly pending: Map<number, (error: unknown) => void>
-  failure: EngineError | undefined
-  started: Promise<void>
-}
-
-const hasWorker = (): boolean => typeof Worker === 'function' && typeof import.meta.url === 'string'
-
-const resolveMode = (o: EngineOptions): 'worker' | 'inline' => {
-  const mode = o.mode ?? 'auto'
-  if (mode !== 'auto') return mode
-  return o.host !== undefined || hasWorker() ? 'worker' : 'inline'
-}
-
-/** An error from the other side: Comlink rebuilds errors as plain `Error`s with their name. */
-const fromService = (e: unknown): unknown =>
-  e instanceof Error && e.name === 'EngineError' && !(e instanceof EngineError) ? new EngineError('session', e.message) : e
-
 const noop = (): void => undefined
 
-/** The options that cross to the service: the signal and callbacks stay on this side. */
-const plain = <O extends CallOptions & ProgressOptions & { readonly summarize?: Summarizer }>(o: O): Omit<O, 'signal' | 'onProgress' | 'summarize'> => {
-  const { signal: _signal, onProgress: _onProgress, summarize: _summarize, ...rest } = o
+/** Any call's options, as the generic code reads them. */
+type Loose = {
+  readonly signal?: AbortSignal
+  readonly onProgress?: (p: EngineProgress) => void
+  readonly summarize?: Summarizer
+  readonly timeout?: number
+  readonly encoding?: EncodingName
+}
+
+/** The options that cross to the service: the signal, callbacks and the timeout stay on this side. */
+const plain = (o: Loose): object => {
+  const { signal: _signal, onProgress: _onProgress, summarize: _summarize, timeout: _timeout, ...rest } = o
   return rest
+}
+
+/** The longest timer `setTimeout` keeps (longer ones fire at once). */
+const MAX_TIMER = 2_147_483_647
+
+/**
+ * Runs `f` with the call's signal; for an operation that calls a summariser, a signal that also
+ * aborts with a `TimeoutError` after the call's `timeout` (default `COMPACT_TIMEOUT`).
+ */
+const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal | undefined) => Promise<A>): Promise<A> => {
+  const ms = o.timeout === undefined || Number.isNaN(o.timeout) ? COMPACT_TIMEOUT : Math.max(0, o.timeout)
+  if (declared.summarize !== true || ms > MAX_TIMER) return f(o.signal)
+  const outer = o.signal
+  const controller = new AbortController()
+  const onAbort = (): void => controller.abort(outer?.reason)
+  if (outer?.aborted === true) onAbort()
+  else outer?.addEventListener('abort', onAbort, { once: true })
+  const timer = setTimeout(() => controller.abort(new DOMException(`The compaction did not finish within ${ms} ms`, 'TimeoutError')), ms)
+  return f(controller.signal).finally(() => {
+    clearTimeout(timer)
+    outer?.removeEventListener('abort', onAbort)
+  })
 }
 
 const IN_FLIGHT_SLICES = 2
@@ -73,132 +92,18 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const mode = resolveMode(options)
   const encoding = options.encoding ?? DEFAULT_ENCODING
   const slices = sliceSizer(options.sliceBytes === undefined ? undefined : Math.max(1, Math.floor(options.sliceBytes)))
-  const startTimeout = options.startTimeout ?? 30_000
   const remote = mode === 'worker'
   let disposed: EngineError | undefined
-  let callIds = 0
+  let batchIds = 0
 
-  const fail = (c: Connection, error: EngineError): void => {
-    if (c.failure !== undefined) return
-    c.failure = error
-    const pending = [...c.pending]
-    c.pending.clear()
-    for (const [callId, reject] of pending) {
-      reject(error)
-      if (c.host === undefined) void c.service.cancel(callId).catch(noop)
-    }
-    c.host?.terminate()
-  }
+  const { call, connect, fail } = connections({
+    remote,
+    startTimeout: options.startTimeout ?? 30_000,
+    disposed: () => disposed,
+    ...(options.host === undefined ? {} : { host: options.host }),
+  })
 
-  const spawn = (): EngineHost | EngineError => {
-    if (options.host !== undefined) return options.host()
-    if (typeof Worker !== 'function') {
-      return new EngineError('unsupported', 'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)')
-    }
-    return webWorkerHost()
-  }
-
-  /** Runs one call on a connection: raced against the connection's failure and the signal. */
-  const call = <A>(c: Connection, signal: AbortSignal | undefined, f: (s: EngineService, callId: number) => Promise<A>): Promise<A> => {
-    if (disposed !== undefined) return Promise.reject(disposed)
-    if (c.failure !== undefined) return Promise.reject(c.failure)
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
-    const callId = ++callIds
-    return new Promise<A>((resolve, reject) => {
-      let settled = false
-      const settle = (): boolean => {
-        if (settled) return false
-        settled = true
-        c.pending.delete(callId)
-        signal?.removeEventListener('abort', onAbort)
-        if (c.pending.size === 0) c.host?.unref?.()
-        return true
-      }
-      const onAbort = (): void => {
-        if (!settle()) return
-        reject(abortReason(signal as AbortSignal))
-        void c.service.cancel(callId).catch(noop)
-      }
-      c.pending.set(callId, (e) => {
-        if (settle()) reject(e)
-      })
-      if (c.pending.size === 1) c.host?.ref?.()
-      signal?.addEventListener('abort', onAbort, { once: true })
-      let p: Promise<A>
-      try {
-        p = f(c.service, callId)
-      } catch (e) {
-        p = Promise.reject(e)
-      }
-      p.then(
-        (v) => {
-          if (settle()) resolve(v)
-        },
-        (e: unknown) => {
-          if (settle()) reject(fromService(e))
-        },
-      )
-    })
-  }
-
-  const connect = (generation: number): Connection => {
-    if (!remote) {
-      const c: Connection = { generation, service: createEngineService(), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve() }
-      return c
-    }
-    let host: EngineHost | EngineError
-    try {
-      host = spawn()
-    } catch (e) {
-      host = new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-    }
-    if (host instanceof EngineError) {
-      const c: Connection = { generation, service: undefined as never, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host) }
-      c.started.catch(noop)
-      return c
-    }
-    const c: Connection = {
-      generation,
-      service: wrap<EngineService>(host.endpoint) as unknown as EngineService,
-      host,
-      pending: new Map(),
-      failure: undefined,
-      started: Promise.resolve(),
-    }
-    let answered = false
-    host.onFailure((error) =>
-      fail(
-        c,
-        answered
-          ? new EngineError('crashed', `The engine worker died: ${error.message}`, { cause: error })
-          : new EngineError('load', `The engine worker failed to load: ${error.message}`, { cause: error }),
-      ),
-    )
-    host.unref?.()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    c.started = call(c, undefined, (s) => {
-      timer = setTimeout(() => fail(c, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
-      return s.ping()
-    }).then(
-      (protocol) => {
-        clearTimeout(timer)
-        answered = true
-        if (protocol !== ENGINE_PROTOCOL) {
-          const e = new EngineError('load', `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`)
-          fail(c, e)
-          throw e
-        }
-      },
-      (e: unknown) => {
-        clearTimeout(timer)
-        throw e
-      },
-    )
-    c.started.catch(noop)
-    return c
-  }
-
-  let current = connect(0)
+  let current = connect()
 
   /** How many bytes a list sent back may carry per slice: as much as a send (all of it inline). */
   const maxBytes = (): number => (remote ? slices.size() : Infinity)
@@ -207,105 +112,177 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const callback = <F extends (...a: never[]) => unknown>(f: F | undefined): F | undefined =>
     f === undefined ? undefined : remote ? (proxy(((...a: Parameters<F>) => f(...a)) as F) as F) : f
 
-  /** The caller's summariser as the service calls it: with the caller's signal, added on this side. */
-  const summarizer = (o: { readonly summarize?: Summarizer; readonly signal?: AbortSignal }): RemoteSummarizer | undefined => {
-    const f = o.summarize
-    if (f === undefined) return undefined
-    return callback((transcript: string, context: { readonly prompt: string }) =>
-      f(transcript, o.signal === undefined ? { prompt: context.prompt } : { prompt: context.prompt, signal: o.signal }),
-    )
+  /** The callbacks an operation declares, as the service calls them; the caller's summariser gets the call's signal. */
+  const callbacks = (declared: OperationFeatures, o: Loose, signal: AbortSignal | undefined): [ProgressCallback | undefined, RemoteSummarizer | undefined] => {
+    const progress = declared.progress === undefined ? undefined : (callback(o.onProgress) as ProgressCallback | undefined)
+    const f = declared.summarize === true ? o.summarize : undefined
+    const summarize =
+      f === undefined
+        ? undefined
+        : callback((transcript: string, context: { readonly prompt: string }) =>
+            f(transcript, signal === undefined ? { prompt: context.prompt } : { prompt: context.prompt, signal }),
+          )
+    return [progress, summarize]
   }
 
-  /** Sends messages to a session: in slices (worker mode), a few in flight, yielding between sends. */
-  const send = async (
+  /** The whole of a list the service answered in slices: the first slice, then the rest, read one by one. */
+  const collect = async (c: Connection, first: Slice<Item>, signal: AbortSignal | undefined): Promise<ReadonlyArray<Item>> => {
+    if (first.next === undefined) return first.items
+    const out: Item[] = [...first.items]
+    let from: number | undefined = first.next
+    try {
+      while (from !== undefined) {
+        const at: number = from
+        const slice = await call(c, signal, (s, callId) => s.read({ callId, list: first.list, from: at, maxBytes: maxBytes() }))
+        for (const m of slice.items) out.push(m)
+        from = slice.next
+      }
+    } catch (e) {
+      void c.service.release({ list: first.list }).catch(noop)
+      throw e
+    }
+    return out
+  }
+
+  /**
+   * Performs a declared operation: its request, the rest of the list it answers in slices, then,
+   * for one that changes a session, its commit; or, when anything after the answer fails or the
+   * signal aborts, its undoing, so that a rejected call has changed nothing.
+   */
+  const perform = async (c: Connection, declared: OperationFeatures, signal: AbortSignal | undefined, send: (s: EngineService, callId: number) => Promise<unknown>): Promise<unknown> => {
+    let id = 0
+    const answer = await call(c, signal, (s, callId) => {
+      id = callId
+      return send(s, callId)
+    })
+    try {
+      const { sliced } = declared
+      const result =
+        sliced === undefined
+          ? answer
+          : sliced === 'all'
+            ? await collect(c, answer as Slice<Item>, signal)
+            : { ...(answer as object), [sliced]: await collect(c, (answer as Record<string, Slice<Item>>)[sliced] as Slice<Item>, signal) }
+      throwIfAborted(signal)
+      if (declared.writes === true) void c.service.commit(id).catch(noop)
+      return result
+    } catch (e) {
+      if (declared.writes === true) void c.service.cancel(id).catch(noop)
+      throw e
+    }
+  }
+
+  /**
+   * Sends messages ahead of the call that takes them, in slices (worker mode), a few in flight,
+   * yielding between sends. Answers what the call itself carries: all the messages when they fit in
+   * one send (or inline), else the batch they were staged under.
+   */
+  const stage = async (
     c: Connection,
-    id: string,
-    handle: number,
+    encoding: EncodingName,
     ms: Messages,
     signal: AbortSignal | undefined,
     onProgress: ((p: EngineProgress) => void) | undefined,
-  ): Promise<SessionTokens> => {
-    if (!remote || ms.length === 0) {
-      const progress = callback(onProgress === undefined ? undefined : (p: EngineProgress) => onProgress(p))
-      return call(c, signal, (s, callId) => s.appendSession(callId, id, handle, ms, progress as ProgressCallback | undefined))
-    }
-    const inFlight: Array<Promise<SessionTokens>> = []
-    let last: SessionTokens | undefined
+  ): Promise<{ readonly messages: Messages } | { readonly staged: number }> => {
+    if (!remote || ms.length === 0) return { messages: ms }
+    const batch = ++batchIds
+    const inFlight: Array<Promise<void>> = []
+    let at = 0
     let done = 0
-    for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
-      const t0 = now()
-      const sent = call(c, signal, (s, callId) => s.appendSession(callId, id, handle, slice))
-      // the structured clone of a send happens now, on this thread
-      slices.observe(bytes, now() - t0)
-      const p = sent.then((r) => {
-        done += slice.length
-        onProgress?.({ phase: 'open', done, total: ms.length })
-        return r
-      })
-      p.catch(noop)
-      inFlight.push(p)
-      if (inFlight.length >= IN_FLIGHT_SLICES) last = await (inFlight.shift() as Promise<SessionTokens>)
-      else await yieldToEventLoop()
+    try {
+      for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
+        if (at === 0 && slice.length === ms.length) return { messages: ms }
+        const from = at
+        at += slice.length
+        const t0 = now()
+        const sent = call(c, signal, (s, callId) => s.stage({ callId, batch, at: from, encoding, messages: slice }))
+        // the structured clone of a send happens now, on this thread
+        slices.observe(bytes, now() - t0)
+        const p = sent.then(() => {
+          done += slice.length
+          onProgress?.({ phase: 'open', done, total: ms.length })
+        })
+        p.catch(noop)
+        inFlight.push(p)
+        if (inFlight.length >= IN_FLIGHT_SLICES) await inFlight.shift()
+        else await yieldToEventLoop()
+      }
+      for (const p of inFlight) await p
+    } catch (e) {
+      void c.service.release({ batch }).catch(noop)
+      throw e
     }
-    for (const p of inFlight) last = await p
-    return last as SessionTokens
+    return { staged: batch }
   }
 
-  const makeSession = (c: Connection, id: string, handle: number): EngineSession => {
+  /** The public method of a declared operation: `(messages, options?)` or `(options?)`. */
+  const method = (declared: OperationFeatures, f: (messages: Messages | undefined, o: Loose) => Promise<unknown>): ((...a: ReadonlyArray<unknown>) => Promise<unknown>) =>
+    declared.messages === true ? (messages, o = {}) => f(messages as Messages, o as Loose) : (o = {}) => f(undefined, o as Loose)
+
+  const historyMethods = Object.fromEntries(
+    (Object.keys(OPERATIONS.history) as HistoryOperation[]).map((op) => {
+      const declared: OperationFeatures = OPERATIONS.history[op]
+      return [
+        op,
+        method(declared, (messages, o) => {
+          const c = current
+          return timed(declared, o, (signal) =>
+            perform(c, declared, signal, (s, callId) => {
+              const options = declared.encoding === true ? { ...plain(o), encoding: o.encoding ?? encoding } : plain(o)
+              return s.history({ op, callId, messages: messages as Messages, options: options as never, maxBytes: maxBytes() }, ...callbacks(declared, o, signal))
+            }),
+          )
+        }),
+      ]
+    }),
+  ) as unknown as HistoryMethods
+
+  const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
+    const { id } = ref
     let closed = false
     const check = (): EngineError | undefined => {
       if (closed) return new EngineError('session', `Session ${JSON.stringify(id)} is closed`)
       if (current !== c && disposed === undefined) return new EngineError('session', `Session ${JSON.stringify(id)} was lost when the engine restarted; open it again`)
       return undefined
     }
-    const on = <A>(signal: AbortSignal | undefined, f: (s: EngineService, callId: number) => Promise<A>): Promise<A> => {
-      const e = check()
-      return e !== undefined ? Promise.reject(e) : call(c, signal, f)
-    }
-    /** The whole of a list the service answered in slices: the first slice, then the rest, fetched one by one. */
-    const collect = async (first: SnapshotSlice, signal: AbortSignal | undefined): Promise<Messages> => {
-      if (first.next === undefined) return first.messages
-      const out: Message[] = [...first.messages]
-      let from: number | undefined = first.next
-      try {
-        while (from !== undefined) {
-          const at: number = from
-          const slice = await on(signal, (s, callId) => s.snapshotSession(callId, id, handle, first.snapshot, at, maxBytes()))
-          for (const m of slice.messages) out.push(m)
-          from = slice.next
-        }
-      } catch (e) {
-        void c.service.releaseSnapshot(id, handle, first.snapshot).catch(noop)
-        throw e
-      }
-      return out
-    }
+    /** Resolves once the last call made on this session has sent its request: calls reach the engine in the order they were made. */
+    let sent: Promise<void> = Promise.resolve()
+    const methods = Object.fromEntries(
+      (Object.keys(OPERATIONS.session) as SessionOperation[]).map((op) => {
+        const declared: OperationFeatures = OPERATIONS.session[op]
+        return [
+          op,
+          method(declared, (messages, o) => {
+            const e = check()
+            if (e !== undefined) return Promise.reject(e)
+            const before = sent
+            let markSent = noop
+            sent = new Promise((resolve) => (markSent = resolve))
+            return timed(declared, o, async (signal) => {
+              try {
+                await before
+                const carried = messages === undefined ? {} : await stage(c, sessionEncoding, messages, signal, undefined)
+                return await perform(c, declared, signal, (s, callId) => {
+                  const p = s.session({ op, callId, session: ref, options: plain(o) as never, maxBytes: maxBytes(), ...carried }, ...callbacks(declared, o, signal))
+                  markSent()
+                  return p
+                })
+              } finally {
+                markSent()
+              }
+            })
+          }),
+        ]
+      }),
+    ) as unknown as SessionMethods
     return {
       id,
-      append: (messages, o = {}) => {
-        const e = check()
-        return e !== undefined ? Promise.reject(e) : send(c, id, handle, messages, o.signal, undefined)
-      },
-      tokens: (o = {}) => on(o.signal, (s, callId) => s.sessionTokens(callId, id, handle)),
-      prune: async (o = {}) => {
-        const { indices, changed, ...rest } = await on(o.signal, (s, callId) => s.pruneSession(callId, id, handle, plain(o), maxBytes()))
-        const messages = await collect(changed, o.signal)
-        return { ...rest, changes: indices.map((index, i) => ({ index, message: messages[i] as Message })) }
-      },
-      plan: (o = {}) => on(o.signal, (s, callId) => s.planSession(callId, id, handle, plain(o))),
-      compact: (o = {}) => {
-        const summarize = summarizer(o)
-        const progress = callback(o.onProgress) as ProgressCallback | undefined
-        return on(o.signal, (s, callId) => s.compactSession(callId, id, handle, plain(o), maxBytes(), summarize, progress)).then(
-          async ({ messages, ...rest }) => ({ ...rest, messages: await collect(messages, o.signal) }),
-        )
-      },
-      snapshot: async (o = {}) => collect(await on(o.signal, (s, callId) => s.snapshotSession(callId, id, handle, undefined, 0, maxBytes())), o.signal),
+      ...methods,
       close: async (o = {}) => {
         if (closed) return
         closed = true
         if (current !== c || disposed !== undefined || c.failure !== undefined) return
-        await call(c, o.signal, (s) => s.closeSession(id, handle).then(noop))
+        await call(c, o.signal, (s) => s.close(ref).then(noop))
       },
     }
   }
@@ -319,36 +296,21 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       if (o.signal === undefined) return c.started
       return call(c, o.signal, () => c.started)
     },
-    estimate: (messages, o = {}) => {
-      const progress = callback(o.onProgress)
-      return call(current, o.signal, (s, callId) => s.estimate(callId, messages, { encoding: o.encoding ?? encoding }, progress as ProgressCallback | undefined))
-    },
-    pruneToolResults: (messages, o = {}) =>
-      call(current, o.signal, (s, callId) => s.pruneToolResults(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding })),
-    buildTranscript: (messages, o = {}) => call(current, o.signal, (s, callId) => s.buildTranscript(callId, messages, plain(o))),
-    planCompaction: (messages, o = {}) =>
-      call(current, o.signal, (s, callId) => s.planCompaction(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding })),
-    compact: (messages, o = {}) => {
-      const summarize = summarizer(o)
-      const progress = callback(o.onProgress) as ProgressCallback | undefined
-      return call(current, o.signal, (s, callId) => s.compact(callId, messages, { ...plain(o), encoding: o.encoding ?? encoding }, summarize, progress))
-    },
+    ...historyMethods,
     open: async (id, messages, o = {}) => {
       const c = current
-      const handle = await call(c, o.signal, (s, callId) => s.openSession(callId, id, { encoding: o.encoding ?? encoding }))
-      try {
-        await send(c, id, handle, messages, o.signal, o.onProgress)
-      } catch (e) {
-        if (c.failure === undefined) void c.service.closeSession(id, handle).catch(noop)
-        throw e
-      }
-      return makeSession(c, id, handle)
+      const sessionEncoding = o.encoding ?? encoding
+      const carried = await stage(c, sessionEncoding, messages, o.signal, o.onProgress)
+      const progress = remote ? undefined : (callback(o.onProgress) as ProgressCallback | undefined)
+      const handle = (await perform(c, { writes: true }, o.signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number
+      if (remote && 'messages' in carried) o.onProgress?.({ phase: 'open', done: messages.length, total: messages.length })
+      return makeSession(c, { id, handle }, sessionEncoding)
     },
     restart: () => {
       if (disposed !== undefined) return Promise.reject(disposed)
       const old = current
       fail(old, new EngineError('restarted', 'The engine was restarted while this call was pending'))
-      current = connect(old.generation + 1)
+      current = connect()
       return current.started
     },
     dispose: () => {

@@ -5,6 +5,7 @@
  * @module
  */
 export * from './types.ts'
+export { COMPACT_TIMEOUT } from './ops.ts'
 export type {
   EngineCompactOptions,
   EnginePlanOptions,
@@ -14,6 +15,26 @@ export type {
   SessionPlan,
   SessionPruneResult,
 } from './ops.ts'
+export {
+  type AnswerOf,
+  type CallOf,
+  type Declaration,
+  type HistoryAnswer,
+  type HistoryMethods,
+  type HistoryOperation,
+  type HistoryRequest,
+  OPERATIONS,
+  type OperationFeatures,
+  type OptionsOf,
+  type ResultOf,
+  type SessionAnswer,
+  type SessionMethods,
+  type SessionOperation,
+  type SessionRef,
+  type SessionRequest,
+  type Slice,
+  type WireOptions,
+} from './operations.ts'
 export * from './protocol.ts'
 export { createEngineService } from './service.ts'
 export * from './host.ts'

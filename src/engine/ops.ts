@@ -62,7 +62,28 @@ export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> 
  * @since 0.1.0
  * @category engine
  */
-export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate'> & { readonly summarize?: Summarizer }
+export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate'> & {
+  readonly summarize?: Summarizer
+  /**
+   * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
+   * rejects with a `TimeoutError`, aborts the summariser's signal and leaves the session as it was;
+   * `Infinity` waits for ever.
+   */
+  readonly timeout?: number
+}
+
+/**
+ * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
+ * never settles cannot hold its session for good.
+ *
+ * @example
+ * import { COMPACT_TIMEOUT } from 'chatfold'
+ * COMPACT_TIMEOUT // 300000
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export const COMPACT_TIMEOUT = 300_000
 
 /**
  * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail:
@@ -129,8 +150,31 @@ export const diffHistories = (
 // --- operations ---
 
 /** A pruner with the engine's estimator and cached counter (it remembers what it pruned: keep it for the next turn). */
-export const prune = (options: EnginePruneOptions, estimate: Estimator): ((ms: Messages) => PruneResult) =>
+export const prune = (options: EnginePruneOptions, estimate: Estimator): Pruner =>
   pruneToolResultsWithReport({ ...options, estimate, count: counter(estimate) })
+
+/** A pruner as a session keeps it (one per options, remembering what it pruned). */
+export type Pruner = (ms: Messages) => PruneResult
+
+/** A session's prune: the pruner's result, what it changed in the resident history, and the change in tokens. */
+export type PruneChanges = PruneResult & { readonly changes: ReadonlyArray<MessageChange>; readonly length: number; readonly delta: number }
+
+/**
+ * Prunes a session: `pruner` runs on the history as appended, and answers what changed against the
+ * resident history (the result of the session's last prune, which may have had other options), with
+ * the token delta. The one place a session prune's changes come from.
+ */
+export const pruneChanges =
+  (pruner: Pruner, count: (m: Message) => number) =>
+  (appended: Messages, resident: Messages): PruneChanges => {
+    const { messages, report } = pruner(appended)
+    const { changes, length, delta } = diffHistories(resident, messages, count)
+    return { messages, report, changes, length, delta }
+  }
+
+/** The key a session keeps a pruner under: its options, whatever order their keys came in. */
+export const prunerKey = (options: EnginePruneOptions): string =>
+  JSON.stringify(Object.keys(options).sort().map((k) => [k, (options as Record<string, unknown>)[k]]))
 
 /** Plans a compaction with the engine's estimator. */
 export const plan = (options: EnginePlanOptions, estimate: Estimator): ((ms: Messages) => CompactionPlan) => planCompaction({ ...options, estimate })
@@ -146,7 +190,7 @@ export const planSummary = (p: CompactionPlan): SessionPlan => {
  * the caller's side, so only the prompt crosses) or the embedded extractive one.
  */
 export const compact = (
-  options: Omit<EngineCompactOptions, 'summarize'>,
+  options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>,
   estimate: Estimator,
   summarize: RemoteSummarizer | undefined,
   signal: AbortSignal,

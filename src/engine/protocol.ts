@@ -1,25 +1,26 @@
 /**
- * The protocol between an engine and its service: the service's methods (all returning promises,
- * so that a Comlink `wrap` of it has the same shape) and the wire forms of the answers that come
- * back in slices.
+ * The protocol between an engine and its service: one method for the operations on a history and
+ * one for those on a session (both derived from `OPERATIONS`), the life of a session (staging its
+ * messages, opening, closing), reading sliced answers, and confirming or undoing a session's change.
+ * All return promises, so that a Comlink `wrap` of the service has the same shape.
  *
  * @module
  */
-import type { Messages } from '../message.ts'
-import type { PruneResult } from '../messages/prune.ts'
-import type { CompactionPlan } from '../compaction/plan.ts'
-import type { TranscriptOptions } from '../compaction/transcript.ts'
-import type { CompactResult } from '../compaction/compact.ts'
+import type { Message, Messages } from '../message.ts'
+import type { EncodingName } from '../tokens.ts'
+import type { RemoteSummarizer, SessionCompactResult, SessionPruneResult } from './ops.ts'
 import type {
-  EngineCompactOptions,
-  EnginePlanOptions,
-  EnginePruneOptions,
-  RemoteSummarizer,
-  SessionCompactResult,
-  SessionPlan,
-  SessionPruneResult,
-} from './ops.ts'
-import type { EncodingOptions, EngineProgress, SessionTokens, TokenEstimate } from './types.ts'
+  HistoryAnswer,
+  HistoryOperation,
+  HistoryRequest,
+  Item,
+  SessionAnswer,
+  SessionOperation,
+  SessionRef,
+  SessionRequest,
+  Slice,
+} from './operations.ts'
+import type { EngineProgress } from './types.ts'
 
 // --- protocol ---
 
@@ -34,7 +35,7 @@ import type { EncodingOptions, EngineProgress, SessionTokens, TokenEstimate } fr
  * @since 0.1.0
  * @category engine
  */
-export const ENGINE_PROTOCOL = 1
+export const ENGINE_PROTOCOL = 2
 
 /**
  * A progress callback as the service receives it: a plain function inline, a Comlink proxy
@@ -46,24 +47,20 @@ export const ENGINE_PROTOCOL = 1
 export type ProgressCallback = (progress: EngineProgress) => unknown
 
 /**
- * One slice of a list of messages the service sends back (a session's history, a prune's changed
- * messages, a compaction's rebuilt history): its messages, the list's id, and where the next slice
- * starts (absent on the last one). The rest is fetched with `snapshotSession`, so that no single
- * message blocks the receiving thread longer than a send is allowed to.
+ * One slice of a session's history as the service answers it.
  *
  * @since 0.1.0
  * @category engine
  */
-export type SnapshotSlice = { readonly snapshot: number; readonly messages: Messages; readonly next?: number }
+export type SnapshotSlice = Slice<Message>
 
 /**
- * A session's prune as the service answers it: the changed positions, and the changed messages
- * in the same order, sliced.
+ * A session's prune as the service answers it: the changes sliced.
  *
  * @since 0.1.0
  * @category engine
  */
-export type PruneSessionAnswer = Omit<SessionPruneResult, 'changes'> & { readonly indices: ReadonlyArray<number>; readonly changed: SnapshotSlice }
+export type PruneSessionAnswer = Omit<SessionPruneResult, 'changes'> & { readonly changes: Slice<SessionPruneResult['changes'][number]> }
 
 /**
  * A session's compaction as the service answers it: the rebuilt history sliced.
@@ -74,7 +71,51 @@ export type PruneSessionAnswer = Omit<SessionPruneResult, 'changes'> & { readonl
 export type CompactSessionAnswer = Omit<SessionCompactResult, 'messages'> & { readonly messages: SnapshotSlice }
 
 /**
+ * Messages sent ahead of the call that takes them (an `open` or an `append` too large for one send),
+ * in order: `at` is the position of the first of them in the whole batch. Staged messages are
+ * checked and counted as they arrive, but nothing changes until the call that takes them commits.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type StageRequest = {
+  readonly callId: number
+  readonly batch: number
+  readonly at: number
+  readonly encoding: EncodingName
+  readonly messages: Messages
+}
+
+/**
+ * Starts a resident session (replacing one of the same id when it commits) with the messages staged
+ * under `staged`, then `messages`.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type OpenRequest = {
+  readonly callId: number
+  readonly id: string
+  readonly encoding: EncodingName
+  readonly messages?: Messages
+  readonly staged?: number
+}
+
+/**
+ * Reads the slice of an answered list from `from`.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type ReadRequest = { readonly callId: number; readonly list: number; readonly from: number; readonly maxBytes: number }
+
+/**
  * The engine service's methods. All return promises, so a Comlink `wrap` of it has the same shape.
+ *
+ * A call that changes a session (`open`, and the session operations declared `writes`) is a
+ * transaction: the session is changed when the answer is sent, and stays so once the client
+ * `commit`s; a `cancel` of it (its caller gave up) undoes the change. Later calls on the session
+ * wait for one or the other.
  *
  * @since 0.1.0
  * @category engine
@@ -82,51 +123,22 @@ export type CompactSessionAnswer = Omit<SessionCompactResult, 'messages'> & { re
 export interface EngineService {
   /** Answers the protocol version: the first round trip of a worker. */
   ping(): Promise<number>
-  /** Aborts a running call. */
+  /** Aborts a running call, or undoes the change of an answered one not yet committed. */
   cancel(callId: number): Promise<void>
-  /** Counts a history's tokens (slice by slice, reporting progress). */
-  estimate(callId: number, messages: Messages, options: EncodingOptions, onProgress?: ProgressCallback): Promise<TokenEstimate>
-  /** Prunes old tool results (and large call arguments) of a history. */
-  pruneToolResults(callId: number, messages: Messages, options: EnginePruneOptions & EncodingOptions): Promise<PruneResult>
-  /** The head of a history as a transcript for a summariser. */
-  buildTranscript(callId: number, messages: Messages, options: TranscriptOptions): Promise<string>
-  /** Plans a compaction of a history. */
-  planCompaction(callId: number, messages: Messages, options: EnginePlanOptions & EncodingOptions): Promise<CompactionPlan>
-  /** Compacts a history: plan, transcript, summary (the caller's `summarize`, or the extractive one), rebuild. */
-  compact(
-    callId: number,
-    messages: Messages,
-    options: Omit<EngineCompactOptions, 'summarize'> & EncodingOptions,
-    summarize?: RemoteSummarizer,
-    onProgress?: ProgressCallback,
-  ): Promise<CompactResult>
-  /** Starts a resident session (replacing one of the same id); answers its handle. */
-  openSession(callId: number, id: string, options: EncodingOptions): Promise<number>
-  /** Appends messages to a session and counts them. */
-  appendSession(callId: number, id: string, handle: number, messages: Messages, onProgress?: ProgressCallback): Promise<SessionTokens>
-  /** A session's size and tokens. */
-  sessionTokens(callId: number, id: string, handle: number): Promise<SessionTokens>
-  /** Prunes a session's history in place; answers the changed messages (sliced to `maxBytes`). */
-  pruneSession(callId: number, id: string, handle: number, options: EnginePruneOptions, maxBytes: number): Promise<PruneSessionAnswer>
-  /** Plans a compaction of a session's history; answers counts, not messages. */
-  planSession(callId: number, id: string, handle: number, options: EnginePlanOptions): Promise<SessionPlan>
-  /** Compacts a session's history in place; answers the rebuilt history, which is small. */
-  compactSession(
-    callId: number,
-    id: string,
-    handle: number,
-    options: Omit<EngineCompactOptions, 'summarize'>,
-    maxBytes: number,
-    summarize?: RemoteSummarizer,
-    onProgress?: ProgressCallback,
-  ): Promise<CompactSessionAnswer>
-  /**
-   * One slice of a session's history (a snapshot taken at the first slice, when `snapshot` is
-   * undefined), or of a list answered earlier (by its `snapshot` id).
-   */
-  snapshotSession(callId: number, id: string, handle: number, snapshot: number | undefined, from: number, maxBytes: number): Promise<SnapshotSlice>
-  /** Forgets a list that will not be read to its end. */
-  releaseSnapshot(id: string, handle: number, snapshot: number): Promise<void>
+  /** Keeps the change an answered call made to its session. */
+  commit(callId: number): Promise<void>
+  /** An operation on a history. */
+  history<K extends HistoryOperation>(request: HistoryRequest<K>, onProgress?: ProgressCallback, summarize?: RemoteSummarizer): Promise<HistoryAnswer<K>>
+  /** An operation on a resident session, after the calls on it before. */
+  session<K extends SessionOperation>(request: SessionRequest<K>, onProgress?: ProgressCallback, summarize?: RemoteSummarizer): Promise<SessionAnswer<K>>
+  /** Stages messages for a later `open` or `append`. */
+  stage(request: StageRequest): Promise<void>
+  /** Starts a resident session; answers its handle. */
+  open(request: OpenRequest, onProgress?: ProgressCallback): Promise<number>
+  /** The next slice of a list answered earlier. */
+  read(request: ReadRequest): Promise<Slice<Item>>
+  /** Forgets a list that will not be read to its end, or a batch that will not be taken. */
+  release(request: { readonly list?: number; readonly batch?: number }): Promise<void>
   /** Ends a session; answers whether it was open. */
-  closeSession(id: string, handle: number): Promise<boolean>
+  close(session: SessionRef): Promise<boolean>
 }

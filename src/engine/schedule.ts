@@ -75,10 +75,12 @@ const sizeOf = (u: unknown, depth: number): number => {
 }
 
 /**
- * About how many bytes a message occupies when structured-cloned (string lengths, byte lengths, a
- * small overhead per object): the measure by which histories are cut into slices.
+ * About how many bytes a message (or a change: a message with its position) occupies when
+ * structured-cloned (string lengths, byte lengths, a small overhead per object): the measure by
+ * which histories are cut into slices.
  */
-export const approxBytes = (m: Message): number => sizeOf(m, 0)
+export const approxBytes = (m: Message | { readonly index: number; readonly message: Message }): number =>
+  'index' in m && 'message' in m && typeof m.index === 'number' ? PART_OVERHEAD + sizeOf(m.message, 0) : sizeOf(m, 0)
 
 /**
  * Cuts `ms` into consecutive slices of about `maxBytes()` each (at least one message per slice),

@@ -1,26 +1,27 @@
 /**
  * The engine service: the one object that does the work, called directly in inline mode and
  * exposed with Comlink in a worker (`workers/engine.worker.ts` is `expose(createEngineService())`).
- * Every method takes and returns structured-clonable data; callbacks (progress, the caller's
- * summariser) are top-level arguments, so that Comlink can proxy them. Each call carries a call
- * id, by which `cancel` aborts it.
+ * It runs the handlers of `OPERATIONS` on what it has decoded and counted; callbacks (progress, the
+ * caller's summariser) are top-level arguments, so that Comlink can proxy them. Each call carries a
+ * call id, by which `cancel` aborts it.
  *
  * Resident sessions keep a history on the engine's side: it arrives in slices, new turns are
- * appended, and its token counts stay cached (by message identity) across calls.
+ * appended, and its token counts stay cached (by message identity) across calls. A call that
+ * changes a session is a transaction: its change is undone when the caller gives up on it.
  *
  * @module
  */
 import { releaseProxy } from 'comlink'
-import type { Message, Messages } from '../message.ts'
-import { countMessage, DEFAULT_ENCODING, type EncodingName, type Estimator, loadEstimator } from '../tokens.ts'
-import type { PruneResult } from '../messages/prune.ts'
-import { buildTranscript } from '../compaction/transcript.ts'
-import { compact, counter, diffHistories, plan, planSummary, prune } from './ops.ts'
-import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback, type SnapshotSlice } from './protocol.ts'
-import { approxBytes, budget, now, throwIfAborted, yieldToEventLoop } from './schedule.ts'
-import { EngineError, type EngineProgress, type TokenEstimate } from './types.ts'
+import type { Messages } from '../message.ts'
+import { DEFAULT_ENCODING, type EncodingName, type Estimator, heuristic, loadEstimator } from '../tokens.ts'
+import { admit } from './admit.ts'
+import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
+import { type Item, OPERATIONS, type OperationFeatures, type SessionRef, type Slice } from './operations.ts'
+import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
+import { approxBytes, now, throwIfAborted } from './schedule.ts'
+import { EngineError, type EngineProgress } from './types.ts'
 
-// --- helpers ---
+// --- callbacks ---
 
 const noop = (): void => undefined
 
@@ -37,11 +38,11 @@ const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => v
       }
 
 /** Reports `{ phase, done, total }` at most every `ms`, and always the last step. */
-const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50) => {
+const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50): ((done: number, total: number) => void) | undefined => {
   const report = progressOf(cb)
+  if (report === undefined) return undefined
   let last = -Infinity
-  return (done: number, total: number): void => {
-    if (report === undefined) return
+  return (done, total) => {
     const t = now()
     if (done < total && t - last < ms) return
     last = t
@@ -49,73 +50,32 @@ const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phas
   }
 }
 
-/** Releases a Comlink proxy (a callback from another thread); does nothing to a plain function. */
-const releaseCallback = (f: unknown): void => {
-  try {
-    const release = (f as { [releaseProxy]?: unknown } | undefined)?.[releaseProxy]
-    if (typeof release === 'function') (release as () => void)()
-  } catch {
-    // already released
-  }
-}
-
-/**
- * Counts `ms` in slices of a few milliseconds, yielding between them (so that cancellation and
- * other calls get through, and an inline engine does not freeze its thread), and reporting progress.
- */
-const countSliced = async (
-  estimate: Estimator,
-  ms: Messages,
-  signal: AbortSignal,
-  progress: (done: number, total: number) => void = noop,
-): Promise<TokenEstimate> => {
-  throwIfAborted(signal)
-  const count = countMessage(estimate)
-  const slice = budget()
-  let total = 0
-  let content = 0
-  let thinking = 0
-  let tools = 0
-  for (let i = 0; i < ms.length; i++) {
-    if (slice.spent()) {
-      progress(i, ms.length)
-      await yieldToEventLoop()
-      throwIfAborted(signal)
-      slice.reset()
+/** Releases Comlink proxies (callbacks from another thread); does nothing to plain functions. */
+const release = (...fs: ReadonlyArray<unknown>): void => {
+  for (const f of fs) {
+    try {
+      const r = (f as { [releaseProxy]?: unknown } | undefined)?.[releaseProxy]
+      if (typeof r === 'function') (r as () => void)()
+    } catch {
+      // already released
     }
-    const b = count(ms[i] as Message)
-    total += b.total
-    content += b.content
-    thinking += b.thinking
-    tools += b.tools
   }
-  progress(ms.length, ms.length)
-  return { total, content, thinking, tools, messages: ms.length }
 }
 
-// --- sessions ---
+// --- state ---
 
 type SessionState = {
   readonly id: string
   readonly handle: number
+  readonly encoding: EncodingName
   readonly estimate: Estimator
-  /** The resident history. Replaced, never mutated: a snapshot can hold on to it. */
-  messages: Messages
-  /**
-   * The history as appended (since the open or the last compaction), before any pruning. Pruning
-   * is computed from it with a remembered pruner, so that each turn's prune rewrites only the
-   * messages that newly left the protected tail; the resident history is that prune's result.
-   */
-  appended: Messages
-  tokens: number
-  /** Calls on a session run one after another. */
+  state: Resident
+  /** Calls on a session run one after another; a change holds the queue until it is committed or undone. */
   queue: Promise<void>
-  readonly snapshots: Map<number, Messages>
-  /** Pruners by options (a pruner remembers the messages it has pruned). */
-  readonly pruners: Map<string, (ms: Messages) => PruneResult>
 }
 
-const PRUNERS_KEPT = 4
+/** Messages staged for an `open` or `append`: decoded and counted parts, by position. */
+type Batch = { readonly encoding: EncodingName; readonly parts: Array<{ readonly at: number; readonly messages: Messages; readonly tokens: number }> }
 
 // --- the service ---
 
@@ -133,9 +93,13 @@ const PRUNERS_KEPT = 4
  */
 export const createEngineService = (): EngineService => {
   const running = new Map<number, AbortController>()
+  /** Answered changes not yet committed: how to undo each, and how to let the session go on. */
+  const pending = new Map<number, { readonly undo: () => void; readonly done: () => void }>()
   const sessions = new Map<string, SessionState>()
+  const lists = new Map<number, ReadonlyArray<Item>>()
+  const batches = new Map<number, Batch>()
   let handles = 0
-  let snapshots = 0
+  let listIds = 0
 
   /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it. */
   const run = async <A>(callId: number, f: (signal: AbortSignal) => Promise<A>): Promise<A> => {
@@ -148,175 +112,185 @@ export const createEngineService = (): EngineService => {
     }
   }
 
-  const session = (id: string, handle: number): SessionState => {
+  /** Keeps a change until the call is committed (then resolves) or cancelled (then undoes it and resolves). */
+  const hold = (callId: number, undo: () => void): Promise<void> => new Promise((done) => pending.set(callId, { undo, done }))
+
+  const lookup = ({ id, handle }: SessionRef): SessionState => {
     const s = sessions.get(id)
     if (s === undefined) throw new EngineError('session', `Session ${JSON.stringify(id)} is not open`)
     if (s.handle !== handle) throw new EngineError('session', `Session ${JSON.stringify(id)} was replaced by a later open`)
     return s
   }
 
-  /** Runs `f` on a session after the calls before it; the session is looked up when its turn comes. */
-  const exclusive = <A>(id: string, handle: number, signal: AbortSignal, f: (s: SessionState) => Promise<A>): Promise<A> => {
-    const s = session(id, handle)
-    const result = s.queue.then(() => {
-      throwIfAborted(signal)
-      return f(session(id, handle))
-    })
-    s.queue = result.then(noop, noop)
-    return result
-  }
-
-  /** The slice of `ms` from `from` of about `maxBytes`; the list is kept under its id until its last slice is read. */
-  const ship = (s: SessionState, ms: Messages, from: number, maxBytes: number, key: number = ++snapshots): SnapshotSlice => {
+  /** The slice of `list` from `from` of about `maxBytes`; the list is kept under its id until its last slice is read. */
+  const ship = <A extends Item>(list: ReadonlyArray<A>, from: number, maxBytes: number, id: number = ++listIds): Slice<A> => {
     let to = from
     let bytes = 0
-    while (to < ms.length && (to === from || bytes < maxBytes)) bytes += approxBytes(ms[to++] as Message)
-    if (to < ms.length) s.snapshots.set(key, ms)
-    else s.snapshots.delete(key)
-    const slice = from === 0 && to === ms.length ? ms : ms.slice(from, to)
-    return to < ms.length ? { snapshot: key, messages: slice, next: to } : { snapshot: key, messages: slice }
+    while (to < list.length && (to === from || bytes < maxBytes)) bytes += approxBytes(list[to++] as A)
+    if (to < list.length) lists.set(id, list)
+    else lists.delete(id)
+    const items = from === 0 && to === list.length ? list : list.slice(from, to)
+    return to < list.length ? { list: id, items, next: to } : { list: id, items }
+  }
+
+  /** A result as it is answered: the list its operation declares `sliced` comes as its first slice. */
+  const answer = (sliced: OperationFeatures['sliced'], result: unknown, maxBytes: number): unknown => {
+    if (sliced === undefined) return result
+    if (sliced === 'all') return ship(result as ReadonlyArray<Item>, 0, maxBytes)
+    const r = result as Record<string, unknown>
+    return { ...r, [sliced]: ship(r[sliced] as ReadonlyArray<Item>, 0, maxBytes) }
   }
 
   const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
+
+  /** The messages of an `open` or `append`: those staged under `staged`, then `messages`, decoded and counted. */
+  const load = async (
+    encoding: EncodingName,
+    estimate: Estimator,
+    request: { readonly messages?: Messages; readonly staged?: number },
+    signal: AbortSignal,
+    progress?: (done: number, total: number) => void,
+  ): Promise<{ readonly messages: Messages; readonly tokens: number }> => {
+    const out: Messages[number][] = []
+    let tokens = 0
+    if (request.staged !== undefined) {
+      const batch = batches.get(request.staged)
+      batches.delete(request.staged)
+      if (batch === undefined || batch.encoding !== encoding) throw new EngineError('session', `Staged messages ${request.staged} are gone`)
+      for (const part of [...batch.parts].sort((a, b) => a.at - b.at)) {
+        if (part.at !== out.length) throw new EngineError('session', `Staged messages ${request.staged} are incomplete`)
+        for (const m of part.messages) out.push(m)
+        tokens += part.tokens
+      }
+    }
+    if (request.messages !== undefined) {
+      const tail = await admit(request.messages, { signal, estimate, offset: out.length, ...(progress === undefined ? {} : { progress }) })
+      for (const m of tail.messages) out.push(m)
+      tokens += tail.counts.total
+    }
+    return { messages: out, tokens }
+  }
 
   return {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
 
     cancel: (callId) => {
-      const c = running.get(callId)
-      if (c !== undefined) c.abort(new DOMException('The operation was aborted', 'AbortError'))
+      running.get(callId)?.abort(new DOMException('The operation was aborted', 'AbortError'))
+      const p = pending.get(callId)
+      if (p !== undefined) {
+        pending.delete(callId)
+        p.undo()
+        p.done()
+      }
       return Promise.resolve()
     },
 
-    estimate: (callId, messages, options, onProgress) =>
-      run(callId, async (signal) => {
+    commit: (callId) => {
+      const p = pending.get(callId)
+      if (p !== undefined) {
+        pending.delete(callId)
+        p.done()
+      }
+      return Promise.resolve()
+    },
+
+    history: (request, onProgress, summarize) =>
+      run(request.callId, async (signal) => {
         try {
-          return await countSliced(await estimator(options.encoding), messages, signal, throttled(onProgress, 'estimate'))
+          const declared: OperationFeatures = OPERATIONS.history[request.op]
+          const options = request.options as { readonly encoding?: EncodingName }
+          const estimate = declared.encoding === true ? await estimator(options.encoding) : heuristic
+          const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
+          const admitted = await admit(request.messages, { signal, ...(declared.encoding === true ? { estimate } : {}), ...(progress === undefined ? {} : { progress }) })
+          const handler = historyHandlers[request.op] as (ms: Messages, o: unknown, c: Parameters<(typeof historyHandlers)['estimate']>[2]) => Promise<unknown>
+          const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
+          const result = await handler(admitted.messages, request.options, { signal, estimate, counts: admitted.counts, summarize, onProgress: onCompact })
+          return answer(declared.sliced, result, request.maxBytes) as never
         } finally {
-          releaseCallback(onProgress)
+          release(onProgress, summarize)
         }
       }),
 
-    pruneToolResults: (callId, messages, options) =>
-      run(callId, async (signal) => {
-        const { encoding, ...rest } = options
-        const estimate = await estimator(encoding)
-        await countSliced(estimate, messages, signal)
-        return prune(rest, estimate)(messages)
-      }),
-
-    buildTranscript: (callId, messages, options) => run(callId, () => Promise.resolve(buildTranscript(options)(messages))),
-
-    planCompaction: (callId, messages, options) =>
-      run(callId, async (signal) => {
-        const { encoding, ...rest } = options
-        const estimate = await estimator(encoding)
-        await countSliced(estimate, messages, signal)
-        return plan(rest, estimate)(messages)
-      }),
-
-    compact: (callId, messages, options, summarize, onProgress) =>
-      run(callId, async (signal) => {
+    session: (request, onProgress, summarize) =>
+      run(request.callId, async (signal) => {
         try {
-          const { encoding, ...rest } = options
-          const estimate = await estimator(encoding)
-          await countSliced(estimate, messages, signal)
-          return await compact(rest, estimate, summarize, signal, progressOf(onProgress))(messages)
-        } finally {
-          releaseCallback(summarize)
-          releaseCallback(onProgress)
-        }
-      }),
-
-    openSession: (callId, id, options) =>
-      run(callId, async (signal) => {
-        const estimate = await estimator(options.encoding)
-        throwIfAborted(signal)
-        const handle = ++handles
-        sessions.set(id, { id, handle, estimate, messages: [], appended: [], tokens: 0, queue: Promise.resolve(), snapshots: new Map(), pruners: new Map() })
-        return handle
-      }),
-
-    appendSession: (callId, id, handle, messages, onProgress) =>
-      run(callId, (signal) =>
-        exclusive(id, handle, signal, async (s) => {
-          try {
-            const counted = await countSliced(s.estimate, messages, signal, throttled(onProgress, 'open'))
-            // a copy: the caller's array (inline mode) may change after the call
-            const unpruned = s.appended === s.messages
-            s.messages = [...s.messages, ...messages]
-            s.appended = unpruned ? s.messages : [...s.appended, ...messages]
-            s.tokens += counted.total
-            return { messages: s.messages.length, tokens: s.tokens }
-          } finally {
-            releaseCallback(onProgress)
-          }
-        }),
-      ),
-
-    sessionTokens: (callId, id, handle) =>
-      run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve({ messages: s.messages.length, tokens: s.tokens }))),
-
-    pruneSession: (callId, id, handle, options, maxBytes) =>
-      run(callId, (signal) =>
-        exclusive(id, handle, signal, (s) => {
-          const before = s.messages
-          const key = JSON.stringify(options)
-          let pruner = s.pruners.get(key)
-          if (pruner === undefined) {
-            pruner = prune(options, s.estimate)
-            if (s.pruners.size >= PRUNERS_KEPT) s.pruners.delete(s.pruners.keys().next().value as string)
-            s.pruners.set(key, pruner)
-          }
-          const { messages, report } = pruner(s.appended)
-          const diff = diffHistories(before, messages, counter(s.estimate))
-          s.messages = messages
-          s.tokens += diff.delta
-          const changed = ship(s, diff.changes.map((c) => c.message), 0, maxBytes)
-          return Promise.resolve({ report, indices: diff.changes.map((c) => c.index), changed, length: diff.length, tokens: s.tokens })
-        }),
-      ),
-
-    planSession: (callId, id, handle, options) =>
-      run(callId, (signal) => exclusive(id, handle, signal, (s) => Promise.resolve(planSummary(plan(options, s.estimate)(s.messages))))),
-
-    compactSession: (callId, id, handle, options, maxBytes, summarize, onProgress) =>
-      run(callId, (signal) =>
-        exclusive(id, handle, signal, async (s) => {
-          try {
-            const result = await compact(options, s.estimate, summarize, signal, progressOf(onProgress))(s.messages)
-            if (result.messages !== s.messages) {
-              // counted first: an abort while counting leaves the session as it was
-              const tokens = (await countSliced(s.estimate, result.messages, signal)).total
-              s.messages = result.messages
-              s.appended = result.messages
-              s.pruners.clear()
-              s.tokens = tokens
+          const declared: OperationFeatures = OPERATIONS.session[request.op]
+          const s = lookup(request.session)
+          let held: Promise<void> | undefined
+          const result = s.queue.then(async () => {
+            throwIfAborted(signal)
+            const live = lookup(request.session)
+            const handler = sessionHandlers[request.op] as (o: unknown, c: SessionContext) => Promise<Outcome<unknown>>
+            const outcome = await handler(request.options, {
+              signal,
+              estimate: live.estimate,
+              summarize,
+              onProgress: progressOf(onProgress),
+              state: live.state,
+              load: () => load(live.encoding, live.estimate, request, signal),
+            })
+            throwIfAborted(signal)
+            if (declared.writes === true && outcome.next !== undefined) {
+              const before = live.state
+              live.state = outcome.next
+              held = hold(request.callId, () => {
+                live.state = before
+              })
             }
-            return { messages: ship(s, result.messages, 0, maxBytes), archived: result.archive.length, report: result.report, tokens: s.tokens }
-          } finally {
-            releaseCallback(summarize)
-            releaseCallback(onProgress)
-          }
-        }),
-      ),
+            return answer(declared.sliced, outcome.result, request.maxBytes)
+          })
+          s.queue = result.then(() => held, noop)
+          return (await result) as never
+        } finally {
+          release(onProgress, summarize)
+        }
+      }),
 
-    snapshotSession: (callId, id, handle, snapshot, from, maxBytes) =>
-      run(callId, (signal) =>
-        exclusive(id, handle, signal, (s) => {
-          const ms = snapshot === undefined ? s.messages : s.snapshots.get(snapshot)
-          if (ms === undefined) throw new EngineError('session', `Snapshot ${snapshot} of session ${JSON.stringify(id)} is gone`)
-          return Promise.resolve(ship(s, ms, from, maxBytes, snapshot))
-        }),
-      ),
+    stage: (request) =>
+      run(request.callId, async (signal) => {
+        const estimate = await estimator(request.encoding)
+        const { messages, counts } = await admit(request.messages, { signal, estimate, offset: request.at })
+        throwIfAborted(signal)
+        let batch = batches.get(request.batch)
+        if (batch === undefined) batches.set(request.batch, (batch = { encoding: request.encoding, parts: [] }))
+        batch.parts.push({ at: request.at, messages, tokens: counts.total })
+      }),
 
-    releaseSnapshot: (id, handle, snapshot) => {
-      const s = sessions.get(id)
-      if (s !== undefined && s.handle === handle) s.snapshots.delete(snapshot)
+    open: (request, onProgress) =>
+      run(request.callId, async (signal) => {
+        try {
+          const { id, encoding } = request
+          const estimate = await estimator(encoding)
+          const { messages, tokens } = await load(encoding, estimate, request, signal, throttled(onProgress, 'open'))
+          throwIfAborted(signal)
+          const handle = ++handles
+          const before = sessions.get(id)
+          const queue = hold(request.callId, () => {
+            if (sessions.get(id)?.handle !== handle) return
+            if (before === undefined) sessions.delete(id)
+            else sessions.set(id, before)
+          })
+          sessions.set(id, { id, handle, encoding, estimate, state: { messages, appended: messages, tokens, pruners: new Map() }, queue })
+          return handle
+        } finally {
+          release(onProgress)
+        }
+      }),
+
+    read: (request) =>
+      run(request.callId, () => {
+        const list = lists.get(request.list)
+        if (list === undefined) return Promise.reject(new EngineError('session', `List ${request.list} is gone`))
+        return Promise.resolve(ship(list, request.from, request.maxBytes, request.list))
+      }),
+
+    release: ({ list, batch }) => {
+      if (list !== undefined) lists.delete(list)
+      if (batch !== undefined) batches.delete(batch)
       return Promise.resolve()
     },
 
-    closeSession: (id, handle) => {
+    close: ({ id, handle }) => {
       const s = sessions.get(id)
       if (s === undefined || s.handle !== handle) return Promise.resolve(false)
       sessions.delete(id)
@@ -324,4 +298,3 @@ export const createEngineService = (): EngineService => {
     },
   }
 }
-

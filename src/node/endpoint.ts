@@ -1,10 +1,12 @@
 /**
- * Comlink endpoints over Node's `worker_threads`: a `Worker` or `MessagePort` emits raw message
- * data to `on('message')` listeners, where Comlink expects `addEventListener` and events with `data`.
+ * Comlink endpoints over Node's `worker_threads`: Comlink's own Node adapter (a `Worker` or
+ * `MessagePort` emits raw message data to `on('message')` listeners, where Comlink expects
+ * `addEventListener` and events with `data`).
  *
  * @module
  */
 import type { Endpoint } from 'comlink'
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
 
 type NodePort = {
   postMessage(value: unknown, transferList?: ReadonlyArray<unknown>): void
@@ -13,7 +15,7 @@ type NodePort = {
 }
 
 /**
- * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint.
+ * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (Comlink's `nodeEndpoint`).
  *
  * @example
  * import { parentPort } from 'node:worker_threads'
@@ -25,25 +27,4 @@ type NodePort = {
  * @since 0.1.0
  * @category engine
  */
-export const portEndpoint = (port: NodePort): Endpoint => {
-  const listeners = new Map<EventListenerOrEventListenerObject, (value: unknown) => void>()
-  return {
-    postMessage: (message, transfer) => port.postMessage(message, transfer),
-    addEventListener: (type, listener) => {
-      if (type !== 'message' || listeners.has(listener)) return
-      const f = (data: unknown): void => {
-        const event = { data } as MessageEvent
-        if (typeof listener === 'function') listener(event)
-        else listener.handleEvent(event)
-      }
-      listeners.set(listener, f)
-      port.on('message', f)
-    },
-    removeEventListener: (type, listener) => {
-      const f = listeners.get(listener)
-      if (type !== 'message' || f === undefined) return
-      listeners.delete(listener)
-      port.off('message', f)
-    },
-  }
-}
+export const portEndpoint = (port: NodePort): Endpoint => nodeEndpoint(port as Parameters<typeof nodeEndpoint>[0])

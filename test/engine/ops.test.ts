@@ -3,7 +3,7 @@
  * counter, and a pruner that remembers what it pruned.
  */
 import { describe, expect, it } from 'vitest'
-import { counter, diffHistories, prune } from '../../src/engine/ops.ts'
+import { counter, diffHistories, prune, pruneChanges, prunerKey } from '../../src/engine/ops.ts'
 import { applyChanges } from '../../src/engine/types.ts'
 import { textMessage } from '../../src/message.ts'
 import { heuristic } from '../../src/tokens.ts'
@@ -49,5 +49,35 @@ describe('prune', () => {
     const second = p(ms).messages
     expect(first).not.toBe(ms)
     expect(second.every((m, i) => m === first[i])).toBe(true)
+  })
+})
+
+describe('pruneChanges', () => {
+  const options = { protectTokens: 2_000, minimumSavings: 100 }
+  const ms = deepFreeze(sampleSession({ messages: 200, seed: 8, maxResult: 3_000 }))
+  const count = counter(heuristic)
+
+  it('answers the pruned history, the replaced messages by position and the token delta, against the resident history', () => {
+    const got = pruneChanges(prune(options, heuristic), count)(ms, ms)
+    expect(got.changes.length).toBeGreaterThan(0)
+    expect(got.length).toBe(ms.length)
+    expect(applyChanges(got)(ms)).toEqual(got.messages)
+    expect(got.delta).toBe(got.messages.reduce((n, m) => n + count(m), 0) - ms.reduce((n, m) => n + count(m), 0))
+    expect(got.delta).toBeLessThan(0)
+  })
+
+  it('answers no changes when the resident history is already that prune', () => {
+    const pruner = prune(options, heuristic)
+    const first = pruneChanges(pruner, count)(ms, ms)
+    const again = pruneChanges(pruner, count)(ms, first.messages)
+    expect(again.changes).toEqual([])
+    expect(again.delta).toBe(0)
+  })
+})
+
+describe('prunerKey', () => {
+  it('is the same whatever order the options came in, and differs when they differ', () => {
+    expect(prunerKey({ protectTokens: 1, minimumSavings: 2 })).toBe(prunerKey({ minimumSavings: 2, protectTokens: 1 }))
+    expect(prunerKey({ protectTokens: 1 })).not.toBe(prunerKey({ protectTokens: 2 }))
   })
 })

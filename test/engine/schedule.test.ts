@@ -16,6 +16,13 @@ describe('approxBytes', () => {
     const withImage = makeMessage({ role: 'user', parts: [image({ data: new Uint8Array(5_000), mediaType: 'image/png' })] })
     expect(approxBytes(withImage)).toBeGreaterThan(5_000)
   })
+
+  it('sizes a change (a message with its position) by its whole message, however deep its text sits', () => {
+    const deep = makeMessage({ role: 'user', parts: [], metadata: { a: { b: { c: { text: 'x'.repeat(10_000) } } } } })
+    expect(approxBytes(deep)).toBeGreaterThan(10_000)
+    expect(approxBytes({ index: 3, message: deep })).toBeGreaterThan(approxBytes(deep))
+    expect(approxBytes({ index: 3, message: sized(10_010) }) - approxBytes({ index: 3, message: sized(10) })).toBe(10_000)
+  })
 })
 
 describe('slicesOf', () => {

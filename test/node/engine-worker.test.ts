@@ -7,8 +7,11 @@ import { describe, expect, it } from 'vitest'
 import { createNodeEngine } from '../../src/node/engine.ts'
 import { createEngine, EngineError } from '../../src/engine/index.ts'
 import { engineContract } from '../support/engine-contract.ts'
+import { engineAborts } from '../support/engine-aborts.ts'
 
-engineContract([{ name: 'worker_threads', make: (o) => createNodeEngine(o) }])
+const workerThreads = [{ name: 'worker_threads', make: (o: Parameters<typeof createNodeEngine>[0]) => createNodeEngine(o) }]
+engineContract(workerThreads)
+engineAborts(workerThreads)
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url)
 

@@ -1,0 +1,112 @@
+/**
+ * What each declared operation does, on data the service has already decoded and counted: one
+ * handler per entry of `OPERATIONS`. A session handler never changes the session itself: it answers
+ * the session's next state, which the service installs as a transaction. Private to the engine.
+ *
+ * @module
+ */
+import type { Messages } from '../message.ts'
+import type { Estimator } from '../tokens.ts'
+import { buildTranscript } from '../compaction/transcript.ts'
+import type { HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
+import { compact, counter, plan, planSummary, prune, type Pruner, pruneChanges, prunerKey, type RemoteSummarizer } from './ops.ts'
+import { admit } from './admit.ts'
+import type { EngineProgress, TokenEstimate } from './types.ts'
+
+// --- context ---
+
+/** What a handler is given besides its options. */
+export type Context = {
+  readonly signal: AbortSignal
+  /** The estimator of the call's encoding (the session's, on a session). */
+  readonly estimate: Estimator
+  readonly summarize: RemoteSummarizer | undefined
+  readonly onProgress: ((p: EngineProgress) => void) | undefined
+}
+
+/** A session's state: replaced whole by a call that changes it, never mutated (a snapshot may hold on to it). */
+export type Resident = {
+  /** The resident history. */
+  readonly messages: Messages
+  /**
+   * The history as appended (since the open or the last compaction), before any pruning. Pruning
+   * is computed from it with a kept pruner, so that each turn's prune rewrites only the messages
+   * that newly left the protected tail; the resident history is that prune's result.
+   */
+  readonly appended: Messages
+  readonly tokens: number
+  /** Pruners by options (a pruner remembers what it pruned: a cache, shared by the states that follow). */
+  readonly pruners: Map<string, Pruner>
+}
+
+/** A session handler's context: the session's state, and the call's messages (an append's), decoded and counted. */
+export type SessionContext = Context & { readonly state: Resident; readonly load: () => Promise<{ readonly messages: Messages; readonly tokens: number }> }
+
+/** A session handler's answer: its result, and the session's next state when it changes it. */
+export type Outcome<R> = { readonly result: R; readonly next?: Resident }
+
+type History = typeof OPERATIONS.history
+type Session = typeof OPERATIONS.session
+
+const PRUNERS_KEPT = 4
+
+// --- handlers ---
+
+/** The operations on a history, given it decoded and (for those that count) its counts. */
+export const historyHandlers: {
+  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
+} = {
+  estimate: (_ms, _o, c) => Promise.resolve(c.counts),
+  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(prune(o, c.estimate)(ms)),
+  buildTranscript: (ms, o) => Promise.resolve(buildTranscript(o)(ms)),
+  planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(plan(o, c.estimate)(ms)),
+  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, c.summarize, c.signal, c.onProgress)(ms),
+}
+
+/** The operations on a resident session. */
+export const sessionHandlers: {
+  readonly [K in SessionOperation]: (options: WireOptions<Session[K]>, context: SessionContext) => Promise<Outcome<ResultOf<Session[K]>>>
+} = {
+  append: async (_o, c) => {
+    const { state } = c
+    const added = await c.load()
+    const messages = [...state.messages, ...added.messages]
+    const appended = state.appended === state.messages ? messages : [...state.appended, ...added.messages]
+    const tokens = state.tokens + added.tokens
+    return { result: { messages: messages.length, tokens }, next: { ...state, messages, appended, tokens } }
+  },
+
+  tokens: (_o, { state }) => Promise.resolve({ result: { messages: state.messages.length, tokens: state.tokens } }),
+
+  prune: (o, c) => {
+    const { state } = c
+    const key = prunerKey(o)
+    let pruner = state.pruners.get(key)
+    if (pruner === undefined) {
+      pruner = prune(o, c.estimate)
+      if (state.pruners.size >= PRUNERS_KEPT) state.pruners.delete(state.pruners.keys().next().value as string)
+      state.pruners.set(key, pruner)
+    }
+    const { messages, report, changes, length, delta } = pruneChanges(pruner, counter(c.estimate))(state.appended, state.messages)
+    const tokens = state.tokens + delta
+    const next = changes.length === 0 && length === state.messages.length ? undefined : { ...state, messages, tokens }
+    return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
+  },
+
+  plan: (o, { state, estimate }) => Promise.resolve({ result: planSummary(plan(o, estimate)(state.messages)) }),
+
+  compact: async (o, c) => {
+    const { state } = c
+    const result = await compact(o, c.estimate, c.summarize, c.signal, c.onProgress)(state.messages)
+    const answer = { archived: result.archive.length, report: result.report }
+    if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
+    // counted in slices (an abort while counting leaves the session as it was)
+    const tokens = (await admit(result.messages, { signal: c.signal, estimate: c.estimate })).counts.total
+    return {
+      result: { ...answer, messages: result.messages, tokens },
+      next: { messages: result.messages, appended: result.messages, tokens, pruners: new Map() },
+    }
+  },
+
+  snapshot: (_o, { state }) => Promise.resolve({ result: state.messages }),
+}

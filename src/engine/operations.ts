@@ -1,0 +1,262 @@
+/**
+ * Every engine operation, declared once: its name, its options, its result, and how it travels
+ * (whether it reports progress, calls a summariser, takes an encoding, changes a resident session,
+ * answers a list in slices). The public API (`Engine`, `EngineSession`), the service protocol, the
+ * client and the service are all derived from this one table.
+ *
+ * @module
+ */
+import type { Message, Messages } from '../message.ts'
+import type { PruneResult } from '../messages/prune.ts'
+import type { CompactionPlan } from '../compaction/plan.ts'
+import type { TranscriptOptions } from '../compaction/transcript.ts'
+import type { CompactResult } from '../compaction/compact.ts'
+import type { EngineCompactOptions, EnginePlanOptions, EnginePruneOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from './ops.ts'
+import type { CallOptions, EncodingOptions, EngineProgress, ProgressOptions, SessionTokens, TokenEstimate } from './types.ts'
+
+// --- declarations ---
+
+/**
+ * How an operation travels:
+ * - `messages`: it takes a history (or, on a session, new messages) as its first argument;
+ * - `progress`: it reports progress, under this phase;
+ * - `summarize`: it calls a summariser (the caller's, on the caller's side), and so has a timeout;
+ * - `encoding`: it counts tokens, with the engine's encoding unless the call names another;
+ * - `writes`: it changes a resident session (transactionally: a rejected call changes nothing);
+ * - `sliced`: the list of its result that comes back in slices (`all` when the result is the list).
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type OperationFeatures = {
+  readonly messages?: true
+  readonly progress?: EngineProgress['phase']
+  readonly summarize?: true
+  readonly encoding?: true
+  readonly writes?: true
+  readonly sliced?: 'all' | 'messages' | 'changes'
+}
+
+/**
+ * An operation's declaration: its features, carrying its options and result types.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type Declaration<Options, Result> = OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
+
+const declare =
+  <Options, Result>() =>
+  <const F extends OperationFeatures>(features: F): F & Declaration<Options, Result> =>
+    features
+
+/**
+ * The engine's operations: on a history it is given (`history`), and on a resident session
+ * (`session`). Everything else about a call is derived from this table.
+ *
+ * @example
+ * import { OPERATIONS } from 'chatfold'
+ * OPERATIONS.session.prune.writes // true: a prune changes the session, or nothing when it fails
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export const OPERATIONS = {
+  history: {
+    /** Counts a history's tokens, with its breakdown. */
+    estimate: declare<EncodingOptions, TokenEstimate>()({ messages: true, progress: 'estimate', encoding: true }),
+    /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
+    pruneToolResults: declare<EnginePruneOptions & EncodingOptions, PruneResult>()({ messages: true, encoding: true }),
+    /** The head of a history as a transcript for a summariser (`buildTranscript`). */
+    buildTranscript: declare<TranscriptOptions, string>()({ messages: true }),
+    /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
+    planCompaction: declare<EnginePlanOptions & EncodingOptions, CompactionPlan>()({ messages: true, encoding: true }),
+    /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */
+    compact: declare<EngineCompactOptions & EncodingOptions, CompactResult>()({ messages: true, progress: 'compact', summarize: true, encoding: true }),
+  },
+  session: {
+    /** Appends messages (the new turn); answers the session's size and tokens. */
+    append: declare<unknown, SessionTokens>()({ messages: true, writes: true }),
+    /** The session's size and tokens (cached: no re-count). */
+    tokens: declare<unknown, SessionTokens>()({}),
+    /**
+     * Prunes old tool results of the resident history (backward from the newest, past the protected
+     * tail), with the cached counts; answers the report and the replaced messages with their positions.
+     */
+    prune: declare<EnginePruneOptions, SessionPruneResult>()({ writes: true, sliced: 'changes' }),
+    /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
+    plan: declare<EnginePlanOptions, SessionPlan>()({}),
+    /**
+     * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
+     * resident; answers the rebuilt history, which is small. The summary is written by your
+     * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
+     */
+    compact: declare<EngineCompactOptions, SessionCompactResult>()({ progress: 'compact', summarize: true, writes: true, sliced: 'messages' }),
+    /** The whole resident history, fetched in slices. */
+    snapshot: declare<unknown, Messages>()({ sliced: 'all' }),
+  },
+} as const
+
+/**
+ * The names of the operations on a history.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type HistoryOperation = keyof typeof OPERATIONS.history
+
+/**
+ * The names of the operations on a resident session.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type SessionOperation = keyof typeof OPERATIONS.session
+
+type History = typeof OPERATIONS.history
+type Session = typeof OPERATIONS.session
+
+// --- derived: the API ---
+
+/**
+ * An operation's own options.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type OptionsOf<D> = D extends { readonly types?: { readonly options: infer O } } ? O : never
+
+/**
+ * An operation's result.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type ResultOf<D> = D extends { readonly types?: { readonly result: infer R } } ? R : never
+
+/**
+ * The options a caller passes: the operation's own, a signal, and a progress callback where it
+ * reports progress.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progress: string } ? ProgressOptions : unknown)
+
+/** A method of the public API: `(messages, options?)` for an operation that takes messages, else `(options?)`. */
+type Method<D> = D extends { readonly messages: true }
+  ? (messages: Messages, options?: CallOf<D>) => Promise<ResultOf<D>>
+  : (options?: CallOf<D>) => Promise<ResultOf<D>>
+
+/**
+ * The engine's methods on a history, derived from `OPERATIONS.history`.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type HistoryMethods = { [K in HistoryOperation]: Method<History[K]> }
+
+/**
+ * A resident session's methods, derived from `OPERATIONS.session`.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
+
+// --- derived: the protocol ---
+
+/**
+ * One slice of a list the service answers (a session's history, a prune's changes, a compaction's
+ * rebuilt history): its items, the list's id, and where the next slice starts (absent on the last
+ * one). The rest is read with `read`, so that no single message blocks the receiving thread longer
+ * than a send is allowed to.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type Slice<A> = { readonly list: number; readonly items: ReadonlyArray<A>; readonly next?: number }
+
+type Sliced<R, S> = S extends 'all'
+  ? R extends ReadonlyArray<infer I> ? Slice<I> : never
+  : S extends keyof R
+    ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Slice<I> : never }
+    : R
+
+/**
+ * An operation's result as the service answers it: the list named by `sliced` comes as its first slice.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Sliced<ResultOf<D>, S> : ResultOf<D>
+
+/**
+ * The options that cross to the service: the caller's own, without what stays on the caller's side
+ * (the signal, callbacks, the summariser and its timeout).
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type WireOptions<D> = Omit<OptionsOf<D>, 'summarize' | 'timeout'>
+
+/**
+ * A resident session as the service knows it: its id and the handle its `open` answered.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type SessionRef = { readonly id: string; readonly handle: number }
+
+type Common = {
+  /** By which `cancel` aborts the call, and `commit` confirms a session's change. */
+  readonly callId: number
+  /** How many bytes a sliced answer may carry per slice. */
+  readonly maxBytes: number
+}
+
+/**
+ * A call of an operation on a history.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type HistoryRequest<K extends HistoryOperation = HistoryOperation> = Common & {
+  readonly op: K
+  readonly messages: Messages
+  readonly options: WireOptions<History[K]>
+}
+
+/**
+ * A call of an operation on a resident session. Messages (an append's) come in `messages`, after
+ * those staged earlier under `staged`.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type SessionRequest<K extends SessionOperation = SessionOperation> = Common & {
+  readonly op: K
+  readonly session: SessionRef
+  readonly options: WireOptions<Session[K]>
+  readonly messages?: Messages
+  readonly staged?: number
+}
+
+/**
+ * The answer of a call on a history.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type HistoryAnswer<K extends HistoryOperation> = AnswerOf<History[K]>
+
+/**
+ * The answer of a call on a resident session.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type SessionAnswer<K extends SessionOperation> = AnswerOf<Session[K]>
+
+/** The item type of a sliced list, for the generic code that slices and collects. */
+export type Item = Message | { readonly index: number; readonly message: Message }
