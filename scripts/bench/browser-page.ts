@@ -16,7 +16,7 @@ export type BrowserRun = {
   readonly mode: 'worker' | 'inline'
   readonly messages: number
   readonly idle: Window
-  readonly open: Window & { readonly send: number }
+  readonly open: Window & { readonly send: number; readonly sends: number; readonly bytes: number }
   readonly firstPrune: Window
   readonly turns: ReadonlyArray<Window & { readonly send: number }>
   readonly floor: ReadonlyArray<Window>
@@ -69,6 +69,7 @@ const watched = async <A>(label: string, f: () => Promise<A>): Promise<{ readonl
 /** A host whose sends are timed: `take()` answers the longest since the last call. */
 const timedSends = (inner: EngineHost) => {
   let longest = 0
+  let count = 0
   const endpoint = inner.endpoint
   const host: EngineHost = {
     ...inner,
@@ -77,6 +78,7 @@ const timedSends = (inner: EngineHost) => {
         const t0 = performance.now()
         endpoint.postMessage(message, transfer)
         longest = Math.max(longest, performance.now() - t0)
+        count++
       },
       addEventListener: endpoint.addEventListener.bind(endpoint),
       removeEventListener: endpoint.removeEventListener.bind(endpoint),
@@ -88,6 +90,12 @@ const timedSends = (inner: EngineHost) => {
       const l = longest
       longest = 0
       return l
+    },
+    /** How many sends since the last call. */
+    count: (): number => {
+      const n = count
+      count = 0
+      return n
     },
   }
 }
@@ -117,8 +125,9 @@ const run = async (mode: 'worker' | 'inline', opts: { readonly messages: number;
   const take = (): number => timed?.take() ?? Number.NaN
   const idle = await watched('idle', () => sleep(300))
   take()
+  timed?.count()
   const opened = await watched('open', () => engine.open('bench', history))
-  const open = { ...opened.window, send: take() }
+  const open = { ...opened.window, send: take(), sends: timed?.count() ?? Number.NaN, bytes: JSON.stringify(history).length }
   const session = opened.value
   // the first prune of a long history rewrites thousands of old results: a one-off, shown apart
   const firstPrune = (await watched('first-prune', () => session.prune(PRUNE))).window

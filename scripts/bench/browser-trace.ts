@@ -5,7 +5,7 @@
  * system runs other threads instead, so on a busy machine it tells what a task itself costs.
  */
 
-export const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', '__metadata']
+export const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline', '__metadata']
 
 type TraceEvent = {
   readonly name: string
@@ -17,9 +17,11 @@ type TraceEvent = {
   readonly tdur?: number
 }
 
-export type TaskFigures = { readonly wall: number; readonly cpu: number; readonly tasks: number }
+/** The longest task (wall and thread time) and the longest garbage collection pause inside the window, in ms. */
+export type TaskFigures = { readonly wall: number; readonly cpu: number; readonly tasks: number; readonly gc: number }
 
 const TASKS = new Set(['RunTask', 'ThreadControllerImpl::RunTask'])
+const GC = new Set(['MajorGC', 'MinorGC'])
 
 /**
  * The longest main-thread task (wall and thread time, ms) of each marked window `label`
@@ -30,6 +32,7 @@ export const tasksByWindow = (trace: Buffer | string): ReadonlyMap<string, TaskF
   const marks = new Map<string, TraceEvent>()
   for (const e of events) if (e.name.endsWith(':start') || e.name.endsWith(':end')) marks.set(e.name, e)
   const tasks = events.filter((e) => e.ph === 'X' && TASKS.has(e.name) && e.dur !== undefined)
+  const gcs = events.filter((e) => e.ph === 'X' && GC.has(e.name) && e.dur !== undefined)
   const out = new Map<string, TaskFigures>()
   for (const [name, start] of marks) {
     if (!name.endsWith(':start')) continue
@@ -46,7 +49,12 @@ export const tasksByWindow = (trace: Buffer | string): ReadonlyMap<string, TaskF
       wall = Math.max(wall, (t.dur ?? 0) / 1000)
       cpu = Math.max(cpu, (t.tdur ?? Number.NaN) / 1000)
     }
-    out.set(label, { wall, cpu, tasks: n })
+    let gc = 0
+    for (const g of gcs) {
+      if (g.pid !== start.pid || g.tid !== start.tid || g.ts < start.ts || g.ts > end.ts) continue
+      gc = Math.max(gc, (g.dur ?? 0) / 1000)
+    }
+    out.set(label, { wall, cpu, tasks: n, gc })
   }
   return out
 }

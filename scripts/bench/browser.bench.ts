@@ -65,7 +65,7 @@ export default async function browserBench(): Promise<void> {
   const w = results.worker
   const il = results.inline
   const messages = w[0]?.messages ?? MESSAGES
-  const none: TaskFigures = { wall: Number.NaN, cpu: Number.NaN, tasks: 0 }
+  const none: TaskFigures = { wall: Number.NaN, cpu: Number.NaN, tasks: 0, gc: Number.NaN }
   const traced = (r: Run, label: string): TaskFigures => r.traced.get(label) ?? none
   const turnLabels = Array.from({ length: TURNS }, (_, i) => `turn-${i}`)
   const floorLabels = Array.from({ length: 10 }, (_, i) => `floor-${i}`)
@@ -77,15 +77,17 @@ export default async function browserBench(): Promise<void> {
     label,
     spread(rs.map((r) => traced(r, window).cpu)),
     spread(rs.map((r) => traced(r, window).wall)),
+    spread(rs.map((r) => traced(r, window).gc)),
     spread(rs.map((r) => r[window].timer)),
     spread(rs.map((r) => r[window].frame)),
     spread(rs.map((r) => r[window].longTasks)),
     send && window === 'open' ? spread(rs.map((r) => r.open.send)) : '—',
+    send && window === 'open' ? spread(rs.map((r) => r.open.bytes / r.open.sends / 1024)) : '—',
     spread(rs.map((r) => r[window].total)),
   ]
   table(
     `browser (Chromium ${version}): open the ${messages.toLocaleString('en')}-message history, o200k_base; median [min–max] of ${runs} runs (ms)`,
-    ['how', 'longest task: CPU (trace)', 'longest task: wall (trace)', 'timer gap', 'rAF gap', 'Long Tasks (≥ 50 ms)', 'longest send', 'total'],
+    ['how', 'longest task: CPU (trace)', 'longest task: wall (trace)', 'longest GC pause', 'timer gap', 'rAF gap', 'Long Tasks (≥ 50 ms)', 'longest send', 'mean slice (KiB of JSON)', 'total'],
     [
       openRow("nothing (300 ms idle: the probes' baseline)", w, 'idle', false),
       openRow('worker session: open (sliced, counted in the worker)', w, 'open', true),
