@@ -5,7 +5,8 @@ import { playwright } from '@vitest/browser-playwright'
 // - unit, prop: Node, the whole suite (property tests apart, so either can run alone);
 // - browser: a small set of files in headless Chromium (the engine contract in a real Web Worker,
 //   and a smoke test of the core), with Debian's chromium, never a downloaded browser;
-// - dist: the built package as npm users get it (run after `npm run build`).
+// - dist: the built package as npm users get it (run after `npm run build`);
+// - bundlers: the built package under each bundler, and the explorer page, in Chromium.
 // Deno and workerd have their own runners (`deno test`, scripts/workerd-test.ts).
 const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 const chromiumArgs = [
@@ -26,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**'],
+          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**'],
           environment: 'node',
         },
       },
@@ -34,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'prop',
           include: ['test/**/*.prop.test.ts'],
-          exclude: ['test/runtime/**', 'test/dist/**'],
+          exclude: ['test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**'],
           environment: 'node',
         },
       },
@@ -58,6 +59,17 @@ export default defineConfig({
         test: {
           name: 'dist',
           include: ['test/dist/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // the built package bundled by Vite, webpack, esbuild, Rollup and deno, opened in Chromium
+        // (playwright-core with Debian's chromium); the explorer page, driven the same way
+        test: {
+          name: 'bundlers',
+          include: ['test/bundlers/**/*.test.ts', 'test/web/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -157,4 +157,5 @@ if (summary !== undefined) {
   console.log(`\nthe summary (extractive, offline), first lines:\n${lines.slice(0, 6).map((l) => `  ${l.length > 110 ? `${l.slice(0, 107)}…` : l}`).join('\n')}\n  … ${lines.length - 6} more lines`)
 }
 console.log(`\nwrote ${join(OUT, 'compacted.md')} and ${join(OUT, 'compacted.jsonl')}`)
+console.log('explore it in the browser (tokens per message, prune and compact with a frame-time graph): npm run demo:web')
 engine.dispose()

@@ -24,38 +24,126 @@ export type EngineHost = {
   readonly unref?: () => void
 }
 
-const describeError = (event: Event): string => {
+/** The one line that fixes a worker the bundler did not emit (README: "Bundlers"). */
+const WORKER_FIX =
+  "emit chatfold's worker (the chatfold/worker entry) as its own file next to your bundle and pass its URL: " +
+  "createEngine({ host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) }); " +
+  'Vite and webpack 5 emit it by themselves, esbuild with @chialab/esbuild-plugin-worker (README: Bundlers)'
+
+/**
+ * The URL the default worker is looked for at, for messages only: the literal in `webWorkerHost`
+ * must stay a literal inside `new Worker(…)` for bundlers to see it, so this one is built apart
+ * (from a variable, which bundlers leave alone). `.ts` when running from source, `.js` when built.
+ */
+const defaultWorkerUrl = (): string => {
+  const base: string = import.meta.url
+  const file = `../../workers/engine.worker.${base.endsWith('.ts') ? 'ts' : 'js'}`
+  try {
+    return new URL(file, base).href
+  } catch {
+    return `${file} (relative to chatfold's engine module)`
+  }
+}
+
+const absolute = (url: string | URL): string => {
+  try {
+    return new URL(url, globalThis.location?.href).href
+  } catch {
+    return String(url)
+  }
+}
+
+/**
+ * Runs `start` and answers the worker it made with the URL the `Worker` constructor was given: a
+ * bundler rewrites the URL inside `new Worker(new URL(…))` (and only there), so it is learnt at
+ * the call, through a recording subclass set on the global for the length of the call (synchronous).
+ */
+const recordingUrl = (start: () => Worker): { readonly worker: Worker; readonly seen: string | URL | undefined } => {
+  const g = globalThis as { Worker: typeof Worker }
+  const Original = g.Worker
+  let seen: string | URL | undefined
+  try {
+    g.Worker = class extends Original {
+      constructor(u: string | URL, o?: WorkerOptions) {
+        seen = u
+        super(u, o)
+      }
+    }
+  } catch {
+    return { worker: start(), seen: undefined }
+  }
+  try {
+    return { worker: start(), seen }
+  } finally {
+    g.Worker = Original
+  }
+}
+
+const errorMessage = (event: Event): string | undefined => {
   const e = event as { message?: unknown; error?: unknown }
   if (typeof e.message === 'string' && e.message !== '') return e.message
   if (e.error instanceof Error) return e.error.message
-  return 'the worker script could not be loaded or threw'
+  return undefined
+}
+
+const JS_TYPES = /^(text|application)\/(javascript|ecmascript|x-javascript)\b/i
+
+/**
+ * Why a worker script did not start, learnt by fetching it (a worker's `error` event tells
+ * nothing): not found, the wrong content type (an HTML fallback page), or an error inside it.
+ */
+const diagnose = async (url: string): Promise<string> => {
+  let response: Response
+  try {
+    response = await fetch(url, { cache: 'no-store' })
+  } catch (e) {
+    return `the worker script ${url} could not be fetched (${e instanceof Error ? e.message : String(e)}); fix: ${WORKER_FIX}`
+  }
+  void response.body?.cancel().catch(() => undefined)
+  const type = response.headers.get('content-type') ?? ''
+  if (!response.ok) {
+    return `the worker script ${url} could not be loaded: HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}; fix: ${WORKER_FIX}`
+  }
+  if (type !== '' && !JS_TYPES.test(type)) {
+    return `the worker script ${url} is served as ${type}, not JavaScript (HTTP ${response.status}: likely a fallback page); fix: ${WORKER_FIX}`
+  }
+  return `the worker script ${url} loaded (HTTP ${response.status}) but did not start: an import inside it failed or it threw while loading`
 }
 
 /**
  * A module Web Worker running the engine (browsers, Deno). Without `url`, the worker script is the
  * package's own `workers/engine.worker.ts`, referenced as `new URL(…, import.meta.url)` so that
- * bundlers (Vite, webpack) find and emit it; pass `url` where a bundler put it elsewhere.
+ * bundlers (Vite, webpack 5, esbuild with `@chialab/esbuild-plugin-worker`) find and emit it; pass
+ * `url` where a bundler does not (Rollup, `deno bundle`): emit `chatfold/worker` as its own entry.
+ * A script that cannot load fails the engine with the URL tried, the HTTP status and the fix.
  *
  * @example
  * import { createEngine, webWorkerHost } from 'chatfold'
- * const engine = createEngine({ mode: 'worker', host: () => webWorkerHost(new URL('/assets/engine.worker.js', location.href)) })
+ * const engine = createEngine({ mode: 'worker', host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) })
  *
  * @since 0.1.0
  * @category engine
  */
 export const webWorkerHost = (url?: string | URL): EngineHost => {
-  const worker =
+  const { worker, seen } = recordingUrl(() =>
     url === undefined
       ? new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' })
-      : new Worker(url, { type: 'module' })
+      : new Worker(url, { type: 'module' }),
+  )
+  const tried = absolute(seen ?? url ?? defaultWorkerUrl())
   const listeners: Array<(error: Error) => void> = []
+  let failed = false
   const fail = (error: Error): void => {
+    if (failed) return
+    failed = true
     for (const l of listeners) l(error)
   }
   worker.addEventListener('error', (event) => {
     // Deno ends the whole process on an unhandled worker error
     event.preventDefault()
-    fail(new Error(describeError(event)))
+    const message = errorMessage(event)
+    if (message !== undefined) fail(new Error(`${message} (worker script ${tried})`))
+    else void diagnose(tried).then((m) => fail(new Error(m)))
   })
   worker.addEventListener('messageerror', () => fail(new Error('a message from the worker could not be deserialized')))
   return { endpoint: worker, onFailure: (l) => void listeners.push(l), terminate: () => worker.terminate() }

@@ -34,8 +34,14 @@ describe('engine in a browser worker', () => {
   })
 
   it('a worker script that cannot be fetched rejects with a load error', async () => {
-    const engine = createEngine({ mode: 'worker', host: () => webWorkerHost(new URL('/no/such/engine.worker.js', location.href)), encoding: 'heuristic' })
-    await expect(engine.ready()).rejects.toMatchObject({ name: 'EngineError', code: 'load' })
+    const url = new URL('/no/such/engine.worker.js', location.href)
+    const engine = createEngine({ mode: 'worker', host: () => webWorkerHost(url), encoding: 'heuristic' })
+    const e = await engine.ready().then(() => undefined, (x: unknown) => x)
+    expect(e).toMatchObject({ name: 'EngineError', code: 'load' })
+    // the URL tried, what the server said, and the one line that fixes it
+    expect((e as EngineError).message).toContain(url.href)
+    expect((e as EngineError).message).toMatch(/HTTP 404|served as text\/html/)
+    expect((e as EngineError).message).toContain('webWorkerHost(new URL(')
     engine.dispose()
   })
 

@@ -1,0 +1,151 @@
+/**
+ * The page `npm run bench browser` opens in Chromium: the engine's session on the 20,000-message
+ * history, in a Web Worker or inline, with the main thread watched three ways:
+ * - a timer chain (`setTimeout(0)`, clamped by the browser to about 4 ms when nested): the largest
+ *   gap between two ticks is the longest time the main thread ran something else, plus ≤ 4 ms;
+ * - `requestAnimationFrame`: the largest gap between two frames (16.7 ms when nothing blocks);
+ * - the Long Tasks API: tasks of 50 ms or more, as the browser reports them.
+ * The engine's sends (the structured clone in `postMessage`) are timed one by one too, and each
+ * window is marked (`performance.mark`) for the trace the bench records (browser.bench.ts).
+ */
+import { createEngine, type Engine, type EngineHost, type Message, type Messages, webWorkerHost } from '../../src/mod.ts'
+import { sampleSession } from '../sample.ts'
+
+export type Window = { readonly timer: number; readonly frame: number; readonly longTask: number; readonly longTasks: number; readonly total: number }
+export type BrowserRun = {
+  readonly mode: 'worker' | 'inline'
+  readonly messages: number
+  readonly idle: Window
+  readonly open: Window & { readonly send: number; readonly sends: number; readonly bytes: number }
+  readonly firstPrune: Window
+  readonly turns: ReadonlyArray<Window & { readonly send: number }>
+  readonly floor: ReadonlyArray<Window>
+}
+
+const longTasks: Array<{ start: number; end: number }> = []
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, end: e.startTime + e.duration })
+}).observe({ type: 'longtask', buffered: true })
+
+const nextFrame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()))
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** Runs `f` with the main thread watched; answers its value and the window's figures. */
+const watched = async <A>(label: string, f: () => Promise<A>): Promise<{ readonly value: A; readonly window: Window }> => {
+  await nextFrame()
+  // marks for the trace the bench takes: its tasks between them are this window's
+  performance.mark(`${label}:start`)
+  let running = true
+  let timer = 0
+  let lastTick = performance.now()
+  const tick = (): void => {
+    const t = performance.now()
+    timer = Math.max(timer, t - lastTick)
+    lastTick = t
+    if (running) setTimeout(tick, 0)
+  }
+  setTimeout(tick, 0)
+  let frame = 0
+  let lastFrame = performance.now()
+  const onFrame = (t: number): void => {
+    frame = Math.max(frame, t - lastFrame)
+    lastFrame = t
+    if (running) requestAnimationFrame(onFrame)
+  }
+  requestAnimationFrame(onFrame)
+  const t0 = performance.now()
+  const value = await f()
+  const total = performance.now() - t0
+  performance.mark(`${label}:end`)
+  // let both probes see the gap the last synchronous stretch left
+  await nextFrame()
+  await sleep(5)
+  running = false
+  const t1 = performance.now()
+  const tasks = longTasks.filter((l) => l.end > t0 && l.start < t1)
+  return { value, window: { timer, frame, longTask: Math.max(0, ...tasks.map((l) => l.end - l.start)), longTasks: tasks.length, total } }
+}
+
+/** A host whose sends are timed: `take()` answers the longest since the last call. */
+const timedSends = (inner: EngineHost) => {
+  let longest = 0
+  let count = 0
+  const endpoint = inner.endpoint
+  const host: EngineHost = {
+    ...inner,
+    endpoint: {
+      postMessage: (message: unknown, transfer?: Transferable[]) => {
+        const t0 = performance.now()
+        endpoint.postMessage(message, transfer)
+        longest = Math.max(longest, performance.now() - t0)
+        count++
+      },
+      addEventListener: endpoint.addEventListener.bind(endpoint),
+      removeEventListener: endpoint.removeEventListener.bind(endpoint),
+    },
+  }
+  return {
+    host,
+    take: (): number => {
+      const l = longest
+      longest = 0
+      return l
+    },
+    /** How many sends since the last call. */
+    count: (): number => {
+      const n = count
+      count = 0
+      return n
+    },
+  }
+}
+
+/** The turns that follow the bench history (the same generator, continued), one user request each. */
+const nextTurns = (history: Messages, count: number): Messages[] => {
+  const more = sampleSession({ messages: history.length + count * 8, seed: 42 }).slice(history.length)
+  const turns: Message[][] = []
+  for (const m of more) {
+    if (m.role === 'user' && m.kind === 'normal') turns.push([])
+    turns.at(-1)?.push(m)
+  }
+  return turns.filter((t) => t.length > 0).slice(0, count)
+}
+
+const PRUNE = { protectTokens: 40_000 } as const
+const PLAN = { keepRecentTokens: 20_000 } as const
+
+const run = async (mode: 'worker' | 'inline', opts: { readonly messages: number; readonly turns: number }): Promise<BrowserRun> => {
+  const history = sampleSession({ messages: opts.messages, seed: 42 })
+  const turns = nextTurns(history, opts.turns)
+  const timed = mode === 'worker' ? timedSends(webWorkerHost(new URL('./engine.worker.js', import.meta.url))) : undefined
+  const engine: Engine =
+    timed === undefined ? createEngine({ mode: 'inline', encoding: 'o200k_base' }) : createEngine({ mode: 'worker', encoding: 'o200k_base', host: () => timed.host })
+  // start the engine and load the o200k ranks before anything is watched
+  await engine.estimate([history[0] as Message])
+  const take = (): number => timed?.take() ?? Number.NaN
+  const idle = await watched('idle', () => sleep(300))
+  take()
+  timed?.count()
+  const opened = await watched('open', () => engine.open('bench', history))
+  const open = { ...opened.window, send: take(), sends: timed?.count() ?? Number.NaN, bytes: JSON.stringify(history).length }
+  const session = opened.value
+  // the first prune of a long history rewrites thousands of old results: a one-off, shown apart
+  const firstPrune = (await watched('first-prune', () => session.prune(PRUNE))).window
+  take()
+  const perTurn: Array<Window & { send: number }> = []
+  for (const [i, turn] of turns.entries()) {
+    const r = await watched(`turn-${i}`, async () => {
+      await session.append(turn)
+      await session.prune(PRUNE)
+      await session.plan(PLAN)
+    })
+    perTurn.push({ ...r.window, send: take() })
+  }
+  const floor: Window[] = []
+  for (let i = 0; i < 10; i++) floor.push((await watched(`floor-${i}`, () => sleep(50))).window)
+  engine.dispose()
+  return { mode, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor }
+}
+
+;(window as unknown as { runBench: typeof run }).runBench = run
+document.title = 'ready'

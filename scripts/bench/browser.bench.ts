@@ -1,0 +1,132 @@
+/**
+ * The frame budget in the browser: the engine's session on the 20,000-message history in
+ * headless Chromium (Debian's, driven with playwright-core), in a Web Worker next to the same work
+ * inline: opening the history, then 20 turns (append, prune, plan). Each figure is the median over
+ * `BENCH_BROWSER_RUNS` runs (default 3, each in a fresh page) with the spread (min–max) beside it.
+ * How the main thread is watched is told in browser-page.ts. Targets: no task over 16 ms while
+ * opening; per turn, under 2 ms median and under 16 ms worst.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+import { bundlePages, serveDir } from '../../web/serve.ts'
+import type { BrowserRun, Window } from './browser-page.ts'
+import { TRACE_CATEGORIES, type TaskFigures, tasksByWindow } from './browser-trace.ts'
+import { ms, stats, table } from './lib.ts'
+
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']
+const MESSAGES = 20_000
+const TURNS = 20
+
+/** `median [min–max]` of one figure over the runs. */
+const spread = (xs: ReadonlyArray<number>): string => {
+  const s = stats(xs.filter((x) => !Number.isNaN(x)))
+  if (s.runs === 0) return '—'
+  return s.runs === 1 || s.min === s.max ? ms(s.median) : `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
+}
+const median = (xs: ReadonlyArray<number>): number => stats(xs).median
+const max = (xs: ReadonlyArray<number>): number => stats(xs).max
+
+export default async function browserBench(): Promise<void> {
+  const runs = Math.max(1, Number(process.env['BENCH_BROWSER_RUNS'] ?? 3))
+  const dir = mkdtempSync(join(tmpdir(), 'chatfold-bench-browser-'))
+  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: chromiumArgs })
+  const { server, url } = await (async () => {
+    await bundlePages({ bench: 'scripts/bench/browser-page.ts' }, dir)
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="./bench.js"></script>\n')
+    return serveDir(dir)
+  })()
+  const results: Record<'worker' | 'inline', Array<BrowserRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = { worker: [], inline: [] }
+  let version = ''
+  try {
+    version = browser.version()
+    for (let i = 0; i < runs; i++) {
+      for (const mode of ['worker', 'inline'] as const) {
+        const page = await browser.newPage()
+        try {
+          await page.goto(url)
+          await page.waitForFunction(() => document.title === 'ready')
+          await browser.startTracing(page, { categories: TRACE_CATEGORIES })
+          const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, TURNS] as const)) as BrowserRun
+          results[mode].push({ ...r, traced: tasksByWindow(await browser.stopTracing()) })
+        } finally {
+          await page.close()
+        }
+      }
+    }
+  } finally {
+    await browser.close()
+    server.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  type Run = (typeof results)['worker'][number]
+  const w = results.worker
+  const il = results.inline
+  const messages = w[0]?.messages ?? MESSAGES
+  const none: TaskFigures = { wall: Number.NaN, cpu: Number.NaN, tasks: 0, gc: Number.NaN }
+  const traced = (r: Run, label: string): TaskFigures => r.traced.get(label) ?? none
+  const turnLabels = Array.from({ length: TURNS }, (_, i) => `turn-${i}`)
+  const floorLabels = Array.from({ length: 10 }, (_, i) => `floor-${i}`)
+  /** Per run, `f` over the windows `labels`. */
+  const over = (rs: ReadonlyArray<Run>, labels: ReadonlyArray<string>, k: 'wall' | 'cpu', f: (xs: number[]) => number): string =>
+    spread(rs.map((r) => f(labels.map((l) => traced(r, l)[k]).filter((x) => !Number.isNaN(x)))))
+
+  const openRow = (label: string, rs: ReadonlyArray<Run>, window: 'idle' | 'open', send: boolean): string[] => [
+    label,
+    spread(rs.map((r) => traced(r, window).cpu)),
+    spread(rs.map((r) => traced(r, window).wall)),
+    spread(rs.map((r) => traced(r, window).gc)),
+    spread(rs.map((r) => r[window].timer)),
+    spread(rs.map((r) => r[window].frame)),
+    spread(rs.map((r) => r[window].longTasks)),
+    send && window === 'open' ? spread(rs.map((r) => r.open.send)) : '—',
+    send && window === 'open' ? spread(rs.map((r) => r.open.bytes / r.open.sends / 1024)) : '—',
+    spread(rs.map((r) => r[window].total)),
+  ]
+  table(
+    `browser (Chromium ${version}): open the ${messages.toLocaleString('en')}-message history, o200k_base; median [min–max] of ${runs} runs (ms)`,
+    ['how', 'longest task: CPU (trace)', 'longest task: wall (trace)', 'longest GC pause', 'timer gap', 'rAF gap', 'Long Tasks (≥ 50 ms)', 'longest send', 'mean slice (KiB of JSON)', 'total'],
+    [
+      openRow("nothing (300 ms idle: the probes' baseline)", w, 'idle', false),
+      openRow('worker session: open (sliced, counted in the worker)', w, 'open', true),
+      openRow('inline session: open', il, 'open', false),
+    ],
+  )
+
+  const turnRow = (label: string, rs: ReadonlyArray<Run>, labels: ReadonlyArray<string>, worker: boolean, idle = false): string[] => [
+    label,
+    over(rs, labels, 'cpu', median),
+    over(rs, labels, 'cpu', max),
+    over(rs, labels, 'wall', median),
+    over(rs, labels, 'wall', max),
+    idle ? spread(rs.map((r) => max(r.floor.map((f) => f.timer)))) : spread(rs.map((r) => max(r.turns.map((t) => t.timer)))),
+    idle ? '—' : spread(rs.map((r) => r.turns.reduce((n, t) => n + t.longTasks, 0))),
+    worker && !idle ? spread(rs.map((r) => max(r.turns.map((t) => t.send)))) : '—',
+    idle ? '—' : spread(rs.map((r) => median(r.turns.map((t) => t.total)))),
+    idle ? '—' : `${spread(rs.map((r) => traced(r, 'first-prune').wall))}; ${spread(rs.map((r) => traced(r, 'first-prune').cpu))}`,
+  ]
+  table(
+    `browser (Chromium): one turn (append, prune, plan) on the resident history, ${TURNS} turns; longest main-thread task per turn, median [min–max] of ${runs} runs (ms)`,
+    ['engine', 'CPU: median', 'CPU: max', 'wall: median', 'wall: max', 'timer gap: max', 'Long Tasks', 'longest send', 'latency median', 'first prune: longest task (wall; CPU)'],
+    [
+      ['nothing (idle 50 ms waits)', ...turnRow('', w, floorLabels, false, true).slice(1)],
+      turnRow('worker session', w, turnLabels, true),
+      turnRow('inline session', il, turnLabels, false),
+    ],
+  )
+
+  const worst = (f: (r: Run) => number): number => max(w.map(f))
+  const openWall = worst((r) => traced(r, 'open').wall)
+  const openCpu = worst((r) => traced(r, 'open').cpu)
+  const turnMedian = worst((r) => median(turnLabels.map((l) => traced(r, l).wall)))
+  const turnMax = worst((r) => max(turnLabels.map((l) => traced(r, l).wall)))
+  const turnMaxCpu = worst((r) => max(turnLabels.map((l) => traced(r, l).cpu)))
+  const verdict = (x: number, limit: number): string => (x <= limit ? 'met' : 'missed')
+  console.log(
+    `\ntargets, worker session, worst of ${runs} runs, longest main-thread task by the trace (wall; CPU): ` +
+      `open ${ms(openWall)}; ${ms(openCpu)} ms (≤ 16: ${verdict(openWall, 16)}; ${verdict(openCpu, 16)}), ` +
+      `per turn median ${ms(turnMedian)} ms (< 2: ${verdict(turnMedian, 2)}), worst ${ms(turnMax)}; ${ms(turnMaxCpu)} ms (< 16: ${verdict(turnMax, 16)}; ${verdict(turnMaxCpu, 16)})`,
+  )
+}

@@ -1,0 +1,156 @@
+/**
+ * The history explorer (web/), built and opened in headless Chromium: it loads with no console
+ * error; the sample and session files (chatfold JSONL, AI SDK messages) load and chart; prune and
+ * compact work in the worker with a moving progress bar, and inline; Markdown shows; a bad file
+ * says what was wrong. A screenshot of each state is written to out/screenshots/ for a person to look at.
+ */
+import type { Server } from 'node:http'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { textMessage, toJSONL } from '../../src/mod.ts'
+import { buildExplorer, root, serveDir } from '../../web/serve.ts'
+
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']
+const shots = join(root, 'out', 'screenshots')
+
+describe('the history explorer in Chromium', () => {
+  let dir: string
+  let server: Server
+  let url: string
+  let browser: Browser
+  let page: Page
+  const consoleErrors: string[] = []
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'chatfold-explorer-'))
+    mkdirSync(shots, { recursive: true })
+    await buildExplorer(dir)
+    ;({ server, url } = await serveDir(dir))
+    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: chromiumArgs })
+    page = await browser.newPage({ viewport: { width: 1000, height: 900 } })
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text())
+    })
+    page.on('pageerror', (e) => consoleErrors.push(e.message))
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    server?.close()
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const settled = (state: string) => page.waitForSelector(`body[data-state="${state}"]:not([data-busy])`, { timeout: 90_000 })
+  const shot = (name: string) => page.screenshot({ path: join(shots, `explorer-${name}.png`), fullPage: true })
+  const text = async (selector: string): Promise<string> => (await page.textContent(selector)) ?? ''
+  /** Records every value the progress bar takes from now on. */
+  const watchProgress = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { progressSeen: Array<[number, number]> }
+      w.progressSeen = []
+      const bar = document.getElementById('progress') as HTMLProgressElement
+      new MutationObserver(() => w.progressSeen.push([bar.value, bar.max])).observe(bar, { attributes: true })
+    })
+  const progressSeen = () => page.evaluate(() => (window as unknown as { progressSeen: Array<[number, number]> }).progressSeen)
+  const inked = (id: string) =>
+    page.evaluate((canvasId) => {
+      const c = document.getElementById(canvasId) as HTMLCanvasElement
+      const data = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray()
+      let n = 0
+      for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) n++
+      return n
+    }, id)
+
+  it('loads with no console error and draws the frame graph', async () => {
+    await page.goto(url)
+    await settled('empty')
+    await page.waitForFunction(() => document.getElementById('frame-stats')?.textContent?.includes('longest frame') === true)
+    expect(await inked('frame-graph')).toBeGreaterThan(0)
+    await shot('1-empty')
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('loads the sample in the worker: tokens per message and per kind', async () => {
+    await watchProgress()
+    await page.click('#sample')
+    await settled('load')
+    expect(await text('#summary-title')).toMatch(/^the sample \(3,000 messages\): 3,0\d\d messages, [\d,]+ tokens$/)
+    const kinds = await page.$$eval('#per-kind tbody tr td:first-child', (tds) => tds.map((td) => td.textContent))
+    expect(kinds).toContain('normal')
+    expect(kinds.length).toBeGreaterThan(2)
+    expect(await inked('per-message')).toBeGreaterThan(1000)
+    // the engine's worker is the bundle's own engine.worker.js
+    expect(page.workers().map((w) => w.url())).toContain(`${url}engine.worker.js`)
+    expect((await progressSeen()).some(([v, max]) => v > 0 && v < max)).toBe(true)
+    await shot('2-loaded')
+  })
+
+  it('prunes in the worker', async () => {
+    const before = await text('#summary-title')
+    await page.click('#prune')
+    await settled('prune')
+    const done = await text('#last-action')
+    const m = /^Pruned ([\d,]+) tool results and [\d,]+ arguments: ([\d,]+) → ([\d,]+) tokens$/.exec(done)
+    expect(m).not.toBeNull()
+    const n = (s: string | undefined) => Number((s ?? '').replaceAll(',', ''))
+    expect(n(m?.[1])).toBeGreaterThan(0)
+    expect(n(m?.[3])).toBeLessThan(n(m?.[2]))
+    expect(await text('#summary-title')).not.toBe(before)
+    await shot('3-pruned')
+  })
+
+  it('compacts in the worker with a moving progress bar', async () => {
+    await watchProgress()
+    await page.click('#compact')
+    await settled('compact')
+    expect(await text('#last-action')).toMatch(/^Compacted: [\d,]+ messages summarised, [\d,]+ kept, [\d,]+ → [\d,]+ tokens$/)
+    const seen = await progressSeen()
+    expect(seen.some(([v, max]) => v > 0 && v < max)).toBe(true)
+    expect(seen.at(-1)?.[0]).toBe(seen.at(-1)?.[1])
+    expect(Number(/: ([\d,]+) messages/.exec(await text('#summary-title'))?.[1]?.replaceAll(',', ''))).toBeLessThan(3_000)
+    await shot('4-compacted')
+  })
+
+  it('reads the history as Markdown', async () => {
+    await page.click('#markdown')
+    await page.waitForSelector('#markdown-view:not([hidden])')
+    const md = await text('#markdown-text')
+    expect(md.length).toBeGreaterThan(100)
+    expect(md).toMatch(/^#+ /m)
+    await shot('5-markdown')
+  })
+
+  it('runs the same work inline when switched', async () => {
+    await page.check('input[name=mode][value=inline]')
+    await page.click('#sample')
+    await settled('load')
+    await page.click('#prune')
+    await settled('prune')
+    expect(await text('#status')).toMatch(/inline\)$/)
+    expect(await text('#last-action')).toMatch(/^Pruned [\d,]+ tool results/)
+    await shot('6-inline')
+  })
+
+  it('opens chatfold JSONL and AI SDK messages, and says what is wrong with a bad file', async () => {
+    await page.check('input[name=mode][value=worker]')
+    const jsonl = toJSONL([textMessage('user', 'What is chatfold?'), textMessage('assistant', 'A history toolkit.')])
+    await page.setInputFiles('#file', { name: 'chat.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) })
+    await page.waitForFunction(() => document.getElementById('summary-title')?.textContent?.startsWith('chat.jsonl') === true && document.body.dataset['busy'] === undefined)
+    expect(await text('#summary-title')).toMatch(/^chat\.jsonl \(chatfold JSONL\): 2 messages, \d+ tokens$/)
+
+    const sdk = { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }, { role: 'assistant', content: 'Hello!' }] }
+    await page.setInputFiles('#file', { name: 'request.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sdk, null, 2)) })
+    await page.waitForFunction(() => document.getElementById('summary-title')?.textContent?.startsWith('request.json') === true && document.body.dataset['busy'] === undefined)
+    expect(await text('#summary-title')).toMatch(/^request\.json \(AI SDK messages\): 3 messages, \d+ tokens$/)
+    await shot('7-ai-sdk')
+
+    await page.setInputFiles('#file', { name: 'bad.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${toJSONL([textMessage('user', 'fine')])}{"id":"m2","role":"robot","parts":[]}\n`) })
+    await page.waitForSelector('#status.error')
+    expect(await text('#status')).toMatch(/^bad\.jsonl: Cannot decode the JSONL: line 2: role: expected "system" \| "user" \| "assistant" \| "tool", got "robot"$/)
+    await shot('8-bad-file')
+    expect(consoleErrors).toEqual([])
+  })
+})

@@ -1,0 +1,236 @@
+/**
+ * The history explorer: open a session file (or the sample), see its tokens per message and per
+ * kind, prune and compact it with the engine, in a worker or inline, with a progress bar, read it
+ * as Markdown, and watch the main thread's frame times while it works.
+ */
+import * as E from 'fp-ts/Either'
+import {
+  applyChanges,
+  createEngine,
+  type Engine,
+  type EngineProgress,
+  type EngineSession,
+  type Message,
+  type Messages,
+  renderMarkdown,
+  webWorkerHost,
+} from '../src/mod.ts'
+import { sampleSession } from '../scripts/sample.ts'
+import { drawBars, frameGraph } from './graphs.ts'
+import { decodeSessionFile } from './load.ts'
+
+const $ = <T extends HTMLElement>(id: string): T => {
+  const el = document.getElementById(id)
+  if (el === null) throw new Error(`Cannot find #${id} in the page`)
+  return el as T
+}
+
+const KINDS = ['normal', 'synthetic', 'ephemeral', 'display', 'bookmark', 'metadata'] as const
+const MAX_BARS = 300
+const COUNT_BATCH = 50
+const MARKDOWN_CHARS = 200_000
+const PRUNE = { protectTokens: 40_000 } as const
+const COMPACT = { keepRecentTokens: 20_000 } as const
+
+type Mode = 'worker' | 'inline'
+type Breakdown = { readonly total: number; readonly content: number; readonly thinking: number; readonly tools: number }
+
+const engines: Partial<Record<Mode, Engine>> = {}
+/** The engine of a mode, started on first use: the worker one from the bundle's own engine.worker.js. */
+const engineOf = (mode: Mode): Engine =>
+  (engines[mode] ??=
+    mode === 'worker'
+      ? createEngine({ mode: 'worker', encoding: 'o200k_base', host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) })
+      : createEngine({ mode: 'inline', encoding: 'o200k_base' }))
+
+let history: Messages = []
+let source = ''
+let counts: Breakdown[] = []
+let session: { readonly mode: Mode; readonly session: EngineSession } | undefined
+let sessions = 0
+
+const mode = (): Mode => ((document.querySelector('input[name=mode]:checked') as HTMLInputElement | null)?.value === 'inline' ? 'inline' : 'worker')
+const fmt = (n: number): string => Math.round(n).toLocaleString('en')
+
+// --- status and progress ---
+
+const status = (text: string, error = false): void => {
+  const el = $('status')
+  el.textContent = text
+  el.classList.toggle('error', error)
+}
+const progress = (done: number, total: number, text: string): void => {
+  const bar = $<HTMLProgressElement>('progress')
+  bar.max = Math.max(1, total)
+  bar.value = Math.min(done, total)
+  status(text)
+}
+const onProgress = (p: EngineProgress): void => progress(p.done, p.total, `${p.phase}${p.stage === undefined ? '' : ` (${p.stage})`}: ${fmt(p.done)} / ${fmt(p.total)}`)
+
+/** Runs one action with the buttons disabled and `data-busy` set on the page; errors go to the status line. */
+const busy = async (what: string, f: () => Promise<string>): Promise<void> => {
+  document.body.dataset['busy'] = what
+  for (const b of document.querySelectorAll('button')) b.disabled = true
+  const t0 = performance.now()
+  try {
+    const done = await f()
+    $<HTMLProgressElement>('progress').value = $<HTMLProgressElement>('progress').max
+    status(`${done} (${fmt(performance.now() - t0)} ms, ${mode() === 'worker' ? 'in a worker' : 'inline'})`)
+    document.body.dataset['state'] = what
+  } catch (e) {
+    status(`${what} failed: ${e instanceof Error ? e.message : String(e)}`, true)
+    document.body.dataset['state'] = `${what}-failed`
+  } finally {
+    delete document.body.dataset['busy']
+    for (const b of document.querySelectorAll('button')) b.disabled = history.length === 0 && b.id !== 'sample'
+  }
+}
+
+// --- counting ---
+
+/** Tokens of each message, counted by the engine in batches (the progress bar follows). */
+const countEach = async (engine: Engine, ms: Messages): Promise<Breakdown[]> => {
+  const out: Breakdown[] = []
+  for (let i = 0; i < ms.length; i += COUNT_BATCH) {
+    const batch = ms.slice(i, i + COUNT_BATCH)
+    out.push(...(await Promise.all(batch.map((m) => engine.estimate([m])))))
+    progress(Math.min(ms.length, i + COUNT_BATCH), ms.length, `counting tokens per message: ${fmt(Math.min(ms.length, i + COUNT_BATCH))} / ${fmt(ms.length)}`)
+  }
+  return out
+}
+
+/** The resident session in the engine of the current mode: opened (again) when the mode changed. */
+const currentSession = async (): Promise<EngineSession> => {
+  const m = mode()
+  if (session !== undefined && session.mode === m) return session.session
+  if (session !== undefined) await session.session.close().catch(() => undefined)
+  const opened = await engineOf(m).open(`explorer-${++sessions}`, history, { onProgress })
+  session = { mode: m, session: opened }
+  return opened
+}
+
+// --- rendering ---
+
+const render = (): void => {
+  const total = counts.reduce((n, c) => n + c.total, 0)
+  const sum = (k: keyof Breakdown): number => counts.reduce((n, c) => n + c[k], 0)
+  $('summary').hidden = false
+  $('summary-title').textContent = `${source}: ${fmt(history.length)} messages, ${fmt(total)} tokens`
+  $('summary-text').textContent = `content ${fmt(sum('content'))} · thinking ${fmt(sum('thinking'))} · tools ${fmt(sum('tools'))} (o200k_base)`
+  const per = Math.max(1, Math.ceil(history.length / MAX_BARS))
+  $('bucket-note').textContent = per === 1 ? '(one bar a message)' : `(one bar per ${per} messages)`
+  const bars: Array<{ tokens: number; role: string }> = []
+  for (let i = 0; i < history.length; i += per) {
+    const byRole = new Map<string, number>()
+    let tokens = 0
+    for (let j = i; j < Math.min(history.length, i + per); j++) {
+      const t = counts[j]?.total ?? 0
+      tokens += t
+      const role = (history[j] as Message).role
+      byRole.set(role, (byRole.get(role) ?? 0) + t)
+    }
+    bars.push({ tokens, role: [...byRole].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'user' })
+  }
+  drawBars($<HTMLCanvasElement>('per-message'), bars)
+  const body = $('per-kind').querySelector('tbody') as HTMLTableSectionElement
+  body.replaceChildren()
+  const rows = KINDS.map((kind) => {
+    const idx = history.flatMap((m, i) => (m.kind === kind ? [i] : []))
+    const of = (k: keyof Breakdown): number => idx.reduce((n, i) => n + (counts[i]?.[k] ?? 0), 0)
+    return { kind, messages: idx.length, total: of('total'), content: of('content'), thinking: of('thinking'), tools: of('tools') }
+  }).filter((r) => r.messages > 0)
+  const max = Math.max(1, ...rows.map((r) => r.total))
+  for (const r of rows) {
+    const tr = document.createElement('tr')
+    for (const v of [r.kind, fmt(r.messages), fmt(r.total), fmt(r.content), fmt(r.thinking), fmt(r.tools)]) {
+      const td = document.createElement('td')
+      td.textContent = v
+      tr.append(td)
+    }
+    const bar = document.createElement('td')
+    bar.className = 'bar'
+    const span = document.createElement('span')
+    span.style.width = `${(r.total / max) * 100}%`
+    bar.append(span)
+    tr.append(bar)
+    body.append(tr)
+  }
+  if (!$('markdown-view').hidden) showMarkdown()
+}
+
+const showMarkdown = (): void => {
+  const md = renderMarkdown(history)
+  $('markdown-view').hidden = false
+  $('markdown-note').textContent = md.length > MARKDOWN_CHARS ? `(the first ${fmt(MARKDOWN_CHARS)} of ${fmt(md.length)} characters)` : `(${fmt(md.length)} characters)`
+  $('markdown-text').textContent = md.slice(0, MARKDOWN_CHARS)
+}
+
+// --- actions ---
+
+const load = (messages: Messages, from: string): Promise<void> =>
+  busy('load', async () => {
+    history = messages
+    source = from
+    if (session !== undefined) await session.session.close().catch(() => undefined)
+    session = undefined
+    await currentSession()
+    counts = await countEach(engineOf(mode()), history)
+    render()
+    $('last-action').textContent = ''
+    return `Loaded ${fmt(history.length)} messages from ${from}`
+  })
+
+$<HTMLButtonElement>('sample').addEventListener('click', () => {
+  const size = Number($<HTMLSelectElement>('sample-size').value)
+  status(`Generating the ${fmt(size)}-message sample…`)
+  setTimeout(() => void load(sampleSession({ messages: size, seed: 7 }), `the sample (${fmt(size)} messages)`), 0)
+})
+
+$<HTMLInputElement>('file').addEventListener('change', (event) => {
+  const file = (event.target as HTMLInputElement).files?.[0]
+  if (file === undefined) return
+  void file.text().then((text) => {
+    const decoded = decodeSessionFile(text)
+    if (E.isLeft(decoded)) status(`${file.name}: ${decoded.left}`, true)
+    else void load(decoded.right.messages, `${file.name} (${decoded.right.format})`)
+  })
+})
+
+$<HTMLButtonElement>('prune').addEventListener('click', () =>
+  void busy('prune', async () => {
+    const s = await currentSession()
+    progress(0, 1, 'pruning old tool results…')
+    const r = await s.prune(PRUNE)
+    history = applyChanges(r)(history)
+    const changed = await Promise.all(r.changes.map((c) => engineOf(mode()).estimate([c.message])))
+    counts = counts.slice(0, history.length)
+    r.changes.forEach((c, i) => (counts[c.index] = changed[i] as Breakdown))
+    render()
+    const text = `Pruned ${fmt(r.report.prunedResults)} tool results and ${fmt(r.report.prunedArgs)} arguments: ${fmt(r.report.tokensBefore)} → ${fmt(r.report.tokensAfter)} tokens`
+    $('last-action').textContent = text
+    return text
+  }),
+)
+
+$<HTMLButtonElement>('compact').addEventListener('click', () =>
+  void busy('compact', async () => {
+    const s = await currentSession()
+    const r = await s.compact({ ...COMPACT, onProgress })
+    history = r.messages
+    counts = await countEach(engineOf(mode()), history)
+    render()
+    const text = r.report.compacted
+      ? `Compacted: ${fmt(r.report.summarised)} messages summarised, ${fmt(r.report.preserved)} kept, ${fmt(r.report.tokensBefore)} → ${fmt(r.report.tokensAfter)} tokens`
+      : 'Nothing to compact: the history fits the kept tail'
+    $('last-action').textContent = text
+    return text
+  }),
+)
+
+$<HTMLButtonElement>('markdown').addEventListener('click', () => {
+  showMarkdown()
+  $('markdown-view').scrollIntoView()
+})
+
+frameGraph($<HTMLCanvasElement>('frame-graph'), $('frame-stats'))
+document.body.dataset['state'] = 'empty'

@@ -1,0 +1,44 @@
+/**
+ * Reading a session file in the explorer: chatfold JSONL (one message a line), a chatfold JSON
+ * array, or AI SDK model messages (an array of them, or a request object with `messages`).
+ */
+import * as E from 'fp-ts/Either'
+import { decodeMessages, formatDecodeFailure, fromModelMessages, importJSONL, type Messages } from '../src/mod.ts'
+
+export type Loaded = { readonly messages: Messages; readonly format: string }
+
+/** Decodes a file's text, trying the formats a session file comes in; `Left` says what was wrong. */
+export const decodeSessionFile = (text: string): E.Either<string, Loaded> => {
+  const trimmed = text.trimStart()
+  if (trimmed.startsWith('[')) {
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (e) {
+      return E.left(`Cannot read the file as JSON: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    const own = decodeMessages(json)
+    if (E.isRight(own)) return E.right({ messages: own.right, format: 'chatfold JSON' })
+    const sdk = fromModelMessages({ messages: json })
+    if (E.isRight(sdk)) return E.right({ messages: sdk.right, format: 'AI SDK messages' })
+    return E.left(`Cannot decode the JSON array as chatfold messages (${formatDecodeFailure(own.left)}) nor as AI SDK messages (${formatDecodeFailure(sdk.left)})`)
+  }
+  // a request object with messages (AI SDK), or else JSONL (whose lines are objects too)
+  const whole = parseOrUndefined(text)
+  if (typeof whole === 'object' && whole !== null && 'messages' in whole) {
+    const sdk = fromModelMessages(whole)
+    return E.isRight(sdk)
+      ? E.right({ messages: sdk.right, format: 'AI SDK messages' })
+      : E.left(`Cannot decode the JSON object as AI SDK messages: ${formatDecodeFailure(sdk.left)}`)
+  }
+  const jsonl = importJSONL(text)
+  return E.isRight(jsonl) ? E.right({ messages: jsonl.right, format: 'chatfold JSONL' }) : E.left(`Cannot decode the JSONL: ${formatDecodeFailure(jsonl.left)}`)
+}
+
+const parseOrUndefined = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
