@@ -11,3 +11,5 @@
 export * from './engine.ts'
 export * from './endpoint.ts'
 export * from './http.ts'
+export * from './file-storage.ts'
+export * from './serve.ts'
