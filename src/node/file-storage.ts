@@ -68,15 +68,21 @@ const isAlive = (pid: number): boolean => {
   }
 }
 
+/** Directories this process holds. */
+const held = new Set<string>()
+
 /** Takes the directory's lock file, or says which live process holds it. A lock left by a dead process is taken over. */
 const lock = (dir: string): (() => void) => {
   const file = join(dir, 'LOCK')
+  if (held.has(file)) throw new Error(`Cannot open the store in ${dir}: this process holds it already`)
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx')
       writeSync(fd, String(process.pid))
       closeSync(fd)
+      held.add(file)
       return () => {
+        held.delete(file)
         try {
           if (readFileSync(file, 'utf8') === String(process.pid)) void rm(file, { force: true })
         } catch {
@@ -86,7 +92,7 @@ const lock = (dir: string): (() => void) => {
     } catch (e) {
       if ((e as { code?: string }).code !== 'EEXIST') throw e
       const holder = Number(readFileSync(file, 'utf8'))
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && (holder !== process.pid || held.has(file)) && isAlive(holder)) {
         throw new Error(`Cannot open the store in ${dir}: process ${holder} holds it (${file})`)
       }
       void rm(file, { force: true })
@@ -94,7 +100,11 @@ const lock = (dir: string): (() => void) => {
         const fd = openSync(file, 'w')
         writeSync(fd, String(process.pid))
         closeSync(fd)
-        return () => void rm(file, { force: true })
+        held.add(file)
+        return () => {
+          held.delete(file)
+          void rm(file, { force: true })
+        }
       } catch {
         // try again from the top
       }
@@ -128,6 +138,15 @@ export const fileStorage = (dir: string): StoreStorage => {
   const load = async (): Promise<StoredLog> => {
     await mkdir(dir, { recursive: true })
     unlock ??= lock(dir)
+    try {
+      return await recover()
+    } catch (e) {
+      await close()
+      throw e
+    }
+  }
+
+  const recover = async (): Promise<StoredLog> => {
     const names = await readdir(dir)
     for (const n of names) if (n.endsWith('.tmp')) await rm(join(dir, n), { force: true })
     const snapshots = names.flatMap((n) => (SNAPSHOT.test(n) ? [n] : [])).sort()

@@ -151,7 +151,10 @@ export const openDurableStore =
   async (options: DurableStoreOptions = {}): Promise<DurableChatStore> => {
     const log = await storage.load()
     const replayed = replayLog(log)
-    if (E.isLeft(replayed)) throw new Error(replayed.left)
+    if (E.isLeft(replayed)) {
+      await storage.close?.()
+      throw new Error(replayed.left)
+    }
     const every = Math.max(1, Math.floor(options.snapshotEvery ?? 10_000))
     let seq = replayed.right.seq
     let durable = seq
