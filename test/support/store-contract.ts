@@ -64,6 +64,17 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       expect(new Set(after.snapshot.messages.map((m: { input_id: string }) => m.input_id)).size).toBe(4)
     })
 
+    it('keeps a message of 900 kB (a log record over many storage rows or parts) across a SIGKILL', async () => {
+      const s = await fresh()
+      const big = 'é'.repeat(300_000) + 'x'.repeat(300_000) // 900 kB of UTF-8
+      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: big, message_id: 'big' })).status).toBe(201)
+      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'small' })).status).toBe(201)
+      await s.restart('kill')
+      const snap = (await call(s.url(), 'GET', '/environment/modalities/chat')).body
+      expect(snap.messages.map((m: { content: string }) => m.content.length)).toEqual([600_000, 5])
+      expect(snap.messages[0].content).toBe(big)
+    })
+
     it('reads the wall clock from its first request, not the epoch', async () => {
       const s = await fresh()
       const t0 = Date.now()
