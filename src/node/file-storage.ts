@@ -10,7 +10,7 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
@@ -84,7 +84,7 @@ const lock = (dir: string): (() => void) => {
       return () => {
         held.delete(file)
         try {
-          if (readFileSync(file, 'utf8') === String(process.pid)) void rm(file, { force: true })
+          if (readFileSync(file, 'utf8') === String(process.pid)) rmSync(file, { force: true })
         } catch {
           // already gone
         }
@@ -95,7 +95,7 @@ const lock = (dir: string): (() => void) => {
       if (Number.isInteger(holder) && holder > 0 && (holder !== process.pid || held.has(file)) && isAlive(holder)) {
         throw new Error(`Cannot open the store in ${dir}: process ${holder} holds it (${file})`)
       }
-      void rm(file, { force: true })
+      rmSync(file, { force: true })
       try {
         const fd = openSync(file, 'w')
         writeSync(fd, String(process.pid))
@@ -103,7 +103,7 @@ const lock = (dir: string): (() => void) => {
         held.add(file)
         return () => {
           held.delete(file)
-          void rm(file, { force: true })
+          rmSync(file, { force: true })
         }
       } catch {
         // try again from the top

@@ -61,7 +61,7 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
   log(
     r.seq === 0
       ? `chatfold: a new store in ${dir}`
-      : `chatfold: recovered ${r.messages} messages from ${dir} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
+      : `chatfold: recovered ${r.messages} message${r.messages === 1 ? '' : 's'} from ${dir} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
   )
   const flush = () =>
     store.flush().catch((e: unknown) => {
