@@ -2,7 +2,7 @@
  * The file backend of the durable chat store (Node, and Deno through its `node:` modules): a
  * directory holding an append-only log in segments (`log-<first record>.jsonl`, one record a line,
  * each line its JSON and a checksum) and the latest snapshot (`snapshot-<record>.json`, written to
- * a temporary file, flushed and renamed). Appends are flushed to disk (`fdatasync`) before they
+ * a temporary file with its checksum, flushed and renamed). Appends are flushed to disk (`fdatasync`) before they
  * resolve. On load, a torn last line (a crash mid-append: never acknowledged) is cut off; a bad
  * line anywhere else is an error naming the file, line and record. Each snapshot starts a new
  * segment and removes the older ones, so neither the log nor recovery grows without bound.
@@ -153,11 +153,14 @@ export const fileStorage = (dir: string): StoreStorage => {
     const latest = snapshots[snapshots.length - 1]
     let snapshot: StoredSnapshot | undefined
     if (latest !== undefined) {
-      try {
-        snapshot = JSON.parse(await readFile(join(dir, latest), 'utf8')) as StoredSnapshot
-      } catch (e) {
-        throw new Error(`Cannot read the snapshot ${join(dir, latest)}: ${e instanceof Error ? e.message : String(e)}`)
+      const file = join(dir, latest)
+      const text = await readFile(file, 'utf8')
+      const at = text.lastIndexOf('\nsha256:')
+      const body = at < 0 ? '' : text.slice(0, at)
+      if (at < 0 || createHash('sha256').update(body).digest('hex') !== text.slice(at + 8).trim()) {
+        throw new Error(`Cannot recover the store: the snapshot ${file} is corrupt (checksum mismatch)`)
       }
+      snapshot = JSON.parse(body) as StoredSnapshot
     }
     const segments = names.flatMap((n) => (SEGMENT.test(n) ? [n] : [])).sort()
     const tail: Parsed[] = []
@@ -202,7 +205,8 @@ export const fileStorage = (dir: string): StoreStorage => {
     const tmp = join(dir, `${name}.tmp`)
     const h = await open(tmp, 'w')
     try {
-      await h.writeFile(JSON.stringify(s))
+      const body = JSON.stringify(s)
+      await h.writeFile(`${body}\nsha256:${createHash('sha256').update(body).digest('hex')}\n`)
       await h.sync()
     } finally {
       await h.close()

@@ -8,7 +8,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { applyCommand, decodeSimulator, decodeStoreCommand, encodeSimulator, type StoreCommand } from './log.ts'
+import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator, type StoreCommand } from './log.ts'
 import type { Simulator, SimulatorOptions } from './simulator.ts'
 import { type ChatStore, createChatStore } from './store.ts'
 
@@ -77,7 +77,8 @@ export type Recovery = {
 }
 
 /**
- * Rebuilds the simulator from a stored log: decode the snapshot, then replay the tail in order.
+ * Rebuilds the simulator from a stored log: restore the snapshot (trusted: written by the store,
+ * its integrity checked by the storage), then replay the tail in order.
  * A record out of place, unreadable or refused on replay is an error naming it.
  *
  * @example
@@ -91,7 +92,7 @@ export const replayLog = (log: StoredLog): E.Either<string, { readonly simulator
   let sim: Simulator | undefined
   const snapshotSeq = log.snapshot?.seq ?? 0
   if (log.snapshot !== undefined) {
-    const d = decodeSimulator(log.snapshot.simulator)
+    const d = restoreSimulator(log.snapshot.simulator)
     if (E.isLeft(d)) return E.left(`Cannot read the snapshot at record ${snapshotSeq}: ${d.left}`)
     sim = d.right
   }

@@ -12,9 +12,10 @@ import * as E from 'fp-ts/Either'
 import { IsoTimestampC } from '../message.ts'
 import { formatDecodeFailure as formatFailure } from '../failure.ts'
 import { validateInput } from './input.ts'
-import { instantOf } from './core.ts'
-import { emptyState } from './state.ts'
-import { fromSnapshot, snapshot } from './snapshot.ts'
+import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, keyOf } from './core.ts'
+import { fromChatContent } from '../content.ts'
+import { emptyState, type ChatState } from './state.ts'
+import { type ChatMessage, fromSnapshot, snapshot } from './snapshot.ts'
 import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
 import * as T from './tree.ts'
 
@@ -189,4 +190,75 @@ export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
     pending: T.fromSorted(queued),
     history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)),
   })
+}
+
+// --- restoring a trusted snapshot ---
+
+/**
+ * Rebuilds a state from a snapshot this store wrote itself (whose integrity its storage checks),
+ * without decoding every field and invariant again as `fromSnapshot` does: recovery from a
+ * snapshot then costs little more than reading it.
+ */
+const restoreState = (u: unknown): E.Either<string, ChatState> => {
+  if (!isObject(u) || !Array.isArray(u['messages']) || !isObject(u['conversations'])) return E.left('state: expected a snapshot with messages and conversations')
+  const byConversation = new Map<string, Array<readonly [ChatRecord['key'], ChatRecord]>>()
+  for (const m of u['messages'] as ReadonlyArray<ChatMessage>) {
+    const record: ChatRecord = {
+      key: keyOf(m.timestamp, m.input_id, m.message_id),
+      message: {
+        id: m.message_id,
+        role: m.role,
+        parts: fromChatContent(m.content),
+        kind: 'normal',
+        conversationId: m.conversation_id,
+        createdAt: m.timestamp,
+        ...(m.metadata === undefined ? {} : { metadata: m.metadata }),
+      },
+      content: m.content,
+      inputId: m.input_id,
+    }
+    const list = byConversation.get(m.conversation_id) ?? []
+    list.push([record.key, record])
+    byConversation.set(m.conversation_id, list)
+  }
+  const conversations: Conversation[] = Object.values(u['conversations'] as Readonly<Record<string, ConversationMetadata>>).map((meta) => ({
+    meta,
+    messages: T.fromSorted(byConversation.get(meta.conversation_id) ?? []),
+  }))
+  const limit = u['max_history_size']
+  return E.right(
+    fromConversations(
+      {
+        lastUpdated: typeof u['last_updated'] === 'string' ? u['last_updated'] : undefined,
+        updateCount: Number(u['update_count']),
+        maxHistorySize: typeof limit === 'number' ? limit : Infinity,
+        defaultConversationId: String(u['default_conversation_id']),
+      },
+      conversations,
+    ),
+  )
+}
+
+/**
+ * Reads back a simulator from a snapshot the store itself wrote: like `decodeSimulator`, but
+ * trusting the state's fields and invariants (checked when the steps were applied), so that it
+ * costs little more than parsing. Use `decodeSimulator` on snapshots from anywhere else.
+ *
+ * @example
+ * import { createSimulator, encodeSimulator, restoreSimulator } from 'chatfold'
+ * restoreSimulator(JSON.parse(JSON.stringify(encodeSimulator(createSimulator())))) // right(simulator)
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
+  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const { now, seq, idPrefix, pending, history } = u
+  if (typeof now !== 'string' || typeof seq !== 'number' || typeof idPrefix !== 'string' || !Array.isArray(pending) || !Array.isArray(history)) {
+    return E.left('expected now, seq, idPrefix, pending and history')
+  }
+  const state = restoreState(u['state'])
+  if (E.isLeft(state)) return state
+  const queued = (pending as ReadonlyArray<readonly [number, SimEvent]>).map(([position, event]) => [{ ...instantOf(event.scheduled_time), seq: position }, event] as const)
+  return E.right({ now, seq, idPrefix, state: state.right, pending: T.fromSorted(queued), history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)) })
 }

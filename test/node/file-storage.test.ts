@@ -87,6 +87,15 @@ describe('fileStorage', () => {
     await b.close()
   })
 
+  it('refuses a snapshot whose checksum does not match, naming it', async () => {
+    const dir = await fresh()
+    const a = await withMessages(dir, 12, 10)
+    await a.close()
+    const file = join(dir, 'snapshot-000000000010.json')
+    await writeFile(file, (await readFile(file, 'utf8')).replace('m3', 'm9'))
+    await expect(openDurableStore(fileStorage(dir))()).rejects.toThrow(`Cannot recover the store: the snapshot ${file} is corrupt (checksum mismatch)`)
+  })
+
   it('lets one process at a time open a directory', async () => {
     const dir = await fresh()
     const a = await withMessages(dir, 1)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import { openDurableStore, memoryStorage, replayLog, type StoreStorage } from '../../src/store/durable.ts'
-import { encodeSimulator, decodeSimulator, type StoreCommand } from '../../src/store/log.ts'
+import { encodeSimulator, decodeSimulator, restoreSimulator, type StoreCommand } from '../../src/store/log.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import type { Simulator } from '../../src/store/simulator.ts'
 
@@ -116,5 +116,9 @@ describe('openDurableStore', () => {
     expect(encodeSimulator(sim)).toEqual(json)
     expect(sim.state.maxHistorySize).toBe(Infinity)
     expect(E.isLeft(decodeSimulator({ ...json, now: 'noon' }))).toBe(true)
+    // the trusted path (a store's own snapshot) rebuilds the same simulator
+    const restored = restoreSimulator(json)
+    expect(E.isRight(restored) && encodeSimulator(restored.right)).toEqual(json)
+    expect(E.isRight(restored) && restored.right.state.maxHistorySize).toBe(Infinity)
   })
 })
