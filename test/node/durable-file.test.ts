@@ -32,4 +32,4 @@ const open = async (): Promise<ServedStore> => {
   }
 }
 
-storeContract('Node, file backend', open, { kills: 4 })
+storeContract('Node, file backend', open, { kills: 3 })

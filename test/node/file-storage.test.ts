@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { openDurableStore } from '../../src/store/durable.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { encodeSimulator } from '../../src/store/log.ts'
@@ -102,4 +104,22 @@ describe('fileStorage', () => {
     await expect(openDurableStore(fileStorage(dir))()).rejects.toThrow(/Cannot open the store in .*: this process holds it already/)
     await a.close()
   })
+})
+
+describe('fileStorage under Deno', () => {
+  it('keeps the store across runs of a Deno process, and Node reads what Deno wrote', async () => {
+    const dir = await fresh()
+    const here = dirname(fileURLToPath(import.meta.url))
+    const deno = join(here, '..', '..', 'node_modules', '.bin', 'deno')
+    const outputs = ['one', 'two', 'three'].map((m) => {
+      const r = spawnSync(deno, ['run', '--allow-read', '--allow-write', '--allow-env', join(here, 'support', 'deno-file-store.ts'), dir, m], { encoding: 'utf8', timeout: 60_000 })
+      expect(r.status, r.stderr).toBe(0)
+      return r.stdout.trim()
+    })
+    // a snapshot every 2 records: the third run starts from one
+    expect(outputs).toEqual(['recovered 0 (snapshot at 0)\nholds 1', 'recovered 1 (snapshot at 2)\nholds 2', 'recovered 2 (snapshot at 2)\nholds 3'])
+    const back = await openDurableStore(fileStorage(dir))()
+    expect(back.state().updateCount).toBe(3)
+    await back.close()
+  }, 120_000)
 })
