@@ -112,7 +112,7 @@ export type KillRunOptions = {
   readonly clients: number
   readonly perClient: number
   readonly kills: number
-  /** Milliseconds between a restart and the next kill: drawn in [min, max). */
+  /** A random extra delay before each kill, once the run has reached the kill's point: drawn in [min, max) ms. */
   readonly killEveryMs: readonly [number, number]
   readonly deadlineMs: number
   readonly seed: number
@@ -169,6 +169,7 @@ export const killWhileSubmitting = async (served: ServedStore, o: KillRunOptions
           statuses[r.status] = (statuses[r.status] ?? 0) + 1
           if (r.status === 201 || (r.status === 409 && lost)) acknowledged.add(m.message_id)
           else refused.add(m.message_id)
+          answered++
           break
         } catch {
           lost = true
@@ -178,8 +179,14 @@ export const killWhileSubmitting = async (served: ServedStore, o: KillRunOptions
       }
     }
   })
+  // kill at random points of the run's progress (not of the clock), so that every kill lands
+  // mid-run however fast the machine: the k-th after about k/(kills+1) of the submits, ± a random share
+  const total = o.clients * o.perClient
+  let answered = 0
   const killer = (async () => {
-    for (let k = 0; k < o.kills && !finished && Date.now() < end; k++) {
+    for (let k = 1; k <= o.kills && !finished && Date.now() < end; k++) {
+      const at = Math.floor(((k - 0.5 + random()) / (o.kills + 1)) * total)
+      while (answered < at && !finished && Date.now() < end) await new Promise((r) => setTimeout(r, 5))
       const [min, max] = o.killEveryMs
       await new Promise((r) => setTimeout(r, min + random() * (max - min)))
       if (finished) break

@@ -122,7 +122,7 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
         clients,
         perClient: options.perClient ?? 40,
         kills: options.kills,
-        killEveryMs: options.killEveryMs ?? [300, 900],
+        killEveryMs: options.killEveryMs ?? [0, 200],
         deadlineMs: 150_000,
         seed: 20261123,
       })
