@@ -26,7 +26,12 @@ export type KvLike = {
   readonly close?: () => void
 }
 
-/** @since 0.2.0 @category deno */
+/**
+ * The part of a Deno KV atomic operation the store uses (`Deno.AtomicOperation`).
+ *
+ * @since 0.2.0
+ * @category deno
+ */
 export type KvAtomicLike = {
   check: (...checks: ReadonlyArray<{ readonly key: Key; readonly versionstamp: string | null }>) => KvAtomicLike
   set: (key: Key, value: unknown) => KvAtomicLike
