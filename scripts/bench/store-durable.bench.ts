@@ -28,7 +28,7 @@ import { fileStorage } from '../../src/node/file-storage.ts'
 import { serve } from '../../src/node/http.ts'
 import { serveChatStore } from '../../src/node/serve.ts'
 import { call, freePort, stopChild, waitUntilUp } from '../../test/support/served-store.ts'
-import { ROOT, serveWorkerd, type Workerd } from '../../test/node/support/workerd.ts'
+import { ROOT, serveWorkerd, type Workerd } from '../../test/deploy/support/workerd.ts'
 import { ms, table } from './lib.ts'
 
 const SERVE_FLAG = '--serve-durable-bench'

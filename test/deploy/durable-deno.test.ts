@@ -19,7 +19,7 @@ afterAll(() => {
 })
 
 /** Serves a `deno serve` module (the example's twin, snapshots every 100 records) on a free port with its KV database in a new directory. */
-export const serveDeno = async (module = join('test', 'node', 'support', 'deno-serve.ts')): Promise<ServedStore & { readonly dir: string }> => {
+export const serveDeno = async (module = join('test', 'deploy', 'support', 'deno-serve.ts')): Promise<ServedStore & { readonly dir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-deno-'))
   dirs.push(dir)
   const port = await freePort()

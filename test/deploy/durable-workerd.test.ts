@@ -18,7 +18,7 @@ afterAll(() => {
 
 let n = 0
 /** The example's twin (snapshots every 100 records), or the example itself, served with the example's capnp. */
-const open = async (entry = join(ROOT, 'test', 'node', 'support', 'workerd-store.ts')): Promise<Workerd> => {
+const open = async (entry = join(ROOT, 'test', 'deploy', 'support', 'workerd-store.ts')): Promise<Workerd> => {
   const w = await serveWorkerd(entry, { durable: true, path: `/stores/contract-${++n}` })
   dirs.push(w.dir)
   return w
@@ -28,7 +28,7 @@ storeContract('workerd serve, a Durable Object per store', open, { kills: 3 })
 
 describe('workerd serve', { timeout: 60_000 }, () => {
   it('serves the README module-scope pattern (store and handler made at module scope) with the wall clock', async () => {
-    const w = await serveWorkerd(join(ROOT, 'test', 'node', 'support', 'workerd-module-scope.ts'), { durable: false })
+    const w = await serveWorkerd(join(ROOT, 'test', 'deploy', 'support', 'workerd-module-scope.ts'), { durable: false })
     dirs.push(w.dir)
     try {
       const t0 = Date.now()
