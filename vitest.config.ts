@@ -5,6 +5,7 @@ import { playwright } from '@vitest/browser-playwright'
 // - unit, prop: Node, the whole suite (property tests apart, so either can run alone);
 // - browser: a small set of files in headless Chromium (the engine contract in a real Web Worker,
 //   and a smoke test of the core), with Debian's chromium, never a downloaded browser;
+// - deploy: the chat store served by chatfold serve, workerd serve and deno serve, killed and restarted;
 // - dist: the built package as npm users get it (run after `npm run build`);
 // - bundlers: the built package under each bundler, and the explorer page, in Chromium.
 // Deno and workerd have their own runners (`deno test`, scripts/workerd-test.ts).
@@ -27,7 +28,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**'],
+          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**'],
           environment: 'node',
         },
       },
@@ -35,7 +36,7 @@ export default defineConfig({
         test: {
           name: 'prop',
           include: ['test/**/*.prop.test.ts'],
-          exclude: ['test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**'],
+          exclude: ['test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**'],
           environment: 'node',
         },
       },
@@ -53,6 +54,19 @@ export default defineConfig({
             provider: playwright({ launchOptions: { executablePath: chromium, args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
           },
+        },
+      },
+      {
+        // the chat store served for real (chatfold serve, workerd serve, deno serve), killed and
+        // restarted: child processes on 127.0.0.1, one file at a time so that they do not crowd
+        // each other (or the unit tests) off the machine's cores
+        test: {
+          name: 'deploy',
+          include: ['test/deploy/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -356,7 +356,10 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
         }
         if (d.conversations !== undefined && d.conversations !== 'all') access = { all: false, ids: new Set(d.conversations) }
       }
-      return await route.run({ store, access, request, url, limit })
+      const response = await route.run({ store, access, request, url, limit })
+      // a durable store answers only once what the response tells is in its log
+      if (store.flush !== undefined) await store.flush()
+      return response
     } catch {
       return fail(500, 'internal_error', 'The request could not be handled')
     }

@@ -1,6 +1,7 @@
 /**
  * chatfold on Node (`chatfold/node`): the engine in a `worker_threads` worker, Comlink endpoints
- * over worker threads, and a `node:http` adapter for the chat handler.
+ * over worker threads, a `node:http` adapter for the chat handler, the chat store's file backend
+ * (`fileStorage`) and `serveChatStore`, what `chatfold serve` runs.
  *
  * @example
  * import { createNodeEngine } from 'chatfold/node'
@@ -11,3 +12,5 @@
 export * from './engine.ts'
 export * from './endpoint.ts'
 export * from './http.ts'
+export * from './file-storage.ts'
+export * from './serve.ts'

@@ -4,6 +4,10 @@
  * step and, when it succeeds, swaps the current value; a failed step changes nothing. Steps are
  * synchronous, so concurrent requests of an HTTP server can never interleave inside one.
  *
+ * Nothing is created until first used: a store made at module scope draws no random id and reads
+ * no clock until its first step or read (workerd forbids both at module scope). A journal, when
+ * given, hears every accepted step as a `StoreCommand`, so that a durable store can log it.
+ *
  * @module
  */
 import * as E from 'fp-ts/Either'
@@ -18,6 +22,7 @@ import {
   type SimulatorOptions,
   submitEvent,
 } from './simulator.ts'
+import { createCommand, type StoreCommand } from './log.ts'
 
 /**
  * A chat store: the current simulator value, and methods that step it.
@@ -40,6 +45,23 @@ export type ChatStore = {
   readonly advanceBy: (seconds: number) => E.Either<StoreError, ReadonlyArray<SimEvent>>
   /** Calls `listener` with the new simulator after every change; returns the unsubscribe function. */
   readonly subscribe: (listener: (simulator: Simulator) => void) => () => void
+  /**
+   * Resolves once every step accepted so far is durable, rejects when it cannot be (then the
+   * store is unusable). Absent on a store kept in memory only.
+   */
+  readonly flush?: () => Promise<void>
+}
+
+/**
+ * What a store tells whoever keeps its log: each accepted step as a command, with the simulator
+ * it made (called synchronously, inside the step), and how to wait until they are durable.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type ChatStoreJournal = {
+  readonly record: (command: StoreCommand, next: Simulator) => void
+  readonly flush: () => Promise<void>
 }
 
 /**
@@ -55,10 +77,22 @@ export type ChatStore = {
  * @since 0.1.0
  * @category constructors
  */
-export const createChatStore = (from: SimulatorOptions | { readonly simulator: Simulator } = {}): ChatStore => {
-  let current: Simulator = 'simulator' in from ? from.simulator : createSimulator(from)
+export const createChatStore = (
+  from: SimulatorOptions | { readonly simulator: Simulator } = {},
+  journal?: ChatStoreJournal,
+): ChatStore => {
+  let current: Simulator | undefined = 'simulator' in from ? from.simulator : undefined
   const listeners = new Set<(simulator: Simulator) => void>()
-  const commit = (next: Simulator): void => {
+  /** The simulator, created (and journaled) on first use. */
+  const sim = (): Simulator => {
+    if (current !== undefined) return current
+    const made = createSimulator(from as SimulatorOptions)
+    journal?.record(createCommand(made), made)
+    current = made
+    return made
+  }
+  const commit = (command: StoreCommand, next: Simulator): void => {
+    journal?.record(command, next)
     current = next
     for (const l of [...listeners]) {
       try {
@@ -68,32 +102,29 @@ export const createChatStore = (from: SimulatorOptions | { readonly simulator: S
       }
     }
   }
+  const advanced = (a: { simulator: Simulator; applied: ReadonlyArray<SimEvent> }) => {
+    commit({ op: 'advance', until: a.simulator.now }, a.simulator)
+    return a.applied
+  }
   return {
-    simulator: () => current,
-    state: () => current.state,
+    simulator: sim,
+    state: () => sim().state,
     submit: (data) =>
       E.map((step: { simulator: Simulator; event: SimEvent }) => {
-        commit(step.simulator)
+        commit({ op: 'submit', data }, step.simulator)
         return step.event
-      })(submitEvent(data)(current)),
+      })(submitEvent(data)(sim())),
     schedule: (request) =>
       E.map((step: { simulator: Simulator; event: SimEvent }) => {
-        commit(step.simulator)
+        commit({ op: 'schedule', scheduled_time: request.scheduled_time, data: request.data }, step.simulator)
         return step.event
-      })(scheduleEvent(request)(current)),
-    advanceTo: (time) =>
-      E.map((a: { simulator: Simulator; applied: ReadonlyArray<SimEvent> }) => {
-        commit(a.simulator)
-        return a.applied
-      })(advanceTo(time)(current)),
-    advanceBy: (seconds) =>
-      E.map((a: { simulator: Simulator; applied: ReadonlyArray<SimEvent> }) => {
-        commit(a.simulator)
-        return a.applied
-      })(advanceBy(seconds)(current)),
+      })(scheduleEvent(request)(sim())),
+    advanceTo: (time) => E.map(advanced)(advanceTo(time)(sim())),
+    advanceBy: (seconds) => E.map(advanced)(advanceBy(seconds)(sim())),
     subscribe: (listener) => {
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
+    ...(journal === undefined ? {} : { flush: journal.flush }),
   }
 }

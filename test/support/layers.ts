@@ -35,11 +35,14 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/lite.ts', 10], // chatfold/lite: the main entry without the encoding loader
   ['src/node/', 11],
   ['src/fs/', 11],
+  ['src/cloudflare/', 11],
+  ['src/deno/', 11],
+  ['src/cli/', 12],
   ['workers/', 11],
 ]
 
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
-export const RUNTIME_ENTRIES = ['src/node/', 'src/fs/']
+export const RUNTIME_ENTRIES = ['src/node/', 'src/fs/', 'src/cli/', 'src/deno/']
 
 export const layerOf = (file: string): number | undefined => {
   let best: readonly [string, number] | undefined

@@ -1,0 +1,255 @@
+/**
+ * A durable chat store: a `ChatStore` whose accepted steps go to a log kept by a `StoreStorage`
+ * (a file, a Durable Object's SQLite, Deno KV, or memory), with snapshots so that recovery loads
+ * the latest one and replays only the tail. Writes are grouped: the steps accepted while one
+ * append is under way go out together in the next, and `flush()` resolves once every step
+ * accepted before it is durable, so a server answers 2xx only for what its storage holds.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator, type StoreCommand } from './log.ts'
+import type { Simulator, SimulatorOptions } from './simulator.ts'
+import { type ChatStore, createChatStore } from './store.ts'
+
+// --- storage ---
+
+/**
+ * One record of a store's log: its position (1, 2, 3, … with no gap) and the command.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type LogEntry = { readonly seq: number; readonly command: StoreCommand }
+
+/**
+ * A snapshot of a store: the simulator's JSON form after the log's first `seq` records.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type StoredSnapshot = { readonly seq: number; readonly simulator: unknown }
+
+/**
+ * What a storage holds when a store opens: the latest snapshot, if any, and the log records after
+ * it, in order (records as read, checked by the store).
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type StoredLog = {
+  readonly snapshot: StoredSnapshot | undefined
+  readonly tail: ReadonlyArray<{ readonly seq: number; readonly command: unknown }>
+  /** What the storage repaired while loading (e.g. "cut a torn last record of 37 bytes"). */
+  readonly repaired?: ReadonlyArray<string>
+}
+
+/**
+ * Where a durable store keeps its log and snapshots. `append` resolves once the records are
+ * durable (and rejects if they may not be); `writeSnapshot` may drop the records it covers. A
+ * storage is used by one store at a time, and its calls never overlap.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type StoreStorage = {
+  readonly load: () => Promise<StoredLog>
+  readonly append: (entries: ReadonlyArray<LogEntry>) => Promise<void>
+  readonly writeSnapshot: (snapshot: StoredSnapshot) => Promise<void>
+  readonly close?: () => Promise<void>
+}
+
+// --- recovery ---
+
+/**
+ * What a store found when it opened: the snapshot's position, how many records it replayed after
+ * it, the last position, and what the storage repaired.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type Recovery = {
+  readonly snapshotSeq: number
+  readonly replayed: number
+  readonly seq: number
+  readonly messages: number
+  readonly repaired: ReadonlyArray<string>
+}
+
+/**
+ * Rebuilds the simulator from a stored log: restore the snapshot (trusted: written by the store,
+ * its integrity checked by the storage), then replay the tail in order.
+ * A record out of place, unreadable or refused on replay is an error naming it.
+ *
+ * @example
+ * import { replayLog } from 'chatfold'
+ * replayLog({ snapshot: undefined, tail: [] }) // right({ simulator: undefined, seq: 0, … })
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const replayLog = (log: StoredLog): E.Either<string, { readonly simulator: Simulator | undefined; readonly seq: number; readonly snapshotSeq: number }> => {
+  let sim: Simulator | undefined
+  const snapshotSeq = log.snapshot?.seq ?? 0
+  if (log.snapshot !== undefined) {
+    const d = restoreSimulator(log.snapshot.simulator)
+    if (E.isLeft(d)) return E.left(`Cannot read the snapshot at record ${snapshotSeq}: ${d.left}`)
+    sim = d.right
+  }
+  let seq = snapshotSeq
+  for (const r of log.tail) {
+    if (r.seq <= snapshotSeq) continue
+    if (r.seq !== seq + 1) return E.left(`Cannot replay the log: record ${r.seq} follows record ${seq} (records ${seq + 1}–${r.seq - 1} are missing)`)
+    const c = decodeStoreCommand(r.command)
+    if (E.isLeft(c)) return E.left(`Cannot replay the log: record ${r.seq} is not a command: ${c.left}`)
+    const next = applyCommand(c.right)(sim)
+    if (E.isLeft(next)) return E.left(`Cannot replay the log: record ${r.seq} (${c.right.op}) fails: ${next.left}`)
+    sim = next.right
+    seq = r.seq
+  }
+  return E.right({ simulator: sim, seq, snapshotSeq })
+}
+
+// --- the store ---
+
+/**
+ * Options of a durable store: those of a new simulator (used only when the storage is empty),
+ * and how many records may follow a snapshot before the next one is written (10,000 by default).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: number }
+
+/**
+ * A chat store whose steps are logged: `flush` is always there, `recovery` tells what opening it
+ * found, `close` waits for the log and closes the storage.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type DurableChatStore = ChatStore & {
+  readonly flush: () => Promise<void>
+  readonly recovery: Recovery
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Opens a durable store on a storage: recovers it (snapshot and tail), then logs every accepted
+ * step. Rejects with an error naming the record when the log cannot be replayed.
+ *
+ * @example
+ * import { memoryStorage, openDurableStore } from 'chatfold'
+ * const store = await openDurableStore(memoryStorage())({ startTime: '2024-03-15T10:00:00Z' })
+ * store.submit({ role: 'user', content: 'Hi' })
+ * await store.flush() // the submit is in the log
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const openDurableStore =
+  (storage: StoreStorage) =>
+  async (options: DurableStoreOptions = {}): Promise<DurableChatStore> => {
+    const log = await storage.load()
+    const replayed = replayLog(log)
+    if (E.isLeft(replayed)) {
+      await storage.close?.()
+      throw new Error(replayed.left)
+    }
+    const every = Math.max(1, Math.floor(options.snapshotEvery ?? 10_000))
+    let seq = replayed.right.seq
+    let durable = seq
+    let snapshotSeq = replayed.right.snapshotSeq
+    let latest: Simulator | undefined = replayed.right.simulator
+    let pending: LogEntry[] = []
+    let writing: Promise<void> | undefined
+    let failure: Error | undefined
+
+    const writeBatch = async (): Promise<void> => {
+      const batch = pending
+      const after = latest
+      pending = []
+      const last = batch[batch.length - 1]
+      if (last === undefined) return
+      try {
+        await storage.append(batch)
+        durable = last.seq
+        if (after !== undefined && durable - snapshotSeq >= every) {
+          await storage.writeSnapshot({ seq: durable, simulator: encodeSimulator(after) })
+          snapshotSeq = durable
+        }
+      } catch (e) {
+        failure = new Error(`The store's log could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+        throw failure
+      }
+    }
+
+    const flush = async (): Promise<void> => {
+      const target = seq
+      while (durable < target) {
+        if (failure !== undefined) throw failure
+        if (writing === undefined) writing = writeBatch().finally(() => (writing = undefined))
+        await writing
+      }
+      if (failure !== undefined) throw failure
+    }
+
+    const journal = {
+      record: (command: StoreCommand, next: Simulator) => {
+        seq += 1
+        pending.push({ seq, command })
+        latest = next
+      },
+      flush,
+    }
+    const store = createChatStore(latest === undefined ? options : { simulator: latest }, journal)
+    const recovery: Recovery = {
+      snapshotSeq: replayed.right.snapshotSeq,
+      replayed: replayed.right.seq - replayed.right.snapshotSeq,
+      seq: replayed.right.seq,
+      messages: latest?.state.updateCount ?? 0,
+      repaired: log.repaired ?? [],
+    }
+    return {
+      ...store,
+      flush,
+      recovery,
+      close: async () => {
+        try {
+          await flush()
+        } finally {
+          await storage.close?.()
+        }
+      },
+    }
+  }
+
+// --- a storage in memory ---
+
+/**
+ * A storage in memory (for tests, and the contract every storage meets): it keeps what a real
+ * one would, and drops the records a snapshot covers.
+ *
+ * @example
+ * import { memoryStorage } from 'chatfold'
+ * const storage = memoryStorage()
+ * await storage.load() // { snapshot: undefined, tail: [] }
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const memoryStorage = (): StoreStorage & { readonly records: () => ReadonlyArray<LogEntry>; readonly snapshot: () => StoredSnapshot | undefined } => {
+  let records: LogEntry[] = []
+  let snap: StoredSnapshot | undefined
+  const copy = <A>(a: A): A => JSON.parse(JSON.stringify(a)) as A
+  return {
+    load: async () => ({ snapshot: snap === undefined ? undefined : copy(snap), tail: copy(records) }),
+    append: async (entries) => void records.push(...copy(entries)),
+    writeSnapshot: async (s) => {
+      snap = copy(s)
+      records = records.filter((r) => r.seq > s.seq)
+    },
+    records: () => records,
+    snapshot: () => snap,
+  }
+}

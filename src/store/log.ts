@@ -1,0 +1,264 @@
+/**
+ * The chat store as a fold over its log: every step a store accepts is a `StoreCommand` (create,
+ * submit, schedule, advance), and `applyCommand` replays one on a simulator, deterministically,
+ * since the generated ids and timestamps come from the simulator itself. A simulator also has a
+ * JSON form (`encodeSimulator`, `decodeSimulator`), so that recovery loads the latest snapshot and
+ * replays only the log's tail. This module is the durable truth's format; the storage that keeps
+ * it is `StoreStorage`, in `durable.ts`.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { IsoTimestampC } from '../message.ts'
+import { formatDecodeFailure as formatFailure } from '../failure.ts'
+import { validateInput } from './input.ts'
+import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, keyOf } from './core.ts'
+import { fromChatContent } from '../content.ts'
+import { emptyState, type ChatState } from './state.ts'
+import { type ChatMessage, fromSnapshot, snapshot } from './snapshot.ts'
+import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
+import * as T from './tree.ts'
+
+// --- commands ---
+
+/**
+ * One accepted step of a chat store, as its log keeps it: the creation of the simulator (its
+ * clock, id prefix and limits, chosen once), a submitted or scheduled event's data, or an advance
+ * of the clock to a time.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type StoreCommand =
+  | {
+      readonly op: 'create'
+      readonly startTime: string
+      readonly idPrefix: string
+      readonly maxHistorySize: number | null
+      readonly defaultConversationId: string
+    }
+  | { readonly op: 'submit'; readonly data: unknown }
+  | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
+  | { readonly op: 'advance'; readonly until: string }
+
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/**
+ * Reads a command from its JSON form (a log record), or says what is wrong with it.
+ *
+ * @example
+ * import { decodeStoreCommand } from 'chatfold'
+ * decodeStoreCommand({ op: 'advance', until: '2024-03-15T11:00:00Z' }) // right(command)
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> => {
+  if (!isObject(u)) return E.left('expected a command object')
+  switch (u['op']) {
+    case 'create': {
+      const { startTime, idPrefix, maxHistorySize, defaultConversationId } = u
+      if (typeof startTime !== 'string' || !IsoTimestampC.is(startTime)) return E.left('create: expected startTime, an ISO-8601 timestamp')
+      if (typeof idPrefix !== 'string') return E.left('create: expected idPrefix, a string')
+      if (maxHistorySize !== null && typeof maxHistorySize !== 'number') return E.left('create: expected maxHistorySize, a number or null')
+      if (typeof defaultConversationId !== 'string') return E.left('create: expected defaultConversationId, a string')
+      return E.right({ op: 'create', startTime, idPrefix, maxHistorySize, defaultConversationId })
+    }
+    case 'submit':
+      return E.right({ op: 'submit', data: u['data'] })
+    case 'schedule':
+      return E.right({ op: 'schedule', scheduled_time: u['scheduled_time'], data: u['data'] })
+    case 'advance':
+      return typeof u['until'] === 'string' ? E.right({ op: 'advance', until: u['until'] }) : E.left('advance: expected until, a timestamp')
+    default:
+      return E.left(`expected op "create" | "submit" | "schedule" | "advance", got ${JSON.stringify(u['op'])}`)
+  }
+}
+
+/**
+ * The `create` command of a simulator: what replaying it builds again.
+ *
+ * @example
+ * import { createCommand, createSimulator } from 'chatfold'
+ * createCommand(createSimulator({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'a-' })).idPrefix // 'a-'
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const createCommand = (sim: Simulator): StoreCommand => ({
+  op: 'create',
+  startTime: sim.now,
+  idPrefix: sim.idPrefix,
+  maxHistorySize: sim.state.maxHistorySize === Infinity ? null : sim.state.maxHistorySize,
+  defaultConversationId: sim.state.defaultConversationId,
+})
+
+/**
+ * Replays one command: `create` on no simulator, any other on one. Replaying the log of a store
+ * rebuilds it exactly; a command that fails on replay means the log does not belong to this
+ * store's history, and the error says why.
+ *
+ * @example
+ * import { applyCommand } from 'chatfold'
+ * applyCommand({ op: 'create', startTime: '2024-03-15T10:00:00Z', idPrefix: 'a-', maxHistorySize: 1000, defaultConversationId: 'default' })(undefined)
+ *
+ * @since 0.2.0
+ * @category edits
+ */
+export const applyCommand =
+  (command: StoreCommand) =>
+  (sim: Simulator | undefined): E.Either<string, Simulator> => {
+    if (command.op === 'create') {
+      if (sim !== undefined) return E.left('a second create command')
+      const state = emptyState({ maxHistorySize: command.maxHistorySize ?? Infinity, defaultConversationId: command.defaultConversationId })
+      return E.right({ now: command.startTime, state, seq: 0, idPrefix: command.idPrefix, pending: undefined, history: undefined })
+    }
+    if (sim === undefined) return E.left(`a ${command.op} command before the create command`)
+    const r =
+      command.op === 'submit'
+        ? E.map((s: { simulator: Simulator }) => s.simulator)(submitEvent(command.data)(sim))
+        : command.op === 'schedule'
+          ? E.map((s: { simulator: Simulator }) => s.simulator)(scheduleEvent(command)(sim))
+          : E.map((s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
+    return E.mapLeft(describeStoreError)(r)
+  }
+
+// --- the simulator as JSON ---
+
+const VERSION = 1
+
+/**
+ * A simulator's JSON form: clock, id counter and prefix, the state's snapshot, the pending events
+ * (each with its queue position) and the event history.
+ *
+ * @example
+ * import { createSimulator, encodeSimulator } from 'chatfold'
+ * JSON.stringify(encodeSimulator(createSimulator({ startTime: '2024-03-15T10:00:00Z' })))
+ *
+ * @since 0.2.0
+ * @category export
+ */
+export const encodeSimulator = (sim: Simulator): unknown => {
+  const pending: Array<readonly [number, SimEvent]> = []
+  T.forEachUp(sim.pending, undefined, (v, k) => void pending.push([k.seq, v]))
+  return { version: VERSION, now: sim.now, seq: sim.seq, idPrefix: sim.idPrefix, state: snapshot(sim.state), pending, history: T.values(sim.history) }
+}
+
+const eventIssue = (u: unknown, path: string): string | undefined => {
+  if (!isObject(u)) return `${path}: expected an event`
+  if (typeof u['event_id'] !== 'string' || typeof u['scheduled_time'] !== 'string' || !IsoTimestampC.is(u['scheduled_time'])) return `${path}: expected event_id and scheduled_time`
+  const input = validateInput(u['input'])
+  return E.isLeft(input) ? `${path}.input: ${formatFailure(input.left)}` : undefined
+}
+
+/**
+ * Reads a simulator back from `encodeSimulator`'s JSON, checking the state's invariants.
+ *
+ * @example
+ * import { createSimulator, decodeSimulator, encodeSimulator } from 'chatfold'
+ * decodeSimulator(JSON.parse(JSON.stringify(encodeSimulator(createSimulator())))) // right(simulator)
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
+  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const { now, seq, idPrefix, pending, history } = u
+  if (typeof now !== 'string' || !IsoTimestampC.is(now)) return E.left('now: expected an ISO-8601 timestamp')
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return E.left('seq: expected a non-negative integer')
+  if (typeof idPrefix !== 'string') return E.left('idPrefix: expected a string')
+  if (!Array.isArray(pending) || !Array.isArray(history)) return E.left('expected pending and history lists')
+  const state = fromSnapshot(u['state'])
+  if (E.isLeft(state)) return E.left(`state: ${formatFailure(state.left)}`)
+  const queued: Array<readonly [{ ms: number; sub: number; seq: number }, SimEvent]> = []
+  for (const [i, p] of (pending as unknown[]).entries()) {
+    if (!Array.isArray(p) || typeof p[0] !== 'number') return E.left(`pending[${i}]: expected [position, event]`)
+    const issue = eventIssue(p[1], `pending[${i}]`)
+    if (issue !== undefined) return E.left(issue)
+    const event = p[1] as SimEvent
+    queued.push([{ ...instantOf(event.scheduled_time), seq: p[0] }, event])
+  }
+  for (const [i, e] of (history as unknown[]).entries()) {
+    const issue = eventIssue(e, `history[${i}]`)
+    if (issue !== undefined) return E.left(issue)
+  }
+  return E.right({
+    now,
+    seq,
+    idPrefix,
+    state: state.right,
+    pending: T.fromSorted(queued),
+    history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)),
+  })
+}
+
+// --- restoring a trusted snapshot ---
+
+/**
+ * Rebuilds a state from a snapshot this store wrote itself (whose integrity its storage checks),
+ * without decoding every field and invariant again as `fromSnapshot` does: recovery from a
+ * snapshot then costs little more than reading it.
+ */
+const restoreState = (u: unknown): E.Either<string, ChatState> => {
+  if (!isObject(u) || !Array.isArray(u['messages']) || !isObject(u['conversations'])) return E.left('state: expected a snapshot with messages and conversations')
+  const byConversation = new Map<string, Array<readonly [ChatRecord['key'], ChatRecord]>>()
+  for (const m of u['messages'] as ReadonlyArray<ChatMessage>) {
+    const record: ChatRecord = {
+      key: keyOf(m.timestamp, m.input_id, m.message_id),
+      message: {
+        id: m.message_id,
+        role: m.role,
+        parts: fromChatContent(m.content),
+        kind: 'normal',
+        conversationId: m.conversation_id,
+        createdAt: m.timestamp,
+        ...(m.metadata === undefined ? {} : { metadata: m.metadata }),
+      },
+      content: m.content,
+      inputId: m.input_id,
+    }
+    const list = byConversation.get(m.conversation_id) ?? []
+    list.push([record.key, record])
+    byConversation.set(m.conversation_id, list)
+  }
+  const conversations: Conversation[] = Object.values(u['conversations'] as Readonly<Record<string, ConversationMetadata>>).map((meta) => ({
+    meta,
+    messages: T.fromSorted(byConversation.get(meta.conversation_id) ?? []),
+  }))
+  const limit = u['max_history_size']
+  return E.right(
+    fromConversations(
+      {
+        lastUpdated: typeof u['last_updated'] === 'string' ? u['last_updated'] : undefined,
+        updateCount: Number(u['update_count']),
+        maxHistorySize: typeof limit === 'number' ? limit : Infinity,
+        defaultConversationId: String(u['default_conversation_id']),
+      },
+      conversations,
+    ),
+  )
+}
+
+/**
+ * Reads back a simulator from a snapshot the store itself wrote: like `decodeSimulator`, but
+ * trusting the state's fields and invariants (checked when the steps were applied), so that it
+ * costs little more than parsing. Use `decodeSimulator` on snapshots from anywhere else.
+ *
+ * @example
+ * import { createSimulator, encodeSimulator, restoreSimulator } from 'chatfold'
+ * restoreSimulator(JSON.parse(JSON.stringify(encodeSimulator(createSimulator())))) // right(simulator)
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
+  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const { now, seq, idPrefix, pending, history } = u
+  if (typeof now !== 'string' || typeof seq !== 'number' || typeof idPrefix !== 'string' || !Array.isArray(pending) || !Array.isArray(history)) {
+    return E.left('expected now, seq, idPrefix, pending and history')
+  }
+  const state = restoreState(u['state'])
+  if (E.isLeft(state)) return state
+  const queued = (pending as ReadonlyArray<readonly [number, SimEvent]>).map(([position, event]) => [{ ...instantOf(event.scheduled_time), seq: position }, event] as const)
+  return E.right({ now, seq, idPrefix, state: state.right, pending: T.fromSorted(queued), history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)) })
+}
