@@ -63,6 +63,17 @@ const ioError = (file: string, e: unknown): SessionError => {
   return { type: 'io', file, message: e instanceof Error ? e.message : String(e), ...(typeof code === 'string' ? { code } : {}) }
 }
 
+/** Encodes, then writes atomically; a value that cannot be encoded resolves to an `io` error naming why (the promise never rejects, and nothing is written). */
+const writeEncoded = (file: string, encode: () => string): Promise<E.Either<SessionError, void>> => {
+  let text: string
+  try {
+    text = encode()
+  } catch (e) {
+    return Promise.resolve(E.left({ type: 'io', file, message: `Cannot encode the file's contents: ${e instanceof Error ? e.message : String(e)}` }))
+  }
+  return writeAtomic(file, text)
+}
+
 /**
  * Renders a session error as one line.
  *
@@ -152,7 +163,7 @@ export const writeAtomic = async (file: string, data: string | Uint8Array): Prom
 export const saveHistory =
   (file: string) =>
   (ms: Messages): Promise<E.Either<SessionError, void>> =>
-    writeAtomic(file, toJSONL(forSave(ms)))
+    writeEncoded(file, () => toJSONL(forSave(ms)))
 
 /**
  * Saves a whole chat store as JSONL, atomically (`toStoreMessages`: a header line with every
@@ -169,7 +180,7 @@ export const saveHistory =
 export const saveStore =
   (file: string) =>
   (state: ChatState): Promise<E.Either<SessionError, void>> =>
-    writeAtomic(file, toJSONL(forSave(toStoreMessages(state))))
+    writeEncoded(file, () => toJSONL(forSave(toStoreMessages(state))))
 
 // --- reading ---
 

@@ -4,8 +4,15 @@
  * @module
  */
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 const CHUNK = 0x8000
+const PAD = 0x3d // '='
+
+/** The base64 alphabet by char code (a regular expression over the whole string backtracks per group and overflows V8's stack past ~4.4 M characters). */
+const ALPHABET: Uint8Array = (() => {
+  const table = new Uint8Array(128)
+  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') table[c.charCodeAt(0)] = 1
+  return table
+})()
 
 /** Encodes bytes as padded standard base64. */
 export const encodeBase64 = (bytes: Uint8Array): string => {
@@ -16,8 +23,18 @@ export const encodeBase64 = (bytes: Uint8Array): string => {
   return btoa(binary)
 }
 
-/** Whether `s` is canonical padded standard base64. */
-export const isBase64 = (s: string): boolean => s.length % 4 === 0 && BASE64.test(s)
+/** Whether `s` is padded standard base64: alphabet characters in groups of four, the last group padded with one or two `=`. Linear, any length. */
+export const isBase64 = (s: string): boolean => {
+  const n = s.length
+  if (n % 4 !== 0) return false
+  let end = n
+  if (n > 0 && s.charCodeAt(n - 1) === PAD) end = s.charCodeAt(n - 2) === PAD ? n - 2 : n - 1
+  for (let i = 0; i < end; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 128 || ALPHABET[c] === 0) return false
+  }
+  return true
+}
 
 /** Decodes padded standard base64; `undefined` when `s` is not base64. */
 export const decodeBase64 = (s: string): Uint8Array | undefined => {

@@ -107,7 +107,7 @@ export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => 
     if (line.trim() === '') continue
     const r = decodeJSONLine(line, n)
     if (E.isRight(r)) out.push(r.right)
-    else if (++bad <= MAX_REPORTED_LINES) issues.push(...r.left)
+    else if (++bad <= MAX_REPORTED_LINES) for (const i of r.left) issues.push(i)
   }
   if (bad > MAX_REPORTED_LINES) issues.push({ path: `line ${n}`, expected: `at most ${MAX_REPORTED_LINES} bad lines listed`, actual: `${bad} bad lines` })
   return issues.length > 0 ? E.left(issues) : E.right(out)

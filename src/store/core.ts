@@ -139,7 +139,7 @@ export const fromConversations = (
   conversations: ReadonlyArray<Conversation>,
 ): ChatState => {
   const records: ChatRecord[] = []
-  for (const c of conversations) records.push(...T.values(c.messages))
+  for (const c of conversations) for (const r of T.values(c.messages)) records.push(r)
   records.sort((a, b) => compareKeys(a.key, b.key))
   const byId = [...records].sort((a, b) => compareStrings(a.message.id, b.message.id))
   const convs = [...conversations].sort((a, b) => compareStrings(a.meta.conversation_id, b.meta.conversation_id))

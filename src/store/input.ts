@@ -164,6 +164,22 @@ const chatInputFields: ReadonlyArray<string> = [
 
 const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean => !Object.prototype.hasOwnProperty.call(u, k) || is(u[k])
 
+const blockFields: ReadonlyArray<string> = ['type', 'text', 'source', 'url', 'data', 'media_type']
+
+/**
+ * Whether content has no block with a field the codecs do not know. io-ts's `exact(…).is` does
+ * not check that, so a block with an unknown field (of any size or depth) would be kept as sent;
+ * such content goes through the decoder instead, which drops the field.
+ */
+const hasOnlyKnownBlockFields = (content: unknown): boolean => {
+  if (!Array.isArray(content)) return true
+  for (const b of content) {
+    if (!isObject(b)) return false
+    for (const k in b) if (!blockFields.includes(k)) return false
+  }
+  return true
+}
+
 /**
  * Whether `u` is a valid chat input with no unknown field: the codec's checks, written out, so
  * that valid inputs (the common case) skip building a decoded copy; failures go through the codec
@@ -183,6 +199,7 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
     isChatId(u['input_id']) &&
     (u['role'] === 'user' || u['role'] === 'assistant') &&
     ChatInputContentC.is(u['content']) &&
+    hasOnlyKnownBlockFields(u['content']) &&
     optional(u, 'message_id', isChatId) &&
     optional(u, 'conversation_id', isChatId) &&
     optional(u, 'metadata', JsonRecordC.is)
@@ -193,7 +210,8 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
  * Validates an untrusted chat input (seed `validate_input`): role, content structure, ids,
  * timestamp and metadata, reporting every bad field by path, unknown fields included
  * (`role: expected "user" | "assistant", got "bot"`, `content[1].type: …`). Content must say
- * something: an empty string or an empty block list is rejected.
+ * something: an empty string or an empty block list is rejected. Unknown fields of content
+ * blocks are dropped (the valid input holds only what the store can serve and save).
  *
  * @example
  * import { validateInput } from 'chatfold'
@@ -208,7 +226,7 @@ export const validateInput = (u: unknown): E.Either<DecodeFailure, ChatInput> =>
   if (isValidInput(u)) return E.right(u)
   const out: DecodeIssue[] = []
   const r = ChatInputC.decode(u)
-  if (E.isLeft(r)) out.push(...failureFromErrors(r.left))
+  if (E.isLeft(r)) for (const i of failureFromErrors(r.left)) out.push(i)
   for (const k of Object.keys(u)) {
     if (!chatInputFields.includes(k)) out.push({ path: k, expected: `no such field (a chat input has ${chatInputFields.join(', ')})`, actual: u[k] })
   }

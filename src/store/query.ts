@@ -71,7 +71,7 @@ export const decodeQuery = (u: unknown): E.Either<DecodeFailure, ChatQuery> => {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return E.left([{ path: '', expected: 'a query object', actual: u }])
   const out: DecodeIssue[] = []
   const r = ChatQueryC.decode(u)
-  if (E.isLeft(r)) out.push(...failureFromErrors(r.left))
+  if (E.isLeft(r)) for (const i of failureFromErrors(r.left)) out.push(i)
   const record = u as Readonly<Record<string, unknown>>
   for (const k of Object.keys(record)) {
     if (!queryFields.includes(k)) out.push({ path: k, expected: `no such field (a query has ${queryFields.join(', ')})`, actual: record[k] })

@@ -138,7 +138,7 @@ const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<Dec
   }
   const candidate = { modality_type: 'chat', input_id: nextInputId(sim), ...data, timestamp }
   const r = validateInput(candidate)
-  if (E.isLeft(r)) issues.push(...r.left)
+  if (E.isLeft(r)) for (const i of r.left) issues.push(i)
   return issues.length > 0 ? E.left(issues) : E.right((r as E.Right<ChatInput>).right)
 }
 

@@ -199,7 +199,7 @@ export const fromSnapshot = (u: unknown): E.Either<DecodeFailure, ChatState> => 
   for (const [id, m] of Object.entries(s.conversations)) {
     const path = `conversations[${JSON.stringify(id)}]`
     const d = ConversationMetadataC.decode(m)
-    if (E.isLeft(d)) issues.push(...prefixFailure(path)(failureFromErrors(d.left)))
+    if (E.isLeft(d)) for (const i of prefixFailure(path)(failureFromErrors(d.left))) issues.push(i)
     else if (d.right.conversation_id !== id) issues.push({ path: `${path}.conversation_id`, expected: JSON.stringify(id), actual: d.right.conversation_id })
     else metas.set(id, d.right)
   }

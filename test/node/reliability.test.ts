@@ -1,0 +1,127 @@
+/**
+ * What a hostile but ordinary user sends, over loopback to a Node server, and what the data model
+ * accepts, saved and loaded back: a request is accepted whole and servable, or refused with a 4xx
+ * and no change; whatever was accepted can be saved and loaded again.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as E from 'fp-ts/Either'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createChatHandler } from '../../src/http.ts'
+import { image, text } from '../../src/part.ts'
+import { decodeMessages, makeMessage, textMessage, type Messages } from '../../src/message.ts'
+import { importJSONL, toJSONL } from '../../src/messages/codec.ts'
+import { validateInput } from '../../src/store/input.ts'
+import { createChatStore } from '../../src/store/store.ts'
+import { applyInput, emptyState, type ChatState } from '../../src/store/state.ts'
+import { snapshot } from '../../src/store/snapshot.ts'
+import { loadHistory, loadStore, saveHistory, saveStore } from '../../src/fs/session.ts'
+import { serve } from '../../src/node/http.ts'
+import { encodeBase64 } from '../../src/internal/base64.ts'
+
+let dir = ''
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chatfold-reliability-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** `depth` arrays nested in one another around a 1, as JSON text (JSON.stringify would overflow on it). */
+const nested = (depth: number): string => `${'['.repeat(depth)}1${']'.repeat(depth)}`
+
+/** Bytes of a given size with every value, so base64 uses the whole alphabet. */
+const bytes = (n: number): Uint8Array => {
+  const b = new Uint8Array(n)
+  for (let i = 0; i < n; i++) b[i] = (i * 7919) & 0xff
+  return b
+}
+
+describe('the poison request (a content block with an unknown field nested 100,000 deep)', () => {
+  it('is stored without the field, and every route and the saved file keep working', async () => {
+    const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    const server = await serve(createChatHandler(store), { port: 0 })
+    try {
+      const body = JSON.stringify({ conversation_id: 'c1', message_id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi', extra: 'X' }] }).replace('"X"', nested(100_000))
+      expect(body.length).toBeGreaterThan(200_000)
+      const submit = await fetch(`${server.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      expect(submit.status).toBe(201)
+      const stored = (await submit.json()) as { message: { content: unknown } }
+      expect(stored.message.content).toEqual([{ type: 'text', text: 'hi' }])
+
+      for (const [method, path, payload] of [
+        ['GET', '/environment/modalities/chat', undefined],
+        ['GET', '/events', undefined],
+        ['POST', '/environment/modalities/chat/query', '{}'],
+      ] as const) {
+        const r = await fetch(`${server.url}${path}`, { method, ...(payload === undefined ? {} : { body: payload, headers: { 'content-type': 'application/json' } }) })
+        expect({ path, status: r.status }).toEqual({ path, status: 200 })
+        expect(await r.text()).not.toContain('extra')
+      }
+
+      const file = join(dir, 'poisoned-store.jsonl')
+      const saved = saveStore(file)(store.state())
+      expect(saved).toBeInstanceOf(Promise)
+      expect(await saved).toEqual(E.right(undefined))
+      const back = await loadStore(file)
+      expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snapshot(store.state()))
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('validateInput drops unknown block fields and keeps everything else', () => {
+    const r = validateInput({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] })
+    expect(r).toEqual(E.right({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'text', text: 'hi' }] }))
+  })
+
+  it('a request of 130,000 null blocks (under the body limit) is a 400 naming the blocks, not a 500', async () => {
+    const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    const server = await serve(createChatHandler(store), { port: 0 })
+    try {
+      const body = JSON.stringify({ role: 'user', content: new Array(130_000).fill(null) })
+      expect(body.length).toBeLessThan(1 << 20)
+      const r = await fetch(`${server.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      expect(r.status).toBe(400)
+      expect(await r.text()).toContain('content[129999]')
+      expect(store.state().updateCount).toBe(0)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('everything the data model accepts saves and loads back equal', () => {
+  it('a session holding a 16 MiB image, through saveHistory/loadHistory, decodeMessages and importJSONL', async () => {
+    const data = bytes(16 * 1024 * 1024)
+    const history: Messages = [textMessage('user', 'look'), makeMessage({ role: 'user', parts: [text('the picture'), image({ data, mediaType: 'image/png' })] })]
+    const file = join(dir, 'big-image.jsonl')
+    expect(await saveHistory(file)(history)).toEqual(E.right(undefined))
+    // compared through their JSONL (a deep comparison of 16 M bytes one by one is the test's own bottleneck)
+    const jsonl = toJSONL(history)
+    const same = (r: E.Either<unknown, Messages>): boolean => E.isRight(r) && r.right.length === 2 && toJSONL(r.right) === jsonl
+    expect(same(await loadHistory(file))).toBe(true)
+    expect(same(importJSONL(jsonl))).toBe(true)
+    expect(same(decodeMessages(jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)))).toBe(true)
+  }, 60_000)
+
+  it('a chat input with an image block of 16 MiB validates', () => {
+    const data = encodeBase64(bytes(16 * 1024 * 1024))
+    const r = validateInput({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'image', source: 'base64', data, media_type: 'image/png' }] })
+    expect(E.isRight(r)).toBe(true)
+  }, 60_000)
+
+  it('a conversation of 200,000 messages (maxHistorySize: Infinity) saves and loads back', async () => {
+    let state: ChatState = emptyState({ maxHistorySize: Infinity })
+    for (let i = 0; i < 200_000; i++) {
+      const r = applyInput({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: `i${i}`, role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` })(state)
+      if (E.isLeft(r)) throw new Error(`input ${i} refused`)
+      state = r.right
+    }
+    const file = join(dir, 'long-store.jsonl')
+    expect(await saveStore(file)(state)).toEqual(E.right(undefined))
+    const back = await loadStore(file)
+    expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snapshot(state))
+  }, 120_000)
+})
