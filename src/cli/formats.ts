@@ -29,6 +29,7 @@ import {
   toOpenAIChat,
   toOpenAIResponses,
 } from '../adapters/index.ts'
+import { encodeBase64 } from '../internal/base64.ts'
 import { fromClaudeCode, isClaudeCodeRecord } from './claude-code.ts'
 
 // --- documents ---
@@ -175,8 +176,11 @@ export type OutputFormat = {
   readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterError, Written>
 }
 
+/** Bytes in a request body (AI SDK image and file parts) as base64, which every reader of it accepts. */
+const bytesAsBase64 = (_: string, v: unknown): unknown => (v instanceof Uint8Array ? encodeBase64(v) : v)
+
 const body = (r: E.Either<AdapterError, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterError, Written> =>
-  E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, null, 2)}\n`, report: c.report }))(r)
+  E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`, report: c.report }))(r)
 
 /** Every output format. */
 export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [

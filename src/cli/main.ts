@@ -52,8 +52,9 @@ const encodingOption = (c: Command): Command => c.option('--encoding <name>', 't
 
 const showProgress = (io: CliIO, o: Common): boolean => o.progress === true || io.errIsTTY
 
-const notes = (io: CliIO, file: string, ns: ReadonlyArray<string>): void => {
-  for (const n of ns) io.err(`${file}: ${n}\n`)
+/** Reading notes on stderr for a person; with `--json` they go into the JSON report instead. */
+const notes = (io: CliIO, file: string, o: Common, ns: ReadonlyArray<string>): void => {
+  if (o.json !== true) for (const n of ns) io.err(`${file}: ${n}\n`)
 }
 
 // --- commands ---
@@ -65,12 +66,12 @@ const stats: CommandDef = (program, io) =>
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => {
       const h = loadHistory(file, o.from)
-      notes(io, file, h.notes)
+      notes(io, file, o, h.notes)
       const estimate = await loadEstimator(o.encoding)
       const bar = progressBar(io, 'count', showProgress(io, o))
       const s = statsOf(estimate, h.messages, h.bytes, o.top, (done) => bar.update(done, h.messages.length))
       bar.end()
-      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
+      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, notes: h.notes, ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
       if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
     })
 
@@ -84,12 +85,12 @@ const prune: CommandDef = (program, io) =>
     .option('--protected-tools <names>', 'comma-separated tool names never pruned', list, [] as string[])
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: string[] }) => {
       const h = loadHistory(file, o.from)
-      notes(io, file, h.notes)
+      notes(io, file, o, h.notes)
       const estimate = await loadEstimator(o.encoding)
       const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
       writeText(o.output, toJSONL(r.messages), io.out)
       const rep = r.report
-      io.err(o.json === true ? `${JSON.stringify(rep)}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`)
+      io.err(o.json === true ? `${JSON.stringify({ ...rep, notes: h.notes })}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`)
     })
 
 const compactCmd: CommandDef = (program, io) =>
@@ -100,7 +101,7 @@ const compactCmd: CommandDef = (program, io) =>
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly keepRecentTokens: number; readonly maxResultLen: number; readonly boundary: 'turn' | 'message'; readonly archive?: string }) => {
       const h = loadHistory(file, o.from)
-      notes(io, file, h.notes)
+      notes(io, file, o, h.notes)
       const bar = progressBar(io, 'compact', showProgress(io, o))
       const r = await compact({
         summarize: extractiveSummarize,
@@ -117,7 +118,7 @@ const compactCmd: CommandDef = (program, io) =>
       const rep = r.report
       io.err(
         o.json === true
-          ? `${JSON.stringify(rep)}\n`
+          ? `${JSON.stringify({ ...rep, notes: h.notes })}\n`
           : rep.compacted
             ? `summarised ${rep.summarised} messages into one, kept ${rep.preserved}, archived ${rep.archived}: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`
             : `nothing to compact: the history fits in ${o.keepRecentTokens.toLocaleString('en')} tokens\n`,
@@ -137,7 +138,7 @@ const renderCmd: CommandDef = (program, io) =>
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
     .action((file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
       const h = loadHistory(file, o.from)
-      notes(io, file, h.notes)
+      notes(io, file, o, h.notes)
       const text = (RENDERERS[o.format] as (typeof RENDERERS)[string])(o)(h.messages)
       writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
     })
@@ -150,14 +151,14 @@ const convert: CommandDef = (program, io) =>
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
     .action((file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string }) => {
       const h = loadHistory(file, o.from)
-      notes(io, file, h.notes)
+      notes(io, file, o, h.notes)
       const target = outputFormat(o.to)
       if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}`)
       const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
       if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
       writeText(o.output, r.right.text, io.out)
       const ns = r.right.report?.notes ?? []
-      if (o.json === true) io.err(`${JSON.stringify(r.right.report ?? { notes: [] })}\n`)
+      if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, notes: r.right.report?.notes ?? [], ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
       else if (ns.length > 0) io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion (--json lists them): ${[...new Set(ns.map((n) => n.kind))].join(', ')}\n`)
     })
 
