@@ -62,6 +62,17 @@ describe('the packed package', () => {
     expect(packed.filter((p) => /^(src|test|scripts)\//.test(p) || p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([])
   })
 
+  it('runs the chatfold bin from the built files, with no loader', () => {
+    expect(packed).toContain('bin/chatfold.mjs')
+    const bin = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    const fixture = join(root, 'test', 'fixtures', 'claude-code', 'session.jsonl')
+    const r = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'stats', fixture, '--json', '--encoding', 'heuristic'], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'claude-code', messages: 9 })
+    const bad = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'render', join(scratch, 'missing.jsonl')], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    expect(bad.status).toBe(3)
+  })
+
   it('has every exports entry on disk', () => {
     for (const [key, entry] of Object.entries(pkg.exports)) {
       expect(existsSync(join(installed, entry.import)), `${key} import`).toBe(true)
