@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import * as E from 'fp-ts/Either'
 import type { Messages } from '../message.ts'
@@ -172,11 +173,24 @@ export const COMMANDS: ReadonlyArray<CommandDef> = [
   // check: one entry here at merge (checkRequest from the adapters)
 ]
 
+/** The package's version, from its package.json (two levels up from the sources, three from dist/). */
+const version = (): string => {
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { readonly name?: string; readonly version?: string }
+      if (pkg.name === 'chatfold' && typeof pkg.version === 'string') return pkg.version
+    } catch {
+      // not this one
+    }
+  }
+  return 'unknown'
+}
+
 /** The program, writing through `io`. */
 export const createProgram = (io: CliIO): Command => {
   const program = new Command('chatfold')
     .description('Inspect, prune, compact, render and convert LLM conversation histories')
-    .version('0.1.0')
+    .version(version())
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run chatfold --help for usage)')

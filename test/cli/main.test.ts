@@ -191,5 +191,20 @@ describe('the chatfold bin, spawned', () => {
     const missing = spawnSync(process.execPath, [join(root, 'bin', 'chatfold.mjs'), 'render', join(dir, 'nope.jsonl')], { cwd: root, encoding: 'utf8', timeout: 60_000 })
     expect(missing.status).toBe(EXIT.io)
     expect(missing.stderr).toContain('no such file')
+    // npx in the repository runs the project's own bin, without asking the registry
+    const npx = spawnSync('npx', ['--no-install', 'chatfold', '--version'], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+    expect(npx.status, npx.stderr).toBe(0)
+    expect(npx.stdout.trim()).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version)
   }, 120_000)
+
+  it('shows a progress bar on stderr with --progress, and none without it when stderr is not a terminal', async () => {
+    const file = files['chatfold-jsonl'] as string
+    const quiet = await cli('stats', file, '--encoding', 'heuristic')
+    expect(quiet.err).toBe('')
+    const shown = await cli('stats', file, '--encoding', 'heuristic', '--progress')
+    expect(shown.err).toMatch(/^count +\[#{30}\] 100%$/m)
+    const compacting = await cli('compact', file, '--encoding', 'heuristic', '--keep-recent-tokens', '100', '--progress')
+    expect(compacting.err).toMatch(/^compact +\[[#.]{30}\] +\d+% summarize$/m)
+    expect(compacting.err).toMatch(/100% done$/m)
+  })
 })
