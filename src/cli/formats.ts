@@ -35,7 +35,9 @@ import { fromClaudeCode, isClaudeCodeRecord } from './claude-code.ts'
 // --- documents ---
 
 /** A file's text, parsed once: one JSON value, or JSON lines (with the first record parsed). */
-export type Doc = { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'jsonl'; readonly text: string; readonly first: unknown }
+export type Doc =
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'jsonl'; readonly text: string; readonly first: unknown; readonly head: ReadonlyArray<unknown> }
 
 /** What reading gave: the history, and notes for the reader (records skipped, …). */
 export type Read = { readonly messages: Messages; readonly notes: ReadonlyArray<string> }
@@ -54,11 +56,19 @@ export const parseDoc = (text: string): E.Either<{ readonly line: number; readon
     if (firstAt < 0) return E.left({ line: 1, message: 'the file is empty' })
     // one line only: the whole document's error is the one to show
     if (lines.filter((l) => l.trim() !== '').length === 1) return E.left({ line: firstAt + 1, message: (whole as Error).message })
-    try {
-      return E.right({ kind: 'jsonl', text, first: JSON.parse(lines[firstAt] as string) as unknown })
-    } catch (e) {
-      return E.left({ line: firstAt + 1, message: (e as Error).message })
+    // the first records (up to ten), for detection; a bad line among them is reported by the reader
+    const head: unknown[] = []
+    for (let i = firstAt; i < lines.length && head.length < 10; i++) {
+      const l = (lines[i] as string).trim()
+      if (l === '') continue
+      try {
+        head.push(JSON.parse(l) as unknown)
+      } catch (e) {
+        if (head.length === 0) return E.left({ line: i + 1, message: (e as Error).message })
+        break
+      }
     }
+    return E.right({ kind: 'jsonl', text, first: head[0], head })
   }
 }
 
@@ -108,7 +118,8 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
   {
     name: 'claude-code',
     description: "Claude Code session file (~/.claude/projects/…/SESSION.jsonl)",
-    detect: (doc) => doc.kind === 'jsonl' ? isClaudeCodeRecord(doc.first) : isClaudeCodeRecord(doc.value),
+    // a session file may open with records that are not messages (a file-history snapshot): look further
+    detect: (doc) => (doc.kind === 'jsonl' ? doc.head.some(isClaudeCodeRecord) && !isChatfoldMessage(doc.first) : isClaudeCodeRecord(doc.value)),
     read: (doc) =>
       E.map((s: { readonly messages: Messages; readonly skipped: Readonly<Record<string, number>> }) => ({
         messages: s.messages,

@@ -114,6 +114,16 @@ describe('Claude Code session files', () => {
     expect(ms[4]?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'toolu_02Bash', isError: true })
   })
 
+  it('is detected when the file opens with records that are not messages', async () => {
+    const lines = readFileSync(FIXTURE, 'utf8').split('\n')
+    const file = join(dir, 'snapshot-first.jsonl')
+    writeFileSync(file, [lines[1], lines[1], ...lines.slice(2)].join('\n'))
+    expect(JSON.parse(lines[1] as string)).not.toHaveProperty('sessionId')
+    const r = await cli('stats', file, '--json', '--encoding', 'heuristic')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect(JSON.parse(r.out)).toMatchObject({ format: 'claude-code', messages: 9 })
+  })
+
   it('names the file and line of a record that is not JSON', async () => {
     const bad = join(dir, 'bad-session.jsonl')
     writeFileSync(bad, `${readFileSync(FIXTURE, 'utf8').split('\n').slice(0, 3).join('\n')}\n{"type":"user",\n`)
