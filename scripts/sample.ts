@@ -10,7 +10,7 @@
  * Tool results are real-looking test runs, file listings, grep hits, directory listings and docs,
  * 100 B to 50 KB each (log-skewed towards small ones). Every few turns there is a synthetic reminder,
  * an ephemeral tool refusal (paired with its call), a display notice, a bookmark or a metadata
- * record, and now and then a screenshot. The same options always give the same history, byte for byte.
+ * record, and every tenth turn (and now and then otherwise) a screenshot. The same options always give the same history, byte for byte.
  *
  * `sampleText` (text of one content kind) is the token estimators' test corpus, unchanged.
  */
@@ -375,7 +375,7 @@ export const sampleSession = (opts: SampleOptions): Message[] => {
     turn++
     const bug = BUGS[(turn - 1) % BUGS.length] as Bug
     const userParts: Part[] = [{ type: 'text', text: `#${100 + turn}: ${r.pick(REQUESTS)(bug)}` }]
-    if (r.next() < 0.03) userParts.push({ type: 'text', text: 'Screenshot attached.' }, { type: 'image', data: PNG_1X1, mediaType: 'image/png' })
+    if (turn % 10 === 3 || r.next() < 0.03) userParts.push({ type: 'text', text: 'Screenshot attached.' }, { type: 'image', data: PNG_1X1, mediaType: 'image/png' })
     push({ role: 'user', kind: 'normal', parts: userParts })
     if (turn % 7 === 0) push({ role: 'user', kind: 'synthetic', parts: [{ type: 'text', text: 'Reminder: keep edits small and run the tests after each one.' }] })
     const steps = plan(r, bug)
