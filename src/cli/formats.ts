@@ -166,7 +166,7 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     detect: (doc) => messagesOf(json(doc)) !== undefined,
     read: needJSON(fromOpenAIChat),
   },
-  // ui-messages: one entry here at merge (fromUIMessages)
+  // ui-messages (fromUIMessages): one entry here
 ]
 
 /** The input format of a name. */
@@ -177,8 +177,11 @@ export const detectFormat = (doc: Doc): InputFormat | undefined => INPUT_FORMATS
 
 // --- output formats ---
 
-/** What writing gave: the text to write, and the adapter's report when a provider format was asked for. */
-export type Written = { readonly text: string; readonly report?: AdapterReport }
+/**
+ * What writing gave: the text to write and, for a provider format, the request itself (what a
+ * request check reads) and the adapter's report.
+ */
+export type Written = { readonly text: string; readonly request?: unknown; readonly report?: AdapterReport }
 
 /** An output format of `convert --to`. */
 export type OutputFormat = {
@@ -191,7 +194,7 @@ export type OutputFormat = {
 const bytesAsBase64 = (_: string, v: unknown): unknown => (v instanceof Uint8Array ? encodeBase64(v) : v)
 
 const body = (r: E.Either<AdapterError, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterError, Written> =>
-  E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`, report: c.report }))(r)
+  E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`, request: c.request, report: c.report }))(r)
 
 /** Every output format. */
 export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [
@@ -202,7 +205,7 @@ export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [
   { name: 'ai-sdk', description: 'AI SDK model messages ({ messages })', write: (o) => (ms) => body(toModelMessages(o)(ms)) },
   { name: 'chatfold-jsonl', description: 'chatfold JSONL', write: () => (ms) => E.right({ text: toJSONL(ms) }) },
   { name: 'chatfold-json', description: 'chatfold JSON', write: () => (ms) => E.right({ text: `${toJSON(ms, 2)}\n` }) },
-  // ui-messages: one entry here at merge (toUIMessages)
+  // ui-messages (toUIMessages): one entry here
 ]
 
 /** The output format of a name. */

@@ -170,7 +170,7 @@ export const COMMANDS: ReadonlyArray<CommandDef> = [
   compactCmd,
   renderCmd,
   convert,
-  // check: one entry here at merge (checkRequest from the adapters)
+  // check (checkRequest(provider) from the adapters): one entry here
 ]
 
 /** The package's version, from its package.json (two levels up from the sources, three from dist/). */
