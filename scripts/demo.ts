@@ -24,7 +24,8 @@ import { sampleSession } from './sample.ts'
 
 const OUT = 'out'
 const SAMPLE = join(OUT, 'sample-session.jsonl')
-const MESSAGES = 3_000
+/** The sample's size; `CHATFOLD_DEMO_MESSAGES` sets another (the demo's test runs a small one). */
+const MESSAGES = Number(process.env['CHATFOLD_DEMO_MESSAGES'] ?? 3_000)
 const KEEP_RECENT_TOKENS = 20_000
 
 // --- measuring ---
@@ -77,7 +78,8 @@ const bar = (label: string) => {
 }
 
 const int = (n: number): string => n.toLocaleString('en')
-const size = (bytes: number): string => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} KB`)
+/** A size in bytes, exact, with a rounded MB/KB figure beside it: every size in the demo is UTF-8 bytes. */
+const size = (bytes: number): string => `${int(bytes)} B (${bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} KB`})`
 const dur = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms >= 10 ? 0 : 1)} ms`)
 
 const printTable = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): void => {
@@ -98,6 +100,7 @@ if (!existsSync(SAMPLE)) {
 
 const watch = probe()
 const text = readFileSync(SAMPLE, 'utf8')
+const fileBytes = Buffer.byteLength(text)
 const loaded = await timed(() => importJSONL(text))
 if (loaded.value._tag === 'Left') {
   console.error(`Cannot read ${SAMPLE}: ${formatDecodeFailure(loaded.value.left)}`)
@@ -105,7 +108,7 @@ if (loaded.value._tag === 'Left') {
 }
 const history = loaded.value.right
 const loadBlock = watch.take()
-console.log(`sample session: ${int(history.length)} messages, ${size(text.length)} of JSONL, decoded in ${dur(loaded.ms)}`)
+console.log(`sample session: ${int(history.length)} messages, ${size(fileBytes)} of JSONL, decoded in ${dur(loaded.ms)}`)
 
 const engine = createNodeEngine({ encoding: 'o200k_base' })
 const started = await timed(() => engine.ready())
@@ -137,8 +140,8 @@ console.log(
 printTable(
   ['', 'messages', 'tokens (o200k)', 'JSONL', 'time', 'longest main-thread block'],
   [
-    ['loaded', int(history.length), '—', size(text.length), dur(loaded.ms), dur(loadBlock)],
-    ['opened in the worker', int(before.messages), int(before.tokens), size(text.length), dur(opened.ms), dur(openBlock)],
+    ['loaded', int(history.length), '—', size(fileBytes), dur(loaded.ms), dur(loadBlock)],
+    ['opened in the worker', int(before.messages), int(before.tokens), size(bytes(history)), dur(opened.ms), dur(openBlock)],
     ['pruned', int(afterPrune.length), int(pruned.value.tokens), size(bytes(afterPrune)), dur(pruned.ms), dur(pruneBlock)],
     ['planned', '', '', '', dur(planned.ms), dur(planBlock)],
     ['compacted', int(final.length), int(compacted.value.tokens), size(bytes(final)), dur(compacted.ms), dur(compactBlock)],
@@ -149,8 +152,10 @@ writeFileSync(join(OUT, 'compacted.md'), renderMarkdown(final))
 writeFileSync(join(OUT, 'compacted.jsonl'), toJSONL(final))
 const summary = final.find(isCompactionSummary)
 const r = compacted.value.report
+// every number below is one the table or the plan line shows
+const unseen = r.archived - r.summarised
 console.log(
-  `\n${int(r.summarised)} messages summarised into one, ${int(r.preserved)} kept verbatim, ${int(r.archived)} archived (your copy keeps them); tokens reaching the model ${int(r.tokensBefore)} → ${int(r.tokensAfter)}`,
+  `\n${int(r.summarised)} messages summarised into one, ${int(r.preserved)} kept verbatim: ${int(before.messages)} → ${int(final.length)} messages, ${int(before.tokens)} → ${int(compacted.value.tokens)} tokens, ${size(bytes(history))} → ${size(bytes(final))} of JSONL; ${int(r.archived)} archived (your copy keeps them)${unseen > 0 ? `: the ${int(r.summarised)} summarised and ${int(unseen)} no model sees (notices, bookmarks, records)` : ''}`,
 )
 if (summary !== undefined) {
   const lines = textContent(summary).split('\n')

@@ -308,11 +308,11 @@ describe('extractiveSummarize', () => {
     const s = await extractiveSummarize(h)
     expect(s).toContain('First request: Turn 0: fix src/parse.ts')
     expect(s).toContain('Latest request: Turn 4')
-    expect(s).toMatch(/## Constraints\n- Turn 0: fix src\/parse\.ts, and never touch the tests\./)
+    expect(s).toMatch(/### Constraints\n- Turn 0: fix src\/parse\.ts, and never touch the tests\./)
     expect(s).toContain('read_file ×5')
     expect(s).toContain('I decided to keep the parser')
     expect(s).toContain('Continue from the last reply: Done with turn 4')
-    expect(s).toMatch(/## Files\n- src\/parse\.ts \(\d+ mentions\)/)
+    expect(s).toMatch(/### Files\n- src\/parse\.ts \(\d+ mentions\)/)
     expect(s).toContain('src/c0.ts')
   })
   it('says what failed and what is pending', async () => {

@@ -126,7 +126,26 @@ const IDENTIFIERS = 'identifiers:'
 
 const unique = (xs: ReadonlyArray<string>, max: number): string[] => [...new Set(xs)].slice(0, max)
 
-const section = (name: SummarySection, items: ReadonlyArray<string>): string => `## ${name}\n${items.length === 0 ? '- none' : items.map((x) => `- ${x}`).join('\n')}`
+/**
+ * The last `max` distinct items, in the order of their last occurrence, each repeated one with how
+ * many times it occurred: one line per fact, however often it happened.
+ */
+const latestDistinct = (items: ReadonlyArray<string>, max: number): string[] => {
+  const counts = new Map<string, number>()
+  for (const x of items) counts.set(x, (counts.get(x) ?? 0) + 1)
+  const picked: string[] = []
+  for (let i = items.length - 1; i >= 0 && picked.length < max; i--) {
+    const x = items[i] as string
+    if (!picked.includes(x)) picked.push(x)
+  }
+  return picked.reverse().map((x) => ((counts.get(x) ?? 1) > 1 ? `${x} (${counts.get(x)} times)` : x))
+}
+
+/**
+ * A section under a third-level heading: a summary is the text of one message, which Markdown
+ * renders under its own `## Role` heading, so the sections nest below it.
+ */
+const section = (name: SummarySection, items: ReadonlyArray<string>): string => `### ${name}\n${items.length === 0 ? '- none' : items.map((x) => `- ${x}`).join('\n')}`
 
 /**
  * The extractive summary of a transcript, synchronously: what `extractiveSummarize` resolves to.
@@ -161,11 +180,14 @@ export const extractiveSummary = (transcript: string): string => {
     calls.map((c) => c.name),
     12,
   ).map(([name, n]) => `${name} ×${n}`)
-  const progress = [
+  const progress = unique([
     ...prev('Progress').slice(0, 8),
     `${users.length} user messages, ${assistants.length} assistant replies, ${calls.length} tool calls${tools.length === 0 ? '' : ` (${tools.join(', ')})`}, ${errors.length} tool errors`,
-    ...errors.slice(-5).map((e) => `${e.name} failed: ${oneLine(e.text.split('\n')[0] ?? '', 160)}`),
-  ]
+    ...latestDistinct(
+      errors.map((e) => `${e.name} failed: ${oneLine(e.text.split('\n')[0] ?? '', 160)}`),
+      5,
+    ),
+  ], 20)
   const decisions = unique([...prev('Decisions'), ...assistants.flatMap((b) => sentences(b.text).filter((s) => DECISION.test(s)).map((s) => oneLine(s, 200)))].slice(-10), 10)
   const next = [
     ...(last === undefined ? [] : last.kind === 'user' ? [`Answer the pending request: ${oneLine(last.text, 400)}`] : [`Continue from the last reply: ${oneLine(last.text, 600)}`]),
@@ -195,9 +217,9 @@ export const extractiveSummary = (transcript: string): string => {
  * replacement: real use passes a model to `compact`. From a transcript (or from messages, which
  * it turns into one with `buildTranscript`) it extracts the goals the user stated (the first and
  * latest requests), their constraints (sentences with must, never, only, …), the tools used and
- * the errors they gave, the assistant's decisions, the last reply or pending request, and the files
- * and identifiers mentioned most, under the six sections of `SUMMARY_PROMPT` (so
- * `validateSummary` accepts it). A previous summary in the transcript is carried forward.
+ * the errors they gave (one line per distinct error, with how often it occurred), the assistant's decisions, the last reply or pending request, and the files
+ * and identifiers mentioned most, under the six sections of `SUMMARY_PROMPT` as `### ` headings (so
+ * `validateSummary` accepts it, and rendered as Markdown they nest under the summary message's `## ` heading). A previous summary in the transcript is carried forward.
  * Deterministic: the same input gives the same summary.
  *
  * @example

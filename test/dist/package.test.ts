@@ -38,7 +38,7 @@ beforeAll(() => {
   installed = join(scratch, 'node_modules', pkg.name)
   mkdirSync(installed, { recursive: true })
   execFileSync('tar', ['-xzf', join(scratch, info.filename), '-C', installed, '--strip-components=1'])
-  for (const dep of [...Object.keys(pkg.dependencies), '@types/node', 'undici-types']) {
+  for (const dep of [...Object.keys(pkg.dependencies), 'openai', '@types/node', 'undici-types']) {
     const target = join(root, 'node_modules', dep)
     if (!existsSync(target)) continue
     const link = join(scratch, 'node_modules', dep)
@@ -60,6 +60,30 @@ describe('the packed package', () => {
     expect(packed).toContain('dist/workers/engine.worker.js')
     expect(packed).toContain('dist/src/node/engine.worker.js')
     expect(packed.filter((p) => /^(src|test|scripts)\//.test(p) || p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([])
+  })
+
+  it('runs the chatfold bin from the built files, with no loader', () => {
+    expect(packed).toContain('bin/chatfold.mjs')
+    const bin = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    const fixture = join(root, 'test', 'fixtures', 'claude-code', 'session.jsonl')
+    const r = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'stats', fixture, '--json', '--encoding', 'heuristic'], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'claude-code', messages: 9 })
+    const bad = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'render', join(scratch, 'missing.jsonl')], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    expect(bad.status).toBe(3)
+  })
+
+  it('runs a model summariser from its own entry point with its SDK installed beside it', () => {
+    const r = node(`
+      import OpenAI from 'openai'
+      import { openAISummarizer } from 'chatfold/summarize/openai'
+      const summary = '## Goal\\n- a\\n## Constraints\\n- b\\n## Progress\\n- c\\n## Decisions\\n- d\\n## Next steps\\n- e\\n## Files\\n- f'
+      const fetch = async () => new Response(JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: summary, refusal: null } }] }), { headers: { 'content-type': 'application/json' } })
+      const out = await openAISummarizer({ client: new OpenAI({ apiKey: 'k', fetch, maxRetries: 0 }), model: 'm' })('[User]: hi', { prompt: 'p' })
+      console.log(out === summary ? 'ok' : 'got ' + out)
+    `)
+    expect(r.stderr).toBe('')
+    expect(r.stdout.trim()).toBe('ok')
   })
 
   it('has every exports entry on disk', () => {

@@ -39,6 +39,8 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/deno/', 11],
   ['src/cli/', 12],
   ['workers/', 11],
+  ['src/summarize/', 11], // the model summarisers' entry points (chatfold/summarize/…)
+  ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
 ]
 
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
