@@ -75,6 +75,9 @@ const walk = (dir: string): string[] =>
  */
 export const typeOnly = (code: string): boolean => /^\s*declare\s/m.test(code) || /^\s*expose\(/m.test(code)
 
+/** Whether an example is for Deno (it uses the `Deno` global): type-checked by `deno check`, not by tsc, and not run on Node. */
+export const denoOnly = (code: string): boolean => /\bDeno\./.test(code)
+
 const HEADER_LINES = 1
 
 const main = (): void => {
@@ -85,17 +88,19 @@ const main = (): void => {
   mkdirSync(out, { recursive: true })
   const names = examples.map((e, n) => `${String(n).padStart(3, '0')}-${e.file.replace(/[/.]/g, '_')}-${e.symbol}.ts`)
   examples.forEach((e, n) => {
+    // a relative import means the module beside the source file (an example of a module no entry point exports)
+    const code = e.code.replace(/(from\s+|import\(\s*)(['"])(\.\.?\/[^'"]+)\2/g, (_, lead: string, q: string, spec: string) => `${lead}${q}../${join(dirname(e.file), spec)}${q}`)
     // `export {}` keeps each example a module of its own (top-level await, no shared names)
-    writeFileSync(join(out, names[n]!), `// ${e.file}:${e.line} (${e.symbol})\n${e.code}\nexport {}\n`)
+    writeFileSync(join(out, `${denoOnly(e.code) ? 'deno-' : ''}${names[n]!}`), `${denoOnly(e.code) ? '/// <reference lib="deno.unstable" />\n' : ''}// ${e.file}:${e.line} (${e.symbol})\n${code}\nexport {}\n`)
   })
   const manifest = JSON.parse(readFileSync(join(root, 'deno.json'), 'utf8')) as { exports: Record<string, string> }
   const paths = Object.fromEntries(Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', v)]]))
   writeFileSync(
     join(out, 'tsconfig.json'),
-    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false }, include: ['*.ts'] }, null, 2),
+    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false }, include: ['*.ts', '../src/**/*.d.ts'], exclude: ['deno-*.ts'] }, null, 2),
   )
 
-  // 1. types: one tsc run over every example, errors mapped back to the source line
+  // 1. types: one tsc run over every example (Deno's with deno check), errors mapped back to the source line
   const tsc = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(out, 'tsconfig.json')], { cwd: root, encoding: 'utf8' })
   const typeErrors: string[] = []
   for (const m of `${tsc.stdout}${tsc.stderr}`.matchAll(/^\.doctest\/(\d{3})-[^(]+\((\d+),(\d+)\): (error TS\d+: .*)$/gm)) {
@@ -103,9 +108,14 @@ const main = (): void => {
     typeErrors.push(`${e.file}:${e.line + Number(m[2]) - 1 - HEADER_LINES}: example of ${e.symbol}: ${m[4]}`)
   }
   if (tsc.status !== 0 && typeErrors.length === 0) typeErrors.push(`tsc failed: ${tsc.stdout}${tsc.stderr}`)
+  const forDeno = examples.flatMap((e, n) => (denoOnly(e.code) ? [join(out, `deno-${names[n]!}`)] : []))
+  if (forDeno.length > 0) {
+    const deno = spawnSync(join(root, 'node_modules', '.bin', 'deno'), ['check', '--unstable-kv', ...forDeno], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    if (deno.status !== 0) typeErrors.push(`deno check of the Deno examples failed:\n${deno.stdout}${deno.stderr}`)
+  }
 
   // 2. run: the self-contained examples, in one child process (tsx resolves the same paths)
-  const runnable = examples.flatMap((e, n) => (typeOnly(e.code) ? [] : [{ n, file: join(out, names[n]!), at: `${e.file}:${e.line} (${e.symbol})` }]))
+  const runnable = examples.flatMap((e, n) => (typeOnly(e.code) || denoOnly(e.code) ? [] : [{ n, file: join(out, names[n]!), at: `${e.file}:${e.line} (${e.symbol})` }]))
   writeFileSync(join(out, 'run.json'), JSON.stringify(runnable))
   const scratch = mkdtempSync(join(tmpdir(), 'chatfold-examples-'))
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'doctest-run.ts'), join(out, 'run.json'), scratch], {
@@ -119,7 +129,7 @@ const main = (): void => {
   if (!keep) rmSync(out, { recursive: true, force: true })
 
   for (const e of [...typeErrors, ...runErrors]) console.error(e)
-  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${examples.length - runnable.length} type-checked only (they declare values they do not build, or are worker scripts)`
+  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${examples.length - runnable.length} type-checked only (they declare values they do not build, are worker scripts, or are for Deno: ${forDeno.length} checked by deno check)`
   if (typeErrors.length + runErrors.length > 0) {
     console.error(`${summary}; ${typeErrors.length} type error(s), ${runErrors.length === 0 ? 'all ran' : 'some failed to run'}`)
     process.exit(1)

@@ -23,11 +23,13 @@ import {
   fromModelMessages,
   fromOpenAIChat,
   fromOpenAIResponses,
+  fromUIMessages,
   toAnthropic,
   toGemini,
   toModelMessages,
   toOpenAIChat,
   toOpenAIResponses,
+  toUIMessages,
 } from '../adapters/index.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { fromClaudeCode, isClaudeCodeRecord } from './claude-code.ts'
@@ -88,6 +90,19 @@ const asBody = (u: unknown): unknown => (Array.isArray(u) ? { messages: u } : u)
 const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> => E.map((messages: Messages) => ({ messages, notes: [] }))(r)
 const json = (doc: Doc): unknown => (doc.kind === 'json' ? doc.value : undefined)
 const isChatfoldMessage = (u: unknown): boolean => isRec(u) && Array.isArray(u['parts']) && typeof u['role'] === 'string'
+/** Part types of chatfold's own wire form (`{ type, data }`): a UI message never has one of these with a `data` object. */
+const CHATFOLD_PART_TYPES = new Set(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result', 'finish'])
+/**
+ * An AI SDK UI message: an id, a role and parts, no chatfold `kind`, and no part in chatfold's tagged
+ * or underscored form (UI tool parts are `tool-NAME`, not `tool_call`).
+ */
+const isUIMessage = (u: unknown): boolean =>
+  isRec(u) &&
+  typeof u['id'] === 'string' &&
+  typeof u['role'] === 'string' &&
+  !('kind' in u) &&
+  Array.isArray(u['parts']) &&
+  u['parts'].every((p: unknown) => isRec(p) && typeof p['type'] === 'string' && !(CHATFOLD_PART_TYPES.has(p['type']) && isRec(p['data'])) && !['tool_call', 'tool_result', 'finish'].includes(p['type']))
 
 // --- input formats ---
 
@@ -109,6 +124,15 @@ const needJSON =
 
 /** Every input format, in detection order. */
 export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
+  {
+    name: 'ui-messages',
+    description: 'AI SDK UI messages ({ messages } or an array: what useChat holds and apps persist)',
+    detect: (doc) => {
+      const ms = messagesOf(json(doc))
+      return ms !== undefined && ms.length > 0 && ms.every(isUIMessage)
+    },
+    read: needJSON(fromUIMessages),
+  },
   {
     name: 'chatfold-jsonl',
     description: 'chatfold JSONL: one message a line (toJSONL)',
@@ -166,7 +190,6 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     detect: (doc) => messagesOf(json(doc)) !== undefined,
     read: needJSON(fromOpenAIChat),
   },
-  // ui-messages (fromUIMessages): one entry here
 ]
 
 /** The input format of a name. */
@@ -205,7 +228,7 @@ export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [
   { name: 'ai-sdk', description: 'AI SDK model messages ({ messages })', write: (o) => (ms) => body(toModelMessages(o)(ms)) },
   { name: 'chatfold-jsonl', description: 'chatfold JSONL', write: () => (ms) => E.right({ text: toJSONL(ms) }) },
   { name: 'chatfold-json', description: 'chatfold JSON', write: () => (ms) => E.right({ text: `${toJSON(ms, 2)}\n` }) },
-  // ui-messages (toUIMessages): one entry here
+  { name: 'ui-messages', description: 'AI SDK UI messages ({ messages })', write: (o) => (ms) => body(toUIMessages(o)(ms)) },
 ]
 
 /** The output format of a name. */

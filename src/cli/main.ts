@@ -18,9 +18,10 @@ import { toJSONL } from '../messages/codec.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import { formatAdapterError } from '../adapters/index.ts'
-import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat } from './formats.ts'
-import { CliFailure, EXIT, loadHistory, writeText } from './load.ts'
+import { checkRequest, formatAdapterError, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
+import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc } from './formats.ts'
+import { CliFailure, EXIT, loadHistory, readText, writeText } from './load.ts'
+import { serveCommand } from './serve.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { formatStats, statsOf } from './stats.ts'
 
@@ -163,6 +164,47 @@ const convert: CommandDef = (program, io) =>
       else if (ns.length > 0) io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion (--json lists them): ${[...new Set(ns.map((n) => n.kind))].join(', ')}\n`)
     })
 
+const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
+
+/**
+ * `check FILE --provider P`: a request body of that provider (`{ messages }`, `{ input }`,
+ * `{ contents }`, or its message array) is linted as it is, by `checkRequest`; a history in any
+ * other format is converted with the provider's adapter, and every rule the adapter had to apply
+ * (a `request_fixed` note) is reported as a violation of the stored history. Exit 1 when there is one.
+ */
+const check: CommandDef = (program, io) =>
+  common(program.command('check').argument('<file>', 'request body or history file').description("check a request body, or a history, against a provider's request rules"))
+    .addOption(new Option('--provider <name>', 'the provider whose rules apply').choices([...PROVIDERS]).makeOptionMandatory())
+    .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
+    .action((file: string, o: Common & { readonly provider: RequestProvider; readonly model?: string }) => {
+      const doc = parseDoc(readText(file))
+      const asRequest = E.isRight(doc) && doc.right.kind === 'json' && (o.from === undefined || o.from === o.provider) ? doc.right.value : undefined
+      const field = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents', 'ai-sdk': 'messages' }[o.provider]
+      const isBody = (u: unknown): boolean => typeof u === 'object' && u !== null && Array.isArray((u as Record<string, unknown>)[field])
+      let violations: ReadonlyArray<RequestViolation>
+      let checked: 'request' | 'history'
+      if (asRequest !== undefined && (isBody(asRequest) || (Array.isArray(asRequest) && o.from === o.provider))) {
+        const body = Array.isArray(asRequest) ? { [field]: asRequest } : asRequest
+        const withModel = o.model === undefined || (body as Record<string, unknown>)['model'] !== undefined ? body : { ...(body as object), model: o.model }
+        violations = checkRequest(o.provider)(withModel)
+        checked = 'request'
+      } else {
+        const h = loadHistory(file, o.from)
+        notes(io, file, o, h.notes)
+        const target = outputFormat(o.provider)
+        if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
+        const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
+        if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterError(r.left)}`)
+        const fixed = (r.right.report?.notes ?? []).flatMap((n) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
+        violations = [...fixed, ...checkRequest(o.provider)(r.right.request)]
+        checked = 'history'
+      }
+      if (o.json === true) io.out(`${JSON.stringify({ file, provider: o.provider, checked, violations })}\n`)
+      else if (violations.length === 0) io.out(`${file}: follows every ${o.provider} request rule\n`)
+      else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
+      if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${o.provider}'s request rules`)
+    })
+
 /** Every command of the program, in the order `--help` lists them. */
 export const COMMANDS: ReadonlyArray<CommandDef> = [
   stats,
@@ -170,7 +212,7 @@ export const COMMANDS: ReadonlyArray<CommandDef> = [
   compactCmd,
   renderCmd,
   convert,
-  // check (checkRequest(provider) from the adapters): one entry here
+  check,
 ]
 
 /** The package's version, from its package.json (two levels up from the sources, three from dist/). */
@@ -195,7 +237,7 @@ export const createProgram = (io: CliIO): Command => {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run chatfold --help for usage)')
   for (const def of COMMANDS) def(program, io)
-  // serve: program.addCommand(serveCommand())
+  program.addCommand(serveCommand())
   return program
 }
 

@@ -18,7 +18,8 @@ const port = (value: string): number => {
  * @example
  * import { Command } from 'commander'
  * import { serveCommand } from './serve.ts'
- * new Command('chatfold').addCommand(serveCommand()).parseAsync(process.argv)
+ * const program = new Command('chatfold').addCommand(serveCommand())
+ * program.commands.map((c) => c.name()) // ['serve']
  *
  * @since 0.2.0
  * @category cli

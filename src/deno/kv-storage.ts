@@ -11,7 +11,8 @@
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
 
 /** A Deno KV key. */
-type Key = ReadonlyArray<string | number>
+/** A Deno KV key (the parts `Deno.KvKeyPart` allows), so a real `Deno.Kv` is a `KvLike`. */
+type Key = ReadonlyArray<string | number | bigint | boolean | Uint8Array | symbol>
 
 /**
  * The part of Deno KV the store uses (`Deno.Kv`).

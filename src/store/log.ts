@@ -80,7 +80,8 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
  *
  * @example
  * import { createCommand, createSimulator } from 'chatfold'
- * createCommand(createSimulator({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'a-' })).idPrefix // 'a-'
+ * const command = createCommand(createSimulator({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'a-' }))
+ * command.op // 'create'
  *
  * @since 0.2.0
  * @category constructors

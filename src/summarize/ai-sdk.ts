@@ -16,11 +16,12 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type Summa
  * (one retry by default, naming the missing sections).
  *
  * @example
- * import { openai } from '@ai-sdk/openai'
+ * import type { LanguageModel } from 'ai'
  * import { compact } from 'chatfold'
  * import { aiSdkSummarizer } from 'chatfold/summarize/ai-sdk'
+ * declare const model: LanguageModel // e.g. openai('gpt-5-mini') from @ai-sdk/openai
  * declare const history: import('chatfold').Messages
- * const { messages } = await compact({ summarize: aiSdkSummarizer({ model: openai('gpt-5-mini') }) })(history)
+ * const { messages } = await compact({ summarize: aiSdkSummarizer({ model }) })(history)
  *
  * @since 0.2.0
  * @category compaction

@@ -29,7 +29,7 @@ beforeAll(async () => {
   files['chatfold-jsonl'] = join(dir, 'history.jsonl')
   writeFileSync(files['chatfold-jsonl'], toJSONL(history))
   files['claude-code'] = FIXTURE
-  for (const to of [...PROVIDERS, 'chatfold-json']) {
+  for (const to of [...PROVIDERS, 'chatfold-json', 'ui-messages']) {
     files[to] = join(dir, `${to}.json`)
     const r = await cli('convert', files['chatfold-jsonl'], '--to', to, '--repair', '-o', files[to] as string)
     expect(r.code, r.err).toBe(EXIT.ok)
@@ -47,7 +47,7 @@ const decoded = (text: string): ReadonlyArray<Message> => {
 }
 
 describe('each command on each input format', () => {
-  const formats = ['chatfold-jsonl', 'chatfold-json', 'claude-code', ...PROVIDERS]
+  const formats = ['chatfold-jsonl', 'chatfold-json', 'claude-code', 'ui-messages', ...PROVIDERS]
 
   it.each(formats)('stats detects %s and counts its messages', async (format) => {
     const r = await cli('stats', files[format] as string, '--json', '--encoding', 'heuristic')
@@ -216,5 +216,38 @@ describe('the chatfold bin, spawned', () => {
     const compacting = await cli('compact', file, '--encoding', 'heuristic', '--keep-recent-tokens', '100', '--progress')
     expect(compacting.err).toMatch(/^compact +\[[#.]{30}\] +\d+% summarize$/m)
     expect(compacting.err).toMatch(/100% done$/m)
+  })
+})
+
+describe('check', () => {
+  it.each(PROVIDERS)('a request body that chatfold built for %s follows every rule (exit 0)', async (provider) => {
+    const r = await cli('check', files[provider] as string, '--provider', provider, '--json')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect(JSON.parse(r.out)).toEqual({ file: files[provider], provider, checked: 'request', violations: [] })
+  })
+
+  it('names each violation of a hand-written request by path, and exits 1', async () => {
+    const file = join(dir, 'bad-anthropic.json')
+    writeFileSync(file, JSON.stringify({ messages: [{ role: 'user', content: ' ' }, { role: 'assistant', content: [{ type: 'text', text: 'Sure. ' }] }] }))
+    const r = await cli('check', file, '--provider', 'anthropic', '--json')
+    expect(r.code).toBe(EXIT.problems)
+    const { violations } = JSON.parse(r.out) as { violations: Array<{ path: string; rule: string }> }
+    expect(violations.map((v) => v.rule)).toEqual(expect.arrayContaining(['anthropic/text-not-blank', 'anthropic/prefill-no-trailing-whitespace']))
+    expect(violations.find((v) => v.rule === 'anthropic/text-not-blank')?.path).toBe('messages[0].content')
+    const human = await cli('check', file, '--provider', 'anthropic')
+    expect(human.out).toContain(`${file}: messages[0].content:`)
+    expect(human.err).toMatch(/violations? of anthropic's request rules/)
+  })
+
+  it('checks a stored history by what the adapter would have to fix', async () => {
+    const file = join(dir, 'blank.jsonl')
+    writeFileSync(file, toJSONL([textMessage('user', 'Hi'), textMessage('assistant', '\n'), textMessage('user', 'Still there?')]))
+    const r = await cli('check', file, '--provider', 'anthropic', '--json')
+    expect(r.code).toBe(EXIT.problems)
+    const out = JSON.parse(r.out) as { checked: string; violations: Array<{ rule: string }> }
+    expect(out.checked).toBe('history')
+    expect(out.violations.map((v) => v.rule)).toContain('anthropic/text-not-blank')
+    const fine = await cli('check', files['chatfold-jsonl'] as string, '--provider', 'openai-chat', '--json')
+    expect(JSON.parse(fine.out)).toMatchObject({ checked: 'history' })
   })
 })
