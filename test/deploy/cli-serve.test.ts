@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { call, startChild } from './../support/served-store.ts'
 
-const script = join(dirname(fileURLToPath(import.meta.url)), 'support', 'cli-serve.ts')
+// the package's own bin, as `npx chatfold serve` runs it (the TypeScript source through tsx before a build)
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
 const dirs: string[] = []
 afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))
@@ -23,7 +24,7 @@ describe('chatfold serve', { timeout: 60_000 }, () => {
   it('serves the data directory, says what it recovered, and stops cleanly on SIGTERM and SIGINT', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'chatfold-cli-')), 'chat-data')
     dirs.push(dirname(dir))
-    const args = ['--import', 'tsx', script, 'serve', '--data', dir, '--port', '0', '--host', '127.0.0.1']
+    const args = [bin, 'serve', '--data', dir, '--port', '0', '--host', '127.0.0.1']
     const a = await startChild(process.execPath, args, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/)
     expect(a.output()).toContain(`chatfold: a new store in ${dir}`)
     const url = a.match[1] as string
@@ -42,7 +43,7 @@ describe('chatfold serve', { timeout: 60_000 }, () => {
   })
 
   it('refuses a bad port with a clear message', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', script, 'serve', '--port', 'eighty'], { encoding: 'utf8', timeout: 30_000 })
+    const r = spawnSync(process.execPath, [bin, 'serve', '--port', 'eighty'], { encoding: 'utf8', timeout: 30_000 })
     expect(r.status).not.toBe(0)
     expect(r.stderr).toContain("option '-p, --port <port>' argument 'eighty' is invalid. expected a port number, 0 to 65535")
   })
