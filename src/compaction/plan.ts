@@ -9,7 +9,8 @@ import type { Message, Messages } from '../message.ts'
 import type { Part, ToolResultPart } from '../part.ts'
 import { forPreservation } from '../messages/views.ts'
 import { countMessage, type Estimator, type ReportedUsage, smartHeuristic, usageCorrected } from '../tokens.ts'
-import { nonNegative, reachesModel, systemPrefix } from './shared.ts'
+import { reachesModel, systemPrefix } from './shared.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- shouldCompact ---
 
@@ -45,7 +46,7 @@ export type ShouldCompactOptions = {
 export const shouldCompact =
   (opts: ShouldCompactOptions) =>
   (ms: Messages): boolean => {
-    const limit = nonNegative(opts.contextWindow, 0) - nonNegative(opts.reserveTokens, 0)
+    const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
     const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.usage === undefined ? {} : { usage: opts.usage }) })(ms)
     return used > limit
   }
@@ -182,7 +183,7 @@ const fitTail = (
 export const planCompaction =
   (opts: PlanOptions) =>
   (ms: Messages): CompactionPlan => {
-    const budget = nonNegative(opts.keepRecentTokens, 20_000)
+    const budget = nonNegativeInt(opts.keepRecentTokens, 20_000)
     const estimate = opts.estimate ?? smartHeuristic
     const counted = countMessage(estimate)
     const count = (m: Message): number => counted(m).total

@@ -13,7 +13,8 @@
 import * as O from 'fp-ts/Option'
 import type { Role } from '../role.ts'
 import { isEmpty, type Message, type Messages } from '../message.ts'
-import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf, truncator } from './shared.ts'
+import { filterSame, mapSame, selectPaired, truncateResultsOf, truncator } from './shared.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- edits ---
 

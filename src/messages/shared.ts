@@ -106,10 +106,6 @@ export const stringSet = (): StringSet => {
   }
 }
 
-// --- normalising ---
-
-/** A count normalised to a non-negative integer (NaN and negatives are 0; Infinity stays). */
-export const nonNegativeInt = (n: number): number => (Number.isNaN(n) || n <= 0 ? 0 : Math.floor(n))
 
 // --- truncation ---
 

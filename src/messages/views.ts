@@ -21,7 +21,8 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning, truncator } from './shared.ts'
+import { compactMessage, filterSame, mapSame, selectPaired, stripReasoning, truncator } from './shared.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- views ---
 
