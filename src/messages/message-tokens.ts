@@ -90,49 +90,52 @@ const customCost = (estimate: Estimator, p: Part): number => {
   return n
 }
 
+/** What a part counts as in a breakdown. */
+type Share = 'content' | 'thinking' | 'tools'
+
+const shareOf = (p: Part): Share => (p.type === 'reasoning' ? 'thinking' : p.type === 'tool_call' ? 'tools' : 'content')
+
 /**
- * A message's tokens with their breakdown, uncached: text and tool results as content, reasoning
- * as thinking, tool calls (name and arguments, each estimated) as tools, images at
- * `IMAGE_TOKENS`, a file with textual data on its text (any other file as an image), plus
- * `MESSAGE_OVERHEAD`. A message's stored `tokens` is not read. `countMessage` is the cached form.
+ * A part's tokens: text, reasoning and tool results estimated, a tool call's name and arguments
+ * each estimated, an image at `IMAGE_TOKENS`, a file with textual data on its text (any other
+ * file as an image) plus its name, a finish part nothing, a custom part each of its strings.
  */
-export const tokenBreakdown = (estimate: Estimator, m: Message): TokenBreakdown => {
-  let content = 0
-  let thinking = 0
-  let tools = 0
-  for (const p of m.parts) {
-    switch (p.type) {
-      case 'text':
-        content += estimate(p.text)
-        break
-      case 'reasoning':
-        thinking += estimate(p.text)
-        break
-      case 'tool_call':
-        tools += estimate(p.name) + estimate(p.arguments)
-        break
-      case 'tool_result':
-        content += estimate(p.content)
-        break
-      case 'image':
-        content += IMAGE_TOKENS
-        break
-      case 'file':
-        content +=
-          (p.filename === undefined ? 0 : estimate(p.filename)) +
-          (p.data !== undefined && isTextual(p.mediaType) ? estimate(decoder.decode(p.data)) : IMAGE_TOKENS)
-        break
-      case 'finish':
-        break
-      default:
-        content += customCost(estimate, p)
-    }
+export const partTokens = (estimate: Estimator, p: Part): number => {
+  switch (p.type) {
+    case 'text':
+    case 'reasoning':
+      return estimate(p.text)
+    case 'tool_call':
+      return estimate(p.name) + estimate(p.arguments)
+    case 'tool_result':
+      return estimate(p.content)
+    case 'image':
+      return IMAGE_TOKENS
+    case 'file':
+      return (p.filename === undefined ? 0 : estimate(p.filename)) + (p.data !== undefined && isTextual(p.mediaType) ? estimate(decoder.decode(p.data)) : IMAGE_TOKENS)
+    case 'finish':
+      return 0
+    default:
+      return customCost(estimate, p)
   }
-  return { total: content + thinking + tools + MESSAGE_OVERHEAD, content, thinking, tools }
 }
 
-/** A message's total tokens by {@link tokenBreakdown}, uncached. */
+/**
+ * A message's tokens with their breakdown, uncached: each part's {@link partTokens} (reasoning
+ * as thinking, tool calls as tools, the rest as content) plus `MESSAGE_OVERHEAD`. A message's
+ * stored `tokens` is not read. `countMessage` is the cached form.
+ */
+export const tokenBreakdown = (estimate: Estimator, m: Message): TokenBreakdown => {
+  const shares = { content: 0, thinking: 0, tools: 0 }
+  for (const p of m.parts) shares[shareOf(p)] += partTokens(estimate, p)
+  return { total: shares.content + shares.thinking + shares.tools + MESSAGE_OVERHEAD, ...shares }
+}
+
+/** A message's total tokens, uncached: `tokenBreakdown(estimate, m).total`, without the breakdown. */
 export const messageTokens =
   (estimate: Estimator) =>
-  (m: Message): number =>
-    tokenBreakdown(estimate, m).total
+  (m: Message): number => {
+    let total = MESSAGE_OVERHEAD
+    for (const p of m.parts) total += partTokens(estimate, p)
+    return total
+  }

@@ -8,8 +8,11 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import { type Pruner, type PruneOptions, settingsOf } from './prune-options.ts'
+import { type Pruner, type PruneOptions, type PrunerResult, settingsOf } from './prune-options.ts'
 import { type Change, countFrom, countRewritten, finish, noteCalls, type Outcome, protectedFrom, pruneRange, type Walk } from './prune-walk.ts'
+
+/** A message left as it is, remembered (only outcomes that depend on the message alone are). */
+const KEPT: Outcome = { kept: true, lookedUp: false }
 
 /** How many leading messages two histories share, by identity. */
 const sharedPrefix = (a: Messages, b: Messages): number => {
@@ -65,14 +68,14 @@ export const createPruner = (options: PruneOptions): Pruner => {
         k++
         continue
       }
-      memo.set(w.input[i] as Message, changed ? { change: c, lookedUp: false } : { change: undefined, lookedUp: false })
+      memo.set(w.input[i] as Message, changed ? c : KEPT)
       remembered = true
     }
   }
 
   const recall = (m: Message): Outcome | undefined => (remembered ? memo.get(m) : undefined)
 
-  const prune = (ms: Messages) => {
+  const prune = (ms: Messages): PrunerResult => {
     const same = last === undefined ? 0 : sharedPrefix(last.input, ms)
     const counts = countFrom(s, ms, last === undefined ? [] : last.counts.slice(0, same), same)
     const { boundary, total } = protectedFrom(counts, s.protect)
@@ -90,7 +93,10 @@ export const createPruner = (options: PruneOptions): Pruner => {
     countRewritten(s, ms, into.changes as Change[], kept)
     const w: Walk = { input: ms, counts, total, boundary, ...into }
     last = w
-    return finish(s, w)
+    const { messages, report } = finish(s, w)
+    // the messages of the result that are not the input's own
+    const changes = messages === ms ? [] : w.changes.map((c) => ({ index: c.index, message: c.message }))
+    return { messages, report, changes }
   }
 
   return { prune }

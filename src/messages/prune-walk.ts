@@ -9,23 +9,43 @@
 import type { Message, Messages } from '../message.ts'
 import type { Part, ToolCallPart, ToolResultPart } from '../part.ts'
 import { MESSAGE_OVERHEAD } from './message-tokens.ts'
-import type { PrunerResult, Settings } from './prune-options.ts'
+import type { PruneResult, Settings } from './prune-options.ts'
 import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './prune-placeholder.ts'
 import { cutArguments } from './prune-arguments.ts'
 
 // --- model ---
 
 /**
- * A message the walk rewrote: its index, the new message, the new message's tokens, and how many
- * results and arguments it rewrote. Built and counted during one walk, read-only afterwards.
+ * A message the walk rewrote: its index, the new message, the new message's tokens, how many
+ * results and arguments it rewrote, and whether that depended on an earlier message (a result
+ * whose tool name was looked up in its call, for `protectedTools`). Built and counted during one
+ * walk, read-only afterwards.
  */
-export type Change = { readonly index: number; readonly message: Message; tokens: number; readonly results: number; readonly args: number }
+export type Change = {
+  readonly index: number
+  readonly message: Message
+  tokens: number
+  readonly results: number
+  readonly args: number
+  readonly lookedUp: boolean
+}
+
+/** A message the walk left as it is, and whether that depended on an earlier message. */
+export type Kept = { readonly kept: true; readonly lookedUp: boolean }
+
+/** What the walk did with one message. */
+export type Outcome = Change | Kept
+
+const KEPT: Kept = { kept: true, lookedUp: false }
+const KEPT_AFTER_LOOKUP: Kept = { kept: true, lookedUp: true }
+
+/** Whether the walk left the message as it is. */
+export const isKept = (o: Outcome): o is Kept => 'kept' in o
 
 /**
- * What a walk found: every message's count, the first protected index, the rewritten messages
- * in index order, and the indices whose rewriting depended on an earlier message (a result whose
- * tool name was looked up in its call, for `protectedTools`), which an incremental pruner must
- * not remember by message alone.
+ * What a walk found: every message's count and their total, the first protected index, the
+ * rewritten messages in index order, and the indices whose outcome depended on an earlier message
+ * (which an incremental pruner must not remember by message alone).
  */
 export type Walk = {
   readonly input: Messages
@@ -38,12 +58,6 @@ export type Walk = {
 
 /** Tool call id → tool name, of the calls met so far (kept only when some tools are protected). */
 export type CallNames = Map<string, string>
-
-/** A message's rewriting, apart from its index: the change (or `undefined`) and whether a name was looked up. */
-export type Outcome = { readonly change: Omit<Change, 'index'> | undefined; readonly lookedUp: boolean }
-
-const KEPT: Outcome = { change: undefined, lookedUp: false }
-const KEPT_AFTER_LOOKUP: Outcome = { change: undefined, lookedUp: true }
 
 // --- counting ---
 
@@ -75,11 +89,11 @@ export const noteCalls = (names: CallNames | undefined, m: Message): void => {
 // --- one message ---
 
 /**
- * Rewrites one message outside the protected tail, worth `tokens` by `count`: each tool result
+ * Rewrites message `index` outside the protected tail, worth `tokens` by `count`: each tool result
  * that a placeholder shortens, each tool call whose arguments are over `argThreshold`, unless its
  * tool is protected. Records the message's calls in `names` as it goes.
  */
-export const pruneMessage = (s: Settings, m: Message, tokens: number, names: CallNames | undefined): Outcome => {
+export const pruneMessage = (s: Settings, index: number, m: Message, tokens: number, names: CallNames | undefined): Outcome => {
   const ps = m.parts
   let parts: Part[] | undefined
   let ids: string[] | undefined
@@ -124,13 +138,17 @@ export const pruneMessage = (s: Settings, m: Message, tokens: number, names: Cal
     }
   }
   if (parts === undefined) return lookedUp ? KEPT_AFTER_LOOKUP : KEPT
-  const { tokens: stored, ...rest } = m
-  const base: Message = ids === undefined ? { ...rest, parts } : { ...rest, parts, metadata: { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] } }
+  const metadata = ids === undefined ? m.metadata : { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] }
   // derived, or NaN until `countRewritten` counts it with the caller's count
   const after = s.derive ? tokens + delta : Number.NaN
-  // a message that carried `tokens` gets a fresh `{ total }` (a stored count may not add up over parts)
-  const message = stored === undefined || !s.derive ? base : { ...base, tokens: { total: after } }
-  return { change: { message, tokens: after, results, args }, lookedUp }
+  let message: Message = metadata === undefined ? { ...m, parts } : { ...m, parts, metadata }
+  // a message that carried `tokens` gets a fresh `{ total }` (a stored count may not add up over
+  // parts); with the caller's count, once counted (without the stale one)
+  if (m.tokens !== undefined) {
+    const { tokens: _stale, ...rest } = message
+    message = s.derive ? { ...rest, tokens: { total: after } } : rest
+  }
+  return { index, message, tokens: after, results, args, lookedUp }
 }
 
 /**
@@ -149,10 +167,13 @@ export const pruneRange = (
   for (let i = range.from; i < range.to; i++) {
     const m = ms[i] as Message
     let o = recall?.(m)
-    if (o === undefined) o = pruneMessage(s, m, counts[i] as number, names)
-    else noteCalls(names, m)
+    if (o === undefined) o = pruneMessage(s, i, m, counts[i] as number, names)
+    else {
+      noteCalls(names, m)
+      if (!isKept(o) && o.index !== i) o = { ...o, index: i } // remembered from another place
+    }
     if (o.lookedUp) into.lookedUp.push(i)
-    if (o.change !== undefined) into.changes.push({ ...o.change, index: i })
+    if (!isKept(o)) into.changes.push(o)
   }
 }
 
@@ -189,7 +210,7 @@ export const walkAll = (s: Settings, ms: Messages): Walk => {
  * The walk's result: the rewritten history and its report, unless the rewriting frees nothing or
  * less than `minimumSavings` tokens (then the input itself, with a report of zeros pruned).
  */
-export const finish = (s: Settings, w: Walk): PrunerResult => {
+export const finish = (s: Settings, w: Walk): PruneResult => {
   let savings = 0
   let prunedResults = 0
   let prunedArgs = 0
@@ -200,10 +221,9 @@ export const finish = (s: Settings, w: Walk): PrunerResult => {
   }
   const before = w.total
   if (w.changes.length === 0 || savings <= 0 || savings < s.minimumSavings) {
-    return { messages: w.input, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before }, changes: [] }
+    return { messages: w.input, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before } }
   }
   const out = w.input.slice()
   for (const c of w.changes) out[c.index] = c.message
-  const changes = w.changes.map((c) => ({ index: c.index, message: c.message }))
-  return { messages: out, report: { prunedResults, prunedArgs, tokensBefore: before, tokensAfter: before - savings }, changes }
+  return { messages: out, report: { prunedResults, prunedArgs, tokensBefore: before, tokensAfter: before - savings } }
 }

@@ -47,10 +47,7 @@ export { createPruner } from './prune-incremental.ts'
  */
 export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) => PruneResult) => {
   const s = settingsOf(opts)
-  return (ms) => {
-    const { messages, report } = finish(s, walkAll(s, ms))
-    return { messages, report }
-  }
+  return (ms) => finish(s, walkAll(s, ms))
 }
 
 /**
