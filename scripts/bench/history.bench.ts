@@ -135,9 +135,10 @@ export default async function historyBench(): Promise<void> {
   const rows: string[][] = []
   for (const [name, f] of fns) {
     const s = await measure(dropped(() => f(h)), { runs: 21, warmup: 5 })
-    rows.push([name, ms(s.median), ms(s.p95), s.median <= 5 ? 'yes' : 'NO'])
+    rows.push([name, ms(s.median), ms(s.p95), ms(s.min), s.median <= 5 ? 'yes' : 'NO'])
   }
-  table(`history views and edits (${h.length} messages)`, ['function', 'median ms', 'p95 ms', 'median ≤ 5 ms'], rows)
+  // (the fastest run is the least disturbed by other work on a shared machine)
+  table(`history views and edits (${h.length} messages)`, ['function', 'median ms', 'p95 ms', 'fastest ms', 'median ≤ 5 ms'], rows)
 
   // pruning. The machine may be shared: each of our rows is measured in rounds alternating with
   // the AI SDK's pruneMessages, and the ratio is given per round (median, and the range).

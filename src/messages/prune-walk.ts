@@ -193,15 +193,41 @@ export const countRewritten = (s: Settings, ms: Messages, changes: Change[], fro
 }
 
 /**
- * The walk of a whole history, fresh.
+ * The walk of a whole history, fresh. Without protected tools it is one pass from the newest
+ * message: each message is counted, and once the protected tail is full, rewritten as it is met,
+ * so every message is read once. With protected tools a result's tool name may have to be looked
+ * up in a call met earlier in the history, so the rewriting goes forward, after the counting.
  */
 export const walkAll = (s: Settings, ms: Messages): Walk => {
-  const counts = countFrom(s, ms, [], 0)
-  const { boundary, total } = protectedFrom(counts, s.protect)
-  const into = { changes: [] as Change[], lookedUp: [] as number[] }
-  pruneRange(s, ms, counts, { from: 0, to: boundary }, s.protectedTools.size > 0 ? new Map() : undefined, into)
-  countRewritten(s, ms, into.changes, 0)
-  return { input: ms, counts, total, boundary, ...into }
+  if (s.protectedTools.size > 0) {
+    const counts = countFrom(s, ms, [], 0)
+    const { boundary, total } = protectedFrom(counts, s.protect)
+    const into = { changes: [] as Change[], lookedUp: [] as number[] }
+    pruneRange(s, ms, counts, { from: 0, to: boundary }, new Map(), into)
+    countRewritten(s, ms, into.changes, 0)
+    return { input: ms, counts, total, boundary, ...into }
+  }
+  const counts: number[] = []
+  let changes: Change[] = []
+  let total = 0
+  let boundary = ms.length
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    const c = s.count(m)
+    counts.push(c)
+    if (total < s.protect) boundary = i
+    else {
+      const o = pruneMessage(s, i, m, c, undefined)
+      if (!isKept(o)) changes.push(o)
+    }
+    total += c
+  }
+  counts.reverse()
+  changes.reverse()
+  // a negative count can move the tail's start back over messages already rewritten
+  if (changes.length > 0 && (changes[changes.length - 1] as Change).index >= boundary) changes = changes.filter((c) => c.index < boundary)
+  countRewritten(s, ms, changes, 0)
+  return { input: ms, counts, total, boundary, changes, lookedUp: [] }
 }
 
 // --- the result ---

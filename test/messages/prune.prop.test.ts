@@ -127,6 +127,19 @@ describe('pruning laws', () => {
     )
   })
 
+  it('the pure walk (one pass from the newest) and the pruner\'s (forward) agree, with counts of any sign', () => {
+    fc.assert(
+      fc.property(bulkyArb, optsArb, fc.integer({ min: -300, max: 300 }), (h, o, shift) => {
+        // a count of the caller that can be negative for some messages
+        const odd = { ...o, count: (m: Message) => count(m) + (m.id.length % 2 === 0 ? shift : 0) }
+        const pure = pruneToolResultsWithReport(odd)(h)
+        const forward = createPruner(odd).prune(h)
+        expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   it('keeps nothing between calls: a prune used before gives what a new one gives', () => {
     fc.assert(
       fc.property(bulkyArb, bulkyArb, optsArb, (h1, h2, o) => {
