@@ -94,9 +94,9 @@ export const createPruner = (options: PruneOptions): Pruner => {
     const w: Walk = { input: ms, counts, total, boundary, ...into }
     last = w
     const { messages, report } = finish(s, w)
-    // the messages of the result that are not the input's own
-    const changes = messages === ms ? [] : w.changes.map((c) => ({ index: c.index, message: c.message }))
-    return { messages, report, changes }
+    // the messages of the result that are not the input's own: the walk's records, which carry
+    // their index and message (and what the walk knows of them besides), given as they are
+    return { messages, report, changes: messages === ms ? [] : w.changes }
   }
 
   return { prune }

