@@ -88,7 +88,7 @@ export const createPruner = (options: PruneOptions): Pruner => {
     }
     if (last !== undefined) remember(last, reuse, kept)
     const names = s.protectedTools.size > 0 ? new Map<string, string>() : undefined
-    for (let i = 0; i < reuse; i++) noteCalls(names, ms[i] as Message)
+    if (names !== undefined) for (let i = 0; i < reuse; i++) noteCalls(names, ms[i] as Message)
     pruneRange(s, ms, counts, { from: reuse, to: boundary }, names, into, recall)
     countRewritten(s, ms, into.changes as Change[], kept)
     const w: Walk = { input: ms, counts, total, boundary, ...into }
