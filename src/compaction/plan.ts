@@ -14,7 +14,8 @@ import type { Estimator } from '../messages/prune.ts'
 import { countMessage } from '../tokens/count.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { type ReportedUsage, usageCorrected } from '../tokens/usage.ts'
-import { nonNegative, reachesModel, systemPrefix } from './shared.ts'
+import { reachesModel, systemPrefix } from './shared.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- shouldCompact ---
 
@@ -50,7 +51,7 @@ export type ShouldCompactOptions = {
 export const shouldCompact =
   (opts: ShouldCompactOptions) =>
   (ms: Messages): boolean => {
-    const limit = nonNegative(opts.contextWindow, 0) - nonNegative(opts.reserveTokens, 0)
+    const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
     const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.usage === undefined ? {} : { usage: opts.usage }) })(ms)
     return used > limit
   }
@@ -187,7 +188,7 @@ const fitTail = (
 export const planCompaction =
   (opts: PlanOptions) =>
   (ms: Messages): CompactionPlan => {
-    const budget = nonNegative(opts.keepRecentTokens, 20_000)
+    const budget = nonNegativeInt(opts.keepRecentTokens, 20_000)
     const estimate = opts.estimate ?? smartHeuristic
     const counted = countMessage(estimate)
     const count = (m: Message): number => counted(m).total

@@ -5,10 +5,6 @@
  */
 import type { Message, Messages } from '../message.ts'
 
-/** A count option normalised to a non-negative integer; `fallback` when absent. */
-export const nonNegative = (n: number | undefined, fallback: number): number =>
-  n === undefined ? fallback : Number.isNaN(n) || n <= 0 ? 0 : Math.floor(Math.min(n, Number.MAX_SAFE_INTEGER))
-
 /** Whether a message reaches a model (internal kinds never do). */
 export const reachesModel = (m: Message): boolean => m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata'
 

@@ -27,7 +27,8 @@ import { step } from './step.ts'
  *   the sink are queued, so events always arrive in the order they happened; a sink that throws
  *   loses the rest of that call's events, and the error reaches the caller);
  * - `systemPrompt` and `systemTokens`: the first message, and its precomputed token count;
- * - `estimate`: the token estimator for inputs that carry no estimate (default `smartHeuristic`);
+ * - `estimate`: the token estimator for inputs that carry no estimate, `pruneToolResults` included
+ *   (default `smartHeuristic`);
  * - `idPrefix`: the prefix of generated ids (default: a fresh random one, then a counter);
  * - `clock`: the time stamped on inputs (default: now, as ISO-8601);
  * - `record`: receives each input as it is applied, stamped, so that `replayBuilderInputs` over the
@@ -223,6 +224,8 @@ export const createBuilder = (options: BuilderOptions = {}): Builder => {
     if (!UNTIMED.has(input.type) && (input as { readonly at?: string }).at === undefined) out = { ...out, at: clock() } as BuilderInput
     const text = estimatedText(input)
     if (text !== undefined) out = { ...out, estimatedTokens: estimate(text) } as BuilderInput
+    // a prune counts with the builder's estimator, as everything else the builder estimates
+    if (input.type === 'pruneToolResults' && input.estimate === undefined) out = { ...out, estimate } as BuilderInput
     if (input.type === 'rebuildAfterCompaction' && !positive(input.summaryTokens)) out = { ...out, summaryTokens: estimate(input.summary) } as BuilderInput
     if (input.type === 'finalizeAssistant' && input.tokens !== undefined) {
       out = { ...out, tokens: breakdown(input.tokens, state.current, estimate) } as BuilderInput

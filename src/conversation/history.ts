@@ -229,7 +229,12 @@ const clearHistory = (ms: Messages): Messages => {
   return first !== undefined && isSystem(first) ? clear(ms) : dropN(ms.length)(ms)
 }
 
-/** Prunes old tool results with the history core's `pruneToolResultsWithReport`, and reports what it freed. */
+/**
+ * Prunes old tool results with the history core's `pruneToolResultsWithReport`, and reports what
+ * it freed. Tokens are the one definition (`countMessage`) with the input's `estimate`, which the
+ * builder fills in with its own estimator, so a builder prunes as the pure function and the
+ * engine do with that estimator.
+ */
 const pruneToolResults = (state: BuilderState, input: Of<'pruneToolResults'>): StepResult => {
   const { type: _, ...options } = input
   const { messages, report } = pruneToolResultsWithReport(options)(state.history)

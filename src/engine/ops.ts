@@ -6,7 +6,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import { type PruneOptions, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
+import { createPruner, type PruneOptions, type PruneReport, type PruneResult } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
@@ -150,8 +150,13 @@ export const diffHistories = (
 // --- operations ---
 
 /** A pruner with the engine's estimator and cached counter (it remembers what it pruned: keep it for the next turn). */
-export const prune = (options: EnginePruneOptions, estimate: Estimator): Pruner =>
-  pruneToolResultsWithReport({ ...options, estimate, count: counter(estimate) })
+export const prune = (options: EnginePruneOptions, estimate: Estimator): Pruner => {
+  const pruner = createPruner({ ...options, estimate, count: counter(estimate) })
+  return (ms) => {
+    const { messages, report } = pruner.prune(ms)
+    return { messages, report }
+  }
+}
 
 /** A pruner as a session keeps it (one per options, remembering what it pruned). */
 export type Pruner = (ms: Messages) => PruneResult

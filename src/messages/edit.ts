@@ -13,7 +13,8 @@
 import * as O from 'fp-ts/Option'
 import type { Role } from '../role.ts'
 import { isEmpty, type Message, type Messages } from '../message.ts'
-import { filterSame, mapSame, nonNegativeInt, selectPaired, truncateResultsOf, truncator } from './shared.ts'
+import { cuttingResults, filterSame, mapSame, selectPaired, truncateResultsOf } from './shared.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- edits ---
 
@@ -189,13 +190,10 @@ export const ejectSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) =
  * @since 0.1.0
  * @category edits
  */
-export const truncateResults =
-  (maxLen: number) =>
-  (ms: Messages): Messages => {
-    const max = nonNegativeInt(maxLen)
-    const cut = truncator(max)
-    return mapSame(ms, (m) => truncateResultsOf(m, max, cut))
-  }
+export const truncateResults = (maxLen: number): ((ms: Messages) => Messages) => {
+  const truncate = cuttingResults(maxLen, truncateResultsOf)
+  return (ms) => mapSame(ms, truncate)
+}
 
 /**
  * The history without ephemeral messages (pair-safe, as `ejectEphemeral`) and with tool results
@@ -208,17 +206,10 @@ export const truncateResults =
  * @since 0.1.0
  * @category edits
  */
-export const truncated =
-  (maxLen: number) =>
-  (ms: Messages): Messages => {
-    const max = nonNegativeInt(maxLen)
-    const cut = truncator(max)
-    return selectPaired(
-      ms,
-      (m) => m.kind !== 'ephemeral',
-      (m) => truncateResultsOf(m, max, cut),
-    )
-  }
+export const truncated = (maxLen: number): ((ms: Messages) => Messages) => {
+  const truncate = cuttingResults(maxLen, truncateResultsOf)
+  return (ms) => selectPaired(ms, (m) => m.kind !== 'ephemeral', truncate)
+}
 
 // --- lookups ---
 

@@ -7,6 +7,7 @@
  */
 import { isReasoning, isToolCall, isToolResult, type Part, type ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- substance ---
 
@@ -106,10 +107,6 @@ export const stringSet = (): StringSet => {
   }
 }
 
-// --- normalising ---
-
-/** A count normalised to a non-negative integer (NaN and negatives are 0; Infinity stays). */
-export const nonNegativeInt = (n: number): number => (Number.isNaN(n) || n <= 0 ? 0 : Math.floor(n))
 
 // --- truncation ---
 
@@ -131,6 +128,16 @@ export const truncator = (max: number): ((s: string) => string) => {
 }
 
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+
+/**
+ * A message rewrite that cuts tool results, `f(m, max, cut)`, with the limit normalised and its
+ * truncator built once, for the views and edits that take a result length.
+ */
+export const cuttingResults = (maxLen: number, f: (m: Message, max: number, cut: (s: string) => string) => Message): ((m: Message) => Message) => {
+  const max = nonNegativeInt(maxLen)
+  const cut = truncator(max)
+  return (m) => f(m, max, cut)
+}
 
 /** Whether a part is a tool result longer than `max`. */
 const isLongResult = (p: Part, max: number): boolean => p.type === 'tool_result' && (p as ToolResultPart).content.length > max

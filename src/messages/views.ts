@@ -21,7 +21,7 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import { compactMessage, filterSame, mapSame, nonNegativeInt, selectPaired, stripReasoning, truncator } from './shared.ts'
+import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, stripReasoning } from './shared.ts'
 
 // --- views ---
 
@@ -120,17 +120,10 @@ export const forPreservation = (ms: Messages): Messages => selectPaired(ms, (m) 
  * @since 0.1.0
  * @category views
  */
-export const forCompaction =
-  (maxResultLen: number) =>
-  (ms: Messages): Messages => {
-    const max = nonNegativeInt(maxResultLen)
-    const cut = truncator(max)
-    return selectPaired(
-      ms,
-      (m) => m.kind === 'normal',
-      (m) => compactMessage(m, max, cut),
-    )
-  }
+export const forCompaction = (maxResultLen: number): ((ms: Messages) => Messages) => {
+  const compact = cuttingResults(maxResultLen, compactMessage)
+  return (ms) => selectPaired(ms, (m) => m.kind === 'normal', compact)
+}
 
 /**
  * The history without ephemeral messages (seed `WithoutEphemeralMessages`), pair-safe.

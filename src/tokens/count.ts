@@ -4,103 +4,13 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import type { Part } from '../part.ts'
-import type { Estimator } from '../messages/prune.ts'
+import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
 
-// --- constants ---
-
-/**
- * The fixed cost of one image, in tokens: 1,600, what Anthropic charges for an image of about
- * 1.2 megapixels (its documented `width × height / 750`, at the size it scales large images down
- * to). OpenAI charges 85–1,105 for a high-detail image and Gemini 258, so the figure errs on the
- * side of a fuller context: budgets trip early rather than late.
- *
- * @example
- * import { IMAGE_TOKENS } from 'chatfold'
- * IMAGE_TOKENS // 1600
- *
- * @since 0.1.0
- * @category tokens
- */
-export const IMAGE_TOKENS = 1_600
-
-/**
- * Tokens added to each message for its framing (role markers, separators): 4, what OpenAI's chat
- * format spends per message (`<|im_start|>`, the role, `<|im_sep|>`, `<|im_end|>`).
- *
- * @example
- * import { MESSAGE_OVERHEAD } from 'chatfold'
- * MESSAGE_OVERHEAD // 4
- *
- * @since 0.1.0
- * @category tokens
- */
-export const MESSAGE_OVERHEAD = 4
+// The definition of a message's tokens lives with the history functions that count with it
+// (pruning); this module caches it. The constants and the breakdown type are public from here.
+export { IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown }
 
 // --- counting ---
-
-/**
- * The token count of a message with its seed-002 breakdown, every field present:
- * `total = content + thinking + tools + MESSAGE_OVERHEAD`.
- *
- * @since 0.1.0
- * @category tokens
- */
-export type TokenBreakdown = {
-  /** Everything, the per-message overhead included. */
-  readonly total: number
-  /** Text, tool-result content, images (`IMAGE_TOKENS` each), files, custom parts. */
-  readonly content: number
-  /** Reasoning text (redacted reasoning too: it goes back to the provider). */
-  readonly thinking: number
-  /** Tool calls: name plus raw arguments. */
-  readonly tools: number
-}
-
-const decoder = new TextDecoder()
-
-const isTextual = (mediaType: string): boolean => mediaType.startsWith('text/') || /[/+](json|xml|yaml|csv|javascript)\b/.test(mediaType)
-
-const customCost = (estimate: Estimator, p: Part): number => {
-  let n = 0
-  for (const v of Object.values(p)) if (typeof v === 'string') n += estimate(v)
-  return n
-}
-
-const breakdown = (estimate: Estimator, m: Message): TokenBreakdown => {
-  let content = 0
-  let thinking = 0
-  let tools = 0
-  for (const p of m.parts) {
-    switch (p.type) {
-      case 'text':
-        content += estimate(p.text)
-        break
-      case 'reasoning':
-        thinking += estimate(p.text)
-        break
-      case 'tool_call':
-        tools += estimate(p.name) + estimate(p.arguments)
-        break
-      case 'tool_result':
-        content += estimate(p.content)
-        break
-      case 'image':
-        content += IMAGE_TOKENS
-        break
-      case 'file':
-        content +=
-          (p.filename === undefined ? 0 : estimate(p.filename)) +
-          (p.data !== undefined && isTextual(p.mediaType) ? estimate(decoder.decode(p.data)) : IMAGE_TOKENS)
-        break
-      case 'finish':
-        break
-      default:
-        content += customCost(estimate, p)
-    }
-  }
-  return { total: content + thinking + tools + MESSAGE_OVERHEAD, content, thinking, tools }
-}
 
 const caches = new WeakMap<Estimator, WeakMap<Message, TokenBreakdown>>()
 
@@ -129,22 +39,15 @@ export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdo
   const cache = cacheOf(estimate)
   return (m) => {
     let b = cache.get(m)
-    if (b === undefined) cache.set(m, (b = breakdown(estimate, m)))
+    if (b === undefined) cache.set(m, (b = tokenBreakdown(estimate, m)))
     return b
   }
 }
 
-/** The last history each estimator summed, held weakly: a history that extends it sums only what it adds. */
-type LastSum = { readonly ref: WeakRef<Messages>; readonly length: number; readonly total: number }
-const lastSums = new WeakMap<Estimator, LastSum>()
-const canRemember = typeof WeakRef === 'function'
-
 /**
- * The total tokens of the messages given (each `countMessage(estimate)(m).total`, cached). It
- * counts every message it is given: pass `forLLM(ms)` to count what a model will see. Beyond the
- * per-message cache, it remembers (weakly) the last history it summed for each estimator: a
- * history that starts with the same message objects costs a pointer comparison per message plus
- * the new ones, which keeps re-estimating after a turn well under a millisecond on 20,000 messages.
+ * The total tokens of the messages given (each `countMessage(estimate)(m).total`, cached by
+ * message). It counts every message it is given: pass `forLLM(ms)` to count what a model will
+ * see. After a turn only the new messages are estimated; the others are a cache lookup each.
  *
  * @example
  * import { countMessages, heuristic, textMessage } from 'chatfold'
@@ -157,19 +60,7 @@ export const countMessages = (estimate: Estimator): ((ms: Messages) => number) =
   const count = countMessage(estimate)
   return (ms) => {
     let total = 0
-    let from = 0
-    const last = lastSums.get(estimate)
-    const prev = last?.ref.deref()
-    if (last !== undefined && prev !== undefined && last.length <= ms.length) {
-      let i = last.length - 1
-      while (i >= 0 && prev[i] === ms[i]) i--
-      if (i < 0) {
-        from = last.length
-        total = last.total
-      }
-    }
-    for (let i = from; i < ms.length; i++) total += count(ms[i] as Message).total
-    if (canRemember) lastSums.set(estimate, { ref: new WeakRef(ms), length: ms.length, total })
+    for (let i = 0; i < ms.length; i++) total += count(ms[i] as Message).total
     return total
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { pruneToolResults, pruneToolResultsWithReport, type PruneOptions } from '../../src/messages/prune.ts'
+import { createPruner, pruneToolResults, pruneToolResultsWithReport, type PruneOptions } from '../../src/messages/prune.ts'
+import { messageTokens } from '../../src/messages/message-tokens.ts'
 import { validateToolPairs } from '../../src/messages/pairs.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../arbitraries.ts'
 import type { Message, Messages } from '../../src/message.ts'
@@ -15,15 +16,8 @@ const optsArb: fc.Arbitrary<PruneOptions> = fc.record(
   { requiredKeys: ['protectTokens', 'minimumSavings'] },
 )
 
-/** The same count the pruner uses by default. */
-const count = (m: Message): number => {
-  let t = 0
-  for (const p of m.parts) {
-    const s = p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool_call' ? p.name + p.arguments : p.type === 'tool_result' ? p.content : ''
-    if (s !== '') t += Math.ceil(s.length / 4)
-  }
-  return t
-}
+/** The same count the pruner uses by default: the one definition of a message's tokens, with its default estimator. */
+const count = messageTokens((s) => Math.ceil(s.length / 4))
 
 const protectedFrom = (h: Messages, protect: number): number => {
   let after = 0
@@ -111,18 +105,50 @@ describe('pruning laws', () => {
   it('a kept pruner gives what a fresh one gives, turn after turn (memo and prefix reuse are invisible)', () => {
     fc.assert(
       fc.property(bulkyArb, optsArb, fc.nat({ max: 12 }), fc.nat({ max: 12 }), (h, o, cut, edit) => {
-        const kept = pruneToolResultsWithReport(o)
-        const fresh = () => pruneToolResultsWithReport(o)
+        const kept = createPruner(o)
         const start = h.slice(0, Math.min(cut, h.length))
         const steps: Messages[] = [start, h, h.map((m, i) => (i === edit ? { ...m } : m)), h.slice(0, Math.max(0, h.length - 2)), h]
         for (const step of steps) {
-          const a = kept(step)
-          const b = fresh()(step)
+          const a = kept.prune(step)
+          const b = createPruner(o).prune(step)
+          const pure = pruneToolResultsWithReport(o)(step)
           expect(a.report).toEqual(b.report)
           expect(a.messages).toEqual(b.messages)
+          expect(a.changes).toEqual(b.changes)
+          expect({ messages: a.messages, report: a.report }).toEqual(pure)
+          // the changes are exactly the messages of the result that are not the input's own
+          const changed = step.flatMap((m, i) => (a.messages[i] === m ? [] : [{ index: i, message: a.messages[i] }]))
+          expect(a.changes.map((c) => ({ index: c.index, message: c.message }))).toEqual(changed)
+          for (const c of a.changes) expect(c.message).toBe(a.messages[c.index])
+          if (a.messages === step) expect(a.changes).toEqual([])
         }
       }),
       { numRuns: 150 },
+    )
+  })
+
+  it('the pure walk (one pass from the newest) and the pruner\'s (forward) agree, with counts of any sign', () => {
+    fc.assert(
+      fc.property(bulkyArb, optsArb, fc.integer({ min: -300, max: 300 }), (h, o, shift) => {
+        // a count of the caller that can be negative for some messages
+        const odd = { ...o, count: (m: Message) => count(m) + (m.id.length % 2 === 0 ? shift : 0) }
+        const pure = pruneToolResultsWithReport(odd)(h)
+        const forward = createPruner(odd).prune(h)
+        expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('keeps nothing between calls: a prune used before gives what a new one gives', () => {
+    fc.assert(
+      fc.property(bulkyArb, bulkyArb, optsArb, (h1, h2, o) => {
+        const used = pruneToolResultsWithReport(o)
+        used(h1)
+        used(h2.slice(0, 3))
+        expect(used(h2)).toEqual(pruneToolResultsWithReport(o)(h2))
+      }),
+      { numRuns: 100 },
     )
   })
 

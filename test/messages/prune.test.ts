@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pruneToolResults, pruneToolResultsWithReport } from '../../src/messages/prune.ts'
+import { createPruner, pruneToolResults, pruneToolResultsWithReport } from '../../src/messages/prune.ts'
 import { validateToolPairs } from '../../src/messages/pairs.ts'
 import type { Message } from '../../src/message.ts'
 import type { ToolCallPart, ToolResultPart } from '../../src/part.ts'
@@ -131,21 +131,47 @@ describe('pruneToolResults', () => {
     expect(report.tokensAfter).toBe(messages.reduce((s, m) => s + count(m), 0))
   })
 
+  // (A pruneToolResults function keeps nothing between calls, so these two laws of identity, which
+  // were once asserted on a kept pruneToolResults, are asserted on the pruner that keeps state.)
   it('remembers what it pruned when the next history is not an extension of the last', () => {
     const h = history(10)
-    const prune = pruneToolResults(small)
-    const first = prune(h)
-    const edited = prune([msg('sys2', 'system', [txt('Be brief.')]), ...h.slice(1)])
+    const pruner = createPruner(small)
+    const first = pruner.prune(h).messages
+    const edited = pruner.prune([msg('sys2', 'system', [txt('Be brief.')]), ...h.slice(1)]).messages
     expect(edited[3]).toBe(first[3])
-    expect(prune(h)[3]).toBe(first[3])
+    expect(pruner.prune(h).messages[3]).toBe(first[3])
   })
 
   it('gives the same pruned messages back on the next turn (remembered by identity)', () => {
     const h = history(10)
-    const prune = pruneToolResults(small)
-    const first = prune(h)
-    const next = prune([...h, msg('u99', 'user', [txt('more')])])
+    const pruner = createPruner(small)
+    const first = pruner.prune(h).messages
+    const next = pruner.prune([...h, msg('u99', 'user', [txt('more')])]).messages
     expect(next[3]).toBe(first[3])
+  })
+})
+
+describe('createPruner', () => {
+  it('answers as the pure prune does, and lists the messages it replaced', () => {
+    const h = history(10)
+    const pruner = createPruner(small)
+    const r = pruner.prune(h)
+    expect({ messages: r.messages, report: r.report }).toEqual(pruneToolResultsWithReport(small)(h))
+    expect(r.changes.map((c) => c.index)).toEqual(h.flatMap((m, i) => (r.messages[i] === m ? [] : [i])))
+    expect(r.changes.length).toBe(r.report.prunedResults)
+  })
+
+  it('lists only what changed since the history it is given: none when that history is its last result', () => {
+    const h = history(10)
+    const pruner = createPruner(small)
+    const first = pruner.prune(h)
+    const again = pruner.prune(first.messages)
+    expect(again.messages).toBe(first.messages)
+    expect(again.changes).toEqual([])
+    // one turn later the newly unprotected result is the only change
+    const later = [...first.messages, msg('u10', 'user', [txt('question 10')]), msg('a10', 'assistant', [call('c10', 'read', '{}')]), msg('t10', 'tool', [result('c10', 'y'.repeat(4000), 'read')])]
+    const next = pruner.prune(later)
+    expect(next.changes.map((c) => c.message.id)).toEqual(['t7'])
   })
 })
 

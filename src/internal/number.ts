@@ -1,0 +1,14 @@
+/**
+ * Normalising numeric options (private; not exported from the package).
+ *
+ * @module
+ */
+
+/**
+ * A count option as a non-negative whole number, the fp-ts way ("`n` is normalized to a non
+ * negative integer") rather than an error: `fallback` when absent, 0 for NaN, zero and below, the
+ * integer part otherwise; Infinity (and anything past `Number.MAX_SAFE_INTEGER`) becomes
+ * `Number.MAX_SAFE_INTEGER`, so arithmetic on the result stays exact.
+ */
+export const nonNegativeInt = (n: number | undefined, fallback = 0): number =>
+  n === undefined ? fallback : Number.isNaN(n) || n <= 0 ? 0 : Math.floor(Math.min(n, Number.MAX_SAFE_INTEGER))
