@@ -93,8 +93,10 @@ const main = (): void => {
     // `export {}` keeps each example a module of its own (top-level await, no shared names)
     writeFileSync(join(out, `${denoOnly(e.code) ? 'deno-' : ''}${names[n]!}`), `${denoOnly(e.code) ? '/// <reference lib="deno.unstable" />\n' : ''}// ${e.file}:${e.line} (${e.symbol})\n${code}\nexport {}\n`)
   })
-  const manifest = JSON.parse(readFileSync(join(root, 'deno.json'), 'utf8')) as { exports: Record<string, string> }
-  const paths = Object.fromEntries(Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', v)]]))
+  // package.json lists every entry point (deno.json leaves out the npm-only ones); each maps to its source
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { readonly types: string }> }
+  const source = (types: string): string => types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')
+  const paths = Object.fromEntries(Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', source(v.types))]]))
   writeFileSync(
     join(out, 'tsconfig.json'),
     JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false }, include: ['*.ts', '../src/**/*.d.ts'], exclude: ['deno-*.ts'] }, null, 2),

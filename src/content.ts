@@ -12,14 +12,26 @@ import type { Part } from './part.ts'
 
 // --- codecs ---
 
-const Base64StringC = new t.Type<string, string, unknown>(
+const Base64StringC: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
   'Base64',
   (u): u is string => typeof u === 'string' && isBase64(u),
   (u, c) => (typeof u === 'string' && isBase64(u) ? t.success(u) : t.failure(u, c, 'base64 string')),
   t.identity,
 )
 
-const media = <K extends 'image' | 'audio' | 'video'>(kind: K) =>
+type MediaSourceC<K extends string, S extends t.Props> = t.ReadonlyC<t.IntersectionC<[t.ExactC<t.TypeC<{ type: t.LiteralC<K> } & S>>, t.ExactC<t.PartialC<{ media_type: t.StringC }>>]>>
+
+/**
+ * The codec type of a media block (`image`, `audio`, `video`): by URL or by base64 data.
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export type MediaBlockC<K extends string> = t.UnionC<
+  [MediaSourceC<K, { source: t.LiteralC<'url'>; url: t.StringC }>, MediaSourceC<K, { source: t.LiteralC<'base64'>; data: typeof Base64StringC }>]
+>
+
+const media = <K extends 'image' | 'audio' | 'video'>(kind: K): MediaBlockC<K> =>
   t.union(
     [
       t.readonly(
@@ -36,13 +48,13 @@ const media = <K extends 'image' | 'audio' | 'video'>(kind: K) =>
   )
 
 /** @since 0.1.0 @category codecs */
-export const TextBlockC = t.readonly(t.exact(t.type({ type: t.literal('text'), text: t.string })), 'TextBlock')
+export const TextBlockC: t.ReadonlyC<t.ExactC<t.TypeC<{ type: t.LiteralC<'text'>; text: t.StringC }>>> = t.readonly(t.exact(t.type({ type: t.literal('text'), text: t.string })), 'TextBlock')
 /** @since 0.1.0 @category codecs */
-export const ImageBlockC = media('image')
+export const ImageBlockC: MediaBlockC<'image'> = media('image')
 /** @since 0.1.0 @category codecs */
-export const AudioBlockC = media('audio')
+export const AudioBlockC: MediaBlockC<'audio'> = media('audio')
 /** @since 0.1.0 @category codecs */
-export const VideoBlockC = media('video')
+export const VideoBlockC: MediaBlockC<'video'> = media('video')
 
 /**
  * One typed content block of seed 001.
@@ -50,7 +62,7 @@ export const VideoBlockC = media('video')
  * @since 0.1.0
  * @category codecs
  */
-export const ContentBlockC = t.union([TextBlockC, ImageBlockC, AudioBlockC, VideoBlockC], 'ContentBlock')
+export const ContentBlockC: t.UnionC<[typeof TextBlockC, typeof ImageBlockC, typeof AudioBlockC, typeof VideoBlockC]> = t.union([TextBlockC, ImageBlockC, AudioBlockC, VideoBlockC], 'ContentBlock')
 
 /**
  * Chat content: simple text, or a list of typed blocks.
@@ -62,7 +74,7 @@ export const ContentBlockC = t.union([TextBlockC, ImageBlockC, AudioBlockC, Vide
  * @since 0.1.0
  * @category codecs
  */
-export const ChatContentC = t.union([t.string, t.readonlyArray(ContentBlockC)], 'ChatContent')
+export const ChatContentC: t.UnionC<[t.StringC, t.ReadonlyArrayC<typeof ContentBlockC>]> = t.union([t.string, t.readonlyArray(ContentBlockC)], 'ChatContent')
 
 /** @since 0.1.0 @category model */
 export type ContentBlock = t.TypeOf<typeof ContentBlockC>

@@ -84,7 +84,7 @@ export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStore
  * @since 0.2.0
  * @category cloudflare
  */
-export const ChatStoreObject = chatStoreObject()
+export const ChatStoreObject: ChatStoreObjectClass = chatStoreObject()
 
 /**
  * The part of a Durable Object namespace binding the Worker uses.
@@ -104,6 +104,14 @@ const notFound = (message: string): Response =>
 const isStoreId = (id: string): boolean => id.length > 0 && id.length <= 256 && !/[\u0000-\u001f\u007f/]/.test(id)
 
 /**
+ * A Worker module's default export: its `fetch` handler.
+ *
+ * @since 0.2.0
+ * @category cloudflare
+ */
+export type ChatStoreWorker = { readonly fetch: (request: Request, env: Readonly<Record<string, unknown>>) => Promise<Response> }
+
+/**
  * A Worker that routes `/stores/<store id>/<route>` to the Durable Object of that store (found by
  * name in the `binding` namespace, `CHAT_STORE` by default), which answers `/<route>`.
  *
@@ -115,7 +123,7 @@ const isStoreId = (id: string): boolean => id.length > 0 && id.length <= 256 && 
  * @since 0.2.0
  * @category cloudflare
  */
-export const chatStoreWorker = (options: { readonly binding?: string; readonly prefix?: string } = {}) => {
+export const chatStoreWorker = (options: { readonly binding?: string; readonly prefix?: string } = {}): ChatStoreWorker => {
   const binding = options.binding ?? 'CHAT_STORE'
   const prefix = (options.prefix ?? '/stores').replace(/\/+$/, '')
   return {

@@ -50,6 +50,32 @@ const declare =
   <const F extends OperationFeatures>(features: F): F & Declaration<Options, Result> =>
     features
 
+type Op<Options, Result, F extends OperationFeatures> = F & Declaration<Options, Result>
+
+/**
+ * The type of {@link OPERATIONS}: each operation's options, result and features.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type Operations = {
+  readonly history: {
+    readonly estimate: Op<EncodingOptions, TokenEstimate, { readonly messages: true; readonly progress: 'estimate'; readonly encoding: true }>
+    readonly pruneToolResults: Op<EnginePruneOptions & EncodingOptions, PruneResult, { readonly messages: true; readonly encoding: true }>
+    readonly buildTranscript: Op<TranscriptOptions, string, { readonly messages: true }>
+    readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { readonly messages: true; readonly encoding: true }>
+    readonly compact: Op<EngineCompactOptions & EncodingOptions, CompactResult, { readonly messages: true; readonly progress: 'compact'; readonly summarize: true; readonly encoding: true }>
+  }
+  readonly session: {
+    readonly append: Op<unknown, SessionTokens, { readonly messages: true; readonly writes: true }>
+    readonly tokens: Op<unknown, SessionTokens, {}>
+    readonly prune: Op<EnginePruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
+    readonly plan: Op<EnginePlanOptions, SessionPlan, {}>
+    readonly compact: Op<EngineCompactOptions, SessionCompactResult, { readonly progress: 'compact'; readonly summarize: true; readonly writes: true; readonly sliced: 'messages' }>
+    readonly snapshot: Op<unknown, Messages, { readonly sliced: 'all' }>
+  }
+}
+
 /**
  * The engine's operations: on a history it is given (`history`), and on a resident session
  * (`session`). Everything else about a call is derived from this table.
@@ -61,7 +87,7 @@ const declare =
  * @since 0.2.0
  * @category engine
  */
-export const OPERATIONS = {
+export const OPERATIONS: Operations = {
   history: {
     /** Counts a history's tokens, with its breakdown. */
     estimate: declare<EncodingOptions, TokenEstimate>()({ messages: true, progress: 'estimate', encoding: true }),

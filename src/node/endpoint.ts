@@ -6,13 +6,22 @@
  * @module
  */
 import type { Endpoint } from 'comlink'
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
+import * as adapter from 'comlink/dist/esm/node-adapter.mjs'
 
 type NodePort = {
   postMessage(value: unknown, transferList?: ReadonlyArray<unknown>): void
   on(event: 'message', listener: (value: unknown) => void): unknown
   off(event: 'message', listener: (value: unknown) => void): unknown
 }
+
+type NodeEndpointFn = (nep: NodePort) => Endpoint
+
+/**
+ * Comlink's `nodeEndpoint`, the adapter module's default export. TypeScript reads the `.mjs` file as
+ * an ES module and Deno's checker as CommonJS (through the `.d.ts` beside it), so the two disagree on
+ * what `default` is; at run time it is the function in both, which this reads without either view.
+ */
+const nodeEndpoint: NodeEndpointFn = (adapter as unknown as { readonly default: NodeEndpointFn }).default
 
 /**
  * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (Comlink's `nodeEndpoint`).
@@ -27,4 +36,4 @@ type NodePort = {
  * @since 0.1.0
  * @category engine
  */
-export const portEndpoint = (port: NodePort): Endpoint => nodeEndpoint(port as Parameters<typeof nodeEndpoint>[0])
+export const portEndpoint = (port: NodePort): Endpoint => nodeEndpoint(port)

@@ -73,7 +73,17 @@ export type ChatRecord = {
  * @since 0.1.0
  * @category codecs
  */
-export const ConversationMetadataC = t.readonly(
+export const ConversationMetadataC: t.ReadonlyC<
+  t.ExactC<
+    t.TypeC<{
+      conversation_id: typeof ChatIdC
+      created_at: typeof IsoTimestampC
+      last_message_at: typeof IsoTimestampC
+      message_count: t.NumberC
+      participant_roles: t.ReadonlyArrayC<typeof ChatRoleC>
+    }>
+  >
+> = t.readonly(
   t.exact(
     t.type({
       conversation_id: ChatIdC,

@@ -67,7 +67,7 @@ const toErrors = (c: t.Context, found: ReadonlyArray<DecodeIssue>): t.Errors =>
  * @since 0.1.0
  * @category codecs
  */
-export const ChatInputContentC = new t.Type<ChatContent, ChatContent, unknown>(
+export const ChatInputContentC: t.Type<ChatContent, ChatContent, unknown> = new t.Type<ChatContent, ChatContent, unknown>(
   'ChatInputContent',
   (u): u is ChatContent => ChatContentC.is(u) && contentIssues(u).length === 0,
   (u, c) => {
@@ -97,7 +97,7 @@ const isChatId = (u: unknown): u is string =>
  * @since 0.1.0
  * @category codecs
  */
-export const ChatIdC = new t.Type<string, string, unknown>(
+export const ChatIdC: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
   'ChatId',
   isChatId,
   (u, c) => (isChatId(u) ? t.success(u) : t.failure(u, c, `a non-empty id of at most ${MAX_ID_LENGTH} characters without control characters`)),
@@ -114,7 +114,7 @@ export const ChatIdC = new t.Type<string, string, unknown>(
  * @since 0.1.0
  * @category codecs
  */
-export const ChatRoleC = t.keyof({ user: null, assistant: null }, 'ChatRole')
+export const ChatRoleC: t.KeyofC<{ user: null; assistant: null }> = t.keyof({ user: null, assistant: null }, 'ChatRole')
 
 /** @since 0.1.0 @category model */
 export type ChatRole = t.TypeOf<typeof ChatRoleC>
@@ -130,7 +130,14 @@ export type ChatRole = t.TypeOf<typeof ChatRoleC>
  * @since 0.1.0
  * @category codecs
  */
-export const ChatInputC = t.readonly(
+export const ChatInputC: t.ReadonlyC<
+  t.IntersectionC<
+    [
+      t.ExactC<t.TypeC<{ modality_type: t.LiteralC<'chat'>; timestamp: typeof IsoTimestampC; input_id: typeof ChatIdC; role: typeof ChatRoleC; content: typeof ChatInputContentC }>>,
+      t.ExactC<t.PartialC<{ message_id: typeof ChatIdC; conversation_id: typeof ChatIdC; metadata: typeof JsonRecordC }>>,
+    ]
+  >
+> = t.readonly(
   t.intersection([
     t.exact(t.type({ modality_type: t.literal('chat'), timestamp: IsoTimestampC, input_id: ChatIdC, role: ChatRoleC, content: ChatInputContentC })),
     t.exact(t.partial({ message_id: ChatIdC, conversation_id: ChatIdC, metadata: JsonRecordC })),

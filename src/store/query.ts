@@ -18,7 +18,7 @@ import * as T from './tree.ts'
 
 // --- codecs ---
 
-const CountC = new t.Type<number, number, unknown>(
+const CountC: t.Type<number, number, unknown> = new t.Type<number, number, unknown>(
   'Count',
   (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 0,
   (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative integer')),
@@ -37,7 +37,18 @@ const CountC = new t.Type<number, number, unknown>(
  * @since 0.1.0
  * @category codecs
  */
-export const ChatQueryC = t.readonly(
+export const ChatQueryC: t.ReadonlyC<
+  t.ExactC<
+    t.PartialC<{
+      conversation_id: typeof ChatIdC
+      role: typeof ChatRoleC
+      since: typeof IsoTimestampC
+      until: typeof IsoTimestampC
+      limit: typeof CountC
+      search: t.StringC
+    }>
+  >
+> = t.readonly(
   t.exact(
     t.partial({
       conversation_id: ChatIdC,

@@ -39,7 +39,23 @@ import * as T from './tree.ts'
  * @since 0.1.0
  * @category codecs
  */
-export const ChatMessageC = t.readonly(
+export const ChatMessageC: t.ReadonlyC<
+  t.IntersectionC<
+    [
+      t.ExactC<
+        t.TypeC<{
+          message_id: typeof ChatIdC
+          conversation_id: typeof ChatIdC
+          role: typeof ChatRoleC
+          content: typeof ChatInputContentC
+          timestamp: typeof IsoTimestampC
+          input_id: typeof ChatIdC
+        }>
+      >,
+      t.ExactC<t.PartialC<{ metadata: typeof JsonRecordC }>>,
+    ]
+  >
+> = t.readonly(
   t.intersection([
     t.exact(
       t.type({
@@ -59,14 +75,14 @@ export const ChatMessageC = t.readonly(
 /** @since 0.1.0 @category model */
 export type ChatMessage = t.TypeOf<typeof ChatMessageC>
 
-const LimitC = new t.Type<number, number | null, unknown>(
+const LimitC: t.Type<number, number | null, unknown> = new t.Type<number, number | null, unknown>(
   'MaxHistorySize',
   (u): u is number => typeof u === 'number' && (u === Infinity || (Number.isInteger(u) && u >= 0)),
   (u, c) => (u === null ? t.success(Infinity) : typeof u === 'number' && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative integer or null (no limit)')),
   (n) => (n === Infinity ? null : n),
 )
 
-const CountC = new t.Type<number, number, unknown>(
+const CountC: t.Type<number, number, unknown> = new t.Type<number, number, unknown>(
   'Count',
   (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 0,
   (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative integer')),
@@ -84,7 +100,19 @@ const CountC = new t.Type<number, number, unknown>(
  * @since 0.1.0
  * @category codecs
  */
-export const ChatSnapshotC = t.readonly(
+export const ChatSnapshotC: t.ReadonlyC<
+  t.ExactC<
+    t.TypeC<{
+      modality_type: t.LiteralC<'chat'>
+      last_updated: t.UnionC<[typeof IsoTimestampC, t.NullC]>
+      update_count: typeof CountC
+      max_history_size: typeof LimitC
+      default_conversation_id: typeof ChatIdC
+      conversations: t.UnknownRecordC
+      messages: t.ReadonlyArrayC<typeof ChatMessageC>
+    }>
+  >
+> = t.readonly(
   t.exact(
     t.type({
       modality_type: t.literal('chat'),
