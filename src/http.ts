@@ -29,7 +29,7 @@ import type { ChatStore } from './store/store.ts'
 import { restrictTo, type ChatState, type StoreError } from './store/state.ts'
 import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
-import { eventHistory, pendingEvents, scheduleEvent, type SimEvent, type SimStep, type Simulator, submitEvent } from './store/simulator.ts'
+import { eventHistory, pendingEvents, recentEvents, scheduleEvent, type SimEvent, type SimStep, type Simulator, submitEvent } from './store/simulator.ts'
 
 // --- options ---
 
@@ -233,8 +233,7 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
         if (limitParam !== null && !/^\d{1,15}$/.test(limitParam)) return invalid([{ path: 'limit', expected: 'a non-negative integer', actual: limitParam }])
         const sim = ctx.store.simulator()
         const seen = (e: SimEvent) => canSee(ctx.access, conversationOfEvent(sim.state, e))
-        const history = eventHistory(sim).filter(seen)
-        const events = limitParam === null ? history : history.slice(Math.max(0, history.length - Number(limitParam)))
+        const events = limitParam === null ? eventHistory(sim).filter(seen) : recentEvents({ limit: Number(limitParam), keep: seen })(sim)
         return json(200, { current_time: sim.now, events, pending: pendingEvents(sim).filter(seen) })
       },
     },

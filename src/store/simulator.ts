@@ -67,7 +67,32 @@ export type Simulator = {
   readonly idPrefix: string
   readonly pending: T.Tree<PendingKey, SimEvent>
   readonly history: T.Tree<number, SimEvent>
+  /** How many applied and failed events the history keeps, and for how long: {@link EventLimits} (defaults when absent). */
+  readonly eventLimits?: { readonly count: number; readonly ageMs: number }
 }
+
+/**
+ * How much event history a simulator keeps: at most `maxEvents` events (default
+ * {@link DEFAULT_MAX_EVENTS}), none older than `maxEventAgeSeconds` of simulated time (default: no age
+ * limit). The oldest go first. The limits bound memory, snapshots and `GET /events`; they are options
+ * of the running store, not part of its data.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type EventLimits = { readonly maxEvents?: number; readonly maxEventAgeSeconds?: number }
+
+/**
+ * How many events the history keeps when no `maxEvents` is given.
+ *
+ * @example
+ * import { DEFAULT_MAX_EVENTS } from 'chatfold'
+ * DEFAULT_MAX_EVENTS // 10000
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export const DEFAULT_MAX_EVENTS = 10_000
 
 /**
  * Options of a new simulator: its start time (now by default), the state to start from (or the
@@ -76,7 +101,7 @@ export type Simulator = {
  * @since 0.1.0
  * @category constructors
  */
-export type SimulatorOptions = ChatStateOptions & {
+export type SimulatorOptions = ChatStateOptions & EventLimits & {
   readonly startTime?: string
   readonly state?: ChatState
   readonly idPrefix?: string
@@ -120,6 +145,10 @@ export const createSimulator = (options: SimulatorOptions = {}): Simulator => ({
   idPrefix: options.idPrefix ?? `${newId().replace(/-/g, '').slice(0, 12)}-`,
   pending: undefined,
   history: undefined,
+  eventLimits: {
+    count: options.maxEvents === undefined || Number.isNaN(options.maxEvents) ? DEFAULT_MAX_EVENTS : Math.max(1, Math.floor(options.maxEvents)),
+    ageMs: options.maxEventAgeSeconds === undefined || Number.isNaN(options.maxEventAgeSeconds) ? Infinity : Math.max(0, options.maxEventAgeSeconds) * 1000,
+  },
 })
 
 // --- events ---
@@ -142,7 +171,21 @@ const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<Dec
   return issues.length > 0 ? E.left(issues) : E.right((r as E.Right<ChatInput>).right)
 }
 
-const record = (sim: Simulator, event: SimEvent): T.Tree<number, SimEvent> => T.insert((a: number, b: number) => a - b, T.size(sim.history), event, sim.history)
+const eventTime = (e: SimEvent): number => Date.parse(e.applied_at ?? e.submitted_at)
+
+/** The history with `event` added under the next key, and the oldest events past the limits dropped. */
+const record = (sim: Simulator, event: SimEvent): T.Tree<number, SimEvent> => {
+  const last = T.max(sim.history)
+  let h: T.Tree<number, SimEvent> = T.insert((a: number, b: number) => a - b, last === undefined ? 0 : last.k + 1, event, sim.history)
+  const count = sim.eventLimits?.count ?? DEFAULT_MAX_EVENTS
+  while (h !== undefined && T.size(h) > count) h = T.removeMin(h)[1]
+  const ageMs = sim.eventLimits?.ageMs ?? Infinity
+  if (ageMs !== Infinity) {
+    const cutoff = Date.parse(sim.now) - ageMs
+    for (let oldest = T.min(h); h !== undefined && oldest !== undefined && eventTime(oldest.v) < cutoff; oldest = T.min(h)) h = T.removeMin(h)[1]
+  }
+  return h
+}
 
 /** Applies one event's input now; the event lands in the history as applied or failed. */
 const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simulator; readonly event: SimEvent; readonly error?: StoreError } => {
@@ -294,6 +337,30 @@ export const advanceBy =
  * @category lookups
  */
 export const eventHistory = (sim: Simulator): ReadonlyArray<SimEvent> => T.values(sim.history)
+
+/**
+ * The newest `limit` events of the history that `keep` accepts (all by default), oldest first. It
+ * visits only the events it returns and those `keep` turns down on the way, never the whole history.
+ *
+ * @example
+ * import { createSimulator, recentEvents } from 'chatfold'
+ * recentEvents({ limit: 10 })(createSimulator()) // []
+ *
+ * @since 0.2.0
+ * @category lookups
+ */
+export const recentEvents =
+  (options: { readonly limit: number; readonly keep?: (event: SimEvent) => boolean }) =>
+  (sim: Simulator): ReadonlyArray<SimEvent> => {
+    const out: SimEvent[] = []
+    const limit = Math.max(0, Math.floor(options.limit))
+    if (limit === 0) return out
+    T.forEachDown(sim.history, undefined, (e) => {
+      if (options.keep === undefined || options.keep(e)) out.push(e)
+      return out.length < limit
+    })
+    return out.reverse()
+  }
 
 /**
  * The events waiting for the clock, in the order they will apply.
