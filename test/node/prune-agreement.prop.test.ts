@@ -6,15 +6,15 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { createPruner, type PruneOptions, pruneToolResultsWithReport } from '../src/messages/prune.ts'
-import { planCompaction } from '../src/compaction/plan.ts'
-import { createBuilder } from '../src/conversation.ts'
-import { applyChanges, createEngine, type Engine } from '../src/engine/index.ts'
-import { createNodeEngine } from '../src/node/engine.ts'
-import { countMessage, heuristic } from '../src/tokens.ts'
-import type { Message, Messages } from '../src/message.ts'
-import type { Part } from '../src/part.ts'
-import { deepFreeze } from './arbitraries.ts'
+import { createPruner, type PruneOptions, pruneToolResultsWithReport } from '../../src/messages/prune.ts'
+import { planCompaction } from '../../src/compaction/plan.ts'
+import { createBuilder } from '../../src/conversation.ts'
+import { applyChanges, createEngine, type Engine } from '../../src/engine/index.ts'
+import { createNodeEngine } from '../../src/node/engine.ts'
+import { countMessage, heuristic } from '../../src/tokens.ts'
+import type { Message, Messages } from '../../src/message.ts'
+import type { Part } from '../../src/part.ts'
+import { deepFreeze } from '../arbitraries.ts'
 
 /** Coding-agent turns: a user question (sometimes with an image or a file), tool calls with arguments of any size, their results. */
 const historyArb: fc.Arbitrary<Messages> = fc
