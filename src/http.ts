@@ -79,8 +79,14 @@ const json = (status: number, body: unknown, headers: Readonly<Record<string, st
 const fail = (status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}): Response =>
   json(status, { error: { status, code, message, ...extra } }, headers)
 
+/** Most issues one error response lists (a body of 100,000 bad blocks would otherwise get an answer many times its size). */
+const MAX_LISTED_ISSUES = 100
+
 const invalid = (failure: DecodeFailure, message = 'The request has invalid fields'): Response =>
-  fail(400, 'invalid_request', message, { issues: failure.map((i) => ({ path: i.path, expected: i.expected, actual: showActual(i.actual) })) })
+  fail(400, 'invalid_request', message, {
+    issues: failure.slice(0, MAX_LISTED_ISSUES).map((i) => ({ path: i.path, expected: i.expected, actual: showActual(i.actual) })),
+    ...(failure.length > MAX_LISTED_ISSUES ? { issues_total: failure.length } : {}),
+  })
 
 const storeFailure = (e: StoreError, prefix = ''): Response =>
   e.type === 'duplicate_message'
@@ -95,6 +101,11 @@ const isJsonType = (ct: string): boolean => /^(?:application\/(?:[\w.+-]*\+)?jso
 /** Reads a JSON body, stopping (and cancelling the stream) as soon as it passes `limit` bytes. */
 const readJson = async (request: Request, limit: number): Promise<E.Either<Response, unknown>> => {
   const type = request.headers.get('content-type')
+  const charset = type === null ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    await request.body?.cancel().catch(() => undefined)
+    return E.left(fail(415, 'unsupported_media_type', `Expected a UTF-8 JSON body, got charset ${charset.slice(0, 40)}`, { accept: 'application/json; charset=utf-8' }))
+  }
   if (type !== null && !isJsonType(type)) {
     await request.body?.cancel().catch(() => undefined)
     return E.left(fail(415, 'unsupported_media_type', `Expected a JSON body (application/json), got ${type.slice(0, 100)}`, { accept: 'application/json' }))

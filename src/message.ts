@@ -58,11 +58,23 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
  * @since 0.1.0
  * @category codecs
  */
+/**
+ * Whether the calendar date of an ISO-8601 string exists: `Date.parse` rolls `2024-02-30` over to
+ * March 1st instead of refusing it, so the day is checked against its month (leap years included).
+ */
+const realDate = (s: string): boolean => {
+  const y = Number(s.slice(0, 4))
+  const m = Number(s.slice(5, 7))
+  const d = Number(s.slice(8, 10))
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate()
+}
+
+const isIsoTimestamp = (u: unknown): u is string => typeof u === 'string' && ISO_8601.test(u) && realDate(u) && !Number.isNaN(Date.parse(u))
+
 export const IsoTimestampC: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
   'IsoTimestamp',
-  (u): u is string => typeof u === 'string' && ISO_8601.test(u) && !Number.isNaN(Date.parse(u)),
-  (u, c) =>
-    typeof u === 'string' && ISO_8601.test(u) && !Number.isNaN(Date.parse(u)) ? t.success(u) : t.failure(u, c, 'an ISO-8601 timestamp'),
+  isIsoTimestamp,
+  (u, c) => (isIsoTimestamp(u) ? t.success(u) : t.failure(u, c, 'an ISO-8601 timestamp')),
   t.identity,
 )
 

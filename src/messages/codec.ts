@@ -97,7 +97,8 @@ export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => 
   const issues: DecodeIssue[] = []
   let bad = 0
   let n = 0
-  let start = 0
+  // a byte-order mark before the first line is not part of it (loadHistory reads files the same way)
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
   while (start <= text.length) {
     let end = text.indexOf('\n', start)
     if (end < 0) end = text.length

@@ -10,7 +10,7 @@ import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatHandler } from '../../src/http.ts'
 import { image, text } from '../../src/part.ts'
-import { decodeMessages, makeMessage, textMessage, type Messages } from '../../src/message.ts'
+import { decodeMessages, IsoTimestampC, makeMessage, textMessage, type Messages } from '../../src/message.ts'
 import { importJSONL, toJSONL } from '../../src/messages/codec.ts'
 import { validateInput } from '../../src/store/input.ts'
 import { createChatStore } from '../../src/store/store.ts'
@@ -84,7 +84,9 @@ describe('the poison request (a content block with an unknown field nested 100,0
       expect(body.length).toBeLessThan(1 << 20)
       const r = await fetch(`${server.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       expect(r.status).toBe(400)
-      expect(await r.text()).toContain('content[129999]')
+      const answer = (await r.json()) as { error: { issues: Array<{ path: string }>; issues_total: number } }
+      expect(answer.error.issues[0]?.path).toBe('content[0]')
+      expect(answer.error.issues_total).toBe(130_000)
       expect(store.state().updateCount).toBe(0)
     } finally {
       await server.close()
@@ -124,4 +126,44 @@ describe('everything the data model accepts saves and loads back equal', () => {
     const back = await loadStore(file)
     expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snapshot(state))
   }, 120_000)
+})
+
+describe('smaller edges of the input', () => {
+  it('a date that does not exist is not a timestamp (2024-02-30), a leap day is', () => {
+    expect(IsoTimestampC.is('2024-02-30T10:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('2023-02-29T10:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('2024-04-31T00:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('2024-02-29T10:00:00Z')).toBe(true)
+    expect(IsoTimestampC.is('2024-12-31T23:59:59.999Z')).toBe(true)
+  })
+
+  it('importJSONL accepts a byte-order mark before the first line, as loadHistory does', () => {
+    const jsonl = toJSONL([textMessage('user', 'hi')])
+    expect(importJSONL(`\uFEFF${jsonl}`)).toEqual(importJSONL(jsonl))
+  })
+
+  it('a body in another charset than UTF-8 is a 415, and changes nothing', async () => {
+    const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    const r = await createChatHandler(store)(
+      new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{"role":"user","content":"hi"}' }),
+    )
+    expect(r.status).toBe(415)
+    expect(store.state().updateCount).toBe(0)
+    const ok = await createChatHandler(store)(
+      new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: '{"role":"user","content":"hi"}' }),
+    )
+    expect(ok.status).toBe(201)
+  })
+
+  it('an error response lists at most 100 issues and says how many there were', async () => {
+    const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    const body = JSON.stringify({ role: 'user', content: new Array(100_000).fill(1) })
+    const r = await createChatHandler(store)(new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+    expect(r.status).toBe(400)
+    const text = await r.text()
+    expect(text.length).toBeLessThan(body.length)
+    const answer = JSON.parse(text) as { error: { issues: unknown[]; issues_total: number } }
+    expect(answer.error.issues).toHaveLength(100)
+    expect(answer.error.issues_total).toBe(100_000)
+  })
 })
