@@ -28,7 +28,7 @@ export type EngineHost = {
 const WORKER_FIX =
   "emit chatfold's worker (the chatfold/worker entry) as its own file next to your bundle and pass its URL: " +
   "createEngine({ host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) }); " +
-  'Vite and webpack 5 emit it by themselves, esbuild with @chialab/esbuild-plugin-worker (README: Bundlers)'
+  'Vite and webpack 5 emit it by themselves (README: Bundlers)'
 
 /**
  * The URL the default worker is looked for at, for messages only: the literal in `webWorkerHost`
@@ -113,8 +113,8 @@ const diagnose = async (url: string): Promise<string> => {
 /**
  * A module Web Worker running the engine (browsers, Deno). Without `url`, the worker script is the
  * package's own `workers/engine.worker.ts`, referenced as `new URL(…, import.meta.url)` so that
- * bundlers (Vite, webpack 5, esbuild with `@chialab/esbuild-plugin-worker`) find and emit it; pass
- * `url` where a bundler does not (Rollup, `deno bundle`): emit `chatfold/worker` as its own entry.
+ * bundlers (Vite, webpack 5) find and emit it; pass
+ * `url` where a bundler does not (esbuild, Rollup, `deno bundle`): emit `chatfold/worker` as its own entry.
  * A script that cannot load fails the engine with the URL tried, the HTTP status and the fix.
  *
  * @example

@@ -35,27 +35,6 @@ export type Bundler = {
   readonly bundle: (project: string, out: string) => Promise<void>
 }
 
-export const esbuildPlugin: Bundler = {
-  name: 'esbuild + @chialab/esbuild-plugin-worker',
-  page: 'page',
-  bundle: async (project, out) => {
-    const { build } = await import('esbuild')
-    const { default: workerPlugin } = await import('@chialab/esbuild-plugin-worker')
-    await build({
-      absWorkingDir: project,
-      entryPoints: ['src/page.js'],
-      bundle: true,
-      format: 'esm',
-      outdir: out,
-      logLevel: 'silent',
-      plugins: [workerPlugin()],
-      // the plugin builds workers for esbuild's 'neutral' platform, which reads no main fields
-      mainFields: ['browser', 'module', 'main'],
-    })
-    writeFileSync(join(out, 'index.html'), html('page.js'))
-  },
-}
-
 /** esbuild alone: the worker is a second entry point, and the page says where it is. */
 export const esbuildEntry: Bundler = {
   name: 'esbuild, worker as a second entry',

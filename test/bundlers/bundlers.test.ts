@@ -94,7 +94,6 @@ describe('the engine worker under each bundler, in Chromium', () => {
   const working: ReadonlyArray<readonly [string, B.Bundler]> = [
     ['vite', B.vite],
     ['webpack', B.webpack],
-    ['esbuild-plugin', B.esbuildPlugin],
     ['esbuild-entry', B.esbuildEntry],
     ['rollup', B.rollup],
     ['deno', B.deno],
