@@ -9,6 +9,7 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import { newId, nowIso } from '../internal/id.ts'
 import { JsonRecordC } from '../internal/json.ts'
+import { pushAll } from '../internal/array.ts'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
 import { IsoTimestampC } from '../message.ts'
 import { AudioBlockC, type ChatContent, ChatContentC, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
@@ -43,7 +44,13 @@ const contentIssues = (u: unknown): ReadonlyArray<DecodeIssue> => {
   if (typeof u === 'string') return u === '' ? [{ path: '', expected: 'non-empty text', actual: u }] : []
   if (!Array.isArray(u)) return [{ path: '', expected: 'a string or a list of content blocks', actual: u }]
   if (u.length === 0) return [{ path: '', expected: 'at least one content block', actual: u }]
-  return u.flatMap((b: unknown, i) => blockIssues(b, `[${i}]`))
+  const out: DecodeIssue[] = []
+  for (let i = 0; i < u.length; i++) {
+    // A hole ends the walk: a sparse array (`new Array(2 ** 32 - 1)`) is refused at its first hole, not walked hole by hole.
+    if (!(i in u)) return [...out, { path: `[${i}]`, expected: 'a content block (the list has a hole here)', actual: undefined }]
+    pushAll(out, blockIssues(u[i], `[${i}]`))
+  }
+  return out
 }
 
 /** Turns issues with relative paths into io-ts errors under context `c`, so that paths render after the field. */
@@ -69,7 +76,7 @@ const toErrors = (c: t.Context, found: ReadonlyArray<DecodeIssue>): t.Errors =>
  */
 export const ChatInputContentC: t.Type<ChatContent, ChatContent, unknown> = new t.Type<ChatContent, ChatContent, unknown>(
   'ChatInputContent',
-  (u): u is ChatContent => ChatContentC.is(u) && contentIssues(u).length === 0,
+  (u): u is ChatContent => contentIssues(u).length === 0 && ChatContentC.is(u),
   (u, c) => {
     const found = contentIssues(u)
     if (found.length > 0) return t.failures(toErrors(c, found))
