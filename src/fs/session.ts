@@ -15,7 +15,7 @@
  * @module
  */
 import { constants } from 'node:fs'
-import { chmod, open, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { chmod, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import * as E from 'fp-ts/Either'
@@ -122,8 +122,10 @@ const syncDirectory = async (dir: string): Promise<void> => {
  */
 export const writeAtomic = async (file: string, data: string | Uint8Array): Promise<E.Either<SessionError, void>> => {
   const dir = dirname(file)
-  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   let created = false
+  await removeStaleTemps(file)
+  inFlight.add(tmp)
   try {
     const mode = await stat(file).then(
       (s) => s.mode & 0o777,
@@ -145,6 +147,39 @@ export const writeAtomic = async (file: string, data: string | Uint8Array): Prom
   } catch (e) {
     if (created) await unlink(tmp).catch(() => undefined)
     return E.left(ioError(file, e))
+  } finally {
+    inFlight.delete(tmp)
+  }
+}
+
+/** Temporary files this process is writing now. */
+const inFlight = new Set<string>()
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes the temporary files a killed save of `file` left behind: those of a process that no longer
+ * runs, or of this one but not being written now. A save in progress elsewhere keeps its file.
+ */
+const removeStaleTemps = async (file: string): Promise<void> => {
+  const dir = dirname(file)
+  const prefix = `.${basename(file)}.`
+  const names = await readdir(dir).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const rest = name.slice(prefix.length)
+    const path = join(dir, name)
+    const m = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(rest)
+    if (m === null && !/^[0-9a-f]{12}\.tmp$/.test(rest)) continue
+    if (m !== null && (inFlight.has(path) || (Number(m[1]) !== process.pid && isAlive(Number(m[1]))))) continue
+    await unlink(path).catch(() => undefined)
   }
 }
 
@@ -225,6 +260,7 @@ const countLines = (text: string): number => {
 
 /** Reads a JSONL file into messages, with the torn-tail policy. */
 const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, Messages>> => {
+  await removeStaleTemps(file)
   let bytes: Uint8Array
   try {
     bytes = await readFile(file)
