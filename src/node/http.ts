@@ -142,6 +142,43 @@ export const toNodeListener =
     })()
   }
 
+/** Default time for a client to send its headers (Node answers 408 after it). */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
+/** Default time for a client to send its whole request, body included (Node answers 408 after it). */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+/** Default number of requests handled at once; more are answered 503. */
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 256
+
+/**
+ * Options of `serve`: where to listen, and the limits that keep slow clients from holding the server:
+ * time for the headers (10 s) and for the whole request (30 s), answered 408 after, and requests handled
+ * at once (256), answered 503 beyond.
+ *
+ * @since 0.2.0
+ * @category http
+ */
+export type ServeOptions = {
+  readonly port?: number
+  readonly hostname?: string
+  readonly headersTimeoutMs?: number
+  readonly requestTimeoutMs?: number
+  readonly maxConcurrentRequests?: number
+}
+
+/** Answers 503 while `max` requests are being handled. */
+const limitConcurrency = (max: number, listener: (req: IncomingMessage, res: ServerResponse) => void) => {
+  let active = 0
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (active >= max) {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', 'retry-after': '1' }).end('Busy')
+      return
+    }
+    active++
+    res.once('close', () => active--)
+    listener(req, res)
+  }
+}
+
 /**
  * A running server: its URL, the `node:http` server, and `close()`.
  *
@@ -168,10 +205,21 @@ export type RunningServer = {
  * @since 0.1.0
  * @category http
  */
-export const serve = (handler: FetchHandler, options: { readonly port?: number; readonly hostname?: string } = {}): Promise<RunningServer> =>
+export const serve = (handler: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
     const hostname = options.hostname ?? '127.0.0.1'
-    const server = createServer({ keepAliveTimeout: 5_000 }, toNodeListener(handler))
+    const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+    const server = createServer(
+      {
+        keepAliveTimeout: 5_000,
+        headersTimeout,
+        requestTimeout,
+        // Node checks the two timeouts on this interval (30 s by default), so a short timeout needs a shorter check
+        connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
+      },
+      limitConcurrency(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS, toNodeListener(handler)),
+    )
     server.once('error', reject)
     server.listen(options.port ?? 0, hostname, () => {
       server.off('error', reject)
