@@ -258,8 +258,24 @@ const countLines = (text: string): number => {
   return n
 }
 
-/** Reads a JSONL file into messages, with the torn-tail policy. */
-const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, Messages>> => {
+/** The 1-based line holding the first byte sequence that is not UTF-8. */
+const invalidUtf8Line = (bytes: Uint8Array): number => {
+  let line = 1
+  for (let start = 0; start <= bytes.length; line++) {
+    let end = bytes.indexOf(NEWLINE, start)
+    if (end < 0) end = bytes.length
+    try {
+      utf8.decode(bytes.subarray(start, end))
+    } catch {
+      return line
+    }
+    start = end + 1
+  }
+  return line
+}
+
+/** Reads a JSONL file's complete text, with the torn-tail policy. */
+const readText = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, string>> => {
   await removeStaleTemps(file)
   let bytes: Uint8Array
   try {
@@ -268,9 +284,32 @@ const readLines = async (file: string, options: LoadOptions): Promise<E.Either<S
     return E.left(ioError(file, e))
   }
   const split = splitTorn(bytes)
-  if (split === undefined) return E.left({ type: 'decode', file, failure: [{ path: '', expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
+  if (split === undefined) return E.left({ type: 'decode', file, failure: [{ path: `line ${invalidUtf8Line(bytes)}`, expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
   if (split.torn && options.tornTail === 'fail') return E.left({ type: 'torn', file, line: countLines(split.text) })
-  return E.mapLeft((failure: DecodeFailure): SessionError => ({ type: 'decode', file, failure }))(importJSONL(split.text))
+  return E.right(split.text)
+}
+
+const decodeLines = (file: string, text: string): E.Either<SessionError, Messages> =>
+  E.mapLeft((failure: DecodeFailure): SessionError => ({ type: 'decode', file, failure }))(importJSONL(text))
+
+/** Reads a JSONL file into messages, with the torn-tail policy. */
+const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, Messages>> => {
+  const text = await readText(file, options)
+  return E.isLeft(text) ? text : decodeLines(file, text.right)
+}
+
+/** The 1-based line of each message of a JSONL text: the lines that are not blank, as importJSONL reads them. */
+const messageLines = (text: string): number[] => {
+  const out: number[] = []
+  let line = 0
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start)
+    if (end < 0) end = text.length
+    line++
+    if (text.slice(start, end).replace(/^\uFEFF/, '').trim() !== '') out.push(line)
+    start = end + 1
+  }
+  return out
 }
 
 /**
@@ -299,13 +338,16 @@ export const loadHistory = (file: string, options: LoadOptions = {}): Promise<E.
  * @category fs
  */
 export const loadStore = async (file: string, options: LoadOptions = {}): Promise<E.Either<SessionError, ChatState>> => {
-  const lines = await readLines(file, options)
+  const text = await readText(file, options)
+  if (E.isLeft(text)) return text
+  const lines = decodeLines(file, text.right)
   if (E.isLeft(lines)) return lines
-  // a store file has no blank lines, so history index i is line i + 1
+  // message i stands on the i-th line that is not blank (blank lines are skipped, not counted out)
+  const at = messageLines(text.right)
   const toLines = (f: DecodeFailure): DecodeFailure =>
     f.map((i) => {
       const m = /^\[(\d+)\]\.?(.*)$/.exec(i.path)
-      return m === null ? i : { ...i, path: `line ${Number(m[1]) + 1}: ${m[2] ?? ''}`.replace(/: $/, '') }
+      return m === null ? i : { ...i, path: `line ${at[Number(m[1])] ?? Number(m[1]) + 1}: ${m[2] ?? ''}`.replace(/: $/, '') }
     })
   return E.mapLeft((f: DecodeFailure): SessionError => ({ type: 'decode', file, failure: toLines(f) }))(fromStoreMessages(lines.right))
 }
