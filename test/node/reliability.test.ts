@@ -19,6 +19,7 @@ import { snapshot } from '../../src/store/snapshot.ts'
 import { loadHistory, loadStore, saveHistory, saveStore } from '../../src/fs/session.ts'
 import { serve } from '../../src/node/http.ts'
 import { encodeBase64 } from '../../src/internal/base64.ts'
+import { MAX_DEPTH } from '../../src/internal/json.ts'
 
 let dir = ''
 beforeAll(async () => {
@@ -107,6 +108,20 @@ describe('everything the data model accepts saves and loads back equal', () => {
     expect(same(importJSONL(jsonl))).toBe(true)
     expect(same(decodeMessages(jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)))).toBe(true)
   }, 60_000)
+
+  it('metadata nested to the documented depth limit saves and loads back equal; one level more is refused by path', async () => {
+    const nest = (levels: number): Record<string, unknown> => {
+      let v: Record<string, unknown> = { leaf: true }
+      for (let i = 1; i < levels; i++) v = { d: v }
+      return v
+    }
+    const deepest = makeMessage({ role: 'user', parts: [text('deep')], metadata: nest(MAX_DEPTH) })
+    const file = join(dir, 'deep-metadata.jsonl')
+    expect(await saveHistory(file)([deepest])).toEqual(E.right(undefined))
+    expect(await loadHistory(file)).toEqual(E.right([deepest]))
+    const tooDeep = decodeMessages([{ ...JSON.parse(toJSONL([deepest])) as object, metadata: nest(MAX_DEPTH + 1) }])
+    expect(E.isLeft(tooDeep) ? tooDeep.left[0]?.path : tooDeep).toMatch(/^\[0\]\.metadata/)
+  })
 
   it('a chat input with an image block of 16 MiB validates', () => {
     const data = encodeBase64(bytes(16 * 1024 * 1024))
