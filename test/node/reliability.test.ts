@@ -20,6 +20,7 @@ import { loadHistory, loadStore, saveHistory, saveStore } from '../../src/fs/ses
 import { serve } from '../../src/node/http.ts'
 import { encodeBase64 } from '../../src/internal/base64.ts'
 import { MAX_DEPTH } from '../../src/internal/json.ts'
+import { fromAnthropic } from '../../src/adapters/index.ts'
 
 let dir = ''
 beforeAll(async () => {
@@ -122,6 +123,12 @@ describe('everything the data model accepts saves and loads back equal', () => {
     const tooDeep = decodeMessages([{ ...JSON.parse(toJSONL([deepest])) as object, metadata: nest(MAX_DEPTH + 1) }])
     expect(E.isLeft(tooDeep) ? tooDeep.left[0]?.path : tooDeep).toMatch(/^\[0\]\.metadata/)
   })
+
+  it("a provider request with a 16 MiB image decodes through the adapters' from…", () => {
+    const data = encodeBase64(bytes(16 * 1024 * 1024))
+    const r = fromAnthropic({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, { type: 'text', text: 'what is this?' }] }] })
+    expect(E.isRight(r) ? r.right[0]?.parts.map((p) => p.type) : r).toEqual(['image', 'text'])
+  }, 60_000)
 
   it('a chat input with an image block of 16 MiB validates', () => {
     const data = encodeBase64(bytes(16 * 1024 * 1024))
