@@ -16,6 +16,7 @@ export * from './failure.ts'
 export * from './role.ts'
 export * from './part.ts'
 export * from './message.ts'
+export * from './message-edit.ts'
 // As in the main entry: the part constructor keeps the name, the message accessor is `reasoningParts`.
 export { reasoning } from './part.ts'
 export { reasoning as reasoningParts } from './message.ts'

@@ -12,6 +12,7 @@ export * from './failure.ts'
 export * from './role.ts'
 export * from './part.ts'
 export * from './message.ts'
+export * from './message-edit.ts'
 // `reasoning` is both the part constructor (part.ts) and the message accessor (message.ts): the flat
 // entry keeps the constructor under that name and the accessor as `reasoningParts`.
 export { reasoning } from './part.ts'

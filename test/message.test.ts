@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import {
-  addPart, decodeMessage, decodeMessages, encodeMessage, getMeta, images, isAssistant, isBookmark, isDisplay, isEmpty, isEphemeral,
-  isInternal, isMetadata, isNormal, isSynthetic, isSystem, isTool, isUser, makeMessage, mapParts, type Message, MessageEq, parseMessages,
-  reasoning, reasoningText, setMeta, textContent, textMessage, toolCalls, toolResults, upsertToolCall,
+  decodeMessage, decodeMessages, encodeMessage, images, isAssistant, isBookmark, isDisplay, isEmpty, isEphemeral,
+  isInternal, isMetadata, isNormal, isSynthetic, isSystem, isTool, isUser, makeMessage, type Message, parseMessages,
+  reasoning, reasoningText, textContent, textMessage, toolCalls, toolResults,
 } from '../src/message.ts'
+import { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from '../src/message-edit.ts'
 import { image, isText, reasoning as thinking, text, toolCall, toolResult, finish } from '../src/part.ts'
 import { formatDecodeFailure } from '../src/failure.ts'
 import { deepFreeze } from './arbitraries.ts'

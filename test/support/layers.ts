@@ -18,6 +18,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/role.ts', 1],
   ['src/part.ts', 2],
   ['src/message.ts', 3],
+  ['src/message-edit.ts', 3.2],
   ['src/content.ts', 3],
   ['src/messages/', 4],
   ['src/tokens/', 4.5], // the token modules, under the src/tokens.ts entry point
