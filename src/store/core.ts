@@ -8,7 +8,7 @@
 import * as t from 'io-ts'
 import type { Message } from '../message.ts'
 import { IsoTimestampC } from '../message.ts'
-import type { ChatContent } from '../content.ts'
+import { type ChatContent, fromChatContent } from '../content.ts'
 import { ChatIdC, type ChatRole, ChatRoleC } from './input.ts'
 import * as T from './tree.ts'
 
@@ -65,6 +65,33 @@ export type ChatRecord = {
   readonly content: ChatContent
   readonly inputId: string
 }
+
+/** A stored message as a snapshot lists it (seed 001 wire names). */
+type HeldMessage = {
+  readonly message_id: string
+  readonly conversation_id: string
+  readonly role: ChatRole
+  readonly content: ChatContent
+  readonly timestamp: string
+  readonly input_id: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+
+/** The record of a message a snapshot lists: what loading a snapshot and recovering a log both rebuild. */
+export const recordOf = (m: HeldMessage): ChatRecord => ({
+  key: keyOf(m.timestamp, m.input_id, m.message_id),
+  message: {
+    id: m.message_id,
+    role: m.role,
+    parts: fromChatContent(m.content),
+    kind: 'normal',
+    conversationId: m.conversation_id,
+    createdAt: m.timestamp,
+    ...(m.metadata === undefined ? {} : { metadata: m.metadata }),
+  },
+  content: m.content,
+  inputId: m.input_id,
+})
 
 /**
  * Metadata of one conversation (seed `ConversationMetadata`): when it started, when its last

@@ -12,8 +12,7 @@ import * as E from 'fp-ts/Either'
 import { IsoTimestampC } from '../message.ts'
 import { formatDecodeFailure as formatFailure } from '../failure.ts'
 import { validateInput } from './input.ts'
-import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, keyOf } from './core.ts'
-import { fromChatContent } from '../content.ts'
+import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
 import { emptyState, type ChatState } from './state.ts'
 import { type ChatMessage, fromSnapshot, snapshot } from './snapshot.ts'
 import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
@@ -204,20 +203,7 @@ const restoreState = (u: unknown): E.Either<string, ChatState> => {
   if (!isObject(u) || !Array.isArray(u['messages']) || !isObject(u['conversations'])) return E.left('state: expected a snapshot with messages and conversations')
   const byConversation = new Map<string, Array<readonly [ChatRecord['key'], ChatRecord]>>()
   for (const m of u['messages'] as ReadonlyArray<ChatMessage>) {
-    const record: ChatRecord = {
-      key: keyOf(m.timestamp, m.input_id, m.message_id),
-      message: {
-        id: m.message_id,
-        role: m.role,
-        parts: fromChatContent(m.content),
-        kind: 'normal',
-        conversationId: m.conversation_id,
-        createdAt: m.timestamp,
-        ...(m.metadata === undefined ? {} : { metadata: m.metadata }),
-      },
-      content: m.content,
-      inputId: m.input_id,
-    }
+    const record = recordOf(m)
     const list = byConversation.get(m.conversation_id) ?? []
     list.push([record.key, record])
     byConversation.set(m.conversation_id, list)

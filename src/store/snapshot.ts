@@ -10,7 +10,6 @@ import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
 import { JsonRecordC } from '../internal/json.ts'
 import { IsoTimestampC, type Messages } from '../message.ts'
-import { fromChatContent } from '../content.ts'
 import { ChatIdC, ChatInputContentC, ChatRoleC } from './input.ts'
 import {
   type ChatRecord,
@@ -21,7 +20,7 @@ import {
   type ConversationMetadata,
   ConversationMetadataC,
   fromConversations,
-  keyOf,
+  recordOf,
 } from './core.ts'
 import { validateState } from './state.ts'
 import * as T from './tree.ts'
@@ -240,20 +239,7 @@ export const fromSnapshot = (u: unknown): E.Either<DecodeFailure, ChatState> => 
     if (!metas.has(m.conversation_id) && !Object.prototype.hasOwnProperty.call(s.conversations, m.conversation_id)) {
       issues.push({ path: `${path}.conversation_id`, expected: 'a conversation listed in conversations', actual: m.conversation_id })
     }
-    const record: ChatRecord = {
-      key: keyOf(m.timestamp, m.input_id, m.message_id),
-      message: {
-        id: m.message_id,
-        role: m.role,
-        parts: fromChatContent(m.content),
-        kind: 'normal',
-        conversationId: m.conversation_id,
-        createdAt: m.timestamp,
-        ...(m.metadata === undefined ? {} : { metadata: m.metadata }),
-      },
-      content: m.content,
-      inputId: m.input_id,
-    }
+    const record = recordOf(m)
     const list = byConversation.get(m.conversation_id) ?? []
     list.push(record)
     byConversation.set(m.conversation_id, list)
