@@ -16,7 +16,10 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/internal/', 0],
   ['src/failure.ts', 1],
   ['src/role.ts', 1],
-  ['src/part.ts', 2],
+  ['src/part.ts', 2], // re-exports the three part modules below
+  ['src/part-model.ts', 2],
+  ['src/part-registry.ts', 2],
+  ['src/part-make.ts', 2],
   ['src/message.ts', 3],
   ['src/message-edit.ts', 3.2],
   ['src/content.ts', 3],
