@@ -30,6 +30,7 @@ import { restrictTo, type ChatState, type StoreError } from './store/state.ts'
 import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
 import { eventHistory, pendingEvents, recentEvents, scheduleEvent, type SimEvent, type SimStep, type Simulator, submitEvent } from './store/simulator.ts'
+import { isObject } from './internal/object.ts'
 
 // --- options ---
 
@@ -171,8 +172,6 @@ const forbidden = (conversationId: string): Response => fail(403, 'forbidden', `
 
 type Ctx = { readonly store: ChatStore; readonly access: Access; readonly request: Request; readonly url: URL; readonly limit: number }
 type Route = { readonly method: 'GET' | 'POST'; readonly run: (ctx: Ctx) => Promise<Response> }
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 const messageOf = (state: ChatState, e: SimEvent): ChatMessage | undefined => {
   const id = e.input.message_id ?? e.input.input_id

@@ -21,6 +21,7 @@ import {
   ToolCallPartC,
   ToolResultPartC,
 } from './part-model.ts'
+import { isObject } from './internal/object.ts'
 
 // --- registry ---
 
@@ -93,8 +94,6 @@ const codecFor = (type: string): AnyPartCodec | undefined => builtins.get(type) 
 
 const tagCodec = (): t.Decoder<unknown, unknown> =>
   t.keyof(Object.fromEntries(partTypes().map((k) => [k, null])), partTypes().map((k) => JSON.stringify(k)).join(' | '))
-
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** `{type, data: {...}}` with nothing else: the tagged wire form. */
 const isTagged = (u: Record<string, unknown>): boolean => {

@@ -6,6 +6,7 @@
  * @module
  */
 import * as t from 'io-ts'
+import { isObject } from './object.ts'
 
 /** How deep metadata may nest before it is rejected. */
 export const MAX_DEPTH = 64
@@ -13,7 +14,7 @@ export const MAX_DEPTH = 64
 type JsonProblem = { readonly path: string; readonly expected: string; readonly actual: unknown }
 
 const isPlainObject = (u: unknown): u is Record<string, unknown> => {
-  if (typeof u !== 'object' || u === null || Array.isArray(u)) return false
+  if (!isObject(u)) return false
   const proto = Object.getPrototypeOf(u)
   return proto === Object.prototype || proto === null
 }

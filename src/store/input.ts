@@ -13,10 +13,9 @@ import { pushAll } from '../internal/array.ts'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
 import { IsoTimestampC } from '../message.ts'
 import { AudioBlockC, type ChatContent, ChatContentC, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- content ---
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 const issues = (r: t.Validation<unknown>, path: string): ReadonlyArray<DecodeIssue> =>
   E.isLeft(r) ? failureFromErrors(r.left).map((i) => ({ ...i, path: i.path === '' ? path : `${path}.${i.path}` })) : []

@@ -17,6 +17,7 @@ import { emptyState, type ChatState } from './state.ts'
 import { type ChatMessage, fromSnapshot, snapshot } from './snapshot.ts'
 import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
 import * as T from './tree.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- commands ---
 
@@ -39,8 +40,6 @@ export type StoreCommand =
   | { readonly op: 'submit'; readonly data: unknown }
   | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
   | { readonly op: 'advance'; readonly until: string }
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.

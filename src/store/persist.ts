@@ -13,6 +13,7 @@ import type { Message, Messages } from '../message.ts'
 import type { ChatState } from './core.ts'
 import * as T from './tree.ts'
 import { fromSnapshot, snapshot } from './snapshot.ts'
+import { isObject } from '../internal/object.ts'
 
 /**
  * The id of the header message of a store saved as a history.
@@ -27,8 +28,6 @@ import { fromSnapshot, snapshot } from './snapshot.ts'
 export const STORE_HEADER_ID = 'chatfold-store'
 
 const VERSION = 1
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /**
  * The store as a history: a header message, then every held message chronologically, each

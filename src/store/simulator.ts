@@ -16,6 +16,7 @@ import { type ChatInput, validateInput } from './input.ts'
 import { compareInstants, instantOf, type Instant } from './core.ts'
 import { applyInput, type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
 import * as T from './tree.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- model ---
 
@@ -152,8 +153,6 @@ export const createSimulator = (options: SimulatorOptions = {}): Simulator => ({
 })
 
 // --- events ---
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** The next generated input id: the prefix and a zero-padded counter, so ties sort by arrival. */
 const nextInputId = (sim: Simulator): string => `${sim.idPrefix}${String(sim.seq + 1).padStart(12, '0')}`
