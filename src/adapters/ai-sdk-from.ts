@@ -13,7 +13,6 @@ import type { Message, Messages } from '../message.ts'
 import {
   fromDataUrl,
   fromMessage,
-  isJsonObject,
   optional,
   reader,
   type Reader,
@@ -23,6 +22,7 @@ import {
 } from './shared.ts'
 import type { ProviderId } from './types.ts'
 import { jsonText } from './json-text.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- from ---
 
@@ -41,7 +41,7 @@ const RequestC = t.type({ messages: t.array(t.unknown) }, 'an object with messag
 /** A string field of a provider's options. */
 const option = (options: Record<string, unknown> | null | undefined, provider: string, key: string): string | undefined => {
   const forProvider = options?.[provider]
-  const value = isJsonObject(forProvider) ? forProvider[key] : undefined
+  const value = isObject(forProvider) ? forProvider[key] : undefined
   return typeof value === 'string' ? value : undefined
 }
 
@@ -111,7 +111,7 @@ const outputContent = (r: Reader, output: t.TypeOf<typeof OutputC>, at: string):
     case 'content':
       return {
         content: Array.isArray(output.value)
-          ? output.value.map((c: unknown) => (isJsonObject(c) && c['type'] === 'text' && typeof c['text'] === 'string' ? c['text'] : '')).join('')
+          ? output.value.map((c: unknown) => (isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string' ? c['text'] : '')).join('')
           : '',
         isError: false,
       }

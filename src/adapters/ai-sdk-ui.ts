@@ -13,10 +13,11 @@
  */
 import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Part } from '../part.ts'
-import { imageType, isJsonObject, omitPart, parseJson, toDataUrl, type Context } from './shared.ts'
+import { imageType, omitPart, parseJson, toDataUrl, type Context } from './shared.ts'
 import { type AIProviderOptions, assistantContent } from './ai-sdk.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import * as E from 'fp-ts/Either'
+import { isObject } from '../internal/object.ts'
 
 // --- wire ---
 
@@ -100,7 +101,7 @@ export type UIKept = {
 /** The `metadata.ui` of a message, when it holds one. */
 export const keptOf = (m: Message): UIKept => {
   const ui = m.metadata?.['ui']
-  return isJsonObject(ui) ? (ui as UIKept) : {}
+  return isObject(ui) ? (ui as UIKept) : {}
 }
 
 // --- to ---

@@ -21,7 +21,6 @@ import {
   convertWith,
   idFor,
   imageType,
-  isJsonObject,
   nonEmptyIds,
   omitPart,
   parseJson,
@@ -29,6 +28,7 @@ import {
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import { aiSdkRules } from './rules-ai-sdk.ts'
 import { applyRules } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- wire ---
 
@@ -120,7 +120,7 @@ const reasoningOptions = (provider: string | undefined, p: ReasoningPart): AIPro
   if (provider === 'google') return { google: { thoughtSignature: p.signature } }
   if (provider === 'openai') {
     const parsed = parseJson(p.signature)
-    const ref = parsed !== undefined && isJsonObject(parsed.value) ? parsed.value : {}
+    const ref = parsed !== undefined && isObject(parsed.value) ? parsed.value : {}
     const itemId = ref['id']
     const encrypted = ref['encrypted_content']
     if (typeof itemId !== 'string') return undefined

@@ -14,7 +14,6 @@ import {
   fromDataUrl,
   fromMessage,
   replyMessage,
-  isJsonObject,
   optional,
   reader,
   type Reader,
@@ -23,6 +22,7 @@ import {
   errorText,
 } from './shared.ts'
 import { referenceOf } from './openai-responses.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- from ---
 
@@ -83,7 +83,7 @@ const decodeItems = (r: Reader, items: ReadonlyArray<unknown>, path: string): Me
   }
   items.forEach((u, i) => {
     const at = `${path}[${i}]`
-    const tag = isJsonObject(u) && u['type'] === undefined && 'role' in u ? 'message' : r.read(TaggedC, u, at)?.type
+    const tag = isObject(u) && u['type'] === undefined && 'role' in u ? 'message' : r.read(TaggedC, u, at)?.type
     if (tag === 'message') {
       const x = r.read(MessageItemC, u, at)
       if (x === undefined) return
@@ -178,7 +178,7 @@ const ErrorBodyC = t.type({ error: t.intersection([t.type({ message: t.string })
  */
 export const fromOpenAIResponse = (u: unknown): E.Either<DecodeFailure, Message> => {
   const r = reader()
-  if (ErrorBodyC.is(u) && !(isJsonObject(u) && 'output' in u)) {
+  if (ErrorBodyC.is(u) && !(isObject(u) && 'output' in u)) {
     return r.done(fromMessage({ role: 'assistant', parts: [], provider: 'openai', error: errorText(u.error.type, u.error.message) }))
   }
   const x = r.read(ResponseC, u, '')

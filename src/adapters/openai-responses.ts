@@ -28,7 +28,6 @@ import {
   idFor,
   type IdRule,
   imageType,
-  isJsonObject,
   isNative,
   omitPart,
   parseJson,
@@ -38,6 +37,7 @@ import {
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import { isResponsesCallId, joinReasoning, openAIResponsesRules } from './rules-openai.ts'
 import { applyRules, noteFix } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- wire ---
 
@@ -118,7 +118,7 @@ export const referenceOf = (id: string, encrypted: string | null | undefined): s
 /** The reasoning item a signature token names; `undefined` for any other signature. */
 const parseReference = (signature: string): ReasoningRef | undefined => {
   const parsed = parseJson(signature)
-  if (parsed === undefined || !isJsonObject(parsed.value)) return undefined
+  if (parsed === undefined || !isObject(parsed.value)) return undefined
   const { id, encrypted_content } = parsed.value
   if (typeof id !== 'string') return undefined
   return typeof encrypted_content === 'string' ? { id, encrypted_content } : { id }

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { arr, isObj, noteFix, type Obj, type RequestViolation, type Rule } from './rules-kit.ts'
+import { arr, noteFix, type Obj, type RequestViolation, type Rule } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 const PAIRS = 'ai-sdk/results-before-user-or-system'
 
@@ -14,12 +15,12 @@ const openCalls = (ms: ReadonlyArray<unknown>): { readonly blocked: ReadonlyArra
   const open = new Set<string>()
   const blocked: Array<readonly [number, ReadonlyArray<string>]> = []
   ms.forEach((m, i) => {
-    if (!isObj(m)) return
+    if (!isObject(m)) return
     const content = arr(m['content'])
     if (m['role'] === 'assistant') {
-      for (const p of content) if (isObj(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
+      for (const p of content) if (isObject(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
     } else if (m['role'] === 'tool') {
-      for (const p of content) if (isObj(p) && p['type'] === 'tool-result' && typeof p['toolCallId'] === 'string') open.delete(p['toolCallId'])
+      for (const p of content) if (isObject(p) && p['type'] === 'tool-result' && typeof p['toolCallId'] === 'string') open.delete(p['toolCallId'])
     } else if (open.size > 0) blocked.push([i, [...open]])
   })
   return { blocked, open: [...open] }
@@ -41,12 +42,12 @@ const pairs: Rule = {
   // a system message standing among a call's results moves to right after the results
   fix: (request, context) => {
     const ms = arr(request['messages'])
-    if (!openCalls(ms).blocked.some(([i]) => isObj(ms[i]) && (ms[i] as Obj)['role'] === 'system')) return request
+    if (!openCalls(ms).blocked.some(([i]) => isObject(ms[i]) && (ms[i] as Obj)['role'] === 'system')) return request
     const out: unknown[] = []
     let held: unknown[] = []
     const open = new Set<string>()
     ms.forEach((m, i) => {
-      if (!isObj(m)) return void out.push(m)
+      if (!isObject(m)) return void out.push(m)
       const content = arr(m['content'])
       if (m['role'] === 'system' && open.size > 0) {
         held.push(m)
@@ -55,7 +56,7 @@ const pairs: Rule = {
       }
       if (m['role'] === 'tool') {
         out.push(m)
-        for (const p of content) if (isObj(p) && p['type'] === 'tool-result' && typeof p['toolCallId'] === 'string') open.delete(p['toolCallId'])
+        for (const p of content) if (isObject(p) && p['type'] === 'tool-result' && typeof p['toolCallId'] === 'string') open.delete(p['toolCallId'])
         if (open.size === 0) {
           out.push(...held)
           held = []
@@ -65,7 +66,7 @@ const pairs: Rule = {
       out.push(...held)
       held = []
       if (m['role'] === 'assistant') {
-        for (const p of content) if (isObj(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
+        for (const p of content) if (isObject(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
       } else open.clear()
       out.push(m)
     })
@@ -80,7 +81,7 @@ const systemString: Rule = {
   name: SYSTEM,
   check: (request) =>
     arr(request['messages']).flatMap((m, i) =>
-      isObj(m) && m['role'] === 'system' && typeof m['content'] !== 'string' ? [{ path: `messages[${i}].content`, rule: SYSTEM, message: 'a system message holds a string' }] : [],
+      isObject(m) && m['role'] === 'system' && typeof m['content'] !== 'string' ? [{ path: `messages[${i}].content`, rule: SYSTEM, message: 'a system message holds a string' }] : [],
     ),
 }
 

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { arr, isBlank, isObj, noteFix, type Obj, replaceAt, type RequestViolation, type Rule, str } from './rules-kit.ts'
+import { arr, isBlank, noteFix, type Obj, replaceAt, type RequestViolation, type Rule, str } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 /** The tool-use ids Anthropic accepts. */
 export const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/
@@ -15,11 +16,11 @@ const messagesOf = (request: Obj): ReadonlyArray<unknown> => arr(request['messag
 
 /** The content of a turn as blocks (a string is one text block). */
 const blocksOf = (turn: unknown): ReadonlyArray<unknown> => {
-  const content = isObj(turn) ? turn['content'] : undefined
+  const content = isObject(turn) ? turn['content'] : undefined
   return typeof content === 'string' ? [{ type: 'text', text: content }] : arr(content)
 }
 
-const isText = (b: unknown): b is Obj & { readonly text: string } => isObj(b) && b['type'] === 'text' && typeof b['text'] === 'string'
+const isText = (b: unknown): b is Obj & { readonly text: string } => isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string'
 
 const withMessages = (request: Obj, messages: ReadonlyArray<unknown>): Obj => (messages === request['messages'] ? request : { ...request, messages })
 
@@ -32,7 +33,7 @@ const prefillText = (request: Obj): { readonly i: number; readonly j: number | u
   const ms = messagesOf(request)
   const i = ms.length - 1
   const last = ms[i]
-  if (!isObj(last) || last['role'] !== 'assistant') return undefined
+  if (!isObject(last) || last['role'] !== 'assistant') return undefined
   if (typeof last['content'] === 'string') return { i, j: undefined, text: last['content'] }
   const blocks = arr(last['content'])
   const j = blocks.length - 1
@@ -74,13 +75,13 @@ const blankText: Rule = {
       if (isText(b) && isBlank(b.text)) out.push({ path: `system[${j}].text`, rule: BLANK, message: BLANK_MESSAGE })
     })
     messagesOf(request).forEach((m, i) => {
-      if (isObj(m) && typeof m['content'] === 'string') {
+      if (isObject(m) && typeof m['content'] === 'string') {
         if (isBlank(m['content'])) out.push({ path: `messages[${i}].content`, rule: BLANK, message: BLANK_MESSAGE })
         return
       }
       blocksOf(m).forEach((b, j) => {
         if (isText(b) && isBlank(b.text)) out.push({ path: `messages[${i}].content[${j}].text`, rule: BLANK, message: BLANK_MESSAGE })
-        if (isObj(b) && b['type'] === 'tool_result') {
+        if (isObject(b) && b['type'] === 'tool_result') {
           arr(b['content']).forEach((c, k) => {
             if (isText(c) && isBlank(c.text)) out.push({ path: `messages[${i}].content[${j}].content[${k}].text`, rule: BLANK, message: BLANK_MESSAGE })
           })
@@ -109,7 +110,7 @@ const blankText: Rule = {
     }
     const ms = messagesOf(out)
     const fixed = ms.map((m, i) => {
-      if (!isObj(m)) return m
+      if (!isObject(m)) return m
       if (typeof m['content'] === 'string') {
         if (!isBlank(m['content'])) return m
         noteFix(context, BLANK, `messages[${i}].content`, 'dropped')
@@ -124,7 +125,7 @@ const blankText: Rule = {
           changed = true
           return
         }
-        if (isObj(b) && b['type'] === 'tool_result' && arr(b['content']).some((c) => isText(c) && isBlank(c.text))) {
+        if (isObject(b) && b['type'] === 'tool_result' && arr(b['content']).some((c) => isText(c) && isBlank(c.text))) {
           const inner = arr(b['content']).filter((c, k) => {
             const blank = isText(c) && isBlank(c.text)
             if (blank) noteFix(context, BLANK, `messages[${i}].content[${j}].content[${k}]`, 'dropped')
@@ -150,7 +151,7 @@ const ERROR_RESULT = 'anthropic/error-result-not-empty'
 export const EMPTY_ERROR_TEXT = 'Error (no output)'
 
 const isEmptyError = (b: unknown): boolean => {
-  if (!isObj(b) || b['type'] !== 'tool_result' || b['is_error'] !== true) return false
+  if (!isObject(b) || b['type'] !== 'tool_result' || b['is_error'] !== true) return false
   const content = b['content']
   return content === undefined || content === '' || (Array.isArray(content) && content.length === 0)
 }
@@ -163,11 +164,11 @@ const errorResults: Rule = {
     ),
   fix: (request, context) => {
     const ms = messagesOf(request)
-    if (!ms.some((m) => isObj(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError))) return request
+    if (!ms.some((m) => isObject(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError))) return request
     return withMessages(
       request,
       ms.map((m, i) =>
-        isObj(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError)
+        isObject(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError)
           ? {
               ...m,
               content: arr(m['content']).map((b, j) => {
@@ -188,23 +189,23 @@ const EMPTY = 'anthropic/content-not-empty'
 
 /** User content with its tool results first, as Anthropic requires. */
 const resultsFirst = (blocks: ReadonlyArray<unknown>): ReadonlyArray<unknown> => {
-  const results = blocks.filter((b) => isObj(b) && b['type'] === 'tool_result')
-  return results.length === 0 ? blocks : [...results, ...blocks.filter((b) => !(isObj(b) && b['type'] === 'tool_result'))]
+  const results = blocks.filter((b) => isObject(b) && b['type'] === 'tool_result')
+  return results.length === 0 ? blocks : [...results, ...blocks.filter((b) => !(isObject(b) && b['type'] === 'tool_result'))]
 }
 
 const emptyTurns: Rule = {
   name: EMPTY,
   check: (request) =>
     messagesOf(request).flatMap((m, i) =>
-      isObj(m) && Array.isArray(m['content']) && m['content'].length === 0 ? [{ path: `messages[${i}].content`, rule: EMPTY, message: 'a message must have non-empty content' }] : [],
+      isObject(m) && Array.isArray(m['content']) && m['content'].length === 0 ? [{ path: `messages[${i}].content`, rule: EMPTY, message: 'a message must have non-empty content' }] : [],
     ),
   fix: (request, context) => {
     const ms = messagesOf(request)
-    if (!ms.some((m) => isObj(m) && Array.isArray(m['content']) && m['content'].length === 0)) return request
+    if (!ms.some((m) => isObject(m) && Array.isArray(m['content']) && m['content'].length === 0)) return request
     // drop the empty turns, then join the turns of one role that now meet (results first)
     const out: Obj[] = []
     ms.forEach((m, i) => {
-      if (!isObj(m)) return
+      if (!isObject(m)) return
       if (Array.isArray(m['content']) && m['content'].length === 0) {
         noteFix(context, EMPTY, `messages[${i}]`, 'dropped')
         return
@@ -232,11 +233,11 @@ const toolPairs: Rule = {
     let open = new Set<string>()
     ms.forEach((m, i) => {
       const blocks = blocksOf(m)
-      const role = isObj(m) ? m['role'] : undefined
+      const role = isObject(m) ? m['role'] : undefined
       if (role === 'user') {
         let seenOther = false
         blocks.forEach((b, j) => {
-          if (isObj(b) && b['type'] === 'tool_result') {
+          if (isObject(b) && b['type'] === 'tool_result') {
             const id = str(b, 'tool_use_id') ?? ''
             if (!open.has(id)) out.push({ path: `messages[${i}].content[${j}].tool_use_id`, rule: PAIRS, message: `tool_result "${id}" answers no tool_use of the previous assistant turn` })
             if (seenOther) out.push({ path: `messages[${i}].content[${j}]`, rule: PAIRS, message: 'tool_result blocks must come first in their user turn' })
@@ -246,7 +247,7 @@ const toolPairs: Rule = {
       }
       if (open.size > 0) out.push({ path: `messages[${i}]`, rule: PAIRS, message: `tool_use ids without a tool_result right after: ${[...open].join(', ')}` })
       open = new Set()
-      if (role === 'assistant') for (const b of blocks) if (isObj(b) && b['type'] === 'tool_use') open.add(str(b, 'id') ?? '')
+      if (role === 'assistant') for (const b of blocks) if (isObject(b) && b['type'] === 'tool_use') open.add(str(b, 'id') ?? '')
     })
     if (open.size > 0 && ms.length > 0) out.push({ path: `messages[${ms.length - 1}]`, rule: PAIRS, message: `tool_use ids without a tool_result right after: ${[...open].join(', ')}` })
     return out
@@ -262,7 +263,7 @@ const toolIds: Rule = {
   check: (request) =>
     messagesOf(request).flatMap((m, i) =>
       blocksOf(m).flatMap((b, j) => {
-        const field = isObj(b) && b['type'] === 'tool_use' ? 'id' : isObj(b) && b['type'] === 'tool_result' ? 'tool_use_id' : undefined
+        const field = isObject(b) && b['type'] === 'tool_use' ? 'id' : isObject(b) && b['type'] === 'tool_result' ? 'tool_use_id' : undefined
         const id = field === undefined ? undefined : str(b, field)
         return field !== undefined && (id === undefined || !ANTHROPIC_ID.test(id))
           ? [{ path: `messages[${i}].content[${j}].${field}`, rule: IDS, message: 'a tool id must match ^[a-zA-Z0-9_-]+$' }]
@@ -278,9 +279,9 @@ const thinkingSigned: Rule = {
   check: (request) =>
     messagesOf(request).flatMap((m, i) =>
       blocksOf(m).flatMap((b, j): RequestViolation[] => {
-        if (!isObj(b) || (b['type'] !== 'thinking' && b['type'] !== 'redacted_thinking')) return []
+        if (!isObject(b) || (b['type'] !== 'thinking' && b['type'] !== 'redacted_thinking')) return []
         const path = `messages[${i}].content[${j}]`
-        if (isObj(m) && m['role'] !== 'assistant') return [{ path, rule: SIGNED, message: 'thinking blocks belong to assistant turns' }]
+        if (isObject(m) && m['role'] !== 'assistant') return [{ path, rule: SIGNED, message: 'thinking blocks belong to assistant turns' }]
         const field = b['type'] === 'thinking' ? 'signature' : 'data'
         const v = str(b, field)
         return v === undefined || v === '' ? [{ path: `${path}.${field}`, rule: SIGNED, message: `a ${String(b['type'])} block needs its ${field}` }] : []

@@ -8,17 +8,18 @@
  *
  * @module
  */
-import { arr, isObj, noteFix, type Obj, type RequestViolation, type Rule, str } from './rules-kit.ts'
+import { arr, noteFix, type Obj, type RequestViolation, type Rule, str } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 /** The signature Google documents for a function call Gemini did not sign itself. */
 export const GEMINI_PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator'
 
 const contentsOf = (request: Obj): ReadonlyArray<unknown> => arr(request['contents'])
-const partsOf = (c: unknown): ReadonlyArray<unknown> => (isObj(c) ? arr(c['parts']) : [])
+const partsOf = (c: unknown): ReadonlyArray<unknown> => (isObject(c) ? arr(c['parts']) : [])
 
 /** A text part with no text and nothing else to carry (no signature, no other data). */
 const isEmptyText = (p: unknown): boolean =>
-  isObj(p) && p['text'] === '' && (p['thoughtSignature'] === undefined || p['thoughtSignature'] === '') && Object.keys(p).every((k) => k === 'text' || k === 'thought' || k === 'thoughtSignature')
+  isObject(p) && p['text'] === '' && (p['thoughtSignature'] === undefined || p['thoughtSignature'] === '') && Object.keys(p).every((k) => k === 'text' || k === 'thought' || k === 'thoughtSignature')
 
 const withContents = (request: Obj, contents: ReadonlyArray<unknown>): Obj => ({ ...request, contents })
 
@@ -84,7 +85,7 @@ const emptyContents: Rule = {
     if (!contents.some((c) => partsOf(c).length === 0)) return request
     const out: Obj[] = []
     contents.forEach((c, i) => {
-      if (!isObj(c)) return
+      if (!isObject(c)) return
       if (partsOf(c).length === 0) return void noteFix(context, PARTS, `contents[${i}]`, 'dropped')
       const previous = out[out.length - 1]
       if (previous !== undefined && previous['role'] === c['role']) {
@@ -104,15 +105,15 @@ const roles: Rule = {
   name: ROLES,
   check: (request) =>
     contentsOf(request).flatMap((c, i) => {
-      const role = isObj(c) ? c['role'] : undefined
+      const role = isObject(c) ? c['role'] : undefined
       return role === 'user' || role === 'model' ? [] : [{ path: `contents[${i}].role`, rule: ROLES, message: 'a content role must be "user" or "model"' }]
     }),
 }
 
 const PAIRS = 'gemini/function-responses-follow-calls'
 
-const isCall = (p: unknown): p is Obj => isObj(p) && isObj(p['functionCall'])
-const isResponse = (p: unknown): p is Obj => isObj(p) && isObj(p['functionResponse'])
+const isCall = (p: unknown): p is Obj => isObject(p) && isObject(p['functionCall'])
+const isResponse = (p: unknown): p is Obj => isObject(p) && isObject(p['functionResponse'])
 
 const pairs: Rule = {
   name: PAIRS,
@@ -148,7 +149,7 @@ const isGemini3 = (model: string | undefined): boolean => model !== undefined &&
 const turnStart = (contents: ReadonlyArray<unknown>): number => {
   for (let i = contents.length - 1; i >= 0; i--) {
     const c = contents[i]
-    if (isObj(c) && c['role'] === 'user' && partsOf(c).some((p) => !isResponse(p))) return i + 1
+    if (isObject(c) && c['role'] === 'user' && partsOf(c).some((p) => !isResponse(p))) return i + 1
   }
   return 0
 }
@@ -158,7 +159,7 @@ const unsigned = (contents: ReadonlyArray<unknown>): ReadonlyArray<readonly [num
   const out: Array<readonly [number, number]> = []
   for (let i = turnStart(contents); i < contents.length; i++) {
     const c = contents[i]
-    if (!isObj(c) || c['role'] !== 'model') continue
+    if (!isObject(c) || c['role'] !== 'model') continue
     const j = partsOf(c).findIndex(isCall)
     if (j >= 0 && (str(partsOf(c)[j], 'thoughtSignature') ?? '') === '') out.push([i, j])
   }

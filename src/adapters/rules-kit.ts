@@ -6,6 +6,7 @@
  * @module
  */
 import type { AdapterNote } from './types.ts'
+import { isObject } from '../internal/object.ts'
 
 /**
  * The request formats `checkRequest` knows: OpenAI Chat Completions (`{ messages }`), OpenAI
@@ -54,14 +55,11 @@ export type Rule = {
 /** A JSON object, loosely: rules read requests that nobody has validated. */
 export type Obj = Readonly<Record<string, unknown>>
 
-/** Whether a value is a (non-array) object. */
-export const isObj = (u: unknown): u is Obj => typeof u === 'object' && u !== null && !Array.isArray(u)
-
 /** The array a field holds, or an empty one. */
 export const arr = (u: unknown): ReadonlyArray<unknown> => (Array.isArray(u) ? u : [])
 
 /** A string field of an object, or `undefined`. */
-export const str = (o: unknown, key: string): string | undefined => (isObj(o) && typeof o[key] === 'string' ? o[key] : undefined)
+export const str = (o: unknown, key: string): string | undefined => (isObject(o) && typeof o[key] === 'string' ? o[key] : undefined)
 
 /** Records a fix as a note. */
 export const noteFix = (context: FixContext, rule: string, path: string, action: FixAction): void => {

@@ -7,19 +7,20 @@
  *
  * @module
  */
-import { arr, dataUrlType, filenameFor, isObj, noteFix, type Obj, type RequestViolation, type Rule, str } from './rules-kit.ts'
+import { arr, dataUrlType, filenameFor, noteFix, type Obj, type RequestViolation, type Rule, str } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- Chat Completions ---
 
 const CHAT_FILE = 'openai-chat/file-filename'
 
-const needsChatName = (p: unknown): boolean => isObj(p) && p['type'] === 'file' && isObj(p['file']) && typeof p['file']['file_data'] === 'string' && p['file']['filename'] === undefined
+const needsChatName = (p: unknown): boolean => isObject(p) && p['type'] === 'file' && isObject(p['file']) && typeof p['file']['file_data'] === 'string' && p['file']['filename'] === undefined
 
 const chatFile: Rule = {
   name: CHAT_FILE,
   check: (request) =>
     arr(request['messages']).flatMap((m, i) =>
-      isObj(m)
+      isObject(m)
         ? arr(m['content']).flatMap((p, j) =>
             needsChatName(p) ? [{ path: `messages[${i}].content[${j}].file.filename`, rule: CHAT_FILE, message: 'a file sent by bytes needs a filename' }] : [],
           )
@@ -27,11 +28,11 @@ const chatFile: Rule = {
     ),
   fix: (request, context) => {
     const ms = arr(request['messages'])
-    if (!ms.some((m) => isObj(m) && arr(m['content']).some(needsChatName))) return request
+    if (!ms.some((m) => isObject(m) && arr(m['content']).some(needsChatName))) return request
     return {
       ...request,
       messages: ms.map((m, i) =>
-        isObj(m) && arr(m['content']).some(needsChatName)
+        isObject(m) && arr(m['content']).some(needsChatName)
           ? {
               ...m,
               content: arr(m['content']).map((p, j) => {
@@ -56,7 +57,7 @@ const chatPairs: Rule = {
     let open = new Set<string>()
     const ms = arr(request['messages'])
     ms.forEach((m, i) => {
-      const role = isObj(m) ? m['role'] : undefined
+      const role = isObject(m) ? m['role'] : undefined
       if (role === 'tool') {
         const id = str(m, 'tool_call_id') ?? ''
         if (!open.has(id)) out.push({ path: `messages[${i}].tool_call_id`, rule: CHAT_PAIRS, message: `tool message "${id}" answers no tool call of the assistant message before it` })
@@ -64,7 +65,7 @@ const chatPairs: Rule = {
         return
       }
       if (open.size > 0) out.push({ path: `messages[${i}]`, rule: CHAT_PAIRS, message: `tool calls without a tool message before this one: ${[...open].join(', ')}` })
-      open = new Set(role === 'assistant' && isObj(m) ? arr(m['tool_calls']).map((c) => str(c, 'id') ?? '') : [])
+      open = new Set(role === 'assistant' && isObject(m) ? arr(m['tool_calls']).map((c) => str(c, 'id') ?? '') : [])
     })
     if (open.size > 0) out.push({ path: `messages[${ms.length - 1}]`, rule: CHAT_PAIRS, message: `tool calls without a tool message: ${[...open].join(', ')}` })
     return out
@@ -77,8 +78,8 @@ const chatIds: Rule = {
   name: CHAT_IDS,
   check: (request) =>
     arr(request['messages']).flatMap((m, i) => [
-      ...(isObj(m) && m['role'] === 'tool' && (str(m, 'tool_call_id') ?? '') === '' ? [{ path: `messages[${i}].tool_call_id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : []),
-      ...(isObj(m) ? arr(m['tool_calls']) : []).flatMap((c, j) =>
+      ...(isObject(m) && m['role'] === 'tool' && (str(m, 'tool_call_id') ?? '') === '' ? [{ path: `messages[${i}].tool_call_id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : []),
+      ...(isObject(m) ? arr(m['tool_calls']) : []).flatMap((c, j) =>
         (str(c, 'id') ?? '') === '' ? [{ path: `messages[${i}].tool_calls[${j}].id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : [],
       ),
     ]),
@@ -93,13 +94,13 @@ const itemsOf = (request: Obj): ReadonlyArray<unknown> => arr(request['input'])
 
 const RESPONSES_FILE = 'openai-responses/file-filename'
 
-const needsResponsesName = (p: unknown): boolean => isObj(p) && p['type'] === 'input_file' && typeof p['file_data'] === 'string' && p['filename'] === undefined
+const needsResponsesName = (p: unknown): boolean => isObject(p) && p['type'] === 'input_file' && typeof p['file_data'] === 'string' && p['filename'] === undefined
 
 const responsesFile: Rule = {
   name: RESPONSES_FILE,
   check: (request) =>
     itemsOf(request).flatMap((m, i) =>
-      isObj(m)
+      isObject(m)
         ? arr(m['content']).flatMap((p, j) =>
             needsResponsesName(p) ? [{ path: `input[${i}].content[${j}].filename`, rule: RESPONSES_FILE, message: 'a file sent by bytes needs a filename' }] : [],
           )
@@ -107,11 +108,11 @@ const responsesFile: Rule = {
     ),
   fix: (request, context) => {
     const items = itemsOf(request)
-    if (!items.some((m) => isObj(m) && arr(m['content']).some(needsResponsesName))) return request
+    if (!items.some((m) => isObject(m) && arr(m['content']).some(needsResponsesName))) return request
     return {
       ...request,
       input: items.map((m, i) =>
-        isObj(m) && arr(m['content']).some(needsResponsesName)
+        isObject(m) && arr(m['content']).some(needsResponsesName)
           ? {
               ...m,
               content: arr(m['content']).map((p, j) => {
@@ -133,7 +134,7 @@ const UNIQUE = 'openai-responses/unique-item-ids'
  * encrypted content either carries); `undefined` when they are not two parts of one item.
  */
 export const joinReasoning = (previous: unknown, item: unknown): Obj | undefined => {
-  if (!isObj(item) || item['type'] !== 'reasoning' || !isObj(previous) || previous['type'] !== 'reasoning') return undefined
+  if (!isObject(item) || item['type'] !== 'reasoning' || !isObject(previous) || previous['type'] !== 'reasoning') return undefined
   const id = str(item, 'id')
   if (id === undefined || id !== str(previous, 'id')) return undefined
   const encrypted = str(previous, 'encrypted_content') ?? str(item, 'encrypted_content')
@@ -178,7 +179,7 @@ const responsesPairs: Rule = {
     const calls = new Map<string, number>()
     const answered = new Set<string>()
     itemsOf(request).forEach((item, i) => {
-      const type = isObj(item) ? item['type'] : undefined
+      const type = isObject(item) ? item['type'] : undefined
       const id = str(item, 'call_id') ?? ''
       if (type === 'function_call') calls.set(id, i)
       else if (type === 'function_call_output') {
@@ -200,7 +201,7 @@ const responsesIds: Rule = {
   name: RESPONSES_IDS,
   check: (request) =>
     itemsOf(request).flatMap((item, i) => {
-      const type = isObj(item) ? item['type'] : undefined
+      const type = isObject(item) ? item['type'] : undefined
       if (type !== 'function_call' && type !== 'function_call_output') return []
       const id = str(item, 'call_id')
       return id === undefined || !isResponsesCallId(id) ? [{ path: `input[${i}].call_id`, rule: RESPONSES_IDS, message: 'a call id is a string of 1 to 64 characters' }] : []

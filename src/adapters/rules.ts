@@ -8,7 +8,8 @@ import { aiSdkRules } from './rules-ai-sdk.ts'
 import { anthropicRules } from './rules-anthropic.ts'
 import { geminiRules } from './rules-gemini.ts'
 import { openAIChatRules, openAIResponsesRules } from './rules-openai.ts'
-import { checkRules, isObj, type RequestProvider, type RequestViolation, type Rule } from './rules-kit.ts'
+import { checkRules, type RequestProvider, type RequestViolation, type Rule } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 export type { RequestProvider, RequestViolation } from './rules-kit.ts'
 
@@ -39,7 +40,7 @@ export const checkRequest =
   (provider: RequestProvider) =>
   (request: unknown): ReadonlyArray<RequestViolation> => {
     const { rules, field } = PROVIDERS[provider]
-    if (!isObj(request)) return [{ path: '', rule: `${provider}/shape`, message: 'a request is an object' }]
+    if (!isObject(request)) return [{ path: '', rule: `${provider}/shape`, message: 'a request is an object' }]
     const body = request[field]
     if (!Array.isArray(body) && !(provider === 'openai-responses' && typeof body === 'string')) {
       return [{ path: field, rule: `${provider}/shape`, message: `a ${provider} request holds an array "${field}"` }]

@@ -15,6 +15,7 @@ import { forLLM } from '../messages/views.ts'
 import { type RepairReport, repairToolPairs, validateToolPairs } from '../messages/pairs.ts'
 import { decodeBase64, encodeBase64 } from '../internal/base64.ts'
 import type { AdapterError, AdapterNote, AdapterOptions, AdapterResult, ProviderId } from './types.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- conversion context ---
 
@@ -205,16 +206,13 @@ export const parseJson = (s: string): { readonly value: unknown } | undefined =>
   }
 }
 
-/** Whether a value is a plain JSON object (not an array, not null). */
-export const isJsonObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
-
 /**
  * A tool call's arguments as a JSON object. Arguments that are not one fail the conversion, or,
  * with `repair: 'repair'`, become `{}` with a note.
  */
 export const argumentsObject = (context: Context, m: Message, call: ToolCallPart): Record<string, unknown> => {
   const parsed = parseJson(call.arguments)
-  if (parsed !== undefined && isJsonObject(parsed.value)) return parsed.value
+  if (parsed !== undefined && isObject(parsed.value)) return parsed.value
   if (context.repair === 'repair') {
     context.notes.push({ kind: 'arguments_replaced', messageId: m.id, toolCallId: call.id })
   } else {

@@ -6,7 +6,8 @@
  */
 import type { LifecycleInput } from '../conversation.ts'
 import type { Tokens } from '../message.ts'
-import { isJsonObject } from './shared.ts'
+import {  } from './shared.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- model ---
 
@@ -27,7 +28,7 @@ export type StreamAssembler = {
   readonly end: () => ReadonlyArray<LifecycleInput>
 }
 
-export const field = (u: unknown, key: string): unknown => (isJsonObject(u) ? u[key] : undefined)
+export const field = (u: unknown, key: string): unknown => (isObject(u) ? u[key] : undefined)
 export const str = (u: unknown, key: string): string | undefined => {
   const v = field(u, key)
   return typeof v === 'string' ? v : undefined

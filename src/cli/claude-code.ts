@@ -15,23 +15,23 @@ import * as E from 'fp-ts/Either'
 import { type DecodeFailure, decodeIssue } from '../failure.ts'
 import type { Message, Messages } from '../message.ts'
 import type { Part } from '../part.ts'
+import { isObject } from '../internal/object.ts'
 
 /** What reading a session file gave: the history and how many records were skipped, by type. */
 export type ClaudeCodeSession = { readonly messages: Messages; readonly skipped: Readonly<Record<string, number>> }
 
 type Rec = Readonly<Record<string, unknown>>
-const isRec = (u: unknown): u is Rec => typeof u === 'object' && u !== null && !Array.isArray(u)
 const str = (u: unknown): string | undefined => (typeof u === 'string' ? u : undefined)
 
 /** Whether a parsed line looks like a Claude Code session record. */
 export const isClaudeCodeRecord = (u: unknown): boolean =>
-  isRec(u) && typeof u['type'] === 'string' && ('sessionId' in u || 'uuid' in u || 'leafUuid' in u || 'parentUuid' in u) && !('parts' in u)
+  isObject(u) && typeof u['type'] === 'string' && ('sessionId' in u || 'uuid' in u || 'leafUuid' in u || 'parentUuid' in u) && !('parts' in u)
 
 const bytes = (b64: string): Uint8Array => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))
 
 const imagePart = (b: Rec): Part | undefined => {
   const src = b['source']
-  if (!isRec(src)) return undefined
+  if (!isObject(src)) return undefined
   if (src['type'] === 'base64' && typeof src['data'] === 'string') {
     const mediaType = str(src['media_type'])
     return { type: 'image', data: bytes(src['data']), ...(mediaType === undefined ? {} : { mediaType }) } as Part
@@ -44,7 +44,7 @@ const resultText = (c: unknown): string => {
   if (typeof c === 'string') return c
   if (!Array.isArray(c)) return c === undefined || c === null ? '' : JSON.stringify(c)
   return c
-    .map((b: unknown) => (isRec(b) && b['type'] === 'text' && typeof b['text'] === 'string' ? b['text'] : isRec(b) && b['type'] === 'image' ? '[image]' : ''))
+    .map((b: unknown) => (isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string' ? b['text'] : isObject(b) && b['type'] === 'image' ? '[image]' : ''))
     .filter((s) => s !== '')
     .join('\n')
 }
@@ -79,7 +79,7 @@ export const fromClaudeCode = (text: string): E.Either<DecodeFailure, ClaudeCode
     } catch (e) {
       return E.left(line(n, '', 'a JSON record', e instanceof Error ? e.message : String(e)))
     }
-    if (!isRec(rec) || typeof rec['type'] !== 'string') return E.left(line(n, '.type', 'a record type', rec))
+    if (!isObject(rec) || typeof rec['type'] !== 'string') return E.left(line(n, '.type', 'a record type', rec))
     const type = rec['type']
     if (type !== 'user' && type !== 'assistant') {
       skip(type)
@@ -90,7 +90,7 @@ export const fromClaudeCode = (text: string): E.Either<DecodeFailure, ClaudeCode
       continue
     }
     const msg = rec['message']
-    if (!isRec(msg)) return E.left(line(n, '.message', 'an object', msg))
+    if (!isObject(msg)) return E.left(line(n, '.message', 'an object', msg))
     const id = str(rec['uuid']) ?? `line-${n}`
     const createdAt = str(rec['timestamp'])
     const at = createdAt !== undefined && !Number.isNaN(Date.parse(createdAt)) ? { createdAt: new Date(createdAt).toISOString() } : {}
@@ -101,7 +101,7 @@ export const fromClaudeCode = (text: string): E.Either<DecodeFailure, ClaudeCode
     if (type === 'assistant') {
       const parts: Part[] = []
       for (const b of blocks) {
-        if (!isRec(b)) continue
+        if (!isObject(b)) continue
         switch (b['type']) {
           case 'text':
             if (typeof b['text'] === 'string' && b['text'] !== '') parts.push({ type: 'text', text: b['text'] })
@@ -151,7 +151,7 @@ export const fromClaudeCode = (text: string): E.Either<DecodeFailure, ClaudeCode
     const userParts: Part[] = []
     let r = 0
     for (const b of blocks) {
-      if (!isRec(b)) continue
+      if (!isObject(b)) continue
       if (b['type'] === 'tool_result') {
         out.push({
           id: r === 0 ? id : `${id}.${r}`,

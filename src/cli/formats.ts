@@ -33,6 +33,7 @@ import {
 } from '../adapters/index.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { fromClaudeCode, isClaudeCodeRecord } from './claude-code.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- documents ---
 
@@ -45,7 +46,6 @@ export type Doc =
 export type Read = { readonly messages: Messages; readonly notes: ReadonlyArray<string> }
 
 type Rec = Readonly<Record<string, unknown>>
-const isRec = (u: unknown): u is Rec => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** Parses a file's text: the whole as JSON, else line by line. Left: the text is neither (with the line). */
 export const parseDoc = (text: string): E.Either<{ readonly line: number; readonly message: string }, Doc> => {
@@ -74,12 +74,12 @@ export const parseDoc = (text: string): E.Either<{ readonly line: number; readon
   }
 }
 
-const messagesOf = (u: unknown): ReadonlyArray<unknown> | undefined => (Array.isArray(u) ? u : isRec(u) && Array.isArray(u['messages']) ? u['messages'] : undefined)
+const messagesOf = (u: unknown): ReadonlyArray<unknown> | undefined => (Array.isArray(u) ? u : isObject(u) && Array.isArray(u['messages']) ? u['messages'] : undefined)
 const blockTypes = (u: unknown): Set<string> => {
   const types = new Set<string>()
   for (const m of messagesOf(u) ?? []) {
-    if (!isRec(m)) continue
-    if (Array.isArray(m['content'])) for (const b of m['content']) if (isRec(b) && typeof b['type'] === 'string') types.add(b['type'])
+    if (!isObject(m)) continue
+    if (Array.isArray(m['content'])) for (const b of m['content']) if (isObject(b) && typeof b['type'] === 'string') types.add(b['type'])
     if (typeof m['role'] === 'string') types.add(`role:${m['role']}`)
     if ('tool_calls' in m || 'tool_call_id' in m) types.add('openai:tools')
   }
@@ -89,7 +89,7 @@ const hasAny = (s: Set<string>, xs: ReadonlyArray<string>): boolean => xs.some((
 const asBody = (u: unknown): unknown => (Array.isArray(u) ? { messages: u } : u)
 const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> => E.map((messages: Messages) => ({ messages, notes: [] }))(r)
 const json = (doc: Doc): unknown => (doc.kind === 'json' ? doc.value : undefined)
-const isChatfoldMessage = (u: unknown): boolean => isRec(u) && Array.isArray(u['parts']) && typeof u['role'] === 'string'
+const isChatfoldMessage = (u: unknown): boolean => isObject(u) && Array.isArray(u['parts']) && typeof u['role'] === 'string'
 /** Part types of chatfold's own wire form (`{ type, data }`): a UI message never has one of these with a `data` object. */
 const CHATFOLD_PART_TYPES = new Set(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result', 'finish'])
 /**
@@ -97,12 +97,12 @@ const CHATFOLD_PART_TYPES = new Set(['text', 'reasoning', 'image', 'file', 'tool
  * or underscored form (UI tool parts are `tool-NAME`, not `tool_call`).
  */
 const isUIMessage = (u: unknown): boolean =>
-  isRec(u) &&
+  isObject(u) &&
   typeof u['id'] === 'string' &&
   typeof u['role'] === 'string' &&
   !('kind' in u) &&
   Array.isArray(u['parts']) &&
-  u['parts'].every((p: unknown) => isRec(p) && typeof p['type'] === 'string' && !(CHATFOLD_PART_TYPES.has(p['type']) && isRec(p['data'])) && !['tool_call', 'tool_result', 'finish'].includes(p['type']))
+  u['parts'].every((p: unknown) => isObject(p) && typeof p['type'] === 'string' && !(CHATFOLD_PART_TYPES.has(p['type']) && isObject(p['data'])) && !['tool_call', 'tool_result', 'finish'].includes(p['type']))
 
 // --- input formats ---
 
@@ -159,13 +159,13 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
   {
     name: 'openai-responses',
     description: 'OpenAI Responses request body ({ input, instructions })',
-    detect: (doc) => isRec(json(doc)) && 'input' in (json(doc) as Rec),
+    detect: (doc) => isObject(json(doc)) && 'input' in (json(doc) as Rec),
     read: needJSON(fromOpenAIResponses),
   },
   {
     name: 'gemini',
     description: 'Gemini generateContent request body ({ contents, systemInstruction })',
-    detect: (doc) => isRec(json(doc)) && Array.isArray((json(doc) as Rec)['contents']),
+    detect: (doc) => isObject(json(doc)) && Array.isArray((json(doc) as Rec)['contents']),
     read: needJSON(fromGemini),
   },
   {
@@ -180,7 +180,7 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     detect: (doc) => {
       const u = json(doc)
       const t = blockTypes(u)
-      return (isRec(u) && 'system' in u) || (hasAny(t, ['tool_use', 'tool_result', 'thinking', 'redacted_thinking']) && !t.has('openai:tools'))
+      return (isObject(u) && 'system' in u) || (hasAny(t, ['tool_use', 'tool_result', 'thinking', 'redacted_thinking']) && !t.has('openai:tools'))
     },
     read: needJSON(fromAnthropic),
   },
