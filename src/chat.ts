@@ -9,6 +9,7 @@
  */
 import * as O from 'fp-ts/Option'
 import { isSystem, type Message, type Messages, textContent } from './message.ts'
+import { abortReason } from './internal/abort.ts'
 
 // --- model ---
 
@@ -68,8 +69,7 @@ type Waiter = { readonly n: number; readonly resolve: (count: number) => void }
 
 const EMPTY: Messages = Object.freeze([])
 
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('The wait was aborted', 'AbortError')
+const WAIT_ABORTED = 'The wait was aborted'
 
 /** An integer position: NaN is 0, fractions round down, infinities stay. */
 const position = (n: number): number => (Number.isNaN(n) ? 0 : Math.floor(n))
@@ -117,11 +117,11 @@ export const createChat = (...initial: ReadonlyArray<Message>): Chat => {
     const at = position(n)
     if (items.length > at) return Promise.resolve(items.length)
     const signal = options.signal
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal, WAIT_ABORTED))
     return new Promise<number>((resolve, reject) => {
       const onAbort = (): void => {
         waiters.delete(waiter)
-        reject(abortReason(signal as AbortSignal))
+        reject(abortReason(signal as AbortSignal, WAIT_ABORTED))
       }
       const waiter: Waiter = {
         n: at,

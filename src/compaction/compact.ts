@@ -10,6 +10,7 @@ import { buildTranscript } from './transcript.ts'
 import { rebuildAfterCompaction } from './rebuild.ts'
 import { reachesModel } from './shared.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
+import { abortReason, throwIfAborted } from '../internal/abort.ts'
 
 /**
  * A summariser: the summary of a transcript. `context.prompt` is the instruction to give a model
@@ -87,17 +88,13 @@ export type CompactionReport = {
  */
 export type CompactResult = { readonly messages: Messages; readonly archive: Messages; readonly report: CompactionReport }
 
-const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException('The compaction was aborted', 'AbortError')
-
-const throwIfAborted = (signal: AbortSignal | undefined): void => {
-  if (signal?.aborted === true) throw abortReason(signal)
-}
+const ABORTED = 'The compaction was aborted'
 
 /** The promise, or a rejection as soon as the signal aborts. */
 const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A> => {
   if (signal === undefined) return p
   return new Promise<A>((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal))
+    const onAbort = (): void => reject(abortReason(signal, ABORTED))
     if (signal.aborted) return onAbort()
     signal.addEventListener('abort', onAbort, { once: true })
     p.then(
@@ -131,7 +128,7 @@ export const compact =
   async (ms: Messages): Promise<CompactResult> => {
     const { signal, onProgress } = opts
     const total = 4
-    throwIfAborted(signal)
+    throwIfAborted(signal, ABORTED)
     const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
     const count = countMessage(estimate)
     const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m).total : a), 0)
@@ -161,16 +158,16 @@ export const compact =
     })
     if (plan.head.length === 0) return unchanged()
 
-    throwIfAborted(signal)
+    throwIfAborted(signal, ABORTED)
     onProgress?.({ stage: 'transcript', done: 1, total })
     const transcript = buildTranscript(opts.maxResultLen === undefined ? {} : { maxResultLen: opts.maxResultLen })(plan.head)
     if (transcript.trim() === '') return unchanged() // only messages no model sees: nothing to summarise
 
-    throwIfAborted(signal)
+    throwIfAborted(signal, ABORTED)
     onProgress?.({ stage: 'summarize', done: 2, total })
     const prompt = opts.prompt ?? SUMMARY_PROMPT
     const summary = await abortable(opts.summarize(transcript, signal === undefined ? { prompt } : { prompt, signal }), signal)
-    throwIfAborted(signal)
+    throwIfAborted(signal, ABORTED)
     if (typeof summary !== 'string' || summary.trim() === '') throw new Error('Cannot compact: the summariser returned an empty summary')
 
     onProgress?.({ stage: 'rebuild', done: 3, total })

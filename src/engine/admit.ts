@@ -10,7 +10,8 @@ import * as E from 'fp-ts/Either'
 import { decodeMessage, decodeMessages, type Message, MessageC, type Messages } from '../message.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
 import { type DecodeIssue, formatDecodeFailure, prefixFailure } from '../failure.ts'
-import { budget, throwIfAborted, yieldToEventLoop } from './schedule.ts'
+import { budget, yieldToEventLoop } from './schedule.ts'
+import { throwIfAborted } from '../internal/abort.ts'
 import type { TokenEstimate } from './types.ts'
 
 // --- admission ---

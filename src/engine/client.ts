@@ -26,7 +26,8 @@ import {
   type Slice,
 } from './operations.ts'
 import type { EngineService, ProgressCallback } from './protocol.ts'
-import { now, sliceSizer, slicesOf, throwIfAborted, yieldToEventLoop } from './schedule.ts'
+import { now, sliceSizer, slicesOf, yieldToEventLoop } from './schedule.ts'
+import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 
 // --- the engine ---

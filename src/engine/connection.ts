@@ -9,7 +9,7 @@ import { wrap } from 'comlink'
 import type { EngineOptions } from './api.ts'
 import { type EngineHost, webWorkerHost } from './host.ts'
 import { ENGINE_PROTOCOL, type EngineService } from './protocol.ts'
-import { abortReason } from './schedule.ts'
+import { abortReason } from '../internal/abort.ts'
 import { createEngineService } from './service.ts'
 import { EngineError } from './types.ts'
 

@@ -1,6 +1,6 @@
 /**
  * Scheduling helpers of the engine: yielding to the event loop between slices of work, sizing
- * messages for sliced transfers, and abort checks. Private to the engine.
+ * messages for sliced transfers. Private to the engine.
  *
  * @module
  */
@@ -48,17 +48,6 @@ export const budget = (ms: number = SLICE_MS) => {
       start = now()
     },
   }
-}
-
-// --- aborting ---
-
-/** The error an aborted call rejects with: the signal's reason, or an `AbortError`. */
-export const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('The operation was aborted', 'AbortError')
-
-/** Throws the signal's reason when it has been aborted. */
-export const throwIfAborted = (signal: AbortSignal | undefined): void => {
-  if (signal?.aborted === true) throw abortReason(signal)
 }
 
 // --- sizing ---

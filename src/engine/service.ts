@@ -18,7 +18,8 @@ import { admit } from './admit.ts'
 import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
 import { type Item, OPERATIONS, type OperationFeatures, type SessionRef, type Slice } from './operations.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
-import { approxBytes, now, throwIfAborted } from './schedule.ts'
+import { approxBytes, now } from './schedule.ts'
+import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 
 // --- callbacks ---

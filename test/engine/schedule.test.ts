@@ -1,9 +1,9 @@
 /**
  * The engine's scheduling helpers: slicing histories by size, learning slice sizes from send
- * times, yielding to the event loop, aborting.
+ * times, yielding to the event loop.
  */
 import { describe, expect, it } from 'vitest'
-import { approxBytes, sliceSizer, slicesOf, throwIfAborted, yieldToEventLoop } from '../../src/engine/schedule.ts'
+import { approxBytes, sliceSizer, slicesOf, yieldToEventLoop } from '../../src/engine/schedule.ts'
 import { makeMessage, textMessage } from '../../src/message.ts'
 import { image } from '../../src/part.ts'
 
@@ -79,15 +79,5 @@ describe('yieldToEventLoop', () => {
     port2.close()
     expect(got).toBe(true)
     expect(yields).toBeGreaterThan(0)
-  })
-})
-
-describe('throwIfAborted', () => {
-  it('throws the reason of an aborted signal, and nothing otherwise', () => {
-    const c = new AbortController()
-    expect(() => throwIfAborted(c.signal)).not.toThrow()
-    expect(() => throwIfAborted(undefined)).not.toThrow()
-    c.abort(new Error('stop'))
-    expect(() => throwIfAborted(c.signal)).toThrow('stop')
   })
 })
