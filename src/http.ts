@@ -31,6 +31,7 @@ import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
 import { eventHistory, pendingEvents, recentEvents, scheduleEvent, type SimEvent, type SimStep, type Simulator, submitEvent } from './store/simulator.ts'
 import { isObject } from './internal/object.ts'
+import { wholeOption } from './internal/number.ts'
 
 // --- options ---
 
@@ -343,7 +344,7 @@ const normaliseBase = (base: string | undefined): string => {
  */
 export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
   const base = normaliseBase(options.basePath)
-  const limit = options.maxBodyBytes === undefined || Number.isNaN(options.maxBodyBytes) ? DEFAULT_MAX_BODY_BYTES : Math.max(0, Math.floor(options.maxBodyBytes))
+  const limit = wholeOption(options.maxBodyBytes, { fallback: DEFAULT_MAX_BODY_BYTES })
   return async (request) => {
     try {
       const url = new URL(request.url)

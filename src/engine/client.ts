@@ -29,6 +29,7 @@ import type { EngineService, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesOf, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
+import { wholeOption } from '../internal/number.ts'
 
 // --- the engine ---
 
@@ -92,7 +93,7 @@ const IN_FLIGHT_SLICES = 2
 export const createEngine = (options: EngineOptions = {}): Engine => {
   const mode = resolveMode(options)
   const encoding = options.encoding ?? DEFAULT_ENCODING
-  const slices = sliceSizer(options.sliceBytes === undefined ? undefined : Math.max(1, Math.floor(options.sliceBytes)))
+  const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
   const remote = mode === 'worker'
   let disposed: EngineError | undefined
   let batchIds = 0

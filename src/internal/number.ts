@@ -12,3 +12,10 @@
  */
 export const nonNegativeInt = (n: number | undefined, fallback = 0): number =>
   n === undefined ? fallback : Number.isNaN(n) || n <= 0 ? 0 : Math.floor(Math.min(n, Number.MAX_SAFE_INTEGER))
+
+/**
+ * A whole-number option that has a default: `fallback` when absent or NaN (an unset option), the
+ * integer part otherwise, at least `min` (default 0). Infinity stays Infinity: no limit.
+ */
+export const wholeOption = <F extends number | undefined>(n: number | undefined, o: { readonly fallback: F; readonly min?: number }): number | F =>
+  n === undefined || Number.isNaN(n) ? o.fallback : Math.max(o.min ?? 0, Math.floor(n))

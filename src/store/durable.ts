@@ -11,6 +11,7 @@ import * as E from 'fp-ts/Either'
 import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator, type StoreCommand } from './log.ts'
 import type { Simulator, SimulatorOptions } from './simulator.ts'
 import { type ChatStore, createChatStore } from './store.ts'
+import { wholeOption } from '../internal/number.ts'
 
 // --- storage ---
 
@@ -156,7 +157,7 @@ export const openDurableStore =
       await storage.close?.()
       throw new Error(replayed.left)
     }
-    const every = Math.max(1, Math.floor(options.snapshotEvery ?? 10_000))
+    const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
     let seq = replayed.right.seq
     let durable = seq
     let snapshotSeq = replayed.right.snapshotSeq

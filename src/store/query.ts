@@ -15,6 +15,7 @@ import { IsoTimestampC, type Message, type Messages, textContent } from '../mess
 import { ChatIdC, ChatRoleC } from './input.ts'
 import { type ChatRecord, type ChatState, compareInstants, compareStrings, conversationOf, instantOf, type MessageKey } from './core.ts'
 import * as T from './tree.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- codecs ---
 
@@ -175,7 +176,7 @@ export const getRecentMessages =
   (limit: number, conversationId?: string) =>
   (state: ChatState): Messages =>
     query({
-      limit: Number.isNaN(limit) ? 0 : limit === Infinity ? Number.MAX_SAFE_INTEGER : Math.max(0, Math.floor(limit)),
+      limit: nonNegativeInt(limit),
       ...(conversationId === undefined ? {} : { conversation_id: conversationId }),
     })(state)
 

@@ -17,6 +17,7 @@ import { compareInstants, instantOf, type Instant } from './core.ts'
 import { applyInput, type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
 import * as T from './tree.ts'
 import { isObject } from '../internal/object.ts'
+import { nonNegativeInt, wholeOption } from '../internal/number.ts'
 
 // --- model ---
 
@@ -147,7 +148,7 @@ export const createSimulator = (options: SimulatorOptions = {}): Simulator => ({
   pending: undefined,
   history: undefined,
   eventLimits: {
-    count: options.maxEvents === undefined || Number.isNaN(options.maxEvents) ? DEFAULT_MAX_EVENTS : Math.max(1, Math.floor(options.maxEvents)),
+    count: wholeOption(options.maxEvents, { fallback: DEFAULT_MAX_EVENTS, min: 1 }),
     ageMs: options.maxEventAgeSeconds === undefined || Number.isNaN(options.maxEventAgeSeconds) ? Infinity : Math.max(0, options.maxEventAgeSeconds) * 1000,
   },
 })
@@ -352,7 +353,7 @@ export const recentEvents =
   (options: { readonly limit: number; readonly keep?: (event: SimEvent) => boolean }) =>
   (sim: Simulator): ReadonlyArray<SimEvent> => {
     const out: SimEvent[] = []
-    const limit = Math.max(0, Math.floor(options.limit))
+    const limit = nonNegativeInt(options.limit)
     if (limit === 0) return out
     T.forEachDown(sim.history, undefined, (e) => {
       if (options.keep === undefined || options.keep(e)) out.push(e)

@@ -29,6 +29,7 @@ import {
   sortRoles,
 } from './core.ts'
 import * as T from './tree.ts'
+import { wholeOption } from '../internal/number.ts'
 
 // the model of the state lives with the store's shared internals; it is public from here
 export { type ChatState, type ConversationMetadata, ConversationMetadataC } from './core.ts'
@@ -73,7 +74,7 @@ export type ChatStateOptions = {
 }
 
 const normaliseLimit = (n: number | undefined): number =>
-  n === undefined || Number.isNaN(n) ? DEFAULT_MAX_HISTORY_SIZE : n === Infinity ? Infinity : Math.max(0, Math.floor(n))
+  wholeOption(n, { fallback: DEFAULT_MAX_HISTORY_SIZE })
 
 /**
  * A state without conversations.

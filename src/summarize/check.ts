@@ -7,6 +7,7 @@
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { validateSummary } from '../compaction/summary.ts'
+import { wholeOption } from '../internal/number.ts'
 
 /**
  * Options every model summariser takes.
@@ -48,8 +49,8 @@ const missingNote = (missing: ReadonlyArray<string>): string =>
 export const modelSummarizer =
   (ask: AskModel, options: ModelSummarizerOptions = {}): Summarizer =>
   async (transcript, context) => {
-    const attempts = Math.max(1, Math.floor(options.attempts ?? 2))
-    const maxOutputTokens = Math.max(1, Math.floor(options.maxOutputTokens ?? 4_096))
+    const attempts = wholeOption(options.attempts, { fallback: 2, min: 1 })
+    const maxOutputTokens = wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 })
     const turns: SummaryTurn[] = [{ role: 'user', content: transcript }]
     let missing: ReadonlyArray<string> = []
     for (let i = 0; i < attempts; i++) {
