@@ -12,7 +12,7 @@ import { JsonRecordC } from '../internal/json.ts'
 import { pushAll } from '../internal/array.ts'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
 import { IsoTimestampC } from '../message.ts'
-import { AudioBlockC, type ChatContent, ChatContentC, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
+import { AudioBlockC, type ChatContent, ChatContentC, type ContentBlock, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
 
 // --- content ---
 
@@ -24,33 +24,63 @@ const issues = (r: t.Validation<unknown>, path: string): ReadonlyArray<DecodeIss
 const blockTypes = ['text', 'image', 'audio', 'video'] as const
 const mediaCodecs = { image: ImageBlockC, audio: AudioBlockC, video: VideoBlockC } as const
 
-/** Checks one content block, naming the exact bad field (`[1].url`), never the whole union. */
-const blockIssues = (u: unknown, path: string): ReadonlyArray<DecodeIssue> => {
-  if (!isObject(u)) return [{ path, expected: 'a content block object', actual: u }]
+const blockFields: ReadonlyArray<string> = ['type', 'text', 'source', 'url', 'data', 'media_type']
+
+/** Whether a block has no field the codecs do not know (io-ts's `exact(…).is` does not check that). */
+const onlyKnownFields = (b: Readonly<Record<string, unknown>>): boolean => {
+  for (const k in b) if (!blockFields.includes(k)) return false
+  return true
+}
+
+/** The codec of a block by its `type` and `source`, or the issue naming the bad one. */
+const blockCodec = (u: Readonly<Record<string, unknown>>, path: string): E.Either<DecodeIssue, t.Decoder<unknown, ContentBlock>> => {
   const type = u['type']
-  if (type === 'text') return issues(TextBlockC.decode(u), path)
+  if (type === 'text') return E.right(TextBlockC)
   if (type !== 'image' && type !== 'audio' && type !== 'video') {
-    return [{ path: `${path}.type`, expected: blockTypes.map((b) => JSON.stringify(b)).join(' | '), actual: type }]
+    return E.left({ path: `${path}.type`, expected: blockTypes.map((b) => JSON.stringify(b)).join(' | '), actual: type })
   }
   const source = u['source']
   const [byUrl, byData] = mediaCodecs[type].types
-  if (source === 'url') return issues(byUrl.decode(u), path)
-  if (source === 'base64') return issues(byData.decode(u), path)
-  return [{ path: `${path}.source`, expected: '"url" | "base64"', actual: source }]
+  if (source === 'url') return E.right(byUrl)
+  if (source === 'base64') return E.right(byData)
+  return E.left({ path: `${path}.source`, expected: '"url" | "base64"', actual: source })
 }
 
-/** Checks content: a non-empty string, or a non-empty list of well-formed blocks; paths are relative (`[1].url`). */
-const contentIssues = (u: unknown): ReadonlyArray<DecodeIssue> => {
-  if (typeof u === 'string') return u === '' ? [{ path: '', expected: 'non-empty text', actual: u }] : []
-  if (!Array.isArray(u)) return [{ path: '', expected: 'a string or a list of content blocks', actual: u }]
-  if (u.length === 0) return [{ path: '', expected: 'at least one content block', actual: u }]
+/**
+ * Decodes one content block, naming the exact bad field (`[1].url`), never the whole union. A
+ * block with only known fields is returned as it is; unknown fields are dropped.
+ */
+const decodeBlock = (u: unknown, path: string): E.Either<ReadonlyArray<DecodeIssue>, ContentBlock> => {
+  if (!isObject(u)) return E.left([{ path, expected: 'a content block object', actual: u }])
+  const codec = blockCodec(u, path)
+  if (E.isLeft(codec)) return E.left([codec.left])
+  const r = codec.right.decode(u)
+  if (E.isLeft(r)) return E.left(issues(r, path))
+  return E.right(onlyKnownFields(u) ? (u as ContentBlock) : r.right)
+}
+
+/**
+ * Decodes content in one walk: a non-empty string, or a non-empty list of well-formed blocks;
+ * paths are relative (`[1].url`). Content whose blocks have only known fields is returned as it is.
+ */
+const decodeContent = (u: unknown): E.Either<ReadonlyArray<DecodeIssue>, ChatContent> => {
+  if (typeof u === 'string') return u === '' ? E.left([{ path: '', expected: 'non-empty text', actual: u }]) : E.right(u)
+  if (!Array.isArray(u)) return E.left([{ path: '', expected: 'a string or a list of content blocks', actual: u }])
+  if (u.length === 0) return E.left([{ path: '', expected: 'at least one content block', actual: u }])
   const out: DecodeIssue[] = []
+  const blocks: ContentBlock[] = []
+  let same = true
   for (let i = 0; i < u.length; i++) {
     // A hole ends the walk: a sparse array (`new Array(2 ** 32 - 1)`) is refused at its first hole, not walked hole by hole.
-    if (!(i in u)) return [...out, { path: `[${i}]`, expected: 'a content block (the list has a hole here)', actual: undefined }]
-    pushAll(out, blockIssues(u[i], `[${i}]`))
+    if (!(i in u)) return E.left([...out, { path: `[${i}]`, expected: 'a content block (the list has a hole here)', actual: undefined }])
+    const b = decodeBlock(u[i], `[${i}]`)
+    if (E.isLeft(b)) pushAll(out, b.left)
+    else {
+      blocks.push(b.right)
+      same = same && b.right === u[i]
+    }
   }
-  return out
+  return out.length > 0 ? E.left(out) : E.right(same ? (u as ChatContent) : blocks)
 }
 
 /** Turns issues with relative paths into io-ts errors under context `c`, so that paths render after the field. */
@@ -76,11 +106,10 @@ const toErrors = (c: t.Context, found: ReadonlyArray<DecodeIssue>): t.Errors =>
  */
 export const ChatInputContentC: t.Type<ChatContent, ChatContent, unknown> = new t.Type<ChatContent, ChatContent, unknown>(
   'ChatInputContent',
-  (u): u is ChatContent => contentIssues(u).length === 0 && ChatContentC.is(u),
+  (u): u is ChatContent => E.isRight(decodeContent(u)),
   (u, c) => {
-    const found = contentIssues(u)
-    if (found.length > 0) return t.failures(toErrors(c, found))
-    return ChatContentC.validate(u, c)
+    const r = decodeContent(u)
+    return E.isLeft(r) ? t.failures(toErrors(c, r.left)) : t.success(r.right)
   },
   ChatContentC.encode,
 )
@@ -178,20 +207,10 @@ const chatInputFields: ReadonlyArray<string> = [
 
 const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean => !Object.prototype.hasOwnProperty.call(u, k) || is(u[k])
 
-const blockFields: ReadonlyArray<string> = ['type', 'text', 'source', 'url', 'data', 'media_type']
-
-/**
- * Whether content has no block with a field the codecs do not know. io-ts's `exact(…).is` does
- * not check that, so a block with an unknown field (of any size or depth) would be kept as sent;
- * such content goes through the decoder instead, which drops the field.
- */
-const hasOnlyKnownBlockFields = (content: unknown): boolean => {
-  if (!Array.isArray(content)) return true
-  for (const b of content) {
-    if (!isObject(b)) return false
-    for (const k in b) if (!blockFields.includes(k)) return false
-  }
-  return true
+/** Whether content is valid and has no unknown field: the input can keep it exactly as sent. */
+const hasContentAsSent = (content: unknown): boolean => {
+  const r = decodeContent(content)
+  return E.isRight(r) && r.right === content
 }
 
 /**
@@ -212,8 +231,7 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
     IsoTimestampC.is(u['timestamp']) &&
     isChatId(u['input_id']) &&
     (u['role'] === 'user' || u['role'] === 'assistant') &&
-    ChatInputContentC.is(u['content']) &&
-    hasOnlyKnownBlockFields(u['content']) &&
+    hasContentAsSent(u['content']) &&
     optional(u, 'message_id', isChatId) &&
     optional(u, 'conversation_id', isChatId) &&
     optional(u, 'metadata', JsonRecordC.is)
