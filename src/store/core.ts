@@ -6,6 +6,7 @@
  * @module
  */
 import * as t from 'io-ts'
+import type { DecodeFailure } from '../failure.ts'
 import type { Message } from '../message.ts'
 import { IsoTimestampC } from '../message.ts'
 import { type ChatContent, fromChatContent } from '../content.ts'
@@ -159,6 +160,19 @@ export type ChatState = {
   /** Every held message in time order, across conversations. */
   readonly timeline: T.Tree<MessageKey, ChatRecord>
 }
+
+// --- errors ---
+
+/**
+ * Why an input was not applied: it is not a valid chat input (every bad field listed), or its
+ * message id is already held by the store.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type StoreError =
+  | { readonly type: 'invalid_input'; readonly failure: DecodeFailure }
+  | { readonly type: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

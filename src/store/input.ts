@@ -191,6 +191,21 @@ export const ChatInputC: t.ReadonlyC<
  */
 export type ChatInput = t.TypeOf<typeof ChatInputC>
 
+declare const validInput: unique symbol
+
+/**
+ * A chat input that `validateInput` has checked (and only it makes one): a function that takes a
+ * `ValidInput` trusts it and checks nothing again. Every path into a store decodes what it is
+ * sent once, where it enters, and hands on a `ValidInput`.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type ValidInput = ChatInput & { readonly [validInput]: true }
+
+/** Marks an input the checks below have passed. */
+const valid = (input: ChatInput): ValidInput => input as ValidInput
+
 /** The fields of a chat input, in the order the seed lists them. */
 const chatInputFields: ReadonlyArray<string> = [
   'modality_type',
@@ -243,7 +258,8 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
  * timestamp and metadata, reporting every bad field by path, unknown fields included
  * (`role: expected "user" | "assistant", got "bot"`, `content[1].type: …`). Content must say
  * something: an empty string or an empty block list is rejected. Unknown fields of content
- * blocks are dropped (the valid input holds only what the store can serve and save).
+ * blocks are dropped (the valid input holds only what the store can serve and save). The result
+ * is a `ValidInput`: what the store's inner steps take, trusting it.
  *
  * @example
  * import { validateInput } from 'chatfold'
@@ -253,9 +269,9 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
  * @since 0.1.0
  * @category codecs
  */
-export const validateInput = (u: unknown): E.Either<DecodeFailure, ChatInput> => {
+export const validateInput = (u: unknown): E.Either<DecodeFailure, ValidInput> => {
   if (!isObject(u)) return E.left([{ path: '', expected: 'a chat input object', actual: u }])
-  if (isValidInput(u)) return E.right(u)
+  if (isValidInput(u)) return E.right(valid(u))
   const out: DecodeIssue[] = []
   const r = ChatInputC.decode(u)
   if (E.isLeft(r)) for (const i of failureFromErrors(r.left)) out.push(i)
@@ -263,7 +279,7 @@ export const validateInput = (u: unknown): E.Either<DecodeFailure, ChatInput> =>
     if (!chatInputFields.includes(k)) out.push({ path: k, expected: `no such field (a chat input has ${chatInputFields.join(', ')})`, actual: u[k] })
   }
   if (out.length > 0) return E.left(out)
-  return E.isLeft(r) ? E.left(failureFromErrors(r.left)) : E.right(r.right)
+  return E.isLeft(r) ? E.left(failureFromErrors(r.left)) : E.right(valid(r.right))
 }
 
 // --- constructors ---

@@ -12,9 +12,10 @@ import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
 import { newId, nowIso } from '../internal/id.ts'
 import { IsoTimestampC } from '../message.ts'
-import { type ChatInput, validateInput } from './input.ts'
+import { type ValidInput, validateInput } from './input.ts'
 import { compareInstants, instantOf, type Instant } from './core.ts'
-import { applyInput, type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
+import { type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
+import { applyValidInput } from './apply.ts'
 import * as T from './tree.ts'
 
 // --- model ---
@@ -31,7 +32,7 @@ export type SimEventStatus = 'pending' | 'applied' | 'failed'
 /**
  * One event of the pipeline, in the seed's wire shape: its id (also the input's id), modality,
  * the simulated time it is scheduled for and the time it was submitted, its status, and the chat
- * input it carries.
+ * input it carries (decoded when the event was made: applying it later checks nothing again).
  *
  * @since 0.1.0
  * @category model
@@ -44,7 +45,7 @@ export type SimEvent = {
   readonly status: SimEventStatus
   readonly applied_at?: string
   readonly error?: string
-  readonly input: ChatInput
+  readonly input: ValidInput
 }
 
 type PendingKey = Instant & { readonly seq: number }
@@ -159,7 +160,7 @@ const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof 
 const nextInputId = (sim: Simulator): string => `${sim.idPrefix}${String(sim.seq + 1).padStart(12, '0')}`
 
 /** Builds the chat input an event's data describes, at `timestamp`; paths are relative to the data. */
-const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<DecodeFailure, ChatInput> => {
+const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<DecodeFailure, ValidInput> => {
   if (!isObject(data)) return E.left([{ path: '', expected: 'chat message data (an object with role and content)', actual: data }])
   const issues: DecodeIssue[] = []
   if (Object.prototype.hasOwnProperty.call(data, 'timestamp')) {
@@ -167,8 +168,8 @@ const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<Dec
   }
   const candidate = { modality_type: 'chat', input_id: nextInputId(sim), ...data, timestamp }
   const r = validateInput(candidate)
-  if (E.isLeft(r)) for (const i of r.left) issues.push(i)
-  return issues.length > 0 ? E.left(issues) : E.right((r as E.Right<ChatInput>).right)
+  if (E.isLeft(r)) return E.left([...issues, ...r.left])
+  return issues.length > 0 ? E.left(issues) : r
 }
 
 const eventTime = (e: SimEvent): number => Date.parse(e.applied_at ?? e.submitted_at)
@@ -187,9 +188,9 @@ const record = (sim: Simulator, event: SimEvent): T.Tree<number, SimEvent> => {
   return h
 }
 
-/** Applies one event's input now; the event lands in the history as applied or failed. */
+/** Applies one event's input (decoded when the event was made) now; the event lands in the history as applied or failed. */
 const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simulator; readonly event: SimEvent; readonly error?: StoreError } => {
-  const r = applyInput(event.input)(sim.state)
+  const r = applyValidInput(event.input)(sim.state)
   if (E.isLeft(r)) {
     const failed: SimEvent = { ...event, status: 'failed', applied_at: sim.now, error: describeStoreError(r.left) }
     return { simulator: { ...sim, history: record(sim, failed) }, event: failed, error: r.left }
