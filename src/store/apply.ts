@@ -8,7 +8,6 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Message } from '../message.ts'
-import { fromChatContent } from '../content.ts'
 import type { ChatRole, ValidInput } from './input.ts'
 import {
   type ChatRecord,
@@ -22,16 +21,17 @@ import {
   instantOf,
   keyOf,
   type MessageKey,
+  partsOf,
   sortRoles,
   type StoreError,
 } from './core.ts'
 import * as T from './tree.ts'
 
-/** The chatfold message an input becomes. */
+/** The chatfold message an input becomes: its media bytes are read from the input's content, not copied. */
 const messageOf = (input: ValidInput, id: string, conversationId: string): Message => ({
   id,
   role: input.role,
-  parts: fromChatContent(input.content),
+  parts: partsOf(input.content),
   kind: 'normal',
   conversationId,
   createdAt: input.timestamp,
