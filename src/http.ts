@@ -18,7 +18,8 @@
  * wrong method a 405 (with `Allow`), a body over the limit (1 MiB by default) a 413 sent as soon
  * as the limit is crossed, without reading the rest. An `authorize(request)` hook may refuse a
  * request (401/403) or allow it for some conversations only: the caller then sees and writes those
- * alone. Nothing a request sends can crash the handler or corrupt the store: every failed request
+ * alone. A body is decoded once, here, and the store takes the decoded event without checking it
+ * again. Nothing a request sends can crash the handler or corrupt the store: every failed request
  * changes nothing, and the handler's promise never rejects (an internal error is a 500).
  *
  * @module

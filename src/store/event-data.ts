@@ -29,7 +29,7 @@ export type DecodedEvent = {
 } & { readonly [decodedEvent]: true }
 
 /** The data of a decoded event. */
-export type EventFields = DecodedEvent['data']
+type EventFields = DecodedEvent['data']
 
 const hasOwn = (u: object, k: string): boolean => Object.prototype.hasOwnProperty.call(u, k)
 
@@ -37,7 +37,7 @@ const hasOwn = (u: object, k: string): boolean => Object.prototype.hasOwnPropert
 const SOME_TIME = '1970-01-01T00:00:00Z'
 
 /** Stands for the input id the simulator generates, where the caller does not know it. */
-export const SOME_ID = 'generated'
+const SOME_ID = 'generated'
 
 /**
  * Decodes a message's data as the chat input it becomes, `inputId` standing for the generated
