@@ -18,7 +18,8 @@
  * wrong method a 405 (with `Allow`), a body over the limit (1 MiB by default) a 413 sent as soon
  * as the limit is crossed, without reading the rest. An `authorize(request)` hook may refuse a
  * request (401/403) or allow it for some conversations only: the caller then sees and writes those
- * alone. Nothing a request sends can crash the handler or corrupt the store: every failed request
+ * alone. A body is decoded once, here, and the store takes the decoded event without checking it
+ * again. Nothing a request sends can crash the handler or corrupt the store: every failed request
  * changes nothing, and the handler's promise never rejects (an internal error is a 500).
  *
  * @module
@@ -29,7 +30,7 @@ import type { ChatStore } from './store/store.ts'
 import { restrictTo, type ChatState, type StoreError } from './store/state.ts'
 import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
-import { eventHistory, pendingEvents, recentEvents, scheduleEvent, type SimEvent, type SimStep, type Simulator, submitEvent } from './store/simulator.ts'
+import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './store/simulator.ts'
 import { isObject } from './internal/object.ts'
 import { wholeOption } from './internal/number.ts'
 
@@ -193,8 +194,6 @@ const envelopeIssues = (body: Readonly<Record<string, unknown>>, fields: Readonl
   return out
 }
 
-const invalidIssues = (r: E.Either<StoreError, unknown>): ReadonlyArray<DecodeIssue> => (E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure : [])
-
 const withBody =
   (run: (ctx: Ctx, body: unknown) => Response) =>
   async (ctx: Ctx): Promise<Response> => {
@@ -203,26 +202,22 @@ const withBody =
   }
 
 /**
- * Runs a store step for a caller. A caller limited to some conversations gets a dry run on the
- * current value first (pure: nothing changes), so that bad data is a 400 and a foreign
- * conversation a 403; steps are synchronous, so nothing can happen in between.
+ * Submits an event decoded once, here at the edge, to the store, which trusts it: bad data was a
+ * 400 already, and a caller limited to some conversations gets a 403 for any other before the
+ * store is touched. `prefix` starts the paths of what the store may still refuse.
  */
-const runStep = (
-  ctx: Ctx,
-  dryRun: (sim: Simulator) => E.Either<StoreError, SimStep>,
-  step: () => E.Either<StoreError, SimEvent>,
-  prefix: string,
-): Response => {
-  if (!ctx.access.all) {
-    const r = dryRun(ctx.store.simulator())
-    if (E.isLeft(r) && r.left.type === 'invalid_input') return storeFailure(r.left, prefix)
-    if (E.isRight(r)) {
-      const target = conversationOfEvent(ctx.store.state(), r.right.event)
-      if (!canSee(ctx.access, target)) return forbidden(target)
-    }
-  }
-  const r = step()
+const submitDecoded = (ctx: Ctx, decoded: E.Either<DecodeFailure, DecodedEvent>, prefix: string): Response => {
+  if (E.isLeft(decoded)) return invalid(decoded.left)
+  const target = decoded.right.data.conversation_id ?? ctx.store.state().defaultConversationId
+  if (!canSee(ctx.access, target)) return forbidden(target)
+  const r = ctx.store.submitDecoded(decoded.right)
   return E.isLeft(r) ? storeFailure(r.left, prefix) : eventResponse(ctx.store, r.right)
+}
+
+/** Decoded data, or its issues after the envelope's (paths under `prefix`). */
+const withEnvelope = (envelope: ReadonlyArray<DecodeIssue>, decoded: E.Either<DecodeFailure, DecodedEvent>, prefix: string): E.Either<DecodeFailure, DecodedEvent> => {
+  const issues = [...envelope, ...(E.isLeft(decoded) ? prefixFailure(prefix)(decoded.left) : [])]
+  return issues.length > 0 ? E.left(issues) : decoded
 }
 
 const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
@@ -232,9 +227,7 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
       run: withBody((ctx, body) => {
         if (!isObject(body)) return invalid([{ path: '', expected: 'an event object { scheduled_time, modality, data }', actual: body }])
         const request = { scheduled_time: body['scheduled_time'], data: body['data'] }
-        const envelope = envelopeIssues(body, ['scheduled_time', 'modality', 'data'])
-        if (envelope.length > 0) return invalid([...envelope, ...invalidIssues(scheduleEvent(request)(ctx.store.simulator()))])
-        return runStep(ctx, scheduleEvent(request), () => ctx.store.schedule(request), '')
+        return submitDecoded(ctx, withEnvelope(envelopeIssues(body, ['scheduled_time', 'modality', 'data']), decodeScheduledEvent(request), ''), '')
       }),
     },
     {
@@ -254,14 +247,11 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
       method: 'POST',
       run: withBody((ctx, body) => {
         if (!isObject(body)) return invalid([{ path: '', expected: 'an event object { modality, data }', actual: body }])
-        const data = body['data']
-        const envelope = envelopeIssues(body, ['modality', 'data'])
-        if (envelope.length > 0) return invalid([...envelope, ...prefixFailure('data')(invalidIssues(submitEvent(data)(ctx.store.simulator())))])
-        return runStep(ctx, submitEvent(data), () => ctx.store.submit(data), 'data')
+        return submitDecoded(ctx, withEnvelope(envelopeIssues(body, ['modality', 'data']), decodeEventData(body['data']), 'data'), 'data')
       }),
     },
   ],
-  '/modalities/chat/submit': [{ method: 'POST', run: withBody((ctx, body) => runStep(ctx, submitEvent(body), () => ctx.store.submit(body), '')) }],
+  '/modalities/chat/submit': [{ method: 'POST', run: withBody((ctx, body) => submitDecoded(ctx, decodeEventData(body), '')) }],
   '/environment/modalities/chat/query': [
     {
       method: 'POST',

@@ -276,3 +276,34 @@ describe('chat API: authorization', () => {
     expect((await call('POST', '/modalities/chat/submit', { role: 'user', content: 'x' })).status).toBe(201)
   })
 })
+
+describe('chat API: a request is decoded once, at the edge', () => {
+  it('hands the store the decoded event: its raw-input steps are never called', async () => {
+    const inner = createChatStore({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'in-' })
+    const refuse = (): never => {
+      throw new Error('raw input reached the store')
+    }
+    const decoded: unknown[] = []
+    const store: ChatStore = {
+      ...inner,
+      submit: refuse,
+      schedule: refuse,
+      submitDecoded: (event) => {
+        decoded.push(event)
+        return inner.submitDecoded(event)
+      },
+    }
+    const handler = createChatHandler(store, { authorize: (r) => (r.headers.has('x-limited') ? { type: 'allow', conversations: ['a'] } : { type: 'allow' }) })
+    const post = async (path: string, body: unknown, limited = false) =>
+      (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: limited ? { 'x-limited': '1' } : {}, body: JSON.stringify(body) }))).status
+    const data = { role: 'user', content: 'Hi', conversation_id: 'a' }
+    expect(await post('/modalities/chat/submit', data)).toBe(201)
+    expect(await post('/modalities/chat/submit', data, true)).toBe(201)
+    expect(await post('/events/immediate', { modality: 'chat', data }, true)).toBe(201)
+    expect(await post('/events', { modality: 'chat', scheduled_time: '2024-03-15T11:00:00Z', data }, true)).toBe(202)
+    expect(await post('/modalities/chat/submit', { ...data, conversation_id: 'b' }, true)).toBe(403)
+    expect(await post('/modalities/chat/submit', { ...data, role: 'bot' }, true)).toBe(400)
+    expect(decoded).toHaveLength(4)
+    expect(inner.state().updateCount).toBe(3)
+  })
+})

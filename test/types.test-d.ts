@@ -10,6 +10,10 @@ import { type Message, type MessageC, type Messages, textContent, textMessage } 
 import { getMeta, setMeta } from '../src/message-edit.ts'
 import type { Part, PartWire, ToolCallPart } from '../src/part.ts'
 import type { Role } from '../src/role.ts'
+import type * as E from 'fp-ts/Either'
+import type { DecodeFailure } from '../src/failure.ts'
+import { type ChatInput, type ValidInput, validateInput } from '../src/store/input.ts'
+import { submitDecodedEvent } from '../src/store/simulator.ts'
 
 declare const m: Message
 declare const ms: Messages
@@ -41,3 +45,12 @@ expectTypeOf(pipe(m, textContent)).toEqualTypeOf<string>()
 // the wire form is tagged
 expectTypeOf<PartWire['type']>().toEqualTypeOf<string>()
 expectTypeOf<Extract<Part, { type: 'text' }>>().toEqualTypeOf<{ readonly type: 'text'; readonly text: string }>()
+
+// an input the decoder has not checked is not a ValidInput, nor raw data a DecodedEvent
+declare const input: ChatInput
+// @ts-expect-error a ChatInput is not known to be valid
+const unchecked: ValidInput = input
+void unchecked
+// @ts-expect-error raw data is not a decoded event
+submitDecodedEvent({ data: { role: 'user', content: 'Hi' } })
+expectTypeOf(validateInput).returns.toEqualTypeOf<E.Either<DecodeFailure, ValidInput>>()

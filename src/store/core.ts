@@ -1,12 +1,16 @@
 /**
  * The chat store's value and its indexes, shared by the store modules (not exported from the
  * package entry): the sort key of a message (timestamp, then input id), the stored record (the
- * chatfold message and the content exactly as sent), per-conversation metadata, and `ChatState`.
+ * content exactly as sent, and the chatfold message read from it), per-conversation metadata, and
+ * `ChatState`.
  *
  * @module
  */
 import * as t from 'io-ts'
+import type { DecodeFailure } from '../failure.ts'
 import type { Message } from '../message.ts'
+import type { Part } from '../part.ts'
+import { decodeBase64 } from '../internal/base64.ts'
 import { IsoTimestampC } from '../message.ts'
 import { type ChatContent, fromChatContent } from '../content.ts'
 import { ChatIdC, type ChatRole, ChatRoleC } from './input.ts'
@@ -58,7 +62,28 @@ export const keyOf = (timestamp: string, inputId: string, id: string): MessageKe
 
 // --- records ---
 
-/** A stored message: the chatfold message, the content exactly as sent, the input's id, its key. */
+/**
+ * The parts of content as `fromChatContent` makes them, but for the bytes of base64 media: each
+ * such part's `data` decodes them from the content when read (a new `Uint8Array` each time), so
+ * that a stored message holds its media once, as sent, not a second time as bytes.
+ */
+export const partsOf = (content: ChatContent): ReadonlyArray<Part> => {
+  if (typeof content === 'string') return fromChatContent(content)
+  // the parts of the blocks with their base64 left out, one part a block, in order
+  const parts = fromChatContent(content.map((b) => (b.type !== 'text' && b.source === 'base64' ? { ...b, data: '' } : b)))
+  content.forEach((b, i) => {
+    const part = parts[i]
+    if (b.type === 'text' || b.source !== 'base64' || part === undefined) return
+    // redefined in place: the property keeps its position, and the part is made here, never seen before
+    Object.defineProperty(part, 'data', { enumerable: true, configurable: true, get: () => decodeBase64(b.data) ?? new Uint8Array() })
+  })
+  return parts
+}
+
+/**
+ * A stored message: the content exactly as sent, the chatfold message read from it (its media
+ * bytes decoded from the content when read, see `partsOf`), the input's id, its key.
+ */
 export type ChatRecord = {
   readonly key: MessageKey
   readonly message: Message
@@ -83,7 +108,7 @@ export const recordOf = (m: HeldMessage): ChatRecord => ({
   message: {
     id: m.message_id,
     role: m.role,
-    parts: fromChatContent(m.content),
+    parts: partsOf(m.content),
     kind: 'normal',
     conversationId: m.conversation_id,
     createdAt: m.timestamp,
@@ -159,6 +184,19 @@ export type ChatState = {
   /** Every held message in time order, across conversations. */
   readonly timeline: T.Tree<MessageKey, ChatRecord>
 }
+
+// --- errors ---
+
+/**
+ * Why an input was not applied: it is not a valid chat input (every bad field listed), or its
+ * message id is already held by the store.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type StoreError =
+  | { readonly type: 'invalid_input'; readonly failure: DecodeFailure }
+  | { readonly type: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

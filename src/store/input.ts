@@ -12,7 +12,7 @@ import { JsonRecordC } from '../internal/json.ts'
 import { pushAll } from '../internal/array.ts'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
 import { IsoTimestampC } from '../message.ts'
-import { AudioBlockC, type ChatContent, ChatContentC, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
+import { AudioBlockC, type ChatContent, ChatContentC, type ContentBlock, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- content ---
@@ -23,33 +23,63 @@ const issues = (r: t.Validation<unknown>, path: string): ReadonlyArray<DecodeIss
 const blockTypes = ['text', 'image', 'audio', 'video'] as const
 const mediaCodecs = { image: ImageBlockC, audio: AudioBlockC, video: VideoBlockC } as const
 
-/** Checks one content block, naming the exact bad field (`[1].url`), never the whole union. */
-const blockIssues = (u: unknown, path: string): ReadonlyArray<DecodeIssue> => {
-  if (!isObject(u)) return [{ path, expected: 'a content block object', actual: u }]
+const blockFields: ReadonlyArray<string> = ['type', 'text', 'source', 'url', 'data', 'media_type']
+
+/** Whether a block has no field the codecs do not know (io-ts's `exact(…).is` does not check that). */
+const onlyKnownFields = (b: Readonly<Record<string, unknown>>): boolean => {
+  for (const k in b) if (!blockFields.includes(k)) return false
+  return true
+}
+
+/** The codec of a block by its `type` and `source`, or the issue naming the bad one. */
+const blockCodec = (u: Readonly<Record<string, unknown>>, path: string): E.Either<DecodeIssue, t.Decoder<unknown, ContentBlock>> => {
   const type = u['type']
-  if (type === 'text') return issues(TextBlockC.decode(u), path)
+  if (type === 'text') return E.right(TextBlockC)
   if (type !== 'image' && type !== 'audio' && type !== 'video') {
-    return [{ path: `${path}.type`, expected: blockTypes.map((b) => JSON.stringify(b)).join(' | '), actual: type }]
+    return E.left({ path: `${path}.type`, expected: blockTypes.map((b) => JSON.stringify(b)).join(' | '), actual: type })
   }
   const source = u['source']
   const [byUrl, byData] = mediaCodecs[type].types
-  if (source === 'url') return issues(byUrl.decode(u), path)
-  if (source === 'base64') return issues(byData.decode(u), path)
-  return [{ path: `${path}.source`, expected: '"url" | "base64"', actual: source }]
+  if (source === 'url') return E.right(byUrl)
+  if (source === 'base64') return E.right(byData)
+  return E.left({ path: `${path}.source`, expected: '"url" | "base64"', actual: source })
 }
 
-/** Checks content: a non-empty string, or a non-empty list of well-formed blocks; paths are relative (`[1].url`). */
-const contentIssues = (u: unknown): ReadonlyArray<DecodeIssue> => {
-  if (typeof u === 'string') return u === '' ? [{ path: '', expected: 'non-empty text', actual: u }] : []
-  if (!Array.isArray(u)) return [{ path: '', expected: 'a string or a list of content blocks', actual: u }]
-  if (u.length === 0) return [{ path: '', expected: 'at least one content block', actual: u }]
+/**
+ * Decodes one content block, naming the exact bad field (`[1].url`), never the whole union. A
+ * block with only known fields is returned as it is; unknown fields are dropped.
+ */
+const decodeBlock = (u: unknown, path: string): E.Either<ReadonlyArray<DecodeIssue>, ContentBlock> => {
+  if (!isObject(u)) return E.left([{ path, expected: 'a content block object', actual: u }])
+  const codec = blockCodec(u, path)
+  if (E.isLeft(codec)) return E.left([codec.left])
+  const r = codec.right.decode(u)
+  if (E.isLeft(r)) return E.left(issues(r, path))
+  return E.right(onlyKnownFields(u) ? (u as ContentBlock) : r.right)
+}
+
+/**
+ * Decodes content in one walk: a non-empty string, or a non-empty list of well-formed blocks;
+ * paths are relative (`[1].url`). Content whose blocks have only known fields is returned as it is.
+ */
+const decodeContent = (u: unknown): E.Either<ReadonlyArray<DecodeIssue>, ChatContent> => {
+  if (typeof u === 'string') return u === '' ? E.left([{ path: '', expected: 'non-empty text', actual: u }]) : E.right(u)
+  if (!Array.isArray(u)) return E.left([{ path: '', expected: 'a string or a list of content blocks', actual: u }])
+  if (u.length === 0) return E.left([{ path: '', expected: 'at least one content block', actual: u }])
   const out: DecodeIssue[] = []
+  const blocks: ContentBlock[] = []
+  let same = true
   for (let i = 0; i < u.length; i++) {
     // A hole ends the walk: a sparse array (`new Array(2 ** 32 - 1)`) is refused at its first hole, not walked hole by hole.
-    if (!(i in u)) return [...out, { path: `[${i}]`, expected: 'a content block (the list has a hole here)', actual: undefined }]
-    pushAll(out, blockIssues(u[i], `[${i}]`))
+    if (!(i in u)) return E.left([...out, { path: `[${i}]`, expected: 'a content block (the list has a hole here)', actual: undefined }])
+    const b = decodeBlock(u[i], `[${i}]`)
+    if (E.isLeft(b)) pushAll(out, b.left)
+    else {
+      blocks.push(b.right)
+      same = same && b.right === u[i]
+    }
   }
-  return out
+  return out.length > 0 ? E.left(out) : E.right(same ? (u as ChatContent) : blocks)
 }
 
 /** Turns issues with relative paths into io-ts errors under context `c`, so that paths render after the field. */
@@ -75,11 +105,10 @@ const toErrors = (c: t.Context, found: ReadonlyArray<DecodeIssue>): t.Errors =>
  */
 export const ChatInputContentC: t.Type<ChatContent, ChatContent, unknown> = new t.Type<ChatContent, ChatContent, unknown>(
   'ChatInputContent',
-  (u): u is ChatContent => contentIssues(u).length === 0 && ChatContentC.is(u),
+  (u): u is ChatContent => E.isRight(decodeContent(u)),
   (u, c) => {
-    const found = contentIssues(u)
-    if (found.length > 0) return t.failures(toErrors(c, found))
-    return ChatContentC.validate(u, c)
+    const r = decodeContent(u)
+    return E.isLeft(r) ? t.failures(toErrors(c, r.left)) : t.success(r.right)
   },
   ChatContentC.encode,
 )
@@ -161,6 +190,21 @@ export const ChatInputC: t.ReadonlyC<
  */
 export type ChatInput = t.TypeOf<typeof ChatInputC>
 
+declare const validInput: unique symbol
+
+/**
+ * A chat input that `validateInput` has checked (and only it makes one): a function that takes a
+ * `ValidInput` trusts it and checks nothing again. Every path into a store decodes what it is
+ * sent once, where it enters, and hands on a `ValidInput`.
+ *
+ * @since 0.2.0
+ * @category model
+ */
+export type ValidInput = ChatInput & { readonly [validInput]: true }
+
+/** Marks an input the checks below have passed. */
+const valid = (input: ChatInput): ValidInput => input as ValidInput
+
 /** The fields of a chat input, in the order the seed lists them. */
 const chatInputFields: ReadonlyArray<string> = [
   'modality_type',
@@ -177,20 +221,10 @@ const chatInputFields: ReadonlyArray<string> = [
 
 const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean => !Object.prototype.hasOwnProperty.call(u, k) || is(u[k])
 
-const blockFields: ReadonlyArray<string> = ['type', 'text', 'source', 'url', 'data', 'media_type']
-
-/**
- * Whether content has no block with a field the codecs do not know. io-ts's `exact(…).is` does
- * not check that, so a block with an unknown field (of any size or depth) would be kept as sent;
- * such content goes through the decoder instead, which drops the field.
- */
-const hasOnlyKnownBlockFields = (content: unknown): boolean => {
-  if (!Array.isArray(content)) return true
-  for (const b of content) {
-    if (!isObject(b)) return false
-    for (const k in b) if (!blockFields.includes(k)) return false
-  }
-  return true
+/** Whether content is valid and has no unknown field: the input can keep it exactly as sent. */
+const hasContentAsSent = (content: unknown): boolean => {
+  const r = decodeContent(content)
+  return E.isRight(r) && r.right === content
 }
 
 /**
@@ -211,8 +245,7 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
     IsoTimestampC.is(u['timestamp']) &&
     isChatId(u['input_id']) &&
     (u['role'] === 'user' || u['role'] === 'assistant') &&
-    ChatInputContentC.is(u['content']) &&
-    hasOnlyKnownBlockFields(u['content']) &&
+    hasContentAsSent(u['content']) &&
     optional(u, 'message_id', isChatId) &&
     optional(u, 'conversation_id', isChatId) &&
     optional(u, 'metadata', JsonRecordC.is)
@@ -224,7 +257,8 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
  * timestamp and metadata, reporting every bad field by path, unknown fields included
  * (`role: expected "user" | "assistant", got "bot"`, `content[1].type: …`). Content must say
  * something: an empty string or an empty block list is rejected. Unknown fields of content
- * blocks are dropped (the valid input holds only what the store can serve and save).
+ * blocks are dropped (the valid input holds only what the store can serve and save). The result
+ * is a `ValidInput`: what the store's inner steps take, trusting it.
  *
  * @example
  * import { validateInput } from 'chatfold'
@@ -234,9 +268,9 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
  * @since 0.1.0
  * @category codecs
  */
-export const validateInput = (u: unknown): E.Either<DecodeFailure, ChatInput> => {
+export const validateInput = (u: unknown): E.Either<DecodeFailure, ValidInput> => {
   if (!isObject(u)) return E.left([{ path: '', expected: 'a chat input object', actual: u }])
-  if (isValidInput(u)) return E.right(u)
+  if (isValidInput(u)) return E.right(valid(u))
   const out: DecodeIssue[] = []
   const r = ChatInputC.decode(u)
   if (E.isLeft(r)) for (const i of failureFromErrors(r.left)) out.push(i)
@@ -244,7 +278,7 @@ export const validateInput = (u: unknown): E.Either<DecodeFailure, ChatInput> =>
     if (!chatInputFields.includes(k)) out.push({ path: k, expected: `no such field (a chat input has ${chatInputFields.join(', ')})`, actual: u[k] })
   }
   if (out.length > 0) return E.left(out)
-  return E.isLeft(r) ? E.left(failureFromErrors(r.left)) : E.right(r.right)
+  return E.isLeft(r) ? E.left(failureFromErrors(r.left)) : E.right(valid(r.right))
 }
 
 // --- constructors ---

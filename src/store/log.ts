@@ -143,11 +143,12 @@ export const encodeSimulator = (sim: Simulator): unknown => {
   return { version: VERSION, now: sim.now, seq: sim.seq, idPrefix: sim.idPrefix, state: snapshot(sim.state), pending, history: T.values(sim.history) }
 }
 
-const eventIssue = (u: unknown, path: string): string | undefined => {
-  if (!isObject(u)) return `${path}: expected an event`
-  if (typeof u['event_id'] !== 'string' || typeof u['scheduled_time'] !== 'string' || !IsoTimestampC.is(u['scheduled_time'])) return `${path}: expected event_id and scheduled_time`
+/** Reads an event of a snapshot, its input decoded once here. */
+const decodeEvent = (u: unknown, path: string): E.Either<string, SimEvent> => {
+  if (!isObject(u)) return E.left(`${path}: expected an event`)
+  if (typeof u['event_id'] !== 'string' || typeof u['scheduled_time'] !== 'string' || !IsoTimestampC.is(u['scheduled_time'])) return E.left(`${path}: expected event_id and scheduled_time`)
   const input = validateInput(u['input'])
-  return E.isLeft(input) ? `${path}.input: ${formatFailure(input.left)}` : undefined
+  return E.isLeft(input) ? E.left(`${path}.input: ${formatFailure(input.left)}`) : E.right({ ...(u as SimEvent), input: input.right })
 }
 
 /**
@@ -172,23 +173,17 @@ export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
   const queued: Array<readonly [{ ms: number; sub: number; seq: number }, SimEvent]> = []
   for (const [i, p] of (pending as unknown[]).entries()) {
     if (!Array.isArray(p) || typeof p[0] !== 'number') return E.left(`pending[${i}]: expected [position, event]`)
-    const issue = eventIssue(p[1], `pending[${i}]`)
-    if (issue !== undefined) return E.left(issue)
-    const event = p[1] as SimEvent
-    queued.push([{ ...instantOf(event.scheduled_time), seq: p[0] }, event])
+    const event = decodeEvent(p[1], `pending[${i}]`)
+    if (E.isLeft(event)) return event
+    queued.push([{ ...instantOf(event.right.scheduled_time), seq: p[0] }, event.right])
   }
+  const past: Array<readonly [number, SimEvent]> = []
   for (const [i, e] of (history as unknown[]).entries()) {
-    const issue = eventIssue(e, `history[${i}]`)
-    if (issue !== undefined) return E.left(issue)
+    const event = decodeEvent(e, `history[${i}]`)
+    if (E.isLeft(event)) return event
+    past.push([i, event.right])
   }
-  return E.right({
-    now,
-    seq,
-    idPrefix,
-    state: state.right,
-    pending: T.fromSorted(queued),
-    history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)),
-  })
+  return E.right({ now, seq, idPrefix, state: state.right, pending: T.fromSorted(queued), history: T.fromSorted(past) })
 }
 
 // --- restoring a trusted snapshot ---
@@ -227,8 +222,9 @@ const restoreState = (u: unknown): E.Either<string, ChatState> => {
 
 /**
  * Reads back a simulator from a snapshot the store itself wrote: like `decodeSimulator`, but
- * trusting the state's fields and invariants (checked when the steps were applied), so that it
- * costs little more than parsing. Use `decodeSimulator` on snapshots from anywhere else.
+ * trusting the state's fields and invariants and its events' inputs (all checked when the steps
+ * were applied), so that it costs little more than parsing. Use `decodeSimulator` on snapshots
+ * from anywhere else.
  *
  * @example
  * import { createSimulator, encodeSimulator, restoreSimulator } from 'chatfold'

@@ -3,7 +3,8 @@
  * limit; a whole conversation; the most recent messages; one message by id. Results are chatfold
  * `Message`s in chronological order, so every history function applies to them. Lookups go
  * through the state's indexes: a limited query costs O(log n + what it visits), never a scan of
- * other conversations.
+ * other conversations. A stored message keeps its content as sent, once: the `data` of a part
+ * from base64 media is decoded from that content when read (a new `Uint8Array` each time).
  *
  * @module
  */

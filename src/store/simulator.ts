@@ -9,15 +9,19 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
+import { prefixFailure } from '../failure.ts'
 import { newId, nowIso } from '../internal/id.ts'
 import { IsoTimestampC } from '../message.ts'
-import { type ChatInput, validateInput } from './input.ts'
+import type { ValidInput } from './input.ts'
+import { decodeFields, decoded, type DecodedEvent, decodeSchedule, stampInput } from './event-data.ts'
 import { compareInstants, instantOf, type Instant } from './core.ts'
-import { applyInput, type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
+import { type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
+import { applyValidInput } from './apply.ts'
 import * as T from './tree.ts'
-import { isObject } from '../internal/object.ts'
 import { nonNegativeInt, wholeOption } from '../internal/number.ts'
+
+// a request's data, decoded once where it enters; the simulator stamps it with its id and time
+export { type DecodedEvent, decodeEventData, decodeScheduledEvent } from './event-data.ts'
 
 // --- model ---
 
@@ -33,7 +37,7 @@ export type SimEventStatus = 'pending' | 'applied' | 'failed'
 /**
  * One event of the pipeline, in the seed's wire shape: its id (also the input's id), modality,
  * the simulated time it is scheduled for and the time it was submitted, its status, and the chat
- * input it carries.
+ * input it carries (decoded when the event was made: applying it later checks nothing again).
  *
  * @since 0.1.0
  * @category model
@@ -46,7 +50,7 @@ export type SimEvent = {
   readonly status: SimEventStatus
   readonly applied_at?: string
   readonly error?: string
-  readonly input: ChatInput
+  readonly input: ValidInput
 }
 
 type PendingKey = Instant & { readonly seq: number }
@@ -158,19 +162,6 @@ export const createSimulator = (options: SimulatorOptions = {}): Simulator => ({
 /** The next generated input id: the prefix and a zero-padded counter, so ties sort by arrival. */
 const nextInputId = (sim: Simulator): string => `${sim.idPrefix}${String(sim.seq + 1).padStart(12, '0')}`
 
-/** Builds the chat input an event's data describes, at `timestamp`; paths are relative to the data. */
-const inputOf = (sim: Simulator, data: unknown, timestamp: string): E.Either<DecodeFailure, ChatInput> => {
-  if (!isObject(data)) return E.left([{ path: '', expected: 'chat message data (an object with role and content)', actual: data }])
-  const issues: DecodeIssue[] = []
-  if (Object.prototype.hasOwnProperty.call(data, 'timestamp')) {
-    issues.push({ path: 'timestamp', expected: 'no timestamp (the simulator sets it: schedule the event for a time instead)', actual: data['timestamp'] })
-  }
-  const candidate = { modality_type: 'chat', input_id: nextInputId(sim), ...data, timestamp }
-  const r = validateInput(candidate)
-  if (E.isLeft(r)) for (const i of r.left) issues.push(i)
-  return issues.length > 0 ? E.left(issues) : E.right((r as E.Right<ChatInput>).right)
-}
-
 const eventTime = (e: SimEvent): number => Date.parse(e.applied_at ?? e.submitted_at)
 
 /** The history with `event` added under the next key, and the oldest events past the limits dropped. */
@@ -187,9 +178,9 @@ const record = (sim: Simulator, event: SimEvent): T.Tree<number, SimEvent> => {
   return h
 }
 
-/** Applies one event's input now; the event lands in the history as applied or failed. */
+/** Applies one event's input (decoded when the event was made) now; the event lands in the history as applied or failed. */
 const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simulator; readonly event: SimEvent; readonly error?: StoreError } => {
-  const r = applyInput(event.input)(sim.state)
+  const r = applyValidInput(event.input)(sim.state)
   if (E.isLeft(r)) {
     const failed: SimEvent = { ...event, status: 'failed', applied_at: sim.now, error: describeStoreError(r.left) }
     return { simulator: { ...sim, history: record(sim, failed) }, event: failed, error: r.left }
@@ -231,11 +222,8 @@ export const describeStoreError = (e: StoreError): string =>
 export const submitEvent =
   (data: unknown) =>
   (sim: Simulator): E.Either<StoreError, SimStep> => {
-    const input = inputOf(sim, data, sim.now)
-    if (E.isLeft(input)) return E.left({ type: 'invalid_input', failure: input.left })
-    const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: sim.now, submitted_at: sim.now, status: 'pending', input: input.right }
-    const r = applyEvent({ ...sim, seq: sim.seq + 1 }, event)
-    return r.error === undefined ? E.right({ simulator: r.simulator, event: r.event }) : E.left(r.error)
+    const fields = decodeFields(data, nextInputId(sim))
+    return E.isLeft(fields) ? E.left({ type: 'invalid_input', failure: fields.left }) : submitDecodedEvent(decoded({ data: fields.right }))(sim)
   }
 
 /**
@@ -255,14 +243,35 @@ export const submitEvent =
 export const scheduleEvent =
   (request: { readonly scheduled_time: unknown; readonly data: unknown }) =>
   (sim: Simulator): E.Either<StoreError, SimStep> => {
-    const time = IsoTimestampC.decode(request.scheduled_time)
-    const timeIssues = E.isLeft(time) ? prefixFailure('scheduled_time')(failureFromErrors(time.left)) : []
-    const input = inputOf(sim, request.data, E.isRight(time) ? time.right : sim.now)
-    const issues = [...timeIssues, ...(E.isLeft(input) ? prefixFailure('data')(input.left) : [])]
-    if (issues.length > 0 || E.isLeft(input) || E.isLeft(time)) return E.left({ type: 'invalid_input', failure: issues })
+    const event = decodeSchedule(request, nextInputId(sim))
+    return E.isLeft(event) ? E.left({ type: 'invalid_input', failure: event.left }) : submitDecodedEvent(event.right)(sim)
+  }
+
+/**
+ * Applies or schedules a chat event decoded already (`decodeEventData`, `decodeScheduledEvent`),
+ * checking nothing of it again: what `submitEvent` and `scheduleEvent` do once they have decoded
+ * their request. It is stamped with a generated input id (unless its data has one) and its time
+ * (now, when it has no `scheduled_time`); it applies at once when that time has come, and waits in
+ * the queue otherwise. Fails, changing nothing, on a duplicate message id.
+ *
+ * @example
+ * import * as E from 'fp-ts/Either'
+ * import { createSimulator, decodeEventData, submitDecodedEvent } from 'chatfold'
+ * const event = decodeEventData({ role: 'user', content: 'Hi' })
+ * if (E.isRight(event)) submitDecodedEvent(event.right)(createSimulator()) // right({ simulator, event: { status: 'applied', … } })
+ *
+ * @since 0.2.0
+ * @category edits
+ */
+export const submitDecodedEvent =
+  (decodedEvent: DecodedEvent) =>
+  (sim: Simulator): E.Either<StoreError, SimStep> => {
+    const time = decodedEvent.scheduled_time ?? sim.now
+    const input = stampInput(decodedEvent.data, nextInputId(sim), time)
+    if (E.isLeft(input)) return E.left({ type: 'invalid_input', failure: decodedEvent.scheduled_time === undefined ? input.left : prefixFailure('data')(input.left) })
     const next = { ...sim, seq: sim.seq + 1 }
-    const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: time.right, submitted_at: sim.now, status: 'pending', input: input.right }
-    const at = instantOf(time.right)
+    const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: time, submitted_at: sim.now, status: 'pending', input: input.right }
+    const at = instantOf(time)
     if (compareInstants(at, instantOf(sim.now)) <= 0) {
       const r = applyEvent(next, event)
       return r.error === undefined ? E.right({ simulator: r.simulator, event: r.event }) : E.left(r.error)

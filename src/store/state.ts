@@ -10,42 +10,24 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { DecodeFailure, DecodeIssue } from '../failure.ts'
-import type { Message } from '../message.ts'
-import { fromChatContent } from '../content.ts'
 import { type ChatInput, ChatIdC, type ChatRole, validateInput } from './input.ts'
 import {
-  type ChatRecord,
   type ChatState,
   compareInstants,
   compareKeys,
   compareStrings,
-  type Conversation,
   type ConversationMetadata,
   conversationOf,
   fromConversations,
   instantOf,
-  keyOf,
-  type MessageKey,
-  sortRoles,
+  type StoreError,
 } from './core.ts'
+import { applyValidInput } from './apply.ts'
 import * as T from './tree.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // the model of the state lives with the store's shared internals; it is public from here
-export { type ChatState, type ConversationMetadata, ConversationMetadataC } from './core.ts'
-
-// --- errors ---
-
-/**
- * Why an input was not applied: it is not a valid chat input (every bad field listed), or its
- * message id is already held by the store.
- *
- * @since 0.1.0
- * @category model
- */
-export type StoreError =
-  | { readonly type: 'invalid_input'; readonly failure: DecodeFailure }
-  | { readonly type: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
+export { type ChatState, type ConversationMetadata, ConversationMetadataC, type StoreError } from './core.ts'
 
 // --- constructors ---
 
@@ -98,24 +80,6 @@ export const emptyState = (options: ChatStateOptions = {}): ChatState => ({
 
 // --- apply ---
 
-/** The chatfold message an input becomes. */
-const messageOf = (input: ChatInput, id: string, conversationId: string): Message => ({
-  id,
-  role: input.role,
-  parts: fromChatContent(input.content),
-  kind: 'normal',
-  conversationId,
-  createdAt: input.timestamp,
-  ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
-})
-
-/** Orders timestamps by instant, and the spellings of one instant by text, so results never depend on arrival order. */
-const compareTimestamps = (a: string, b: string): number => compareInstants(instantOf(a), instantOf(b)) || compareStrings(a, b)
-const later = (a: string, b: string): string => (compareTimestamps(a, b) >= 0 ? a : b)
-const earlier = (a: string, b: string): string => (compareTimestamps(a, b) <= 0 ? a : b)
-
-const withRole = (roles: ReadonlyArray<ChatRole>, role: ChatRole): ReadonlyArray<ChatRole> => (roles.includes(role) ? roles : sortRoles([...roles, role]))
-
 /**
  * Adds one message (seed `apply_input`): validates the input, puts the message in its
  * conversation (the input's `conversation_id`, or the default one) in timestamp order, ties
@@ -136,46 +100,7 @@ export const applyInput =
   (raw: ChatInput) =>
   (state: ChatState): E.Either<StoreError, ChatState> => {
     const valid = validateInput(raw)
-    if (E.isLeft(valid)) return E.left({ type: 'invalid_input', failure: valid.left })
-    const input = valid.right
-    const conversationId = input.conversation_id ?? state.defaultConversationId
-    const id = input.message_id ?? input.input_id
-    if (T.get(compareStrings, id, state.byId) !== undefined) return E.left({ type: 'duplicate_message', messageId: id, conversationId })
-    const record: ChatRecord = {
-      key: keyOf(input.timestamp, input.input_id, id),
-      message: messageOf(input, id, conversationId),
-      content: input.content,
-      inputId: input.input_id,
-    }
-    const old = conversationOf(state, conversationId)
-    const meta: ConversationMetadata =
-      old === undefined
-        ? { conversation_id: conversationId, created_at: input.timestamp, last_message_at: input.timestamp, message_count: 1, participant_roles: [input.role] }
-        : {
-            conversation_id: conversationId,
-            created_at: earlier(old.meta.created_at, input.timestamp),
-            last_message_at: later(old.meta.last_message_at, input.timestamp),
-            message_count: old.meta.message_count + 1,
-            participant_roles: withRole(old.meta.participant_roles, input.role),
-          }
-    let messages: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, old?.messages)
-    let byId: T.Tree<string, ChatRecord> = T.insert(compareStrings, id, record, state.byId)
-    let timeline: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, state.timeline)
-    while (messages !== undefined && messages.n > state.maxHistorySize) {
-      const [oldest, rest]: readonly [T.Node<MessageKey, ChatRecord>, T.Tree<MessageKey, ChatRecord>] = T.removeMin(messages)
-      messages = rest
-      byId = T.remove(compareStrings, oldest.v.message.id, byId)
-      timeline = T.remove(compareKeys, oldest.k, timeline)
-    }
-    const conversation: Conversation = { meta, messages }
-    return E.right({
-      ...state,
-      lastUpdated: state.lastUpdated === undefined ? input.timestamp : later(state.lastUpdated, input.timestamp),
-      updateCount: state.updateCount + 1,
-      conversations: T.insert(compareStrings, conversationId, conversation, state.conversations),
-      byId,
-      timeline,
-    })
+    return E.isLeft(valid) ? E.left({ type: 'invalid_input', failure: valid.left }) : applyValidInput(valid.right)(state)
   }
 
 /**

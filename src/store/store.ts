@@ -16,10 +16,13 @@ import {
   advanceBy,
   advanceTo,
   createSimulator,
+  type DecodedEvent,
   scheduleEvent,
   type SimEvent,
   type Simulator,
   type SimulatorOptions,
+  type SimStep,
+  submitDecodedEvent,
   submitEvent,
 } from './simulator.ts'
 import { createCommand, type StoreCommand } from './log.ts'
@@ -35,10 +38,16 @@ export type ChatStore = {
   readonly simulator: () => Simulator
   /** The current chat state. */
   readonly state: () => ChatState
-  /** Applies a chat event now (`submitEvent`). */
+  /** Applies a chat event now (`submitEvent`): decodes `data`, once. */
   readonly submit: (data: unknown) => E.Either<StoreError, SimEvent>
-  /** Schedules a chat event (`scheduleEvent`). */
+  /** Schedules a chat event (`scheduleEvent`): decodes the request, once. */
   readonly schedule: (request: { readonly scheduled_time: unknown; readonly data: unknown }) => E.Either<StoreError, SimEvent>
+  /**
+   * Applies, or schedules when it has a `scheduled_time`, an event decoded already where it
+   * entered (`decodeEventData`, `decodeScheduledEvent`), checking nothing of it again
+   * (`submitDecodedEvent`).
+   */
+  readonly submitDecoded: (event: DecodedEvent) => E.Either<StoreError, SimEvent>
   /** Moves the clock to a time (`advanceTo`), returning the events applied. */
   readonly advanceTo: (time: string) => E.Either<StoreError, ReadonlyArray<SimEvent>>
   /** Moves the clock by some seconds (`advanceBy`), returning the events applied. */
@@ -106,19 +115,21 @@ export const createChatStore = (
     commit({ op: 'advance', until: a.simulator.now }, a.simulator)
     return a.applied
   }
+  const stepped =
+    (command: StoreCommand) =>
+    (step: SimStep): SimEvent => {
+      commit(command, step.simulator)
+      return step.event
+    }
   return {
     simulator: sim,
     state: () => sim().state,
-    submit: (data) =>
-      E.map((step: { simulator: Simulator; event: SimEvent }) => {
-        commit({ op: 'submit', data }, step.simulator)
-        return step.event
-      })(submitEvent(data)(sim())),
-    schedule: (request) =>
-      E.map((step: { simulator: Simulator; event: SimEvent }) => {
-        commit({ op: 'schedule', scheduled_time: request.scheduled_time, data: request.data }, step.simulator)
-        return step.event
-      })(scheduleEvent(request)(sim())),
+    submit: (data) => E.map(stepped({ op: 'submit', data }))(submitEvent(data)(sim())),
+    schedule: (request) => E.map(stepped({ op: 'schedule', scheduled_time: request.scheduled_time, data: request.data }))(scheduleEvent(request)(sim())),
+    submitDecoded: (event) =>
+      E.map(stepped(event.scheduled_time === undefined ? { op: 'submit', data: event.data } : { op: 'schedule', scheduled_time: event.scheduled_time, data: event.data }))(
+        submitDecodedEvent(event)(sim()),
+      ),
     advanceTo: (time) => E.map(advanced)(advanceTo(time)(sim())),
     advanceBy: (seconds) => E.map(advanced)(advanceBy(seconds)(sim())),
     subscribe: (listener) => {

@@ -6,11 +6,14 @@ import {
   advanceBy,
   advanceTo,
   createSimulator,
+  decodeEventData,
+  decodeScheduledEvent,
   describeStoreError,
   eventHistory,
   pendingEvents,
   scheduleEvent,
   type Simulator,
+  submitDecodedEvent,
   submitEvent,
 } from '../../src/store/simulator.ts'
 
@@ -133,5 +136,49 @@ describe('scheduleEvent and the clock', () => {
     expect(texts(s1)).toEqual([])
     expect(texts(s2)).toEqual(['x'])
     expect(pendingEvents(s0)).toEqual([])
+  })
+})
+
+describe('an event decoded once (decodeEventData, decodeScheduledEvent, submitDecodedEvent)', () => {
+  const image = { type: 'image', source: 'base64', data: 'AAEC', media_type: 'image/png' } as const
+  const datas: ReadonlyArray<unknown> = [
+    { role: 'user', content: 'Hi' },
+    { role: 'assistant', content: [{ type: 'text', text: 'look' }, image], conversation_id: 'c', message_id: 'm', metadata: { a: 1 } },
+    { role: 'user', content: [{ ...image, extra: 'dropped' }], input_id: 'given', modality_type: 'chat' },
+  ]
+
+  it('steps the simulator exactly as submitEvent and scheduleEvent, now, due or later', () => {
+    const s = ok(submitEvent({ role: 'user', content: 'before' })(start())).simulator
+    for (const data of datas) {
+      expect(submitDecodedEvent(ok(decodeEventData(data)))(s)).toEqual(submitEvent(data)(s))
+      for (const scheduled_time of ['2024-03-15T09:00:00Z', '2024-03-15T10:00:00.000Z', '2024-03-15T11:00:00Z']) {
+        expect(submitDecodedEvent(ok(decodeScheduledEvent({ scheduled_time, data })))(s)).toEqual(scheduleEvent({ scheduled_time, data })(s))
+      }
+    }
+  })
+
+  it('reports the same issues, by the same paths', () => {
+    const bad = { role: 'bot', content: [{ type: 'image', source: 'ftp' }], timestamp: 'now', extra: 1 }
+    const failure = (r: E.Either<unknown, unknown>) => (E.isLeft(r) ? r.left : undefined)
+    const issues = failure(decodeEventData(bad))
+    expect(issues).toEqual((failure(submitEvent(bad)(start())) as { failure: unknown }).failure)
+    expect(issues).not.toBeUndefined()
+    const scheduled = failure(decodeScheduledEvent({ scheduled_time: 'soon', data: bad }))
+    expect(scheduled).toEqual((failure(scheduleEvent({ scheduled_time: 'soon', data: bad })(start())) as { failure: unknown }).failure)
+    expect(decodeEventData('hello')).toEqual(E.left([{ path: '', expected: 'chat message data (an object with role and content)', actual: 'hello' }]))
+  })
+
+  it('keeps the data as sent, with unknown content block fields dropped', () => {
+    const data = { role: 'user', content: [image] } as const
+    expect(ok(decodeEventData(data)).data.content).toBe(data.content)
+    expect(ok(decodeEventData(datas[2])).data).toEqual({ role: 'user', content: [image], input_id: 'given' })
+  })
+
+  it('checks the one thing it adds: an input id generated from a prefix too long to make an id', () => {
+    const s = createSimulator({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'p'.repeat(300) })
+    const r = submitDecodedEvent(ok(decodeEventData({ role: 'user', content: 'x' })))(s)
+    expect(E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['input_id'])
+    expect(r).toEqual(submitEvent({ role: 'user', content: 'x' })(s))
+    expect(E.isRight(submitDecodedEvent(ok(decodeEventData({ role: 'user', content: 'x', input_id: 'mine' })))(s))).toBe(true)
   })
 })

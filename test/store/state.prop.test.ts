@@ -9,6 +9,9 @@ import { fromSnapshot, snapshot } from '../../src/store/snapshot.ts'
 import { fromStoreMessages, toStoreMessages } from '../../src/store/persist.ts'
 import { importJSONL, toJSONL } from '../../src/messages/codec.ts'
 import { deepFreeze } from '../arbitraries.ts'
+import { type ContentBlock, fromChatContent } from '../../src/content.ts'
+import { getMessageById } from '../../src/store/query.ts'
+import { encodeBase64 } from '../../src/internal/base64.ts'
 import { applyAll } from './helpers.ts'
 
 // few distinct minutes and seconds, so that ties are common
@@ -143,6 +146,30 @@ describe('ChatState properties', () => {
         expect(E.isRight(restored) ? snapshot(restored.right) : restored).toEqual(snap)
       }),
       { numRuns: 100 },
+    )
+  })
+
+  it('a stored message has the parts fromChatContent makes of its content, its media bytes read from the content', () => {
+    const mediaType = fc.option(fc.constantFrom('image/png', 'image/*', 'audio/*', 'audio/wav', 'video/mp4', 'text/plain'), { nil: undefined })
+    const blockArb: fc.Arbitrary<ContentBlock> = fc.oneof(
+      fc.string().map((text): ContentBlock => ({ type: 'text', text })),
+      fc
+        .tuple(fc.constantFrom('image' as const, 'audio' as const, 'video' as const), fc.oneof(fc.webUrl().map((url) => ({ url })), fc.uint8Array({ maxLength: 40 }).map((b) => ({ data: encodeBase64(b) }))), mediaType)
+        .map(([type, source, media_type]): ContentBlock => ({
+          type,
+          ...('url' in source ? { source: 'url' as const, url: source.url } : { source: 'base64' as const, data: source.data }),
+          ...(media_type === undefined ? {} : { media_type }),
+        }) as ContentBlock),
+    )
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ minLength: 1 }), fc.array(blockArb, { minLength: 1, maxLength: 5 })), (content) => {
+        const input: ChatInput = deepFreeze({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content })
+        const s = applyAll(emptyState(), [input])
+        const m = getMessageById('i')(s)
+        expect(m._tag === 'Some' ? m.value.parts : undefined).toEqual(fromChatContent(content))
+        expect(snapshot(s).messages[0]?.content).toBe(content)
+      }),
+      { numRuns: 200 },
     )
   })
 })

@@ -18,6 +18,11 @@ import {
 } from '../../src/store/state.ts'
 import { getConversation, getMessageById } from '../../src/store/query.ts'
 import { snapshot, toChatMessages } from '../../src/store/snapshot.ts'
+import { fromSnapshot } from '../../src/store/snapshot.ts'
+import { createChatStore } from '../../src/store/store.ts'
+import { compareStrings } from '../../src/store/core.ts'
+import * as T from '../../src/store/tree.ts'
+import { encodeBase64 } from '../../src/internal/base64.ts'
 import { applyAll, chat } from './helpers.ts'
 
 const texts = (s: ChatState, id = 'default') => getConversation(id)(s).map(textContent)
@@ -249,6 +254,54 @@ describe('content as sent', () => {
     expect(wire[0]?.content).toEqual(content)
     expect(wire[1]?.content).toEqual(single)
     expect(n !== undefined && textContent(n)).toBe('just text')
+  })
+})
+
+describe('a message holds its media once', () => {
+  const MiB = 1 << 20
+  /** Every value reachable from `root` through data properties, each object once; an accessor holds nothing, so it is not followed. */
+  const held = (root: unknown): unknown[] => {
+    const seen = new Set<object>()
+    const out: unknown[] = []
+    const visit = (v: unknown): void => {
+      out.push(v)
+      if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || seen.has(v)) return
+      seen.add(v)
+      for (const d of Object.values(Object.getOwnPropertyDescriptors(v))) if ('value' in d) visit(d.value)
+    }
+    visit(root)
+    return out
+  }
+  /** The values of at least 1 MiB (strings and byte arrays) that `root` holds, described. */
+  const payloads = (root: unknown): string[] =>
+    held(root).flatMap((v) =>
+      typeof v === 'string' && v.length >= MiB ? [`string of ${v.length}`] : ArrayBuffer.isView(v) && v.byteLength >= MiB ? [`${v.constructor.name} of ${v.byteLength}`] : [],
+    )
+
+  it('a stored 1 MiB image is held as sent, once, and its bytes are decoded from it when read', () => {
+    const bytes = new Uint8Array(MiB)
+    for (let i = 0; i < MiB; i++) bytes[i] = (i * 7919) & 0xff
+    const data = encodeBase64(bytes)
+    const content = [{ type: 'text', text: 'look' }, { type: 'image', source: 'base64', data, media_type: 'image/png' }]
+    const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    expect(E.isRight(store.submit({ role: 'user', content, message_id: 'm' }))).toBe(true)
+    const once = [`string of ${data.length}`]
+    // the record: the content as sent, and a message with no second copy beside it
+    const record = T.get(compareStrings, 'm', store.state().byId)
+    expect(record?.content).toBe(content)
+    expect(payloads(record)).toEqual(once)
+    // the whole store: the event history shares the content with the record
+    expect(payloads(store.simulator())).toEqual(once)
+    // a state loaded from a snapshot too
+    const loaded = fromSnapshot(JSON.parse(JSON.stringify(snapshot(store.state()))))
+    expect(E.isRight(loaded) && payloads(loaded.right)).toEqual(once)
+    // the message's image part still gives the bytes, decoded when read
+    const image = pipe(
+      getMessageById('m')(store.state()),
+      O.chainNullableK((m) => m.parts[1]),
+    )
+    expect(O.isSome(image) && image.value.type === 'image' && { ...image.value, data: image.value.data && encodeBase64(image.value.data) }).toEqual({ type: 'image', data, mediaType: 'image/png' })
+    expect(snapshot(store.state()).messages[0]?.content).toBe(content)
   })
 })
 
