@@ -210,7 +210,14 @@ const submitDecoded = (ctx: Ctx, decoded: E.Either<DecodeFailure, DecodedEvent>,
   if (E.isLeft(decoded)) return invalid(decoded.left)
   const target = decoded.right.data.conversation_id ?? ctx.store.state().defaultConversationId
   if (!canSee(ctx.access, target)) return forbidden(target)
-  const r = ctx.store.submitDecoded(decoded.right)
+  const event = decoded.right
+  const { store } = ctx
+  const r =
+    store.submitDecoded !== undefined
+      ? store.submitDecoded(event)
+      : event.scheduled_time === undefined
+        ? store.submit(event.data)
+        : store.schedule({ scheduled_time: event.scheduled_time, data: event.data })
   return E.isLeft(r) ? storeFailure(r.left, prefix) : eventResponse(ctx.store, r.right)
 }
 

@@ -306,4 +306,30 @@ describe('chat API: a request is decoded once, at the edge', () => {
     expect(decoded).toHaveLength(4)
     expect(inner.state().updateCount).toBe(3)
   })
+
+  it('a store written by hand without submitDecoded still serves: the handler passes the event to submit and schedule', async () => {
+    const inner = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    const { submitDecoded: _unused, ...rest } = inner
+    const calls: string[] = []
+    const store: ChatStore = {
+      ...rest,
+      submit: (data) => {
+        calls.push('submit')
+        return inner.submit(data)
+      },
+      schedule: (request) => {
+        calls.push('schedule')
+        return inner.schedule(request)
+      },
+    }
+    const handler = createChatHandler(store)
+    const post = async (path: string, body: unknown) => (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', body: JSON.stringify(body) }))).status
+    const data = { role: 'user', content: 'Hi' }
+    expect(await post('/modalities/chat/submit', data)).toBe(201)
+    expect(await post('/events', { modality: 'chat', scheduled_time: '2024-03-15T11:00:00Z', data })).toBe(202)
+    expect(await post('/modalities/chat/submit', { ...data, role: 'bot' })).toBe(400)
+    expect(calls).toEqual(['submit', 'schedule'])
+    expect(inner.state().updateCount).toBe(1)
+    expect(inner.simulator().pending?.n).toBe(1)
+  })
 })

@@ -130,6 +130,7 @@ export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: 
  * @category model
  */
 export type DurableChatStore = ChatStore & {
+  readonly submitDecoded: NonNullable<ChatStore['submitDecoded']>
   readonly flush: () => Promise<void>
   readonly recovery: Recovery
   readonly close: () => Promise<void>

@@ -45,9 +45,10 @@ export type ChatStore = {
   /**
    * Applies, or schedules when it has a `scheduled_time`, an event decoded already where it
    * entered (`decodeEventData`, `decodeScheduledEvent`), checking nothing of it again
-   * (`submitDecodedEvent`).
+   * (`submitDecodedEvent`). Optional, so that a store written by hand before it existed still
+   * fits: `chatHandler` then passes such an event to `submit` or `schedule`, which check it again.
    */
-  readonly submitDecoded: (event: DecodedEvent) => E.Either<StoreError, SimEvent>
+  readonly submitDecoded?: (event: DecodedEvent) => E.Either<StoreError, SimEvent>
   /** Moves the clock to a time (`advanceTo`), returning the events applied. */
   readonly advanceTo: (time: string) => E.Either<StoreError, ReadonlyArray<SimEvent>>
   /** Moves the clock by some seconds (`advanceBy`), returning the events applied. */
@@ -89,7 +90,7 @@ export type ChatStoreJournal = {
 export const createChatStore = (
   from: SimulatorOptions | { readonly simulator: Simulator } = {},
   journal?: ChatStoreJournal,
-): ChatStore => {
+): ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> => {
   let current: Simulator | undefined = 'simulator' in from ? from.simulator : undefined
   const listeners = new Set<(simulator: Simulator) => void>()
   /** The simulator, created (and journaled) on first use. */
