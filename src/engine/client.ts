@@ -72,7 +72,14 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
   })
 }
 
-const IN_FLIGHT_SLICES = 2
+/**
+ * How many workers count by default: one per core as the runtime reports them
+ * (`navigator.hardwareConcurrency`), at most 4; 1 where the runtime does not say.
+ */
+export const defaultWorkers = (): number => {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: unknown } }).navigator?.hardwareConcurrency
+  return typeof cores === 'number' && Number.isFinite(cores) && cores >= 1 ? Math.min(4, Math.floor(cores)) : 1
+}
 
 /**
  * Creates an engine. `auto` (the default) runs it in a Web Worker where the runtime has one
@@ -95,10 +102,13 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const encoding = options.encoding ?? DEFAULT_ENCODING
   const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
   const remote = mode === 'worker'
+  const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()))
+  /** Slices in flight while staging: one per counting lane, and one more being sent. */
+  const inFlightSlices = workers + 1
   let disposed: EngineError | undefined
   let batchIds = 0
 
-  const { call, connect, fail } = connections({
+  const { call, connect, fail, startCounters } = connections({
     remote,
     startTimeout: options.startTimeout ?? 30_000,
     disposed: () => disposed,
@@ -194,6 +204,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     try {
       for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
         if (at === 0 && slice.length === ms.length) return { messages: ms }
+        if (at === 0 && workers > 1) startCounters(c, workers - 1, encoding)
         const from = at
         at += slice.length
         const t0 = now()
@@ -206,7 +217,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         })
         p.catch(noop)
         inFlight.push(p)
-        if (inFlight.length >= IN_FLIGHT_SLICES) await inFlight.shift()
+        if (inFlight.length >= inFlightSlices) await inFlight.shift()
         else await yieldToEventLoop()
       }
       for (const p of inFlight) await p
