@@ -73,6 +73,12 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
 }
 
 /**
+ * Counting workers start once one history has sent this many bytes in slices (512 KiB): counting
+ * that much takes longer than starting a worker, and smaller histories never pay for one.
+ */
+const POOL_FROM_BYTES = 512 * 1024
+
+/**
  * How many workers count by default: one per core as the runtime reports them
  * (`navigator.hardwareConcurrency`), at most 4; 1 where the runtime does not say.
  */
@@ -198,13 +204,17 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   ): Promise<{ readonly messages: Messages } | { readonly staged: number }> => {
     if (!remote || ms.length === 0) return { messages: ms }
     const batch = ++batchIds
+    // counting workers pay off on a long count: a history past POOL_FROM_BYTES, with a tokenizer's tables
+    const pooled = workers > 1 && encoding !== 'heuristic'
+    let staged = 0
     const inFlight: Array<Promise<void>> = []
     let at = 0
     let done = 0
     try {
       for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
         if (at === 0 && slice.length === ms.length) return { messages: ms }
-        if (at === 0 && workers > 1) startCounters(c, workers - 1, encoding)
+        if (pooled && staged >= POOL_FROM_BYTES) startCounters(c, workers - 1, encoding)
+        staged += bytes
         const from = at
         at += slice.length
         const t0 = now()

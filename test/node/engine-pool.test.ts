@@ -1,6 +1,7 @@
 /**
  * Counting on several `worker_threads` workers: a history opened with a pool has the counts of one
- * worker, the counting workers come from the engine's host and are started once, a counting worker
+ * worker, the counting workers come from the engine's host and are started once (for a history
+ * large enough, counted with a tokenizer), a counting worker
  * that dies mid-open loses nothing, and a host factory that answers one worker for every call gets
  * no counters.
  */
@@ -79,6 +80,18 @@ describe('engine counting pool (worker_threads)', { timeout: 60_000 }, () => {
       expect((await s.tokens()).tokens).toBe(await exact())
       // the engine itself is fine, and a later open counts on without the dead worker
       expect((await (await engine.open('b', history)).tokens()).tokens).toBe(await exact())
+    } finally {
+      engine.dispose()
+    }
+  })
+
+  it('a history under 512 KiB, or counted with the heuristic, starts no counting worker', async () => {
+    const { started, factory } = recording()
+    const engine = createEngine({ mode: 'worker', host: factory, workers: 4, sliceBytes, encoding: 'o200k_base' })
+    try {
+      await (await engine.open('small', history.slice(0, 120))).tokens()
+      await (await engine.open('heuristic', history, { encoding: 'heuristic' })).tokens()
+      expect(started).toHaveLength(1)
     } finally {
       engine.dispose()
     }
