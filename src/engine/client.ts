@@ -207,7 +207,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     // counting workers pay off on a long count: a history past POOL_FROM_BYTES, with a tokenizer's tables
     const pooled = workers > 1 && encoding !== 'heuristic'
     let staged = 0
-    const inFlight: Array<Promise<void>> = []
+    // slices in flight, whichever lane counts them: a new one is sent as soon as any is done
+    const inFlight = new Set<Promise<void>>()
     let at = 0
     let done = 0
     try {
@@ -221,16 +222,17 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         const sent = call(c, signal, (s, callId) => s.stage({ callId, batch, at: from, encoding, messages: slice }))
         // the structured clone of a send happens now, on this thread
         slices.observe(bytes, now() - t0)
-        const p = sent.then(() => {
+        const p: Promise<void> = sent.then(() => {
+          inFlight.delete(p)
           done += slice.length
           onProgress?.({ phase: 'open', done, total: ms.length })
         })
         p.catch(noop)
-        inFlight.push(p)
-        if (inFlight.length >= inFlightSlices) await inFlight.shift()
+        inFlight.add(p)
+        if (inFlight.size >= inFlightSlices) await Promise.race(inFlight)
         else await yieldToEventLoop()
       }
-      for (const p of inFlight) await p
+      await Promise.all(inFlight)
     } catch (e) {
       void c.service.release({ batch }).catch(noop)
       throw e
