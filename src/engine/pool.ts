@@ -84,7 +84,6 @@ class CounterFailed extends Error {}
  */
 export const createCountPool = () => {
   const here: Lane = { busy: false, ready: true, dead: false }
-  const lanes: Lane[] = [here]
   const counters: Lane[] = []
   const queue: Queued[] = []
 
@@ -151,7 +150,6 @@ export const createCountPool = () => {
       for (const port of ports) {
         const lane: Lane = { remote: wrap<EngineService>(port), busy: false, ready: false, dead: false }
         counters.push(lane)
-        lanes.push(lane)
         void (lane.remote as Remote<EngineService>).count({ encoding, messages: [] }).then(
           () => {
             lane.ready = true
@@ -171,9 +169,6 @@ export const createCountPool = () => {
       lane.dead = true
       lane.drop?.(new CounterFailed('the counter was dropped'))
     },
-
-    /** How many lanes count now: this thread and the counters that are ready. */
-    size: (): number => lanes.filter((l) => l.ready && !l.dead).length,
   }
 }
 
