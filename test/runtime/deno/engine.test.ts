@@ -7,32 +7,14 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine, EngineError, webWorkerHost } from '../../../src/engine/index.ts'
 import { textMessage } from '../../../src/message.ts'
-import { sampleSession } from '../../../scripts/sample.ts'
+import { openOnPool } from '../../support/engine-pool.ts'
 
 describe('engine in a Deno worker', () => {
   it('a history opened on a pool of Deno workers has the counts of one worker', async () => {
-    const history = sampleSession({ messages: 400, seed: 9 })
-    const counted = async (workers: number): Promise<unknown> => {
-      let started = 0
-      const engine = createEngine({
-        mode: 'worker',
-        workers,
-        sliceBytes: 32 * 1024,
-        encoding: 'o200k_base',
-        host: () => {
-          started++
-          return webWorkerHost()
-        },
-      })
-      try {
-        const tokens = await (await engine.open('s', history)).tokens()
-        expect(started).toBe(workers)
-        return tokens
-      } finally {
-        engine.dispose()
-      }
-    }
-    expect(await counted(3)).toEqual(await counted(1))
+    const one = await openOnPool(1)
+    const three = await openOnPool(3)
+    expect(three.started).toBe(3)
+    expect(three.tokens).toEqual(one.tokens)
   })
 
   it('auto mode picks the module worker and counts with o200k_base there', async () => {
