@@ -13,7 +13,9 @@ import { sampleSession } from '../sample.ts'
 
 export type Window = { readonly timer: number; readonly frame: number; readonly longTask: number; readonly longTasks: number; readonly total: number }
 export type BrowserRun = {
-  readonly mode: 'worker' | 'inline'
+  /** `worker`: one worker; `pool`: the default pool (`workers` of them); `inline`: none. */
+  readonly mode: 'worker' | 'pool' | 'inline'
+  readonly workers: number
   readonly messages: number
   readonly idle: Window
   readonly open: Window & { readonly send: number; readonly sends: number; readonly bytes: number }
@@ -114,12 +116,18 @@ const nextTurns = (history: Messages, count: number): Messages[] => {
 const PRUNE = { protectTokens: 40_000 } as const
 const PLAN = { keepRecentTokens: 20_000 } as const
 
-const run = async (mode: 'worker' | 'inline', opts: { readonly messages: number; readonly turns: number }): Promise<BrowserRun> => {
+const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; readonly turns: number }): Promise<BrowserRun> => {
   const history = sampleSession({ messages: opts.messages, seed: 42 })
   const turns = nextTurns(history, opts.turns)
-  const timed = mode === 'worker' ? timedSends(webWorkerHost(new URL('./engine.worker.js', import.meta.url))) : undefined
+  const workerUrl = new URL('./engine.worker.js', import.meta.url)
+  const timed = mode === 'inline' ? undefined : timedSends(webWorkerHost(workerUrl))
+  const workers = mode === 'pool' ? navigator.hardwareConcurrency : mode === 'worker' ? 1 : 0
+  // the engine's own worker is the timed one; counting workers (pool) are plain ones
+  let hosts = 0
   const engine: Engine =
-    timed === undefined ? createEngine({ mode: 'inline', encoding: 'o200k_base' }) : createEngine({ mode: 'worker', encoding: 'o200k_base', host: () => timed.host })
+    timed === undefined
+      ? createEngine({ mode: 'inline', encoding: 'o200k_base' })
+      : createEngine({ mode: 'worker', encoding: 'o200k_base', workers: Math.max(1, workers), host: () => (hosts++ === 0 ? timed.host : webWorkerHost(workerUrl)) })
   // start the engine and load the o200k ranks before anything is watched
   await engine.estimate([history[0] as Message])
   const take = (): number => timed?.take() ?? Number.NaN
@@ -144,7 +152,7 @@ const run = async (mode: 'worker' | 'inline', opts: { readonly messages: number;
   const floor: Window[] = []
   for (let i = 0; i < 10; i++) floor.push((await watched(`floor-${i}`, () => sleep(50))).window)
   engine.dispose()
-  return { mode, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor }
+  return { mode, workers, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor }
 }
 
 ;(window as unknown as { runBench: typeof run }).runBench = run

@@ -1,7 +1,8 @@
 /**
  * The frame budget in the browser: the engine's session on the 20,000-message history in
  * headless Chromium (Debian's, driven with playwright-core), in a Web Worker next to the same work
- * inline: opening the history, then 20 turns (append, prune, plan). Each figure is the median over
+ * inline: opening the history, then 20 turns (append, prune, plan), and the open again with the
+ * default counting pool (one worker per core) to show its scaling. Each figure is the median over
  * `BENCH_BROWSER_RUNS` runs (default 3, each in a fresh page) with the spread (min–max) beside it.
  * How the main thread is watched is told in browser-page.ts. Targets: no task over 16 ms while
  * opening; per turn, under 2 ms median and under 16 ms worst.
@@ -37,18 +38,18 @@ export default async function browserBench(): Promise<void> {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="./bench.js"></script>\n')
     return serveDir(dir)
   })()
-  const results: Record<'worker' | 'inline', Array<BrowserRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = { worker: [], inline: [] }
+  const results: Record<'worker' | 'pool' | 'inline', Array<BrowserRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = { worker: [], pool: [], inline: [] }
   let version = ''
   try {
     version = browser.version()
     for (let i = 0; i < runs; i++) {
-      for (const mode of ['worker', 'inline'] as const) {
+      for (const mode of ['worker', 'pool', 'inline'] as const) {
         const page = await browser.newPage()
         try {
           await page.goto(url)
           await page.waitForFunction(() => document.title === 'ready')
           await browser.startTracing(page, { categories: TRACE_CATEGORIES })
-          const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, TURNS] as const)) as BrowserRun
+          const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, mode === 'pool' ? 0 : TURNS] as const)) as BrowserRun
           results[mode].push({ ...r, traced: tasksByWindow(await browser.stopTracing()) })
         } finally {
           await page.close()
@@ -91,7 +92,18 @@ export default async function browserBench(): Promise<void> {
     [
       openRow("nothing (300 ms idle: the probes' baseline)", w, 'idle', false),
       openRow('worker session: open (sliced, counted in the worker)', w, 'open', true),
+      openRow(`worker session with the pool (${results.pool[0]?.workers ?? '?'} workers): open`, results.pool, 'open', true),
       openRow('inline session: open', il, 'open', false),
+    ],
+  )
+  const single = results.worker.map((r) => r.open.total)
+  const pooled = results.pool.map((r) => r.open.total)
+  table(
+    `browser (Chromium): opening the history on more than one core (navigator.hardwareConcurrency ${results.pool[0]?.workers ?? '?'}), median [min–max] of ${runs} runs`,
+    ['workers', 'open (ms)', 'time / one worker'],
+    [
+      ['1', spread(single), '1.00'],
+      [String(results.pool[0]?.workers ?? '?'), spread(pooled), (median(pooled) / median(single)).toFixed(2)],
     ],
   )
 

@@ -14,6 +14,7 @@
  */
 import { wrap } from 'comlink'
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createEngine, type Engine, type EngineHost, type EngineSession, type Message, type Messages } from '../../src/mod.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
@@ -223,4 +224,43 @@ export default async function engineBench(): Promise<void> {
 
   inline.dispose()
   worker.dispose()
+
+  // --- all cores ---
+  await poolScaling(history, existsSync(fileURLToPath(distWorker)) ? distWorker : undefined)
+}
+
+const POOL_ROUNDS = 3
+
+/**
+ * Opening the history with 1, 2 … workers counting (the default pool is one per core, at most 4),
+ * in rounds that alternate the sizes; the open includes starting the counting workers, as a user's
+ * first open does. Each size's tokens must be the single worker's.
+ */
+const poolScaling = async (history: Messages, url: URL | undefined): Promise<void> => {
+  const sizes = [...new Set([1, 2, Math.min(4, availableParallelism())])].sort((a, b) => a - b)
+  const times = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const tokens = new Map<number, number>()
+  for (let round = 0; round < POOL_ROUNDS; round++) {
+    for (const workers of sizes) {
+      const engine = createEngine({ mode: 'worker', workers, encoding: 'o200k_base', host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
+      // the engine's worker up, its tables loaded: what is timed is the open
+      await engine.estimate([history[0] as Message])
+      const t0 = performance.now()
+      const session = await engine.open('bench', history)
+      times.get(workers)?.push(performance.now() - t0)
+      const t = (await session.tokens()).tokens
+      if ((tokens.get(workers) ?? t) !== t || (tokens.get(1) ?? t) !== t) throw new Error(`the pool of ${workers} counted ${t} tokens, one worker ${tokens.get(1)}`)
+      tokens.set(workers, t)
+      engine.dispose()
+    }
+  }
+  const one = stats(times.get(1) ?? []).median
+  table(
+    `engine: opening the history on ${availableParallelism()} cores (worker_threads, ${url === undefined ? 'from source' : 'built dist/'}), median [min–max] of ${POOL_ROUNDS} rounds; the same tokens every time`,
+    ['workers', 'open (ms)', 'time / one worker'],
+    sizes.map((n) => {
+      const s = stats(times.get(n) ?? [])
+      return [String(n), `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`, (s.median / one).toFixed(2)]
+    }),
+  )
 }

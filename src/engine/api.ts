@@ -23,7 +23,7 @@ export type EngineOptions = {
   readonly mode?: EngineMode
   /** The estimator calls use unless they name another; default `o200k_base`. */
   readonly encoding?: EncodingName
-  /** Starts the worker; default a module Web Worker (`webWorkerHost()`). */
+  /** Starts a worker (called once for the engine's worker, and once per counting worker); default a module Web Worker (`webWorkerHost()`). */
   readonly host?: () => EngineHost
   /**
    * Histories cross to and from a worker in slices of about this many bytes. By default the size is
@@ -32,6 +32,14 @@ export type EngineOptions = {
   readonly sliceBytes?: number
   /** A worker that has not answered its first call after this many ms has failed to load; default 30,000. */
   readonly startTimeout?: number
+  /**
+   * How many workers count a large history (worker mode): the engine's worker, which keeps the
+   * sessions, and `workers - 1` counting workers, started from `host` once a history counted with
+   * a tokenizer (not `heuristic`) has sent 512 KiB. Counts are the same whatever the number. Default `navigator.hardwareConcurrency`, at
+   * most 4 (1 where the runtime does not tell; `createNodeEngine` asks `os.availableParallelism()`).
+   * `1` counts in the engine's worker alone.
+   */
+  readonly workers?: number
 }
 
 /**

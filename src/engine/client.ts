@@ -72,7 +72,20 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
   })
 }
 
-const IN_FLIGHT_SLICES = 2
+/**
+ * Counting workers start once one history has sent this many bytes in slices (512 KiB): counting
+ * that much takes longer than starting a worker, and smaller histories never pay for one.
+ */
+const POOL_FROM_BYTES = 512 * 1024
+
+/**
+ * How many workers count by default: one per core as the runtime reports them
+ * (`navigator.hardwareConcurrency`), at most 4; 1 where the runtime does not say.
+ */
+export const defaultWorkers = (): number => {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: unknown } }).navigator?.hardwareConcurrency
+  return typeof cores === 'number' && Number.isFinite(cores) && cores >= 1 ? Math.min(4, Math.floor(cores)) : 1
+}
 
 /**
  * Creates an engine. `auto` (the default) runs it in a Web Worker where the runtime has one
@@ -95,10 +108,13 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const encoding = options.encoding ?? DEFAULT_ENCODING
   const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
   const remote = mode === 'worker'
+  const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()))
+  /** Slices in flight while staging: one per counting lane, and one more being sent. */
+  const inFlightSlices = workers + 1
   let disposed: EngineError | undefined
   let batchIds = 0
 
-  const { call, connect, fail } = connections({
+  const { call, connect, fail, startCounters } = connections({
     remote,
     startTimeout: options.startTimeout ?? 30_000,
     disposed: () => disposed,
@@ -188,28 +204,35 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   ): Promise<{ readonly messages: Messages } | { readonly staged: number }> => {
     if (!remote || ms.length === 0) return { messages: ms }
     const batch = ++batchIds
-    const inFlight: Array<Promise<void>> = []
+    // counting workers pay off on a long count: a history past POOL_FROM_BYTES, with a tokenizer's tables
+    const pooled = workers > 1 && encoding !== 'heuristic'
+    let staged = 0
+    // slices in flight, whichever lane counts them: a new one is sent as soon as any is done
+    const inFlight = new Set<Promise<void>>()
     let at = 0
     let done = 0
     try {
       for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
         if (at === 0 && slice.length === ms.length) return { messages: ms }
+        if (pooled && staged >= POOL_FROM_BYTES) startCounters(c, workers - 1, encoding)
+        staged += bytes
         const from = at
         at += slice.length
         const t0 = now()
         const sent = call(c, signal, (s, callId) => s.stage({ callId, batch, at: from, encoding, messages: slice }))
         // the structured clone of a send happens now, on this thread
         slices.observe(bytes, now() - t0)
-        const p = sent.then(() => {
+        const p: Promise<void> = sent.then(() => {
+          inFlight.delete(p)
           done += slice.length
           onProgress?.({ phase: 'open', done, total: ms.length })
         })
         p.catch(noop)
-        inFlight.push(p)
-        if (inFlight.length >= IN_FLIGHT_SLICES) await inFlight.shift()
+        inFlight.add(p)
+        if (inFlight.size >= inFlightSlices) await Promise.race(inFlight)
         else await yieldToEventLoop()
       }
-      for (const p of inFlight) await p
+      await Promise.all(inFlight)
     } catch (e) {
       void c.service.release({ batch }).catch(noop)
       throw e

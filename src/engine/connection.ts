@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { wrap } from 'comlink'
+import { transfer, wrap } from 'comlink'
 import type { EngineOptions } from './api.ts'
 import { type EngineHost, webWorkerHost } from './host.ts'
+import type { EncodingName } from '../tokens.ts'
 import { ENGINE_PROTOCOL, type EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
 import { createEngineService } from './service.ts'
@@ -23,6 +24,8 @@ export type Connection = {
   readonly pending: Map<number, (error: unknown) => void>
   failure: EngineError | undefined
   started: Promise<void>
+  /** Counting workers, started with the first history sent in slices (`undefined` until then). */
+  counters: ReadonlyArray<EngineHost> | undefined
 }
 
 /** Whether this runtime can start a Web Worker. */
@@ -70,6 +73,7 @@ export const connections = (o: ConnectionOptions) => {
       if (c.host === undefined) void c.service.cancel(callId).catch(noop)
     }
     c.host?.terminate()
+    for (const h of c.counters ?? []) h.terminate()
   }
 
   const spawn = (): EngineHost | EngineError => {
@@ -126,7 +130,7 @@ export const connections = (o: ConnectionOptions) => {
 
   const connect = (): Connection => {
     if (!o.remote) {
-      const c: Connection = { service: createEngineService(), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve() }
+      const c: Connection = { service: createEngineService(), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve(), counters: [] }
       return c
     }
     let host: EngineHost | EngineError
@@ -136,7 +140,7 @@ export const connections = (o: ConnectionOptions) => {
       host = new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
     }
     if (host instanceof EngineError) {
-      const c: Connection = { service: undefined as never, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host) }
+      const c: Connection = { service: undefined as never, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host), counters: [] }
       c.started.catch(noop)
       return c
     }
@@ -146,6 +150,7 @@ export const connections = (o: ConnectionOptions) => {
       pending: new Map(),
       failure: undefined,
       started: Promise.resolve(),
+      counters: undefined,
     }
     let answered = false
     host.onFailure((error) =>
@@ -180,5 +185,42 @@ export const connections = (o: ConnectionOptions) => {
     return c
   }
 
-  return { call, connect, fail }
+  /**
+   * Starts `count` counting workers for a worker connection (once), with the same host factory,
+   * and connects each to the connection's service through a `MessageChannel` of its own, so that
+   * slices go from the service to a counter and back without crossing this thread. A counter is an
+   * accelerator: one that does not start or dies is dropped, and the service counts its slice
+   * itself. A factory that answers the connection's own worker again (one host for every call)
+   * gets no counters.
+   */
+  const startCounters = (c: Connection, count: number, encoding: EncodingName): void => {
+    if (c.counters !== undefined || c.failure !== undefined) return
+    const hosts: EngineHost[] = []
+    const ports: MessagePort[] = []
+    c.counters = hosts
+    for (let i = 0; i < count; i++) {
+      let host: EngineHost | EngineError
+      try {
+        host = spawn()
+      } catch {
+        break
+      }
+      if (host instanceof EngineError) break
+      if (host === c.host || host.endpoint === c.host?.endpoint) break
+      const index = hosts.length
+      const channel = new MessageChannel()
+      hosts.push(host)
+      ports.push(channel.port2)
+      host.unref?.()
+      const counter = host
+      counter.onFailure(() => {
+        counter.terminate()
+        if (c.failure === undefined) void c.service.dropCounter(index).catch(noop)
+      })
+      void wrap<EngineService>(counter.endpoint).serve(transfer(channel.port1, [channel.port1])).catch(noop)
+    }
+    if (ports.length > 0) void call(c, undefined, (s) => s.useCounters(transfer({ ports, encoding }, ports))).catch(noop)
+  }
+
+  return { call, connect, fail, startCounters }
 }

@@ -35,7 +35,7 @@ import type { EngineProgress } from './types.ts'
  * @since 0.1.0
  * @category engine
  */
-export const ENGINE_PROTOCOL = 2
+export const ENGINE_PROTOCOL = 3
 
 /**
  * A progress callback as the service receives it: a plain function inline, a Comlink proxy
@@ -102,6 +102,24 @@ export type OpenRequest = {
 }
 
 /**
+ * Messages to count, decoded, in a counting worker: it answers their breakdowns packed four numbers
+ * per message (`total`, `content`, `thinking`, `tools`), in order.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type CountRequest = { readonly encoding: EncodingName; readonly messages: Messages }
+
+/**
+ * Connects counting workers to the service that holds the sessions: it counts staged slices on them
+ * too, each once it has loaded `encoding`'s tables.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type CountersRequest = { readonly ports: ReadonlyArray<MessagePort>; readonly encoding: EncodingName }
+
+/**
  * Reads the slice of an answered list from `from`.
  *
  * @since 0.2.0
@@ -141,4 +159,12 @@ export interface EngineService {
   release(request: { readonly list?: number; readonly batch?: number }): Promise<void>
   /** Ends a session; answers whether it was open. */
   close(session: SessionRef): Promise<boolean>
+  /** Counts messages (a counting worker's one job): their breakdowns, packed. */
+  count(request: CountRequest): Promise<Float64Array>
+  /** Answers calls on `port` too: how a counting worker is reached by the service that holds the sessions. */
+  serve(port: MessagePort): Promise<void>
+  /** Counts staged slices on these counting workers too. */
+  useCounters(request: CountersRequest): Promise<void>
+  /** Stops using a counting worker (by its position in `useCounters`' ports) that failed. */
+  dropCounter(index: number): Promise<void>
 }

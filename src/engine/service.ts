@@ -11,13 +11,14 @@
  *
  * @module
  */
-import { releaseProxy } from 'comlink'
+import { expose, releaseProxy, transfer } from 'comlink'
 import type { Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName, type Estimator, heuristic, loadEstimator } from '../tokens.ts'
 import { admit } from './admit.ts'
 import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
 import { type Item, OPERATIONS, type OperationFeatures, type SessionRef, type Slice } from './operations.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
+import { createCountPool, packedBreakdowns } from './pool.ts'
 import { approxBytes, now } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
@@ -99,6 +100,7 @@ export const createEngineService = (): EngineService => {
   const sessions = new Map<string, SessionState>()
   const lists = new Map<number, ReadonlyArray<Item>>()
   const batches = new Map<number, Batch>()
+  const pool = createCountPool()
   let handles = 0
   let listIds = 0
 
@@ -172,7 +174,7 @@ export const createEngineService = (): EngineService => {
     return { messages: out, tokens }
   }
 
-  return {
+  const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
 
     cancel: (callId) => {
@@ -250,11 +252,11 @@ export const createEngineService = (): EngineService => {
     stage: (request) =>
       run(request.callId, async (signal) => {
         const estimate = await estimator(request.encoding)
-        const { messages, counts } = await admit(request.messages, { signal, estimate, offset: request.at })
+        const { messages, tokens } = await pool.count({ input: request.messages, offset: request.at, encoding: request.encoding, estimate, signal })
         throwIfAborted(signal)
         let batch = batches.get(request.batch)
         if (batch === undefined) batches.set(request.batch, (batch = { encoding: request.encoding, parts: [] }))
-        batch.parts.push({ at: request.at, messages, tokens: counts.total })
+        batch.parts.push({ at: request.at, messages, tokens })
       }),
 
     open: (request, onProgress) =>
@@ -297,5 +299,26 @@ export const createEngineService = (): EngineService => {
       sessions.delete(id)
       return Promise.resolve(true)
     },
+
+    count: async ({ encoding, messages }) => {
+      const packed = packedBreakdowns(await estimator(encoding), messages)
+      return transfer(packed, [packed.buffer])
+    },
+
+    serve: (port) => {
+      expose(service, port)
+      return Promise.resolve()
+    },
+
+    useCounters: ({ ports, encoding }) => {
+      pool.add(ports, encoding)
+      return Promise.resolve()
+    },
+
+    dropCounter: (index) => {
+      pool.drop(index)
+      return Promise.resolve()
+    },
   }
+  return service
 }

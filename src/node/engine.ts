@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { availableParallelism } from 'node:os'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import type { Engine, EngineOptions } from '../engine/api.ts'
 import { createEngine } from '../engine/client.ts'
@@ -95,7 +96,8 @@ export const nodeWorkerHost = (options: NodeWorkerHostOptions = {}): EngineHost 
 
 /**
  * Creates an engine in a `worker_threads` worker (or inline with `mode: 'inline'`): `createEngine`
- * with `nodeWorkerHost`.
+ * with `nodeWorkerHost`, counting large histories on up to `os.availableParallelism()` workers (at
+ * most 4) unless `workers` says otherwise.
  *
  * @example
  * import { textMessage } from 'chatfold'
@@ -109,5 +111,5 @@ export const nodeWorkerHost = (options: NodeWorkerHostOptions = {}): EngineHost 
  */
 export const createNodeEngine = (options: Omit<EngineOptions, 'host'> & NodeWorkerHostOptions = {}): Engine => {
   const { url, ...rest } = options
-  return createEngine({ mode: 'worker', ...rest, host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
+  return createEngine({ mode: 'worker', workers: Math.min(4, availableParallelism()), ...rest, host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
+import { cacheOf } from './cache.ts'
 import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
 
 // The definition of a message's tokens lives with the history functions that count with it
@@ -11,14 +12,6 @@ import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown, to
 export { IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown }
 
 // --- counting ---
-
-const caches = new WeakMap<Estimator, WeakMap<Message, TokenBreakdown>>()
-
-const cacheOf = (estimate: Estimator): WeakMap<Message, TokenBreakdown> => {
-  let c = caches.get(estimate)
-  if (c === undefined) caches.set(estimate, (c = new WeakMap()))
-  return c
-}
 
 /**
  * Counts a message: text and tool results as content, reasoning as thinking, tool calls (name and

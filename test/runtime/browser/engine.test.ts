@@ -7,10 +7,18 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine, EngineError, webWorkerHost } from '../../../src/engine/index.ts'
 import { textMessage } from '../../../src/message.ts'
+import { openOnPool } from '../../support/engine-pool.ts'
 
 const blobWorker = (code: string): string => URL.createObjectURL(new Blob([code], { type: 'text/javascript' }))
 
 describe('engine in a browser worker', () => {
+  it('a history opened on a pool of browser workers has the counts of one worker', async () => {
+    const one = await openOnPool(1)
+    const three = await openOnPool(3)
+    expect(three.started).toBe(3)
+    expect(three.tokens).toEqual(one.tokens)
+  })
+
   it('auto mode starts the package worker and counts with o200k_base in it', async () => {
     const engine = createEngine({ encoding: 'o200k_base' })
     try {

@@ -7,8 +7,16 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine, EngineError, webWorkerHost } from '../../../src/engine/index.ts'
 import { textMessage } from '../../../src/message.ts'
+import { openOnPool } from '../../support/engine-pool.ts'
 
 describe('engine in a Deno worker', () => {
+  it('a history opened on a pool of Deno workers has the counts of one worker', async () => {
+    const one = await openOnPool(1)
+    const three = await openOnPool(3)
+    expect(three.started).toBe(3)
+    expect(three.tokens).toEqual(one.tokens)
+  })
+
   it('auto mode picks the module worker and counts with o200k_base there', async () => {
     const engine = createEngine({ encoding: 'o200k_base' })
     try {

@@ -1,0 +1,176 @@
+/**
+ * Counting on more than one core. The service that holds the sessions counts the slices staged for
+ * them on its own thread and on counting workers: other instances of the engine worker, reached
+ * through message ports the client connected. Whichever is free takes the next slice, so a counter
+ * that is still starting (or slow) holds nothing up. A counter counts structured clones of the
+ * decoded messages with the same definition and the same tables, so counts are the ones this
+ * thread would make; they are cached here for the messages kept here, which stay resident in one
+ * place. A counter that fails or is dropped loses nothing: its slice is counted again by another.
+ * Private to the engine.
+ *
+ * @module
+ */
+import { type Remote, wrap } from 'comlink'
+import type { Message, Messages } from '../message.ts'
+import type { EncodingName, Estimator } from '../tokens.ts'
+import { cacheOf } from '../tokens/cache.ts'
+import { type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
+import { admit } from './admit.ts'
+import type { EngineService } from './protocol.ts'
+import { abortReason } from '../internal/abort.ts'
+
+// --- breakdowns as numbers ---
+
+/** The numbers of one breakdown in a packed array: total, content, thinking, tools. */
+const FIELDS = 4
+
+/** The breakdowns of `ms`, packed four numbers per message (a counter's answer: one transferable buffer). */
+export const packedBreakdowns = (estimate: Estimator, ms: Messages): Float64Array => {
+  const out = new Float64Array(ms.length * FIELDS)
+  for (let i = 0; i < ms.length; i++) {
+    const b = tokenBreakdown(estimate, ms[i] as Message)
+    out[i * FIELDS] = b.total
+    out[i * FIELDS + 1] = b.content
+    out[i * FIELDS + 2] = b.thinking
+    out[i * FIELDS + 3] = b.tools
+  }
+  return out
+}
+
+/** Caches the packed breakdowns of `ms` as `estimate`'s counts; answers their total. */
+const remember = (estimate: Estimator, ms: Messages, packed: Float64Array): number => {
+  const cache = cacheOf(estimate)
+  let total = 0
+  for (let i = 0; i < ms.length; i++) {
+    const b: TokenBreakdown = { total: packed[i * FIELDS] as number, content: packed[i * FIELDS + 1] as number, thinking: packed[i * FIELDS + 2] as number, tools: packed[i * FIELDS + 3] as number }
+    cache.set(ms[i] as Message, b)
+    total += b.total
+  }
+  return total
+}
+
+// --- the pool ---
+
+/** A staged slice, decoded and counted. */
+export type Counted = { readonly messages: Messages; readonly tokens: number }
+
+/** A slice to decode and count: the input as it arrived, and where it starts in its batch (for the paths of issues). */
+export type CountJob = {
+  readonly input: unknown
+  readonly offset: number
+  readonly encoding: EncodingName
+  readonly estimate: Estimator
+  readonly signal: AbortSignal
+}
+
+type Queued = CountJob & { readonly resolve: (c: Counted) => void; readonly reject: (e: unknown) => void }
+
+/** A lane that counts: this thread (no `remote`), or a counting worker once it has answered its warm-up. */
+type Lane = {
+  readonly remote?: Remote<EngineService>
+  busy: boolean
+  ready: boolean
+  /** Rejects the lane's call in flight: the counter was dropped. */
+  drop?: ((e: unknown) => void) | undefined
+  dead: boolean
+}
+
+/** Why a counter's answer is not used: it failed, was dropped, or answered nonsense. */
+class CounterFailed extends Error {}
+
+/**
+ * A counting pool: this thread alone until `add` connects counters. `count` decodes a staged slice
+ * (rejecting bad input by path, as everywhere in the engine) and counts it on the first free lane.
+ */
+export const createCountPool = () => {
+  const here: Lane = { busy: false, ready: true, dead: false }
+  const counters: Lane[] = []
+  const queue: Queued[] = []
+
+  const countHere = async (job: CountJob): Promise<Counted> => {
+    const { messages, counts } = await admit(job.input, { signal: job.signal, estimate: job.estimate, offset: job.offset })
+    return { messages, tokens: counts.total }
+  }
+
+  const countThere = async (lane: Lane, job: CountJob): Promise<Counted> => {
+    const { messages } = await admit(job.input, { signal: job.signal, offset: job.offset })
+    const answer = await new Promise<Float64Array>((resolve, reject) => {
+      lane.drop = reject
+      ;(lane.remote as Remote<EngineService>).count({ encoding: job.encoding, messages }).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
+    }).finally(() => {
+      lane.drop = undefined
+    })
+    if (!(answer instanceof Float64Array) || answer.length !== messages.length * FIELDS) throw new CounterFailed('a counter answered counts of another length')
+    return { messages, tokens: remember(job.estimate, messages, answer) }
+  }
+
+  const take = (lane: Lane, job: Queued): void => {
+    lane.busy = true
+    const work = lane.remote === undefined ? countHere(job) : countThere(lane, job)
+    work.then(job.resolve, (e: unknown) => {
+      if (e instanceof CounterFailed) {
+        lane.dead = true
+        queue.unshift(job)
+      } else {
+        job.reject(e)
+      }
+    }).finally(() => {
+      lane.busy = false
+      pump()
+    })
+  }
+
+  /** Gives each free lane the next slice; counters first, so that this thread stays free to decode and answer. */
+  const pump = (): void => {
+    for (const lane of [...counters, here]) {
+      if (lane.busy || !lane.ready || lane.dead) continue
+      let job = queue.shift()
+      while (job !== undefined && job.signal.aborted) {
+        job.reject(abortReason(job.signal))
+        job = queue.shift()
+      }
+      if (job === undefined) return
+      take(lane, job)
+    }
+  }
+
+  return {
+    /** Decodes and counts a staged slice on the first free lane. */
+    count: (job: CountJob): Promise<Counted> =>
+      new Promise<Counted>((resolve, reject) => {
+        queue.push({ ...job, resolve, reject })
+        pump()
+      }),
+
+    /**
+     * Connects counting workers by their ports; each takes slices once it has answered a warm-up
+     * count in `encoding` (its tables loaded), so that a starting counter holds nothing up.
+     */
+    add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
+      for (const port of ports) {
+        const lane: Lane = { remote: wrap<EngineService>(port), busy: false, ready: false, dead: false }
+        counters.push(lane)
+        void (lane.remote as Remote<EngineService>).count({ encoding, messages: [] }).then(
+          () => {
+            lane.ready = true
+            pump()
+          },
+          () => {
+            lane.dead = true
+          },
+        )
+      }
+    },
+
+    /** Stops using counter `index` (in the order `add` was given them): its slice in flight is counted again. */
+    drop: (index: number): void => {
+      const lane = counters[index]
+      if (lane === undefined || lane.dead) return
+      lane.dead = true
+      lane.drop?.(new CounterFailed('the counter was dropped'))
+    },
+  }
+}
+
+/** A counting pool. */
+export type CountPool = ReturnType<typeof createCountPool>

@@ -1,0 +1,153 @@
+/**
+ * Counting on several workers, in one process: a service connected to counting services through
+ * message ports (what a worker pool is, without the workers) stages a history whose counts are the
+ * ones it would make alone; counters share the work; a counter that is dropped mid-slice or answers
+ * nonsense loses nothing; bad input is still refused by path.
+ */
+import { expose } from 'comlink'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createEngineService } from '../../src/engine/service.ts'
+import type { EngineService } from '../../src/engine/protocol.ts'
+import { type Messages, textMessage } from '../../src/message.ts'
+import { countMessage, loadEstimator } from '../../src/tokens.ts'
+import { cacheOf } from '../../src/tokens/cache.ts'
+import { sampleSession } from '../../scripts/sample.ts'
+
+const ports: MessagePort[] = []
+afterEach(() => {
+  for (const p of ports.splice(0)) p.close()
+})
+
+/** A service with `n` counting services, each behind a channel of its own. */
+const pooled = async (n: number, counter: () => EngineService = createEngineService): Promise<{ service: EngineService; counters: EngineService[] }> => {
+  const service = createEngineService()
+  const counters: EngineService[] = []
+  const near: MessagePort[] = []
+  for (let i = 0; i < n; i++) {
+    const c = counter()
+    const { port1, port2 } = new MessageChannel()
+    ports.push(port1, port2)
+    await c.serve(port1)
+    counters.push(c)
+    near.push(port2)
+  }
+  await service.useCounters({ ports: near, encoding: 'o200k_base' })
+  return { service, counters }
+}
+
+/** Stages `history` in slices of `size`, opens a session with it, and answers its tokens. */
+const openStaged = async (service: EngineService, history: Messages, size: number): Promise<number> => {
+  const staged: Array<Promise<void>> = []
+  for (let at = 0; at < history.length; at += size) {
+    staged.push(service.stage({ callId: 1000 + at, batch: 1, at, encoding: 'o200k_base', messages: history.slice(at, at + size) }))
+  }
+  await Promise.all(staged)
+  const handle = await service.open({ callId: 1, id: 's', encoding: 'o200k_base', staged: 1 })
+  await service.commit(1)
+  const tokens = (await service.session({ op: 'tokens', callId: 2, session: { id: 's', handle }, options: {}, maxBytes: Infinity })) as { tokens: number; messages: number }
+  expect(tokens.messages).toBe(history.length)
+  return tokens.tokens
+}
+
+/** A counting service whose `count` is replaced (and which serves the replacement on a port). */
+const counterWith = (count: (inner: EngineService) => EngineService['count']): EngineService => {
+  const inner = createEngineService()
+  const service: EngineService = {
+    ...inner,
+    count: count(inner),
+    serve: (port) => {
+      expose(service, port)
+      return Promise.resolve()
+    },
+  }
+  return service
+}
+
+/** A counting service whose `count` calls on real slices are seen. */
+const watched = (seen: { calls: number }): EngineService =>
+  counterWith((inner) => (r) => {
+    if (r.messages.length > 0) seen.calls++
+    return inner.count(r)
+  })
+
+const exact = async (history: Messages): Promise<number> => {
+  const count = countMessage(await loadEstimator('o200k_base'))
+  return history.reduce((n, m) => n + count(m).total, 0)
+}
+
+describe('counting pool', () => {
+  // the tables load once per process: here, before the counters' warm-up asks for them
+  beforeAll(async () => {
+    await loadEstimator('o200k_base')
+  })
+  // fresh messages per test: counts are cached by message identity, which would hide where they were made
+  const history = (): Messages => structuredClone(sampleSession({ messages: 600, seed: 11 }))
+
+  it('counts a staged history exactly as one service does, with the counters sharing the work', async () => {
+    const seen = { calls: 0 }
+    const h = history()
+    const { service } = await pooled(2, () => watched(seen))
+    // the counters take slices once their tables are loaded: let them warm up first
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await openStaged(service, h, 20)).toBe(await exact(structuredClone(h)))
+    expect(seen.calls).toBeGreaterThan(0)
+  })
+
+  it('caches the counters’ counts for the resident messages, so that later calls count nothing again', async () => {
+    const seen = { calls: 0 }
+    const h = history()
+    const { service } = await pooled(1, () => watched(seen))
+    await new Promise((r) => setTimeout(r, 50))
+    await openStaged(service, h, 30)
+    expect(seen.calls).toBeGreaterThan(0)
+    const cache = cacheOf(await loadEstimator('o200k_base'))
+    // in one process the staged messages are the resident ones: each has its count cached
+    expect(h.filter((m) => !cache.has(m))).toEqual([])
+  })
+
+  it('a counter dropped mid-slice loses nothing: its slice is counted by another', async () => {
+    const h = history()
+    let service: EngineService | undefined
+    // a counter that never answers a real slice, and is dropped when asked for one
+    let asked = 0
+    const { service: s } = await pooled(1, () =>
+      counterWith((inner) => (r) => {
+        if (r.messages.length === 0) return inner.count(r)
+        asked++
+        setTimeout(() => void service?.dropCounter(0), 5)
+        return new Promise<Float64Array>(() => undefined)
+      }),
+    )
+    service = s
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await openStaged(s, h, 25)).toBe(await exact(structuredClone(h)))
+    expect(asked).toBe(1)
+  })
+
+  it('a counter that answers counts of the wrong length is not believed', async () => {
+    const h = history()
+    let asked = 0
+    const { service } = await pooled(1, () =>
+      counterWith((inner) => (r) => {
+        if (r.messages.length === 0) return inner.count(r)
+        asked++
+        return Promise.resolve(new Float64Array(3))
+      }),
+    )
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await openStaged(service, h, 25)).toBe(await exact(structuredClone(h)))
+    // once caught lying, the counter gets no more slices
+    expect(asked).toBe(1)
+  })
+
+  it('refuses bad input by path whichever lane takes it', async () => {
+    const { service } = await pooled(1)
+    await new Promise((r) => setTimeout(r, 50))
+    const bad = [textMessage('user', 'fine'), { id: 'x', role: 'bot', kind: 'normal', parts: [] }] as unknown as Messages
+    const results = await Promise.allSettled([0, 1, 2].map((i) => service.stage({ callId: 10 + i, batch: 9, at: i * 2, encoding: 'o200k_base', messages: bad })))
+    for (const r of results) {
+      expect(r.status).toBe('rejected')
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/\[\d+\]\.role/)
+    }
+  })
+})
