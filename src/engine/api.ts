@@ -34,8 +34,9 @@ export type EngineOptions = {
   readonly startTimeout?: number
   /**
    * How many workers count a large history (worker mode): the engine's worker, which keeps the
-   * sessions, and `workers - 1` counting workers, started from `host` once a history counted with
-   * a tokenizer (not `heuristic`) has sent 512 KiB. Counts are the same whatever the number. Default `navigator.hardwareConcurrency`, at
+   * sessions, and `workers - 1` counting workers, started from `host` with the first call that
+   * counts with a tokenizer (not `heuristic`); each holds its own copy of the tokenizer's tables.
+   * Counts are the same whatever the number. Default `navigator.hardwareConcurrency`, at
    * most 4 (1 where the runtime does not tell; `createNodeEngine` asks `os.availableParallelism()`).
    * `1` counts in the engine's worker alone.
    */

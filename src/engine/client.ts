@@ -73,12 +73,6 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
 }
 
 /**
- * Counting workers start once one history has sent this many bytes in slices (512 KiB): counting
- * that much takes longer than starting a worker, and smaller histories never pay for one.
- */
-const POOL_FROM_BYTES = 512 * 1024
-
-/**
  * How many workers count by default: one per core as the runtime reports them
  * (`navigator.hardwareConcurrency`), at most 4; 1 where the runtime does not say.
  */
@@ -122,6 +116,16 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   })
 
   let current = connect()
+
+  /**
+   * Starts the counting workers (once per connection) with the first call that loads a tokenizer's
+   * tables: the engine's worker loads them then too, so the counters load theirs on the other cores
+   * at the same time, and are ready for the first large history. The heuristic needs no tables and
+   * is cheaper than a copy to another worker, so an engine that only uses it starts none.
+   */
+  const pool = (c: Connection, counting: EncodingName): void => {
+    if (remote && workers > 1 && counting !== 'heuristic') startCounters(c, workers - 1, counting)
+  }
 
   /** How many bytes a list sent back may carry per slice: as much as a send (all of it inline). */
   const maxBytes = (): number => (remote ? slices.size() : Infinity)
@@ -204,9 +208,6 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   ): Promise<{ readonly messages: Messages } | { readonly staged: number }> => {
     if (!remote || ms.length === 0) return { messages: ms }
     const batch = ++batchIds
-    // counting workers pay off on a long count: a history past POOL_FROM_BYTES, with a tokenizer's tables
-    const pooled = workers > 1 && encoding !== 'heuristic'
-    let staged = 0
     // slices in flight, whichever lane counts them: a new one is sent as soon as any is done
     const inFlight = new Set<Promise<void>>()
     let at = 0
@@ -214,8 +215,6 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     try {
       for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
         if (at === 0 && slice.length === ms.length) return { messages: ms }
-        if (pooled && staged >= POOL_FROM_BYTES) startCounters(c, workers - 1, encoding)
-        staged += bytes
         const from = at
         at += slice.length
         const t0 = now()
@@ -251,6 +250,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         op,
         method(declared, (messages, o) => {
           const c = current
+          if (declared.encoding === true) pool(c, o.encoding ?? encoding)
           return timed(declared, o, (signal) =>
             perform(c, declared, signal, (s, callId) => {
               const options = declared.encoding === true ? { ...plain(o), encoding: o.encoding ?? encoding } : plain(o)
@@ -325,6 +325,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     open: async (id, messages, o = {}) => {
       const c = current
       const sessionEncoding = o.encoding ?? encoding
+      pool(c, sessionEncoding)
       const carried = await stage(c, sessionEncoding, messages, o.signal, o.onProgress)
       const progress = remote ? undefined : (callback(o.onProgress) as ProgressCallback | undefined)
       const handle = (await perform(c, { writes: true }, o.signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number

@@ -1,9 +1,8 @@
 /**
  * Counting on several `worker_threads` workers: a history opened with a pool has the counts of one
- * worker, the counting workers come from the engine's host and are started once (for a history
- * large enough, counted with a tokenizer), a counting worker
- * that dies mid-open loses nothing, and a host factory that answers one worker for every call gets
- * no counters.
+ * worker, the counting workers come from the engine's host and are started once (with the first
+ * call that counts with a tokenizer), a counting worker that dies mid-open loses nothing, and a
+ * host factory that answers one worker for every call gets no counters.
  */
 import { describe, expect, it } from 'vitest'
 import { createEngine, type EngineHost } from '../../src/engine/index.ts'
@@ -85,13 +84,17 @@ describe('engine counting pool (worker_threads)', { timeout: 60_000 }, () => {
     }
   })
 
-  it('a history under 512 KiB, or counted with the heuristic, starts no counting worker', async () => {
+  it('counting workers start with the first call that counts with a tokenizer, never for the heuristic', async () => {
     const { started, factory } = recording()
-    const engine = createEngine({ mode: 'worker', host: factory, workers: 4, sliceBytes, encoding: 'o200k_base' })
+    const engine = createEngine({ mode: 'worker', host: factory, workers: 4, sliceBytes, encoding: 'heuristic' })
     try {
-      await (await engine.open('small', history.slice(0, 120))).tokens()
-      await (await engine.open('heuristic', history, { encoding: 'heuristic' })).tokens()
+      await (await engine.open('heuristic', history)).tokens()
+      await engine.estimate(history.slice(0, 10))
       expect(started).toHaveLength(1)
+      await engine.estimate(history.slice(0, 10), { encoding: 'o200k_base' })
+      expect(started).toHaveLength(4)
+      await (await engine.open('o200k', history, { encoding: 'o200k_base' })).tokens()
+      expect(started).toHaveLength(4)
     } finally {
       engine.dispose()
     }
