@@ -16,14 +16,16 @@ import { cutArguments } from './prune-arguments.ts'
 // --- model ---
 
 /**
- * A message the walk rewrote: its index, the new message, the new message's tokens, how many
- * results and arguments it rewrote, and whether that depended on an earlier message (a result
- * whose tool name was looked up in its call, for `protectedTools`). Built and counted during one
- * walk, read-only afterwards.
+ * A message the walk rewrote: its index, the new message, the original's tokens and the new
+ * message's, how many results and arguments it rewrote, and whether that depended on an earlier
+ * message (a result whose tool name was looked up in its call, for `protectedTools`). Built and
+ * counted during one walk, read-only afterwards.
  */
 export type Change = {
   readonly index: number
   readonly message: Message
+  /** The original message's tokens (by `count`). */
+  readonly was: number
   tokens: number
   readonly results: number
   readonly args: number
@@ -44,24 +46,28 @@ export type Outcome = Change | Kept
  * every young collection until a full one: measured, the garbage collector then took four times
  * the prune's own work. A clone is never allocated there.
  */
-const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'normal', parts: [] }, tokens: 0, results: 0, args: 0, lookedUp: false }
+const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'normal', parts: [] }, was: 0, tokens: 0, results: 0, args: 0, lookedUp: false }
 const KEPT: Kept = { kept: true, lookedUp: false }
 const KEPT_AFTER_LOOKUP: Kept = { kept: true, lookedUp: true }
 
 /** Whether the walk left the message as it is. */
 export const isKept = (o: Outcome): o is Kept => 'kept' in o
 
-/**
- * What a walk found: every message's count and their total, the first protected index, the
- * rewritten messages in index order, and the indices whose outcome depended on an earlier message
- * (which an incremental pruner must not remember by message alone).
- */
-export type Walk = {
+/** What a walk found, as {@link finish} reads it: the history, its total, and the rewritten messages in index order. */
+export type Rewritten = {
   readonly input: Messages
-  readonly counts: ReadonlyArray<number>
   readonly total: number
-  readonly boundary: number
   readonly changes: ReadonlyArray<Change>
+}
+
+/**
+ * What an incremental pruner's walk found besides: every message's count, the first protected
+ * index, and the indices whose outcome depended on an earlier message (which it must not remember
+ * by message alone).
+ */
+export type Walk = Rewritten & {
+  readonly counts: ReadonlyArray<number>
+  readonly boundary: number
   readonly lookedUp: ReadonlyArray<number>
 }
 
@@ -157,7 +163,7 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
     const { tokens: _stale, ...rest } = message
     message = s.derive ? { ...rest, tokens: { total: after } } : rest
   }
-  return { ...CHANGE, index, message, tokens: after, results, args, lookedUp }
+  return { ...CHANGE, index, message, was: tokens, tokens: after, results, args, lookedUp }
 }
 
 /**
@@ -204,26 +210,25 @@ export const countRewritten = (s: Settings, ms: Messages, changes: Change[], fro
 /**
  * The walk of a whole history, fresh. Without protected tools it is one pass from the newest
  * message: each message is counted, and once the protected tail is full, rewritten as it is met,
- * so every message is read once. With protected tools a result's tool name may have to be looked
- * up in a call met earlier in the history, so the rewriting goes forward, after the counting.
+ * so every message is read once; only the rewritten messages are recorded (each with its count),
+ * not every message's count. With protected tools a result's tool name may have to be looked up
+ * in a call met earlier in the history, so the rewriting goes forward, after the counting.
  */
-export const walkAll = (s: Settings, ms: Messages): Walk => {
+export const walkAll = (s: Settings, ms: Messages): Rewritten => {
   if (s.protectedTools.size > 0) {
     const counts = countFrom(s, ms, [], 0)
     const { boundary, total } = protectedFrom(counts, s.protect)
     const into = { changes: [] as Change[], lookedUp: [] as number[] }
     pruneRange(s, ms, counts, { from: 0, to: boundary }, new Map(), into)
     countRewritten(s, ms, into.changes, 0)
-    return { input: ms, counts, total, boundary, ...into }
+    return { input: ms, total, changes: into.changes }
   }
-  const counts: number[] = []
   let changes: Change[] = []
   let total = 0
   let boundary = ms.length
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i] as Message
     const c = s.count(m)
-    counts.push(c)
     if (total < s.protect) boundary = i
     else {
       const o = pruneMessage(s, i, m, c, undefined)
@@ -231,12 +236,11 @@ export const walkAll = (s: Settings, ms: Messages): Walk => {
     }
     total += c
   }
-  counts.reverse()
   changes.reverse()
   // a negative count can move the tail's start back over messages already rewritten
   if (changes.length > 0 && (changes[changes.length - 1] as Change).index >= boundary) changes = changes.filter((c) => c.index < boundary)
   countRewritten(s, ms, changes, 0)
-  return { input: ms, counts, total, boundary, changes, lookedUp: [] }
+  return { input: ms, total, changes }
 }
 
 // --- the result ---
@@ -245,12 +249,12 @@ export const walkAll = (s: Settings, ms: Messages): Walk => {
  * The walk's result: the rewritten history and its report, unless the rewriting frees nothing or
  * less than `minimumSavings` tokens (then the input itself, with a report of zeros pruned).
  */
-export const finish = (s: Settings, w: Walk): PruneResult => {
+export const finish = (s: Settings, w: Rewritten): PruneResult => {
   let savings = 0
   let prunedResults = 0
   let prunedArgs = 0
   for (const c of w.changes) {
-    savings += (w.counts[c.index] as number) - c.tokens
+    savings += c.was - c.tokens
     prunedResults += c.results
     prunedArgs += c.args
   }
