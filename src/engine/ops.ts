@@ -6,7 +6,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import { createPruner, type PruneOptions, type PruneReport, type PruneResult } from '../messages/prune.ts'
+import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
@@ -121,7 +121,8 @@ export const counter = (estimate: Estimator): ((m: Message) => number) => {
 
 /**
  * What turned `before` into `after` (same positions: messages replaced by identity) and the change
- * in tokens; a history of another length is reported whole.
+ * in tokens; a history of another length is reported whole. One walk over the whole history: what
+ * a session prune's changes must equal (it finds them from the pruners' changes instead).
  */
 export const diffHistories = (
   before: Messages,
@@ -149,32 +150,97 @@ export const diffHistories = (
 
 // --- operations ---
 
-/** A pruner with the engine's estimator and cached counter (it remembers what it pruned: keep it for the next turn). */
-export const prune = (options: EnginePruneOptions, estimate: Estimator): Pruner => {
-  const pruner = createPruner({ ...options, estimate, count: counter(estimate) })
+/** A prune of a history given whole, with the engine's estimator and counter: the pure one (there is no call before to take over from). */
+export const pruneOnce = (options: EnginePruneOptions, estimate: Estimator, count: (m: Message) => number): ((ms: Messages) => PruneResult) =>
+  pruneToolResultsWithReport({ ...options, estimate, count })
+
+/**
+ * A pruner as a session keeps it (one per options): the incremental pruner, whose each answer also
+ * gives the changes of its answer before, to which its `carried` refers. When every change of an
+ * answer is the previous answer's own, the previous answer's array is given again as its changes
+ * (the same records), so that a session holding it sees nothing new.
+ */
+export type Pruner = (ms: Messages) => PrunerResult & { readonly previous: ReadonlyArray<PruneChange> }
+
+/**
+ * A pruner with the engine's estimator and a counter (by default a new one; a session gives its
+ * own). It remembers what it pruned: keep it for the next turn.
+ */
+export const prune = (options: EnginePruneOptions, estimate: Estimator, count: (m: Message) => number = counter(estimate)): Pruner => {
+  const pruner = createPruner({ ...options, estimate, count })
+  let previous: ReadonlyArray<PruneChange> = []
   return (ms) => {
-    const { messages, report } = pruner.prune(ms)
-    return { messages, report }
+    const { messages, report, changes, carried } = pruner.prune(ms)
+    const same = carried === changes.length && carried === previous.length
+    const answer = { messages, report, changes: same ? previous : changes, carried, previous }
+    previous = answer.changes
+    return answer
   }
 }
 
-/** A pruner as a session keeps it (one per options, remembering what it pruned). */
-export type Pruner = (ms: Messages) => PruneResult
+/** A session's history as a prune reads it: as appended, as resident, and where the two differ. */
+export type PruneSession = {
+  /** The history as appended (since the open or the last compaction), before any pruning. */
+  readonly appended: Messages
+  /** The resident history: the appended one with the last prune's changes (as long as it). */
+  readonly messages: Messages
+  /** The last prune's changes, against the history it was given: where the resident history differs from the appended one. */
+  readonly pruned: ReadonlyArray<PruneChange>
+}
 
-/** A session's prune: the pruner's result, what it changed in the resident history, and the change in tokens. */
-export type PruneChanges = PruneResult & { readonly changes: ReadonlyArray<MessageChange>; readonly length: number; readonly delta: number }
+/**
+ * A session's prune: the pruner's result and its changes (against the appended history, the
+ * session's next `pruned`), what it changed in the resident history, and the change in tokens.
+ */
+export type PruneChanges = PruneResult & {
+  readonly pruned: ReadonlyArray<PruneChange>
+  readonly changes: ReadonlyArray<MessageChange>
+  readonly length: number
+  readonly delta: number
+}
 
 /**
  * Prunes a session: `pruner` runs on the history as appended, and answers what changed against the
  * resident history (the result of the session's last prune, which may have had other options), with
  * the token delta. The one place a session prune's changes come from.
+ *
+ * The resident and the pruned history both differ from the appended one only where a prune changed
+ * it, so they can differ from each other only there: at the positions of the last prune's changes
+ * and of this one's, merged in index order. When the last prune was this pruner's previous answer,
+ * the changes this answer carried over from it are the same records in both, and only the rest are
+ * looked at: a turn later, the few messages that newly left the protected tail.
  */
 export const pruneChanges =
   (pruner: Pruner, count: (m: Message) => number) =>
-  (appended: Messages, resident: Messages): PruneChanges => {
-    const { messages, report } = pruner(appended)
-    const { changes, length, delta } = diffHistories(resident, messages, count)
-    return { messages, report, changes, length, delta }
+  (session: PruneSession): PruneChanges => {
+    const { appended } = session
+    const { messages, report, changes: pruned, carried, previous } = pruner(appended)
+    const before = session.pruned
+    const from = before === previous ? carried : 0
+    const changes: MessageChange[] = []
+    let delta = 0
+    let j = from
+    let k = from
+    while (j < before.length || k < pruned.length) {
+      const b = before[j]
+      const p = pruned[k]
+      const i = Math.min(b === undefined ? Infinity : b.index, p === undefined ? Infinity : p.index)
+      let was = appended[i] as Message
+      let now = was
+      if (b !== undefined && b.index === i) {
+        was = b.message
+        j++
+      }
+      if (p !== undefined && p.index === i) {
+        now = p.message
+        k++
+      }
+      if (was !== now) {
+        changes.push({ index: i, message: now })
+        delta += count(now) - count(was)
+      }
+    }
+    return { messages, report, pruned, changes, length: messages.length, delta }
   }
 
 /** The key a session keeps a pruner under: its options, whatever order their keys came in. */

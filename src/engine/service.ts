@@ -270,7 +270,7 @@ export const createEngineService = (): EngineService => {
             if (before === undefined) sessions.delete(id)
             else sessions.set(id, before)
           })
-          sessions.set(id, { id, handle, encoding, estimate, state: { messages, appended: messages, tokens, pruners: new Map() }, queue })
+          sessions.set(id, { id, handle, encoding, estimate, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue })
           return handle
         } finally {
           release(onProgress)

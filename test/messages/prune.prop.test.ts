@@ -108,8 +108,13 @@ describe('pruning laws', () => {
         const kept = createPruner(o)
         const start = h.slice(0, Math.min(cut, h.length))
         const steps: Messages[] = [start, h, h.map((m, i) => (i === edit ? { ...m } : m)), h.slice(0, Math.max(0, h.length - 2)), h]
+        let previous: ReadonlyArray<unknown> = []
         for (const step of steps) {
           const a = kept.prune(step)
+          // the changes it says it carried over are the previous answer's own records
+          expect(a.carried).toBeLessThanOrEqual(Math.min(a.changes.length, previous.length))
+          for (let k = 0; k < a.carried; k++) expect(a.changes[k]).toBe(previous[k])
+          previous = a.changes
           const b = createPruner(o).prune(step)
           const pure = pruneToolResultsWithReport(o)(step)
           expect(a.report).toEqual(b.report)
