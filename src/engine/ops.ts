@@ -1,13 +1,14 @@
 /**
  * The engine's work on a history, as plain-data calls: the pure functions of tokens, pruning and
- * compaction, given an estimator chosen by name and token counts cached per message. Shared by
- * the service's stateless calls and its resident sessions.
+ * compaction, given an estimator chosen by name and the counter that keeps its counts (the
+ * service's, one per encoding). Shared by the service's stateless calls and its resident sessions.
  *
  * @module
  */
 import type { Message, Messages } from '../message.ts'
 import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
+import { totalOf } from '../messages/message-tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -17,7 +18,7 @@ import type { EngineProgress, HistoryChanges, MessageChange } from './types.ts'
 
 /**
  * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and counter
- * are the engine's own, cached).
+ * are the engine's own; the counter keeps its counts).
  *
  * @since 0.1.0
  * @category engine
@@ -40,7 +41,7 @@ export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport
  * @since 0.1.0
  * @category engine
  */
-export type EnginePlanOptions = Omit<PlanOptions, 'estimate'>
+export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
 
 /**
  * A resident session's compaction plan, small: how many messages fall in each part instead of the
@@ -62,7 +63,7 @@ export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> 
  * @since 0.1.0
  * @category engine
  */
-export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate'> & {
+export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate' | 'count'> & {
   readonly summarize?: Summarizer
   /**
    * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
@@ -111,11 +112,8 @@ export type RemoteSummarizer = (transcript: string, context: { readonly prompt: 
 
 // --- counting ---
 
-/** The cached per-message total of an estimator. */
-export const counter = (estimate: Estimator): ((m: Message) => number) => {
-  const count = countMessage(estimate)
-  return (m) => count(m).total
-}
+/** The per-message total of a new counter (`countMessage(estimate)`): keep it, with its cache. */
+export const counter = (estimate: Estimator): ((m: Message) => number) => totalOf(countMessage(estimate))
 
 // --- diffs ---
 
@@ -247,8 +245,9 @@ export const pruneChanges =
 export const prunerKey = (options: EnginePruneOptions): string =>
   JSON.stringify(Object.keys(options).sort().map((k) => [k, (options as Record<string, unknown>)[k]]))
 
-/** Plans a compaction with the engine's estimator. */
-export const plan = (options: EnginePlanOptions, estimate: Estimator): ((ms: Messages) => CompactionPlan) => planCompaction({ ...options, estimate })
+/** Plans a compaction with the engine's estimator and counter. */
+export const plan = (options: EnginePlanOptions, estimate: Estimator, count: (m: Message) => number): ((ms: Messages) => CompactionPlan) =>
+  planCompaction({ ...options, estimate, count })
 
 /** A plan without its message arrays. */
 export const planSummary = (p: CompactionPlan): SessionPlan => {
@@ -257,12 +256,13 @@ export const planSummary = (p: CompactionPlan): SessionPlan => {
 }
 
 /**
- * Compacts with the engine's estimator; `summarize` is the caller's (its context's signal stays on
- * the caller's side, so only the prompt crosses) or the embedded extractive one.
+ * Compacts with the engine's estimator and counter; `summarize` is the caller's (its context's
+ * signal stays on the caller's side, so only the prompt crosses) or the embedded extractive one.
  */
 export const compact = (
   options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>,
   estimate: Estimator,
+  count: (m: Message) => number,
   summarize: RemoteSummarizer | undefined,
   signal: AbortSignal,
   onProgress: ((p: EngineProgress) => void) | undefined,
@@ -270,6 +270,7 @@ export const compact = (
   compactWith({
     ...options,
     estimate,
+    count,
     signal,
     summarize: summarize === undefined ? extractiveSummarize : (transcript, context) => summarize(transcript, { prompt: context.prompt }),
     ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),

@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { type Context, type Resident, sessionHandlers } from '../../src/engine/handlers.ts'
-import { counter, diffHistories, type EnginePruneOptions } from '../../src/engine/ops.ts'
+import { diffHistories, type EnginePruneOptions } from '../../src/engine/ops.ts'
 import { applyChanges } from '../../src/engine/types.ts'
 import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
-import { heuristic } from '../../src/tokens.ts'
+import { countMessage, heuristic } from '../../src/tokens.ts'
 import type { Message, Messages } from '../../src/message.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
@@ -50,7 +50,8 @@ const stepArb = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('prune' as const), options: fc.nat({ max: 2 }), undo: fc.boolean() }), weight: 3 },
 )
 
-const count = counter(heuristic)
+const counted = countMessage(heuristic)
+const count = (m: Message): number => counted(m).total
 const total = (ms: Messages): number => ms.reduce((n, m) => n + count(m), 0)
 
 describe('a session prune', () => {
@@ -62,6 +63,7 @@ describe('a session prune', () => {
         const context = (added: Messages): Context & { readonly state: Resident; readonly load: () => Promise<{ readonly messages: Messages; readonly tokens: number }> } => ({
           signal: new AbortController().signal,
           estimate: heuristic,
+          count: counted,
           summarize: undefined,
           onProgress: undefined,
           state,
