@@ -1,8 +1,10 @@
 /**
  * The walk of a prune: count every message, find where the protected tail starts, then go
  * forward over the older messages and rewrite each one's large tool results and arguments. The
- * pure `pruneToolResultsWithReport` walks the whole history; `createPruner` walks only what its
- * previous call did not cover. Both end in {@link finish}, which applies `minimumSavings`.
+ * pure `pruneToolResultsWithReport` walks the whole history, usually in the one pass of
+ * {@link pruneFresh}, which builds nothing but the result; `createPruner` walks only what its
+ * previous call did not cover, keeping records of what it did. Either applies `minimumSavings`
+ * (the records' way is {@link finish}).
  *
  * @module
  */
@@ -104,11 +106,22 @@ export const noteCalls = (names: CallNames | undefined, m: Message): void => {
 // --- one message ---
 
 /**
- * Rewrites message `index` outside the protected tail, worth `tokens` by `count`: each tool result
- * that a placeholder shortens, each tool call whose arguments are over `argThreshold`, unless its
- * tool is protected. Records the message's calls in `names` as it goes.
+ * What rewriting one message found besides the new message: its tokens after, how many results
+ * and arguments were rewritten, and whether a tool name was looked up in an earlier call. Written
+ * by {@link rewrite}, read by its caller at once: one per walk, not one per message.
  */
-export const pruneMessage = (s: Settings, index: number, m: Message, tokens: number, names: CallNames | undefined): Outcome => {
+export type Tally = { after: number; results: number; args: number; lookedUp: boolean }
+
+/** A tally to pass to {@link rewrite}. */
+export const tally = (): Tally => ({ after: 0, results: 0, args: 0, lookedUp: false })
+
+/**
+ * Rewrites a message outside the protected tail, worth `tokens` by `count`: each tool result that
+ * a placeholder shortens, each tool call whose arguments are over `argThreshold`, unless its tool
+ * is protected. Records the message's calls in `names` as it goes. Returns the new message, or
+ * `undefined` when it stays as it is; what else it found is in `t`.
+ */
+export const rewrite = (s: Settings, m: Message, tokens: number, names: CallNames | undefined, t: Tally): Message | undefined => {
   const ps = m.parts
   let parts: Part[] | undefined
   let ids: string[] | undefined
@@ -142,7 +155,7 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
       names?.set(c.id, c.name)
       // No byte-level tokenizer makes more tokens than UTF-8 bytes (at most 3 per UTF-16 unit), so
       // short arguments are below the threshold without being estimated: the common case costs nothing.
-      if (s.protectedTools.has(c.name) || c.arguments.length * 3 <= s.argThreshold) continue
+      if (c.arguments.length * 3 <= s.argThreshold || s.protectedTools.has(c.name)) continue
       const was = s.estimate(c.arguments)
       if (was <= s.argThreshold) continue
       const q = cutArguments(c, s.estimate)
@@ -152,7 +165,8 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
       args++
     }
   }
-  if (parts === undefined) return lookedUp ? KEPT_AFTER_LOOKUP : KEPT
+  t.lookedUp = lookedUp
+  if (parts === undefined) return undefined
   const metadata = ids === undefined ? m.metadata : { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] }
   // derived, or NaN until `countRewritten` counts it with the caller's count
   const after = s.derive ? tokens + delta : Number.NaN
@@ -163,7 +177,17 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
     const { tokens: _stale, ...rest } = message
     message = s.derive ? { ...rest, tokens: { total: after } } : rest
   }
-  return { ...CHANGE, index, message, was: tokens, tokens: after, results, args, lookedUp }
+  t.after = after
+  t.results = results
+  t.args = args
+  return message
+}
+
+/** What the walk does with message `index` (see {@link rewrite}), as a record: a change, or kept. */
+export const pruneMessage = (s: Settings, index: number, m: Message, tokens: number, names: CallNames | undefined, t: Tally): Outcome => {
+  const message = rewrite(s, m, tokens, names, t)
+  if (message === undefined) return t.lookedUp ? KEPT_AFTER_LOOKUP : KEPT
+  return { ...CHANGE, index, message, was: tokens, tokens: t.after, results: t.results, args: t.args, lookedUp: t.lookedUp }
 }
 
 /**
@@ -179,10 +203,11 @@ export const pruneRange = (
   into: { readonly changes: Change[]; readonly lookedUp: number[] },
   recall?: (m: Message) => Outcome | undefined,
 ): void => {
+  const t = tally()
   for (let i = range.from; i < range.to; i++) {
     const m = ms[i] as Message
     let o = recall?.(m)
-    if (o === undefined) o = pruneMessage(s, i, m, counts[i] as number, names)
+    if (o === undefined) o = pruneMessage(s, i, m, counts[i] as number, names, t)
     else {
       noteCalls(names, m)
       if (!isKept(o) && o.index !== i) o = { ...o, index: i } // remembered from another place
@@ -226,12 +251,13 @@ export const walkAll = (s: Settings, ms: Messages): Rewritten => {
   let changes: Change[] = []
   let total = 0
   let boundary = ms.length
+  const t = tally()
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i] as Message
     const c = s.count(m)
     if (total < s.protect) boundary = i
     else {
-      const o = pruneMessage(s, i, m, c, undefined)
+      const o = pruneMessage(s, i, m, c, undefined, t)
       if (!isKept(o)) changes.push(o)
     }
     total += c
@@ -241,6 +267,44 @@ export const walkAll = (s: Settings, ms: Messages): Rewritten => {
   if (changes.length > 0 && (changes[changes.length - 1] as Change).index >= boundary) changes = changes.filter((c) => c.index < boundary)
   countRewritten(s, ms, changes, 0)
   return { input: ms, total, changes }
+}
+
+/**
+ * The pure prune of a whole history, when counts are derived and no tool is protected: one pass
+ * from the newest message, each message counted and, once the protected tail is full, rewritten
+ * as it is met and put straight into the result. Nothing else is built: no counts, no records of
+ * changes, only each rewritten message's savings (summed from the oldest, as {@link finish} sums
+ * them). `undefined` for other options, or when a negative count moved the tail's start back over a
+ * message already rewritten: then {@link walkAll} and {@link finish} answer, the same way.
+ */
+export const pruneFresh = (s: Settings, ms: Messages): PruneResult | undefined => {
+  if (!s.derive || s.protectedTools.size > 0) return undefined
+  let out: Message[] | undefined
+  const saved: number[] = []
+  const t = tally()
+  let total = 0
+  let results = 0
+  let args = 0
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    const c = s.count(m)
+    if (total < s.protect) {
+      if (out !== undefined) return undefined
+    } else {
+      const rewritten = rewrite(s, m, c, undefined, t)
+      if (rewritten !== undefined) {
+        ;(out ??= ms.slice())[i] = rewritten
+        saved.push(c - t.after)
+        results += t.results
+        args += t.args
+      }
+    }
+    total += c
+  }
+  let savings = 0
+  for (let k = saved.length - 1; k >= 0; k--) savings += saved[k] as number
+  if (out === undefined || savings <= 0 || savings < s.minimumSavings) return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: total, tokensAfter: total } }
+  return { messages: out, report: { prunedResults: results, prunedArgs: args, tokensBefore: total, tokensAfter: total - savings } }
 }
 
 // --- the result ---

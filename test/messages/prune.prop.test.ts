@@ -145,6 +145,20 @@ describe('pruning laws', () => {
     )
   })
 
+  it('the pure walk with derived counts agrees with the pruner\'s, with estimates of any sign and fractional ones', () => {
+    fc.assert(
+      fc.property(bulkyArb, optsArb, fc.integer({ min: -40, max: 40 }), fc.nat({ max: 3000 }), fc.constantFrom(1, 3.7), (h, o, shift, pull, per) => {
+        // an estimator (so counts are derived) that gives some texts a negative or fractional count,
+        // and the questions one that can bring the tail back under its budget past rewritten results
+        const estimate = (t: string): number => (t.startsWith('question') ? -pull : t.length / per - (t.length % 3 === 0 ? shift : 0))
+        const pure = pruneToolResultsWithReport({ ...o, estimate })(h)
+        const forward = createPruner({ ...o, estimate }).prune(h)
+        expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   it('keeps nothing between calls: a prune used before gives what a new one gives', () => {
     fc.assert(
       fc.property(bulkyArb, bulkyArb, optsArb, (h1, h2, o) => {
