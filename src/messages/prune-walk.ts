@@ -270,17 +270,22 @@ export const walkAll = (s: Settings, ms: Messages): Rewritten => {
 }
 
 /**
- * The pure prune of a whole history, when counts are derived and no tool is protected: one pass
- * from the newest message, each message counted and, once the protected tail is full, rewritten
- * as it is met and put straight into the result. Nothing else is built: no counts, no records of
- * changes, only each rewritten message's savings (summed from the oldest, as {@link finish} sums
- * them). `undefined` for other options, or when a negative count moved the tail's start back over a
- * message already rewritten: then {@link walkAll} and {@link finish} answer, the same way.
+ * The pure prune of a whole history when no tool is protected: one pass from the newest message,
+ * each message counted and, once the protected tail is full, rewritten as it is met and put
+ * straight into the result. Nothing else is built: no counts, no records of changes, only each
+ * rewritten message's savings (summed from the oldest, as {@link finish} sums them). With the
+ * caller's `count`, the rewritten messages are counted after the pass, oldest first (as
+ * {@link countRewritten} counts them). `undefined` with protected tools, or when a negative count
+ * moved the tail's start back over a message already rewritten: then {@link walkAll} and
+ * {@link finish} answer, the same way.
  */
 export const pruneFresh = (s: Settings, ms: Messages): PruneResult | undefined => {
-  if (!s.derive || s.protectedTools.size > 0) return undefined
+  if (s.protectedTools.size > 0) return undefined
   let out: Message[] | undefined
+  /** Each rewritten message's savings, newest first (with the caller's count, its count before until it is counted after). */
   const saved: number[] = []
+  /** The rewritten messages' indices, newest first (kept only with the caller's count). */
+  const at: number[] = []
   const t = tally()
   let total = 0
   let results = 0
@@ -294,13 +299,26 @@ export const pruneFresh = (s: Settings, ms: Messages): PruneResult | undefined =
       const rewritten = rewrite(s, m, c, undefined, t)
       if (rewritten !== undefined) {
         ;(out ??= ms.slice())[i] = rewritten
-        saved.push(c - t.after)
+        if (s.derive) saved.push(c - t.after)
+        else {
+          saved.push(c)
+          at.push(i)
+        }
         results += t.results
         args += t.args
       }
     }
     total += c
   }
+  if (out !== undefined)
+    for (let k = at.length - 1; k >= 0; k--) {
+      const i = at[k] as number
+      const rewritten = out[i] as Message
+      const after = s.count(rewritten)
+      saved[k] = (saved[k] as number) - after
+      // a message that carried `tokens` gets the fresh `{ total }`
+      if ((ms[i] as Message).tokens !== undefined) out[i] = { ...rewritten, tokens: { total: after } }
+    }
   let savings = 0
   for (let k = saved.length - 1; k >= 0; k--) savings += saved[k] as number
   if (out === undefined || savings <= 0 || savings < s.minimumSavings) return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: total, tokensAfter: total } }
