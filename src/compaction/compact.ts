@@ -47,10 +47,11 @@ export type CompactOptions = {
   /** An estimator, or the name of one to load; `smartHeuristic` by default. */
   readonly estimate?: Estimator | EncodingName
   /**
-   * Tokens of one message; default: the one definition with `estimate`, by a counter made for the
-   * call (the planning counts with it too). Give the total of a counter you keep (`const counter = countMessage(estimate)`, then
-   * `(m) => counter(m).total`) to count a growing history again at the cost of its new messages
-   * only. A count of your own must be pure (the same message always has the same count).
+   * Tokens of one message, for the planning and the report; default: the one definition with
+   * `estimate`, by a counter made for the call. Give the total of a counter you keep
+   * (`const counter = countMessage(estimate)`, then `(m) => counter(m).total`) to count a growing
+   * history again at the cost of its new messages only. A count of your own must be pure (the same
+   * message always has the same count).
    */
   readonly count?: (m: Message) => number
   /** The instruction passed to the summariser; `SUMMARY_PROMPT` by default. */

@@ -176,12 +176,13 @@ export const prune = (options: EnginePruneOptions, estimate: Estimator, count: (
   }
 }
 
-/** A session's history as a prune reads it: as appended, as resident, and where the two differ. */
+/**
+ * A session's history as a prune reads it: as appended, and where the resident history (the
+ * appended one with the last prune's changes, as long as it) differs from it.
+ */
 export type PruneSession = {
   /** The history as appended (since the open or the last compaction), before any pruning. */
   readonly appended: Messages
-  /** The resident history: the appended one with the last prune's changes (as long as it). */
-  readonly messages: Messages
   /** The last prune's changes, against the history it was given: where the resident history differs from the appended one. */
   readonly pruned: ReadonlyArray<PruneChange>
 }
