@@ -14,7 +14,7 @@ import {
   SUMMARY_SECTIONS,
   validateSummary,
 } from '../src/compaction.ts'
-import { countMessages, heuristic, MESSAGE_OVERHEAD } from '../src/tokens.ts'
+import { countMessage, countMessages, type Estimator, heuristic, MESSAGE_OVERHEAD } from '../src/tokens.ts'
 import { makeMessage, textMessage, type Message, type Messages } from '../src/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../src/part.ts'
 import { forLLM, forPreservation } from '../src/messages/views.ts'
@@ -51,6 +51,11 @@ describe('shouldCompact', () => {
     const used = tokensOf(h)
     expect(shouldCompact({ contextWindow: used + 1_000, reserveTokens: 1_000, estimate: heuristic })(h)).toBe(false)
     expect(shouldCompact({ contextWindow: used + 999, reserveTokens: 1_000, estimate: heuristic })(h)).toBe(true)
+  })
+  it('counts with the count given', () => {
+    const h = [user('u0', 'x'.repeat(400))]
+    expect(shouldCompact({ contextWindow: 200, reserveTokens: 100, estimate: heuristic })(h)).toBe(true)
+    expect(shouldCompact({ contextWindow: 200, reserveTokens: 100, estimate: heuristic, count: () => 1 })(h)).toBe(false)
   })
   it('starts from the provider-reported usage when given', () => {
     const usage = { messageId: 'd9', tokens: 150_000 }
@@ -133,6 +138,19 @@ describe('planCompaction', () => {
     expect(planCompaction({ keepRecentTokens: 1_000_000 })(h).head).toEqual([])
     expect(planCompaction({})([])).toMatchObject({ head: [], preserved: [], system: [], cut: 0 })
     expect(planCompaction({})([sys])).toMatchObject({ head: [], preserved: [], system: [sys] })
+  })
+  it('counts with a counter you keep, given as count: a turn later only the new messages are estimated', () => {
+    let calls = 0
+    const estimate: Estimator = (t) => (calls++, heuristic(t))
+    const counter = countMessage(estimate)
+    const count = (m: Message): number => counter(m).total
+    const h = history(20)
+    const first = planCompaction({ keepRecentTokens: 500, estimate, count })(h)
+    expect(first).toEqual(planCompaction({ keepRecentTokens: 500, estimate: heuristic })(h))
+    const before = calls
+    const next = [...h, user('u20', 'One more thing.')]
+    expect(planCompaction({ keepRecentTokens: 500, estimate, count })(next)).toEqual(planCompaction({ keepRecentTokens: 500, estimate: heuristic })(next))
+    expect(calls - before).toBe(1) // the new message's one text part
   })
   it('normalises the budget', () => {
     const h = history(3)
@@ -254,6 +272,22 @@ describe('compact', () => {
     expect(r.messages).toBe(h)
     expect(r.report.compacted).toBe(false)
     expect(summarize).not.toHaveBeenCalled()
+  })
+  it('plans and reports with the count given, one counter for both', async () => {
+    const h = history(20)
+    const seen = new Set<Message>()
+    let repeats = 0
+    const counter = countMessage(heuristic)
+    const count = (m: Message): number => {
+      if (seen.has(m)) repeats++
+      seen.add(m)
+      return counter(m).total
+    }
+    const r = await compact({ summarize: async () => SUMMARY, keepRecentTokens: 500, estimate: heuristic, count })(h)
+    expect(r).toEqual(await compact({ summarize: async () => SUMMARY, keepRecentTokens: 500, estimate: heuristic })(h))
+    expect(repeats).toBeGreaterThan(0) // plan and report both asked, of the same messages
+    const doubled = await compact({ summarize: async () => SUMMARY, keepRecentTokens: 500, estimate: heuristic, count: (m) => 2 * count(m) })(h)
+    expect(doubled.report.tokensBefore).toBe(2 * tokensOf(h))
   })
   it('loads an estimator by name', async () => {
     const r = await compact({ summarize: async () => SUMMARY, keepRecentTokens: 300, estimate: 'heuristic' })(history(6))

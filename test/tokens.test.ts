@@ -176,14 +176,17 @@ describe('countMessage', () => {
     expect(countMessage(heuristic)(txt).content).toBe(2)
     expect(countMessage(heuristic)(pdf).content).toBe(IMAGE_TOKENS)
   })
-  it('is cached by message identity, per estimator', () => {
+  it('is cached by message identity, in a cache of each counter\'s own', () => {
     const { estimate, seen } = recording()
     const m = textMessage('user', 'hello there')
-    countMessage(estimate)(m)
-    countMessage(estimate)(m)
+    const count = countMessage(estimate)
+    count(m)
+    count(m)
     expect(seen.calls).toBe(1)
-    countMessage(estimate)({ ...m }) // a new object: counted again
+    count({ ...m }) // a new object: counted again
     expect(seen.calls).toBe(2)
+    countMessage(estimate)(m) // a new counter: nothing cached at module scope
+    expect(seen.calls).toBe(3)
     const other = recording()
     countMessage(other.estimate)(m)
     expect(other.seen.calls).toBe(1)
@@ -198,11 +201,12 @@ describe('countMessages', () => {
   it('re-estimates only the new messages of a long history', () => {
     const history = sampleSession({ messages: 20_000, seed: 3, maxResult: 2_000 })
     const { estimate, seen } = recording()
-    const first = countMessages(estimate)(history)
+    const total = countMessages(estimate) // kept, with its counter
+    const first = total(history)
     const calls = seen.calls
     expect(calls).toBeGreaterThan(history.length)
     const added = [textMessage('user', 'And now the tests, please.'), textMessage('assistant', 'Running them.')]
-    const second = countMessages(estimate)([...history, ...added])
+    const second = total([...history, ...added])
     expect(seen.calls - calls).toBe(2) // one text part each: only the new messages were estimated
     expect(second).toBe(first + countMessages(heuristic)(added))
   })
@@ -237,11 +241,14 @@ describe('withTokens', () => {
     const filled = withTokens(heuristic)([textMessage('user', 'y')])
     expect(withTokens(heuristic)(filled)).toBe(filled)
   })
-  it('keeps the cache warm for the filled copies', () => {
+  it('estimates a message given again without counts only once, when kept', () => {
     const { estimate, seen } = recording()
-    const out = withTokens(estimate)([textMessage('user', 'hello')])
-    countMessages(estimate)(out)
-    expect(seen.calls).toBe(1)
+    const fill = withTokens(estimate)
+    const m = textMessage('user', 'hello')
+    fill([m])
+    const out = fill([m, textMessage('assistant', 'there')])
+    expect(seen.calls).toBe(2)
+    expect(out[0]?.tokens).toEqual(countMessage(heuristic)(m))
   })
 })
 

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { Messages } from '../message.ts'
+import type { Message, Messages } from '../message.ts'
 import { countMessage, type EncodingName, type Estimator, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../tokens.ts'
+import { totalOf } from '../messages/message-tokens.ts'
 import { planCompaction } from './plan.ts'
 import { buildTranscript } from './transcript.ts'
 import { rebuildAfterCompaction } from './rebuild.ts'
@@ -46,6 +47,14 @@ export type CompactOptions = {
   readonly boundary?: 'turn' | 'message'
   /** An estimator, or the name of one to load; `smartHeuristic` by default. */
   readonly estimate?: Estimator | EncodingName
+  /**
+   * Tokens of one message, for the planning and the report; default: the one definition with
+   * `estimate`, by a counter made for the call. Give the total of a counter you keep
+   * (`const counter = countMessage(estimate)`, then `(m) => counter(m).total`) to count a growing
+   * history again at the cost of its new messages only. A count of your own must be pure (the same
+   * message always has the same count).
+   */
+  readonly count?: (m: Message) => number
   /** The instruction passed to the summariser; `SUMMARY_PROMPT` by default. */
   readonly prompt?: string
   /** Aborts the compaction (and is passed to the summariser); the promise rejects with its reason. */
@@ -130,12 +139,13 @@ export const compact =
     const total = 4
     throwIfAborted(signal, ABORTED)
     const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
-    const count = countMessage(estimate)
-    const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m).total : a), 0)
+    const count = opts.count ?? totalOf(countMessage(estimate))
+    const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
 
     onProgress?.({ stage: 'plan', done: 0, total })
     const plan = planCompaction({
       estimate,
+      count,
       ...(opts.keepRecentTokens === undefined ? {} : { keepRecentTokens: opts.keepRecentTokens }),
       ...(opts.boundary === undefined ? {} : { boundary: opts.boundary }),
     })(ms)

@@ -12,6 +12,7 @@ import { forPreservation } from '../messages/views.ts'
 // whose bundles must not reach the encoding loader and its rank tables.
 import type { Estimator } from '../messages/prune.ts'
 import { countMessage } from '../tokens/count.ts'
+import { totalOf } from '../messages/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { type ReportedUsage, usageCorrected } from '../tokens/usage.ts'
 import { reachesModel, systemPrefix } from './shared.ts'
@@ -32,6 +33,13 @@ export type ShouldCompactOptions = {
   readonly reserveTokens: number
   /** Estimates what the provider has not reported yet; `smartHeuristic` by default. */
   readonly estimate?: Estimator
+  /**
+   * Tokens of one message; default: the one definition with `estimate`, by a counter made for the
+   * call. Give the total of a counter you keep (`const counter = countMessage(estimate)`, then
+   * `(m) => counter(m).total`) to count a growing history again at the cost of its new messages
+   * only. A count of your own must be pure (the same message always has the same count).
+   */
+  readonly count?: (m: Message) => number
   /** The provider's last report, when there is one (see `usageCorrected`). */
   readonly usage?: ReportedUsage
 }
@@ -52,7 +60,7 @@ export const shouldCompact =
   (opts: ShouldCompactOptions) =>
   (ms: Messages): boolean => {
     const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
-    const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.usage === undefined ? {} : { usage: opts.usage }) })(ms)
+    const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.count === undefined ? {} : { count: opts.count }), ...(opts.usage === undefined ? {} : { usage: opts.usage }) })(ms)
     return used > limit
   }
 
@@ -67,8 +75,15 @@ export const shouldCompact =
 export type PlanOptions = {
   /** The budget of the recent tail kept verbatim, in tokens; default 20,000. */
   readonly keepRecentTokens?: number
-  /** Counts messages; `smartHeuristic` by default (counts are cached per estimator). */
+  /** Estimates messages (and, to fit the tail, tool results); `smartHeuristic` by default. */
   readonly estimate?: Estimator
+  /**
+   * Tokens of one message; default: the one definition with `estimate`, by a counter made for the
+   * call. Give the total of a counter you keep (`const counter = countMessage(estimate)`, then
+   * `(m) => counter(m).total`) to count a growing history again at the cost of its new messages
+   * only. A count of your own must be pure (the same message always has the same count).
+   */
+  readonly count?: (m: Message) => number
   /**
    * Where the tail may start: `turn` (default) at a user message, inside the last turn only when
    * not even that turn fits; `message` at any message that separates no tool call from its result.
@@ -190,8 +205,7 @@ export const planCompaction =
   (ms: Messages): CompactionPlan => {
     const budget = nonNegativeInt(opts.keepRecentTokens, 20_000)
     const estimate = opts.estimate ?? smartHeuristic
-    const counted = countMessage(estimate)
-    const count = (m: Message): number => counted(m).total
+    const count = opts.count ?? totalOf(countMessage(estimate))
     const sys = systemPrefix(ms)
     const n = ms.length
     const unsafe = unsafeCuts(ms, sys)

@@ -1,14 +1,14 @@
 /**
  * What crosses into the engine, checked: a history is decoded message by message (a message
  * already in its in-memory form passes as it is, so identities and cached counts hold), counted
- * when an estimator is given, in slices of a few milliseconds between which the work yields and
+ * when a counter is given, in slices of a few milliseconds between which the work yields and
  * checks its signal. Bad input rejects with the decoder's issues by path. Private to the engine.
  *
  * @module
  */
 import * as E from 'fp-ts/Either'
 import { decodeMessage, decodeMessages, type Message, MessageC, type Messages } from '../message.ts'
-import { countMessage, type Estimator } from '../tokens.ts'
+import type { TokenBreakdown } from '../tokens.ts'
 import { type DecodeIssue, formatDecodeFailure, prefixFailure } from '../failure.ts'
 import { budget, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
@@ -29,8 +29,8 @@ export type Admitted = { readonly messages: Messages; readonly counts: TokenEsti
 /** Options of `admit`. */
 export type AdmitOptions = {
   readonly signal: AbortSignal
-  /** Counts with this estimator (cached per message); without it, only decodes. */
-  readonly estimate?: Estimator
+  /** Counts with this counter (the caller's, which keeps the counts); without it, only decodes. */
+  readonly count?: (m: Message) => TokenBreakdown
   /** Reports `(done, total)` between slices and at the end. */
   readonly progress?: (done: number, total: number) => void
   /** The position of the first message in a larger batch, for the paths of issues. */
@@ -50,7 +50,7 @@ export const admit = async (u: unknown, o: AdmitOptions): Promise<Admitted> => {
     throw decodeError(E.isLeft(r) ? r.left : [{ path: '', expected: 'Messages', actual: u }], false)
   }
   const input = u as ReadonlyArray<unknown>
-  const count = o.estimate === undefined ? () => ZERO : countMessage(o.estimate)
+  const count = o.count ?? (() => ZERO)
   const offset = o.offset ?? 0
   const slice = budget()
   const issues: DecodeIssue[] = []

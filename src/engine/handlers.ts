@@ -5,11 +5,13 @@
  *
  * @module
  */
-import type { Messages } from '../message.ts'
-import type { Estimator } from '../tokens.ts'
+import type { Message, Messages } from '../message.ts'
+import type { Estimator, TokenBreakdown } from '../tokens.ts'
+import { totalOf } from '../messages/message-tokens.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import type { HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
-import { compact, counter, plan, planSummary, prune, type Pruner, pruneChanges, prunerKey, type RemoteSummarizer } from './ops.ts'
+import { compact, plan, planSummary, prune, pruneChanges, pruneOnce, type Pruner, prunerKey, type RemoteSummarizer } from './ops.ts'
+import type { PruneChange } from '../messages/prune.ts'
 import { admit } from './admit.ts'
 import type { EngineProgress, TokenEstimate } from './types.ts'
 
@@ -20,6 +22,8 @@ export type Context = {
   readonly signal: AbortSignal
   /** The estimator of the call's encoding (the session's, on a session). */
   readonly estimate: Estimator
+  /** The counter of that encoding, which keeps its counts (the service's, shared by its calls and sessions). */
+  readonly count: (m: Message) => TokenBreakdown
   readonly summarize: RemoteSummarizer | undefined
   readonly onProgress: ((p: EngineProgress) => void) | undefined
 }
@@ -34,6 +38,8 @@ export type Resident = {
    * that newly left the protected tail; the resident history is that prune's result.
    */
   readonly appended: Messages
+  /** Where the resident history differs from the appended one: the last prune's changes, in index order (none before any prune). */
+  readonly pruned: ReadonlyArray<PruneChange>
   readonly tokens: number
   /** Pruners by options (a pruner remembers what it pruned: a cache, shared by the states that follow). */
   readonly pruners: Map<string, Pruner>
@@ -57,10 +63,10 @@ export const historyHandlers: {
   readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
-  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(prune(o, c.estimate)(ms)),
+  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneOnce(o, c.estimate, totalOf(c.count))(ms)),
   buildTranscript: (ms, o) => Promise.resolve(buildTranscript(o)(ms)),
-  planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(plan(o, c.estimate)(ms)),
-  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, c.summarize, c.signal, c.onProgress)(ms),
+  planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(plan(o, c.estimate, totalOf(c.count))(ms)),
+  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalOf(c.count), c.summarize, c.signal, c.onProgress)(ms),
 }
 
 /** The operations on a resident session. */
@@ -83,28 +89,29 @@ export const sessionHandlers: {
     const key = prunerKey(o)
     let pruner = state.pruners.get(key)
     if (pruner === undefined) {
-      pruner = prune(o, c.estimate)
+      pruner = prune(o, c.estimate, totalOf(c.count))
       if (state.pruners.size >= PRUNERS_KEPT) state.pruners.delete(state.pruners.keys().next().value as string)
       state.pruners.set(key, pruner)
     }
-    const { messages, report, changes, length, delta } = pruneChanges(pruner, counter(c.estimate))(state.appended, state.messages)
+    const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalOf(c.count))(state)
     const tokens = state.tokens + delta
-    const next = changes.length === 0 && length === state.messages.length ? undefined : { ...state, messages, tokens }
+    // (with no change the resident history stays as it is; a new record of the same differences is kept all the same)
+    const next = changes.length === 0 && pruned === state.pruned ? undefined : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, tokens }
     return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
   },
 
-  plan: (o, { state, estimate }) => Promise.resolve({ result: planSummary(plan(o, estimate)(state.messages)) }),
+  plan: (o, { state, estimate, count }) => Promise.resolve({ result: planSummary(plan(o, estimate, totalOf(count))(state.messages)) }),
 
   compact: async (o, c) => {
     const { state } = c
-    const result = await compact(o, c.estimate, c.summarize, c.signal, c.onProgress)(state.messages)
+    const result = await compact(o, c.estimate, totalOf(c.count), c.summarize, c.signal, c.onProgress)(state.messages)
     const answer = { archived: result.archive.length, report: result.report }
     if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
     // counted in slices (an abort while counting leaves the session as it was)
-    const tokens = (await admit(result.messages, { signal: c.signal, estimate: c.estimate })).counts.total
+    const tokens = (await admit(result.messages, { signal: c.signal, count: c.count })).counts.total
     return {
       result: { ...answer, messages: result.messages, tokens },
-      next: { messages: result.messages, appended: result.messages, tokens, pruners: new Map() },
+      next: { messages: result.messages, appended: result.messages, pruned: [], tokens, pruners: new Map() },
     }
   },
 

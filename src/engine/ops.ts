@@ -1,13 +1,14 @@
 /**
  * The engine's work on a history, as plain-data calls: the pure functions of tokens, pruning and
- * compaction, given an estimator chosen by name and token counts cached per message. Shared by
- * the service's stateless calls and its resident sessions.
+ * compaction, given an estimator chosen by name and the counter that keeps its counts (the
+ * service's, one per encoding). Shared by the service's stateless calls and its resident sessions.
  *
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import { createPruner, type PruneOptions, type PruneReport, type PruneResult } from '../messages/prune.ts'
+import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
+import { totalOf } from '../messages/message-tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -17,7 +18,7 @@ import type { EngineProgress, HistoryChanges, MessageChange } from './types.ts'
 
 /**
  * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and counter
- * are the engine's own, cached).
+ * are the engine's own; the counter keeps its counts).
  *
  * @since 0.1.0
  * @category engine
@@ -40,7 +41,7 @@ export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport
  * @since 0.1.0
  * @category engine
  */
-export type EnginePlanOptions = Omit<PlanOptions, 'estimate'>
+export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
 
 /**
  * A resident session's compaction plan, small: how many messages fall in each part instead of the
@@ -62,7 +63,7 @@ export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> 
  * @since 0.1.0
  * @category engine
  */
-export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate'> & {
+export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate' | 'count'> & {
   readonly summarize?: Summarizer
   /**
    * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
@@ -111,17 +112,15 @@ export type RemoteSummarizer = (transcript: string, context: { readonly prompt: 
 
 // --- counting ---
 
-/** The cached per-message total of an estimator. */
-export const counter = (estimate: Estimator): ((m: Message) => number) => {
-  const count = countMessage(estimate)
-  return (m) => count(m).total
-}
+/** The per-message total of a new counter (`countMessage(estimate)`): keep it, with its cache. */
+export const counter = (estimate: Estimator): ((m: Message) => number) => totalOf(countMessage(estimate))
 
 // --- diffs ---
 
 /**
  * What turned `before` into `after` (same positions: messages replaced by identity) and the change
- * in tokens; a history of another length is reported whole.
+ * in tokens; a history of another length is reported whole. One walk over the whole history: what
+ * a session prune's changes must equal (it finds them from the pruners' changes instead).
  */
 export const diffHistories = (
   before: Messages,
@@ -149,40 +148,107 @@ export const diffHistories = (
 
 // --- operations ---
 
-/** A pruner with the engine's estimator and cached counter (it remembers what it pruned: keep it for the next turn). */
-export const prune = (options: EnginePruneOptions, estimate: Estimator): Pruner => {
-  const pruner = createPruner({ ...options, estimate, count: counter(estimate) })
+/** A prune of a history given whole, with the engine's estimator and counter: the pure one (there is no call before to take over from). */
+export const pruneOnce = (options: EnginePruneOptions, estimate: Estimator, count: (m: Message) => number): ((ms: Messages) => PruneResult) =>
+  pruneToolResultsWithReport({ ...options, estimate, count })
+
+/**
+ * A pruner as a session keeps it (one per options): the incremental pruner, whose each answer also
+ * gives the changes of its answer before, to which its `carried` refers. When every change of an
+ * answer is the previous answer's own, the previous answer's array is given again as its changes
+ * (the same records), so that a session holding it sees nothing new.
+ */
+export type Pruner = (ms: Messages) => PrunerResult & { readonly previous: ReadonlyArray<PruneChange> }
+
+/**
+ * A pruner with the engine's estimator and a counter (by default a new one; a session gives its
+ * own). It remembers what it pruned: keep it for the next turn.
+ */
+export const prune = (options: EnginePruneOptions, estimate: Estimator, count: (m: Message) => number = counter(estimate)): Pruner => {
+  const pruner = createPruner({ ...options, estimate, count })
+  let previous: ReadonlyArray<PruneChange> = []
   return (ms) => {
-    const { messages, report } = pruner.prune(ms)
-    return { messages, report }
+    const { messages, report, changes, carried } = pruner.prune(ms)
+    const same = carried === changes.length && carried === previous.length
+    const answer = { messages, report, changes: same ? previous : changes, carried, previous }
+    previous = answer.changes
+    return answer
   }
 }
 
-/** A pruner as a session keeps it (one per options, remembering what it pruned). */
-export type Pruner = (ms: Messages) => PruneResult
+/**
+ * A session's history as a prune reads it: as appended, and where the resident history (the
+ * appended one with the last prune's changes, as long as it) differs from it.
+ */
+export type PruneSession = {
+  /** The history as appended (since the open or the last compaction), before any pruning. */
+  readonly appended: Messages
+  /** The last prune's changes, against the history it was given: where the resident history differs from the appended one. */
+  readonly pruned: ReadonlyArray<PruneChange>
+}
 
-/** A session's prune: the pruner's result, what it changed in the resident history, and the change in tokens. */
-export type PruneChanges = PruneResult & { readonly changes: ReadonlyArray<MessageChange>; readonly length: number; readonly delta: number }
+/**
+ * A session's prune: the pruner's result and its changes (against the appended history, the
+ * session's next `pruned`), what it changed in the resident history, and the change in tokens.
+ */
+export type PruneChanges = PruneResult & {
+  readonly pruned: ReadonlyArray<PruneChange>
+  readonly changes: ReadonlyArray<MessageChange>
+  readonly length: number
+  readonly delta: number
+}
 
 /**
  * Prunes a session: `pruner` runs on the history as appended, and answers what changed against the
  * resident history (the result of the session's last prune, which may have had other options), with
  * the token delta. The one place a session prune's changes come from.
+ *
+ * The resident and the pruned history both differ from the appended one only where a prune changed
+ * it, so they can differ from each other only there: at the positions of the last prune's changes
+ * and of this one's, merged in index order. When the last prune was this pruner's previous answer,
+ * the changes this answer carried over from it are the same records in both, and only the rest are
+ * looked at: a turn later, the few messages that newly left the protected tail.
  */
 export const pruneChanges =
   (pruner: Pruner, count: (m: Message) => number) =>
-  (appended: Messages, resident: Messages): PruneChanges => {
-    const { messages, report } = pruner(appended)
-    const { changes, length, delta } = diffHistories(resident, messages, count)
-    return { messages, report, changes, length, delta }
+  (session: PruneSession): PruneChanges => {
+    const { appended } = session
+    const { messages, report, changes: pruned, carried, previous } = pruner(appended)
+    const before = session.pruned
+    const from = before === previous ? carried : 0
+    const changes: MessageChange[] = []
+    let delta = 0
+    let j = from
+    let k = from
+    while (j < before.length || k < pruned.length) {
+      const b = before[j]
+      const p = pruned[k]
+      const i = Math.min(b === undefined ? Infinity : b.index, p === undefined ? Infinity : p.index)
+      let was = appended[i] as Message
+      let now = was
+      if (b !== undefined && b.index === i) {
+        was = b.message
+        j++
+      }
+      if (p !== undefined && p.index === i) {
+        now = p.message
+        k++
+      }
+      if (was !== now) {
+        changes.push({ index: i, message: now })
+        delta += count(now) - count(was)
+      }
+    }
+    return { messages, report, pruned, changes, length: messages.length, delta }
   }
 
 /** The key a session keeps a pruner under: its options, whatever order their keys came in. */
 export const prunerKey = (options: EnginePruneOptions): string =>
   JSON.stringify(Object.keys(options).sort().map((k) => [k, (options as Record<string, unknown>)[k]]))
 
-/** Plans a compaction with the engine's estimator. */
-export const plan = (options: EnginePlanOptions, estimate: Estimator): ((ms: Messages) => CompactionPlan) => planCompaction({ ...options, estimate })
+/** Plans a compaction with the engine's estimator and counter. */
+export const plan = (options: EnginePlanOptions, estimate: Estimator, count: (m: Message) => number): ((ms: Messages) => CompactionPlan) =>
+  planCompaction({ ...options, estimate, count })
 
 /** A plan without its message arrays. */
 export const planSummary = (p: CompactionPlan): SessionPlan => {
@@ -191,12 +257,13 @@ export const planSummary = (p: CompactionPlan): SessionPlan => {
 }
 
 /**
- * Compacts with the engine's estimator; `summarize` is the caller's (its context's signal stays on
- * the caller's side, so only the prompt crosses) or the embedded extractive one.
+ * Compacts with the engine's estimator and counter; `summarize` is the caller's (its context's
+ * signal stays on the caller's side, so only the prompt crosses) or the embedded extractive one.
  */
 export const compact = (
   options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>,
   estimate: Estimator,
+  count: (m: Message) => number,
   summarize: RemoteSummarizer | undefined,
   signal: AbortSignal,
   onProgress: ((p: EngineProgress) => void) | undefined,
@@ -204,6 +271,7 @@ export const compact = (
   compactWith({
     ...options,
     estimate,
+    count,
     signal,
     summarize: summarize === undefined ? extractiveSummarize : (transcript, context) => summarize(transcript, { prompt: context.prompt }),
     ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),

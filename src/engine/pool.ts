@@ -5,7 +5,7 @@
  * that is still starting (or slow) holds nothing up. A counter counts structured clones of the
  * decoded messages with the same definition and the same tables, so counts are the ones this
  * thread would make; they are cached here for the messages kept here, which stay resident in one
- * place. A counter that fails or is dropped loses nothing: its slice is counted again by another.
+ * place (the service's counter of the encoding remembers them). A counter that fails or is dropped loses nothing: its slice is counted again by another.
  * Private to the engine.
  *
  * @module
@@ -13,7 +13,6 @@
 import { type Remote, wrap } from 'comlink'
 import type { Message, Messages } from '../message.ts'
 import type { EncodingName, Estimator } from '../tokens.ts'
-import { cacheOf } from '../tokens/cache.ts'
 import { type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
 import { admit } from './admit.ts'
 import type { EngineService } from './protocol.ts'
@@ -37,13 +36,36 @@ export const packedBreakdowns = (estimate: Estimator, ms: Messages): Float64Arra
   return out
 }
 
-/** Caches the packed breakdowns of `ms` as `estimate`'s counts; answers their total. */
-const remember = (estimate: Estimator, ms: Messages, packed: Float64Array): number => {
-  const cache = cacheOf(estimate)
+// --- the service's counter ---
+
+/**
+ * A counter the service keeps per encoding: `count` counts a message once (by identity), and
+ * `remember` takes a count made elsewhere (a counting worker's, of a copy of the message).
+ */
+export type Counter = {
+  readonly count: (m: Message) => TokenBreakdown
+  readonly remember: (m: Message, b: TokenBreakdown) => void
+}
+
+/** A counter with a cache of its own, which holds messages weakly. */
+export const createCounter = (estimate: Estimator): Counter => {
+  const cache = new WeakMap<Message, TokenBreakdown>()
+  return {
+    count: (m) => {
+      let b = cache.get(m)
+      if (b === undefined) cache.set(m, (b = tokenBreakdown(estimate, m)))
+      return b
+    },
+    remember: (m, b) => void cache.set(m, b),
+  }
+}
+
+/** Has `counter` remember the packed breakdowns of `ms`; answers their total. */
+const remember = (counter: Counter, ms: Messages, packed: Float64Array): number => {
   let total = 0
   for (let i = 0; i < ms.length; i++) {
     const b: TokenBreakdown = { total: packed[i * FIELDS] as number, content: packed[i * FIELDS + 1] as number, thinking: packed[i * FIELDS + 2] as number, tools: packed[i * FIELDS + 3] as number }
-    cache.set(ms[i] as Message, b)
+    counter.remember(ms[i] as Message, b)
     total += b.total
   }
   return total
@@ -59,7 +81,8 @@ export type CountJob = {
   readonly input: unknown
   readonly offset: number
   readonly encoding: EncodingName
-  readonly estimate: Estimator
+  /** The service's counter of the encoding: it counts here, and remembers what is counted elsewhere. */
+  readonly counter: Counter
   readonly signal: AbortSignal
 }
 
@@ -88,7 +111,7 @@ export const createCountPool = () => {
   const queue: Queued[] = []
 
   const countHere = async (job: CountJob): Promise<Counted> => {
-    const { messages, counts } = await admit(job.input, { signal: job.signal, estimate: job.estimate, offset: job.offset })
+    const { messages, counts } = await admit(job.input, { signal: job.signal, count: job.counter.count, offset: job.offset })
     return { messages, tokens: counts.total }
   }
 
@@ -101,7 +124,7 @@ export const createCountPool = () => {
       lane.drop = undefined
     })
     if (!(answer instanceof Float64Array) || answer.length !== messages.length * FIELDS) throw new CounterFailed('a counter answered counts of another length')
-    return { messages, tokens: remember(job.estimate, messages, answer) }
+    return { messages, tokens: remember(job.counter, messages, answer) }
   }
 
   const take = (lane: Lane, job: Queued): void => {

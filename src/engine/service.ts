@@ -12,13 +12,13 @@
  * @module
  */
 import { expose, releaseProxy, transfer } from 'comlink'
-import type { Messages } from '../message.ts'
-import { DEFAULT_ENCODING, type EncodingName, type Estimator, heuristic, loadEstimator } from '../tokens.ts'
+import type { Message, Messages } from '../message.ts'
+import { DEFAULT_ENCODING, type EncodingName, type Estimator, heuristic, loadEstimator, type TokenBreakdown } from '../tokens.ts'
 import { admit } from './admit.ts'
 import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
 import { type Item, OPERATIONS, type OperationFeatures, type SessionRef, type Slice } from './operations.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
-import { createCountPool, packedBreakdowns } from './pool.ts'
+import { type Counter, createCounter, createCountPool, packedBreakdowns } from './pool.ts'
 import { approxBytes, now } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
@@ -71,6 +71,8 @@ type SessionState = {
   readonly handle: number
   readonly encoding: EncodingName
   readonly estimate: Estimator
+  /** The service's counter of the session's encoding. */
+  readonly count: (m: Message) => TokenBreakdown
   state: Resident
   /** Calls on a session run one after another; a change holds the queue until it is committed or undone. */
   queue: Promise<void>
@@ -101,6 +103,12 @@ export const createEngineService = (): EngineService => {
   const lists = new Map<number, ReadonlyArray<Item>>()
   const batches = new Map<number, Batch>()
   const pool = createCountPool()
+  /**
+   * A counter per encoding, kept as long as the service: its sessions, staged messages and calls on
+   * histories count with it, and the counting pool fills it with counts made in other workers, so that a message it has counted (by identity) is not estimated again.
+   * It holds messages weakly: a closed session's messages leave it with the session.
+   */
+  const counters = new Map<EncodingName, Counter>()
   let handles = 0
   let listIds = 0
 
@@ -146,10 +154,16 @@ export const createEngineService = (): EngineService => {
 
   const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
 
+  const counterOf = (encoding: EncodingName, estimate: Estimator): Counter => {
+    let counter = counters.get(encoding)
+    if (counter === undefined) counters.set(encoding, (counter = createCounter(estimate)))
+    return counter
+  }
+
   /** The messages of an `open` or `append`: those staged under `staged`, then `messages`, decoded and counted. */
   const load = async (
     encoding: EncodingName,
-    estimate: Estimator,
+    count: (m: Message) => TokenBreakdown,
     request: { readonly messages?: Messages; readonly staged?: number },
     signal: AbortSignal,
     progress?: (done: number, total: number) => void,
@@ -167,7 +181,7 @@ export const createEngineService = (): EngineService => {
       }
     }
     if (request.messages !== undefined) {
-      const tail = await admit(request.messages, { signal, estimate, offset: out.length, ...(progress === undefined ? {} : { progress }) })
+      const tail = await admit(request.messages, { signal, count, offset: out.length, ...(progress === undefined ? {} : { progress }) })
       for (const m of tail.messages) out.push(m)
       tokens += tail.counts.total
     }
@@ -202,12 +216,14 @@ export const createEngineService = (): EngineService => {
         try {
           const declared: OperationFeatures = OPERATIONS.history[request.op]
           const options = request.options as { readonly encoding?: EncodingName }
-          const estimate = declared.encoding === true ? await estimator(options.encoding) : heuristic
+          const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
+          const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
+          const count = counterOf(encoding, estimate).count
           const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
-          const admitted = await admit(request.messages, { signal, ...(declared.encoding === true ? { estimate } : {}), ...(progress === undefined ? {} : { progress }) })
+          const admitted = await admit(request.messages, { signal, ...(declared.encoding === true ? { count } : {}), ...(progress === undefined ? {} : { progress }) })
           const handler = historyHandlers[request.op] as (ms: Messages, o: unknown, c: Parameters<(typeof historyHandlers)['estimate']>[2]) => Promise<unknown>
           const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-          const result = await handler(admitted.messages, request.options, { signal, estimate, counts: admitted.counts, summarize, onProgress: onCompact })
+          const result = await handler(admitted.messages, request.options, { signal, estimate, count, counts: admitted.counts, summarize, onProgress: onCompact })
           return answer(declared.sliced, result, request.maxBytes) as never
         } finally {
           release(onProgress, summarize)
@@ -227,10 +243,11 @@ export const createEngineService = (): EngineService => {
             const outcome = await handler(request.options, {
               signal,
               estimate: live.estimate,
+              count: live.count,
               summarize,
               onProgress: progressOf(onProgress),
               state: live.state,
-              load: () => load(live.encoding, live.estimate, request, signal),
+              load: () => load(live.encoding, live.count, request, signal),
             })
             throwIfAborted(signal)
             if (declared.writes === true && outcome.next !== undefined) {
@@ -252,7 +269,7 @@ export const createEngineService = (): EngineService => {
     stage: (request) =>
       run(request.callId, async (signal) => {
         const estimate = await estimator(request.encoding)
-        const { messages, tokens } = await pool.count({ input: request.messages, offset: request.at, encoding: request.encoding, estimate, signal })
+        const { messages, tokens } = await pool.count({ input: request.messages, offset: request.at, encoding: request.encoding, counter: counterOf(request.encoding, estimate), signal })
         throwIfAborted(signal)
         let batch = batches.get(request.batch)
         if (batch === undefined) batches.set(request.batch, (batch = { encoding: request.encoding, parts: [] }))
@@ -264,7 +281,8 @@ export const createEngineService = (): EngineService => {
         try {
           const { id, encoding } = request
           const estimate = await estimator(encoding)
-          const { messages, tokens } = await load(encoding, estimate, request, signal, throttled(onProgress, 'open'))
+          const count = counterOf(encoding, estimate).count
+          const { messages, tokens } = await load(encoding, count, request, signal, throttled(onProgress, 'open'))
           throwIfAborted(signal)
           const handle = ++handles
           const before = sessions.get(id)
@@ -273,7 +291,7 @@ export const createEngineService = (): EngineService => {
             if (before === undefined) sessions.delete(id)
             else sessions.set(id, before)
           })
-          sessions.set(id, { id, handle, encoding, estimate, state: { messages, appended: messages, tokens, pruners: new Map() }, queue })
+          sessions.set(id, { id, handle, encoding, estimate, count, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue })
           return handle
         } finally {
           release(onProgress)

@@ -139,3 +139,9 @@ export const messageTokens =
     for (const p of m.parts) total += partTokens(estimate, p)
     return total
   }
+
+/** The totals of a counter that gives breakdowns (a kept `countMessage(estimate)`), from its cache. */
+export const totalOf =
+  (count: (m: Message) => TokenBreakdown) =>
+  (m: Message): number =>
+    count(m).total

@@ -55,6 +55,8 @@ export const createPruner = (options: PruneOptions): Pruner => {
   const memo = new WeakMap<Message, Outcome>()
   let remembered = false
   let last: Walk | undefined
+  /** Whether the previous answer gave its walk's changes (not none, for an input given back as it is). */
+  let gave = false
 
   /** Remembers by message what `w` found from index `from` on (its changes from `changes[kept]` on). */
   const remember = (w: Walk, from: number, kept: number): void => {
@@ -95,8 +97,11 @@ export const createPruner = (options: PruneOptions): Pruner => {
     last = w
     const { messages, report } = finish(s, w)
     // the messages of the result that are not the input's own: the walk's records, which carry
-    // their index and message (and what the walk knows of them besides), given as they are
-    return { messages, report, changes: messages === ms ? [] : w.changes }
+    // their index and message (and what the walk knows of them besides), given as they are; the
+    // first `kept` are the previous answer's own
+    const carried = gave ? kept : 0
+    gave = messages !== ms
+    return gave ? { messages, report, changes: w.changes, carried } : { messages, report, changes: [], carried: 0 }
   }
 
   return { prune }

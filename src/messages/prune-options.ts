@@ -89,15 +89,21 @@ export type PruneChange = { readonly index: number; readonly message: Message }
  * not the input's own (in index order; none when the input comes back as it is). A change is the
  * pruner's own record, given without a copy: it may carry more fields than `index` and `message`.
  *
+ * `carried` says how many of the changes, from the first, the pruner took over from its previous
+ * answer: `changes[k]` is that answer's `changes[k]` itself (the same record) for every `k` below
+ * it. Whoever keeps the previous answer's result therefore only has to look at the changes from
+ * `carried` on (and the previous answer's from there) to know what differs between the two.
+ *
  * @example
  * import { createPruner, type PrunerResult } from 'chatfold'
  * declare const history: import('chatfold').Messages
- * const { messages, report, changes }: PrunerResult = createPruner({}).prune(history)
+ * const { messages, report, changes, carried }: PrunerResult = createPruner({}).prune(history)
+ * changes.length - carried // the changes this answer did not take over from the previous one
  *
  * @since 0.2.0
  * @category edits
  */
-export type PrunerResult = PruneResult & { readonly changes: ReadonlyArray<PruneChange> }
+export type PrunerResult = PruneResult & { readonly changes: ReadonlyArray<PruneChange>; readonly carried: number }
 
 /**
  * An incremental pruner (see `createPruner`): the same answers as `pruneToolResultsWithReport`

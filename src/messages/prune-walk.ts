@@ -1,8 +1,10 @@
 /**
  * The walk of a prune: count every message, find where the protected tail starts, then go
  * forward over the older messages and rewrite each one's large tool results and arguments. The
- * pure `pruneToolResultsWithReport` walks the whole history; `createPruner` walks only what its
- * previous call did not cover. Both end in {@link finish}, which applies `minimumSavings`.
+ * pure `pruneToolResultsWithReport` walks the whole history, usually in the one pass of
+ * {@link pruneFresh}, which builds nothing but the result; `createPruner` walks only what its
+ * previous call did not cover, keeping records of what it did. Either applies `minimumSavings`
+ * (the records' way is {@link finish}).
  *
  * @module
  */
@@ -16,14 +18,16 @@ import { cutArguments } from './prune-arguments.ts'
 // --- model ---
 
 /**
- * A message the walk rewrote: its index, the new message, the new message's tokens, how many
- * results and arguments it rewrote, and whether that depended on an earlier message (a result
- * whose tool name was looked up in its call, for `protectedTools`). Built and counted during one
- * walk, read-only afterwards.
+ * A message the walk rewrote: its index, the new message, the original's tokens and the new
+ * message's, how many results and arguments it rewrote, and whether that depended on an earlier
+ * message (a result whose tool name was looked up in its call, for `protectedTools`). Built and
+ * counted during one walk, read-only afterwards.
  */
 export type Change = {
   readonly index: number
   readonly message: Message
+  /** The original message's tokens (by `count`). */
+  readonly was: number
   tokens: number
   readonly results: number
   readonly args: number
@@ -44,24 +48,28 @@ export type Outcome = Change | Kept
  * every young collection until a full one: measured, the garbage collector then took four times
  * the prune's own work. A clone is never allocated there.
  */
-const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'normal', parts: [] }, tokens: 0, results: 0, args: 0, lookedUp: false }
+const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'normal', parts: [] }, was: 0, tokens: 0, results: 0, args: 0, lookedUp: false }
 const KEPT: Kept = { kept: true, lookedUp: false }
 const KEPT_AFTER_LOOKUP: Kept = { kept: true, lookedUp: true }
 
 /** Whether the walk left the message as it is. */
 export const isKept = (o: Outcome): o is Kept => 'kept' in o
 
-/**
- * What a walk found: every message's count and their total, the first protected index, the
- * rewritten messages in index order, and the indices whose outcome depended on an earlier message
- * (which an incremental pruner must not remember by message alone).
- */
-export type Walk = {
+/** What a walk found, as {@link finish} reads it: the history, its total, and the rewritten messages in index order. */
+export type Rewritten = {
   readonly input: Messages
-  readonly counts: ReadonlyArray<number>
   readonly total: number
-  readonly boundary: number
   readonly changes: ReadonlyArray<Change>
+}
+
+/**
+ * What an incremental pruner's walk found besides: every message's count, the first protected
+ * index, and the indices whose outcome depended on an earlier message (which it must not remember
+ * by message alone).
+ */
+export type Walk = Rewritten & {
+  readonly counts: ReadonlyArray<number>
+  readonly boundary: number
   readonly lookedUp: ReadonlyArray<number>
 }
 
@@ -98,11 +106,22 @@ export const noteCalls = (names: CallNames | undefined, m: Message): void => {
 // --- one message ---
 
 /**
- * Rewrites message `index` outside the protected tail, worth `tokens` by `count`: each tool result
- * that a placeholder shortens, each tool call whose arguments are over `argThreshold`, unless its
- * tool is protected. Records the message's calls in `names` as it goes.
+ * What rewriting one message found besides the new message: its tokens after, how many results
+ * and arguments were rewritten, and whether a tool name was looked up in an earlier call. Written
+ * by {@link rewrite}, read by its caller at once: one per walk, not one per message.
  */
-export const pruneMessage = (s: Settings, index: number, m: Message, tokens: number, names: CallNames | undefined): Outcome => {
+export type Tally = { after: number; results: number; args: number; lookedUp: boolean }
+
+/** A tally to pass to {@link rewrite}. */
+export const tally = (): Tally => ({ after: 0, results: 0, args: 0, lookedUp: false })
+
+/**
+ * Rewrites a message outside the protected tail, worth `tokens` by `count`: each tool result that
+ * a placeholder shortens, each tool call whose arguments are over `argThreshold`, unless its tool
+ * is protected. Records the message's calls in `names` as it goes. Returns the new message, or
+ * `undefined` when it stays as it is; what else it found is in `t`.
+ */
+export const rewrite = (s: Settings, m: Message, tokens: number, names: CallNames | undefined, t: Tally): Message | undefined => {
   const ps = m.parts
   let parts: Part[] | undefined
   let ids: string[] | undefined
@@ -136,7 +155,7 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
       names?.set(c.id, c.name)
       // No byte-level tokenizer makes more tokens than UTF-8 bytes (at most 3 per UTF-16 unit), so
       // short arguments are below the threshold without being estimated: the common case costs nothing.
-      if (s.protectedTools.has(c.name) || c.arguments.length * 3 <= s.argThreshold) continue
+      if (c.arguments.length * 3 <= s.argThreshold || s.protectedTools.has(c.name)) continue
       const was = s.estimate(c.arguments)
       if (was <= s.argThreshold) continue
       const q = cutArguments(c, s.estimate)
@@ -146,7 +165,8 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
       args++
     }
   }
-  if (parts === undefined) return lookedUp ? KEPT_AFTER_LOOKUP : KEPT
+  t.lookedUp = lookedUp
+  if (parts === undefined) return undefined
   const metadata = ids === undefined ? m.metadata : { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] }
   // derived, or NaN until `countRewritten` counts it with the caller's count
   const after = s.derive ? tokens + delta : Number.NaN
@@ -157,7 +177,17 @@ export const pruneMessage = (s: Settings, index: number, m: Message, tokens: num
     const { tokens: _stale, ...rest } = message
     message = s.derive ? { ...rest, tokens: { total: after } } : rest
   }
-  return { ...CHANGE, index, message, tokens: after, results, args, lookedUp }
+  t.after = after
+  t.results = results
+  t.args = args
+  return message
+}
+
+/** What the walk does with message `index` (see {@link rewrite}), as a record: a change, or kept. */
+export const pruneMessage = (s: Settings, index: number, m: Message, tokens: number, names: CallNames | undefined, t: Tally): Outcome => {
+  const message = rewrite(s, m, tokens, names, t)
+  if (message === undefined) return t.lookedUp ? KEPT_AFTER_LOOKUP : KEPT
+  return { ...CHANGE, index, message, was: tokens, tokens: t.after, results: t.results, args: t.args, lookedUp: t.lookedUp }
 }
 
 /**
@@ -173,10 +203,11 @@ export const pruneRange = (
   into: { readonly changes: Change[]; readonly lookedUp: number[] },
   recall?: (m: Message) => Outcome | undefined,
 ): void => {
+  const t = tally()
   for (let i = range.from; i < range.to; i++) {
     const m = ms[i] as Message
     let o = recall?.(m)
-    if (o === undefined) o = pruneMessage(s, i, m, counts[i] as number, names)
+    if (o === undefined) o = pruneMessage(s, i, m, counts[i] as number, names, t)
     else {
       noteCalls(names, m)
       if (!isKept(o) && o.index !== i) o = { ...o, index: i } // remembered from another place
@@ -204,39 +235,94 @@ export const countRewritten = (s: Settings, ms: Messages, changes: Change[], fro
 /**
  * The walk of a whole history, fresh. Without protected tools it is one pass from the newest
  * message: each message is counted, and once the protected tail is full, rewritten as it is met,
- * so every message is read once. With protected tools a result's tool name may have to be looked
- * up in a call met earlier in the history, so the rewriting goes forward, after the counting.
+ * so every message is read once; only the rewritten messages are recorded (each with its count),
+ * not every message's count. With protected tools a result's tool name may have to be looked up
+ * in a call met earlier in the history, so the rewriting goes forward, after the counting.
  */
-export const walkAll = (s: Settings, ms: Messages): Walk => {
+export const walkAll = (s: Settings, ms: Messages): Rewritten => {
   if (s.protectedTools.size > 0) {
     const counts = countFrom(s, ms, [], 0)
     const { boundary, total } = protectedFrom(counts, s.protect)
     const into = { changes: [] as Change[], lookedUp: [] as number[] }
     pruneRange(s, ms, counts, { from: 0, to: boundary }, new Map(), into)
     countRewritten(s, ms, into.changes, 0)
-    return { input: ms, counts, total, boundary, ...into }
+    return { input: ms, total, changes: into.changes }
   }
-  const counts: number[] = []
   let changes: Change[] = []
   let total = 0
   let boundary = ms.length
+  const t = tally()
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i] as Message
     const c = s.count(m)
-    counts.push(c)
     if (total < s.protect) boundary = i
     else {
-      const o = pruneMessage(s, i, m, c, undefined)
+      const o = pruneMessage(s, i, m, c, undefined, t)
       if (!isKept(o)) changes.push(o)
     }
     total += c
   }
-  counts.reverse()
   changes.reverse()
   // a negative count can move the tail's start back over messages already rewritten
   if (changes.length > 0 && (changes[changes.length - 1] as Change).index >= boundary) changes = changes.filter((c) => c.index < boundary)
   countRewritten(s, ms, changes, 0)
-  return { input: ms, counts, total, boundary, changes, lookedUp: [] }
+  return { input: ms, total, changes }
+}
+
+/**
+ * The pure prune of a whole history when no tool is protected: one pass from the newest message,
+ * each message counted and, once the protected tail is full, rewritten as it is met and put
+ * straight into the result. Nothing else is built: no counts, no records of changes, only each
+ * rewritten message's savings (summed from the oldest, as {@link finish} sums them). With the
+ * caller's `count`, the rewritten messages are counted after the pass, oldest first (as
+ * {@link countRewritten} counts them). `undefined` with protected tools, or when a negative count
+ * moved the tail's start back over a message already rewritten: then {@link walkAll} and
+ * {@link finish} answer, the same way.
+ */
+export const pruneFresh = (s: Settings, ms: Messages): PruneResult | undefined => {
+  if (s.protectedTools.size > 0) return undefined
+  let out: Message[] | undefined
+  /** Each rewritten message's savings, newest first (with the caller's count, its count before until it is counted after). */
+  const saved: number[] = []
+  /** The rewritten messages' indices, newest first (kept only with the caller's count). */
+  const at: number[] = []
+  const t = tally()
+  let total = 0
+  let results = 0
+  let args = 0
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    const c = s.count(m)
+    if (total < s.protect) {
+      if (out !== undefined) return undefined
+    } else {
+      const rewritten = rewrite(s, m, c, undefined, t)
+      if (rewritten !== undefined) {
+        ;(out ??= ms.slice())[i] = rewritten
+        if (s.derive) saved.push(c - t.after)
+        else {
+          saved.push(c)
+          at.push(i)
+        }
+        results += t.results
+        args += t.args
+      }
+    }
+    total += c
+  }
+  if (out !== undefined)
+    for (let k = at.length - 1; k >= 0; k--) {
+      const i = at[k] as number
+      const rewritten = out[i] as Message
+      const after = s.count(rewritten)
+      saved[k] = (saved[k] as number) - after
+      // a message that carried `tokens` gets the fresh `{ total }`
+      if ((ms[i] as Message).tokens !== undefined) out[i] = { ...rewritten, tokens: { total: after } }
+    }
+  let savings = 0
+  for (let k = saved.length - 1; k >= 0; k--) savings += saved[k] as number
+  if (out === undefined || savings <= 0 || savings < s.minimumSavings) return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: total, tokensAfter: total } }
+  return { messages: out, report: { prunedResults: results, prunedArgs: args, tokensBefore: total, tokensAfter: total - savings } }
 }
 
 // --- the result ---
@@ -245,12 +331,12 @@ export const walkAll = (s: Settings, ms: Messages): Walk => {
  * The walk's result: the rewritten history and its report, unless the rewriting frees nothing or
  * less than `minimumSavings` tokens (then the input itself, with a report of zeros pruned).
  */
-export const finish = (s: Settings, w: Walk): PruneResult => {
+export const finish = (s: Settings, w: Rewritten): PruneResult => {
   let savings = 0
   let prunedResults = 0
   let prunedArgs = 0
   for (const c of w.changes) {
-    savings += (w.counts[c.index] as number) - c.tokens
+    savings += c.was - c.tokens
     prunedResults += c.results
     prunedArgs += c.args
   }

@@ -24,7 +24,7 @@
  */
 import type { Messages } from '../message.ts'
 import { type PruneOptions, type PruneResult, settingsOf } from './prune-options.ts'
-import { finish, walkAll } from './prune-walk.ts'
+import { finish, pruneFresh, walkAll } from './prune-walk.ts'
 
 export type { Estimator } from './message-tokens.ts'
 export type { PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'
@@ -47,7 +47,7 @@ export { createPruner } from './prune-incremental.ts'
  */
 export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) => PruneResult) => {
   const s = settingsOf(opts)
-  return (ms) => finish(s, walkAll(s, ms))
+  return (ms) => pruneFresh(s, ms) ?? finish(s, walkAll(s, ms))
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
- * Per-message token counts with the seed-002 breakdown, cached by message identity per estimator.
+ * Per-message token counts with the seed-002 breakdown. A counter caches its counts by message
+ * identity, in a cache of its own: `countMessage(estimate)` makes a new counter each time, and
+ * whoever keeps one (a session, a builder, a loop over turns) counts a growing history again at
+ * the cost of its new messages only. Nothing is cached at module scope.
  *
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import { cacheOf } from './cache.ts'
 import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
 
 // The definition of a message's tokens lives with the history functions that count with it
@@ -14,22 +16,24 @@ export { IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown }
 // --- counting ---
 
 /**
- * Counts a message: text and tool results as content, reasoning as thinking, tool calls (name and
- * arguments) as tools, images at `IMAGE_TOKENS`, plus `MESSAGE_OVERHEAD`. Messages are
- * immutable, so the count is cached by message identity for each estimator: counting a history
- * again after a new turn estimates only the new messages. A file with textual data is counted on
- * its text, any other file as an image. Counts are estimates: a message's stored `tokens` (often
- * provider-reported) is not read.
+ * Makes a counter, which counts a message (text and tool results as content, reasoning as
+ * thinking, tool calls, name and arguments, as tools, images at `IMAGE_TOKENS`, plus
+ * `MESSAGE_OVERHEAD`) and remembers the count. Messages are immutable, so the counter caches by message identity, in a
+ * cache of its own: keep the counter, and counting a history again after a new turn estimates only
+ * the new messages (each call of `countMessage` makes a new counter, with an empty cache). A file
+ * with textual data is counted on its text, any other file as an image. Counts are estimates: a
+ * message's stored `tokens` (often provider-reported) is not read.
  *
  * @example
  * import { countMessage, heuristic, textMessage } from 'chatfold'
- * countMessage(heuristic)(textMessage('user', 'Hello, world!')) // { total: 8, content: 4, thinking: 0, tools: 0 }
+ * const count = countMessage(heuristic) // keep it: it remembers what it counted
+ * count(textMessage('user', 'Hello, world!')) // { total: 8, content: 4, thinking: 0, tools: 0 }
  *
  * @since 0.1.0
  * @category tokens
  */
 export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdown) => {
-  const cache = cacheOf(estimate)
+  const cache = new WeakMap<Message, TokenBreakdown>()
   return (m) => {
     let b = cache.get(m)
     if (b === undefined) cache.set(m, (b = tokenBreakdown(estimate, m)))
@@ -38,13 +42,15 @@ export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdo
 }
 
 /**
- * The total tokens of the messages given (each `countMessage(estimate)(m).total`, cached by
- * message). It counts every message it is given: pass `forLLM(ms)` to count what a model will
- * see. After a turn only the new messages are estimated; the others are a cache lookup each.
+ * The total tokens of the messages given (each `countMessage(estimate)(m).total`), with a counter
+ * of its own: keep the function, and after a turn only the new messages are estimated, the others
+ * being a cache lookup each. It counts every message it is given: pass `forLLM(ms)` to count what
+ * a model will see.
  *
  * @example
  * import { countMessages, heuristic, textMessage } from 'chatfold'
- * countMessages(heuristic)([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')]) // 12
+ * const total = countMessages(heuristic) // keep it: it remembers what it counted
+ * total([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')]) // 12
  *
  * @since 0.1.0
  * @category tokens
@@ -61,7 +67,8 @@ export const countMessages = (estimate: Estimator): ((ms: Messages) => number) =
 /**
  * Fills `tokens` on every message that has none with its estimated breakdown; messages that
  * already carry counts (often exact, from the provider) are kept as they are. Returns the input
- * itself when every message has counts.
+ * itself when every message has counts. It counts with a counter of its own: keep the function,
+ * and a message without counts given again is not estimated again.
  *
  * @example
  * import { heuristic, textMessage, withTokens } from 'chatfold'
@@ -71,7 +78,6 @@ export const countMessages = (estimate: Estimator): ((ms: Messages) => number) =
  * @category tokens
  */
 export const withTokens = (estimate: Estimator): ((ms: Messages) => Messages) => {
-  const cache = cacheOf(estimate)
   const count = countMessage(estimate)
   return (ms) => {
     let out: Message[] | undefined
@@ -82,10 +88,7 @@ export const withTokens = (estimate: Estimator): ((ms: Messages) => Messages) =>
         continue
       }
       out ??= ms.slice(0, i)
-      const tokens = count(m)
-      const filled: Message = { ...m, tokens }
-      cache.set(filled, tokens) // the parts did not change, nor did the count
-      out.push(filled)
+      out.push({ ...m, tokens: count(m) })
     }
     return out ?? ms
   }

@@ -77,8 +77,8 @@ const loaded = new Map<EncodingName, Estimator>([['heuristic', heuristic]])
 
 /**
  * Loads a named estimator: `heuristic` at once, `o200k_base` or `cl100k_base` by importing
- * gpt-tokenizer's ranks on first use. Every call with the same name gives the same function, so
- * counts cached per estimator are shared. The count is gpt-tokenizer's own, special-token text
+ * gpt-tokenizer's ranks on first use (the ranks are loaded once). Every call with the same name
+ * gives the same function. The count is gpt-tokenizer's own, special-token text
  * counted as plain text, in time linear-or-n·log-n in the text whatever it holds: text with a
  * pre-token longer than about 70 characters (a wall of box drawing, a line of `=`, a run of
  * letters), on which the tokenizer's merge loop is quadratic, is counted by an exact byte-pair

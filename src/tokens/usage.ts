@@ -7,6 +7,7 @@ import type { Message, Messages } from '../message.ts'
 import type { Estimator } from '../messages/prune.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
+import { totalOf } from '../messages/message-tokens.ts'
 
 // --- provider usage ---
 
@@ -86,6 +87,13 @@ export type UsageCorrectedOptions = {
   readonly usage?: ReportedUsage
   /** Estimates the messages after the report; `smartHeuristic` by default. */
   readonly estimate?: Estimator
+  /**
+   * Tokens of one message; default: the one definition with `estimate`, by a counter made for the
+   * call. Give the total of a counter you keep (`const counter = countMessage(estimate)`, then
+   * `(m) => counter(m).total`) to count a growing history again at the cost of its new messages
+   * only. A count of your own must be pure (the same message always has the same count).
+   */
+  readonly count?: (m: Message) => number
 }
 
 /**
@@ -106,7 +114,7 @@ export type UsageCorrectedOptions = {
 export const usageCorrected =
   (opts: UsageCorrectedOptions) =>
   (ms: Messages): number => {
-    const count = countMessage(opts.estimate ?? smartHeuristic)
+    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
     const usage = opts.usage
     let at = -1
     if (usage !== undefined) for (let i = ms.length - 1; i >= 0 && at < 0; i--) if ((ms[i] as Message).id === usage.messageId) at = i
@@ -114,7 +122,7 @@ export const usageCorrected =
     let total = base
     for (let i = at + 1; i < ms.length; i++) {
       const m = ms[i] as Message
-      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') total += count(m).total
+      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') total += count(m)
     }
     return total
   }

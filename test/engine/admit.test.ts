@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { admit, MAX_ISSUES } from '../../src/engine/admit.ts'
 import { textMessage } from '../../src/message.ts'
-import { countMessages, heuristic } from '../../src/tokens.ts'
+import { countMessage, countMessages, heuristic } from '../../src/tokens.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
@@ -15,7 +15,7 @@ const failure = (p: Promise<unknown>): Promise<Error> => p.then(() => { throw ne
 describe('admit', () => {
   it('keeps a history in memory form as it is, and counts it', async () => {
     const ms = deepFreeze(sampleSession({ messages: 120, seed: 2 }))
-    const got = await admit(ms, { signal, estimate: heuristic })
+    const got = await admit(ms, { signal, count: countMessage(heuristic) })
     expect(got.messages).toBe(ms)
     expect(got.counts.total).toBe(countMessages(heuristic)(ms))
     expect(got.counts.messages).toBe(ms.length)

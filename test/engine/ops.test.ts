@@ -58,7 +58,7 @@ describe('pruneChanges', () => {
   const count = counter(heuristic)
 
   it('answers the pruned history, the replaced messages by position and the token delta, against the resident history', () => {
-    const got = pruneChanges(prune(options, heuristic), count)(ms, ms)
+    const got = pruneChanges(prune(options, heuristic), count)({ appended: ms, pruned: [] })
     expect(got.changes.length).toBeGreaterThan(0)
     expect(got.length).toBe(ms.length)
     expect(applyChanges(got)(ms)).toEqual(got.messages)
@@ -68,8 +68,8 @@ describe('pruneChanges', () => {
 
   it('answers no changes when the resident history is already that prune', () => {
     const pruner = prune(options, heuristic)
-    const first = pruneChanges(pruner, count)(ms, ms)
-    const again = pruneChanges(pruner, count)(ms, first.messages)
+    const first = pruneChanges(pruner, count)({ appended: ms, pruned: [] })
+    const again = pruneChanges(pruner, count)({ appended: ms, pruned: first.pruned }) // the resident history is the first prune's
     expect(again.changes).toEqual([])
     expect(again.delta).toBe(0)
   })

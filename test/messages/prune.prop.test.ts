@@ -108,8 +108,13 @@ describe('pruning laws', () => {
         const kept = createPruner(o)
         const start = h.slice(0, Math.min(cut, h.length))
         const steps: Messages[] = [start, h, h.map((m, i) => (i === edit ? { ...m } : m)), h.slice(0, Math.max(0, h.length - 2)), h]
+        let previous: ReadonlyArray<unknown> = []
         for (const step of steps) {
           const a = kept.prune(step)
+          // the changes it says it carried over are the previous answer's own records
+          expect(a.carried).toBeLessThanOrEqual(Math.min(a.changes.length, previous.length))
+          for (let k = 0; k < a.carried; k++) expect(a.changes[k]).toBe(previous[k])
+          previous = a.changes
           const b = createPruner(o).prune(step)
           const pure = pruneToolResultsWithReport(o)(step)
           expect(a.report).toEqual(b.report)
@@ -134,6 +139,20 @@ describe('pruning laws', () => {
         const odd = { ...o, count: (m: Message) => count(m) + (m.id.length % 2 === 0 ? shift : 0) }
         const pure = pruneToolResultsWithReport(odd)(h)
         const forward = createPruner(odd).prune(h)
+        expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('the pure walk with derived counts agrees with the pruner\'s, with estimates of any sign and fractional ones', () => {
+    fc.assert(
+      fc.property(bulkyArb, optsArb, fc.integer({ min: -40, max: 40 }), fc.nat({ max: 3000 }), fc.constantFrom(1, 3.7), (h, o, shift, pull, per) => {
+        // an estimator (so counts are derived) that gives some texts a negative or fractional count,
+        // and the questions one that can bring the tail back under its budget past rewritten results
+        const estimate = (t: string): number => (t.startsWith('question') ? -pull : t.length / per - (t.length % 3 === 0 ? shift : 0))
+        const pure = pruneToolResultsWithReport({ ...o, estimate })(h)
+        const forward = createPruner({ ...o, estimate }).prune(h)
         expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
       }),
       { numRuns: 200 },
