@@ -7,7 +7,7 @@
  */
 import type { Message, Messages } from '../message.ts'
 import type { Estimator, TokenBreakdown } from '../tokens.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { definitionCount, totalOf } from '../messages/message-tokens.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import type { HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { compact, plan, planSummary, prune, pruneChanges, pruneOnce, type Pruner, prunerKey, type RemoteSummarizer } from './ops.ts'
@@ -51,6 +51,13 @@ export type SessionContext = Context & { readonly state: Resident; readonly load
 /** A session handler's answer: its result, and the session's next state when it changes it. */
 export type Outcome<R> = { readonly result: R; readonly next?: Resident }
 
+/**
+ * A message's total tokens by the context's counter: the one definition with its estimator (the
+ * service's counter caches `tokenBreakdown`), marked so, so that pruning derives a rewritten
+ * message's count instead of estimating its unchanged parts again.
+ */
+const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): ((m: Message) => number) => definitionCount(c.estimate, totalOf(c.count))
+
 type History = typeof OPERATIONS.history
 type Session = typeof OPERATIONS.session
 
@@ -63,10 +70,10 @@ export const historyHandlers: {
   readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
-  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneOnce(o, c.estimate, totalOf(c.count))(ms)),
+  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneOnce(o, c.estimate, totalsOf(c))(ms)),
   buildTranscript: (ms, o) => Promise.resolve(buildTranscript(o)(ms)),
-  planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(plan(o, c.estimate, totalOf(c.count))(ms)),
-  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalOf(c.count), c.summarize, c.signal, c.onProgress)(ms),
+  planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(plan(o, c.estimate, totalsOf(c))(ms)),
+  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(ms),
 }
 
 /** The operations on a resident session. */
@@ -89,22 +96,22 @@ export const sessionHandlers: {
     const key = prunerKey(o)
     let pruner = state.pruners.get(key)
     if (pruner === undefined) {
-      pruner = prune(o, c.estimate, totalOf(c.count))
+      pruner = prune(o, c.estimate, totalsOf(c))
       if (state.pruners.size >= PRUNERS_KEPT) state.pruners.delete(state.pruners.keys().next().value as string)
       state.pruners.set(key, pruner)
     }
-    const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalOf(c.count))(state)
+    const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalsOf(c))(state)
     const tokens = state.tokens + delta
     // (with no change the resident history stays as it is; a new record of the same differences is kept all the same)
     const next = changes.length === 0 && pruned === state.pruned ? undefined : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, tokens }
     return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
   },
 
-  plan: (o, { state, estimate, count }) => Promise.resolve({ result: planSummary(plan(o, estimate, totalOf(count))(state.messages)) }),
+  plan: (o, { state, estimate, count }) => Promise.resolve({ result: planSummary(plan(o, estimate, totalsOf({ estimate, count }))(state.messages)) }),
 
   compact: async (o, c) => {
     const { state } = c
-    const result = await compact(o, c.estimate, totalOf(c.count), c.summarize, c.signal, c.onProgress)(state.messages)
+    const result = await compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(state.messages)
     const answer = { archived: result.archive.length, report: result.report }
     if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
     // counted in slices (an abort while counting leaves the session as it was)

@@ -140,6 +140,21 @@ export const messageTokens =
     return total
   }
 
+/** What marks a message count as the one definition with an estimator, however it is cached. */
+const DEFINITION: unique symbol = Symbol('chatfold.definition')
+
+/**
+ * Marks `count` as the one definition with `estimate` (a cached {@link tokenBreakdown}'s total),
+ * so that pruning derives a rewritten message's count from its original's (the definition adds up
+ * over parts) instead of estimating the parts that stay again, as it does with its default count.
+ */
+export const definitionCount = (estimate: Estimator, count: (m: Message) => number): ((m: Message) => number) =>
+  Object.defineProperty(count, DEFINITION, { value: estimate })
+
+/** Whether `count` was marked by {@link definitionCount} as the one definition with `estimate`. */
+export const isDefinitionOf = (count: unknown, estimate: Estimator): boolean =>
+  typeof count === 'function' && (count as { readonly [DEFINITION]?: unknown })[DEFINITION] === estimate
+
 /** The totals of a counter that gives breakdowns (a kept `countMessage(estimate)`), from its cache. */
 export const totalOf =
   (count: (m: Message) => TokenBreakdown) =>

@@ -6,7 +6,7 @@
  */
 import type { Message, Messages } from '../message.ts'
 import { nonNegativeInt } from '../internal/number.ts'
-import { type Estimator, messageTokens } from './message-tokens.ts'
+import { type Estimator, isDefinitionOf, messageTokens } from './message-tokens.ts'
 
 // --- model ---
 
@@ -128,7 +128,8 @@ export type Settings = {
   readonly estimate: Estimator
   readonly count: (m: Message) => number
   /**
-   * Whether `count` is the one definition (no `count` option): a rewritten message's count is then
+   * Whether `count` is the one definition (no `count` option, or one marked as the definition with
+   * this estimator, as the engine's cached counter is): a rewritten message's count is then
    * derived from its original's (the estimates of the parts that changed, swapped) instead of
    * estimating the whole message again.
    */
@@ -147,7 +148,7 @@ export const settingsOf = (opts: PruneOptions): Settings => {
   return {
     estimate,
     count: opts.count ?? messageTokens(estimate),
-    derive: opts.count === undefined,
+    derive: opts.count === undefined || isDefinitionOf(opts.count, estimate),
     protect: nonNegativeInt(opts.protectTokens, 40_000),
     argThreshold: nonNegativeInt(opts.argThreshold, 2_000),
     minimumSavings: nonNegativeInt(opts.minimumSavings, 20_000),

@@ -4,6 +4,8 @@ import { validateToolPairs } from '../../src/messages/pairs.ts'
 import type { Message } from '../../src/message.ts'
 import type { ToolCallPart, ToolResultPart } from '../../src/part.ts'
 import { call, msg, result, txt } from './fixtures.ts'
+import { countMessage } from '../../src/tokens.ts'
+import { definitionCount, totalOf } from '../../src/messages/message-tokens.ts'
 
 /** `turns` turns of: a user question, an assistant call, a tool result of `size` characters. */
 const history = (turns: number, size = 4000, name = 'read'): Message[] => {
@@ -191,5 +193,32 @@ describe('pruneToolResultsWithReport with a count of the caller', () => {
     expect(report.prunedResults).toBe(1)
     expect(report.tokensBefore).toBe(history.reduce((n, m) => n + count(m), 0))
     expect(report.tokensAfter).toBe(messages.reduce((n, m) => n + count(m), 0))
+  })
+})
+
+describe('a count marked as the one definition', () => {
+  // old tool results, then enough recent text to push them out of the protected tail
+  const history: Message[] = []
+  for (let i = 0; i < 20; i++) history.push(msg(`a${i}`, 'assistant', [call(`c${i}`, 'read')]), msg(`t${i}`, 'tool', [result(`c${i}`, 'x'.repeat(4_000), 'read')]))
+  history.push(msg('u', 'user', [txt('y'.repeat(40_000))]))
+
+  it('prunes as the default does, without estimating the replaced results again', () => {
+    let calls = 0
+    const estimate = (s: string): number => {
+      calls++
+      return Math.ceil(s.length / 4)
+    }
+    const counted = countMessage(estimate)
+    const count = definitionCount(estimate, totalOf(counted))
+    for (const m of history) count(m)
+    calls = 0
+    const marked = pruneToolResultsWithReport({ protectTokens: 1_000, minimumSavings: 0, estimate, count })(history)
+    const withMarked = calls
+    calls = 0
+    const plain = pruneToolResultsWithReport({ protectTokens: 1_000, minimumSavings: 0, estimate, count: (m) => counted(m).total })(history)
+    expect(marked).toEqual(plain)
+    expect(marked.report.prunedResults).toBe(20)
+    // unmarked, each replaced result is estimated again; marked, only the placeholders are
+    expect(calls - withMarked).toBeGreaterThanOrEqual(20)
   })
 })
