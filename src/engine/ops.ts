@@ -8,7 +8,7 @@
 import type { Message, Messages } from '../message.ts'
 import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { definitionCount, totalOf } from '../messages/message-tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -112,8 +112,8 @@ export type RemoteSummarizer = (transcript: string, context: { readonly prompt: 
 
 // --- counting ---
 
-/** The per-message total of a new counter (`countMessage(estimate)`): keep it, with its cache. */
-export const counter = (estimate: Estimator): ((m: Message) => number) => totalOf(countMessage(estimate))
+/** The per-message total of a new counter (`countMessage(estimate)`), marked as the one definition: keep it, with its cache. */
+export const counter = (estimate: Estimator): ((m: Message) => number) => definitionCount(estimate, totalOf(countMessage(estimate)))
 
 // --- diffs ---
 
