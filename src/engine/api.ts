@@ -36,9 +36,10 @@ export type EngineOptions = {
    * How many workers count a large history (worker mode): the engine's worker, which keeps the
    * sessions, and `workers - 1` counting workers, started from `host` with the first call that
    * counts with a tokenizer (not `heuristic`); each holds its own copy of the tokenizer's tables.
-   * Counts are the same whatever the number. Default `navigator.hardwareConcurrency`, at
-   * most 4 (1 where the runtime does not tell; `createNodeEngine` asks `os.availableParallelism()`).
-   * `1` counts in the engine's worker alone.
+   * Counts are the same whatever the number. Default: one per core but one, which stays with
+   * the page's (or server's) own thread, at most 4: `navigator.hardwareConcurrency - 1`
+   * (`createNodeEngine`: `os.availableParallelism() - 1`), and 1 where the runtime does not tell.
+   * `1` counts in the engine's worker alone; on 2 cores, `2` opens in about 0.7 of the time.
    */
   readonly workers?: number
 }

@@ -96,8 +96,8 @@ export const nodeWorkerHost = (options: NodeWorkerHostOptions = {}): EngineHost 
 
 /**
  * Creates an engine in a `worker_threads` worker (or inline with `mode: 'inline'`): `createEngine`
- * with `nodeWorkerHost`, counting large histories on up to `os.availableParallelism()` workers (at
- * most 4) unless `workers` says otherwise.
+ * with `nodeWorkerHost`, counting large histories on `os.availableParallelism() - 1` workers (at
+ * least 1, at most 4) unless `workers` says otherwise.
  *
  * @example
  * import { textMessage } from 'chatfold'
@@ -111,5 +111,5 @@ export const nodeWorkerHost = (options: NodeWorkerHostOptions = {}): EngineHost 
  */
 export const createNodeEngine = (options: Omit<EngineOptions, 'host'> & NodeWorkerHostOptions = {}): Engine => {
   const { url, ...rest } = options
-  return createEngine({ mode: 'worker', workers: Math.min(4, availableParallelism()), ...rest, host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
+  return createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, availableParallelism() - 1)), ...rest, host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
 }
