@@ -7,7 +7,7 @@
 import { expose } from 'comlink'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEngineService } from '../../src/engine/service.ts'
-import type { EngineService } from '../../src/engine/protocol.ts'
+import type { CountRequest, EngineService } from '../../src/engine/protocol.ts'
 import { type Messages, textMessage } from '../../src/message.ts'
 import { countMessage, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../../scripts/sample.ts'
@@ -62,12 +62,20 @@ const counterWith = (count: (inner: EngineService) => EngineService['count']): E
   return service
 }
 
-/** A counting service whose `count` calls on real slices are seen. */
-const watched = (seen: { calls: number }): EngineService =>
-  counterWith((inner) => (r) => {
-    if (r.messages.length > 0) seen.calls++
-    return inner.count(r)
-  })
+/**
+ * Counting services that answer each real slice with `answer` (warm-ups pass through), and how
+ * many slices they were asked to count.
+ */
+const onSlices = (answer: (inner: EngineService, r: CountRequest) => Promise<Float64Array>) => {
+  let asked = 0
+  const make = (): EngineService =>
+    counterWith((inner) => (r) => {
+      if (r.messages.length === 0) return inner.count(r)
+      asked++
+      return answer(inner, r)
+    })
+  return { make, asked: (): number => asked }
+}
 
 const exact = async (history: Messages): Promise<number> => {
   const count = countMessage(await loadEstimator('o200k_base'))
@@ -83,31 +91,27 @@ describe('counting pool', () => {
   const history = (): Messages => structuredClone(sampleSession({ messages: 600, seed: 11 }))
 
   it('counts a staged history exactly as one service does, with the counters sharing the work', async () => {
-    const seen = { calls: 0 }
+    const seen = onSlices((inner, r) => inner.count(r))
     const h = history()
-    const { service } = await pooled(2, () => watched(seen))
+    const { service } = await pooled(2, seen.make)
     // the counters take slices once their tables are loaded: let them warm up first
     await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(service, h, 20)).toBe(await exact(structuredClone(h)))
-    expect(seen.calls).toBeGreaterThan(0)
+    expect(seen.asked()).toBeGreaterThan(0)
   })
 
   it('keeps the counts a counter made for the resident messages: later calls use them and count nothing again', async () => {
     const h = history()
     // a counter whose counts are recognisable: 1,000 tokens a message, all content
-    let asked = 0
-    const { service } = await pooled(1, () =>
-      counterWith((inner) => (r) => {
-        if (r.messages.length === 0) return inner.count(r)
-        asked++
-        const packed = new Float64Array(r.messages.length * 4)
-        for (let i = 0; i < r.messages.length; i++) packed.set([1000, 996, 0, 0], i * 4)
-        return Promise.resolve(packed)
-      }),
-    )
+    const fake = onSlices((_inner, r) => {
+      const packed = new Float64Array(r.messages.length * 4)
+      for (let i = 0; i < r.messages.length; i++) packed.set([1000, 996, 0, 0], i * 4)
+      return Promise.resolve(packed)
+    })
+    const { service } = await pooled(1, fake.make)
     await new Promise((r) => setTimeout(r, 50))
     const tokens = await openStaged(service, h, 30)
-    expect(asked).toBeGreaterThan(0)
+    expect(fake.asked()).toBeGreaterThan(0)
     const real = await exact(structuredClone(h))
     expect(tokens).not.toBe(real)
     // a prune of the session starts from the same total: the remembered counts, not a recount
@@ -119,35 +123,25 @@ describe('counting pool', () => {
     const h = history()
     let service: EngineService | undefined
     // a counter that never answers a real slice, and is dropped when asked for one
-    let asked = 0
-    const { service: s } = await pooled(1, () =>
-      counterWith((inner) => (r) => {
-        if (r.messages.length === 0) return inner.count(r)
-        asked++
-        setTimeout(() => void service?.dropCounter(0), 5)
-        return new Promise<Float64Array>(() => undefined)
-      }),
-    )
+    const silent = onSlices(() => {
+      setTimeout(() => void service?.dropCounter(0), 5)
+      return new Promise<Float64Array>(() => undefined)
+    })
+    const { service: s } = await pooled(1, silent.make)
     service = s
     await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(s, h, 25)).toBe(await exact(structuredClone(h)))
-    expect(asked).toBe(1)
+    expect(silent.asked()).toBe(1)
   })
 
   it('a counter that answers counts of the wrong length is not believed', async () => {
     const h = history()
-    let asked = 0
-    const { service } = await pooled(1, () =>
-      counterWith((inner) => (r) => {
-        if (r.messages.length === 0) return inner.count(r)
-        asked++
-        return Promise.resolve(new Float64Array(3))
-      }),
-    )
+    const lying = onSlices(() => Promise.resolve(new Float64Array(3)))
+    const { service } = await pooled(1, lying.make)
     await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(service, h, 25)).toBe(await exact(structuredClone(h)))
     // once caught lying, the counter gets no more slices
-    expect(asked).toBe(1)
+    expect(lying.asked()).toBe(1)
   })
 
   it('refuses bad input by path whichever lane takes it', async () => {
