@@ -33,22 +33,10 @@ export type MessageKey = {
 /** An instant: milliseconds and the millionths of a millisecond below them. */
 export type Instant = { readonly ms: number; readonly sub: number }
 
-const parsed = new Map<string, Instant>()
-const PARSED_MAX = 4096
-
-/**
- * Parses an ISO-8601 timestamp already validated by `IsoTimestampC`. Recent results are
- * remembered (a transparent cache: the same string always gives the same instant), since a
- * conversation's metadata compares the same few timestamps on every apply.
- */
+/** Parses an ISO-8601 timestamp already validated by `IsoTimestampC` (about a microsecond). */
 export const instantOf = (iso: string): Instant => {
-  const hit = parsed.get(iso)
-  if (hit !== undefined) return hit
   const frac = /T[^.]*\.(\d+)/.exec(iso)?.[1] ?? ''
-  const at = { ms: Date.parse(iso), sub: frac.length > 3 ? Number(frac.slice(3, 9).padEnd(6, '0')) : 0 }
-  if (parsed.size >= PARSED_MAX) parsed.clear()
-  parsed.set(iso, at)
-  return at
+  return { ms: Date.parse(iso), sub: frac.length > 3 ? Number(frac.slice(3, 9).padEnd(6, '0')) : 0 }
 }
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
