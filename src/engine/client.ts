@@ -26,7 +26,7 @@ import {
   type Slice,
 } from './operations.ts'
 import type { EngineService, ProgressCallback } from './protocol.ts'
-import { now, sliceSizer, slicesOf, yieldToEventLoop } from './schedule.ts'
+import { now, sliceSizer, slicesInFlight, slicesOf, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { wholeOption } from '../internal/number.ts'
@@ -105,8 +105,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
   const remote = mode === 'worker'
   const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()))
-  /** Slices in flight while staging: one per counting lane, and one more being sent. */
-  const inFlightSlices = workers + 1
+  const inFlightSlices = slicesInFlight(workers)
   let disposed: EngineError | undefined
   let batchIds = 0
 

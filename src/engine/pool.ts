@@ -1,11 +1,13 @@
 /**
  * Counting on more than one core. The service that holds the sessions counts the slices staged for
  * them on its own thread and on counting workers: other instances of the engine worker, reached
- * through message ports the client connected. Whichever is free takes the next slice, so a counter
- * that is still starting (or slow) holds nothing up. A counter counts structured clones of the
- * decoded messages with the same definition and the same tables, so counts are the ones this
- * thread would make; they are cached here for the messages kept here, which stay resident in one
- * place (the service's counter of the encoding remembers them). A counter that fails or is dropped loses nothing: its slice is counted again by another.
+ * through message ports the client connected. Whichever has room takes the next slice, so a counter
+ * that is still starting (or slow) holds nothing up; a counter holds two (`COUNTER_DEPTH`), the one
+ * it counts and the next, so that it never waits for this thread between them. A counter counts
+ * structured clones of the decoded messages with the same definition and the same tables, so
+ * counts are the ones this thread would make; they are cached here for the messages kept here,
+ * which stay resident in one place (the service's counter of the encoding remembers them). A
+ * counter that fails or is dropped loses nothing: its slices are counted again by another.
  * Private to the engine.
  *
  * @module
@@ -17,6 +19,9 @@ import { type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.
 import { admit } from './admit.ts'
 import type { EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
+import { COUNTER_DEPTH } from './schedule.ts'
+
+const noop = (): void => {}
 
 // --- breakdowns as numbers ---
 
@@ -91,10 +96,11 @@ type Queued = CountJob & { readonly resolve: (c: Counted) => void; readonly reje
 /** A lane that counts: this thread (no `remote`), or a counting worker once it has answered its warm-up. */
 type Lane = {
   readonly remote?: Remote<EngineService>
-  busy: boolean
+  /** Slices given to the lane and not answered yet. */
+  busy: number
   ready: boolean
-  /** Rejects the lane's call in flight: the counter was dropped. */
-  drop?: ((e: unknown) => void) | undefined
+  /** Rejects the lane's calls in flight: the counter was dropped. */
+  readonly drops: Set<(e: unknown) => void>
   dead: boolean
 }
 
@@ -106,7 +112,7 @@ class CounterFailed extends Error {}
  * (rejecting bad input by path, as everywhere in the engine) and counts it on the first free lane.
  */
 export const createCountPool = () => {
-  const here: Lane = { busy: false, ready: true, dead: false }
+  const here: Lane = { busy: 0, ready: true, drops: new Set(), dead: false }
   const counters: Lane[] = []
   const queue: Queued[] = []
 
@@ -117,18 +123,20 @@ export const createCountPool = () => {
 
   const countThere = async (lane: Lane, job: CountJob): Promise<Counted> => {
     const { messages } = await admit(job.input, { signal: job.signal, offset: job.offset })
+    let drop: (e: unknown) => void = noop
     const answer = await new Promise<Float64Array>((resolve, reject) => {
-      lane.drop = reject
+      drop = reject
+      lane.drops.add(drop)
       ;(lane.remote as Remote<EngineService>).count({ encoding: job.encoding, messages }).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
     }).finally(() => {
-      lane.drop = undefined
+      lane.drops.delete(drop)
     })
     if (!(answer instanceof Float64Array) || answer.length !== messages.length * FIELDS) throw new CounterFailed('a counter answered counts of another length')
     return { messages, tokens: remember(job.counter, messages, answer) }
   }
 
   const take = (lane: Lane, job: Queued): void => {
-    lane.busy = true
+    lane.busy++
     const work = lane.remote === undefined ? countHere(job) : countThere(lane, job)
     work.then(job.resolve, (e: unknown) => {
       if (e instanceof CounterFailed) {
@@ -138,22 +146,35 @@ export const createCountPool = () => {
         job.reject(e)
       }
     }).finally(() => {
-      lane.busy = false
+      lane.busy--
       pump()
     })
   }
 
-  /** Gives each free lane the next slice; counters first, so that this thread stays free to decode and answer. */
+  /** The next slice whose call still runs (an aborted one rejects). */
+  const next = (): Queued | undefined => {
+    let job = queue.shift()
+    while (job !== undefined && job.signal.aborted) {
+      job.reject(abortReason(job.signal))
+      job = queue.shift()
+    }
+    return job
+  }
+
+  /**
+   * Gives each lane with room the next slice: each counter its first, this thread one, then each
+   * counter a second to hold, so that this thread stays free to decode and answer and the counters
+   * never wait for it.
+   */
   const pump = (): void => {
-    for (const lane of [...counters, here]) {
-      if (lane.busy || !lane.ready || lane.dead) continue
-      let job = queue.shift()
-      while (job !== undefined && job.signal.aborted) {
-        job.reject(abortReason(job.signal))
-        job = queue.shift()
+    const rounds: ReadonlyArray<readonly [ReadonlyArray<Lane>, number]> = [[counters, 1], [[here], 1], [counters, COUNTER_DEPTH]]
+    for (const [lanes, depth] of rounds) {
+      for (const lane of lanes) {
+        if (lane.busy >= depth || !lane.ready || lane.dead) continue
+        const job = next()
+        if (job === undefined) return
+        take(lane, job)
       }
-      if (job === undefined) return
-      take(lane, job)
     }
   }
 
@@ -171,7 +192,7 @@ export const createCountPool = () => {
      */
     add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
       for (const port of ports) {
-        const lane: Lane = { remote: wrap<EngineService>(port), busy: false, ready: false, dead: false }
+        const lane: Lane = { remote: wrap<EngineService>(port), busy: 0, ready: false, drops: new Set(), dead: false }
         counters.push(lane)
         void (lane.remote as Remote<EngineService>).count({ encoding, messages: [] }).then(
           () => {
@@ -190,7 +211,7 @@ export const createCountPool = () => {
       const lane = counters[index]
       if (lane === undefined || lane.dead) return
       lane.dead = true
-      lane.drop?.(new CounterFailed('the counter was dropped'))
+      for (const drop of [...lane.drops]) drop(new CounterFailed('the counter was dropped'))
     },
   }
 }

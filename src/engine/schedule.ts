@@ -92,6 +92,16 @@ export function* slicesOf(ms: Messages, maxBytes: () => number): Generator<{ rea
 
 // --- slice sizes ---
 
+/**
+ * How many slices a counting worker holds at once: the one it counts and the next, already in its
+ * port, so that it does not wait between two for the thread that deals them (busy counting a slice
+ * of its own).
+ */
+export const COUNTER_DEPTH = 2
+
+/** How many slices a history is staged with in flight: one per place a lane holds one, and one more being sent. */
+export const slicesInFlight = (workers: number): number => 1 + (workers - 1) * COUNTER_DEPTH + 1
+
 /** A send is aimed at this many ms of the sending thread: an eighth of a frame, leaving room for a busy machine. */
 export const SEND_MS = 2
 const FIRST_SLICE = 128 * 1024
