@@ -27,7 +27,8 @@ export type EngineOptions = {
   readonly host?: () => EngineHost
   /**
    * Histories cross to and from a worker in slices of about this many bytes. By default the size is
-   * learned from how long each send blocks this thread, aimed at 2 ms (an eighth of a frame).
+   * learned from how long each send blocks this thread, aimed at 2 ms (an eighth of a frame). The
+   * last slices of a history are smaller either way, so that the workers counting them finish together.
    */
   readonly sliceBytes?: number
   /** A worker that has not answered its first call after this many ms has failed to load; default 30,000. */

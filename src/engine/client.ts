@@ -26,7 +26,7 @@ import {
   type Slice,
 } from './operations.ts'
 import type { EngineService, ProgressCallback } from './protocol.ts'
-import { now, sliceSizer, slicesInFlight, slicesOf, yieldToEventLoop } from './schedule.ts'
+import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { wholeOption } from '../internal/number.ts'
@@ -213,16 +213,21 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const inFlight = new Set<Promise<void>>()
     let at = 0
     let done = 0
+    let sent = 0
+    // Near the end, slices shrink to a share of what is left (judged by the bytes per message so
+    // far), so that the lanes finish together rather than one counting a full slice while the others wait.
+    const size = (): number => (at === 0 ? slices.size() : Math.min(slices.size(), Math.max(TAIL_SLICE, ((sent / at) * (ms.length - at)) / inFlightSlices)))
     try {
-      for (const { messages: slice, bytes } of slicesOf(ms, slices.size)) {
+      for (const { messages: slice, bytes } of slicesOf(ms, size)) {
         if (at === 0 && slice.length === ms.length) return { messages: ms }
         const from = at
         at += slice.length
+        sent += bytes
         const t0 = now()
-        const sent = call(c, signal, (s, callId) => s.stage({ callId, batch, at: from, encoding, messages: slice }))
+        const staged = call(c, signal, (s, callId) => s.stage({ callId, batch, at: from, encoding, messages: slice }))
         // the structured clone of a send happens now, on this thread
         slices.observe(bytes, now() - t0)
-        const p: Promise<void> = sent.then(() => {
+        const p: Promise<void> = staged.then(() => {
           inFlight.delete(p)
           done += slice.length
           onProgress?.({ phase: 'open', done, total: ms.length })

@@ -108,6 +108,8 @@ export const slicesInFlight = (workers: number): number => 1 + (workers - 1) * C
 export const SEND_MS = 2
 const FIRST_SLICE = 128 * 1024
 const MIN_SLICE = 16 * 1024
+/** The smallest slice the end of a staged history is cut into. */
+export const TAIL_SLICE = 32 * 1024
 const MAX_SLICE = 512 * 1024
 
 /**

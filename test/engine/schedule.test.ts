@@ -1,9 +1,14 @@
 /**
  * The engine's scheduling helpers: slicing histories by size, learning slice sizes from send
- * times, yielding to the event loop.
+ * times, yielding to the event loop; and how a history is staged with them.
  */
+import { expose } from 'comlink'
 import { describe, expect, it } from 'vitest'
-import { approxBytes, sliceSizer, slicesOf, yieldToEventLoop } from '../../src/engine/schedule.ts'
+import { createEngine } from '../../src/engine/client.ts'
+import type { EngineService } from '../../src/engine/protocol.ts'
+import { createEngineService } from '../../src/engine/service.ts'
+import { approxBytes, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from '../../src/engine/schedule.ts'
+import { sampleSession } from '../../scripts/sample.ts'
 import { makeMessage, textMessage } from '../../src/message.ts'
 import { image } from '../../src/part.ts'
 
@@ -79,5 +84,32 @@ describe('yieldToEventLoop', () => {
     port2.close()
     expect(got).toBe(true)
     expect(yields).toBeGreaterThan(0)
+  })
+})
+
+describe('staging a history', () => {
+  it('cuts the end of a history into smaller slices, so that the lanes counting it finish together, and loses nothing', async () => {
+    // a service over a MessageChannel (every value cloned, as in a worker) whose stage records each slice
+    const service = createEngineService()
+    const slices: Array<{ at: number; bytes: number; count: number }> = []
+    const { port1, port2 } = new MessageChannel()
+    expose({ ...service, stage: (r: Parameters<EngineService['stage']>[0]) => (slices.push({ at: r.at, count: r.messages.length, bytes: r.messages.reduce((n, m) => n + approxBytes(m), 0) }), service.stage(r)) }, port1)
+    const sliceBytes = 256 * 1024
+    const engine = createEngine({ mode: 'worker', encoding: 'heuristic', sliceBytes, host: () => ({ endpoint: port2, onFailure: () => undefined, terminate: () => (port1.close(), port2.close()) }) })
+    try {
+      const history = sampleSession({ messages: 1_500, seed: 5, maxResult: 20_000 })
+      const session = await engine.open('s', history)
+      expect(await session.snapshot()).toEqual(history)
+      slices.sort((a, b) => a.at - b.at)
+      // consecutive, and every message sent once
+      expect(slices.reduce((at, s) => (expect(s.at).toBe(at), at + s.count), 0)).toBe(history.length)
+      // whole slices first (one message past the size at most), then smaller ones, none below
+      // TAIL_SLICE but the remainder at the very end
+      expect(slices[0]?.bytes).toBeGreaterThanOrEqual(sliceBytes)
+      for (const s of slices.slice(-3)) expect(s.bytes).toBeLessThan(sliceBytes / 2)
+      for (const s of slices.slice(0, -1)) expect(s.bytes).toBeGreaterThanOrEqual(TAIL_SLICE)
+    } finally {
+      engine.dispose()
+    }
   })
 })
