@@ -143,7 +143,9 @@ export default async function engineBench(): Promise<void> {
   table('engine: start and first call (o200k_base ranks load on the first call)', ['engine', 'start → ready (ms)', 'first estimate (ms)', 'second (ms)'], startRows)
 
   // --- opening the history ---
-  const host = nodeWorkerHost()
+  // the built worker where there is one: what users run (a worker from source adds tsx's loader thread, which competes for the cores)
+  const built = existsSync(fileURLToPath(distWorker))
+  const host = nodeWorkerHost(built ? { url: distWorker } : {})
   const timed = timedSends(host)
   const worker = createEngine({ mode: 'worker', host: () => timed.host, encoding: 'o200k_base' })
   const heap = wrap<{ heapStatistics(): Promise<{ used_heap_size: number }> }>(host.endpoint)
@@ -174,7 +176,7 @@ export default async function engineBench(): Promise<void> {
   const cold = await blocked(() => Promise.resolve(countMessages(estimate)(history)))
   const clone = await blocked(() => Promise.resolve(structuredClone(history)))
   table(
-    `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base`,
+    `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker ${built ? 'built dist/' : 'from source'}`,
     ['how', 'longest main-thread block (ms)', 'longest send (ms)', 'total (ms)'],
     [
       ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), '—', ms(idle.total)],
