@@ -30,10 +30,9 @@ import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { wholeOption } from '../internal/number.ts'
+import { noop } from '../internal/function.ts'
 
 // --- the engine ---
-
-const noop = (): void => undefined
 
 /** Any call's options, as the generic code reads them. */
 type Loose = {

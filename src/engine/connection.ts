@@ -13,6 +13,7 @@ import { ENGINE_PROTOCOL, type EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
 import { createEngineService } from './service.ts'
 import { EngineError } from './types.ts'
+import { noop } from '../internal/function.ts'
 
 // --- connections ---
 
@@ -45,8 +46,6 @@ export const fromService = (e: unknown): unknown => {
   if (e.name === 'TypeError' && !(e instanceof TypeError)) return new TypeError(e.message)
   return e
 }
-
-const noop = (): void => undefined
 
 /** Options of `connections`. */
 export type ConnectionOptions = {

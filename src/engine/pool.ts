@@ -20,8 +20,7 @@ import { admit } from './admit.ts'
 import type { EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
 import { COUNTER_DEPTH } from './schedule.ts'
-
-const noop = (): void => {}
+import { noop } from '../internal/function.ts'
 
 // --- breakdowns as numbers ---
 
@@ -115,6 +114,8 @@ export const createCountPool = () => {
   const here: Lane = { busy: 0, ready: true, drops: new Set(), dead: false }
   const counters: Lane[] = []
   const queue: Queued[] = []
+  /** The order in which lanes are given slices, and how many each may hold (see `pump`). */
+  const rounds: ReadonlyArray<readonly [ReadonlyArray<Lane>, number]> = [[counters, 1], [[here], 1], [counters, COUNTER_DEPTH]]
 
   const countHere = async (job: CountJob): Promise<Counted> => {
     const { messages, counts } = await admit(job.input, { signal: job.signal, count: job.counter.count, offset: job.offset })
@@ -167,7 +168,6 @@ export const createCountPool = () => {
    * never wait for it.
    */
   const pump = (): void => {
-    const rounds: ReadonlyArray<readonly [ReadonlyArray<Lane>, number]> = [[counters, 1], [[here], 1], [counters, COUNTER_DEPTH]]
     for (const [lanes, depth] of rounds) {
       for (const lane of lanes) {
         if (lane.busy >= depth || !lane.ready || lane.dead) continue

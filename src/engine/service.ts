@@ -22,10 +22,9 @@ import { type Counter, createCounter, createCountPool, packedBreakdowns } from '
 import { approxBytes, now } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
+import { noop } from '../internal/function.ts'
 
 // --- callbacks ---
-
-const noop = (): void => undefined
 
 /** A progress callback that is never awaited and never fails the call (a proxy's call may reject). */
 const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => void) | undefined =>

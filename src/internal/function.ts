@@ -1,0 +1,8 @@
+/**
+ * Small functions every module may need (private; not exported from the package).
+ *
+ * @module
+ */
+
+/** Does nothing: the handler of a rejection that is observed elsewhere, or a placeholder callback. */
+export const noop = (): void => undefined
