@@ -132,6 +132,18 @@ describe('guardEstimator', () => {
       expect(Math.abs(n - s.length)).toBeLessThanOrEqual(unit.length) // sampled, scaled back to its length
     }
   })
+  it('cuts a run whose first characters could belong to the run before it: emoji after a letter, line breaks after a symbol', async () => {
+    const { O200K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants')
+    const longestPretoken = (s: string): number => Math.max(0, ...[...s.matchAll(O200K_TOKEN_SPLIT_REGEX)].map((m) => m[0].length))
+    // each half of an emoji may be a letter or a symbol, a line break a symbol or whitespace: the
+    // run is the emoji and the line breaks (one pre-token of 261), not the letter and the emoji
+    const s = `a${'😀'.repeat(11)}${'\n'.repeat(239)}`
+    expect(longestPretoken(s)).toBe(261)
+    const pieces: string[] = []
+    const n = guardEstimator((t) => (pieces.push(t), t.length))(s)
+    for (const p of pieces) expect(longestPretoken(p)).toBeLessThanOrEqual(256)
+    expect(n).toBe(s.length)
+  })
   it('samples a long run: a bounded number of counter calls whatever its length', () => {
     const { estimate, seen } = recording()
     guardEstimator(estimate)('b'.repeat(1_000_000))

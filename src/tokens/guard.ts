@@ -69,7 +69,8 @@ const countRun = (count: (text: string) => number, run: string): number => {
  * pre-token in time quadratic in its length, and a pre-token is a run of letters, of symbols
  * (punctuation, emoji, box drawing, any mix of them) or of whitespace: one 50,000-character run
  * takes them seconds. Here every run of characters that could be one pre-token (they share a
- * class: letters and marks, symbols and line breaks, or whitespace, U+FEFF included) longer than
+ * class: letters and marks, symbols and line breaks, or whitespace, U+FEFF included; each class
+ * on its own, so a line break belongs to a run of symbols and to one of whitespace) longer than
  * 256 characters is counted in chunks of 256 (64 where it holds anything outside ASCII), and a run
  * longer than eight chunks is counted from eight evenly spaced chunks and scaled to its length.
  * `loadEstimator` needs none of this: its encodings count long pre-tokens exactly.
@@ -91,26 +92,49 @@ export const guardEstimator = (count: (text: string) => number): Estimator => {
   const mayHaveLongRun = longPretokenTest(RUN / 2)
   const bitsAt = pretokenClassifier()
   return (text) => {
-    const n = text.length
-    if (n <= RUN || !mayHaveLongRun(text)) return safely(count, text)
+    if (text.length <= RUN || !mayHaveLongRun(text)) return safely(count, text)
     let total = 0
     let from = 0 // start of the text not counted yet
-    // Runs, greedily: a run goes on while its characters share a class bit.
-    for (let start = 0; start < n; ) {
-      let mask = bitsAt(text, start)
-      let i = start + 1
-      if (mask !== 0)
-        for (; i < n; i++) {
-          const m = mask & bitsAt(text, i)
-          if (m === 0) break
-          mask = m
-        }
-      if (i - start > RUN) {
-        total += safely(count, text.slice(from, start)) + countRun(count, text.slice(start, i))
-        from = i
-      }
-      start = i
+    for (const [start, end] of longRuns(text, bitsAt)) {
+      total += safely(count, text.slice(from, start)) + countRun(count, text.slice(start, end))
+      from = end
     }
     return from === 0 ? safely(count, text) : total + safely(count, text.slice(from))
   }
+}
+
+/** The three pre-token classes, as bits (see `pretokenClassifier`). */
+const CLASS_BITS = [1, 2, 4] as const
+
+/**
+ * The stretches of `text` that may hold a pre-token longer than `RUN`: every maximal run of
+ * characters sharing one class longer than that, for each class on its own (a line break is a
+ * symbol and whitespace, half of an astral character a letter and a symbol, so runs of two classes
+ * can overlap), overlapping runs merged, in order.
+ */
+const longRuns = (text: string, bitsAt: (s: string, i: number) => number): ReadonlyArray<readonly [number, number]> => {
+  const starts = [-1, -1, -1]
+  const runs: Array<[number, number]> = []
+  const close = (k: number, end: number): void => {
+    const start = starts[k] as number
+    if (end - start > RUN) runs.push([start, end])
+    starts[k] = -1
+  }
+  for (let i = 0; i < text.length; i++) {
+    const bits = bitsAt(text, i)
+    for (let k = 0; k < CLASS_BITS.length; k++) {
+      if ((bits & (CLASS_BITS[k] as number)) !== 0) {
+        if ((starts[k] as number) < 0) starts[k] = i
+      } else if ((starts[k] as number) >= 0) close(k, i)
+    }
+  }
+  for (let k = 0; k < CLASS_BITS.length; k++) if ((starts[k] as number) >= 0) close(k, text.length)
+  runs.sort((a, b) => a[0] - b[0])
+  const merged: Array<[number, number]> = []
+  for (const [start, end] of runs) {
+    const last = merged.at(-1)
+    if (last !== undefined && start < last[1]) last[1] = Math.max(last[1], end)
+    else merged.push([start, end])
+  }
+  return merged
 }
