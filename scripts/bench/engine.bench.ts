@@ -13,7 +13,7 @@
  * Totals are wall time.
  */
 import { wrap } from 'comlink'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createEngine, type Engine, type EngineHost, type EngineSession, type Message, type Messages } from '../../src/mod.ts'
@@ -238,16 +238,60 @@ const POOL_ROUNDS = 3
  * in rounds that alternate the sizes: the engine's first open (its counting workers started by the
  * call before it, still loading their tables: what a page that opens a history at once sees) and a
  * second open on the same engine (every worker warm). Each size's tokens must be the single worker's.
+ * "cores busy" is the process's CPU time over the wall time of the second open (all threads: the
+ * main thread, the workers, V8's garbage-collection helpers): how much of the machine the open used,
+ * the ceiling being the number of cores. Where Linux gives each thread's scheduler statistics, a
+ * second table tells where that time went: the counting threads (the busiest ones: the engine's
+ * worker and the counting workers), how long each waited for a core, and every other thread (the
+ * main thread, V8's garbage-collection and compiler helpers).
  */
+/** Each thread's time running and waiting for a core so far (ms), from Linux's `/proc/self/task/<tid>/schedstat`; `undefined` elsewhere. */
+const threadTimes = (): ReadonlyMap<string, readonly [number, number]> | undefined => {
+  if (!existsSync('/proc/self/task')) return undefined
+  const out = new Map<string, readonly [number, number]>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number)
+      if (run !== undefined && wait !== undefined) out.set(tid, [run / 1e6, wait / 1e6])
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out
+}
+
+/** Where an open's CPU time went: the `busiest` threads' running and waiting time each (ms), and all the others' running time. */
+type ThreadSplit = { readonly counting: ReadonlyArray<readonly [number, number]>; readonly others: number }
+
+const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, after: ReadonlyMap<string, readonly [number, number]>, busiest: number): ThreadSplit => {
+  const deltas = [...after].map(([tid, [run, wait]]) => {
+    const [run0, wait0] = before.get(tid) ?? [0, 0]
+    return [run - run0, wait - wait0] as const
+  })
+  deltas.sort((a, b) => b[0] - a[0])
+  return { counting: deltas.slice(0, busiest), others: deltas.slice(busiest).reduce((n, [run]) => n + run, 0) }
+}
+
 const poolScaling = async (history: Messages, url: URL | undefined): Promise<void> => {
   const sizes = [...new Set([1, 2, Math.min(4, availableParallelism())])].sort((a, b) => a - b)
   const first = new Map<number, number[]>(sizes.map((n) => [n, []]))
   const next = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const busy = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const threads = new Map<number, ThreadSplit[]>(sizes.map((n) => [n, []]))
   let expected: number | undefined
   const opened = async (engine: Engine, id: string, workers: number, into: Map<number, number[]>): Promise<void> => {
+    const c0 = process.cpuUsage()
+    const th0 = threadTimes()
     const t0 = performance.now()
     const session = await engine.open(id, history)
-    into.get(workers)?.push(performance.now() - t0)
+    const wall = performance.now() - t0
+    const cpu = process.cpuUsage(c0)
+    const th1 = threadTimes()
+    into.get(workers)?.push(wall)
+    if (into === next) {
+      busy.get(workers)?.push((cpu.user + cpu.system) / 1000 / wall)
+      if (th0 !== undefined && th1 !== undefined) threads.get(workers)?.push(splitThreads(th0, th1, workers))
+    }
     const t = (await session.tokens()).tokens
     if ((expected ??= t) !== t) throw new Error(`${workers} workers counted ${t} tokens, the first pool ${expected}`)
     await session.close()
@@ -268,7 +312,23 @@ const poolScaling = async (history: Messages, url: URL | undefined): Promise<voi
   }
   table(
     `engine: opening the history on ${availableParallelism()} cores (worker_threads, ${url === undefined ? 'from source' : 'built dist/'}), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
-    ['workers', 'first open (ms)', 'next open (ms)'],
-    sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? [])]),
+    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy'],
+    sizes.map((n) => {
+      const b = stats(busy.get(n) ?? [])
+      return [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${b.median.toFixed(2)} [${b.min.toFixed(2)}–${b.max.toFixed(2)}] of ${availableParallelism()}`]
+    }),
+  )
+  if ([...threads.values()].every((xs) => xs.length === 0)) return
+  const spread = (xs: ReadonlyArray<number>): string => {
+    const s = stats(xs)
+    return `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
+  }
+  table(
+    `engine: where the next open's CPU time went (Linux scheduler statistics per thread), median [min–max] of ${POOL_ROUNDS} rounds (ms)`,
+    ['workers', 'each counting thread: running', 'each counting thread: waiting for a core', 'all other threads: running'],
+    sizes.map((n) => {
+      const xs = threads.get(n) ?? []
+      return [String(n), spread(xs.flatMap((x) => x.counting.map(([run]) => run))), spread(xs.flatMap((x) => x.counting.map(([, wait]) => wait))), spread(xs.map((x) => x.others))]
+    }),
   )
 }
