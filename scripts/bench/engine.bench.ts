@@ -233,18 +233,6 @@ export default async function engineBench(): Promise<void> {
 
 const POOL_ROUNDS = 3
 
-/**
- * Opening the history with 1, 2 … workers counting (the default pool is one per core, at most 4),
- * in rounds that alternate the sizes: the engine's first open (its counting workers started by the
- * call before it, still loading their tables: what a page that opens a history at once sees) and a
- * second open on the same engine (every worker warm). Each size's tokens must be the single worker's.
- * "cores busy" is the process's CPU time over the wall time of the second open (all threads: the
- * main thread, the workers, V8's garbage-collection helpers): how much of the machine the open used,
- * the ceiling being the number of cores. Where Linux gives each thread's scheduler statistics, a
- * second table tells where that time went: the counting threads (the busiest ones: the engine's
- * worker and the counting workers), how long each waited for a core, and every other thread (the
- * main thread, V8's garbage-collection and compiler helpers).
- */
 /** Each thread's time running and waiting for a core so far (ms), from Linux's `/proc/self/task/<tid>/schedstat`; `undefined` elsewhere. */
 const threadTimes = (): ReadonlyMap<string, readonly [number, number]> | undefined => {
   if (!existsSync('/proc/self/task')) return undefined
@@ -272,6 +260,19 @@ const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, af
   return { counting: deltas.slice(0, busiest), others: deltas.slice(busiest).reduce((n, [run]) => n + run, 0) }
 }
 
+/**
+ * Opening the history with 1, 2 … workers counting (the default pool is one per core, at most 4),
+ * in rounds that alternate the sizes: the engine's first open (its counting workers started by the
+ * call before it, at the same time as the engine's worker loads its tables: what a page that opens
+ * a history at once sees) and a second open on the same engine (every worker warm). Each size's
+ * tokens must be the single worker's. "cores busy" is the process's CPU time over the wall time
+ * of the second open (all threads: the main thread, the workers, V8's garbage-collection helpers):
+ * how much of the machine the open used, the ceiling being the number of cores. Where Linux gives
+ * each thread's scheduler statistics, a second table tells where that time went: the counting
+ * threads (the busiest ones: the engine's worker and the counting workers), how long each waited
+ * for a core, and every other thread (the main thread, V8's garbage-collection and compiler
+ * helpers).
+ */
 const poolScaling = async (history: Messages, url: URL | undefined): Promise<void> => {
   const sizes = [...new Set([1, 2, Math.min(4, availableParallelism())])].sort((a, b) => a - b)
   const first = new Map<number, number[]>(sizes.map((n) => [n, []]))
@@ -306,23 +307,17 @@ const poolScaling = async (history: Messages, url: URL | undefined): Promise<voi
       engine.dispose()
     }
   }
-  const cell = (xs: ReadonlyArray<number>, one: ReadonlyArray<number>): string => {
-    const s = stats(xs)
-    return `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}] ${(s.median / stats(one).median).toFixed(2)}×`
-  }
-  table(
-    `engine: opening the history on ${availableParallelism()} cores (worker_threads, ${url === undefined ? 'from source' : 'built dist/'}), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
-    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy'],
-    sizes.map((n) => {
-      const b = stats(busy.get(n) ?? [])
-      return [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${b.median.toFixed(2)} [${b.min.toFixed(2)}–${b.max.toFixed(2)}] of ${availableParallelism()}`]
-    }),
-  )
-  if ([...threads.values()].every((xs) => xs.length === 0)) return
   const spread = (xs: ReadonlyArray<number>): string => {
     const s = stats(xs)
     return `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
   }
+  const cell = (xs: ReadonlyArray<number>, one: ReadonlyArray<number>): string => `${spread(xs)} ${(stats(xs).median / stats(one).median).toFixed(2)}×`
+  table(
+    `engine: opening the history on ${availableParallelism()} cores (worker_threads, ${url === undefined ? 'from source' : 'built dist/'}), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
+    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy'],
+    sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`]),
+  )
+  if ([...threads.values()].every((xs) => xs.length === 0)) return
   table(
     `engine: where the next open's CPU time went (Linux scheduler statistics per thread), median [min–max] of ${POOL_ROUNDS} rounds (ms)`,
     ['workers', 'each counting thread: running', 'each counting thread: waiting for a core', 'all other threads: running'],
