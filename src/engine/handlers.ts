@@ -123,4 +123,6 @@ export const sessionHandlers: {
   },
 
   snapshot: (_o, { state }) => Promise.resolve({ result: state.messages }),
+
+  counts: (_o, { state, count }) => Promise.resolve({ result: state.messages.map((m) => count(m)) }),
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
+import type { TokenBreakdown } from '../messages/message-tokens.ts'
 import type { PruneResult } from '../messages/prune.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
@@ -73,6 +74,7 @@ export type Operations = {
     readonly plan: Op<EnginePlanOptions, SessionPlan, {}>
     readonly compact: Op<EngineCompactOptions, SessionCompactResult, { readonly progress: 'compact'; readonly summarize: true; readonly writes: true; readonly sliced: 'messages' }>
     readonly snapshot: Op<unknown, Messages, { readonly sliced: 'all' }>
+    readonly counts: Op<unknown, ReadonlyArray<TokenBreakdown>, { readonly sliced: 'all' }>
   }
 }
 
@@ -120,6 +122,12 @@ export const OPERATIONS: Operations = {
     compact: declare<EngineCompactOptions, SessionCompactResult>()({ progress: 'compact', summarize: true, writes: true, sliced: 'messages' }),
     /** The whole resident history, fetched in slices. */
     snapshot: declare<unknown, Messages>()({ sliced: 'all' }),
+    /**
+     * Each resident message's tokens, in order: its breakdown as `countMessage` gives it (total,
+     * content, thinking, tools), from the session's cache (nothing is counted again), fetched in
+     * slices. What a view needs to show tokens per message without estimating each one itself.
+     */
+    counts: declare<unknown, ReadonlyArray<TokenBreakdown>>()({ sliced: 'all' }),
   },
 } as const
 
@@ -285,4 +293,4 @@ export type HistoryAnswer<K extends HistoryOperation> = AnswerOf<History[K]>
 export type SessionAnswer<K extends SessionOperation> = AnswerOf<Session[K]>
 
 /** The item type of a sliced list, for the generic code that slices and collects. */
-export type Item = Message | { readonly index: number; readonly message: Message }
+export type Item = Message | { readonly index: number; readonly message: Message } | TokenBreakdown

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
+import type { TokenBreakdown } from '../messages/message-tokens.ts'
 
 // --- yielding ---
 
@@ -66,11 +67,11 @@ const sizeOf = (u: unknown, depth: number): number => {
 }
 
 /**
- * About how many bytes a message (or a change: a message with its position) occupies when
+ * About how many bytes a message (or a change: a message with its position; or a message's token counts) occupies when
  * structured-cloned (string lengths, byte lengths, a small overhead per object): the measure by
  * which histories are cut into slices.
  */
-export const approxBytes = (m: Message | { readonly index: number; readonly message: Message }): number =>
+export const approxBytes = (m: Message | { readonly index: number; readonly message: Message } | TokenBreakdown): number =>
   'index' in m && 'message' in m && typeof m.index === 'number' ? PART_OVERHEAD + sizeOf(m.message, 0) : sizeOf(m, 0)
 
 /**

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine, type EngineHost } from '../../src/engine/index.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
-import { countMessages, loadEstimator } from '../../src/tokens.ts'
+import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const history = sampleSession({ messages: 800, seed: 5 })
@@ -54,6 +54,8 @@ describe('engine counting pool (worker_threads)', { timeout: 60_000 }, () => {
       // a second large open reuses the counters
       await (await engine.open('b', history)).tokens()
       expect(started).toHaveLength(2)
+      // each message's counts, made on either worker, are the ones one worker makes
+      expect(await s.counts()).toEqual(history.map(countMessage(await loadEstimator('o200k_base'))))
       // the same prune either way: the counts the counters made are the ones the session uses
       expect(await s.prune({ protectTokens: 20_000 })).toEqual(await one.prune({ protectTokens: 20_000 }))
     } finally {

@@ -151,6 +151,20 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(applyChanges(again)(expected.messages)).toBe(expected.messages)
     }))
 
+    it('answers each message\'s token counts from the session (in small slices here), after a prune and an append too', withEngine(make, { ...heuristic, sliceBytes: 2_000 }, async (engine) => {
+      const ms = history()
+      const count = countMessage(await loadEstimator('heuristic'))
+      const session = await engine.open('s1', ms)
+      expect(await session.counts()).toEqual(ms.map(count))
+      const result = await session.prune(pruning)
+      expect(result.changes.length).toBeGreaterThan(0)
+      const next = turn(1)
+      await session.append(next)
+      const got = await session.counts()
+      expect(got).toEqual([...applyChanges(result)(ms), ...next].map(count))
+      expect(got.reduce((n, b) => n + b.total, 0)).toBe((await session.tokens()).tokens)
+    }))
+
     it('prunes each turn from the history as appended, so other options later give that prune exactly', withEngine(make, heuristic, async (engine) => {
       const ms = history()
       const estimate = await loadEstimator('heuristic')
