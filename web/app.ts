@@ -15,9 +15,8 @@ import {
   renderMarkdown,
   webWorkerHost,
 } from '../src/mod.ts'
-import { sampleSession } from '../scripts/sample.ts'
 import { drawBars, frameGraph } from './graphs.ts'
-import { decodeSessionFile } from './load.ts'
+import { loadOffThread } from './loader.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id)
@@ -27,8 +26,10 @@ const $ = <T extends HTMLElement>(id: string): T => {
 
 const KINDS = ['normal', 'synthetic', 'ephemeral', 'display', 'bookmark', 'metadata'] as const
 const MAX_BARS = 300
-const COUNT_BATCH = 50
 const MARKDOWN_CHARS = 200_000
+const MARKDOWN_BLOCK = 8_000
+/** Messages rendered as Markdown in one go. */
+const MARKDOWN_STEP = 16
 const PRUNE = { protectTokens: 40_000 } as const
 const COMPACT = { keepRecentTokens: 20_000 } as const
 
@@ -45,12 +46,15 @@ const engineOf = (mode: Mode): Engine =>
 
 let history: Messages = []
 let source = ''
-let counts: Breakdown[] = []
+let counts: ReadonlyArray<Breakdown> = []
 let session: { readonly mode: Mode; readonly session: EngineSession } | undefined
 let sessions = 0
 
 const mode = (): Mode => ((document.querySelector('input[name=mode]:checked') as HTMLInputElement | null)?.value === 'inline' ? 'inline' : 'worker')
 const fmt = (n: number): string => Math.round(n).toLocaleString('en')
+
+/** A turn of the event loop, so that the page paints and handles input between two pieces of work. */
+const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 // --- status and progress ---
 
@@ -67,6 +71,9 @@ const progress = (done: number, total: number, text: string): void => {
 }
 const onProgress = (p: EngineProgress): void => progress(p.done, p.total, `${p.phase}${p.stage === undefined ? '' : ` (${p.stage})`}: ${fmt(p.done)} / ${fmt(p.total)}`)
 
+/** A failure shown as it is, without the action's name before it (a file that cannot be read says so itself). */
+class Shown extends Error {}
+
 /** Runs one action with the buttons disabled and `data-busy` set on the page; errors go to the status line. */
 const busy = async (what: string, f: () => Promise<string>): Promise<void> => {
   document.body.dataset['busy'] = what
@@ -78,25 +85,12 @@ const busy = async (what: string, f: () => Promise<string>): Promise<void> => {
     status(`${done} (${fmt(performance.now() - t0)} ms, ${mode() === 'worker' ? 'in a worker' : 'inline'})`)
     document.body.dataset['state'] = what
   } catch (e) {
-    status(`${what} failed: ${e instanceof Error ? e.message : String(e)}`, true)
+    status(e instanceof Shown ? e.message : `${what} failed: ${e instanceof Error ? e.message : String(e)}`, true)
     document.body.dataset['state'] = `${what}-failed`
   } finally {
     delete document.body.dataset['busy']
     for (const b of document.querySelectorAll('button')) b.disabled = history.length === 0 && b.id !== 'sample'
   }
-}
-
-// --- counting ---
-
-/** Tokens of each message, counted by the engine in batches (the progress bar follows). */
-const countEach = async (engine: Engine, ms: Messages): Promise<Breakdown[]> => {
-  const out: Breakdown[] = []
-  for (let i = 0; i < ms.length; i += COUNT_BATCH) {
-    const batch = ms.slice(i, i + COUNT_BATCH)
-    out.push(...(await Promise.all(batch.map((m) => engine.estimate([m])))))
-    progress(Math.min(ms.length, i + COUNT_BATCH), ms.length, `counting tokens per message: ${fmt(Math.min(ms.length, i + COUNT_BATCH))} / ${fmt(ms.length)}`)
-  }
-  return out
 }
 
 /** The resident session in the engine of the current mode: opened (again) when the mode changed. */
@@ -155,45 +149,83 @@ const render = (): void => {
     tr.append(bar)
     body.append(tr)
   }
-  if (!$('markdown-view').hidden) showMarkdown()
+  if (!$('markdown-view').hidden) void showMarkdown()
 }
 
-const showMarkdown = (): void => {
-  const md = renderMarkdown(history)
+/**
+ * Shows the start of the history as Markdown, rendered a few messages at a time with a turn of the
+ * event loop between (a tool call's results stay with it), until `MARKDOWN_CHARS` are there:
+ * rendering a whole large history at once held the page for a third of a second.
+ */
+const showMarkdown = async (): Promise<void> => {
+  const shown = history
+  let md = ''
+  let end = 0
+  while (end < shown.length && md.length < MARKDOWN_CHARS) {
+    let to = Math.min(shown.length, end + MARKDOWN_STEP)
+    while (to < shown.length && (shown[to] as Message).role === 'tool') to++
+    const part = renderMarkdown(shown.slice(end, to))
+    md += md === '' || part === '' ? part : `\n${part}`
+    end = to
+    await yieldToPage()
+  }
+  if (history !== shown) return // a newer history is shown by its own call
   $('markdown-view').hidden = false
-  $('markdown-note').textContent = md.length > MARKDOWN_CHARS ? `(the first ${fmt(MARKDOWN_CHARS)} of ${fmt(md.length)} characters)` : `(${fmt(md.length)} characters)`
-  $('markdown-text').textContent = md.slice(0, MARKDOWN_CHARS)
+  $('markdown-note').textContent =
+    end < shown.length ? `(the first ${fmt(MARKDOWN_CHARS)} characters, from the first ${fmt(end)} of ${fmt(shown.length)} messages)` : `(${fmt(md.length)} characters)`
+  $('markdown-text').replaceChildren(...markdownBlocks(md.slice(0, MARKDOWN_CHARS)))
+}
+
+/**
+ * The text in blocks of about `MARKDOWN_BLOCK` characters, cut at line ends, each laid out only
+ * when it scrolls into view (`content-visibility: auto`): laying out 200,000 characters at once
+ * held the page for about 200 ms.
+ */
+const markdownBlocks = (text: string): HTMLElement[] => {
+  const blocks: HTMLElement[] = []
+  for (let at = 0; at < text.length; ) {
+    const cut = text.indexOf('\n', at + MARKDOWN_BLOCK)
+    const end = cut < 0 ? text.length : cut + 1
+    const block = document.createElement('div')
+    block.className = 'md-block'
+    block.textContent = text.slice(at, end)
+    blocks.push(block)
+    at = end
+  }
+  return blocks
 }
 
 // --- actions ---
 
-const load = (messages: Messages, from: string): Promise<void> =>
+/**
+ * Loads a file (or the sample): decoded in the loader worker and taken in slice by slice, then
+ * opened in the engine, whose session answers each message's tokens. `name` heads what is wrong
+ * with a file; `from(format)` names where the history came from.
+ */
+const load = (what: { readonly file: Blob } | { readonly sample: number }, name: string, from: (format: string) => string): Promise<void> =>
   busy('load', async () => {
-    history = messages
-    source = from
+    status('file' in what ? `Reading ${name}…` : `Generating ${name}…`)
+    const loaded = await loadOffThread(what, (done, total) => progress(done, total, `taking in the messages: ${fmt(done)} / ${fmt(total)}`))
+    if (E.isLeft(loaded)) throw new Shown(`${name}: ${loaded.left}`)
+    history = loaded.right.messages
+    source = from(loaded.right.format)
     if (session !== undefined) await session.session.close().catch(() => undefined)
     session = undefined
-    await currentSession()
-    counts = await countEach(engineOf(mode()), history)
+    counts = await (await currentSession()).counts()
     render()
     $('last-action').textContent = ''
-    return `Loaded ${fmt(history.length)} messages from ${from}`
+    return `Loaded ${fmt(history.length)} messages from ${source}`
   })
 
 $<HTMLButtonElement>('sample').addEventListener('click', () => {
   const size = Number($<HTMLSelectElement>('sample-size').value)
-  status(`Generating the ${fmt(size)}-message sample…`)
-  setTimeout(() => void load(sampleSession({ messages: size, seed: 7 }), `the sample (${fmt(size)} messages)`), 0)
+  const name = `the sample (${fmt(size)} messages)`
+  void load({ sample: size }, name, () => name)
 })
 
 $<HTMLInputElement>('file').addEventListener('change', (event) => {
   const file = (event.target as HTMLInputElement).files?.[0]
-  if (file === undefined) return
-  void file.text().then((text) => {
-    const decoded = decodeSessionFile(text)
-    if (E.isLeft(decoded)) status(`${file.name}: ${decoded.left}`, true)
-    else void load(decoded.right.messages, `${file.name} (${decoded.right.format})`)
-  })
+  if (file !== undefined) void load({ file }, file.name, (format) => `${file.name} (${format})`)
 })
 
 $<HTMLButtonElement>('prune').addEventListener('click', () =>
@@ -202,9 +234,7 @@ $<HTMLButtonElement>('prune').addEventListener('click', () =>
     progress(0, 1, 'pruning old tool results…')
     const r = await s.prune(PRUNE)
     history = applyChanges(r)(history)
-    const changed = await Promise.all(r.changes.map((c) => engineOf(mode()).estimate([c.message])))
-    counts = counts.slice(0, history.length)
-    r.changes.forEach((c, i) => (counts[c.index] = changed[i] as Breakdown))
+    counts = await s.counts()
     render()
     const text = `Pruned ${fmt(r.report.prunedResults)} tool results and ${fmt(r.report.prunedArgs)} arguments: ${fmt(r.report.tokensBefore)} → ${fmt(r.report.tokensAfter)} tokens`
     $('last-action').textContent = text
@@ -217,7 +247,7 @@ $<HTMLButtonElement>('compact').addEventListener('click', () =>
     const s = await currentSession()
     const r = await s.compact({ ...COMPACT, onProgress })
     history = r.messages
-    counts = await countEach(engineOf(mode()), history)
+    counts = await s.counts()
     render()
     const text = r.report.compacted
       ? `Compacted: ${fmt(r.report.summarised)} messages summarised, ${fmt(r.report.preserved)} kept, ${fmt(r.report.tokensBefore)} → ${fmt(r.report.tokensAfter)} tokens`
@@ -227,10 +257,7 @@ $<HTMLButtonElement>('compact').addEventListener('click', () =>
   }),
 )
 
-$<HTMLButtonElement>('markdown').addEventListener('click', () => {
-  showMarkdown()
-  $('markdown-view').scrollIntoView()
-})
+$<HTMLButtonElement>('markdown').addEventListener('click', () => void showMarkdown().then(() => $('markdown-view').scrollIntoView()))
 
 frameGraph($<HTMLCanvasElement>('frame-graph'), $('frame-stats'))
 document.body.dataset['state'] = 'empty'

@@ -32,9 +32,9 @@ export const bundlePages = async (entries: Readonly<Record<string, string>>, out
   })
 }
 
-/** Builds the explorer into `outdir` (default out/web/): index.html, its style, app.js, the worker. */
+/** Builds the explorer into `outdir` (default out/web/): index.html, its style, app.js, the engine's worker and the loader's. */
 export const buildExplorer = async (outdir: string = join(root, 'out', 'web')): Promise<string> => {
-  await bundlePages({ app: 'web/app.ts' }, outdir)
+  await bundlePages({ app: 'web/app.ts', 'load.worker': 'web/load.worker.ts' }, outdir)
   for (const f of ['index.html', 'style.css']) copyFileSync(join(root, 'web', f), join(outdir, f))
   return outdir
 }

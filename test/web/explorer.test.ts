@@ -82,8 +82,9 @@ describe('the history explorer in Chromium', () => {
     expect(kinds).toContain('normal')
     expect(kinds.length).toBeGreaterThan(2)
     expect(await inked('per-message')).toBeGreaterThan(1000)
-    // the engine's worker is the bundle's own engine.worker.js
+    // the engine's worker is the bundle's own engine.worker.js; the sample is made in the loader's
     expect(page.workers().map((w) => w.url())).toContain(`${url}engine.worker.js`)
+    expect(page.workers().map((w) => w.url())).toContain(`${url}load.worker.js`)
     expect((await progressSeen()).some(([v, max]) => v > 0 && v < max)).toBe(true)
     await shot('2-loaded')
   })
@@ -120,6 +121,7 @@ describe('the history explorer in Chromium', () => {
     const md = await text('#markdown-text')
     expect(md.length).toBeGreaterThan(100)
     expect(md).toMatch(/^#+ /m)
+    expect(await text('#markdown-note')).toMatch(/^\((the first 200,000 characters, from the first [\d,]+ of [\d,]+ messages|[\d,]+ characters)\)$/)
     await shot('5-markdown')
   })
 
