@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import { playwright } from '@vitest/browser-playwright'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts'
 
 // Projects, each runnable alone (`vitest run --project unit`):
 // - unit, prop: Node, the whole suite (property tests apart, so either can run alone);
@@ -9,17 +10,6 @@ import { playwright } from '@vitest/browser-playwright'
 // - dist: the built package as npm users get it (run after `npm run build`);
 // - bundlers: the built package under each bundler, and the explorer page, in Chromium.
 // Deno and workerd have their own runners (`deno test`, scripts/workerd-test.ts).
-const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-]
 
 export default defineConfig({
   test: {
@@ -51,7 +41,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath: chromium, args: chromiumArgs } }),
+            provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] } }),
             instances: [{ browser: 'chromium' }],
           },
         },

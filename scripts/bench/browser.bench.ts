@@ -10,29 +10,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
 import { bundlePages, serveDir } from '../../web/serve.ts'
 import type { BrowserRun, Window } from './browser-page.ts'
 import { TRACE_CATEGORIES, type TaskFigures, tasksByWindow } from './browser-trace.ts'
-import { ms, stats, table } from './lib.ts'
+import { inFreshPages, launchChromium } from '../chromium.ts'
+import { ms, spread, stats, table } from './lib.ts'
 
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']
 const MESSAGES = 20_000
 const TURNS = 20
 
-/** `median [min–max]` of one figure over the runs. */
-const spread = (xs: ReadonlyArray<number>): string => {
-  const s = stats(xs.filter((x) => !Number.isNaN(x)))
-  if (s.runs === 0) return '—'
-  return s.runs === 1 || s.min === s.max ? ms(s.median) : `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
-}
 const median = (xs: ReadonlyArray<number>): number => stats(xs).median
 const max = (xs: ReadonlyArray<number>): number => stats(xs).max
 
 export default async function browserBench(): Promise<void> {
   const runs = Math.max(1, Number(process.env['BENCH_BROWSER_RUNS'] ?? 3))
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-bench-browser-'))
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: chromiumArgs })
+  const browser = await launchChromium()
   const { server, url } = await (async () => {
     await bundlePages({ bench: 'scripts/bench/browser-page.ts' }, dir)
     writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="./bench.js"></script>\n')
@@ -42,20 +35,13 @@ export default async function browserBench(): Promise<void> {
   let version = ''
   try {
     version = browser.version()
-    for (let i = 0; i < runs; i++) {
-      for (const mode of ['worker', 'pool', 'inline'] as const) {
-        const page = await browser.newPage()
-        try {
-          await page.goto(url)
-          await page.waitForFunction(() => document.title === 'ready')
-          await browser.startTracing(page, { categories: TRACE_CATEGORIES })
-          const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, mode === 'pool' ? 0 : TURNS] as const)) as BrowserRun
-          results[mode].push({ ...r, traced: tasksByWindow(await browser.stopTracing()) })
-        } finally {
-          await page.close()
-        }
-      }
-    }
+    await inFreshPages(browser, runs, ['worker', 'pool', 'inline'] as const, async (page, mode) => {
+      await page.goto(url)
+      await page.waitForFunction(() => document.title === 'ready')
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES })
+      const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, mode === 'pool' ? 0 : TURNS] as const)) as BrowserRun
+      results[mode].push({ ...r, traced: tasksByWindow(await browser.stopTracing()) })
+    })
   } finally {
     await browser.close()
     server.close()

@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { exportJSONL } from '../../src/mod.ts'
 import { buildExplorer, serveDir } from '../../web/serve.ts'
-import { benchHistory, ms, stats, table } from './lib.ts'
+import { inFreshPages, launchChromium } from '../chromium.ts'
+import { benchHistory, spread, table } from './lib.ts'
 
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']
 const ACTIONS = ['open the file', 'prune', 'read as Markdown', 'compact'] as const
 type Action = (typeof ACTIONS)[number]
 type Figures = { readonly total: number; readonly longTasks: number; readonly longest: number; readonly frameGap: number }
@@ -53,39 +53,34 @@ export default async function explorerBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-bench-explorer-'))
   const file = join(dir, 'history.jsonl')
   writeFileSync(file, exportJSONL(benchHistory()))
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: chromiumArgs })
+  const browser = await launchChromium()
   const { server, url } = await serveDir(await buildExplorer(join(dir, 'web')))
   const results: Record<'worker' | 'inline', Array<Record<Action, Figures>>> = { worker: [], inline: [] }
   let loaded = ''
   const version = browser.version()
   try {
-    for (let i = 0; i < runs; i++) {
-      for (const mode of ['worker', 'inline'] as const) {
-        const page = await browser.newPage({ viewport: { width: 1000, height: 900 } })
-        try {
-          await page.goto(url)
-          await page.waitForSelector('body[data-state="empty"]')
-          await page.evaluate(PROBE)
-          await page.check(`input[name=mode][value=${mode}]`)
-          const open = await timed(page, () => page.setInputFiles('#file', file), 'load')
-          loaded = (await page.textContent('#summary-title')) ?? ''
-          const prune = await timed(page, () => page.click('#prune'), 'prune')
-          const markdown = await timed(page, () => page.click('#markdown').then(() => page.waitForSelector('#markdown-view:not([hidden])')), 'prune')
-          const compact = await timed(page, () => page.click('#compact'), 'compact')
-          results[mode].push({ 'open the file': open, prune, 'read as Markdown': markdown, compact })
-        } finally {
-          await page.close()
-        }
-      }
-    }
+    await inFreshPages(
+      browser,
+      runs,
+      ['worker', 'inline'] as const,
+      async (page, mode) => {
+        await page.goto(url)
+        await page.waitForSelector('body[data-state="empty"]')
+        await page.evaluate(PROBE)
+        await page.check(`input[name=mode][value=${mode}]`)
+        const open = await timed(page, () => page.setInputFiles('#file', file), 'load')
+        loaded = (await page.textContent('#summary-title')) ?? ''
+        const prune = await timed(page, () => page.click('#prune'), 'prune')
+        const markdown = await timed(page, () => page.click('#markdown').then(() => page.waitForSelector('#markdown-view:not([hidden])')), 'prune')
+        const compact = await timed(page, () => page.click('#compact'), 'compact')
+        results[mode].push({ 'open the file': open, prune, 'read as Markdown': markdown, compact })
+      },
+      { viewport: { width: 1000, height: 900 } },
+    )
   } finally {
     await browser.close()
     server.close()
     rmSync(dir, { recursive: true, force: true })
-  }
-  const spread = (xs: ReadonlyArray<number>): string => {
-    const s = stats(xs)
-    return s.runs === 1 || s.min === s.max ? ms(s.median) : `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
   }
   const rows = (['worker', 'inline'] as const).flatMap((mode) =>
     ACTIONS.map((a) => {

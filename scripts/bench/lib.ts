@@ -27,6 +27,12 @@ export const measure = async (fn: () => unknown, opts: { readonly runs?: number;
 }
 
 export const ms = (x: number): string => (Number.isNaN(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2))
+/** `median [min–max]` of one figure over a bench's runs (`—` when none has it). */
+export const spread = (xs: ReadonlyArray<number>): string => {
+  const s = stats(xs.filter((x) => !Number.isNaN(x)))
+  if (s.runs === 0) return '—'
+  return s.runs === 1 || s.min === s.max ? ms(s.median) : `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
+}
 export const ratio = (peer: number, ours: number): string => (ours > 0 && Number.isFinite(peer) ? `${(peer / ours).toFixed(1)}×` : '—')
 
 /** Prints a table: a header row, then rows, columns padded. */

@@ -9,12 +9,12 @@ import { createServer, type Server } from 'node:http'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { extname, join, normalize } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, textMessage } from '../../src/mod.ts'
 import * as B from './bundle.ts'
+import { launchChromium } from '../../scripts/chromium.ts'
 
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']
 
 type FixtureResult = {
   readonly mode: string
@@ -61,7 +61,7 @@ describe('the engine worker under each bundler, in Chromium', () => {
     project = B.makeProject(join(dir, 'project'))
     www = join(dir, 'www')
     ;({ server, base } = await serve(www))
-    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: chromiumArgs })
+    browser = await launchChromium()
     const inline = createEngine({ mode: 'inline' })
     const s = await inline.open('fixture', history)
     expected = { before: (await s.tokens()).tokens, after: (await s.append(turn)).tokens }

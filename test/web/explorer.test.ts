@@ -8,12 +8,11 @@ import type { Server } from 'node:http'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textMessage, toJSONL } from '../../src/mod.ts'
 import { buildExplorer, root, serveDir } from '../../web/serve.ts'
-
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']
+import { launchChromium } from '../../scripts/chromium.ts'
 const shots = join(root, 'out', 'screenshots')
 
 describe('the history explorer in Chromium', () => {
@@ -29,7 +28,7 @@ describe('the history explorer in Chromium', () => {
     mkdirSync(shots, { recursive: true })
     await buildExplorer(dir)
     ;({ server, url } = await serveDir(dir))
-    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: chromiumArgs })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } })
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text())
