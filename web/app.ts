@@ -17,6 +17,7 @@ import {
 } from '../src/mod.ts'
 import { drawBars, frameGraph } from './graphs.ts'
 import { loadOffThread } from './loader.ts'
+import { yieldToEventLoop } from '../src/engine/schedule.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id)
@@ -52,9 +53,6 @@ let sessions = 0
 
 const mode = (): Mode => ((document.querySelector('input[name=mode]:checked') as HTMLInputElement | null)?.value === 'inline' ? 'inline' : 'worker')
 const fmt = (n: number): string => Math.round(n).toLocaleString('en')
-
-/** A turn of the event loop, so that the page paints and handles input between two pieces of work. */
-const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 // --- status and progress ---
 
@@ -167,7 +165,7 @@ const showMarkdown = async (): Promise<void> => {
     const part = renderMarkdown(shown.slice(end, to))
     md += md === '' || part === '' ? part : `\n${part}`
     end = to
-    await yieldToPage()
+    await yieldToEventLoop()
   }
   if (history !== shown) return // a newer history is shown by its own call
   $('markdown-view').hidden = false

@@ -5,6 +5,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../src/mod.ts'
+import { yieldToEventLoop } from '../src/engine/schedule.ts'
 
 /** About how many bytes of messages each slice carries: about 2 ms of the page's time to take in. */
 export const SLICE_BYTES = 128 * 1024
@@ -38,9 +39,6 @@ const reply = (w: Worker): Promise<LoaderReply> =>
     w.addEventListener('error', onError, { once: true })
   })
 
-/** A turn of the event loop, so that the page can paint and handle input between two slices. */
-const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
-
 /**
  * Decodes a session file (or makes the sample) in the loader worker and takes its messages in;
  * `onProgress` follows the slices. `Left` says what was wrong with the file.
@@ -64,7 +62,7 @@ export const loadOffThread = async (
     if (r.type !== 'slice') return E.left(r.type === 'error' ? r.message : `The loader answered ${r.type} for a slice`)
     for (const m of r.messages) out.push(m)
     onProgress(out.length, first.messages)
-    await yieldToPage()
+    await yieldToEventLoop()
   }
   return E.right({ messages: out, format: first.format })
 }
