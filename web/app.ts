@@ -12,11 +12,11 @@ import {
   type EngineSession,
   type Message,
   type Messages,
-  renderMarkdown,
   webWorkerHost,
 } from '../src/mod.ts'
 import { drawBars, frameGraph } from './graphs.ts'
 import { loadOffThread } from './loader.ts'
+import { markdownStart } from './markdown.ts'
 import { yieldToEventLoop } from '../src/engine/schedule.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => {
@@ -72,10 +72,14 @@ const onProgress = (p: EngineProgress): void => progress(p.done, p.total, `${p.p
 /** A failure shown as it is, without the action's name before it (a file that cannot be read says so itself). */
 class Shown extends Error {}
 
-/** Runs one action with the buttons disabled and `data-busy` set on the page; errors go to the status line. */
+/**
+ * Runs one action with the controls disabled (buttons, the file picker, the mode switch: one
+ * action at a time, on the engine it started on) and `data-busy` set on the page; errors go to the
+ * status line.
+ */
 const busy = async (what: string, f: () => Promise<string>): Promise<void> => {
   document.body.dataset['busy'] = what
-  for (const b of document.querySelectorAll('button')) b.disabled = true
+  for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement>('button, input, select')) c.disabled = true
   const t0 = performance.now()
   try {
     const done = await f()
@@ -87,6 +91,7 @@ const busy = async (what: string, f: () => Promise<string>): Promise<void> => {
     document.body.dataset['state'] = `${what}-failed`
   } finally {
     delete document.body.dataset['busy']
+    for (const c of document.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')) c.disabled = false
     for (const b of document.querySelectorAll('button')) b.disabled = history.length === 0 && b.id !== 'sample'
   }
 }
@@ -152,25 +157,20 @@ const render = (): void => {
 
 /**
  * Shows the start of the history as Markdown, rendered a few messages at a time with a turn of the
- * event loop between (a tool call's results stay with it), until `MARKDOWN_CHARS` are there:
- * rendering a whole large history at once held the page for a third of a second.
+ * event loop between, until `MARKDOWN_CHARS` are there: rendering a whole large history at once
+ * held the page for a third of a second.
  */
 const showMarkdown = async (): Promise<void> => {
   const shown = history
-  let md = ''
-  let end = 0
-  while (end < shown.length && md.length < MARKDOWN_CHARS) {
-    let to = Math.min(shown.length, end + MARKDOWN_STEP)
-    while (to < shown.length && (shown[to] as Message).role === 'tool') to++
-    const part = renderMarkdown(shown.slice(end, to))
-    md += md === '' || part === '' ? part : `\n${part}`
-    end = to
-    await yieldToEventLoop()
-  }
+  const { text: md, messages: end } = await markdownStart(shown, MARKDOWN_CHARS, MARKDOWN_STEP, yieldToEventLoop)
   if (history !== shown) return // a newer history is shown by its own call
   $('markdown-view').hidden = false
   $('markdown-note').textContent =
-    end < shown.length ? `(the first ${fmt(MARKDOWN_CHARS)} characters, from the first ${fmt(end)} of ${fmt(shown.length)} messages)` : `(${fmt(md.length)} characters)`
+    end < shown.length
+      ? `(the first ${fmt(MARKDOWN_CHARS)} characters, from the first ${fmt(end)} of ${fmt(shown.length)} messages)`
+      : md.length > MARKDOWN_CHARS
+        ? `(the first ${fmt(MARKDOWN_CHARS)} of ${fmt(md.length)} characters)`
+        : `(${fmt(md.length)} characters)`
   $('markdown-text').replaceChildren(...markdownBlocks(md.slice(0, MARKDOWN_CHARS)))
 }
 
