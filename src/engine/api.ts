@@ -52,6 +52,15 @@ export type EngineOptions = {
  * session exactly as it was. Its methods are those of `OPERATIONS.session`. Results are small (counts, reports, changed messages with their positions); `snapshot`
  * returns the whole history when wanted.
  *
+ * @example
+ * import { createEngine, textMessage } from 'chatfold'
+ * const engine = createEngine({ mode: 'inline', encoding: 'heuristic' })
+ * const session = await engine.open('chat-1', [textMessage('user', 'Hello, world!')])
+ * await session.append([textMessage('assistant', 'Hi!')])
+ * await session.tokens() // { messages: 2, tokens: 13 }
+ * await session.counts() // [{ total: 8, content: 4, thinking: 0, tools: 0 }, { total: 5, content: 1, thinking: 0, tools: 0 }]
+ * engine.dispose()
+ *
  * @since 0.1.0
  * @category engine
  */
