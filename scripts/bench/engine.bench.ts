@@ -13,6 +13,7 @@
  * Totals are wall time.
  */
 import { wrap } from 'comlink'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -129,6 +130,10 @@ const startRow = async (label: string, make: () => Engine): Promise<Row> => {
 }
 
 export default async function engineBench(): Promise<void> {
+  // the built worker is what users run: built now, so that a dist/ left from older sources (which
+  // the client refuses: another protocol) is never what the bench measures
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'inherit' })
+  if (build.status !== 0) throw new Error(`engine bench: npm run build failed (exit ${build.status ?? build.signal})`)
   const history = benchHistory()
   const turns = nextTurns(history, TURNS)
   const turnBytes = turns.reduce((n, t) => n + JSON.stringify(t).length, 0) / turns.length
