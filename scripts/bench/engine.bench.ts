@@ -141,16 +141,13 @@ export default async function engineBench(): Promise<void> {
   // --- worker start and first call ---
   const distWorker = new URL('../../dist/src/node/engine.worker.js', import.meta.url)
   const startRows: Row[] = [await startRow('worker_threads, from source (tsx in the worker)', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost() }))]
-  if (existsSync(fileURLToPath(distWorker))) {
-    startRows.push(await startRow('worker_threads, built dist/', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost({ url: distWorker }) })))
-  }
+  startRows.push(await startRow('worker_threads, built dist/', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost({ url: distWorker }) })))
   startRows.push(await startRow('inline', () => createEngine({ mode: 'inline' })))
   table('engine: start and first call (o200k_base ranks load on the first call)', ['engine', 'start → ready (ms)', 'first estimate (ms)', 'second (ms)'], startRows)
 
   // --- opening the history ---
-  // the built worker where there is one: what users run (a worker from source adds tsx's loader thread, which competes for the cores)
-  const built = existsSync(fileURLToPath(distWorker))
-  const host = nodeWorkerHost(built ? { url: distWorker } : {})
+  // the built worker: what users run (a worker from source adds tsx's loader thread, which competes for the cores)
+  const host = nodeWorkerHost({ url: distWorker })
   const timed = timedSends(host)
   const worker = createEngine({ mode: 'worker', host: () => timed.host, encoding: 'o200k_base' })
   const heap = wrap<{ heapStatistics(): Promise<{ used_heap_size: number }> }>(host.endpoint)
@@ -181,7 +178,7 @@ export default async function engineBench(): Promise<void> {
   const cold = await blocked(() => Promise.resolve(countMessages(estimate)(history)))
   const clone = await blocked(() => Promise.resolve(structuredClone(history)))
   table(
-    `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker ${built ? 'built dist/' : 'from source'}`,
+    `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker built dist/`,
     ['how', 'longest main-thread block (ms)', 'longest send (ms)', 'total (ms)'],
     [
       ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), '—', ms(idle.total)],
@@ -233,7 +230,7 @@ export default async function engineBench(): Promise<void> {
   worker.dispose()
 
   // --- all cores ---
-  await poolScaling(history, existsSync(fileURLToPath(distWorker)) ? distWorker : undefined)
+  await poolScaling(history, distWorker)
 }
 
 const POOL_ROUNDS = 3
@@ -278,7 +275,7 @@ const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, af
  * for a core, and every other thread (the main thread, V8's garbage-collection and compiler
  * helpers).
  */
-const poolScaling = async (history: Messages, url: URL | undefined): Promise<void> => {
+const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const sizes = [...new Set([1, 2, Math.min(4, availableParallelism())])].sort((a, b) => a - b)
   const first = new Map<number, number[]>(sizes.map((n) => [n, []]))
   const next = new Map<number, number[]>(sizes.map((n) => [n, []]))
@@ -304,7 +301,7 @@ const poolScaling = async (history: Messages, url: URL | undefined): Promise<voi
   }
   for (let round = 0; round < POOL_ROUNDS; round++) {
     for (const workers of sizes) {
-      const engine = createEngine({ mode: 'worker', workers, encoding: 'o200k_base', host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
+      const engine = createEngine({ mode: 'worker', workers, encoding: 'o200k_base', host: () => nodeWorkerHost({ url }) })
       // the engine's worker up, its tables loaded: what is timed is the open
       await engine.estimate([history[0] as Message])
       await opened(engine, 'first', workers, first)
@@ -318,7 +315,7 @@ const poolScaling = async (history: Messages, url: URL | undefined): Promise<voi
   }
   const cell = (xs: ReadonlyArray<number>, one: ReadonlyArray<number>): string => `${spread(xs)} ${(stats(xs).median / stats(one).median).toFixed(2)}×`
   table(
-    `engine: opening the history on ${availableParallelism()} cores (worker_threads, ${url === undefined ? 'from source' : 'built dist/'}), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
+    `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
     ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy'],
     sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`]),
   )

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import type { TokenBreakdown } from '../messages/message-tokens.ts'
+import type { Item } from './operations.ts'
 
 // --- yielding ---
 
@@ -71,7 +71,7 @@ const sizeOf = (u: unknown, depth: number): number => {
  * structured-cloned (string lengths, byte lengths, a small overhead per object): the measure by
  * which histories are cut into slices.
  */
-export const approxBytes = (m: Message | { readonly index: number; readonly message: Message } | TokenBreakdown): number =>
+export const approxBytes = (m: Item): number =>
   'index' in m && 'message' in m && typeof m.index === 'number' ? PART_OVERHEAD + sizeOf(m.message, 0) : sizeOf(m, 0)
 
 /**
