@@ -3,7 +3,7 @@
  * array, or AI SDK model messages (an array of them, or a request object with `messages`).
  */
 import * as E from 'fp-ts/Either'
-import { decodeMessages, formatDecodeFailure, fromModelMessages, importJSONL, type Messages } from '../src/mod.ts'
+import { decodeMessage, decodeMessages, formatDecodeFailure, fromModelMessages, importJSONL, type Messages } from '../src/mod.ts'
 
 export type Loaded = { readonly messages: Messages; readonly format: string }
 
@@ -32,7 +32,16 @@ export const decodeSessionFile = (text: string): E.Either<string, Loaded> => {
       : E.left(`Cannot decode the JSON object as AI SDK messages: ${formatDecodeFailure(sdk.left)}`)
   }
   const jsonl = importJSONL(text)
-  return E.isRight(jsonl) ? E.right({ messages: jsonl.right, format: 'chatfold JSONL' }) : E.left(`Cannot decode the JSONL: ${formatDecodeFailure(jsonl.left)}`)
+  if (E.isRight(jsonl)) return E.right({ messages: jsonl.right, format: 'chatfold JSONL' })
+  // One JSON value that is neither a message a line nor a request: a single message written over
+  // several lines, or not a session file at all (its lines are no use to list).
+  if (whole !== undefined) {
+    const one = decodeMessage(whole)
+    return E.isRight(one)
+      ? E.right({ messages: [one.right], format: 'chatfold JSON' })
+      : E.left(`Not a session file: it is one JSON ${Array.isArray(whole) ? 'array' : whole === null ? 'null' : typeof whole}, not chatfold JSONL (a message a line), a JSON array of messages, nor an object with \`messages\` (AI SDK)`)
+  }
+  return E.left(`Cannot decode the JSONL: ${formatDecodeFailure(jsonl.left)}`)
 }
 
 const parseOrUndefined = (text: string): unknown => {
