@@ -10,6 +10,7 @@
  */
 import { createEngine, type Engine, type EngineHost, type Message, type Messages, webWorkerHost } from '../../src/mod.ts'
 import { sampleSession } from '../sample.ts'
+import { type Alone, type CountingThread, countAlone } from './ceiling.ts'
 
 export type Window = { readonly timer: number; readonly frame: number; readonly longTask: number; readonly longTasks: number; readonly total: number }
 export type BrowserRun = {
@@ -165,5 +166,23 @@ const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; 
   return { mode, workers, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor, reopen }
 }
 
-;(window as unknown as { runBench: typeof run }).runBench = run
+/** A Web Worker running ceiling.worker.ts, for `countAlone`. */
+const countingWorker = (): CountingThread => {
+  const w = new Worker(new URL('./ceiling.worker.js', import.meta.url), { type: 'module' })
+  return {
+    post: (m) => w.postMessage(m),
+    next: () =>
+      new Promise((resolve, reject) => {
+        w.addEventListener('message', (e) => resolve(e.data), { once: true })
+        w.addEventListener('error', (e) => reject(new Error(e.message)), { once: true })
+      }),
+    terminate: () => w.terminate(),
+  }
+}
+
+/** What the machine allows: `threads` Web Workers counting alone (ceiling.ts) the history of `messages` messages. */
+const ceiling = (threads: number, opts: { readonly messages: number }): Promise<Alone> =>
+  countAlone(countingWorker, threads, sampleSession({ messages: opts.messages, seed: 42 }), sampleSession({ messages: 400, seed: 7 }))
+
+Object.assign(window, { runBench: run, runCeiling: ceiling })
 document.title = 'ready'

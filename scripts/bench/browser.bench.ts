@@ -2,7 +2,9 @@
  * The frame budget in the browser: the engine's session on the 20,000-message history in
  * headless Chromium (Debian's, driven with playwright-core), in a Web Worker next to the same work
  * inline: opening the history, then 20 turns (append, prune, plan), and the open again with the
- * default counting pool (one worker per core) to show its scaling. Each figure is the median over
+ * a counting pool of one worker per core to show its scaling, beside what the machine allows:
+ * the same workers counting alone, handed their messages before the clock starts (`runCeiling` in
+ * browser-page.ts). Each figure is the median over
  * `BENCH_BROWSER_RUNS` runs (default 3, each in a fresh page) with the spread (min–max) beside it.
  * How the main thread is watched is told in browser-page.ts. Targets: no task over 16 ms while
  * opening; per turn, under 2 ms median and under 16 ms worst.
@@ -12,9 +14,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bundlePages, serveDir } from '../../web/serve.ts'
 import type { BrowserRun, Window } from './browser-page.ts'
+import type { Alone } from './ceiling.ts'
 import { TRACE_CATEGORIES, type TaskFigures, tasksByWindow } from './browser-trace.ts'
 import { inFreshPages, launchChromium } from '../chromium.ts'
-import { ms, spread, stats, table } from './lib.ts'
+import { ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 const MESSAGES = 20_000
 const TURNS = 20
@@ -27,17 +30,23 @@ export default async function browserBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-bench-browser-'))
   const browser = await launchChromium()
   const { server, url } = await (async () => {
-    await bundlePages({ bench: 'scripts/bench/browser-page.ts' }, dir)
+    await bundlePages({ bench: 'scripts/bench/browser-page.ts', 'ceiling.worker': 'scripts/bench/ceiling.worker.ts' }, dir)
     writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="./bench.js"></script>\n')
     return serveDir(dir)
   })()
   const results: Record<'worker' | 'pool' | 'inline', Array<BrowserRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = { worker: [], pool: [], inline: [] }
+  // counting alone, on one thread and on as many as the pool has, in the same rounds
+  const alone: Record<'one' | 'all', Alone[]> = { one: [], all: [] }
   let version = ''
   try {
     version = browser.version()
-    await inFreshPages(browser, runs, ['worker', 'pool', 'inline'] as const, async (page, mode) => {
+    await inFreshPages(browser, runs, ['worker', 'pool', 'inline', 'one', 'all'] as const, async (page, mode) => {
       await page.goto(url)
       await page.waitForFunction(() => document.title === 'ready')
+      if (mode === 'one' || mode === 'all') {
+        alone[mode].push((await page.evaluate(`window.runCeiling(${mode === 'one' ? 1 : 'navigator.hardwareConcurrency'}, { messages: ${MESSAGES} })`)) as Alone)
+        return
+      }
       await browser.startTracing(page, { categories: TRACE_CATEGORIES })
       const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, mode === 'pool' ? 0 : TURNS] as const)) as BrowserRun
       results[mode].push({ ...r, traced: tasksByWindow(await browser.stopTracing()) })
@@ -92,6 +101,19 @@ export default async function browserBench(): Promise<void> {
     [
       ['1', spread(single), '1.00', spread(singleAgain), '1.00'],
       [String(results.pool[0]?.workers ?? '?'), spread(pooled), (median(pooled) / median(single)).toFixed(2), spread(pooledAgain), (median(pooledAgain) / median(singleAgain)).toFixed(2)],
+    ],
+  )
+
+  const tokens = new Set([...alone.one, ...alone.all].map((a) => a.tokens))
+  if (tokens.size > 1) throw new Error(`counting alone counted different tokens: ${[...tokens].join(', ')}`)
+  const aloneOne = alone.one.map((a) => a.wall)
+  const aloneAll = alone.all.map((a) => a.wall)
+  table(
+    `browser (Chromium): what the machine allows. "Counting alone": workers each count every n-th message, handed to them before the clock starts (nothing sent, decoded or shared while they count), in the same runs; per run, against the run's one thread`,
+    ['threads', 'counting alone (ms)', 'time / one', 'per run', 'the pool against one worker, per run: first open; second'],
+    [
+      ['1', spread(aloneOne), '1.00', '1.00–1.00', '1.00–1.00; 1.00–1.00'],
+      [String(results.pool[0]?.workers ?? '?'), spread(aloneAll), (median(aloneAll) / median(aloneOne)).toFixed(2), pairedRatios(aloneAll, aloneOne), `${pairedRatios(pooled, single)}; ${pairedRatios(pooledAgain, singleAgain)}`],
     ],
   )
 

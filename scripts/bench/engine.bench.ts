@@ -14,14 +14,18 @@
  */
 import { wrap } from 'comlink'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { createEngine, type Engine, type EngineHost, type EngineSession, type Message, type Messages } from '../../src/mod.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
 import { countMessages, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../sample.ts'
-import { benchHistory, ms, stats, table } from './lib.ts'
+import { bundlePages } from '../../web/serve.ts'
+import { type CountingThread, countAlone } from './ceiling.ts'
+import { benchHistory, ms, pairedRatios, stats, table } from './lib.ts'
 
 // --- probe ---
 
@@ -233,7 +237,7 @@ export default async function engineBench(): Promise<void> {
   await poolScaling(history, distWorker)
 }
 
-const POOL_ROUNDS = 3
+const POOL_ROUNDS = 5
 
 /** Each thread's time running and waiting for a core so far (ms), from Linux's `/proc/self/task/<tid>/schedstat`; `undefined` elsewhere. */
 const threadTimes = (): ReadonlyMap<string, readonly [number, number]> | undefined => {
@@ -262,6 +266,30 @@ const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, af
   return { counting: deltas.slice(0, busiest), others: deltas.slice(busiest).reduce((n, [run]) => n + run, 0) }
 }
 
+// --- the machine's ceiling ---
+
+/**
+ * A `worker_threads` worker running ceiling.worker.ts (bundled into `dir` as for a page): a shim
+ * gives it the `self` of a Web Worker.
+ */
+const countingThread = (dir: string) => (): CountingThread => {
+  const shim = `
+const { parentPort, workerData } = require('node:worker_threads')
+globalThis.self = { postMessage: (m) => parentPort.postMessage(m), set onmessage(f) { parentPort.on('message', (data) => f({ data })) } }
+import(workerData)
+`
+  const w = new Worker(shim, { eval: true, workerData: pathToFileURL(join(dir, 'ceiling.worker.js')).href })
+  return {
+    post: (m) => w.postMessage(m),
+    next: () =>
+      new Promise((resolve, reject) => {
+        w.once('message', resolve)
+        w.once('error', reject)
+      }),
+    terminate: () => void w.terminate(),
+  }
+}
+
 /**
  * Opening the history with 1, 2 … workers counting (the default pool is one per core, at most 4),
  * in rounds that alternate the sizes: the engine's first open (its counting workers started by the
@@ -273,7 +301,8 @@ const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, af
  * each thread's scheduler statistics, a second table tells where that time went: the counting
  * threads (the busiest ones: the engine's worker and the counting workers), how long each waited
  * for a core, and every other thread (the main thread, V8's garbage-collection and compiler
- * helpers).
+ * helpers). A third table sets the pool beside what the machine allows: the same threads counting
+ * alone (see `ceiling`), in the same rounds, each round's figure against that round's one thread.
  */
 const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const sizes = [...new Set([1, 2, Math.min(4, availableParallelism())])].sort((a, b) => a - b)
@@ -299,25 +328,47 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
     if ((expected ??= t) !== t) throw new Error(`${workers} workers counted ${t} tokens, the first pool ${expected}`)
     await session.close()
   }
-  for (let round = 0; round < POOL_ROUNDS; round++) {
-    for (const workers of sizes) {
-      const engine = createEngine({ mode: 'worker', workers, encoding: 'o200k_base', host: () => nodeWorkerHost({ url }) })
-      // the engine's worker up, its tables loaded: what is timed is the open
-      await engine.estimate([history[0] as Message])
-      await opened(engine, 'first', workers, first)
-      await opened(engine, 'next', workers, next)
-      engine.dispose()
+  const bare = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const warm = sampleSession({ messages: 400, seed: 7 })
+  const dir = mkdtempSync(join(tmpdir(), 'chatfold-bench-ceiling-'))
+  await bundlePages({ 'ceiling.worker': 'scripts/bench/ceiling.worker.ts' }, dir)
+  // the bundle is ES modules; Node reads .js as such only under a package.json that says so
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  const spawn = countingThread(dir)
+  try {
+    for (let round = 0; round < POOL_ROUNDS; round++) {
+      for (const threads of sizes) {
+        const c = await countAlone(spawn, threads, history, warm)
+        if ((expected ??= c.tokens) !== c.tokens) throw new Error(`${threads} threads counting alone counted ${c.tokens} tokens, the first ${expected}`)
+        bare.get(threads)?.push(c.wall)
+      }
+      for (const workers of sizes) {
+        const engine = createEngine({ mode: 'worker', workers, encoding: 'o200k_base', host: () => nodeWorkerHost({ url }) })
+        // the engine's worker up, its tables loaded: what is timed is the open
+        await engine.estimate([history[0] as Message])
+        await opened(engine, 'first', workers, first)
+        await opened(engine, 'next', workers, next)
+        engine.dispose()
+      }
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
   const spread = (xs: ReadonlyArray<number>): string => {
     const s = stats(xs)
     return `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
   }
   const cell = (xs: ReadonlyArray<number>, one: ReadonlyArray<number>): string => `${spread(xs)} ${(stats(xs).median / stats(one).median).toFixed(2)}×`
+  const rounds = (of: Map<number, number[]>, n: number): string => `${pairedRatios(of.get(n) ?? [], of.get(1) ?? [])}×`
   table(
     `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
     ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy'],
     sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`]),
+  )
+  table(
+    `engine: what the machine allows. "counting alone": n threads each count every n-th message, given to them before the clock starts (nothing sent, decoded or shared), in the same rounds; per round, against the round's one thread`,
+    ['threads', 'counting alone (ms)', 'counting alone: per round', 'pool, next open: per round'],
+    sizes.map((n) => [String(n), cell(bare.get(n) ?? [], bare.get(1) ?? []), rounds(bare, n), rounds(next, n)]),
   )
   if ([...threads.values()].every((xs) => xs.length === 0)) return
   table(

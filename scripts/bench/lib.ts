@@ -33,6 +33,11 @@ export const spread = (xs: ReadonlyArray<number>): string => {
   if (s.runs === 0) return '—'
   return s.runs === 1 || s.min === s.max ? ms(s.median) : `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
 }
+/** Each run's `xs[i]` against the same run's `ones[i]`, as `min–max` (runs on a shared machine drift together). */
+export const pairedRatios = (xs: ReadonlyArray<number>, ones: ReadonlyArray<number>): string => {
+  const r = xs.map((x, i) => x / (ones[i] ?? Number.NaN)).filter((x) => !Number.isNaN(x))
+  return r.length === 0 ? '—' : `${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}`
+}
 export const ratio = (peer: number, ours: number): string => (ours > 0 && Number.isFinite(peer) ? `${(peer / ours).toFixed(1)}×` : '—')
 
 /** Prints a table: a header row, then rows, columns padded. */
