@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { bundle, dynamicEntry, staticClosure, tableOf, tablesIn } from '../scripts/size.ts'
 
-/** The chunks loading an encoding brings: its module, its ranks and the split patterns, as `loadEstimator` imports them. */
+/** The chunks loading an encoding brings: its ranks and the split patterns, as `loadEstimator` imports them. */
 const firstUse = (b: Awaited<ReturnType<typeof bundle>>, name: 'o200k_base' | 'cl100k_base'): Set<string> => {
   const out = new Set<string>()
-  for (const e of [`encoding/${name}.js`, `bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
+  for (const e of [`bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
     const chunk = dynamicEntry(b, e)
     expect({ e, found: chunk !== undefined }).toEqual({ e, found: true })
     for (const c of staticClosure(b, chunk as string)) out.add(c)

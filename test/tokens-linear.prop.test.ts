@@ -7,6 +7,7 @@ import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base'
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
 import { loadEstimator, type Estimator } from '../src/tokens.ts'
 import { exactCounter } from '../src/tokens/bpe.ts'
+import { sampleSession } from '../scripts/sample.ts'
 
 const PLAIN = { disallowedSpecial: new Set<string>() }
 
@@ -112,6 +113,14 @@ describe('the exact byte-pair count', () => {
       { numRuns: 300 },
     )
   }, 120_000)
+  it("equals the tokenizer's count on each text of a coding-agent session (code, JSON, logs, prose, CJK), its short pieces remembered across texts", () => {
+    const texts = sampleSession({ messages: 1_500, seed: 3 }).flatMap((m) =>
+      m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_call' ? [p.arguments] : p.type === 'tool_result' ? [p.content] : [])),
+    )
+    expect(texts.length).toBeGreaterThan(2_000)
+    const differ = texts.filter((s) => exact.o200k_base(s) !== raw.o200k_base(s) || exact.cl100k_base(s) !== raw.cl100k_base(s))
+    expect(differ).toEqual([])
+  }, 60_000)
   it('merges a leading byte-order mark as gpt-tokenizer does (its text decoder drops it)', () => {
     for (const s of [' \ufeff'.repeat(500), '\ufeff'.repeat(300), '\ufeffa\ufeff b', 'x\ufeff\ufeff\ufeff']) {
       expect([exact.o200k_base(s), exact.cl100k_base(s)]).toEqual([raw.o200k_base(s), raw.cl100k_base(s)])

@@ -2,11 +2,11 @@
  * An exact byte-pair count in n·log n time: the same pre-tokens and the same merges as
  * gpt-tokenizer (its own split pattern, its own ranks, lowest rank first and leftmost on a tie),
  * with the merges taken from a heap instead of a scan of every pair after every merge, which makes
- * the tokenizer quadratic in the length of a pre-token (private: not exported from the package).
+ * the tokenizer quadratic in the length of a pre-token. It is how every named estimator counts
+ * (private: not exported from the package).
  *
  * @module
  */
-import { longPretokenTest } from './classes.ts'
 
 /** A tokenizer's mergeable ranks as gpt-tokenizer ships them: the token's text, or its bytes. */
 export type RawRanks = ReadonlyArray<string | ReadonlyArray<number> | undefined>
@@ -243,6 +243,15 @@ const hasLoneSurrogate = (s: string): boolean => {
   return false
 }
 
+// --- a small table in front of the ranks ---
+
+/** ASCII pieces of up to this many characters are remembered with their count (four to a 32-bit word). */
+const FRONT_CHARS = 16
+/** Entries of the front table (a power of two): direct-mapped by the piece's hash, 96 KB in all. */
+const FRONT_SLOTS = 4096
+/** An entry: the piece's length, its characters packed in four words, its count. */
+const FRONT_WIDTH = 6
+
 /**
  * An exact token counter for a gpt-tokenizer encoding, in n·log n time on any text: `text`
  * is split with the encoding's own pattern (`split`, a global Unicode regular expression) and
@@ -250,49 +259,87 @@ const hasLoneSurrogate = (s: string): boolean => {
  * its text is a token, else the parts byte-pair merging leaves. Builds its lookup table from
  * `ranks` on first use (0.1–0.4 s here and about 4 MB for `o200k_base`: the tokens' bytes, their offsets
  * and a hash table).
+ *
+ * The pattern is run sticky and tested rather than matched, and the pieces are read in place, so
+ * that counting allocates nothing for most text. A short ASCII piece (most of any text in a Latin
+ * script, code or JSON) is looked up first in a small table of the pieces counted last, which stays
+ * in the processor's cache where the rank table (megabytes) does not; an entry holds the piece
+ * itself, so a hit is exact. Text the pattern does not match (none of the encodings' patterns
+ * leaves any) is skipped, as gpt-tokenizer's `matchAll` skips it.
  */
 export const exactCounter = (ranks: RawRanks, split: RegExp): ((text: string) => number) => {
   let table: RankTable | undefined
-  const pattern = new RegExp(split.source, split.flags.includes('g') ? split.flags : `${split.flags}g`)
+  const flags = split.flags.replace('g', '')
+  const sticky = new RegExp(split.source, `${flags}y`)
+  const anywhere = new RegExp(split.source, `${flags}g`)
   const encoder = new TextEncoder()
   const scratch: Scratch = { next: new Int32Array(0), prev: new Int32Array(0), rank: new Int32Array(0), heap: new Float64Array(0) }
   let bytes = new Uint8Array(256)
+  const front = new Int32Array(FRONT_SLOTS * FRONT_WIDTH)
+
+  /** Any piece, by its UTF-8 bytes. */
+  const countBytes = (t: RankTable, piece: string): number => {
+    if (bytes.length < piece.length * 3) bytes = new Uint8Array(Math.max(piece.length * 3, bytes.length * 2))
+    const n = encoder.encodeInto(piece, bytes).written
+    // gpt-tokenizer first looks the piece's text up among the tokens' texts, which hold no lone
+    // surrogate; a piece with one (encoded as U+FFFD) is always merged.
+    return rankOf(t, bytes, 0, n) >= 0 && !hasLoneSurrogate(piece) ? 1 : mergeCount(t, scratch, bytes, n)
+  }
+
+  /** `text[from..to)`, of 2 to `FRONT_CHARS` characters: through the front table when it is ASCII. */
+  const countShort = (t: RankTable, text: string, from: number, to: number): number => {
+    let h = 0x811c9dc5
+    let w0 = 0
+    let w1 = 0
+    let w2 = 0
+    let w3 = 0
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i)
+      if (c >= 0x80) return countBytes(t, text.slice(from, to))
+      h = Math.imul(h ^ c, 0x01000193)
+      const k = i - from
+      const bits = c << ((k & 3) << 3)
+      if (k < 4) w0 |= bits
+      else if (k < 8) w1 |= bits
+      else if (k < 12) w2 |= bits
+      else w3 |= bits
+    }
+    const len = to - from
+    const e = ((h >>> 0) & (FRONT_SLOTS - 1)) * FRONT_WIDTH
+    if (front[e] === len && front[e + 1] === w0 && front[e + 2] === w1 && front[e + 3] === w2 && front[e + 4] === w3) return front[e + 5] as number
+    // ASCII: the bytes are the characters, and FNV-1a over them is the rank table's hash
+    for (let i = 0; i < len; i++) bytes[i] = text.charCodeAt(from + i)
+    const n = rankOf(t, bytes, 0, len) >= 0 ? 1 : mergeCount(t, scratch, bytes, len)
+    front[e] = len
+    front[e + 1] = w0
+    front[e + 2] = w1
+    front[e + 3] = w2
+    front[e + 4] = w3
+    front[e + 5] = n
+    return n
+  }
+
   return (text) => {
     const t = (table ??= buildTable(ranks))
     let count = 0
-    pattern.lastIndex = 0
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      const piece = m[0]
-      const len = piece.length
-      if (len === 1 && piece.charCodeAt(0) < 0x80) {
-        count++
+    let at = 0
+    while (at < text.length) {
+      sticky.lastIndex = at
+      if (!sticky.test(text)) {
+        anywhere.lastIndex = at
+        const next = anywhere.exec(text)
+        if (next === null) break
+        at = next.index
         continue
       }
-      if (bytes.length < len * 3) bytes = new Uint8Array(Math.max(len * 3, bytes.length * 2))
-      const n = encoder.encodeInto(piece, bytes).written
-      // gpt-tokenizer first looks the piece's text up among the tokens' texts, which hold no lone
-      // surrogate; a piece with one (encoded as U+FFFD) is always merged.
-      if (rankOf(t, bytes, 0, n) >= 0 && !hasLoneSurrogate(piece)) count++
-      else count += mergeCount(t, scratch, bytes, n)
+      const to = sticky.lastIndex
+      if (to <= at) throw new Error(`The split pattern matched nothing at ${at}`)
+      const len = to - at
+      if (len === 1 && text.charCodeAt(at) < 0x80) count++ // every ASCII character is a token
+      else if (len <= FRONT_CHARS) count += countShort(t, text, at, to)
+      else count += countBytes(t, text.slice(at, to))
+      at = to
     }
     return count
   }
-}
-
-/**
- * Pre-tokens longer than this many characters (about) are merged here rather than by the
- * tokenizer: its merge loop costs the square of a pre-token's bytes, about 0.5 ms for 128
- * characters of box drawing, a second for 10,000.
- */
-const STRIDE = 32
-
-/**
- * A tokenizer's count made linear-or-n·log-n on any text, and exact: text whose pre-tokens are
- * all shorter than about 70 characters goes to `count` (the tokenizer itself, in one call), any
- * other text to {@link exactCounter} over the same ranks and split pattern.
- */
-export const boundedCounter = (opts: { readonly count: (text: string) => number; readonly ranks: RawRanks; readonly split: RegExp }): ((text: string) => number) => {
-  const hasLong = longPretokenTest(STRIDE)
-  const exact = exactCounter(opts.ranks, opts.split)
-  return (text) => (text.length > STRIDE * 2 && hasLong(text) ? exact(text) : opts.count(text))
 }
