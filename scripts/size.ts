@@ -70,9 +70,25 @@ export const staticClosure = (b: Bundle, from: string): Set<string> => {
   return seen
 }
 
-/** The chunk of a module a dynamic import names (its entry in the bundle), e.g. `gpt-tokenizer/esm/encoding/o200k_base.js`. */
+/** The chunk of a module a dynamic import names (its entry in the bundle), e.g. `gpt-tokenizer/esm/bpeRanks/o200k_base.js`. */
 export const dynamicEntry = (b: Bundle, inputSuffix: string): string | undefined =>
   Object.entries(b.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith(inputSuffix) === true)?.[0]
+
+/**
+ * The chunks loading an encoding brings, as `loadEstimator` imports it (its ranks and the split
+ * patterns): each import's chunk and that chunk's static imports. `missing` names an import the
+ * bundle has no chunk for.
+ */
+export const firstUse = (b: Bundle, name: 'o200k_base' | 'cl100k_base'): { readonly chunks: Set<string>; readonly missing: ReadonlyArray<string> } => {
+  const chunks = new Set<string>()
+  const missing: string[] = []
+  for (const e of [`bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
+    const chunk = dynamicEntry(b, e)
+    if (chunk === undefined) missing.push(e)
+    else for (const c of staticClosure(b, chunk)) chunks.add(c)
+  }
+  return { chunks, missing }
+}
 
 /** The total of some chunks: minified bytes and gzipped bytes. */
 export const sizeOf = (b: Bundle, chunks: Iterable<string>): { readonly bytes: number; readonly gzip: number } => {

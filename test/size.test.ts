@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { bundle, dynamicEntry, staticClosure, tableOf, tablesIn } from '../scripts/size.ts'
+import { bundle, firstUse, staticClosure, tableOf, tablesIn } from '../scripts/size.ts'
 
-/** The chunks loading an encoding brings: its ranks and the split patterns, as `loadEstimator` imports them. */
-const firstUse = (b: Awaited<ReturnType<typeof bundle>>, name: 'o200k_base' | 'cl100k_base'): Set<string> => {
-  const out = new Set<string>()
-  for (const e of [`bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
-    const chunk = dynamicEntry(b, e)
-    expect({ e, found: chunk !== undefined }).toEqual({ e, found: true })
-    for (const c of staticClosure(b, chunk as string)) out.add(c)
-  }
-  return out
+/** The chunks loading an encoding brings (`firstUse`), each import found in the bundle. */
+const loaded = (b: Awaited<ReturnType<typeof bundle>>, name: 'o200k_base' | 'cl100k_base'): Set<string> => {
+  const { chunks, missing } = firstUse(b, name)
+  expect(missing).toEqual([])
+  return chunks
 }
 
 describe('bundle size', () => {
@@ -38,8 +34,8 @@ describe('bundle size', () => {
     const b = await bundle({ entry: 'src/mod.ts', splitting: true })
     const upFront = staticClosure(b, b.main)
     expect(tablesIn(b, upFront)).toEqual(new Set())
-    const o200k = firstUse(b, 'o200k_base')
-    const cl100k = firstUse(b, 'cl100k_base')
+    const o200k = loaded(b, 'o200k_base')
+    const cl100k = loaded(b, 'cl100k_base')
     expect(tablesIn(b, o200k)).toEqual(new Set(['o200k_base']))
     expect(tablesIn(b, cl100k)).toEqual(new Set(['cl100k_base']))
     // no chunk holds a table together with anything of chatfold's
@@ -50,6 +46,6 @@ describe('bundle size', () => {
   it('the worker bundled with splitting loads no rank table until an encoding is asked for', async () => {
     const b = await bundle({ entry: 'workers/engine.worker.ts', splitting: true })
     expect(tablesIn(b, staticClosure(b, b.main))).toEqual(new Set())
-    expect(tablesIn(b, firstUse(b, 'o200k_base'))).toEqual(new Set(['o200k_base']))
+    expect(tablesIn(b, loaded(b, 'o200k_base'))).toEqual(new Set(['o200k_base']))
   }, 60_000)
 })

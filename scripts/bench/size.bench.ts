@@ -3,20 +3,15 @@
  * with code splitting and without, and what each encoding adds on first use. Sizes, not times:
  * the same on every run.
  */
-import { type Bundle, bundle, dynamicEntry, sizeOf, staticClosure, tablesIn } from '../size.ts'
+import { type Bundle, bundle, firstUse, sizeOf, staticClosure, tablesIn } from '../size.ts'
 import { table } from './lib.ts'
 
 const kb = (bytes: number): string => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`)
 
-/** The chunks loading an encoding adds to what is loaded up front (its module, ranks and split patterns). */
-const firstUse = (b: Bundle, name: string): Set<string> => {
+/** The chunks loading an encoding adds to what is loaded up front (its ranks and split patterns). */
+const added = (b: Bundle, name: 'o200k_base' | 'cl100k_base'): Set<string> => {
   const upFront = staticClosure(b, b.main)
-  const out = new Set<string>()
-  for (const e of [`encoding/${name}.js`, `bpeRanks/${name}.js`, 'encodingParams/constants.js']) {
-    const chunk = dynamicEntry(b, e)
-    if (chunk !== undefined) for (const c of staticClosure(b, chunk)) if (!upFront.has(c)) out.add(c)
-  }
-  return out
+  return new Set([...firstUse(b, name).chunks].filter((c) => !upFront.has(c)))
 }
 
 const ENGINE_APP = `import { createEngine, textMessage } from './src/mod.ts'
@@ -46,7 +41,7 @@ export default async function sizeBench(): Promise<void> {
   row('engine worker, up front, splitting', worker, staticClosure(worker, worker.main), '')
   const workerWhole = await bundle({ entry: 'workers/engine.worker.ts', splitting: false })
   row('engine worker, no splitting', workerWhole, all(workerWhole), 'both tables inlined')
-  row('o200k_base on first use (chunks loadEstimator imports)', core, firstUse(core, 'o200k_base'), 'ranks, encoder, split patterns')
-  row('cl100k_base on first use', core, firstUse(core, 'cl100k_base'), '')
+  row('o200k_base on first use (chunks loadEstimator imports)', core, added(core, 'o200k_base'), 'ranks, split patterns')
+  row('cl100k_base on first use', core, added(core, 'cl100k_base'), '')
   table('Bundle sizes (esbuild --minify, browser; gzip level 6)', ['bundle', 'minified', 'gzipped', 'rank tables', 'note'], rows)
 }
