@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { textMessage, toJSONL } from '../../src/mod.ts'
+import { countMessages, loadEstimator, textMessage, toJSONL } from '../../src/mod.ts'
+import { sampleSession } from '../../scripts/sample.ts'
 import { buildExplorer, root, serveDir } from '../../web/serve.ts'
 import { launchChromium } from '../../scripts/chromium.ts'
 const shots = join(root, 'out', 'screenshots')
@@ -77,6 +78,10 @@ describe('the history explorer in Chromium', () => {
     await page.click('#sample')
     await settled('load')
     expect(await text('#summary-title')).toMatch(/^the sample \(3,000 messages\): 3,0\d\d messages, [\d,]+ tokens$/)
+    // the chart's counts come from the engine's session: their sum is the history's count
+    const sample = sampleSession({ messages: 3_000, seed: 7 })
+    const tokens = countMessages(await loadEstimator('o200k_base'))(sample)
+    expect(await text('#summary-title')).toBe(`the sample (3,000 messages): ${sample.length.toLocaleString('en')} messages, ${tokens.toLocaleString('en')} tokens`)
     const kinds = await page.$$eval('#per-kind tbody tr td:first-child', (tds) => tds.map((td) => td.textContent))
     expect(kinds).toContain('normal')
     expect(kinds.length).toBeGreaterThan(2)
