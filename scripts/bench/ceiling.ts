@@ -19,6 +19,10 @@ export type CountingThread = {
 /** The wall time until the last thread is done (ms), and the tokens they counted in all. */
 export type Alone = { readonly wall: number; readonly tokens: number }
 
+/**
+ * Starts `threads` counting threads with `spawn`, hands each its share of `history` (every
+ * `threads`-th message) with `warm` to compile its code on, then times them counting at once.
+ */
 export const countAlone = async (spawn: () => CountingThread, threads: number, history: Messages, warm: Messages): Promise<Alone> => {
   const ts = Array.from({ length: threads }, spawn)
   try {
