@@ -25,7 +25,7 @@ import { countMessages, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../sample.ts'
 import { bundlePages } from '../../web/serve.ts'
 import { type CountingThread, countAlone } from './ceiling.ts'
-import { benchHistory, ms, pairedRatios, stats, table } from './lib.ts'
+import { benchHistory, ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 // --- probe ---
 
@@ -353,10 +353,6 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
-  }
-  const spread = (xs: ReadonlyArray<number>): string => {
-    const s = stats(xs)
-    return `${ms(s.median)} [${ms(s.min)}–${ms(s.max)}]`
   }
   const cell = (xs: ReadonlyArray<number>, one: ReadonlyArray<number>): string => `${spread(xs)} ${(stats(xs).median / stats(one).median).toFixed(2)}×`
   const rounds = (of: Map<number, number[]>, n: number): string => `${pairedRatios(of.get(n) ?? [], of.get(1) ?? [])}×`
