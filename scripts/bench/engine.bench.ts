@@ -10,7 +10,9 @@
  * operating system running other threads instead (the worker, its GC helpers: on a 2-core machine
  * that is noise, shown as the probe's noise floor). The worker's sends are also timed one by one:
  * "longest send" is the longest synchronous `postMessage` (the structured clone) on the main thread.
- * Totals are wall time.
+ * "Busy in all" is the main thread's active time in the window, every task summed (Node's event
+ * loop utilization): what this thread itself ran, an upper bound of its longest task that the
+ * probe's timer period and a wait for a core do not inflate. Totals are wall time.
  */
 import { wrap } from 'comlink'
 import { spawnSync } from 'node:child_process'
@@ -18,6 +20,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { performance as nodePerformance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import { createEngine, type Engine, type EngineHost, type EngineSession, type Message, type Messages } from '../../src/mod.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
@@ -29,8 +32,14 @@ import { benchHistory, ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 // --- probe ---
 
-/** Runs `f` while the probe watches the main thread; answers the longest block and the total time. */
-const blocked = async <A>(f: () => Promise<A>): Promise<{ readonly value: A; readonly longest: number; readonly total: number }> => {
+/**
+ * Runs `f` while the probe watches the main thread; answers the longest block, the total time, and
+ * how long the thread was busy in all (`busy`: the event loop's active time, its utilization as
+ * Node reports it). `busy` sums every task of the window, the probe's own ticks included, so it
+ * bounds the longest task this thread ran from above; unlike the probe's gaps it does not grow
+ * while the thread waits for a core (it does while a running task is preempted).
+ */
+const blocked = async <A>(f: () => Promise<A>): Promise<{ readonly value: A; readonly longest: number; readonly total: number; readonly busy: number }> => {
   let longest = 0
   let last = performance.now()
   let running = true
@@ -41,13 +50,15 @@ const blocked = async <A>(f: () => Promise<A>): Promise<{ readonly value: A; rea
     if (running) setTimeout(tick, 1)
   }
   setTimeout(tick, 1)
+  const elu = nodePerformance.eventLoopUtilization()
   const t0 = performance.now()
   const value = await f()
   const total = performance.now() - t0
+  const busy = nodePerformance.eventLoopUtilization(elu).active
   // let the probe see the gap the last synchronous section left
   await new Promise((r) => setTimeout(r, 2))
   running = false
-  return { value, longest, total }
+  return { value, longest, total, busy }
 }
 
 /** A host whose sends are timed: `longest()` answers the longest since the last call. */
@@ -95,13 +106,14 @@ const PLAN = { keepRecentTokens: 20_000 } as const
 
 type Row = ReadonlyArray<string>
 
-/** Per turn: append it, prune, plan. Answers the main-thread block, the longest send and the latency of each turn. */
+/** Per turn: append it, prune, plan. Answers the main-thread block, the thread's busy time, the longest send and the latency of each turn. */
 const turnsOn = async (
   session: EngineSession,
   turns: ReadonlyArray<Messages>,
   sends: () => number,
-): Promise<{ readonly block: number[]; readonly send: number[]; readonly latency: number[] }> => {
+): Promise<{ readonly block: number[]; readonly busy: number[]; readonly send: number[]; readonly latency: number[] }> => {
   const block: number[] = []
+  const busy: number[] = []
   const send: number[] = []
   const latency: number[] = []
   for (const turn of turns) {
@@ -112,10 +124,11 @@ const turnsOn = async (
       await session.plan(PLAN)
     })
     block.push(r.longest)
+    busy.push(r.busy)
     send.push(sends())
     latency.push(r.total)
   }
-  return { block, send, latency }
+  return { block, busy, send, latency }
 }
 
 const startRow = async (label: string, make: () => Engine): Promise<Row> => {
@@ -186,8 +199,8 @@ export default async function engineBench(): Promise<void> {
   const onWorker = await turnsOn(session, turns, timed.longest)
 
   // the probe's noise floor: what it reports for a turn in which this thread does nothing
-  const floor: number[] = []
-  for (let i = 0; i < TURNS; i++) floor.push((await blocked(() => new Promise((r) => setTimeout(r, 50)))).longest)
+  const floor: Array<{ readonly longest: number; readonly busy: number }> = []
+  for (let i = 0; i < TURNS; i++) floor.push(await blocked(() => new Promise((r) => setTimeout(r, 50))))
 
   const estimate = await loadEstimator('o200k_base')
   // the values are dropped: only the times are kept
@@ -195,16 +208,15 @@ export default async function engineBench(): Promise<void> {
   const clone = await blocked(() => Promise.resolve(structuredClone(history).length))
   table(
     `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker built dist/`,
-    ['how', 'longest main-thread block (ms)', 'longest send (ms)', 'total (ms)'],
+    ['how', 'longest main-thread block (ms)', 'longest send (ms)', 'main thread busy in all (ms)', 'total (ms)'],
     [
-      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), '—', ms(idle.total)],
-      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(openSend), ms(opened.total)],
-      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(wholeSend), ms(whole.total)],
-      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), '—', ms(clone.total)],
-      ['inline: full estimate, cold cache', ms(cold.longest), '—', ms(cold.total)],
+      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), '—', ms(idle.busy), ms(idle.total)],
+      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(openSend), ms(opened.busy), ms(opened.total)],
+      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(wholeSend), ms(whole.busy), ms(whole.total)],
+      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), '—', ms(clone.busy), ms(clone.total)],
+      ['inline: full estimate, cold cache', ms(cold.longest), '—', ms(cold.busy), ms(cold.total)],
     ],
   )
-
 
   const inline = createEngine({ mode: 'inline', encoding: 'o200k_base' })
   const inlineOpen = await blocked(() => inline.open('bench', history))
@@ -213,17 +225,20 @@ export default async function engineBench(): Promise<void> {
   const wb = stats(onWorker.block)
   const wl = stats(onWorker.latency)
   const ws = stats(onWorker.send)
-  const fb = stats(floor)
+  const wu = stats(onWorker.busy)
+  const fb = stats(floor.map((f) => f.longest))
+  const fu = stats(floor.map((f) => f.busy))
   const ib = stats(onInline.block)
+  const iu = stats(onInline.busy)
   const il = stats(onInline.latency)
   table(
     `engine: one turn (append ≈ ${(turnBytes / 1e3).toFixed(0)} KB, prune, plan) on the resident history, ${TURNS} turns (ms)`,
-    ['engine', 'block median', 'block max', 'longest send', 'latency median', 'latency max', 'first prune: block', 'first prune: total'],
+    ['engine', 'block median', 'block max', 'busy in all: median', 'busy in all: max', 'longest send', 'latency median', 'latency max', 'first prune: block', 'first prune: total'],
     [
-      ['nothing (the probe\'s noise floor: idle 50 ms waits)', ms(fb.median), ms(fb.max), '—', '—', '—', '—', '—'],
-      ['worker session', ms(wb.median), ms(wb.max), ms(ws.max), ms(wl.median), ms(wl.max), ms(firstWorker.longest), ms(firstWorker.total)],
-      ['inline session (cached counts)', ms(ib.median), ms(ib.max), '—', ms(il.median), ms(il.max), ms(firstInline.longest), ms(firstInline.total)],
-      ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), '—', ms(cold.total), ms(cold.total), '—', '—'],
+      ['nothing (the probe\'s noise floor: idle 50 ms waits)', ms(fb.median), ms(fb.max), ms(fu.median), ms(fu.max), '—', '—', '—', '—', '—'],
+      ['worker session', ms(wb.median), ms(wb.max), ms(wu.median), ms(wu.max), ms(ws.max), ms(wl.median), ms(wl.max), ms(firstWorker.longest), ms(firstWorker.total)],
+      ['inline session (cached counts)', ms(ib.median), ms(ib.max), ms(iu.median), ms(iu.max), '—', ms(il.median), ms(il.max), ms(firstInline.longest), ms(firstInline.total)],
+      ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), ms(cold.busy), ms(cold.busy), '—', ms(cold.total), ms(cold.total), '—', '—'],
     ],
   )
 
