@@ -10,9 +10,12 @@
  * operating system running other threads instead (the worker, its GC helpers: on a 2-core machine
  * that is noise, shown as the probe's noise floor). The worker's sends are also timed one by one:
  * "longest send" is the longest synchronous `postMessage` (the structured clone) on the main thread.
- * "Busy in all" is the main thread's active time in the window, every task summed (Node's event
- * loop utilization): what this thread itself ran, an upper bound of its longest task that the
- * probe's timer period and a wait for a core do not inflate. Totals are wall time.
+ * The probe's gaps also grow while the thread, woken, waits for a core; so each gap's active part
+ * (Node's event loop utilization: the loop's time outside waiting for events) is kept too, the
+ * "busy stretch": what the thread ran between two ticks, an upper bound of its longest task, which
+ * a wait for a core to wake on does not lengthen (a running task preempted still does; a thread's
+ * CPU time, as Linux's `/proc` shows it to Node 20, moves only at the scheduler's ticks: too coarse).
+ * "Busy in all" sums the active time of a whole window. Totals are wall time.
  */
 import { wrap } from 'comlink'
 import { spawnSync } from 'node:child_process'
@@ -32,33 +35,46 @@ import { benchHistory, ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 // --- probe ---
 
+/** The main thread's active time so far (ms): its event loop's time outside waiting for events. */
+const activeTime = (): number => nodePerformance.eventLoopUtilization().active
+
 /**
- * Runs `f` while the probe watches the main thread; answers the longest block, the total time, and
- * how long the thread was busy in all (`busy`: the event loop's active time, its utilization as
- * Node reports it). `busy` sums every task of the window, the probe's own ticks included, so it
- * bounds the longest task this thread ran from above; unlike the probe's gaps it does not grow
- * while the thread waits for a core (it does while a running task is preempted).
+ * Runs `f` while the probe watches the main thread; answers the longest block, the longest busy
+ * stretch, the total time, and how long the thread was busy in all. `longest` is the largest gap
+ * between two ticks of the probe. `stretch` is the largest part of one such gap in which the
+ * thread was active (the event loop's time outside waiting for events, as Node's event loop
+ * utilization tells it): what the thread ran between two ticks, an upper bound of its longest
+ * task. A gap grows while the thread, woken, waits for a core; its active part does not (it does
+ * while a running task is preempted). `busy` sums the active time of the whole window, the probe's
+ * own ticks included.
  */
-const blocked = async <A>(f: () => Promise<A>): Promise<{ readonly value: A; readonly longest: number; readonly total: number; readonly busy: number }> => {
+const blocked = async <A>(
+  f: () => Promise<A>,
+): Promise<{ readonly value: A; readonly longest: number; readonly stretch: number; readonly total: number; readonly busy: number }> => {
   let longest = 0
+  let stretch = 0
   let last = performance.now()
+  let lastActive = activeTime()
   let running = true
   const tick = (): void => {
     const t = performance.now()
-    if (t - last > longest) longest = t - last
+    const a = activeTime()
+    longest = Math.max(longest, t - last)
+    stretch = Math.max(stretch, a - lastActive)
     last = t
+    lastActive = a
     if (running) setTimeout(tick, 1)
   }
   setTimeout(tick, 1)
-  const elu = nodePerformance.eventLoopUtilization()
+  const active0 = activeTime()
   const t0 = performance.now()
   const value = await f()
   const total = performance.now() - t0
-  const busy = nodePerformance.eventLoopUtilization(elu).active
+  const busy = activeTime() - active0
   // let the probe see the gap the last synchronous section left
   await new Promise((r) => setTimeout(r, 2))
   running = false
-  return { value, longest, total, busy }
+  return { value, longest, stretch, total, busy }
 }
 
 /** A host whose sends are timed: `longest()` answers the longest since the last call. */
@@ -106,13 +122,14 @@ const PLAN = { keepRecentTokens: 20_000 } as const
 
 type Row = ReadonlyArray<string>
 
-/** Per turn: append it, prune, plan. Answers the main-thread block, the thread's busy time, the longest send and the latency of each turn. */
+/** Per turn: append it, prune, plan. Answers the main-thread block, the longest busy stretch, the thread's busy time, the longest send and the latency of each turn. */
 const turnsOn = async (
   session: EngineSession,
   turns: ReadonlyArray<Messages>,
   sends: () => number,
-): Promise<{ readonly block: number[]; readonly busy: number[]; readonly send: number[]; readonly latency: number[] }> => {
+): Promise<{ readonly block: number[]; readonly stretch: number[]; readonly busy: number[]; readonly send: number[]; readonly latency: number[] }> => {
   const block: number[] = []
+  const stretch: number[] = []
   const busy: number[] = []
   const send: number[] = []
   const latency: number[] = []
@@ -124,11 +141,12 @@ const turnsOn = async (
       await session.plan(PLAN)
     })
     block.push(r.longest)
+    stretch.push(r.stretch)
     busy.push(r.busy)
     send.push(sends())
     latency.push(r.total)
   }
-  return { block, busy, send, latency }
+  return { block, stretch, busy, send, latency }
 }
 
 const startRow = async (label: string, make: () => Engine): Promise<Row> => {
@@ -199,7 +217,7 @@ export default async function engineBench(): Promise<void> {
   const onWorker = await turnsOn(session, turns, timed.longest)
 
   // the probe's noise floor: what it reports for a turn in which this thread does nothing
-  const floor: Array<{ readonly longest: number; readonly busy: number }> = []
+  const floor: Array<{ readonly longest: number; readonly stretch: number; readonly busy: number }> = []
   for (let i = 0; i < TURNS; i++) floor.push(await blocked(() => new Promise((r) => setTimeout(r, 50))))
 
   const estimate = await loadEstimator('o200k_base')
@@ -208,13 +226,13 @@ export default async function engineBench(): Promise<void> {
   const clone = await blocked(() => Promise.resolve(structuredClone(history).length))
   table(
     `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker built dist/`,
-    ['how', 'longest main-thread block (ms)', 'longest send (ms)', 'main thread busy in all (ms)', 'total (ms)'],
+    ['how', 'longest main-thread block (ms)', 'longest busy stretch (ms)', 'longest send (ms)', 'main thread busy in all (ms)', 'total (ms)'],
     [
-      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), '—', ms(idle.busy), ms(idle.total)],
-      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(openSend), ms(opened.busy), ms(opened.total)],
-      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(wholeSend), ms(whole.busy), ms(whole.total)],
-      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), '—', ms(clone.busy), ms(clone.total)],
-      ['inline: full estimate, cold cache', ms(cold.longest), '—', ms(cold.busy), ms(cold.total)],
+      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), ms(idle.stretch), '—', ms(idle.busy), ms(idle.total)],
+      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.stretch), ms(openSend), ms(opened.busy), ms(opened.total)],
+      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.stretch), ms(wholeSend), ms(whole.busy), ms(whole.total)],
+      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.stretch), '—', ms(clone.busy), ms(clone.total)],
+      ['inline: full estimate, cold cache', ms(cold.longest), ms(cold.stretch), '—', ms(cold.busy), ms(cold.total)],
     ],
   )
 
@@ -226,19 +244,22 @@ export default async function engineBench(): Promise<void> {
   const wl = stats(onWorker.latency)
   const ws = stats(onWorker.send)
   const wu = stats(onWorker.busy)
+  const wt = stats(onWorker.stretch)
   const fb = stats(floor.map((f) => f.longest))
   const fu = stats(floor.map((f) => f.busy))
+  const ft = stats(floor.map((f) => f.stretch))
   const ib = stats(onInline.block)
   const iu = stats(onInline.busy)
+  const it = stats(onInline.stretch)
   const il = stats(onInline.latency)
   table(
     `engine: one turn (append ≈ ${(turnBytes / 1e3).toFixed(0)} KB, prune, plan) on the resident history, ${TURNS} turns (ms)`,
-    ['engine', 'block median', 'block max', 'busy in all: median', 'busy in all: max', 'longest send', 'latency median', 'latency max', 'first prune: block', 'first prune: total'],
+    ['engine', 'block median', 'block max', 'busy stretch: median', 'busy stretch: max', 'busy in all: median', 'longest send', 'latency median', 'latency max', 'first prune: block; busy stretch', 'first prune: total'],
     [
-      ['nothing (the probe\'s noise floor: idle 50 ms waits)', ms(fb.median), ms(fb.max), ms(fu.median), ms(fu.max), '—', '—', '—', '—', '—'],
-      ['worker session', ms(wb.median), ms(wb.max), ms(wu.median), ms(wu.max), ms(ws.max), ms(wl.median), ms(wl.max), ms(firstWorker.longest), ms(firstWorker.total)],
-      ['inline session (cached counts)', ms(ib.median), ms(ib.max), ms(iu.median), ms(iu.max), '—', ms(il.median), ms(il.max), ms(firstInline.longest), ms(firstInline.total)],
-      ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), ms(cold.busy), ms(cold.busy), '—', ms(cold.total), ms(cold.total), '—', '—'],
+      ['nothing (the probe\'s noise floor: idle 50 ms waits)', ms(fb.median), ms(fb.max), ms(ft.median), ms(ft.max), ms(fu.median), '—', '—', '—', '—', '—'],
+      ['worker session', ms(wb.median), ms(wb.max), ms(wt.median), ms(wt.max), ms(wu.median), ms(ws.max), ms(wl.median), ms(wl.max), `${ms(firstWorker.longest)}; ${ms(firstWorker.stretch)}`, ms(firstWorker.total)],
+      ['inline session (cached counts)', ms(ib.median), ms(ib.max), ms(it.median), ms(it.max), ms(iu.median), '—', ms(il.median), ms(il.max), `${ms(firstInline.longest)}; ${ms(firstInline.stretch)}`, ms(firstInline.total)],
+      ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), ms(cold.stretch), ms(cold.stretch), ms(cold.busy), '—', ms(cold.total), ms(cold.total), '—', '—'],
     ],
   )
 
