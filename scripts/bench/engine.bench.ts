@@ -210,8 +210,6 @@ export default async function engineBench(): Promise<void> {
   const rssAfter = process.memoryUsage().rss
 
   // --- per turn ---
-  // measured before the inline figures below: their garbage (a copy of the history, a full count)
-  // would otherwise be this thread's to collect during the turns
   // the first prune of a long history rewrites thousands of old results: a one-off, shown apart
   const firstWorker = await blocked(() => session.prune(PRUNE))
   const onWorker = await turnsOn(session, turns, timed.longest)
@@ -220,8 +218,14 @@ export default async function engineBench(): Promise<void> {
   const floor: Array<{ readonly longest: number; readonly stretch: number; readonly busy: number }> = []
   for (let i = 0; i < TURNS; i++) floor.push(await blocked(() => new Promise((r) => setTimeout(r, 50))))
 
+  const inline = createEngine({ mode: 'inline', encoding: 'o200k_base' })
+  const inlineOpen = await blocked(() => inline.open('bench', history))
+  const firstInline = await blocked(() => inlineOpen.value.prune(PRUNE))
+  const onInline = await turnsOn(inlineOpen.value, turns, () => Number.NaN)
+
+  // last, after every session's turns: their garbage (a copy of the history, a full count) would
+  // otherwise be this thread's to collect during the turns. The values are dropped, the times kept.
   const estimate = await loadEstimator('o200k_base')
-  // the values are dropped: only the times are kept
   const cold = await blocked(() => Promise.resolve(countMessages(estimate)(history)))
   const clone = await blocked(() => Promise.resolve(structuredClone(history).length))
   table(
@@ -236,10 +240,6 @@ export default async function engineBench(): Promise<void> {
     ],
   )
 
-  const inline = createEngine({ mode: 'inline', encoding: 'o200k_base' })
-  const inlineOpen = await blocked(() => inline.open('bench', history))
-  const firstInline = await blocked(() => inlineOpen.value.prune(PRUNE))
-  const onInline = await turnsOn(inlineOpen.value, turns, () => Number.NaN)
   const wb = stats(onWorker.block)
   const wl = stats(onWorker.latency)
   const ws = stats(onWorker.send)
