@@ -161,47 +161,53 @@ const grow = (s: Scratch, m: number): void => {
  * tiktoken's (the pair of lowest rank, leftmost first, until no pair is a token), the lowest pair
  * found in a binary heap whose stale entries are skipped when they surface. O(m log m).
  */
+/** Adds `key` to the binary min-heap `heap[0..size)`, which then holds `size + 1` keys. */
+const heapPush = (heap: Float64Array, size: number, key: number): void => {
+  let i = size
+  while (i > 0) {
+    const up = (i - 1) >> 1
+    const k = heap[up] as number
+    if (k <= key) break
+    heap[i] = k
+    i = up
+  }
+  heap[i] = key
+}
+
+/** Takes the least key from the binary min-heap `heap[0..size)`, which then holds `size - 1` keys. */
+const heapPop = (heap: Float64Array, size: number): number => {
+  const top = heap[0] as number
+  const n = size - 1
+  const last = heap[n] as number
+  let i = 0
+  for (;;) {
+    let c = 2 * i + 1
+    if (c >= n) break
+    if (c + 1 < n && (heap[c + 1] as number) < (heap[c] as number)) c++
+    if ((heap[c] as number) >= last) break
+    heap[i] = heap[c] as number
+    i = c
+  }
+  heap[i] = last
+  return top
+}
+
 const mergeCount = (t: RankTable, s: Scratch, b: Uint8Array, m: number): number => {
   if (m < 2) return m
   grow(s, m)
   const { next, prev, rank, heap } = s
+  // the heap's functions are module-level, not closures over `size`: one is called per piece that is no token
   let size = 0
-  const push = (key: number): void => {
-    let i = size++
-    while (i > 0) {
-      const up = (i - 1) >> 1
-      const k = heap[up] as number
-      if (k <= key) break
-      heap[i] = k
-      i = up
-    }
-    heap[i] = key
-  }
-  const pop = (): number => {
-    const top = heap[0] as number
-    const last = heap[--size] as number
-    let i = 0
-    for (;;) {
-      let c = 2 * i + 1
-      if (c >= size) break
-      if (c + 1 < size && (heap[c + 1] as number) < (heap[c] as number)) c++
-      if ((heap[c] as number) >= last) break
-      heap[i] = heap[c] as number
-      i = c
-    }
-    heap[i] = last
-    return top
-  }
   for (let i = 0; i < m; i++) {
     next[i] = i + 1
     prev[i] = i - 1
     const r = i + 2 <= m ? pairRank(t, b, i, i + 2) : -1
     rank[i] = r
-    if (r >= 0) push(r * POS + i)
+    if (r >= 0) heapPush(heap, size++, r * POS + i)
   }
   let parts = m
   while (size > 0) {
-    const key = pop()
+    const key = heapPop(heap, size--)
     const r = Math.floor(key / POS)
     const i = key - r * POS
     if (rank[i] !== r) continue // stale: the part merged away or its pair changed since
@@ -213,12 +219,12 @@ const mergeCount = (t: RankTable, s: Scratch, b: Uint8Array, m: number): number 
     parts--
     const ri = k < m ? pairRank(t, b, i, next[k] as number) : -1
     rank[i] = ri
-    if (ri >= 0) push(ri * POS + i)
+    if (ri >= 0) heapPush(heap, size++, ri * POS + i)
     if (i > 0) {
       const p = prev[i] as number
       const rp = pairRank(t, b, p, k)
       rank[p] = rp
-      if (rp >= 0) push(rp * POS + p)
+      if (rp >= 0) heapPush(heap, size++, rp * POS + p)
     }
   }
   return parts
