@@ -159,6 +159,18 @@ describe('smaller edges of the input', () => {
     expect(IsoTimestampC.is('2024-12-31T23:59:59.999Z')).toBe(true)
   })
 
+  it('leap years follow the Gregorian rule, year 0000 included (Date.UTC reads 0–99 as 1900–1999)', () => {
+    expect(IsoTimestampC.is('1900-02-29T10:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('0100-02-29T10:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('2000-02-29T10:00:00Z')).toBe(true)
+    expect(IsoTimestampC.is('0004-02-29T10:00:00Z')).toBe(true)
+    expect(IsoTimestampC.is('0000-02-29T10:00:00Z')).toBe(true)
+    expect(IsoTimestampC.is('2024-06-31T10:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('2024-07-31T10:00:00Z')).toBe(true)
+    expect(IsoTimestampC.is('2024-13-01T10:00:00Z')).toBe(false)
+    expect(IsoTimestampC.is('2024-01-00T10:00:00Z')).toBe(false)
+  })
+
   it('importJSONL accepts a byte-order mark before the first line, as loadHistory does', () => {
     const jsonl = toJSONL([textMessage('user', 'hi')])
     expect(importJSONL(`\uFEFF${jsonl}`)).toEqual(importJSONL(jsonl))
