@@ -156,11 +156,6 @@ const grow = (s: Scratch, m: number): void => {
   s.heap = new Float64Array(cap)
 }
 
-/**
- * The number of tokens byte-pair merging leaves of `b[0..m)`: the same merges in the same order as
- * tiktoken's (the pair of lowest rank, leftmost first, until no pair is a token), the lowest pair
- * found in a binary heap whose stale entries are skipped when they surface. O(m log m).
- */
 /** Adds `key` to the binary min-heap `heap[0..size)`, which then holds `size + 1` keys. */
 const heapPush = (heap: Float64Array, size: number, key: number): void => {
   let i = size
@@ -192,6 +187,11 @@ const heapPop = (heap: Float64Array, size: number): number => {
   return top
 }
 
+/**
+ * The number of tokens byte-pair merging leaves of `b[0..m)`: the same merges in the same order as
+ * tiktoken's (the pair of lowest rank, leftmost first, until no pair is a token), the lowest pair
+ * found in a binary heap whose stale entries are skipped when they surface. O(m log m).
+ */
 const mergeCount = (t: RankTable, s: Scratch, b: Uint8Array, m: number): number => {
   if (m < 2) return m
   grow(s, m)
