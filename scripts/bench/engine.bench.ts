@@ -297,6 +297,25 @@ const threadTimes = (): ReadonlyMap<string, readonly [number, number]> | undefin
 /** Where an open's CPU time went: the `busiest` threads' running and waiting time each (ms), and all the others' running time. */
 type ThreadSplit = { readonly counting: ReadonlyArray<readonly [number, number]>; readonly others: number }
 
+/**
+ * What touching fresh memory costs here, in µs per 4 KiB page: a new 64 MiB buffer filled twice,
+ * the first fill taking each page from the operating system (`fresh`, the page fault included),
+ * the second writing pages already there (`resident`). In a virtual machine a page fault can cost
+ * far more than writing the page; every copy into new memory (a structured clone's buffer, a heap
+ * that grows) pays it.
+ */
+const firstTouch = (): { readonly fresh: number; readonly resident: number } => {
+  const bytes = 64 * 1024 * 1024
+  const b = Buffer.allocUnsafeSlow(bytes)
+  const t0 = performance.now()
+  b.fill(1)
+  const t1 = performance.now()
+  b.fill(2)
+  const t2 = performance.now()
+  const pages = bytes / 4096
+  return { fresh: ((t1 - t0) * 1000) / pages, resident: ((t2 - t1) * 1000) / pages }
+}
+
 const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, after: ReadonlyMap<string, readonly [number, number]>, busiest: number): ThreadSplit => {
   const deltas = [...after].map(([tid, [run, wait]]) => {
     const [run0, wait0] = before.get(tid) ?? [0, 0]
@@ -350,18 +369,24 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const next = new Map<number, number[]>(sizes.map((n) => [n, []]))
   const busy = new Map<number, number[]>(sizes.map((n) => [n, []]))
   const threads = new Map<number, ThreadSplit[]>(sizes.map((n) => [n, []]))
+  const faults = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const system = new Map<number, number[]>(sizes.map((n) => [n, []]))
   let expected: number | undefined
   const opened = async (engine: Engine, id: string, workers: number, into: Map<number, number[]>): Promise<void> => {
     const c0 = process.cpuUsage()
+    const r0 = process.resourceUsage()
     const th0 = threadTimes()
     const t0 = performance.now()
     const session = await engine.open(id, history)
     const wall = performance.now() - t0
     const cpu = process.cpuUsage(c0)
+    const r1 = process.resourceUsage()
     const th1 = threadTimes()
     into.get(workers)?.push(wall)
     if (into === next) {
       busy.get(workers)?.push((cpu.user + cpu.system) / 1000 / wall)
+      faults.get(workers)?.push(r1.minorPageFault - r0.minorPageFault)
+      system.get(workers)?.push((cpu.system / (cpu.user + cpu.system)) * 100)
       if (th0 !== undefined && th1 !== undefined) threads.get(workers)?.push(splitThreads(th0, th1, workers))
     }
     const t = (await session.tokens()).tokens
@@ -396,10 +421,12 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   }
   const cell = (xs: ReadonlyArray<number>, one: ReadonlyArray<number>): string => `${spread(xs)} ${(stats(xs).median / stats(one).median).toFixed(2)}×`
   const rounds = (of: Map<number, number[]>, n: number): string => `${pairedRatios(of.get(n) ?? [], of.get(1) ?? [])}×`
+  const touches = [firstTouch(), firstTouch(), firstTouch()]
+  const touch = { fresh: stats(touches.map((t) => t.fresh)).median, resident: stats(touches.map((t) => t.resident)).median }
   table(
-    `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time`,
-    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy'],
-    sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`]),
+    `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time. Page faults: the process's minor faults (a page of fresh memory taken from the system); writing a fresh 4 KiB page takes ${ms(touch.fresh)} µs on this machine, and one already there ${ms(touch.resident)} µs`,
+    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy', 'next open: page faults', 'next open: system CPU (% of its CPU)'],
+    sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`, spread(faults.get(n) ?? []), spread(system.get(n) ?? [])]),
   )
   table(
     `engine: what the machine allows. "counting alone": n threads each count every n-th message, given to them before the clock starts (nothing sent, decoded or shared), in the same rounds; per round, against the round's one thread`,
