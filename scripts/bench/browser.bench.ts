@@ -66,7 +66,7 @@ export default async function browserBench(): Promise<void> {
   const turnLabels = Array.from({ length: TURNS }, (_, i) => `turn-${i}`)
   const floorLabels = Array.from({ length: 10 }, (_, i) => `floor-${i}`)
   /** Per run, `f` over the windows `labels`. */
-  const over = (rs: ReadonlyArray<Run>, labels: ReadonlyArray<string>, k: 'wall' | 'cpu', f: (xs: number[]) => number): string =>
+  const over = (rs: ReadonlyArray<Run>, labels: ReadonlyArray<string>, k: 'wall' | 'cpu' | 'gc', f: (xs: number[]) => number): string =>
     spread(rs.map((r) => f(labels.map((l) => traced(r, l)[k]).filter((x) => !Number.isNaN(x)))))
 
   const openRow = (label: string, rs: ReadonlyArray<Run>, window: 'idle' | 'open', send: boolean): string[] => [
@@ -123,6 +123,7 @@ export default async function browserBench(): Promise<void> {
     over(rs, labels, 'cpu', max),
     over(rs, labels, 'wall', median),
     over(rs, labels, 'wall', max),
+    over(rs, labels, 'gc', max),
     idle ? spread(rs.map((r) => max(r.floor.map((f) => f.timer)))) : spread(rs.map((r) => max(r.turns.map((t) => t.timer)))),
     idle ? '—' : spread(rs.map((r) => r.turns.reduce((n, t) => n + t.longTasks, 0))),
     worker && !idle ? spread(rs.map((r) => max(r.turns.map((t) => t.send)))) : '—',
@@ -131,7 +132,7 @@ export default async function browserBench(): Promise<void> {
   ]
   table(
     `browser (Chromium): one turn (append, prune, plan) on the resident history, ${TURNS} turns; longest main-thread task per turn, median [min–max] of ${runs} runs (ms)`,
-    ['engine', 'CPU: median', 'CPU: max', 'wall: median', 'wall: max', 'timer gap: max', 'Long Tasks', 'longest send', 'latency median', 'first prune: longest task (wall; CPU)'],
+    ['engine', 'CPU: median', 'CPU: max', 'wall: median', 'wall: max', "longest GC pause (the page's own)", 'timer gap: max', 'Long Tasks', 'longest send', 'latency median', 'first prune: longest task (wall; CPU)'],
     [
       ['nothing (idle 50 ms waits)', ...turnRow('', w, floorLabels, false, true).slice(1)],
       turnRow('worker session', w, turnLabels, true),
