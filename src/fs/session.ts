@@ -23,6 +23,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { Messages } from '../message.ts'
 import { importJSONL, toJSONL } from '../messages/codec.ts'
 import { forSave } from '../messages/views.ts'
+import { jsonlLines } from '../internal/lines.ts'
 import type { ChatState } from '../store/state.ts'
 import { fromStoreMessages, toStoreMessages } from '../store/persist.ts'
 
@@ -299,18 +300,7 @@ const readLines = async (file: string, options: LoadOptions): Promise<E.Either<S
 }
 
 /** The 1-based line of each message of a JSONL text: the lines that are not blank, as importJSONL reads them. */
-const messageLines = (text: string): number[] => {
-  const out: number[] = []
-  let line = 0
-  for (let start = 0; start <= text.length; ) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    line++
-    if (text.slice(start, end).replace(/^\uFEFF/, '').trim() !== '') out.push(line)
-    start = end + 1
-  }
-  return out
-}
+const messageLines = (text: string): number[] => [...jsonlLines(text)].map((line) => line.n)
 
 /**
  * Loads a history saved as JSONL, decoding and validating every line (`line 12: role: expected …`).

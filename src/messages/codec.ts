@@ -11,6 +11,7 @@ import { type DecodeFailure, type DecodeIssue, decodeIssue, formatDecodeFailure,
 import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, isInternal, type Message, type Messages } from '../message.ts'
 import type { Role } from '../role.ts'
 import { forExport, forExportStructured } from './views.ts'
+import { jsonlLines } from '../internal/lines.ts'
 
 /**
  * Most bad lines a JSONL import reports before it stops listing them.
@@ -96,21 +97,14 @@ export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => 
   const out: Message[] = []
   const issues: DecodeIssue[] = []
   let bad = 0
-  let n = 0
-  // a byte-order mark before the first line is not part of it (loadHistory reads files the same way)
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    n++
-    const line = text.slice(start, end).replace(/\r$/, '')
-    start = end + 1
-    if (line.trim() === '') continue
+  let last = 0
+  for (const { text: line, n } of jsonlLines(text)) {
+    last = n
     const r = decodeJSONLine(line, n)
     if (E.isRight(r)) out.push(r.right)
     else if (++bad <= MAX_REPORTED_LINES) for (const i of r.left) issues.push(i)
   }
-  if (bad > MAX_REPORTED_LINES) issues.push({ path: `line ${n}`, expected: `at most ${MAX_REPORTED_LINES} bad lines listed`, actual: `${bad} bad lines` })
+  if (bad > MAX_REPORTED_LINES) issues.push({ path: `line ${last}`, expected: `at most ${MAX_REPORTED_LINES} bad lines listed`, actual: `${bad} bad lines` })
   return issues.length > 0 ? E.left(issues) : E.right(out)
 }
 
