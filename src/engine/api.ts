@@ -89,6 +89,26 @@ export interface Engine extends HistoryMethods {
   ready(options?: CallOptions): Promise<void>
   /** Loads a history into a resident session, in slices; progress is reported per slice. */
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
+  /**
+   * Loads a saved history into a resident session straight from a `Blob`: a `File` from a file
+   * input, `await response.blob()`, a Blob kept in IndexedDB. It holds chatfold JSONL (one message a
+   * line, as `toJSONL` and `saveHistory` write it) or a JSON array of messages (as `toJSON` writes
+   * it). Only the Blob's handle crosses to the worker, which reads, decodes and counts the text
+   * (on the counting workers too), so this thread does no work in proportion to the history; get
+   * the messages back with `snapshot` when this side needs them. Progress counts messages; its
+   * `total` is the file's line count until the end. Bad lines reject with a `TypeError` naming each
+   * by line (`line 3: role: expected …`), a value that is no Blob with a `TypeError` saying what it is.
+   *
+   * @example
+   * import { createEngine, textMessage, toJSONL } from 'chatfold'
+   * // a File from <input type="file">, `await response.blob()`, or a Blob kept in IndexedDB
+   * const file = new Blob([toJSONL([textMessage('user', 'Hello, world!')])])
+   * const engine = createEngine({ mode: 'inline', encoding: 'heuristic' })
+   * const session = await engine.openFile('saved', file, { onProgress: (p) => console.log(p.done, p.total) })
+   * await session.tokens() // { messages: 1, tokens: 8 }
+   * engine.dispose()
+   */
+  openFile(id: string, file: Blob, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */
   restart(): Promise<void>
   /** Ends the worker; pending and later calls reject with `disposed`. */

@@ -29,6 +29,7 @@ import type { EngineService, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
+import { historyFile } from './file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
 
@@ -267,6 +268,16 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     }),
   ) as unknown as HistoryMethods
 
+  /** Opens a session on the service with what `carried` holds (messages, staged ones, or a file); answers its handle once committed. */
+  const start = async (
+    c: Connection,
+    id: string,
+    sessionEncoding: EncodingName,
+    carried: { readonly messages?: Messages; readonly staged?: number; readonly file?: Blob },
+    signal: AbortSignal | undefined,
+    progress: ProgressCallback | undefined,
+  ): Promise<number> => (await perform(c, { writes: true }, signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number
+
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
     const { id } = ref
     let closed = false
@@ -333,8 +344,16 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       pool(c, sessionEncoding)
       const carried = await stage(c, sessionEncoding, messages, o.signal, o.onProgress)
       const progress = remote ? undefined : (callback(o.onProgress) as ProgressCallback | undefined)
-      const handle = (await perform(c, { writes: true }, o.signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number
+      const handle = await start(c, id, sessionEncoding, carried, o.signal, progress)
       if (remote && 'messages' in carried) o.onProgress?.({ phase: 'open', done: messages.length, total: messages.length })
+      return makeSession(c, { id, handle }, sessionEncoding)
+    },
+    openFile: async (id, file, o = {}) => {
+      const c = current
+      const carried = { file: historyFile(file) }
+      const sessionEncoding = o.encoding ?? encoding
+      pool(c, sessionEncoding)
+      const handle = await start(c, id, sessionEncoding, carried, o.signal, callback(o.onProgress) as ProgressCallback | undefined)
       return makeSession(c, { id, handle }, sessionEncoding)
     },
     restart: () => {

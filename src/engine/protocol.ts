@@ -35,7 +35,7 @@ import type { EngineProgress } from './types.ts'
  * @since 0.1.0
  * @category engine
  */
-export const ENGINE_PROTOCOL = 4
+export const ENGINE_PROTOCOL = 5
 
 /**
  * A progress callback as the service receives it: a plain function inline, a Comlink proxy
@@ -88,7 +88,8 @@ export type StageRequest = {
 
 /**
  * Starts a resident session (replacing one of the same id when it commits) with the messages staged
- * under `staged`, then `messages`.
+ * under `staged`, then `messages`; or with the history saved in `file` (chatfold JSONL, or a JSON
+ * array of messages), read, decoded and counted on the service's side.
  *
  * @since 0.2.0
  * @category engine
@@ -99,6 +100,7 @@ export type OpenRequest = {
   readonly encoding: EncodingName
   readonly messages?: Messages
   readonly staged?: number
+  readonly file?: Blob
 }
 
 /**

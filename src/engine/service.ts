@@ -15,6 +15,7 @@ import { expose, releaseProxy, transfer } from 'comlink'
 import type { Message, Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName, type Estimator, heuristic, loadEstimator, type TokenBreakdown } from '../tokens.ts'
 import { admit } from './admit.ts'
+import { historyFile, readHistoryFile } from './file.ts'
 import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
 import { type Item, OPERATIONS, type OperationFeatures, type SessionRef, type Slice } from './operations.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
@@ -280,8 +281,16 @@ export const createEngineService = (): EngineService => {
         try {
           const { id, encoding } = request
           const estimate = await estimator(encoding)
-          const count = counterOf(encoding, estimate).count
-          const { messages, tokens } = await load(encoding, count, request, signal, throttled(onProgress, 'open'))
+          const counter = counterOf(encoding, estimate)
+          const progress = throttled(onProgress, 'open')
+          const { messages, tokens } =
+            request.file === undefined
+              ? await load(encoding, counter.count, request, signal, progress)
+              : await readHistoryFile(historyFile(request.file), {
+                  signal,
+                  count: (input, s) => pool.count({ input, offset: 0, encoding, counter, signal: s }),
+                  ...(progress === undefined ? {} : { progress }),
+                })
           throwIfAborted(signal)
           const handle = ++handles
           const before = sessions.get(id)
@@ -290,7 +299,7 @@ export const createEngineService = (): EngineService => {
             if (before === undefined) sessions.delete(id)
             else sessions.set(id, before)
           })
-          sessions.set(id, { id, handle, encoding, estimate, count, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue })
+          sessions.set(id, { id, handle, encoding, estimate, count: counter.count, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue })
           return handle
         } finally {
           release(onProgress)

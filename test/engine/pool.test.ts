@@ -10,6 +10,7 @@ import { createEngineService } from '../../src/engine/service.ts'
 import { COUNTER_DEPTH } from '../../src/engine/schedule.ts'
 import type { CountRequest, EngineService } from '../../src/engine/protocol.ts'
 import { type Messages, textMessage } from '../../src/message.ts'
+import { toJSONL } from '../../src/messages/codec.ts'
 import { countMessage, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
@@ -98,6 +99,18 @@ describe('counting pool', () => {
     // the counters take slices once their tables are loaded: let them warm up first
     await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(service, h, 20)).toBe(await exact(structuredClone(h)))
+    expect(seen.asked()).toBeGreaterThan(0)
+  })
+
+  it('counts a history read from a file on the counters too, exactly as one service does', async () => {
+    const seen = onSlices((inner, r) => inner.count(r))
+    const h = history()
+    const { service } = await pooled(2, seen.make)
+    await new Promise((r) => setTimeout(r, 50))
+    const handle = await service.open({ callId: 1, id: 'f', encoding: 'o200k_base', file: new Blob([toJSONL(h)]) })
+    await service.commit(1)
+    const tokens = (await service.session({ op: 'tokens', callId: 2, session: { id: 'f', handle }, options: {}, maxBytes: Infinity })) as { tokens: number; messages: number }
+    expect(tokens).toEqual({ messages: h.length, tokens: await exact(structuredClone(h)) })
     expect(seen.asked()).toBeGreaterThan(0)
   })
 

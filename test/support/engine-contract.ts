@@ -9,7 +9,9 @@ import { expose } from 'comlink'
 import { sampleSession } from '../../scripts/sample.ts'
 import { deepFreeze } from '../arbitraries.ts'
 import { createEngine, createEngineService, type Engine, EngineError, type EngineHost, type EngineOptions, type EngineProgress } from '../../src/engine/index.ts'
+import * as E from 'fp-ts/Either'
 import { type Message, type Messages, textMessage } from '../../src/message.ts'
+import { importJSONL, toJSON, toJSONL } from '../../src/messages/codec.ts'
 import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
 import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
 import { applyChanges } from '../../src/engine/index.ts'
@@ -109,6 +111,50 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const back = await session.snapshot()
       expect(back).toEqual(ms)
       expect(back.some((m) => m.parts.some((p) => p.type === 'image' && p.data instanceof Uint8Array))).toBe(true)
+    }))
+
+    it('opens a saved history from a Blob of JSONL or of a JSON array: the messages, counts and progress of open', withEngine(make, heuristic, async (engine) => {
+      const ms = history(300, 12)
+      const opened = await (await engine.open('ref', ms)).tokens()
+      for (const text of [toJSONL(ms), toJSON(ms, 2)]) {
+        const seen: EngineProgress[] = []
+        const session = await engine.openFile('saved', new Blob([text]), { onProgress: (p) => seen.push(p) })
+        expect(await session.tokens()).toEqual(opened)
+        expect(await session.snapshot()).toEqual(ms)
+        expect(seen.at(-1)).toEqual({ phase: 'open', done: ms.length, total: ms.length })
+        expect(seen.every((p) => p.phase === 'open' && p.done <= p.total)).toBe(true)
+        // the session takes turns like any other
+        expect((await session.append(turn(1))).messages).toBe(ms.length + 2)
+      }
+    }))
+
+    it('reads a file\'s lines as importJSONL does (a byte-order mark, \\r\\n endings, blank lines), and an empty file as no messages', withEngine(make, heuristic, async (engine) => {
+      const ms = history(20, 13)
+      const text = `\uFEFF${toJSONL(ms).split('\n').join('\r\n\r\n')}`
+      const expected = importJSONL(text)
+      expect(E.isRight(expected) && expected.right).toEqual(ms)
+      const session = await engine.openFile('saved', new Blob([text]))
+      expect(await session.snapshot()).toEqual(ms)
+      expect(await (await engine.openFile('empty', new Blob([]))).tokens()).toEqual({ messages: 0, tokens: 0 })
+    }))
+
+    it('rejects a file\'s bad lines naming each by line, and a value that is no Blob; an earlier session of the id stays', withEngine(make, heuristic, async (engine) => {
+      const ms = history(10, 14)
+      const before = await engine.open('saved', ms)
+      const lines = toJSONL(ms).split('\n')
+      lines[2] = (lines[2] as string).replace('"role":"', '"role":"bot-')
+      lines[6] = '{"id": "broken'
+      const e = await rejection(engine.openFile('saved', new Blob([lines.join('\n')])))
+      expect(e).toBeInstanceOf(TypeError)
+      expect((e as Error).message).toMatch(/line 3: role/)
+      expect((e as Error).message).toMatch(/line 7/)
+      expect(await before.tokens()).toEqual({ messages: ms.length, tokens: countMessages(await loadEstimator('heuristic'))(ms) })
+      const notJson = await rejection(engine.openFile('saved', new Blob(['[{"id": 1}'])))
+      expect(notJson).toBeInstanceOf(TypeError)
+      const text = await rejection(engine.openFile('saved', toJSONL(ms) as unknown as Blob))
+      expect(text).toBeInstanceOf(TypeError)
+      expect((text as Error).message).toMatch(/takes a Blob.*got a string/)
+      expect((await before.snapshot()).length).toBe(ms.length)
     }))
 
     it('appends only the new turn and keeps the counts', withEngine(make, heuristic, async (engine) => {
@@ -320,6 +366,19 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       controller.abort(new Error('not now'))
       const e = await rejection(engine.estimate(history(20, 1), { signal: controller.signal }))
       expect((e as Error).message).toBe('not now')
+    }))
+
+    it('stops reading a file when aborted, and works on after', withEngine(make, heuristic, async (engine) => {
+      const ms = history(400, 15)
+      const file = new Blob([toJSONL(ms)])
+      const early = new AbortController()
+      early.abort(new Error('not now'))
+      expect(((await rejection(engine.openFile('saved', file, { signal: early.signal }))) as Error).message).toBe('not now')
+      const controller = new AbortController()
+      const p = engine.openFile('saved', file, { encoding: 'o200k_base', signal: controller.signal })
+      controller.abort()
+      expect(((await rejection(p)) as Error).name).toBe('AbortError')
+      expect((await (await engine.openFile('saved', file)).tokens()).messages).toBe(ms.length)
     }))
 
     it('rejects a running call as soon as it is aborted, and keeps working after', withEngine(make, heuristic, async (engine) => {

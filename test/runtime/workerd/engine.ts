@@ -1,10 +1,12 @@
 /**
  * workerd smoke test of the engine: no `Worker` global and no `import.meta.url` there, so `auto`
  * runs inline; the o200k ranks load lazily from the bundle; a resident session opens, appends,
- * prunes and gives its history back; an aborted call rejects; a disposed engine rejects.
+ * prunes and gives its history back; a history opens from a Blob of its JSONL; an aborted call
+ * rejects; a disposed engine rejects.
  */
 import { createEngine, EngineError } from '../../../src/engine/index.ts'
 import { textMessage } from '../../../src/message.ts'
+import { toJSONL } from '../../../src/messages/codec.ts'
 import { sampleSession } from '../../../scripts/sample.ts'
 import { deepEqual, equal, ok, rejects } from './support/assert.ts'
 
@@ -29,6 +31,10 @@ export default {
     ok(pruned.report.prunedResults > 0, 'prune pruned results')
     ok(pruned.tokens < appended.tokens, 'prune freed tokens')
     equal((await session.snapshot()).length, history.length + 1, 'snapshot length')
+
+    // a saved history opened from a Blob of its JSONL, as a request body or an R2 object gives one
+    const saved = await engine.openFile('saved', new Blob([toJSONL(history)]))
+    deepEqual(await saved.tokens(), opened, 'a history opened from a Blob of JSONL')
 
     const controller = new AbortController()
     controller.abort()
