@@ -2,9 +2,10 @@
  * A saved history read on the engine's side: a `Blob` of chatfold JSONL (one message a line, as
  * `toJSONL` and `saveHistory` write it) or of a JSON array of messages (as `toJSON` writes it). Only
  * the Blob's handle crosses from the caller's thread; its text is read, decoded and counted here.
- * JSONL is decoded line by line in slices of a few milliseconds, between which the work yields,
- * reports progress and checks its signal, and each slice is counted (on the counting pool) while the
- * next is decoded. Bad lines reject with a `TypeError` naming each by line. Private to the engine.
+ * JSONL is decoded line by line as it is read, in slices of a few milliseconds between which the
+ * work yields, reports progress and checks its signal, and each slice is counted (on the counting
+ * pool) while the next is decoded. Bad lines reject with a `TypeError` naming each by line.
+ * Private to the engine.
  *
  * @module
  */
@@ -12,7 +13,7 @@ import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../message.ts'
 import { decodeJSONLine, importJSON } from '../messages/codec.ts'
 import type { DecodeIssue } from '../failure.ts'
-import { jsonlLines } from '../internal/lines.ts'
+import { type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { noop } from '../internal/function.ts'
 import { decodeError, MAX_ISSUES } from './admit.ts'
@@ -38,31 +39,93 @@ export type ReadFileOptions = {
   readonly progress?: (done: number, total: number) => void
 }
 
-/** How many lines `text` has (a last line without a newline counts): about how many messages a JSONL text holds. */
-const lineCount = (text: string): number => {
-  let n = text.length > 0 && !text.endsWith('\n') ? 1 : 0
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
-  return n
-}
-
-/** Whether the text is a JSON array (its first character that is no white space nor byte-order mark is `[`). */
-const isJsonArray = (text: string): boolean => /^[\s\uFEFF]*\[/.test(text.slice(0, 1024))
+// --- reading ---
 
 /**
- * Reads, decodes and counts the history in `file`. Rejects with a `TypeError` that names each bad
- * line (`line 3: role: expected …`; at most `MAX_ISSUES` issues), or with the signal's reason.
+ * How many bytes are read from the Blob at a time (a slice of it: its `stream()` is no help, Node's
+ * gives the whole Blob in one synchronous copy), and about how many are decoded at a time: a few
+ * ms of work each.
+ */
+const READ_BYTES = 1024 * 1024
+const DECODE_BYTES = 256 * 1024
+const NEWLINE = 0x0a
+
+/** Bytes that are not UTF-8, on the `index`-th line (from 0) of the piece being decoded. */
+class NotUtf8 extends Error {
+  constructor(readonly index: number) {
+    super('the bytes are not UTF-8')
+  }
+}
+
+/** Fatal on bytes that are not UTF-8; a byte-order mark is kept (the line reader skips the first). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** Decodes whole lines of UTF-8; throws `NotUtf8` naming the first line that is not. */
+const decodeLines = (bytes: Uint8Array): string => {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    let index = 0
+    for (let from = 0; from <= bytes.length; index++) {
+      let to = bytes.indexOf(NEWLINE, from)
+      if (to < 0) to = bytes.length
+      try {
+        utf8.decode(bytes.subarray(from, to))
+      } catch {
+        break
+      }
+      from = to + 1
+    }
+    throw new NotUtf8(index)
+  }
+}
+
+/**
+ * The text of `file` as UTF-8, in pieces of whole lines: a newline byte is never inside a
+ * character, so each piece decodes alone, and a piece that is not UTF-8 tells its line.
+ */
+async function* textOf(file: Blob): AsyncGenerator<string> {
+  let carry = new Uint8Array(0)
+  for (let at = 0; at < file.size; at += READ_BYTES) {
+    const read = new Uint8Array(await file.slice(at, at + READ_BYTES).arrayBuffer())
+    const bytes = carry.length === 0 ? read : new Uint8Array(carry.length + read.length)
+    if (bytes !== read) {
+      bytes.set(carry)
+      bytes.set(read, carry.length)
+    }
+    let from = 0
+    for (;;) {
+      // up to the last newline within DECODE_BYTES, or the first after it (a long line)
+      const last = bytes.lastIndexOf(NEWLINE, Math.min(bytes.length, from + DECODE_BYTES) - 1)
+      const end = last >= from ? last : bytes.indexOf(NEWLINE, from + DECODE_BYTES)
+      if (end < 0) break
+      yield decodeLines(bytes.subarray(from, end + 1))
+      from = end + 1
+    }
+    carry = bytes.slice(from)
+  }
+  if (carry.length > 0) yield decodeLines(carry)
+}
+
+/** The first character of `text` that is no white space nor byte-order mark, if any. */
+const firstMark = (text: string): string | undefined => /[^\s\uFEFF]/.exec(text)?.[0]
+
+/**
+ * Reads, decodes and counts the history in `file`, its text read and decoded a piece at a time, so
+ * that neither the whole text nor a long task is needed for JSONL (a JSON array is parsed whole).
+ * Rejects with a `TypeError` that names each bad line (`line 3: role: expected …`; at most
+ * `MAX_ISSUES` issues) or the line of bytes that are not UTF-8, or with the signal's reason.
  */
 export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<Counted> => {
-  throwIfAborted(o.signal)
-  const text = await file.text()
   throwIfAborted(o.signal)
   // stops the counting of slices already dealt, when a line is bad or the caller gives up
   const dealt = new AbortController()
   const onAbort = (): void => dealt.abort(o.signal.reason)
   o.signal.addEventListener('abort', onAbort, { once: true })
   const counted: Array<Promise<Counted>> = []
-  let total = 0
+  let read = 0
   let done = 0
+  let total = 0
   const deal = (messages: Messages): void => {
     const p = o.count(messages, dealt.signal)
     counted.push(p)
@@ -71,43 +134,86 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
       o.progress?.(done, Math.max(done, total))
     }, noop)
   }
+
+  // JSONL: each line decoded, in slices of a few ms, and dealt for counting in slices of SLICE_CHARS
+  const split = jsonlSplitter()
+  const issues: DecodeIssue[] = []
+  let slice: Message[] = []
+  let chars = 0
+  let decoded = 0
+  const spent = budget()
+  const decode = async (lines: ReadonlyArray<JsonlLine>): Promise<void> => {
+    for (const line of lines) {
+      if (spent.spent()) {
+        await yieldToEventLoop()
+        throwIfAborted(o.signal)
+        spent.reset()
+      }
+      const r = decodeJSONLine(line.text, line.n)
+      if (E.isLeft(r)) {
+        for (const issue of r.left) issues.push(issue)
+        if (issues.length >= MAX_ISSUES) throw decodeError(issues.slice(0, MAX_ISSUES), true)
+        continue
+      }
+      if (issues.length > 0) continue
+      slice.push(r.right)
+      decoded++
+      chars += line.text.length + 1
+      if (chars >= SLICE_CHARS) {
+        // counting on this thread starts within `deal`: in a task of its own, not after a slice of decoding
+        await yieldToEventLoop()
+        deal(slice)
+        slice = []
+        chars = 0
+        await yieldToEventLoop()
+        throwIfAborted(o.signal)
+        spent.reset()
+      }
+    }
+    // about how many messages the file holds, from the share of it read so far
+    total = Math.max(decoded, Math.round(decoded * Math.max(1, file.size / Math.max(1, read))))
+  }
+
   try {
-    if (isJsonArray(text)) {
-      const r = importJSON(text)
+    const pieces = textOf(file)
+    let format: 'jsonl' | 'json' | undefined
+    let lines = 0
+    let head = ''
+    const whole: string[] = []
+    for (;;) {
+      let next: IteratorResult<string>
+      try {
+        next = await pieces.next()
+      } catch (e) {
+        if (!(e instanceof NotUtf8)) throw e
+        throw decodeError([{ path: `line ${lines + 1 + e.index}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false)
+      }
+      throwIfAborted(o.signal)
+      if (next.done === true) break
+      let text = next.value
+      read += text.length
+      // the pieces are whole lines: the lines before the next piece are those read so far
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
+      if (format === undefined) {
+        // white space alone does not tell the format yet
+        head += text
+        const mark = firstMark(head)
+        if (mark === undefined) continue
+        format = mark === '[' ? 'json' : 'jsonl'
+        text = head
+      }
+      if (format === 'json') whole.push(text)
+      else await decode(split.push(text))
+    }
+    if (format === 'json') {
+      const r = importJSON(whole.join('').replace(/^\uFEFF/, ''))
       if (E.isLeft(r)) throw decodeError(r.left.slice(0, MAX_ISSUES), r.left.length > MAX_ISSUES)
       total = r.right.length
       for (const { messages } of slicesOf(r.right, () => SLICE_CHARS)) deal(messages)
     } else {
-      total = lineCount(text)
-      const issues: DecodeIssue[] = []
-      let more = false
-      let slice: Message[] = []
-      let from = 0
-      const spent = budget()
-      for (const line of jsonlLines(text)) {
-        if (spent.spent()) {
-          await yieldToEventLoop()
-          throwIfAborted(o.signal)
-          spent.reset()
-        }
-        const r = decodeJSONLine(line.text, line.n)
-        if (E.isLeft(r)) {
-          for (const issue of r.left) issues.push(issue)
-          if (issues.length >= MAX_ISSUES) {
-            more = true
-            break
-          }
-          continue
-        }
-        if (issues.length > 0) continue
-        slice.push(r.right)
-        if (line.next - from >= SLICE_CHARS) {
-          deal(slice)
-          slice = []
-          from = line.next
-        }
-      }
-      if (issues.length > 0) throw decodeError(issues.slice(0, MAX_ISSUES), more)
+      await decode(split.end())
+      if (issues.length > 0) throw decodeError(issues, false)
+      total = decoded
       if (slice.length > 0) deal(slice)
     }
     const parts = await Promise.all(counted)

@@ -1,23 +1,51 @@
 /**
  * The lines of a JSONL text, as every reader of chatfold JSONL takes them: split at `\n`, a `\r`
- * before it dropped, a byte-order mark before the first line skipped, blank lines left out.
+ * before it dropped, a byte-order mark before the first line skipped, blank lines left out. The
+ * text may come whole or in chunks (a stream), with the same lines either way.
  *
  * @module
  */
 
-/** One line that is not blank: its text, its 1-based number, and where the text after it starts. */
-export type JsonlLine = { readonly text: string; readonly n: number; readonly next: number }
+/** One line that is not blank: its text and its 1-based number among all lines. */
+export type JsonlLine = { readonly text: string; readonly n: number }
+
+/** A splitter of JSONL text given in chunks: `push` answers the lines a chunk completes, `end` the last one. */
+export const jsonlSplitter = () => {
+  let rest = ''
+  let n = 0
+  let started = false
+  const take = (line: string, out: JsonlLine[]): void => {
+    n++
+    const text = line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line
+    if (text.trim() !== '') out.push({ text, n })
+  }
+  return {
+    push: (chunk: string): JsonlLine[] => {
+      let text = rest + chunk
+      if (!started && text.length > 0) {
+        started = true
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+      }
+      const out: JsonlLine[] = []
+      let start = 0
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+        take(text.slice(start, end), out)
+        start = end + 1
+      }
+      rest = text.slice(start)
+      return out
+    },
+    end: (): JsonlLine[] => {
+      const out: JsonlLine[] = []
+      take(rest, out)
+      rest = ''
+      return out
+    },
+  }
+}
 
 /** The lines of `text` that are not blank, in order, each with its 1-based number among all lines. */
-export function* jsonlLines(text: string): Generator<JsonlLine> {
-  let n = 0
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    n++
-    const line = text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end)
-    start = end + 1
-    if (line.trim() !== '') yield { text: line, n, next: start }
-  }
+export const jsonlLines = (text: string): JsonlLine[] => {
+  const split = jsonlSplitter()
+  return [...split.push(text), ...split.end()]
 }
