@@ -8,7 +8,7 @@
  * The engine's sends (the structured clone in `postMessage`) are timed one by one too, and each
  * window is marked (`performance.mark`) for the trace the bench records (browser.bench.ts).
  */
-import { createEngine, type Engine, type EngineHost, type Message, type Messages, webWorkerHost } from '../../src/mod.ts'
+import { createEngine, type Engine, type EngineHost, type Message, type Messages, toJSONL, webWorkerHost } from '../../src/mod.ts'
 import { sampleSession } from '../sample.ts'
 import { type Alone, type CountingThread, countAlone } from './ceiling.ts'
 
@@ -25,6 +25,8 @@ export type BrowserRun = {
   readonly floor: ReadonlyArray<Window>
   /** A second open of the history, once the first session is closed (every worker warm), total ms; `NaN` inline. */
   readonly reopen: number
+  /** The history opened from a Blob of its JSONL (`openFile`), after the rest. */
+  readonly openFile: Window
 }
 
 const longTasks: Array<{ start: number; end: number }> = []
@@ -121,6 +123,9 @@ const PLAN = { keepRecentTokens: 20_000 } as const
 
 const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; readonly turns: number }): Promise<BrowserRun> => {
   const history = sampleSession({ messages: opts.messages, seed: 42 })
+  // the same history saved as JSONL, as a file input, a fetch or IndexedDB hands it over: made first,
+  // so that the garbage of making it here is collected long before its window
+  const file = new Blob([toJSONL(history)])
   const turns = nextTurns(history, opts.turns)
   const workerUrl = new URL('./engine.worker.js', import.meta.url)
   const timed = mode === 'inline' ? undefined : timedSends(webWorkerHost(workerUrl))
@@ -140,6 +145,7 @@ const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; 
   const opened = await watched('open', () => engine.open('bench', history))
   const open = { ...opened.window, send: take(), sends: timed?.count() ?? Number.NaN, bytes: JSON.stringify(history).length }
   const session = opened.value
+  const opens = (await session.tokens()).tokens
   // the first prune of a long history rewrites thousands of old results: a one-off, shown apart
   const firstPrune = (await watched('first-prune', () => session.prune(PRUNE))).window
   take()
@@ -162,8 +168,11 @@ const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; 
     reopen = performance.now() - t0
     await again.close()
   }
+  const fromFile = await watched('open-file', () => engine.openFile('file', file))
+  const { tokens } = await fromFile.value.tokens()
+  if (tokens !== opens) throw new Error(`openFile counted ${tokens} tokens, open ${opens}`)
   engine.dispose()
-  return { mode, workers, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor, reopen }
+  return { mode, workers, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor, reopen, openFile: fromFile.window }
 }
 
 /** A Web Worker running ceiling.worker.ts, for `countAlone`. */

@@ -25,7 +25,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { performance as nodePerformance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
-import { createEngine, type Engine, type EngineHost, type EngineSession, type Message, type Messages } from '../../src/mod.ts'
+import { createEngine, type Engine, type EngineHost, type EngineSession, type Message, type Messages, toJSONL } from '../../src/mod.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
 import { countMessages, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../sample.ts'
@@ -195,6 +195,8 @@ export default async function engineBench(): Promise<void> {
       host.unref?.()
     }
   }
+  // the history saved as JSONL, as a file input or a fetch hands it over; made first, its garbage long collected when it is opened
+  const file = new Blob([toJSONL(history)])
   await worker.ready()
   const heapBefore = await workerHeap()
   const rssBefore = process.memoryUsage().rss
@@ -206,6 +208,7 @@ export default async function engineBench(): Promise<void> {
   const opened = await blocked(() => worker.open('bench', history))
   const openSend = timed.longest()
   const session = opened.value
+  const openedTokens = (await session.tokens()).tokens
   const heapAfter = await workerHeap()
   const rssAfter = process.memoryUsage().rss
 
@@ -218,10 +221,18 @@ export default async function engineBench(): Promise<void> {
   const floor: Array<{ readonly longest: number; readonly stretch: number; readonly busy: number }> = []
   for (let i = 0; i < TURNS; i++) floor.push(await blocked(() => new Promise((r) => setTimeout(r, 50))))
 
+  // the history opened from that Blob: only its handle crosses
+  const fromFile = await blocked(() => worker.openFile('file', file))
+  const fileSend = timed.longest()
+  const fileTokens = (await fromFile.value.tokens()).tokens
+  if (fileTokens !== openedTokens) throw new Error(`openFile counted ${fileTokens} tokens, open ${openedTokens}`)
+  await fromFile.value.close()
+
   const inline = createEngine({ mode: 'inline', encoding: 'o200k_base' })
   const inlineOpen = await blocked(() => inline.open('bench', history))
   const firstInline = await blocked(() => inlineOpen.value.prune(PRUNE))
   const onInline = await turnsOn(inlineOpen.value, turns, () => Number.NaN)
+  const inlineFile = await blocked(() => inline.openFile('file', file))
 
   // last, after every session's turns: their garbage (a copy of the history, a full count) would
   // otherwise be this thread's to collect during the turns. The values are dropped, the times kept.
@@ -234,6 +245,8 @@ export default async function engineBench(): Promise<void> {
     [
       ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), ms(idle.stretch), '—', ms(idle.busy), ms(idle.total)],
       ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.stretch), ms(openSend), ms(opened.busy), ms(opened.total)],
+      ['worker session: openFile, from a Blob of the JSONL (read, decoded and counted in the worker)', ms(fromFile.longest), ms(fromFile.stretch), ms(fileSend), ms(fromFile.busy), ms(fromFile.total)],
+      ['inline session: openFile (read, decoded and counted on this thread, in slices)', ms(inlineFile.longest), ms(inlineFile.stretch), '—', ms(inlineFile.busy), ms(inlineFile.total)],
       ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.stretch), ms(wholeSend), ms(whole.busy), ms(whole.total)],
       ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.stretch), '—', ms(clone.busy), ms(clone.total)],
       ['inline: full estimate, cold cache', ms(cold.longest), ms(cold.stretch), '—', ms(cold.busy), ms(cold.total)],
