@@ -300,7 +300,7 @@ const readLines = async (file: string, options: LoadOptions): Promise<E.Either<S
 }
 
 /** The 1-based line of each message of a JSONL text: the lines that are not blank, as importJSONL reads them. */
-const messageLines = (text: string): number[] => [...jsonlLines(text)].map((line) => line.n)
+const messageLines = (text: string): number[] => jsonlLines(text).map((line) => line.n)
 
 /**
  * Loads a history saved as JSONL, decoding and validating every line (`line 12: role: expected …`).
