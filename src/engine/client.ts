@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { proxy } from 'comlink'
+import { proxy, transfer } from 'comlink'
 import type { Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
 import type { Summarizer } from '../compaction/compact.ts'
@@ -29,7 +29,7 @@ import type { EngineService, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
-import { historyFile } from './file.ts'
+import { historyFile, portableFile } from './file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
 
@@ -273,7 +273,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     c: Connection,
     id: string,
     sessionEncoding: EncodingName,
-    carried: { readonly messages?: Messages; readonly staged?: number; readonly file?: Blob },
+    carried: { readonly messages?: Messages; readonly staged?: number; readonly file?: Blob | ArrayBuffer },
     signal: AbortSignal | undefined,
     progress: ProgressCallback | undefined,
   ): Promise<number> => (await perform(c, { writes: true }, signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number
@@ -350,9 +350,12 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     },
     openFile: async (id, file, o = {}) => {
       const c = current
-      const carried = { file: historyFile(file) }
+      const blob = historyFile(file)
       const sessionEncoding = o.encoding ?? encoding
       pool(c, sessionEncoding)
+      const sent = remote ? await portableFile(blob) : blob
+      throwIfAborted(o.signal)
+      const carried = { file: sent instanceof ArrayBuffer ? transfer(sent, [sent]) : sent }
       const handle = await start(c, id, sessionEncoding, carried, o.signal, callback(o.onProgress) as ProgressCallback | undefined)
       return makeSession(c, { id, handle }, sessionEncoding)
     },

@@ -23,11 +23,30 @@ import { budget, slicesOf, yieldToEventLoop } from './schedule.ts'
 /** About how many characters of JSONL (or bytes of messages) each slice dealt for counting holds. */
 const SLICE_CHARS = 128 * 1024
 
-/** `u` when it is a `Blob` of this runtime (a `File` is one); a `TypeError` that says what it is otherwise. */
+/**
+ * `u` when it is a `Blob` of this runtime (a `File` is one), or a Blob of the bytes of an
+ * `ArrayBuffer` (how a Blob that cannot cross to a worker is sent); a `TypeError` that says what
+ * it is otherwise.
+ */
 export const historyFile = (u: unknown): Blob => {
   if (typeof Blob === 'function' && u instanceof Blob) return u
+  if (u instanceof ArrayBuffer) return new Blob([u])
   const what = u === null ? 'null' : Array.isArray(u) ? 'an array (open takes messages)' : typeof u === 'string' ? 'a string (wrap text in a Blob, or parse it with importJSONL and open the messages)' : typeof u
   throw new TypeError(`openFile takes a Blob of chatfold JSONL or of a JSON array of messages (a File, or await response.blob()); got ${what}`)
+}
+
+/**
+ * What crosses to a worker for `file`: the Blob itself (a handle) where the runtime can clone it,
+ * else its bytes, read without blocking and transferred. Node's file-backed Blobs
+ * (`fs.openAsBlob`) cannot be cloned.
+ */
+export const portableFile = async (file: Blob): Promise<Blob | ArrayBuffer> => {
+  try {
+    structuredClone(file)
+    return file
+  } catch {
+    return await file.arrayBuffer()
+  }
 }
 
 /** Options of `readHistoryFile`. */
@@ -81,10 +100,11 @@ const decodeLines = (bytes: Uint8Array): string => {
 }
 
 /**
- * The text of `file` as UTF-8, in pieces of whole lines: a newline byte is never inside a
- * character, so each piece decodes alone, and a piece that is not UTF-8 tells its line.
+ * The text of `file` as UTF-8, in pieces of whole lines (each with its length in bytes): a newline
+ * byte is never inside a character, so each piece decodes alone, and a piece that is not UTF-8
+ * tells its line.
  */
-async function* textOf(file: Blob): AsyncGenerator<string> {
+async function* textOf(file: Blob): AsyncGenerator<{ readonly text: string; readonly bytes: number }> {
   let carry = new Uint8Array(0)
   for (let at = 0; at < file.size; at += READ_BYTES) {
     const read = new Uint8Array(await file.slice(at, at + READ_BYTES).arrayBuffer())
@@ -99,12 +119,12 @@ async function* textOf(file: Blob): AsyncGenerator<string> {
       const last = bytes.lastIndexOf(NEWLINE, Math.min(bytes.length, from + DECODE_BYTES) - 1)
       const end = last >= from ? last : bytes.indexOf(NEWLINE, from + DECODE_BYTES)
       if (end < 0) break
-      yield decodeLines(bytes.subarray(from, end + 1))
+      yield { text: decodeLines(bytes.subarray(from, end + 1)), bytes: end + 1 - from }
       from = end + 1
     }
     carry = bytes.slice(from)
   }
-  if (carry.length > 0) yield decodeLines(carry)
+  if (carry.length > 0) yield { text: decodeLines(carry), bytes: carry.length }
 }
 
 /** The first character of `text` that is no white space nor byte-order mark, if any. */
@@ -181,7 +201,7 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
     let head = ''
     const whole: string[] = []
     for (;;) {
-      let next: IteratorResult<string>
+      let next: IteratorResult<{ readonly text: string; readonly bytes: number }>
       try {
         next = await pieces.next()
       } catch (e) {
@@ -190,8 +210,8 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
       }
       throwIfAborted(o.signal)
       if (next.done === true) break
-      let text = next.value
-      read += text.length
+      let text = next.value.text
+      read += next.value.bytes
       // the pieces are whole lines: the lines before the next piece are those read so far
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
       if (format === undefined) {

@@ -100,7 +100,8 @@ export type OpenRequest = {
   readonly encoding: EncodingName
   readonly messages?: Messages
   readonly staged?: number
-  readonly file?: Blob
+  /** A Blob, or the bytes of one that the runtime cannot send to a worker (Node's file-backed Blobs). */
+  readonly file?: Blob | ArrayBuffer
 }
 
 /**

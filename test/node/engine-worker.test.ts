@@ -1,13 +1,19 @@
 /**
  * The engine in a real `worker_threads` worker (Node): the engine contract, then failure handling
  * a real worker can show: a worker script that cannot load, one that throws on load, one that dies
- * mid-call, and the idle worker not keeping the process alive.
+ * mid-call, and the idle worker not keeping the process alive; and a history file on disk opened
+ * from `fs.openAsBlob`.
  */
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createNodeEngine } from '../../src/node/engine.ts'
 import { createEngine, EngineError } from '../../src/engine/index.ts'
 import { engineContract } from '../support/engine-contract.ts'
 import { engineAborts } from '../support/engine-aborts.ts'
+import { toJSONL } from '../../src/messages/codec.ts'
+import { sampleSession } from '../../scripts/sample.ts'
 
 const workerThreads = [{ name: 'worker_threads', make: (o: Parameters<typeof createNodeEngine>[0]) => createNodeEngine(o) }]
 engineContract(workerThreads)
@@ -56,5 +62,25 @@ describe('node worker failures', () => {
     const engine = createEngine({ encoding: 'heuristic' })
     expect(engine.mode).toBe('inline')
     engine.dispose()
+  })
+})
+
+describe('a history file on disk in a worker_threads engine', () => {
+  it('opens from fs.openAsBlob, whose Blob cannot be cloned to a worker: its bytes cross instead', async () => {
+    const ms = sampleSession({ messages: 300, seed: 21 })
+    const dir = mkdtempSync(join(tmpdir(), 'chatfold-openfile-'))
+    const engine = createNodeEngine({ encoding: 'heuristic' })
+    try {
+      const path = join(dir, 'session.jsonl')
+      writeFileSync(path, toJSONL(ms))
+      const file = await openAsBlob(path)
+      expect(() => structuredClone(file)).toThrow()
+      const session = await engine.openFile('disk', file)
+      expect(await session.tokens()).toEqual(await (await engine.open('memory', ms)).tokens())
+      expect(await session.snapshot()).toEqual(ms)
+    } finally {
+      engine.dispose()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
