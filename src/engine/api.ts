@@ -91,7 +91,8 @@ export interface Engine extends HistoryMethods {
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /**
    * Loads a saved history into a resident session straight from a `Blob`: a `File` from a file
-   * input, `await response.blob()`, a Blob kept in IndexedDB. It holds chatfold JSONL (one message a
+   * input, `await response.blob()`, a Blob kept in IndexedDB, Node's `fs.openAsBlob(path)` (whose
+   * bytes are sent, as such a Blob cannot cross to a worker). It holds chatfold JSONL (one message a
    * line, as `toJSONL` and `saveHistory` write it) or a JSON array of messages (as `toJSON` writes
    * it). Only the Blob's handle crosses to the worker, which reads, decodes and counts the text
    * (on the counting workers too), so this thread does no work in proportion to the history; get
