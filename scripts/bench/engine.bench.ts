@@ -1,7 +1,8 @@
 /**
  * The engine: how long the main thread is blocked, with the work in a worker holding a resident
- * session against the same work inline, on the 20,000-message history; opening that history;
- * worker start and first call; worker memory.
+ * session against the same work inline, on the 20,000-message history; opening that history (its
+ * messages, and a Blob of its JSONL with `openFile`), on one worker and on a counting pool, with
+ * the page faults each open takes; worker start and first call; worker memory.
  *
  * The longest main-thread block is measured with a timer-lag probe: a chain of 1 ms timers on the
  * main thread records the largest gap between two consecutive ticks, i.e. the longest time the event
