@@ -13,7 +13,7 @@ import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../message.ts'
 import { decodeJSONLine, importJSON } from '../messages/codec.ts'
 import type { DecodeIssue } from '../failure.ts'
-import { type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
+import { invalidUtf8Line, type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { noop } from '../internal/function.ts'
 import { decodeError, MAX_ISSUES } from './admit.ts'
@@ -69,9 +69,9 @@ const READ_BYTES = 1024 * 1024
 const DECODE_BYTES = 256 * 1024
 const NEWLINE = 0x0a
 
-/** Bytes that are not UTF-8, on the `index`-th line (from 0) of the piece being decoded. */
+/** Bytes that are not UTF-8, on the `line`-th line (from 1) of the piece being decoded. */
 class NotUtf8 extends Error {
-  constructor(readonly index: number) {
+  constructor(readonly line: number) {
     super('the bytes are not UTF-8')
   }
 }
@@ -84,18 +84,7 @@ const decodeLines = (bytes: Uint8Array): string => {
   try {
     return utf8.decode(bytes)
   } catch {
-    let index = 0
-    for (let from = 0; from <= bytes.length; index++) {
-      let to = bytes.indexOf(NEWLINE, from)
-      if (to < 0) to = bytes.length
-      try {
-        utf8.decode(bytes.subarray(from, to))
-      } catch {
-        break
-      }
-      from = to + 1
-    }
-    throw new NotUtf8(index)
+    throw new NotUtf8(invalidUtf8Line(bytes))
   }
 }
 
@@ -206,7 +195,7 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
         next = await pieces.next()
       } catch (e) {
         if (!(e instanceof NotUtf8)) throw e
-        throw decodeError([{ path: `line ${lines + 1 + e.index}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false)
+        throw decodeError([{ path: `line ${lines + e.line}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false)
       }
       throwIfAborted(o.signal)
       if (next.done === true) break

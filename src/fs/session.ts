@@ -23,7 +23,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { Messages } from '../message.ts'
 import { importJSONL, toJSONL } from '../messages/codec.ts'
 import { forSave } from '../messages/views.ts'
-import { jsonlLines } from '../internal/lines.ts'
+import { invalidUtf8Line, jsonlLines } from '../internal/lines.ts'
 import type { ChatState } from '../store/state.ts'
 import { fromStoreMessages, toStoreMessages } from '../store/persist.ts'
 
@@ -257,22 +257,6 @@ const countLines = (text: string): number => {
   let n = 1
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
   return n
-}
-
-/** The 1-based line holding the first byte sequence that is not UTF-8. */
-const invalidUtf8Line = (bytes: Uint8Array): number => {
-  let line = 1
-  for (let start = 0; start <= bytes.length; line++) {
-    let end = bytes.indexOf(NEWLINE, start)
-    if (end < 0) end = bytes.length
-    try {
-      utf8.decode(bytes.subarray(start, end))
-    } catch {
-      return line
-    }
-    start = end + 1
-  }
-  return line
 }
 
 /** Reads a JSONL file's complete text, with the torn-tail policy. */

@@ -49,3 +49,22 @@ export const jsonlLines = (text: string): JsonlLine[] => {
   const split = jsonlSplitter()
   return [...split.push(text), ...split.end()]
 }
+
+const NEWLINE = 0x0a
+const fatal = new TextDecoder('utf-8', { fatal: true })
+
+/** The 1-based line of `bytes` that holds the first byte sequence that is not UTF-8 (one past the last line when all are). */
+export const invalidUtf8Line = (bytes: Uint8Array): number => {
+  let line = 1
+  for (let start = 0; start <= bytes.length; line++) {
+    let end = bytes.indexOf(NEWLINE, start)
+    if (end < 0) end = bytes.length
+    try {
+      fatal.decode(bytes.subarray(start, end))
+    } catch {
+      return line
+    }
+    start = end + 1
+  }
+  return line
+}
