@@ -23,7 +23,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { Messages } from '../message.ts'
 import { importJSONL, toJSONL } from '../messages/codec.ts'
 import { forSave } from '../messages/views.ts'
-import { invalidUtf8Line, jsonlLines } from '../internal/lines.ts'
+import { invalidUtf8Line, isTornTail, jsonlLines } from '../internal/lines.ts'
 import type { ChatState } from '../store/state.ts'
 import { fromStoreMessages, toStoreMessages } from '../store/persist.ts'
 
@@ -222,32 +222,13 @@ export const saveStore =
 
 const NEWLINE = 0x0a
 const utf8 = new TextDecoder('utf-8', { fatal: true })
-const lenient = new TextDecoder('utf-8')
-
-const isJson = (s: string): boolean => {
-  try {
-    JSON.parse(s)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Splits a file into its complete text and a torn tail (a last line without newline that is not JSON). */
 const splitTorn = (bytes: Uint8Array): { readonly text: string; readonly torn: boolean } | undefined => {
   const cut = bytes.lastIndexOf(NEWLINE) + 1
-  let tail: string | undefined
-  if (cut < bytes.length) {
-    let t: string
-    try {
-      t = utf8.decode(bytes.subarray(cut))
-    } catch {
-      t = lenient.decode(bytes.subarray(cut)) + '\u0000' // cut inside a character: never JSON
-    }
-    if (t.trim() !== '' && !isJson(t)) tail = t
-  }
+  const torn = cut < bytes.length && isTornTail(bytes.subarray(cut))
   try {
-    return tail === undefined ? { text: utf8.decode(bytes), torn: false } : { text: utf8.decode(bytes.subarray(0, cut)), torn: true }
+    return { text: utf8.decode(torn ? bytes.subarray(0, cut) : bytes), torn }
   } catch {
     return undefined
   }
@@ -379,9 +360,8 @@ export const appendHistory =
               }
               end = from
             }
-            const text = lenient.decode(tail)
-            if (text.trim() === '' || isJson(text)) prefix = '\n'
-            else await fh.truncate(start)
+            if (isTornTail(tail)) await fh.truncate(start)
+            else prefix = '\n'
           }
         }
         if (prefix !== '' || data !== '') {

@@ -68,3 +68,23 @@ export const invalidUtf8Line = (bytes: Uint8Array): number => {
   }
   return line
 }
+
+/**
+ * Whether `bytes`, what follows the last newline of a JSONL file, is a torn last line, as a crash
+ * mid-append leaves one: not blank, and not JSON, or not even UTF-8 (cut inside a character).
+ */
+export const isTornTail = (bytes: Uint8Array): boolean => {
+  let text: string
+  try {
+    text = fatal.decode(bytes)
+  } catch {
+    return true
+  }
+  if (text.trim() === '') return false
+  try {
+    JSON.parse(text)
+    return false
+  } catch {
+    return true
+  }
+}
