@@ -8,7 +8,7 @@ import type { Messages } from '../message.ts'
 import type { EncodingName } from '../tokens.ts'
 import type { EngineHost } from './host.ts'
 import type { HistoryMethods, SessionMethods } from './operations.ts'
-import type { CallOptions, EncodingOptions, EngineMode, ProgressOptions } from './types.ts'
+import type { CallOptions, EncodingOptions, EngineMode, FileOptions, ProgressOptions } from './types.ts'
 
 // --- the API ---
 
@@ -97,8 +97,10 @@ export interface Engine extends HistoryMethods {
    * it). Only the Blob's handle crosses to the worker, which reads, decodes and counts the text
    * (on the counting workers too), so this thread does no work in proportion to the history; get
    * the messages back with `snapshot` when this side needs them. Progress counts messages; its
-   * `total` is the file's line count until the end. Bad lines reject with a `TypeError` naming each
-   * by line (`line 3: role: expected …`), a value that is no Blob with a `TypeError` saying what it is.
+   * `total` is estimated from the bytes read until the end. Bad lines reject with a `TypeError` naming
+   * each by line (`line 3: role: expected …`), a value that is no Blob with a `TypeError` saying what
+   * it is. A torn last line (a crash mid-append) is dropped as `loadHistory` drops it, or reported
+   * with `tornTail: 'fail'`.
    *
    * @example
    * import { createEngine, textMessage, toJSONL } from 'chatfold'
@@ -109,7 +111,7 @@ export interface Engine extends HistoryMethods {
    * await session.tokens() // { messages: 1, tokens: 8 }
    * engine.dispose()
    */
-  openFile(id: string, file: Blob, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
+  openFile(id: string, file: Blob, options?: CallOptions & EncodingOptions & ProgressOptions & FileOptions): Promise<EngineSession>
   /** Ends the worker and starts a new one (resident sessions are lost); pending calls reject with `restarted`. */
   restart(): Promise<void>
   /** Ends the worker; pending and later calls reject with `disposed`. */

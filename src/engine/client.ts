@@ -25,7 +25,7 @@ import {
   type SessionRef,
   type Slice,
 } from './operations.ts'
-import type { EngineService, ProgressCallback } from './protocol.ts'
+import type { EngineService, OpenRequest, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
@@ -273,7 +273,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     c: Connection,
     id: string,
     sessionEncoding: EncodingName,
-    carried: { readonly messages?: Messages; readonly staged?: number; readonly file?: Blob | ArrayBuffer },
+    carried: Pick<OpenRequest, 'messages' | 'staged' | 'file' | 'tornTail'>,
     signal: AbortSignal | undefined,
     progress: ProgressCallback | undefined,
   ): Promise<number> => (await perform(c, { writes: true }, signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number
@@ -355,7 +355,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       pool(c, sessionEncoding)
       const sent = remote ? await portableFile(blob) : blob
       throwIfAborted(o.signal)
-      const carried = { file: sent instanceof ArrayBuffer ? transfer(sent, [sent]) : sent }
+      const carried = { file: sent instanceof ArrayBuffer ? transfer(sent, [sent]) : sent, ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }) }
       const handle = await start(c, id, sessionEncoding, carried, o.signal, callback(o.onProgress) as ProgressCallback | undefined)
       return makeSession(c, { id, handle }, sessionEncoding)
     },

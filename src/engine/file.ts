@@ -13,7 +13,7 @@ import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../message.ts'
 import { decodeJSONLine, importJSON } from '../messages/codec.ts'
 import type { DecodeIssue } from '../failure.ts'
-import { invalidUtf8Line, type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
+import { invalidUtf8Line, isTornTail, type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { noop } from '../internal/function.ts'
 import { decodeError, MAX_ISSUES } from './admit.ts'
@@ -56,6 +56,8 @@ export type ReadFileOptions = {
   readonly count: (messages: Messages, signal: AbortSignal) => Promise<Counted>
   /** Reports `(messages counted, about how many there are)` as slices are counted, and at the end. */
   readonly progress?: (done: number, total: number) => void
+  /** A JSONL file's torn last line (a crash mid-append): dropped (the default), or reported. */
+  readonly tornTail?: 'drop' | 'fail'
 }
 
 // --- reading ---
@@ -78,6 +80,7 @@ class NotUtf8 extends Error {
 
 /** Fatal on bytes that are not UTF-8; a byte-order mark is kept (the line reader skips the first). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+const lenient = new TextDecoder('utf-8')
 
 /** Decodes whole lines of UTF-8; throws `NotUtf8` naming the first line that is not. */
 const decodeLines = (bytes: Uint8Array): string => {
@@ -88,12 +91,15 @@ const decodeLines = (bytes: Uint8Array): string => {
   }
 }
 
+/** A piece of a file: whole lines of text, or what follows its last newline (`tail`, not decoded yet). */
+type Piece = { readonly text: string; readonly bytes: number; readonly tail?: undefined } | { readonly tail: Uint8Array; readonly bytes: number }
+
 /**
- * The text of `file` as UTF-8, in pieces of whole lines (each with its length in bytes): a newline
- * byte is never inside a character, so each piece decodes alone, and a piece that is not UTF-8
- * tells its line.
+ * The text of `file` as UTF-8, in pieces of whole lines (each with its length in bytes), then the
+ * bytes after its last newline: a newline byte is never inside a character, so each piece decodes
+ * alone, and a piece that is not UTF-8 tells its line.
  */
-async function* textOf(file: Blob): AsyncGenerator<{ readonly text: string; readonly bytes: number }> {
+async function* textOf(file: Blob): AsyncGenerator<Piece> {
   let carry = new Uint8Array(0)
   for (let at = 0; at < file.size; at += READ_BYTES) {
     const read = new Uint8Array(await file.slice(at, at + READ_BYTES).arrayBuffer())
@@ -113,7 +119,7 @@ async function* textOf(file: Blob): AsyncGenerator<{ readonly text: string; read
     }
     carry = bytes.slice(from)
   }
-  if (carry.length > 0) yield { text: decodeLines(carry), bytes: carry.length }
+  if (carry.length > 0) yield { tail: carry, bytes: carry.length }
 }
 
 /** The first character of `text` that is no white space nor byte-order mark, if any. */
@@ -189,20 +195,43 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
     let lines = 0
     let head = ''
     const whole: string[] = []
+    /** Bytes that are not UTF-8, as the issue of their line. */
+    const notUtf8 = (e: unknown): unknown => (e instanceof NotUtf8 ? decodeError([{ path: `line ${lines + e.line}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false) : e)
     for (;;) {
-      let next: IteratorResult<{ readonly text: string; readonly bytes: number }>
+      let next: IteratorResult<Piece>
       try {
         next = await pieces.next()
       } catch (e) {
-        if (!(e instanceof NotUtf8)) throw e
-        throw decodeError([{ path: `line ${lines + e.line}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false)
+        throw notUtf8(e)
       }
       throwIfAborted(o.signal)
       if (next.done === true) break
-      let text = next.value.text
       read += next.value.bytes
-      // the pieces are whole lines: the lines before the next piece are those read so far
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
+      const { tail } = next.value
+      let text: string
+      if (tail === undefined) {
+        text = next.value.text
+        // the pieces are whole lines: the lines before the next piece are those read so far
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
+      } else {
+        // the bytes after the last newline: the last line, whole or torn
+        text = ''
+        if (format === undefined) {
+          format = firstMark(head + lenient.decode(tail)) === '[' ? 'json' : 'jsonl'
+          text = head
+          head = ''
+        }
+        if (format === 'jsonl' && isTornTail(tail)) {
+          // a torn last line, as a crash mid-append leaves it: dropped, as loadHistory drops it
+          if (o.tornTail === 'fail') issues.push({ path: `line ${lines + 1}`, expected: 'a complete last line', actual: '(a torn line: the file ends inside it, as after a crash mid-append)' })
+        } else {
+          try {
+            text += decodeLines(tail)
+          } catch (e) {
+            throw notUtf8(e)
+          }
+        }
+      }
       if (format === undefined) {
         // white space alone does not tell the format yet
         head += text

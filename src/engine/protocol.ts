@@ -102,6 +102,8 @@ export type OpenRequest = {
   readonly staged?: number
   /** A Blob, or the bytes of one that the runtime cannot send to a worker (Node's file-backed Blobs). */
   readonly file?: Blob | ArrayBuffer
+  /** What a `file` with a torn last line opens as (default `drop`). */
+  readonly tornTail?: 'drop' | 'fail'
 }
 
 /**

@@ -290,6 +290,7 @@ export const createEngineService = (): EngineService => {
                   signal,
                   count: (input, s) => pool.count({ input, offset: 0, encoding, counter, signal: s }),
                   ...(progress === undefined ? {} : { progress }),
+                  ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
                 })
           throwIfAborted(signal)
           const handle = ++handles

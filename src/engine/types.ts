@@ -63,6 +63,16 @@ export type EngineProgress = {
  */
 export type ProgressOptions = { readonly onProgress?: (progress: EngineProgress) => void }
 
+/**
+ * Options of `openFile`: what to do with a JSONL file's torn last line, the end of a line that a
+ * crash mid-append left (not JSON, no newline after it). `drop` (the default) opens the history
+ * without it, as `loadHistory` does; `fail` rejects with a `TypeError` naming its line.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type FileOptions = { readonly tornTail?: 'drop' | 'fail' }
+
 // --- results ---
 
 /**

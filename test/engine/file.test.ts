@@ -2,8 +2,8 @@
  * Reading a saved history on the engine's side (`readHistoryFile`, what `openFile` runs): files of
  * several megabytes read a piece at a time give exactly what `importJSONL` and `importJSON` give,
  * whatever falls on the pieces' edges (characters of four bytes, `\r\n`, a line longer than a
- * piece); bytes that are not UTF-8 are refused with their exact line; progress never runs past
- * its total.
+ * piece); bytes that are not UTF-8 are refused with their exact line; a torn last line (a crash
+ * mid-append) is dropped as loadHistory drops it, or reported; progress never runs past its total.
  */
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
@@ -12,10 +12,11 @@ import { importJSON, importJSONL, toJSON, toJSONL } from '../../src/messages/cod
 import { type Messages, textMessage } from '../../src/message.ts'
 
 /** Reads `file`, "counting" a message as one token, and records the progress. */
-const read = async (file: Blob) => {
+const read = async (file: Blob, tornTail?: 'drop' | 'fail') => {
   const seen: Array<readonly [number, number]> = []
   const r = await readHistoryFile(file, {
     signal: new AbortController().signal,
+    ...(tornTail === undefined ? {} : { tornTail }),
     count: (messages) => Promise.resolve({ messages, tokens: messages.length }),
     progress: (done, total) => seen.push([done, total]),
   })
@@ -91,5 +92,22 @@ describe('readHistoryFile', () => {
     )
     expect(e.message).toMatch(/line 201: role/)
     expect(stopped).toBeGreaterThan(0)
+  })
+
+  it('drops a torn last line as loadHistory does, or reports it with tornTail: fail; a whole last line without a newline is kept', async () => {
+    const ms = bulky(2)
+    const text = toJSONL(ms)
+    const bytes = new TextEncoder().encode(text)
+    // cut inside the last line's JSON, and inside a character of four bytes
+    const inJson = bytes.subarray(0, bytes.length - 40)
+    const inChar = bytes.subarray(0, text.lastIndexOf('😀') === -1 ? 0 : new TextEncoder().encode(text.slice(0, text.lastIndexOf('😀'))).length + 2)
+    for (const torn of [inJson, inChar]) {
+      const complete = importJSONL(new TextDecoder().decode(torn.subarray(0, torn.lastIndexOf(0x0a) + 1)))
+      expect(E.isRight(complete)).toBe(true)
+      expect((await read(new Blob([torn]))).messages).toEqual(E.isRight(complete) ? complete.right : [])
+      const e = await rejection(read(new Blob([torn]), 'fail'))
+      expect(e.message).toMatch(new RegExp(`line ${E.isRight(complete) ? complete.right.length + 1 : 0}: expected a complete last line`))
+    }
+    expect((await read(new Blob([text.slice(0, -1)]), 'fail')).messages).toEqual(ms)
   })
 })

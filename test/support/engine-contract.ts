@@ -368,6 +368,16 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect((e as Error).message).toBe('not now')
     }))
 
+    it('opens a file whose last line a crash tore as loadHistory does, and reports it with tornTail: fail', withEngine(make, heuristic, async (engine) => {
+      const ms = history(12, 16)
+      const text = toJSONL(ms)
+      const torn = new Blob([text.slice(0, text.length - 30)])
+      expect(await (await engine.openFile('torn', torn)).snapshot()).toEqual(ms.slice(0, -1))
+      const e = await rejection(engine.openFile('torn', torn, { tornTail: 'fail' }))
+      expect(e).toBeInstanceOf(TypeError)
+      expect((e as Error).message).toMatch(new RegExp(`line ${ms.length}: expected a complete last line`))
+    }))
+
     it('stops reading a file when aborted, and works on after', withEngine(make, heuristic, async (engine) => {
       const ms = history(400, 15)
       const file = new Blob([toJSONL(ms)])
