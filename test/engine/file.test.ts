@@ -110,4 +110,32 @@ describe('readHistoryFile', () => {
     }
     expect((await read(new Blob([text.slice(0, -1)]), 'fail')).messages).toEqual(ms)
   })
+
+  it('asks for the next slice of the Blob before it decodes this one, and reads every byte once, in order', async () => {
+    const text = toJSONL(bulky(3))
+    const asked: Array<readonly [number, number]> = []
+    /** A Blob that records the slices asked of it. */
+    class Recording extends Blob {
+      override slice(start?: number, end?: number, type?: string): Blob {
+        asked.push([start ?? 0, end ?? this.size])
+        return super.slice(start, end, type)
+      }
+    }
+    const file = new Recording([text])
+    let askedAtFirstCount = -1
+    const r = await readHistoryFile(file, {
+      signal: new AbortController().signal,
+      count: (messages) => {
+        if (askedAtFirstCount < 0) askedAtFirstCount = asked.length
+        return Promise.resolve({ messages, tokens: messages.length })
+      },
+    })
+    expect(r.messages.length).toBe(text.split('\n').length - 1)
+    // the first slice's lines are counted while the second slice is being read
+    expect(askedAtFirstCount).toBe(2)
+    expect(asked.length).toBeGreaterThan(2)
+    expect(asked[0]?.[0]).toBe(0)
+    for (let i = 1; i < asked.length; i++) expect(asked[i]?.[0]).toBe(asked[i - 1]?.[1])
+    expect(asked.at(-1)?.[1]).toBeGreaterThanOrEqual(file.size)
+  })
 })
