@@ -8,7 +8,7 @@
  * The engine's sends (the structured clone in `postMessage`) are timed one by one too, and each
  * window is marked (`performance.mark`) for the trace the bench records (browser.bench.ts).
  */
-import { createEngine, type Engine, type EngineHost, type Message, type Messages, toJSONL, webWorkerHost } from '../../src/mod.ts'
+import { createEngine, type Engine, type EngineHost, type Message, type Messages, webWorkerHost } from '../../src/mod.ts'
 import { sampleSession } from '../sample.ts'
 import { type Alone, type CountingThread, countAlone } from './ceiling.ts'
 
@@ -18,6 +18,8 @@ export type BrowserRun = {
   readonly mode: 'worker' | 'pool' | 'inline'
   readonly workers: number
   readonly messages: number
+  /** The tokens of the opened history. */
+  readonly tokens: number
   readonly idle: Window
   readonly open: Window & { readonly send: number; readonly sends: number; readonly bytes: number }
   readonly firstPrune: Window
@@ -25,8 +27,17 @@ export type BrowserRun = {
   readonly floor: ReadonlyArray<Window>
   /** A second open of the history, once the first session is closed (every worker warm), total ms; `NaN` inline. */
   readonly reopen: number
-  /** The history opened from a Blob of its JSONL (`openFile`), after the rest. */
-  readonly openFile: Window
+}
+
+/** A saved session restored: the history's JSONL fetched as a Blob and opened with `openFile`, in a page that holds nothing else. */
+export type FileRun = {
+  readonly workers: number
+  readonly messages: number
+  readonly tokens: number
+  /** The first `openFile`, watched (the window `open-file` of the trace). */
+  readonly open: Window
+  /** A second one, once the first session is closed (every worker warm), total ms. */
+  readonly reopen: number
 }
 
 const longTasks: Array<{ start: number; end: number }> = []
@@ -123,9 +134,6 @@ const PLAN = { keepRecentTokens: 20_000 } as const
 
 const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; readonly turns: number }): Promise<BrowserRun> => {
   const history = sampleSession({ messages: opts.messages, seed: 42 })
-  // the same history saved as JSONL, as a file input, a fetch or IndexedDB hands it over: made first,
-  // so that the garbage of making it here is collected long before its window
-  const file = new Blob([toJSONL(history)])
   const turns = nextTurns(history, opts.turns)
   const workerUrl = new URL('./engine.worker.js', import.meta.url)
   const timed = mode === 'inline' ? undefined : timedSends(webWorkerHost(workerUrl))
@@ -168,11 +176,30 @@ const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; 
     reopen = performance.now() - t0
     await again.close()
   }
-  const fromFile = await watched('open-file', () => engine.openFile('file', file))
-  const { tokens } = await fromFile.value.tokens()
-  if (tokens !== opens) throw new Error(`openFile counted ${tokens} tokens, open ${opens}`)
   engine.dispose()
-  return { mode, workers, messages: history.length, idle: idle.window, open, firstPrune, turns: perTurn, floor, reopen, openFile: fromFile.window }
+  return { mode, workers, messages: history.length, tokens: opens, idle: idle.window, open, firstPrune, turns: perTurn, floor, reopen }
+}
+
+/**
+ * A saved session restored, as a page does it: the JSONL at `url` fetched as a Blob (its bytes
+ * stay out of this page's heap) and opened with `openFile` on `workers` workers, then opened once
+ * more with every worker warm. Nothing else lives in the page: no history, no garbage of one.
+ */
+const runFile = async (workers: number, url: string): Promise<FileRun> => {
+  const file = await (await fetch(url)).blob()
+  const engine = createEngine({ mode: 'worker', encoding: 'o200k_base', workers, host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) })
+  // start the engine and load the o200k ranks before anything is watched
+  await engine.estimate([{ id: 'warm', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Hello' }] }])
+  const opened = await watched('open-file', () => engine.openFile('file', file))
+  const { messages, tokens } = await opened.value.tokens()
+  await opened.value.close()
+  const t0 = performance.now()
+  const again = await engine.openFile('again', file)
+  const reopen = performance.now() - t0
+  const second = await again.tokens()
+  if (second.tokens !== tokens) throw new Error(`the second openFile counted ${second.tokens} tokens, the first ${tokens}`)
+  engine.dispose()
+  return { workers, messages, tokens, open: opened.window, reopen }
 }
 
 /** A Web Worker running ceiling.worker.ts, for `countAlone`. */
@@ -193,5 +220,5 @@ const countingWorker = (): CountingThread => {
 const ceiling = (threads: number, opts: { readonly messages: number }): Promise<Alone> =>
   countAlone(countingWorker, threads, sampleSession({ messages: opts.messages, seed: 42 }), sampleSession({ messages: 400, seed: 7 }))
 
-Object.assign(window, { runBench: run, runCeiling: ceiling })
+Object.assign(window, { runBench: run, runFile, runCeiling: ceiling })
 document.title = 'ready'
