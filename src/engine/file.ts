@@ -52,8 +52,11 @@ export const portableFile = async (file: Blob): Promise<Blob | ArrayBuffer> => {
 /** Options of `readHistoryFile`. */
 export type ReadFileOptions = {
   readonly signal: AbortSignal
-  /** Counts a slice of decoded messages; answers them with their tokens. `signal` stops it when the read fails. */
-  readonly count: (messages: Messages, signal: AbortSignal) => Promise<Counted>
+  /**
+   * Counts a slice of decoded messages; answers them with their tokens. `signal` stops it when the
+   * read fails; `dealing` answers whether more slices are still being decoded (see `CountJob.dealing`).
+   */
+  readonly count: (messages: Messages, signal: AbortSignal, dealing: () => boolean) => Promise<Counted>
   /** Reports `(messages counted, about how many there are)` as slices are counted, and at the end. */
   readonly progress?: (done: number, total: number) => void
   /** A JSONL file's torn last line (a crash mid-append): dropped (the default), or reported. */
@@ -152,8 +155,10 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
   let read = 0
   let done = 0
   let total = 0
+  let decoding = true
+  const dealing = (): boolean => decoding
   const deal = (messages: Messages): void => {
-    const p = o.count(messages, dealt.signal)
+    const p = o.count(messages, dealt.signal, dealing)
     counted.push(p)
     p.then((c) => {
       done += c.messages.length
@@ -258,11 +263,14 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
       const r = importJSON(whole.join('').replace(/^\uFEFF/, ''))
       if (E.isLeft(r)) throw decodeError(r.left.slice(0, MAX_ISSUES), r.left.length > MAX_ISSUES)
       total = r.right.length
+      decoding = false
       for (const { messages } of slicesOf(r.right, () => SLICE_CHARS)) deal(messages)
     } else {
       await decode(split.end())
       if (issues.length > 0) throw decodeError(issues, false)
       total = decoded
+      // nothing more to decode: from the last slice on, this thread counts as any lane
+      decoding = false
       if (slice.length > 0) deal(slice)
     }
     const parts = await Promise.all(counted)
@@ -278,6 +286,7 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
     dealt.abort(e)
     throw e
   } finally {
+    decoding = false
     o.signal.removeEventListener('abort', onAbort)
   }
 }

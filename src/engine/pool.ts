@@ -3,7 +3,9 @@
  * them on its own thread and on counting workers: other instances of the engine worker, reached
  * through message ports the client connected. Whichever has room takes the next slice, so a counter
  * that is still starting (or slow) holds nothing up; a counter holds two (`COUNTER_DEPTH`), the one
- * it counts and the next, so that it never waits for this thread between them. A counter counts
+ * it counts and the next, so that it never waits for this thread between them. While this thread
+ * also decodes the slices (a file), it leaves the counting to the counters until `BACKLOG` slices
+ * wait for them: its decoding is what feeds them. A counter counts
  * structured clones of the decoded messages with the same definition and the same tables, so
  * counts are the ones this thread would make; they are cached here for the messages kept here,
  * which stay resident in one place (the service's counter of the encoding remembers them). A
@@ -19,7 +21,7 @@ import { type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.
 import { admit } from './admit.ts'
 import type { EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
-import { COUNTER_DEPTH } from './schedule.ts'
+import { BACKLOG, COUNTER_DEPTH } from './schedule.ts'
 import { noop } from '../internal/function.ts'
 
 // --- breakdowns as numbers ---
@@ -88,6 +90,12 @@ export type CountJob = {
   /** The service's counter of the encoding: it counts here, and remembers what is counted elsewhere. */
   readonly counter: Counter
   readonly signal: AbortSignal
+  /**
+   * Whether this thread is still making the slices that follow (decoding a file): while it is,
+   * this thread counts a slice only when the counters are behind by `BACKLOG` slices, so that its
+   * decoding keeps them fed; without it (or once it answers false) this thread counts as any lane.
+   */
+  readonly dealing?: () => boolean
 }
 
 type Queued = CountJob & { readonly resolve: (c: Counted) => void; readonly reject: (e: unknown) => void }
@@ -152,6 +160,12 @@ export const createCountPool = () => {
     })
   }
 
+  /** Whether this thread takes the next slice: not while it is making more and the counters keep up (see `CountJob.dealing`). */
+  const countsHere = (): boolean => {
+    const job = queue[0]
+    return job?.dealing?.() !== true || queue.length >= BACKLOG || !counters.some((c) => c.ready && !c.dead)
+  }
+
   /** The next slice whose call still runs (an aborted one rejects). */
   const next = (): Queued | undefined => {
     let job = queue.shift()
@@ -163,14 +177,16 @@ export const createCountPool = () => {
   }
 
   /**
-   * Gives each lane with room the next slice: each counter its first, this thread one, then each
-   * counter a second to hold, so that this thread stays free to decode and answer and the counters
-   * never wait for it.
+   * Gives each lane with room the next slice: each counter its first, this thread one (unless it
+   * is still decoding the slices and the counters keep up: `countsHere`), then each counter a
+   * second to hold, so that this thread stays free to decode and answer and the counters never
+   * wait for it.
    */
   const pump = (): void => {
     for (const [lanes, depth] of rounds) {
       for (const lane of lanes) {
         if (lane.busy >= depth || !lane.ready || lane.dead) continue
+        if (lane === here && !countsHere()) continue
         const job = next()
         if (job === undefined) return
         take(lane, job)

@@ -288,7 +288,7 @@ export const createEngineService = (): EngineService => {
               ? await load(encoding, counter.count, request, signal, progress)
               : await readHistoryFile(historyFile(request.file), {
                   signal,
-                  count: (input, s) => pool.count({ input, offset: 0, encoding, counter, signal: s }),
+                  count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
                   ...(progress === undefined ? {} : { progress }),
                   ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
                 })

@@ -7,7 +7,8 @@
 import { expose } from 'comlink'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEngineService } from '../../src/engine/service.ts'
-import { COUNTER_DEPTH } from '../../src/engine/schedule.ts'
+import { BACKLOG, COUNTER_DEPTH } from '../../src/engine/schedule.ts'
+import { type Counter, createCounter, createCountPool } from '../../src/engine/pool.ts'
 import type { CountRequest, EngineService } from '../../src/engine/protocol.ts'
 import { type Messages, textMessage } from '../../src/message.ts'
 import { toJSONL } from '../../src/messages/codec.ts'
@@ -168,5 +169,52 @@ describe('counting pool', () => {
       expect(r.status).toBe('rejected')
       expect(String((r as PromiseRejectedResult).reason)).toMatch(/\[\d+\]\.role/)
     }
+  })
+
+  it('while this thread still decodes the slices (a file), it counts one only once BACKLOG wait for the counters, and as any lane when decoding is over', async () => {
+    // a counter that holds every real slice until it is let go
+    const held: Array<() => void> = []
+    const slow = onSlices((inner, r) => new Promise<Float64Array>((resolve) => held.push(() => resolve(inner.count(r)))))
+    const c = slow.make()
+    const { port1, port2 } = new MessageChannel()
+    ports.push(port1, port2)
+    await c.serve(port1)
+    const pool = createCountPool()
+    pool.add([port2], 'o200k_base')
+    await new Promise((r) => setTimeout(r, 50))
+    // this thread's counter, which tells how many messages were counted here
+    const base = createCounter(await loadEstimator('o200k_base'))
+    let here = 0
+    const counter: Counter = {
+      count: (m) => {
+        here++
+        return base.count(m)
+      },
+      remember: base.remember,
+    }
+    let decoding = true
+    const signal = new AbortController().signal
+    const slices = Array.from({ length: COUNTER_DEPTH + BACKLOG + 1 }, (_, i) => [textMessage('user', `slice ${i}`)])
+    const deal = (i: number) => pool.count({ input: slices[i], offset: 0, encoding: 'o200k_base', counter, signal, dealing: () => decoding })
+    const tick = () => new Promise((r) => setTimeout(r, 20))
+    const counted = [deal(0), deal(1), deal(2)]
+    await tick()
+    // the counter holds two; one waits for it, and this thread goes on decoding
+    expect(slow.asked()).toBe(COUNTER_DEPTH)
+    expect(here).toBe(0)
+    for (let i = 3; i < COUNTER_DEPTH + BACKLOG; i++) counted.push(deal(i))
+    await tick()
+    // BACKLOG waited: this thread took the oldest, and the rest wait again
+    expect(here).toBe(1)
+    // decoding is over: this thread counts what waits, the counter still busy with its two
+    decoding = false
+    counted.push(deal(COUNTER_DEPTH + BACKLOG))
+    await tick()
+    expect(here).toBe(slices.length - COUNTER_DEPTH)
+    expect(slow.asked()).toBe(COUNTER_DEPTH)
+    for (const f of held) f()
+    const results = await Promise.all(counted)
+    const count = countMessage(await loadEstimator('o200k_base'))
+    expect(results.map((r) => r.tokens)).toEqual(slices.map((ms) => count(ms[0] as Messages[number]).total))
   })
 })
