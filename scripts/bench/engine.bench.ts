@@ -376,6 +376,8 @@ import(workerData)
  * for a core, and every other thread (the main thread, V8's garbage-collection and compiler
  * helpers). A third table sets the pool beside what the machine allows: the same threads counting
  * alone (see `ceiling`), in the same rounds, each round's figure against that round's one thread.
+ * After the second open, the same engine opens the history's JSONL from a Blob (`openFile`), which
+ * its worker decodes as well as counts.
  */
 const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const sizes = [...new Set([1, 2, Math.min(4, availableParallelism())])].sort((a, b) => a - b)
@@ -385,13 +387,15 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const threads = new Map<number, ThreadSplit[]>(sizes.map((n) => [n, []]))
   const faults = new Map<number, number[]>(sizes.map((n) => [n, []]))
   const system = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const fromFile = new Map<number, number[]>(sizes.map((n) => [n, []]))
+  const file = new Blob([toJSONL(history)])
   let expected: number | undefined
   const opened = async (engine: Engine, id: string, workers: number, into: Map<number, number[]>): Promise<void> => {
     const c0 = process.cpuUsage()
     const r0 = process.resourceUsage()
     const th0 = threadTimes()
     const t0 = performance.now()
-    const session = await engine.open(id, history)
+    const session = await (into === fromFile ? engine.openFile(id, file) : engine.open(id, history))
     const wall = performance.now() - t0
     const cpu = process.cpuUsage(c0)
     const r1 = process.resourceUsage()
@@ -427,6 +431,7 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
         await engine.estimate([history[0] as Message])
         await opened(engine, 'first', workers, first)
         await opened(engine, 'next', workers, next)
+        await opened(engine, 'file', workers, fromFile)
         engine.dispose()
       }
     }
@@ -439,8 +444,17 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const touch = { fresh: stats(touches.map((t) => t.fresh)).median, resident: stats(touches.map((t) => t.resident)).median }
   table(
     `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time. Page faults: the process's minor faults (a page of fresh memory taken from the system); writing a fresh 4 KiB page takes ${ms(touch.fresh)} µs on this machine, and one already there ${ms(touch.resident)} µs`,
-    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy', 'next open: page faults', 'next open: system CPU (% of its CPU)'],
-    sizes.map((n) => [String(n), cell(first.get(n) ?? [], first.get(1) ?? []), cell(next.get(n) ?? [], next.get(1) ?? []), `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`, spread(faults.get(n) ?? []), spread(system.get(n) ?? [])]),
+    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy', 'next open: page faults', 'next open: system CPU (% of its CPU)', 'then openFile of its JSONL (ms)', 'openFile: per round'],
+    sizes.map((n) => [
+      String(n),
+      cell(first.get(n) ?? [], first.get(1) ?? []),
+      cell(next.get(n) ?? [], next.get(1) ?? []),
+      `${spread(busy.get(n) ?? [])} of ${availableParallelism()}`,
+      spread(faults.get(n) ?? []),
+      spread(system.get(n) ?? []),
+      cell(fromFile.get(n) ?? [], fromFile.get(1) ?? []),
+      rounds(fromFile, n),
+    ]),
   )
   table(
     `engine: what the machine allows. "counting alone": n threads each count every n-th message, given to them before the clock starts (nothing sent, decoded or shared), in the same rounds; per round, against the round's one thread`,
