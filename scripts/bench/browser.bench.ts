@@ -113,8 +113,8 @@ export default async function browserBench(): Promise<void> {
       openRow(`the same with the pool (${files['file-pool'][0]?.workers ?? '?'} workers)`, ofFiles(files['file-pool'])),
     ],
   )
-  const fileTokens = new Set([...results.worker, ...results.pool, ...results.inline, ...files.file, ...files['file-pool']].map((r) => r.tokens))
-  if (fileTokens.size > 1) throw new Error(`the opens counted different tokens: ${[...fileTokens].join(', ')}`)
+  const openedTokens = new Set([...results.worker, ...results.pool, ...results.inline, ...files.file, ...files['file-pool']].map((r) => r.tokens))
+  if (openedTokens.size > 1) throw new Error(`the opens counted different tokens: ${[...openedTokens].join(', ')}`)
   const single = results.worker.map((r) => r.open.total)
   const pooled = results.pool.map((r) => r.open.total)
   const singleAgain = results.worker.map((r) => r.reopen)
