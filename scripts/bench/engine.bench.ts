@@ -390,12 +390,13 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const fromFile = new Map<number, number[]>(sizes.map((n) => [n, []]))
   const file = new Blob([toJSONL(history)])
   let expected: number | undefined
-  const opened = async (engine: Engine, id: string, workers: number, into: Map<number, number[]>): Promise<void> => {
+  /** Times `open` on `workers` workers into `into`; the next open (all warm) also gives the machine's figures. */
+  const opened = async (workers: number, into: Map<number, number[]>, open: () => Promise<EngineSession>): Promise<void> => {
     const c0 = process.cpuUsage()
     const r0 = process.resourceUsage()
     const th0 = threadTimes()
     const t0 = performance.now()
-    const session = await (into === fromFile ? engine.openFile(id, file) : engine.open(id, history))
+    const session = await open()
     const wall = performance.now() - t0
     const cpu = process.cpuUsage(c0)
     const r1 = process.resourceUsage()
@@ -429,9 +430,9 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
         const engine = createEngine({ mode: 'worker', workers, encoding: 'o200k_base', host: () => nodeWorkerHost({ url }) })
         // the engine's worker up, its tables loaded: what is timed is the open
         await engine.estimate([history[0] as Message])
-        await opened(engine, 'first', workers, first)
-        await opened(engine, 'next', workers, next)
-        await opened(engine, 'file', workers, fromFile)
+        await opened(workers, first, () => engine.open('first', history))
+        await opened(workers, next, () => engine.open('next', history))
+        await opened(workers, fromFile, () => engine.openFile('file', file))
         engine.dispose()
       }
     }
