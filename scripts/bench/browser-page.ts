@@ -6,7 +6,8 @@
  * - `requestAnimationFrame`: the largest gap between two frames (16.7 ms when nothing blocks);
  * - the Long Tasks API: tasks of 50 ms or more, as the browser reports them.
  * The engine's sends (the structured clone in `postMessage`) are timed one by one too, and each
- * window is marked (`performance.mark`) for the trace the bench records (browser.bench.ts).
+ * window is marked (`performance.mark`) for the trace the bench records (browser.bench.ts), which
+ * also reads every thread's CPU time at each end of a window (cores.ts).
  */
 import { createEngine, type Engine, type EngineHost, type Message, type Messages, webWorkerHost } from '../../src/mod.ts'
 import { sampleSession } from '../sample.ts'
@@ -45,12 +46,17 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) longTasks.push({ start: e.startTime, end: e.startTime + e.duration })
 }).observe({ type: 'longtask', buffered: true })
 
+/** Set by the bench (`page.exposeFunction`) to take its own readings at each end of a window. */
+const benchWindow = (window as { benchWindow?: (label: string, edge: 'start' | 'end') => Promise<void> }).benchWindow
+
 const nextFrame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()))
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /** Runs `f` with the main thread watched; answers its value and the window's figures. */
 const watched = async <A>(label: string, f: () => Promise<A>): Promise<{ readonly value: A; readonly window: Window }> => {
   await nextFrame()
+  // the bench reads the machine's per-thread CPU at each end of a window (cores.ts), where it can
+  await benchWindow?.(label, 'start')
   // marks for the trace the bench takes: its tasks between them are this window's
   performance.mark(`${label}:start`)
   let running = true
@@ -75,6 +81,7 @@ const watched = async <A>(label: string, f: () => Promise<A>): Promise<{ readonl
   const value = await f()
   const total = performance.now() - t0
   performance.mark(`${label}:end`)
+  await benchWindow?.(label, 'end')
   // let both probes see the gap the last synchronous stretch left
   await nextFrame()
   await sleep(5)

@@ -8,8 +8,9 @@
  * with `openFile` (only the Blob's handle crosses to the worker) in a page that holds nothing else,
  * on one worker and on the pool. Each figure is the median over `BENCH_BROWSER_RUNS` runs (default 3, each in
  * a fresh page) with the spread (min–max) beside it. How the main thread is watched is told in
- * browser-page.ts. Targets: no task over 16 ms while opening; per turn, under 2 ms median and
- * under 16 ms worst.
+ * browser-page.ts; on Linux, where the cores went during each open (which threads ran, and how long
+ * each waited for a core) is read from the kernel's accounting (cores.ts). Targets: no task over
+ * 16 ms while opening; per turn, under 2 ms median and under 16 ms worst.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +22,7 @@ import { sampleSession } from '../sample.ts'
 import type { Alone } from './ceiling.ts'
 import { TRACE_CATEGORIES, type TaskFigures, tasksByWindow } from './browser-trace.ts'
 import { inFreshPages, launchChromium } from '../chromium.ts'
+import { between, type CoresWindow, type Snapshot, snapshot } from './cores.ts'
 import { ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 const MESSAGES = 20_000
@@ -45,10 +47,21 @@ export default async function browserBench(): Promise<void> {
   const alone: Record<'one' | 'all', Alone[]> = { one: [], all: [] }
   // a saved session restored with openFile, on one worker and on the pool
   const files: Record<'file' | 'file-pool', Array<FileRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = { file: [], 'file-pool': [] }
+  // where the cores went while each open ran, by mode (Linux only)
+  const cores: Record<'worker' | 'pool' | 'inline' | 'file' | 'file-pool', CoresWindow[]> = { worker: [], pool: [], inline: [], file: [], 'file-pool': [] }
   let version = ''
   try {
     version = browser.version()
     await inFreshPages(browser, runs, ['worker', 'pool', 'inline', 'file', 'file-pool', 'one', 'all'] as const, async (page, mode) => {
+      if (mode !== 'one' && mode !== 'all') {
+        let start: Snapshot | undefined
+        await page.exposeFunction('benchWindow', (label: string, edge: 'start' | 'end') => {
+          if (label !== 'open' && label !== 'open-file') return
+          const now = snapshot()
+          if (edge === 'start') start = now
+          else if (start !== undefined && now !== undefined) cores[mode].push(between(start, now))
+        })
+      }
       await page.goto(url)
       await page.waitForFunction(() => document.title === 'ready')
       if (mode === 'one' || mode === 'all') {
@@ -113,6 +126,32 @@ export default async function browserBench(): Promise<void> {
       openRow(`the same with the pool (${files['file-pool'][0]?.workers ?? '?'} workers)`, ofFiles(files['file-pool'])),
     ],
   )
+  if (Object.values(cores).some((c) => c.length > 0)) {
+    type Mode = keyof typeof cores
+    const ran = (m: Mode, f: (c: CoresWindow) => number): string => spread(cores[m].map(f))
+    const both = (m: Mode, g: keyof CoresWindow['groups']): string => `${ran(m, (c) => c.groups[g].ran)}; ${ran(m, (c) => c.groups[g].waited)}`
+    const coresRow = (label: string, m: Mode): string[] => [
+      label,
+      ran(m, (c) => c.elapsed),
+      spread(cores[m].map((c) => (Object.values(c.groups).reduce((n, g) => n + g.ran, 0) + c.rest) / c.elapsed)),
+      both(m, 'page'),
+      both(m, 'workers'),
+      both(m, 'pool'),
+      ran(m, (c) => c.groups.browser.ran),
+      ran(m, (c) => c.rest),
+    ]
+    table(
+      `browser (Chromium): where the ${cores.worker[0]?.cores ?? '?'} cores went while opening, by Linux's accounting of each thread (/proc/…/schedstat): time on a core; time runnable but waiting for one. Median [min–max] of ${runs} runs (ms)`,
+      ['how', 'the open', 'cores busy', "the page's main thread", "the engine's workers", "the renderer's thread pool (V8's garbage collection helpers, …)", "the rest of Chromium's threads", 'the rest of the machine (other processes, the kernel)'],
+      [
+        coresRow('worker session: open', 'worker'),
+        coresRow(`the pool (${poolSize} workers): open`, 'pool'),
+        coresRow('inline session: open', 'inline'),
+        coresRow('openFile, one worker', 'file'),
+        coresRow(`openFile, the pool (${files['file-pool'][0]?.workers ?? '?'} workers)`, 'file-pool'),
+      ],
+    )
+  }
   const openedTokens = new Set([...results.worker, ...results.pool, ...results.inline, ...files.file, ...files['file-pool']].map((r) => r.tokens))
   if (openedTokens.size > 1) throw new Error(`the opens counted different tokens: ${[...openedTokens].join(', ')}`)
   const single = results.worker.map((r) => r.open.total)
