@@ -5,7 +5,8 @@
  * are in Chromium: the page's main thread (a renderer's main thread), the engine's workers
  * (`DedicatedWorker`), the renderer's pool (`ThreadPoolForeg…`: V8's garbage-collection helpers
  * among others), the rest of the browser's processes, and the rest of the machine (kernel threads
- * included). Where `/proc` is missing (not Linux), `snapshot` answers `undefined` and nothing is shown.
+ * included). Where `/proc` or its scheduler statistics are missing (not Linux), `snapshot` answers
+ * `undefined` and nothing is shown.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 
@@ -87,7 +88,8 @@ const browserProcesses = (root: number): string[] => {
 /** Every thread of the Chromium processes this one started, with the machine's busy time. */
 export const snapshot = (root: number = process.pid): Snapshot | undefined => {
   const m = machine()
-  if (m === undefined) return undefined
+  // a kernel without scheduler statistics has no schedstat files: nothing to show then
+  if (m === undefined || read('/proc/self/schedstat') === undefined) return undefined
   const threads = new Map<string, { group: ThreadGroup } & Times>()
   for (const pid of browserProcesses(root)) {
     const cmd = read(`/proc/${pid}/cmdline`) ?? ''
