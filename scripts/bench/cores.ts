@@ -1,17 +1,17 @@
 /**
- * Where the machine's cores go during a window of the browser bench, from Linux's own accounting:
- * each thread's time on a core and its time runnable but waiting for one (`/proc/<pid>/task/<tid>/schedstat`,
- * in ns), and the whole machine's busy time (`/proc/stat`). The threads are grouped by what they
- * are in Chromium: the page's main thread (a renderer's main thread), the engine's workers
- * (`DedicatedWorker`), the renderer's pool (`ThreadPoolForeg…`: V8's garbage-collection helpers
- * among others), the rest of the browser's processes, and the rest of the machine (kernel threads
- * included). Where `/proc` or its scheduler statistics are missing (not Linux), `snapshot` answers
- * `undefined` and nothing is shown.
+ * Where the machine's cores go during a window of a bench, from Linux's own accounting: each
+ * thread's time on a core and its time runnable but waiting for one (`threadTimes`, from
+ * `/proc/<pid>/task/<tid>/schedstat`, in ns), and the whole machine's busy time (`/proc/stat`).
+ * For the browser bench, Chromium's threads are grouped by what they are: the page's main thread
+ * (a renderer's main thread), the engine's workers (`DedicatedWorker`), the renderer's pool
+ * (`ThreadPoolForeg…`: V8's garbage-collection helpers among others), the rest of the browser's
+ * processes, and the rest of the machine (kernel threads included). Where `/proc` or its scheduler
+ * statistics are missing (not Linux), `snapshot` answers `undefined` and nothing is shown.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 
-/** A thread's time on a core and waiting for one (ms), by group. */
-type Times = { readonly ran: number; readonly waited: number }
+/** A thread's time on a core and waiting for one (ms). */
+export type Times = { readonly ran: number; readonly waited: number }
 type Group = 'page' | 'workers' | 'pool' | 'browser'
 /** A thread's group as read: a renderer's main thread is `main` until `between` tells the page's. */
 export type ThreadGroup = Group | 'main'
@@ -64,6 +64,14 @@ const groupOf = (type: string, thread: string, isMain: boolean): ThreadGroup => 
   return 'browser'
 }
 
+/** A thread's time on a core and waiting for one so far (ms), from its schedstat; `undefined` where there is none. */
+export const threadTimes = (pid: number | string, tid: number | string): Times | undefined => {
+  const sched = read(`/proc/${pid}/task/${tid}/schedstat`)
+  if (sched === undefined) return undefined
+  const [ran = 0, waited = 0] = sched.trim().split(/\s+/).map(Number)
+  return { ran: ran / 1e6, waited: waited / 1e6 }
+}
+
 /** The processes descending from `root` whose program is Chromium (not, say, a bundler's service). */
 const browserProcesses = (root: number): string[] => {
   const children = new Map<string, string[]>()
@@ -101,11 +109,10 @@ export const snapshot = (root: number = process.pid): Snapshot | undefined => {
       continue
     }
     for (const tid of tids) {
-      const sched = read(`/proc/${pid}/task/${tid}/schedstat`)
+      const times = threadTimes(pid, tid)
       const comm = read(`/proc/${pid}/task/${tid}/comm`)
-      if (sched === undefined || comm === undefined) continue
-      const [ran = 0, waited = 0] = sched.trim().split(/\s+/).map(Number)
-      threads.set(`${pid}/${tid}`, { group: groupOf(type, comm.trim(), pid === tid), ran: ran / 1e6, waited: waited / 1e6 })
+      if (times === undefined || comm === undefined) continue
+      threads.set(`${pid}/${tid}`, { group: groupOf(type, comm.trim(), pid === tid), ...times })
     }
   }
   return { at: performance.now(), threads, busy: m.busy, cores: m.cores }

@@ -20,7 +20,7 @@
  */
 import { wrap } from 'comlink'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -32,12 +32,16 @@ import { countMessages, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../sample.ts'
 import { bundlePages } from '../../web/serve.ts'
 import { type CountingThread, countAlone } from './ceiling.ts'
+import { threadTimes } from './cores.ts'
 import { benchHistory, ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 // --- probe ---
 
 /** The main thread's active time so far (ms): its event loop's time outside waiting for events. */
 const activeTime = (): number => nodePerformance.eventLoopUtilization().active
+
+/** How long this thread (the main one) has waited for a core so far (ms), where Linux tells it; `NaN` elsewhere. */
+const waitedForCore = (): number => threadTimes(process.pid, process.pid)?.waited ?? Number.NaN
 
 /**
  * Runs `f` while the probe watches the main thread; answers the longest block, the longest busy
@@ -47,11 +51,12 @@ const activeTime = (): number => nodePerformance.eventLoopUtilization().active
  * utilization tells it): what the thread ran between two ticks, an upper bound of its longest
  * task. A gap grows while the thread, woken, waits for a core; its active part does not (it does
  * while a running task is preempted). `busy` sums the active time of the whole window, the probe's
- * own ticks included.
+ * own ticks included; `waited`, the thread's time runnable but waiting for a core (Linux's
+ * schedstat, cores.ts; `NaN` elsewhere).
  */
 const blocked = async <A>(
   f: () => Promise<A>,
-): Promise<{ readonly value: A; readonly longest: number; readonly stretch: number; readonly total: number; readonly busy: number }> => {
+): Promise<{ readonly value: A; readonly longest: number; readonly stretch: number; readonly total: number; readonly busy: number; readonly waited: number }> => {
   let longest = 0
   let stretch = 0
   let last = performance.now()
@@ -68,14 +73,16 @@ const blocked = async <A>(
   }
   setTimeout(tick, 1)
   const active0 = activeTime()
+  const waited0 = waitedForCore()
   const t0 = performance.now()
   const value = await f()
   const total = performance.now() - t0
   const busy = activeTime() - active0
+  const waited = waitedForCore() - waited0
   // let the probe see the gap the last synchronous section left
   await new Promise((r) => setTimeout(r, 2))
   running = false
-  return { value, longest, stretch, total, busy }
+  return { value, longest, stretch, total, busy, waited }
 }
 
 /** A host whose sends are timed: `longest()` answers the longest since the last call. */
@@ -242,15 +249,15 @@ export default async function engineBench(): Promise<void> {
   const clone = await blocked(() => Promise.resolve(structuredClone(history).length))
   table(
     `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker built dist/`,
-    ['how', 'longest main-thread block (ms)', 'longest busy stretch (ms)', 'longest send (ms)', 'main thread busy in all (ms)', 'total (ms)'],
+    ['how', 'longest main-thread block (ms)', 'longest busy stretch (ms)', 'longest send (ms)', 'main thread busy in all (ms)', 'main thread waited for a core (ms)', 'total (ms)'],
     [
-      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), ms(idle.stretch), '—', ms(idle.busy), ms(idle.total)],
-      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.stretch), ms(openSend), ms(opened.busy), ms(opened.total)],
-      ['worker session: openFile, from a Blob of the JSONL (read, decoded and counted in the worker)', ms(fromFile.longest), ms(fromFile.stretch), ms(fileSend), ms(fromFile.busy), ms(fromFile.total)],
-      ['inline session: openFile (read, decoded and counted on this thread, in slices)', ms(inlineFile.longest), ms(inlineFile.stretch), '—', ms(inlineFile.busy), ms(inlineFile.total)],
-      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.stretch), ms(wholeSend), ms(whole.busy), ms(whole.total)],
-      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.stretch), '—', ms(clone.busy), ms(clone.total)],
-      ['inline: full estimate, cold cache', ms(cold.longest), ms(cold.stretch), '—', ms(cold.busy), ms(cold.total)],
+      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), ms(idle.stretch), '—', ms(idle.busy), ms(idle.waited), ms(idle.total)],
+      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.stretch), ms(openSend), ms(opened.busy), ms(opened.waited), ms(opened.total)],
+      ['worker session: openFile, from a Blob of the JSONL (read, decoded and counted in the worker)', ms(fromFile.longest), ms(fromFile.stretch), ms(fileSend), ms(fromFile.busy), ms(fromFile.waited), ms(fromFile.total)],
+      ['inline session: openFile (read, decoded and counted on this thread, in slices)', ms(inlineFile.longest), ms(inlineFile.stretch), '—', ms(inlineFile.busy), ms(inlineFile.waited), ms(inlineFile.total)],
+      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.stretch), ms(wholeSend), ms(whole.busy), ms(whole.waited), ms(whole.total)],
+      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.stretch), '—', ms(clone.busy), ms(clone.waited), ms(clone.total)],
+      ['inline: full estimate, cold cache', ms(cold.longest), ms(cold.stretch), '—', ms(cold.busy), ms(cold.waited), ms(cold.total)],
     ],
   )
 
@@ -294,16 +301,13 @@ export default async function engineBench(): Promise<void> {
 const POOL_ROUNDS = 5
 
 /** Each thread's time running and waiting for a core so far (ms), from Linux's `/proc/self/task/<tid>/schedstat`; `undefined` elsewhere. */
-const threadTimes = (): ReadonlyMap<string, readonly [number, number]> | undefined => {
+const processThreads = (): ReadonlyMap<string, readonly [number, number]> | undefined => {
   if (!existsSync('/proc/self/task')) return undefined
   const out = new Map<string, readonly [number, number]>()
   for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number)
-      if (run !== undefined && wait !== undefined) out.set(tid, [run / 1e6, wait / 1e6])
-    } catch {
-      // the thread ended between the listing and the read
-    }
+    // undefined: the thread ended between the listing and the read
+    const t = threadTimes('self', tid)
+    if (t !== undefined) out.set(tid, [t.ran, t.waited])
   }
   return out
 }
@@ -394,13 +398,13 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const opened = async (workers: number, into: Map<number, number[]>, open: () => Promise<EngineSession>): Promise<void> => {
     const c0 = process.cpuUsage()
     const r0 = process.resourceUsage()
-    const th0 = threadTimes()
+    const th0 = processThreads()
     const t0 = performance.now()
     const session = await open()
     const wall = performance.now() - t0
     const cpu = process.cpuUsage(c0)
     const r1 = process.resourceUsage()
-    const th1 = threadTimes()
+    const th1 = processThreads()
     into.get(workers)?.push(wall)
     if (into === next) {
       busy.get(workers)?.push((cpu.user + cpu.system) / 1000 / wall)
