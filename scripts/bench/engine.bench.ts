@@ -32,7 +32,7 @@ import { countMessages, loadEstimator } from '../../src/tokens.ts'
 import { sampleSession } from '../sample.ts'
 import { bundlePages } from '../../web/serve.ts'
 import { type CountingThread, countAlone } from './ceiling.ts'
-import { threadTimes } from './cores.ts'
+import { threadTimes, type Times } from './cores.ts'
 import { benchHistory, ms, pairedRatios, spread, stats, table } from './lib.ts'
 
 // --- probe ---
@@ -301,13 +301,13 @@ export default async function engineBench(): Promise<void> {
 const POOL_ROUNDS = 5
 
 /** Each thread's time running and waiting for a core so far (ms), from Linux's `/proc/self/task/<tid>/schedstat`; `undefined` elsewhere. */
-const processThreads = (): ReadonlyMap<string, readonly [number, number]> | undefined => {
+const processThreads = (): ReadonlyMap<string, Times> | undefined => {
   if (!existsSync('/proc/self/task')) return undefined
-  const out = new Map<string, readonly [number, number]>()
+  const out = new Map<string, Times>()
   for (const tid of readdirSync('/proc/self/task')) {
     // undefined: the thread ended between the listing and the read
     const t = threadTimes('self', tid)
-    if (t !== undefined) out.set(tid, [t.ran, t.waited])
+    if (t !== undefined) out.set(tid, t)
   }
   return out
 }
@@ -334,10 +334,10 @@ const firstTouch = (): { readonly fresh: number; readonly resident: number } => 
   return { fresh: ((t1 - t0) * 1000) / pages, resident: ((t2 - t1) * 1000) / pages }
 }
 
-const splitThreads = (before: ReadonlyMap<string, readonly [number, number]>, after: ReadonlyMap<string, readonly [number, number]>, busiest: number): ThreadSplit => {
-  const deltas = [...after].map(([tid, [run, wait]]) => {
-    const [run0, wait0] = before.get(tid) ?? [0, 0]
-    return [run - run0, wait - wait0] as const
+const splitThreads = (before: ReadonlyMap<string, Times>, after: ReadonlyMap<string, Times>, busiest: number): ThreadSplit => {
+  const deltas = [...after].map(([tid, t]) => {
+    const t0 = before.get(tid) ?? { ran: 0, waited: 0 }
+    return [t.ran - t0.ran, t.waited - t0.waited] as const
   })
   deltas.sort((a, b) => b[0] - a[0])
   return { counting: deltas.slice(0, busiest), others: deltas.slice(busiest).reduce((n, [run]) => n + run, 0) }
