@@ -10,6 +10,7 @@ import type {
   FinishPart,
   ImagePart,
   Part,
+  ProviderPart,
   ReasoningPart,
   TextPart,
   ToolCallPart,
@@ -135,6 +136,20 @@ export const toolResult = (fields: {
  */
 export const finish = (reason: string): FinishPart => ({ type: 'finish', reason })
 
+/**
+ * A block only its provider knows, kept verbatim (see `ProviderPartC`): who sent it, its type
+ * tag there, and the whole block as sent.
+ *
+ * @example
+ * import { providerPart } from 'chatfold'
+ * providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Summary of the work so far…' })
+ * // { type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: 'Summary of the work so far…' } }
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const providerPart = (provider: string, kind: string, data: unknown): ProviderPart => ({ type: 'provider', provider, kind, data })
+
 // --- refinements ---
 
 /**
@@ -163,6 +178,22 @@ export const isToolCall = (p: Part): p is ToolCallPart => p.type === 'tool_call'
 export const isToolResult = (p: Part): p is ToolResultPart => p.type === 'tool_result'
 /** @since 0.1.0 @category refinements */
 export const isFinish = (p: Part): p is FinishPart => p.type === 'finish'
+/** @since 0.2.0 @category refinements */
+export const isProviderPart = (p: Part): p is ProviderPart => p.type === 'provider'
+
+/**
+ * Whether a part is a provider's compaction boundary: an Anthropic `compaction` block or an OpenAI
+ * Responses `compaction` item, kept as a provider part. The provider reads such a block as the
+ * start of the history: what came before it is replaced by it.
+ *
+ * @example
+ * import { isCompactionBoundary, providerPart } from 'chatfold'
+ * isCompactionBoundary(providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAA…' })) // true
+ *
+ * @since 0.2.0
+ * @category refinements
+ */
+export const isCompactionBoundary = (p: Part): p is ProviderPart => p.type === 'provider' && p.kind === 'compaction'
 
 /**
  * Whether a tool call has finished (seed 004 `Finished`): complete or failed.

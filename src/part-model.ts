@@ -60,12 +60,31 @@ export const BytesC: t.Type<Uint8Array, string, unknown> = new t.Type<Uint8Array
 // --- codecs ---
 
 /**
+ * A part's fields that only its provider knows (Anthropic's `cache_control` or `citations` on a
+ * text block, OpenAI's item `id` or `status`, …), by provider id, each as the provider sent them.
+ * The provider's `to…` adapter puts them back on the block it writes; another provider's adapter
+ * leaves them out with a `provider_fields_dropped` note. Absent when there are none.
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const ProviderFieldsC: t.ReadonlyC<t.RecordC<t.StringC, t.ReadonlyC<t.UnknownRecordC>>> = t.readonly(
+  t.record(t.string, t.readonly(t.UnknownRecord)),
+  'ProviderFields',
+)
+
+
+/**
  * Plain text.
  *
  * @since 0.1.0
  * @category codecs
  */
-export const TextPartC: StructC<{ type: t.LiteralC<'text'>; text: t.StringC }, {}> = struct('TextPart', { type: t.literal('text'), text: t.string }, {})
+export const TextPartC: StructC<{ type: t.LiteralC<'text'>; text: t.StringC }, { providerFields: typeof ProviderFieldsC }> = struct(
+  'TextPart',
+  { type: t.literal('text'), text: t.string },
+  { providerFields: ProviderFieldsC },
+)
 
 /**
  * Reasoning ("thinking") with the provider's opaque signature, kept unmodified for round trips.
@@ -74,10 +93,10 @@ export const TextPartC: StructC<{ type: t.LiteralC<'text'>; text: t.StringC }, {
  * @since 0.1.0
  * @category codecs
  */
-export const ReasoningPartC: StructC<{ type: t.LiteralC<'reasoning'>; text: t.StringC }, { signature: t.StringC; redacted: t.BooleanC }> = struct(
+export const ReasoningPartC: StructC<{ type: t.LiteralC<'reasoning'>; text: t.StringC }, { signature: t.StringC; redacted: t.BooleanC; providerFields: typeof ProviderFieldsC }> = struct(
   'ReasoningPart',
   { type: t.literal('reasoning'), text: t.string },
-  { signature: t.string, redacted: t.boolean },
+  { signature: t.string, redacted: t.boolean, providerFields: ProviderFieldsC },
 )
 
 /**
@@ -86,9 +105,9 @@ export const ReasoningPartC: StructC<{ type: t.LiteralC<'reasoning'>; text: t.St
  * @since 0.1.0
  * @category codecs
  */
-type ImagePartFields = StructC<{ type: t.LiteralC<'image'> }, { url: t.StringC; data: typeof BytesC; mediaType: t.StringC }>
+type ImagePartFields = StructC<{ type: t.LiteralC<'image'> }, { url: t.StringC; data: typeof BytesC; mediaType: t.StringC; providerFields: typeof ProviderFieldsC }>
 export const ImagePartC: t.Type<t.TypeOf<ImagePartFields>, t.OutputOf<ImagePartFields>, unknown> = refine(
-  struct('ImagePart', { type: t.literal('image') }, { url: t.string, data: BytesC, mediaType: t.string }),
+  struct('ImagePart', { type: t.literal('image') }, { url: t.string, data: BytesC, mediaType: t.string, providerFields: ProviderFieldsC }),
   (p) => p.url !== undefined || p.data !== undefined,
   'an image with a url or data',
 )
@@ -99,9 +118,9 @@ export const ImagePartC: t.Type<t.TypeOf<ImagePartFields>, t.OutputOf<ImagePartF
  * @since 0.1.0
  * @category codecs
  */
-type FilePartFields = StructC<{ type: t.LiteralC<'file'>; mediaType: t.StringC }, { url: t.StringC; data: typeof BytesC; filename: t.StringC }>
+type FilePartFields = StructC<{ type: t.LiteralC<'file'>; mediaType: t.StringC }, { url: t.StringC; data: typeof BytesC; filename: t.StringC; providerFields: typeof ProviderFieldsC }>
 export const FilePartC: t.Type<t.TypeOf<FilePartFields>, t.OutputOf<FilePartFields>, unknown> = refine(
-  struct('FilePart', { type: t.literal('file'), mediaType: t.string }, { url: t.string, data: BytesC, filename: t.string }),
+  struct('FilePart', { type: t.literal('file'), mediaType: t.string }, { url: t.string, data: BytesC, filename: t.string, providerFields: ProviderFieldsC }),
   (p) => p.url !== undefined || p.data !== undefined,
   'a file with a url or data',
 )
@@ -123,7 +142,7 @@ export const ToolCallStatusC: t.KeyofC<{ pending: null; running: null; complete:
  */
 export const ToolCallPartC: StructC<
   { type: t.LiteralC<'tool_call'>; id: t.StringC; name: t.StringC; arguments: t.StringC; status: t.Type<t.TypeOf<typeof ToolCallStatusC>, t.OutputOf<typeof ToolCallStatusC>, unknown> },
-  {}
+  { providerFields: typeof ProviderFieldsC }
 > = struct(
   'ToolCallPart',
   {
@@ -133,7 +152,7 @@ export const ToolCallPartC: StructC<
     arguments: t.string,
     status: withDefault(ToolCallStatusC, 'complete'),
   },
-  {},
+  { providerFields: ProviderFieldsC },
 )
 
 /**
@@ -144,11 +163,11 @@ export const ToolCallPartC: StructC<
  */
 export const ToolResultPartC: StructC<
   { type: t.LiteralC<'tool_result'>; toolCallId: t.StringC; content: t.StringC; isError: t.Type<boolean, boolean, unknown> },
-  { name: t.StringC }
+  { name: t.StringC; providerFields: typeof ProviderFieldsC }
 > = struct(
   'ToolResultPart',
   { type: t.literal('tool_result'), toolCallId: t.string, content: t.string, isError: withDefault(t.boolean, false) },
-  { name: t.string },
+  { name: t.string, providerFields: ProviderFieldsC },
 )
 
 /**
@@ -158,6 +177,23 @@ export const ToolResultPartC: StructC<
  * @category codecs
  */
 export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct('FinishPart', { type: t.literal('finish'), reason: t.string }, {})
+
+/**
+ * A block that only one provider knows, kept as it came: `provider` names who sent it
+ * (`'anthropic'`, `'openai'`, `'google'`, `'ai-sdk'`), `kind` is the provider's own type tag
+ * (`'web_search_tool_result'`, `'compaction'`, `'executableCode'`, …) and `data` the whole block or
+ * item, verbatim JSON. The same provider's `to…` adapter writes it back untouched, in its place;
+ * another provider's adapter either maps it where a mapping is documented or leaves it out with a
+ * `provider_part_dropped` note. A provider part of kind `compaction` is a compaction boundary.
+ *
+ * @since 0.2.0
+ * @category codecs
+ */
+export const ProviderPartC: StructC<{ type: t.LiteralC<'provider'>; provider: t.StringC; kind: t.StringC; data: t.UnknownC }, {}> = struct(
+  'ProviderPart',
+  { type: t.literal('provider'), provider: t.string, kind: t.string, data: t.unknown },
+  {},
+)
 
 // --- model ---
 
@@ -177,6 +213,10 @@ export type ToolCallPart = t.TypeOf<typeof ToolCallPartC>
 export type ToolResultPart = t.TypeOf<typeof ToolResultPartC>
 /** @since 0.1.0 @category model */
 export type FinishPart = t.TypeOf<typeof FinishPartC>
+/** @since 0.2.0 @category model */
+export type ProviderPart = t.TypeOf<typeof ProviderPartC>
+/** @since 0.2.0 @category model */
+export type ProviderFields = t.TypeOf<typeof ProviderFieldsC>
 
 /**
  * The parts chatfold knows natively.
@@ -184,7 +224,7 @@ export type FinishPart = t.TypeOf<typeof FinishPartC>
  * @since 0.1.0
  * @category model
  */
-export type BuiltinPart = TextPart | ReasoningPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | FinishPart
+export type BuiltinPart = TextPart | ReasoningPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | FinishPart | ProviderPart
 
 /**
  * Custom part types, added by declaration merging next to `registerPart`:

@@ -16,6 +16,7 @@ import {
   ImagePartC,
   type Part,
   type PartWire,
+  ProviderPartC,
   ReasoningPartC,
   TextPartC,
   ToolCallPartC,
@@ -36,6 +37,7 @@ const builtins: ReadonlyMap<string, AnyPartCodec> = new Map<string, AnyPartCodec
   ['tool_call', ToolCallPartC as unknown as AnyPartCodec],
   ['tool_result', ToolResultPartC as unknown as AnyPartCodec],
   ['finish', FinishPartC as unknown as AnyPartCodec],
+  ['provider', ProviderPartC as unknown as AnyPartCodec],
 ])
 
 const custom = new Map<string, AnyPartCodec>()

@@ -158,7 +158,7 @@ describe('message codec', () => {
     const s = formatDecodeFailure(r.left)
     expect(s).toContain('[1].id: expected string, got 2')
     expect(s).toContain('[1].role: expected "system" | "user" | "assistant" | "tool", got "bot"')
-    expect(s).toContain('[1].parts[1].type: expected "text" | "reasoning" | "image" | "file" | "tool_call" | "tool_result" | "finish", got "txt"')
+    expect(s).toContain('[1].parts[1].type: expected "text" | "reasoning" | "image" | "file" | "tool_call" | "tool_result" | "finish" | "provider", got "txt"')
     expect(s).toContain('[1].createdAt: expected an ISO-8601 timestamp, got "yesterday"')
     expect(s).toContain('[1].tokens.total: expected a non-negative number, got -1')
     expect(s).not.toContain('[0]')

@@ -75,7 +75,7 @@ describe('part codec', () => {
     const r = decodePart({ type: 'txt', data: { text: 'hi' } })
     if (E.isRight(r)) throw new Error('expected failure')
     expect(formatDecodeFailure(r.left)).toBe(
-      'type: expected "text" | "reasoning" | "image" | "file" | "tool_call" | "tool_result" | "finish", got "txt"',
+      'type: expected "text" | "reasoning" | "image" | "file" | "tool_call" | "tool_result" | "finish" | "provider", got "txt"',
     )
   })
 

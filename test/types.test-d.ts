@@ -8,7 +8,7 @@ import type * as t from 'io-ts'
 import type * as O from 'fp-ts/Option'
 import { type Message, type MessageC, type Messages, textContent, textMessage } from '../src/message.ts'
 import { getMeta, setMeta } from '../src/message-edit.ts'
-import type { Part, PartWire, ToolCallPart } from '../src/part.ts'
+import type { Part, PartWire, ProviderFields, ToolCallPart } from '../src/part.ts'
 import type { Role } from '../src/role.ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../src/failure.ts'
@@ -44,7 +44,7 @@ expectTypeOf(pipe(m, textContent)).toEqualTypeOf<string>()
 
 // the wire form is tagged
 expectTypeOf<PartWire['type']>().toEqualTypeOf<string>()
-expectTypeOf<Extract<Part, { type: 'text' }>>().toEqualTypeOf<{ readonly type: 'text'; readonly text: string }>()
+expectTypeOf<Extract<Part, { type: 'text' }>>().toEqualTypeOf<{ readonly type: 'text'; readonly text: string; readonly providerFields?: ProviderFields }>()
 
 // an input the decoder has not checked is not a ValidInput, nor raw data a DecodedEvent
 declare const input: ChatInput

@@ -15,6 +15,7 @@ import { forLLM } from '../messages/views.ts'
 import { type RepairReport, repairToolPairs, validateToolPairs } from '../messages/pairs.ts'
 import { decodeBase64, encodeBase64 } from '../internal/base64.ts'
 import type { AdapterError, AdapterNote, AdapterOptions, AdapterResult, ProviderId } from './types.ts'
+import { forTarget } from './foreign.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- conversion context ---
@@ -40,7 +41,8 @@ export type IdRule = { readonly valid: (id: string) => boolean; readonly fix: (i
 export const nonEmptyIds: IdRule = { valid: (id) => id !== '', fix: () => 'call' }
 
 /**
- * Runs what every `to…` does first: the `forLLM` view (noting what it left out), then the tool-pair
+ * Runs what every `to…` does first: the `forLLM` view (noting what it left out), then what crosses
+ * from other providers (`forTarget`: their blocks and fields mapped or left out, with notes), then the tool-pair
  * check (failing, or repairing with `repair: 'repair'`), then the id rewriting for the target.
  */
 export const prepare = (
@@ -63,12 +65,13 @@ export const prepare = (
     const kept = new Set(view.map((m) => m.id))
     for (const m of ms) if (!kept.has(m.id)) context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
   }
-  const check = validateToolPairs(view)
-  let messages = view
+  const portable = forTarget(target, view, context.notes)
+  const check = validateToolPairs(portable)
+  let messages = portable
   let repair: RepairReport | undefined
   if (!check.valid) {
     if (context.repair === 'fail') return E.left({ kind: 'invalid_tool_pairs', issues: check.issues })
-    const repaired = repairToolPairs(view)
+    const repaired = repairToolPairs(portable)
     messages = repaired.messages
     repair = repaired.report
   } else if (context.repair === 'repair') {

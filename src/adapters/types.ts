@@ -55,6 +55,12 @@ export type AdapterOptions = {
  * flag the target has no field for was lost, or (`request_fixed`) a provider's request rule changed
  * the request: the rule's name, the request path and what it did (since 0.2.0).
  *
+ * Since 0.2.0, what crosses between providers is noted too: another provider's block left out
+ * (`provider_part_dropped`) or mapped to built-in parts (`provider_part_mapped`, naming what it
+ * became), another provider's fields on a part left out (`provider_fields_dropped`), and, when a
+ * whole request is converted, a setting (`setting_dropped`) or tool (`tool_dropped`) the target
+ * cannot take.
+ *
  * @example
  * import type { AdapterNote } from 'chatfold'
  * const note: AdapterNote = { kind: 'id_renamed', from: 'call.1', to: 'call_1' }
@@ -72,6 +78,11 @@ export type AdapterNote =
   | { readonly kind: 'error_flag_lost'; readonly messageId: string; readonly toolCallId: string }
   | { readonly kind: 'system_as_user'; readonly messageId: string }
   | { readonly kind: 'request_fixed'; readonly rule: string; readonly path: string; readonly action: 'trimmed' | 'dropped' | 'filled' | 'moved' | 'merged' }
+  | { readonly kind: 'provider_part_dropped'; readonly messageId: string; readonly provider: string; readonly type: string; readonly reason: string }
+  | { readonly kind: 'provider_part_mapped'; readonly messageId: string; readonly provider: string; readonly type: string; readonly to: ReadonlyArray<string> }
+  | { readonly kind: 'provider_fields_dropped'; readonly messageId: string; readonly provider: string; readonly part: string; readonly fields: ReadonlyArray<string> }
+  | { readonly kind: 'setting_dropped'; readonly setting: string; readonly reason: string }
+  | { readonly kind: 'tool_dropped'; readonly name: string; readonly reason: string }
 
 /**
  * What a conversion did besides converting: the repair (when `repair: 'repair'` was asked for)

@@ -98,7 +98,8 @@ const shareOf = (p: Part): Share => (p.type === 'reasoning' ? 'thinking' : p.typ
 /**
  * A part's tokens: text, reasoning and tool results estimated, a tool call's name and arguments
  * each estimated, an image at `IMAGE_TOKENS`, a file with textual data on its text (any other
- * file as an image) plus its name, a finish part nothing, a custom part each of its strings.
+ * file as an image) plus its name, a finish part nothing, a provider part its JSON as sent, a custom
+ * part each of its strings.
  */
 export const partTokens = (estimate: Estimator, p: Part): number => {
   switch (p.type) {
@@ -115,6 +116,8 @@ export const partTokens = (estimate: Estimator, p: Part): number => {
       return (p.filename === undefined ? 0 : estimate(p.filename)) + (p.data !== undefined && isTextual(p.mediaType) ? estimate(decoder.decode(p.data)) : IMAGE_TOKENS)
     case 'finish':
       return 0
+    case 'provider':
+      return estimate(JSON.stringify(p.data) ?? '')
     default:
       return customCost(estimate, p)
   }

@@ -20,14 +20,17 @@
  *
  * @module
  */
-import type { Messages } from '../message.ts'
+import { makeMessage, type Message, type Messages } from '../message.ts'
+import { isCompactionBoundary, type Part } from '../part.ts'
 import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, stripReasoning } from './shared.ts'
 
 // --- views ---
 
 /**
  * The messages to send to the model (seed `ForLLM`): normal, synthetic (one-turn guidance) and
- * ephemeral (one-turn error feedback); never display-only, bookmark or metadata messages.
+ * ephemeral (one-turn error feedback); never display-only, bookmark or metadata messages. After a
+ * provider's compaction boundary (`lastCompactionBoundary`), only system messages, the boundary
+ * and what follows it.
  *
  * @example
  * import { forLLM, textMessage } from 'chatfold'
@@ -36,7 +39,42 @@ import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, stri
  * @since 0.1.0
  * @category views
  */
-export const forLLM = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral')
+export const forLLM = (ms: Messages): Messages => {
+  const from = lastCompactionBoundary(ms)
+  if (from === undefined) return selectPaired(ms, isForLLM)
+  const boundary = ms[from.message]
+  return selectPaired(
+    ms,
+    (m, i) => isForLLM(m) && (i >= from.message || m.role === 'system'),
+    (m) => (m === boundary ? makeMessage({ ...m, parts: m.parts.slice(from.part) }) : m),
+  )
+}
+
+const isForLLM = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
+
+/**
+ * Where the history's last provider compaction boundary stands (see `isCompactionBoundary`): the
+ * index of its message and of the part in it, or `undefined` when there is none. A provider reads
+ * such a boundary as the start of the history, so the views that build a request (`forLLM`) send
+ * the boundary and what follows it, and system messages, never what it replaced; the others keep
+ * everything, and pruning and compaction planning start there.
+ *
+ * @example
+ * import { lastCompactionBoundary, makeMessage, providerPart, textMessage } from 'chatfold'
+ * const summary = makeMessage({ role: 'assistant', parts: [providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Summary…' })] })
+ * lastCompactionBoundary([textMessage('user', 'old'), summary, textMessage('user', 'new')]) // { message: 1, part: 0 }
+ *
+ * @since 0.2.0
+ * @category views
+ */
+export const lastCompactionBoundary = (ms: Messages): { readonly message: number; readonly part: number } | undefined => {
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    if (!isForLLM(m)) continue
+    for (let j = m.parts.length - 1; j >= 0; j--) if (isCompactionBoundary(m.parts[j] as Part)) return { message: i, part: j }
+  }
+  return undefined
+}
 
 /**
  * The messages a UI shows when a session is restored (seed `ForDisplay`): normal user and assistant
