@@ -7,7 +7,7 @@
  */
 import type { Message, Messages } from '../message.ts'
 import type { Part, ToolResultPart } from '../part.ts'
-import { forPreservation } from '../messages/views.ts'
+import { forPreservation, lastCompactionBoundary } from '../messages/views.ts'
 // The token modules themselves, not the tokens.ts entry: this module is part of chatfold/lite,
 // whose bundles must not reach the encoding loader and its rank tables.
 import type { Estimator } from '../messages/prune.ts'
@@ -190,7 +190,9 @@ const fitTail = (
  * even the last turn fits, in which case it falls inside that turn and `splitTurn` says so. When
  * the newest call and its results alone are over the budget, they are kept and their result
  * content is cut in proportion so that the tail fits (`truncatedResults` lists them), rather than
- * overshooting or keeping nothing. Nothing is lost: the input keeps every original.
+ * overshooting or keeping nothing. After a provider's compaction boundary (`lastCompactionBoundary`)
+ * the head starts at the boundary: what the boundary replaced is in none of the three parts, and
+ * so goes to the archive when the history is rebuilt. Nothing is lost: the input keeps every original.
  *
  * @example
  * import { planCompaction } from 'chatfold'
@@ -207,6 +209,9 @@ export const planCompaction =
     const estimate = opts.estimate ?? smartHeuristic
     const count = opts.count ?? totalOf(countMessage(estimate))
     const sys = systemPrefix(ms)
+    // A provider's compaction boundary is where the history starts for the provider: what precedes
+    // it (but the system prompt) is neither summarised again nor kept, and is archived.
+    const start = Math.max(sys, lastCompactionBoundary(ms)?.message ?? 0)
     const n = ms.length
     const unsafe = unsafeCuts(ms, sys)
     const anyBoundary = opts.boundary === 'message'
@@ -215,7 +220,7 @@ export const planCompaction =
     let tokens = 0
     let best = n // the earliest safe cut within budget
     let bestTurn = n // the earliest safe cut at a user message within budget
-    for (let c = n - 1; c >= sys; c--) {
+    for (let c = n - 1; c >= start; c--) {
       const m = ms[c] as Message
       const safe = (unsafe[c] ?? 0) === 0
       if (m.kind === 'normal') tokens += count(m)
@@ -226,11 +231,11 @@ export const planCompaction =
       }
     }
     let newest = n - 1 // the latest safe cut before the end: the smallest tail there is
-    while (newest > sys && (unsafe[newest] ?? 0) !== 0) newest--
+    while (newest > start && (unsafe[newest] ?? 0) !== 0) newest--
     let cut = anyBoundary ? best : bestTurn < n ? bestTurn : best
     let preserved: Messages
     let truncated: ReadonlyArray<string> = []
-    if (cut === n && newest >= sys) {
+    if (cut === n && newest >= start) {
       // Not even the newest unit fits: keep it, with its results cut to fit.
       cut = newest
       const fitted = fitTail(forPreservation(ms.slice(cut)), budget, estimate, count)
@@ -240,7 +245,7 @@ export const planCompaction =
     const first = ms[cut]
     const sum = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
     const system = ms.slice(0, sys)
-    const head = ms.slice(sys, cut)
+    const head = ms.slice(start, cut)
     return {
       system,
       head,

@@ -8,6 +8,8 @@ import { forCompaction } from '../messages/views.ts'
 import { forTranscript } from '../messages/render.ts'
 import { isCompactionSummary } from './summary.ts'
 import { PREVIOUS_SUMMARY } from './shared.ts'
+import { isCompactionBoundary, type ProviderPart } from '../part.ts'
+import { isObject } from '../internal/object.ts'
 
 /**
  * Options of {@link buildTranscript}.
@@ -27,11 +29,23 @@ const summaryText = (m: Message): string => {
 }
 
 /**
+ * What a provider's compaction boundary says: Anthropic's summary text, or, for an opaque one
+ * (OpenAI's encrypted item), a line saying that the earlier history was compacted by that provider
+ * and cannot be read here.
+ */
+const boundaryText = (p: ProviderPart): string => {
+  const content = isObject(p.data) ? p.data['content'] : undefined
+  if (typeof content === 'string' && content.trim() !== '') return content.trim()
+  return `(the earlier history was compacted by ${p.provider}; its summary is opaque and cannot be read here)`
+}
+
+/**
  * The head of a history as a transcript for a summariser: `forCompaction` (normal messages only,
  * no reasoning, tool results cut to `maxResultLen` characters) then `forTranscript` on each
  * message, one block per message. A previous compaction summary in the head is passed as such,
  * first, under `[Previous summary]:`, so that the new summary extends it rather than summarising
- * a summary as if the user had said it.
+ * a summary as if the user had said it; so is a provider's compaction boundary (its summary text,
+ * or a line saying it is opaque).
  *
  * @example
  * import { buildTranscript, textMessage } from 'chatfold'
@@ -47,6 +61,7 @@ export const buildTranscript =
     const summaries: string[] = []
     const blocks: string[] = []
     for (const m of forCompaction(max)(head)) {
+      for (const p of m.parts) if (isCompactionBoundary(p)) summaries.push(`${PREVIOUS_SUMMARY}\n${boundaryText(p)}`)
       if (isCompactionSummary(m)) {
         const text = summaryText(m)
         if (text !== '') summaries.push(`${PREVIOUS_SUMMARY}\n${text}`)
