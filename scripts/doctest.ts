@@ -1,6 +1,7 @@
 /**
- * `npm run test:examples`: every `@example` in the doc comments of `src/` and `workers/` is
- * type-checked, and every self-contained one is run, so the docs cannot drift from the code.
+ * `npm run test:examples`: every `@example` in the doc comments of `src/` and `workers/`, and every
+ * ```ts block of the README and of the guides in `docs/guides/`, is type-checked, and every
+ * self-contained one is run, so the docs cannot drift from the code.
  *
  * Each example becomes a module in `.doctest/` (imports of `chatfold`, `chatfold/node`, … map to
  * the sources through tsconfig `paths`), type-checked with the project's compiler options in one
@@ -63,6 +64,35 @@ export const examplesOf = (file: string, text: string): Example[] => {
   return found
 }
 
+/**
+ * The TypeScript blocks of a Markdown page (the README, a guide): each ```ts fence is an example,
+ * named after the heading above it. A fence written ```ts ignore is prose, not an example.
+ */
+export const markdownExamples = (file: string, text: string): Example[] => {
+  const lines = text.split('\n')
+  const found: Example[] = []
+  let heading = 'page'
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    const h = /^#+\s+(.*)$/.exec(line)
+    if (h !== null) heading = (h[1] ?? '').replace(/[^\w]+/g, '_').replace(/^_|_$/g, '').slice(0, 40) || 'heading'
+    if (!/^```ts\s*$/.test(line)) continue
+    const start = i + 1
+    let end = start
+    while (end < lines.length && !/^```/.test(lines[end] ?? '')) end++
+    found.push({ file, line: start + 1, symbol: heading, code: lines.slice(start, end).join('\n') })
+    i = end
+  }
+  return found
+}
+
+/** The Markdown pages whose examples run: the README and every guide in `docs/guides/`. */
+const pages = (): string[] => {
+  const guides = join(root, 'docs', 'guides')
+  const inGuides = statSync(guides, { throwIfNoEntry: false })?.isDirectory() === true ? readdirSync(guides).filter((f) => f.endsWith('.md')).map((f) => join(guides, f)) : []
+  return [join(root, 'README.md'), ...inGuides.sort()]
+}
+
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const p = join(dir, name)
@@ -82,7 +112,10 @@ const HEADER_LINES = 1
 
 const main = (): void => {
   const keep = process.argv.includes('--keep')
-  const examples = ['src', 'workers'].flatMap((d) => walk(join(root, d))).sort().flatMap((f) => examplesOf(relative(root, f), readFileSync(f, 'utf8')))
+  const examples = [
+    ...['src', 'workers'].flatMap((d) => walk(join(root, d))).sort().flatMap((f) => examplesOf(relative(root, f), readFileSync(f, 'utf8'))),
+    ...pages().flatMap((f) => markdownExamples(relative(root, f), readFileSync(f, 'utf8'))),
+  ]
   const out = join(root, '.doctest')
   rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
