@@ -9,7 +9,7 @@
  * @module
  */
 export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
-export { formatAdapterError } from './types.ts'
+export { formatAdapterError, formatAdapterNote } from './types.ts'
 export type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai-chat-from.ts'
 export {

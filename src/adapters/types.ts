@@ -85,6 +85,50 @@ export type AdapterNote =
   | { readonly kind: 'tool_dropped'; readonly name: string; readonly reason: string }
 
 /**
+ * Renders an adapter note for people, one line: what was changed or left out, where, and why.
+ *
+ * @example
+ * import { formatAdapterNote } from 'chatfold'
+ * formatAdapterNote({ kind: 'provider_part_dropped', messageId: 'm3', provider: 'anthropic', type: 'mcp_tool_use', reason: 'no MCP on this provider' })
+ * // 'message "m3": left out anthropic "mcp_tool_use": no MCP on this provider'
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export const formatAdapterNote = (n: AdapterNote): string => {
+  switch (n.kind) {
+    case 'omitted_message':
+      return `message "${n.messageId}": left out (${n.reason === 'empty' ? 'empty' : 'not sent to the model'})`
+    case 'omitted_part':
+      return `message "${n.messageId}": left out a ${n.part} part: ${n.reason}`
+    case 'reasoning_dropped':
+      return `message "${n.messageId}": left out reasoning (${n.reason})`
+    case 'reasoning_as_text':
+      return `message "${n.messageId}": reasoning sent as text`
+    case 'id_renamed':
+      return `tool call id "${n.from}" renamed "${n.to}"`
+    case 'arguments_replaced':
+      return `message "${n.messageId}": arguments of tool call "${n.toolCallId}" were not JSON and were replaced by {}`
+    case 'error_flag_lost':
+      return `message "${n.messageId}": the target cannot mark the result of "${n.toolCallId}" as an error`
+    case 'system_as_user':
+      return `message "${n.messageId}": system message sent as a user message`
+    case 'request_fixed':
+      return `${n.path}: ${n.action} (${n.rule})`
+    case 'provider_part_dropped':
+      return `message "${n.messageId}": left out ${n.provider} "${n.type}": ${n.reason}`
+    case 'provider_part_mapped':
+      return `message "${n.messageId}": ${n.provider} "${n.type}" sent as ${n.to.join(' + ') || 'nothing'}`
+    case 'provider_fields_dropped':
+      return `message "${n.messageId}": left out ${n.provider}'s ${n.fields.map((f) => `"${f}"`).join(', ')} on a ${n.part} part`
+    case 'setting_dropped':
+      return `setting "${n.setting}" left out: ${n.reason}`
+    case 'tool_dropped':
+      return `tool "${n.name}" left out: ${n.reason}`
+  }
+}
+
+/**
  * What a conversion did besides converting: the repair (when `repair: 'repair'` was asked for)
  * and the notes, in history order.
  *

@@ -18,7 +18,7 @@ import { toJSONL } from '../messages/codec.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import { checkRequest, formatAdapterError, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
+import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
 import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc } from './formats.ts'
 import { CliFailure, EXIT, loadHistory, readText, writeText } from './load.ts'
 import { serveCommand } from './serve.ts'
@@ -145,6 +145,9 @@ const renderCmd: CommandDef = (program, io) =>
       writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
     })
 
+/** How many of a conversion's notes `convert` prints one a line; `--json` gives them all. */
+const MAX_NOTE_LINES = 20
+
 const convert: CommandDef = (program, io) =>
   output(common(program.command('convert').argument('<file>', 'history file').description('convert the history to a provider request body, AI SDK messages or chatfold JSONL')))
     .addOption(new Option('--to <format>', 'output format').choices(OUTPUT_FORMATS.map((f) => f.name)).makeOptionMandatory())
@@ -161,7 +164,11 @@ const convert: CommandDef = (program, io) =>
       writeText(o.output, r.right.text, io.out)
       const ns = r.right.report?.notes ?? []
       if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, notes: r.right.report?.notes ?? [], ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
-      else if (ns.length > 0) io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion (--json lists them): ${[...new Set(ns.map((n) => n.kind))].join(', ')}\n`)
+      else if (ns.length > 0) {
+        io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion:\n`)
+        for (const n of ns.slice(0, MAX_NOTE_LINES)) io.err(`  ${formatAdapterNote(n)}\n`)
+        if (ns.length > MAX_NOTE_LINES) io.err(`  … and ${ns.length - MAX_NOTE_LINES} more (--json lists them all)\n`)
+      }
     })
 
 const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']

@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { EXIT, run } from '../../src/cli/main.ts'
+import { makeMessage, providerPart, textMessage, toJSONL } from '../../src/mod.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'chatfold-notes-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const cli = async (...argv: string[]) => {
+  let out = ''
+  let err = ''
+  const code = await run(argv, { out: (s) => void (out += s), err: (s) => void (err += s), errIsTTY: false })
+  return { code, out, err }
+}
+
+describe('convert tells what did not cross', () => {
+  const file = join(dir, 'history.jsonl')
+  writeFileSync(
+    file,
+    toJSONL([
+      textMessage('user', 'Search the docs', { id: 'u1' }),
+      makeMessage({ id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Found it.' }, providerPart('google', 'somethingNew', { somethingNew: { x: 1 } })] }),
+    ]),
+  )
+
+  it('prints each note on stderr, one a line', async () => {
+    const r = await cli('convert', file, '--to', 'openai-chat')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect(r.err).toContain('1 note from the conversion')
+    expect(r.err).toContain('message "a1": left out google "somethingNew"')
+  })
+
+  it('lists them in --json', async () => {
+    const r = await cli('convert', file, '--to', 'anthropic', '--json')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    const report = JSON.parse(r.err) as { notes: ReadonlyArray<{ kind: string; messageId?: string; type?: string }> }
+    expect(report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_dropped', messageId: 'a1', type: 'somethingNew' }))
+  })
+})
