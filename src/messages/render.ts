@@ -9,7 +9,8 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
-import type { FilePart, ImagePart, Part, ToolCallPart, ToolResultPart } from '../part.ts'
+import { type FilePart, type ImagePart, isCompactionBoundary, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../part.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- helpers ---
 
@@ -35,6 +36,28 @@ const mediaRef = (p: ImagePart | FilePart): string => {
 
 const isMedia = (p: Part): p is ImagePart | FilePart => p.type === 'image' || p.type === 'file'
 
+/** The text a provider part carries that people can read: a compaction's summary, a block's `text` or `content` string. */
+const providerText = (p: ProviderPart): string => {
+  if (!isObject(p.data)) return ''
+  for (const key of ['content', 'text', 'summary']) {
+    const v = p.data[key]
+    if (typeof v === 'string') return v.trim()
+  }
+  return ''
+}
+
+/** A provider part as a reference: `[anthropic web_search_tool_result]`, with up to 200 characters of its readable text. */
+const providerRef = (p: ProviderPart): string => {
+  const t = oneLine(providerText(p))
+  return `[${p.provider} ${p.kind}${t === '' ? '' : `: ${t.length > 200 ? `${t.slice(0, 200)}…` : t}`}]`
+}
+
+const providerLines = (m: Message, skip: (p: ProviderPart) => boolean = () => false): string[] => {
+  const out: string[] = []
+  for (const p of m.parts) if (p.type === 'provider' && !skip(p)) out.push(providerRef(p))
+  return out
+}
+
 const mediaLines = (m: Message): string => {
   let s = ''
   for (const p of m.parts) if (isMedia(p)) s += `${s === '' ? '' : '\n'}${mediaRef(p)}`
@@ -54,8 +77,8 @@ const callsOf = (m: Message): ToolCallPart[] => m.parts.filter((p): p is ToolCal
  * A message as plain text (seed `Message.Render`), ending with a newline: `[User]: …`,
  * `[Assistant thinking]: …`, `[Assistant]: …`, each call as `  → name(arguments)`, each tool
  * result as `  ← name result:` with its content indented, images and files as `[image: …]`
- * references, a bookmark as `=== label ===`, a display notice as `[Notice]: …`; a metadata
- * message renders as the empty string.
+ * references, a provider part as `[provider kind: its readable text]`, a bookmark as
+ * `=== label ===`, a display notice as `[Notice]: …`; a metadata message renders as the empty string.
  *
  * @example
  * import { renderMessage, textMessage } from 'chatfold'
@@ -77,6 +100,7 @@ export const renderMessage = (m: Message): string => {
   }
   if (text !== '' || (m.role !== 'assistant' && m.role !== 'tool')) out += `[${TITLES[m.role]}]: ${text}\n`
   if (media !== '') out += `${media}\n`
+  for (const line of providerLines(m)) out += `${line}\n`
   for (const c of callsOf(m)) out += `  → ${c.name}(${c.arguments})\n`
   for (const r of resultsOf(m)) out += `  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}\n`
   return out
@@ -121,6 +145,7 @@ export const forLog = (m: Message): string => {
   const text = joinText(m, 'text')
   if (text !== '') lines.push(`[${label}] ${text}`)
   for (const p of m.parts) if (isMedia(p)) lines.push(`[${label}] ${mediaRef(p)}`)
+  for (const line of providerLines(m)) lines.push(`[${label}] ${line}`)
   for (const c of callsOf(m)) lines.push(`[call ${c.id}] ${c.name}(${c.arguments})`)
   for (const r of resultsOf(m)) lines.push(`[${label} ${r.toolCallId}${r.isError ? ' error' : ''}] ${r.name ?? 'tool'}: ${r.content}`)
   if (m.error !== undefined) lines.push(`[${label} error] ${m.error}`)
@@ -146,6 +171,8 @@ export const forTranscript = (m: Message): string => {
   const text = joinText(m, 'text')
   if (text !== '' || m.role === 'user') lines.push(`[${TITLES[m.role]}]: ${text}`)
   for (const p of m.parts) if (isMedia(p)) lines.push(mediaRef(p))
+  // a compaction boundary is the transcript's previous summary (buildTranscript), not a line here
+  lines.push(...providerLines(m, isCompactionBoundary))
   for (const c of callsOf(m)) lines.push(`  → ${c.name}(${c.arguments})`)
   for (const r of resultsOf(m)) lines.push(`  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}`)
   return lines.join('\n')
@@ -235,6 +262,12 @@ const mediaMarkdown = (p: ImagePart | FilePart): string => {
   return `*${mediaRef(p).replace(/[*_\\]/g, '\\$&')}*`
 }
 
+/** A compaction boundary as a marked quote of its summary; any other provider part as an italic reference. */
+const providerMarkdown = (p: ProviderPart): string =>
+  isCompactionBoundary(p)
+    ? quote(`**Compacted by ${oneLine(p.provider)}:** ${contained(providerText(p) || '(opaque)')}`)
+    : `*${providerRef(p).replace(/[*_\\[\]]/g, '\\$&')}*`
+
 const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 'Result'}:**\n\n${fenced(r.content.trim())}`
 
 /**
@@ -294,6 +327,7 @@ export const renderMarkdownWith =
         if (text !== '') b += `\n${contained(text)}\n`
       }
       for (const p of m.parts) if (isMedia(p)) b += `\n${mediaMarkdown(p)}\n`
+      for (const p of m.parts) if (p.type === 'provider') b += `\n${providerMarkdown(p)}\n`
       for (const p of m.parts) {
         if (p.type === 'tool_call') {
           const args = prettyArguments(p.arguments)
@@ -317,7 +351,8 @@ export const renderMarkdownWith =
  * A history as Markdown (seed `RenderMarkdown`), reasoning left out: a `## Role` section per
  * message, each tool call as `### Tool: name` with its arguments and, right under it, its result;
  * a result without a call shows on its own; bookmarks are a rule with the label in italics;
- * display notices are quotes; images and files are references. Every fence is longer than any
+ * display notices are quotes; images, files and provider parts are references, and a provider's
+ * compaction a quote of its summary marked `Compacted by …`. Every fence is longer than any
  * backtick run in its content, and a message's own open fences are closed, so no content breaks
  * out of its block. Pass `forExport(history)` for the seed's human-readable export.
  *

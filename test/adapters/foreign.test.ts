@@ -84,3 +84,33 @@ describe('forTarget', () => {
     expect(r.right.report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_dropped', messageId: 'a', provider: 'google', type: 'somethingNew' }))
   })
 })
+
+describe('provider parts in renders', () => {
+  const m = makeMessage({
+    id: 'r1',
+    role: 'assistant',
+    parts: [compaction, providerPart('anthropic', 'web_search_tool_result', { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }), { type: 'text', text: 'Done.' }],
+  })
+
+  it('shows each as a reference in plain text and logs', async () => {
+    const { render, forLog } = await import('../../src/messages/render.ts')
+    const text = render([m])
+    expect(text).toContain('[anthropic compaction: The user asked for a parser; it is written and tested.]')
+    expect(text).toContain('[anthropic web_search_tool_result]')
+    expect(forLog(m)).toContain('[assistant] [anthropic web_search_tool_result]')
+  })
+
+  it('marks a compaction in Markdown, with its summary', async () => {
+    const { renderMarkdown } = await import('../../src/messages/render.ts')
+    const md = renderMarkdown([m])
+    expect(md).toContain('> **Compacted by anthropic:** The user asked for a parser')
+    expect(md).toContain('*\\[anthropic web\\_search\\_tool\\_result\\]*')
+  })
+
+  it('leaves the boundary out of a transcript line, which buildTranscript passes as the previous summary', async () => {
+    const { forTranscript } = await import('../../src/messages/render.ts')
+    const line = forTranscript(m)
+    expect(line).not.toContain('compaction')
+    expect(line).toContain('[anthropic web_search_tool_result]')
+  })
+})
