@@ -46,3 +46,4 @@ export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream,
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
 export { fromUIMessages } from './ai-sdk-ui-from.ts'
+export { calibrationFromUsage, countChatRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'

@@ -14,7 +14,7 @@ import type { Estimator } from '../messages/prune.ts'
 import { countMessage } from '../tokens/count.ts'
 import { totalOf } from '../messages/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
-import { type ReportedUsage, usageCorrected } from '../tokens/usage.ts'
+import { lastReportedUsage, type ReportedUsage, usageCorrected } from '../tokens/usage.ts'
 import { reachesModel, systemPrefix } from './shared.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
@@ -40,14 +40,24 @@ export type ShouldCompactOptions = {
    * only. A count of your own must be pure (the same message always has the same count).
    */
   readonly count?: (m: Message) => number
-  /** The provider's last report, when there is one (see `usageCorrected`). */
+  /**
+   * The provider's last report (see `usageCorrected`); by default the last one the history records
+   * (`lastReportedUsage`). A report counts the whole request, its tools included.
+   */
   readonly usage?: ReportedUsage
+  /**
+   * Tokens the request carries outside the history: its tool definitions (the `tools` of
+   * `countChatRequest`), and its system prompt when that is not a message of the history. Added to
+   * the estimate while no report anchors it (a report already counts them).
+   */
+  readonly fixedTokens?: number
 }
 
 /**
  * Whether a history no longer leaves `reserveTokens` free in the context window: the context a
- * provider will see (its last reported usage plus the estimate of the messages after it, or the
- * estimate of everything that reaches a model) is above `contextWindow − reserveTokens`.
+ * provider will see (its last reported usage, given or recorded in the history, plus the estimate
+ * of the messages after it; or else the estimate of everything that reaches a model plus the
+ * request's `fixedTokens`, its tool definitions) is above `contextWindow − reserveTokens`.
  *
  * @example
  * import { shouldCompact, textMessage } from 'chatfold'
@@ -60,8 +70,10 @@ export const shouldCompact =
   (opts: ShouldCompactOptions) =>
   (ms: Messages): boolean => {
     const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
-    const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.count === undefined ? {} : { count: opts.count }), ...(opts.usage === undefined ? {} : { usage: opts.usage }) })(ms)
-    return used > limit
+    const usage = opts.usage ?? lastReportedUsage(ms)
+    const anchored = usage !== undefined && ms.some((m) => m.id === usage.messageId)
+    const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.count === undefined ? {} : { count: opts.count }), ...(usage === undefined ? {} : { usage }) })(ms)
+    return used + (anchored ? 0 : nonNegativeInt(opts.fixedTokens, 0)) > limit
   }
 
 // --- planCompaction ---

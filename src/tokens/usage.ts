@@ -126,3 +126,32 @@ export const usageCorrected =
     }
     return total
   }
+
+/**
+ * The last usage a history records: the newest assistant message whose `metadata.usage` holds the
+ * provider's report (`{ input, output, cacheRead?, cacheWrite? }`, as the session readers and the
+ * adapters keep it), as the context tokens of that request: prompt (input plus cache reads and
+ * writes) plus output. `undefined` when no message records one. `shouldCompact` anchors on it when
+ * it is not given a usage of its own.
+ *
+ * @example
+ * import { lastReportedUsage, makeMessage, text } from 'chatfold'
+ * lastReportedUsage([makeMessage({ id: 'a1', role: 'assistant', parts: [text('Done.')], metadata: { usage: { input: 12_000, cacheRead: 30_000, output: 400 } } })])
+ * // { messageId: 'a1', tokens: 42_400 }
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    if (m.role !== 'assistant') continue
+    const usage = m.metadata?.['usage']
+    if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) continue
+    const u = usage as Readonly<Record<string, unknown>>
+    if (typeof u['input'] !== 'number') continue
+    const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0)
+    return { messageId: m.id, tokens: n(u['input']) + n(u['cacheRead']) + n(u['cacheWrite']) + n(u['output']) }
+  }
+  return undefined
+}
