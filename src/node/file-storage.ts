@@ -31,7 +31,9 @@ const fullFailure = (dir: string, e: unknown): StoreFailure =>
 
 /**
  * A store storage in a directory (created if missing). One process at a time: a `LOCK` file names
- * the holder, and a lock left by a process that died is taken over.
+ * the holder, and a lock left by a process that died (or naming a live process that is not the one
+ * that wrote it) is taken over. A directory that cannot be written (a read-only mount) is loaded
+ * read-only: `StoredLog.readOnly` says why, and every append is refused (`StoreFailure`, `read-only`).
  *
  * @example
  * import { openDurableStore } from 'chatfold'

@@ -11,16 +11,54 @@ import { createHash } from 'node:crypto'
 import { open, type FileHandle } from 'node:fs/promises'
 import type { LogEntry } from '../store/durable.ts'
 
+/**
+ * A log segment's file name; group 1 is its first record.
+ *
+ * @example
+ * import { SEGMENT } from './log-segments.ts'
+ * SEGMENT.exec('log-000000000091.jsonl')?.[1] // '000000000091'
+ */
 export const SEGMENT = /^log-(\d{12})\.jsonl$/
+
+/**
+ * A snapshot's file name; group 1 is the record it was taken after.
+ *
+ * @example
+ * import { SNAPSHOT } from './log-segments.ts'
+ * SNAPSHOT.test('snapshot-000000000090.json') // true
+ */
 export const SNAPSHOT = /^snapshot-(\d{12})\.json$/
+
 const pad = (n: number): string => String(n).padStart(12, '0')
+
+/**
+ * The file name of the segment whose first record is `first`.
+ *
+ * @example
+ * import { segmentName } from './log-segments.ts'
+ * segmentName(91) // 'log-000000000091.jsonl'
+ */
 export const segmentName = (first: number): string => `log-${pad(first)}.jsonl`
+
+/**
+ * The file name of the snapshot taken after record `seq`.
+ *
+ * @example
+ * import { snapshotName } from './log-segments.ts'
+ * snapshotName(90) // 'snapshot-000000000090.json'
+ */
 export const snapshotName = (seq: number): string => `snapshot-${pad(seq)}.json`
 
 /** The checksum of a record's JSON: the first 16 hex digits of its SHA-256. */
 const checksum = (json: string): string => createHash('sha256').update(json).digest('hex').slice(0, 16)
 
-/** One log line: the record's JSON (which never holds a raw tab), a tab, its checksum. */
+/**
+ * One log line: the record's JSON (which never holds a raw tab), a tab, its checksum.
+ *
+ * @example
+ * import { encodeLine } from './log-segments.ts'
+ * encodeLine({ seq: 2, command: { op: 'advance', until: '2024-03-15T11:00:00Z' } }).endsWith('\n') // true
+ */
 export const encodeLine = (entry: LogEntry): string => {
   const json = JSON.stringify({ seq: entry.seq, command: entry.command })
   return `${json}\t${checksum(json)}\n`
@@ -29,7 +67,13 @@ export const encodeLine = (entry: LogEntry): string => {
 /** A record read from a line. */
 export type Parsed = { readonly seq: number; readonly command: unknown }
 
-/** A line's record, or what is wrong with it. */
+/**
+ * A line's record, or what is wrong with it.
+ *
+ * @example
+ * import { parseLine } from './log-segments.ts'
+ * parseLine('{"seq":1}\t0000000000000000') // 'checksum mismatch'
+ */
 export const parseLine = (line: string): Parsed | string => {
   const tab = line.lastIndexOf('\t')
   if (tab < 0) return 'no checksum'
@@ -58,8 +102,13 @@ export type BadLine = {
 export type ScannedSegment = { readonly records: ReadonlyArray<Parsed & { readonly line: number; readonly byte: number }>; readonly bad: BadLine | undefined }
 
 /**
- * Reads a segment's text: records until the first line that is not one. Only the last line, with
+ * Reads a segment's bytes: records until the first line that is not one. Only the last line, with
  * no line end, can be torn; a line that ends is complete, and bad means corrupt.
+ *
+ * @example
+ * import { encodeLine, scanSegment } from './log-segments.ts'
+ * const line = encodeLine({ seq: 1, command: { op: 'advance', until: '2024-03-15T11:00:00Z' } })
+ * scanSegment(new TextEncoder().encode(line + '{"seq":2')).bad?.torn // true
  */
 export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
   const records: Array<Parsed & { line: number; byte: number }> = []
@@ -80,7 +129,13 @@ export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
   return { records, bad: undefined }
 }
 
-/** What a record held, in a few words, for a person told it was lost: its number, step and message. */
+/**
+ * What a record held, in a few words, for a person told it was lost: its number, step and message.
+ *
+ * @example
+ * import { describeRecordText } from './log-segments.ts'
+ * describeRecordText('{"seq":4,"command":{"op":"submit","data":{"role":"user","content":"Hi"}}}\tx') // 'record 4, submit user message: "Hi"'
+ */
 export const describeRecordText = (text: string): string => {
   try {
     const r = JSON.parse(text.slice(0, text.lastIndexOf('\t') < 0 ? text.length : text.lastIndexOf('\t'))) as { seq?: unknown; command?: { op?: unknown; data?: Record<string, unknown> } }
@@ -94,7 +149,13 @@ export const describeRecordText = (text: string): string => {
   }
 }
 
-/** Flushes a directory's entries (a new or renamed file) to disk; a no-op where directories cannot be opened. */
+/**
+ * Flushes a directory's entries (a new or renamed file) to disk; a no-op where directories cannot be opened.
+ *
+ * @example
+ * import { syncDir } from './log-segments.ts'
+ * await syncDir('.')
+ */
 export const syncDir = async (dir: string): Promise<void> => {
   let h: FileHandle | undefined
   try {
