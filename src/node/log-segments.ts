@@ -120,7 +120,11 @@ export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
     const torn = end < 0
     const text = decoder.decode(bytes.subarray(byte, torn ? bytes.length : end))
     const r = parseLine(text)
-    if (torn) return { records, bad: { line, byte, text, problem: typeof r === 'string' ? r : 'no line end', torn } }
+    if (torn) {
+      // a whole record whose line end became another byte is damage, not an append cut short
+      if (text.length > 1 && typeof parseLine(text.slice(0, -1)) !== 'string') return { records, bad: { line, byte, text, problem: 'line end damaged', torn: false } }
+      return { records, bad: { line, byte, text, problem: typeof r === 'string' ? r : 'no line end', torn } }
+    }
     if (typeof r === 'string') return { records, bad: { line, byte, text, problem: r, torn } }
     records.push({ ...r, line, byte })
     byte = end + 1
