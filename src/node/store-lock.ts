@@ -104,7 +104,14 @@ export const lockStore = (dir: string): StoreLock => {
       if (Number.isInteger(holder) && holder > 0 && !mine && isAlive(holder) && holdsIt(holder, lockedStart)) {
         throw new StoreFailure('locked', `Cannot open the store in ${dir}: process ${holder} holds it (${file})`)
       }
-      rmSync(file, { force: true })
+      try {
+        rmSync(file, { force: true })
+      } catch (r) {
+        const rc = (r as { code?: string }).code ?? ''
+        // a stale lock on a medium that is read-only now
+        if (READ_ONLY.has(rc)) return { readOnly: `the store in ${dir} cannot be written (${rc} on its LOCK file)` }
+        throw r
+      }
     }
   }
   throw new StoreFailure('locked', `Cannot lock the store in ${dir}`)
