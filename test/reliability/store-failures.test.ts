@@ -173,6 +173,22 @@ describe('the lock and the medium', () => {
     }
   })
 
+  it.skipIf(process.platform !== 'linux')('tells a live holder from a reused process id by the start time the LOCK names', async () => {
+    const dir = await fresh()
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' })
+    try {
+      const stat = await readFile(`/proc/${other.pid}/stat`, 'utf8')
+      const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+      await writeFile(join(dir, 'LOCK'), `${other.pid} ${start}`) // as the process would have written it: it holds the store
+      await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ kind: 'locked', message: expect.stringContaining(`process ${other.pid} holds it`) })
+      await writeFile(join(dir, 'LOCK'), `${other.pid} 1`) // a process of that id that started at another time: gone
+      const store = await openDurableStore(fileStorage(dir))({ startTime: START })
+      await store.close()
+    } finally {
+      other.kill('SIGKILL')
+    }
+  })
+
   it.skipIf(!canMount)('serves a store on a read-only mount: queries answered, writes 503 with the reason', async () => {
     const dir = await tmpfs('1m')
     const a = await openDurableStore(fileStorage(dir))({ startTime: START })
