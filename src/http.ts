@@ -27,6 +27,7 @@
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, prefixFailure, showActual } from './failure.ts'
 import type { ChatStore } from './store/store.ts'
+import { isStoreFailure, writeFailureStatus } from './store/failure.ts'
 import { restrictTo, type ChatState, type StoreError } from './store/state.ts'
 import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
@@ -367,7 +368,10 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
       // a durable store answers only once what the response tells is in its log
       if (store.flush !== undefined) await store.flush()
       return response
-    } catch {
+    } catch (e) {
+      // a durable store that cannot keep the step: 507 while its disk is full, 503 once it takes no writes
+      const status = isStoreFailure(e) ? writeFailureStatus(e) : undefined
+      if (isStoreFailure(e) && status !== undefined) return fail(status, status === 507 ? 'insufficient_storage' : 'store_unavailable', e.message, {}, status === 507 ? { 'retry-after': '5' } : {})
       return fail(500, 'internal_error', 'The request could not be handled')
     }
   }

@@ -3,19 +3,23 @@
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
+import { formatSessionError, writeAtomic } from '../fs/session.ts'
 import { detectFormat, INPUT_FORMATS, inputFormat, parseDoc, type Read } from './formats.ts'
 
 /**
  * The exit codes of `chatfold`:
  * 0 done; 1 the history has problems the command reports (tool-pair problems in `stats`, a
  * conversion the target refuses); 2 bad usage (unknown command, option or value); 3 a file that
- * cannot be read or written; 4 input that is not a history in a known format.
+ * cannot be read or written; 4 input that is not a history in a known format; 5 a store whose log
+ * or snapshot is damaged (the message names the file and record; `chatfold repair-store` moves
+ * damaged records aside); 6 a store another live server holds; 7 an address the server cannot
+ * listen on (in use, not permitted); 70 a failure chatfold did not foresee (`--debug` prints its stack).
  */
-export const EXIT = { ok: 0, problems: 1, usage: 2, io: 3, input: 4 } as const
+export const EXIT = { ok: 0, problems: 1, usage: 2, io: 3, input: 4, damaged: 5, locked: 6, listen: 7, internal: 70 } as const
 
 /** A failure that ends the command with an exit code and a message. */
 export class CliFailure extends Error {
@@ -57,14 +61,27 @@ export const readText = (file: string): string => {
   }
 }
 
-/** Writes text to a file, or to stdout when no file is given. */
-export const writeText = (file: string | undefined, text: string, out: (s: string) => void): void => {
+/**
+ * Writes text to a file, or to stdout when no file is given. The file is written whole or not at
+ * all: a temporary file beside it, flushed, then renamed over it, so that a command writing over
+ * its own input (`prune h.jsonl -o h.jsonl`) and killed midway leaves the input as it was.
+ */
+export const writeText = async (file: string | undefined, text: string, out: (s: string) => void): Promise<void> => {
   if (file === undefined) return out(text)
+  let special = false
   try {
-    writeFileSync(file, text)
+    special = !statSync(file).isFile()
+  } catch {
+    // a new file
+  }
+  try {
+    // a device or pipe (`-o /dev/stdout`) is written to, never renamed over
+    if (special) return writeFileSync(file, text)
   } catch (e) {
     throw new CliFailure(EXIT.io, `cannot write ${file}: ${(e as Error).message}`)
   }
+  const r = await writeAtomic(file, text)
+  if (E.isLeft(r)) throw new CliFailure(EXIT.io, `cannot write ${file}: ${r.left.type === 'io' ? r.left.message : formatSessionError(r.left)}`)
 }
 
 /** A loaded history: what was read, and the name of the format it was read as. */

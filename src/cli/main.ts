@@ -3,7 +3,9 @@
  * format chatfold reads (see `formats.ts`). Each command is one entry of `COMMANDS`.
  *
  * Exit codes: 0 done; 1 the history has problems the command reports; 2 bad usage; 3 a file that
- * cannot be read or written; 4 input that is not a history in a known format (see `EXIT`).
+ * cannot be read or written; 4 input that is not a history in a known format; 5 a damaged store;
+ * 6 a store another live server holds; 7 an address the server cannot listen on; 70 an unforeseen
+ * failure (see `EXIT`).
  *
  * @module
  */
@@ -21,7 +23,7 @@ import { extractiveSummarize } from '../compaction/extractive.ts'
 import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
 import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc } from './formats.ts'
 import { CliFailure, EXIT, loadHistory, readText, writeText } from './load.ts'
-import { serveCommand } from './serve.ts'
+import { repairStoreCommand, serveCommand } from './serve.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { formatStats, statsOf } from './stats.ts'
 
@@ -90,7 +92,7 @@ const prune: CommandDef = (program, io) =>
       notes(io, file, o, h.notes)
       const estimate = await loadEstimator(o.encoding)
       const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
-      writeText(o.output, toJSONL(r.messages), io.out)
+      await writeText(o.output, toJSONL(r.messages), io.out)
       const rep = r.report
       io.err(o.json === true ? `${JSON.stringify({ ...rep, notes: h.notes })}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`)
     })
@@ -115,8 +117,8 @@ const compactCmd: CommandDef = (program, io) =>
       })(h.messages)
       bar.update(4, 4, 'done')
       bar.end()
-      writeText(o.output, toJSONL(r.messages), io.out)
-      if (o.archive !== undefined) writeText(o.archive, toJSONL(r.archive), io.out)
+      await writeText(o.output, toJSONL(r.messages), io.out)
+      if (o.archive !== undefined) await writeText(o.archive, toJSONL(r.archive), io.out)
       const rep = r.report
       io.err(
         o.json === true
@@ -138,11 +140,11 @@ const renderCmd: CommandDef = (program, io) =>
     .addOption(new Option('--format <format>', 'output format').choices(Object.keys(RENDERERS)).default('markdown'))
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
-    .action((file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
+    .action(async (file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
       const h = loadHistory(file, o.from)
       notes(io, file, o, h.notes)
       const text = (RENDERERS[o.format] as (typeof RENDERERS)[string])(o)(h.messages)
-      writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
+      await writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
     })
 
 /** How many of a conversion's notes `convert` prints one a line; `--json` gives them all. */
@@ -154,14 +156,14 @@ const convert: CommandDef = (program, io) =>
     .option('--repair', 'repair tool calls and results that do not pair up instead of refusing')
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
-    .action((file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string }) => {
+    .action(async (file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string }) => {
       const h = loadHistory(file, o.from)
       notes(io, file, o, h.notes)
       const target = outputFormat(o.to)
       if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}`)
       const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
       if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
-      writeText(o.output, r.right.text, io.out)
+      await writeText(o.output, r.right.text, io.out)
       const ns = r.right.report?.notes ?? []
       if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, notes: r.right.report?.notes ?? [], ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
       else if (ns.length > 0) {
@@ -245,13 +247,20 @@ export const createProgram = (io: CliIO): Command => {
     .showHelpAfterError('(run chatfold --help for usage)')
   for (const def of COMMANDS) def(program, io)
   program.addCommand(serveCommand())
+  program.addCommand(repairStoreCommand(io))
+  // read by `run` before parsing, so that it counts before or after the command; here for --help
+  program.option('--debug', 'print the stack of a failure chatfold did not foresee')
   return program
 }
 
 /** Runs the program on arguments (without `node` and the script); resolves to the exit code. */
 export const run = async (argv: ReadonlyArray<string>, io: CliIO): Promise<number> => {
+  const debug = argv.includes('--debug')
   try {
-    await createProgram(io).parseAsync([...argv], { from: 'user' })
+    await createProgram(io).parseAsync(
+      argv.filter((a) => a !== '--debug'),
+      { from: 'user' },
+    )
     return EXIT.ok
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage
@@ -259,7 +268,9 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIO): Promise<numbe
       if (e.message !== '') io.err(`chatfold: ${e.message}\n`)
       return e.code
     }
-    io.err(`chatfold: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
-    return 70
+    // one line, unless asked for the stack
+    const message = e instanceof Error ? e.message : String(e)
+    io.err(debug && e instanceof Error && e.stack !== undefined ? `chatfold: ${e.stack}\n` : `chatfold: ${message.split('\n')[0] ?? ''} (an unforeseen failure: --debug prints its stack)\n`)
+    return EXIT.internal
   }
 }

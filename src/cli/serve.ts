@@ -1,15 +1,36 @@
 /**
- * `chatfold serve`: the chat store's HTTP API on Node, kept on disk with the file backend.
+ * `chatfold serve`: the chat store's HTTP API on Node, kept on disk with the file backend; and
+ * `chatfold repair-store`, which moves a damaged log's records aside so that the store starts again.
+ * A start that fails ends with an exit code that says why (see `EXIT`) and one line.
  *
  * @module
  */
 import { Command, InvalidArgumentError } from 'commander'
 import { serveChatStore } from '../node/serve.ts'
+import { repairFileStore } from '../node/repair-store.ts'
+import { isStoreFailure } from '../store/failure.ts'
+import { CliFailure, EXIT } from './load.ts'
+import type { CliIO } from './progress.ts'
 
 const port = (value: string): number => {
   const n = Number(value)
   if (!/^\d{1,5}$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number, 0 to 65535')
   return n
+}
+
+/** A failure to open or serve a store as the exit code and line that tell it; anything else as it came. */
+const startFailure = (e: unknown, dir: string): unknown => {
+  if (isStoreFailure(e)) {
+    if (e.kind === 'corrupt') {
+      const movable = /^Cannot recover the store: record \d+ /.test(e.message)
+      return new CliFailure(EXIT.damaged, movable ? `${e.message}; \`chatfold repair-store ${dir}\` moves the damaged records aside` : e.message)
+    }
+    return new CliFailure(e.kind === 'locked' ? EXIT.locked : EXIT.io, e.message)
+  }
+  const err = e as { readonly code?: unknown; readonly syscall?: unknown; readonly address?: unknown; readonly port?: unknown; readonly message?: unknown }
+  if (typeof err?.code !== 'string') return e
+  if (err.syscall === 'listen' || err.syscall === 'bind') return new CliFailure(EXIT.listen, `cannot listen on ${String(err.address)}:${String(err.port)}: ${err.code}`)
+  return new CliFailure(EXIT.io, `cannot open the store in ${dir}: ${String(err.message)}`)
 }
 
 /**
@@ -36,5 +57,41 @@ export const serveCommand = (): Command =>
       return n
     })
     .action(async (opts: { data: string; port: number; host: string; snapshotEvery?: number }) => {
-      await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
+      try {
+        await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
+      } catch (e) {
+        throw startFailure(e, opts.data)
+      }
+    })
+
+/**
+ * The `repair-store` command: `chatfold repair-store ./chat-data` moves the damaged records of the
+ * store's log (and those after them) into a quarantine file beside it, and tells what each held.
+ *
+ * @example
+ * import { Command } from 'commander'
+ * import { repairStoreCommand } from './serve.ts'
+ * const program = new Command('chatfold').addCommand(repairStoreCommand({ out: () => {}, err: () => {}, errIsTTY: false }))
+ * program.commands.map((c) => c.name()) // ['repair-store']
+ *
+ * @since 0.2.0
+ * @category cli
+ */
+export const repairStoreCommand = (io: CliIO): Command =>
+  new Command('repair-store')
+    .description("move a damaged store log's records aside (into a quarantine file beside it), so that the store starts again")
+    .argument('<dir>', 'the data directory of the store')
+    .action(async (dir: string) => {
+      let r: Awaited<ReturnType<typeof repairFileStore>>
+      try {
+        r = await repairFileStore(dir)
+      } catch (e) {
+        throw startFailure(e, dir)
+      }
+      if (r.quarantine === undefined) {
+        io.out(`${dir}: the log has no damaged record; nothing moved\n`)
+        return
+      }
+      for (const m of r.moved) io.out(`moved ${m.file}, line ${m.line}, byte ${m.byte} (${m.problem}): ${m.what}\n`)
+      io.out(`${r.moved.length} record${r.moved.length === 1 ? '' : 's'} moved to ${r.quarantine}: the store now ends at record ${r.lastRecord}, and no longer holds what they held\n`)
     })

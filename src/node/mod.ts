@@ -1,7 +1,7 @@
 /**
  * chatfold on Node (`chatfold/node`): the engine in a `worker_threads` worker, Comlink endpoints
  * over worker threads, a `node:http` adapter for the chat handler, the chat store's file backend
- * (`fileStorage`) and `serveChatStore`, what `chatfold serve` runs.
+ * (`fileStorage`, `repairFileStore`) and `serveChatStore`, what `chatfold serve` runs.
  *
  * @example
  * import { createNodeEngine } from 'chatfold/node'
@@ -13,4 +13,5 @@ export * from './engine.ts'
 export * from './endpoint.ts'
 export * from './http.ts'
 export * from './file-storage.ts'
+export * from './repair-store.ts'
 export * from './serve.ts'

@@ -9,6 +9,7 @@
 import { resolve } from 'node:path'
 import { createChatHandler, type ChatHandlerOptions } from '../http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
+import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import { type RunningServer, serve } from './http.ts'
 
@@ -40,8 +41,11 @@ export type ServedChatStore = RunningServer & { readonly store: DurableChatStore
 
 /**
  * Recovers the store in `dataDir` and serves its HTTP API; prints what it recovered and where it
- * listens. A log that cannot be written stops the process (exit 1): nothing unflushed is ever
- * acknowledged, and the next start recovers what was.
+ * listens. Nothing is acknowledged before it is in the log the next start reads. A full disk is
+ * answered 507 for writes, reads still served, until space returns; a log that is no longer in its
+ * directory (removed or replaced) or a read-only medium is answered 503 for every write from then
+ * on, reads still served; each is told once on the log. Any other failure to write the log stops
+ * the process (exit 1): the next start recovers what was acknowledged.
  *
  * @example
  * import { serveChatStore } from 'chatfold/node'
@@ -63,12 +67,26 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
       ? `chatfold: a new store in ${dir}`
       : `chatfold: recovered ${r.messages} message${r.messages === 1 ? '' : 's'} from ${dir} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
   )
+  if (r.readOnly !== undefined) log(`chatfold: ${r.readOnly}: queries are served, writes answered 503`)
+  /** The write failure last told (a full disk, a lost log), so that a run of refused writes is told once. */
+  let told: string | undefined
   const flush = () =>
     store.flush().catch((e: unknown) => {
+      if (isStoreFailure(e) && writeFailureStatus(e) !== undefined) {
+        if (told !== e.message) log(`chatfold: ${e.message}`)
+        told = e.message
+        throw e
+      }
       log(`chatfold: ${e instanceof Error ? e.message : String(e)}; stopping`)
       process.exit(1)
     })
-  const running = await serve(createChatHandler({ ...store, flush }, options.handler), { port: options.port ?? 8787, hostname: options.host ?? '127.0.0.1' })
+  const running = await serve(createChatHandler({ ...store, flush }, options.handler), { port: options.port ?? 8787, hostname: options.host ?? '127.0.0.1' }).catch(
+    async (e: unknown) => {
+      // an address it cannot listen on: the store is closed (its lock released) before the failure is told
+      await store.close().catch(() => undefined)
+      throw e
+    },
+  )
   log(`chatfold: listening on ${running.url}`)
   let closing: Promise<void> | undefined
   const close = (): Promise<void> =>

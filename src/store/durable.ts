@@ -11,6 +11,7 @@ import * as E from 'fp-ts/Either'
 import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator, type StoreCommand } from './log.ts'
 import type { Simulator, SimulatorOptions } from './simulator.ts'
 import { type ChatStore, createChatStore } from './store.ts'
+import { isStoreFailure, StoreFailure } from './failure.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // --- storage ---
@@ -43,12 +44,17 @@ export type StoredLog = {
   readonly tail: ReadonlyArray<{ readonly seq: number; readonly command: unknown }>
   /** What the storage repaired while loading (e.g. "cut a torn last record of 37 bytes"). */
   readonly repaired?: ReadonlyArray<string>
+  /** Why the storage can be read but not written (a read-only medium): the store then serves reads and refuses writes. */
+  readonly readOnly?: string
 }
 
 /**
  * Where a durable store keeps its log and snapshots. `append` resolves once the records are
- * durable (and rejects if they may not be); `writeSnapshot` may drop the records it covers. A
- * storage is used by one store at a time, and its calls never overlap.
+ * durable and will be read back by the next `load` (and rejects if they may not be); `writeSnapshot`
+ * may drop the records it covers. A `StoreFailure` of kind `full` from `append` means nothing of
+ * the batch was kept (the storage undid any part of it) and a later append may succeed; of kind
+ * `lost` or `read-only`, that no append will. A storage is used by one store at a time, and its
+ * calls never overlap.
  *
  * @since 0.2.0
  * @category model
@@ -75,6 +81,8 @@ export type Recovery = {
   readonly seq: number
   readonly messages: number
   readonly repaired: ReadonlyArray<string>
+  /** Why the store refuses writes from the start (a read-only medium), if it does. */
+  readonly readOnly?: string
 }
 
 /**
@@ -138,7 +146,10 @@ export type DurableChatStore = ChatStore & {
 
 /**
  * Opens a durable store on a storage: recovers it (snapshot and tail), then logs every accepted
- * step. Rejects with an error naming the record when the log cannot be replayed.
+ * step. Rejects with a `StoreFailure` (`corrupt`) naming the record when the log cannot be
+ * replayed. A step the storage cannot keep is undone, with every step taken after it: `flush`
+ * rejects with the storage's `StoreFailure` (`full`: later steps may be kept again; `lost`,
+ * `read-only`: the store refuses every later step, and keeps serving what it holds).
  *
  * @example
  * import { memoryStorage, openDurableStore } from 'chatfold'
@@ -156,16 +167,35 @@ export const openDurableStore =
     const replayed = replayLog(log)
     if (E.isLeft(replayed)) {
       await storage.close?.()
-      throw new Error(replayed.left)
+      throw new StoreFailure('corrupt', replayed.left)
     }
     const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
     let seq = replayed.right.seq
     let durable = seq
     let snapshotSeq = replayed.right.snapshotSeq
     let latest: Simulator | undefined = replayed.right.simulator
+    /** The simulator after the last durable record: what the store goes back to when a batch cannot be kept. */
+    let kept: Simulator | undefined = latest
     let pending: LogEntry[] = []
     let writing: Promise<void> | undefined
+    /** A failure that leaves the store unusable. */
     let failure: Error | undefined
+    /** Why writes are refused for good (read-only medium, lost log); reads go on. */
+    let refused: StoreFailure | undefined = log.readOnly === undefined ? undefined : new StoreFailure('read-only', log.readOnly)
+    let reset: (simulator: Simulator | undefined) => void = () => undefined
+
+    /**
+     * Undoes every step not yet durable: the failed batch, and those taken on top of it while it was
+     * written, whose callers wait for this batch or the next and are rejected with it. (A caller that
+     * flushes in the task of its step, as the HTTP handler does, is always one of them: an undo runs
+     * when a write fails, in another task.)
+     */
+    const undo = (): void => {
+      pending = []
+      seq = durable
+      latest = kept
+      reset(kept)
+    }
 
     const writeBatch = async (): Promise<void> => {
       const batch = pending
@@ -174,15 +204,29 @@ export const openDurableStore =
       const last = batch[batch.length - 1]
       if (last === undefined) return
       try {
+        if (refused !== undefined) throw refused
         await storage.append(batch)
-        durable = last.seq
-        if (after !== undefined && durable - snapshotSeq >= every) {
-          await storage.writeSnapshot({ seq: durable, simulator: encodeSimulator(after) })
-          snapshotSeq = durable
-        }
       } catch (e) {
+        if (isStoreFailure(e) && (e.kind === 'full' || e.kind === 'lost' || e.kind === 'read-only')) {
+          if (e.kind !== 'full') refused = e
+          undo()
+          throw e
+        }
         failure = new Error(`The store's log could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
         throw failure
+      }
+      durable = last.seq
+      kept = after
+      if (after !== undefined && durable - snapshotSeq >= every) {
+        try {
+          await storage.writeSnapshot({ seq: durable, simulator: encodeSimulator(after) })
+          snapshotSeq = durable
+        } catch (e) {
+          // the records are durable: a full disk only puts the snapshot off to a later batch
+          if (isStoreFailure(e) && e.kind === 'full') return
+          failure = new Error(`The store's snapshot could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+          throw failure
+        }
       }
     }
 
@@ -198,11 +242,18 @@ export const openDurableStore =
 
     const journal = {
       record: (command: StoreCommand, next: Simulator) => {
+        if (failure !== undefined) throw failure
+        if (refused !== undefined) {
+          // a store that cannot write still reads: its simulator is made, in memory only
+          if (command.op === 'create' && seq === 0) return
+          throw refused
+        }
         seq += 1
         pending.push({ seq, command })
         latest = next
       },
       flush,
+      attach: (r: (simulator: Simulator | undefined) => void) => void (reset = r),
     }
     const store = createChatStore(latest === undefined ? options : { simulator: latest }, journal)
     const recovery: Recovery = {
@@ -211,6 +262,7 @@ export const openDurableStore =
       seq: replayed.right.seq,
       messages: latest?.state.updateCount ?? 0,
       repaired: log.repaired ?? [],
+      ...(log.readOnly === undefined ? {} : { readOnly: log.readOnly }),
     }
     return {
       ...store,

@@ -70,8 +70,14 @@ export type ChatStore = {
  * @category model
  */
 export type ChatStoreJournal = {
+  /** Hears a step before the store takes it; a step it throws on is not taken (the store is unchanged). */
   readonly record: (command: StoreCommand, next: Simulator) => void
   readonly flush: () => Promise<void>
+  /**
+   * Called once, when the store is made, with a function that puts the store back to a simulator
+   * (`undefined`: not created yet): what a journal calls to undo the steps it could not keep.
+   */
+  readonly attach?: (reset: (simulator: Simulator | undefined) => void) => void
 }
 
 /**
@@ -93,6 +99,19 @@ export const createChatStore = (
 ): ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> => {
   let current: Simulator | undefined = 'simulator' in from ? from.simulator : undefined
   const listeners = new Set<(simulator: Simulator) => void>()
+  const notify = (next: Simulator): void => {
+    for (const l of [...listeners]) {
+      try {
+        l(next)
+      } catch {
+        // a listener's failure is its own business: the change has happened
+      }
+    }
+  }
+  journal?.attach?.((to) => {
+    current = to
+    if (to !== undefined) notify(to)
+  })
   /** The simulator, created (and journaled) on first use. */
   const sim = (): Simulator => {
     if (current !== undefined) return current
@@ -104,13 +123,7 @@ export const createChatStore = (
   const commit = (command: StoreCommand, next: Simulator): void => {
     journal?.record(command, next)
     current = next
-    for (const l of [...listeners]) {
-      try {
-        l(next)
-      } catch {
-        // a listener's failure is its own business: the change has happened
-      }
-    }
+    notify(next)
   }
   const advanced = (a: { simulator: Simulator; applied: ReadonlyArray<SimEvent> }) => {
     commit({ op: 'advance', until: a.simulator.now }, a.simulator)

@@ -1,0 +1,154 @@
+/**
+ * The command line when things go wrong: `-o` replaces a file whole or not at all (a prune written
+ * over its own input and killed midway leaves the input as it was); `serve` that cannot start ends
+ * with the exit code that says why and one line (no stack unless `--debug`); `repair-store` moves
+ * a damaged record aside and tells what it held.
+ */
+import { spawn } from 'node:child_process'
+import { watch } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as E from 'fp-ts/Either'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EXIT, run } from '../../src/cli/main.ts'
+import { importJSONL, toJSONL } from '../../src/mod.ts'
+import { fileStorage } from '../../src/node/file-storage.ts'
+import { openDurableStore } from '../../src/store/durable.ts'
+import { sampleSession } from '../../scripts/sample.ts'
+
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
+const dirs: string[] = []
+const fresh = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'chatfold-cli-store-'))
+  dirs.push(d)
+  return d
+}
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })))
+})
+
+const cli = async (argv: string[], out: (s: string) => void = () => undefined) => {
+  let stdout = ''
+  let err = ''
+  const code = await run(argv, {
+    out: (s) => {
+      out(s)
+      stdout += s
+    },
+    err: (s) => void (err += s),
+    errIsTTY: false,
+  })
+  return { code, out: stdout, err }
+}
+
+/** One line on stderr, `chatfold: …`, no stack. */
+const oneLine = (err: string): string => {
+  expect(err.endsWith('\n')).toBe(true)
+  expect(err.trimEnd().split('\n')).toHaveLength(1)
+  expect(err).not.toMatch(/\n\s+at /)
+  return err.trimEnd()
+}
+
+/** A store of three messages in a fresh directory, closed. */
+const storeOfThree = async (): Promise<string> => {
+  const dir = await fresh()
+  const s = await openDurableStore(fileStorage(dir))({ startTime: '2024-03-15T10:00:00Z' })
+  for (const m of ['m0', 'm1', 'm2']) {
+    s.submit({ role: 'user', content: m, message_id: m })
+    await s.flush()
+  }
+  await s.close()
+  return dir
+}
+
+describe('-o replaces a file whole or not at all', () => {
+  it('a prune written over its own input, killed as it starts writing, leaves the input whole', { timeout: 60_000 }, async () => {
+    const dir = await fresh()
+    const file = join(dir, 'h.jsonl')
+    const original = toJSONL(sampleSession({ messages: 3000, seed: 5, maxResult: 20_000 }))
+    await writeFile(file, original)
+    const child = spawn(process.execPath, [bin, 'prune', file, '-o', file, '--encoding', 'heuristic'], { stdio: 'ignore' })
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    // the first change in the directory is the write beginning (a temporary file, or the input truncated): kill then
+    const watcher = watch(dir, () => void child.kill('SIGKILL'))
+    await exited
+    watcher.close()
+    const after = await readFile(file, 'utf8')
+    if (after !== original) {
+      // the write finished before the kill landed: then it is the whole pruned history, every message kept
+      const back = importJSONL(after)
+      expect(E.isRight(back) && back.right.length).toBe(original.trimEnd().split('\n').length)
+    }
+  })
+
+  it('writes -o through a temporary file renamed over the target, leaving no temporary file behind', async () => {
+    const dir = await fresh()
+    const file = join(dir, 'h.jsonl')
+    await writeFile(file, toJSONL(sampleSession({ messages: 40, seed: 2, maxResult: 2_000 })))
+    const r = await cli(['prune', file, '-o', file, '--encoding', 'heuristic'])
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect(E.isRight(importJSONL(await readFile(file, 'utf8')))).toBe(true)
+    expect(await readdir(dir)).toEqual(['h.jsonl'])
+  })
+})
+
+describe('serve that cannot start, and repair-store', () => {
+  it('a damaged store: exit 5, one line naming the record and repair-store; repair-store moves it aside and says what it held', async () => {
+    const dir = await storeOfThree()
+    const file = join(dir, 'log-000000000001.jsonl')
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"m2"', '"m9"'))
+    const r = await cli(['serve', '--data', dir, '--port', '0'])
+    expect(r.code).toBe(EXIT.damaged)
+    expect(oneLine(r.err)).toBe(`chatfold: Cannot recover the store: record 4 (${file}, line 4, byte ${(await readFile(file, 'utf8')).split('\n').slice(0, 3).join('\n').length + 1}) is corrupt: checksum mismatch; \`chatfold repair-store ${dir}\` moves the damaged records aside`)
+    const repaired = await cli(['repair-store', dir])
+    expect(repaired.code, repaired.err).toBe(EXIT.ok)
+    expect(repaired.out).toMatch(/^moved log-000000000001\.jsonl, line 4, byte \d+ \(checksum mismatch\): record 4, submit user message "m2": "m9"\n1 record moved to .*quarantine-.*: the store now ends at record 3, and no longer holds what they held\n$/)
+    const again = await cli(['repair-store', dir])
+    expect(again.out).toBe(`${dir}: the log has no damaged record; nothing moved\n`)
+  })
+
+  it('a store another server holds: exit 6, one line', async () => {
+    const dir = await storeOfThree()
+    const holder = await openDurableStore(fileStorage(dir))()
+    try {
+      const r = await cli(['serve', '--data', dir, '--port', '0'])
+      expect(r.code).toBe(EXIT.locked)
+      expect(oneLine(r.err)).toMatch(/^chatfold: Cannot open the store in .*: this process holds it already$/)
+    } finally {
+      await holder.close()
+    }
+  })
+
+  it('an address in use: exit 7, one line, and the store released', async () => {
+    const dir = await storeOfThree()
+    const taken: Server = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (taken.address() as { port: number }).port
+      const r = await cli(['serve', '--data', dir, '--port', String(port)])
+      expect(r.code).toBe(EXIT.listen)
+      expect(oneLine(r.err)).toBe(`chatfold: cannot listen on 127.0.0.1:${port}: EADDRINUSE`)
+      expect(await readdir(dir)).not.toContain('LOCK')
+    } finally {
+      taken.close()
+    }
+  })
+
+  it('an unforeseen failure: exit 70 and one line; --debug adds the stack', async () => {
+    const dir = await fresh()
+    const file = join(dir, 'h.jsonl')
+    await writeFile(file, toJSONL(sampleSession({ messages: 10, seed: 1, maxResult: 500 })))
+    const boom = () => {
+      throw new Error('the output broke')
+    }
+    const r = await cli(['render', file], boom)
+    expect(r.code).toBe(EXIT.internal)
+    expect(oneLine(r.err)).toBe('chatfold: the output broke (an unforeseen failure: --debug prints its stack)')
+    const d = await cli(['render', file, '--debug'], boom)
+    expect(d.code).toBe(EXIT.internal)
+    expect(d.err).toMatch(/^chatfold: Error: the output broke\n\s+at /)
+  })
+})
