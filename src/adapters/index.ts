@@ -47,3 +47,4 @@ export { checkRequest, type RequestProvider, type RequestViolation } from './rul
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
 export { fromUIMessages } from './ai-sdk-ui-from.ts'
 export { calibrationFromUsage, countChatRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'
+export { type AnthropicCountClient, anthropicCounter, cachedCounter, type GeminiCountClient, geminiCounter, type OpenAICountClient, openAICounter, type TokenCounter } from './provider-count.ts'
