@@ -66,8 +66,13 @@ const ANTHROPIC_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'redacted_think
 const AI_SDK_BLOCKS = ['tool-call', 'tool-result', 'reasoning', 'file', 'tool-approval-request', 'tool-approval-response']
 const OPENAI_BLOCKS = ['image_url', 'input_audio', 'refusal']
 
-/** An AI SDK UI message (v5: `parts`; v4: `parts` beside a legacy `content`): an id, a role, parts not in chatfold's tagged form. */
-const isUIMessage = (u: unknown): boolean => isObject(u) && typeof u['id'] === 'string' && typeof u['role'] === 'string' && !('kind' in u) && Array.isArray(u['parts']) && !isChatfoldMessage(u)
+/**
+ * An AI SDK UI message (v5: `parts`; v4: `parts` beside a legacy `content`, or only `content` in the
+ * oldest v4): an id, a role, and parts not in chatfold's tagged form.
+ */
+const isUIMessage = (u: unknown): boolean =>
+  isObject(u) && typeof u['id'] === 'string' && typeof u['role'] === 'string' && !('kind' in u) && (Array.isArray(u['parts']) ? !isChatfoldMessage(u) : typeof u['content'] === 'string')
+const hasParts = (u: unknown): boolean => isObject(u) && Array.isArray(u['parts'])
 
 // --- signatures ---
 
@@ -99,7 +104,7 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
   'ui-messages': (doc) => {
     const u = json(doc)
     const ms = messagesOf(u)
-    if (ms === undefined || ms.length === 0 || !ms.every(isUIMessage)) return undefined
+    if (ms === undefined || ms.length === 0 || !ms.every(isUIMessage) || !ms.some(hasParts)) return undefined
     const v4 = ms.findIndex((m) => isObject(m) && 'content' in m)
     return { why: `${where(u)}[*] each have id, role and parts${v4 < 0 ? '' : ` (${where(u)}[${v4}] also has a legacy content, which parts win over)`}` }
   },
