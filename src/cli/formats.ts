@@ -35,7 +35,10 @@ import {
 import { encodeBase64 } from '../internal/base64.ts'
 import { fromClaudeCode } from './claude-code.ts'
 import { isObject } from '../internal/object.ts'
-import { fromCodexRollout, fromGeminiCliChat, fromOpencodeExport, type SessionRead, type SkippedLine } from '../sessions/mod.ts'
+import { fromCodexRollout } from '../sessions/codex.ts'
+import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
+import { fromOpencodeExport } from '../sessions/opencode.ts'
+import type { SessionRead, SkippedLine } from '../sessions/shared.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
 // --- documents ---
