@@ -7,7 +7,8 @@
  * (`sessionId`, `projectHash`, …), message records (a record whose `id` was seen before replaces it
  * in place), `{ "$set": {…} }` metadata updates (a non-empty `messages` there is the history), and
  * `{ "$rewindTo": id }`, which drops that message and every later one (all of them when the id is
- * unknown). A message is `user`, `gemini` (content, `thoughts`, `toolCalls` with their results,
+ * unknown). What a rewind dropped, and the message lines a `$set.messages` replaced, go to the
+ * archive. A message is `user`, `gemini` (content, `thoughts`, `toolCalls` with their results,
  * `tokens`, `model`), or `info` / `error` / `warning` (notices of the command line).
  *
  * @module
@@ -210,7 +211,8 @@ export const fromGeminiCliChat =
     let metadata: Record<string, unknown> = {}
     // the records as replayed (a record read again later replaces the one before it); read into messages at the end
     const byId = new Map<string, { readonly n: number; readonly record: unknown }>()
-    let rewound = 0
+    // messages a rewind dropped, in file order: kept in the archive
+    const rewound: Array<{ readonly n: number; readonly record: unknown }> = []
     const take = ({ n, value }: Line): DecodeFailure => {
       const f = fields()
       const rec = f.obj(value, '')
@@ -219,7 +221,8 @@ export const fromGeminiCliChat =
         const ids = [...byId.keys()]
         const from = ids.indexOf(rec['$rewindTo'])
         for (const id of from < 0 ? ids : ids.slice(from)) {
-          rewound++
+          const dropped = byId.get(id)
+          if (dropped !== undefined) rewound.push(dropped)
           byId.delete(id)
         }
         return []
@@ -246,11 +249,13 @@ export const fromGeminiCliChat =
     const f = fields()
     const replaced = metadata['messages']
     const fromSet = Array.isArray(replaced) && replaced.length > 0
-    const ds = fromSet ? replaced.flatMap((m, i) => messageDrafts(f, m, `$set.messages[${i}]`, kept)) : [...byId.values()].flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, kept))
+    const lines = [...byId.values()].flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, fromSet ? counter() : kept))
+    const ds = fromSet ? replaced.flatMap((m, i) => messageDrafts(f, m, `$set.messages[${i}]`, kept)) : lines
+    const dropped = rewound.flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, counter()))
     if (f.issues.length > 0) return E.left(f.issues)
-    if (fromSet) notes.push(`the history is the recording's last $set.messages (${replaced.length} records); ${byId.size} message lines it replaced are not read`)
-    if (rewound > 0) notes.push(`${rewound} messages dropped by $rewindTo records, as the command line drops them`)
+    if (fromSet) notes.push(`the history is the recording's last $set.messages (${replaced.length} records); the ${byId.size} message lines it replaced are in the archive`)
+    if (rewound.length > 0) notes.push(`${rewound.length} messages dropped by $rewindTo records, as the command line drops them (they are in the archive)`)
     if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
     const meta = draft({ id: `${optStr(metadata, 'sessionId') ?? 'gemini'}:session`, role: 'system', kind: 'metadata', ...at(metadata['startTime']), metadata: { gemini: sessionMeta(metadata) } })
-    return E.right({ messages: messagesOf([meta, ...ds]), archive: [], notes, skipped: read.right })
+    return E.right({ messages: messagesOf([meta, ...ds]), archive: messagesOf([...dropped, ...(fromSet ? lines : [])]), notes, skipped: read.right })
   }

@@ -30,9 +30,10 @@ import { isObject } from '../internal/object.ts'
 export type SkippedLine = { readonly line: number; readonly reason: string }
 
 /**
- * What reading a session file gave: the history as the tool would send it now, the messages a
- * compaction recorded in the file replaced (oldest first), notes on what the file held that is not
- * part of the history (each says what and how many), and the lines skipped as bad.
+ * What reading a session file gave: the history as the tool would send it now; the archive, the
+ * messages the file still holds that the history no longer has (what a recorded compaction replaced,
+ * what a rewind dropped), oldest first; notes on what the file held that is not part of the history
+ * (each says what and how many); and the lines skipped as bad.
  *
  * @example
  * import type { SessionRead } from 'chatfold/sessions'

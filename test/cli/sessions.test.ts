@@ -139,6 +139,7 @@ describe('--skip-bad-lines', () => {
     ['codex', FIXTURES.codex, 5],
     ['gemini-cli', FIXTURES['gemini-cli-jsonl'], 3],
     ['chatfold-jsonl', '', 2],
+    ['claude-code', new URL('../fixtures/claude-code/session.jsonl', import.meta.url).pathname, 3],
   ])('%s: without it the error names the line and suggests the flag; with it the rest is read and the line listed', async (format, source, at) => {
     const text = source === '' ? toJSONL([textMessage('user', 'hi', { id: 'a' }), textMessage('assistant', 'hello', { id: 'b' })]) : readFileSync(source, 'utf8')
     const file = write(`bad-${format}.jsonl`, broken(text, at, '{"type":"response_item",'))

@@ -66,6 +66,7 @@ describe('fromGeminiCliChat on a JSON lines recording', () => {
     expect(r.messages.find((m) => m.id === 'm-2:results')?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'grep-1', isError: false })
     expect(r.messages.find((m) => m.id === 'm-3')?.metadata?.['usage']).toEqual({ input: 5330, output: 24, cacheRead: 4096 })
     expect(r.notes.join('\n')).toContain('1 messages dropped by $rewindTo')
+    expect(r.archive.map((m) => texts(m)[0])).toEqual(['Fix both'])
     expect(r.messages[0]?.metadata?.['gemini']).toMatchObject({ summary: 'TODO comments in src' })
   })
 
@@ -83,5 +84,6 @@ describe('fromGeminiCliChat on a JSON lines recording', () => {
     const s = read(t)
     expect(s.messages.filter((m) => m.kind !== 'metadata').map((m) => texts(m)[0])).toEqual(['compressed'])
     expect(s.notes.join('\n')).toContain('$set.messages')
+    expect(s.archive.map((m) => m.id)).toEqual(['m-4', 'm-1', 'm-2', 'm-2:results', 'm-3', 'm-5'])
   })
 })
