@@ -37,6 +37,7 @@ import {
   type RecordedUsage,
   type SessionOptions,
   type SessionRead,
+  sessionRead,
 } from './shared.ts'
 
 /** Event messages that repeat a response item (the text a person typed, the reply, its reasoning). */
@@ -308,5 +309,5 @@ export const fromCodexRollout =
     if (events.size() > 0) notes.push(`event records not part of the conversation: ${events.text()}`)
     if (emptyCounts > 0) notes.push(`${emptyCounts} token_count events without usage`)
     if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
-    return E.right({ messages: messagesOf(history), archive, notes, skipped: read.right })
+    return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
   }

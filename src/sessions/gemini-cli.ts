@@ -35,6 +35,7 @@ import {
   type RecordedUsage,
   type SessionOptions,
   type SessionRead,
+  sessionRead,
 } from './shared.ts'
 
 /** Statuses of a tool call that ran to an end, and whether that end is an error. */
@@ -62,7 +63,8 @@ const partOf = (u: unknown): Part | undefined => {
 const contentOf = (u: unknown): { readonly parts: Part[]; readonly other: unknown[] } => {
   const parts: Part[] = []
   const other: unknown[] = []
-  for (const x of typeof u === 'string' ? [{ text: u }] : Array.isArray(u) ? u : u === undefined || u === null ? [] : [u]) {
+  // an empty string is how a reply with only thoughts or tool calls records its content: no part
+  for (const x of typeof u === 'string' ? (u === '' ? [] : [{ text: u }]) : Array.isArray(u) ? u : u === undefined || u === null ? [] : [u]) {
     const p = typeof x === 'string' ? ({ type: 'text', text: x } as const) : partOf(x)
     if (p === undefined) other.push(x)
     else parts.push(p)
@@ -206,7 +208,7 @@ export const fromGeminiCliChat =
       if (f.issues.length > 0) return E.left(f.issues)
       if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
       const meta = draft({ id: `${optStr(whole, 'sessionId') ?? 'gemini'}:session`, role: 'system', kind: 'metadata', ...at(whole['startTime']), metadata: { gemini: sessionMeta(whole) } })
-      return E.right({ messages: messagesOf([meta, ...ds]), archive: [], notes, skipped: [] })
+      return E.right(sessionRead({ messages: messagesOf([meta, ...ds]), archive: [], notes, skipped: [] }))
     }
     let metadata: Record<string, unknown> = {}
     // the records as replayed (a record read again later replaces the one before it); read into messages at the end
@@ -257,5 +259,5 @@ export const fromGeminiCliChat =
     if (rewound.length > 0) notes.push(`${rewound.length} messages dropped by $rewindTo records, as the command line drops them (they are in the archive)`)
     if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
     const meta = draft({ id: `${optStr(metadata, 'sessionId') ?? 'gemini'}:session`, role: 'system', kind: 'metadata', ...at(metadata['startTime']), metadata: { gemini: sessionMeta(metadata) } })
-    return E.right({ messages: messagesOf([meta, ...ds]), archive: messagesOf([...dropped, ...(fromSet ? lines : [])]), notes, skipped: read.right })
+    return E.right(sessionRead({ messages: messagesOf([meta, ...ds]), archive: messagesOf([...dropped, ...(fromSet ? lines : [])]), notes, skipped: read.right }))
   }

@@ -32,6 +32,7 @@ import {
   type Rec,
   type RecordedUsage,
   type SessionRead,
+  sessionRead,
 } from './shared.ts'
 
 /** The usage of an opencode `tokens` record, as it reported it. */
@@ -222,5 +223,5 @@ export const fromOpencodeExport = (text: string): E.Either<DecodeFailure, Sessio
   })
   if (f.issues.length > 0) return E.left(f.issues)
   if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
-  return E.right({ messages: messagesOf(history), archive, notes, skipped: [] })
+  return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: [] }))
 }

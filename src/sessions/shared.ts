@@ -200,18 +200,32 @@ export const draft = (d: { readonly id: string; readonly role: Role; readonly ki
   metadata: d.metadata ?? {},
 })
 
-/** The message of a draft: fields that are unset, and empty metadata, left out. */
+/** Why a reply is shown only: it has no text and no tool call (only reasoning, or nothing), which no provider takes as a turn. */
+export const SHOWN_ONLY = 'shownOnly'
+
+const hollow = (d: Draft): boolean => d.role === 'assistant' && d.kind === 'normal' && d.parts.every((p) => p.type === 'reasoning' || p.type === 'finish')
+
+/**
+ * The message of a draft: fields that are unset, and empty metadata, left out. A reply with no text
+ * and no tool call becomes a `display` message marked `metadata.shownOnly`.
+ */
 export const messageOf = (d: Draft): Message => ({
   id: d.id,
   role: d.role,
-  kind: d.kind,
+  kind: hollow(d) ? 'display' : d.kind,
   parts: [...d.parts],
   ...(d.createdAt === undefined ? {} : { createdAt: d.createdAt }),
   ...(d.model === undefined ? {} : { model: d.model }),
   ...(d.provider === undefined ? {} : { provider: d.provider }),
   ...(d.error === undefined ? {} : { error: d.error }),
-  ...(Object.keys(d.metadata).length === 0 ? {} : { metadata: d.metadata }),
+  ...(hollow(d) ? { metadata: { ...d.metadata, [SHOWN_ONLY]: 'a reply with no text and no tool call' } } : Object.keys(d.metadata).length === 0 ? {} : { metadata: d.metadata }),
 })
+
+/** The read's result, with a note on the replies kept as display messages because they had no text and no tool call. */
+export const sessionRead = (r: { readonly messages: Messages; readonly archive: Messages; readonly notes: string[]; readonly skipped: ReadonlyArray<SkippedLine> }): SessionRead => {
+  const n = r.messages.filter((m) => m.metadata?.[SHOWN_ONLY] !== undefined).length
+  return n === 0 ? r : { ...r, notes: [...r.notes, `${n} replies with no text and no tool call (only reasoning, or nothing) kept as display messages`] }
+}
 
 /** The messages of drafts, with each tool call's status settled by its result (`pending` without one). */
 export const messagesOf = (ds: ReadonlyArray<Draft>): Messages => settleStatuses(ds.map(messageOf))

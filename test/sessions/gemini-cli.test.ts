@@ -87,3 +87,25 @@ describe('fromGeminiCliChat on a JSON lines recording', () => {
     expect(s.archive.map((m) => m.id)).toEqual(['m-4', 'm-1', 'm-2', 'm-2:results', 'm-3', 'm-5'])
   })
 })
+
+describe('fromGeminiCliChat on replies a provider would not take', () => {
+  it('keeps a reply with only thoughts, or nothing, as a display message, and says so', () => {
+    const doc = {
+      sessionId: 's',
+      projectHash: 'p',
+      startTime: '2026-01-01T00:00:00.000Z',
+      lastUpdated: '2026-01-01T00:00:00.000Z',
+      messages: [
+        { id: '1', timestamp: '2026-01-01T00:00:01.000Z', type: 'user', content: 'hi' },
+        { id: '2', timestamp: '2026-01-01T00:00:02.000Z', type: 'gemini', content: '', thoughts: [{ subject: 'Hmm', description: 'thinking', timestamp: '2026-01-01T00:00:02.000Z' }] },
+        { id: '3', timestamp: '2026-01-01T00:00:03.000Z', type: 'gemini', content: '' },
+      ],
+    }
+    const r = read(JSON.stringify(doc))
+    expect(r.messages.filter((m) => m.role === 'assistant').map((m) => [m.id, m.kind, m.parts.length])).toEqual([
+      ['2', 'display', 1],
+      ['3', 'display', 0],
+    ])
+    expect(r.notes.join('\n')).toContain('2 replies with no text and no tool call')
+  })
+})
