@@ -86,7 +86,9 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
   'claude-code': (doc) => (doc.kind === 'jsonl' ? firstWhere(doc, (u) => isClaudeCodeRecord(u) && !isChatfoldMessage(u), 'a record with type and sessionId/uuid (Claude Code)') : isClaudeCodeRecord(doc.value) ? { why: 'a record with type and sessionId/uuid (Claude Code)' } : undefined),
   codex: (doc) => {
     const r = records(doc).find((x) => isCodexRecord(x.value))
-    return r === undefined ? undefined : { why: `line ${r.n}: type "${(r.value as Rec)['type'] as string}" with a payload (Codex rollout)` }
+    if (r !== undefined) return { why: `line ${r.n}: type "${(r.value as Rec)['type'] as string}" with a payload (Codex rollout)` }
+    // the older form: a state marker line
+    return firstWhere(doc, (u) => isObject(u) && u['record_type'] === 'state' && !('type' in u), '{"record_type":"state"} (Codex rollout, older form)')
   },
   'gemini-cli': (doc) => {
     const u = json(doc)

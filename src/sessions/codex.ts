@@ -9,7 +9,9 @@
  * become one tool message. `session_meta` and `turn_context` records are kept as `metadata` messages
  * (the model of a reply is the latest `turn_context`'s), `event_msg` `token_count` usage goes to the
  * reply it counts, a `compacted` record replaces the history so far by its summary (what it replaced
- * goes to the archive), and every other record is counted in the notes.
+ * goes to the archive), and every other record is counted in the notes. The older form of 2025
+ * (a bare session line with `id` and `timestamp`, `{"record_type":"state"}` markers, and bare items
+ * without timestamps) reads too.
  *
  * @module
  */
@@ -39,6 +41,9 @@ import {
   type SessionRead,
   sessionRead,
 } from './shared.ts'
+
+/** The record types of the { timestamp, type, payload } lines. */
+const CODEX_RECORDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'])
 
 /** Event messages that repeat a response item (the text a person typed, the reply, its reasoning). */
 const ECHOES = new Set(['user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break'])
@@ -93,6 +98,7 @@ export const fromCodexRollout =
     const events = counter()
     const echoed = counter()
     const kept = counter()
+    const legacy = counter()
     let emptyCounts = 0
     let model: string | undefined
     let session = 'codex'
@@ -131,16 +137,17 @@ export const fromCodexRollout =
 
     const item = (n: number, ts: unknown, p: Rec, path: string): DecodeFailure => {
       const f = fields()
+      const sub = (k: string): string => (path === '' ? k : `${path}.${k}`)
       const type = f.str(p, 'type', path)
       if (type === undefined) return f.issues
       if (type === 'message') {
         const role = f.str(p, 'role', path)
-        const content = f.arr(p['content'], `${path}.content`)
+        const content = f.arr(p['content'], sub('content'))
         if (role === undefined || content === undefined) return f.issues
         const parts: Part[] = []
         const other: unknown[] = []
         content.forEach((c, i) => {
-          const x = f.obj(c, `${path}.content[${i}]`)
+          const x = f.obj(c, sub(`content[${i}]`))
           if (x === undefined) return
           if (typeof x['text'] === 'string' && (x['type'] === 'input_text' || x['type'] === 'output_text' || x['type'] === 'text')) parts.push({ type: 'text', text: x['text'] })
           else if (x['type'] === 'input_image' && typeof x['image_url'] === 'string') parts.push(imageFromUrl(x['image_url']))
@@ -173,7 +180,7 @@ export const fromCodexRollout =
         return []
       }
       if (type === 'reasoning') {
-        const summary = p['summary'] === undefined ? [] : f.arr(p['summary'], `${path}.summary`)
+        const summary = p['summary'] === undefined ? [] : f.arr(p['summary'], sub('summary'))
         if (summary === undefined) return f.issues
         const raw = Array.isArray(p['content']) ? p['content'] : []
         const texts = [...summary, ...raw].flatMap((s: unknown) => (isObject(s) && typeof s['text'] === 'string' ? [s['text']] : []))
@@ -186,7 +193,7 @@ export const fromCodexRollout =
       }
       if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
         const callId = type === 'local_shell_call' ? (optStr(p, 'call_id') ?? optStr(p, 'id')) : f.str(p, 'call_id', path)
-        if (callId === undefined) return type === 'local_shell_call' ? [{ path: `${path}.call_id`, expected: 'string', actual: p['call_id'] }] : f.issues
+        if (callId === undefined) return type === 'local_shell_call' ? [{ path: sub('call_id'), expected: 'string', actual: p['call_id'] }] : f.issues
         const name = type === 'local_shell_call' ? 'local_shell' : f.str(p, 'name', path)
         const args = type === 'function_call' ? f.str(p, 'arguments', path) : type === 'custom_tool_call' ? f.str(p, 'input', path) : JSON.stringify(p['action'] ?? null)
         if (name === undefined || args === undefined) return f.issues
@@ -201,7 +208,7 @@ export const fromCodexRollout =
       if (type === 'function_call_output' || type === 'custom_tool_call_output') {
         const callId = f.str(p, 'call_id', path)
         const out = outputOf(p['output'])
-        if (out === undefined) f.fail(`${path}.output`, 'a string, content items, or { content, success }', p['output'])
+        if (out === undefined) f.fail(sub('output'), 'a string, content items, or { content, success }', p['output'])
         if (callId === undefined || out === undefined) return f.issues
         const d = tool(n, ts)
         d.parts.push({ type: 'tool_result', toolCallId: callId, content: out.content, isError: out.isError })
@@ -231,6 +238,23 @@ export const fromCodexRollout =
       const f = fields()
       const rec = f.obj(value, '')
       if (rec === undefined) return f.issues
+      // the rollouts of 2025 before the { timestamp, type, payload } lines: a bare session line, state markers, bare items
+      if (!('payload' in rec)) {
+        if (rec['record_type'] === 'state') {
+          legacy.add('state markers')
+          return []
+        }
+        if (typeof rec['type'] === 'string' && !CODEX_RECORDS.has(rec['type'])) {
+          legacy.add('bare response items')
+          return item(n, undefined, rec, '')
+        }
+        if (typeof rec['id'] === 'string' && typeof rec['timestamp'] === 'string' && history.length === 0) {
+          session = rec['id']
+          legacy.add('bare session line')
+          standalone(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(rec['timestamp']), metadata: { codex: { type: 'session_meta', payload: rec } } }))
+          return []
+        }
+      }
       const type = f.str(rec, 'type', '')
       const payload = f.obj(rec['payload'], 'payload')
       if (type === undefined || payload === undefined) return f.issues
@@ -309,5 +333,6 @@ export const fromCodexRollout =
     if (events.size() > 0) notes.push(`event records not part of the conversation: ${events.text()}`)
     if (emptyCounts > 0) notes.push(`${emptyCounts} token_count events without usage`)
     if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
+    if (legacy.size() > 0) notes.push(`the older rollout form (no timestamps on items, so replies have none): ${legacy.text()}`)
     return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
   }

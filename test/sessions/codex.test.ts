@@ -140,4 +140,23 @@ describe('fromCodexRollout on single records', () => {
     ])
     expect(r.notes[0]).toContain('no message items')
   })
+
+  it('reads the older form: a bare session line, state markers and bare items without timestamps', () => {
+    const t = [
+      JSON.stringify({ id: 'old-1', timestamp: '2025-08-20T10:00:00.000Z', instructions: null, git: { branch: 'main' } }),
+      JSON.stringify({ record_type: 'state' }),
+      JSON.stringify({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files' }] }),
+      JSON.stringify({ type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'c1' }),
+      JSON.stringify({ type: 'function_call_output', call_id: 'c1', output: 'a.txt' }),
+      JSON.stringify({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'One file: a.txt' }] }),
+      JSON.stringify({ type: 'message', role: 'assistant' }),
+    ].join('\n')
+    const failed = fromCodexRollout({})(t)
+    expect(E.isLeft(failed) && failed.left[0]?.path).toBe('line 7.content')
+    const r = read(t, { badLines: 'skip' })
+    expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant'])
+    expect(r.messages[0]).toMatchObject({ kind: 'metadata', createdAt: '2025-08-20T10:00:00.000Z' })
+    expect(r.messages[3]?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'c1', content: 'a.txt' })
+    expect(r.notes.join('\n')).toContain('1 state markers')
+  })
 })
