@@ -42,8 +42,8 @@ import {
   sessionRead,
 } from './shared.ts'
 
-/** The record types of the { timestamp, type, payload } lines. */
-const CODEX_RECORDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'])
+/** The Responses items a rollout records, which the older form writes bare. */
+const ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call', 'ghost_snapshot', 'compaction', 'compaction_summary'])
 
 /** Event messages that repeat a response item (the text a person typed, the reply, its reasoning). */
 const ECHOES = new Set(['user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break'])
@@ -244,7 +244,7 @@ export const fromCodexRollout =
           legacy.add('state markers')
           return []
         }
-        if (typeof rec['type'] === 'string' && !CODEX_RECORDS.has(rec['type'])) {
+        if (typeof rec['type'] === 'string' && ITEM_TYPES.has(rec['type'])) {
           legacy.add('bare response items')
           return item(n, undefined, rec, '')
         }

@@ -17,6 +17,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { Part } from '../part.ts'
 import type { Messages } from '../message.ts'
 import { isObject } from '../internal/object.ts'
+import { referenceOf } from '../adapters/openai-responses.ts'
 import {
   at,
   compactHistory,
@@ -56,6 +57,22 @@ const fileOf = (x: Rec): Part | undefined => {
   if (mime.startsWith('image/')) return imageFromUrl(url, mime)
   const img = imageFromUrl(url, mime)
   return img.type === 'image' && img.data !== undefined ? { type: 'file', data: img.data, mediaType: mime, ...(filename === undefined ? {} : { filename }) } : { type: 'file', url, mediaType: mime, ...(filename === undefined ? {} : { filename }) }
+}
+
+/**
+ * A reasoning part with the signature its provider's metadata carries: Anthropic's `signature` (or
+ * its `redactedData`), or OpenAI's item id and encrypted content as the Responses adapter names them.
+ */
+const reasoningOf = (text: string, meta: Rec | undefined): Part => {
+  const anthropic = meta !== undefined && isObject(meta['anthropic']) ? meta['anthropic'] : {}
+  const openai = meta !== undefined && isObject(meta['openai']) ? meta['openai'] : {}
+  const redacted = optStr(anthropic, 'redactedData')
+  if (redacted !== undefined) return { type: 'reasoning', text: redacted, redacted: true }
+  const signature = optStr(anthropic, 'signature')
+  if (signature !== undefined) return { type: 'reasoning', text, signature }
+  const itemId = optStr(openai, 'itemId')
+  if (itemId !== undefined) return { type: 'reasoning', text, signature: referenceOf(itemId, optStr(openai, 'reasoningEncryptedContent')) }
+  return { type: 'reasoning', text }
 }
 
 const errorText = (u: unknown): string | undefined => {
@@ -123,7 +140,12 @@ const replyDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: 
       if (x['snapshot'] !== undefined) push(open(), 'steps', { start: x['snapshot'] })
     } else if (type === 'text' || type === 'reasoning') {
       const text = f.str(x, 'text', at_)
-      if (text !== undefined) open().parts.push({ type, text })
+      if (text === undefined) return
+      const d = open()
+      const meta = isObject(x['metadata']) ? x['metadata'] : undefined
+      d.parts.push(type === 'text' ? { type, text } : reasoningOf(text, meta))
+      // the provider's data on the part (item ids, signatures) stays with the message
+      if (meta !== undefined) push(d, 'partMetadata', { part: d.parts.length - 1, metadata: meta })
     } else if (type === 'tool') {
       const callId = f.str(x, 'callID', at_)
       const name = f.str(x, 'tool', at_)

@@ -48,6 +48,11 @@ describe('fromOpencodeExport', () => {
       for (const r of ms.filter((x) => x.role === 'assistant' && x.id.startsWith(m.info['id'] as string))) expect(r).toMatchObject({ model: m.info['modelID'], provider: m.info['providerID'], createdAt: new Date((m.info['time'] as Rec)['created'] as number).toISOString() })
   })
 
+  it('keeps a reasoning part’s provider signature as its signature', () => {
+    expect(parts.find((p) => p.type === 'reasoning' && p.text.startsWith('The user wants'))).toMatchObject({ signature: 'ErUBCkYIBRgCIkAfakeSignatureForFixtureOnly' })
+    expect(parts.find((p) => p.type === 'reasoning' && p.text.startsWith('**Updating'))).toMatchObject({ signature: '{"id":"rs_0a1b2c3d4e5f"}' })
+  })
+
   it('reads a data URL file as an image, and keeps a local file, a patch, the session and todos in metadata', () => {
     expect(parts.find((p) => p.type === 'image')).toMatchObject({ mediaType: 'image/png' })
     const meta = JSON.stringify(ms.map((m) => m.metadata))
