@@ -38,7 +38,7 @@ import { isObject } from '../internal/object.ts'
 import { fromCodexRollout } from '../sessions/codex.ts'
 import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
 import { fromOpencodeExport } from '../sessions/opencode.ts'
-import type { SessionRead, SkippedLine } from '../sessions/shared.ts'
+import type { SkippedLine } from '../sessions/shared.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
 // --- documents ---
@@ -83,7 +83,6 @@ export const parseDoc = (text: string): E.Either<{ readonly line: number; readon
 const asBody = (u: unknown): unknown => (Array.isArray(u) ? { messages: u } : u)
 const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> => E.map((messages: Messages) => ({ messages, archive: [], notes: [], skipped: [] }))(r)
 const textOf = (doc: Doc): string => (doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value))
-const session = (r: E.Either<DecodeFailure, SessionRead>): E.Either<DecodeFailure, Read> => r
 
 /**
  * Reads JSON lines with a reader that stops at the first bad line, leaving bad lines out with
@@ -162,19 +161,19 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     name: 'codex',
     description: 'OpenAI Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)',
     lines: true,
-    read: (doc, o) => session(fromCodexRollout(o)(textOf(doc))),
+    read: (doc, o) => fromCodexRollout(o)(textOf(doc)),
   },
   {
     name: 'gemini-cli',
     description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl)',
     lines: true,
-    read: (doc, o) => session(fromGeminiCliChat(o)(textOf(doc))),
+    read: (doc, o) => fromGeminiCliChat(o)(textOf(doc)),
   },
   {
     name: 'opencode',
     description: 'opencode export JSON (opencode export SESSION)',
     lines: false,
-    read: (doc) => (doc.kind === 'json' ? session(fromOpencodeExport(JSON.stringify(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])),
+    read: (doc) => (doc.kind === 'json' ? fromOpencodeExport(JSON.stringify(doc.value)) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])),
   },
   {
     name: 'ui-messages',
