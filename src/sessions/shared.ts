@@ -250,6 +250,9 @@ const INJECTED: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\s*<INSTRUCTIONS>/, 'agents_md'],
   [/^\s*<user_shell_command>/, 'user_shell_command'],
   [/^\s*<turn_aborted>/, 'turn_aborted'],
+  [/^\s*<skill>/, 'skill'],
+  [/^\s*<subagent_notification>/, 'subagent_notification'],
+  [/^\s*<permissions instructions>/, 'permissions_instructions'],
   [/^\s*<session_context>/, 'session_context'],
 ]
 

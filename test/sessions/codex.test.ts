@@ -74,7 +74,8 @@ describe('fromCodexRollout on a rollout file', () => {
       expect(m.createdAt).toMatch(/^2026-03-14T09:/)
     }
     const origins = all.filter((m) => m.kind === 'synthetic').map((m) => m.metadata?.['origin'])
-    expect(origins).toEqual(expect.arrayContaining(['developer', 'agents_md', 'environment_context']))
+    expect(origins).toEqual(expect.arrayContaining(['permissions_instructions', 'agents_md', 'environment_context']))
+    expect(all.find((m) => m.metadata?.['origin'] === 'permissions_instructions')?.role).toBe('system')
     expect(all.find((m) => m.metadata?.['origin'] === 'environment_context')?.role).toBe('user')
   })
 
