@@ -11,6 +11,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { Part } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import { JsonRecordC } from '../internal/json.ts'
+import { isObject } from '../internal/object.ts'
 import { fromMessage, optional, reader, type Reader, settleStatuses } from './shared.ts'
 import { carrier, type Decoded, PROVIDERS, reasoningPart, source } from './ai-sdk-from.ts'
 import { jsonText } from './json-text.ts'
@@ -18,8 +19,8 @@ import type { ProviderId } from './types.ts'
 
 const OptionsC = t.UnknownRecord
 const MessageC = t.intersection([
-  t.type({ id: t.string, role: t.keyof({ system: null, user: null, assistant: null }), parts: t.array(t.unknown) }),
-  t.partial({ metadata: t.unknown }),
+  t.type({ id: t.string, role: t.keyof({ system: null, user: null, assistant: null }) }),
+  t.partial({ parts: t.array(t.unknown), content: t.unknown, metadata: t.unknown }),
 ])
 const TaggedC = t.type({ type: t.string }, 'a part with a string "type"')
 const TextC = t.intersection([t.type({ text: t.string }), t.partial({ providerMetadata: optional(OptionsC) })])
@@ -47,6 +48,35 @@ const ToolC = t.intersection([
   }),
 ])
 const RequestC = t.type({ messages: t.array(t.unknown) }, 'an object with messages (UIMessage[])')
+
+const V4ToolC = t.type({ toolInvocation: t.intersection([t.type({ state: t.string, toolCallId: t.string, toolName: t.string }), t.partial({ args: t.unknown, result: t.unknown })]) })
+const V4DetailC = t.union([t.intersection([t.type({ type: t.literal('text'), text: t.string }), t.partial({ signature: optional(t.string) })]), t.type({ type: t.literal('redacted'), data: t.string })])
+const V4ReasoningC = t.intersection([t.type({ reasoning: t.string }), t.partial({ details: t.array(V4DetailC) })])
+
+/**
+ * An AI SDK v4 part (`tool-invocation`, a `file` with `mimeType` and base64 `data`) in its v5 shape,
+ * which the readers below take; any other part as it is.
+ */
+const v5Part = (r: Reader, u: unknown, at: string, tag: string): { readonly tag: string; readonly part: unknown } | undefined => {
+  if (tag === 'tool-invocation') {
+    const x = r.read(V4ToolC, u, at)?.toolInvocation
+    if (x === undefined) return undefined
+    const done = x.state === 'result'
+    return { tag: `tool-${x.toolName}`, part: { toolCallId: x.toolCallId, state: done ? 'output-available' : 'input-available', input: x.args, ...(done ? { output: x.result } : {}) } }
+  }
+  if (tag === 'file' && isObject(u) && typeof u['mimeType'] === 'string' && typeof u['data'] === 'string' && !('url' in u))
+    return { tag, part: { ...u, mediaType: u['mimeType'], url: `data:${u['mimeType']};base64,${u['data']}` } }
+  return { tag, part: u }
+}
+
+/** A v4 reasoning part (`reasoning`, with `details` carrying Anthropic's signatures and redacted data). */
+const v4Reasoning = (r: Reader, u: unknown, at: string, d: Decoded): void => {
+  const x = r.read(V4ReasoningC, u, at)
+  if (x === undefined) return
+  if (x.details === undefined || x.details.length === 0) return reasoningPart(d, x.reasoning, undefined)
+  for (const detail of x.details)
+    reasoningPart(d, detail.type === 'text' ? detail.text : '', detail.type === 'redacted' ? { anthropic: { redactedData: detail.data } } : typeof detail.signature === 'string' ? { anthropic: { signature: detail.signature } } : undefined)
+}
 
 /** One step of an assistant UI message: its parts, the results of its tools, the ids of JSON outputs. */
 type Step = Decoded & { readonly results: Part[]; readonly json: string[] }
@@ -100,7 +130,10 @@ const contentPart = (r: Reader, u: unknown, at: string, tag: string, d: Decoded)
  * message; an assistant UI message is one assistant message a step (`step-start` parts divide them),
  * each followed by a tool message with the results of its tool parts (`output-available` as the
  * output text, or its JSON; `output-error` and `output-denied` as errors; a tool still running is a
- * `pending` call). Reasoning signatures are read from `providerMetadata` (and `callProviderMetadata`)
+ * `pending` call). AI SDK v4 messages read too: their `parts` win over the legacy `content` (read
+ * only when a message has no parts), a `tool-invocation` is a tool part (`result` as its output),
+ * a `reasoning` part's `details` give its signatures and redacted data, and a `file` with
+ * `mimeType` and base64 `data` is a file. Reasoning signatures are read from `providerMetadata` (and `callProviderMetadata`)
  * as `fromModelMessages` reads `providerOptions`. The UI message's id becomes the first message's
  * id; its `metadata`, data and source parts (which chatfold has no part for) and which outputs were
  * JSON are kept in `metadata.ui`, so that `toUIMessages` gives them back. Every bad field is
@@ -122,14 +155,20 @@ export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> =>
     const path = `messages[${i}]`
     const x = r.read(MessageC, item, path)
     if (x === undefined) return
+    // parts win over a v4 message's legacy content, which is read only when there are no parts
+    const uiParts = x.parts ?? (typeof x.content === 'string' ? [{ type: 'text', text: x.content }] : r.fail(`${path}.parts`, 'an array of parts', undefined))
+    if (uiParts === undefined) return
     const kept: Array<{ readonly at: number; readonly part: unknown }> = []
     const steps: Step[] = [newStep()]
-    x.parts.forEach((p, j) => {
+    uiParts.forEach((u, j) => {
       const at = `${path}.parts[${j}]`
-      const tag = r.read(TaggedC, p, at)?.type
-      if (tag === undefined) return
+      const tagged = r.read(TaggedC, u, at)?.type
+      const v5 = tagged === undefined ? undefined : v5Part(r, u, at, tagged)
+      if (v5 === undefined) return
+      const { tag, part: p } = v5
       const step = steps[steps.length - 1] as Step
-      if (tag === 'step-start' && x.role === 'assistant') {
+      if (tag === 'reasoning' && isObject(p) && typeof p['reasoning'] === 'string' && typeof p['text'] !== 'string') v4Reasoning(r, p, at, step)
+      else if (tag === 'step-start' && x.role === 'assistant') {
         if (step.parts.length > 0 || step.results.length > 0) steps.push(newStep())
       } else if (x.role === 'assistant' && (tag.startsWith('tool-') || tag === 'dynamic-tool')) toolPart(r, p, at, tag, step)
       else if (!contentPart(r, p, at, tag, step)) kept.push({ at: j, part: p })

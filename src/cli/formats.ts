@@ -1,16 +1,17 @@
 /**
  * The formats the command line reads and writes, as two tables: add a format by adding an entry.
  *
- * Input: chatfold JSONL and JSON, Claude Code session files, AI SDK model messages, and OpenAI Chat,
- * OpenAI Responses, Anthropic and Gemini request bodies. Detection tries each entry in order and takes
- * the first whose `detect` accepts the document; `--from NAME` forces one.
+ * Input: chatfold JSONL and JSON, the session files of Claude Code, Codex CLI, Gemini CLI and
+ * opencode, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
+ * request bodies. Detection takes the one format whose signature (`detect.ts`) the document fits; a
+ * document that fits none or several is an error naming them; `--from NAME` settles it.
  *
  * Output (`convert --to`): the provider request bodies, AI SDK model messages, and chatfold JSONL/JSON.
  *
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
+import { type DecodeFailure, formatDecodeFailure } from '../failure.ts'
 import type { Messages } from '../message.ts'
 import { importJSONL, toJSON, toJSONL } from '../messages/codec.ts'
 import { decodeMessages } from '../message.ts'
@@ -32,22 +33,28 @@ import {
   toUIMessages,
 } from '../adapters/index.ts'
 import { encodeBase64 } from '../internal/base64.ts'
-import { fromClaudeCode, isClaudeCodeRecord } from './claude-code.ts'
+import { fromClaudeCode } from './claude-code.ts'
 import { isObject } from '../internal/object.ts'
+import { fromCodexRollout } from '../sessions/codex.ts'
+import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
+import { fromOpencodeExport } from '../sessions/opencode.ts'
+import type { SkippedLine } from '../sessions/shared.ts'
+import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
 // --- documents ---
 
-/** A file's text, parsed once: one JSON value, or JSON lines (with the first record parsed). */
-export type Doc =
-  | { readonly kind: 'json'; readonly value: unknown }
-  | { readonly kind: 'jsonl'; readonly text: string; readonly first: unknown; readonly head: ReadonlyArray<unknown> }
+export type { Doc } from './detect.ts'
 
-/** What reading gave: the history, and notes for the reader (records skipped, …). */
-export type Read = { readonly messages: Messages; readonly notes: ReadonlyArray<string> }
+/** What reading gave: the history, what a compaction recorded in it replaced, notes for the reader, and the lines skipped as bad. */
+export type Read = { readonly messages: Messages; readonly archive: Messages; readonly notes: ReadonlyArray<string>; readonly skipped: ReadonlyArray<SkippedLine> }
 
-type Rec = Readonly<Record<string, unknown>>
+/** How bad lines of JSON lines are treated: they end the read (`fail`), or are left out and listed (`skip`). */
+export type ReadOptions = { readonly badLines: 'fail' | 'skip' }
 
-/** Parses a file's text: the whole as JSON, else line by line. Left: the text is neither (with the line). */
+/**
+ * Parses a file's text: the whole as JSON, else line by line, with the first ten records that parse
+ * kept for detection. Left: no line is JSON (the first line, with its error).
+ */
 export const parseDoc = (text: string): E.Either<{ readonly line: number; readonly message: string }, Doc> => {
   const body = text.trim()
   try {
@@ -58,63 +65,62 @@ export const parseDoc = (text: string): E.Either<{ readonly line: number; readon
     if (firstAt < 0) return E.left({ line: 1, message: 'the file is empty' })
     // one line only: the whole document's error is the one to show
     if (lines.filter((l) => l.trim() !== '').length === 1) return E.left({ line: firstAt + 1, message: (whole as Error).message })
-    // the first records (up to ten), for detection; a bad line among them is reported by the reader
-    const head: unknown[] = []
+    const head: Array<{ readonly n: number; readonly value: unknown }> = []
+    let firstError: { readonly line: number; readonly message: string } | undefined
     for (let i = firstAt; i < lines.length && head.length < 10; i++) {
       const l = (lines[i] as string).trim()
       if (l === '') continue
       try {
-        head.push(JSON.parse(l) as unknown)
+        head.push({ n: i + 1, value: JSON.parse(l) as unknown })
       } catch (e) {
-        if (head.length === 0) return E.left({ line: i + 1, message: (e as Error).message })
-        break
+        firstError ??= { line: i + 1, message: (e as Error).message }
       }
     }
-    return E.right({ kind: 'jsonl', text, first: head[0], head })
+    return head.length === 0 ? E.left(firstError ?? { line: firstAt + 1, message: 'no JSON' }) : E.right({ kind: 'jsonl', text, head })
   }
 }
 
-const messagesOf = (u: unknown): ReadonlyArray<unknown> | undefined => (Array.isArray(u) ? u : isObject(u) && Array.isArray(u['messages']) ? u['messages'] : undefined)
-const blockTypes = (u: unknown): Set<string> => {
-  const types = new Set<string>()
-  for (const m of messagesOf(u) ?? []) {
-    if (!isObject(m)) continue
-    if (Array.isArray(m['content'])) for (const b of m['content']) if (isObject(b) && typeof b['type'] === 'string') types.add(b['type'])
-    if (typeof m['role'] === 'string') types.add(`role:${m['role']}`)
-    if ('tool_calls' in m || 'tool_call_id' in m) types.add('openai:tools')
-  }
-  return types
-}
-const hasAny = (s: Set<string>, xs: ReadonlyArray<string>): boolean => xs.some((x) => s.has(x))
 const asBody = (u: unknown): unknown => (Array.isArray(u) ? { messages: u } : u)
-const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> => E.map((messages: Messages) => ({ messages, notes: [] }))(r)
-const json = (doc: Doc): unknown => (doc.kind === 'json' ? doc.value : undefined)
-const isChatfoldMessage = (u: unknown): boolean => isObject(u) && Array.isArray(u['parts']) && typeof u['role'] === 'string'
-/** Part types of chatfold's own wire form (`{ type, data }`): a UI message never has one of these with a `data` object. */
-const CHATFOLD_PART_TYPES = new Set(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result', 'finish'])
+const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> => E.map((messages: Messages) => ({ messages, archive: [], notes: [], skipped: [] }))(r)
+const textOf = (doc: Doc): string => (doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value))
+
 /**
- * An AI SDK UI message: an id, a role and parts, no chatfold `kind`, and no part in chatfold's tagged
- * or underscored form (UI tool parts are `tool-NAME`, not `tool_call`).
+ * Reads JSON lines with a reader that stops at the first bad line, leaving bad lines out with
+ * `badLines: 'skip'`: each line a failure names (`line N…`) is blanked (so numbers stay) and
+ * listed, and the rest read again.
  */
-const isUIMessage = (u: unknown): boolean =>
-  isObject(u) &&
-  typeof u['id'] === 'string' &&
-  typeof u['role'] === 'string' &&
-  !('kind' in u) &&
-  Array.isArray(u['parts']) &&
-  u['parts'].every((p: unknown) => isObject(p) && typeof p['type'] === 'string' && !(CHATFOLD_PART_TYPES.has(p['type']) && isObject(p['data'])) && !['tool_call', 'tool_result', 'finish'].includes(p['type']))
+const skippingLines =
+  <A>(read: (text: string) => E.Either<DecodeFailure, A>) =>
+  (text: string, options: ReadOptions): E.Either<DecodeFailure, { readonly value: A; readonly skipped: ReadonlyArray<SkippedLine> }> => {
+    const lines = text.split('\n')
+    const skipped: SkippedLine[] = []
+    for (;;) {
+      const r = read(lines.join('\n'))
+      if (E.isRight(r)) return E.right({ value: r.right, skipped })
+      const bad = new Map<number, string>()
+      for (const issue of r.left) {
+        const m = /^line (\d+)(?::\s*|\.)?(.*)$/.exec(issue.path)
+        if (m !== null && !bad.has(Number(m[1]))) bad.set(Number(m[1]), formatDecodeFailure([{ ...issue, path: m[2] ?? '' }]))
+      }
+      if (options.badLines !== 'skip' || bad.size === 0) return r
+      for (const [n, reason] of bad) {
+        skipped.push({ line: n, reason })
+        lines[n - 1] = ''
+      }
+    }
+  }
 
 // --- input formats ---
 
 /**
- * An input format: its name for `--from`, a one-line description, whether a document is in it,
- * and how to read it.
+ * An input format: its name for `--from`, a one-line description, whether it is read line by line
+ * (where `--skip-bad-lines` applies), its signature (see `detect.ts`), and how to read it.
  */
 export type InputFormat = {
   readonly name: string
   readonly description: string
-  readonly detect: (doc: Doc) => boolean
-  readonly read: (doc: Doc) => E.Either<DecodeFailure, Read>
+  readonly lines: boolean
+  readonly read: (doc: Doc, options: ReadOptions) => E.Either<DecodeFailure, Read>
 }
 
 const needJSON =
@@ -122,72 +128,87 @@ const needJSON =
   (doc: Doc): E.Either<DecodeFailure, Read> =>
     doc.kind === 'json' ? plain(f(asBody(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
 
-/** Every input format, in detection order. */
+const claudeCode = skippingLines(fromClaudeCode)
+const chatfoldLines = skippingLines(importJSONL)
+
+/** Every input format. */
 export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
-  {
-    name: 'ui-messages',
-    description: 'AI SDK UI messages ({ messages } or an array: what useChat holds and apps persist)',
-    detect: (doc) => {
-      const ms = messagesOf(json(doc))
-      return ms !== undefined && ms.length > 0 && ms.every(isUIMessage)
-    },
-    read: needJSON(fromUIMessages),
-  },
   {
     name: 'chatfold-jsonl',
     description: 'chatfold JSONL: one message a line (toJSONL)',
-    detect: (doc) => doc.kind === 'jsonl' ? isChatfoldMessage(doc.first) : isChatfoldMessage(doc.value),
-    read: (doc) => plain(importJSONL(doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value))),
-  },
-  {
-    name: 'claude-code',
-    description: "Claude Code session file (~/.claude/projects/…/SESSION.jsonl)",
-    // a session file may open with records that are not messages (a file-history snapshot): look further
-    detect: (doc) => (doc.kind === 'jsonl' ? doc.head.some(isClaudeCodeRecord) && !isChatfoldMessage(doc.first) : isClaudeCodeRecord(doc.value)),
-    read: (doc) =>
-      E.map((s: { readonly messages: Messages; readonly skipped: Readonly<Record<string, number>> }) => ({
-        messages: s.messages,
-        notes: Object.keys(s.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(s.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`],
-      }))(fromClaudeCode(doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value))),
+    lines: true,
+    read: (doc, o) => E.map((r: { readonly value: Messages; readonly skipped: ReadonlyArray<SkippedLine> }) => ({ messages: r.value, archive: [], notes: [], skipped: r.skipped }))(chatfoldLines(textOf(doc), o)),
   },
   {
     name: 'chatfold-json',
     description: 'chatfold JSON: an array of messages (toJSON)',
-    detect: (doc) => Array.isArray(json(doc)) && ((json(doc) as unknown[]).length === 0 || isChatfoldMessage((json(doc) as unknown[])[0])),
+    lines: false,
     read: (doc) => (doc.kind === 'json' ? plain(decodeMessages(doc.value)) : E.left([{ path: 'line 1', expected: 'a JSON array', actual: 'JSON lines' }])),
+  },
+  {
+    name: 'claude-code',
+    description: 'Claude Code session file (~/.claude/projects/…/SESSION.jsonl)',
+    lines: true,
+    read: (doc, o) =>
+      E.map((r: { readonly value: { readonly messages: Messages; readonly skipped: Readonly<Record<string, number>> }; readonly skipped: ReadonlyArray<SkippedLine> }) => ({
+        messages: r.value.messages,
+        archive: [],
+        notes: Object.keys(r.value.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(r.value.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`],
+        skipped: r.skipped,
+      }))(claudeCode(textOf(doc), o)),
+  },
+  {
+    name: 'codex',
+    description: 'OpenAI Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)',
+    lines: true,
+    read: (doc, o) => fromCodexRollout(o)(textOf(doc)),
+  },
+  {
+    name: 'gemini-cli',
+    description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl)',
+    lines: true,
+    read: (doc, o) => fromGeminiCliChat(o)(textOf(doc)),
+  },
+  {
+    name: 'opencode',
+    description: 'opencode export JSON (opencode export SESSION)',
+    lines: false,
+    read: (doc) => (doc.kind === 'json' ? fromOpencodeExport(JSON.stringify(doc.value)) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])),
+  },
+  {
+    name: 'ui-messages',
+    description: 'AI SDK UI messages ({ messages } or an array: what useChat holds and apps persist; v4 and v5)',
+    lines: false,
+    read: needJSON(fromUIMessages),
   },
   {
     name: 'openai-responses',
     description: 'OpenAI Responses request body ({ input, instructions })',
-    detect: (doc) => isObject(json(doc)) && 'input' in (json(doc) as Rec),
+    lines: false,
     read: needJSON(fromOpenAIResponses),
   },
   {
     name: 'gemini',
     description: 'Gemini generateContent request body ({ contents, systemInstruction })',
-    detect: (doc) => isObject(json(doc)) && Array.isArray((json(doc) as Rec)['contents']),
+    lines: false,
     read: needJSON(fromGemini),
   },
   {
     name: 'ai-sdk',
     description: 'AI SDK model messages ({ messages } or an array: tool-call, tool-result, reasoning parts)',
-    detect: (doc) => hasAny(blockTypes(json(doc)), ['tool-call', 'tool-result', 'reasoning', 'file']),
+    lines: false,
     read: needJSON(fromModelMessages),
   },
   {
     name: 'anthropic',
     description: 'Anthropic Messages request body ({ system, messages }: tool_use, tool_result, thinking blocks)',
-    detect: (doc) => {
-      const u = json(doc)
-      const t = blockTypes(u)
-      return (isObject(u) && 'system' in u) || (hasAny(t, ['tool_use', 'tool_result', 'thinking', 'redacted_thinking']) && !t.has('openai:tools'))
-    },
+    lines: false,
     read: needJSON(fromAnthropic),
   },
   {
     name: 'openai-chat',
     description: 'OpenAI Chat Completions request body ({ messages }) or its messages array',
-    detect: (doc) => messagesOf(json(doc)) !== undefined,
+    lines: false,
     read: needJSON(fromOpenAIChat),
   },
 ]
@@ -195,8 +216,34 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
 /** The input format of a name. */
 export const inputFormat = (name: string): InputFormat | undefined => INPUT_FORMATS.find((f) => f.name === name)
 
-/** The first input format that accepts the document. */
-export const detectFormat = (doc: Doc): InputFormat | undefined => INPUT_FORMATS.find((f) => f.detect(doc))
+/** A format whose signature a document fits, and why. */
+export type Candidate = { readonly format: InputFormat } & Fit
+
+/**
+ * Every input format whose signature the document fits. A fit that is only `plain` (a chat body of
+ * text messages) gives way to a format with a distinctive fit.
+ */
+export const candidates = (doc: Doc): ReadonlyArray<Candidate> => {
+  const fits = INPUT_FORMATS.flatMap((format) => {
+    const fit = SIGNATURES[format.name]?.(doc)
+    return fit === undefined ? [] : [{ format, ...fit }]
+  })
+  const distinct = fits.filter((c) => c.plain !== true)
+  return distinct.length > 0 ? distinct : fits
+}
+
+/**
+ * The one format a document is in. Left: why it cannot be told (no signature fits, or several do,
+ * each named with the line or field that decided).
+ */
+export const detectFormat = (doc: Doc): E.Either<string, Candidate> => {
+  const cs = candidates(doc)
+  if (cs.length === 1) return E.right(cs[0] as Candidate)
+  if (cs.length === 0) return E.left(`no format's signature fits (${doc.kind === 'jsonl' ? `JSON lines, line ${doc.head[0]?.n ?? 1} has keys ${keys(doc.head[0]?.value)}` : `one JSON document with ${keys(doc.value)}`})`)
+  return E.left(`it fits several formats: ${cs.map((c) => `${c.format.name} (${c.why})`).join('; ')}`)
+}
+
+const keys = (u: unknown): string => (isObject(u) ? Object.keys(u).slice(0, 8).join(', ') || 'no keys' : Array.isArray(u) ? `an array of ${u.length}` : typeof u)
 
 // --- output formats ---
 

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
 import { formatSessionError, writeAtomic } from '../fs/session.ts'
-import { detectFormat, INPUT_FORMATS, inputFormat, parseDoc, type Read } from './formats.ts'
+import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
 /**
  * The exit codes of `chatfold`:
@@ -87,19 +87,42 @@ export const writeText = async (file: string | undefined, text: string, out: (s:
 /** A loaded history: what was read, and the name of the format it was read as. */
 export type Loaded = Read & { readonly format: string; readonly bytes: number }
 
-/** Reads, detects (or takes `from`) and decodes a history file. */
-export const loadHistory = (file: string, from: string | undefined): Loaded => {
-  const text = readText(file)
-  const forced = from === undefined ? undefined : inputFormat(from)
-  if (from !== undefined && forced === undefined) throw new CliFailure(EXIT.usage, `unknown input format ${from}: one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}`)
+/** How a history file is read: the format named with `--from` (detected when not), and whether bad JSON lines are skipped. */
+export type LoadOptions = { readonly from?: string | undefined; readonly skipBadLines?: boolean | undefined }
+
+/** The input format `--from` names, or a usage failure listing the names. */
+export const namedFormat = (from: string): InputFormat => {
+  const f = inputFormat(from)
+  if (f === undefined) throw new CliFailure(EXIT.usage, `unknown input format ${from}: one of ${INPUT_FORMATS.map((x) => x.name).join(', ')}`)
+  return f
+}
+
+/** Parses a file's text as one JSON document or JSON lines; a failure names the file and line. */
+export const docOf = (file: string, text: string): Doc => {
   const doc = parseDoc(text)
   if (E.isLeft(doc)) {
     const at = positionLine(text, doc.left.message) ?? doc.left.line
     throw new CliFailure(EXIT.input, `${file}:${at}: not JSON nor JSON lines: ${doc.left.message}`)
   }
-  const format = forced ?? detectFormat(doc.right)
-  if (format === undefined) throw new CliFailure(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')})`)
-  const read = format.read(doc.right)
-  if (E.isLeft(read)) throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}`)
-  return { ...read.right, format: format.name, bytes: new TextEncoder().encode(text).length }
+  return doc.right
+}
+
+/** Reads, detects (or takes `--from`) and decodes a history file. */
+export const loadHistory = (file: string, o: LoadOptions): Loaded => {
+  const text = readText(file)
+  const forced = o.from === undefined ? undefined : namedFormat(o.from)
+  const doc = docOf(file, text)
+  let format = forced
+  if (format === undefined) {
+    const found = detectFormat(doc)
+    if (E.isLeft(found)) throw new CliFailure(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`)
+    format = found.right.format
+  }
+  const read = format.read(doc, { badLines: o.skipBadLines === true ? 'skip' : 'fail' })
+  if (E.isLeft(read)) {
+    const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
+    throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
+  }
+  const notes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
+  return { ...read.right, notes, format: format.name, bytes: new TextEncoder().encode(text).length }
 }

@@ -21,8 +21,8 @@ import { buildTranscript } from '../compaction/transcript.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
-import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc } from './formats.ts'
-import { CliFailure, EXIT, loadHistory, readText, writeText } from './load.ts'
+import { type Candidate, detectFormat, INPUT_FORMATS, OUTPUT_FORMATS, outputFormat } from './formats.ts'
+import { CliFailure, docOf, EXIT, type Loaded, loadHistory, namedFormat, readText, writeText } from './load.ts'
 import { repairStoreCommand, serveCommand } from './serve.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { formatStats, statsOf } from './stats.ts'
@@ -43,12 +43,13 @@ const encoding = (v: string): EncodingName => {
 }
 const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
-type Common = { readonly from?: string; readonly json?: boolean; readonly progress?: boolean; readonly output?: string }
+type Common = { readonly from?: string; readonly json?: boolean; readonly progress?: boolean; readonly output?: string; readonly skipBadLines?: boolean }
 
 /** Options every command has: the input format, JSON output for scripts, and the progress bar. */
 const common = (c: Command): Command =>
   c
     .addOption(new Option('--from <format>', 'input format (detected when not given)').choices(INPUT_FORMATS.map((f) => f.name)))
+    .option('--skip-bad-lines', 'JSON lines input: leave out lines that are not JSON or not records of the format, and list them on stderr (and in --json output)')
     .option('--json', 'machine-readable output (JSON)')
     .option('--progress', 'show a progress bar on stderr even when it is not a terminal')
 
@@ -56,10 +57,18 @@ const encodingOption = (c: Command): Command => c.option('--encoding <name>', 't
 
 const showProgress = (io: CliIO, o: Common): boolean => o.progress === true || io.errIsTTY
 
-/** Reading notes on stderr for a person; with `--json` they go into the JSON report instead. */
-const notes = (io: CliIO, file: string, o: Common, ns: ReadonlyArray<string>): void => {
-  if (o.json !== true) for (const n of ns) io.err(`${file}: ${n}\n`)
+/** Reading notes and skipped lines on stderr for a person; with `--json` they go into the JSON report instead. */
+const notes = (io: CliIO, file: string, o: Common, h: Pick<Loaded, 'notes' | 'skipped'>): void => {
+  if (o.json === true) return
+  for (const n of h.notes) io.err(`${file}: ${n}\n`)
+  for (const s of h.skipped) io.err(`${file}:${s.line}: skipped: ${s.reason}\n`)
 }
+
+/** What reading reported, for a `--json` report: notes, and the lines skipped when there are any. */
+const readReport = (h: Pick<Loaded, 'notes' | 'skipped'>): { readonly notes: ReadonlyArray<string>; readonly skipped?: Loaded['skipped'] } => ({
+  notes: h.notes,
+  ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }),
+})
 
 // --- commands ---
 
@@ -69,13 +78,13 @@ const stats: CommandDef = (program, io) =>
   encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems')))
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
+      const h = loadHistory(file, o)
+      notes(io, file, o, h)
       const estimate = await loadEstimator(o.encoding)
       const bar = progressBar(io, 'count', showProgress(io, o))
       const s = statsOf(estimate, h.messages, h.bytes, o.top, (done) => bar.update(done, h.messages.length))
       bar.end()
-      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, notes: h.notes, ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
+      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
       if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
     })
 
@@ -88,13 +97,13 @@ const prune: CommandDef = (program, io) =>
     .option('--arg-threshold <n>', 'cut tool-call arguments above this many tokens', count('arg-threshold'), 2_000)
     .option('--protected-tools <names>', 'comma-separated tool names never pruned', list, [] as string[])
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: string[] }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
+      const h = loadHistory(file, o)
+      notes(io, file, o, h)
       const estimate = await loadEstimator(o.encoding)
       const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
       await writeText(o.output, toJSONL(r.messages), io.out)
       const rep = r.report
-      io.err(o.json === true ? `${JSON.stringify({ ...rep, notes: h.notes })}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`)
+      io.err(o.json === true ? `${JSON.stringify({ ...rep, ...readReport(h) })}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`)
     })
 
 const compactCmd: CommandDef = (program, io) =>
@@ -104,8 +113,8 @@ const compactCmd: CommandDef = (program, io) =>
     .addOption(new Option('--boundary <where>', 'where the kept tail may start').choices(['turn', 'message']).default('turn'))
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly keepRecentTokens: number; readonly maxResultLen: number; readonly boundary: 'turn' | 'message'; readonly archive?: string }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
+      const h = loadHistory(file, o)
+      notes(io, file, o, h)
       const bar = progressBar(io, 'compact', showProgress(io, o))
       const r = await compact({
         summarize: extractiveSummarize,
@@ -122,7 +131,7 @@ const compactCmd: CommandDef = (program, io) =>
       const rep = r.report
       io.err(
         o.json === true
-          ? `${JSON.stringify({ ...rep, notes: h.notes })}\n`
+          ? `${JSON.stringify({ ...rep, ...readReport(h) })}\n`
           : rep.compacted
             ? `summarised ${rep.summarised} messages into one, kept ${rep.preserved}, archived ${rep.archived}: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`
             : `nothing to compact: the history fits in ${o.keepRecentTokens.toLocaleString('en')} tokens\n`,
@@ -141,10 +150,10 @@ const renderCmd: CommandDef = (program, io) =>
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
     .action(async (file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
+      const h = loadHistory(file, o)
+      notes(io, file, o, h)
       const text = (RENDERERS[o.format] as (typeof RENDERERS)[string])(o)(h.messages)
-      await writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
+      await writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text, ...readReport(h) })}\n` : text, io.out)
     })
 
 /** How many of a conversion's notes `convert` prints one a line; `--json` gives them all. */
@@ -156,16 +165,18 @@ const convert: CommandDef = (program, io) =>
     .option('--repair', 'repair tool calls and results that do not pair up instead of refusing')
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
-    .action(async (file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
+    .option('--archive <file>', 'also write the messages a compaction recorded in the input replaced (JSONL)')
+    .action(async (file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }) => {
+      const h = loadHistory(file, o)
+      notes(io, file, o, h)
       const target = outputFormat(o.to)
       if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}`)
       const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
       if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
       await writeText(o.output, r.right.text, io.out)
+      if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
       const ns = r.right.report?.notes ?? []
-      if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, notes: r.right.report?.notes ?? [], ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
+      if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }), archived: h.archive.length, notes: ns, ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
       else if (ns.length > 0) {
         io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion:\n`)
         for (const n of ns.slice(0, MAX_NOTE_LINES)) io.err(`  ${formatAdapterNote(n)}\n`)
@@ -175,43 +186,65 @@ const convert: CommandDef = (program, io) =>
 
 const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
 
+const isProvider = (name: string): name is RequestProvider => (PROVIDERS as ReadonlyArray<string>).includes(name)
+const FIELD: Readonly<Record<RequestProvider, string>> = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents', 'ai-sdk': 'messages' }
+
+type CheckOptions = Common & { readonly provider?: RequestProvider; readonly model?: string }
+type Checked = { readonly provider: RequestProvider; readonly checked: 'request' | 'history'; readonly violations: ReadonlyArray<RequestViolation>; readonly notes: ReadonlyArray<RequestViolation>; readonly detected?: string }
+
+/** A request body checked as it is, by `checkRequest`; the provider is the one its shape shows, or the one named when the shape allows it. */
+const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckOptions): Checked => {
+  const shape = fit.format.name as RequestProvider
+  const named = o.provider
+  const hasField = (p: RequestProvider): boolean => Array.isArray(body) ? FIELD[p] === 'messages' : typeof body === 'object' && body !== null && FIELD[p] in body
+  if (named !== undefined && named !== shape && (fit.plain !== true || !hasField(named)))
+    throw new CliFailure(EXIT.usage, `${file} looks like a ${shape} request body (${fit.why}), not ${named}; check it with --provider ${shape}`)
+  const provider = named ?? shape
+  const wrapped = Array.isArray(body) ? { [FIELD[provider]]: body } : body
+  const withModel = o.model === undefined || (wrapped as Record<string, unknown>)['model'] !== undefined ? wrapped : { ...(wrapped as object), model: o.model }
+  return { provider, checked: 'request', violations: checkRequest(provider)(withModel), notes: [], ...(named === undefined ? { detected: fit.why } : {}) }
+}
+
 /**
- * `check FILE --provider P`: a request body of that provider (`{ messages }`, `{ input }`,
- * `{ contents }`, or its message array) is linted as it is, by `checkRequest`; a history in any
- * other format is converted with the provider's adapter, and every rule the adapter had to apply
- * (a `request_fixed` note) is reported as a violation of the stored history. Exit 1 when there is one.
+ * `check FILE [--provider P]`: a request body (`{ messages }`, `{ input }`, `{ contents }`, or a
+ * message array) is linted as it is, by `checkRequest`, against the provider its shape shows (naming
+ * another provider is an error that says which one the shape looks like, unless the body is a plain
+ * chat body both accept). A history in any other format is converted with the named provider's
+ * adapter: what the adapter fixes by itself (a `request_fixed` note, e.g. a blank text block) is a
+ * note, and only what it cannot fix (a violation left in the request, or a conversion it refuses) is
+ * an error. Exit 1 when there is an error.
  */
 const check: CommandDef = (program, io) =>
   common(program.command('check').argument('<file>', 'request body or history file').description("check a request body, or a history, against a provider's request rules"))
-    .addOption(new Option('--provider <name>', 'the provider whose rules apply').choices([...PROVIDERS]).makeOptionMandatory())
+    .addOption(new Option('--provider <name>', "the provider whose rules apply (a request body's is told from its shape)").choices([...PROVIDERS]))
     .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
-    .action((file: string, o: Common & { readonly provider: RequestProvider; readonly model?: string }) => {
-      const doc = parseDoc(readText(file))
-      const asRequest = E.isRight(doc) && doc.right.kind === 'json' && (o.from === undefined || o.from === o.provider) ? doc.right.value : undefined
-      const field = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents', 'ai-sdk': 'messages' }[o.provider]
-      const isBody = (u: unknown): boolean => typeof u === 'object' && u !== null && Array.isArray((u as Record<string, unknown>)[field])
-      let violations: ReadonlyArray<RequestViolation>
-      let checked: 'request' | 'history'
-      if (asRequest !== undefined && (isBody(asRequest) || (Array.isArray(asRequest) && o.from === o.provider))) {
-        const body = Array.isArray(asRequest) ? { [field]: asRequest } : asRequest
-        const withModel = o.model === undefined || (body as Record<string, unknown>)['model'] !== undefined ? body : { ...(body as object), model: o.model }
-        violations = checkRequest(o.provider)(withModel)
-        checked = 'request'
-      } else {
-        const h = loadHistory(file, o.from)
-        notes(io, file, o, h.notes)
+    .action((file: string, o: CheckOptions) => {
+      const text = readText(file)
+      const doc = docOf(file, text)
+      const fit: Candidate | undefined = o.from !== undefined ? (isProvider(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined) : E.getOrElseW(() => undefined)(detectFormat(doc))
+      let c: Checked
+      let h: Pick<Loaded, 'notes' | 'skipped'> = { notes: [], skipped: [] }
+      if (fit !== undefined && isProvider(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)
+      else {
+        const loaded = loadHistory(file, o)
+        h = loaded
+        notes(io, file, o, h)
+        if (o.provider === undefined) throw new CliFailure(EXIT.usage, `${file} is a ${loaded.format} history, not a request body: name the provider whose rules apply with --provider`)
         const target = outputFormat(o.provider)
         if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
-        const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
-        if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterError(r.left)}`)
+        const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(loaded.messages)
+        if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (convert --repair fixes them)' : ''}`)
         const fixed = (r.right.report?.notes ?? []).flatMap((n) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
-        violations = [...fixed, ...checkRequest(o.provider)(r.right.request)]
-        checked = 'history'
+        c = { provider: o.provider, checked: 'history', violations: checkRequest(o.provider)(r.right.request), notes: fixed }
       }
-      if (o.json === true) io.out(`${JSON.stringify({ file, provider: o.provider, checked, violations })}\n`)
-      else if (violations.length === 0) io.out(`${file}: follows every ${o.provider} request rule\n`)
-      else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
-      if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${o.provider}'s request rules`)
+      const { provider, checked, violations } = c
+      if (o.json === true) io.out(`${JSON.stringify({ file, provider, checked, ...(c.detected === undefined ? {} : { detected: c.detected }), violations, ...(checked === 'history' ? { notes: c.notes, read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }) } : {}) })}\n`)
+      else {
+        for (const n of c.notes) io.out(`${file}: note: ${n.path}: ${n.message} (${n.rule})\n`)
+        if (violations.length === 0) io.out(`${file}: follows every ${provider} request rule${c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''}${c.detected === undefined ? '' : ` (a ${provider} body: ${c.detected})`}\n`)
+        else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
+      }
+      if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`)
     })
 
 /** Every command of the program, in the order `--help` lists them. */

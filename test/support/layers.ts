@@ -34,6 +34,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/store/', 7],
   ['src/adapters/', 8],
   ['src/engine/', 8],
+  ['src/sessions/', 8.5], // session files of coding tools: read with the adapters' helpers
   ['src/http.ts', 9],
   ['src/mod.ts', 10],
   ['src/lite.ts', 10], // chatfold/lite: the main entry without the encoding loader

@@ -1,0 +1,16 @@
+/**
+ * chatfold/sessions: the session files of coding tools read as histories. OpenAI Codex CLI rollouts
+ * (`fromCodexRollout`), Gemini CLI chat recordings (`fromGeminiCliChat`) and `opencode export` files
+ * (`fromOpencodeExport`), each giving the history, what a recorded compaction archived, notes on what
+ * is not part of the conversation, and the lines skipped as bad.
+ *
+ * @example
+ * import { fromCodexRollout } from 'chatfold/sessions'
+ * const r = fromCodexRollout({ badLines: 'skip' })('{"timestamp":"2026-01-05T09:00:00.000Z","type":"session_meta","payload":{"id":"s"}}')
+ *
+ * @module
+ */
+export type { RecordedUsage, SessionOptions, SessionRead, SkippedLine } from './shared.ts'
+export { fromCodexRollout } from './codex.ts'
+export { fromGeminiCliChat } from './gemini-cli.ts'
+export { fromOpencodeExport } from './opencode.ts'
