@@ -45,3 +45,12 @@ export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream,
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
 export { fromUIMessages } from './ai-sdk-ui-from.ts'
+export {
+  type ClaudeCodeOptions,
+  type ClaudeCodeOrigin,
+  type ClaudeCodeSession,
+  type ClaudeCodeUsage,
+  fromClaudeCode,
+  isClaudeCodeRecord,
+  readClaudeCode,
+} from './claude-code.ts'

@@ -19,6 +19,10 @@ import {
   type AdapterOptions,
   type AdapterReport,
   fromAnthropic,
+  fromClaudeCode,
+  isClaudeCodeRecord,
+  readClaudeCode,
+  type ClaudeCodeSession,
   fromGemini,
   fromModelMessages,
   fromOpenAIChat,
@@ -32,7 +36,6 @@ import {
   toUIMessages,
 } from '../adapters/index.ts'
 import { encodeBase64 } from '../internal/base64.ts'
-import { fromClaudeCode, isClaudeCodeRecord } from './claude-code.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- documents ---
@@ -42,8 +45,22 @@ export type Doc =
   | { readonly kind: 'json'; readonly value: unknown }
   | { readonly kind: 'jsonl'; readonly text: string; readonly first: unknown; readonly head: ReadonlyArray<unknown> }
 
-/** What reading gave: the history, and notes for the reader (records skipped, …). */
-export type Read = { readonly messages: Messages; readonly notes: ReadonlyArray<string> }
+/**
+ * What reading gave: the history, notes for the reader (records skipped, …), and the messages a
+ * compaction recorded in the file replaced (Claude Code sessions), when there are any.
+ */
+export type Read = { readonly messages: Messages; readonly notes: ReadonlyArray<string>; readonly archive?: Messages }
+
+/**
+ * How to read a file, for the formats where there is a choice: every branch or only the active one,
+ * sub-agent runs inline or left out, and records read from elsewhere along with the file (the
+ * sub-agent transcripts of a Claude Code session).
+ */
+export type ReadOptions = {
+  readonly branches?: 'active' | 'all'
+  readonly subagents?: 'inline' | 'omit'
+  readonly extraRecords?: ReadonlyArray<unknown>
+}
 
 type Rec = Readonly<Record<string, unknown>>
 
@@ -106,6 +123,27 @@ const isUIMessage = (u: unknown): boolean =>
 
 // --- input formats ---
 
+/** A Claude Code document read with the options, the extra records (sub-agent files) after the file's own. */
+const readClaudeCodeDoc = (doc: Doc, o: ReadOptions): E.Either<DecodeFailure, ClaudeCodeSession> => {
+  const options = { ...(o.branches === undefined ? {} : { branches: o.branches }), ...(o.subagents === undefined ? {} : { subagents: o.subagents }) }
+  const text = doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value)
+  if (o.extraRecords === undefined || o.extraRecords.length === 0) return fromClaudeCode(options)(text)
+  const records: unknown[] = []
+  const lineNumbers: number[] = []
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const l = (lines[i] as string).trim()
+    if (l === '') continue
+    try {
+      records.push(JSON.parse(l) as unknown)
+    } catch (e) {
+      return E.left([{ path: `line ${i + 1}`, expected: 'a JSON record', actual: (e as Error).message }])
+    }
+    lineNumbers.push(i + 1)
+  }
+  return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])
+}
+
 /**
  * An input format: its name for `--from`, a one-line description, whether a document is in it,
  * and how to read it.
@@ -114,7 +152,7 @@ export type InputFormat = {
   readonly name: string
   readonly description: string
   readonly detect: (doc: Doc) => boolean
-  readonly read: (doc: Doc) => E.Either<DecodeFailure, Read>
+  readonly read: (doc: Doc, options?: ReadOptions) => E.Either<DecodeFailure, Read>
 }
 
 const needJSON =
@@ -144,11 +182,15 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     description: "Claude Code session file (~/.claude/projects/…/SESSION.jsonl)",
     // a session file may open with records that are not messages (a file-history snapshot): look further
     detect: (doc) => (doc.kind === 'jsonl' ? doc.head.some(isClaudeCodeRecord) && !isChatfoldMessage(doc.first) : isClaudeCodeRecord(doc.value)),
-    read: (doc) =>
-      E.map((s: { readonly messages: Messages; readonly skipped: Readonly<Record<string, number>> }) => ({
+    read: (doc, o = {}) =>
+      E.map((s: ClaudeCodeSession): Read => ({
         messages: s.messages,
-        notes: Object.keys(s.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(s.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`],
-      }))(fromClaudeCode(doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value))),
+        ...(s.archive.length === 0 ? {} : { archive: s.archive }),
+        notes: [
+          ...s.notes,
+          ...(Object.keys(s.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(s.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`]),
+        ],
+      }))(readClaudeCodeDoc(doc, o)),
   },
   {
     name: 'chatfold-json',

@@ -3,11 +3,12 @@
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
-import { detectFormat, INPUT_FORMATS, inputFormat, parseDoc, type Read } from './formats.ts'
+import { detectFormat, INPUT_FORMATS, inputFormat, parseDoc, type Read, type ReadOptions } from './formats.ts'
 
 /**
  * The exit codes of `chatfold`:
@@ -70,8 +71,35 @@ export const writeText = (file: string | undefined, text: string, out: (s: strin
 /** A loaded history: what was read, and the name of the format it was read as. */
 export type Loaded = Read & { readonly format: string; readonly bytes: number }
 
+/**
+ * The records of a Claude Code session's sub-agent transcripts (`SESSION/subagents/agent-*.jsonl`
+ * beside `SESSION.jsonl`), and the files they came from; none for stdin or a session without them.
+ */
+const subagentRecords = (file: string): { readonly records: ReadonlyArray<unknown>; readonly files: ReadonlyArray<string> } => {
+  if (file === '-' || !file.endsWith('.jsonl')) return { records: [], files: [] }
+  const dir = join(dirname(file), basename(file, '.jsonl'), 'subagents')
+  if (!existsSync(dir)) return { records: [], files: [] }
+  const files = readdirSync(dir)
+    .filter((n) => /^agent-.*\.jsonl$/.test(n))
+    .sort()
+    .map((n) => join(dir, n))
+  const records: unknown[] = []
+  for (const f of files)
+    readText(f)
+      .split('\n')
+      .forEach((l, i) => {
+        if (l.trim() === '') return
+        try {
+          records.push(JSON.parse(l) as unknown)
+        } catch (e) {
+          throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${(e as Error).message}`)
+        }
+      })
+  return { records, files }
+}
+
 /** Reads, detects (or takes `from`) and decodes a history file. */
-export const loadHistory = (file: string, from: string | undefined): Loaded => {
+export const loadHistory = (file: string, from: string | undefined, options: ReadOptions = {}): Loaded => {
   const text = readText(file)
   const forced = from === undefined ? undefined : inputFormat(from)
   if (from !== undefined && forced === undefined) throw new CliFailure(EXIT.usage, `unknown input format ${from}: one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}`)
@@ -82,7 +110,9 @@ export const loadHistory = (file: string, from: string | undefined): Loaded => {
   }
   const format = forced ?? detectFormat(doc.right)
   if (format === undefined) throw new CliFailure(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')})`)
-  const read = format.read(doc.right)
+  const extra = format.name === 'claude-code' && options.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
+  const read = format.read(doc.right, { ...options, ...(extra.records.length === 0 ? {} : { extraRecords: extra.records }) })
   if (E.isLeft(read)) throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}`)
-  return { ...read.right, format: format.name, bytes: new TextEncoder().encode(text).length }
+  const more = extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]
+  return { ...read.right, notes: [...more, ...read.right.notes], format: format.name, bytes: new TextEncoder().encode(text).length }
 }

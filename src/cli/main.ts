@@ -19,7 +19,7 @@ import { buildTranscript } from '../compaction/transcript.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { checkRequest, formatAdapterError, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
-import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc } from './formats.ts'
+import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc, type ReadOptions } from './formats.ts'
 import { CliFailure, EXIT, loadHistory, readText, writeText } from './load.ts'
 import { serveCommand } from './serve.ts'
 import { type CliIO, progressBar } from './progress.ts'
@@ -41,7 +41,17 @@ const encoding = (v: string): EncodingName => {
 }
 const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
-type Common = { readonly from?: string; readonly json?: boolean; readonly progress?: boolean; readonly output?: string }
+type Common = {
+  readonly from?: string
+  readonly json?: boolean
+  readonly progress?: boolean
+  readonly output?: string
+  readonly allBranches?: boolean
+  readonly subagents?: 'inline' | 'omit'
+}
+
+/** The reading choices of the common options. */
+const readOptions = (o: Common): ReadOptions => ({ branches: o.allBranches === true ? 'all' : 'active', subagents: o.subagents ?? 'inline' })
 
 /** Options every command has: the input format, JSON output for scripts, and the progress bar. */
 const common = (c: Command): Command =>
@@ -49,6 +59,8 @@ const common = (c: Command): Command =>
     .addOption(new Option('--from <format>', 'input format (detected when not given)').choices(INPUT_FORMATS.map((f) => f.name)))
     .option('--json', 'machine-readable output (JSON)')
     .option('--progress', 'show a progress bar on stderr even when it is not a terminal')
+    .option('--all-branches', 'Claude Code: also read abandoned branches, after the active one, as display messages')
+    .addOption(new Option('--subagents <mode>', 'Claude Code: sub-agent runs inline (display messages after their Task call) or omitted').choices(['inline', 'omit']).default('inline'))
 
 const encodingOption = (c: Command): Command => c.option('--encoding <name>', 'token encoding: o200k_base, cl100k_base or heuristic', encoding, 'o200k_base' as EncodingName)
 
@@ -67,13 +79,18 @@ const stats: CommandDef = (program, io) =>
   encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems')))
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => {
-      const h = loadHistory(file, o.from)
+      const h = loadHistory(file, o.from, readOptions(o))
       notes(io, file, o, h.notes)
       const estimate = await loadEstimator(o.encoding)
       const bar = progressBar(io, 'count', showProgress(io, o))
       const s = statsOf(estimate, h.messages, h.bytes, o.top, (done) => bar.update(done, h.messages.length))
       bar.end()
-      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, notes: h.notes, ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
+      const archived = h.archive?.length ?? 0
+      io.out(
+        o.json === true
+          ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, notes: h.notes, ...s, archived }, null, 2)}\n`
+          : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${archived.toLocaleString('en')} messages before the compaction summary are archived`}\n`,
+      )
       if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
     })
 
@@ -86,7 +103,7 @@ const prune: CommandDef = (program, io) =>
     .option('--arg-threshold <n>', 'cut tool-call arguments above this many tokens', count('arg-threshold'), 2_000)
     .option('--protected-tools <names>', 'comma-separated tool names never pruned', list, [] as string[])
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: string[] }) => {
-      const h = loadHistory(file, o.from)
+      const h = loadHistory(file, o.from, readOptions(o))
       notes(io, file, o, h.notes)
       const estimate = await loadEstimator(o.encoding)
       const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
@@ -102,7 +119,7 @@ const compactCmd: CommandDef = (program, io) =>
     .addOption(new Option('--boundary <where>', 'where the kept tail may start').choices(['turn', 'message']).default('turn'))
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly keepRecentTokens: number; readonly maxResultLen: number; readonly boundary: 'turn' | 'message'; readonly archive?: string }) => {
-      const h = loadHistory(file, o.from)
+      const h = loadHistory(file, o.from, readOptions(o))
       notes(io, file, o, h.notes)
       const bar = progressBar(io, 'compact', showProgress(io, o))
       const r = await compact({
@@ -116,7 +133,7 @@ const compactCmd: CommandDef = (program, io) =>
       bar.update(4, 4, 'done')
       bar.end()
       writeText(o.output, toJSONL(r.messages), io.out)
-      if (o.archive !== undefined) writeText(o.archive, toJSONL(r.archive), io.out)
+      if (o.archive !== undefined) writeText(o.archive, toJSONL([...(h.archive ?? []), ...r.archive]), io.out)
       const rep = r.report
       io.err(
         o.json === true
@@ -139,7 +156,7 @@ const renderCmd: CommandDef = (program, io) =>
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
     .action((file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
-      const h = loadHistory(file, o.from)
+      const h = loadHistory(file, o.from, readOptions(o))
       notes(io, file, o, h.notes)
       const text = (RENDERERS[o.format] as (typeof RENDERERS)[string])(o)(h.messages)
       writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
@@ -151,14 +168,16 @@ const convert: CommandDef = (program, io) =>
     .option('--repair', 'repair tool calls and results that do not pair up instead of refusing')
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
-    .action((file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string }) => {
-      const h = loadHistory(file, o.from)
+    .option('--archive <file>', 'also write the messages a compaction recorded in the file replaced (JSONL)')
+    .action((file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }) => {
+      const h = loadHistory(file, o.from, readOptions(o))
       notes(io, file, o, h.notes)
       const target = outputFormat(o.to)
       if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}`)
       const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
       if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
       writeText(o.output, r.right.text, io.out)
+      if (o.archive !== undefined) writeText(o.archive, toJSONL(h.archive ?? []), io.out)
       const ns = r.right.report?.notes ?? []
       if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, notes: r.right.report?.notes ?? [], ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
       else if (ns.length > 0) io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion (--json lists them): ${[...new Set(ns.map((n) => n.kind))].join(', ')}\n`)
@@ -189,7 +208,7 @@ const check: CommandDef = (program, io) =>
         violations = checkRequest(o.provider)(withModel)
         checked = 'request'
       } else {
-        const h = loadHistory(file, o.from)
+        const h = loadHistory(file, o.from, readOptions(o))
         notes(io, file, o, h.notes)
         const target = outputFormat(o.provider)
         if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
