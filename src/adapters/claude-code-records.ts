@@ -16,6 +16,10 @@ type Rec = Readonly<Record<string, unknown>>
  * Who put a user record's text there when the user did not type it (see the table in
  * `claude-code.ts`).
  *
+ * @example
+ * import type { ClaudeCodeOrigin, Message } from 'chatfold'
+ * const originOf = (m: Message): ClaudeCodeOrigin | undefined => m.metadata?.['origin'] as ClaudeCodeOrigin | undefined
+ *
  * @since 0.2.0
  * @category adapters
  */
@@ -160,7 +164,11 @@ export const originOf = (e: Entry, text: string): ClaudeCodeOrigin | undefined =
 
 /**
  * The usage an assistant record reports, as chatfold's `metadata.usage`: input and output tokens,
- * and the cache reads and writes when reported. Undefined when the record has no usage.
+ * and the cache reads and writes when reported (an assistant message without usage had none).
+ *
+ * @example
+ * import type { ClaudeCodeUsage, Messages } from 'chatfold'
+ * const outputTokens = (ms: Messages): number => ms.reduce((n, m) => n + ((m.metadata?.['usage'] as ClaudeCodeUsage | undefined)?.output ?? 0), 0)
  *
  * @since 0.2.0
  * @category adapters

@@ -58,7 +58,8 @@ import type { Message, Messages } from '../message.ts'
 import { COMPACTION_KEY, isCompactionSummary } from '../compaction/summary.ts'
 import { isObject } from '../internal/object.ts'
 import { type BuildContext, buildChain, indexReplies, indexResults } from './claude-code-build.ts'
-import { callsOf, decodeEntry, type Entry, isAgentTool, isMessageEntry, isResultOnly } from './claude-code-records.ts'
+import { decodeEntry, type Entry, isMessageEntry, isResultOnly } from './claude-code-records.ts'
+import { asSubagent, groupRuns, linkRun, mirroredRuns, placeRuns } from './claude-code-runs.ts'
 
 export type { ClaudeCodeOrigin, ClaudeCodeUsage } from './claude-code-records.ts'
 
@@ -66,6 +67,11 @@ export type { ClaudeCodeOrigin, ClaudeCodeUsage } from './claude-code-records.ts
  * How to read a session file: which branches (`'active'`, the default, or `'all'`), whether sub-agent
  * runs are read inline (the default) or left out, and, for records parsed from lines, each record's
  * line number (so failures name the line).
+ *
+ * @example
+ * import { fromClaudeCode, type ClaudeCodeOptions } from 'chatfold'
+ * const everything: ClaudeCodeOptions = { branches: 'all', subagents: 'inline' }
+ * const read = fromClaudeCode(everything)
  *
  * @since 0.2.0
  * @category adapters
@@ -81,6 +87,16 @@ export type ClaudeCodeOptions = {
  * compaction replaced (`archive`, in order), the compactions, branches and sub-agent runs found,
  * the records skipped by kind (`progress`, `file-history-snapshot`, `sidechain`, …), and notes for a
  * person.
+ *
+ * @example
+ * import { fromClaudeCode, type ClaudeCodeSession } from 'chatfold'
+ * import * as E from 'fp-ts/Either'
+ * declare const text: string
+ * const r = fromClaudeCode()(text)
+ * if (E.isRight(r)) {
+ *   const s: ClaudeCodeSession = r.right
+ *   console.log(`${s.messages.length} messages, ${s.archive.length} archived by ${s.compactions.length} compactions`)
+ * }
  *
  * @since 0.2.0
  * @category adapters
@@ -132,85 +148,6 @@ const chainTo = (leaf: Entry, byUuid: ReadonlyMap<string, Entry>, all: ReadonlyA
     e = next
   }
   return path.reverse()
-}
-
-/** Sidechain entries grouped into runs: by `agentId`, else by the root of their parent chain. */
-const groupRuns = (side: ReadonlyArray<Entry>): Entry[][] => {
-  const byUuid = new Map(side.flatMap((e) => (e.uuid === undefined ? [] : [[e.uuid, e] as const])))
-  const rootOf = new Map<number, number>()
-  const root = (e: Entry): number => {
-    const known = rootOf.get(e.index)
-    if (known !== undefined) return known
-    const p = e.parent === undefined ? undefined : byUuid.get(e.parent)
-    rootOf.set(e.index, e.index) // a cycle ends here
-    const r = p === undefined || p.index === e.index ? e.index : root(p)
-    rootOf.set(e.index, r)
-    return r
-  }
-  const groups = new Map<string, Entry[]>()
-  for (const e of side) {
-    const k = e.agentId ?? `root:${root(e)}`
-    const g = groups.get(k)
-    if (g === undefined) groups.set(k, [e])
-    else g.push(e)
-  }
-  return [...groups.values()]
-}
-
-/** The call that started a sub-agent run, by agent id, by the first record's parent, or by prompt. */
-const linkRun = (run: ReadonlyArray<Entry>, all: ReadonlyArray<Entry>, byUuid: ReadonlyMap<string, Entry>, taken: ReadonlySet<string>): string | undefined => {
-  const first = run[0] as Entry
-  const agentId = first.agentId
-  if (agentId !== undefined)
-    for (const e of all) {
-      const r = e.record['toolUseResult']
-      if (e.type !== 'user' || !isObject(r) || r['agentId'] !== agentId) continue
-      const b = e.blocks.find((x) => x['type'] === 'tool_result' && typeof x['tool_use_id'] === 'string')
-      if (b !== undefined) return String(b['tool_use_id'])
-    }
-  const prompt = run.find((e) => e.type === 'user')?.blocks.find((b) => b['type'] === 'text')?.['text']
-  const agentCalls = (e: Entry) => callsOf(e).filter((c) => isAgentTool(c.name) && !taken.has(c.id))
-  let p = first.parent === undefined ? undefined : byUuid.get(first.parent)
-  for (let hops = 0; p !== undefined && p.type !== 'assistant' && hops < 64; hops++) p = p.parent === undefined ? undefined : byUuid.get(p.parent)
-  if (p !== undefined) {
-    const calls = agentCalls(p)
-    const byPrompt = calls.find((c) => c.prompt !== undefined && c.prompt === prompt)
-    if (byPrompt !== undefined || calls.length === 1) return (byPrompt ?? calls[0])?.id
-  }
-  if (typeof prompt !== 'string') return undefined
-  for (const e of all) for (const c of agentCalls(e)) if (c.prompt === prompt) return c.id
-  return undefined
-}
-
-const asSubagent = (toolCallId: string, agentId: string | undefined) => (m: Message): Message => ({
-  ...m,
-  kind: 'display',
-  metadata: { ...m.metadata, subagent: { toolCallId, ...(agentId === undefined ? {} : { agentId }) } },
-})
-
-/** Puts each run's messages after the tool message answering its call (else after its call's turn). */
-const placeRuns = (ms: ReadonlyArray<Message>, runs: Map<string, ReadonlyArray<Message>>, placed: Set<string>): Message[] => {
-  const out: Message[] = []
-  let pending: string[] = []
-  const put = (id: string): void => {
-    const run = runs.get(id)
-    if (run === undefined || placed.has(id)) return
-    placed.add(id)
-    out.push(...placeRuns(run, runs, placed))
-  }
-  for (const m of ms) {
-    if (m.role !== 'tool') {
-      for (const id of pending) put(id)
-      pending = []
-    }
-    out.push(m)
-    for (const p of m.parts) {
-      if (p.type === 'tool_result') put(p.toolCallId)
-      else if (p.type === 'tool_call' && m.role === 'assistant') pending.push(p.id)
-    }
-  }
-  for (const id of pending) put(id)
-  return out
 }
 
 const readEntries = (options: ClaudeCodeOptions, entries: ReadonlyArray<Entry>): ClaudeCodeSession => {
@@ -280,6 +217,16 @@ const readEntries = (options: ClaudeCodeOptions, entries: ReadonlyArray<Entry>):
     const ms = buildChain({ ...ctx, results: indexResults(run), replies: indexReplies(run) }, runChain).messages.map(asSubagent(toolCallId, agentId))
     runs.set(toolCallId, ms)
     subagents.push({ toolCallId, ...(agentId === undefined ? {} : { agentId }), messages: ms.length, placed: false })
+  }
+
+  // runs known only from the progress records that mirror them into the session file
+  const mirrors = mirroredRuns(main, taken)
+  for (const [toolCallId, run] of mirrors) {
+    const agentId = run[0]?.agentId
+    const ms = buildChain({ ...ctx, results: indexResults(run), replies: indexReplies(run) }, run).messages.map(asSubagent(toolCallId, agentId))
+    runs.set(toolCallId, ms)
+    subagents.push({ toolCallId, ...(agentId === undefined ? {} : { agentId }), messages: ms.length, placed: false })
+    notes.push(`sub-agent ${agentId ?? toolCallId} read from the progress records mirroring it in the session file (its own transcript was not given; a mirror can lack records)`)
   }
 
   // records read as nothing
