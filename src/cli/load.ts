@@ -71,30 +71,53 @@ export const writeText = (file: string | undefined, text: string, out: (s: strin
 /** A loaded history: what was read, and the name of the format it was read as. */
 export type Loaded = Read & { readonly format: string; readonly bytes: number }
 
+const parseLines = (f: string, text: string): unknown[] => {
+  const records: unknown[] = []
+  text.split('\n').forEach((l, i) => {
+    if (l.trim() === '') return
+    try {
+      records.push(JSON.parse(l) as unknown)
+    } catch (e) {
+      throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${(e as Error).message}`)
+    }
+  })
+  return records
+}
+
+/** The session id a transcript's records name (its first record that has one). */
+const sessionIdOf = (records: ReadonlyArray<unknown>): string | undefined => {
+  for (const r of records) if (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)['sessionId'] === 'string') return (r as Record<string, string>)['sessionId']
+  return undefined
+}
+
 /**
- * The records of a Claude Code session's sub-agent transcripts (`SESSION/subagents/agent-*.jsonl`
- * beside `SESSION.jsonl`), and the files they came from; none for stdin or a session without them.
+ * The records of a Claude Code session's sub-agent transcripts, and the files they came from:
+ * `SESSION/subagents/agent-*.jsonl` beside `SESSION.jsonl` (later versions), else the
+ * `agent-*.jsonl` files beside it whose records name the session (earlier versions). None for
+ * stdin, or for a file that is itself a sub-agent transcript.
  */
 const subagentRecords = (file: string): { readonly records: ReadonlyArray<unknown>; readonly files: ReadonlyArray<string> } => {
-  if (file === '-' || !file.endsWith('.jsonl')) return { records: [], files: [] }
-  const dir = join(dirname(file), basename(file, '.jsonl'), 'subagents')
-  if (!existsSync(dir)) return { records: [], files: [] }
-  const files = readdirSync(dir)
-    .filter((n) => /^agent-.*\.jsonl$/.test(n))
-    .sort()
-    .map((n) => join(dir, n))
+  const none = { records: [], files: [] }
+  if (file === '-' || !file.endsWith('.jsonl') || basename(file).startsWith('agent-')) return none
+  const session = basename(file, '.jsonl')
+  const nested = join(dirname(file), session, 'subagents')
+  const agentFiles = (dir: string): string[] =>
+    readdirSync(dir)
+      .filter((n) => /^agent-.*\.jsonl$/.test(n))
+      .sort()
+      .map((n) => join(dir, n))
+  if (existsSync(nested)) {
+    const files = agentFiles(nested)
+    return { records: files.flatMap((f) => parseLines(f, readText(f))), files }
+  }
   const records: unknown[] = []
-  for (const f of files)
-    readText(f)
-      .split('\n')
-      .forEach((l, i) => {
-        if (l.trim() === '') return
-        try {
-          records.push(JSON.parse(l) as unknown)
-        } catch (e) {
-          throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${(e as Error).message}`)
-        }
-      })
+  const files: string[] = []
+  for (const f of agentFiles(dirname(file))) {
+    const rs = parseLines(f, readText(f))
+    if (sessionIdOf(rs) !== session) continue
+    records.push(...rs)
+    files.push(f)
+  }
   return { records, files }
 }
 

@@ -243,6 +243,17 @@ describe('sub-agents', () => {
     expect(run[0]?.metadata?.['subagent']).toEqual({ toolCallId: 'toolu_01TaskDates', agentId: 'a3f9d21' })
   })
 
+  it('are found beside the session in the earlier layout (agent files naming the session)', async () => {
+    const dir = mkdtempSync(join(tmp, 'project-'))
+    writeFileSync(join(dir, '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl'), readFileSync(SUBAGENT))
+    writeFileSync(join(dir, 'agent-a3f9d21.jsonl'), readFileSync(AGENT_FILE))
+    // another session's agent file in the same folder is not read
+    writeFileSync(join(dir, 'agent-b0000ff.jsonl'), readFileSync(AGENT_FILE, 'utf8').replaceAll('7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47', '00000000-0000-4000-8000-000000000000'))
+    const r = await cli('convert', join(dir, '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl'), '--to', 'chatfold-jsonl')
+    expect(r.err).toContain('read 1 sub-agent transcript from')
+    expect(decoded(r.out).filter((m) => m.metadata?.['subagent'] !== undefined)).toHaveLength(7)
+  })
+
   it('are left out with --subagents omit', async () => {
     const r = await cli('convert', SUBAGENT, '--to', 'chatfold-jsonl', '--subagents', 'omit')
     expect(decoded(r.out).some((m) => m.metadata?.['subagent'] !== undefined)).toBe(false)
