@@ -29,8 +29,10 @@
  *   record's `parentUuid` (the record holding the call), else by the prompt text. With `subagents:
  *   'inline'` (the default) a run's messages follow the tool message answering its call, as
  *   `display` messages with `metadata.subagent = { toolCallId, agentId? }`; unlinked runs are skipped
- *   and counted. A file whose message records are all sidechain (an agent file on its own) reads as
- *   that conversation, `normal`.
+ *   and counted. A run whose records are not given is read from the `agent_progress` progress
+ *   records that mirror it into the session file (a mirror can lack records; a note says so). A
+ *   file whose message records are all sidechain (an agent file on its own) reads as that
+ *   conversation, `normal`.
  * - **Assistant messages** carry `model` (the record's `message.model`), `provider: 'anthropic'`,
  *   `createdAt` (the first record's `timestamp`) and `metadata.usage = { input, output, cacheRead?,
  *   cacheWrite? }` from `message.usage` of the reply's last record, as reported.

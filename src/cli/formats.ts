@@ -179,7 +179,7 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
   },
   {
     name: 'claude-code',
-    description: "Claude Code session file (~/.claude/projects/…/SESSION.jsonl)",
+    description: 'Claude Code session file (~/.claude/projects/…/SESSION.jsonl; its sub-agent transcripts beside it are read too)',
     // a session file may open with records that are not messages (a file-history snapshot): look further
     detect: (doc) => (doc.kind === 'jsonl' ? doc.head.some(isClaudeCodeRecord) && !isChatfoldMessage(doc.first) : isClaudeCodeRecord(doc.value)),
     read: (doc, o = {}) =>
