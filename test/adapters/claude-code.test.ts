@@ -231,6 +231,10 @@ describe('sub-agents', () => {
     for (const m of run) expect(m).toMatchObject({ kind: 'display', metadata: { subagent: { toolCallId: 'toolu_01TaskDates', agentId: 'a3f9d21' } } })
     expect(run[1]?.model).toBe('claude-haiku-4-5-20251001')
     expect(ms[ms.length - 1]).toMatchObject({ role: 'assistant', kind: 'normal' })
+    // stats checks the pairing of what is sent: the run between a turn's results takes no part
+    const stats = await cli('stats', SUBAGENT, '--json', '--encoding', 'heuristic')
+    expect(stats.code).toBe(EXIT.ok)
+    expect(JSON.parse(stats.out)).toMatchObject({ toolPairs: { valid: true }, byKind: { normal: 4, display: 7 } })
   })
 
   it('without their transcript, are read from the progress records mirroring them, and said so', async () => {
@@ -252,6 +256,35 @@ describe('sub-agents', () => {
     const r = await cli('convert', join(dir, '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl'), '--to', 'chatfold-jsonl')
     expect(r.err).toContain('read 1 sub-agent transcript from')
     expect(decoded(r.out).filter((m) => m.metadata?.['subagent'] !== undefined)).toHaveLength(7)
+  })
+
+  it('of parallel Task calls each follow their own result, and stats judges the pairing of what is sent', async () => {
+    const base = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's', version: '2.1.39', gitBranch: 'main' }
+    const task = (id: string, prompt: string) => ({ type: 'tool_use', id, name: 'Task', input: { subagent_type: 'Explore', description: prompt, prompt } })
+    const side = (agentId: string, uuid: string, parentUuid: string | null, type: string, content: unknown) => ({ ...base, isSidechain: true, agentId, parentUuid, type, uuid, message: { role: type, content, ...(type === 'assistant' ? { id: `msg_${uuid}`, model: 'claude-haiku-4-5' } : {}) } })
+    const rs = [
+      { ...base, parentUuid: null, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Look at a and b.' } },
+      { ...base, parentUuid: 'u1', type: 'assistant', uuid: 'a1', message: { id: 'msg_A', role: 'assistant', model: 'claude-opus-4-6', content: [task('t1', 'look at a')] } },
+      { ...base, parentUuid: 'a1', type: 'assistant', uuid: 'a2', message: { id: 'msg_A', role: 'assistant', model: 'claude-opus-4-6', content: [task('t2', 'look at b')], stop_reason: 'tool_use' } },
+      { ...base, parentUuid: 'a1', type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a is fine' }] }, toolUseResult: { status: 'completed', agentId: 'x1' } },
+      { ...base, parentUuid: 'a2', type: 'user', uuid: 'r2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'b is fine' }] }, toolUseResult: { status: 'completed', agentId: 'x2' } },
+      { ...base, parentUuid: 'r2', type: 'assistant', uuid: 'a3', message: { id: 'msg_B', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'Both fine.' }], stop_reason: 'end_turn' } },
+      side('x1', 's1', null, 'user', 'look at a'),
+      side('x1', 's2', 's1', 'assistant', [{ type: 'text', text: 'a is fine' }]),
+      side('x2', 's3', null, 'user', 'look at b'),
+      side('x2', 's4', 's3', 'assistant', [{ type: 'text', text: 'b is fine' }]),
+    ]
+    const r = readClaudeCode()(rs)
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const ms = [...r.right.messages]
+    expect(ms.map((m) => m.id)).toEqual(['u1', 'a1', 'r1', 's1', 's2', 'r2', 's3', 's4', 'a3'])
+    expect(validateToolPairs(ms).valid).toBe(false)
+    expect(validateToolPairs(forLLM(ms)).valid).toBe(true)
+    const file = join(tmp, 'parallel-tasks.jsonl')
+    writeFileSync(file, rs.map((x) => JSON.stringify(x)).join('\n'))
+    const stats = await cli('stats', file, '--json', '--encoding', 'heuristic')
+    expect(stats.code, stats.out).toBe(EXIT.ok)
+    expect(JSON.parse(stats.out)).toMatchObject({ toolPairs: { valid: true } })
   })
 
   it('are left out with --subagents omit', async () => {
