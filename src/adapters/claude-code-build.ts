@@ -107,6 +107,10 @@ const userMessages = (e: Entry): Message[] => {
   }))
 }
 
+/** The model Claude Code names on the assistant records it writes itself. */
+const SYNTHETIC_MODEL = '<synthetic>'
+const textOf = (ps: ReadonlyArray<Part>): string => ps.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
+
 type Reply = { id: string; msgId: string | undefined; parts: Part[]; first: Entry; last: Entry }
 
 /**
@@ -139,10 +143,15 @@ export const buildChain = (ctx: BuildContext, chain: ReadonlyArray<Entry>): Buil
       const stop = reply.last.message?.['stop_reason']
       const model = reply.first.message?.['model']
       const usage: ClaudeCodeUsage | undefined = usageOf(reply.last.message)
+      // Claude Code's own stand-in replies (API errors, "No response requested.") carry the model
+      // `<synthetic>`: the model never wrote them, and they are not sent back to it
+      const standIn = model === SYNTHETIC_MODEL
+      const error = standIn && reply.first.record['isApiErrorMessage'] === true ? { error: textOf(reply.parts) } : {}
       out.push({
         id: reply.id,
         role: 'assistant',
-        kind: 'normal',
+        kind: standIn ? 'display' : 'normal',
+        ...error,
         parts: [...reply.parts, ...(typeof stop === 'string' ? [{ type: 'finish' as const, reason: stop }] : [])],
         ...createdAtOf(reply.first),
         ...(typeof model === 'string' ? { model } : {}),
@@ -221,7 +230,7 @@ export const buildChain = (ctx: BuildContext, chain: ReadonlyArray<Entry>): Buil
   }
   flush()
   let lastAssistant = -1
-  out.forEach((m, i) => void (m.role === 'assistant' && (lastAssistant = i)))
+  out.forEach((m, i) => void (m.role === 'assistant' && m.kind === 'normal' && (lastAssistant = i)))
   const messages = out.map((m, i) => (i > lastAssistant && m.kind === 'synthetic' && m.metadata?.['origin'] !== undefined ? { ...m, kind: 'display' as const } : m))
   return { messages, boundaries }
 }

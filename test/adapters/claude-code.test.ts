@@ -210,7 +210,15 @@ describe('injected text', () => {
       'display/slash-command',
       'display/local-command',
     ])
-    expect(ms.filter((m) => m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m))).toHaveLength(3)
+    expect(ms.filter((m) => m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m))).toHaveLength(4)
+  })
+
+  it('an API error Claude Code wrote in the model\'s place is display-only, with its text as the error', async () => {
+    const ms = await everything(COMPACTED)
+    const standIns = ms.filter((m) => m.model === '<synthetic>')
+    expect(standIns).toHaveLength(1)
+    expect(standIns[0]).toMatchObject({ role: 'assistant', kind: 'display', error: expect.stringMatching(/^API Error: 529/) })
+    expect(forLLM(ms).some((m) => m.model === '<synthetic>')).toBe(false)
   })
 
   it('compact never calls a task notification the latest request', async () => {
