@@ -196,6 +196,34 @@ describe('a compaction', () => {
   })
 })
 
+describe('compactions in records', () => {
+  const u = (uuid: string, parentUuid: string | null, content: string, extra: object = {}) => ({ type: 'user', uuid, parentUuid, message: { role: 'user', content }, ...extra })
+  const a = (uuid: string, parentUuid: string, text: string) => ({ type: 'assistant', uuid, parentUuid, message: { id: `msg_${uuid}`, role: 'assistant', model: 'm', content: [{ type: 'text', text }] } })
+  const boundary = (uuid: string, logicalParentUuid: string) => ({ type: 'system', subtype: 'compact_boundary', uuid, parentUuid: null, logicalParentUuid, compactMetadata: { trigger: 'auto', preTokens: 1000 } })
+
+  it('archive everything before the last summary, an earlier summary among it', () => {
+    const rs = [
+      u('u1', null, 'one'), a('a1', 'u1', 'two'),
+      boundary('b1', 'a1'), u('s1', 'b1', 'first summary', { isCompactSummary: true }), u('u2', 's1', 'three'), a('a2', 'u2', 'four'),
+      boundary('b2', 'a2'), u('s2', 'b2', 'second summary', { isCompactSummary: true }), u('u3', 's2', 'five'), a('a3', 'u3', 'six'),
+    ]
+    const r = readClaudeCode()(rs)
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    expect(r.right.archive.map((m) => m.id)).toEqual(['u1', 'a1', 's1', 'u2', 'a2'])
+    expect(r.right.messages.map((m) => m.id)).toEqual(['s2', 'u3', 'a3'])
+    expect(r.right.messages[0]?.metadata?.['compaction']).toEqual({ summarised: 5, through: 'a2' })
+    expect(r.right.compactions).toEqual([{ trigger: 'auto', preTokens: 1000 }, { trigger: 'auto', preTokens: 1000 }])
+  })
+
+  it('go on through the last message before the boundary when its logical parent is not in the file', () => {
+    const rs = [u('u1', null, 'one'), a('a1', 'u1', 'two'), boundary('b1', 'not-in-this-file'), u('s1', 'b1', 'summary', { isCompactSummary: true }), u('u2', 's1', 'three')]
+    const r = readClaudeCode()(rs)
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    expect(r.right.archive.map((m) => m.id)).toEqual(['u1', 'a1'])
+    expect(r.right.messages.map((m) => m.id)).toEqual(['s1', 'u2'])
+  })
+})
+
 describe('injected text', () => {
   it('is synthetic when a reply followed, display when none did, with its origin', async () => {
     const ms = await everything(COMPACTED)
