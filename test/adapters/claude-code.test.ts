@@ -251,8 +251,10 @@ describe('injected text', () => {
 
   it('compact never calls a task notification the latest request', async () => {
     const r = await cli('compact', COMPACTED, '--keep-recent-tokens', '50', '--encoding', 'heuristic')
-    const summary = decoded(r.out).find(isCompactionSummary)
-    expect(summary?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')).not.toContain('task-notification')
+    const summary = decoded(r.out).find((m) => isCompactionSummary(m) && m.id.startsWith('compaction-'))
+    const text = summary?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? ''
+    expect(text).toContain('Latest request: Use an options object instead')
+    for (const injected of ['<command-name>', '<local-command-stdout>', '[Request interrupted', 'task-notification', 'API Error']) expect(text).not.toContain(injected)
   })
 })
 
