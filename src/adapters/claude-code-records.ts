@@ -58,10 +58,17 @@ export const isResultOnly = (e: Entry): boolean => e.type === 'user' && e.blocks
 /** Decodes one parsed record. Left: a record that is not an object with a type, or a message record without a usable message. */
 export const decodeEntry = (u: unknown, index: number, where: string): E.Either<DecodeFailure, Entry> => {
   if (!isObject(u) || typeof u['type'] !== 'string') return E.left(decodeIssue(`${where}.type`, 'a record type', isObject(u) ? u['type'] : u))
-  const type = u['type']
+  let type = u['type']
   let blocks: ReadonlyArray<Rec> = []
   let message: Rec | undefined
-  if (type === 'user' || type === 'assistant') {
+  // a prompt the user typed while a reply was running, kept as an attachment: it reads as the user record it stands for
+  const a = u['attachment']
+  if (type === 'attachment' && isObject(a) && a['type'] === 'queued_command' && (a['commandMode'] === undefined || a['commandMode'] === 'prompt')) {
+    const p = a['prompt']
+    blocks = typeof p === 'string' ? [{ type: 'text', text: p }] : Array.isArray(p) ? p.filter(isObject) : []
+    if (blocks.length > 0) type = 'user'
+  }
+  if (u['type'] === 'user' || u['type'] === 'assistant') {
     const m = u['message']
     if (!isObject(m)) return E.left(decodeIssue(`${where}.message`, 'an object', m))
     const c = m['content']

@@ -49,7 +49,9 @@
  * | `<system-reminder>…` | `system-reminder` |
  * | any other text of an `isMeta: true` record (caveats, skill bodies, hook context) | `meta` |
  *
- * A user record whose blocks have different origins becomes one message per run of blocks. The
+ * A prompt the user typed while a reply was running, kept as an `attachment` record of type
+ * `queued_command`, reads as a user message like any other (other attachments are skipped and
+ * counted). A user record whose blocks have different origins becomes one message per run of blocks. The
  * assistant records Claude Code writes itself (model `<synthetic>`: an API error, "No response
  * requested.") are `display` messages (an API error's text also as the message's `error`).
  *

@@ -224,6 +224,23 @@ describe('compactions in records', () => {
   })
 })
 
+describe('a prompt queued while a reply ran', () => {
+  it('reads as the user message it is, after the results of the turn it arrived in', () => {
+    const rs = [
+      { type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'build it' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'msg_1', role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }] } },
+      { type: 'attachment', uuid: 'q1', parentUuid: 'a1', attachment: { type: 'queued_command', prompt: [{ type: 'text', text: 'also run the tests' }], commandMode: 'prompt' } },
+      { type: 'user', uuid: 'r1', parentUuid: 'q1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } },
+      { type: 'attachment', uuid: 'x1', parentUuid: 'r1', attachment: { type: 'skill_listing', content: '…' } },
+      { type: 'assistant', uuid: 'a2', parentUuid: 'x1', message: { id: 'msg_2', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Built; running the tests next.' }] } },
+    ]
+    const r = readClaudeCode()(rs)
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    expect(r.right.messages.map((m) => `${m.id}/${m.role}/${m.kind}`)).toEqual(['u1/user/normal', 'a1/assistant/normal', 'r1/tool/normal', 'q1/user/normal', 'a2/assistant/normal'])
+    expect(r.right.skipped).toEqual({ attachment: 1 })
+  })
+})
+
 describe('injected text', () => {
   it('is synthetic when a reply followed, display when none did, with its origin', async () => {
     const ms = await everything(COMPACTED)
