@@ -48,3 +48,12 @@ export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, 
 export { fromUIMessages } from './ai-sdk-ui-from.ts'
 export { calibrationFromUsage, countChatRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'
 export { type AnthropicCountClient, anthropicCounter, cachedCounter, type GeminiCountClient, geminiCounter, type OpenAICountClient, openAICounter, type TokenCounter } from './provider-count.ts'
+export {
+  type ClaudeCodeOptions,
+  type ClaudeCodeOrigin,
+  type ClaudeCodeSession,
+  type ClaudeCodeUsage,
+  fromClaudeCode,
+  isClaudeCodeRecord,
+  readClaudeCode,
+} from './claude-code.ts'

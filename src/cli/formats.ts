@@ -19,6 +19,9 @@ import {
   type AdapterError,
   type AdapterOptions,
   type AdapterReport,
+  type ClaudeCodeSession,
+  fromClaudeCode,
+  readClaudeCode,
   fromAnthropic,
   fromGemini,
   fromModelMessages,
@@ -33,7 +36,6 @@ import {
   toUIMessages,
 } from '../adapters/index.ts'
 import { encodeBase64 } from '../internal/base64.ts'
-import { fromClaudeCode } from './claude-code.ts'
 import { isObject } from '../internal/object.ts'
 import { fromCodexRollout } from '../sessions/codex.ts'
 import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
@@ -48,8 +50,18 @@ export type { Doc } from './detect.ts'
 /** What reading gave: the history, what a compaction recorded in it replaced, notes for the reader, and the lines skipped as bad. */
 export type Read = { readonly messages: Messages; readonly archive: Messages; readonly notes: ReadonlyArray<string>; readonly skipped: ReadonlyArray<SkippedLine> }
 
-/** How bad lines of JSON lines are treated: they end the read (`fail`), or are left out and listed (`skip`). */
-export type ReadOptions = { readonly badLines: 'fail' | 'skip' }
+/**
+ * How to read a file: bad lines of JSON lines end the read (`fail`) or are left out and listed
+ * (`skip`); and, for the formats where there is a choice, every branch or only the active one,
+ * sub-agent runs inline or left out, and records read from elsewhere along with the file (the
+ * sub-agent transcripts beside a Claude Code session).
+ */
+export type ReadOptions = {
+  readonly badLines: 'fail' | 'skip'
+  readonly branches?: 'active' | 'all'
+  readonly subagents?: 'inline' | 'omit'
+  readonly extraRecords?: ReadonlyArray<unknown>
+}
 
 /**
  * Parses a file's text: the whole as JSON, else line by line, with the first ten records that parse
@@ -128,7 +140,27 @@ const needJSON =
   (doc: Doc): E.Either<DecodeFailure, Read> =>
     doc.kind === 'json' ? plain(f(asBody(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
 
-const claudeCode = skippingLines(fromClaudeCode)
+/** A Claude Code session's text read with the options, the extra records (sub-agent files) after the file's own. */
+const readClaudeCodeText =
+  (o: ReadOptions) =>
+  (text: string): E.Either<DecodeFailure, ClaudeCodeSession> => {
+    const options = { ...(o.branches === undefined ? {} : { branches: o.branches }), ...(o.subagents === undefined ? {} : { subagents: o.subagents }) }
+    if (o.extraRecords === undefined || o.extraRecords.length === 0) return fromClaudeCode(options)(text)
+    const records: unknown[] = []
+    const lineNumbers: number[] = []
+    const lines = text.split('\n')
+    for (let i = 0; i < lines.length; i++) {
+      const l = (lines[i] as string).trim()
+      if (l === '') continue
+      try {
+        records.push(JSON.parse(l) as unknown)
+      } catch (e) {
+        return E.left([{ path: `line ${i + 1}`, expected: 'a JSON record', actual: (e as Error).message }])
+      }
+      lineNumbers.push(i + 1)
+    }
+    return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])
+  }
 const chatfoldLines = skippingLines(importJSONL)
 
 /** Every input format. */
@@ -147,15 +179,18 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
   },
   {
     name: 'claude-code',
-    description: 'Claude Code session file (~/.claude/projects/…/SESSION.jsonl)',
+    description: 'Claude Code session file (~/.claude/projects/…/SESSION.jsonl; its sub-agent transcripts beside it are read too)',
     lines: true,
     read: (doc, o) =>
-      E.map((r: { readonly value: { readonly messages: Messages; readonly skipped: Readonly<Record<string, number>> }; readonly skipped: ReadonlyArray<SkippedLine> }) => ({
+      E.map((r: { readonly value: ClaudeCodeSession; readonly skipped: ReadonlyArray<SkippedLine> }) => ({
         messages: r.value.messages,
-        archive: [],
-        notes: Object.keys(r.value.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(r.value.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`],
+        archive: r.value.archive,
+        notes: [
+          ...r.value.notes,
+          ...(Object.keys(r.value.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(r.value.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`]),
+        ],
         skipped: r.skipped,
-      }))(claudeCode(textOf(doc), o)),
+      }))(skippingLines(readClaudeCodeText(o))(textOf(doc), o)),
   },
   {
     name: 'codex',

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
@@ -87,8 +88,17 @@ export const writeText = async (file: string | undefined, text: string, out: (s:
 /** A loaded history: what was read, and the name of the format it was read as. */
 export type Loaded = Read & { readonly format: string; readonly bytes: number }
 
-/** How a history file is read: the format named with `--from` (detected when not), and whether bad JSON lines are skipped. */
-export type LoadOptions = { readonly from?: string | undefined; readonly skipBadLines?: boolean | undefined }
+/**
+ * How a history file is read: the format named with `--from` (detected when not), whether bad JSON
+ * lines are skipped, and for a Claude Code session every branch or only the active one, and its
+ * sub-agent runs inline or left out.
+ */
+export type LoadOptions = {
+  readonly from?: string | undefined
+  readonly skipBadLines?: boolean | undefined
+  readonly branches?: 'active' | 'all' | undefined
+  readonly subagents?: 'inline' | 'omit' | undefined
+}
 
 /** The input format `--from` names, or a usage failure listing the names. */
 export const namedFormat = (from: string): InputFormat => {
@@ -107,6 +117,56 @@ export const docOf = (file: string, text: string): Doc => {
   return doc.right
 }
 
+const parseLines = (f: string, text: string): unknown[] => {
+  const records: unknown[] = []
+  text.split('\n').forEach((l, i) => {
+    if (l.trim() === '') return
+    try {
+      records.push(JSON.parse(l) as unknown)
+    } catch (e) {
+      throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${(e as Error).message}`)
+    }
+  })
+  return records
+}
+
+/** The session id a transcript's records name (its first record that has one). */
+const sessionIdOf = (records: ReadonlyArray<unknown>): string | undefined => {
+  for (const r of records) if (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)['sessionId'] === 'string') return (r as Record<string, string>)['sessionId']
+  return undefined
+}
+
+/**
+ * The records of a Claude Code session's sub-agent transcripts, and the files they came from:
+ * `SESSION/subagents/agent-*.jsonl` beside `SESSION.jsonl` (later versions), else the
+ * `agent-*.jsonl` files beside it whose records name the session (earlier versions). None for
+ * stdin, or for a file that is itself a sub-agent transcript.
+ */
+const subagentRecords = (file: string): { readonly records: ReadonlyArray<unknown>; readonly files: ReadonlyArray<string> } => {
+  const none = { records: [], files: [] }
+  if (file === '-' || !file.endsWith('.jsonl') || basename(file).startsWith('agent-')) return none
+  const session = basename(file, '.jsonl')
+  const nested = join(dirname(file), session, 'subagents')
+  const agentFiles = (dir: string): string[] =>
+    readdirSync(dir)
+      .filter((n) => /^agent-.*\.jsonl$/.test(n))
+      .sort()
+      .map((n) => join(dir, n))
+  if (existsSync(nested)) {
+    const files = agentFiles(nested)
+    return { records: files.flatMap((f) => parseLines(f, readText(f))), files }
+  }
+  const records: unknown[] = []
+  const files: string[] = []
+  for (const f of agentFiles(dirname(file))) {
+    const rs = parseLines(f, readText(f))
+    if (sessionIdOf(rs) !== session) continue
+    records.push(...rs)
+    files.push(f)
+  }
+  return { records, files }
+}
+
 /** Reads, detects (or takes `--from`) and decodes a history file. */
 export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   const text = readText(file)
@@ -118,11 +178,18 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
     if (E.isLeft(found)) throw new CliFailure(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`)
     format = found.right.format
   }
-  const read = format.read(doc, { badLines: o.skipBadLines === true ? 'skip' : 'fail' })
+  const extra = format.name === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
+  const read = format.read(doc, {
+    badLines: o.skipBadLines === true ? 'skip' : 'fail',
+    ...(o.branches === undefined ? {} : { branches: o.branches }),
+    ...(o.subagents === undefined ? {} : { subagents: o.subagents }),
+    ...(extra.records.length === 0 ? {} : { extraRecords: extra.records }),
+  })
   if (E.isLeft(read)) {
     const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
     throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
   }
   const notes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
-  return { ...read.right, notes, format: format.name, bytes: new TextEncoder().encode(text).length }
+  const more = extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]
+  return { ...read.right, notes: [...more, ...notes], format: format.name, bytes: new TextEncoder().encode(text).length }
 }

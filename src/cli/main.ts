@@ -22,7 +22,7 @@ import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
 import { type Candidate, detectFormat, INPUT_FORMATS, OUTPUT_FORMATS, outputFormat } from './formats.ts'
-import { CliFailure, docOf, EXIT, type Loaded, loadHistory, namedFormat, readText, writeText } from './load.ts'
+import { CliFailure, docOf, EXIT, type Loaded, loadHistory, type LoadOptions, namedFormat, readText, writeText } from './load.ts'
 import { repairStoreCommand, serveCommand } from './serve.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { formatStats, statsOf } from './stats.ts'
@@ -43,7 +43,18 @@ const encoding = (v: string): EncodingName => {
 }
 const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
-type Common = { readonly from?: string; readonly json?: boolean; readonly progress?: boolean; readonly output?: string; readonly skipBadLines?: boolean }
+type Common = {
+  readonly from?: string
+  readonly json?: boolean
+  readonly progress?: boolean
+  readonly output?: string
+  readonly skipBadLines?: boolean
+  readonly allBranches?: boolean
+  readonly subagents?: 'inline' | 'omit'
+}
+
+/** How the common options read a history file. */
+const loadOptions = (o: Common): LoadOptions => ({ from: o.from, skipBadLines: o.skipBadLines, branches: o.allBranches === true ? 'all' : 'active', subagents: o.subagents ?? 'inline' })
 
 /** Options every command has: the input format, JSON output for scripts, and the progress bar. */
 const common = (c: Command): Command =>
@@ -52,6 +63,8 @@ const common = (c: Command): Command =>
     .option('--skip-bad-lines', 'JSON lines input: leave out lines that are not JSON or not records of the format, and list them on stderr (and in --json output)')
     .option('--json', 'machine-readable output (JSON)')
     .option('--progress', 'show a progress bar on stderr even when it is not a terminal')
+    .option('--all-branches', 'Claude Code: also read abandoned branches, after the active one, as display messages')
+    .addOption(new Option('--subagents <mode>', 'Claude Code: sub-agent runs inline (display messages after their Task call) or omitted').choices(['inline', 'omit']).default('inline'))
 
 const encodingOption = (c: Command): Command => c.option('--encoding <name>', 'token encoding: o200k_base, cl100k_base or heuristic', encoding, 'o200k_base' as EncodingName)
 
@@ -78,13 +91,18 @@ const stats: CommandDef = (program, io) =>
   encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems')))
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => {
-      const h = loadHistory(file, o)
+      const h = loadHistory(file, loadOptions(o))
       notes(io, file, o, h)
       const estimate = await loadEstimator(o.encoding)
       const bar = progressBar(io, 'count', showProgress(io, o))
       const s = statsOf(estimate, h.messages, h.bytes, o.top, (done) => bar.update(done, h.messages.length))
       bar.end()
-      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
+      const archived = h.archive.length
+      io.out(
+        o.json === true
+          ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived }, null, 2)}\n`
+          : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${archived.toLocaleString('en')} messages before the compaction summary are archived`}\n`,
+      )
       if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
     })
 
@@ -97,7 +115,7 @@ const prune: CommandDef = (program, io) =>
     .option('--arg-threshold <n>', 'cut tool-call arguments above this many tokens', count('arg-threshold'), 2_000)
     .option('--protected-tools <names>', 'comma-separated tool names never pruned', list, [] as string[])
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: string[] }) => {
-      const h = loadHistory(file, o)
+      const h = loadHistory(file, loadOptions(o))
       notes(io, file, o, h)
       const estimate = await loadEstimator(o.encoding)
       const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
@@ -113,7 +131,7 @@ const compactCmd: CommandDef = (program, io) =>
     .addOption(new Option('--boundary <where>', 'where the kept tail may start').choices(['turn', 'message']).default('turn'))
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly keepRecentTokens: number; readonly maxResultLen: number; readonly boundary: 'turn' | 'message'; readonly archive?: string }) => {
-      const h = loadHistory(file, o)
+      const h = loadHistory(file, loadOptions(o))
       notes(io, file, o, h)
       const bar = progressBar(io, 'compact', showProgress(io, o))
       const r = await compact({
@@ -127,7 +145,7 @@ const compactCmd: CommandDef = (program, io) =>
       bar.update(4, 4, 'done')
       bar.end()
       await writeText(o.output, toJSONL(r.messages), io.out)
-      if (o.archive !== undefined) await writeText(o.archive, toJSONL(r.archive), io.out)
+      if (o.archive !== undefined) await writeText(o.archive, toJSONL([...h.archive, ...r.archive]), io.out)
       const rep = r.report
       io.err(
         o.json === true
@@ -150,7 +168,7 @@ const renderCmd: CommandDef = (program, io) =>
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
     .action(async (file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
-      const h = loadHistory(file, o)
+      const h = loadHistory(file, loadOptions(o))
       notes(io, file, o, h)
       const text = (RENDERERS[o.format] as (typeof RENDERERS)[string])(o)(h.messages)
       await writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text, ...readReport(h) })}\n` : text, io.out)
@@ -167,7 +185,7 @@ const convert: CommandDef = (program, io) =>
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
     .option('--archive <file>', 'also write the messages a compaction recorded in the input replaced (JSONL)')
     .action(async (file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }) => {
-      const h = loadHistory(file, o)
+      const h = loadHistory(file, loadOptions(o))
       notes(io, file, o, h)
       const target = outputFormat(o.to)
       if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}`)
@@ -226,7 +244,7 @@ const check: CommandDef = (program, io) =>
       let h: Pick<Loaded, 'notes' | 'skipped'> = { notes: [], skipped: [] }
       if (fit !== undefined && isProvider(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)
       else {
-        const loaded = loadHistory(file, o)
+        const loaded = loadHistory(file, loadOptions(o))
         h = loaded
         notes(io, file, o, h)
         if (o.provider === undefined) throw new CliFailure(EXIT.usage, `${file} is a ${loaded.format} history, not a request body: name the provider whose rules apply with --provider`)

@@ -6,6 +6,7 @@
 import type { Message, Messages } from '../message.ts'
 import { type ToolPairIssue, validateToolPairs } from '../messages/pairs.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
+import { forLLM } from '../messages/views.ts'
 
 /** The figures `stats` prints. */
 export type Stats = {
@@ -17,6 +18,7 @@ export type Stats = {
   readonly toolCalls: number
   readonly toolErrors: number
   readonly largest: ReadonlyArray<{ readonly index: number; readonly id: string; readonly role: string; readonly tokens: number }>
+  /** Tool pairing of what is sent to a model (the `forLLM` view: display-only messages such as sub-agent runs play no part); indexes are into that view. */
   readonly toolPairs: { readonly valid: boolean; readonly issues: ReadonlyArray<ToolPairIssue> }
 }
 
@@ -51,7 +53,7 @@ export const statsOf = (estimate: Estimator, ms: Messages, bytes: number, top: n
   })
   onMessage?.(ms.length)
   const largest = sized.sort((a, b) => b.tokens - a.tokens || a.index - b.index).slice(0, top)
-  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(ms) }
+  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)) }
 }
 
 const int = (n: number): string => n.toLocaleString('en')

@@ -13,6 +13,7 @@
 import { isToolCall, isToolResult, type Part, type ToolCallPart, type ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import { hasSubstance, stringSet } from './shared.ts'
+import { moveLateResults } from './pairs-late.ts'
 
 // --- model ---
 
@@ -68,6 +69,11 @@ export type RepairReport = {
   readonly droppedResults: ReadonlyArray<string>
   /** Ids of messages removed: reasoning-only assistant messages and messages emptied by the repair. */
   readonly droppedMessages: ReadonlyArray<string>
+  /**
+   * Tool call ids whose result stood after a later turn and was moved back next to its call (present
+   * only when there is one).
+   */
+  readonly movedResults?: ReadonlyArray<string>
   /** Whether anything changed (duplicate call ids are renamed, which only this flag reports). */
   readonly changed: boolean
 }
@@ -299,7 +305,9 @@ const applyEdits = (m: Message, edits: ReadonlyArray<PartEdit>): Message => {
  * message with an error result saying it was interrupted (`metadata: { repaired: true }`, after the
  * turn's existing results); orphan and surplus results are removed; a repeated call id is renamed
  * (`id_2`, …) along with its results; reasoning-only assistant messages, and messages the repair
- * leaves with nothing to say, are removed. A valid history comes back as the very same array.
+ * leaves with nothing to say, are removed. A result that exists is never replaced: one recorded after
+ * a later turn began is moved back to the end of its call's turn (`movedResults`) before anything is
+ * judged missing. A valid history comes back as the very same array.
  *
  * @example
  * import { makeMessage, repairToolPairs, toolCall } from 'chatfold'
@@ -310,12 +318,16 @@ const applyEdits = (m: Message, edits: ReadonlyArray<PartEdit>): Message => {
  * @since 0.1.0
  * @category edits
  */
-export const repairToolPairs = (ms: Messages): { readonly messages: Messages; readonly report: RepairReport } => {
-  const plan = analyse(ms)
-  if (plan.issues.length === 0) return { messages: ms, report: { addedResults: [], droppedResults: [], droppedMessages: [], changed: false } }
+export const repairToolPairs = (input: Messages): { readonly messages: Messages; readonly report: RepairReport } => {
+  const first = analyse(input)
+  if (first.issues.length === 0) return { messages: input, report: { addedResults: [], droppedResults: [], droppedMessages: [], changed: false } }
+  const late = moveLateResults(input, first.issues)
+  const ms = late === undefined ? input : late.messages
+  const plan = late === undefined ? first : analyse(ms)
+  const movedResults = late === undefined ? {} : { movedResults: late.moved }
   const out: Message[] = []
   const addedResults: string[] = []
-  const droppedMessages: string[] = []
+  const droppedMessages: string[] = [...(late?.emptied ?? [])]
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i] as Message
     if (plan.dropped.has(i)) droppedMessages.push(m.id)
@@ -333,5 +345,5 @@ export const repairToolPairs = (ms: Messages): { readonly messages: Messages; re
       if (p !== undefined && isToolResult(p)) addedResults.push(p.toolCallId)
     }
   }
-  return { messages: out, report: { addedResults, droppedResults: plan.droppedResults, droppedMessages, changed: true } }
+  return { messages: out, report: { addedResults, droppedResults: plan.droppedResults, droppedMessages, ...movedResults, changed: true } }
 }

@@ -106,3 +106,44 @@ describe('repairToolPairs', () => {
     expect(report.droppedMessages).toEqual(['a'])
   })
 })
+
+describe('repairToolPairs with a result recorded late', () => {
+  it('moves a result that stands after the next turn back next to its call, and invents nothing', () => {
+    const h = [
+      msg('u', 'user', [txt('write both')]),
+      msg('a1', 'assistant', [call('w1', 'Write'), call('w2', 'Write')]),
+      msg('t1', 'tool', [result('w1')]),
+      msg('a2', 'assistant', [txt('both written')]),
+      msg('t2', 'tool', [result('w2')]),
+    ]
+    expect(validateToolPairs(h).valid).toBe(false)
+    const { messages, report } = repairToolPairs(h)
+    expect(ids(messages)).toEqual(['u', 'a1', 't1', 't2', 'a2'])
+    expect(messages[3]).toBe(h[4])
+    expect(report).toEqual({ addedResults: [], droppedResults: [], droppedMessages: [], movedResults: ['w2'], changed: true })
+    expect(validateToolPairs(messages).valid).toBe(true)
+  })
+
+  it('joins a late result to its turn\'s last tool message when it shares a message with another result', () => {
+    const h = [
+      msg('a1', 'assistant', [call('c1'), call('c2')]),
+      msg('t1', 'tool', [result('c1')]),
+      msg('a2', 'assistant', [call('c3')]),
+      msg('t3', 'tool', [result('c3'), result('c2')]),
+    ]
+    const { messages, report } = repairToolPairs(h)
+    expect(ids(messages)).toEqual(['a1', 't1', 'a2', 't3'])
+    expect(messages[1]?.parts.map((p) => (p.type === 'tool_result' ? p.toolCallId : p.type))).toEqual(['c1', 'c2'])
+    expect(messages[3]?.parts.map((p) => (p.type === 'tool_result' ? p.toolCallId : p.type))).toEqual(['c3'])
+    expect(report.addedResults).toEqual([])
+    expect(report.movedResults).toEqual(['c2'])
+    expect(validateToolPairs(messages).valid).toBe(true)
+  })
+
+  it('still answers a call whose result never came', () => {
+    const h = [msg('a1', 'assistant', [call('c1')]), msg('a2', 'assistant', [txt('next')]), msg('t', 'tool', [result('other')])]
+    const { report } = repairToolPairs(h)
+    expect(report.addedResults).toEqual(['c1'])
+    expect(report.movedResults).toBeUndefined()
+  })
+})
