@@ -20,6 +20,7 @@ import {
   conversationOf,
   fromConversations,
   instantOf,
+  idKey,
   type StoreError,
 } from './core.ts'
 import { applyValidInput } from './apply.ts'
@@ -220,7 +221,7 @@ export const validateState = (state: ChatState): E.Either<DecodeFailure, ChatSta
       const path = `${at(id)}.messages[${i}]`
       if (r.message.conversationId !== id) push(`${path}.conversation_id`, JSON.stringify(id), r.message.conversationId)
       if (!c.meta.participant_roles.includes(r.message.role as ChatRole)) push(`${at(id)}.participant_roles`, `to include ${r.message.role}`, c.meta.participant_roles)
-      if (T.get(compareStrings, r.message.id, state.byId) !== r) push(`${path}.message_id`, 'indexed by message id', r.message.id)
+      if (T.get(compareStrings, idKey(r.message.id, id), state.byId) !== r) push(`${path}.message_id`, 'indexed by message id', r.message.id)
       if (T.get(compareKeys, r.key, state.timeline) !== r) push(path, 'in the time index', r.message.id)
     })
   }
