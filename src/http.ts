@@ -68,8 +68,8 @@ export type ChatHandlerOptions = {
   readonly maxBodyBytes?: number
   readonly authorize?: (request: Request) => AuthDecision | Promise<AuthDecision>
   readonly basePath?: string
-  readonly token?: string
-  readonly readToken?: string
+  readonly token?: string | undefined
+  readonly readToken?: string | undefined
   readonly allowedHosts?: ReadonlyArray<string> | 'any'
   readonly simulator?: boolean
 }

@@ -48,7 +48,10 @@ export type StoredLog = {
 /**
  * Where a durable store keeps its log and snapshots. `append` resolves once the records are
  * durable (and rejects if they may not be); `writeSnapshot` may drop the records it covers. A
- * storage is used by one store at a time, and its calls never overlap.
+ * storage is used by one store at a time, and its calls never overlap. A storage that several
+ * processes can reach keeps one owner: `load` takes it (or rejects, naming the owner), and
+ * `check`, called when a flush has nothing to write, rejects once this store is no longer the
+ * owner, so that it stops answering from a state another process may have moved on from.
  *
  * @since 0.2.0
  * @category model
@@ -57,6 +60,7 @@ export type StoreStorage = {
   readonly load: () => Promise<StoredLog>
   readonly append: (entries: ReadonlyArray<LogEntry>) => Promise<void>
   readonly writeSnapshot: (snapshot: StoredSnapshot) => Promise<void>
+  readonly check?: () => Promise<void>
   readonly close?: () => Promise<void>
 }
 
@@ -124,7 +128,10 @@ export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: 
 
 /**
  * A chat store whose steps are logged: `flush` is always there, `recovery` tells what opening it
- * found, `close` waits for the log and closes the storage.
+ * found, `failed` why it can no longer answer (a write that failed, or the storage owned by
+ * another process: its state in memory may differ from the storage's, so every later flush
+ * rejects; open the store again to go on from what the storage holds), `close` waits for the
+ * log and closes the storage.
  *
  * @since 0.2.0
  * @category model
@@ -133,6 +140,7 @@ export type DurableChatStore = ChatStore & {
   readonly submitDecoded: NonNullable<ChatStore['submitDecoded']>
   readonly flush: () => Promise<void>
   readonly recovery: Recovery
+  readonly failed: () => Error | undefined
   readonly close: () => Promise<void>
 }
 
@@ -188,6 +196,13 @@ export const openDurableStore =
 
     const flush = async (): Promise<void> => {
       const target = seq
+      if (durable >= target && failure === undefined && storage.check !== undefined) {
+        try {
+          await storage.check()
+        } catch (e) {
+          failure ??= new Error(`The store cannot be served from here: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+        }
+      }
       while (durable < target) {
         if (failure !== undefined) throw failure
         if (writing === undefined) writing = writeBatch().finally(() => (writing = undefined))
@@ -216,6 +231,7 @@ export const openDurableStore =
       ...store,
       flush,
       recovery,
+      failed: () => failure,
       close: async () => {
         try {
           await flush()

@@ -18,12 +18,13 @@ const trickle = (port: number, from = '127.0.0.1'): Promise<string> =>
 describe('slow clients', () => {
   it('a body trickled past the request timeout is answered 408; past the cap, requests are answered 503', async () => {
     const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
-    const running = await serve(createChatHandler(store), { requestTimeoutMs: 1_000, headersTimeoutMs: 500, maxConcurrentRequests: 3, maxBodiesPerClient: 3 })
+    const running = await serve(createChatHandler(store), { requestTimeoutMs: 3_000, headersTimeoutMs: 500, maxConcurrentRequests: 3, maxBodiesPerClient: 3 })
     try {
       const port = Number(new URL(running.url).port)
       const slow = Array.from({ length: 3 }, () => trickle(port))
-      await new Promise((r) => setTimeout(r, 200))
-      // the cap on bodies a client sends at once: its fourth is refused at once
+      // past a second, the three count as slow bodies of their client
+      await new Promise((r) => setTimeout(r, 1_300))
+      // the cap on slow bodies a client sends at once: its fourth body is refused at once
       const busy = await trickle(port)
       expect(Number(busy.slice(9, 12))).toBe(503)
       const answers = await Promise.all(slow)
@@ -46,6 +47,7 @@ describe('slow clients', () => {
       // the trickling clients come from 127.0.0.2 (loopback too), the honest ones from 127.0.0.1
       for (let i = 0; i < 256; i++) slow.push(trickle(port, '127.0.0.2'))
       await new Promise((r) => setTimeout(r, 300))
+      // honest requests while the bodies trickle, and past the second when they count as slow
       const statuses: number[] = []
       const until = Date.now() + 2_000
       for (let i = 0; Date.now() < until; i++) {
@@ -61,7 +63,7 @@ describe('slow clients', () => {
       await running.close()
       await Promise.all(slow)
     }
-    // every trickling client was answered: over its budget a 503 at once, the rest a 408 or closed at shutdown
+    // every trickling client was answered: past its budget a 503 once its body was slow, the rest a 408 or closed at shutdown
     const answers = await Promise.all(slow)
     expect(answers.filter((a) => a.startsWith('HTTP/1.1 503')).length).toBe(256 - 16)
   }, 30_000)
