@@ -137,11 +137,14 @@ describe('a caller limited to one conversation', () => {
     ])
   })
 
-  it('sees only its own counts in GET /simulator', async () => {
+  it('sees only its own counts in GET /simulator and the snapshot', async () => {
     const { send } = setup(options)
     for (let i = 0; i < 3; i++) await send('POST', '/modalities/chat/submit', { body: JSON.stringify({ role: 'user', content: `t${i}`, conversation_id: 'theirs' }), headers: admin })
     await send('POST', '/modalities/chat/submit', { body: JSON.stringify({ role: 'user', content: 'm', conversation_id: 'mine' }), headers: limited })
     expect((await send('GET', '/simulator', { headers: admin })).body).toMatchObject({ applied: 4 })
     expect((await send('GET', '/simulator', { headers: limited })).body).toMatchObject({ applied: 1, pending: 0 })
+    // nor in the snapshot's counters
+    expect((await send('GET', '/environment/modalities/chat', { headers: admin })).body).toMatchObject({ update_count: 4 })
+    expect((await send('GET', '/environment/modalities/chat', { headers: limited })).body).toMatchObject({ update_count: 1 })
   })
 })
