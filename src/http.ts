@@ -36,6 +36,7 @@ import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
 import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './store/simulator.ts'
 import { isObject } from './internal/object.ts'
+import { newId } from './internal/id.ts'
 import { checkHostAndOrigin, checkToken, type Refusal } from './http-guard.ts'
 import { fail, json, readJson } from './http-body.ts'
 import { wholeOption } from './internal/number.ts'
@@ -159,7 +160,8 @@ const submitDecoded = (ctx: Ctx, decoded: E.Either<DecodeFailure, DecodedEvent>,
   if (E.isLeft(decoded)) return invalid(decoded.left)
   const target = decoded.right.data.conversation_id ?? ctx.store.state().defaultConversationId
   if (!canSee(ctx.access, target)) return forbidden(target)
-  const event = decoded.right
+  // a generated input id numbers the store's events: a limited caller gets a random one instead, which tells it nothing
+  const event: DecodedEvent = ctx.access.all || decoded.right.data.input_id !== undefined ? decoded.right : { ...decoded.right, data: { ...decoded.right.data, input_id: newId() } }
   const { store } = ctx
   const r =
     store.submitDecoded !== undefined

@@ -143,6 +143,13 @@ describe('a caller limited to one conversation', () => {
     await send('POST', '/modalities/chat/submit', { body: JSON.stringify({ role: 'user', content: 'm', conversation_id: 'mine' }), headers: limited })
     expect((await send('GET', '/simulator', { headers: admin })).body).toMatchObject({ applied: 4 })
     expect((await send('GET', '/simulator', { headers: limited })).body).toMatchObject({ applied: 1, pending: 0 })
+    // nor in the ids of its own events: a generated id would number the store's events
+    const own = (await send('GET', '/events', { headers: limited })).body?.events as Array<{ event_id: string }>
+    const all = (await send('GET', '/events', { headers: admin })).body?.events as Array<{ event_id: string }>
+    expect(own.map((e) => e.event_id)).toHaveLength(1)
+    const numbered = /^(.*-)\d{12}$/.exec(all[0]?.event_id ?? '')
+    expect(numbered).not.toBeNull()
+    expect(own[0]?.event_id.startsWith(numbered?.[1] ?? '')).toBe(false)
     // nor in the snapshot's counters
     expect((await send('GET', '/environment/modalities/chat', { headers: admin })).body).toMatchObject({ update_count: 4 })
     expect((await send('GET', '/environment/modalities/chat', { headers: limited })).body).toMatchObject({ update_count: 1 })
