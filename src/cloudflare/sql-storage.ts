@@ -6,7 +6,8 @@
  *
  * One process owns a store: on Cloudflare an object runs in one place, but two `workerd`
  * processes on one storage directory would both write it. A lease row (`chatfold_lease`: owner,
- * generation, end) is taken on load, renewed by a timer while the object lives, and checked in every write's
+ * generation, end) is taken on load, renewed by a timer while requests come (it stops after
+ * a while without any, so that an idle object is not kept awake), and checked in every write's
  * transaction and by every request: a store whose lease is held by a live owner is refused with
  * the owner named; one left by a process that died is taken over once it ends, seconds later.
  *
@@ -46,6 +47,9 @@ const PART = 400_000
  * @category cloudflare
  */
 export type SqlStorageOptions = { readonly owner?: string; readonly leaseMs?: number }
+
+/** Leases without a request after which the timer stops renewing. */
+const IDLE_LEASES = 4
 
 type LeaseRow = { readonly owner: string; readonly generation: number; readonly expires: number }
 
@@ -111,16 +115,32 @@ export const sqlStorage = (storage: DurableObjectStorageLike, options: SqlStorag
     if (l.expires - now < ttl / 2) sql.exec('UPDATE chatfold_lease SET expires = ? WHERE id = 0', now + ttl)
   }
 
-  const load = async (): Promise<StoredLog> => {
-    await acquire()
-    // renewed while the object lives, requests or not, so that a second process sees its owner alive
+  let lastActive = 0
+  /**
+   * Renews the lease on a timer, so that a second process sees its owner alive between requests,
+   * until no request came for `IDLE_LEASES` leases: then the lease may lapse (the next request
+   * checks it, and finds a takeover by its generation).
+   */
+  const renewWhileActive = (): void => {
+    lastActive = Date.now()
+    if (timer !== undefined) return
     timer = setInterval(() => {
+      if (Date.now() - lastActive > IDLE_LEASES * ttl) {
+        clearInterval(timer)
+        timer = undefined
+        return
+      }
       try {
         storage.transactionSync(ensureLease)
       } catch (e) {
         lost ??= e
       }
     }, Math.floor(ttl / 3))
+  }
+
+  const load = async (): Promise<StoredLog> => {
+    await acquire()
+    renewWhileActive()
     sql.exec('CREATE TABLE IF NOT EXISTS chatfold_log (seq INTEGER PRIMARY KEY, command TEXT NOT NULL)')
     sql.exec('CREATE TABLE IF NOT EXISTS chatfold_snapshot (part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, body TEXT NOT NULL)')
     const parts = sql.exec('SELECT seq, body FROM chatfold_snapshot ORDER BY part').toArray()
@@ -146,6 +166,7 @@ export const sqlStorage = (storage: DurableObjectStorageLike, options: SqlStorag
   }
   const append = async (entries: ReadonlyArray<LogEntry>): Promise<void> =>
     storage.transactionSync(() => {
+      renewWhileActive()
       ensureLease()
       for (const e of entries) sql.exec('INSERT INTO chatfold_log (seq, command) VALUES (?, ?)', e.seq, JSON.stringify(e.command))
     })
@@ -160,6 +181,7 @@ export const sqlStorage = (storage: DurableObjectStorageLike, options: SqlStorag
   }
   const check = async (): Promise<void> => {
     if (lost !== undefined) throw lost
+    renewWhileActive()
     storage.transactionSync(ensureLease)
   }
   /** Stops renewing, and lets the lease go when it is still this store's. */
