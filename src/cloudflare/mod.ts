@@ -43,12 +43,13 @@ export type DurableObjectStateLike = {
  * Options of the store's Durable Object class: the HTTP handler's (a `token` or `readToken` given
  * here wins over the Worker's `CHATFOLD_TOKEN` / `CHATFOLD_READ_TOKEN` secrets), records between
  * snapshots, and `requireToken` (true by default: with no token, every request is a 503 saying
- * to set the secret; false serves loopback host names only, for a local `workerd serve`).
+ * to set the secret; false serves loopback host names only, for a local `workerd serve`), and
+ * `leaseMs`, how long the store's lease lasts (3 s: what a restart after a crash may wait).
  *
  * @since 0.2.0
  * @category cloudflare
  */
-export type ChatStoreObjectOptions = ChatHandlerOptions & { readonly snapshotEvery?: number; readonly requireToken?: boolean }
+export type ChatStoreObjectOptions = ChatHandlerOptions & { readonly snapshotEvery?: number; readonly requireToken?: boolean; readonly leaseMs?: number }
 
 /**
  * A Durable Object class answering a chat store's routes.
@@ -76,7 +77,7 @@ export type ChatStoreObjectClass = new (ctx: DurableObjectStateLike, env?: unkno
  * @category cloudflare
  */
 export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStoreObjectClass => {
-  const { snapshotEvery, ...rest } = options
+  const { snapshotEvery, leaseMs, ...rest } = options
   return class ChatStoreObject {
     readonly #handler: (request: Request) => Promise<Response>
     constructor(ctx: DurableObjectStateLike, env?: unknown) {
@@ -86,7 +87,7 @@ export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStore
         return
       }
       const owner = randomOwner()
-      this.#handler = durableChatHandler(() => openDurableStore(sqlStorage(ctx.storage, { owner }))(snapshotEvery === undefined ? {} : { snapshotEvery }), handlerOptions)
+      this.#handler = durableChatHandler(() => openDurableStore(sqlStorage(ctx.storage, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(snapshotEvery === undefined ? {} : { snapshotEvery }), handlerOptions)
     }
     async fetch(request: Request): Promise<Response> {
       return this.#handler(request)

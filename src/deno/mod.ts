@@ -22,7 +22,8 @@ export * from './kv-storage.ts'
  * store's id in it, records between snapshots, the HTTP handler's options (`token`, `readToken`,
  * `allowedHosts`, `simulator`, …), and `requireToken` (true by default): without a token, every
  * request is a 503 saying to set one, unless `requireToken: false`, which serves loopback host
- * names only (`Host: localhost`, `127.0.0.1`, `[::1]`) and is meant for a machine's own use.
+ * names only (`Host: localhost`, `127.0.0.1`, `[::1]`) and is meant for a machine's own use;
+ * `leaseMs`, how long the store's lease lasts (3 s: what a restart after a crash may wait).
  *
  * @since 0.2.0
  * @category deno
@@ -32,6 +33,7 @@ export type KvChatServerOptions = ChatHandlerOptions & {
   readonly storeId?: string
   readonly snapshotEvery?: number
   readonly requireToken?: boolean
+  readonly leaseMs?: number
 }
 
 const openKv = (path: string | undefined): Promise<KvLike> => {
@@ -58,10 +60,10 @@ const notConfigured = (message: string) => async (): Promise<Response> =>
  * @category deno
  */
 export const kvChatServer = (options: KvChatServerOptions = {}): { readonly fetch: (request: Request) => Promise<Response> } => {
-  const { path, storeId, snapshotEvery, ...rest } = options
+  const { path, storeId, snapshotEvery, leaseMs, ...rest } = options
   const handlerOptions = servedChatOptions(rest)
   if (typeof handlerOptions === 'string') return { fetch: notConfigured(handlerOptions) }
   const owner = newOwnerId()
-  const open = async () => openDurableStore(kvStorage(await openKv(path), storeId, { owner }))(snapshotEvery === undefined ? {} : { snapshotEvery })
+  const open = async () => openDurableStore(kvStorage(await openKv(path), storeId, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(snapshotEvery === undefined ? {} : { snapshotEvery })
   return { fetch: durableChatHandler(open, handlerOptions) }
 }

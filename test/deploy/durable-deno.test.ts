@@ -62,8 +62,9 @@ describe('examples/deno/serve.ts', { timeout: 60_000 }, () => {
 
 describe('one deno serve per store', { timeout: 60_000 }, () => {
   it('a second process on the same Deno KV answers 503 naming the owner, reads included, and takes over once the first is gone', async () => {
-    const a = await serveDeno()
-    const b = await serveDeno(join('test', 'deploy', 'support', 'deno-serve.ts'), a.dir)
+    // the example (its default lease), whose renewals a loaded machine cannot delay past its end
+    const a = await serveDeno(join('examples', 'deno', 'serve.ts'))
+    const b = await serveDeno(join('examples', 'deno', 'serve.ts'), a.dir)
     try {
       expect((await call(a.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'kept by a' })).status).toBe(201)
       for (const r of [await call(b.url(), 'GET', '/environment/modalities/chat'), await call(b.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'from b' })]) {
