@@ -16,7 +16,11 @@
  *
  * Bad input is a 400 whose JSON body lists every bad field by path; an unknown route is a 404, a
  * wrong method a 405 (with `Allow`), a body over the limit (1 MiB by default) a 413 sent as soon
- * as the limit is crossed, without reading the rest. An `authorize(request)` hook may refuse a
+ * as the limit is crossed, without reading the rest. Bodies are JSON only (415 for `text/plain`,
+ * forms or no content type: what a page elsewhere can send without a CORS preflight); a request
+ * with a foreign `Origin`, or a `Host` outside `allowedHosts`, is a 403; with `token`/`readToken`
+ * set, a request without one is a 401, and a read-only token's write a 403; the simulator routes
+ * can be turned off (`simulator: false`, a 404). An `authorize(request)` hook may refuse a
  * request (401/403) or allow it for some conversations only: the caller then sees and writes those
  * alone. A body is decoded once, here, and the store takes the decoded event without checking it
  * again. Nothing a request sends can crash the handler or corrupt the store: every failed request
@@ -33,6 +37,9 @@ import { decodeQuery, query } from './store/query.ts'
 import { snapshot, toChatMessages, type ChatMessage } from './store/snapshot.ts'
 import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './store/simulator.ts'
 import { isObject } from './internal/object.ts'
+import { newId } from './internal/id.ts'
+import { checkHostAndOrigin, checkToken, type Refusal } from './http-guard.ts'
+import { fail, json, readJson } from './http-body.ts'
 import { wholeOption } from './internal/number.ts'
 
 // --- options ---
@@ -45,12 +52,17 @@ import { wholeOption } from './internal/number.ts'
  * @category http
  */
 export type AuthDecision =
-  | { readonly type: 'allow'; readonly conversations?: 'all' | ReadonlyArray<string> }
+  | { readonly type: 'allow'; readonly conversations?: 'all' | ReadonlyArray<string>; readonly readOnly?: boolean }
   | { readonly type: 'deny'; readonly status: 401 | 403; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
 
 /**
- * Options of the handler: the body limit in bytes (1 MiB by default), an `authorize` hook, and
- * a path prefix to mount the routes under (`/api` serves `/api/events`, …).
+ * Options of the handler: the body limit in bytes (1 MiB by default), an `authorize` hook, a
+ * path prefix to mount the routes under (`/api` serves `/api/events`, …), and who may call:
+ * `token` (every route) and `readToken` (reads only) as `Authorization: Bearer <token>`, checked
+ * in constant time (neither set: no token asked); `allowedHosts`, the host names a request's
+ * `Host` may name (`'any'` by default; the served entries narrow it); `simulator`, whether
+ * `GET /simulator` and `POST /simulator/advance` are served (true by default here, false in the
+ * served entries). A request with a foreign `Origin` is always refused (403).
  *
  * @since 0.1.0
  * @category http
@@ -59,6 +71,10 @@ export type ChatHandlerOptions = {
   readonly maxBodyBytes?: number
   readonly authorize?: (request: Request) => AuthDecision | Promise<AuthDecision>
   readonly basePath?: string
+  readonly token?: string | undefined
+  readonly readToken?: string | undefined
+  readonly allowedHosts?: ReadonlyArray<string> | 'any'
+  readonly simulator?: boolean
 }
 
 /**
@@ -75,14 +91,6 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576
 
 // --- responses ---
 
-const JSON_TYPE = 'application/json; charset=utf-8'
-
-const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } })
-
-const fail = (status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}): Response =>
-  json(status, { error: { status, code, message, ...extra } }, headers)
-
 /** Most issues one error response lists (a body of 100,000 bad blocks would otherwise get an answer many times its size). */
 const MAX_LISTED_ISSUES = 100
 
@@ -96,68 +104,6 @@ const storeFailure = (e: StoreError, prefix = ''): Response =>
   e.type === 'duplicate_message'
     ? fail(409, 'duplicate_message', `Message id ${JSON.stringify(e.messageId)} is already held`, { message_id: e.messageId })
     : invalid(prefix === '' ? e.failure : prefixFailure(prefix)(e.failure))
-
-// --- body ---
-
-/** JSON media types, and `text/plain` (what `fetch` sends for a string body with no content type). */
-const isJsonType = (ct: string): boolean => /^(?:application\/(?:[\w.+-]*\+)?json|text\/plain)\s*(?:;|$)/i.test(ct.trim())
-
-/** Reads a JSON body, stopping (and cancelling the stream) as soon as it passes `limit` bytes. */
-const readJson = async (request: Request, limit: number): Promise<E.Either<Response, unknown>> => {
-  const type = request.headers.get('content-type')
-  const charset = type === null ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]
-  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-    await request.body?.cancel().catch(() => undefined)
-    return E.left(fail(415, 'unsupported_media_type', `Expected a UTF-8 JSON body, got charset ${charset.slice(0, 40)}`, { accept: 'application/json; charset=utf-8' }))
-  }
-  if (type !== null && !isJsonType(type)) {
-    await request.body?.cancel().catch(() => undefined)
-    return E.left(fail(415, 'unsupported_media_type', `Expected a JSON body (application/json), got ${type.slice(0, 100)}`, { accept: 'application/json' }))
-  }
-  const tooLarge = () => fail(413, 'payload_too_large', `The body is larger than ${limit} bytes`, { limit })
-  const declared = request.headers.get('content-length')
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => undefined)
-    return E.left(tooLarge())
-  }
-  const chunks: Uint8Array[] = []
-  let total = 0
-  if (request.body !== null) {
-    const reader = request.body.getReader()
-    try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        total += value.byteLength
-        if (total > limit) {
-          await reader.cancel().catch(() => undefined)
-          return E.left(tooLarge())
-        }
-        chunks.push(value)
-      }
-    } catch {
-      return E.left(fail(400, 'unreadable_body', 'The body could not be read'))
-    }
-  }
-  const bytes = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) {
-    bytes.set(c, at)
-    at += c.byteLength
-  }
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return E.left(fail(400, 'invalid_json', 'The body is not valid UTF-8'))
-  }
-  if (text.trim() === '') return E.left(fail(400, 'invalid_json', 'Expected a JSON body, got an empty one'))
-  try {
-    return E.right(JSON.parse(text) as unknown)
-  } catch (e) {
-    return E.left(fail(400, 'invalid_json', `The body is not JSON: ${e instanceof Error ? e.message : String(e)}`))
-  }
-}
 
 // --- access ---
 
@@ -174,11 +120,15 @@ const forbidden = (conversationId: string): Response => fail(403, 'forbidden', `
 // --- routes ---
 
 type Ctx = { readonly store: ChatStore; readonly access: Access; readonly request: Request; readonly url: URL; readonly limit: number }
-type Route = { readonly method: 'GET' | 'POST'; readonly run: (ctx: Ctx) => Promise<Response> }
+/** A route: its method, what it runs, and whether it changes the store (refused to a read-only token). */
+type Route = { readonly method: 'GET' | 'POST'; readonly run: (ctx: Ctx) => Promise<Response>; readonly writes?: true }
+
+/** The simulator's routes: served only when the handler's `simulator` option is on. */
+const SIMULATOR_ROUTES: ReadonlyArray<string> = ['/simulator', '/simulator/advance']
 
 const messageOf = (state: ChatState, e: SimEvent): ChatMessage | undefined => {
   const id = e.input.message_id ?? e.input.input_id
-  return toChatMessages(state)([{ id, role: e.input.role, parts: [], kind: 'normal' }])[0]
+  return toChatMessages(state)([{ id, role: e.input.role, parts: [], kind: 'normal', conversationId: conversationOfEvent(state, e) }])[0]
 }
 
 const eventResponse = (store: ChatStore, event: SimEvent): Response => {
@@ -211,7 +161,8 @@ const submitDecoded = (ctx: Ctx, decoded: E.Either<DecodeFailure, DecodedEvent>,
   if (E.isLeft(decoded)) return invalid(decoded.left)
   const target = decoded.right.data.conversation_id ?? ctx.store.state().defaultConversationId
   if (!canSee(ctx.access, target)) return forbidden(target)
-  const event = decoded.right
+  // a generated input id numbers the store's events: a limited caller gets a random one instead, which tells it nothing
+  const event: DecodedEvent = ctx.access.all || decoded.right.data.input_id !== undefined ? decoded.right : { ...decoded.right, data: { ...decoded.right.data, input_id: newId() } }
   const { store } = ctx
   const r =
     store.submitDecoded !== undefined
@@ -232,6 +183,7 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
   '/events': [
     {
       method: 'POST',
+      writes: true,
       run: withBody((ctx, body) => {
         if (!isObject(body)) return invalid([{ path: '', expected: 'an event object { scheduled_time, modality, data }', actual: body }])
         const request = { scheduled_time: body['scheduled_time'], data: body['data'] }
@@ -253,13 +205,14 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
   '/events/immediate': [
     {
       method: 'POST',
+      writes: true,
       run: withBody((ctx, body) => {
         if (!isObject(body)) return invalid([{ path: '', expected: 'an event object { modality, data }', actual: body }])
         return submitDecoded(ctx, withEnvelope(envelopeIssues(body, ['modality', 'data']), decodeEventData(body['data']), 'data'), 'data')
       }),
     },
   ],
-  '/modalities/chat/submit': [{ method: 'POST', run: withBody((ctx, body) => submitDecoded(ctx, decodeEventData(body), '')) }],
+  '/modalities/chat/submit': [{ method: 'POST', writes: true, run: withBody((ctx, body) => submitDecoded(ctx, decodeEventData(body), '')) }],
   '/environment/modalities/chat/query': [
     {
       method: 'POST',
@@ -278,6 +231,7 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
   '/simulator/advance': [
     {
       method: 'POST',
+      writes: true,
       run: withBody((ctx, body) => {
         if (!ctx.access.all) return fail(403, 'forbidden', 'Advancing the clock needs access to every conversation')
         if (!isObject(body)) return invalid([{ path: '', expected: 'an object { seconds } or { until }', actual: body }])
@@ -310,7 +264,9 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
       method: 'GET',
       run: async (ctx) => {
         const sim = ctx.store.simulator()
-        return json(200, { current_time: sim.now, pending: pendingEvents(sim).length, applied: eventHistory(sim).length })
+        // a caller limited to some conversations counts only their events, never the store's
+        const seen = (e: SimEvent) => canSee(ctx.access, conversationOfEvent(sim.state, e))
+        return json(200, { current_time: sim.now, pending: pendingEvents(sim).filter(seen).length, applied: eventHistory(sim).filter(seen).length })
       },
     },
   ],
@@ -343,19 +299,38 @@ const normaliseBase = (base: string | undefined): string => {
 export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
   const base = normaliseBase(options.basePath)
   const limit = wholeOption(options.maxBodyBytes, { fallback: DEFAULT_MAX_BODY_BYTES })
+  const { token, readToken } = options
+  const hosts = options.allowedHosts ?? 'any'
+  const simulator = options.simulator ?? true
+  const refuse = async (request: Request, r: Refusal): Promise<Response> => {
+    await request.body?.cancel().catch(() => undefined)
+    return fail(r.status, r.code, r.message, {}, r.headers)
+  }
   return async (request) => {
     try {
+      const misdirected = checkHostAndOrigin(request, hosts)
+      if (misdirected !== undefined) return await refuse(request, misdirected)
       const url = new URL(request.url)
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname
       const local = base === '' ? path : path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : undefined
-      const candidates = local === undefined ? undefined : Object.prototype.hasOwnProperty.call(routes, local) ? routes[local] : undefined
-      if (candidates === undefined) return fail(404, 'not_found', `No route ${request.method} ${url.pathname}`)
+      const known = local !== undefined && Object.prototype.hasOwnProperty.call(routes, local) && (simulator || !SIMULATOR_ROUTES.includes(local))
+      const candidates = known ? routes[local] : undefined
+      if (candidates === undefined) {
+        const off = local !== undefined && SIMULATOR_ROUTES.includes(local)
+        return await refuse(request, { status: 404, code: 'not_found', message: `No route ${request.method} ${url.pathname}${off ? ' (the simulator routes are off on this server)' : ''}` })
+      }
       const route = candidates.find((r) => r.method === request.method)
       if (route === undefined) {
         const allow = candidates.map((r) => r.method).join(', ')
         return fail(405, 'method_not_allowed', `${request.method} is not allowed on ${url.pathname} (allowed: ${allow})`, {}, { allow })
       }
       let access: Access = { all: true }
+      let readOnly = false
+      if (token !== undefined || readToken !== undefined) {
+        const t = await checkToken(request, token, readToken)
+        if (typeof t !== 'string') return await refuse(request, t)
+        readOnly = t === 'read'
+      }
       if (options.authorize !== undefined) {
         const d = await options.authorize(request)
         if (d.type === 'deny') {
@@ -363,10 +338,18 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
           return fail(d.status, d.status === 401 ? 'unauthorized' : 'forbidden', d.message ?? (d.status === 401 ? 'Authentication required' : 'Not allowed'), {}, d.headers)
         }
         if (d.conversations !== undefined && d.conversations !== 'all') access = { all: false, ids: new Set(d.conversations) }
+        readOnly ||= d.readOnly === true
       }
+      if (readOnly && route.writes === true) return await refuse(request, { status: 403, code: 'read_only', message: `${request.method} ${url.pathname} changes the store: a read-only token may not` })
       const response = await route.run({ store, access, request, url, limit })
       // a durable store answers only once what the response tells is in its log
-      if (store.flush !== undefined) await store.flush()
+      if (store.flush !== undefined) {
+        try {
+          await store.flush()
+        } catch (e) {
+          return fail(503, 'store_unavailable', e instanceof Error ? e.message : String(e), {}, { 'retry-after': '1' })
+        }
+      }
       return response
     } catch (e) {
       // a durable store that cannot keep the step: 507 while its disk is full, 503 once it takes no writes

@@ -131,13 +131,14 @@ describe('chat API: bad requests change nothing', () => {
       expect((await call('POST', '/modalities/chat/submit', '')).status).toBe(400)
       expect((await call('POST', '/modalities/chat/submit', '[]')).status).toBe(400)
       expect((await call('POST', '/modalities/chat/submit', 'null')).status).toBe(400)
-      const bad = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0x7d]) }))
+      const bad = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0xff, 0x7d]) }))
       expect(bad.status).toBe(400)
       expect((await call('POST', '/modalities/chat/submit', 'role=user', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415)
       expect((await call('POST', '/modalities/chat/submit', '{}', { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(415)
     })
     expect((await call('POST', '/modalities/chat/submit', { role: 'user', content: 'x' }, { 'content-type': 'application/vnd.api+json; charset=utf-8' })).status).toBe(201)
-    expect((await call('POST', '/modalities/chat/submit', JSON.stringify({ role: 'user', content: 'y' }), { 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(201)
+    // text/plain (and a body with no type) is what a page elsewhere sends without a preflight: refused
+    expect((await call('POST', '/modalities/chat/submit', JSON.stringify({ role: 'user', content: 'y' }), { 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(415)
   })
 
   it('409 for a message id already held', async () => {
@@ -170,7 +171,7 @@ describe('chat API: bad requests change nothing', () => {
     await unchanged(store, async () => {
       let pulled = 0
       const body = new ReadableStream<Uint8Array>({ pull: (c) => void (pulled++, c.enqueue(new Uint8Array(64))) })
-      const req = new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body, headers: { 'content-length': '1000000' }, duplex: 'half' } as RequestInit)
+      const req = new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body, headers: { 'content-length': '1000000', 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
       const res = await handler(req)
       expect(res.status).toBe(413)
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large')
@@ -192,7 +193,7 @@ describe('chat API: bad requests change nothing', () => {
         },
         cancel: () => void (cancelled = true),
       })
-      const res = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body, duplex: 'half' } as RequestInit))
+      const res = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit))
       expect(res.status).toBe(413)
       expect(cancelled).toBe(true)
       expect(pulled).toBeLessThanOrEqual(1_048_576 / 65_536 + 3)
@@ -203,7 +204,7 @@ describe('chat API: bad requests change nothing', () => {
     const { handler } = setup({ maxBodyBytes: 200 })
     const json = JSON.stringify({ role: 'user', content: 'x'.repeat(150) })
     expect(json.length).toBeLessThanOrEqual(200)
-    const res = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body: json }))
+    const res = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json }))
     expect(res.status).toBe(201)
   })
 })
@@ -295,7 +296,7 @@ describe('chat API: a request is decoded once, at the edge', () => {
     }
     const handler = createChatHandler(store, { authorize: (r) => (r.headers.has('x-limited') ? { type: 'allow', conversations: ['a'] } : { type: 'allow' }) })
     const post = async (path: string, body: unknown, limited = false) =>
-      (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: limited ? { 'x-limited': '1' } : {}, body: JSON.stringify(body) }))).status
+      (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(limited ? { 'x-limited': '1' } : {}) }, body: JSON.stringify(body) }))).status
     const data = { role: 'user', content: 'Hi', conversation_id: 'a' }
     expect(await post('/modalities/chat/submit', data)).toBe(201)
     expect(await post('/modalities/chat/submit', data, true)).toBe(201)
@@ -323,7 +324,7 @@ describe('chat API: a request is decoded once, at the edge', () => {
       },
     }
     const handler = createChatHandler(store)
-    const post = async (path: string, body: unknown) => (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', body: JSON.stringify(body) }))).status
+    const post = async (path: string, body: unknown) => (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).status
     const data = { role: 'user', content: 'Hi' }
     expect(await post('/modalities/chat/submit', data)).toBe(201)
     expect(await post('/events', { modality: 'chat', scheduled_time: '2024-03-15T11:00:00Z', data })).toBe(202)

@@ -1,7 +1,9 @@
 # The same Worker under workerd itself, Durable Objects kept on disk:
 #   npx esbuild examples/cloudflare/worker.ts --bundle --format=esm --platform=neutral \
 #     --main-fields=module,main --outfile=examples/cloudflare/worker.js
-#   mkdir -p chat-data && npx workerd serve examples/cloudflare/chatfold.capnp --directory-path storage=chat-data
+#   mkdir -p chat-data && CHATFOLD_TOKEN=$(openssl rand -base64 32) \
+#     npx workerd serve examples/cloudflare/chatfold.capnp --directory-path storage=chat-data
+# Callers send `Authorization: Bearer $CHATFOLD_TOKEN`; with no token set, every request is a 503.
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -19,5 +21,9 @@ const worker :Workerd.Worker = (
     (className = "ChatStoreObject", uniqueKey = "chatfold-chat-store", enableSql = true),
   ],
   durableObjectStorage = (localDisk = "storage"),
-  bindings = [ (name = "CHAT_STORE", durableObjectNamespace = "ChatStoreObject") ],
+  bindings = [
+    (name = "CHAT_STORE", durableObjectNamespace = "ChatStoreObject"),
+    (name = "CHATFOLD_TOKEN", fromEnvironment = "CHATFOLD_TOKEN"),
+    (name = "CHATFOLD_READ_TOKEN", fromEnvironment = "CHATFOLD_READ_TOKEN"),
+  ],
 );

@@ -27,7 +27,7 @@ import { openDurableStore, replayLog } from '../../src/store/durable.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { serve } from '../../src/node/http.ts'
 import { serveChatStore } from '../../src/node/serve.ts'
-import { call, freePort, stopChild, waitUntilUp } from '../../test/support/served-store.ts'
+import { call, freePort, servedEnv, stopChild, waitUntilUp } from '../../test/support/served-store.ts'
 import { ROOT, serveWorkerd, type Workerd } from '../../test/deploy/support/workerd.ts'
 import { ms, table } from './lib.ts'
 
@@ -66,8 +66,8 @@ const denoServer = async (dir: string): Promise<Backend> => {
   const port = await freePort()
   const child: ChildProcess = spawn(
     join(ROOT, 'node_modules', '.bin', 'deno'),
-    ['serve', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env=CHATFOLD_KV', '--host', '127.0.0.1', '--port', String(port), join('examples', 'deno', 'serve.ts')],
-    { cwd: ROOT, env: { ...process.env, CHATFOLD_KV: join(dir, 'chat.sqlite3') }, stdio: 'ignore' },
+    ['serve', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN', '--host', '127.0.0.1', '--port', String(port), join('examples', 'deno', 'serve.ts')],
+    { cwd: ROOT, env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3') }), stdio: 'ignore' },
   )
   const url = `http://127.0.0.1:${port}`
   await waitUntilUp(url, 60_000)

@@ -13,11 +13,20 @@
  *
  * @module
  */
-import { type ChatHandlerOptions, createChatHandler } from '../http.ts'
+import type { ChatHandlerOptions } from '../http.ts'
+import { durableChatHandler, servedChatOptions } from '../http-durable.ts'
 import { openDurableStore } from '../store/durable.ts'
 import { type DurableObjectStorageLike, sqlStorage } from './sql-storage.ts'
 
 export * from './sql-storage.ts'
+
+/** A string secret or variable of the Worker's `env`, or undefined. */
+const secret = (env: unknown, name: string): string | undefined => {
+  const v = typeof env === 'object' && env !== null ? (env as Readonly<Record<string, unknown>>)[name] : undefined
+  return typeof v === 'string' && v !== '' ? v : undefined
+}
+
+const randomOwner = (): string => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
 
 /**
  * The part of a Durable Object's state the store's object uses (`ctx`).
@@ -31,12 +40,16 @@ export type DurableObjectStateLike = {
 }
 
 /**
- * Options of the store's Durable Object class: the HTTP handler's, and records between snapshots.
+ * Options of the store's Durable Object class: the HTTP handler's (a `token` or `readToken` given
+ * here wins over the Worker's `CHATFOLD_TOKEN` / `CHATFOLD_READ_TOKEN` secrets), records between
+ * snapshots, and `requireToken` (true by default: with no token, every request is a 503 saying
+ * to set the secret; false serves loopback host names only, for a local `workerd serve`), and
+ * `leaseMs`, how long the store's lease lasts (3 s: what a restart after a crash may wait).
  *
  * @since 0.2.0
  * @category cloudflare
  */
-export type ChatStoreObjectOptions = ChatHandlerOptions & { readonly snapshotEvery?: number }
+export type ChatStoreObjectOptions = ChatHandlerOptions & { readonly snapshotEvery?: number; readonly requireToken?: boolean; readonly leaseMs?: number }
 
 /**
  * A Durable Object class answering a chat store's routes.
@@ -48,8 +61,13 @@ export type ChatStoreObjectClass = new (ctx: DurableObjectStateLike, env?: unkno
 
 /**
  * A Durable Object class holding one chat store (its log and snapshots in the object's SQLite
- * storage), answering the store's routes. The store is recovered before the first request is let
- * in; each answer leaves once what it reports is stored.
+ * storage), answering the store's routes. The store is recovered on the first request, which the
+ * others wait for; each answer leaves once what it reports is stored. Callers send the token of
+ * the Worker's `CHATFOLD_TOKEN` secret (`CHATFOLD_READ_TOKEN` for reads only) as
+ * `Authorization: Bearer <token>`; the simulator routes are off unless `simulator: true`. One
+ * process owns a store (a lease row in its storage): another `workerd` on the same storage
+ * answers 503 naming the owner, reads included; a failed write is a 503 and the next request
+ * opens the store again from its storage.
  *
  * @example
  * import { chatStoreObject } from 'chatfold/cloudflare'
@@ -59,17 +77,20 @@ export type ChatStoreObjectClass = new (ctx: DurableObjectStateLike, env?: unkno
  * @category cloudflare
  */
 export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStoreObjectClass => {
-  const { snapshotEvery, ...handlerOptions } = options
+  const { snapshotEvery, leaseMs, ...rest } = options
   return class ChatStoreObject {
-    readonly #handler: Promise<(request: Request) => Promise<Response>>
-    constructor(ctx: DurableObjectStateLike, _env?: unknown) {
-      this.#handler = ctx.blockConcurrencyWhile(async () => {
-        const store = await openDurableStore(sqlStorage(ctx.storage))(snapshotEvery === undefined ? {} : { snapshotEvery })
-        return createChatHandler(store, handlerOptions)
-      })
+    readonly #handler: (request: Request) => Promise<Response>
+    constructor(ctx: DurableObjectStateLike, env?: unknown) {
+      const handlerOptions = servedChatOptions({ token: secret(env, 'CHATFOLD_TOKEN'), readToken: secret(env, 'CHATFOLD_READ_TOKEN'), ...rest })
+      if (typeof handlerOptions === 'string') {
+        this.#handler = async () => json(503, { error: { status: 503, code: 'no_token', message: `${handlerOptions} (a Worker secret: npx wrangler secret put CHATFOLD_TOKEN)` } })
+        return
+      }
+      const owner = randomOwner()
+      this.#handler = durableChatHandler(() => openDurableStore(sqlStorage(ctx.storage, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(snapshotEvery === undefined ? {} : { snapshotEvery }), handlerOptions)
     }
     async fetch(request: Request): Promise<Response> {
-      return (await this.#handler)(request)
+      return this.#handler(request)
     }
   }
 }
@@ -97,8 +118,9 @@ export type DurableObjectNamespaceLike = {
   readonly get: (id: never) => { fetch: (request: Request) => Promise<Response> }
 }
 
-const notFound = (message: string): Response =>
-  new Response(JSON.stringify({ error: { status: 404, code: 'not_found', message } }), { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' } })
+const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } })
+
+const notFound = (message: string): Response => json(404, { error: { status: 404, code: 'not_found', message } })
 
 /** A store id: a non-empty name of at most 256 characters without control characters or slashes. */
 const isStoreId = (id: string): boolean => id.length > 0 && id.length <= 256 && !/[\u0000-\u001f\u007f/]/.test(id)

@@ -6,6 +6,11 @@
  * second writer is refused. Parts beyond the head (a crash between the commits of one large
  * record, never acknowledged) are removed on load.
  *
+ * One process owns a store: a lease key (`[…, "lease"]`: the owner's id and when the lease ends)
+ * is taken on load and renewed by a timer; every commit checks it. A store whose lease another
+ * process renews is refused with its owner named; a lease left by a process that died (no longer
+ * renewed) is taken over once it ends, a few seconds later.
+ *
  * @module
  */
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
@@ -40,6 +45,34 @@ export type KvAtomicLike = {
   commit: () => Promise<{ readonly ok: boolean; readonly versionstamp?: string }>
 }
 
+/**
+ * Options of `kvStorage`: the owner's id (random by default: one per process is what keeps two
+ * apart), how long a lease lasts (3 s) and how often it is renewed (a third of that).
+ *
+ * @since 0.2.0
+ * @category deno
+ */
+export type KvStorageOptions = { readonly owner?: string; readonly leaseMs?: number }
+
+type Lease = { readonly owner: string; readonly expires: number }
+
+const isLease = (u: unknown): u is Lease =>
+  typeof u === 'object' && u !== null && typeof (u as Lease).owner === 'string' && typeof (u as Lease).expires === 'number'
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * A random owner id (16 hex digits): what tells one process's lease from another's.
+ *
+ * @example
+ * import { newOwnerId } from 'chatfold/deno'
+ * newOwnerId().length // 16
+ *
+ * @since 0.2.0
+ * @category deno
+ */
+export const newOwnerId = (): string => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
+
 const PART = 60_000
 const COMMIT_BYTES = 600_000
 const COMMIT_OPS = 500
@@ -73,23 +106,90 @@ const join = (parts: ReadonlyArray<Uint8Array>): string => {
  * @since 0.2.0
  * @category deno
  */
-export const kvStorage = (kv: KvLike, storeId = 'default'): StoreStorage => {
+export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOptions = {}): StoreStorage => {
   const P: Key = ['chatfold', storeId]
   const HEAD: Key = [...P, 'head']
   const META: Key = [...P, 'snapshot']
+  const LEASE: Key = [...P, 'lease']
+  const owner = options.owner ?? newOwnerId()
+  const ttl = Math.max(300, options.leaseMs ?? 3_000)
+  const beat = Math.floor(ttl / 3)
   let headStamp: string | null = null
   let head = 0
-
-  /** Commits `ops`, checking the head last seen and moving it to `to`. */
-  const commit = async (ops: ReadonlyArray<readonly [Key, unknown] | readonly [Key]>, to: number): Promise<void> => {
-    let a = kv.atomic().check({ key: HEAD, versionstamp: headStamp })
-    for (const op of ops) a = op.length === 2 ? a.set(op[0], op[1]) : a.delete(op[0])
-    a = a.set(HEAD, to)
-    const r = await a.commit()
-    if (!r.ok || r.versionstamp === undefined) throw new Error(`Another writer changed the store ${JSON.stringify(storeId)} in Deno KV`)
-    headStamp = r.versionstamp
-    head = to
+  let leaseStamp: string | null = null
+  let lost: Error | undefined
+  let timer: ReturnType<typeof setInterval> | undefined
+  // commits and renewals both check the lease's versionstamp: one at a time
+  let queue: Promise<unknown> = Promise.resolve()
+  const exclusive = <A>(f: () => Promise<A>): Promise<A> => {
+    const run = queue.then(f, f)
+    queue = run.catch(() => undefined)
+    return run
   }
+  const name = JSON.stringify(storeId)
+
+  const held = (l: Lease): Error =>
+    new Error(`the store ${name} in Deno KV is owned by another process (owner ${l.owner}, lease renewed until ${new Date(l.expires).toISOString()}); one process serves a store at a time`)
+
+  /** Takes the lease: free, ours, or ended; waits out one no longer renewed; refuses one renewed. */
+  const acquire = async (): Promise<void> => {
+    let seen: string | null | undefined
+    const giveUp = Date.now() + ttl + beat
+    for (;;) {
+      const cur = await kv.get(LEASE)
+      const l = isLease(cur.value) ? cur.value : undefined
+      const now = Date.now()
+      if (l === undefined || l.owner === owner || l.expires <= now) {
+        const r = await kv.atomic().check({ key: LEASE, versionstamp: cur.versionstamp }).set(LEASE, { owner, expires: now + ttl }).commit()
+        if (r.ok && r.versionstamp !== undefined) {
+          leaseStamp = r.versionstamp
+          return
+        }
+        continue
+      }
+      // renewed since we first looked: its owner is alive (a lease renewed just before its owner died is waited out)
+      if ((seen !== undefined && seen !== cur.versionstamp) || now > giveUp) throw held(l)
+      seen = cur.versionstamp
+      await sleep(Math.min(beat / 4, l.expires - now + 10))
+    }
+  }
+
+  const renew = (): Promise<void> =>
+    exclusive(async () => {
+      if (lost !== undefined) return
+      const expires = Date.now() + ttl
+      try {
+        const r = await kv.atomic().check({ key: LEASE, versionstamp: leaseStamp }).set(LEASE, { owner, expires }).commit()
+        if (r.ok && r.versionstamp !== undefined) leaseStamp = r.versionstamp
+        else {
+          const now = (await kv.get(LEASE)).value
+          lost = isLease(now) && now.owner !== owner ? held(now) : new Error(`the lease of the store ${name} changed under this process`)
+        }
+      } catch {
+        // a renewal that could not be sent: the next one tries again; commits still check the lease
+      }
+    })
+
+  const stopRenewing = () => {
+    if (timer !== undefined) clearInterval(timer)
+    timer = undefined
+  }
+
+  /** Commits `ops`, checking the head last seen and the lease, and moving the head to `to`. */
+  const commit = (ops: ReadonlyArray<readonly [Key, unknown] | readonly [Key]>, to: number): Promise<void> =>
+    exclusive(async () => {
+      if (lost !== undefined) throw lost
+      let a = kv.atomic().check({ key: HEAD, versionstamp: headStamp }, { key: LEASE, versionstamp: leaseStamp })
+      for (const op of ops) a = op.length === 2 ? a.set(op[0], op[1]) : a.delete(op[0])
+      a = a.set(HEAD, to)
+      const r = await a.commit()
+      if (!r.ok || r.versionstamp === undefined) {
+        const l = (await kv.get(LEASE)).value
+        throw isLease(l) && l.owner !== owner ? held(l) : new Error(`Another writer changed the store ${name} in Deno KV`)
+      }
+      headStamp = r.versionstamp
+      head = to
+    })
 
   /** Deletes keys in batches (not under the head check: what they held is covered already). */
   const remove = async (keys: ReadonlyArray<Key>): Promise<void> => {
@@ -101,6 +201,18 @@ export const kvStorage = (kv: KvLike, storeId = 'default'): StoreStorage => {
   }
 
   const load = async (): Promise<StoredLog> => {
+    await acquire()
+    timer = setInterval(() => void renew(), beat)
+    ;(globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(timer)
+    try {
+      return await recover()
+    } catch (e) {
+      await close()
+      throw e
+    }
+  }
+
+  const recover = async (): Promise<StoredLog> => {
     const h = await kv.get(HEAD)
     headStamp = h.versionstamp
     head = typeof h.value === 'number' ? h.value : 0
@@ -169,5 +281,19 @@ export const kvStorage = (kv: KvLike, storeId = 'default'): StoreStorage => {
     await remove(stale)
   }
 
-  return { load, append, writeSnapshot, ...(kv.close === undefined ? {} : { close: async () => kv.close?.() }) }
+  const check = async (): Promise<void> => {
+    if (lost !== undefined) throw lost
+  }
+
+  /** Stops renewing, lets the lease go (when still ours), closes the database. */
+  const close = async (): Promise<void> => {
+    stopRenewing()
+    await exclusive(async () => {
+      if (lost === undefined && leaseStamp !== null) await kv.atomic().check({ key: LEASE, versionstamp: leaseStamp }).delete(LEASE).commit()
+      leaseStamp = null
+    }).catch(() => undefined)
+    kv.close?.()
+  }
+
+  return { load, append, writeSnapshot, check, close }
 }

@@ -3,22 +3,27 @@
  * serving its HTTP API.
  *
  * ```ts
- * // serve.ts — deno serve --unstable-kv --allow-read --allow-write serve.ts
+ * // serve.ts — deno serve --unstable-kv --allow-read --allow-write --allow-env=CHATFOLD_TOKEN serve.ts
  * import { kvChatServer } from 'chatfold/deno'
- * export default kvChatServer({ path: './chat-data.sqlite3' })
+ * export default kvChatServer({ path: './chat-data.sqlite3', token: Deno.env.get('CHATFOLD_TOKEN') })
  * ```
  *
  * @module
  */
-import { type ChatHandlerOptions, createChatHandler } from '../http.ts'
+import type { ChatHandlerOptions } from '../http.ts'
+import { durableChatHandler, servedChatOptions } from '../http-durable.ts'
 import { openDurableStore } from '../store/durable.ts'
-import { type KvLike, kvStorage } from './kv-storage.ts'
+import { type KvLike, kvStorage, newOwnerId } from './kv-storage.ts'
 
 export * from './kv-storage.ts'
 
 /**
  * Options of `kvChatServer`: the KV database's path (Deno's default database when absent), the
- * store's id in it, records between snapshots, and the HTTP handler's options.
+ * store's id in it, records between snapshots, the HTTP handler's options (`token`, `readToken`,
+ * `allowedHosts`, `simulator`, …), and `requireToken` (true by default): without a token, every
+ * request is a 503 saying to set one, unless `requireToken: false`, which serves loopback host
+ * names only (`Host: localhost`, `127.0.0.1`, `[::1]`) and is meant for a machine's own use;
+ * `leaseMs`, how long the store's lease lasts (3 s: what a restart after a crash may wait).
  *
  * @since 0.2.0
  * @category deno
@@ -27,6 +32,8 @@ export type KvChatServerOptions = ChatHandlerOptions & {
   readonly path?: string
   readonly storeId?: string
   readonly snapshotEvery?: number
+  readonly requireToken?: boolean
+  readonly leaseMs?: number
 }
 
 const openKv = (path: string | undefined): Promise<KvLike> => {
@@ -35,32 +42,28 @@ const openKv = (path: string | undefined): Promise<KvLike> => {
   return path === undefined ? deno.openKv() : deno.openKv(path)
 }
 
+const notConfigured = (message: string) => async (): Promise<Response> =>
+  new Response(JSON.stringify({ error: { status: 503, code: 'no_token', message } }), { status: 503, headers: { 'content-type': 'application/json; charset=utf-8' } })
+
 /**
  * A `deno serve` module (`{ fetch }`) serving a chat store kept in Deno KV. Nothing happens at
  * import: the database opens and the store recovers on the first request, which the others wait
- * for; every answer leaves once what it reports is committed.
+ * for; every answer leaves once what it reports is committed. One process owns a store (a lease
+ * in KV): a second process on the same store answers 503 naming the owner, reads included, until
+ * the owner stops; a commit that fails is a 503 and the next request reopens the store from KV.
  *
  * @example
  * import { kvChatServer } from 'chatfold/deno'
- * export default kvChatServer({ path: './chat-data.sqlite3', storeId: 'support' })
+ * export default kvChatServer({ path: './chat-data.sqlite3', storeId: 'support', token: Deno.env.get('CHATFOLD_TOKEN') })
  *
  * @since 0.2.0
  * @category deno
  */
 export const kvChatServer = (options: KvChatServerOptions = {}): { readonly fetch: (request: Request) => Promise<Response> } => {
-  const { path, storeId, snapshotEvery, ...handlerOptions } = options
-  let handler: Promise<(request: Request) => Promise<Response>> | undefined
-  const open = async () => {
-    const store = await openDurableStore(kvStorage(await openKv(path), storeId))(snapshotEvery === undefined ? {} : { snapshotEvery })
-    return createChatHandler(store, handlerOptions)
-  }
-  return {
-    fetch: async (request) => {
-      handler ??= open().catch((e: unknown) => {
-        handler = undefined
-        throw e
-      })
-      return (await handler)(request)
-    },
-  }
+  const { path, storeId, snapshotEvery, leaseMs, ...rest } = options
+  const handlerOptions = servedChatOptions(rest)
+  if (typeof handlerOptions === 'string') return { fetch: notConfigured(handlerOptions) }
+  const owner = newOwnerId()
+  const open = async () => openDurableStore(kvStorage(await openKv(path), storeId, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(snapshotEvery === undefined ? {} : { snapshotEvery })
+  return { fetch: durableChatHandler(open, handlerOptions) }
 }

@@ -148,11 +148,16 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 /** Default number of requests handled at once; more are answered 503. */
 const DEFAULT_MAX_CONCURRENT_REQUESTS = 256
+/** Default number of slow request bodies (still coming after a second) one client (remote address) may be sending at once; more are answered 503. */
+const DEFAULT_MAX_BODIES_PER_CLIENT = 16
 
 /**
  * Options of `serve`: where to listen, and the limits that keep slow clients from holding the server:
- * time for the headers (10 s) and for the whole request (30 s), answered 408 after, and requests handled
- * at once (256), answered 503 beyond.
+ * time for the headers (10 s) and for the whole request (30 s), answered 408 after; requests handled
+ * at once (256), answered 503 beyond; and slow request bodies (still coming after a second) one
+ * client (remote address) may be sending at once (16), answered 503 beyond. A request still sending
+ * its body counts against its client's budget, not the shared cap, so that clients trickling bodies
+ * hold their own budget only and the others keep being served.
  *
  * @since 0.2.0
  * @category http
@@ -163,16 +168,66 @@ export type ServeOptions = {
   readonly headersTimeoutMs?: number
   readonly requestTimeoutMs?: number
   readonly maxConcurrentRequests?: number
+  readonly maxBodiesPerClient?: number
 }
 
-/** Answers 503 while `max` requests are being handled. */
-const limitConcurrency = (max: number, listener: (req: IncomingMessage, res: ServerResponse) => void) => {
+const busy = (res: ServerResponse, why: string): void =>
+  void res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', 'retry-after': '1' }).end(why)
+
+/** Whether a request has a body still to come. */
+const bodyPending = (req: IncomingMessage): boolean =>
+  !req.complete && (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0'))
+
+/** How long a body may take before it counts as slow, against its client's budget. */
+const SLOW_BODY_MS = 1_000
+
+/**
+ * Answers 503 while `max` requests are being handled. A request whose body is still coming joins
+ * that count only once its body is in; a body still coming after a second counts against its
+ * client's (remote address's) budget of `perClient` slow bodies instead: past it, the slow body is
+ * answered 503 and its connection closed, and the client's new requests with a body are answered
+ * 503 until its slow ones end. Fast bodies, however many at once, never count.
+ */
+const limitConcurrency = (max: number, perClient: number, listener: (req: IncomingMessage, res: ServerResponse) => void) => {
   let active = 0
+  const slow = new Map<string, number>()
+  const add = (client: string, n: number) => {
+    const v = (slow.get(client) ?? 0) + n
+    if (v <= 0) slow.delete(client)
+    else slow.set(client, v)
+  }
   return (req: IncomingMessage, res: ServerResponse): void => {
-    if (active >= max) {
-      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', 'retry-after': '1' }).end('Busy')
+    const client = req.socket.remoteAddress ?? ''
+    if (bodyPending(req)) {
+      if ((slow.get(client) ?? 0) >= perClient) return busy(res, 'Busy: too many slow bodies from your address')
+      let isSlow = false
+      let joined = false
+      const timer = setTimeout(() => {
+        if (req.complete || res.writableEnded || res.destroyed) return
+        isSlow = true
+        add(client, 1)
+        // the answer closes the connection, and with it the body still coming
+        if ((slow.get(client) ?? 0) > perClient) busy(res, 'Busy: too many slow bodies from your address')
+      }, SLOW_BODY_MS)
+      const received = () => {
+        clearTimeout(timer)
+        if (isSlow) add(client, -1)
+        isSlow = false
+      }
+      req.once('end', () => {
+        received()
+        if (res.writableEnded || res.destroyed) return
+        joined = true
+        active++
+      })
+      res.once('close', () => {
+        received()
+        if (joined) active--
+      })
+      listener(req, res)
       return
     }
+    if (active >= max) return busy(res, 'Busy')
     active++
     res.once('close', () => active--)
     listener(req, res)
@@ -218,7 +273,7 @@ export const serve = (handler: FetchHandler, options: ServeOptions = {}): Promis
         // Node checks the two timeouts on this interval (30 s by default), so a short timeout needs a shorter check
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
       },
-      limitConcurrency(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS, toNodeListener(handler)),
+      limitConcurrency(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS, options.maxBodiesPerClient ?? DEFAULT_MAX_BODIES_PER_CLIENT, toNodeListener(handler)),
     )
     server.once('error', reject)
     server.listen(options.port ?? 0, hostname, () => {

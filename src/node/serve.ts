@@ -11,12 +11,21 @@ import { createChatHandler, type ChatHandlerOptions } from '../http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
-import { type RunningServer, serve } from './http.ts'
+import { type RunningServer, serve, type ServeOptions } from './http.ts'
+import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../http-guard.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
  * the host (127.0.0.1 by default), records between snapshots, the handler's options, where to
- * print (stderr lines by default), and whether SIGINT/SIGTERM stop it (true by default).
+ * print (stderr lines by default), whether SIGINT/SIGTERM stop it (true by default), and the
+ * server's own limits (`ServeOptions`: timeouts, requests at once, bodies per client).
+ *
+ * Who may call: `handler.token` (every route) and `handler.readToken` (reads only). On loopback
+ * (127.0.0.1, ::1, localhost) no token is asked unless one is given; listening beyond loopback
+ * always asks one, and makes and prints one when none is given. `Host` must name the server (a
+ * loopback name, or the address it listens on, or one of `handler.allowedHosts`; any host when
+ * it listens on every interface without a list, where the token is what guards it); a foreign
+ * `Origin` is refused. The simulator routes are off unless `handler.simulator` is true.
  *
  * @since 0.2.0
  * @category http
@@ -29,6 +38,27 @@ export type ServeChatStoreOptions = {
   readonly handler?: ChatHandlerOptions
   readonly log?: (line: string) => void
   readonly handleSignals?: boolean
+  readonly serve?: Omit<ServeOptions, 'port' | 'hostname'>
+}
+
+/** Whether an address listens on every interface. */
+const isWildcard = (host: string): boolean => ['0.0.0.0', '::', '[::]', ''].includes(host)
+
+/**
+ * The handler options a server on `host` runs with: the token (made when beyond loopback and
+ * none given), the hosts `Host` may name, the simulator off unless asked.
+ */
+const guarded = (host: string, given: ChatHandlerOptions, log: (line: string) => void): ChatHandlerOptions => {
+  let token = given.token
+  if (!isLoopback(host) && token === undefined) {
+    token = generateToken()
+    log(`chatfold: listening beyond loopback needs a token; made one: ${token}`)
+    log('chatfold: (set --token or CHATFOLD_TOKEN to choose it; send it as Authorization: Bearer <token>)')
+  }
+  const named = given.allowedHosts
+  const allowedHosts =
+    named === 'any' ? 'any' : named !== undefined ? [...LOOPBACK_HOSTS, ...named] : isWildcard(host) ? 'any' : [...new Set([...LOOPBACK_HOSTS, host.replace(/^\[|\]$/g, '')])]
+  return { ...given, ...(token === undefined ? {} : { token }), allowedHosts, simulator: given.simulator ?? false }
 }
 
 /**
@@ -80,13 +110,15 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
       log(`chatfold: ${e instanceof Error ? e.message : String(e)}; stopping`)
       process.exit(1)
     })
-  const running = await serve(createChatHandler({ ...store, flush }, options.handler), { port: options.port ?? 8787, hostname: options.host ?? '127.0.0.1' }).catch(
-    async (e: unknown) => {
-      // an address it cannot listen on: the store is closed (its lock released) before the failure is told
-      await store.close().catch(() => undefined)
-      throw e
-    },
-  )
+  const host = options.host ?? '127.0.0.1'
+  const handlerOptions = guarded(host, options.handler ?? {}, log)
+  const running = await serve(createChatHandler({ ...store, flush }, handlerOptions), { ...options.serve, port: options.port ?? 8787, hostname: host }).catch(async (e: unknown) => {
+    // an address it cannot listen on: the store is closed (its lock released) before the failure is told
+    await store.close().catch(() => undefined)
+    throw e
+  })
+  const asks = handlerOptions.token === undefined && handlerOptions.readToken === undefined ? 'no token (loopback only)' : `a bearer token${handlerOptions.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
+  log(`chatfold: asks ${asks}; simulator routes ${handlerOptions.simulator === true ? 'on' : 'off'}`)
   log(`chatfold: listening on ${running.url}`)
   let closing: Promise<void> | undefined
   const close = (): Promise<void> =>

@@ -19,6 +19,7 @@ import {
   type ConversationMetadata,
   conversationOf,
   instantOf,
+  idKey,
   keyOf,
   type MessageKey,
   partsOf,
@@ -56,9 +57,11 @@ export const applyValidInput =
   (state: ChatState): E.Either<StoreError, ChatState> => {
     const conversationId = input.conversation_id ?? state.defaultConversationId
     const id = input.message_id ?? input.input_id
-    if (T.get(compareStrings, id, state.byId) !== undefined) return E.left({ type: 'duplicate_message', messageId: id, conversationId })
+    // message ids are scoped to their conversation: one held elsewhere is no duplicate (nor a sign of it)
+    const indexKey = idKey(id, conversationId)
+    if (T.get(compareStrings, indexKey, state.byId) !== undefined) return E.left({ type: 'duplicate_message', messageId: id, conversationId })
     const record: ChatRecord = {
-      key: keyOf(input.timestamp, input.input_id, id),
+      key: keyOf(input.timestamp, input.input_id, indexKey),
       message: messageOf(input, id, conversationId),
       content: input.content,
       inputId: input.input_id,
@@ -75,12 +78,12 @@ export const applyValidInput =
             participant_roles: withRole(old.meta.participant_roles, input.role),
           }
     let messages: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, old?.messages)
-    let byId: T.Tree<string, ChatRecord> = T.insert(compareStrings, id, record, state.byId)
+    let byId: T.Tree<string, ChatRecord> = T.insert(compareStrings, indexKey, record, state.byId)
     let timeline: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, state.timeline)
     while (messages !== undefined && messages.n > state.maxHistorySize) {
       const [oldest, rest]: readonly [T.Node<MessageKey, ChatRecord>, T.Tree<MessageKey, ChatRecord>] = T.removeMin(messages)
       messages = rest
-      byId = T.remove(compareStrings, oldest.v.message.id, byId)
+      byId = T.remove(compareStrings, idKey(oldest.v.message.id, conversationId), byId)
       timeline = T.remove(compareKeys, oldest.k, timeline)
     }
     const conversation: Conversation = { meta, messages }

@@ -21,7 +21,7 @@ import * as T from './tree.ts'
 /**
  * Where a message sorts: its timestamp (milliseconds since the epoch, then the digits below the
  * millisecond, so that nanosecond timestamps keep their order), then its input id, then its
- * message id (unique in a state, so that no two messages share a key).
+ * message id and conversation (`idKey`: unique in a state, so that no two messages share a key).
  */
 export type MessageKey = {
   readonly ms: number
@@ -47,6 +47,13 @@ export const compareKeys: T.Compare<MessageKey> = (a, b) =>
   compareInstants(a, b) || compareStrings(a.inputId, b.inputId) || compareStrings(a.id, b.id)
 
 export const keyOf = (timestamp: string, inputId: string, id: string): MessageKey => ({ ...instantOf(timestamp), inputId, id })
+
+/**
+ * A message's key in the id index: its message id, then its conversation. Message ids are scoped
+ * to a conversation (the same id may be held in two), and ids hold no control character, so the
+ * index sorts by message id first and the keys of one message id are adjacent.
+ */
+export const idKey = (messageId: string, conversationId: string): string => `${messageId}\u0000${conversationId}`
 
 // --- records ---
 
@@ -92,7 +99,7 @@ type HeldMessage = {
 
 /** The record of a message a snapshot lists: what loading a snapshot and recovering a log both rebuild. */
 export const recordOf = (m: HeldMessage): ChatRecord => ({
-  key: keyOf(m.timestamp, m.input_id, m.message_id),
+  key: keyOf(m.timestamp, m.input_id, idKey(m.message_id, m.conversation_id)),
   message: {
     id: m.message_id,
     role: m.role,
@@ -167,7 +174,7 @@ export type ChatState = {
   readonly defaultConversationId: string
   /** Conversations by id. */
   readonly conversations: T.Tree<string, Conversation>
-  /** Every held message by message id. */
+  /** Every held message by message id and conversation (`idKey`). */
   readonly byId: T.Tree<string, ChatRecord>
   /** Every held message in time order, across conversations. */
   readonly timeline: T.Tree<MessageKey, ChatRecord>
@@ -204,12 +211,13 @@ export const fromConversations = (
   const records: ChatRecord[] = []
   for (const c of conversations) for (const r of T.values(c.messages)) records.push(r)
   records.sort((a, b) => compareKeys(a.key, b.key))
-  const byId = [...records].sort((a, b) => compareStrings(a.message.id, b.message.id))
+  const idOf = (r: ChatRecord): string => idKey(r.message.id, r.message.conversationId ?? '')
+  const byId = [...records].sort((a, b) => compareStrings(idOf(a), idOf(b)))
   const convs = [...conversations].sort((a, b) => compareStrings(a.meta.conversation_id, b.meta.conversation_id))
   return {
     ...base,
     conversations: T.fromSorted(convs.map((c) => [c.meta.conversation_id, c] as const)),
-    byId: T.fromSorted(byId.map((r) => [r.message.id, r] as const)),
+    byId: T.fromSorted(byId.map((r) => [idOf(r), r] as const)),
     timeline: T.fromSorted(records.map((r) => [r.key, r] as const)),
   }
 }

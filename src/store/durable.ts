@@ -54,7 +54,10 @@ export type StoredLog = {
  * may drop the records it covers. A `StoreFailure` of kind `full` from `append` means nothing of
  * the batch was kept (the storage undid any part of it) and a later append may succeed; of kind
  * `lost` or `read-only`, that no append will. A storage is used by one store at a time, and its
- * calls never overlap.
+ * calls never overlap. A storage that several processes can reach keeps one owner: `load` takes it
+ * (or rejects, naming the owner), and `check`, called when a flush has nothing to write, rejects
+ * once this store is no longer the owner, so that it stops answering from a state another process
+ * may have moved on from.
  *
  * @since 0.2.0
  * @category model
@@ -63,6 +66,7 @@ export type StoreStorage = {
   readonly load: () => Promise<StoredLog>
   readonly append: (entries: ReadonlyArray<LogEntry>) => Promise<void>
   readonly writeSnapshot: (snapshot: StoredSnapshot) => Promise<void>
+  readonly check?: () => Promise<void>
   readonly close?: () => Promise<void>
 }
 
@@ -132,7 +136,10 @@ export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: 
 
 /**
  * A chat store whose steps are logged: `flush` is always there, `recovery` tells what opening it
- * found, `close` waits for the log and closes the storage.
+ * found, `failed` why it can no longer answer (a write that failed, or the storage owned by
+ * another process: its state in memory may differ from the storage's, so every later flush
+ * rejects; open the store again to go on from what the storage holds), `close` waits for the
+ * log and closes the storage.
  *
  * @since 0.2.0
  * @category model
@@ -141,6 +148,7 @@ export type DurableChatStore = ChatStore & {
   readonly submitDecoded: NonNullable<ChatStore['submitDecoded']>
   readonly flush: () => Promise<void>
   readonly recovery: Recovery
+  readonly failed: () => Error | undefined
   readonly close: () => Promise<void>
 }
 
@@ -232,6 +240,13 @@ export const openDurableStore =
 
     const flush = async (): Promise<void> => {
       const target = seq
+      if (durable >= target && failure === undefined && storage.check !== undefined) {
+        try {
+          await storage.check()
+        } catch (e) {
+          failure ??= new Error(`The store cannot be served from here: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+        }
+      }
       while (durable < target) {
         if (failure !== undefined) throw failure
         if (writing === undefined) writing = writeBatch().finally(() => (writing = undefined))
@@ -268,6 +283,7 @@ export const openDurableStore =
       ...store,
       flush,
       recovery,
+      failed: () => failure,
       close: async () => {
         try {
           await flush()

@@ -14,7 +14,7 @@ import * as O from 'fp-ts/Option'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
 import { IsoTimestampC, type Message, type Messages, textContent } from '../message.ts'
 import { ChatIdC, ChatRoleC } from './input.ts'
-import { type ChatRecord, type ChatState, compareInstants, compareStrings, conversationOf, instantOf, type MessageKey } from './core.ts'
+import { type ChatRecord, type ChatState, compareInstants, compareStrings, conversationOf, idKey, instantOf, type MessageKey } from './core.ts'
 import * as T from './tree.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
@@ -183,15 +183,26 @@ export const getRecentMessages =
 
 /**
  * A held message by id (seed `get_message_by_id`), in O(log n); `none` when absent or pruned.
+ * Message ids are scoped to a conversation: with `conversationId`, the message of that
+ * conversation; without, the one of the first conversation (by id) holding that message id.
  *
  * @example
  * import { emptyState, getMessageById } from 'chatfold'
  * getMessageById('m-1')(emptyState()) // none
+ * getMessageById('m-1', 'support-42')(emptyState()) // none
  *
  * @since 0.1.0
  * @category lookups
  */
 export const getMessageById =
-  (messageId: string) =>
-  (state: ChatState): O.Option<Message> =>
-    O.fromNullable(T.get(compareStrings, messageId, state.byId)?.message)
+  (messageId: string, conversationId?: string) =>
+  (state: ChatState): O.Option<Message> => {
+    if (conversationId !== undefined) return O.fromNullable(T.get(compareStrings, idKey(messageId, conversationId), state.byId)?.message)
+    const prefix = idKey(messageId, '')
+    let found: Message | undefined
+    T.forEachUp(state.byId, (k) => compareStrings(k, prefix) >= 0, (r, k) => {
+      if (k.startsWith(prefix)) found = r.message
+      return false
+    })
+    return O.fromNullable(found)
+  }

@@ -20,6 +20,7 @@ import {
   type ConversationMetadata,
   ConversationMetadataC,
   fromConversations,
+  idKey,
   recordOf,
 } from './core.ts'
 import { validateState } from './state.ts'
@@ -175,7 +176,7 @@ export const toChatMessages =
   (ms: Messages): ReadonlyArray<ChatMessage> => {
     const out: ChatMessage[] = []
     for (const m of ms) {
-      const r = T.get(compareStrings, m.id, state.byId)
+      const r = T.get(compareStrings, idKey(m.id, m.conversationId ?? state.defaultConversationId), state.byId)
       if (r !== undefined) out.push(wireOf(r))
     }
     return out

@@ -20,6 +20,7 @@ import {
   conversationOf,
   fromConversations,
   instantOf,
+  idKey,
   type StoreError,
 } from './core.ts'
 import { applyValidInput } from './apply.ts'
@@ -157,8 +158,9 @@ export const getConversationMetadata =
 
 /**
  * The state seen by a caller allowed only some conversations: the others and their messages
- * are left out (counters and limits stay). Returns the state itself when it holds no other
- * conversation.
+ * are left out, and the store's counters are those of the conversations kept (`updateCount`
+ * their message counts, `lastUpdated` their latest message), so that nothing tells how busy the
+ * others are; limits stay. Returns the state itself when it holds no other conversation.
  *
  * @example
  * import { emptyState, restrictTo } from 'chatfold'
@@ -175,7 +177,13 @@ export const restrictTo =
     const all = T.values(state.conversations)
     const kept = all.filter((c) => allowed.has(c.meta.conversation_id))
     if (kept.length === all.length) return state
-    return fromConversations(state, kept)
+    let updateCount = 0
+    let lastUpdated: string | undefined
+    for (const c of kept) {
+      updateCount += c.meta.message_count
+      if (lastUpdated === undefined || compareInstants(instantOf(c.meta.last_message_at), instantOf(lastUpdated)) > 0) lastUpdated = c.meta.last_message_at
+    }
+    return fromConversations({ ...state, updateCount, lastUpdated }, kept)
   }
 
 // --- validation ---
@@ -220,7 +228,7 @@ export const validateState = (state: ChatState): E.Either<DecodeFailure, ChatSta
       const path = `${at(id)}.messages[${i}]`
       if (r.message.conversationId !== id) push(`${path}.conversation_id`, JSON.stringify(id), r.message.conversationId)
       if (!c.meta.participant_roles.includes(r.message.role as ChatRole)) push(`${at(id)}.participant_roles`, `to include ${r.message.role}`, c.meta.participant_roles)
-      if (T.get(compareStrings, r.message.id, state.byId) !== r) push(`${path}.message_id`, 'indexed by message id', r.message.id)
+      if (T.get(compareStrings, idKey(r.message.id, id), state.byId) !== r) push(`${path}.message_id`, 'indexed by message id', r.message.id)
       if (T.get(compareKeys, r.key, state.timeline) !== r) push(path, 'in the time index', r.message.id)
     })
   }

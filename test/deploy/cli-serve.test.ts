@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { call, startChild } from './../support/served-store.ts'
+import { call, startChild, stopChild } from './../support/served-store.ts'
 
 // the package's own bin, as `npx chatfold serve` runs it (the TypeScript source through tsx before a build)
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
@@ -40,6 +40,22 @@ describe('chatfold serve', { timeout: 60_000 }, () => {
     expect(snap.messages.map((m: { content: string }) => m.content)).toEqual(['Hi'])
     b.process.kill('SIGINT')
     expect(await exited(b.process)).toBe(0)
+  })
+
+  it('takes its token from CHATFOLD_TOKEN (asked of every request), and --simulator turns the simulator routes on', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'chatfold-cli-')), 'chat-data')
+    dirs.push(dirname(dir))
+    const token = 'a-token-from-the-environment-0123'
+    const c = await startChild(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--simulator'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, { env: { ...process.env, CHATFOLD_TOKEN: token } })
+    try {
+      const url = c.match[1] as string
+      expect(c.output()).toContain('chatfold: asks a bearer token; simulator routes on')
+      expect((await call(url, 'POST', '/modalities/chat/submit', { role: 'user', content: 'Hi' }, null)).status).toBe(401)
+      expect((await call(url, 'POST', '/modalities/chat/submit', { role: 'user', content: 'Hi' }, token)).status).toBe(201)
+      expect((await call(url, 'GET', '/simulator', undefined, token)).status).toBe(200)
+    } finally {
+      await stopChild(c.process, 'SIGKILL')
+    }
   })
 
   it('refuses a bad port with a clear message', () => {

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createChatHandler } from '../../src/http.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { openDurableStore } from '../../src/store/durable.ts'
-import { call, type Child, startChild, stopChild, type ServedStore } from '../support/served-store.ts'
+import { call, type Child, servedEnv, startChild, stopChild, type ServedStore } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'support', 'serve-store.ts')
@@ -28,7 +28,7 @@ const serveFresh = async (): Promise<ServedStore & { readonly dir: string }> => 
   const dir = await mkdtemp(join(tmpdir(), 'chatfold-serve-'))
   dirs.push(dir)
   // a snapshot every 100 records, so that the kill test recovers through snapshots and rotated logs
-  const start = () => startChild(process.execPath, ['--import', 'tsx', script, dir, String(SNAPSHOT_EVERY)], /listening on (http:\/\/127\.0\.0\.1:\d+)/)
+  const start = () => startChild(process.execPath, ['--import', 'tsx', script, dir, String(SNAPSHOT_EVERY)], /listening on (http:\/\/127\.0\.0\.1:\d+)/, { env: servedEnv() })
   let child: Child & { match: RegExpExecArray } = await start()
   return {
     dir,

@@ -59,3 +59,42 @@ describe('workerd serve', { timeout: 60_000 }, () => {
     }
   })
 })
+
+describe('one workerd per store', { timeout: 60_000 }, () => {
+  it('a second workerd on the same storage answers 503 naming the owner, reads included, and takes over once the first is gone', async () => {
+    // the example (its default lease), whose renewals a loaded machine cannot delay past its end
+    const a = await open(join(ROOT, 'examples', 'cloudflare', 'worker.ts'))
+    const b = await a.second()
+    try {
+      expect((await call(a.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'kept by a' })).status).toBe(201)
+      for (const r of [await call(b.url(), 'GET', '/environment/modalities/chat'), await call(b.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'from b' })]) {
+        expect(r.status).toBe(503)
+        expect(r.body.error.message).toMatch(/owned by another process/)
+      }
+      expect((await call(a.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'still a' })).status).toBe(201)
+      await a.stop()
+      let snap = await call(b.url(), 'GET', '/environment/modalities/chat')
+      for (let i = 0; i < 100 && snap.status === 503; i++) {
+        await new Promise((r) => setTimeout(r, 200))
+        snap = await call(b.url(), 'GET', '/environment/modalities/chat')
+      }
+      expect(snap.status).toBe(200)
+      expect(snap.body.messages.map((m: { content: string }) => m.content)).toEqual(['kept by a', 'still a'])
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+    }
+  })
+
+  it('asks the token of the CHATFOLD_TOKEN binding, and has the simulator routes off in the example', async () => {
+    const w = await open(join(ROOT, 'examples', 'cloudflare', 'worker.ts'))
+    try {
+      const s = `${w.origin()}/stores/t`
+      expect((await call(s, 'GET', '/environment/modalities/chat', undefined, null)).status).toBe(401)
+      expect((await call(s, 'GET', '/environment/modalities/chat', undefined, 'not-the-token-0000000000')).status).toBe(401)
+      expect((await call(s, 'GET', '/environment/modalities/chat')).status).toBe(200)
+      expect((await call(s, 'GET', '/simulator')).status).toBe(404)
+    } finally {
+      await w.stop()
+    }
+  })
+})

@@ -11,10 +11,10 @@ const START = '2024-03-15T10:00:00Z'
 const drive = (store: ReturnType<typeof createChatStore>) => {
   store.submit({ role: 'user', content: "What's the weather?" })
   store.submit({ role: 'assistant', content: [{ type: 'text', text: 'Sunny.' }], message_id: 'a-1', conversation_id: 'c-1', metadata: { model: 'x' } })
-  store.submit({ role: 'user', content: 'dup', message_id: 'a-1' }) // refused: duplicate
+  store.submit({ role: 'user', content: 'dup', message_id: 'a-1', conversation_id: 'c-1' }) // refused: duplicate
   store.submit({ role: 'bot', content: '' }) // refused: invalid
   store.schedule({ scheduled_time: '2024-03-15T10:30:00Z', data: { role: 'user', content: 'later' } })
-  store.schedule({ scheduled_time: '2024-03-15T12:00:00Z', data: { role: 'user', content: 'much later', message_id: 'a-1' } }) // fails when it falls due
+  store.schedule({ scheduled_time: '2024-03-15T12:00:00Z', data: { role: 'user', content: 'much later', message_id: 'a-1', conversation_id: 'c-1' } }) // fails when it falls due
   store.schedule({ scheduled_time: '2025-01-01T00:00:00Z', data: { role: 'user', content: 'next year' } })
   store.advanceBy(3 * 3600)
   store.advanceTo('2024-03-15T13:00:00Z')

@@ -20,7 +20,7 @@ import { getConversation, getMessageById } from '../../src/store/query.ts'
 import { snapshot, toChatMessages } from '../../src/store/snapshot.ts'
 import { fromSnapshot } from '../../src/store/snapshot.ts'
 import { createChatStore } from '../../src/store/store.ts'
-import { compareStrings } from '../../src/store/core.ts'
+import { compareStrings, idKey } from '../../src/store/core.ts'
 import * as T from '../../src/store/tree.ts'
 import { encodeBase64 } from '../../src/internal/base64.ts'
 import { applyAll, chat } from './helpers.ts'
@@ -105,9 +105,10 @@ describe('applyInput: refusals change nothing', () => {
     expect(applyInput(chat('in-1', 'assistant', 'again', 2))(s)).toEqual(
       E.left({ type: 'duplicate_message', messageId: 'in-1', conversationId: 'default' }),
     )
-    expect(applyInput(chat('in-9', 'assistant', 'again', 2, { message_id: 'in-1', conversation_id: 'other' }))(s)).toEqual(
-      E.left({ type: 'duplicate_message', messageId: 'in-1', conversationId: 'other' }),
-    )
+    // message ids are scoped to a conversation: the same id in another one is a message of its own
+    const other = applyInput(chat('in-9', 'assistant', 'again', 2, { message_id: 'in-1', conversation_id: 'other' }))(s)
+    expect(E.isRight(other) && getConversation('other')(other.right).map((m) => m.id)).toEqual(['in-1'])
+    expect(E.isRight(other) && getConversation('default')(other.right).map((m) => m.id)).toEqual(['in-1'])
   })
   it('refuses an invalid input with every bad field', () => {
     const r = applyInput({ ...chat('in-2', 'user', 'x', 2), role: 'bot' as never, content: '' })(s)
@@ -287,7 +288,7 @@ describe('a message holds its media once', () => {
     expect(E.isRight(store.submit({ role: 'user', content, message_id: 'm' }))).toBe(true)
     const once = [`string of ${data.length}`]
     // the record: the content as sent, and a message with no second copy beside it
-    const record = T.get(compareStrings, 'm', store.state().byId)
+    const record = T.get(compareStrings, idKey('m', 'default'), store.state().byId)
     expect(record?.content).toBe(content)
     expect(payloads(record)).toEqual(once)
     // the whole store: the event history shares the content with the record

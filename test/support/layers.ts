@@ -35,7 +35,10 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/adapters/', 8],
   ['src/engine/', 8],
   ['src/sessions/', 8.5], // session files of coding tools: read with the adapters' helpers
+  ['src/http-body.ts', 8.5], // the handler's bodies and responses
+  ['src/http-guard.ts', 8.5], // the handler's Host, Origin and token checks
   ['src/http.ts', 9],
+  ['src/http-durable.ts', 9.5], // a durable store served, opened again after a failure
   ['src/mod.ts', 10],
   ['src/lite.ts', 10], // chatfold/lite: the main entry without the encoding loader
   ['src/node/', 11],

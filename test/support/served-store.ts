@@ -89,12 +89,19 @@ export const waitUntilUp = async (url: string, timeoutMs = 30_000): Promise<void
 
 export type Reply = { readonly status: number; readonly body: any }
 
-/** A JSON request to the store. */
-export const call = async (url: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> => {
+/** The token the served stores of the tests ask (given them as CHATFOLD_TOKEN), which `call` sends. */
+export const TEST_TOKEN = 'chatfold-test-token-0123456789abcdef'
+
+/** The environment of a served store's process: this one's, with the test token. */
+export const servedEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ ...process.env, CHATFOLD_TOKEN: TEST_TOKEN, ...extra })
+
+/** A JSON request to the store, with the test token (`token: null`: none). */
+export const call = async (url: string, method: 'GET' | 'POST', path: string, body?: unknown, token: string | null = TEST_TOKEN): Promise<Reply> => {
   const res = await fetch(`${url}${path}`, {
     method,
     signal: AbortSignal.timeout(15_000),
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const text = await res.text()
   let parsed: unknown = text

@@ -43,7 +43,7 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: "What's the weather today?" })).status).toBe(201)
       expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'assistant', content: 'Sunny.', message_id: 'm-2', conversation_id: 'c-1' })).status).toBe(201)
       expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'bot', content: '' })).status).toBe(400)
-      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'again', message_id: 'm-2' })).status).toBe(409)
+      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'again', message_id: 'm-2', conversation_id: 'c-1' })).status).toBe(409)
       const later = new Date(Date.parse((await call(s.url(), 'GET', '/simulator')).body.current_time) + 3_600_000).toISOString()
       expect((await call(s.url(), 'POST', '/events', { scheduled_time: later, modality: 'chat', data: { role: 'user', content: 'later' } })).status).toBe(202)
       expect((await call(s.url(), 'POST', '/events', { scheduled_time: '2999-01-01T00:00:00Z', modality: 'chat', data: { role: 'user', content: 'much later' } })).status).toBe(202)

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { freePort, stopChild, waitUntilUp, type ServedStore } from '../../support/served-store.ts'
+import { freePort, servedEnv, stopChild, waitUntilUp, type ServedStore } from '../../support/served-store.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const workerd = join(ROOT, 'node_modules', '.bin', 'workerd')
@@ -31,7 +31,12 @@ export const bundleWorker = async (entry: string, dir: string): Promise<void> =>
   })
 }
 
-export type Workerd = ServedStore & { readonly origin: () => string; readonly dir: string }
+export type Workerd = ServedStore & {
+  readonly origin: () => string
+  readonly dir: string
+  /** A second `workerd serve` of the same config on the same storage, on a port of its own. */
+  readonly second: () => Promise<ServedStore>
+}
 
 /**
  * Serves `entry` with the capnp config of examples/cloudflare (Durable Objects on disk) or a plain
@@ -68,11 +73,26 @@ const worker :Workerd.Worker = (
       await waitUntilUp(origin, 30_000)
     },
     stop: () => stopChild(current, 'SIGKILL'),
+    second: async () => {
+      const other = await freePort()
+      const at = `http://127.0.0.1:${other}`
+      let child = await spawnWorkerd(workerd, dir, other, options.durable)
+      await waitUntilUp(at, 30_000)
+      return {
+        url: () => `${at}${options.path ?? ''}`,
+        restart: async (how) => {
+          await stopChild(child, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
+          child = await spawnWorkerd(workerd, dir, other, options.durable)
+          await waitUntilUp(at, 30_000)
+        },
+        stop: () => stopChild(child, 'SIGKILL'),
+      }
+    },
   }
 }
 
 /** Starts `workerd serve` on the config in `dir`; its output is drained, not kept. */
 const spawnWorkerd = async (bin: string, dir: string, port: number, durable: boolean): Promise<ChildProcess> => {
   const args = ['serve', 'chatfold.capnp', '--socket-addr', `http=127.0.0.1:${port}`, ...(durable ? ['--directory-path', `storage=${join(dir, 'data')}`] : [])]
-  return spawn(bin, args, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  return spawn(bin, args, { cwd: dir, env: servedEnv(), stdio: ['ignore', 'ignore', 'inherit'] })
 }

@@ -45,7 +45,7 @@ export default {
         else c.enqueue(new Uint8Array(16 * 1024).fill(0x20))
       },
     })
-    const big = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit))
+    const big = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit))
     equal(big.status, 413, 'streamed body over the limit')
     ok(pulled <= 64 * 1024 / (16 * 1024) + 3, `the rest was left unread (pulled ${pulled} chunks)`)
 
