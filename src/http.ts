@@ -347,6 +347,8 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
         try {
           await store.flush()
         } catch (e) {
+          // 507 while a disk is full (writes are taken again once there is space); 503 otherwise
+          if (isStoreFailure(e) && writeFailureStatus(e) === 507) return fail(507, 'insufficient_storage', e.message, {}, { 'retry-after': '5' })
           return fail(503, 'store_unavailable', e instanceof Error ? e.message : String(e), {}, { 'retry-after': '1' })
         }
       }
