@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Part } from '../part.ts'
+import type { Part, ProviderPart, TextPart, ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import {
   argumentsObject,
@@ -31,6 +31,7 @@ import {
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import { ANTHROPIC_ID, anthropicRules } from './rules-anthropic.ts'
 import { applyRules } from './rules-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- wire ---
 
@@ -85,10 +86,26 @@ export type AnthropicMediaBlock =
  */
 export type AnthropicBlock =
   | AnthropicMediaBlock
+  | AnthropicProviderBlock
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string | Array<AnthropicMediaBlock>; readonly is_error?: boolean }
+  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string | Array<AnthropicMediaBlock | AnthropicProviderBlock>; readonly is_error?: boolean }
+
+/**
+ * A block written back as it came: one that only Anthropic knows (a server tool call or result, a
+ * search result, an MCP block, a compaction block, …), from a provider part of `'anthropic'`. Its
+ * shape is the API's own, which chatfold does not check: to pass a request holding such blocks to
+ * the SDK, give it as the beta `MessageCreateParams` the blocks belong to.
+ *
+ * @example
+ * import type { AnthropicProviderBlock } from 'chatfold'
+ * const block: AnthropicProviderBlock = { type: 'compaction', content: 'The user asked for a parser; it is written.' }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type AnthropicProviderBlock = { readonly type: string; readonly [field: string]: unknown }
 
 /**
  * A turn of a Messages request. Arrays are plain `Array`s so that the request passes straight to
@@ -116,7 +133,7 @@ export type AnthropicMessage =
  * @category adapters
  */
 export type AnthropicRequest = {
-  readonly system?: string | Array<{ readonly type: 'text'; readonly text: string }>
+  readonly system?: string | Array<{ readonly type: 'text'; readonly text: string; readonly [field: string]: unknown }>
   readonly messages: Array<AnthropicMessage>
 }
 
@@ -131,25 +148,33 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'im
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** The part's Anthropic fields (as `fromAnthropic` kept them), without the ones the block's own fields set. */
+const own = (p: Part, reserved: ReadonlyArray<string>): Readonly<Record<string, unknown>> => {
+  const fields = 'providerFields' in p ? p.providerFields?.['anthropic'] : undefined
+  if (fields === undefined) return {}
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => !reserved.includes(k)))
+}
+
 /** A user-side media block: an image, or a PDF or plain-text document. */
 const mediaBlock = (context: Context, m: Message, p: Part): AnthropicMediaBlock | undefined => {
   if (p.type === 'image') {
-    if (p.url !== undefined) return { type: 'image', source: { type: 'url', url: p.url } }
+    const extra = own(p, ['type', 'source'])
+    if (p.url !== undefined) return { ...extra, type: 'image', source: { type: 'url', url: p.url } }
     const mediaType = imageType(p)
     if (p.data !== undefined && mediaType !== undefined && IMAGE_TYPES.has(mediaType)) {
-      return { type: 'image', source: { type: 'base64', media_type: mediaType as AnthropicImageType, data: base64Of(p.data) } }
+      return { ...extra, type: 'image', source: { type: 'base64', media_type: mediaType as AnthropicImageType, data: base64Of(p.data) } }
     }
     return omitPart(context, m, p, 'an image that is not JPEG, PNG, GIF or WebP')
   }
   if (p.type === 'file') {
-    const title = p.filename === undefined ? {} : { title: p.filename }
+    const extra = { ...own(p, ['type', 'source']), ...(p.filename === undefined ? {} : { title: p.filename }) }
     if (p.mediaType === 'application/pdf') {
-      if (p.data !== undefined) return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: base64Of(p.data) }, ...title }
-      if (p.url !== undefined) return { type: 'document', source: { type: 'url', url: p.url }, ...title }
+      if (p.data !== undefined) return { ...extra, type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: base64Of(p.data) } }
+      if (p.url !== undefined) return { ...extra, type: 'document', source: { type: 'url', url: p.url } }
     }
     if (p.mediaType === 'text/plain' && p.data !== undefined) {
       try {
-        return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: utf8.decode(p.data) }, ...title }
+        return { ...extra, type: 'document', source: { type: 'text', media_type: 'text/plain', data: utf8.decode(p.data) } }
       } catch {
         return omitPart(context, m, p, 'a text file that is not UTF-8')
       }
@@ -159,22 +184,34 @@ const mediaBlock = (context: Context, m: Message, p: Part): AnthropicMediaBlock 
   return undefined
 }
 
+/** A text block, with the fields `fromAnthropic` kept (`cache_control`, `citations`, …). */
+const textBlock = (p: TextPart): AnthropicBlock => ({ ...own(p, ['type', 'text']), type: 'text', text: p.text })
+
+/** A provider part of Anthropic's, written back as the block it holds. */
+const providerBlock = (context: Context, m: Message, p: ProviderPart): AnthropicProviderBlock | undefined =>
+  isObject(p.data) && typeof p.data['type'] === 'string' ? (p.data as AnthropicProviderBlock) : omitPart(context, m, p, `a provider part of kind "${p.kind}" that holds no block`)
+
 const assistantBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   const blocks: AnthropicBlock[] = []
   const native = isNative(context, m)
   for (const p of m.parts) {
     switch (p.type) {
       case 'text':
-        if (p.text !== '') blocks.push({ type: 'text', text: p.text })
+        if (p.text !== '') blocks.push(textBlock(p))
         break
       case 'reasoning':
-        if (native && p.redacted === true) blocks.push({ type: 'redacted_thinking', data: p.text })
-        else if (native && p.signature !== undefined) blocks.push({ type: 'thinking', thinking: p.text, signature: p.signature })
+        if (native && p.redacted === true) blocks.push({ ...own(p, ['type', 'data']), type: 'redacted_thinking', data: p.text })
+        else if (native && p.signature !== undefined) blocks.push({ ...own(p, ['type', 'thinking', 'signature']), type: 'thinking', thinking: p.text, signature: p.signature })
         else for (const x of foreignReasoning(context, m, p, native ? 'unsigned' : 'foreign')) blocks.push({ type: 'text', text: x.text })
         break
       case 'tool_call':
-        blocks.push({ type: 'tool_use', id: idFor(context, p.id), name: p.name, input: argumentsObject(context, m, p) })
+        blocks.push({ ...own(p, ['type', 'id', 'name', 'input']), type: 'tool_use', id: idFor(context, p.id), name: p.name, input: argumentsObject(context, m, p) })
         break
+      case 'provider': {
+        const b = providerBlock(context, m, p)
+        if (b !== undefined) blocks.push(b)
+        break
+      }
       case 'finish':
         break
       default:
@@ -188,25 +225,46 @@ const userBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   const blocks: AnthropicBlock[] = []
   for (const p of m.parts) {
     if (p.type === 'text') {
-      if (p.text !== '') blocks.push({ type: 'text', text: p.text })
+      if (p.text !== '') blocks.push(textBlock(p))
     } else if (p.type === 'image' || p.type === 'file') {
       const b = mediaBlock(context, m, p)
+      if (b !== undefined) blocks.push(b)
+    } else if (p.type === 'provider') {
+      const b = providerBlock(context, m, p)
       if (b !== undefined) blocks.push(b)
     } else if (p.type !== 'finish') omitPart(context, m, p, `not ${m.role} content in the Messages API`)
   }
   return blocks
 }
 
+type ResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | Array<AnthropicMediaBlock | AnthropicProviderBlock>; is_error?: boolean }
+
+/**
+ * The content blocks a result came with, when they still say what the part says (their text is the
+ * part's content): then they go back as they came, and the media parts after the result, read from
+ * them, are not added again.
+ */
+const keptContent = (p: ToolResultPart): Array<AnthropicProviderBlock> | undefined => {
+  const content = 'providerFields' in p ? p.providerFields?.['anthropic']?.['content'] : undefined
+  if (!Array.isArray(content) || !content.every((b): b is AnthropicProviderBlock => isObject(b) && typeof b['type'] === 'string')) return undefined
+  const text = content.map((b) => (b.type === 'text' && typeof b['text'] === 'string' ? b['text'] : '')).join('')
+  return text === p.content ? content : undefined
+}
+
 /** A tool message's results; images and documents after a result go into that result's content. */
 const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   const blocks: AnthropicBlock[] = []
-  let last: { type: 'tool_result'; tool_use_id: string; content: string | AnthropicMediaBlock[]; is_error?: boolean } | undefined
+  let last: ResultBlock | undefined
+  let sealed = false
   for (const p of m.parts) {
     if (p.type === 'tool_result') {
-      last = { type: 'tool_result', tool_use_id: idFor(context, p.toolCallId), content: p.content, ...(p.isError ? { is_error: true } : {}) }
+      const kept = keptContent(p)
+      last = { ...own(p, ['type', 'tool_use_id', 'content']), type: 'tool_result', tool_use_id: idFor(context, p.toolCallId), content: kept ?? p.content, ...(p.isError ? { is_error: true } : {}) }
+      sealed = kept !== undefined
       blocks.push(last)
       continue
     }
+    if (sealed && (p.type === 'image' || p.type === 'file')) continue
     const media = (p.type === 'image' || p.type === 'file') && last !== undefined ? mediaBlock(context, m, p) : undefined
     if (media !== undefined && last !== undefined) {
       last.content = typeof last.content === 'string' ? [...(last.content === '' ? [] : [{ type: 'text' as const, text: last.content }]), media] : [...last.content, media]
@@ -214,6 +272,10 @@ const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   }
   return blocks
 }
+
+/** Whether a block is plain text with no other field: a content or system prompt of one such block is written as its string. */
+const isPlainText = (b: AnthropicBlock | undefined): b is { readonly type: 'text'; readonly text: string } =>
+  b !== undefined && b.type === 'text' && Object.keys(b).every((k) => k === 'type' || k === 'text')
 
 const convert = (context: Context, ms: Messages): AnthropicRequest => {
   const system: Array<{ readonly type: 'text'; readonly text: string }> = []
@@ -224,7 +286,7 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
     let blocks: AnthropicBlock[]
     if (m.role === 'system' && leading) {
       for (const p of m.parts) {
-        if (p.type === 'text') system.push({ type: 'text', text: p.text })
+        if (p.type === 'text') system.push({ ...own(p, ['type', 'text']), type: 'text', text: p.text })
         else omitPart(context, m, p, 'not system content')
       }
       continue
@@ -255,10 +317,10 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
   const messages = turns.map(({ role, content }): AnthropicMessage => {
     const ordered = role === 'user' ? [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')] : content
     const only = ordered[0]
-    return { role, content: ordered.length === 1 && only?.type === 'text' ? only.text : ordered }
+    return { role, content: ordered.length === 1 && isPlainText(only) ? only.text : ordered }
   })
   const only = system[0]
-  return system.length === 0 ? { messages } : { system: system.length === 1 && only !== undefined ? only.text : system, messages }
+  return system.length === 0 ? { messages } : { system: system.length === 1 && isPlainText(only) ? only.text : system, messages }
 }
 
 /**

@@ -29,7 +29,16 @@ export {
   type OpenAIResponsesRequest,
   toOpenAIResponses,
 } from './openai-responses.ts'
-export { type AnthropicBlock, type AnthropicImageType, type AnthropicMediaBlock, type AnthropicMessage, type AnthropicRequest, toAnthropic } from './anthropic.ts'
+export {
+  type AnthropicBlock,
+  type AnthropicImageType,
+  type AnthropicMediaBlock,
+  type AnthropicMessage,
+  type AnthropicProviderBlock,
+  type AnthropicRequest,
+  toAnthropic,
+} from './anthropic.ts'
+export { ANTHROPIC_BLOCK_TYPES, type AnthropicBlockType } from './anthropic-blocks.ts'
 export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
 export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
 export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'

@@ -15,6 +15,7 @@ import type {
   AIUIMessage,
   AIUIMessages,
   AnthropicMessage,
+  AnthropicProviderBlock,
   AnthropicRequest,
   GeminiContent,
   GeminiRequest,
@@ -31,6 +32,19 @@ import type * as aiSdk from './fixtures/ai-sdk.ts'
 
 type Assert<T extends true> = T
 type Assignable<A, B> = [A] extends [B] ? true : false
+type IsNever<T> = [T] extends [never] ? true : false
+/** A type without the blocks an adapter keeps verbatim (those whose `type` is any string), arrays made mutable. */
+type Typed<T> = T extends string
+  ? T
+  : T extends ReadonlyArray<infer U>
+    ? Array<Typed<U>>
+    : T extends { readonly type: infer K }
+      ? string extends K
+        ? never
+        : { [P in keyof T]: Typed<T[P]> }
+      : T extends object
+        ? { [P in keyof T]: Typed<T[P]> }
+        : T
 /** A fixture written `as const`, made mutable, as data decoded from JSON would be. */
 type Mutable<T> = T extends Uint8Array ? T : T extends ReadonlyArray<infer U> ? Array<Mutable<U>> : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T
 
@@ -45,7 +59,10 @@ export type OpenAIResponsesChecks = [
   Assert<Assignable<OpenAIResponsesRequest['input'], NonNullable<ResponseCreateParamsNonStreaming['input']>>>,
 ]
 export type AnthropicChecks = [
-  Assert<Assignable<AnthropicMessage, Anthropic.MessageParam>>,
+  // blocks kept verbatim (AnthropicProviderBlock) are the API's own JSON, typed loosely: every block chatfold writes itself is the SDK's
+  Assert<Assignable<Typed<AnthropicMessage>, Anthropic.MessageParam>>,
+  Assert<IsNever<Typed<AnthropicProviderBlock>>>,
+  Assert<Assignable<{ type: 'text'; text: string }, Exclude<Typed<AnthropicMessage>['content'], string>[number]>>,
   Assert<Assignable<NonNullable<AnthropicRequest['system']>, NonNullable<Anthropic.MessageCreateParams['system']>>>,
 ]
 export type GeminiChecks = [Assert<Assignable<GeminiContent, Content>>, Assert<Assignable<NonNullable<GeminiRequest['systemInstruction']>, Content>>]
@@ -55,7 +72,7 @@ export type AISDKChecks = [Assert<Assignable<AIModelMessage, ModelMessage>>, Ass
 // The way the README shows it: spread the request into the SDK call.
 declare const chatRequest: OpenAIChatRequest
 declare const responsesRequest: OpenAIResponsesRequest
-declare const anthropicRequest: AnthropicRequest
+declare const anthropicRequest: Typed<AnthropicRequest>
 declare const geminiRequest: GeminiRequest
 declare const aiRequest: AIModelMessages
 
