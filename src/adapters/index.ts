@@ -39,6 +39,7 @@ export {
   toAnthropic,
 } from './anthropic.ts'
 export { ANTHROPIC_BLOCK_TYPES, type AnthropicBlockType } from './anthropic-blocks.ts'
+export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic-request.ts'
 export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
 export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
 export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
