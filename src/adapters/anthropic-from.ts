@@ -9,13 +9,21 @@ import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import type { Message, Messages } from '../message.ts'
-import { fromMessage, replyMessage, optional, reader, settleStatuses, errorText } from './shared.ts'
-import { blockParts } from './anthropic-blocks.ts'
+import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, errorText } from './shared.ts'
+import { blockParts, extrasOf } from './anthropic-blocks.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- from ---
 
-const TurnC = t.type({ role: t.keyof({ user: null, assistant: null, system: null }), content: t.union([t.string, t.array(t.unknown)]) })
+const ContentC = t.union([t.string, t.array(t.unknown)])
+const RoleC = t.type({ role: t.keyof({ user: null, assistant: null, system: null }) })
+const ChatTurnC = t.type({ role: t.keyof({ user: null, assistant: null }), content: ContentC })
+const SystemTurnC = t.intersection([t.type({ role: t.literal('system') }), t.partial({ content: optional(ContentC) })])
+/** A turn: its role first, so that a bad role is one issue. */
+const readTurn = (r: Reader, u: unknown, path: string): t.TypeOf<typeof ChatTurnC> | t.TypeOf<typeof SystemTurnC> | undefined => {
+  const role = r.read(RoleC, u, path)?.role
+  return role === undefined ? undefined : role === 'system' ? r.read(SystemTurnC, u, path) : r.read(ChatTurnC, u, path)
+}
 const RequestC = t.intersection([
   t.type({ messages: t.array(t.unknown) }, 'a Messages request with messages'),
   t.partial({ system: optional(t.union([t.string, t.array(t.unknown)])) }),
@@ -26,7 +34,9 @@ const RequestC = t.intersection([
  * them, or any request body) into a history: `system` becomes a system message; a user turn's
  * `tool_result` blocks become tool messages (one a result, with the tool's name found from its call)
  * and the rest a user message; an assistant turn becomes an assistant message with
- * `provider: 'anthropic'`, thinking blocks as reasoning with their signatures and redacted thinking
+ * `provider: 'anthropic'`; a system turn among the messages becomes a system message whose
+ * `metadata.providerFields.anthropic` holds its `role` and other fields (so that it goes back as a
+ * turn in its place); thinking blocks become reasoning with their signatures and redacted thinking
  * as reasoning with `redacted: true`. Tool-use input becomes its JSON text. Every other block (server
  * tool calls and results, search results, MCP blocks, compaction, …; see `ANTHROPIC_BLOCK_TYPES`)
  * is a provider part holding the block verbatim, in its place, and a block's fields that no part
@@ -49,8 +59,15 @@ export const fromAnthropic = (u: unknown): E.Either<DecodeFailure, Messages> => 
   if (request.system != null) out.push(fromMessage({ role: 'system', parts: blockParts(r, request.system, 'system').parts }))
   request.messages.forEach((item, i) => {
     const path = `messages[${i}]`
-    const turn = r.read(TurnC, item, path)
-    if (turn === undefined) return
+    const turn = readTurn(r, item, path)
+    if (turn === undefined || !isObject(item)) return
+    if (turn.role === 'system') {
+      // a system turn among the messages: its fields besides the content (`clear_at`, …) are the message's
+      const fields = { role: 'system', ...extrasOf(item, ['role', 'content']) }
+      const parts = turn.content == null ? [] : blockParts(r, turn.content, `${path}.content`).parts
+      out.push(fromMessage({ role: 'system', parts, metadata: { providerFields: { anthropic: fields } } }))
+      return
+    }
     const { parts, results } = blockParts(r, turn.content, `${path}.content`)
     if (turn.role === 'assistant') {
       // a result answers a call: it belongs in the user turn after it, never beside it

@@ -12,7 +12,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { ProviderFields } from '../part.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from './types.ts'
 import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
-import { optional, reader, type Reader } from './shared.ts'
+import { optional, reader, type Reader, TaggedC } from './shared.ts'
 import { extrasOf } from './anthropic-blocks.ts'
 import { fromAnthropic } from './anthropic-from.ts'
 import { type AnthropicRequest, toAnthropic } from './anthropic.ts'
@@ -32,7 +32,7 @@ import { isObject } from '../internal/object.ts'
  * @since 0.2.0
  * @category adapters
  */
-export type AnthropicTool = { readonly name: string; readonly [field: string]: unknown }
+export type AnthropicTool = { readonly name?: string; readonly type?: string; readonly [field: string]: unknown }
 
 /**
  * A whole Messages request body, as `toAnthropicRequest` writes it: `system` and `messages` (see
@@ -75,20 +75,22 @@ const BodyC = t.intersection([
     stop_sequences: optional(t.array(t.string)),
   }),
 ])
-const ToolC = t.type({ name: t.string }, 'a tool with a name')
 const CustomToolC = t.intersection([t.type({ name: t.string, input_schema: t.UnknownRecord }), t.partial({ description: t.string, strict: t.boolean })])
 const ChoiceC = t.intersection([
   t.type({ type: t.keyof({ auto: null, any: null, tool: null, none: null }) }),
   t.partial({ name: t.string, disable_parallel_tool_use: t.boolean }),
 ])
 
-/** A tool definition: a custom tool as a function, anything else (a server tool) verbatim. */
+/** A tool definition: a custom tool as a function, anything else (a server tool, an MCP toolset) verbatim. */
 const toolOf = (r: Reader, u: unknown, at: string): ToolDefinition | undefined => {
-  const named = r.read(ToolC, u, at)
-  if (named === undefined || !isObject(u)) return undefined
-  const custom = CustomToolC.decode(u)
-  if ((u['type'] === undefined || u['type'] === 'custom') && E.isRight(custom)) {
-    const x = custom.right
+  if (!isObject(u) || (u['type'] === undefined && typeof u['name'] !== 'string')) return r.fail(at, 'a custom tool with a name and an input_schema, or a tool with a type', u)
+  if (u['type'] !== undefined && u['type'] !== 'custom') {
+    const tagged = r.read(TaggedC, u, at)
+    return tagged === undefined ? undefined : { type: 'provider', provider: 'anthropic', kind: tagged.type, data: u }
+  }
+  const custom = r.read(CustomToolC, u, at)
+  if (custom !== undefined) {
+    const x = custom
     const mapped = ['name', 'input_schema', ...(x.description === undefined ? [] : ['description']), ...(x.strict === undefined ? [] : ['strict'])]
     const extras = extrasOf(u, mapped)
     return {
@@ -100,7 +102,7 @@ const toolOf = (r: Reader, u: unknown, at: string): ToolDefinition | undefined =
       ...(extras === undefined ? {} : { providerFields: { anthropic: extras } }),
     }
   }
-  return { type: 'provider', provider: 'anthropic', kind: typeof u['type'] === 'string' ? u['type'] : named.name, data: u }
+  return undefined
 }
 
 /** The tool choice and the parallel-call setting it carries; a choice of another shape stays verbatim. */
@@ -134,13 +136,13 @@ const choiceOf = (u: unknown): { readonly choice?: ToolChoice; readonly parallel
 export const fromAnthropicRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
   const r = reader()
   const body = r.read(BodyC, u, '')
-  if (body === undefined || !isObject(u)) return r.done({ messages: [] })
-  const messages = fromAnthropic({ messages: body.messages, ...(u['system'] === undefined ? {} : { system: u['system'] }) })
-  if (E.isLeft(messages)) return messages
-  const tools = (body.tools ?? []).flatMap((x, i) => {
+  const tools = (isObject(u) && Array.isArray(u['tools']) ? u['tools'] : []).flatMap((x: unknown, i) => {
     const tool = toolOf(r, x, `tools[${i}]`)
     return tool === undefined ? [] : [tool]
   })
+  if (body === undefined || !isObject(u)) return r.done({ messages: [] })
+  const messages = fromAnthropic({ messages: body.messages, ...(u['system'] === undefined ? {} : { system: u['system'] }) })
+  if (E.isLeft(messages)) for (const issue of messages.left) r.fail(issue.path, issue.expected, issue.actual)
   const picked = u['tool_choice'] == null ? undefined : choiceOf(u['tool_choice'])
   const settings: RequestSettings = {
     ...(typeof body.max_tokens === 'number' ? { maxOutputTokens: body.max_tokens } : {}),
@@ -155,7 +157,7 @@ export const fromAnthropicRequest = (u: unknown): E.Either<DecodeFailure, ChatRe
   for (const k of ENVELOPE) if (k !== 'messages' && u[k] === null) rest[k] = null
   return r.done({
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
-    messages: messages.right,
+    messages: E.isRight(messages) ? messages.right : [],
     ...(body.tools == null ? {} : { tools }),
     ...(picked?.choice === undefined ? {} : { toolChoice: picked.choice }),
     ...(Object.keys(settings).length === 0 ? {} : { settings }),
@@ -174,7 +176,7 @@ const DROPPED_SETTINGS: ReadonlyArray<readonly [keyof RequestSettings, string]> 
 /** A function tool as a custom tool; another provider's tool is left out with a note. */
 const toolTo = (tool: ToolDefinition, notes: AdapterNote[]): AnthropicTool | undefined => {
   if (tool.type === 'provider') {
-    if (tool.provider === 'anthropic' && isObject(tool.data) && typeof tool.data['name'] === 'string') return tool.data as AnthropicTool
+    if (tool.provider === 'anthropic' && isObject(tool.data)) return tool.data
     const name = isObject(tool.data) && typeof tool.data['name'] === 'string' ? tool.data['name'] : tool.kind
     notes.push({ kind: 'tool_dropped', name, reason: `${tool.provider}'s "${tool.kind}" tool has no Anthropic equivalent` })
     return undefined

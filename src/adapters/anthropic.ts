@@ -109,7 +109,8 @@ export type AnthropicProviderBlock = { readonly type: string; readonly [field: s
 
 /**
  * A turn of a Messages request. Arrays are plain `Array`s so that the request passes straight to
- * the SDK.
+ * the SDK. A system turn among the messages is written only for a system message read from one
+ * (`fromAnthropic`); any other system message after the first turn goes out as user text.
  *
  * @example
  * import type { AnthropicMessage } from 'chatfold'
@@ -121,6 +122,11 @@ export type AnthropicProviderBlock = { readonly type: string; readonly [field: s
 export type AnthropicMessage =
   | { readonly role: 'user'; readonly content: string | Array<AnthropicBlock> }
   | { readonly role: 'assistant'; readonly content: string | Array<AnthropicBlock> }
+  | {
+      readonly role: 'system'
+      readonly content?: string | Array<{ readonly type: 'text'; readonly text: string; readonly [field: string]: unknown } | AnthropicProviderBlock>
+      readonly [field: string]: unknown
+    }
 
 /**
  * The request fields `toAnthropic` produces: spread them into `client.messages.create`.
@@ -277,13 +283,28 @@ const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
 const isPlainText = (b: AnthropicBlock | undefined): b is { readonly type: 'text'; readonly text: string } =>
   b !== undefined && b.type === 'text' && Object.keys(b).every((k) => k === 'type' || k === 'text')
 
+/** The fields of the system turn a system message was read from (`fromAnthropic`), when it was one. */
+const systemTurn = (m: Message): Readonly<Record<string, unknown>> | undefined => {
+  const all = m.role === 'system' ? m.metadata?.['providerFields'] : undefined
+  const own = isObject(all) ? all['anthropic'] : undefined
+  return isObject(own) && own['role'] === 'system' ? own : undefined
+}
+
+type Turn = { role: 'user' | 'assistant'; content: AnthropicBlock[] } | { role: 'system'; content: AnthropicBlock[]; fields: Readonly<Record<string, unknown>> }
+
 const convert = (context: Context, ms: Messages): AnthropicRequest => {
   const system: Array<{ readonly type: 'text'; readonly text: string }> = []
   let leading = true
-  const turns: Array<{ role: 'user' | 'assistant'; content: AnthropicBlock[] }> = []
+  const turns: Turn[] = []
   for (const m of ms) {
     let role: 'user' | 'assistant'
     let blocks: AnthropicBlock[]
+    const fields = systemTurn(m)
+    if (fields !== undefined) {
+      leading = false
+      turns.push({ role: 'system', content: userBlocks(context, m), fields })
+      continue
+    }
     if (m.role === 'system' && leading) {
       for (const p of m.parts) {
         if (p.type === 'text') system.push({ ...own(p, ['type', 'text']), type: 'text', text: p.text })
@@ -314,10 +335,14 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
     if (previous !== undefined && previous.role === role) previous.content.push(...blocks)
     else turns.push({ role, content: blocks })
   }
-  const messages = turns.map(({ role, content }): AnthropicMessage => {
+  const messages = turns.map((turn): AnthropicMessage => {
+    const { role, content } = turn
     const ordered = role === 'user' ? [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')] : content
     const only = ordered[0]
-    return { role, content: ordered.length === 1 && isPlainText(only) ? only.text : ordered }
+    const written = ordered.length === 1 && isPlainText(only) ? only.text : ordered
+    if (turn.role !== 'system') return { role: turn.role, content: written }
+    const { role: _, content: __, ...rest } = turn.fields
+    return { ...rest, role: 'system', ...(ordered.length === 0 ? {} : { content: written as string | Array<AnthropicProviderBlock> }) }
   })
   const only = system[0]
   return system.length === 0 ? { messages } : { system: system.length === 1 && isPlainText(only) ? only.text : system, messages }

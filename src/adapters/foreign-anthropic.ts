@@ -155,8 +155,8 @@ const fields = (p: Part, all: Readonly<Record<string, unknown>>): PortableFields
   let out = p
   const dropped: string[] = []
   for (const [k, v] of Object.entries(all)) {
-    if (k === 'citations' && p.type === 'text' && Array.isArray(v)) {
-      if (v.length > 0 && out.type === 'text') out = { ...out, text: `${out.text}\n\nSources:\n${[...new Set(v.map(citationLine))].join('\n')}` }
+    if (k === 'citations' && out.type === 'text' && Array.isArray(v) && v.length > 0) {
+      out = { ...out, text: `${out.text}\n\nSources:\n${[...new Set(v.map(citationLine))].join('\n')}` }
     } else if (k === 'citations' && v === null) {
       continue
     } else if (k === 'content' && out.type === 'tool_result' && Array.isArray(v)) {

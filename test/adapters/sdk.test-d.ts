@@ -7,6 +7,7 @@ import type OpenAI from 'openai'
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem, Response as OpenAIResponse, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type Anthropic from '@anthropic-ai/sdk'
+import type { BetaMessageParam, MessageCreateParamsNonStreaming as BetaMessageCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages'
 import type { GenerateContentParameters, GenerateContentResponse, Content } from '@google/genai'
 import type { generateText, ModelMessage, UIMessage } from 'ai'
 import type {
@@ -60,9 +61,11 @@ export type OpenAIResponsesChecks = [
 ]
 export type AnthropicChecks = [
   // blocks kept verbatim (AnthropicProviderBlock) are the API's own JSON, typed loosely: every block chatfold writes itself is the SDK's
-  Assert<Assignable<Typed<AnthropicMessage>, Anthropic.MessageParam>>,
+  // a system turn among the messages is written only back to where it came from, and may hold no content (beta)
+  Assert<Assignable<Typed<Exclude<AnthropicMessage, { readonly role: 'system' }>>, Anthropic.MessageParam>>,
+  Assert<Assignable<Typed<AnthropicMessage>, BetaMessageParam>>,
   Assert<IsNever<Typed<AnthropicProviderBlock>>>,
-  Assert<Assignable<{ type: 'text'; text: string }, Exclude<Typed<AnthropicMessage>['content'], string>[number]>>,
+  Assert<Assignable<{ type: 'text'; text: string }, Exclude<Typed<Extract<AnthropicMessage, { readonly role: 'user' }>>['content'], string>[number]>>,
   Assert<Assignable<NonNullable<AnthropicRequest['system']>, NonNullable<Anthropic.MessageCreateParams['system']>>>,
 ]
 export type GeminiChecks = [Assert<Assignable<GeminiContent, Content>>, Assert<Assignable<NonNullable<GeminiRequest['systemInstruction']>, Content>>]
@@ -78,7 +81,7 @@ declare const aiRequest: AIModelMessages
 
 export const chatParams = { model: 'gpt-5', ...chatRequest } satisfies ChatCompletionCreateParamsNonStreaming
 export const responsesParams = { model: 'gpt-5', store: false, ...responsesRequest } satisfies ResponseCreateParamsNonStreaming
-export const anthropicParams = { model: 'claude-sonnet-4-5', max_tokens: 1024, ...anthropicRequest } satisfies Anthropic.MessageCreateParamsNonStreaming
+export const anthropicParams = { model: 'claude-sonnet-4-5', max_tokens: 1024, ...anthropicRequest } satisfies BetaMessageCreateParams
 export const geminiParams = {
   model: 'gemini-2.5-pro',
   contents: geminiRequest.contents,
