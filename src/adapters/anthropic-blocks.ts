@@ -89,6 +89,15 @@ const onlyKeys = (o: Obj, keys: ReadonlyArray<string>): boolean => Object.keys(o
 
 const keep = (tag: string, block: unknown): Part => providerPart('anthropic', tag, block)
 
+/**
+ * A response block as a request block says it: without the fields a response sets to `null` for
+ * "none" (`citations: null`, …) and without the default `caller` (`{ type: 'direct' }`).
+ */
+export const requestShape = (b: unknown): unknown =>
+  isObject(b)
+    ? Object.fromEntries(Object.entries(b).filter(([k, v]) => v !== null && !(k === 'caller' && isObject(v) && v['type'] === 'direct' && Object.keys(v).length === 1)))
+    : b
+
 // --- handlers ---
 
 const TextC = t.type({ text: t.string })

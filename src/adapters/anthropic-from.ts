@@ -10,7 +10,7 @@ import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import type { Message, Messages } from '../message.ts'
 import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, errorText } from './shared.ts'
-import { blockParts, extrasOf } from './anthropic-blocks.ts'
+import { blockParts, extrasOf, requestShape } from './anthropic-blocks.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- from ---
@@ -96,15 +96,6 @@ const MessageC = t.intersection([
     usage: optional(t.type({ output_tokens: t.number })),
   }),
 ])
-
-/**
- * A response block as a request block says it: without the fields a response sets to `null` for
- * "none" (`citations: null`, …) and without the default `caller` (`{ type: 'direct' }`).
- */
-const requestShape = (b: unknown): unknown =>
-  isObject(b)
-    ? Object.fromEntries(Object.entries(b).filter(([k, v]) => v !== null && !(k === 'caller' && isObject(v) && v['type'] === 'direct' && Object.keys(v).length === 1)))
-    : b
 
 const ErrorBodyC = t.type({ type: t.literal('error'), error: t.type({ type: t.string, message: t.string }) })
 

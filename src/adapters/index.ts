@@ -53,6 +53,7 @@ export {
 } from './ai-sdk.ts'
 export { fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
+export { ANTHROPIC_DELTA_TYPES } from './streams-anthropic.ts'
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
 export { fromUIMessages } from './ai-sdk-ui-from.ts'

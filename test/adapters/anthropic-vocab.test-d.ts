@@ -5,7 +5,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk'
 import type { BetaContentBlock, BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages'
-import type { AnthropicBlockType } from '../../src/adapters/index.ts'
+import type { BetaRawContentBlockDelta } from '@anthropic-ai/sdk/resources/beta/messages/messages'
+import type { ANTHROPIC_DELTA_TYPES, AnthropicBlockType } from '../../src/adapters/index.ts'
 
 type Assert<T extends true> = T
 type IsNever<T> = [T] extends [never] ? true : false
@@ -15,7 +16,10 @@ type ResponseBlockTypes = Anthropic.ContentBlock['type'] | BetaContentBlock['typ
 /** What a tool result's content may hold besides the blocks above (kept inside the result, verbatim). */
 type ResultContentTypes = Exclude<Extract<BetaContentBlockParam, { type: 'tool_result' }>['content'], string | undefined>[number]['type']
 
+type DeltaTypes = Anthropic.RawContentBlockDelta['type'] | BetaRawContentBlockDelta['type']
+
 export type VocabularyChecks = [
+  Assert<IsNever<Exclude<DeltaTypes, (typeof ANTHROPIC_DELTA_TYPES)[number]>>>,
   Assert<IsNever<Exclude<RequestBlockTypes, AnthropicBlockType>>>,
   Assert<IsNever<Exclude<ResponseBlockTypes, AnthropicBlockType>>>,
   // every result content block the adapter reads as a part is in the list; the others stay in the result as they came
