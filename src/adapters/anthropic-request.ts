@@ -110,7 +110,7 @@ const choiceOf = (u: unknown): { readonly choice?: ToolChoice; readonly parallel
   const d = ChoiceC.decode(u)
   if (E.isLeft(d) || !isObject(u) || extrasOf(u, ['type', 'name', 'disable_parallel_tool_use']) !== undefined) return undefined
   const x = d.right
-  if ((x.type === 'tool') !== (x.name !== undefined)) return undefined
+  if ((x.type === 'tool') !== (x.name !== undefined) || (x.type === 'none' && x.disable_parallel_tool_use !== undefined)) return undefined
   const choice: ToolChoice = x.type === 'any' ? { type: 'required' } : x.type === 'tool' ? { type: 'tool', name: x.name ?? '' } : { type: x.type }
   return { choice, ...(x.disable_parallel_tool_use === undefined ? {} : { parallel: !x.disable_parallel_tool_use }) }
 }
@@ -195,9 +195,13 @@ const toolTo = (tool: ToolDefinition, notes: AdapterNote[]): AnthropicTool | und
   }
 }
 
-/** The `tool_choice` of a request: its choice, with the parallel-call setting. */
-const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined): AnthropicRequestBody['tool_choice'] => {
+/** The `tool_choice` of a request: its choice, with the parallel-call setting (which `none` cannot take). */
+const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined, notes: AdapterNote[]): AnthropicRequestBody['tool_choice'] => {
   if (choice === undefined && parallel !== false) return undefined
+  if (choice?.type === 'none') {
+    if (parallel !== undefined) notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'a tool choice of none takes no disable_parallel_tool_use' })
+    return { type: 'none' }
+  }
   const base = choice === undefined ? { type: 'auto' as const } : choice.type === 'required' ? { type: 'any' as const } : choice.type === 'tool' ? { type: 'tool' as const, name: choice.name } : { type: choice.type }
   return parallel === undefined ? base : { ...base, disable_parallel_tool_use: !parallel }
 }
@@ -242,7 +246,7 @@ export const toAnthropicRequest =
       if (provider === 'anthropic') continue
       for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `${provider}.${field}`, reason: `a ${provider} request field` })
     }
-    const choice = choiceTo(request.toolChoice, s.parallelToolCalls)
+    const choice = choiceTo(request.toolChoice, s.parallelToolCalls, notes)
     const body: AnthropicRequestBody = {
       ...(fields['anthropic'] ?? {}),
       ...(request.model === undefined ? {} : { model: request.model }),

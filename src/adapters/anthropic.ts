@@ -10,7 +10,18 @@
  *   Anthropic (and to the model that produced them, when both sides name one); other reasoning
  *   follows `foreignReasoning`;
  * - images go out as base64 or URL sources (JPEG, PNG, GIF, WebP), PDFs and plain text as documents;
- * - tool-call ids are made valid for Anthropic (`^[a-zA-Z0-9_-]+$`), the same for a call and its result.
+ * - tool-call ids are made valid for Anthropic (`^[a-zA-Z0-9_-]+$`), the same for a call and its result;
+ * - Anthropic's provider parts go back as the blocks they hold, in their place, and a part's
+ *   `providerFields.anthropic` (`cache_control`, `citations`, …) go back on its block; a tool result
+ *   read with a list of blocks goes back with that list while its text is unchanged.
+ *
+ * A body `fromAnthropic` read comes back the same (the corpus and property tests check it), after
+ * this normalisation: a content or system prompt of one plain text block is written as its string;
+ * consecutive turns of one role are joined, tool results first in their user turn; a `tool_result`
+ * without `content` gets `''`; an empty text is left out, and a blank one and the trailing
+ * whitespace of a final assistant text go as the request rules say (the API refuses them; noted as
+ * `request_fixed`); and, as the API reads a compaction block, what
+ * comes before the last one is left out (`forLLM`; noted as omitted messages and parts).
  *
  * @module
  */

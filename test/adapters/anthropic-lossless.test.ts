@@ -4,6 +4,7 @@ import * as E from 'fp-ts/Either'
 import {
   ANTHROPIC_BLOCK_TYPES,
   type AdapterNote,
+  type ChatRequest,
   fromAnthropic,
   fromAnthropicMessage,
   fromAnthropicRequest,
@@ -13,8 +14,10 @@ import {
   toModelMessages,
   toOpenAIChat,
   toOpenAIResponses,
+  type ToolChoice,
+  type ToolDefinition,
 } from '../../src/adapters/index.ts'
-import { decodeMessages, encodeMessages, type Message, type Messages } from '../../src/message.ts'
+import { decodeMessages, encodeMessages, type Message, type Messages, textMessage } from '../../src/message.ts'
 import { isCompactionBoundary, type Part } from '../../src/part.ts'
 import { forLLM } from '../../src/messages/views.ts'
 import { right } from './support.ts'
@@ -177,6 +180,62 @@ describe('request envelopes', () => {
     })
     expect(report.notes.map((n) => (n.kind === 'setting_dropped' ? n.setting : n.kind === 'tool_dropped' ? `tool:${n.name}` : n.kind)).sort()).toEqual(
       ['openai.reasoning', 'openai.store', 'seed', 'presencePenalty', 'frequencyPenalty', 'tool:web_search', 'tools.ls.openai.defer_loading'].sort(),
+    )
+  })
+
+  it('for any request of another provider, carries each setting, tool and field or notes it', () => {
+    const settingArb = fc.record(
+      {
+        maxOutputTokens: fc.nat({ max: 4096 }),
+        temperature: fc.double({ min: 0, max: 1, noNaN: true }),
+        topP: fc.double({ min: 0, max: 1, noNaN: true }),
+        topK: fc.nat({ max: 100 }),
+        stop: fc.array(fc.constantFrom('END', '###'), { maxLength: 2 }),
+        seed: fc.nat(),
+        presencePenalty: fc.double({ min: -2, max: 2, noNaN: true }),
+        frequencyPenalty: fc.double({ min: -2, max: 2, noNaN: true }),
+        parallelToolCalls: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    )
+    const toolArb = fc.oneof(
+      fc.record({ name: fc.constantFrom('ls', 'cat', 'grep'), extra: fc.option(fc.constantFrom('defer_loading', 'allowed_callers'), { nil: undefined }) }).map(
+        ({ name, extra }): ToolDefinition => ({ type: 'function', name, inputSchema: { type: 'object' }, ...(extra === undefined ? {} : { providerFields: { openai: { [extra]: true } } }) }),
+      ),
+      fc.constantFrom('web_search', 'file_search', 'googleSearch').map((kind): ToolDefinition => ({ type: 'provider', provider: kind === 'googleSearch' ? 'google' : 'openai', kind, data: { type: kind } })),
+    )
+    const requestArb = fc.record(
+      {
+        settings: settingArb,
+        tools: fc.array(toolArb, { maxLength: 3 }),
+        toolChoice: fc.constantFrom<ToolChoice>({ type: 'auto' }, { type: 'none' }, { type: 'required' }, { type: 'tool', name: 'ls' }),
+        providerFields: fc.dictionary(fc.constantFrom('openai', 'google'), fc.dictionary(fc.constantFrom('store', 'reasoning', 'safetySettings'), fc.boolean(), { minKeys: 1 })),
+      },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(requestArb, (extra) => {
+        const request: ChatRequest = { model: 'gpt-5', messages: [textMessage('user', 'Hi')], ...extra }
+        const { request: body, report } = right(toAnthropicRequest()(request))
+        const noted = new Set(report.notes.flatMap((n) => (n.kind === 'setting_dropped' ? [n.setting] : n.kind === 'tool_dropped' ? [`tool:${n.name}`] : [])))
+        const s = request.settings ?? {}
+        const carried: Record<string, unknown> = { maxOutputTokens: body.max_tokens, temperature: body.temperature, topP: body.top_p, topK: body.top_k, stop: body.stop_sequences }
+        for (const [k, v] of Object.entries(s)) {
+          if (k === 'parallelToolCalls' && request.toolChoice?.type === 'none') expect(noted.has(k)).toBe(true)
+          else if (k === 'parallelToolCalls') expect(body.tool_choice?.disable_parallel_tool_use).toBe(v === false ? true : request.toolChoice === undefined ? undefined : false)
+          else if (k in carried) expect(carried[k]).toEqual(v)
+          else expect(noted.has(k)).toBe(true)
+        }
+        for (const tool of request.tools ?? []) {
+          if (tool.type === 'provider') expect(noted.has(`tool:${tool.kind}`)).toBe(true)
+          else {
+            expect(body.tools).toContainEqual(expect.objectContaining({ name: tool.name, input_schema: tool.inputSchema }))
+            for (const field of Object.keys(tool.providerFields?.['openai'] ?? {})) expect(noted.has(`tools.${tool.name}.openai.${field}`)).toBe(true)
+          }
+        }
+        for (const [provider, fields] of Object.entries(request.providerFields ?? {})) for (const field of Object.keys(fields)) expect(noted.has(`${provider}.${field}`)).toBe(true)
+      }),
+      { numRuns: 100 },
     )
   })
 
