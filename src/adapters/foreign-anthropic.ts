@@ -9,6 +9,8 @@
  * - a search result block: a text part with its title, source and text;
  * - an MCP tool call and its result: a tool call and a tool result;
  * - citations on a text: the sources appended to the text;
+ * - an image or document kept verbatim: an image or file part with its bytes or URL, a document of
+ *   content blocks its text;
  * - everything else (tool search results, container uploads, tool additions and removals, MCP tool
  *   listings, fallbacks, images and documents by Files API id, `cache_control` and other fields) is
  *   left out with its reason.
@@ -18,6 +20,7 @@
 import type { Part, ProviderPart } from '../part.ts'
 import type { Portable, PortableFields, PortableRules } from './foreign-kit.ts'
 import { isObject } from '../internal/object.ts'
+import { decodeBase64 } from '../internal/base64.ts'
 
 type Obj = Readonly<Record<string, unknown>>
 
@@ -99,7 +102,30 @@ const advisor = (d: Obj): Portable => {
   return said === undefined ? drop('an advisor result that is encrypted or failed') : text(said)
 }
 
+/**
+ * An image or document block that stayed verbatim (a source no part gives back byte for byte): its
+ * bytes or URL as an image or file part, a document of content blocks as its text; one by Files API
+ * id is left out.
+ */
+const media =
+  (kind: 'image' | 'document') =>
+  (d: Obj): Portable => {
+    const source = d['source']
+    const type = str(source, 'type')
+    const title = str(d, 'title')
+    const mediaType = str(source, 'media_type') ?? (kind === 'image' ? undefined : 'application/pdf')
+    if (type === 'content') return text([...(title === undefined ? [] : [title]), textOf(isObject(source) ? source['content'] : undefined)].join('\n'))
+    const data = type === 'base64' ? decodeBase64(str(source, 'data') ?? '') : undefined
+    const url = type === 'url' ? str(source, 'url') : undefined
+    if (data === undefined && url === undefined) return drop(`${kind === 'image' ? 'an image' : 'a document'} by Anthropic Files API id`)
+    const where = data === undefined ? { url: url as string } : { data }
+    if (kind === 'image') return { kind: 'parts', parts: [{ type: 'image', ...where, ...(mediaType === undefined ? {} : { mediaType }) }] }
+    return { kind: 'parts', parts: [{ type: 'file', ...where, mediaType: mediaType ?? 'application/octet-stream', ...(title === undefined ? {} : { filename: title }) }] }
+  }
+
 const RULES: Readonly<Record<string, (d: Obj) => Portable>> = {
+  image: media('image'),
+  document: media('document'),
   compaction: (d) => {
     const summary = str(d, 'content')
     return summary === undefined || summary === '' ? drop('an encrypted compaction block without a summary') : text(summary)
@@ -123,8 +149,6 @@ const REASONS: Readonly<Record<string, string>> = {
   tool_removal: 'a change to the tools Anthropic offers the model',
   mcp_tool_listing: 'the tools an MCP server listed to Anthropic',
   fallback: 'Anthropic’s record of a model fallback',
-  image: 'an image by Anthropic Files API id or of a type other providers are not given',
-  document: 'a document by Anthropic Files API id or of content blocks',
 }
 
 const part = (p: ProviderPart): Portable => {

@@ -124,6 +124,8 @@ describe('the probes', () => {
     const ms = right(fromAnthropic({ messages: [{ role: 'user', content: [odd, { type: 'text', text: 'see' }] }] }))
     expect(ms[0]?.parts[0]).toEqual({ type: 'provider', provider: 'anthropic', kind: 'image', data: odd })
     expect(right(toAnthropic()(ms)).request.messages[0]?.content).toEqual([odd, { type: 'text', text: 'see' }])
+    // elsewhere it is the image it holds
+    expect(right(toGemini()(ms)).request.contents[0]?.parts[0]).toEqual({ inlineData: { mimeType: 'image/png', data: PNG_BASE64 } })
     const png = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }
     expect(right(fromAnthropic({ messages: [{ role: 'user', content: [png] }] }))[0]?.parts[0]?.type).toBe('image')
   })
