@@ -128,7 +128,7 @@ const canonicalBytes = (r: Reader, data: string, at: string): Uint8Array | 'bad'
 const media = (r: Reader, u: Obj, at: string, kind: 'image' | 'document'): Part | undefined => {
   const x = r.read(MediaC, u, at)
   if (x === undefined) return undefined
-  const source = u['source'] as Obj
+  const source = isObject(u['source']) ? u['source'] : {}
   const title = kind === 'document' && typeof u['title'] === 'string' ? u['title'] : undefined
   const extras = extrasOf(u, title === undefined ? ['type', 'source'] : ['type', 'source', 'title'])
   const filename = title === undefined ? {} : { filename: title }
@@ -169,8 +169,8 @@ const toolResult = (r: Reader, u: Obj, at: string): Part[] => {
     if (tag === 'text') {
       const y = r.read(TextC, b, bat)
       if (y !== undefined) text += y.text
-    } else if (tag === 'image' || tag === 'document') {
-      const p = media(r, b as Obj, bat, tag)
+    } else if ((tag === 'image' || tag === 'document') && isObject(b)) {
+      const p = media(r, b, bat, tag)
       if (p !== undefined && p.type !== 'provider') mediaParts.push(p)
     }
   })
@@ -197,8 +197,13 @@ const HANDLERS: { readonly [K in AnthropicBlockType]: Handler } = {
   thinking: (r, u, at) => {
     const x = r.read(ThinkingC, u, at)
     if (x === undefined) return []
-    const signed = typeof x.signature === 'string'
-    return [withExtras({ type: 'reasoning', text: x.thinking, ...(signed ? { signature: x.signature as string } : {}) }, extrasOf(u, signed ? ['type', 'thinking', 'signature'] : ['type', 'thinking']))]
+    const signature = typeof x.signature === 'string' ? x.signature : undefined
+    return [
+      withExtras(
+        { type: 'reasoning', text: x.thinking, ...(signature === undefined ? {} : { signature }) },
+        extrasOf(u, signature === undefined ? ['type', 'thinking'] : ['type', 'thinking', 'signature']),
+      ),
+    ]
   },
   redacted_thinking: (r, u, at) => {
     const x = r.read(RedactedC, u, at)

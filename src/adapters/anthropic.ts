@@ -301,7 +301,23 @@ const systemTurn = (m: Message): Readonly<Record<string, unknown>> | undefined =
   return isObject(own) && own['role'] === 'system' ? own : undefined
 }
 
-type Turn = { role: 'user' | 'assistant'; content: AnthropicBlock[] } | { role: 'system'; content: AnthropicBlock[]; fields: Readonly<Record<string, unknown>> }
+type SystemBlock = { readonly type: 'text'; readonly text: string; readonly [field: string]: unknown } | AnthropicProviderBlock
+
+/** The blocks of a system turn: its text, and Anthropic's blocks (tool additions and removals). */
+const systemBlocks = (context: Context, m: Message): SystemBlock[] => {
+  const blocks: SystemBlock[] = []
+  for (const p of m.parts) {
+    if (p.type === 'text') {
+      if (p.text !== '') blocks.push({ ...own(p, ['type', 'text']), type: 'text', text: p.text })
+    } else if (p.type === 'provider') {
+      const b = providerBlock(context, m, p)
+      if (b !== undefined) blocks.push(b)
+    } else omitPart(context, m, p, 'not system content')
+  }
+  return blocks
+}
+
+type Turn = { role: 'user' | 'assistant'; content: AnthropicBlock[] } | { role: 'system'; content: SystemBlock[]; fields: Readonly<Record<string, unknown>> }
 
 const convert = (context: Context, ms: Messages): AnthropicRequest => {
   const system: Array<{ readonly type: 'text'; readonly text: string }> = []
@@ -313,7 +329,7 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
     const fields = systemTurn(m)
     if (fields !== undefined) {
       leading = false
-      turns.push({ role: 'system', content: userBlocks(context, m), fields })
+      turns.push({ role: 'system', content: systemBlocks(context, m), fields })
       continue
     }
     if (m.role === 'system' && leading) {
@@ -347,13 +363,16 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
     else turns.push({ role, content: blocks })
   }
   const messages = turns.map((turn): AnthropicMessage => {
+    if (turn.role === 'system') {
+      const { role: _, content: __, ...rest } = turn.fields
+      const [first] = turn.content
+      const content = turn.content.length === 1 && isPlainText(first) ? first.text : turn.content
+      return { ...rest, role: 'system', ...(turn.content.length === 0 ? {} : { content }) }
+    }
     const { role, content } = turn
     const ordered = role === 'user' ? [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')] : content
     const only = ordered[0]
-    const written = ordered.length === 1 && isPlainText(only) ? only.text : ordered
-    if (turn.role !== 'system') return { role: turn.role, content: written }
-    const { role: _, content: __, ...rest } = turn.fields
-    return { ...rest, role: 'system', ...(ordered.length === 0 ? {} : { content: written as string | Array<AnthropicProviderBlock> }) }
+    return { role, content: ordered.length === 1 && isPlainText(only) ? only.text : ordered }
   })
   const only = system[0]
   return system.length === 0 ? { messages } : { system: system.length === 1 && isPlainText(only) ? only.text : system, messages }

@@ -72,7 +72,10 @@ const execution = (label: string, d: Obj): Portable => {
   }
   const stdout = str(c, 'stdout') ?? (str(c, 'encrypted_stdout') === undefined ? '' : '(encrypted output)')
   const stderr = str(c, 'stderr') ?? ''
-  const files = list(c, 'content').flatMap((f) => (str(f, 'file_id') === undefined ? [] : [str(f, 'file_id') as string]))
+  const files = list(c, 'content').flatMap((f) => {
+    const id = str(f, 'file_id')
+    return id === undefined ? [] : [id]
+  })
   return text(
     [`${label} (exit code ${num(c, 'return_code') ?? '?'}):`, ...(stdout === '' ? [] : [stdout]), ...(stderr === '' ? [] : [`stderr:\n${stderr}`]), ...(files.length === 0 ? [] : [`files: ${files.join(', ')}`])].join('\n'),
   )
@@ -117,8 +120,8 @@ const media =
     if (type === 'content') return text([...(title === undefined ? [] : [title]), textOf(isObject(source) ? source['content'] : undefined)].join('\n'))
     const data = type === 'base64' ? decodeBase64(str(source, 'data') ?? '') : undefined
     const url = type === 'url' ? str(source, 'url') : undefined
-    if (data === undefined && url === undefined) return drop(`${kind === 'image' ? 'an image' : 'a document'} by Anthropic Files API id`)
-    const where = data === undefined ? { url: url as string } : { data }
+    const where = data !== undefined ? { data } : url !== undefined ? { url } : undefined
+    if (where === undefined) return drop(`${kind === 'image' ? 'an image' : 'a document'} by Anthropic Files API id`)
     if (kind === 'image') return { kind: 'parts', parts: [{ type: 'image', ...where, ...(mediaType === undefined ? {} : { mediaType }) }] }
     return { kind: 'parts', parts: [{ type: 'file', ...where, mediaType: mediaType ?? 'application/octet-stream', ...(title === undefined ? {} : { filename: title }) }] }
   }

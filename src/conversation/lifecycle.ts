@@ -180,17 +180,19 @@ const addPart = (state: BuilderState, input: Of<'addPart'>): StepResult => {
   return putPart(state, current, current.parts.length, input.part, input.at)
 }
 
+/** A part that can carry provider fields. */
+type Fielded = Extract<Part, { readonly type: 'text' | 'reasoning' | 'image' | 'file' | 'tool_call' | 'tool_result' }>
 const FIELDED: ReadonlySet<string> = new Set(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result'])
+const isFielded = (p: Part | undefined): p is Fielded => p !== undefined && FIELDED.has(p.type)
 
 const setPartFields = (state: BuilderState, input: Of<'setPartFields'>): StepResult => {
   const current = state.current
   if (current === undefined) return warn(state, input.type, NO_CURRENT)
   const i = current.parts.length - 1
   const last = current.parts[i]
-  if (last === undefined || !FIELDED.has(last.type)) return warn(state, input.type, 'the last part cannot carry provider fields')
-  const all = (last as { readonly providerFields?: Readonly<Record<string, Readonly<Record<string, unknown>>>> }).providerFields ?? {}
-  const providerFields = { ...all, [input.provider]: { ...all[input.provider], ...input.fields } }
-  return putPart(state, current, i, { ...last, providerFields } as Part, input.at)
+  if (!isFielded(last)) return warn(state, input.type, 'the last part cannot carry provider fields')
+  const all = last.providerFields ?? {}
+  return putPart(state, current, i, { ...last, providerFields: { ...all, [input.provider]: { ...all[input.provider], ...input.fields } } }, input.at)
 }
 
 const addToolCall = (state: BuilderState, input: Of<'addToolCall'>): StepResult => {
