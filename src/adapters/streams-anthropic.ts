@@ -7,7 +7,7 @@ import * as t from 'io-ts'
 import type { LifecycleInput } from '../conversation.ts'
 import { providerPart } from '../part.ts'
 import { parseJson, reader } from './shared.ts'
-import { requestShape } from './anthropic-blocks.ts'
+import { extrasOf, requestShape } from './anthropic-blocks.ts'
 import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -37,6 +37,13 @@ const blockPart = (open: Extract<Open, { kind: 'block' }>): LifecycleInput => {
   const input = open.json === '' ? undefined : parseJson(open.json)
   const data = input === undefined ? open.block : { ...open.block, input: input.value }
   return { type: 'addPart', part: providerPart('anthropic', String(open.block['type']), data) }
+}
+
+/** The fields of a block no part field carries, set on the part just added (as `fromAnthropicMessage` keeps them). */
+const ownFields = (raw: Readonly<Record<string, unknown>>, mapped: ReadonlyArray<string>): LifecycleInput[] => {
+  const shaped = requestShape(raw)
+  const fields = isObject(shaped) ? extrasOf(shaped, mapped) : undefined
+  return fields === undefined ? [] : [{ type: 'setPartFields', provider: 'anthropic', fields }]
 }
 
 /** Appends a streamed piece of a compaction block's summary (or its encrypted form). */
@@ -117,10 +124,11 @@ export const anthropicStream = (): StreamAssembler => {
             blocks.set(index, { kind: 'thinking', filled: block.thinking !== undefined && block.thinking !== '' })
             if (block.thinking !== undefined && block.thinking !== '') out.push({ type: 'appendThinking', text: block.thinking })
           } else if (block.type === 'redacted_thinking' && block.data !== undefined) {
-            out.push({ type: 'addRedactedThinking', data: block.data })
+            out.push({ type: 'addRedactedThinking', data: block.data }, ...ownFields(raw, ['type', 'data']))
           } else if (block.type === 'tool_use' && block.id !== undefined) {
             blocks.set(index, { kind: 'tool_use', id: block.id, filled: false })
-            out.push({ type: 'addToolCall', id: block.id, name: block.name ?? '' })
+            // a call's other fields (a `caller` that is not the model itself, …) stay on it, as in a whole message
+            out.push({ type: 'addToolCall', id: block.id, name: block.name ?? '' }, ...ownFields(raw, ['type', 'id', 'name', 'input']))
           } else {
             const kept = requestShape(raw)
             blocks.set(index, { kind: 'block', block: isObject(kept) ? { ...kept } : { ...raw }, json: '', done: false })

@@ -34,6 +34,9 @@ const events = [
   { type: 'content_block_stop', index: 5 },
   { type: 'content_block_start', index: 6, content_block: { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'saved' }] } },
   { type: 'content_block_stop', index: 6 },
+  { type: 'content_block_start', index: 7, content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {}, caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_2' } } },
+  { type: 'content_block_delta', index: 7, delta: { type: 'input_json_delta', partial_json: '{"q":1}' } },
+  { type: 'content_block_stop', index: 7 },
   { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 40 } },
   { type: 'message_stop' },
 ]
@@ -52,6 +55,7 @@ const whole = {
     { type: 'text', text: 'is 330 m tall.', citations: [citation] },
     { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'note', server_name: 'notes', input: { text: '330 m' } },
     { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'saved' }] },
+    { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 1 }, caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_2' } },
   ],
 }
 
@@ -81,7 +85,7 @@ describe('anthropicStream and the blocks only Anthropic knows', () => {
   it('sends the streamed reply back as the blocks it came as', () => {
     const streamed = build(events)
     if (streamed === undefined) throw new Error('no message')
-    const back = right(toAnthropic()([streamed])).request.messages[0]
+    const back = right(toAnthropic({ repair: 'repair' })([streamed])).request.messages[0]
     expect(back?.content).toEqual([
       { type: 'compaction', content: 'Summary: the user asks about the tower.' },
       whole.content[1],
@@ -90,6 +94,7 @@ describe('anthropicStream and the blocks only Anthropic knows', () => {
       whole.content[4],
       whole.content[5],
       whole.content[6],
+      whole.content[7],
     ])
   })
 
