@@ -195,5 +195,8 @@ const fields = (p: Part, all: Readonly<Record<string, unknown>>): PortableFields
   return { part: out, dropped }
 }
 
+/** A system turn's fields: its role is the message's own; the others (`clear_at`, …) are lost elsewhere. */
+const message = (all: Readonly<Record<string, unknown>>): ReadonlyArray<string> => Object.keys(all).filter((k) => k !== 'role')
+
 /** Anthropic's rules: the documented mappings, and a reason for each block left out. */
-export const anthropicPortable: PortableRules = { part, fields }
+export const anthropicPortable: PortableRules = { part, fields, message }

@@ -275,10 +275,20 @@ const accounted = (notes: ReadonlyArray<AdapterNote>, output: string, message: M
   return Object.entries(fields).every(([k, v]) => dropped.has(k) || (CARRIED.has(k) && (k !== 'citations' || !Array.isArray(v) || v.length === 0 || output.includes('Sources:'))))
 }
 
+/** A system turn's fields besides its role (`clear_at`, …), which only Anthropic takes. */
+const turnFields = (m: Message): ReadonlyArray<string> => {
+  const all = m.metadata?.['providerFields'] as { readonly anthropic?: Readonly<Record<string, unknown>> } | undefined
+  return Object.keys(all?.anthropic ?? {}).filter((k) => k !== 'role')
+}
+
 const crossCheck = (ms: Messages): void => {
   for (const [target, convert] of Object.entries(TARGETS)) {
     const r = convert(ms)
     if (E.isLeft(r)) throw new Error(`${target}: ${JSON.stringify(r.left)}`)
+    for (const m of forLLM(ms)) {
+      const noted = r.right.report.notes.flatMap((n) => (n.kind === 'provider_fields_dropped' && n.messageId === m.id && n.part === 'message' ? n.fields : []))
+      expect(noted).toEqual(turnFields(m))
+    }
     const output = JSON.stringify(r.right.request)
     for (const { message, part } of facts(ms)) {
       if (!accounted(r.right.report.notes, output, message, part)) throw new Error(`${target}: ${part.type === 'provider' ? part.kind : part.type} of ${message.id} left out without a note`)
