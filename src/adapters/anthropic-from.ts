@@ -8,114 +8,22 @@
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
-import {
-  bytesOf,
-  fromMessage,
-  replyMessage,
-  optional,
-  reader,
-  type Reader,
-  settleStatuses,
-  TaggedC,
-  errorText,
-} from './shared.ts'
-import { jsonText } from './json-text.ts'
+import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, errorText } from './shared.ts'
+import { blockParts, extrasOf, requestShape } from './anthropic-blocks.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- from ---
 
-const TextC = t.type({ text: t.string })
-const ThinkingC = t.intersection([t.type({ thinking: t.string }), t.partial({ signature: optional(t.string) })])
-const RedactedC = t.type({ data: t.string })
-const ToolUseC = t.type({ id: t.string, name: t.string, input: t.unknown })
-const ToolResultC = t.intersection([
-  t.type({ tool_use_id: t.string }),
-  t.partial({ content: optional(t.union([t.string, t.array(t.unknown)])), is_error: optional(t.boolean) }),
-])
-const SourceC = t.intersection([t.type({ type: t.string }), t.partial({ media_type: t.string, data: t.string, url: t.string })])
-const MediaC = t.intersection([t.type({ source: SourceC }), t.partial({ title: optional(t.string) })])
-
-const utf8Bytes = new TextEncoder()
-
-/** An image or document block as a part. */
-const mediaPart = (r: Reader, u: unknown, at: string, kind: 'image' | 'document'): Part | undefined => {
-  const x = r.read(MediaC, u, at)
-  if (x === undefined) return undefined
-  const { source } = x
-  const filename = typeof x.title === 'string' ? { filename: x.title } : {}
-  if (source.type === 'url' && source.url !== undefined) {
-    return kind === 'image' ? { type: 'image', url: source.url } : { type: 'file', url: source.url, mediaType: 'application/pdf', ...filename }
-  }
-  if (source.type === 'text' && kind === 'document' && source.data !== undefined) {
-    return { type: 'file', data: utf8Bytes.encode(source.data), mediaType: 'text/plain', ...filename }
-  }
-  if (source.type === 'base64' && source.data !== undefined && source.media_type !== undefined) {
-    const data = bytesOf(source.data)
-    if (data === undefined) return r.fail(`${at}.source.data`, 'base64 string', source.data)
-    return kind === 'image' ? { type: 'image', data, mediaType: source.media_type } : { type: 'file', data, mediaType: source.media_type, ...filename }
-  }
-  return r.fail(`${at}.source`, 'a base64, URL or text source', source)
+const ContentC = t.union([t.string, t.array(t.unknown)])
+const RoleC = t.type({ role: t.keyof({ user: null, assistant: null, system: null }) })
+const ChatTurnC = t.type({ role: t.keyof({ user: null, assistant: null }), content: ContentC })
+const SystemTurnC = t.intersection([t.type({ role: t.literal('system') }), t.partial({ content: optional(ContentC) })])
+/** A turn: its role first, so that a bad role is one issue. */
+const readTurn = (r: Reader, u: unknown, path: string): t.TypeOf<typeof ChatTurnC> | t.TypeOf<typeof SystemTurnC> | undefined => {
+  const role = r.read(RoleC, u, path)?.role
+  return role === undefined ? undefined : role === 'system' ? r.read(SystemTurnC, u, path) : r.read(ChatTurnC, u, path)
 }
-
-/** The parts of a block list, or of a string. Tool results come out apart, in order. */
-const blockParts = (r: Reader, content: string | ReadonlyArray<unknown>, path: string, inResult = false): { parts: Part[]; results: Part[][] } => {
-  if (typeof content === 'string') return { parts: [{ type: 'text', text: content }], results: [] }
-  const parts: Part[] = []
-  const results: Part[][] = []
-  content.forEach((u, j) => {
-    const at = `${path}[${j}]`
-    const tag = r.read(TaggedC, u, at)?.type
-    switch (tag) {
-      case undefined:
-        return
-      case 'text': {
-        const x = r.read(TextC, u, at)
-        if (x !== undefined) parts.push({ type: 'text', text: x.text })
-        return
-      }
-      case 'thinking': {
-        const x = r.read(ThinkingC, u, at)
-        if (x !== undefined) parts.push({ type: 'reasoning', text: x.thinking, ...(typeof x.signature === 'string' ? { signature: x.signature } : {}) })
-        return
-      }
-      case 'redacted_thinking': {
-        const x = r.read(RedactedC, u, at)
-        if (x !== undefined) parts.push({ type: 'reasoning', text: x.data, redacted: true })
-        return
-      }
-      case 'tool_use': {
-        const x = r.read(ToolUseC, u, at)
-        const input = x === undefined ? undefined : jsonText(r, x.input ?? {}, `${at}.input`)
-        if (x !== undefined && input !== undefined) parts.push({ type: 'tool_call', id: x.id, name: x.name, arguments: input, status: 'complete' })
-        return
-      }
-      case 'image':
-      case 'document': {
-        const p = mediaPart(r, u, at, tag)
-        if (p !== undefined) parts.push(p)
-        return
-      }
-      case 'tool_result': {
-        // a result holds text, images and documents, never another result: no recursion on nesting
-        if (inResult) return void r.fail(`${at}.type`, 'a text, image or document block inside a tool_result', tag)
-        const x = r.read(ToolResultC, u, at)
-        if (x === undefined) return
-        const inner = x.content == null ? { parts: [], results: [] } : blockParts(r, x.content, `${at}.content`, true)
-        const content = inner.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')
-        const media = inner.parts.filter((p) => p.type === 'image' || p.type === 'file')
-        results.push([{ type: 'tool_result', toolCallId: x.tool_use_id, content, isError: x.is_error === true }, ...media])
-        return
-      }
-      default:
-        // server tools, citations, search results…: not part of chatfold's model, left out
-        return
-    }
-  })
-  return { parts, results }
-}
-
-const TurnC = t.type({ role: t.keyof({ user: null, assistant: null, system: null }), content: t.union([t.string, t.array(t.unknown)]) })
 const RequestC = t.intersection([
   t.type({ messages: t.array(t.unknown) }, 'a Messages request with messages'),
   t.partial({ system: optional(t.union([t.string, t.array(t.unknown)])) }),
@@ -126,9 +34,14 @@ const RequestC = t.intersection([
  * them, or any request body) into a history: `system` becomes a system message; a user turn's
  * `tool_result` blocks become tool messages (one a result, with the tool's name found from its call)
  * and the rest a user message; an assistant turn becomes an assistant message with
- * `provider: 'anthropic'`, thinking blocks as reasoning with their signatures and redacted thinking
- * as reasoning with `redacted: true`. Tool-use input becomes its JSON text. Blocks of Anthropic's
- * server tools are left out. Every bad field is reported by path.
+ * `provider: 'anthropic'`; a system turn among the messages becomes a system message whose
+ * `metadata.providerFields.anthropic` holds its `role` and other fields (so that it goes back as a
+ * turn in its place); thinking blocks become reasoning with their signatures and redacted thinking
+ * as reasoning with `redacted: true`. Tool-use input becomes its JSON text. Every other block (server
+ * tool calls and results, search results, MCP blocks, compaction, …; see `ANTHROPIC_BLOCK_TYPES`)
+ * is a provider part holding the block verbatim, in its place, and a block's fields that no part
+ * field carries (`cache_control`, `citations`, …) are kept in the part's `providerFields.anthropic`,
+ * so that `toAnthropic` writes the same blocks back. Every bad field is reported by path.
  *
  * @example
  * import { fromAnthropic } from 'chatfold'
@@ -146,10 +59,19 @@ export const fromAnthropic = (u: unknown): E.Either<DecodeFailure, Messages> => 
   if (request.system != null) out.push(fromMessage({ role: 'system', parts: blockParts(r, request.system, 'system').parts }))
   request.messages.forEach((item, i) => {
     const path = `messages[${i}]`
-    const turn = r.read(TurnC, item, path)
-    if (turn === undefined) return
+    const turn = readTurn(r, item, path)
+    if (turn === undefined || !isObject(item)) return
+    if (turn.role === 'system') {
+      // a system turn among the messages: its fields besides the content (`clear_at`, …) are the message's
+      const fields = { role: 'system', ...extrasOf(item, ['role', 'content']) }
+      const parts = turn.content == null ? [] : blockParts(r, turn.content, `${path}.content`).parts
+      out.push(fromMessage({ role: 'system', parts, metadata: { providerFields: { anthropic: fields } } }))
+      return
+    }
     const { parts, results } = blockParts(r, turn.content, `${path}.content`)
     if (turn.role === 'assistant') {
+      // a result answers a call: it belongs in the user turn after it, never beside it
+      if (results.length > 0) r.fail(`${path}.content`, 'no tool_result block in an assistant turn', 'tool_result')
       for (const p of parts) if (p.type === 'tool_call') names.set(p.id, p.name)
       out.push(fromMessage({ role: 'assistant', parts, provider: 'anthropic' }))
       return
@@ -179,7 +101,9 @@ const ErrorBodyC = t.type({ type: t.literal('error'), error: t.type({ type: t.st
 
 /**
  * Decodes an Anthropic Messages response into one assistant message: its id, model,
- * `provider: 'anthropic'`, parts (thinking with signatures, redacted thinking, text, tool use), a
+ * `provider: 'anthropic'`, parts (thinking with signatures, redacted thinking, text, tool use, and
+ * every other block as `fromAnthropic` reads it; a field the response sets to `null` for "none" and
+ * the default `caller: { type: 'direct' }` are left out, as a request would say them), a
  * finish part with the `stop_reason` as it is (`end_turn`, `tool_use`, `max_tokens`, …) and its
  * output tokens. An error body (`{ type: 'error', error: { type, message } }`) becomes an
  * assistant message with `error` set and no parts. Tool calls are `pending`: nothing has run them yet.
@@ -202,7 +126,7 @@ export const fromAnthropicMessage = (u: unknown): E.Either<DecodeFailure, Messag
   return r.done(
     replyMessage({
       provider: 'anthropic',
-      parts: blockParts(r, x.content, 'content').parts,
+      parts: blockParts(r, x.content.map(requestShape), 'content').parts,
       id: x.id,
       model: x.model,
       finish: typeof x.stop_reason === 'string' ? x.stop_reason : undefined,

@@ -3,8 +3,9 @@
  * another provider is mapped to built-in parts where a mapping is documented (web search results to
  * text with their sources, code execution to a call and its result, …) or left out with a
  * `provider_part_dropped` note; provider fields of another provider on built-in parts are mapped
- * the same way (citations to text) or left out with a `provider_fields_dropped` note. Nothing is
- * dropped without a note.
+ * the same way (citations to text) or left out with a `provider_fields_dropped` note, and so are
+ * another provider's message-level fields (`metadata.providerFields`, noted with `part: 'message'`).
+ * Nothing is dropped without a note.
  *
  * Each provider's rules live beside its adapter (`foreign-anthropic.ts`, …): what its own blocks
  * become elsewhere. Private to the adapters.
@@ -18,6 +19,7 @@ import { anthropicPortable } from './foreign-anthropic.ts'
 import { openAIPortable } from './foreign-openai.ts'
 import { googlePortable } from './foreign-google.ts'
 import { dropAllFields, type PortableRules } from './foreign-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 
 const RULES: Readonly<Record<string, PortableRules>> = {
@@ -101,6 +103,17 @@ const splitResults = (m: Message, parts: ReadonlyArray<Part>): ReadonlyArray<Mes
   return out
 }
 
+/** Notes the message-level fields of other providers (`metadata.providerFields`) that `target` does not take. */
+const messageFields = (target: string, m: Message, notes: AdapterNote[]): void => {
+  const all = m.metadata?.['providerFields']
+  if (!isObject(all)) return
+  for (const [provider, fields] of Object.entries(all)) {
+    if (provider === target || !isObject(fields)) continue
+    const dropped = rulesOf(provider).message?.(fields) ?? Object.keys(fields)
+    if (dropped.length > 0) notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider, part: 'message', fields: dropped })
+  }
+}
+
 /**
  * The history as `target` can take it: other providers' parts and fields mapped or left out, each
  * noted. Returns the input itself when it holds nothing of another provider.
@@ -108,6 +121,7 @@ const splitResults = (m: Message, parts: ReadonlyArray<Part>): ReadonlyArray<Mes
 export const forTarget = (target: string, ms: Messages, notes: AdapterNote[]): Messages => {
   let out: Message[] | undefined
   ms.forEach((m, i) => {
+    messageFields(target, m, notes)
     const { parts, changed } = portableParts(target, m, notes)
     if (!changed) {
       out?.push(m)

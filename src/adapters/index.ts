@@ -29,7 +29,17 @@ export {
   type OpenAIResponsesRequest,
   toOpenAIResponses,
 } from './openai-responses.ts'
-export { type AnthropicBlock, type AnthropicImageType, type AnthropicMediaBlock, type AnthropicMessage, type AnthropicRequest, toAnthropic } from './anthropic.ts'
+export {
+  type AnthropicBlock,
+  type AnthropicImageType,
+  type AnthropicMediaBlock,
+  type AnthropicMessage,
+  type AnthropicProviderBlock,
+  type AnthropicRequest,
+  toAnthropic,
+} from './anthropic.ts'
+export { ANTHROPIC_BLOCK_TYPES, type AnthropicBlockType } from './anthropic-blocks.ts'
+export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic-request.ts'
 export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
 export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
 export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
@@ -43,6 +53,7 @@ export {
 } from './ai-sdk.ts'
 export { fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
+export { ANTHROPIC_DELTA_TYPES } from './streams-anthropic.ts'
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
 export { fromUIMessages } from './ai-sdk-ui-from.ts'

@@ -62,8 +62,13 @@ export const prepare = (
   }
   const view = forLLM(ms)
   if (view !== ms) {
-    const kept = new Set(view.map((m) => m.id))
-    for (const m of ms) if (!kept.has(m.id)) context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
+    const kept = new Map(view.map((m) => [m.id, m]))
+    for (const m of ms) {
+      const v = kept.get(m.id)
+      if (v === undefined) context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
+      // the parts a compaction boundary replaced in its own message (those before it)
+      else for (const p of m.parts.slice(0, m.parts.length - v.parts.length)) omitPart(context, m, p, 'before a compaction boundary')
+    }
   }
   const portable = forTarget(target, view, context.notes)
   const check = validateToolPairs(portable)

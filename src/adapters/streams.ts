@@ -1,8 +1,8 @@
 /**
  * Stream assembly: each provider's streaming events, turned into the conversation builder's
  * lifecycle inputs (`startAssistant`, `appendContent`, `appendThinking`, `setThinkingSignature`,
- * `addRedactedThinking`, `addToolCall`, `appendToolCallArguments`, `finish`, `setError`,
- * `finalizeAssistant`), so that a streamed reply becomes a chatfold message through the builder,
+ * `addRedactedThinking`, `addToolCall`, `appendToolCallArguments`, `addPart`, `setPartFields`,
+ * `finish`, `setError`, `finalizeAssistant`), so that a streamed reply becomes a chatfold message through the builder,
  * with the builder's events.
  *
  * An assembler is made per streamed reply. `push` takes one event as the provider documents it
@@ -11,22 +11,21 @@
  * output tokens when the stream reported them), unless an event closed it already. The only state
  * kept is what the events do not repeat: which tool call an index (or item) belongs to, whether the
  * reply was opened and closed, and the latest token count. Events of types an assembler does not
- * know (pings, server-tool blocks, …) and malformed events mean nothing; nothing throws.
+ * know (pings, …) and malformed events mean nothing; nothing throws.
  *
  * Stop reasons become chatfold's: `end_turn`, `tool_use`, `max_tokens`, `content_filter`, or the
  * provider's own in lower case.
  *
  * @module
  */
-import * as t from 'io-ts'
 import type { LifecycleInput } from '../conversation.ts'
 import { newId } from '../internal/id.ts'
-import { reader } from './shared.ts'
 import { openAIChatFinish } from './openai-chat-from.ts'
 import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.ts'
 
 export type { StreamAssembler } from './stream-kit.ts'
 export { geminiStream, openAIResponsesStream } from './streams-gemini-responses.ts'
+export { anthropicStream } from './streams-anthropic.ts'
 
 // --- OpenAI Chat Completions ---
 
@@ -85,115 +84,6 @@ export const openAIChatStream = (): StreamAssembler => {
       const reason = str(choice, 'finish_reason')
       if (reason !== undefined) out.push({ type: 'finish', reason: openAIChatFinish(reason) })
       return out
-    },
-    end: () => life.finalize(),
-  }
-}
-
-// --- Anthropic Messages ---
-
-const AnthropicBlockC = t.intersection([t.type({ type: t.string }), t.partial({ id: t.string, name: t.string, text: t.string, thinking: t.string, data: t.string })])
-
-/**
- * An assembler for Anthropic Messages stream events: `message_start` opens the reply (its `id` and
- * `model`); `content_block_start` opens a text, thinking, redacted-thinking or tool-use block;
- * `text_delta`, `thinking_delta`, `signature_delta` and `input_json_delta` fill it (a tool call
- * whose input never streams gets `{}`); `message_delta` sets the finish part (the `stop_reason` as
- * it is) and records the output tokens; `message_stop` finalizes; an `error` event sets the
- * message's error. `end` finalizes a stream that stopped without `message_stop`.
- *
- * A thinking block that streams a signature but no text becomes a reasoning part of its own (empty,
- * signed), so every signature goes back to the provider unmodified.
- *
- * @example
- * import { anthropicStream } from 'chatfold'
- * const assembler = anthropicStream()
- * assembler.push({ type: 'message_start', message: { id: 'msg_1', model: 'claude-sonnet-4-5', content: [] } })
- * assembler.push({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} } })
- * assembler.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"."}' } })
- *
- * @since 0.1.0
- * @category adapters
- */
-export const anthropicStream = (): StreamAssembler => {
-  const life = lifecycle('anthropic')
-  const blocks = new Map<number, { readonly kind: string; readonly id?: string; filled: boolean }>()
-  const decode = reader()
-  return {
-    push: (event) => {
-      const type = str(event, 'type')
-      const index = num(event, 'index') ?? 0
-      switch (type) {
-        case 'message_start': {
-          const message = field(event, 'message')
-          life.tokens(num(field(message, 'usage'), 'output_tokens'))
-          return life.start(str(message, 'id'), str(message, 'model'))
-        }
-        case 'content_block_start': {
-          const block = decode.read(AnthropicBlockC, field(event, 'content_block'), '')
-          if (block === undefined) return []
-          const out: LifecycleInput[] = life.ensure()
-          if (block.type === 'text') {
-            blocks.set(index, { kind: 'text', filled: false })
-            if (block.text !== undefined && block.text !== '') out.push({ type: 'appendContent', text: block.text })
-          } else if (block.type === 'thinking') {
-            blocks.set(index, { kind: 'thinking', filled: block.thinking !== undefined && block.thinking !== '' })
-            if (block.thinking !== undefined && block.thinking !== '') out.push({ type: 'appendThinking', text: block.thinking })
-          } else if (block.type === 'redacted_thinking' && block.data !== undefined) {
-            out.push({ type: 'addRedactedThinking', data: block.data })
-          } else if (block.type === 'tool_use' && block.id !== undefined) {
-            blocks.set(index, { kind: 'tool_use', id: block.id, filled: false })
-            out.push({ type: 'addToolCall', id: block.id, name: block.name ?? '' })
-          }
-          return out
-        }
-        case 'content_block_delta': {
-          const delta = field(event, 'delta')
-          const block = blocks.get(index)
-          switch (str(delta, 'type')) {
-            case 'text_delta': {
-              const text = str(delta, 'text')
-              return text === undefined || text === '' ? [] : [...life.ensure(), { type: 'appendContent', text }]
-            }
-            case 'thinking_delta': {
-              const text = str(delta, 'thinking')
-              if (text === undefined || text === '') return []
-              if (block !== undefined) block.filled = true
-              return [...life.ensure(), { type: 'appendThinking', text }]
-            }
-            case 'signature_delta': {
-              const signature = str(delta, 'signature')
-              if (signature === undefined || !life.live) return []
-              return [{ type: 'setThinkingSignature', signature }]
-            }
-            case 'input_json_delta': {
-              const fragment = str(delta, 'partial_json')
-              if (fragment === undefined || fragment === '' || block?.id === undefined || !life.live) return []
-              block.filled = true
-              return [{ type: 'appendToolCallArguments', id: block.id, fragment }]
-            }
-            default:
-              return []
-          }
-        }
-        case 'content_block_stop':
-          return []
-        case 'message_delta': {
-          life.tokens(num(field(event, 'usage'), 'output_tokens'))
-          const reason = str(field(event, 'delta'), 'stop_reason')
-          return reason === undefined || !life.live ? [] : [{ type: 'finish', reason }]
-        }
-        case 'message_stop':
-          return life.finalize()
-        case 'error': {
-          const error = field(event, 'error')
-          const message = str(error, 'message') ?? 'error'
-          const kind = str(error, 'type')
-          return [...life.ensure(), { type: 'setError', error: kind === undefined ? message : `${kind}: ${message}` }]
-        }
-        default:
-          return []
-      }
     },
     end: () => life.finalize(),
   }

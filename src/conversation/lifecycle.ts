@@ -174,6 +174,27 @@ const addRedactedThinking = (state: BuilderState, input: Of<'addRedactedThinking
   return putPart(state, current, current.parts.length, { type: 'reasoning', text: input.data, redacted: true }, input.at)
 }
 
+const addPart = (state: BuilderState, input: Of<'addPart'>): StepResult => {
+  const current = state.current
+  if (current === undefined) return warn(state, input.type, NO_CURRENT)
+  return putPart(state, current, current.parts.length, input.part, input.at)
+}
+
+/** A part that can carry provider fields. */
+type Fielded = Extract<Part, { readonly type: 'text' | 'reasoning' | 'image' | 'file' | 'tool_call' | 'tool_result' }>
+const FIELDED: ReadonlySet<string> = new Set(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result'])
+const isFielded = (p: Part | undefined): p is Fielded => p !== undefined && FIELDED.has(p.type)
+
+const setPartFields = (state: BuilderState, input: Of<'setPartFields'>): StepResult => {
+  const current = state.current
+  if (current === undefined) return warn(state, input.type, NO_CURRENT)
+  const i = current.parts.length - 1
+  const last = current.parts[i]
+  if (!isFielded(last)) return warn(state, input.type, 'the last part cannot carry provider fields')
+  const all = last.providerFields ?? {}
+  return putPart(state, current, i, { ...last, providerFields: { ...all, [input.provider]: { ...all[input.provider], ...input.fields } } }, input.at)
+}
+
 const addToolCall = (state: BuilderState, input: Of<'addToolCall'>): StepResult => {
   const current = state.current
   if (current === undefined) return warn(state, input.type, NO_CURRENT)
@@ -292,6 +313,10 @@ export const stepLifecycle = (state: BuilderState, input: LifecycleInput): StepR
       return setThinkingSignature(state, input)
     case 'addRedactedThinking':
       return addRedactedThinking(state, input)
+    case 'addPart':
+      return addPart(state, input)
+    case 'setPartFields':
+      return setPartFields(state, input)
     case 'addToolCall':
       return addToolCall(state, input)
     case 'appendToolCallArguments':

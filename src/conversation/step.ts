@@ -18,6 +18,8 @@ const LIFECYCLE: Readonly<Record<LifecycleInput['type'], true>> = {
   appendThinking: true,
   setThinkingSignature: true,
   addRedactedThinking: true,
+  addPart: true,
+  setPartFields: true,
   addToolCall: true,
   appendToolCallArguments: true,
   startToolCall: true,

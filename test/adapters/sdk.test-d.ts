@@ -7,6 +7,7 @@ import type OpenAI from 'openai'
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem, Response as OpenAIResponse, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type Anthropic from '@anthropic-ai/sdk'
+import type { BetaMessageParam, MessageCreateParamsNonStreaming as BetaMessageCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages'
 import type { GenerateContentParameters, GenerateContentResponse, Content } from '@google/genai'
 import type { generateText, ModelMessage, UIMessage } from 'ai'
 import type {
@@ -15,6 +16,7 @@ import type {
   AIUIMessage,
   AIUIMessages,
   AnthropicMessage,
+  AnthropicProviderBlock,
   AnthropicRequest,
   GeminiContent,
   GeminiRequest,
@@ -31,6 +33,19 @@ import type * as aiSdk from './fixtures/ai-sdk.ts'
 
 type Assert<T extends true> = T
 type Assignable<A, B> = [A] extends [B] ? true : false
+type IsNever<T> = [T] extends [never] ? true : false
+/** A type without the blocks an adapter keeps verbatim (those whose `type` is any string), arrays made mutable. */
+type Typed<T> = T extends string
+  ? T
+  : T extends ReadonlyArray<infer U>
+    ? Array<Typed<U>>
+    : T extends { readonly type: infer K }
+      ? string extends K
+        ? never
+        : { [P in keyof T]: Typed<T[P]> }
+      : T extends object
+        ? { [P in keyof T]: Typed<T[P]> }
+        : T
 /** A fixture written `as const`, made mutable, as data decoded from JSON would be. */
 type Mutable<T> = T extends Uint8Array ? T : T extends ReadonlyArray<infer U> ? Array<Mutable<U>> : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T
 
@@ -45,7 +60,12 @@ export type OpenAIResponsesChecks = [
   Assert<Assignable<OpenAIResponsesRequest['input'], NonNullable<ResponseCreateParamsNonStreaming['input']>>>,
 ]
 export type AnthropicChecks = [
-  Assert<Assignable<AnthropicMessage, Anthropic.MessageParam>>,
+  // blocks kept verbatim (AnthropicProviderBlock) are the API's own JSON, typed loosely: every block chatfold writes itself is the SDK's
+  // a system turn among the messages is written only back to where it came from, and may hold no content (beta)
+  Assert<Assignable<Typed<Exclude<AnthropicMessage, { readonly role: 'system' }>>, Anthropic.MessageParam>>,
+  Assert<Assignable<Typed<AnthropicMessage>, BetaMessageParam>>,
+  Assert<IsNever<Typed<AnthropicProviderBlock>>>,
+  Assert<Assignable<{ type: 'text'; text: string }, Exclude<Typed<Extract<AnthropicMessage, { readonly role: 'user' }>>['content'], string>[number]>>,
   Assert<Assignable<NonNullable<AnthropicRequest['system']>, NonNullable<Anthropic.MessageCreateParams['system']>>>,
 ]
 export type GeminiChecks = [Assert<Assignable<GeminiContent, Content>>, Assert<Assignable<NonNullable<GeminiRequest['systemInstruction']>, Content>>]
@@ -55,13 +75,13 @@ export type AISDKChecks = [Assert<Assignable<AIModelMessage, ModelMessage>>, Ass
 // The way the README shows it: spread the request into the SDK call.
 declare const chatRequest: OpenAIChatRequest
 declare const responsesRequest: OpenAIResponsesRequest
-declare const anthropicRequest: AnthropicRequest
+declare const anthropicRequest: Typed<AnthropicRequest>
 declare const geminiRequest: GeminiRequest
 declare const aiRequest: AIModelMessages
 
 export const chatParams = { model: 'gpt-5', ...chatRequest } satisfies ChatCompletionCreateParamsNonStreaming
 export const responsesParams = { model: 'gpt-5', store: false, ...responsesRequest } satisfies ResponseCreateParamsNonStreaming
-export const anthropicParams = { model: 'claude-sonnet-4-5', max_tokens: 1024, ...anthropicRequest } satisfies Anthropic.MessageCreateParamsNonStreaming
+export const anthropicParams = { model: 'claude-sonnet-4-5', max_tokens: 1024, ...anthropicRequest } satisfies BetaMessageCreateParams
 export const geminiParams = {
   model: 'gemini-2.5-pro',
   contents: geminiRequest.contents,

@@ -116,7 +116,8 @@ describe('@anthropic-ai/sdk', () => {
     const { captured, fetch } = capturing(anthropicFx.toolUseResponse)
     const client = new Anthropic({ apiKey: 'sk-ant-test', fetch, maxRetries: 0 })
     const { request } = right(toAnthropic()(anthropicHistory))
-    const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1024, ...request })
+    // the request's blocks kept verbatim are typed loosely (the API's own JSON): the SDK's type is named here
+    const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1024, ...(request as Pick<Anthropic.MessageCreateParamsNonStreaming, 'messages' | 'system'>) })
     expect(captured[0]?.url).toBe('https://api.anthropic.com/v1/messages')
     expect(captured[0]?.body).toEqual({ model: 'claude-sonnet-5-5', max_tokens: 1024, ...(wire(request) as object) })
     expect(JSON.stringify(captured[0]?.body)).toContain('"signature":"EqQBCgIYAhIMsig1"')
