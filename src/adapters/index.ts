@@ -31,7 +31,9 @@ export {
 } from './openai-responses.ts'
 export { type AnthropicBlock, type AnthropicImageType, type AnthropicMediaBlock, type AnthropicMessage, type AnthropicRequest, toAnthropic } from './anthropic.ts'
 export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
-export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
+export { fromGemini, fromGeminiResponse, GEMINI_PART_KEYS } from './gemini-from.ts'
+export { fromGeminiRequest, type GeminiRequestBody, toGeminiRequest } from './gemini-request.ts'
+export { CODE_EXECUTION_TOOL } from './foreign-google.ts'
 export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
 export {
   type AIContentPart,
