@@ -27,6 +27,32 @@ import { providerPart } from '../part-make.ts'
 
 // --- from ---
 
+/**
+ * Every content part type of an AI SDK `ModelMessage` that `fromModelMessages` gives a home (a
+ * type-level test checks it against the installed `ai`'s `ModelMessage`).
+ *
+ * @example
+ * import { AI_MODEL_PART_TYPES } from 'chatfold'
+ * AI_MODEL_PART_TYPES.includes('tool-approval-request') // true
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export const AI_MODEL_PART_TYPES = ['text', 'image', 'file', 'reasoning', 'tool-call', 'tool-result', 'tool-approval-request', 'tool-approval-response'] as const
+
+/**
+ * Every tool-result output type `fromModelMessages` reads (a type-level test checks it against the
+ * installed `ai`'s `ToolResultPart`).
+ *
+ * @example
+ * import { AI_TOOL_OUTPUT_TYPES } from 'chatfold'
+ * AI_TOOL_OUTPUT_TYPES.includes('execution-denied') // true
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export const AI_TOOL_OUTPUT_TYPES = ['text', 'json', 'error-text', 'error-json', 'execution-denied', 'content'] as const
+
 export const PROVIDERS: ReadonlySet<string> = new Set<ProviderId>(['openai', 'anthropic', 'google'])
 
 const OptionsC = t.UnknownRecord

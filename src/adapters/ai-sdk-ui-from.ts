@@ -48,6 +48,44 @@ const ToolC = t.intersection([
   }),
 ])
 
+/**
+ * Every `UIMessage` part type `fromUIMessages` gives a home, besides `tool-{name}` and
+ * `data-{name}` (see `AIUIPartType`).
+ *
+ * @example
+ * import { AI_UI_PART_TYPES } from 'chatfold'
+ * AI_UI_PART_TYPES.includes('source-url') // true
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export const AI_UI_PART_TYPES = ['text', 'reasoning', 'file', 'source-url', 'source-document', 'step-start', 'dynamic-tool'] as const
+
+/**
+ * Every `UIMessage` part type `fromUIMessages` gives a home (a type-level test checks it against
+ * the installed `ai`'s `UIMessage`).
+ *
+ * @example
+ * import type { AIUIPartType } from 'chatfold'
+ * const type: AIUIPartType = 'tool-weather'
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` | `data-${string}`
+
+/**
+ * Every state of a UI tool part `fromUIMessages` reads.
+ *
+ * @example
+ * import { AI_UI_TOOL_STATES } from 'chatfold'
+ * AI_UI_TOOL_STATES.includes('approval-requested') // true
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export const AI_UI_TOOL_STATES = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'] as const
+
 /** The fields of a tool part chatfold's call and result carry; every other one is kept on the call (`ui`). */
 const TOOL_OWN: ReadonlyArray<string> = ['type', 'toolCallId', 'toolName', 'state', 'input', 'output', 'errorText', 'callProviderMetadata']
 

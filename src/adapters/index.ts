@@ -41,10 +41,13 @@ export {
   type AIModelMessages,
   type AIProviderOptions,
   type AIToolResultPart,
+  type AIJsonValue,
+  type AIToolResultOutput,
+  type AIToolApprovalPart,
   toModelMessages,
 } from './ai-sdk.ts'
-export { fromModelMessages } from './ai-sdk-from.ts'
+export { AI_MODEL_PART_TYPES, AI_TOOL_OUTPUT_TYPES, fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
-export { fromUIMessages } from './ai-sdk-ui-from.ts'
+export { AI_UI_PART_TYPES, AI_UI_TOOL_STATES, type AIUIPartType, fromUIMessages } from './ai-sdk-ui-from.ts'

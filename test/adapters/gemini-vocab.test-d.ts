@@ -14,4 +14,5 @@ type Stale = Exclude<Handled, keyof Part>
 type IsNever<T> = [T] extends [never] ? true : false
 
 export const everyPartKeyHandled: IsNever<Unhandled> = true
+export const partRead: IsNever<keyof Part> = false
 export const noStaleKey: IsNever<Stale> = true
