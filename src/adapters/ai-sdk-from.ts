@@ -13,6 +13,7 @@ import type { Message, Messages } from '../message.ts'
 import {
   fromDataUrl,
   fromMessage,
+  parseJson,
   optional,
   reader,
   type Reader,
@@ -228,6 +229,20 @@ export const outputFields = (output: Readonly<Record<string, unknown>>): Readonl
   return { output }
 }
 
+/** Whether a tool input is the JSON text of an object (what a call's arguments are), not a string value. */
+export const isObjectText = (u: unknown): u is string => {
+  if (typeof u !== 'string') return false
+  const parsed = parseJson(u)
+  return parsed !== undefined && isObject(parsed.value)
+}
+
+/**
+ * A tool call's arguments from its input: JSON text of an object is that text (never a JSON string
+ * of it); any other value is its JSON; no input is `{}`.
+ */
+export const inputArguments = (r: Reader, input: unknown, at: string): string | undefined =>
+  isObjectText(input) ? input : input === undefined ? '{}' : jsonText(r, input, at)
+
 /** A part kept verbatim as an AI SDK provider part, checked to be JSON. */
 const kept = (r: Reader, d: Decoded, tag: string, u: unknown, at: string): void => {
   if (jsonText(r, u, at) !== undefined) d.parts.push(providerPart('ai-sdk', tag, u))
@@ -267,15 +282,14 @@ const contentParts = (r: Reader, content: ReadonlyArray<unknown>, path: string, 
       if (x === undefined) return
       // a call the provider ran itself, answered in the same message: kept as it came, with its result
       if (x.providerExecuted === true) return kept(r, d, tag, u, at)
-      // an input sent as JSON text is that text, not a JSON string of it
-      const input = typeof x.input === 'string' ? x.input : x.input === undefined ? '{}' : jsonText(r, x.input, `${at}.input`)
+      const input = inputArguments(r, x.input, `${at}.input`)
       if (input === undefined) return
       carrier(d, x.providerOptions)
       names.set(x.toolCallId, x.toolName)
       d.parts.push(
         withAi(
           { type: 'tool_call', id: x.toolCallId, name: x.toolName, arguments: input, status: 'complete' },
-          { ...(typeof x.input === 'string' ? { inputText: true } : {}), ...(x.providerExecuted === false ? { providerExecuted: false } : {}), providerOptions: extraOptions(x.providerOptions, GOOGLE_READ) },
+          { ...(isObjectText(x.input) ? { inputText: true } : {}), ...(x.providerExecuted === false ? { providerExecuted: false } : {}), providerOptions: extraOptions(x.providerOptions, GOOGLE_READ) },
         ),
       )
     } else if (tag === 'tool-result' && role === 'assistant') {
@@ -291,8 +305,24 @@ const contentParts = (r: Reader, content: ReadonlyArray<unknown>, path: string, 
       kept(r, d, tag, u, at)
     }
   })
-  return d
+  return { ...d, parts: withoutNeedlessMarks(d.parts) }
 }
+
+/**
+ * A Gemini signature on empty reasoning only needs the `alone` mark when the part after it would
+ * otherwise take it: before another signature carrier, a provider part or at the end it goes (so a
+ * history written by chatfold comes back as it was).
+ */
+export const withoutNeedlessMarks = (parts: Part[]): Part[] =>
+  parts.map((p, i) => {
+    if (p.type !== 'reasoning' || p.redacted !== true) return p
+    const own = p.providerFields?.['ai-sdk']
+    const next = parts[i + 1]
+    if (own?.['alone'] !== true || Object.keys(own).length !== 1) return p
+    if (next !== undefined && !(next.type === 'reasoning' && next.redacted === true) && next.type !== 'provider') return p
+    const { providerFields: _, ...bare } = p
+    return bare
+  })
 
 /**
  * Decodes AI SDK `ModelMessage`s (`{ messages }`, as `toModelMessages` writes them, or a

@@ -12,7 +12,7 @@ import type { Part } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import { JsonRecordC } from '../internal/json.ts'
 import { fromMessage, optional, reader, type Reader, settleStatuses } from './shared.ts'
-import { bytesForm, carrier, type Decoded, extraOptions, GOOGLE_READ, PROVIDERS, reasoningWithExtras, source, withAi } from './ai-sdk-from.ts'
+import { bytesForm, carrier, inputArguments, withoutNeedlessMarks, isObjectText, type Decoded, extraOptions, GOOGLE_READ, PROVIDERS, reasoningWithExtras, source, withAi } from './ai-sdk-from.ts'
 import { isObject } from '../internal/object.ts'
 import { jsonText } from './json-text.ts'
 import type { ProviderId } from './types.ts'
@@ -109,13 +109,13 @@ const toolPart = (r: Reader, u: unknown, at: string, tag: string, step: Step): v
   if (x === undefined || !isObject(u)) return
   const name = tag === 'dynamic-tool' ? x.toolName : tag.slice('tool-'.length)
   if (name === undefined) return void r.fail(`${at}.toolName`, 'string', undefined)
-  const args = typeof x.input === 'string' ? x.input : x.input === undefined ? '{}' : jsonText(r, x.input, `${at}.input`)
+  const args = inputArguments(r, x.input, `${at}.input`)
   if (args === undefined) return
   const others = Object.fromEntries(Object.entries(u).filter(([k]) => !TOOL_OWN.includes(k)))
   if (Object.keys(others).length > 0 && jsonText(r, others, at) === undefined) return
   carrier(step, x.callProviderMetadata)
   const fields = {
-    ...(typeof x.input === 'string' ? { inputText: true } : {}),
+    ...(isObjectText(x.input) ? { inputText: true } : {}),
     ...(x.input === undefined ? { noInput: true } : {}),
     ...(tag === 'dynamic-tool' ? { dynamic: true } : {}),
     ...(KEPT_STATES.has(x.state) ? { state: x.state } : {}),
@@ -223,7 +223,7 @@ export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> =>
     steps.forEach((step, k) => {
       const first = k === 0 ? { id: x.id, ...(metadata === undefined ? {} : { metadata }) } : {}
       const provider = x.role === 'assistant' && step.provider !== undefined && PROVIDERS.has(step.provider) ? { provider: step.provider as ProviderId } : {}
-      out.push(fromMessage({ ...first, role: x.role, parts: step.parts, ...provider }))
+      out.push(fromMessage({ ...first, role: x.role, parts: withoutNeedlessMarks(step.parts), ...provider }))
       if (step.results.length > 0) out.push(fromMessage({ role: 'tool', parts: step.results }))
     })
   })

@@ -274,7 +274,8 @@ export const assistantContent = (context: Context, m: Message, kept = true): Ass
   }
   for (const p of m.parts) {
     if (p.type === 'reasoning') {
-      if (p.redacted === true && m.provider === 'google' && aiFields(p)['alone'] === true) {
+      if (p.redacted === true && m.provider === 'google' && Object.keys(aiFields(p)).length > 0) {
+        // a signature that stood alone (marked, or with options of its own): empty reasoning of its own
         flush()
         out.push(optioned<AssistantPart>({ type: 'reasoning', text: '' }, { google: { thoughtSignature: p.text } }, p))
       } else if (p.redacted === true && m.provider === 'google') {

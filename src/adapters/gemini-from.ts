@@ -188,8 +188,24 @@ const contentParts = (r: Reader, parts: ReadonlyArray<unknown>, path: string, ca
       out.push(withFields(media(x.mimeType, { url: x.fileUri }), fields))
     }
   })
-  return { parts: out, results }
+  return { parts: withoutNeedlessMarks(out), results }
 }
+
+/**
+ * Carriers that stand alone only need the `alone` mark when the part after them would otherwise
+ * take their signature (text, media, a call): before a reasoning part, a provider part or at the end
+ * of a turn the mark goes (a history written by chatfold comes back as it was).
+ */
+const withoutNeedlessMarks = (parts: Part[]): Part[] =>
+  parts.map((p, i) => {
+    if (p.type !== 'reasoning' || p.redacted !== true) return p
+    const google = p.providerFields?.['google']
+    const next = parts[i + 1]
+    if (google?.['alone'] !== true || Object.keys(google).length !== 1) return p
+    if (next !== undefined && next.type !== 'reasoning' && next.type !== 'provider') return p
+    const { providerFields: _, ...bare } = p
+    return bare
+  })
 
 const RequestC = t.intersection([
   t.type({ contents: t.array(t.unknown) }, 'a generateContent request with contents'),

@@ -154,7 +154,8 @@ const modelParts = (context: Context, m: Message): GeminiPart[] => {
     if (p.type === 'reasoning') {
       if (!native) {
         for (const x of foreignReasoning(context, m, p, 'foreign')) push({ text: x.text })
-      } else if (p.redacted === true && fields['alone'] === true) {
+      } else if (p.redacted === true && Object.keys(fields).length > 0) {
+        // a signature that stood alone (marked, or with fields of its own): its own empty text part
         flush()
         parts.push(dressed({ text: '', thoughtSignature: p.text }, fields))
       } else if (p.redacted === true) {
