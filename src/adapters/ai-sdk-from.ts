@@ -329,8 +329,13 @@ export const withoutNeedlessMarks = (parts: Part[]): Part[] =>
  * `generateText` argument) into a history. Reasoning signatures are read from `providerOptions`
  * (`anthropic`, `google`, `openai`), which also sets the assistant message's `provider`; a tool
  * message becomes one tool message with one result a part (`json` outputs as JSON text,
- * `error-text`, `error-json` and `execution-denied` as errors). Tool approval parts are left out.
- * Every bad field is reported by path.
+ * `error-text`, `error-json` and `execution-denied` as errors). Nothing is lost: a tool input
+ * given as JSON text is that text (never a JSON string of it); provider options beyond signatures,
+ * which output a result had, how bytes were given (base64, data URL) and the message's own
+ * `providerOptions` are kept in `providerFields['ai-sdk']` (message: `metadata.providerFields`);
+ * tool approval requests and responses, and a call the provider ran with its result, are AI SDK
+ * provider parts in their place; so `toModelMessages` gives the messages back as they came (a
+ * content of one plain text part as a string). Every bad field is reported by path.
  *
  * @example
  * import { fromModelMessages } from 'chatfold'

@@ -177,9 +177,14 @@ const userState = (state: string | undefined): string | undefined => state
  * output text, or its JSON; `output-error` and `output-denied` as errors; a tool still running is a
  * `pending` call). Reasoning signatures are read from `providerMetadata` (and `callProviderMetadata`)
  * as `fromModelMessages` reads `providerOptions`. The UI message's id becomes the first message's
- * id; its `metadata`, data and source parts (which chatfold has no part for) and which outputs were
- * JSON are kept in `metadata.ui`, so that `toUIMessages` gives them back. Every bad field is
- * reported by path.
+ * id; its `metadata`, data and source parts (which chatfold has no part for, and which the AI SDK's
+ * own `convertToModelMessages` does not send either) are kept in `metadata.ui`; a tool input given
+ * as JSON text is that text; a tool part's state when its call and result do not tell it
+ * (`input-streaming`, the approval states, `output-denied`), its other fields (`title`,
+ * `approval`, `providerExecuted`, …), `dynamic-tool`, text states and provider metadata beyond
+ * signatures are kept in `providerFields['ai-sdk']`, so that `toUIMessages` gives them back. A
+ * v4-era message is read from its `parts` (its legacy `content` kept and given back), or from its
+ * `content` when it has no parts. Every bad field is reported by path.
  *
  * @example
  * import { fromUIMessages } from 'chatfold'

@@ -378,7 +378,10 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
 /**
  * Converts a history to AI SDK `ModelMessage`s. The history goes through `forLLM` and the
  * tool-pair check first; the result says what could not be carried. `foreignReasoning` and `model`
- * play no part: the AI SDK's provider picks the reasoning it can verify by its key.
+ * play no part: the AI SDK's provider picks the reasoning it can verify by its key. What
+ * `fromModelMessages` kept goes back as it came (provider options, output types, tool input as
+ * JSON text, approval parts, provider-run calls); another provider's provider parts and fields are
+ * mapped or left out with notes.
  *
  * @example
  * import * as E from 'fp-ts/Either'

@@ -218,7 +218,14 @@ const RequestC = t.intersection([
  * content's function responses become tool messages (one a response) and the rest a user message;
  * a `model` content becomes an assistant message with `provider: 'google'` (thought parts as
  * reasoning with their signatures; a signature on another part as a redacted reasoning part right
- * before it). Every bad field is reported by path.
+ * before it). Every member of Gemini's `Part` has a home (`GEMINI_PART_KEYS`): `executableCode`,
+ * `codeExecutionResult`, `toolCall`, `toolResponse` (and any part of no known shape) are provider
+ * parts (`'google'`, the part's key, the part verbatim) in their place; fields only Gemini knows
+ * (`videoMetadata`, `mediaResolution`, `partMetadata`, `fileData.displayName`,
+ * `functionCall.partialArgs`, `functionResponse.parts`, `willContinue`, `scheduling`, …) go in the
+ * part's `providerFields.google`, so that `toGemini` gives the contents back as they came (up to
+ * made-up call ids, one content per turn, function responses first). Every bad field is reported
+ * by path.
  *
  * @example
  * import { fromGemini } from 'chatfold'
@@ -328,7 +335,10 @@ export const decodeGeminiResponse = (
 }
 
 /**
- * Decodes a Gemini `GenerateContentResponse` (its first candidate) into one assistant message: its
+ * Decodes a Gemini `GenerateContentResponse` (its first candidate) into one assistant message
+ * (parts as `fromGemini` reads them; the candidate's `groundingMetadata`, `urlContextMetadata` and
+ * `citationMetadata` as Google provider parts after them, which other providers get as text with
+ * sources and `toGemini` leaves out with a note, as no part of a request): its
  * `responseId` as id, `modelVersion` as model, `provider: 'google'`, parts, a finish part (`STOP` →
  * `end_turn`, or `tool_use` when it calls a function; `MAX_TOKENS` → `max_tokens`; safety reasons →
  * `content_filter`; others in lower case) and its output tokens. A blocked prompt, or an error body

@@ -11,7 +11,12 @@
  *   a thought summary is a `thought: true` text part with its `thoughtSignature`; a signature the
  *   model attached to a text or function-call part is kept as a redacted reasoning part (its text is
  *   the signature) right before that part, and goes back on it (so is a thought with no text);
- * - images and files are `inlineData` (bytes) or `fileData` (URL).
+ * - images and files are `inlineData` (bytes) or `fileData` (URL);
+ * - what `fromGemini` kept goes back as it came: Gemini-only fields from `providerFields.google`
+ *   onto the part they came with, Google provider parts (`executableCode`, `codeExecutionResult`,
+ *   `toolCall`, `toolResponse`, …) verbatim in their place, a JSON function response as its
+ *   object; response metadata (`groundingMetadata`, …) is no request content and is left out with
+ *   a note. Other providers' parts go through their rules first (mapped or left out, noted).
  *
  * Gemini may send function calls without ids: `fromGemini` and `fromGeminiResponse` make ids up
  * (`<name>-<n>` for a history, `<responseId>-<n>` for a response) and pair each `functionResponse`
