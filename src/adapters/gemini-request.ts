@@ -1,5 +1,7 @@
 /**
- * A whole Gemini `generateContent` request body (REST shape) to and from a `ChatRequest`:
+ * A whole Gemini `generateContent` request body to and from a `ChatRequest` (the REST shape; the
+ * `@google/genai` shape `{ model, contents, config }` is read as the REST body it stands for and
+ * written back in its own shape):
  *
  * - `systemInstruction` and `contents` are the history (`fromGemini`, `toGemini`);
  * - `tools`: each `functionDeclarations` entry is a function tool (`parameters`, Gemini's OpenAPI
@@ -193,7 +195,33 @@ const nearestChoice = (config: Obj): ToolChoice | undefined => {
  * @since 0.2.0
  * @category adapters
  */
-export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
+export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => (isObject(u) && isObject(u['config']) ? fromSdkParameters(u, u['config']) : fromRestBody(u))
+
+/** Where the SDK's `config` holds what a REST body has at its top level. */
+const IN_CONFIG = ['systemInstruction', 'tools', 'toolConfig'] as const
+
+/**
+ * The `@google/genai` shape (`{ model, contents, config }`, every setting flat in `config`): read
+ * as the REST body it stands for, marked so that `toGeminiRequest` writes the same shape back.
+ */
+const fromSdkParameters = (u: Readonly<Record<string, unknown>>, config: Readonly<Record<string, unknown>>): E.Either<DecodeFailure, ChatRequest> => {
+  const { config: _, ...top } = u
+  const generation: Record<string, unknown> = {}
+  const moved: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(config)) {
+    if ((IN_CONFIG as ReadonlyArray<string>).includes(k)) moved[k] = v
+    else generation[k] = v
+  }
+  const decoded = fromRestBody({ ...top, ...moved, generationConfig: generation })
+  if (E.isLeft(decoded)) {
+    return E.left(decoded.left.map((i) => (/^(systemInstruction|tools|toolConfig)\b/.test(i.path) ? { ...i, path: `config.${i.path}` } : { ...i, path: i.path.replace(/^generationConfig\b/, 'config') })))
+  }
+  const request = decoded.right
+  const google = request.providerFields?.['google'] ?? {}
+  return E.right({ ...request, providerFields: { ...request.providerFields, google: { ...google, sdkShape: true } } })
+}
+
+const fromRestBody = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
   const r = reader()
   const body = r.read(BodyC, u, '')
   if (body === undefined || !isObject(u)) return r.done<ChatRequest>({ messages: [] })
@@ -233,6 +261,13 @@ export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ChatReque
 }
 
 // --- to ---
+
+/** A REST body in the `@google/genai` shape: everything but the model and contents in `config`. */
+const toSdkParameters = (body: GeminiRequestBody): GeminiRequestBody => {
+  const { model, contents, generationConfig, ...rest } = body
+  const config = { ...generationConfig, ...rest }
+  return { ...(model === undefined ? {} : { model }), contents, ...(Object.keys(config).length === 0 ? {} : { config }) }
+}
 
 const declaration = (tool: Extract<ToolDefinition, { readonly type: 'function' }>, notes: AdapterNote[]): Record<string, unknown> => {
   const all = tool.providerFields ?? {}
@@ -307,13 +342,15 @@ export const toGeminiRequest =
     }
     if (request.settings?.parallelToolCalls !== undefined) notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' })
     const toolConfig = isObject(keptToolConfig) ? keptToolConfig : request.toolChoice === undefined ? undefined : toolConfigOf(request.toolChoice)
+    const { sdkShape, ...others } = rest
     const body: GeminiRequestBody = {
-      ...rest,
+      ...others,
       ...(request.model === undefined ? {} : { model: request.model }),
       ...history.right.request,
       ...(request.tools === undefined ? {} : { tools: toolsOf(request.tools, notes) }),
       ...(toolConfig === undefined ? {} : { toolConfig: { ...toolConfig } }),
       ...(Object.keys(generation).length === 0 ? {} : { generationConfig: generation }),
     }
-    return E.right({ request: body, report: { ...(history.right.report.repair === undefined ? {} : { repair: history.right.report.repair }), notes } })
+    const report = { ...(history.right.report.repair === undefined ? {} : { repair: history.right.report.repair }), notes }
+    return E.right({ request: sdkShape === true ? toSdkParameters(body) : body, report })
   }

@@ -181,6 +181,16 @@ describe('the Gemini request envelope', () => {
     expect(request.tools?.map((t) => (t.type === 'function' ? t.name : t.kind))).toEqual(['book', 'ping', 'googleMaps', 'fileSearch', 'computerUse'])
   })
 
+  it('reads the @google/genai shape as the REST body it stands for', () => {
+    const body = geminiCorpus.find((e) => e.name.includes('@google/genai'))?.body ?? {}
+    const request = right(fromGeminiRequest(body))
+    expect(request.settings).toEqual({ temperature: 0.2, maxOutputTokens: 512 })
+    expect(request.toolChoice).toEqual({ type: 'auto' })
+    expect(request.messages[0]?.role).toBe('system')
+    const bad = fromGeminiRequest({ contents: [], config: { tools: [{ functionDeclarations: [{}] }] } })
+    expect(bad._tag === 'Left' && bad.left.map((i) => i.path)).toEqual(['config.tools[0].functionDeclarations[0]'])
+  })
+
   it('reports bad fields by path', () => {
     const bad = fromGeminiRequest({ contents: [{ role: 'robot', parts: [] }], tools: [{ functionDeclarations: [{ description: 'no name' }] }] })
     expect(bad._tag === 'Left' && bad.left.map((i) => i.path).sort()).toEqual(['contents[0].role', 'tools[0].functionDeclarations[0]'])
