@@ -247,3 +247,49 @@ describe('generated Gemini bodies', () => {
     )
   })
 })
+
+const schema: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ s: Record<string, unknown> }>((tie) => ({
+  s: fc.oneof(
+    { depthSize: 'small' },
+    fc.record({ type: fc.constantFrom('STRING', 'INTEGER', 'NUMBER', 'BOOLEAN'), description: word }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('ARRAY'), items: tie('s') }),
+    fc.record({ type: fc.constant('OBJECT'), properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('s'), { maxKeys: 2 }) }),
+  ),
+})).s
+const declaration = fc.oneof(
+  fc.record({ name: fc.constantFrom('f', 'g'), description: word, parameters: schema.map((s) => ({ type: 'OBJECT', properties: { x: s } })) }, { requiredKeys: ['name', 'parameters'] }),
+  fc.record({ name: fc.constant('h'), parametersJsonSchema: fc.constant({ type: 'object', properties: { x: { type: ['string', 'null'] } } }) }),
+)
+const envelope = fc.record(
+  {
+    model: fc.constantFrom('gemini-2.5-pro', 'gemini-3-pro-preview'),
+    tools: fc.tuple(fc.array(declaration, { minLength: 1, maxLength: 2 }), fc.subarray([{ googleSearch: {} }, { codeExecution: {} }, { urlContext: {} }])).map(([fs, others]) => [{ functionDeclarations: fs }, ...others]),
+    toolConfig: fc.oneof(
+      fc.constantFrom('AUTO', 'ANY', 'NONE', 'VALIDATED').map((mode) => ({ functionCallingConfig: { mode } })),
+      fc.constant({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f', 'g'] } }),
+    ),
+    generationConfig: fc.record(
+      { maxOutputTokens: fc.nat(4096), temperature: fc.constantFrom(0, 0.5, 1), topK: fc.nat(64), stopSequences: fc.array(word, { maxLength: 2 }), seed: fc.integer(), thinkingConfig: fc.record({ thinkingBudget: fc.nat(2048) }) },
+      { requiredKeys: [] },
+    ),
+    safetySettings: fc.constant([{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }]),
+  },
+  { requiredKeys: [] },
+)
+
+describe('generated Gemini request envelopes', () => {
+  it('round-trip to themselves, in either shape', () => {
+    fc.assert(
+      fc.property(envelope, (e) => {
+        const body = { ...e, contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }
+        const fixed = Object.keys(body.generationConfig ?? { x: 1 }).length === 0 ? (({ generationConfig: _, ...rest }) => rest)(body) : body
+        expect(roundTrip(fixed)).toEqual(fixed)
+        const { model, contents, generationConfig, ...rest } = fixed as typeof body
+        const config = { ...generationConfig, ...rest }
+        const sdk = { ...(model === undefined ? {} : { model }), contents, ...(Object.keys(config).length === 0 ? {} : { config }) }
+        expect(roundTrip(sdk)).toEqual(sdk)
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
