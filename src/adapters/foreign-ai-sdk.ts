@@ -8,8 +8,9 @@
  * - any other part the AI SDK gave → left out with its type;
  * - fields on built-in parts: the markers chatfold adds so that a part goes back as it came
  *   (`outputType`, `inputText`, `state`, `alone`, `dataUrl`, `base64`, `file`, `noInput`,
- *   `dynamic`) carry nothing a provider takes and cross silently; `providerOptions`, a UI tool
- *   part's other fields (`ui`) and `providerExecuted` are left out and named.
+ *   `dynamic`, and `providerExecuted: false`, which every provider assumes) carry nothing a
+ *   provider takes and cross silently; `providerOptions`, a tool result's kept `output` and a UI
+ *   tool part's other fields (`ui`) are left out and named.
  *
  * @module
  */
@@ -26,7 +27,7 @@ const REASONS: Readonly<Record<string, string>> = {
 const part = (p: ProviderPart): Portable => ({ kind: 'drop', reason: `the AI SDK's "${p.kind}" ${REASONS[p.kind] ?? 'has no equivalent on providers'}` })
 
 /** Markers chatfold adds to `providerFields['ai-sdk']`: how a part came, nothing a provider takes. */
-const MARKERS: ReadonlySet<string> = new Set(['outputType', 'inputText', 'state', 'alone', 'dataUrl', 'base64', 'file', 'noInput', 'dynamic'])
+const MARKERS: ReadonlySet<string> = new Set(['outputType', 'inputText', 'state', 'alone', 'dataUrl', 'base64', 'file', 'noInput', 'dynamic', 'providerExecuted'])
 
 const fields = (p: Part, f: Readonly<Record<string, unknown>>): PortableFields => ({ part: p, dropped: Object.keys(f).filter((k) => !MARKERS.has(k)) })
 

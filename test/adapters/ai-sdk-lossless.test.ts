@@ -10,7 +10,7 @@ const modelTrip = (messages: unknown): unknown => right(toModelMessages()(right(
 const uiTrip = (messages: unknown): unknown => right(toUIMessages()(right(fromUIMessages({ messages })))).request.messages
 
 /** Markers chatfold adds to `providerFields['ai-sdk']`: how a part came, nothing a provider takes. */
-const MARKERS = new Set(['outputType', 'inputText', 'state', 'alone', 'dataUrl', 'base64', 'file', 'noInput', 'dynamic'])
+const MARKERS = new Set(['outputType', 'inputText', 'state', 'alone', 'dataUrl', 'base64', 'file', 'noInput', 'dynamic', 'providerExecuted'])
 
 /** The AI SDK-only facts of a history: each provider part, and each AI SDK field on a built-in part. */
 const facts = (ms: Messages): { readonly parts: string[]; readonly fields: string[] } => {
