@@ -167,22 +167,20 @@ const toolOf = (m: Message, part: { readonly toolCallId: string; readonly toolNa
 /** An assistant message as one step of a UI message: `step-start`, then its parts. */
 const stepParts = (context: Context, m: Message): AIUIPart[] => {
   const out: AIUIPart[] = [{ type: 'step-start' }]
-  // the chatfold part each text or reasoning part came from (carriers of a signature for the next part write none)
-  const texts = m.parts.filter((p) => p.type === 'text' || (p.type === 'reasoning' && (p.redacted !== true || aiFields(p)['alone'] === true)))
-  let k = 0
-  for (const part of assistantContent(context, m, false)) {
-    if (part.type === 'tool-result' || part.type === 'tool-approval-request') continue
+  const sources: Array<Part | undefined> = []
+  const parts = assistantContent(context, m, false, sources)
+  parts.forEach((part, i) => {
+    if (part.type === 'tool-result' || part.type === 'tool-approval-request') return
     const meta = metaOf(part.providerOptions)
+    const from = sources[i]
     if (part.type === 'text' || part.type === 'reasoning') {
-      const own = texts.slice(k).find((p) => p.type === part.type)
-      k = own === undefined ? k : texts.indexOf(own) + 1
-      const state = own === undefined ? { state: 'done' as const } : stateOf(own)
+      const state = from === undefined ? { state: 'done' as const } : stateOf(from)
       out.push(part.type === 'text' ? { type: 'text', text: part.text, ...state, ...meta } : { type: 'reasoning', text: part.text, ...state, ...meta })
     } else if (part.type === 'file') {
       const url = typeof part.data === 'string' ? part.data : toDataUrl(part.mediaType, part.data)
       out.push({ type: 'file', mediaType: part.mediaType, url, ...(part.filename === undefined ? {} : { filename: part.filename }), ...meta })
     } else out.push(toolOf(m, part))
-  }
+  })
   return out
 }
 

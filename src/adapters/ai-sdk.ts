@@ -259,17 +259,22 @@ export type AssistantOut = AssistantPart | AIToolResultPart | Extract<AIToolAppr
  * the part after it (or, marked `alone`, as empty reasoning of its own); AI SDK provider parts go
  * out as they came when `kept` says so (UI messages have other forms: their caller handles them).
  */
-export const assistantContent = (context: Context, m: Message, kept = true): AssistantOut[] => {
+export const assistantContent = (context: Context, m: Message, kept = true, sources: Array<Part | undefined> = []): AssistantOut[] => {
   const out: AssistantOut[] = []
+  // what each part written came from (`sources[i]` for `out[i]`; none for a carrier flushed alone)
+  const emit = (part: AssistantOut, from: Part | undefined): void => {
+    out.push(part)
+    sources.push(from)
+  }
   let pending: string | undefined
   const push = (part: AssistantPart, p: Part): void => {
     if (pending !== undefined && part.type !== 'reasoning') {
-      out.push(optioned(part, { ...part.providerOptions, google: { thoughtSignature: pending } }, p))
+      emit(optioned(part, { ...part.providerOptions, google: { thoughtSignature: pending } }, p), p)
       pending = undefined
-    } else out.push(optioned(part, undefined, p))
+    } else emit(optioned(part, undefined, p), p)
   }
   const flush = (): void => {
-    if (pending !== undefined) out.push({ type: 'reasoning', text: '', providerOptions: { google: { thoughtSignature: pending } } })
+    if (pending !== undefined) emit({ type: 'reasoning', text: '', providerOptions: { google: { thoughtSignature: pending } } }, undefined)
     pending = undefined
   }
   for (const p of m.parts) {
@@ -277,7 +282,7 @@ export const assistantContent = (context: Context, m: Message, kept = true): Ass
       if (p.redacted === true && m.provider === 'google' && Object.keys(aiFields(p)).length > 0) {
         // a signature that stood alone (marked, or with options of its own): empty reasoning of its own
         flush()
-        out.push(optioned<AssistantPart>({ type: 'reasoning', text: '' }, { google: { thoughtSignature: p.text } }, p))
+        emit(optioned<AssistantPart>({ type: 'reasoning', text: '' }, { google: { thoughtSignature: p.text } }, p), p)
       } else if (p.redacted === true && m.provider === 'google') {
         flush()
         pending = p.text
@@ -301,7 +306,7 @@ export const assistantContent = (context: Context, m: Message, kept = true): Ass
       if (part !== undefined && part.type !== 'image') push(part, p)
     } else if (kept && p.type === 'provider' && p.kind !== 'tool-approval-response' && keptData(p, MODEL_KEPT) !== undefined) {
       flush()
-      out.push(p.data as AssistantOut)
+      emit(p.data as AssistantOut, p)
     } else if (p.type !== 'finish' && !(p.type === 'provider' && !kept)) omitPart(context, m, p, 'not assistant content in the AI SDK')
   }
   flush()
