@@ -171,3 +171,42 @@ describe('generated ModelMessages', () => {
     )
   })
 })
+
+// --- generated UI messages ---
+
+const state = fc.constantFrom<Record<string, unknown>>({}, { state: 'done' }, { state: 'streaming' })
+const input = fc.oneof(json, json.map((j) => JSON.stringify(j)))
+const toolState = fc.oneof(
+  fc.record({ state: fc.constant('output-available'), output: fc.oneof(json, word) }),
+  fc.record({ state: fc.constant('output-error'), errorText: word }),
+  fc.record({ state: fc.constant('input-available') }),
+  fc.record({ state: fc.constant('approval-requested'), approval: fc.record({ id: word }) }),
+  fc.record({ state: fc.constant('output-denied'), approval: fc.record({ id: word, approved: fc.constant(false), reason: word }) }),
+)
+const content = fc.oneof(
+  fc.tuple(word, state).map(([text, s]) => ({ type: 'text', text, ...s })),
+  fc.tuple(word, state).map(([text, s]) => ({ type: 'reasoning', text, ...s })),
+  fc.tuple(fc.constantFrom('weather', 'ls'), input, toolState).map(([name, i, s]) => ({ type: `tool-${name}`, toolCallId: '', input: i, ...s })),
+)
+const extra = fc.oneof(fc.record({ type: fc.constant('data-note'), data: json }), fc.record({ type: fc.constant('source-url'), sourceId: word, url: fc.constant('https://example.com') }))
+const step = fc.tuple(fc.array(content, { minLength: 1, maxLength: 3 }), fc.option(extra, { nil: undefined })).map(([parts, more]) => [{ type: 'step-start' }, ...parts, ...(more === undefined ? [] : [more])])
+const uiConversation = fc.array(fc.tuple(fc.array(fc.record({ type: fc.constant('text'), text: word }), { minLength: 1, maxLength: 2 }), fc.array(step, { minLength: 1, maxLength: 2 })), { minLength: 1, maxLength: 2 }).map((turns) => {
+  let n = 0
+  return turns.flatMap(([user, steps], t) => [
+    { id: `u${t}`, role: 'user', parts: user },
+    { id: `a${t}`, role: 'assistant', parts: steps.flat().map((p) => ('toolCallId' in p ? { ...p, toolCallId: `c${n++}` } : p)) },
+  ])
+})
+
+describe('generated UI messages', () => {
+  it('round-trip to themselves, and providers account for every AI SDK part and field', () => {
+    fc.assert(
+      fc.property(uiConversation, (messages) => {
+        expect(uiTrip(messages)).toEqual(messages)
+        const ms = right(fromUIMessages({ messages }))
+        for (const [, convert] of others) expect(accounted(convert(ms))).toEqual(facts(ms))
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
