@@ -14,7 +14,7 @@
 import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Part } from '../part.ts'
 import { imageType, omitPart, parseJson, toDataUrl, type Context } from './shared.ts'
-import { type AIProviderOptions, assistantContent } from './ai-sdk.ts'
+import { type AIProviderOptions, aiFields, assistantContent, mergeOptions } from './ai-sdk.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import * as E from 'fp-ts/Either'
 import { isObject } from '../internal/object.ts'
@@ -31,16 +31,16 @@ import { isObject } from '../internal/object.ts'
  * @since 0.2.0
  * @category adapters
  */
-export type AIUIToolPart = {
-  readonly type: `tool-${string}`
+export type AIUIToolPart = ({ readonly type: `tool-${string}` } | { readonly type: 'dynamic-tool'; readonly toolName: string }) & {
   readonly toolCallId: string
   readonly input: unknown
   readonly callProviderMetadata?: AIProviderOptions
 } & (
-  | { readonly state: 'input-available' }
-  | { readonly state: 'output-available'; readonly output: unknown }
-  | { readonly state: 'output-error'; readonly errorText: string }
-)
+    | { readonly state: 'input-available' }
+    | { readonly state: 'output-available'; readonly output: unknown }
+    | { readonly state: 'output-error'; readonly errorText: string }
+    | { readonly state: 'output-denied'; readonly approval: { readonly id: string; readonly approved: false; readonly reason?: string } }
+  )
 
 /**
  * A part of a UI message, as `toUIMessages` writes it (data and source parts kept by
@@ -54,8 +54,8 @@ export type AIUIToolPart = {
  * @category adapters
  */
 export type AIUIPart =
-  | { readonly type: 'text'; readonly text: string; readonly state?: 'done'; readonly providerMetadata?: AIProviderOptions }
-  | { readonly type: 'reasoning'; readonly text: string; readonly state?: 'done'; readonly providerMetadata?: AIProviderOptions }
+  | { readonly type: 'text'; readonly text: string; readonly state?: 'done' | 'streaming'; readonly providerMetadata?: AIProviderOptions }
+  | { readonly type: 'reasoning'; readonly text: string; readonly state?: 'done' | 'streaming'; readonly providerMetadata?: AIProviderOptions }
   | { readonly type: 'file'; readonly mediaType: string; readonly url: string; readonly filename?: string; readonly providerMetadata?: AIProviderOptions }
   | { readonly type: 'step-start' }
   | { readonly type: `data-${string}`; readonly id?: string; readonly data: unknown }
@@ -76,6 +76,8 @@ export type AIUIMessage = {
   readonly role: 'system' | 'user' | 'assistant'
   readonly metadata?: unknown
   readonly parts: Array<AIUIPart>
+  /** The legacy (v4) content of a message read with it, given back as it was. */
+  readonly content?: unknown
 }
 
 /**
@@ -96,6 +98,7 @@ export type UIKept = {
   readonly metadata?: unknown
   readonly parts?: ReadonlyArray<{ readonly at: number; readonly part: unknown }>
   readonly jsonOutputs?: ReadonlyArray<string>
+  readonly content?: unknown
 }
 
 /** The `metadata.ui` of a message, when it holds one. */
@@ -108,49 +111,76 @@ export const keptOf = (m: Message): UIKept => {
 
 type Building = { readonly id: string; readonly role: AIUIMessage['role']; readonly parts: AIUIPart[]; readonly kept: UIKept }
 
+/** A text part's `state` as it came: `done` unless kept otherwise (`none`: it had none). */
+const stateOf = (p: Part): { readonly state?: 'done' | 'streaming' } => {
+  const state = aiFields(p)['state']
+  return state === 'none' ? {} : state === 'streaming' ? { state: 'streaming' } : { state: 'done' }
+}
+
+/** The provider metadata of a part, when it has any. */
+const metaOf = (options: AIProviderOptions | undefined): { readonly providerMetadata?: AIProviderOptions } =>
+  options === undefined ? {} : { providerMetadata: options }
+
 /** A user or system message's parts: text and files (images as files, bytes as data URLs). */
 const plainParts = (context: Context, m: Message): AIUIPart[] => {
   const out: AIUIPart[] = []
   for (const p of m.parts) {
-    if (p.type === 'text') out.push({ type: 'text', text: p.text })
+    const meta = metaOf(mergeOptions(undefined, aiFields(p)['providerOptions']))
+    if (p.type === 'text') out.push({ type: 'text', text: p.text, ...(aiFields(p)['state'] === undefined ? {} : stateOf(p)), ...meta })
     else if (p.type === 'image' || p.type === 'file') {
       const file = filePart(p)
       if (file === undefined) omitPart(context, m, p, 'a file with neither bytes nor URL, or an image of unknown type')
-      else out.push(file)
+      else out.push({ ...file, ...meta })
     } else if (p.type !== 'finish') omitPart(context, m, p, `not ${m.role} content in a UI message`)
   }
   return out
 }
 
+/** A file part: its URL, or its bytes as a data URL (with the media type the URL had). */
 const filePart = (p: Part): Extract<AIUIPart, { readonly type: 'file' }> | undefined => {
   if (p.type !== 'image' && p.type !== 'file') return undefined
   const mediaType = p.type === 'image' ? (imageType(p) ?? (p.url === undefined ? undefined : 'image/*')) : p.mediaType
   if (mediaType === undefined) return undefined
-  const url = p.url ?? (p.data === undefined ? undefined : toDataUrl(mediaType, p.data))
+  const inner = aiFields(p)['dataUrl']
+  const url = p.url ?? (p.data === undefined ? undefined : toDataUrl(typeof inner === 'string' ? inner : mediaType, p.data))
   if (url === undefined) return undefined
   return { type: 'file', mediaType, url, ...(p.type === 'file' && p.filename !== undefined ? { filename: p.filename } : {}) }
+}
+
+/** A tool call as a UI tool part: its name or `dynamic-tool`, the state and fields `fromUIMessages` kept. */
+const toolOf = (m: Message, part: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly providerOptions?: AIProviderOptions }): AIUIToolPart => {
+  const call = m.parts.find((p) => p.type === 'tool_call' && p.id === part.toolCallId)
+  const fields = call === undefined ? {} : aiFields(call)
+  const ui = isObject(fields['ui']) ? fields['ui'] : {}
+  const state = typeof fields['state'] === 'string' ? fields['state'] : 'input-available'
+  return {
+    type: fields['dynamic'] === true ? 'dynamic-tool' : `tool-${part.toolName}`,
+    ...(fields['dynamic'] === true ? { toolName: part.toolName } : {}),
+    toolCallId: part.toolCallId,
+    state,
+    ...(fields['noInput'] === true ? {} : { input: part.input }),
+    ...ui,
+    ...(part.providerOptions === undefined ? {} : { callProviderMetadata: part.providerOptions }),
+  } as AIUIToolPart
 }
 
 /** An assistant message as one step of a UI message: `step-start`, then its parts. */
 const stepParts = (context: Context, m: Message): AIUIPart[] => {
   const out: AIUIPart[] = [{ type: 'step-start' }]
-  for (const part of assistantContent(context, m)) {
-    const meta = part.providerOptions === undefined ? {} : { providerMetadata: part.providerOptions }
-    if (part.type === 'text') out.push({ type: 'text', text: part.text, state: 'done', ...meta })
-    else if (part.type === 'reasoning') out.push({ type: 'reasoning', text: part.text, state: 'done', ...meta })
-    else if (part.type === 'file') {
+  const sources: Array<Part | undefined> = []
+  const parts = assistantContent(context, m, false, sources)
+  parts.forEach((part, i) => {
+    if (part.type === 'tool-result' || part.type === 'tool-approval-request') return
+    const meta = metaOf(part.providerOptions)
+    const from = sources[i]
+    if (part.type === 'text' || part.type === 'reasoning') {
+      const state = from === undefined ? { state: 'done' as const } : stateOf(from)
+      out.push(part.type === 'text' ? { type: 'text', text: part.text, ...state, ...meta } : { type: 'reasoning', text: part.text, ...state, ...meta })
+    } else if (part.type === 'file') {
       const url = typeof part.data === 'string' ? part.data : toDataUrl(part.mediaType, part.data)
       out.push({ type: 'file', mediaType: part.mediaType, url, ...(part.filename === undefined ? {} : { filename: part.filename }), ...meta })
-    } else {
-      out.push({
-        type: `tool-${part.toolName}`,
-        toolCallId: part.toolCallId,
-        state: 'input-available',
-        input: part.input,
-        ...(part.providerOptions === undefined ? {} : { callProviderMetadata: part.providerOptions }),
-      })
-    }
-  }
+    } else out.push(toolOf(m, part))
+  })
   return out
 }
 
@@ -168,10 +198,11 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
       omitPart(context, m, p, 'a result whose call is not in the assistant turn before it')
       continue
     }
-    const { type, toolCallId, input, callProviderMetadata } = call
-    const base = { type, toolCallId, input, ...(callProviderMetadata === undefined ? {} : { callProviderMetadata }) }
-    const parsed = json.has(p.toolCallId) ? parseJson(p.content) : undefined
-    building.parts[at] = p.isError ? { ...base, state: 'output-error', errorText: p.content } : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }
+    const parsed = json.has(p.toolCallId) || aiFields(p)['outputType'] === 'json' ? parseJson(p.content) : undefined
+    // a denied call keeps its state (its result is the reason, which the approval holds)
+    if (call.state === 'output-denied') continue
+    const { output: _o, errorText: _e, ...base } = call as AIUIToolPart & { readonly output?: unknown; readonly errorText?: unknown }
+    building.parts[at] = (p.isError ? { ...base, state: 'output-error', errorText: p.content } : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }) as AIUIToolPart
   }
 }
 
@@ -179,7 +210,7 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
 const finish = (b: Building): AIUIMessage => {
   const parts = [...b.parts]
   for (const { at, part } of [...(b.kept.parts ?? [])].sort((x, y) => x.at - y.at)) parts.splice(Math.min(at, parts.length), 0, part as AIUIPart)
-  return { id: b.id, role: b.role, ...(b.kept.metadata === undefined ? {} : { metadata: b.kept.metadata }), parts }
+  return { id: b.id, role: b.role, ...(b.kept.metadata === undefined ? {} : { metadata: b.kept.metadata }), ...(b.kept.content === undefined ? {} : { content: b.kept.content }), parts }
 }
 
 /**

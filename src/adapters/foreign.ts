@@ -18,6 +18,7 @@ import type { AdapterNote } from './types.ts'
 import { anthropicPortable } from './foreign-anthropic.ts'
 import { openAIPortable } from './foreign-openai.ts'
 import { googlePortable } from './foreign-google.ts'
+import { aiSdkPortable } from './foreign-ai-sdk.ts'
 import { dropAllFields, type PortableRules } from './foreign-kit.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -26,6 +27,7 @@ const RULES: Readonly<Record<string, PortableRules>> = {
   anthropic: anthropicPortable,
   openai: openAIPortable,
   google: googlePortable,
+  'ai-sdk': aiSdkPortable,
 }
 
 const noRule: PortableRules = {

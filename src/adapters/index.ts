@@ -41,7 +41,9 @@ export {
 export { ANTHROPIC_BLOCK_TYPES, type AnthropicBlockType } from './anthropic-blocks.ts'
 export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic-request.ts'
 export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
-export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
+export { fromGemini, fromGeminiResponse, GEMINI_PART_KEYS } from './gemini-from.ts'
+export { fromGeminiRequest, type GeminiRequestBody, toGeminiRequest } from './gemini-request.ts'
+export { CODE_EXECUTION_TOOL } from './foreign-google.ts'
 export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
 export {
   type AIContentPart,
@@ -49,14 +51,17 @@ export {
   type AIModelMessages,
   type AIProviderOptions,
   type AIToolResultPart,
+  type AIJsonValue,
+  type AIToolResultOutput,
+  type AIToolApprovalPart,
   toModelMessages,
 } from './ai-sdk.ts'
-export { fromModelMessages } from './ai-sdk-from.ts'
+export { AI_MODEL_PART_TYPES, AI_TOOL_OUTPUT_TYPES, fromModelMessages } from './ai-sdk-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
 export { ANTHROPIC_DELTA_TYPES } from './streams-anthropic.ts'
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
-export { fromUIMessages } from './ai-sdk-ui-from.ts'
+export { AI_UI_PART_TYPES, AI_UI_TOOL_STATES, type AIUIPartType, fromUIMessages } from './ai-sdk-ui-from.ts'
 export { calibrationFromUsage, countChatRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'
 export { type AnthropicCountClient, anthropicCounter, cachedCounter, type GeminiCountClient, geminiCounter, type OpenAICountClient, openAICounter, type TokenCounter } from './provider-count.ts'
 export {

@@ -95,7 +95,10 @@ describe('fromModelMessages', () => {
       {
         role: 'tool',
         kind: 'normal',
-        parts: [result('toolu_1', '{"celsius":15}', { name: 'get_weather' }), result('toolu_2', 'Timezone database unavailable', { name: 'get_time', isError: true })],
+        parts: [
+          { ...result('toolu_1', '{"celsius":15}', { name: 'get_weather' }), providerFields: { 'ai-sdk': { outputType: 'json' } } },
+          result('toolu_2', 'Timezone database unavailable', { name: 'get_time', isError: true }),
+        ],
       },
       { role: 'assistant', kind: 'normal', parts: [text('It is 15 degrees.')] },
     ])

@@ -100,7 +100,8 @@ describe('fromGemini', () => {
         ],
       }),
     )
-    expect(h[1]?.parts).toEqual([result('f1', '{"celsius":15,"rain":false}', { name: 'f' })])
+    expect(h[1]?.parts).toEqual([{ ...result('f1', '{"celsius":15,"rain":false}', { name: 'f' }), providerFields: { google: { responseJson: true } } }])
+    expect(right(toGemini()(h)).request.contents[1]?.parts).toEqual([{ functionResponse: { id: 'f1', name: 'f', response: { celsius: 15, rain: false } } }])
   })
 
   it('reports bad fields by path', () => {

@@ -66,7 +66,7 @@ describe('AI SDK UI messages', () => {
     expect(history.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant'])
     expect(history.map((m) => m.id).filter((id) => ['s1', 'u1', 'a1', 'u2', 'a2'].includes(id))).toEqual(['s1', 'u1', 'a1', 'u2', 'a2'])
     expect(history[3]?.parts).toEqual([
-      { type: 'tool_result', toolCallId: 'c1', name: 'weather', content: '{"temperature":18}', isError: false },
+      { type: 'tool_result', toolCallId: 'c1', name: 'weather', content: '{"temperature":18}', isError: false, providerFields: { 'ai-sdk': { outputType: 'json' } } },
       { type: 'tool_result', toolCallId: 'c2', name: 'weather', content: 'Service down', isError: true },
     ])
     expect(history[6]?.parts).toEqual([{ type: 'tool_call', id: 'c3', name: 'weather', arguments: '{"city":"Oslo"}', status: 'pending' }])
