@@ -1,5 +1,6 @@
 /**
- * Provider-reported usage: tool-token backfill (seed 003) and the usage-corrected context size.
+ * Provider-reported usage: tool-token backfill (seed 003), the usage-corrected context size, and
+ * the usage a history records, per model, next to the estimate (`recordedUsage`).
  *
  * @module
  */
@@ -8,6 +9,9 @@ import type { Estimator } from '../messages/prune.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
 import { totalOf } from '../messages/message-tokens.ts'
+import { isCompactionSummary } from '../messages/compaction-mark.ts'
+import { forLLM } from '../messages/views.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- provider usage ---
 
@@ -125,4 +129,238 @@ export const usageCorrected =
       if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') total += count(m)
     }
     return total
+  }
+
+// --- recorded usage ---
+
+/**
+ * Token figures of one request, or a sum of them, as a provider reported them: `input` (prompt
+ * tokens not read from or written to a cache, as Anthropic counts them; OpenAI's prompt tokens
+ * include the cached ones), `output` (reasoning included), and the cache and reasoning figures
+ * (0 when not reported).
+ *
+ * @example
+ * import type { UsageFigures } from 'chatfold'
+ * const u: UsageFigures = { input: 12, output: 340, cacheRead: 18_000, cacheWrite: 600, reasoning: 0 }
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export type UsageFigures = {
+  readonly input: number
+  readonly output: number
+  readonly cacheRead: number
+  readonly cacheWrite: number
+  readonly reasoning: number
+}
+
+/**
+ * The usage recorded for one model: how many replies carried a report, their figures summed, and
+ * the estimate of those replies' own tokens (`estimatedOutput`) to read next to `output`.
+ *
+ * @example
+ * import type { ModelUsage } from 'chatfold'
+ * const m: ModelUsage = { model: 'claude-sonnet-4-5', provider: 'anthropic', replies: 2, input: 20, output: 400, cacheRead: 30_000, cacheWrite: 900, reasoning: 0, estimatedOutput: 380 }
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export type ModelUsage = UsageFigures & {
+  readonly model: string
+  readonly provider?: string
+  readonly replies: number
+  readonly estimatedOutput: number
+}
+
+/**
+ * The last reply of the main conversation that carried a report, and how the estimate compares:
+ * `reportedContext` is its `input + cacheRead + cacheWrite` (the whole prompt the provider read),
+ * `estimatedContext` the estimate of what was sent for it (the messages before it that reach a
+ * model, from the last compaction summary on, sub-conversations left out), and `ratio` the
+ * second over the first (absent when nothing was reported).
+ *
+ * @example
+ * import type { LastRequestUsage } from 'chatfold'
+ * const last: LastRequestUsage = { messageId: 'a9', model: 'claude-sonnet-4-5', reported: { input: 3, output: 120, cacheRead: 41_000, cacheWrite: 250, reasoning: 0 }, reportedContext: 41_253, estimatedContext: 37_900, ratio: 0.919 }
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export type LastRequestUsage = {
+  readonly messageId: string
+  readonly model?: string
+  readonly createdAt?: string
+  readonly reported: UsageFigures
+  readonly reportedContext: number
+  readonly estimatedContext: number
+  readonly ratio?: number
+}
+
+/**
+ * What {@link recordedUsage} found: the usage per model (in order of first use) and in total, the
+ * time the history spans (its earliest and latest `createdAt`, and the milliseconds between), the
+ * last reported request, how many assistant replies carried no report, and the ids of those whose
+ * `metadata.usage` was not in the expected shape (left out of every sum).
+ *
+ * @example
+ * import { recordedUsage, type RecordedUsage } from 'chatfold'
+ * const describe = (u: RecordedUsage) => `${u.total.output} output tokens over ${u.byModel.length} models`
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export type RecordedUsage = {
+  readonly byModel: ReadonlyArray<ModelUsage>
+  readonly total: UsageFigures & { readonly replies: number; readonly estimatedOutput: number }
+  readonly span?: { readonly first: string; readonly last: string; readonly ms: number }
+  readonly last?: LastRequestUsage
+  readonly unreported: number
+  readonly malformed: ReadonlyArray<string>
+}
+
+/**
+ * Options of {@link recordedUsage}: the estimator (`smartHeuristic` by default) or a counter of
+ * one message's tokens that you keep (see {@link UsageCorrectedOptions}).
+ *
+ * @example
+ * import { loadEstimator, recordedUsage, type RecordedUsageOptions } from 'chatfold'
+ * const opts: RecordedUsageOptions = { estimate: await loadEstimator('o200k_base') }
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export type RecordedUsageOptions = {
+  readonly estimate?: Estimator
+  readonly count?: (m: Message) => number
+}
+
+const figure = (u: Readonly<Record<string, unknown>>, k: string, required: boolean): number | undefined | false => {
+  const v = u[k]
+  if (v === undefined) return required ? false : 0
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : false
+}
+
+/** `metadata.usage` as figures; `undefined` when absent, `false` when not in the expected shape. */
+const usageOf = (m: Message): UsageFigures | undefined | false => {
+  const u = m.metadata?.['usage']
+  if (u === undefined) return undefined
+  if (!isObject(u)) return false
+  const input = figure(u, 'input', true)
+  const output = figure(u, 'output', true)
+  const cacheRead = figure(u, 'cacheRead', false)
+  const cacheWrite = figure(u, 'cacheWrite', false)
+  const reasoning = figure(u, 'reasoning', false)
+  if (input === false || output === false || cacheRead === false || cacheWrite === false || reasoning === false) return false
+  return { input: input ?? 0, output: output ?? 0, cacheRead: cacheRead ?? 0, cacheWrite: cacheWrite ?? 0, reasoning: reasoning ?? 0 }
+}
+
+const isSubconversation = (m: Message): boolean => m.metadata !== undefined && isObject(m.metadata['subagent'])
+
+type Sum = { -readonly [K in keyof UsageFigures]: number } & { replies: number; estimatedOutput: number }
+const zero = (): Sum => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, replies: 0, estimatedOutput: 0 })
+const add = (s: Sum, u: UsageFigures, estimated: number): void => {
+  s.input += u.input
+  s.output += u.output
+  s.cacheRead += u.cacheRead
+  s.cacheWrite += u.cacheWrite
+  s.reasoning += u.reasoning
+  s.replies++
+  s.estimatedOutput += estimated
+}
+
+/**
+ * The token usage a history records, next to chatfold's estimate: each assistant reply's
+ * `metadata.usage` (`{ input, output, cacheRead?, cacheWrite?, reasoning? }`, as its provider
+ * reported it) summed per model and in total, the estimate of those replies' tokens, the time
+ * span of the history, and, for the last reply of the main conversation that carries a report,
+ * the estimate of the prompt sent for it against the reported one: their ratio shows how far the
+ * estimator is from that model's tokenizer. Replies of sub-conversations (`metadata.subagent`)
+ * count in the sums, not as the last request. A `usage` that is not in that shape is named in
+ * `malformed` and left out. Pure: the same history gives the same figures.
+ *
+ * @example
+ * import { heuristic, makeMessage, recordedUsage, text, textMessage } from 'chatfold'
+ * const reply = makeMessage({ role: 'assistant', parts: [text('Hello!')], model: 'm1', metadata: { usage: { input: 9, output: 3 } } })
+ * const u = recordedUsage({ estimate: heuristic })([textMessage('user', 'Hi'), reply])
+ * u.total.output // 3
+ * u.last?.reportedContext // 9
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export const recordedUsage =
+  (opts: RecordedUsageOptions) =>
+  (ms: Messages): RecordedUsage => {
+    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+    const models = new Map<string, Sum & { provider?: string }>()
+    const total = zero()
+    const malformed: string[] = []
+    let unreported = 0
+    let first: string | undefined
+    let firstMs = Infinity
+    let last: string | undefined
+    let lastMs = -Infinity
+    let lastAt = -1
+    let lastUsage: UsageFigures | undefined
+    let summaryAt = -1
+    let lastSummaryBefore = -1
+    for (let i = 0; i < ms.length; i++) {
+      const m = ms[i] as Message
+      if (m.createdAt !== undefined) {
+        const t = Date.parse(m.createdAt)
+        if (t < firstMs) {
+          firstMs = t
+          first = m.createdAt
+        }
+        if (t > lastMs) {
+          lastMs = t
+          last = m.createdAt
+        }
+      }
+      if (isCompactionSummary(m) && !isSubconversation(m)) summaryAt = i
+      if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
+      const u = usageOf(m)
+      if (u === false) malformed.push(m.id)
+      if (u === undefined || u === false) {
+        if (m.kind === 'normal') unreported++
+        continue
+      }
+      const key = m.model ?? 'unknown'
+      let s = models.get(key)
+      if (s === undefined) models.set(key, (s = m.provider === undefined ? zero() : { ...zero(), provider: m.provider }))
+      const estimated = count(m)
+      add(s, u, estimated)
+      add(total, u, estimated)
+      if (!isSubconversation(m)) {
+        lastAt = i
+        lastUsage = u
+        lastSummaryBefore = summaryAt
+      }
+    }
+    const byModel = [...models].map(([model, s]): ModelUsage => ({ model, ...s }))
+    let lastRequest: LastRequestUsage | undefined
+    if (lastUsage !== undefined) {
+      const m = ms[lastAt] as Message
+      const sent = forLLM(ms.slice(Math.max(0, lastSummaryBefore), lastAt).filter((x) => !isSubconversation(x)))
+      let estimatedContext = 0
+      for (const x of sent) estimatedContext += count(x)
+      const reportedContext = lastUsage.input + lastUsage.cacheRead + lastUsage.cacheWrite
+      lastRequest = {
+        messageId: m.id,
+        ...(m.model === undefined ? {} : { model: m.model }),
+        ...(m.createdAt === undefined ? {} : { createdAt: m.createdAt }),
+        reported: lastUsage,
+        reportedContext,
+        estimatedContext,
+        ...(reportedContext > 0 ? { ratio: estimatedContext / reportedContext } : {}),
+      }
+    }
+    return {
+      byModel,
+      total,
+      ...(first !== undefined && last !== undefined ? { span: { first, last, ms: lastMs - firstMs } } : {}),
+      ...(lastRequest === undefined ? {} : { last: lastRequest }),
+      unreported,
+      malformed,
+    }
   }
