@@ -8,25 +8,10 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
 import { detectFormat, INPUT_FORMATS, inputFormat, parseDoc, type Read } from './formats.ts'
+import { CliFailure, EXIT } from './shared.ts'
 
-/**
- * The exit codes of `chatfold`:
- * 0 done; 1 the history has problems the command reports (tool-pair problems in `stats`, a
- * conversion the target refuses); 2 bad usage (unknown command, option or value); 3 a file that
- * cannot be read or written; 4 input that is not a history in a known format.
- */
-export const EXIT = { ok: 0, problems: 1, usage: 2, io: 3, input: 4 } as const
-
-/** A failure that ends the command with an exit code and a message. */
-export class CliFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'CliFailure'
-  }
-}
+// defined with what every command shares (loaded before any command's modules); public from here too
+export { CliFailure, EXIT } from './shared.ts'
 
 /** A decode failure as lines naming the file, and the line where the path gives one (`FILE:12: …`). */
 export const describeFailure = (file: string, failure: DecodeFailure): string =>

@@ -1,6 +1,9 @@
 /**
- * The `chatfold` command: `stats`, `prune`, `compact`, `render` and `convert` on history files in any
- * format chatfold reads (see `formats.ts`). Each command is one entry of `COMMANDS`.
+ * The `chatfold` command: `stats`, `prune`, `compact`, `render`, `convert`, `check` and `serve` on
+ * history files in any format chatfold reads (see `formats.ts`). Each command is one entry of
+ * `COMMANDS`, whose options are declared here and whose work lives in a module of its own, imported
+ * only when the command runs: `chatfold --version` loads commander and nothing of chatfold, and a
+ * command loads what it uses (the tokenizer's tables only when it counts).
  *
  * Exit codes: 0 done; 1 the history has problems the command reports; 2 bad usage; 3 a file that
  * cannot be read or written; 4 input that is not a history in a known format (see `EXIT`).
@@ -9,23 +12,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import * as E from 'fp-ts/Either'
-import type { Messages } from '../message.ts'
-import { type EncodingName, EncodingNameC, loadEstimator } from '../tokens.ts'
-import { pruneToolResultsWithReport } from '../messages/prune.ts'
-import { render, renderMarkdownWith } from '../messages/render.ts'
-import { toJSONL } from '../messages/codec.ts'
-import { buildTranscript } from '../compaction/transcript.ts'
-import { compact } from '../compaction/compact.ts'
-import { extractiveSummarize } from '../compaction/extractive.ts'
-import { checkRequest, formatAdapterError, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
-import { INPUT_FORMATS, OUTPUT_FORMATS, outputFormat, parseDoc } from './formats.ts'
-import { CliFailure, EXIT, loadHistory, readText, writeText } from './load.ts'
+import type { EncodingName } from '../tokens.ts'
+import type { RequestProvider } from '../adapters/index.ts'
+import type { CliIO } from './progress.ts'
+import { CliFailure, type Common, EXIT } from './shared.ts'
 import { serveCommand } from './serve.ts'
-import { type CliIO, progressBar } from './progress.ts'
-import { formatStats, statsOf } from './stats.ts'
 
-export { EXIT } from './load.ts'
+export { EXIT } from './shared.ts'
 export type { CliIO } from './progress.ts'
 
 // --- option parsers ---
@@ -35,49 +28,35 @@ const count = (name: string) => (v: string): number => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0, got ${v}`)
   return n
 }
+/** The encodings of `--encoding` (`EncodingName`, listed here so that the program loads no codec to check one). */
+const ENCODINGS = ['o200k_base', 'cl100k_base', 'heuristic'] as const satisfies ReadonlyArray<EncodingName>
+type Every<A extends readonly string[], U extends string> = [U] extends [A[number]] ? A : never
+const encodings: Every<typeof ENCODINGS, EncodingName> = ENCODINGS
 const encoding = (v: string): EncodingName => {
-  if (!EncodingNameC.is(v)) throw new InvalidArgumentError(`encoding must be one of o200k_base, cl100k_base, heuristic, got ${v}`)
-  return v
+  const e = encodings.find((x) => x === v)
+  if (e === undefined) throw new InvalidArgumentError(`encoding must be one of ${encodings.join(', ')}, got ${v}`)
+  return e
 }
 const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
-type Common = { readonly from?: string; readonly json?: boolean; readonly progress?: boolean; readonly output?: string }
-
-/** Options every command has: the input format, JSON output for scripts, and the progress bar. */
+/** Options every command has. The format names are checked when the file is read (their table loads with the readers). */
 const common = (c: Command): Command =>
   c
-    .addOption(new Option('--from <format>', 'input format (detected when not given)').choices(INPUT_FORMATS.map((f) => f.name)))
+    .option('--from <format>', 'input format, detected when not given (an unknown name lists them)')
     .option('--json', 'machine-readable output (JSON)')
     .option('--progress', 'show a progress bar on stderr even when it is not a terminal')
 
 const encodingOption = (c: Command): Command => c.option('--encoding <name>', 'token encoding: o200k_base, cl100k_base or heuristic', encoding, 'o200k_base' as EncodingName)
-
-const showProgress = (io: CliIO, o: Common): boolean => o.progress === true || io.errIsTTY
-
-/** Reading notes on stderr for a person; with `--json` they go into the JSON report instead. */
-const notes = (io: CliIO, file: string, o: Common, ns: ReadonlyArray<string>): void => {
-  if (o.json !== true) for (const n of ns) io.err(`${file}: ${n}\n`)
-}
+const output = (c: Command): Command => c.option('-o, --output <file>', 'write here instead of stdout')
 
 // --- commands ---
 
 type CommandDef = (program: Command, io: CliIO) => void
 
 const stats: CommandDef = (program, io) =>
-  encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems')))
+  encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems, and the usage recorded per model next to the estimate')))
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
-    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
-      const estimate = await loadEstimator(o.encoding)
-      const bar = progressBar(io, 'count', showProgress(io, o))
-      const s = statsOf(estimate, h.messages, h.bytes, o.top, (done) => bar.update(done, h.messages.length))
-      bar.end()
-      io.out(o.json === true ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, notes: h.notes, ...s }, null, 2)}\n` : `${formatStats(file, h.format, o.encoding, s)}\n`)
-      if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
-    })
-
-const output = (c: Command): Command => c.option('-o, --output <file>', 'write here instead of stdout')
+    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => (await import('./stats.ts')).statsCommand(io, file, o))
 
 const prune: CommandDef = (program, io) =>
   output(encodingOption(common(program.command('prune').argument('<file>', 'history file').description('replace old tool results and large arguments by placeholders (pruneToolResults); writes JSONL'))))
@@ -85,15 +64,7 @@ const prune: CommandDef = (program, io) =>
     .option('--minimum-savings <n>', 'prune nothing unless this many tokens would be freed', count('minimum-savings'), 20_000)
     .option('--arg-threshold <n>', 'cut tool-call arguments above this many tokens', count('arg-threshold'), 2_000)
     .option('--protected-tools <names>', 'comma-separated tool names never pruned', list, [] as string[])
-    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: string[] }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
-      const estimate = await loadEstimator(o.encoding)
-      const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
-      writeText(o.output, toJSONL(r.messages), io.out)
-      const rep = r.report
-      io.err(o.json === true ? `${JSON.stringify({ ...rep, notes: h.notes })}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`)
-    })
+    .action(async (file: string, o: import('./edit.ts').PruneFlags) => (await import('./edit.ts')).pruneCommand(io, file, o))
 
 const compactCmd: CommandDef = (program, io) =>
   output(encodingOption(common(program.command('compact').argument('<file>', 'history file').description('summarise the head of the history and keep its recent tail (compact, with the offline extractive summariser); writes JSONL'))))
@@ -101,119 +72,35 @@ const compactCmd: CommandDef = (program, io) =>
     .option('--max-result-len <n>', 'cut tool results in the transcript to this many characters', count('max-result-len'), 2_000)
     .addOption(new Option('--boundary <where>', 'where the kept tail may start').choices(['turn', 'message']).default('turn'))
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
-    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly keepRecentTokens: number; readonly maxResultLen: number; readonly boundary: 'turn' | 'message'; readonly archive?: string }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
-      const bar = progressBar(io, 'compact', showProgress(io, o))
-      const r = await compact({
-        summarize: extractiveSummarize,
-        keepRecentTokens: o.keepRecentTokens,
-        maxResultLen: o.maxResultLen,
-        boundary: o.boundary,
-        estimate: o.encoding,
-        onProgress: (p) => bar.update(p.done, p.total, p.stage),
-      })(h.messages)
-      bar.update(4, 4, 'done')
-      bar.end()
-      writeText(o.output, toJSONL(r.messages), io.out)
-      if (o.archive !== undefined) writeText(o.archive, toJSONL(r.archive), io.out)
-      const rep = r.report
-      io.err(
-        o.json === true
-          ? `${JSON.stringify({ ...rep, notes: h.notes })}\n`
-          : rep.compacted
-            ? `summarised ${rep.summarised} messages into one, kept ${rep.preserved}, archived ${rep.archived}: ${rep.tokensBefore.toLocaleString('en')} → ${rep.tokensAfter.toLocaleString('en')} tokens (${o.encoding})\n`
-            : `nothing to compact: the history fits in ${o.keepRecentTokens.toLocaleString('en')} tokens\n`,
-      )
-    })
-
-const RENDERERS: Readonly<Record<string, (o: { readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => (ms: Messages) => string>> = {
-  markdown: (o) => renderMarkdownWith({ reasoning: o.reasoning }),
-  text: () => render,
-  transcript: (o) => (ms) => `${buildTranscript({ maxResultLen: o.maxResultLen })(ms)}\n`,
-}
+    .action(async (file: string, o: import('./edit.ts').CompactFlags) => (await import('./edit.ts')).compactCommand(io, file, o))
 
 const renderCmd: CommandDef = (program, io) =>
-  output(common(program.command('render').argument('<file>', 'history file').description('render the history as Markdown, plain text or a compaction transcript')))
-    .addOption(new Option('--format <format>', 'output format').choices(Object.keys(RENDERERS)).default('markdown'))
+  output(common(program.command('render').argument('<file>', 'history file').description('render the history as Markdown, plain text, a compaction transcript or one self-contained HTML page')))
+    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'text', 'transcript', 'html']).default('markdown'))
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
-    .action((file: string, o: Common & { readonly format: string; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
-      const text = (RENDERERS[o.format] as (typeof RENDERERS)[string])(o)(h.messages)
-      writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text })}\n` : text, io.out)
-    })
+    .option('--last <n>', 'only the last n turns (a turn: a user message and what follows it)', count('last'))
+    .option('--title <text>', 'the page title (html; the file name by default)')
+    .action(async (file: string, o: import('./render.ts').RenderFlags) => (await import('./render.ts')).renderCommand(io, file, o))
 
 const convert: CommandDef = (program, io) =>
   output(common(program.command('convert').argument('<file>', 'history file').description('convert the history to a provider request body, AI SDK messages or chatfold JSONL')))
-    .addOption(new Option('--to <format>', 'output format').choices(OUTPUT_FORMATS.map((f) => f.name)).makeOptionMandatory())
+    .addOption(new Option('--to <format>', 'output format (an unknown name lists them)').makeOptionMandatory())
     .option('--repair', 'repair tool calls and results that do not pair up instead of refusing')
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
-    .action((file: string, o: Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string }) => {
-      const h = loadHistory(file, o.from)
-      notes(io, file, o, h.notes)
-      const target = outputFormat(o.to)
-      if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}`)
-      const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
-      if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
-      writeText(o.output, r.right.text, io.out)
-      const ns = r.right.report?.notes ?? []
-      if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, notes: r.right.report?.notes ?? [], ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
-      else if (ns.length > 0) io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion (--json lists them): ${[...new Set(ns.map((n) => n.kind))].join(', ')}\n`)
-    })
+    .action(async (file: string, o: import('./convert.ts').ConvertFlags) => (await import('./convert.ts')).convertCommand(io, file, o))
 
-const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
+const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk'] as const satisfies ReadonlyArray<RequestProvider>
 
-/**
- * `check FILE --provider P`: a request body of that provider (`{ messages }`, `{ input }`,
- * `{ contents }`, or its message array) is linted as it is, by `checkRequest`; a history in any
- * other format is converted with the provider's adapter, and every rule the adapter had to apply
- * (a `request_fixed` note) is reported as a violation of the stored history. Exit 1 when there is one.
- */
 const check: CommandDef = (program, io) =>
   common(program.command('check').argument('<file>', 'request body or history file').description("check a request body, or a history, against a provider's request rules"))
     .addOption(new Option('--provider <name>', 'the provider whose rules apply').choices([...PROVIDERS]).makeOptionMandatory())
     .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
-    .action((file: string, o: Common & { readonly provider: RequestProvider; readonly model?: string }) => {
-      const doc = parseDoc(readText(file))
-      const asRequest = E.isRight(doc) && doc.right.kind === 'json' && (o.from === undefined || o.from === o.provider) ? doc.right.value : undefined
-      const field = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents', 'ai-sdk': 'messages' }[o.provider]
-      const isBody = (u: unknown): boolean => typeof u === 'object' && u !== null && Array.isArray((u as Record<string, unknown>)[field])
-      let violations: ReadonlyArray<RequestViolation>
-      let checked: 'request' | 'history'
-      if (asRequest !== undefined && (isBody(asRequest) || (Array.isArray(asRequest) && o.from === o.provider))) {
-        const body = Array.isArray(asRequest) ? { [field]: asRequest } : asRequest
-        const withModel = o.model === undefined || (body as Record<string, unknown>)['model'] !== undefined ? body : { ...(body as object), model: o.model }
-        violations = checkRequest(o.provider)(withModel)
-        checked = 'request'
-      } else {
-        const h = loadHistory(file, o.from)
-        notes(io, file, o, h.notes)
-        const target = outputFormat(o.provider)
-        if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
-        const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
-        if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterError(r.left)}`)
-        const fixed = (r.right.report?.notes ?? []).flatMap((n) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
-        violations = [...fixed, ...checkRequest(o.provider)(r.right.request)]
-        checked = 'history'
-      }
-      if (o.json === true) io.out(`${JSON.stringify({ file, provider: o.provider, checked, violations })}\n`)
-      else if (violations.length === 0) io.out(`${file}: follows every ${o.provider} request rule\n`)
-      else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
-      if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${o.provider}'s request rules`)
-    })
+    .action(async (file: string, o: import('./convert.ts').CheckFlags) => (await import('./convert.ts')).checkCommand(io, file, o))
 
 /** Every command of the program, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<CommandDef> = [
-  stats,
-  prune,
-  compactCmd,
-  renderCmd,
-  convert,
-  check,
-]
+export const COMMANDS: ReadonlyArray<CommandDef> = [stats, prune, compactCmd, renderCmd, convert, check]
 
 /** The package's version, from its package.json (two levels up from the sources, three from dist/). */
 const version = (): string => {

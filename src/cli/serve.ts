@@ -4,7 +4,6 @@
  * @module
  */
 import { Command, InvalidArgumentError } from 'commander'
-import { serveChatStore } from '../node/serve.ts'
 
 const port = (value: string): number => {
   const n = Number(value)
@@ -36,5 +35,7 @@ export const serveCommand = (): Command =>
       return n
     })
     .action(async (opts: { data: string; port: number; host: string; snapshotEvery?: number }) => {
+      // the server's modules load when it starts, not with the program
+      const { serveChatStore } = await import('../node/serve.ts')
       await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
     })

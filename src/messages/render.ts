@@ -10,6 +10,7 @@
  */
 import type { Message, Messages } from '../message.ts'
 import type { FilePart, ImagePart, Part, ToolCallPart, ToolResultPart } from '../part.ts'
+import { demoteHeadings } from './markdown.ts'
 
 // --- helpers ---
 
@@ -235,6 +236,21 @@ const mediaMarkdown = (p: ImagePart | FilePart): string => {
   return `*${mediaRef(p).replace(/[*_\\]/g, '\\$&')}*`
 }
 
+/** A message's own headings go below the export's `## Role` sections. */
+const demoted = demoteHeadings(2)
+
+/** `2026-03-02T10:00:09.000Z` as `2026-03-02 10:00:09 UTC`; other text as it is. */
+const readableTime = (iso: string): string => {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso)
+  return m === null ? iso : `${m[1] as string} ${m[2] as string} UTC`
+}
+
+/** The line under a message's heading: its model and time, when it has them. */
+const byline = (m: Message): string => {
+  const bits = [...(m.model === undefined ? [] : [m.model]), ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)])]
+  return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\`[\]<]/g, '\\$&')).join(' · ')}*\n`
+}
+
 const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 'Result'}:**\n\n${fenced(r.content.trim())}`
 
 /**
@@ -284,14 +300,14 @@ export const renderMarkdownWith =
         continue
       }
       let b = ''
-      if (m.kind === 'display') b += `${quote(`**Notice:** ${contained(text)}`)}\n`
+      if (m.kind === 'display') b += `${quote(`**Notice:** ${contained(demoted(text))}`)}\n`
       else if (m.role !== 'tool' || text !== '') {
-        b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n`
+        b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n${byline(m)}`
         if (withReasoning) {
           const thinking = joinText(m, 'reasoning')
-          if (thinking !== '') b += `\n${quote(`**Thinking:** ${contained(thinking)}`)}\n`
+          if (thinking !== '') b += `\n${quote(`**Thinking:** ${contained(demoted(thinking))}`)}\n`
         }
-        if (text !== '') b += `\n${contained(text)}\n`
+        if (text !== '') b += `\n${contained(demoted(text))}\n`
       }
       for (const p of m.parts) if (isMedia(p)) b += `\n${mediaMarkdown(p)}\n`
       for (const p of m.parts) {
@@ -315,7 +331,9 @@ export const renderMarkdownWith =
 
 /**
  * A history as Markdown (seed `RenderMarkdown`), reasoning left out: a `## Role` section per
- * message, each tool call as `### Tool: name` with its arguments and, right under it, its result;
+ * message, with a line in italics giving its model and time when it has them (`*model · 2026-03-02
+ * 10:00:09 UTC*`) and its own headings two levels deeper (a `# Title` in a reply becomes `### Title`,
+ * below the export's sections), each tool call as `### Tool: name` with its arguments and, right under it, its result;
  * a result without a call shows on its own; bookmarks are a rule with the label in italics;
  * display notices are quotes; images and files are references. Every fence is longer than any
  * backtick run in its content, and a message's own open fences are closed, so no content breaks

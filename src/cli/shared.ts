@@ -1,0 +1,38 @@
+/**
+ * What every command of `chatfold` shares and the program loads up front: the exit codes, the
+ * failure that ends a command, the options every command has, and the reading notes. Light on
+ * purpose: a command's own modules are imported only when it runs.
+ *
+ * @module
+ */
+import type { CliIO } from './progress.ts'
+
+/**
+ * The exit codes of `chatfold`:
+ * 0 done; 1 the history has problems the command reports (tool-pair problems in `stats`, a
+ * conversion the target refuses); 2 bad usage (unknown command, option or value); 3 a file that
+ * cannot be read or written; 4 input that is not a history in a known format.
+ */
+export const EXIT = { ok: 0, problems: 1, usage: 2, io: 3, input: 4 } as const
+
+/** A failure that ends the command with an exit code and a message. */
+export class CliFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'CliFailure'
+  }
+}
+
+/** Options every command has: the input format, JSON output for scripts, the progress bar, the output file. */
+export type Common = { readonly from?: string; readonly json?: boolean; readonly progress?: boolean; readonly output?: string }
+
+/** Whether to draw the progress bar: asked for, or stderr is a terminal. */
+export const showProgress = (io: CliIO, o: Common): boolean => o.progress === true || io.errIsTTY
+
+/** Reading notes on stderr for a person; with `--json` they go into the JSON report instead. */
+export const notes = (io: CliIO, file: string, o: Common, ns: ReadonlyArray<string>): void => {
+  if (o.json !== true) for (const n of ns) io.err(`${file}: ${n}\n`)
+}
