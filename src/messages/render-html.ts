@@ -112,6 +112,8 @@ type Ctx = {
   /** Every call id of the history. */
   readonly calls: ReadonlySet<string>
   readonly shown: Set<ToolResultPart>
+  /** The calls whose sub-conversation is out already (once each, even when it holds its own call). */
+  readonly expanded: Set<string>
   readonly day: { last: string }
 }
 
@@ -125,7 +127,8 @@ const resultHtml = (r: ToolResultPart): string => `<div class="result${r.isError
 const callHtml = (c: ToolCallPart, ctx: Ctx): string => {
   const r = ctx.results.get(c.id)
   if (r !== undefined) ctx.shown.add(r)
-  const sub = ctx.subs.get(c.id)
+  const sub = ctx.expanded.has(c.id) ? undefined : ctx.subs.get(c.id)
+  if (sub !== undefined) ctx.expanded.add(c.id)
   const state = r === undefined ? `<span class="state">${esc(c.status === 'complete' ? 'no result' : c.status)}</span>` : r.isError ? '<span class="state error">error</span>' : ''
   return `<details class="tool" id="call-${esc(c.id)}"><summary><span class="tool-name">${esc(c.name)}</span> <code>${esc(preview(c.arguments))}</code>${state}${
     sub === undefined ? '' : ` <span class="state sub">${sub.length} nested</span>`
@@ -211,17 +214,16 @@ export const renderHtmlWith =
     }
     const results = new Map<string, ToolResultPart>()
     for (const m of ms) if (m.kind !== 'metadata') for (const p of m.parts) if (p.type === 'tool_result' && calls.has(p.toolCallId) && !results.has(p.toolCallId)) results.set(p.toolCallId, p)
-    const ctx: Ctx = { results, subs, calls, shown: new Set(), day: { last: '' } }
+    const ctx: Ctx = { results, subs, calls, shown: new Set(), expanded: new Set(), day: { last: '' } }
     const body: string[] = []
     let turn = 0
     let open = false
-    const placed = new Set<string>()
     for (const m of ms) {
       const s = subagentOf(m)
       if (s !== undefined) {
         // nested under its call; a sub-conversation whose call is not in the history stands where it starts
-        if (calls.has(s.toolCallId) || placed.has(s.toolCallId)) continue
-        placed.add(s.toolCallId)
+        if (calls.has(s.toolCallId) || ctx.expanded.has(s.toolCallId)) continue
+        ctx.expanded.add(s.toolCallId)
         body.push(subHtml(subs.get(s.toolCallId) ?? [m], ctx))
         continue
       }
@@ -233,6 +235,12 @@ export const renderHtmlWith =
       body.push(messageHtml(m, ctx))
     }
     if (open) body.push('</section>')
+    // a sub-conversation whose call shows only inside another sub-conversation that is never shown
+    for (const [id, group] of subs) {
+      if (ctx.expanded.has(id)) continue
+      ctx.expanded.add(id)
+      body.push(subHtml(group, ctx))
+    }
     const title = opts.title ?? 'Conversation'
     const times = ms.flatMap((m) => (m.createdAt === undefined ? [] : [m.createdAt])).sort()
     const models = [...new Set(ms.flatMap((m) => (m.model === undefined ? [] : [m.model])))]
