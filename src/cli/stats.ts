@@ -9,7 +9,7 @@ import { type ToolPairIssue, validateToolPairs } from '../messages/pairs.ts'
 import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, recordedUsage, type TokenBreakdown } from '../tokens.ts'
 import { loadHistory } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
-import { CliFailure, type Common, EXIT, notes, showProgress } from './shared.ts'
+import { CliFailure, type Common, EXIT, grouped, notes, showProgress } from './shared.ts'
 
 /** The figures `stats` prints. */
 export type Stats = {
@@ -59,7 +59,7 @@ export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, byt
   return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(ms), usage }
 }
 
-const int = (n: number): string => n.toLocaleString('en')
+const int = grouped
 const issueLine = (i: ToolPairIssue): string =>
   i.kind === 'missing_result'
     ? `#${i.index} ${i.messageId}: call ${i.toolCallId} (${i.name}) has no result`
