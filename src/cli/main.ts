@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { EncodingName } from '../tokens.ts'
 import type { RequestProvider } from '../adapters/index.ts'
+import type { RenderFormat } from './render.ts'
 import type { CliIO } from './progress.ts'
 import { CliFailure, type Common, EXIT } from './shared.ts'
 import { serveCommand } from './serve.ts'
@@ -37,6 +38,9 @@ const encoding = (v: string): EncodingName => {
   if (e === undefined) throw new InvalidArgumentError(`encoding must be one of ${encodings.join(', ')}, got ${v}`)
   return e
 }
+/** The formats of `render --format` (`RENDER_FORMATS`, listed here so that the program loads no renderer to offer them). */
+const RENDER_FORMATS = ['markdown', 'text', 'transcript', 'html'] as const satisfies ReadonlyArray<RenderFormat>
+const renderFormats: Every<typeof RENDER_FORMATS, RenderFormat> = RENDER_FORMATS
 const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
 /** Options every command has. The format names are checked when the file is read (their table loads with the readers). */
@@ -76,7 +80,7 @@ const compactCmd: CommandDef = (program, io) =>
 
 const renderCmd: CommandDef = (program, io) =>
   output(common(program.command('render').argument('<file>', 'history file').description('render the history as Markdown, plain text, a compaction transcript or one self-contained HTML page')))
-    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'text', 'transcript', 'html']).default('markdown'))
+    .addOption(new Option('--format <format>', 'output format').choices(renderFormats).default('markdown'))
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
     .option('--last <n>', 'only the last n turns (a turn: a user message and what follows it)', count('last'))
