@@ -25,7 +25,8 @@ main{max-width:900px;margin:0 auto;padding:8px 20px 40px}
 .turn-label{color:var(--dim);font-size:12px;text-transform:uppercase;letter-spacing:.06em;margin:2px 0 6px}
 .msg{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 14px;margin:8px 0}
 .msg.user{background:var(--user)}
-.msg.system{border-style:dashed}
+.msg.system,.msg.synthetic,.msg.ephemeral{border-style:dashed}
+.msg.display{background:transparent}
 .msg>header,.compaction>header{display:flex;flex-wrap:wrap;gap:8px;align-items:baseline;font-size:13px;color:var(--dim);margin-bottom:4px}
 .role{font-weight:600;color:var(--ink)}
 .model{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;background:var(--tool);border-radius:4px;padding:0 5px}

@@ -12,6 +12,7 @@ import type { FilePart, ImagePart, Part, ToolCallPart, ToolResultPart } from '..
 import { encodeBase64 } from '../internal/base64.ts'
 import { isObject } from '../internal/object.ts'
 import { isCompactionSummary } from './compaction-mark.ts'
+import { startsTurn } from './shared.ts'
 import { HTML_STYLE } from './render-html-style.ts'
 
 // --- helpers ---
@@ -162,18 +163,20 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
     const n = isObject(info) && typeof info['summarised'] === 'number' ? ` · ${info['summarised']} earlier messages summarised` : ''
     return `<section class="compaction" id="m-${esc(m.id)}">${header(m, ctx, `Compaction${n}`)}<details><summary>Summary</summary><div class="text">${esc(text)}</div></details></section>`
   }
-  // a tool message whose every result shows under its call adds nothing where it stands
-  if (m.role === 'tool' && text === '' && m.parts.every((p) => p.type !== 'tool_result' || ctx.results.get(p.toolCallId) === p)) {
+  // a message of results that each show under their call adds nothing where it stands
+  if (text === '' && m.error === undefined && m.parts.some((p) => p.type === 'tool_result') && m.parts.every((p) => p.type === 'finish' || (p.type === 'tool_result' && ctx.results.get(p.toolCallId) === p))) {
     for (const p of m.parts) if (p.type === 'tool_result') ctx.shown.add(p)
-    if (m.parts.every((p) => p.type === 'tool_result' || p.type === 'finish')) return ''
+    return ''
   }
   const origin = originOf(m)
   if (origin !== undefined && m.kind !== 'normal') {
     return `<details class="injected" id="m-${esc(m.id)}"><summary>${esc(origin)}${m.createdAt === undefined ? '' : ` · ${esc(clock(m.createdAt, ctx.day))}`}</summary><div class="text">${esc(text)}</div>${partsHtml(m, ctx)}</details>`
   }
   const thinking = m.role === 'assistant' ? textOf(m, 'reasoning') : ''
-  const kind = m.kind === 'normal' || subagentOf(m) !== undefined ? '' : ` ${m.kind}`
-  return `<article class="msg ${m.role}${kind}" id="m-${esc(m.id)}">${header(m, ctx, m.kind === 'display' && subagentOf(m) === undefined ? 'Notice' : TITLES[m.role])}${
+  const sub = subagentOf(m) !== undefined
+  const kind = m.kind === 'normal' || sub ? '' : ` ${m.kind}`
+  const label = m.kind === 'display' && !sub ? 'Notice' : m.kind === 'synthetic' || m.kind === 'ephemeral' ? `${TITLES[m.role]} · ${m.kind}` : TITLES[m.role]
+  return `<article class="msg ${m.role}${kind}" id="m-${esc(m.id)}">${header(m, ctx, label)}${
     thinking === '' ? '' : `<details class="thinking"><summary>Thinking</summary><div class="text">${esc(thinking)}</div></details>`
   }${text === '' ? '' : `<div class="text">${esc(text)}</div>`}${partsHtml(m, ctx)}${m.error === undefined ? '' : `<p class="error">${esc(m.error)}</p>`}</article>`
 }
@@ -227,7 +230,7 @@ export const renderHtmlWith =
         body.push(subHtml(subs.get(s.toolCallId) ?? [m], ctx))
         continue
       }
-      if (m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m)) {
+      if (startsTurn(m)) {
         if (open) body.push('</section>')
         body.push(`<section class="turn" id="turn-${++turn}"><div class="turn-label">Turn ${turn}</div>`)
         open = true

@@ -21,7 +21,7 @@
  * @module
  */
 import type { Messages } from '../message.ts'
-import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, stripReasoning } from './shared.ts'
+import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
 // --- views ---
 
@@ -177,7 +177,8 @@ export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReas
 
 /**
  * The last `n` turns of a history, a turn being a user message of kind `normal` and everything
- * after it up to the next one (what `render --last N` shows). What comes before the first of them
+ * after it up to the next one (what `render --last N` shows); a user message that holds only tool
+ * results, or a compaction summary, starts none. What comes before the first of them
  * (the system prompt, older turns) is left out, so a history of fewer than `n` turns gives all its
  * turns and one with none gives no message; the input itself when it starts with the first turn
  * kept. `n` is normalised to a whole number ≥ 0 (0: no message).
@@ -201,7 +202,7 @@ export const lastTurns =
     let start = ms.length
     for (let i = ms.length - 1; i >= 0 && seen < want; i--) {
       const m = ms[i] as Messages[number]
-      if (m.role === 'user' && m.kind === 'normal') {
+      if (startsTurn(m)) {
         seen++
         start = i
       }

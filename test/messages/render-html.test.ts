@@ -85,6 +85,19 @@ describe('renderHtml', () => {
     expect(byId(d, 'call-c1').text).toContain('no result')
   })
 
+  it('shows results a user message carries under their call, and starts no turn there', () => {
+    const d = tree(
+      renderHtml([
+        textMessage('user', 'List', { id: 'u' }),
+        makeMessage({ id: 'a', role: 'assistant', parts: [toolCall({ id: 'c1', name: 'ls', status: 'complete' })] }),
+        makeMessage({ id: 'r', role: 'user', parts: [toolResult({ toolCallId: 'c1', content: 'README.md' })] }),
+      ]),
+    )
+    expect(all(d, hasClass('turn'))).toHaveLength(1)
+    expect(all(d, (x) => x.attrs['id'] === 'm-r')).toEqual([])
+    expect(byId(d, 'call-c1').text).toContain('README.md')
+  })
+
   it('renders an empty history as a page with no turn', () => {
     const d = tree(renderHtml([]))
     expect(all(d, hasClass('turn'))).toEqual([])

@@ -151,4 +151,14 @@ describe('lastTurns', () => {
     expect(lastTurns(Infinity)(h)).toBe(h)
     expect(lastTurns(2)([everyKind[0] as Message])).toEqual([])
   })
+  it('starts no turn at a user message of tool results only, nor at a compaction summary', () => {
+    const h = [
+      msg('u1', 'user', [txt('List')]),
+      msg('a1', 'assistant', [call('c1')]),
+      msg('r1', 'user', [result('c1')]),
+      msg('sum', 'user', [txt('## Goal')], 'normal', { metadata: { compaction: { summarised: 3 } } }),
+      msg('a2', 'assistant', [txt('Done')]),
+    ]
+    expect(lastTurns(1)(h)).toBe(h)
+  })
 })
