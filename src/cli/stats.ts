@@ -6,7 +6,7 @@
  */
 import type { Message, Messages } from '../message.ts'
 import { type ToolPairIssue, validateToolPairs } from '../messages/pairs.ts'
-import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, recordedUsage, type TokenBreakdown } from '../tokens.ts'
+import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, recordedUsage, type TokenBreakdown, type UsageEstimates } from '../tokens.ts'
 import { loadHistory } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { CliFailure, type Common, EXIT, grouped, notes, showProgress } from './shared.ts'
@@ -81,12 +81,14 @@ const usageLines = (u: RecordedUsage, encoding: string): string[] => {
   const lines: string[] = []
   if (u.span !== undefined) lines.push(`time: ${u.span.first} → ${u.span.last} (${duration(u.span.ms)})`)
   if (u.byModel.length === 0) return [...lines, `usage: none recorded${u.malformed.length > 0 ? ` (${u.malformed.length} unreadable)` : ''}`]
-  const cols = ['replies', 'input', 'output', 'cache read', 'cache write', `est. output`]
+  const cols = ['replies', 'input', 'output', 'cache read', 'cache write', 'est. prompt', 'est. output']
   const width = Math.max(5, ...u.byModel.map((m) => m.model.length))
   const row = (name: string, xs: ReadonlyArray<number | string>): string => `  ${name.padEnd(width)} ${xs.map((x, i) => (typeof x === 'number' ? int(x) : x).padStart(Math.max(9, (cols[i] as string).length))).join(' ')}`
-  lines.push(`usage as reported (est. output: ${encoding}):`, row('model', cols))
-  for (const m of u.byModel) lines.push(row(m.model, [m.replies, m.input, m.output, m.cacheRead, m.cacheWrite, m.estimatedOutput]))
-  if (u.byModel.length > 1) lines.push(row('total', [u.total.replies, u.total.input, u.total.output, u.total.cacheRead, u.total.cacheWrite, u.total.estimatedOutput]))
+  /** The estimate of the prompts as a share of the reported ones. */
+  const share = (m: UsageEstimates): string => (m.reportedPrompt > 0 ? `${((100 * m.estimatedPrompt) / m.reportedPrompt).toFixed(0)}%` : '—')
+  lines.push(`usage as reported, per model (est.: ${encoding}; est. prompt: the history's part of the reported prompts):`, row('model', cols))
+  for (const m of u.byModel) lines.push(row(m.model, [m.replies, m.input, m.output, m.cacheRead, m.cacheWrite, share(m), m.estimatedOutput]))
+  if (u.byModel.length > 1) lines.push(row('total', [u.total.replies, u.total.input, u.total.output, u.total.cacheRead, u.total.cacheWrite, share(u.total), u.total.estimatedOutput]))
   if (u.unreported > 0 || u.malformed.length > 0) lines.push(`  ${int(u.unreported)} replies without usage${u.malformed.length > 0 ? `, ${u.malformed.length} with usage in an unknown shape: ${u.malformed.slice(0, 5).join(', ')}${u.malformed.length > 5 ? ', …' : ''}` : ''}`)
   const l = u.last
   if (l !== undefined)

@@ -10,7 +10,6 @@ import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
 import { totalOf } from '../messages/message-tokens.ts'
 import { isCompactionSummary } from '../messages/compaction-mark.ts'
-import { forLLM } from '../messages/views.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- provider usage ---
@@ -156,11 +155,13 @@ export type UsageFigures = {
 
 /**
  * The usage recorded for one model: how many replies carried a report, their figures summed, and
- * the estimate of those replies' own tokens (`estimatedOutput`) to read next to `output`.
+ * the estimates to read next to them: `reportedPrompt` (the sum of each request's `input +
+ * cacheRead + cacheWrite`) against `estimatedPrompt` (the sum of the estimates of what the history
+ * holds of each request's prompt), and `estimatedOutput` (the replies' own tokens) against `output`.
  *
  * @example
  * import type { ModelUsage } from 'chatfold'
- * const m: ModelUsage = { model: 'claude-sonnet-4-5', provider: 'anthropic', replies: 2, input: 20, output: 400, cacheRead: 30_000, cacheWrite: 900, reasoning: 0, estimatedOutput: 380 }
+ * const m: ModelUsage = { model: 'claude-sonnet-4-5', provider: 'anthropic', replies: 2, input: 20, output: 400, cacheRead: 30_000, cacheWrite: 900, reasoning: 0, reportedPrompt: 30_920, estimatedPrompt: 28_100, estimatedOutput: 380 }
  *
  * @since 0.1.0
  * @category tokens
@@ -168,16 +169,33 @@ export type UsageFigures = {
 export type ModelUsage = UsageFigures & {
   readonly model: string
   readonly provider?: string
+} & UsageEstimates
+
+/**
+ * The estimates {@link recordedUsage} sets next to a sum of reports (see {@link ModelUsage}).
+ *
+ * @example
+ * import type { UsageEstimates } from 'chatfold'
+ * const e: UsageEstimates = { replies: 1, reportedPrompt: 1_506, estimatedPrompt: 1_390, estimatedOutput: 60 }
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export type UsageEstimates = {
   readonly replies: number
+  readonly reportedPrompt: number
+  readonly estimatedPrompt: number
   readonly estimatedOutput: number
 }
 
 /**
  * The last reply of the main conversation that carried a report, and how the estimate compares:
  * `reportedContext` is its `input + cacheRead + cacheWrite` (the whole prompt the provider read),
- * `estimatedContext` the estimate of what was sent for it (the messages before it that reach a
- * model, from the last compaction summary on, sub-conversations left out), and `ratio` the
- * second over the first (absent when nothing was reported).
+ * `estimatedContext` the estimate of what the history holds of that prompt (the messages before it
+ * that reach a model, from the last compaction summary on, sub-conversations left out), and `ratio`
+ * the second over the first (absent when nothing was reported). The provider's prompt also holds
+ * what a history file does not record (tool definitions, a system prompt the client adds), so the
+ * ratio measures that too, besides the estimator's distance from the model's tokenizer.
  *
  * @example
  * import type { LastRequestUsage } from 'chatfold'
@@ -211,7 +229,7 @@ export type LastRequestUsage = {
  */
 export type RecordedUsage = {
   readonly byModel: ReadonlyArray<ModelUsage>
-  readonly total: UsageFigures & { readonly replies: number; readonly estimatedOutput: number }
+  readonly total: UsageFigures & UsageEstimates
   readonly span?: { readonly first: string; readonly last: string; readonly ms: number }
   readonly last?: LastRequestUsage
   readonly unreported: number
@@ -254,28 +272,40 @@ const usageOf = (m: Message): UsageFigures | undefined | false => {
   return { input: input ?? 0, output: output ?? 0, cacheRead: cacheRead ?? 0, cacheWrite: cacheWrite ?? 0, reasoning: reasoning ?? 0 }
 }
 
-const isSubconversation = (m: Message): boolean => m.metadata !== undefined && isObject(m.metadata['subagent'])
+/** The call a sub-conversation message answers to (`metadata.subagent.toolCallId`), if it is one. */
+const subconversationOf = (m: Message): string | undefined => {
+  const s = m.metadata?.['subagent']
+  return isObject(s) && typeof s['toolCallId'] === 'string' ? s['toolCallId'] : undefined
+}
 
-type Sum = { -readonly [K in keyof UsageFigures]: number } & { replies: number; estimatedOutput: number }
-const zero = (): Sum => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, replies: 0, estimatedOutput: 0 })
-const add = (s: Sum, u: UsageFigures, estimated: number): void => {
+type Sum = { -readonly [K in keyof (UsageFigures & UsageEstimates)]: number }
+const zero = (): Sum => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, replies: 0, reportedPrompt: 0, estimatedPrompt: 0, estimatedOutput: 0 })
+const add = (s: Sum, u: UsageFigures, prompt: number, output: number): void => {
   s.input += u.input
   s.output += u.output
   s.cacheRead += u.cacheRead
   s.cacheWrite += u.cacheWrite
   s.reasoning += u.reasoning
   s.replies++
-  s.estimatedOutput += estimated
+  s.reportedPrompt += u.input + u.cacheRead + u.cacheWrite
+  s.estimatedPrompt += prompt
+  s.estimatedOutput += output
 }
+
+/** Kinds a model reads (as `forLLM` keeps them). */
+const reachesModel = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
 
 /**
  * The token usage a history records, next to chatfold's estimate: each assistant reply's
  * `metadata.usage` (`{ input, output, cacheRead?, cacheWrite?, reasoning? }`, as its provider
- * reported it) summed per model and in total, the estimate of those replies' tokens, the time
- * span of the history, and, for the last reply of the main conversation that carries a report,
- * the estimate of the prompt sent for it against the reported one: their ratio shows how far the
- * estimator is from that model's tokenizer. Replies of sub-conversations (`metadata.subagent`)
- * count in the sums, not as the last request. A `usage` that is not in that shape is named in
+ * reported it) summed per model and in total; next to the reported prompts, the estimate of what
+ * the history holds of each (the messages before the reply that reach a model, from the last
+ * compaction summary on; for a reply of a sub-conversation, that sub-conversation's messages before
+ * it), and next to the output, the estimate of the replies themselves; the time span of the
+ * history; and the last reply of the main conversation that carries a report, its reported prompt
+ * against the estimate, whose ratio shows how far the estimator is from that model's tokenizer
+ * (and what the provider's prompt holds that the history does not). Sub-conversation messages are
+ * those marked `metadata.subagent = { toolCallId }`. A `usage` not in that shape is named in
  * `malformed` and left out. Pure: the same history gives the same figures.
  *
  * @example
@@ -300,10 +330,11 @@ export const recordedUsage =
     let firstMs = Infinity
     let last: string | undefined
     let lastMs = -Infinity
-    let lastAt = -1
-    let lastUsage: UsageFigures | undefined
-    let summaryAt = -1
-    let lastSummaryBefore = -1
+    let last_: { readonly at: number; readonly usage: UsageFigures; readonly prompt: number } | undefined
+    // what a request's prompt holds so far, estimated: the main conversation's (from its last
+    // compaction summary on), and each sub-conversation's, by the call that started it
+    let mainContext = 0
+    const subContext = new Map<string, number>()
     for (let i = 0; i < ms.length; i++) {
       const m = ms[i] as Message
       if (m.createdAt !== undefined) {
@@ -317,7 +348,11 @@ export const recordedUsage =
           last = m.createdAt
         }
       }
-      if (isCompactionSummary(m) && !isSubconversation(m)) summaryAt = i
+      const sub = subconversationOf(m)
+      const prompt = sub === undefined ? mainContext : (subContext.get(sub) ?? 0)
+      if (sub !== undefined) subContext.set(sub, prompt + count(m))
+      else if (isCompactionSummary(m)) mainContext = count(m)
+      else if (reachesModel(m)) mainContext += count(m)
       if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
       const u = usageOf(m)
       if (u === false) malformed.push(m.id)
@@ -328,31 +363,24 @@ export const recordedUsage =
       const key = m.model ?? 'unknown'
       let s = models.get(key)
       if (s === undefined) models.set(key, (s = m.provider === undefined ? zero() : { ...zero(), provider: m.provider }))
-      const estimated = count(m)
-      add(s, u, estimated)
-      add(total, u, estimated)
-      if (!isSubconversation(m)) {
-        lastAt = i
-        lastUsage = u
-        lastSummaryBefore = summaryAt
-      }
+      const output = count(m)
+      add(s, u, prompt, output)
+      add(total, u, prompt, output)
+      if (sub === undefined) last_ = { at: i, usage: u, prompt }
     }
     const byModel = [...models].map(([model, s]): ModelUsage => ({ model, ...s }))
     let lastRequest: LastRequestUsage | undefined
-    if (lastUsage !== undefined) {
-      const m = ms[lastAt] as Message
-      const sent = forLLM(ms.slice(Math.max(0, lastSummaryBefore), lastAt).filter((x) => !isSubconversation(x)))
-      let estimatedContext = 0
-      for (const x of sent) estimatedContext += count(x)
-      const reportedContext = lastUsage.input + lastUsage.cacheRead + lastUsage.cacheWrite
+    if (last_ !== undefined) {
+      const m = ms[last_.at] as Message
+      const reportedContext = last_.usage.input + last_.usage.cacheRead + last_.usage.cacheWrite
       lastRequest = {
         messageId: m.id,
         ...(m.model === undefined ? {} : { model: m.model }),
         ...(m.createdAt === undefined ? {} : { createdAt: m.createdAt }),
-        reported: lastUsage,
+        reported: last_.usage,
         reportedContext,
-        estimatedContext,
-        ...(reportedContext > 0 ? { ratio: estimatedContext / reportedContext } : {}),
+        estimatedContext: last_.prompt,
+        ...(reportedContext > 0 ? { ratio: last_.prompt / reportedContext } : {}),
       }
     }
     return {

@@ -32,9 +32,9 @@ describe('stats: usage as recorded', () => {
   it('--json carries the usage per model, the span and the last request next to the estimate', async () => {
     const r = await cli('stats', file, '--json', '--encoding', 'heuristic')
     expect(r.code, r.err).toBe(EXIT.ok)
-    const s = JSON.parse(r.out) as { usage: { byModel: Array<{ model: string; output: number; estimatedOutput: number }>; span: { ms: number }; last: { messageId: string; reportedContext: number; estimatedContext: number; ratio: number } } }
-    expect(s.usage.byModel.map((m) => [m.model, m.output])).toEqual([['claude-sonnet-4-5', 437], ['claude-haiku-4-5', 75]])
-    expect(s.usage.byModel.every((m) => m.estimatedOutput > 0)).toBe(true)
+    const s = JSON.parse(r.out) as { usage: { byModel: Array<{ model: string; output: number; reportedPrompt: number; estimatedPrompt: number; estimatedOutput: number }>; span: { ms: number }; last: { messageId: string; reportedContext: number; estimatedContext: number; ratio: number } } }
+    expect(s.usage.byModel.map((m) => [m.model, m.output, m.reportedPrompt])).toEqual([['claude-sonnet-4-5', 437, 19_610], ['claude-haiku-4-5', 75, 4_160]])
+    expect(s.usage.byModel.every((m) => m.estimatedOutput > 0 && m.estimatedPrompt > 0)).toBe(true)
     expect(s.usage.span.ms).toBe(422_000)
     expect(s.usage.last).toMatchObject({ messageId: 'a5', reportedContext: 1_506 })
     expect(s.usage.last.ratio).toBeCloseTo(s.usage.last.estimatedContext / 1_506, 12)
@@ -44,8 +44,8 @@ describe('stats: usage as recorded', () => {
     const r = await cli('stats', file, '--encoding', 'heuristic')
     expect(r.code, r.err).toBe(EXIT.ok)
     expect(r.out).toContain('time: 2026-03-02T10:00:00.000Z → 2026-03-02T10:07:02.000Z (7 min 2 s)')
-    expect(r.out).toMatch(/^usage as reported \(est\. output: heuristic\):$/m)
-    expect(r.out).toMatch(/^ {2}claude-sonnet-4-5 +5 +30 +437 +12,140 +7,440 +\d/m)
+    expect(r.out).toMatch(/^usage as reported, per model \(est\.: heuristic; .*\):$/m)
+    expect(r.out).toMatch(/^ {2}claude-sonnet-4-5 +5 +30 +437 +12,140 +7,440 +\d+% +\d+$/m)
     expect(r.out).toMatch(/^ {2}total +7 /m)
     expect(r.out).toMatch(/^last request \(a5, claude-sonnet-4-5\): reported prompt 1,506 \(input 6 \+ cache read 1,300 \+ cache write 200\), estimated [\d,]+ \(heuristic\), ratio \d+\.\d{3}$/m)
   })

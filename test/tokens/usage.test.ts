@@ -20,6 +20,24 @@ describe('recordedUsage', () => {
     expect(r.total.estimatedOutput).toBe((r.byModel[0]?.estimatedOutput ?? 0) + (r.byModel[1]?.estimatedOutput ?? 0))
   })
 
+  it("sets each model's reported prompts next to the estimate of what the history holds of them", () => {
+    const before = (id: string, from = 0, keep: (m: Message) => boolean = (m) => m.metadata?.['subagent'] === undefined) => {
+      const at = h.findIndex((m) => m.id === id)
+      return forLLM(h.slice(from, at).filter(keep)).reduce((s, m) => s + count(m), 0)
+    }
+    const sum = h.findIndex((m) => m.id === 'sum')
+    const sonnet = before('a1') + before('a2') + before('a3') + before('a4', sum) + before('a5', sum)
+    // a sub-conversation's messages are display messages of the main one: all of each is its prompt
+    const sub = (id: string) => h.slice(0, h.findIndex((m) => m.id === id)).filter((m) => m.metadata?.['subagent'] !== undefined).reduce((s, m) => s + count(m), 0)
+    const haiku = sub('s2') + sub('s4')
+    expect(haiku).toBeGreaterThan(0)
+    expect(r.byModel.map((x) => [x.model, x.reportedPrompt, x.estimatedPrompt])).toEqual([
+      ['claude-sonnet-4-5', 30 + 12_140 + 7_440, sonnet],
+      ['claude-haiku-4-5', 4_160, haiku],
+    ])
+    expect(r.total.estimatedPrompt).toBe(sonnet + haiku)
+  })
+
   it('spans the earliest to the latest createdAt', () => {
     expect(r.span).toEqual({ first: '2026-03-02T10:00:00.000Z', last: '2026-03-02T10:07:02.000Z', ms: 422_000 })
   })
@@ -58,6 +76,11 @@ describe('recordedUsage', () => {
   })
 
   it('has no span, last request nor models for a history without them', () => {
-    expect(u([textMessage('user', 'hi')])).toEqual({ byModel: [], total: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, replies: 0, estimatedOutput: 0 }, unreported: 0, malformed: [] })
+    expect(u([textMessage('user', 'hi')])).toEqual({
+      byModel: [],
+      total: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, replies: 0, reportedPrompt: 0, estimatedPrompt: 0, estimatedOutput: 0 },
+      unreported: 0,
+      malformed: [],
+    })
   })
 })
