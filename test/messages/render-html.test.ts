@@ -5,7 +5,7 @@ import { all, type Node, tree } from '../support/html-tree.ts'
 
 const byId = (n: Node, id: string): Node => {
   const found = all(n, (x) => x.attrs['id'] === id)
-  expect(found, id).toHaveLength(1)
+  expect({ id, found: found.length }).toEqual({ id, found: 1 })
   return found[0] as Node
 }
 const hasClass = (c: string) => (x: Node) => (x.attrs['class'] ?? '').split(' ').includes(c)
