@@ -35,6 +35,9 @@ time{margin-left:auto;font-variant-numeric:tabular-nums}
 .text{white-space:pre-wrap;overflow-wrap:anywhere}
 pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0;max-height:32em;overflow:auto}
+.text code{background:var(--tool);border-radius:4px;padding:0 4px}
+.text pre.code{background:var(--tool);border:1px solid var(--line);border-radius:6px;padding:6px 8px;margin:6px 0}
+.text strong.h{display:inline-block;margin-top:4px}
 details{border-radius:8px;margin:6px 0}
 summary{cursor:pointer;padding:3px 8px;list-style-position:inside}
 details.tool{background:var(--tool);border:1px solid var(--line)}

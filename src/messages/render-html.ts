@@ -14,13 +14,11 @@ import { isObject } from '../internal/object.ts'
 import { isCompactionSummary } from './compaction-mark.ts'
 import { startsTurn } from './shared.ts'
 import { HTML_STYLE } from './render-html-style.ts'
+import { escapeHtml, textHtml } from './render-html-text.ts'
 
 // --- helpers ---
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
-/** Text as HTML text or an attribute value: `& < > " '` escaped. */
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string)
+const esc = escapeHtml
 
 const TITLES = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' } as const
 
@@ -161,7 +159,7 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
   if (isCompactionSummary(m)) {
     const info = m.metadata?.['compaction']
     const n = isObject(info) && typeof info['summarised'] === 'number' ? ` · ${info['summarised']} earlier messages summarised` : ''
-    return `<section class="compaction" id="m-${esc(m.id)}">${header(m, ctx, `Compaction${n}`)}<details><summary>Summary</summary><div class="text">${esc(text)}</div></details></section>`
+    return `<section class="compaction" id="m-${esc(m.id)}">${header(m, ctx, `Compaction${n}`)}<details><summary>Summary</summary><div class="text">${textHtml(text)}</div></details></section>`
   }
   // a message of results that each show under their call adds nothing where it stands
   if (text === '' && m.error === undefined && m.parts.some((p) => p.type === 'tool_result') && m.parts.every((p) => p.type === 'finish' || (p.type === 'tool_result' && ctx.results.get(p.toolCallId) === p))) {
@@ -178,7 +176,7 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
   const label = m.kind === 'display' && !sub ? 'Notice' : m.kind === 'synthetic' || m.kind === 'ephemeral' ? `${TITLES[m.role]} · ${m.kind}` : TITLES[m.role]
   return `<article class="msg ${m.role}${kind}" id="m-${esc(m.id)}">${header(m, ctx, label)}${
     thinking === '' ? '' : `<details class="thinking"><summary>Thinking</summary><div class="text">${esc(thinking)}</div></details>`
-  }${text === '' ? '' : `<div class="text">${esc(text)}</div>`}${partsHtml(m, ctx)}${m.error === undefined ? '' : `<p class="error">${esc(m.error)}</p>`}</article>`
+  }${text === '' ? '' : `<div class="text">${textHtml(text)}</div>`}${partsHtml(m, ctx)}${m.error === undefined ? '' : `<p class="error">${esc(m.error)}</p>`}</article>`
 }
 
 /**

@@ -65,9 +65,30 @@ describe('renderHtml', () => {
     expect(sum.text).toContain('11 earlier messages summarised')
   })
 
-  it('keeps a message heading as text: the title is the only h1', () => {
+  it("shows a message's headings as bold lines, never as the page's: the title is the only heading", () => {
     expect(all(doc, (x) => /^h[1-6]$/.test(x.tag)).map((x) => x.text)).toEqual(['Cart &lt;fix&gt;'])
-    expect(byId(doc, 'm-a3').text).toContain('# Cause')
+    expect(all(byId(doc, 'm-a3'), (x) => x.tag === 'strong').map((x) => [x.attrs['class'], x.text])).toEqual([
+      ['h', 'Cause'],
+      [undefined, 'per line'],
+      ['h', 'Fix'],
+    ])
+  })
+
+  it('shows code fences, inline code and bold of a message, escaped, and leaves tool output as it is', () => {
+    const d = tree(
+      renderHtml([
+        textMessage('assistant', 'Run `npm test <x>` **now**\n```ts\nconst a = 1 < 2 // **no**\n```\nafter', { id: 'a' }),
+        makeMessage({ id: 'b', role: 'assistant', parts: [toolCall({ id: 'c', name: 'cat', status: 'complete' })] }),
+        makeMessage({ id: 't', role: 'tool', parts: [toolResult({ toolCallId: 'c', content: '# not a heading **nor bold**' })] }),
+        textMessage('user', '```\nnever closed <b>', { id: 'u' }),
+      ]),
+    )
+    const a = byId(d, 'm-a')
+    expect(all(a, (x) => x.tag === 'code').map((x) => x.text)).toEqual(['npm test &lt;x&gt;'])
+    expect(all(a, (x) => x.tag === 'strong').map((x) => x.text)).toEqual(['now'])
+    expect(all(a, (x) => x.tag === 'pre').map((x) => [x.attrs['title'], x.text])).toEqual([['ts', 'const a = 1 &lt; 2 // **no**']])
+    expect(all(byId(d, 'call-c'), (x) => x.tag === 'pre').map((x) => x.text)).toContain('# not a heading **nor bold**')
+    expect(all(byId(d, 'm-u'), (x) => x.tag === 'pre').map((x) => x.text)).toEqual(['never closed &lt;b&gt;'])
   })
 
   it('shows a result without a call, a sub-conversation without its call, and a remote image as a link', () => {
