@@ -328,6 +328,7 @@ export const mapSame = (ms: Messages, f: (m: Message) => Message): Messages => {
  * say (not only tool results, which answer the turn before), and not a compaction summary.
  *
  * @example
+ * import { startsTurn } from './shared.ts'
  * startsTurn({ id: 'u', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'hi' }] }) // true
  */
 export const startsTurn = (m: Message): boolean =>
