@@ -236,6 +236,12 @@ const mediaMarkdown = (p: ImagePart | FilePart): string => {
   return `*${mediaRef(p).replace(/[*_\\]/g, '\\$&')}*`
 }
 
+/** A display message's label: `Notice`, or the role in a sub-conversation (`metadata.subagent`). */
+const noticeLabel = (m: Message): string => {
+  const s = m.metadata?.['subagent']
+  return typeof s === 'object' && s !== null ? `${TITLES[m.role]} (sub-conversation)` : 'Notice'
+}
+
 /** A message's own headings go below the export's `## Role` sections. */
 const demoted = demoteHeadings(2)
 
@@ -300,7 +306,7 @@ export const renderMarkdownWith =
         continue
       }
       let b = ''
-      if (m.kind === 'display') b += `${quote(`**Notice:** ${contained(demoted(text))}`)}\n`
+      if (m.kind === 'display') b += `${quote(`**${noticeLabel(m)}:** ${contained(demoted(text))}`)}\n`
       else if (m.role !== 'tool' || text !== '') {
         b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n${byline(m)}`
         if (withReasoning) {
@@ -335,7 +341,8 @@ export const renderMarkdownWith =
  * 10:00:09 UTC*`) and its own headings two levels deeper (a `# Title` in a reply becomes `### Title`,
  * below the export's sections), each tool call as `### Tool: name` with its arguments and, right under it, its result;
  * a result without a call shows on its own; bookmarks are a rule with the label in italics;
- * display notices are quotes; images and files are references. Every fence is longer than any
+ * display notices are quotes (labelled with their role in a sub-conversation, whose messages carry
+ * `metadata.subagent`); images and files are references. Every fence is longer than any
  * backtick run in its content, and a message's own open fences are closed, so no content breaks
  * out of its block. Pass `forExport(history)` for the seed's human-readable export.
  *

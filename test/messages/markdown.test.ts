@@ -43,3 +43,13 @@ describe('renderMarkdown: models, times and headings inside messages', () => {
     expect(md).toContain('> **Thinking:** ### Plan')
   })
 })
+
+describe('renderMarkdown: sub-conversations', () => {
+  it('labels a sub-conversation message with its role, not as a notice', () => {
+    const md = renderMarkdown([
+      msg('s1', 'user', [txt('Find rounding')], 'display', { metadata: { subagent: { toolCallId: 'c1' } } }),
+      msg('n', 'assistant', [txt('Saved')], 'display'),
+    ])
+    expect(md).toBe('> **User (sub-conversation):** Find rounding\n\n> **Notice:** Saved\n')
+  })
+})
