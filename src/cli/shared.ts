@@ -37,8 +37,5 @@ export const notes = (io: CliIO, file: string, o: Common, ns: ReadonlyArray<stri
   if (o.json !== true) for (const n of ns) io.err(`${file}: ${n}\n`)
 }
 
-/**
- * A whole number with commas between thousands (`12,140`), as `toLocaleString('en')` writes it
- * without its first call's cost (loading the locale data, tens of milliseconds).
- */
-export const grouped = (n: number): string => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en'))
+// thousands grouped without loading the locale data; the core's helper
+export { grouped } from '../internal/number.ts'

@@ -11,14 +11,13 @@ import type { Message, Messages } from '../message.ts'
 import type { FilePart, ImagePart, Part, ToolCallPart, ToolResultPart } from '../part.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { isObject } from '../internal/object.ts'
+import { grouped } from '../internal/number.ts'
 import { isCompactionSummary } from './compaction-mark.ts'
 import { startsTurn } from './shared.ts'
 import { HTML_STYLE } from './render-html-style.ts'
-import { escapeHtml, textHtml } from './render-html-text.ts'
+import { escapeHtml as esc, textHtml } from './render-html-text.ts'
 
 // --- helpers ---
-
-const esc = escapeHtml
 
 const TITLES = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' } as const
 
@@ -53,7 +52,7 @@ const usageLine = (m: Message): string => {
   if (!isObject(u)) return ''
   const n = (k: string): number | undefined => (typeof u[k] === 'number' && Number.isFinite(u[k]) ? (u[k] as number) : undefined)
   const bits = [['in', n('input')], ['out', n('output')], ['cache read', n('cacheRead')], ['cache write', n('cacheWrite')]].flatMap(([label, v]) =>
-    v === undefined || (v === 0 && label !== 'in' && label !== 'out') ? [] : [`${label as string} ${(v as number).toLocaleString('en')}`],
+    v === undefined || (v === 0 && label !== 'in' && label !== 'out') ? [] : [`${label as string} ${grouped(v as number)}`],
   )
   return bits.length === 0 ? '' : `<span class="usage" title="tokens as reported">${esc(bits.join(' · '))}</span>`
 }
