@@ -1,5 +1,5 @@
 /**
- * The `chatfold` command: `stats`, `prune`, `compact`, `render`, `convert`, `check` and `serve` on
+ * The `chatfold` command: `stats`, `prune`, `compact`, `render`, `convert`, `check`, `formats` and `serve` on
  * history files in any format chatfold reads (see `formats.ts`). Each command is one entry of
  * `COMMANDS`, whose options are declared here and whose work lives in a module of its own, imported
  * only when the command runs: `chatfold --version` loads commander and nothing of chatfold, and a
@@ -46,7 +46,7 @@ const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((
 /** Options every command has. The format names are checked when the file is read (their table loads with the readers). */
 const common = (c: Command): Command =>
   c
-    .option('--from <format>', 'input format, detected when not given (an unknown name lists them)')
+    .option('--from <format>', 'input format, detected when not given (chatfold formats lists them)')
     .option('--json', 'machine-readable output (JSON)')
     .option('--progress', 'show a progress bar on stderr even when it is not a terminal')
 
@@ -89,7 +89,7 @@ const renderCmd: CommandDef = (program, io) =>
 
 const convert: CommandDef = (program, io) =>
   output(common(program.command('convert').argument('<file>', 'history file').description('convert the history to a provider request body, AI SDK messages or chatfold JSONL')))
-    .addOption(new Option('--to <format>', 'output format (an unknown name lists them)').makeOptionMandatory())
+    .addOption(new Option('--to <format>', 'output format (chatfold formats lists them)').makeOptionMandatory())
     .option('--repair', 'repair tool calls and results that do not pair up instead of refusing')
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
@@ -103,8 +103,23 @@ const check: CommandDef = (program, io) =>
     .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
     .action(async (file: string, o: import('./convert.ts').CheckFlags) => (await import('./convert.ts')).checkCommand(io, file, o))
 
+/** `formats`: the names `--from` and `--to` take, each with what it is. */
+const formats: CommandDef = (program, io) =>
+  program
+    .command('formats')
+    .description('list the input formats (--from) and output formats (convert --to)')
+    .option('--json', 'machine-readable output (JSON)')
+    .action(async (o: { readonly json?: boolean }) => {
+      const { INPUT_FORMATS, OUTPUT_FORMATS } = await import('./formats.ts')
+      const named = (fs: ReadonlyArray<{ readonly name: string; readonly description: string }>) => fs.map((f) => ({ name: f.name, description: f.description }))
+      if (o.json === true) return io.out(`${JSON.stringify({ input: named(INPUT_FORMATS), output: named(OUTPUT_FORMATS) }, null, 2)}\n`)
+      const width = Math.max(...[...INPUT_FORMATS, ...OUTPUT_FORMATS].map((f) => f.name.length))
+      const lines = (fs: ReadonlyArray<{ readonly name: string; readonly description: string }>) => fs.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`)
+      io.out(['input formats (--from; detected in this order when not given):', ...lines(INPUT_FORMATS), 'output formats (convert --to):', ...lines(OUTPUT_FORMATS), ''].join('\n'))
+    })
+
 /** Every command of the program, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<CommandDef> = [stats, prune, compactCmd, renderCmd, convert, check]
+export const COMMANDS: ReadonlyArray<CommandDef> = [stats, prune, compactCmd, renderCmd, convert, check, formats]
 
 /** The package's version, from its package.json (two levels up from the sources, three from dist/). */
 const version = (): string => {

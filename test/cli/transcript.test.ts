@@ -81,6 +81,16 @@ describe('render', () => {
     expect(r.out.split('\n').filter((l) => l.startsWith('# '))).toEqual([])
   })
 
+  it('formats lists what --from and --to take', async () => {
+    const r = await cli('formats', '--json')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    const f = JSON.parse(r.out) as { input: Array<{ name: string }>; output: Array<{ name: string }> }
+    expect(f.input.map((x) => x.name)).toContain('chatfold-jsonl')
+    expect(f.output.map((x) => x.name)).toContain('anthropic')
+    const text = await cli('formats')
+    expect(text.out).toMatch(/^input formats \(--from; .*\n {2}\S+ +\S/)
+  })
+
   it('an unknown --from or --to still exits 2 and lists the names', async () => {
     const from = await cli('stats', file, '--from', 'cobol')
     expect(from.code).toBe(EXIT.usage)
