@@ -42,6 +42,12 @@ const mediaLines = (m: Message): string => {
   return s
 }
 
+/** Whether a message belongs to a sub-conversation (`metadata.subagent`, set by the session-file readers). */
+const isSubconversation = (m: Message): boolean => {
+  const s = m.metadata?.['subagent']
+  return typeof s === 'object' && s !== null
+}
+
 const indent = (s: string, by: string): string => by + s.replace(/\n/g, `\n${by}`)
 
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim()
@@ -55,8 +61,9 @@ const callsOf = (m: Message): ToolCallPart[] => m.parts.filter((p): p is ToolCal
  * A message as plain text (seed `Message.Render`), ending with a newline: `[User]: …`,
  * `[Assistant thinking]: …`, `[Assistant]: …`, each call as `  → name(arguments)`, each tool
  * result as `  ← name result:` with its content indented, images and files as `[image: …]`
- * references, a bookmark as `=== label ===`, a display notice as `[Notice]: …`; a metadata
- * message renders as the empty string.
+ * references, a bookmark as `=== label ===`, a display notice as `[Notice]: …` (a message of a
+ * sub-conversation, marked `metadata.subagent`, as `[User (sub-conversation)]: …` with its calls
+ * and results); a metadata message renders as the empty string.
  *
  * @example
  * import { renderMessage, textMessage } from 'chatfold'
@@ -71,12 +78,15 @@ export const renderMessage = (m: Message): string => {
   let out = ''
   const text = joinText(m, 'text')
   const media = mediaLines(m)
-  if (m.kind === 'display') return `[Notice]: ${text}${media === '' ? '' : `\n${media}`}\n`
+  // a sub-conversation's messages are display messages that show as the messages they are
+  const sub = m.kind === 'display' && isSubconversation(m)
+  if (m.kind === 'display' && !sub) return `[Notice]: ${text}${media === '' ? '' : `\n${media}`}\n`
+  const title = sub ? `${TITLES[m.role]} (sub-conversation)` : TITLES[m.role]
   if (m.role === 'assistant') {
     const thinking = joinText(m, 'reasoning')
-    if (thinking !== '') out += `[Assistant thinking]: ${thinking}\n`
+    if (thinking !== '') out += `[${title} thinking]: ${thinking}\n`
   }
-  if (text !== '' || (m.role !== 'assistant' && m.role !== 'tool')) out += `[${TITLES[m.role]}]: ${text}\n`
+  if (text !== '' || (m.role !== 'assistant' && m.role !== 'tool')) out += `[${title}]: ${text}\n`
   if (media !== '') out += `${media}\n`
   for (const c of callsOf(m)) out += `  → ${c.name}(${c.arguments})\n`
   for (const r of resultsOf(m)) out += `  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}\n`
@@ -237,10 +247,7 @@ const mediaMarkdown = (p: ImagePart | FilePart): string => {
 }
 
 /** A display message's label: `Notice`, or the role in a sub-conversation (`metadata.subagent`). */
-const noticeLabel = (m: Message): string => {
-  const s = m.metadata?.['subagent']
-  return typeof s === 'object' && s !== null ? `${TITLES[m.role]} (sub-conversation)` : 'Notice'
-}
+const noticeLabel = (m: Message): string => (isSubconversation(m) ? `${TITLES[m.role]} (sub-conversation)` : 'Notice')
 
 /** A message's own headings go below the export's `## Role` sections. */
 const demoted = demoteHeadings(2)
