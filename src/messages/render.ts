@@ -258,9 +258,10 @@ const readableTime = (iso: string): string => {
   return m === null ? iso : `${m[1] as string} ${m[2] as string} UTC`
 }
 
-/** The line under a message's heading: its model and time, when it has them. */
+/** The line under a message's heading: where an injected message came from (`metadata.origin`), its model and time, when it has them. */
 const byline = (m: Message): string => {
-  const bits = [...(m.model === undefined ? [] : [m.model]), ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)])]
+  const origin = m.metadata?.['origin']
+  const bits = [...(typeof origin === 'string' && m.kind !== 'normal' ? [origin] : []), ...(m.model === undefined ? [] : [m.model]), ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)])]
   return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\`[\]<]/g, '\\$&')).join(' · ')}*\n`
 }
 
@@ -345,7 +346,7 @@ export const renderMarkdownWith =
 /**
  * A history as Markdown (seed `RenderMarkdown`), reasoning left out: a `## Role` section per
  * message, with a line in italics giving its model and time when it has them (`*model · 2026-03-02
- * 10:00:09 UTC*`) and its own headings two levels deeper (a `# Title` in a reply becomes `### Title`,
+ * 10:00:09 UTC*`, led by `metadata.origin` for an injected message) and its own headings two levels deeper (a `# Title` in a reply becomes `### Title`,
  * below the export's sections), each tool call as `### Tool: name` with its arguments and, right under it, its result;
  * a result without a call shows on its own; bookmarks are a rule with the label in italics;
  * display notices are quotes (labelled with their role in a sub-conversation, whose messages carry
