@@ -345,14 +345,15 @@ export const renderMarkdownWith =
 
 /**
  * A history as Markdown (seed `RenderMarkdown`), reasoning left out: a `## Role` section per
- * message, with a line in italics giving its model and time when it has them (`*model · 2026-03-02
- * 10:00:09 UTC*`, led by `metadata.origin` for an injected message) and its own headings two levels deeper (a `# Title` in a reply becomes `### Title`,
- * below the export's sections), each tool call as `### Tool: name` with its arguments and, right under it, its result;
- * a result without a call shows on its own; bookmarks are a rule with the label in italics;
- * display notices are quotes (labelled with their role in a sub-conversation, whose messages carry
- * `metadata.subagent`); images and files are references. Every fence is longer than any
- * backtick run in its content, and a message's own open fences are closed, so no content breaks
- * out of its block. Pass `forExport(history)` for the seed's human-readable export.
+ * message, with a line in italics giving its model and time when it has them (`*model ·
+ * 2026-03-02 10:00:09 UTC*`, led by `metadata.origin` for an injected message) and its own
+ * headings two levels deeper (a `# Title` in a reply becomes `### Title`, below the export's
+ * sections); each tool call as `### Tool: name` with its arguments and, right under it, its
+ * result; a result without a call shows on its own; bookmarks are a rule with the label in
+ * italics; display notices are quotes (labelled with their role in a sub-conversation, whose
+ * messages carry `metadata.subagent`); images and files are references. Every fence is longer
+ * than any backtick run in its content, and a message's own open fences are closed, so no content
+ * breaks out of its block. Pass `forExport(history)` for the seed's human-readable export.
  *
  * @example
  * import { makeMessage, renderMarkdown, toolCall, toolResult } from 'chatfold'
