@@ -11,27 +11,9 @@ import { formatDecodeFailure } from '../failure.ts'
 import { formatSessionError, writeAtomic } from '../fs/session.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
-/**
- * The exit codes of `chatfold`:
- * 0 done; 1 the history has problems the command reports (tool-pair problems in `stats`, a
- * conversion the target refuses); 2 bad usage (unknown command, option or value); 3 a file that
- * cannot be read or written; 4 input that is not a history in a known format; 5 a store whose log
- * or snapshot is damaged (the message names the file and record; `chatfold repair-store` moves
- * damaged records aside); 6 a store another live server holds; 7 an address the server cannot
- * listen on (in use, not permitted); 70 a failure chatfold did not foresee (`--debug` prints its stack).
- */
-export const EXIT = { ok: 0, problems: 1, usage: 2, io: 3, input: 4, damaged: 5, locked: 6, listen: 7, internal: 70 } as const
+import { CliFailure, EXIT } from './shared.ts'
 
-/** A failure that ends the command with an exit code and a message. */
-export class CliFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'CliFailure'
-  }
-}
+export { CliFailure, EXIT } from './shared.ts'
 
 /** A decode failure as lines naming the file, and the line where the path gives one (`FILE:12: …`). */
 export const describeFailure = (file: string, failure: DecodeFailure): string =>

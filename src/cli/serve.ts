@@ -6,10 +6,8 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { serveChatStore } from '../node/serve.ts'
-import { repairFileStore } from '../node/repair-store.ts'
 import { isStoreFailure } from '../store/failure.ts'
-import { CliFailure, EXIT } from './load.ts'
+import { CliFailure, EXIT } from './shared.ts'
 import type { CliIO } from './progress.ts'
 
 const port = (value: string): number => {
@@ -78,6 +76,8 @@ export const serveCommand = (): Command =>
         ...(opts.allowedHost.length === 0 ? {} : { allowedHosts: opts.allowedHost }),
       }
       try {
+        // the server's modules load only when it is asked for
+        const { serveChatStore } = await import('../node/serve.ts')
         await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, handler, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
       } catch (e) {
         throw startFailure(e, opts.data)
@@ -102,8 +102,9 @@ export const repairStoreCommand = (io: CliIO): Command =>
     .description("move a damaged store log's records aside (into a quarantine file beside it), so that the store starts again")
     .argument('<dir>', 'the data directory of the store')
     .action(async (dir: string) => {
-      let r: Awaited<ReturnType<typeof repairFileStore>>
+      let r: Awaited<ReturnType<typeof import('../node/repair-store.ts').repairFileStore>>
       try {
+        const { repairFileStore } = await import('../node/repair-store.ts')
         r = await repairFileStore(dir)
       } catch (e) {
         throw startFailure(e, dir)

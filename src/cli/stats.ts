@@ -1,11 +1,15 @@
 /**
- * `chatfold stats`: what a history holds, counted once.
+ * `chatfold stats`: what a history holds, counted once, and the usage it records next to the
+ * estimate (`recordedUsage`).
  *
  * @module
  */
 import type { Message, Messages } from '../message.ts'
 import { type ToolPairIssue, validateToolPairs } from '../messages/pairs.ts'
-import { countMessage, type Estimator } from '../tokens.ts'
+import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, recordedUsage, type TokenBreakdown, type UsageEstimates } from '../tokens.ts'
+import { loadHistory } from './load.ts'
+import { type CliIO, progressBar } from './progress.ts'
+import { CliFailure, type Common, EXIT, grouped, loadOptions, notes, readReport, showProgress } from './shared.ts'
 import { forLLM } from '../messages/views.ts'
 
 /** The figures `stats` prints. */
@@ -20,13 +24,13 @@ export type Stats = {
   readonly largest: ReadonlyArray<{ readonly index: number; readonly id: string; readonly role: string; readonly tokens: number }>
   /** Tool pairing of what is sent to a model (the `forLLM` view: display-only messages such as sub-agent runs play no part); indexes are into that view. */
   readonly toolPairs: { readonly valid: boolean; readonly issues: ReadonlyArray<ToolPairIssue> }
+  readonly usage: RecordedUsage
 }
 
 const bump = (r: Record<string, number>, k: string): void => void (r[k] = (r[k] ?? 0) + 1)
 
-/** Counts a history with an estimator; `onMessage` is called every 500 messages (for a progress bar). */
-export const statsOf = (estimate: Estimator, ms: Messages, bytes: number, top: number, onMessage?: (done: number) => void): Stats => {
-  const count = countMessage(estimate)
+/** Counts a history with a counter (kept: usage reuses its counts); `onMessage` is called every 500 messages (for a progress bar). */
+export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, bytes: number, top: number, onMessage?: (done: number) => void): Stats => {
   const byRole: Record<string, number> = {}
   const byKind: Record<string, number> = {}
   let total = 0
@@ -53,10 +57,11 @@ export const statsOf = (estimate: Estimator, ms: Messages, bytes: number, top: n
   })
   onMessage?.(ms.length)
   const largest = sized.sort((a, b) => b.tokens - a.tokens || a.index - b.index).slice(0, top)
-  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)) }
+  const usage = recordedUsage({ count: (m) => count(m).total })(ms)
+  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)), usage }
 }
 
-const int = (n: number): string => n.toLocaleString('en')
+const int = grouped
 const issueLine = (i: ToolPairIssue): string =>
   i.kind === 'missing_result'
     ? `#${i.index} ${i.messageId}: call ${i.toolCallId} (${i.name}) has no result`
@@ -65,6 +70,35 @@ const issueLine = (i: ToolPairIssue): string =>
       : i.kind === 'duplicate_id'
         ? `#${i.index} ${i.messageId}: call id ${i.toolCallId} used twice`
         : `#${i.index} ${i.messageId}: reasoning with no answer`
+
+const duration = (ms: number): string => {
+  const s = Math.round(ms / 1000)
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  return h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s % 60} s` : `${s} s`
+}
+
+/** The recorded usage as lines: the span, a row per model (reported next to estimated), the last request. */
+const usageLines = (u: RecordedUsage, encoding: string): string[] => {
+  const lines: string[] = []
+  if (u.span !== undefined) lines.push(`time: ${u.span.first} → ${u.span.last} (${duration(u.span.ms)})`)
+  if (u.byModel.length === 0) return [...lines, `usage: none recorded${u.malformed.length > 0 ? ` (${u.malformed.length} unreadable)` : ''}`]
+  const cols = ['replies', 'input', 'output', 'cache read', 'cache write', 'est. prompt', 'est. output']
+  const width = Math.max(5, ...u.byModel.map((m) => m.model.length))
+  const row = (name: string, xs: ReadonlyArray<number | string>): string => `  ${name.padEnd(width)} ${xs.map((x, i) => (typeof x === 'number' ? int(x) : x).padStart(Math.max(9, (cols[i] as string).length))).join(' ')}`
+  /** The estimate of the prompts as a share of the reported ones. */
+  const share = (m: UsageEstimates): string => (m.reportedPrompt > 0 ? `${((100 * m.estimatedPrompt) / m.reportedPrompt).toFixed(0)}%` : '—')
+  lines.push(`usage as reported, per model (est.: ${encoding}; est. prompt: the history's part of the reported prompts):`, row('model', cols))
+  for (const m of u.byModel) lines.push(row(m.model, [m.replies, m.input, m.output, m.cacheRead, m.cacheWrite, share(m), m.estimatedOutput]))
+  if (u.byModel.length > 1) lines.push(row('total', [u.total.replies, u.total.input, u.total.output, u.total.cacheRead, u.total.cacheWrite, share(u.total), u.total.estimatedOutput]))
+  if (u.unreported > 0 || u.malformed.length > 0) lines.push(`  ${int(u.unreported)} replies without usage${u.malformed.length > 0 ? `, ${u.malformed.length} with usage in an unknown shape: ${u.malformed.slice(0, 5).join(', ')}${u.malformed.length > 5 ? ', …' : ''}` : ''}`)
+  const l = u.last
+  if (l !== undefined)
+    lines.push(
+      `last request (${l.messageId}${l.model === undefined ? '' : `, ${l.model}`}): reported prompt ${int(l.reportedContext)} (input ${int(l.reported.input)} + cache read ${int(l.reported.cacheRead)} + cache write ${int(l.reported.cacheWrite)}), estimated ${int(l.estimatedContext)} (${encoding})${l.ratio === undefined ? '' : `, ratio ${l.ratio.toFixed(3)}`}`,
+    )
+  return lines
+}
 
 /** The stats as text for a person. */
 export const formatStats = (file: string, format: string, encoding: string, s: Stats): string => {
@@ -83,8 +117,27 @@ export const formatStats = (file: string, format: string, encoding: string, s: S
     `tool calls: ${int(s.toolCalls)}, tool errors: ${int(s.toolErrors)}`,
     'largest messages:',
     ...s.largest.map((l) => `  #${String(l.index).padEnd(6)} ${l.role.padEnd(9)} ${int(l.tokens).padStart(9)} tokens  ${l.id}`),
+    ...usageLines(s.usage, encoding),
     s.toolPairs.valid ? 'tool pairs: ok' : `tool pairs: ${int(s.toolPairs.issues.length)} problem${s.toolPairs.issues.length === 1 ? '' : 's'}`,
     ...s.toolPairs.issues.slice(0, 20).map((i) => `  ${issueLine(i)}`),
     ...(s.toolPairs.issues.length > 20 ? [`  … ${int(s.toolPairs.issues.length - 20)} more`] : []),
   ].join('\n')
+}
+
+/** `chatfold stats FILE`: the figures for a person, or as JSON; exit 1 when the tool pairs have problems. */
+export const statsCommand = async (io: CliIO, file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }): Promise<void> => {
+  const h = loadHistory(file, loadOptions(o))
+  notes(io, file, o, h)
+  const count = countMessage(await loadEstimator(o.encoding))
+  const bar = progressBar(io, 'count', showProgress(io, o))
+  const s = statsOf(count, h.messages, h.bytes, o.top, (done) => bar.update(done, h.messages.length))
+  bar.end()
+  // what a compaction recorded in the file replaced
+  const archived = h.archive.length
+  io.out(
+    o.json === true
+      ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived }, null, 2)}\n`
+      : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${grouped(archived)} messages before the compaction summary are archived`}\n`,
+  )
+  if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
 }

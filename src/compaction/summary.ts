@@ -101,14 +101,9 @@ export const validateSummary = (summary: string): E.Either<SummaryProblems, stri
 
 // --- summary messages ---
 
-/**
- * The metadata key that marks a compaction summary message; its value is a
- * {@link CompactionInfo}.
- *
- * @since 0.1.0
- * @category compaction
- */
-export const COMPACTION_KEY = 'compaction'
+// `COMPACTION_KEY` and `isCompactionSummary` live with the history functions (renderers and
+// usage read them too); they are public from here.
+export { COMPACTION_KEY, isCompactionSummary } from '../messages/compaction-mark.ts'
 
 /**
  * What a summary message records about the compaction that made it.
@@ -121,20 +116,4 @@ export type CompactionInfo = {
   readonly summarised: number
   /** The id of the newest message it archived, if any. */
   readonly through?: string
-}
-
-/**
- * Whether a message is a compaction summary: a message whose metadata has a `compaction` record.
- *
- * @example
- * import { isCompactionSummary, rebuildAfterCompaction, textMessage } from 'chatfold'
- * const { messages } = rebuildAfterCompaction('## Goal\n…', 10, [])([textMessage('user', 'old')])
- * isCompactionSummary(messages[0]!) // true
- *
- * @since 0.1.0
- * @category compaction
- */
-export const isCompactionSummary = (m: Message): boolean => {
-  const info = m.metadata?.[COMPACTION_KEY]
-  return typeof info === 'object' && info !== null && m.metadata !== undefined && Object.prototype.hasOwnProperty.call(m.metadata, COMPACTION_KEY)
 }

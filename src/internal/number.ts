@@ -19,3 +19,10 @@ export const nonNegativeInt = (n: number | undefined, fallback = 0): number =>
  */
 export const wholeOption = <F extends number | undefined>(n: number | undefined, o: { readonly fallback: F; readonly min?: number }): number | F =>
   n === undefined || Number.isNaN(n) ? o.fallback : Math.max(o.min ?? 0, Math.floor(n))
+
+/**
+ * A whole number with commas between thousands (`12,140`), as `toLocaleString('en')` writes it
+ * without its first call's cost (loading the locale data, tens of milliseconds); other numbers
+ * through `toLocaleString('en')`.
+ */
+export const grouped = (n: number): string => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en'))

@@ -11,6 +11,7 @@
 import type { Message, Messages } from '../message.ts'
 import { type FilePart, type ImagePart, isCompactionBoundary, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../part.ts'
 import { isObject } from '../internal/object.ts'
+import { demoteHeadings } from './markdown.ts'
 
 // --- helpers ---
 
@@ -64,6 +65,12 @@ const mediaLines = (m: Message): string => {
   return s
 }
 
+/** Whether a message belongs to a sub-conversation (`metadata.subagent`, set by the session-file readers). */
+const isSubconversation = (m: Message): boolean => {
+  const s = m.metadata?.['subagent']
+  return typeof s === 'object' && s !== null
+}
+
 const indent = (s: string, by: string): string => by + s.replace(/\n/g, `\n${by}`)
 
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim()
@@ -78,7 +85,9 @@ const callsOf = (m: Message): ToolCallPart[] => m.parts.filter((p): p is ToolCal
  * `[Assistant thinking]: …`, `[Assistant]: …`, each call as `  → name(arguments)`, each tool
  * result as `  ← name result:` with its content indented, images and files as `[image: …]`
  * references, a provider part as `[provider kind: its readable text]`, a bookmark as
- * `=== label ===`, a display notice as `[Notice]: …`; a metadata message renders as the empty string.
+ * `=== label ===`, a display notice as `[Notice]: …` (a message of a sub-conversation, marked
+ * `metadata.subagent`, as `[User (sub-conversation)]: …` with its calls and results); a metadata
+ * message renders as the empty string.
  *
  * @example
  * import { renderMessage, textMessage } from 'chatfold'
@@ -93,12 +102,15 @@ export const renderMessage = (m: Message): string => {
   let out = ''
   const text = joinText(m, 'text')
   const media = mediaLines(m)
-  if (m.kind === 'display') return `[Notice]: ${text}${media === '' ? '' : `\n${media}`}\n`
+  // a sub-conversation's messages are display messages that show as the messages they are
+  const sub = m.kind === 'display' && isSubconversation(m)
+  if (m.kind === 'display' && !sub) return `[Notice]: ${text}${media === '' ? '' : `\n${media}`}\n`
+  const title = sub ? `${TITLES[m.role]} (sub-conversation)` : TITLES[m.role]
   if (m.role === 'assistant') {
     const thinking = joinText(m, 'reasoning')
-    if (thinking !== '') out += `[Assistant thinking]: ${thinking}\n`
+    if (thinking !== '') out += `[${title} thinking]: ${thinking}\n`
   }
-  if (text !== '' || (m.role !== 'assistant' && m.role !== 'tool')) out += `[${TITLES[m.role]}]: ${text}\n`
+  if (text !== '' || (m.role !== 'assistant' && m.role !== 'tool')) out += `[${title}]: ${text}\n`
   if (media !== '') out += `${media}\n`
   for (const line of providerLines(m)) out += `${line}\n`
   for (const c of callsOf(m)) out += `  → ${c.name}(${c.arguments})\n`
@@ -268,6 +280,25 @@ const providerMarkdown = (p: ProviderPart): string =>
     ? quote(`**Compacted by ${oneLine(p.provider)}:** ${contained(providerText(p) || '(opaque)')}`)
     : `*${providerRef(p).replace(/[*_\\[\]]/g, '\\$&')}*`
 
+/** A display message's label: `Notice`, or the role in a sub-conversation (`metadata.subagent`). */
+const noticeLabel = (m: Message): string => (isSubconversation(m) ? `${TITLES[m.role]} (sub-conversation)` : 'Notice')
+
+/** A message's own headings go below the export's `## Role` sections. */
+const demoted = demoteHeadings(2)
+
+/** `2026-03-02T10:00:09.000Z` as `2026-03-02 10:00:09 UTC`; other text as it is. */
+const readableTime = (iso: string): string => {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso)
+  return m === null ? iso : `${m[1] as string} ${m[2] as string} UTC`
+}
+
+/** The line under a message's heading: where an injected message came from (`metadata.origin`), its model and time, when it has them. */
+const byline = (m: Message): string => {
+  const origin = m.metadata?.['origin']
+  const bits = [...(typeof origin === 'string' && m.kind !== 'normal' ? [origin] : []), ...(m.model === undefined ? [] : [m.model]), ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)])]
+  return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\`[\]<]/g, '\\$&')).join(' · ')}*\n`
+}
+
 const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 'Result'}:**\n\n${fenced(r.content.trim())}`
 
 /**
@@ -317,14 +348,14 @@ export const renderMarkdownWith =
         continue
       }
       let b = ''
-      if (m.kind === 'display') b += `${quote(`**Notice:** ${contained(text)}`)}\n`
+      if (m.kind === 'display') b += `${quote(`**${noticeLabel(m)}:** ${contained(demoted(text))}`)}\n`
       else if (m.role !== 'tool' || text !== '') {
-        b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n`
+        b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n${byline(m)}`
         if (withReasoning) {
           const thinking = joinText(m, 'reasoning')
-          if (thinking !== '') b += `\n${quote(`**Thinking:** ${contained(thinking)}`)}\n`
+          if (thinking !== '') b += `\n${quote(`**Thinking:** ${contained(demoted(thinking))}`)}\n`
         }
-        if (text !== '') b += `\n${contained(text)}\n`
+        if (text !== '') b += `\n${contained(demoted(text))}\n`
       }
       for (const p of m.parts) if (isMedia(p)) b += `\n${mediaMarkdown(p)}\n`
       for (const p of m.parts) if (p.type === 'provider') b += `\n${providerMarkdown(p)}\n`
@@ -349,12 +380,16 @@ export const renderMarkdownWith =
 
 /**
  * A history as Markdown (seed `RenderMarkdown`), reasoning left out: a `## Role` section per
- * message, each tool call as `### Tool: name` with its arguments and, right under it, its result;
- * a result without a call shows on its own; bookmarks are a rule with the label in italics;
- * display notices are quotes; images, files and provider parts are references, and a provider's
- * compaction a quote of its summary marked `Compacted by …`. Every fence is longer than any
- * backtick run in its content, and a message's own open fences are closed, so no content breaks
- * out of its block. Pass `forExport(history)` for the seed's human-readable export.
+ * message, with a line in italics giving its model and time when it has them (`*model ·
+ * 2026-03-02 10:00:09 UTC*`, led by `metadata.origin` for an injected message) and its own
+ * headings two levels deeper (a `# Title` in a reply becomes `### Title`, below the export's
+ * sections); each tool call as `### Tool: name` with its arguments and, right under it, its
+ * result; a result without a call shows on its own; bookmarks are a rule with the label in
+ * italics; display notices are quotes (labelled with their role in a sub-conversation, whose
+ * messages carry `metadata.subagent`); images, files and provider parts are references, and a
+ * provider's compaction a quote of its summary marked `Compacted by …`. Every fence is longer
+ * than any backtick run in its content, and a message's own open fences are closed, so no content
+ * breaks out of its block. Pass `forExport(history)` for the seed's human-readable export.
  *
  * @example
  * import { makeMessage, renderMarkdown, toolCall, toolResult } from 'chatfold'

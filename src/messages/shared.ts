@@ -8,6 +8,7 @@
 import { isReasoning, isToolCall, isToolResult, type Part, type ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import { nonNegativeInt } from '../internal/number.ts'
+import { isCompactionSummary } from './compaction-mark.ts'
 
 // --- substance ---
 
@@ -321,3 +322,14 @@ export const mapSame = (ms: Messages, f: (m: Message) => Message): Messages => {
   }
   return out ?? ms
 }
+
+/**
+ * Whether a message starts a turn: a user message of kind `normal` with something of its own to
+ * say (not only tool results, which answer the turn before), and not a compaction summary.
+ *
+ * @example
+ * import { startsTurn } from './shared.ts'
+ * startsTurn({ id: 'u', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'hi' }] }) // true
+ */
+export const startsTurn = (m: Message): boolean =>
+  m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m) && (m.parts.length === 0 || m.parts.some((p) => p.type !== 'tool_result'))

@@ -22,7 +22,7 @@
  */
 import { makeMessage, type Message, type Messages } from '../message.ts'
 import { isCompactionBoundary, type Part } from '../part.ts'
-import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, stripReasoning } from './shared.ts'
+import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
 // --- views ---
 
@@ -212,3 +212,38 @@ export const withoutSynthetic = (ms: Messages): Messages => selectPaired(ms, (m)
  * @category views
  */
 export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReasoning)
+
+/**
+ * The last `n` turns of a history, a turn being a user message of kind `normal` and everything
+ * after it up to the next one (what `render --last N` shows); a user message that holds only tool
+ * results, or a compaction summary, starts none. What comes before the first of them
+ * (the system prompt, older turns) is left out, so a history of fewer than `n` turns gives all its
+ * turns and one with none gives no message; the input itself when it starts with the first turn
+ * kept. `n` is normalised to a whole number ≥ 0 (0: no message).
+ *
+ * @example
+ * import { lastTurns, textMessage } from 'chatfold'
+ * const h = [textMessage('system', 'Be brief.'), textMessage('user', 'hi'), textMessage('assistant', 'Hello!'), textMessage('user', 'bye')]
+ * lastTurns(1)(h).length // 1
+ * lastTurns(5)(h).length // 3
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const lastTurns =
+  (n: number) =>
+  (ms: Messages): Messages => {
+    const want = Number.isFinite(n) ? Math.max(0, Math.floor(n)) : n > 0 ? Infinity : 0
+    if (want === 0) return ms.length === 0 ? ms : []
+    // from the last message back: each turn start counted, until the n-th
+    let seen = 0
+    let start = ms.length
+    for (let i = ms.length - 1; i >= 0 && seen < want; i--) {
+      const m = ms[i] as Messages[number]
+      if (startsTurn(m)) {
+        seen++
+        start = i
+      }
+    }
+    return start === 0 ? ms : ms.slice(start)
+  }

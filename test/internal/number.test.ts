@@ -3,7 +3,8 @@
  * (`wholeOption`), with the options that use them, NaN among the inputs.
  */
 import { describe, expect, it } from 'vitest'
-import { nonNegativeInt, wholeOption } from '../../src/internal/number.ts'
+import fc from 'fast-check'
+import { grouped, nonNegativeInt, wholeOption } from '../../src/internal/number.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { recentEvents } from '../../src/store/simulator.ts'
 import { memoryStorage, openDurableStore } from '../../src/store/durable.ts'
@@ -56,5 +57,17 @@ describe('options normalised with them', () => {
     )
     await expect(summarize('[User]: hi', { prompt: SUMMARY_PROMPT })).rejects.toThrow('after 2 attempts')
     expect(asked).toEqual([4_096, 4_096])
+  })
+})
+
+describe('grouped', () => {
+  it("writes a whole number as toLocaleString('en') does", () => {
+    expect([0, 999, 1_000, -1_234, 12_140, 1_234_567].map(grouped)).toEqual(['0', '999', '1,000', '-1,234', '12,140', '1,234,567'])
+    const numbers = fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double().filter((n) => !Number.isInteger(n)))
+    fc.assert(
+      fc.property(numbers, (n) => {
+        expect(grouped(n)).toBe(n.toLocaleString('en'))
+      }),
+    )
   })
 })

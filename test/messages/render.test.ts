@@ -121,3 +121,11 @@ describe('renderMarkdown', () => {
     expect(codeBlocks(renderMarkdown(everyKind)).length).toBe(4)
   })
 })
+
+describe('sub-conversations in plain text', () => {
+  it('shows a sub-conversation message as the message it is, calls included', () => {
+    const sub = { metadata: { subagent: { toolCallId: 'task1' } } }
+    expect(renderMessage(msg('s', 'assistant', [txt('Searching.'), call('c9', 'grep', '{}')], 'display', sub))).toBe('[Assistant (sub-conversation)]: Searching.\n  → grep({})\n')
+    expect(renderMessage(msg('r', 'tool', [result('c9', 'a.ts:2')], 'display', sub))).toBe('  ← read result:\n    a.ts:2\n')
+  })
+})

@@ -17,6 +17,7 @@ const all: ReadonlyArray<readonly [string, (ms: Messages) => Messages]> = [
   ['withoutInternal', views.withoutInternal],
   ['withoutSynthetic', views.withoutSynthetic],
   ['withoutThinking', views.withoutThinking],
+  ['lastTurns(2)', views.lastTurns(2)],
 ]
 
 const historyArb = fc.oneof(messagesArb, conversationArb)
@@ -71,6 +72,19 @@ describe('view laws', () => {
     fc.assert(
       fc.property(historyArb, fc.nat({ max: 60 }), (h, n) => {
         for (const m of views.forCompaction(n)(h)) for (const p of m.parts) if (p.type === 'tool_result') expect(p.content.length).toBeLessThanOrEqual(n)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('lastTurns(n) is a suffix that starts a turn and holds the last n turn starts (all when fewer)', () => {
+    fc.assert(
+      fc.property(historyArb, fc.nat({ max: 6 }), (h, n) => {
+        const kept = views.lastTurns(n)(h)
+        expect(h.slice(h.length - kept.length)).toEqual(kept)
+        const starts = (ms: Messages) => ms.filter((m) => views.lastTurns(1)([m]).length === 1).length
+        expect(starts(kept)).toBe(Math.min(n, starts(h)))
+        if (kept.length > 0) expect(views.lastTurns(1)([kept[0] as Messages[number]])).toHaveLength(1)
       }),
       { numRuns: 150 },
     )

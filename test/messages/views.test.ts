@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   forCompaction,
+  lastTurns,
   forDisplay,
   forExport,
   forExportStructured,
@@ -13,6 +14,7 @@ import {
   withoutThinking,
 } from '../../src/messages/views.ts'
 import { validateToolPairs } from '../../src/messages/pairs.ts'
+import type { Message } from '../../src/message.ts'
 import { call, everyKind, ids, msg, result, think, txt } from './fixtures.ts'
 
 // The seed's include/exclude lists, over one message of every kind (see fixtures.ts).
@@ -129,5 +131,34 @@ describe('withoutThinking', () => {
     expect(v[3]?.parts).toEqual([txt('Reading.'), call('c1'), call('c2', 'bash')])
     expect(JSON.stringify(v)).not.toContain('sig1')
     expect(v[0]).toBe(everyKind[0])
+  })
+})
+
+describe('lastTurns', () => {
+  // sys, u1 (turn 1), syn, a1, t1, eph, a2, disp, book, meta
+  it('keeps the last n turns, a turn starting at a normal user message', () => {
+    const h = [...everyKind, msg('u2', 'user', [txt('Next')]), msg('a3', 'assistant', [txt('Sure.')])]
+    expect(ids(lastTurns(1)(h))).toEqual(['u2', 'a3'])
+    expect(ids(lastTurns(2)(h))).toEqual(ids(h.slice(1)))
+    expect(ids(lastTurns(9)(h))).toEqual(ids(h.slice(1)))
+  })
+  it('gives the input itself when it starts with the first turn kept, nothing for 0 or no turn, and normalises n', () => {
+    const h = everyKind.slice(1)
+    expect(lastTurns(3)(h)).toBe(h)
+    expect(lastTurns(0)(h)).toEqual([])
+    expect(lastTurns(-2)(h)).toEqual([])
+    expect(lastTurns(1.7)(h)).toBe(h)
+    expect(lastTurns(Infinity)(h)).toBe(h)
+    expect(lastTurns(2)([everyKind[0] as Message])).toEqual([])
+  })
+  it('starts no turn at a user message of tool results only, nor at a compaction summary', () => {
+    const h = [
+      msg('u1', 'user', [txt('List')]),
+      msg('a1', 'assistant', [call('c1')]),
+      msg('r1', 'user', [result('c1')]),
+      msg('sum', 'user', [txt('## Goal')], 'normal', { metadata: { compaction: { summarised: 3 } } }),
+      msg('a2', 'assistant', [txt('Done')]),
+    ]
+    expect(lastTurns(1)(h)).toBe(h)
   })
 })

@@ -1,0 +1,103 @@
+/**
+ * `chatfold convert` and `chatfold check`: a history to a provider's request body (or another
+ * format), and a request body or history against a provider's request rules.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
+import { toJSONL } from '../messages/codec.ts'
+import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
+import { docOf, type Loaded, loadHistory, namedFormat, readText, writeText } from './load.ts'
+import type { CliIO } from './progress.ts'
+import { CliFailure, type Common, EXIT, loadOptions, notes } from './shared.ts'
+
+/** The options of `convert`. */
+export type ConvertFlags = Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }
+
+/** How many of a conversion's notes `convert` prints one a line; `--json` gives them all. */
+const MAX_NOTE_LINES = 20
+
+/**
+ * `chatfold convert FILE --to FORMAT`: the request body (or other format) on stdout or `-o`, each
+ * note of the conversion (what the target could not take, and why) on stderr, and with `--archive`
+ * what a compaction recorded in the input replaced.
+ */
+export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): Promise<void> => {
+  const target = outputFormat(o.to)
+  if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}: one of ${OUTPUT_FORMATS.map((f) => f.name).join(', ')}`)
+  const h = loadHistory(file, loadOptions(o))
+  notes(io, file, o, h)
+  const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
+  if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
+  await writeText(o.output, r.right.text, io.out)
+  if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
+  const ns = r.right.report?.notes ?? []
+  if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }), archived: h.archive.length, notes: ns, ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
+  else if (ns.length > 0) {
+    io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion:\n`)
+    for (const n of ns.slice(0, MAX_NOTE_LINES)) io.err(`  ${formatAdapterNote(n)}\n`)
+    if (ns.length > MAX_NOTE_LINES) io.err(`  … and ${ns.length - MAX_NOTE_LINES} more (--json lists them all)\n`)
+  }
+}
+
+const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
+
+const isProvider = (name: string): name is RequestProvider => (PROVIDERS as ReadonlyArray<string>).includes(name)
+const FIELD: Readonly<Record<RequestProvider, string>> = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents', 'ai-sdk': 'messages' }
+
+/** The options of `check`. */
+export type CheckFlags = Common & { readonly provider?: RequestProvider; readonly model?: string }
+
+type Checked = { readonly provider: RequestProvider; readonly checked: 'request' | 'history'; readonly violations: ReadonlyArray<RequestViolation>; readonly notes: ReadonlyArray<RequestViolation>; readonly detected?: string }
+
+/** A request body checked as it is, by `checkRequest`; the provider is the one its shape shows, or the one named when the shape allows it. */
+const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): Checked => {
+  const shape = fit.format.name as RequestProvider
+  const named = o.provider
+  const hasField = (p: RequestProvider): boolean => Array.isArray(body) ? FIELD[p] === 'messages' : typeof body === 'object' && body !== null && FIELD[p] in body
+  if (named !== undefined && named !== shape && (fit.plain !== true || !hasField(named)))
+    throw new CliFailure(EXIT.usage, `${file} looks like a ${shape} request body (${fit.why}), not ${named}; check it with --provider ${shape}`)
+  const provider = named ?? shape
+  const wrapped = Array.isArray(body) ? { [FIELD[provider]]: body } : body
+  const withModel = o.model === undefined || (wrapped as Record<string, unknown>)['model'] !== undefined ? wrapped : { ...(wrapped as object), model: o.model }
+  return { provider, checked: 'request', violations: checkRequest(provider)(withModel), notes: [], ...(named === undefined ? { detected: fit.why } : {}) }
+}
+
+/**
+ * `check FILE [--provider P]`: a request body (`{ messages }`, `{ input }`, `{ contents }`, or a
+ * message array) is linted as it is, by `checkRequest`, against the provider its shape shows (naming
+ * another provider is an error that says which one the shape looks like, unless the body is a plain
+ * chat body both accept). A history in any other format is converted with the named provider's
+ * adapter: what the adapter fixes by itself (a `request_fixed` note, e.g. a blank text block) is a
+ * note, and only what it cannot fix (a violation left in the request, or a conversion it refuses) is
+ * an error. Exit 1 when there is an error.
+ */
+export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
+  const text = readText(file)
+  const doc = docOf(file, text)
+  const fit: Candidate | undefined = o.from !== undefined ? (isProvider(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined) : E.getOrElseW(() => undefined)(detectFormat(doc))
+  let c: Checked
+  let h: Pick<Loaded, 'notes' | 'skipped'> = { notes: [], skipped: [] }
+  if (fit !== undefined && isProvider(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)
+  else {
+    const loaded = loadHistory(file, loadOptions(o))
+    h = loaded
+    notes(io, file, o, h)
+    if (o.provider === undefined) throw new CliFailure(EXIT.usage, `${file} is a ${loaded.format} history, not a request body: name the provider whose rules apply with --provider`)
+    const target = outputFormat(o.provider)
+    if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
+    const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(loaded.messages)
+    if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (convert --repair fixes them)' : ''}`)
+    const fixed = (r.right.report?.notes ?? []).flatMap((n) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
+    c = { provider: o.provider, checked: 'history', violations: checkRequest(o.provider)(r.right.request), notes: fixed }
+  }
+  const { provider, checked, violations } = c
+  if (o.json === true) io.out(`${JSON.stringify({ file, provider, checked, ...(c.detected === undefined ? {} : { detected: c.detected }), violations, ...(checked === 'history' ? { notes: c.notes, read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }) } : {}) })}\n`)
+  else {
+    for (const n of c.notes) io.out(`${file}: note: ${n.path}: ${n.message} (${n.rule})\n`)
+    if (violations.length === 0) io.out(`${file}: follows every ${provider} request rule${c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''}${c.detected === undefined ? '' : ` (a ${provider} body: ${c.detected})`}\n`)
+    else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
+  }
+  if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`)
+}

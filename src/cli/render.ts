@@ -1,0 +1,39 @@
+/**
+ * `chatfold render`: a history as Markdown, plain text, a compaction transcript, or one HTML page;
+ * `--last N` keeps the last N turns.
+ *
+ * @module
+ */
+import type { Messages } from '../message.ts'
+import { render, renderMarkdownWith } from '../messages/render.ts'
+import { renderHtmlWith } from '../messages/render-html.ts'
+import { lastTurns } from '../messages/views.ts'
+import { buildTranscript } from '../compaction/transcript.ts'
+import { loadHistory, writeText } from './load.ts'
+import type { CliIO } from './progress.ts'
+import { type Common, loadOptions, notes, readReport } from './shared.ts'
+
+/** The options of `render`. */
+export type RenderFlags = Common & { readonly format: RenderFormat; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number; readonly last?: number; readonly title?: string }
+
+/** The formats of `render --format`. */
+export const RENDER_FORMATS = ['markdown', 'text', 'transcript', 'html'] as const
+
+/** A format of `render --format`. */
+export type RenderFormat = (typeof RENDER_FORMATS)[number]
+
+const RENDERERS: Readonly<Record<RenderFormat, (o: RenderFlags, file: string) => (ms: Messages) => string>> = {
+  markdown: (o) => renderMarkdownWith({ reasoning: o.reasoning }),
+  text: () => render,
+  transcript: (o) => (ms) => `${buildTranscript({ maxResultLen: o.maxResultLen })(ms)}\n`,
+  html: (o, file) => renderHtmlWith({ title: o.title ?? file }),
+}
+
+/** `chatfold render FILE`. */
+export const renderCommand = async (io: CliIO, file: string, o: RenderFlags): Promise<void> => {
+  const h = loadHistory(file, loadOptions(o))
+  notes(io, file, o, h)
+  const ms = o.last === undefined ? h.messages : lastTurns(o.last)(h.messages)
+  const text = RENDERERS[o.format](o, file)(ms)
+  await writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text, ...readReport(h) })}\n` : text, io.out)
+}
