@@ -8,9 +8,9 @@ import * as E from 'fp-ts/Either'
 import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
 import { toJSONL } from '../messages/codec.ts'
 import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
-import { docOf, type Loaded, loadHistory, namedFormat, readText, writeText } from './load.ts'
+import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
-import { CliFailure, type Common, EXIT, loadOptions, notes } from './shared.ts'
+import { CliFailure, type Common, EXIT } from './shared.ts'
 
 /** The options of `convert`. */
 export type ConvertFlags = Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }

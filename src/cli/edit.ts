@@ -10,9 +10,9 @@ import { pruneToolResultsWithReport } from '../messages/prune.ts'
 import { toJSONL } from '../messages/codec.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import { loadHistory, writeText } from './load.ts'
+import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
-import { type Common, grouped, loadOptions, notes, readReport, showProgress } from './shared.ts'
+import { type Common, grouped, showProgress } from './shared.ts'
 
 /** The options of `prune`. */
 export type PruneFlags = Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: ReadonlyArray<string> }

@@ -11,7 +11,8 @@ import { formatDecodeFailure } from '../failure.ts'
 import { formatSessionError, writeAtomic } from '../fs/session.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
-import { CliFailure, EXIT } from './shared.ts'
+import { CliFailure, type Common, EXIT } from './shared.ts'
+import type { CliIO } from './progress.ts'
 
 export { CliFailure, EXIT } from './shared.ts'
 
@@ -171,7 +172,23 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
     const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
     throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
   }
-  const notes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
+  const readNotes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
   const more = extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]
-  return { ...read.right, notes: [...more, ...notes], format: format.name, bytes: new TextEncoder().encode(text).length }
+  return { ...read.right, notes: [...more, ...readNotes], format: format.name, bytes: new TextEncoder().encode(text).length }
 }
+
+/** How the common options read a history file. */
+export const loadOptions = (o: Common): LoadOptions => ({ from: o.from, skipBadLines: o.skipBadLines, branches: o.allBranches === true ? 'all' : 'active', subagents: o.subagents ?? 'inline' })
+
+/** Reading notes and skipped lines on stderr for a person; with `--json` they go into the JSON report instead. */
+export const notes = (io: CliIO, file: string, o: Common, h: Pick<Loaded, 'notes' | 'skipped'>): void => {
+  if (o.json === true) return
+  for (const n of h.notes) io.err(`${file}: ${n}\n`)
+  for (const s of h.skipped) io.err(`${file}:${s.line}: skipped: ${s.reason}\n`)
+}
+
+/** What reading reported, for a `--json` report: notes, and the lines skipped when there are any. */
+export const readReport = (h: Pick<Loaded, 'notes' | 'skipped'>): { readonly notes: ReadonlyArray<string>; readonly skipped?: Loaded['skipped'] } => ({
+  notes: h.notes,
+  ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }),
+})

@@ -9,9 +9,9 @@ import { render, renderMarkdownWith } from '../messages/render.ts'
 import { renderHtmlWith } from '../messages/render-html.ts'
 import { lastTurns } from '../messages/views.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
-import { loadHistory, writeText } from './load.ts'
+import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
-import { type Common, loadOptions, notes, readReport } from './shared.ts'
+import { type Common } from './shared.ts'
 
 /** The options of `render`. */
 export type RenderFlags = Common & { readonly format: RenderFormat; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number; readonly last?: number; readonly title?: string }

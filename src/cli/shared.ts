@@ -6,7 +6,6 @@
  * @module
  */
 import type { CliIO } from './progress.ts'
-import type { Loaded, LoadOptions } from './load.ts'
 
 /**
  * The exit codes of `chatfold`:
@@ -43,24 +42,8 @@ export type Common = {
   readonly subagents?: 'inline' | 'omit'
 }
 
-/** How the common options read a history file. */
-export const loadOptions = (o: Common): LoadOptions => ({ from: o.from, skipBadLines: o.skipBadLines, branches: o.allBranches === true ? 'all' : 'active', subagents: o.subagents ?? 'inline' })
-
 /** Whether to draw the progress bar: asked for, or stderr is a terminal. */
 export const showProgress = (io: CliIO, o: Common): boolean => o.progress === true || io.errIsTTY
-
-/** Reading notes and skipped lines on stderr for a person; with `--json` they go into the JSON report instead. */
-export const notes = (io: CliIO, file: string, o: Common, h: Pick<Loaded, 'notes' | 'skipped'>): void => {
-  if (o.json === true) return
-  for (const n of h.notes) io.err(`${file}: ${n}\n`)
-  for (const s of h.skipped) io.err(`${file}:${s.line}: skipped: ${s.reason}\n`)
-}
-
-/** What reading reported, for a `--json` report: notes, and the lines skipped when there are any. */
-export const readReport = (h: Pick<Loaded, 'notes' | 'skipped'>): { readonly notes: ReadonlyArray<string>; readonly skipped?: Loaded['skipped'] } => ({
-  notes: h.notes,
-  ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }),
-})
 
 // thousands grouped without loading the locale data; the core's helper
 export { grouped } from '../internal/number.ts'

@@ -7,9 +7,9 @@
 import type { Message, Messages } from '../message.ts'
 import { type ToolPairIssue, validateToolPairs } from '../messages/pairs.ts'
 import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, recordedUsage, type TokenBreakdown, type UsageEstimates } from '../tokens.ts'
-import { loadHistory } from './load.ts'
+import { loadHistory, loadOptions, notes, readReport } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
-import { CliFailure, type Common, EXIT, grouped, loadOptions, notes, readReport, showProgress } from './shared.ts'
+import { CliFailure, type Common, EXIT, grouped, showProgress } from './shared.ts'
 import { forLLM } from '../messages/views.ts'
 
 /** The figures `stats` prints. */
