@@ -285,7 +285,7 @@ export const assistantItems = (context: Context, m: Message): ReadonlyArray<Open
     } else if (p.type === 'tool_call') push(callItem(context, p))
     else if (p.type === 'provider' && p.provider === 'openai' && isResponsesItemKind(p.kind)) push(sent(p.data))
     else if (p.type === 'provider' && p.provider === 'openai') {
-      for (const x of foreignOpenAI(context, m, p)) if (x.type === 'text') push({ type: 'message', role: 'assistant', content: x.text })
+      for (const x of foreignOpenAI(context, m, p)) x.type === 'text' ? push({ type: 'message', role: 'assistant', content: x.text }) : omitPart(context, m, x, 'not assistant content in the Responses API')
     } else if (p.type !== 'finish') omitPart(context, m, p, 'not assistant content in the Responses API')
   }
   if (items.length === 0) context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
