@@ -22,6 +22,15 @@ export {
   toOpenAIChat,
 } from './openai-chat.ts'
 export { fromOpenAIResponse, fromOpenAIResponses } from './openai-responses-from.ts'
+export { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from './openai-request.ts'
+export {
+  OPENAI_CHAT_CONTENT,
+  OPENAI_CHAT_ROLES,
+  OPENAI_CHAT_TOOL_CALLS,
+  OPENAI_RESPONSES_CONTENT,
+  OPENAI_RESPONSES_KEPT_ITEMS,
+  OPENAI_RESPONSES_MAPPED_ITEMS,
+} from './openai-vocab.ts'
 export {
   type OpenAIResponsesContent,
   type OpenAIResponsesItem,

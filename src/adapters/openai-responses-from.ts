@@ -227,13 +227,19 @@ const decodeItems = (r: Reader, items: ReadonlyArray<unknown>, path: string): Me
 
 const MAPPED: ReadonlySet<string> = new Set(OPENAI_RESPONSES_MAPPED_ITEMS)
 
-const RequestC = t.type({ input: t.union([t.string, t.array(t.unknown)]) }, 'a response request with input')
+const RequestC = t.intersection([t.type({ input: t.union([t.string, t.array(t.unknown)]) }), t.partial({ instructions: optional(t.string) })], 'a response request with input')
+
+/** The system message a request's `instructions` become, marked so that they go back as `instructions`. */
+const instructionsMessage = (text: string): Message =>
+  fromMessage({ role: 'system', parts: [{ type: 'text', text }], metadata: { providerFields: { openai: { instructions: true } } } })
 
 /**
  * Decodes the `input` of a Responses request (`{ input }`, as `toOpenAIResponses` writes it, or any
  * request body) into a history. Consecutive reasoning, assistant message and function call items
  * make one assistant message with `provider: 'openai'`; each `function_call_output` a tool
- * message. A string `input` is one user message. Every bad field is reported by path.
+ * message. A string `input` is one user message; `instructions` a system message first, which
+ * `toOpenAIResponses` writes back as `instructions`. Item types only OpenAI knows are provider
+ * parts, in place (see `openai-vocab.ts`). Every bad field is reported by path.
  *
  * @example
  * import { fromOpenAIResponses } from 'chatfold'
@@ -250,8 +256,9 @@ export const fromOpenAIResponses = (u: unknown): E.Either<DecodeFailure, Message
   const r = reader()
   const request = r.read(RequestC, u, '')
   if (request === undefined) return r.done([])
-  if (typeof request.input === 'string') return r.done([fromMessage({ role: 'user', parts: [{ type: 'text', text: request.input }] })])
-  return r.done(settleStatuses(decodeItems(r, request.input, 'input')))
+  const instructions = typeof request.instructions === 'string' ? [instructionsMessage(request.instructions)] : []
+  if (typeof request.input === 'string') return r.done([...instructions, fromMessage({ role: 'user', parts: [{ type: 'text', text: request.input }] })])
+  return r.done(settleStatuses([...instructions, ...decodeItems(r, request.input, 'input')]))
 }
 
 const ResponseC = t.intersection([

@@ -98,6 +98,7 @@ export type OpenAIResponsesItem =
 
 /**
  * The request fields `toOpenAIResponses` produces: spread them into `client.responses.create`.
+ * `instructions` is there when the history holds the instructions a request was read with.
  *
  * @example
  * import type { OpenAIResponsesRequest } from 'chatfold'
@@ -106,7 +107,7 @@ export type OpenAIResponsesItem =
  * @since 0.1.0
  * @category adapters
  */
-export type OpenAIResponsesRequest = { readonly input: Array<OpenAIResponsesItem> }
+export type OpenAIResponsesRequest = { readonly input: Array<OpenAIResponsesItem>; readonly instructions?: string }
 
 /**
  * Options of `toOpenAIResponses`: the shared ones and the role system messages go out with
@@ -329,9 +330,19 @@ export const itemsOfMessage = (context: Context, m: Message, systemRole: 'system
   return items
 }
 
+/** Whether a system message holds a request's `instructions` (read by `fromOpenAIResponses`). */
+export const isInstructions = (m: Message): boolean => {
+  const all = m.metadata?.['providerFields']
+  const own = isObject(all) ? all['openai'] : undefined
+  return m.role === 'system' && isObject(own) && own['instructions'] === true
+}
+
 const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions): OpenAIResponsesRequest => {
   const systemRole = options.systemRole ?? 'system'
-  return { input: ms.flatMap((m) => itemsOfMessage(context, m, systemRole)) }
+  const first = ms.find(isInstructions)
+  const instructions = first?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')
+  const input = ms.flatMap((m) => (m === first ? [] : itemsOfMessage(context, m, systemRole)))
+  return instructions === undefined ? { input } : { instructions, input }
 }
 
 /**
