@@ -149,5 +149,19 @@ const fields = (p: Part, f: Obj): PortableFields => {
   }
 }
 
+/**
+ * What of a message's OpenAI fields is lost elsewhere: a message item's or chat message's fields
+ * but its shape (`type`, the role the message already has, chatfold's marks); the mark of a
+ * request's instructions is not lost (they are a system message everywhere).
+ */
+const messageFields = (f: Obj): ReadonlyArray<string> =>
+  ['item', 'message'].flatMap((api) => {
+    const own = f[api]
+    if (!isObject(own)) return []
+    return Object.keys(own)
+      .filter((k) => !SHAPE.has(k) && !(k === 'role' && (own[k] === 'user' || own[k] === 'system' || own[k] === 'developer')))
+      .map((k) => `${api}.${k}`)
+  })
+
 /** OpenAI's rules: the documented mappings above, every other kind and field left out with a note. */
-export const openAIPortable: PortableRules = { part, fields }
+export const openAIPortable: PortableRules = { part, fields, messageFields }

@@ -101,6 +101,18 @@ const splitResults = (m: Message, parts: ReadonlyArray<Part>): ReadonlyArray<Mes
   return out
 }
 
+/** Notes the message-level fields of providers other than `target` (no adapter writes them elsewhere). */
+const messageFields = (target: string, m: Message, notes: AdapterNote[]): void => {
+  const all = m.metadata?.['providerFields']
+  if (typeof all !== 'object' || all === null) return
+  for (const [provider, fields] of Object.entries(all as Readonly<Record<string, unknown>>)) {
+    if (provider === target || typeof fields !== 'object' || fields === null) continue
+    const f = fields as Readonly<Record<string, unknown>>
+    const lost = rulesOf(provider).messageFields?.(f) ?? Object.keys(f)
+    if (lost.length > 0) notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider, part: 'message', fields: lost })
+  }
+}
+
 /**
  * The history as `target` can take it: other providers' parts and fields mapped or left out, each
  * noted. Returns the input itself when it holds nothing of another provider.
@@ -108,6 +120,7 @@ const splitResults = (m: Message, parts: ReadonlyArray<Part>): ReadonlyArray<Mes
 export const forTarget = (target: string, ms: Messages, notes: AdapterNote[]): Messages => {
   let out: Message[] | undefined
   ms.forEach((m, i) => {
+    messageFields(target, m, notes)
     const { parts, changed } = portableParts(target, m, notes)
     if (!changed) {
       out?.push(m)
