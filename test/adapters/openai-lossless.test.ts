@@ -19,7 +19,7 @@ import {
 import type { Messages } from '../../src/message.ts'
 import { textMessage } from '../../src/message.ts'
 import { openAIFields } from '../../src/adapters/openai-vocab.ts'
-import { chatCorpus, responsesCorpus } from './fixtures/openai-corpus.ts'
+import { chatCorpus, chatRequest, responsesCorpus, responsesRequest } from './fixtures/openai-corpus.ts'
 import { right } from './support.ts'
 
 const kinds = (ms: Messages): ReadonlyArray<string> => ms.flatMap((m) => m.parts.map((p) => (p.type === 'provider' ? `${p.provider}:${p.kind}` : p.type)))
@@ -281,62 +281,6 @@ describe('generated bodies', () => {
 })
 
 // --- request envelopes ---
-
-const responsesRequest = {
-  model: 'gpt-5',
-  instructions: 'Be brief.',
-  input: responsesCorpus.customToolCalls.input,
-  tools: [
-    { type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }, strict: true },
-    { type: 'function', name: 'noop', parameters: null, strict: null },
-    { type: 'custom', name: 'apply_patch', description: 'Edit files', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } },
-    { type: 'web_search', search_context_size: 'low' },
-    { type: 'file_search', vector_store_ids: ['vs_1'] },
-    { type: 'code_interpreter', container: { type: 'auto' } },
-    { type: 'image_generation', quality: 'low' },
-    { type: 'mcp', server_label: 'dice', server_url: 'https://dice.example.com/mcp', require_approval: 'never' },
-    { type: 'shell' },
-    { type: 'apply_patch' },
-  ],
-  tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'get_weather' }] },
-  max_output_tokens: 1024,
-  temperature: 0.5,
-  top_p: 0.9,
-  parallel_tool_calls: false,
-  reasoning: { effort: 'low', summary: 'auto' },
-  text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true }, verbosity: 'low' },
-  store: false,
-  include: ['reasoning.encrypted_content'],
-  metadata: { run: '1' },
-  previous_response_id: 'resp_prev',
-  context_management: [{ type: 'compaction', compact_threshold: 200000 }],
-  prompt_cache_key: 'k',
-  service_tier: 'flex',
-  user: 'u1',
-}
-
-const chatRequest = {
-  model: 'gpt-4.1',
-  messages: chatCorpus.toolCalls.messages,
-  tools: [
-    { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: {} }, strict: true } },
-    { type: 'custom', custom: { name: 'apply_patch', format: { type: 'text' } } },
-  ],
-  tool_choice: { type: 'function', function: { name: 'get_weather' } },
-  max_tokens: 300,
-  temperature: 0,
-  top_p: 1,
-  stop: ['END'],
-  seed: 7,
-  presence_penalty: 0.1,
-  frequency_penalty: 0.2,
-  parallel_tool_calls: true,
-  response_format: { type: 'json_object' },
-  logit_bias: { '50256': -100 },
-  n: 1,
-  reasoning_effort: 'low',
-  web_search_options: {},
-}
 
 describe('request envelopes', () => {
   it('a Responses request goes back as it came, its settings and tools read', () => {
