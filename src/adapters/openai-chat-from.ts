@@ -164,7 +164,12 @@ const RequestC = t.type({ messages: t.array(t.unknown) }, 'a chat completion req
  * Decodes the `messages` of a chat completion request (`{ messages }`, as `toOpenAIChat` writes
  * them, or any request body) into a history. Assistant messages get `provider: 'openai'`; each
  * `tool` message becomes a tool message with the tool's name found from its call; a tool call's
- * status is `complete` when a result answers it, else `pending`. Every bad field is reported by path.
+ * status is `complete` when a result answers it, else `pending`. A message's other fields are kept
+ * in its `metadata.providerFields.openai.message` (with `chatfold: { content: 'absent' }` for an
+ * assistant message sent without `content`), a part's under its `providerFields.openai`; a custom
+ * tool call's input becomes the arguments `{"input": …}`; a deprecated `function` message, and
+ * content that would not come back identical, is kept whole as a provider part. Every bad field
+ * is reported by path.
  *
  * @example
  * import { fromOpenAIChat } from 'chatfold'

@@ -13,6 +13,16 @@
  *   (unsigned reasoning text only). `fromOpenAIChat` reads `reasoning_content` (or `reasoning`)
  *   when a server sends it.
  *
+ * A history read by `fromOpenAIChat` goes back as the messages it was read from: a message's other
+ * fields (`name`, `audio`, `function_call`, a `developer` role, …) are in its
+ * `metadata.providerFields.openai.message`, a part's (an image's `detail`, a text list's `type`)
+ * under the part's `providerFields.openai`; a custom tool call is a tool call whose arguments are
+ * `{"input": …}`, written back as `custom`; a refusal is text, written back where it was (the
+ * `refusal` field or a `refusal` part); content kept whole (a file by id, a deprecated `function`
+ * message) goes back verbatim. The normal form leaves out `refusal: null` (no refusal). A
+ * Responses item of the history (web search, code interpreter, …) becomes the text OpenAI's
+ * rules give it for other providers, or is left out with a note.
+ *
  * The API cannot carry a tool result's error flag, the order of text and tool calls inside an
  * assistant message, or images in assistant messages: the report says when one was lost.
  *

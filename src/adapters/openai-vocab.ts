@@ -132,9 +132,6 @@ export const isKeptItem = (type: string): boolean => KEPT.has(type)
 /** Whether a content type is a Responses message content part. */
 export const isResponsesContent = (type: unknown): boolean => typeof type === 'string' && (OPENAI_RESPONSES_CONTENT as ReadonlyArray<string>).includes(type)
 
-/** Whether a content type is a Chat Completions content part. */
-export const isChatContent = (type: unknown): boolean => typeof type === 'string' && (OPENAI_CHAT_CONTENT as ReadonlyArray<string>).includes(type)
-
 // --- residues ---
 
 type Obj = Readonly<Record<string, unknown>>

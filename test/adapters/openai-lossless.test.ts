@@ -13,6 +13,7 @@ import {
   toOpenAIChatRequest,
   toOpenAIResponses,
   toOpenAIResponsesRequest,
+  checkRequest,
   type AdapterNote,
   type ChatRequest,
 } from '../../src/adapters/index.ts'
@@ -75,6 +76,18 @@ describe('the probes', () => {
     )
     expect(kinds([m])).toEqual(['openai:web_search_call', 'text', 'text', 'finish'])
     expect(openAIFields(m.parts[1] ?? { type: 'finish', reason: '' })).toMatchObject({ item: { id: 'msg_68a2', status: 'completed' }, annotations: [{ type: 'url_citation' }] })
+  })
+})
+
+describe('reading what is wrong', () => {
+  it('names an unknown item type, and a mapped item missing a field, by path', () => {
+    const bad = fromOpenAIResponses({ input: [{ type: 'custom_tool_call', call_id: 'c', name: 'p' }, { type: 'telepathy_call' }] })
+    expect(bad._tag === 'Left' ? bad.left.map((i) => i.path) : []).toEqual(['input[0].input', 'input[1].type'])
+  })
+
+  it('a custom tool call without its output breaks the pairing rule', () => {
+    const input = [{ type: 'custom_tool_call', call_id: 'call_p', name: 'apply_patch', input: 'x' }]
+    expect(checkRequest('openai-responses')({ input }).map((v) => v.rule)).toEqual(['openai-responses/outputs-follow-calls'])
   })
 })
 
