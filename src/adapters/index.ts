@@ -22,7 +22,14 @@ export {
   toOpenAIChat,
 } from './openai-chat.ts'
 export { fromOpenAIResponse, fromOpenAIResponses } from './openai-responses-from.ts'
-export { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from './openai-request.ts'
+export {
+  fromOpenAIChatRequest,
+  fromOpenAIResponsesRequest,
+  type OpenAIChatBody,
+  type OpenAIResponsesBody,
+  toOpenAIChatRequest,
+  toOpenAIResponsesRequest,
+} from './openai-request.ts'
 export {
   OPENAI_CHAT_CONTENT,
   OPENAI_CHAT_ROLES,

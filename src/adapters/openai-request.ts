@@ -24,7 +24,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { AdapterNote, AdapterResult } from './types.ts'
 import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 import { fromOpenAIResponses } from './openai-responses-from.ts'
-import { type OpenAIResponsesOptions, type OpenAIResponsesRequest, toOpenAIResponses } from './openai-responses.ts'
+import { isInstructions, isStringInput, type OpenAIResponsesOptions, type OpenAIResponsesRequest, toOpenAIResponses } from './openai-responses.ts'
 import { fromOpenAIChat } from './openai-chat-from.ts'
 import { type OpenAIChatOptions, type OpenAIChatRequest, toOpenAIChat } from './openai-chat.ts'
 import { without } from './openai-vocab.ts'
@@ -228,12 +228,49 @@ const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Re
  */
 export const toOpenAIResponsesRequest =
   (options: OpenAIResponsesOptions = {}) =>
-  (request: ChatRequest): AdapterResult<OpenAIResponsesRequest & Obj> =>
+  (request: ChatRequest): AdapterResult<OpenAIResponsesBody> =>
     E.map(({ request: history, report }: { readonly request: OpenAIResponsesRequest; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } }) => {
       const notes = [...report.notes]
-      const body = { ...writeEnvelope('responses', request, notes), ...history }
+      const body = { ...writeEnvelope('responses', request, notes), ...history, ...stringInput(request, history) }
       return { request: body, report: { ...report, notes } }
     })(toOpenAIResponses(options)(request.messages))
+
+/**
+ * A request read with a string `input` goes back with it while its history is still that one user
+ * message (after the instructions).
+ */
+const stringInput = (request: ChatRequest, history: OpenAIResponsesRequest): { readonly input?: string } => {
+  const users = request.messages.filter((m) => !isInstructions(m))
+  const only = users[0]
+  const item = history.input[0]
+  if (users.length !== 1 || only === undefined || !isStringInput(only) || history.input.length !== 1 || item === undefined) return {}
+  return item.type === 'message' && item.role === 'user' && typeof item.content === 'string' ? { input: item.content } : {}
+}
+
+/**
+ * A whole Responses request body as `toOpenAIResponsesRequest` writes it: the history's
+ * `instructions` and `input` (a string when the request was read with one), and every other field.
+ *
+ * @example
+ * import type { OpenAIResponsesBody } from 'chatfold'
+ * const body: OpenAIResponsesBody = { model: 'gpt-5', input: 'Hi', max_output_tokens: 256 }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type OpenAIResponsesBody = Obj & { readonly input: string | OpenAIResponsesRequest['input']; readonly instructions?: string }
+
+/**
+ * A whole Chat Completions request body as `toOpenAIChatRequest` writes it.
+ *
+ * @example
+ * import type { OpenAIChatBody } from 'chatfold'
+ * const body: OpenAIChatBody = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }], temperature: 0 }
+ *
+ * @since 0.2.0
+ * @category adapters
+ */
+export type OpenAIChatBody = Obj & OpenAIChatRequest
 
 /**
  * Converts a `ChatRequest` to a whole Chat Completions request body: `toOpenAIChat` for the
@@ -251,7 +288,7 @@ export const toOpenAIResponsesRequest =
  */
 export const toOpenAIChatRequest =
   (options: OpenAIChatOptions = {}) =>
-  (request: ChatRequest): AdapterResult<OpenAIChatRequest & Obj> =>
+  (request: ChatRequest): AdapterResult<OpenAIChatBody> =>
     E.map(({ request: history, report }: { readonly request: OpenAIChatRequest; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } }) => {
       const notes = [...report.notes]
       const body = { ...writeEnvelope('chat', request, notes), ...history }

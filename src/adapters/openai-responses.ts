@@ -337,6 +337,13 @@ export const isInstructions = (m: Message): boolean => {
   return m.role === 'system' && isObject(own) && own['instructions'] === true
 }
 
+/** Whether a user message is a request's string `input` (read by `fromOpenAIResponses`). */
+export const isStringInput = (m: Message): boolean => {
+  const all = m.metadata?.['providerFields']
+  const own = isObject(all) ? all['openai'] : undefined
+  return m.role === 'user' && isObject(own) && own['input'] === 'string'
+}
+
 const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions): OpenAIResponsesRequest => {
   const systemRole = options.systemRole ?? 'system'
   const first = ms.find(isInstructions)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
   fromOpenAIChat,
+  fromOpenAIChatCompletion,
   fromOpenAIChatRequest,
   fromOpenAIResponse,
   fromOpenAIResponses,
@@ -88,6 +89,22 @@ describe('reading what is wrong', () => {
   it('a custom tool call without its output breaks the pairing rule', () => {
     const input = [{ type: 'custom_tool_call', call_id: 'call_p', name: 'apply_patch', input: 'x' }]
     expect(checkRequest('openai-responses')({ input }).map((v) => v.rule)).toEqual(['openai-responses/outputs-follow-calls'])
+  })
+})
+
+describe('a chat completion', () => {
+  it("keeps the message's annotations and audio; refusal: null is no refusal", () => {
+    const annotations = [{ type: 'url_citation', url_citation: { url: 'https://example.com', title: 'Ex', start_index: 0, end_index: 2 } }]
+    const m = right(
+      fromOpenAIChatCompletion({
+        id: 'chatcmpl-1',
+        model: 'gpt-4o-search-preview',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hi', refusal: null, annotations, audio: { id: 'audio_1', data: 'AA==', expires_at: 1, transcript: 'Hi' } } }],
+      }),
+    )
+    expect(m.metadata).toEqual({ providerFields: { openai: { message: { annotations, audio: { id: 'audio_1', data: 'AA==', expires_at: 1, transcript: 'Hi' } } } } })
+    const { report } = right(toAnthropic()([textMessage('user', 'q'), m]))
+    expect(report.notes).toContainEqual({ kind: 'provider_fields_dropped', messageId: m.id, provider: 'openai', part: 'message', fields: ['message.annotations', 'message.audio'] })
   })
 })
 
@@ -322,6 +339,43 @@ describe('request envelopes', () => {
     expect(r.toolChoice).toEqual({ type: 'tool', name: 'get_weather' })
     expect(r.settings).toMatchObject({ maxOutputTokens: 300, stop: ['END'], seed: 7, presencePenalty: 0.1, frequencyPenalty: 0.2 })
     expect(right(toOpenAIChatRequest()(r)).request).toEqual(chatRequest)
+  })
+
+  it('a string input and instructions go back as they came', () => {
+    const body = { model: 'gpt-5', instructions: 'Be brief.', input: 'Hi', store: false }
+    const r = right(fromOpenAIResponsesRequest(body))
+    expect(r.messages.map((m) => m.role)).toEqual(['system', 'user'])
+    expect(right(toOpenAIResponsesRequest()(r)).request).toEqual(body)
+    // once the history grows, the input is the list of items
+    const grown = { ...r, messages: [...r.messages, textMessage('assistant', 'Hello.')] }
+    expect(right(toOpenAIResponsesRequest()(grown)).request.input).toEqual([{ type: 'message', role: 'user', content: 'Hi' }, { type: 'message', role: 'assistant', content: 'Hello.' }])
+  })
+
+  it('any settings and extra fields go back as they came (generated)', () => {
+    const chatSettings = fc.record(
+      {
+        max_completion_tokens: fc.nat(),
+        temperature: fc.double({ min: 0, max: 2, noNaN: true }),
+        top_p: fc.double({ min: 0, max: 1, noNaN: true }),
+        stop: fc.array(word, { minLength: 1, maxLength: 3 }),
+        seed: fc.integer(),
+        presence_penalty: fc.double({ min: -2, max: 2, noNaN: true }),
+        frequency_penalty: fc.double({ min: -2, max: 2, noNaN: true }),
+        parallel_tool_calls: fc.boolean(),
+        tool_choice: fc.constantFrom('auto', 'none', 'required', { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } }),
+        store: fc.boolean(),
+        metadata: fc.dictionary(word, word, { maxKeys: 2 }),
+        service_tier: fc.constantFrom('auto', 'flex', 'priority'),
+      },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(chatSettings, fc.constantFrom('gpt-4.1', 'o4-mini'), (settings, model) => {
+        const body = { model, messages: [{ role: 'user', content: 'Hi' }], ...settings }
+        expect(right(toOpenAIChatRequest()(right(fromOpenAIChatRequest(body)))).request).toEqual(body)
+      }),
+      { numRuns: 80 },
+    )
   })
 
   it('a request from another provider keeps its function tools and notes what OpenAI cannot take', () => {
