@@ -164,7 +164,11 @@ const readRequest = (api: Api, body: unknown, messages: ChatRequest['messages'])
  * @category adapters
  */
 export const fromOpenAIResponsesRequest = (body: unknown): E.Either<DecodeFailure, ChatRequest> =>
-  E.map((messages: ChatRequest['messages']) => readRequest('responses', body, messages))(fromOpenAIResponses(body))
+  E.map((messages: ChatRequest['messages']) => readRequest('responses', body, isObject(body) && typeof body['input'] === 'string' ? markStringInput(messages) : messages))(fromOpenAIResponses(body))
+
+/** The user message of a string `input`, marked so that `toOpenAIResponsesRequest` writes the string back. */
+const markStringInput = (ms: ChatRequest['messages']): ChatRequest['messages'] =>
+  ms.map((m) => (m.role === 'user' ? { ...m, metadata: { ...m.metadata, providerFields: { openai: { input: 'string' } } } } : m))
 
 /**
  * Decodes a whole Chat Completions request body into a `ChatRequest`: its `messages` as the

@@ -257,8 +257,7 @@ export const fromOpenAIResponses = (u: unknown): E.Either<DecodeFailure, Message
   const request = r.read(RequestC, u, '')
   if (request === undefined) return r.done([])
   const instructions = typeof request.instructions === 'string' ? [instructionsMessage(request.instructions)] : []
-  // a string input is one user message, marked so that it goes back as the string
-  if (typeof request.input === 'string') return r.done([...instructions, fromMessage({ role: 'user', parts: [{ type: 'text', text: request.input }], metadata: { providerFields: { openai: { input: 'string' } } } })])
+  if (typeof request.input === 'string') return r.done([...instructions, fromMessage({ role: 'user', parts: [{ type: 'text', text: request.input }] })])
   return r.done(settleStatuses([...instructions, ...decodeItems(r, request.input, 'input')]))
 }
 

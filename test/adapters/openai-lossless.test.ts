@@ -194,7 +194,8 @@ describe('to other providers, nothing OpenAI sent goes without a note', () => {
 
 // --- generated bodies ---
 
-const word = fc.string({ minLength: 1, maxLength: 8 })
+// words that are not blank: a reply of blank text beside reasoning is a reasoning-only turn, which is refused
+const word = fc.string({ minLength: 1, maxLength: 8 }).filter((w) => w.trim() !== '')
 
 /** One Responses turn: a user message, then assistant-side items, then the outputs of its calls. */
 const responsesTurn = (n: number) =>
