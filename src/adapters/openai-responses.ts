@@ -253,9 +253,10 @@ const outputItem = (context: Context, p: ToolResultPart): OpenAIResponsesItem =>
 const textItem = (p: TextPart, open: { content: unknown[] } | undefined): { readonly item?: OpenAIResponsesItem; readonly open?: { content: unknown[] } } => {
   const f = openAIFields(p)
   const item = f !== undefined && isObject(f['item']) ? f['item'] : undefined
-  const type = f?.['type']
+  // a Chat Completions refusal (its `refusal` field) is a refusal part
+  const type = f?.['refusal'] === 'field' ? 'refusal' : f?.['type']
   if (type === 'output_text' || type === 'input_text' || type === 'refusal') {
-    const rest = without(f ?? {}, 'item', 'continues', 'type')
+    const rest = f?.['refusal'] === 'field' ? {} : without(f ?? {}, 'item', 'continues', 'type')
     const part = type === 'refusal' ? { type, ...rest, refusal: p.text } : { type, ...rest, text: p.text }
     if (item === undefined && open !== undefined) {
       open.content.push(part)
@@ -317,6 +318,9 @@ export const messageItem = (context: Context, m: Message, systemRole: 'system' |
 
 /** The items of one message, in order. */
 export const itemsOfMessage = (context: Context, m: Message, systemRole: 'system' | 'developer'): ReadonlyArray<OpenAIResponsesItem> => {
+  // a Chat Completions message's own fields (name, audio, function_call, …) have no place in an item
+  const chat = Object.keys(messageFields(m, 'message') ?? {}).filter((k) => k !== 'role' && k !== 'chatfold')
+  if (chat.length > 0) context.notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider: 'openai', part: 'message', fields: chat })
   if (m.role === 'assistant') return assistantItems(context, m)
   if (m.role !== 'tool') return [messageItem(context, m, systemRole)]
   const items: OpenAIResponsesItem[] = []

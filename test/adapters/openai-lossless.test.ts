@@ -410,3 +410,17 @@ describe('request envelopes', () => {
     ])
   })
 })
+
+describe('Chat Completions fields in a Responses request', () => {
+  it('a refusal stays a refusal; a name has no place and is noted', () => {
+    const h = right(fromOpenAIChat(chatCorpus.assistantExtras))
+    const { request, report } = right(toOpenAIResponses()(h))
+    // the audio reply has no item (its message is noted empty), so the refusal is the third item
+    expect(request.input[2]).toEqual({ type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: 'I cannot help with that.' }] })
+    expect(report.notes).toContainEqual({ kind: 'omitted_message', messageId: h[1]?.id, reason: 'empty' })
+    const named = right(fromOpenAIChat(chatCorpus.roles))
+    const out = right(toOpenAIResponses()(named))
+    expect(out.report.notes).toContainEqual({ kind: 'provider_fields_dropped', messageId: named[1]?.id, provider: 'openai', part: 'message', fields: ['name'] })
+    expect(report.notes.filter((n) => n.kind === 'provider_fields_dropped').map((n) => ('fields' in n ? n.fields : []))).toEqual([['audio']])
+  })
+})
