@@ -181,6 +181,18 @@ const readOrKeep = (r: Reader, u: unknown, at: string, tag: string): Read | unde
   return x.side === 'message' ? { side: 'message', role: x.role, parts: [kept] } : { side: 'assistant', parts: [kept] }
 }
 
+/**
+ * The parts of one output item a stream delivers whole (not a message, reasoning or function call,
+ * which arrive in pieces): as `fromOpenAIResponse` reads it; none for an item it cannot read.
+ */
+export const streamedItemParts = (u: unknown): ReadonlyArray<Part> => {
+  const r = reader()
+  const tag = unsafeJson(u, '') === undefined ? typeOf(r, u, '') : undefined
+  if (tag === undefined || (!MAPPED.has(tag) && !isKeptItem(tag))) return []
+  const x = readOrKeep(r, u, '', tag)
+  return x === undefined ? [] : x.side === 'tool' ? [x.part] : x.parts
+}
+
 const ITEM_TYPES = [...OPENAI_RESPONSES_MAPPED_ITEMS, ...OPENAI_RESPONSES_KEPT_ITEMS].map((x) => `"${x}"`).join(' | ')
 
 /** The type of an item: `message` for an easy message without one, `item_reference` for a bare reference. */

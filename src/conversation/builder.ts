@@ -6,7 +6,7 @@
  * @module
  */
 import * as O from 'fp-ts/Option'
-import type { ImagePart } from '../part.ts'
+import type { ImagePart, Part } from '../part.ts'
 import { type Message, type Messages, reasoningText, textContent, type Tokens } from '../message.ts'
 import type { Role } from '../role.ts'
 import type { PruneOptions } from '../messages/prune.ts'
@@ -91,6 +91,7 @@ export type Builder = {
   readonly appendThinking: (text: string) => void
   readonly setThinkingSignature: (signature: string) => void
   readonly addRedactedThinking: (data: string) => void
+  readonly addPart: (part: Part) => void
   readonly addToolCall: (fields: { readonly id: string; readonly name: string; readonly arguments?: string }) => void
   readonly appendToolCallArguments: (fields: { readonly id: string; readonly fragment: string }) => void
   readonly startToolCall: (id: string) => void
@@ -260,6 +261,7 @@ export const createBuilder = (options: BuilderOptions = {}): Builder => {
     appendThinking: (text) => run({ type: 'appendThinking', text }),
     setThinkingSignature: (signature) => run({ type: 'setThinkingSignature', signature }),
     addRedactedThinking: (data) => run({ type: 'addRedactedThinking', data }),
+    addPart: (part) => run({ type: 'addPart', part }),
     addToolCall: (f) => run({ type: 'addToolCall', ...f }),
     appendToolCallArguments: (f) => run({ type: 'appendToolCallArguments', ...f }),
     startToolCall: (id) => run({ type: 'startToolCall', id }),

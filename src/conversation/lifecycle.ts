@@ -174,6 +174,12 @@ const addRedactedThinking = (state: BuilderState, input: Of<'addRedactedThinking
   return putPart(state, current, current.parts.length, { type: 'reasoning', text: input.data, redacted: true }, input.at)
 }
 
+const addPart = (state: BuilderState, input: Of<'addPart'>): StepResult => {
+  const current = state.current
+  if (current === undefined) return warn(state, input.type, NO_CURRENT)
+  return putPart(state, current, current.parts.length, input.part, input.at)
+}
+
 const addToolCall = (state: BuilderState, input: Of<'addToolCall'>): StepResult => {
   const current = state.current
   if (current === undefined) return warn(state, input.type, NO_CURRENT)
@@ -292,6 +298,8 @@ export const stepLifecycle = (state: BuilderState, input: LifecycleInput): StepR
       return setThinkingSignature(state, input)
     case 'addRedactedThinking':
       return addRedactedThinking(state, input)
+    case 'addPart':
+      return addPart(state, input)
     case 'addToolCall':
       return addToolCall(state, input)
     case 'appendToolCallArguments':

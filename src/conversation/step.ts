@@ -18,6 +18,7 @@ const LIFECYCLE: Readonly<Record<LifecycleInput['type'], true>> = {
   appendThinking: true,
   setThinkingSignature: true,
   addRedactedThinking: true,
+  addPart: true,
   addToolCall: true,
   appendToolCallArguments: true,
   startToolCall: true,

@@ -22,6 +22,8 @@ import type { PruneOptions, PruneReport } from '../messages/prune.ts'
  * - `setThinkingSignature` signs the reasoning part being streamed (the last part, open), which
  *   closes it; with no such part it adds an empty reasoning part carrying the signature;
  * - `addRedactedThinking` adds an encrypted reasoning part (`redacted: true`);
+ * - `addPart` adds a whole part as a stream delivered it (a provider part such as a web search
+ *   call, or a tool call with its provider fields), after the others;
  * - `addToolCall` adds a pending call (or updates the call with that id);
  * - `appendToolCallArguments` appends a streamed JSON fragment to a pending call's raw arguments;
  * - `startToolCall` moves a call from pending to running;
@@ -38,6 +40,7 @@ export type LifecycleInput =
   | { readonly type: 'appendThinking'; readonly text: string; readonly at?: string }
   | { readonly type: 'setThinkingSignature'; readonly signature: string; readonly at?: string }
   | { readonly type: 'addRedactedThinking'; readonly data: string; readonly at?: string }
+  | { readonly type: 'addPart'; readonly part: Part; readonly at?: string }
   | { readonly type: 'addToolCall'; readonly id: string; readonly name: string; readonly arguments?: string; readonly at?: string }
   | { readonly type: 'appendToolCallArguments'; readonly id: string; readonly fragment: string; readonly at?: string }
   | { readonly type: 'startToolCall'; readonly id: string; readonly at?: string }

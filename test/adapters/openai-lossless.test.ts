@@ -13,8 +13,10 @@ import {
   toOpenAIResponses,
   toOpenAIResponsesRequest,
   checkRequest,
+  openAIResponsesStream,
   type ChatRequest,
 } from '../../src/adapters/index.ts'
+import { makeBuilderState, replayBuilderInputs } from '../../src/conversation.ts'
 import type { Messages } from '../../src/message.ts'
 import { textMessage } from '../../src/message.ts'
 import { openAIFields } from '../../src/adapters/openai-vocab.ts'
@@ -232,5 +234,29 @@ describe('Chat Completions fields in a Responses request', () => {
     const out = right(toOpenAIResponses()(named))
     expect(out.report.notes).toContainEqual({ kind: 'provider_fields_dropped', messageId: named[1]?.id, provider: 'openai', part: 'message', fields: ['name'] })
     expect(report.notes.filter((n) => n.kind === 'provider_fields_dropped').map((n) => ('fields' in n ? n.fields : []))).toEqual([['audio']])
+  })
+})
+
+describe('the Responses stream', () => {
+  it('adds the items it delivers whole, as a response reads them, and they go back as they came', () => {
+    const search = responsesCorpus.outputMessage.input[1]
+    const patch = { ...responsesCorpus.customToolCalls.input[1], status: 'completed' }
+    const events = [
+      { type: 'response.created', response: { id: 'resp_s', model: 'gpt-5', output: [] } },
+      { type: 'response.output_item.done', output_index: 0, item: search },
+      { type: 'response.output_item.added', output_index: 1, item: { ...patch, input: '', status: 'in_progress' } },
+      { type: 'response.custom_tool_call_input.delta', output_index: 1, item_id: 'ctc_1', delta: patch.input },
+      { type: 'response.output_item.done', output_index: 1, item: patch },
+      { type: 'response.completed', response: { id: 'resp_s', status: 'completed', output: [], usage: { output_tokens: 9 } } },
+    ]
+    const assembler = openAIResponsesStream()
+    const inputs = [...events.flatMap((e) => assembler.push(e)), ...assembler.end()]
+    const { state } = replayBuilderInputs(inputs)(makeBuilderState())
+    const m = state.history[0]
+    expect(m === undefined ? [] : kinds([m])).toEqual(['openai:web_search_call', 'tool_call', 'finish'])
+    const reply = right(fromOpenAIResponse({ id: 'resp_s', status: 'completed', output: [search, patch] }))
+    expect(m?.parts).toEqual(reply.parts)
+    const back = right(toOpenAIResponses({ repair: 'repair' })(m === undefined ? [] : [textMessage('user', 'q'), m])).request.input
+    expect(back.slice(1, 3)).toEqual([search, patch])
   })
 })
