@@ -17,6 +17,10 @@
  * On text, `url_citation` annotations become a list of sources appended to the text; every other
  * OpenAI field (item ids, status, logprobs, …) is left out and named in the note.
  *
+ * A custom tool call (Codex's `apply_patch`) needs no rule: it is read as a tool call whose
+ * arguments are the JSON object `{"input": <the raw input>}` and its output as a tool result, which
+ * every provider takes; only its item fields are left out, with a note.
+ *
  * @module
  */
 import type { Part, ProviderPart } from '../part.ts'
