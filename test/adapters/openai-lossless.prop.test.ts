@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { fromOpenAIChat, fromOpenAIChatRequest, fromOpenAIResponses, toOpenAIChat, toOpenAIChatRequest, toOpenAIResponses } from '../../src/adapters/index.ts'
+import {
+  fromOpenAIChat,
+  fromOpenAIChatRequest,
+  fromOpenAIResponses,
+  toOpenAIChat,
+  toOpenAIChatRequest,
+  toOpenAIResponses,
+  toOpenAIResponsesRequest,
+  type AdapterNote,
+  type ChatRequest,
+} from '../../src/adapters/index.ts'
+import { textMessage } from '../../src/message.ts'
 import { uncovered } from './openai-facts.ts'
 import { right } from './support.ts'
 
@@ -151,3 +162,65 @@ describe('generated bodies', () => {
   })
 })
 
+
+describe('a request from another provider', () => {
+  const FIELDS: Readonly<Record<string, { readonly responses?: string; readonly chat?: string }>> = {
+    maxOutputTokens: { responses: 'max_output_tokens', chat: 'max_completion_tokens' },
+    temperature: { responses: 'temperature', chat: 'temperature' },
+    topP: { responses: 'top_p', chat: 'top_p' },
+    topK: {},
+    stop: { chat: 'stop' },
+    seed: { chat: 'seed' },
+    presencePenalty: { chat: 'presence_penalty' },
+    frequencyPenalty: { chat: 'frequency_penalty' },
+    parallelToolCalls: { responses: 'parallel_tool_calls', chat: 'parallel_tool_calls' },
+  }
+  const settings = fc.record(
+    {
+      maxOutputTokens: fc.nat(),
+      temperature: fc.double({ min: 0, max: 1, noNaN: true }),
+      topP: fc.double({ min: 0, max: 1, noNaN: true }),
+      topK: fc.nat(),
+      stop: fc.array(word, { minLength: 1, maxLength: 2 }),
+      seed: fc.integer(),
+      presencePenalty: fc.double({ min: 0, max: 1, noNaN: true }),
+      frequencyPenalty: fc.double({ min: 0, max: 1, noNaN: true }),
+      parallelToolCalls: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  )
+  const request = fc.record({
+    settings,
+    extras: fc.dictionary(fc.constantFrom('thinking', 'metadata', 'safetySettings', 'top_k'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+    provider: fc.constantFrom('anthropic', 'google'),
+    tools: fc.array(fc.record({ provider: fc.boolean(), name: fc.stringMatching(/^[a-z]{1,6}$/) }), { maxLength: 3 }),
+  })
+
+  it('carries each setting and tool or names it in a note', () => {
+    fc.assert(
+      fc.property(request, fc.constantFrom('responses', 'chat'), ({ settings: s, extras, provider, tools }, api) => {
+        const r: ChatRequest = {
+          messages: [textMessage('user', 'Hi')],
+          settings: s,
+          tools: tools.map((t) =>
+            t.provider ? { type: 'provider', provider, kind: `${t.name}_tool`, data: { type: t.name } } : { type: 'function', name: t.name, inputSchema: { type: 'object' } },
+          ),
+          ...(Object.keys(extras).length === 0 ? {} : { providerFields: { [provider]: extras } }),
+        }
+        const { request: body, report }: { readonly request: Readonly<Record<string, unknown>>; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } } =
+          api === 'responses' ? right(toOpenAIResponsesRequest()(r)) : right(toOpenAIChatRequest()(r))
+        const noted = new Set(report.notes.flatMap((n) => (n.kind === 'setting_dropped' ? [n.setting] : n.kind === 'tool_dropped' ? [n.name] : [])))
+        for (const [key, value] of Object.entries(s)) {
+          const field = FIELDS[key]?.[api]
+          if (field === undefined) expect(noted.has(key)).toBe(true)
+          else expect(body[field]).toEqual(value)
+        }
+        for (const k of Object.keys(extras)) expect(noted.has(`${provider}.${k}`)).toBe(true)
+        const written = (body['tools'] as ReadonlyArray<unknown>).length
+        expect(written).toBe(tools.filter((t) => !t.provider).length)
+        for (const t of tools) if (t.provider) expect(noted.has(`${t.name}_tool`)).toBe(true)
+      }),
+      { numRuns: 100 },
+    )
+  })
+})
