@@ -18,6 +18,7 @@ import { anthropicPortable } from './foreign-anthropic.ts'
 import { openAIPortable } from './foreign-openai.ts'
 import { googlePortable } from './foreign-google.ts'
 import { dropAllFields, type PortableRules } from './foreign-kit.ts'
+import { isObject } from '../internal/object.ts'
 
 
 const RULES: Readonly<Record<string, PortableRules>> = {
@@ -104,10 +105,9 @@ const splitResults = (m: Message, parts: ReadonlyArray<Part>): ReadonlyArray<Mes
 /** Notes the message-level fields of providers other than `target` (no adapter writes them elsewhere). */
 const messageFields = (target: string, m: Message, notes: AdapterNote[]): void => {
   const all = m.metadata?.['providerFields']
-  if (typeof all !== 'object' || all === null) return
-  for (const [provider, fields] of Object.entries(all as Readonly<Record<string, unknown>>)) {
-    if (provider === target || typeof fields !== 'object' || fields === null) continue
-    const f = fields as Readonly<Record<string, unknown>>
+  if (!isObject(all)) return
+  for (const [provider, f] of Object.entries(all)) {
+    if (provider === target || !isObject(f)) continue
     const lost = rulesOf(provider).messageFields?.(f) ?? Object.keys(f)
     if (lost.length > 0) notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider, part: 'message', fields: lost })
   }

@@ -265,7 +265,7 @@ const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoni
     else if (isReasoning(p)) {
       if (field === 'reasoning_content' && p.signature === undefined && p.redacted !== true) thinking = (thinking ?? '') + p.text
       else for (const x of foreignReasoning(context, m, p, 'foreign')) text(x)
-    } else if (p.type === 'provider' && p.provider === 'openai') for (const x of providerParts(context, m, p, [])) add(x as Part)
+    } else if (p.type === 'provider' && p.provider === 'openai') foreignOpenAI(context, m, p).forEach(add)
     else if (p.type !== 'finish' && p.type !== 'tool_result') omitPart(context, m, p, 'not assistant content in Chat Completions')
   }
   m.parts.forEach(add)
