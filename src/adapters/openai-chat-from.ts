@@ -88,20 +88,22 @@ const mediaPart = (r: Reader, u: Obj, tag: string, at: string): Part | undefined
 }
 
 /**
- * The parts of a content list; `user` allows media, the other roles text (and refusals). A text
- * read from a list keeps its `type` (so that the list goes back as a list), a refusal its own.
+ * The parts of a content list; `user` allows media, the other roles text (and refusals). The one
+ * text of a list keeps its `type` (so that the list goes back as a list), a refusal its own.
  */
 const contentParts = (r: Reader, content: unknown, path: string, media: boolean): Part[] => {
   if (content === undefined || content === null) return []
   if (typeof content === 'string') return [{ type: 'text', text: content }]
   const parts: Part[] = []
-  ;(content as ReadonlyArray<unknown>).forEach((u, j) => {
+  const list = content as ReadonlyArray<unknown>
+  list.forEach((u, j) => {
     const at = `${path}[${j}]`
     const tag = r.read(TaggedC, u, at)?.type
     if (tag === undefined || !isObject(u)) return
     if (tag === 'text') {
       const x = r.read(TextC, u, at)
-      if (x !== undefined) parts.push(withOpenAIFields({ type: 'text', text: x.text }, without(u, 'text')))
+      // the one text of a list keeps its type, so that the list goes back as a list (not a string)
+      if (x !== undefined) parts.push(withOpenAIFields({ type: 'text', text: x.text }, list.length === 1 ? without(u, 'text') : without(u, 'text', 'type')))
     } else if (tag === 'refusal' && !media) {
       const x = r.read(RefusalC, u, at)
       if (x !== undefined) parts.push(withOpenAIFields({ type: 'text', text: x.refusal }, without(u, 'refusal')))

@@ -176,7 +176,8 @@ const chatFields = (context: Context, m: Message, p: Part, own: (f: Readonly<Rec
   return {}
 }
 
-const isChatText = (f: Readonly<Record<string, unknown>>): boolean => f['type'] === 'text' || f['type'] === 'refusal'
+/** A text part's fields read from Chat Completions: its part type, or extra fields of a part of a longer list. */
+const isChatText = (f: Readonly<Record<string, unknown>>): boolean => f['type'] === 'text' || f['type'] === 'refusal' || (f['type'] === undefined && f['item'] === undefined)
 const onlyDetail = (f: Readonly<Record<string, unknown>>): boolean => Object.keys(f).every((k) => k === 'detail')
 const onlyFileId = (f: Readonly<Record<string, unknown>>): boolean => Object.keys(f).every((k) => k === 'file_id')
 

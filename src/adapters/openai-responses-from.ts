@@ -59,8 +59,8 @@ const contentPart = (r: Reader, u: unknown, at: string, inList: boolean): Part |
   if (tag === undefined || !isObject(u)) return undefined
   if (tag === 'input_text') {
     const x = r.read(InputTextC, u, at)
-    // a text read from a content list keeps its type, so that the list goes back as a list
-    return x === undefined ? undefined : withOpenAIFields({ type: 'text', text: x.text }, inList ? without(u, 'text') : undefined)
+    // the one text of a content list keeps its type, so that the list goes back as a list (not a string)
+    return x === undefined ? undefined : withOpenAIFields({ type: 'text', text: x.text }, inList ? without(u, 'text') : without(u, 'text', 'type'))
   }
   if (tag === 'input_image') {
     const x = r.read(InputImageC, u, at)
@@ -124,7 +124,7 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
       const parts =
         typeof x.content === 'string'
           ? [{ type: 'text' as const, text: x.content }]
-          : x.content.flatMap((c, j) => contentPart(r, c, `${at}.content[${j}]`, true) ?? [])
+          : x.content.flatMap((c, j) => contentPart(r, c, `${at}.content[${j}]`, x.content.length === 1) ?? [])
       const kept = unless(item, { type: 'message', role: x.role })
       return { side: 'message', role, parts, ...(kept === undefined ? {} : { item: kept }) }
     }

@@ -84,7 +84,7 @@ describe('fromOpenAIChat', () => {
         role: 'user',
         kind: 'normal',
         parts: [
-          { ...text('Weather here?'), providerFields: { openai: { type: 'text' } } },
+          text('Weather here?'),
           { type: 'image', data: PNG, mediaType: 'image/png' },
           { type: 'image', url: 'https://example.com/street.jpg', providerFields: { openai: { detail: 'low' } } },
         ],

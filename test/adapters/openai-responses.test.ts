@@ -83,7 +83,7 @@ describe('fromOpenAIResponses', () => {
         role: 'user',
         kind: 'normal',
         metadata: { providerFields: { openai: { item: { role: 'user' } } } },
-        parts: [{ ...text('Weather in Paris?'), providerFields: { openai: { type: 'input_text' } } }, { type: 'image', url: 'https://example.com/p.png' }],
+        parts: [text('Weather in Paris?'), { type: 'image', url: 'https://example.com/p.png' }],
       },
       {
         role: 'assistant',
