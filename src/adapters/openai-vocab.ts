@@ -9,6 +9,15 @@
  * puts the residue back, so the item goes out as it came. An item or part that would not come back
  * identical this way is kept whole, as a provider part, in its place.
  *
+ * What the parts cannot show is marked in the same place, in chatfold's own keys: `item` (on the
+ * first part of a Responses message item read into an assistant turn: the item's fields but its
+ * content), `continues` (a further summary of a reasoning item without an id), `refusal: 'field'`
+ * (a Chat refusal sent in the message's `refusal` field), a part `type` (the one text of a content
+ * list, which a string would otherwise replace), and on messages `item` / `message` (a Responses
+ * message item's or a Chat message's fields), `instructions: true` (a request's instructions),
+ * `input: 'string'` (a request's string input) and `chatfold: { content: 'absent' }` (a Chat
+ * assistant message sent without `content`). Other providers' rules name only what is lost.
+ *
  * @module
  */
 import type { Part, ProviderPart } from '../part.ts'
