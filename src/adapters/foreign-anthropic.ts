@@ -199,4 +199,4 @@ const fields = (p: Part, all: Readonly<Record<string, unknown>>): PortableFields
 const message = (all: Readonly<Record<string, unknown>>): ReadonlyArray<string> => Object.keys(all).filter((k) => k !== 'role')
 
 /** Anthropic's rules: the documented mappings, and a reason for each block left out. */
-export const anthropicPortable: PortableRules = { part, fields, message }
+export const anthropicPortable: PortableRules = { part, fields, messageFields: message }

@@ -23,13 +23,13 @@ export type Portable =
 export type PortableFields = { readonly part: Part; readonly dropped: ReadonlyArray<string> }
 
 /**
- * One provider's rules for its own blocks and fields on other providers; `message` names the
- * message-level fields (`metadata.providerFields`) that another provider loses (all when absent).
+ * One provider's rules for its own blocks and fields on other providers; `messageFields` names
+ * what of a message's `metadata.providerFields` is lost elsewhere (every key when absent).
  */
 export type PortableRules = {
   readonly part: (p: ProviderPart) => Portable
   readonly fields: (p: Part, fields: Readonly<Record<string, unknown>>) => PortableFields
-  readonly message?: (fields: Readonly<Record<string, unknown>>) => ReadonlyArray<string>
+  readonly messageFields?: (fields: Readonly<Record<string, unknown>>) => ReadonlyArray<string>
 }
 
 /** Fields with no mapping: the part without them, every field named. */

@@ -105,14 +105,14 @@ const splitResults = (m: Message, parts: ReadonlyArray<Part>): ReadonlyArray<Mes
   return out
 }
 
-/** Notes the message-level fields of other providers (`metadata.providerFields`) that `target` does not take. */
+/** Notes the message-level fields of providers other than `target` (no adapter writes them elsewhere). */
 const messageFields = (target: string, m: Message, notes: AdapterNote[]): void => {
   const all = m.metadata?.['providerFields']
   if (!isObject(all)) return
-  for (const [provider, fields] of Object.entries(all)) {
-    if (provider === target || !isObject(fields)) continue
-    const dropped = rulesOf(provider).message?.(fields) ?? Object.keys(fields)
-    if (dropped.length > 0) notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider, part: 'message', fields: dropped })
+  for (const [provider, f] of Object.entries(all)) {
+    if (provider === target || !isObject(f)) continue
+    const lost = rulesOf(provider).messageFields?.(f) ?? Object.keys(f)
+    if (lost.length > 0) notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider, part: 'message', fields: lost })
   }
 }
 

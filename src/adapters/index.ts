@@ -23,6 +23,22 @@ export {
 } from './openai-chat.ts'
 export { fromOpenAIResponse, fromOpenAIResponses } from './openai-responses-from.ts'
 export {
+  fromOpenAIChatRequest,
+  fromOpenAIResponsesRequest,
+  type OpenAIChatBody,
+  type OpenAIResponsesBody,
+  toOpenAIChatRequest,
+  toOpenAIResponsesRequest,
+} from './openai-request.ts'
+export {
+  OPENAI_CHAT_CONTENT,
+  OPENAI_CHAT_ROLES,
+  OPENAI_CHAT_TOOL_CALLS,
+  OPENAI_RESPONSES_CONTENT,
+  OPENAI_RESPONSES_KEPT_ITEMS,
+  OPENAI_RESPONSES_MAPPED_ITEMS,
+} from './openai-vocab.ts'
+export {
   type OpenAIResponsesContent,
   type OpenAIResponsesItem,
   type OpenAIResponsesOptions,

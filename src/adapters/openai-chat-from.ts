@@ -20,7 +20,13 @@ import {
   settleStatuses,
   TaggedC,
   errorText,
+  bytesOf,
+  base64Of,
+  toDataUrl,
 } from './shared.ts'
+import { unsafeJson } from './json-text.ts'
+import { keptPart, messageMetadata, OPENAI_CHAT_CONTENT, without, withOpenAIFields } from './openai-vocab.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- from ---
 
@@ -42,54 +48,87 @@ const ChatMessageC = t.intersection([
 ])
 
 type ChatMessageWire = t.TypeOf<typeof ChatMessageC>
+type Obj = Readonly<Record<string, unknown>>
 
 const TextC = t.type({ text: t.string })
 const ImageUrlC = t.type({ image_url: t.type({ url: t.string }) })
 const AudioC = t.type({ input_audio: t.type({ data: t.string, format: t.string }) })
-const FileC = t.type({ file: t.intersection([t.type({ file_data: t.string }), t.partial({ filename: t.string })]) })
+const FileC = t.type({ file: t.partial({ file_data: t.string, file_id: t.string, filename: t.string }) })
 const RefusalC = t.type({ refusal: t.string })
 
 const AUDIO_TYPES: Readonly<Record<string, string>> = { wav: 'audio/wav', mp3: 'audio/mpeg' }
 
-/** The parts of a content array; `user` allows media, the other roles text (and refusals). */
+const CONTENT_TYPES = OPENAI_CHAT_CONTENT.map((x) => `"${x}"`).join(' | ')
+
+/** One media part of a user message: a built-in part with its residue, or kept whole. */
+const mediaPart = (r: Reader, u: Obj, tag: string, at: string): Part | undefined => {
+  if (tag === 'image_url') {
+    const x = r.read(ImageUrlC, u, at)
+    if (x === undefined) return undefined
+    const inline = fromDataUrl(x.image_url.url)
+    const fields = without(x.image_url, 'url')
+    if (Object.keys(u).length > 2 || (inline !== undefined && toDataUrl(inline.mediaType, inline.data) !== x.image_url.url)) return keptPart(tag, u)
+    return withOpenAIFields(inline === undefined ? { type: 'image', url: x.image_url.url } : { type: 'image', data: inline.data, mediaType: inline.mediaType }, fields)
+  }
+  if (tag === 'input_audio') {
+    const x = r.read(AudioC, u, at)
+    if (x === undefined) return undefined
+    const data = bytesOf(x.input_audio.data)
+    const mediaType = AUDIO_TYPES[x.input_audio.format]
+    if (data === undefined) return r.fail(`${at}.input_audio.data`, 'base64 string', x.input_audio.data)
+    if (mediaType === undefined || base64Of(data) !== x.input_audio.data || Object.keys(u).length > 2 || Object.keys(x.input_audio).length > 2) return keptPart(tag, u)
+    return { type: 'file', data, mediaType }
+  }
+  const x = r.read(FileC, u, at)
+  if (x === undefined) return undefined
+  const inline = x.file.file_data === undefined ? undefined : fromDataUrl(x.file.file_data)
+  if (inline === undefined || Object.keys(u).length > 2 || toDataUrl(inline.mediaType, inline.data) !== x.file.file_data) return keptPart(tag, u)
+  const fields = without(x.file, 'file_data', 'filename')
+  return withOpenAIFields({ type: 'file', data: inline.data, mediaType: inline.mediaType, ...(x.file.filename === undefined ? {} : { filename: x.file.filename }) }, fields)
+}
+
+/**
+ * The parts of a content list; `user` allows media, the other roles text (and refusals). The one
+ * text of a list keeps its `type` (so that the list goes back as a list), a refusal its own.
+ */
 const contentParts = (r: Reader, content: unknown, path: string, media: boolean): Part[] => {
   if (content === undefined || content === null) return []
   if (typeof content === 'string') return [{ type: 'text', text: content }]
   const parts: Part[] = []
-  ;(content as ReadonlyArray<unknown>).forEach((u, j) => {
+  const list = content as ReadonlyArray<unknown>
+  list.forEach((u, j) => {
     const at = `${path}[${j}]`
     const tag = r.read(TaggedC, u, at)?.type
+    if (tag === undefined || !isObject(u)) return
     if (tag === 'text') {
       const x = r.read(TextC, u, at)
-      if (x !== undefined) parts.push({ type: 'text', text: x.text })
+      // the one text of a list keeps its type, so that the list goes back as a list (not a string)
+      if (x !== undefined) parts.push(withOpenAIFields({ type: 'text', text: x.text }, list.length === 1 ? without(u, 'text') : without(u, 'text', 'type')))
     } else if (tag === 'refusal' && !media) {
       const x = r.read(RefusalC, u, at)
-      if (x !== undefined) parts.push({ type: 'text', text: x.refusal })
-    } else if (tag === 'image_url' && media) {
-      const x = r.read(ImageUrlC, u, at)
-      if (x === undefined) return
-      const inline = fromDataUrl(x.image_url.url)
-      parts.push(inline === undefined ? { type: 'image', url: x.image_url.url } : { type: 'image', data: inline.data, mediaType: inline.mediaType })
-    } else if (tag === 'input_audio' && media) {
-      const x = r.read(AudioC, u, at)
-      const data = x === undefined ? undefined : bytesOrFail(r, x.input_audio.data, `${at}.input_audio.data`)
-      if (x !== undefined && data !== undefined) parts.push({ type: 'file', data, mediaType: AUDIO_TYPES[x.input_audio.format] ?? `audio/${x.input_audio.format}` })
-    } else if (tag === 'file' && media) {
-      const x = r.read(FileC, u, at)
-      if (x === undefined) return
-      const inline = fromDataUrl(x.file.file_data)
-      if (inline === undefined) return void r.fail(`${at}.file.file_data`, 'a base64 data URL', x.file.file_data)
-      parts.push({ type: 'file', data: inline.data, mediaType: inline.mediaType, ...(x.file.filename === undefined ? {} : { filename: x.file.filename }) })
-    } else if (tag !== undefined) {
-      r.fail(`${at}.type`, media ? '"text" | "image_url" | "input_audio" | "file"' : '"text" | "refusal"', tag)
+      if (x !== undefined) parts.push(withOpenAIFields({ type: 'text', text: x.refusal }, without(u, 'refusal')))
+    } else if ((tag === 'image_url' || tag === 'input_audio' || tag === 'file') && media) {
+      const p = mediaPart(r, u, tag, at)
+      if (p !== undefined) parts.push(p)
+    } else {
+      r.fail(`${at}.type`, media ? CONTENT_TYPES : '"text" | "refusal"', tag)
     }
   })
   return parts
 }
 
-const bytesOrFail = (r: Reader, base64: string, path: string): Uint8Array | undefined => {
-  const data = fromDataUrl(`data:x;base64,${base64}`)?.data
-  return data ?? r.fail(path, 'base64 string', base64)
+/** The tool calls of an assistant message: a custom call's input becomes the arguments `{"input": …}`. */
+const callParts = (r: Reader, x: ChatMessageWire, path: string): Part[] => {
+  const parts: Part[] = []
+  ;(x.tool_calls ?? []).forEach((c, j) => {
+    const fields = without(c, 'id', 'function', 'custom')
+    if (c.type === 'function' && c.function !== undefined && Object.keys(c.function).length === 2) {
+      parts.push(withOpenAIFields({ type: 'tool_call', id: c.id, name: c.function.name, arguments: c.function.arguments, status: 'complete' }, fields['type'] === 'function' && Object.keys(fields).length === 1 ? undefined : fields))
+    } else if (c.type === 'custom' && c.custom !== undefined && Object.keys(c.custom).length === 2) {
+      parts.push(withOpenAIFields({ type: 'tool_call', id: c.id, name: c.custom.name, arguments: JSON.stringify({ input: c.custom.input }), status: 'complete' }, fields))
+    } else r.fail(`${path}.tool_calls[${j}]`, 'a function or custom tool call', c)
+  })
+  return parts
 }
 
 /** The parts of an assistant message: reasoning (from compatible servers), text, tool calls. */
@@ -98,13 +137,27 @@ const assistantParts = (r: Reader, x: ChatMessageWire, path: string): Part[] => 
   const thinking = x.reasoning_content ?? x.reasoning
   if (typeof thinking === 'string') parts.push({ type: 'reasoning', text: thinking })
   parts.push(...contentParts(r, x.content, `${path}.content`, false))
-  if (typeof x.refusal === 'string' && x.content == null) parts.push({ type: 'text', text: x.refusal })
-  ;(x.tool_calls ?? []).forEach((c, j) => {
-    if (c.function !== undefined) parts.push({ type: 'tool_call', id: c.id, name: c.function.name, arguments: c.function.arguments, status: 'complete' })
-    else if (c.custom !== undefined) parts.push({ type: 'tool_call', id: c.id, name: c.custom.name, arguments: JSON.stringify(c.custom.input), status: 'complete' })
-    else r.fail(`${path}.tool_calls[${j}].function`, 'a function call', c)
-  })
+  // a refusal without content is the reply's text; it goes back to the `refusal` field
+  if (typeof x.refusal === 'string' && x.content == null) parts.push(withOpenAIFields({ type: 'text', text: x.refusal }, { refusal: 'field' }))
+  parts.push(...callParts(r, x, path))
   return parts
+}
+
+/**
+ * The fields of a chat message the parts do not hold (`name`, `audio`, `function_call`, a
+ * `developer` role, a `refusal: null`, …): its residue, or `undefined` when it holds nothing more
+ * than what `toOpenAIChat` writes by default.
+ */
+const messageResidue = (u: Obj, x: ChatMessageWire): Obj | undefined => {
+  const refusalMoved = typeof x.refusal === 'string' && x.content == null
+  // `refusal: null` is what the API sends when there is none: the normal form leaves it out
+  const residue = without(u, 'content', 'tool_calls', 'tool_call_id', 'reasoning_content', 'reasoning', ...(refusalMoved || u['refusal'] === null ? ['refusal'] : []))
+  const role = residue['role']
+  const marks: Record<string, unknown> = {}
+  // what the writer cannot tell from the parts: an assistant message without content, or content null beside text
+  if (x.role === 'assistant' && !('content' in u)) marks['content'] = 'absent'
+  const rest = { ...without(residue, ...(role === 'developer' || role === 'function' ? [] : ['role'])), ...(Object.keys(marks).length === 0 ? {} : { chatfold: marks }) }
+  return Object.keys(rest).length === 0 ? undefined : rest
 }
 
 const RequestC = t.type({ messages: t.array(t.unknown) }, 'a chat completion request with messages')
@@ -113,7 +166,12 @@ const RequestC = t.type({ messages: t.array(t.unknown) }, 'a chat completion req
  * Decodes the `messages` of a chat completion request (`{ messages }`, as `toOpenAIChat` writes
  * them, or any request body) into a history. Assistant messages get `provider: 'openai'`; each
  * `tool` message becomes a tool message with the tool's name found from its call; a tool call's
- * status is `complete` when a result answers it, else `pending`. Every bad field is reported by path.
+ * status is `complete` when a result answers it, else `pending`. A message's other fields are kept
+ * in its `metadata.providerFields.openai.message` (with `chatfold: { content: 'absent' }` for an
+ * assistant message sent without `content`), a part's under its `providerFields.openai`; a custom
+ * tool call's input becomes the arguments `{"input": …}`; a deprecated `function` message, and
+ * content that would not come back identical, is kept whole as a provider part. Every bad field
+ * is reported by path.
  *
  * @example
  * import { fromOpenAIChat } from 'chatfold'
@@ -130,20 +188,24 @@ export const fromOpenAIChat = (u: unknown): E.Either<DecodeFailure, Messages> =>
   const names = new Map<string, string>()
   request.messages.forEach((item, i) => {
     const path = `messages[${i}]`
+    // a message is compared and kept whole: one nested too deep (or cyclic) is a failure, never a throw
+    const unsafe = unsafeJson(item, path)
+    if (unsafe !== undefined) return void r.fail(unsafe.path, unsafe.expected, unsafe.actual)
     const x = r.read(ChatMessageC, item, path)
-    if (x === undefined) return
+    if (x === undefined || !isObject(item)) return
+    const meta = messageMetadata('message', messageResidue(item, x))
     switch (x.role) {
       case 'system':
       case 'developer':
-        out.push(fromMessage({ role: 'system', parts: contentParts(r, x.content, `${path}.content`, false) }))
+        out.push(fromMessage({ role: 'system', parts: contentParts(r, x.content, `${path}.content`, false), ...meta }))
         return
       case 'user':
-        out.push(fromMessage({ role: 'user', parts: contentParts(r, x.content, `${path}.content`, true) }))
+        out.push(fromMessage({ role: 'user', parts: contentParts(r, x.content, `${path}.content`, true), ...meta }))
         return
       case 'assistant': {
         const parts = assistantParts(r, x, path)
         for (const p of parts) if (p.type === 'tool_call') names.set(p.id, p.name)
-        out.push(fromMessage({ role: 'assistant', parts, provider: 'openai' }))
+        out.push(fromMessage({ role: 'assistant', parts, provider: 'openai', ...meta }))
         return
       }
       case 'tool': {
@@ -152,11 +214,16 @@ export const fromOpenAIChat = (u: unknown): E.Either<DecodeFailure, Messages> =>
           .map((p) => (p.type === 'text' ? p.text : ''))
           .join('')
         const name = names.get(x.tool_call_id)
-        out.push(fromMessage({ role: 'tool', parts: [{ type: 'tool_result', toolCallId: x.tool_call_id, content, isError: false, ...(name === undefined ? {} : { name }) }] }))
+        // a list of text parts goes back as the list while the text it holds is unchanged
+        const list = Array.isArray(x.content) ? { content: x.content } : undefined
+        const result = withOpenAIFields({ type: 'tool_result', toolCallId: x.tool_call_id, content, isError: false, ...(name === undefined ? {} : { name }) }, list)
+        out.push(fromMessage({ role: 'tool', parts: [result], ...meta }))
         return
       }
       case 'function':
-        return void r.fail(`${path}.role`, 'a role other than the deprecated "function"', x.role)
+        // the deprecated function result answers a `function_call` by name: kept whole, in place
+        out.push(fromMessage({ role: 'tool', parts: [keptPart('function', item)] }))
+        return
     }
   })
   return r.done(settleStatuses(out))
@@ -205,8 +272,9 @@ export const fromOpenAIChatCompletion = (u: unknown): E.Either<DecodeFailure, Me
   if (x === undefined) return r.done(fromMessage({ role: 'assistant', parts: [] }))
   if (choice === undefined) return E.left([{ path: 'choices', expected: 'at least one choice', actual: x.choices }])
   const message = r.read(ChatMessageC, choice.message, 'choices[0].message')
-  return r.done(
-    replyMessage({
+  const meta = message === undefined || !isObject(choice.message) ? {} : messageMetadata('message', messageResidue(choice.message, message))
+  return r.done({
+    ...replyMessage({
       provider: 'openai',
       parts: message === undefined ? [] : assistantParts(r, message, 'choices[0].message'),
       id: x.id,
@@ -215,5 +283,6 @@ export const fromOpenAIChatCompletion = (u: unknown): E.Either<DecodeFailure, Me
       output: x.usage?.completion_tokens,
       thinking: x.usage?.completion_tokens_details?.reasoning_tokens,
     }),
-  )
+    ...meta,
+  })
 }

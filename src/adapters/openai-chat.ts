@@ -13,12 +13,22 @@
  *   (unsigned reasoning text only). `fromOpenAIChat` reads `reasoning_content` (or `reasoning`)
  *   when a server sends it.
  *
+ * A history read by `fromOpenAIChat` goes back as the messages it was read from: a message's other
+ * fields (`name`, `audio`, `function_call`, a `developer` role, …) are in its
+ * `metadata.providerFields.openai.message`, a part's (an image's `detail`, a text list's `type`)
+ * under the part's `providerFields.openai`; a custom tool call is a tool call whose arguments are
+ * `{"input": …}`, written back as `custom`; a refusal is text, written back where it was (the
+ * `refusal` field or a `refusal` part); content kept whole (a file by id, a deprecated `function`
+ * message) goes back verbatim. The normal form leaves out `refusal: null` (no refusal). A
+ * Responses item of the history (web search, code interpreter, …) becomes the text OpenAI's
+ * rules give it for other providers, or is left out with a note.
+ *
  * The API cannot carry a tool result's error flag, the order of text and tool calls inside an
  * assistant message, or images in assistant messages: the report says when one was lost.
  *
  * @module
  */
-import { isReasoning, isText, isToolCall, type Part } from '../part.ts'
+import { isReasoning, isText, isToolCall, type Part, type ProviderPart, type TextPart, type ToolCallPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import {
   base64Of,
@@ -35,6 +45,9 @@ import {
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import { openAIChatRules } from './rules-openai.ts'
 import { applyRules, noteFix } from './rules-kit.ts'
+import { messageFields, openAIFields, without } from './openai-vocab.ts'
+import { customInput, foreignOpenAI } from './openai-responses.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- wire ---
 
@@ -148,21 +161,50 @@ const AUDIO: Readonly<Record<string, 'wav' | 'mp3'>> = {
   'audio/mp3': 'mp3',
 }
 
+/** Notes the OpenAI fields of the Responses API that a Chat Completions message cannot take. */
+const dropFields = (context: Context, m: Message, part: string, fields: ReadonlyArray<string>): void => {
+  const named = fields.filter((k) => k !== 'type' && k !== 'chatfold')
+  if (named.length > 0) context.notes.push({ kind: 'provider_fields_dropped', messageId: m.id, provider: 'openai', part, fields: named })
+}
+
+/** A part's OpenAI fields when they are Chat Completions' own (`own(f)`), else noted and left out. */
+const chatFields = (context: Context, m: Message, p: Part, own: (f: Readonly<Record<string, unknown>>) => boolean): Readonly<Record<string, unknown>> => {
+  const f = openAIFields(p)
+  if (f === undefined) return {}
+  if (own(f)) return f
+  dropFields(context, m, p.type, Object.keys(f))
+  return {}
+}
+
+/** A text part's fields read from Chat Completions: its part type, or extra fields of a part of a longer list. */
+const isChatText = (f: Readonly<Record<string, unknown>>): boolean => f['type'] === 'text' || f['type'] === 'refusal' || (f['type'] === undefined && f['item'] === undefined)
+const onlyDetail = (f: Readonly<Record<string, unknown>>): boolean => Object.keys(f).every((k) => k === 'detail')
+const onlyFileId = (f: Readonly<Record<string, unknown>>): boolean => Object.keys(f).every((k) => k === 'file_id')
+
+/** A provider part of OpenAI: one of this API's kinds verbatim, a Responses item mapped or left out. */
+const providerParts = (context: Context, m: Message, p: ProviderPart, kinds: ReadonlyArray<string>): ReadonlyArray<Part | { readonly sent: unknown }> =>
+  kinds.includes(p.kind) ? [{ sent: p.data }] : foreignOpenAI(context, m, p)
+
+/** What OpenAI sent, written back: an SDK type `src/` does not import, typed by what chatfold writes. */
+const sent = <A>(x: unknown): A => x as A
+
 const userPart = (context: Context, m: Message, p: Part): OpenAIChatUserPart | undefined => {
   switch (p.type) {
     case 'text':
-      return { type: 'text', text: p.text }
+      return sent({ ...chatFields(context, m, p, isChatText), type: 'text', text: p.text })
     case 'image': {
-      if (p.url !== undefined) return { type: 'image_url', image_url: { url: p.url } }
+      const detail = chatFields(context, m, p, onlyDetail)
+      if (p.url !== undefined) return sent({ type: 'image_url', image_url: { url: p.url, ...detail } })
       const mediaType = imageType(p)
-      if (p.data !== undefined && mediaType !== undefined) return { type: 'image_url', image_url: { url: toDataUrl(mediaType, p.data) } }
+      if (p.data !== undefined && mediaType !== undefined) return sent({ type: 'image_url', image_url: { url: toDataUrl(mediaType, p.data), ...detail } })
       return omitPart(context, m, p, 'an image of unknown type')
     }
     case 'file': {
       const format = AUDIO[p.mediaType]
       if (p.data === undefined) return omitPart(context, m, p, 'a file by URL (Chat Completions takes file bytes only)')
       if (format !== undefined) return { type: 'input_audio', input_audio: { data: base64Of(p.data), format } }
-      return { type: 'file', file: { file_data: toDataUrl(p.mediaType, p.data), ...(p.filename === undefined ? {} : { filename: p.filename }) } }
+      const fields = chatFields(context, m, p, onlyFileId)
+      return sent({ type: 'file', file: { ...fields, file_data: toDataUrl(p.mediaType, p.data), ...(p.filename === undefined ? {} : { filename: p.filename }) } })
     }
     default:
       return omitPart(context, m, p, 'not user content in Chat Completions')
@@ -171,36 +213,79 @@ const userPart = (context: Context, m: Message, p: Part): OpenAIChatUserPart | u
 
 const toolMessages = (context: Context, m: Message): Array<OpenAIChatMessage> => {
   const out: Array<OpenAIChatMessage> = []
+  const residue = messageResidue(context, m)
   for (const p of m.parts) {
+    if (p.type === 'provider' && p.provider === 'openai' && p.kind === 'function') out.push(sent(p.data))
     if (p.type !== 'tool_result') continue
     if (p.isError) context.notes.push({ kind: 'error_flag_lost', messageId: m.id, toolCallId: p.toolCallId })
-    out.push({ role: 'tool', tool_call_id: idFor(context, p.toolCallId), content: p.content })
+    const f = chatFields(context, m, p, (x) => Object.keys(x).every((k) => k === 'content'))
+    // a list of text parts goes back as the list while the text it holds is unchanged
+    const list = f['content']
+    const content = Array.isArray(list) && list.map((x) => (isObject(x) && typeof x['text'] === 'string' ? x['text'] : '')).join('') === p.content ? list : p.content
+    out.push(sent({ ...residue, role: 'tool', tool_call_id: idFor(context, p.toolCallId), content }))
   }
   return out
 }
 
+/** The fields a message was read with (Chat Completions' own), without chatfold's marks. */
+const messageResidue = (context: Context, m: Message): Readonly<Record<string, unknown>> => {
+  const own = messageFields(m, 'message')
+  const item = messageFields(m, 'item')
+  if (item !== undefined) dropFields(context, m, 'message', Object.keys(item).filter((k) => k !== 'role'))
+  return own === undefined ? {} : without(own, 'chatfold')
+}
+
+const callOf = (context: Context, m: Message, p: ToolCallPart): OpenAIChatToolCall => {
+  const f = openAIFields(p) ?? {}
+  const id = idFor(context, p.id)
+  if (f['type'] === 'custom') return sent({ ...f, id, custom: { name: p.name, input: customInput(p.arguments) } })
+  if (f['type'] === 'function') return sent({ ...f, id, function: { name: p.name, arguments: p.arguments } })
+  dropFields(context, m, p.type, Object.keys(f))
+  if (f['type'] === 'custom_tool_call') return sent({ id, type: 'custom', custom: { name: p.name, input: customInput(p.arguments) } })
+  return { id, type: 'function', function: { name: p.name, arguments: p.arguments } }
+}
+
 const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoning_content'): OpenAIChatMessage | undefined => {
-  const texts: string[] = []
+  const parts: Array<Readonly<Record<string, unknown>>> = []
+  let plain = true
+  let refusal: string | undefined
   const calls: OpenAIChatToolCall[] = []
   let thinking: string | undefined
-  for (const p of m.parts) {
-    if (isText(p)) texts.push(p.text)
-    else if (isToolCall(p)) calls.push({ id: idFor(context, p.id), type: 'function', function: { name: p.name, arguments: p.arguments } })
+  const text = (p: TextPart): void => {
+    const f = openAIFields(p)
+    if (f?.['refusal'] === 'field') refusal = p.text
+    else {
+      const own = chatFields(context, m, p, isChatText)
+      if (Object.keys(own).length > 0) plain = false
+      parts.push(own['type'] === 'refusal' ? { ...own, refusal: p.text } : { ...own, type: 'text', text: p.text })
+    }
+  }
+  const add = (p: Part): void => {
+    if (isText(p)) text(p)
+    else if (isToolCall(p)) calls.push(callOf(context, m, p))
     else if (isReasoning(p)) {
       if (field === 'reasoning_content' && p.signature === undefined && p.redacted !== true) thinking = (thinking ?? '') + p.text
-      else for (const x of foreignReasoning(context, m, p, 'foreign')) texts.push(x.text)
-    } else if (p.type !== 'finish' && p.type !== 'tool_result') omitPart(context, m, p, 'not assistant content in Chat Completions')
+      else for (const x of foreignReasoning(context, m, p, 'foreign')) text(x)
+    } else if (p.type === 'provider' && p.provider === 'openai') foreignOpenAI(context, m, p).forEach(add)
+    else if (p.type !== 'finish' && p.type !== 'tool_result') omitPart(context, m, p, 'not assistant content in Chat Completions')
   }
-  if (texts.length === 0 && calls.length === 0 && thinking === undefined) {
+  m.parts.forEach(add)
+  const residue = messageResidue(context, m)
+  const absent = messageFields(m, 'message')?.['chatfold']
+  if (parts.length === 0 && calls.length === 0 && thinking === undefined && refusal === undefined && Object.keys(residue).length === 0) {
     context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
     return undefined
   }
-  return {
+  const only = parts[0]
+  const content = parts.length === 0 ? null : plain && parts.length === 1 && typeof only?.['text'] === 'string' ? only['text'] : parts
+  return sent({
+    ...residue,
     role: 'assistant',
-    content: texts.length === 0 ? null : textContent(texts),
+    ...(isObject(absent) && absent['content'] === 'absent' && content === null ? {} : { content }),
+    ...(refusal === undefined ? {} : { refusal }),
     ...(calls.length === 0 ? {} : { tool_calls: calls }),
     ...(thinking === undefined ? {} : { reasoning_content: thinking }),
-  }
+  })
 }
 
 /**
@@ -242,27 +327,42 @@ const convert = (context: Context, ms: Messages, options: OpenAIChatOptions): Op
     }
     messages.push(...toolMessages(context, m))
     if (m.role === 'tool') {
-      for (const p of m.parts) if (p.type !== 'tool_result') omitPart(context, m, p, 'not tool content in Chat Completions')
+      for (const p of m.parts) if (p.type !== 'tool_result' && !(p.type === 'provider' && p.provider === 'openai' && p.kind === 'function')) omitPart(context, m, p, 'not tool content in Chat Completions')
       continue
     }
+    const residue = messageResidue(context, m)
     if (m.role === 'system') {
-      const texts: string[] = []
+      const texts: Array<Readonly<Record<string, unknown>>> = []
+      let plain = true
       for (const p of m.parts) {
-        if (isText(p)) texts.push(p.text)
-        else if (p.type !== 'tool_result') omitPart(context, m, p, 'not system content in Chat Completions')
+        if (isText(p)) {
+          const own = chatFields(context, m, p, isChatText)
+          if (Object.keys(own).length > 0) plain = false
+          texts.push({ ...own, type: 'text', text: p.text })
+        } else if (p.type !== 'tool_result') omitPart(context, m, p, 'not system content in Chat Completions')
       }
-      messages.push({ role: systemRole, content: texts.length === 0 ? '' : textContent(texts) })
+      const role = residue['role'] === 'developer' || messageFields(m, 'item')?.['role'] === 'developer' ? 'developer' : residue['role'] === 'system' ? 'system' : systemRole
+      const only = texts[0]
+      const content = texts.length === 0 ? '' : plain && texts.length === 1 && only !== undefined ? only['text'] : texts
+      messages.push(sent({ ...residue, role, content }))
       continue
     }
     const parts: OpenAIChatUserPart[] = []
-    for (const p of m.parts) {
-      if (p.type === 'tool_result') continue
+    const add = (p: Part): void => {
+      if (p.type === 'tool_result') return
+      if (p.type === 'provider' && p.provider === 'openai') {
+        for (const x of providerParts(context, m, p, ['image_url', 'input_audio', 'file'])) 'sent' in x ? parts.push(sent(x.sent)) : add(x)
+        return
+      }
       const part = userPart(context, m, p)
       if (part !== undefined) parts.push(part)
     }
+    m.parts.forEach(add)
     if (parts.length === 0 && m.parts.some((p) => p.type === 'tool_result')) continue
     const only = parts[0]
-    messages.push({ role: 'user', content: parts.length === 1 && only?.type === 'text' ? only.text : parts.length === 0 ? '' : parts })
+    const first = m.parts[0]
+    const plain = parts.length === 1 && only?.type === 'text' && first !== undefined && openAIFields(first) === undefined
+    messages.push(sent({ ...residue, role: 'user', content: plain ? only.text : parts.length === 0 ? '' : parts }))
   }
   return { messages }
 }

@@ -3,7 +3,7 @@
  * (`{ messages }`): a file sent by bytes has a filename, an assistant turn's tool calls are answered
  * by tool messages right after it. Responses (`{ input }`): the same for `input_file`, item ids are
  * unique (a reasoning item with several summaries goes out as the one item it was), every
- * `function_call` has its `function_call_output` and no output comes before its call.
+ * `function_call` (or `custom_tool_call`) has its output and no output comes before its call.
  *
  * @module
  */
@@ -181,8 +181,8 @@ const responsesPairs: Rule = {
     itemsOf(request).forEach((item, i) => {
       const type = isObject(item) ? item['type'] : undefined
       const id = str(item, 'call_id') ?? ''
-      if (type === 'function_call') calls.set(id, i)
-      else if (type === 'function_call_output') {
+      if (type === 'function_call' || type === 'custom_tool_call') calls.set(id, i)
+      else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
         if (!calls.has(id)) out.push({ path: `input[${i}].call_id`, rule: RESPONSES_PAIRS, message: `no function call "${id}" before this output` })
         answered.add(id)
       }
@@ -202,7 +202,7 @@ const responsesIds: Rule = {
   check: (request) =>
     itemsOf(request).flatMap((item, i) => {
       const type = isObject(item) ? item['type'] : undefined
-      if (type !== 'function_call' && type !== 'function_call_output') return []
+      if (type !== 'function_call' && type !== 'function_call_output' && type !== 'custom_tool_call' && type !== 'custom_tool_call_output') return []
       const id = str(item, 'call_id')
       return id === undefined || !isResponsesCallId(id) ? [{ path: `input[${i}].call_id`, rule: RESPONSES_IDS, message: 'a call id is a string of 1 to 64 characters' }] : []
     }),

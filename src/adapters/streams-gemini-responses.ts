@@ -10,6 +10,7 @@ import { newId } from '../internal/id.ts'
 import { optional, reader } from './shared.ts'
 import { referenceOf } from './openai-responses.ts'
 import { decodeGeminiResponse } from './gemini-from.ts'
+import { streamedItemParts } from './openai-responses-from.ts'
 import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.ts'
 
 // --- Gemini ---
@@ -70,7 +71,8 @@ const ItemC = t.intersection([
  * reasoning (summary parts apart by a blank line), and the reasoning item's `output_item.done` signs
  * it with the item's token (or, without a summary, adds it as redacted reasoning, as
  * `fromOpenAIResponse` reads it); a `function_call` item adds a call and its argument deltas fill
- * it; `response.completed` and `response.incomplete` set the finish part and the output tokens and
+ * it; every other item (a custom tool call, a web search, code interpreter or image generation
+ * call, …) is added whole when done, as `fromOpenAIResponse` reads it; `response.completed` and `response.incomplete` set the finish part and the output tokens and
  * finalize; `response.failed` and `error` set the message's error.
  *
  * @example
@@ -128,10 +130,17 @@ export const openAIResponsesStream = (): StreamAssembler => {
           return [...life.ensure(), ...gap, { type: 'appendThinking', text }]
         }
         case 'response.output_item.done': {
-          const item = decode.read(ItemC, field(event, 'item'), '')
-          if (item?.type !== 'reasoning' || item.id === undefined || !life.live) return []
+          const u = field(event, 'item')
+          const item = decode.read(ItemC, u, '')
+          if (item === undefined || !life.live || item.type === 'function_call' || item.type === 'message') return []
+          if (item.type !== 'reasoning') {
+            // every other item arrives whole: a custom tool call, a web search, code interpreter, … (as fromOpenAIResponse reads it)
+            const parts = streamedItemParts(u)
+            if (parts.some((p) => p.type === 'tool_call')) calls = true
+            return parts.map((part): LifecycleInput => ({ type: 'addPart', part: part.type === 'tool_call' ? { ...part, status: 'pending' } : part }))
+          }
           const token = referenceOf(item.id, item.encrypted_content)
-          return summaries.has(item.id) ? [{ type: 'setThinkingSignature', signature: token }] : [{ type: 'addRedactedThinking', data: token }]
+          return summaries.has(item.id ?? '') ? [{ type: 'setThinkingSignature', signature: token }] : [{ type: 'addRedactedThinking', data: token }]
         }
         case 'response.completed':
           return close(field(event, 'response'), calls ? 'tool_use' : 'end_turn')

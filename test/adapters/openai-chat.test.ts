@@ -79,14 +79,22 @@ describe('toOpenAIChat', () => {
 describe('fromOpenAIChat', () => {
   it('decodes the documented request', () => {
     expect(withoutIds(right(fromOpenAIChat(fx.request)))).toEqual([
-      { role: 'system', kind: 'normal', parts: [text('You are a weather assistant.')] },
+      { role: 'system', kind: 'normal', parts: [text('You are a weather assistant.')], metadata: { providerFields: { openai: { message: { role: 'developer' } } } } },
       {
         role: 'user',
         kind: 'normal',
-        parts: [text('Weather here?'), { type: 'image', data: PNG, mediaType: 'image/png' }, { type: 'image', url: 'https://example.com/street.jpg' }],
+        parts: [
+          text('Weather here?'),
+          { type: 'image', data: PNG, mediaType: 'image/png' },
+          { type: 'image', url: 'https://example.com/street.jpg', providerFields: { openai: { detail: 'low' } } },
+        ],
       },
       { role: 'assistant', kind: 'normal', provider: 'openai', parts: [text('Checking.'), call('call_1', 'get_weather', '{"location":"Paris"}')] },
-      { role: 'tool', kind: 'normal', parts: [result('call_1', '15 degrees', { name: 'get_weather' })] },
+      {
+        role: 'tool',
+        kind: 'normal',
+        parts: [{ ...result('call_1', '15 degrees', { name: 'get_weather' }), providerFields: { openai: { content: [{ type: 'text', text: '15 degrees' }] } } }],
+      },
       { role: 'assistant', kind: 'normal', provider: 'openai', parts: [text('It is 15 degrees.')] },
     ])
   })
@@ -97,7 +105,7 @@ describe('fromOpenAIChat', () => {
   })
 
   it('reports bad fields by path', () => {
-    const bad = left(fromOpenAIChat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }, { role: 'tool', content: 'x' }, { role: 'function', name: 'f', content: '' }] }))
+    const bad = left(fromOpenAIChat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }, { role: 'tool', content: 'x' }, { role: 'bogus', name: 'f', content: '' }] }))
     expect(bad.map((i) => i.path)).toEqual(['messages[0].content[0].type', 'messages[1].tool_call_id', 'messages[2].role'])
   })
 })

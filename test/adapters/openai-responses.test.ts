@@ -78,8 +78,13 @@ describe('toOpenAIResponses', () => {
 describe('fromOpenAIResponses', () => {
   it('decodes the documented input list: reasoning items kept whole, consecutive assistant items merged', () => {
     expect(withoutIds(right(fromOpenAIResponses(fx.request)))).toEqual([
-      { role: 'system', kind: 'normal', parts: [text('You are a weather assistant.')] },
-      { role: 'user', kind: 'normal', parts: [text('Weather in Paris?'), { type: 'image', url: 'https://example.com/p.png' }] },
+      { role: 'system', kind: 'normal', parts: [text('You are a weather assistant.')], metadata: { providerFields: { openai: { item: { role: 'developer' } } } } },
+      {
+        role: 'user',
+        kind: 'normal',
+        metadata: { providerFields: { openai: { item: { role: 'user' } } } },
+        parts: [text('Weather in Paris?'), { type: 'image', url: 'https://example.com/p.png' }],
+      },
       {
         role: 'assistant',
         kind: 'normal',
@@ -105,7 +110,7 @@ describe('fromOpenAIResponses', () => {
 
   it('reads a string input as one user message, and reports unknown items', () => {
     expect(withoutIds(right(fromOpenAIResponses({ input: 'Hi' })))).toEqual([{ role: 'user', kind: 'normal', parts: [text('Hi')] }])
-    expect(left(fromOpenAIResponses({ input: [{ type: 'web_search_call', id: 'ws' }] }))[0]).toMatchObject({ path: 'input[0].type' })
+    expect(left(fromOpenAIResponses({ input: [{ type: 'bogus_call', id: 'ws' }] }))[0]).toMatchObject({ path: 'input[0].type' })
   })
 })
 
@@ -124,7 +129,7 @@ describe('fromOpenAIResponse', () => {
           text: '**Checking the weather**\n\nThe user asks about Paris.',
           signature: token('rs_6820f383d7c08191846711c5df8233bc0ac5ba57aafcbac7', 'gAAAAABoISQ24OyVRYbkYfukvQ'),
         },
-        call('call_12345xyz', 'get_weather', '{"location":"Paris, France"}', 'pending'),
+        { ...call('call_12345xyz', 'get_weather', '{"location":"Paris, France"}', 'pending'), providerFields: { openai: { type: 'function_call', id: 'fc_12345xyz', status: 'completed' } } },
         { type: 'finish', reason: 'tool_use' },
       ],
     })
@@ -134,7 +139,12 @@ describe('fromOpenAIResponse', () => {
     const m = right(fromOpenAIResponse(fx.messageResponse))
     expect(m.parts).toEqual([
       { type: 'reasoning', text: token('rs_nosummary', 'gAAAAABencrypted'), redacted: true },
-      text('It is 15 degrees in Paris.'),
+      {
+        ...text('It is 15 degrees in Paris.'),
+        providerFields: {
+          openai: { item: { type: 'message', id: 'msg_67ccd2bf17f0819081ff3bb2cf6508e6', status: 'completed', role: 'assistant' }, type: 'output_text', annotations: [] },
+        },
+      },
       { type: 'finish', reason: 'end_turn' },
     ])
   })
