@@ -184,7 +184,7 @@ const toolTo = (tool: ToolDefinition, notes: AdapterNote[]): AnthropicTool | und
   const fields: ProviderFields = tool.providerFields ?? {}
   for (const [provider, value] of Object.entries(fields)) {
     if (provider === 'anthropic') continue
-    for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.${provider}.${field}`, reason: `a ${provider} field of the tool` })
+    for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.${provider}.${field}`, reason: `a field of the tool that only ${provider} knows` })
   }
   return {
     ...(fields['anthropic'] ?? {}),
@@ -244,7 +244,7 @@ export const toAnthropicRequest =
     const fields = request.providerFields ?? {}
     for (const [provider, value] of Object.entries(fields)) {
       if (provider === 'anthropic') continue
-      for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `${provider}.${field}`, reason: `a ${provider} request field` })
+      for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `${provider}.${field}`, reason: `a request field that only ${provider} knows` })
     }
     const choice = choiceTo(request.toolChoice, s.parallelToolCalls, notes)
     const body: AnthropicRequestBody = {

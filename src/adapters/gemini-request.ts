@@ -295,7 +295,7 @@ const toolsOf = (tools: ReadonlyArray<ToolDefinition>, notes: AdapterNote[]): Ar
     } else if (tool.provider === 'google' && isObject(tool.data)) {
       functions = undefined
       out.push({ ...tool.data })
-    } else notes.push({ kind: 'tool_dropped', name: tool.kind, reason: `a ${tool.provider} tool Gemini does not have` })
+    } else notes.push({ kind: 'tool_dropped', name: tool.kind, reason: `a tool of ${tool.provider} that Gemini does not have` })
   }
   return out
 }

@@ -91,7 +91,7 @@ const readTool = (api: Api, u: unknown): ToolDefinition => {
 const writeTool = (api: Api, t: ToolDefinition, notes: AdapterNote[]): ReadonlyArray<unknown> => {
   if (t.type === 'provider') {
     if (t.provider === 'openai') return [t.data]
-    notes.push({ kind: 'tool_dropped', name: t.kind, reason: `a ${t.provider} tool OpenAI does not run` })
+    notes.push({ kind: 'tool_dropped', name: t.kind, reason: `a tool of ${t.provider} that OpenAI does not run` })
     return []
   }
   const own = t.providerFields?.['openai']

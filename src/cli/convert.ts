@@ -5,7 +5,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
+import { type AdapterNote, type ChatRequest, checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
 import { toJSONL } from '../messages/codec.ts'
 import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
 import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
@@ -21,24 +21,47 @@ const MAX_NOTE_LINES = 20
 /**
  * `chatfold convert FILE --to FORMAT`: the request body (or other format) on stdout or `-o`, each
  * note of the conversion (what the target could not take, and why) on stderr, and with `--archive`
- * what a compaction recorded in the input replaced.
+ * what a compaction recorded in the input replaced. A provider's request body converted to another
+ * provider goes whole: its model, tools, tool choice and settings mapped, and each one the target
+ * cannot take noted; converted to a format of messages only, each is noted as left out.
  */
 export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): Promise<void> => {
   const target = outputFormat(o.to)
   if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}: one of ${OUTPUT_FORMATS.map((f) => f.name).join(', ')}`)
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
-  const r = target.write({ repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) })(h.messages)
+  const options = { repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) } as const
+  // a request body goes out whole (its tools, settings and other fields mapped, or each noted)
+  const whole = h.request !== undefined && target.writeRequest !== undefined
+  const r = whole ? target.writeRequest(options)({ ...h.request, messages: h.messages, ...(o.model === undefined ? {} : { model: o.model }) }) : target.write(options)(h.messages)
   if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
   await writeText(o.output, r.right.text, io.out)
   if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
-  const ns = r.right.report?.notes ?? []
+  const ns = [...(r.right.report?.notes ?? []), ...(h.request !== undefined && !whole ? envelopeNotes(h.request, o.to) : [])]
   if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }), archived: h.archive.length, notes: ns, ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
   else if (ns.length > 0) {
     io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion:\n`)
     for (const n of ns.slice(0, MAX_NOTE_LINES)) io.err(`  ${formatAdapterNote(n)}\n`)
     if (ns.length > MAX_NOTE_LINES) io.err(`  … and ${ns.length - MAX_NOTE_LINES} more (--json lists them all)\n`)
   }
+}
+
+/**
+ * What a request body's envelope held that an output format of messages only cannot carry: each
+ * tool, and each setting, the model and the tool choice, named in a note.
+ */
+const envelopeNotes = (request: ChatRequest, to: string): ReadonlyArray<AdapterNote> => {
+  const reason = `${to} holds messages only`
+  const settings = [
+    ...(request.model === undefined ? [] : ['model']),
+    ...(request.toolChoice === undefined ? [] : ['toolChoice']),
+    ...Object.keys(request.settings ?? {}),
+    ...Object.entries(request.providerFields ?? {}).flatMap(([provider, fields]) => Object.keys(fields).map((k) => `${provider}.${k}`)),
+  ]
+  return [
+    ...(request.tools ?? []).map((t): AdapterNote => ({ kind: 'tool_dropped', name: t.type === 'function' ? t.name : `${t.provider} ${t.kind}`, reason })),
+    ...settings.map((setting): AdapterNote => ({ kind: 'setting_dropped', setting, reason })),
+  ]
 }
 
 const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']

@@ -19,7 +19,16 @@ import {
   type AdapterError,
   type AdapterOptions,
   type AdapterReport,
+  type ChatRequest,
   type ClaudeCodeSession,
+  fromAnthropicRequest,
+  fromGeminiRequest,
+  fromOpenAIChatRequest,
+  fromOpenAIResponsesRequest,
+  toAnthropicRequest,
+  toGeminiRequest,
+  toOpenAIChatRequest,
+  toOpenAIResponsesRequest,
   fromClaudeCode,
   readClaudeCode,
   fromAnthropic,
@@ -48,7 +57,14 @@ import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 export type { Doc } from './detect.ts'
 
 /** What reading gave: the history, what a compaction recorded in it replaced, notes for the reader, and the lines skipped as bad. */
-export type Read = { readonly messages: Messages; readonly archive: Messages; readonly notes: ReadonlyArray<string>; readonly skipped: ReadonlyArray<SkippedLine> }
+export type Read = {
+  readonly messages: Messages
+  readonly archive: Messages
+  readonly notes: ReadonlyArray<string>
+  readonly skipped: ReadonlyArray<SkippedLine>
+  /** A provider request body's envelope (model, tools, tool choice, settings, its other fields), when the file is one. */
+  readonly request?: ChatRequest
+}
 
 /**
  * How to read a file: bad lines of JSON lines end the read (`fail`) or are left out and listed
@@ -140,6 +156,18 @@ const needJSON =
   (doc: Doc): E.Either<DecodeFailure, Read> =>
     doc.kind === 'json' ? plain(f(asBody(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
 
+/**
+ * A provider's request body read whole, envelope and all: a body object through the provider's
+ * `from…Request`, a bare message array (which has no envelope) through its `from…`.
+ */
+const requestBody =
+  (whole: (u: unknown) => E.Either<DecodeFailure, ChatRequest>, messages: (u: unknown) => E.Either<DecodeFailure, Messages>) =>
+  (doc: Doc): E.Either<DecodeFailure, Read> => {
+    if (doc.kind !== 'json') return E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
+    if (Array.isArray(doc.value)) return plain(messages(asBody(doc.value)))
+    return E.map((request: ChatRequest): Read => ({ messages: request.messages, archive: [], notes: [], skipped: [], request }))(whole(doc.value))
+  }
+
 /** A Claude Code session's text read with the options, the extra records (sub-agent files) after the file's own. */
 const readClaudeCodeText =
   (o: ReadOptions) =>
@@ -220,13 +248,13 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     name: 'openai-responses',
     description: 'OpenAI Responses request body ({ input, instructions })',
     lines: false,
-    read: needJSON(fromOpenAIResponses),
+    read: requestBody(fromOpenAIResponsesRequest, fromOpenAIResponses),
   },
   {
     name: 'gemini',
     description: 'Gemini generateContent request body ({ contents, systemInstruction })',
     lines: false,
-    read: needJSON(fromGemini),
+    read: requestBody(fromGeminiRequest, fromGemini),
   },
   {
     name: 'ai-sdk',
@@ -238,13 +266,13 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     name: 'anthropic',
     description: 'Anthropic Messages request body ({ system, messages }: tool_use, tool_result, thinking blocks)',
     lines: false,
-    read: needJSON(fromAnthropic),
+    read: requestBody(fromAnthropicRequest, fromAnthropic),
   },
   {
     name: 'openai-chat',
     description: 'OpenAI Chat Completions request body ({ messages }) or its messages array',
     lines: false,
-    read: needJSON(fromOpenAIChat),
+    read: requestBody(fromOpenAIChatRequest, fromOpenAIChat),
   },
 ]
 
@@ -288,11 +316,15 @@ const keys = (u: unknown): string => (isObject(u) ? Object.keys(u).slice(0, 8).j
  */
 export type Written = { readonly text: string; readonly request?: unknown; readonly report?: AdapterReport }
 
-/** An output format of `convert --to`. */
+/**
+ * An output format of `convert --to`: how it writes a history, and, for a provider's request body,
+ * how it writes a whole request (`writeRequest`: the envelope mapped, and what it cannot carry noted).
+ */
 export type OutputFormat = {
   readonly name: string
   readonly description: string
   readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterError, Written>
+  readonly writeRequest?: (options: AdapterOptions) => (request: ChatRequest) => E.Either<AdapterError, Written>
 }
 
 /** Bytes in a request body (AI SDK image and file parts) as base64, which every reader of it accepts. */
@@ -303,10 +335,15 @@ const body = (r: E.Either<AdapterError, { readonly request: unknown; readonly re
 
 /** Every output format. */
 export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [
-  { name: 'openai-chat', description: 'OpenAI Chat Completions request body', write: (o) => (ms) => body(toOpenAIChat(o)(ms)) },
-  { name: 'openai-responses', description: 'OpenAI Responses request body', write: (o) => (ms) => body(toOpenAIResponses(o)(ms)) },
-  { name: 'anthropic', description: 'Anthropic Messages request body', write: (o) => (ms) => body(toAnthropic(o)(ms)) },
-  { name: 'gemini', description: 'Gemini generateContent request body', write: (o) => (ms) => body(toGemini(o)(ms)) },
+  { name: 'openai-chat', description: 'OpenAI Chat Completions request body', write: (o) => (ms) => body(toOpenAIChat(o)(ms)), writeRequest: (o) => (r) => body(toOpenAIChatRequest(o)(r)) },
+  {
+    name: 'openai-responses',
+    description: 'OpenAI Responses request body',
+    write: (o) => (ms) => body(toOpenAIResponses(o)(ms)),
+    writeRequest: (o) => (r) => body(toOpenAIResponsesRequest(o)(r)),
+  },
+  { name: 'anthropic', description: 'Anthropic Messages request body', write: (o) => (ms) => body(toAnthropic(o)(ms)), writeRequest: (o) => (r) => body(toAnthropicRequest(o)(r)) },
+  { name: 'gemini', description: 'Gemini generateContent request body', write: (o) => (ms) => body(toGemini(o)(ms)), writeRequest: (o) => (r) => body(toGeminiRequest(o)(r)) },
   { name: 'ai-sdk', description: 'AI SDK model messages ({ messages })', write: (o) => (ms) => body(toModelMessages(o)(ms)) },
   { name: 'chatfold-jsonl', description: 'chatfold JSONL', write: () => (ms) => E.right({ text: toJSONL(ms) }) },
   { name: 'chatfold-json', description: 'chatfold JSON', write: () => (ms) => E.right({ text: `${toJSON(ms, 2)}\n` }) },

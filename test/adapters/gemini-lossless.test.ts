@@ -166,7 +166,7 @@ describe('the Gemini request envelope', () => {
     })
     expect(r.report.notes).toEqual(
       expect.arrayContaining([
-        { kind: 'tool_dropped', name: 'web_search_20250305', reason: 'a anthropic tool Gemini does not have' },
+        { kind: 'tool_dropped', name: 'web_search_20250305', reason: 'a tool of anthropic that Gemini does not have' },
         { kind: 'setting_dropped', setting: 'tools.ls.strict', reason: 'Gemini function declarations have no strict mode' },
         { kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' },
         { kind: 'setting_dropped', setting: 'anthropic.metadata', reason: 'a field of another provider' },
