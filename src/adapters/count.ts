@@ -17,6 +17,8 @@
  *
  * @module
  */
+import * as E from 'fp-ts/Either'
+import type { DecodeFailure } from '../failure.ts'
 import type { Message, Messages } from '../message.ts'
 import type { Part } from '../part.ts'
 import { type Estimator, IMAGE_TOKENS, tokenBreakdown } from '../messages/message-tokens.ts'
@@ -25,6 +27,9 @@ import { imageSize } from '../internal/image-size.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatRequest, ToolChoice, ToolDefinition } from './request.ts'
 import type { ProviderId } from './types.ts'
+import { fromAnthropicRequest } from './anthropic-request.ts'
+import { fromGeminiRequest } from './gemini-request.ts'
+import { fromOpenAIChatRequest, fromOpenAIResponsesRequest } from './openai-request.ts'
 
 // --- model ---
 
@@ -190,6 +195,39 @@ export const countChatRequest =
     }
     const tools = Math.round(toolTokens(provider, estimate, request.tools ?? [], request.toolChoice) * ratio)
     return { total: system + messages + tools, system, messages, tools }
+  }
+
+/** The request bodies `countRequest` reads: each provider's own. */
+export type CountedProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini'
+
+const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) => E.Either<DecodeFailure, ChatRequest>; readonly provider: ProviderId }>> = {
+  'openai-chat': { read: fromOpenAIChatRequest, provider: 'openai' },
+  'openai-responses': { read: fromOpenAIResponsesRequest, provider: 'openai' },
+  anthropic: { read: fromAnthropicRequest, provider: 'anthropic' },
+  gemini: { read: fromGeminiRequest, provider: 'google' },
+}
+
+/**
+ * A provider's request body's tokens as the provider counts them (see `countChatRequest`): the
+ * body decoded whole, its system, messages and tool definitions counted by that provider's rules.
+ * A body that is not one of that provider's is a `Left` naming each bad field.
+ *
+ * @example
+ * import { countRequest } from 'chatfold'
+ * countRequest('openai-chat')({
+ *   model: 'gpt-5',
+ *   messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+ *   tools: [{ type: 'function', function: { name: 'weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+ * }) // right({ total, system: 0, messages, tools })
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export const countRequest =
+  (provider: CountedProvider, opts: CountRequestOptions = {}) =>
+  (body: unknown): E.Either<DecodeFailure, RequestTokens> => {
+    const r = READERS[provider]
+    return E.map(countChatRequest(r.provider, opts))(r.read(body))
   }
 
 /**

@@ -78,7 +78,7 @@ export { ANTHROPIC_DELTA_TYPES } from './streams-anthropic.ts'
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIMessages, type AIUIPart, type AIUIToolPart, toUIMessages } from './ai-sdk-ui.ts'
 export { AI_UI_PART_TYPES, AI_UI_TOOL_STATES, type AIUIPartType, fromUIMessages } from './ai-sdk-ui-from.ts'
-export { calibrationFromUsage, countChatRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'
+export { calibrationFromUsage, countChatRequest, type CountedProvider, countRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'
 export { type AnthropicCountClient, anthropicCounter, cachedCounter, type GeminiCountClient, geminiCounter, type OpenAICountClient, openAICounter, type TokenCounter } from './provider-count.ts'
 export {
   type ClaudeCodeOptions,

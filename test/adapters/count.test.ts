@@ -149,3 +149,30 @@ describe('usage as the anchor', () => {
     expect(calibrationFromUsage({})([q])).toBeUndefined()
   })
 })
+
+describe('countRequest: a provider’s own request body, counted whole', () => {
+  const anthropicTools = tools.map((t) => (t.type === 'function' ? { name: t.name, description: t.description, input_schema: t.inputSchema } : t))
+  const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a coding agent.', tools: anthropicTools, messages: [{ role: 'user', content: 'Fix the cart.' }] }
+
+  it('counts the tools the body offers, as countChatRequest does its envelope', async () => {
+    const { countRequest } = await import('../../src/adapters/count.ts')
+    const { fromAnthropicRequest } = await import('../../src/adapters/anthropic-request.ts')
+    const r = countRequest('anthropic')(body)
+    if (r._tag === 'Left') throw new Error(JSON.stringify(r.left))
+    expect(r.right.tools).toBeGreaterThan(5_000)
+    expect(r.right.system).toBeGreaterThan(0)
+    const decoded = fromAnthropicRequest(body)
+    if (decoded._tag === 'Left') throw new Error('expected a request')
+    expect(r.right).toEqual(countChatRequest('anthropic')(decoded.right))
+  })
+
+  it('reads each provider’s body, and names what is wrong with one that is not', async () => {
+    const { countRequest } = await import('../../src/adapters/count.ts')
+    const chat = countRequest('openai-chat')({ model: 'gpt-5', messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'function', function: { name: 'ls', parameters: { type: 'object', properties: {} } } }] })
+    expect(chat._tag === 'Right' && chat.right.tools).toBeGreaterThan(12)
+    const gemini = countRequest('gemini')({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
+    expect(gemini._tag === 'Right' && gemini.right.messages).toBeGreaterThan(0)
+    const bad = countRequest('anthropic')({ messages: 'not a list' })
+    expect(bad._tag).toBe('Left')
+  })
+})
