@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { basename } from 'node:path'
 import type { Messages } from '../message.ts'
 import { render, renderMarkdownWith } from '../messages/render.ts'
 import { renderHtmlWith } from '../messages/render-html.ts'
@@ -26,7 +27,7 @@ const RENDERERS: Readonly<Record<RenderFormat, (o: RenderFlags, file: string) =>
   markdown: (o) => renderMarkdownWith({ reasoning: o.reasoning }),
   text: () => render,
   transcript: (o) => (ms) => `${buildTranscript({ maxResultLen: o.maxResultLen })(ms)}\n`,
-  html: (o, file) => renderHtmlWith({ title: o.title ?? file }),
+  html: (o, file) => renderHtmlWith({ title: o.title ?? basename(file) }),
 }
 
 /** `chatfold render FILE`. */

@@ -99,4 +99,25 @@ describe('the HTML transcript in Chromium', () => {
     expect(readFileSync(join(shots, 'transcript.png')).subarray(1, 4).toString()).toBe('PNG')
     expect(requests).toEqual([])
   })
+
+  it('shows a Claude Code session file as the tool wrote it: its sub-agent nested under the Task call, and a screenshot of it', async () => {
+    // the fixture in the shape of a real session, with its sub-agent transcript in SESSION/subagents/
+    const session = join(root, 'test', 'fixtures', 'claude-code', '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl')
+    const out = join(dir, 'session.html')
+    const r = await run(['render', session, '--format', 'html', '-o', out], { out: () => {}, err: () => {}, errIsTTY: false })
+    expect(r).toBe(EXIT.ok)
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.setContent(readFileSync(out, 'utf8'), { waitUntil: 'load' })
+    expect(await page.locator('details.subagent').count()).toBeGreaterThan(0)
+    expect(await page.locator('details.subagent').first().evaluate((el) => el.closest('details:not(.subagent)') !== null)).toBe(true)
+    // the page is named after the file, not its folders
+    expect(await page.locator('h1').textContent()).toBe('7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl')
+    // open the Task call, so that the picture shows the sub-agent's run under it
+    await page.locator('details.subagent').first().evaluate((el) => {
+      for (let d: Element | null = el; d !== null; d = d.parentElement?.closest('details') ?? null) d.setAttribute('open', '')
+    })
+    await page.screenshot({ path: join(shots, 'claude-code-session.png'), fullPage: true })
+    expect(readFileSync(join(shots, 'claude-code-session.png')).subarray(1, 4).toString()).toBe('PNG')
+    expect(requests).toEqual([])
+  })
 })
