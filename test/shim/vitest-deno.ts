@@ -4,9 +4,10 @@
  * .each, .skip, .only as a plain run, .todo, .skipIf, .runIf), beforeAll/afterAll/beforeEach/afterEach,
  * `expect` (Jest's matchers from npm), `vi.fn`, and `expectTypeOf` as a no-op (types are checked by tsc).
  */
-import { expect } from 'expect'
+import { expect as jestExpect } from 'expect'
 
-export { expect }
+/** vitest's `expect` takes a message as its second argument, which Jest's refuses: it is dropped here. */
+export const expect = Object.assign((actual: unknown, _message?: string) => jestExpect(actual), jestExpect) as typeof jestExpect
 
 declare const Deno: {
   test(def: { name: string; ignore: boolean; sanitizeOps: boolean; sanitizeResources: boolean; fn: () => Promise<void> }): void
