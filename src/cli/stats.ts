@@ -10,7 +10,7 @@ import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, rec
 import { loadHistory, loadOptions, notes, readReport } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { CliFailure, type Common, EXIT, grouped, showProgress } from './shared.ts'
-import { forLLM } from '../messages/views.ts'
+import { forLLM, lastCompactionBoundary } from '../messages/views.ts'
 
 /** The figures `stats` prints. */
 export type Stats = {
@@ -25,6 +25,10 @@ export type Stats = {
   /** Tool pairing of what is sent to a model (the `forLLM` view: display-only messages such as sub-agent runs play no part); indexes are into that view. */
   readonly toolPairs: { readonly valid: boolean; readonly issues: ReadonlyArray<ToolPairIssue> }
   readonly usage: RecordedUsage
+  /** Blocks only one provider knows, kept as provider parts, by `provider kind` (`anthropic compaction`). */
+  readonly providerParts: Readonly<Record<string, number>>
+  /** Where the last provider compaction boundary stands (what precedes it is not sent), when there is one. */
+  readonly compactionBoundary?: { readonly index: number; readonly id: string; readonly provider: string; readonly replaced: number }
 }
 
 const bump = (r: Record<string, number>, k: string): void => void (r[k] = (r[k] ?? 0) + 1)
@@ -33,6 +37,7 @@ const bump = (r: Record<string, number>, k: string): void => void (r[k] = (r[k] 
 export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, bytes: number, top: number, onMessage?: (done: number) => void): Stats => {
   const byRole: Record<string, number> = {}
   const byKind: Record<string, number> = {}
+  const providerParts: Record<string, number> = {}
   let total = 0
   let content = 0
   let thinking = 0
@@ -51,6 +56,7 @@ export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, byt
     for (const p of m.parts) {
       if (p.type === 'tool_call') toolCalls++
       else if (p.type === 'tool_result' && p.isError) toolErrors++
+      else if (p.type === 'provider') bump(providerParts, `${p.provider} ${p.kind}`)
     }
     sized.push({ index: i, id: m.id, role: m.role, tokens: t.total })
     if (onMessage !== undefined && (i + 1) % 500 === 0) onMessage(i + 1)
@@ -58,7 +64,14 @@ export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, byt
   onMessage?.(ms.length)
   const largest = sized.sort((a, b) => b.tokens - a.tokens || a.index - b.index).slice(0, top)
   const usage = recordedUsage({ count: (m) => count(m).total })(ms)
-  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)), usage }
+  const at = lastCompactionBoundary(ms)
+  const boundary = at === undefined ? undefined : ms[at.message]
+  const part = boundary?.parts[at?.part ?? 0]
+  const compactionBoundary =
+    at === undefined || boundary === undefined || part?.type !== 'provider'
+      ? {}
+      : { compactionBoundary: { index: at.message, id: boundary.id, provider: part.provider, replaced: ms.slice(0, at.message).filter((m) => m.role !== 'system').length } }
+  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)), usage, providerParts, ...compactionBoundary }
 }
 
 const int = grouped
@@ -115,6 +128,10 @@ export const formatStats = (file: string, format: string, encoding: string, s: S
     `tokens (${encoding}):`,
     rows({ total: s.tokens.total, content: s.tokens.content, thinking: s.tokens.thinking, tools: s.tokens.tools }),
     `tool calls: ${int(s.toolCalls)}, tool errors: ${int(s.toolErrors)}`,
+    ...(Object.keys(s.providerParts).length === 0 ? [] : ['kept as provider parts (blocks only one provider knows):', rows(s.providerParts)]),
+    ...(s.compactionBoundary === undefined
+      ? []
+      : [`compacted by ${s.compactionBoundary.provider} at #${s.compactionBoundary.index} ${s.compactionBoundary.id}: the ${int(s.compactionBoundary.replaced)} messages before it are not sent`]),
     'largest messages:',
     ...s.largest.map((l) => `  #${String(l.index).padEnd(6)} ${l.role.padEnd(9)} ${int(l.tokens).padStart(9)} tokens  ${l.id}`),
     ...usageLines(s.usage, encoding),

@@ -25,6 +25,7 @@
 import type { Messages } from '../message.ts'
 import { type PruneOptions, type PruneResult, settingsOf } from './prune-options.ts'
 import { finish, pruneFresh, walkAll } from './prune-walk.ts'
+import { lastCompactionBoundary } from './views.ts'
 
 export type { Estimator } from './message-tokens.ts'
 export type { PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'
@@ -33,8 +34,10 @@ export { createPruner } from './prune-incremental.ts'
 /**
  * Prunes old tool results and large tool-call arguments outside the protected tail, and reports
  * what it freed. Returns the input array itself (with a report of zeros pruned) when nothing is
- * pruned, including when less than `minimumSavings` tokens (or none at all) would be freed. It
- * keeps nothing between calls; for a session's growing history, keep a `createPruner` instead.
+ * pruned, including when less than `minimumSavings` tokens (or none at all) would be freed. After
+ * a provider's compaction boundary (`lastCompactionBoundary`) only the boundary and what follows it
+ * are pruned and reported: what precedes it is never sent. It keeps nothing between calls; for a
+ * session's growing history, keep a `createPruner` instead.
  *
  * @example
  * import { pruneToolResultsWithReport } from 'chatfold'
@@ -47,7 +50,16 @@ export { createPruner } from './prune-incremental.ts'
  */
 export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) => PruneResult) => {
   const s = settingsOf(opts)
-  return (ms) => pruneFresh(s, ms) ?? finish(s, walkAll(s, ms))
+  const prune = (ms: Messages): PruneResult => pruneFresh(s, ms) ?? finish(s, walkAll(s, ms))
+  return (ms) => {
+    // a provider's compaction boundary starts the history the provider reads: what precedes it is
+    // never sent, so it is neither pruned nor counted (its savings would be no one's)
+    const from = lastCompactionBoundary(ms)?.message ?? 0
+    if (from === 0) return prune(ms)
+    const tail = ms.slice(from)
+    const r = prune(tail)
+    return r.messages === tail ? { messages: ms, report: r.report } : { messages: [...ms.slice(0, from), ...r.messages], report: r.report }
+  }
 }
 
 /**

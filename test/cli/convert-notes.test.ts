@@ -39,3 +39,26 @@ describe('convert tells what did not cross', () => {
     expect(report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_dropped', messageId: 'a1', type: 'somethingNew' }))
   })
 })
+
+describe('stats shows what only one provider knows', () => {
+  const file = join(dir, 'compacted.jsonl')
+  writeFileSync(
+    file,
+    toJSONL([
+      textMessage('user', 'Long work, long ago', { id: 'u0' }),
+      textMessage('assistant', 'Done.', { id: 'a0' }),
+      makeMessage({ id: 'b', role: 'assistant', parts: [providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Summary of the work.' })] }),
+      textMessage('user', 'Next step', { id: 'u1' }),
+    ]),
+  )
+
+  it('counts provider parts and says where a provider compacted the history', async () => {
+    const r = await cli('stats', file, '--encoding', 'heuristic')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect(r.out).toContain('kept as provider parts')
+    expect(r.out).toContain('compacted by anthropic at #2 b: the 2 messages before it are not sent')
+    const json = JSON.parse((await cli('stats', file, '--encoding', 'heuristic', '--json')).out) as { providerParts: Record<string, number>; compactionBoundary: { index: number } }
+    expect(json.providerParts).toEqual({ 'anthropic compaction': 1 })
+    expect(json.compactionBoundary).toMatchObject({ index: 2, provider: 'anthropic', replaced: 2 })
+  })
+})

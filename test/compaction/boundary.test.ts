@@ -43,3 +43,28 @@ describe('a provider compaction boundary in compaction planning', () => {
     expect(buildTranscript({})([opaque])).toContain('compacted by openai')
   })
 })
+
+describe('a provider compaction boundary in pruning', () => {
+  it('prunes only the boundary and what follows it; what precedes it is never sent', async () => {
+    const { pruneToolResultsWithReport } = await import('../../src/messages/prune.ts')
+    const { toolCall, toolResult } = await import('../../src/part.ts')
+    const use = (n: number) => [
+      makeMessage({ id: `c${n}`, role: 'assistant', parts: [toolCall({ id: `k${n}`, name: 'read', arguments: '{}', status: 'complete' })] }),
+      makeMessage({ id: `r${n}`, role: 'tool', parts: [toolResult({ toolCallId: `k${n}`, content: 'line\n'.repeat(2_000) })] }),
+    ]
+    const before = [1, 2, 3].flatMap(use)
+    const after = [4, 5, 6, 7].flatMap(use)
+    const history = [system, ...before, boundary, textMessage('user', 'go on', { id: 'g' }), ...after, textMessage('user', 'last', { id: 'l' })]
+    const opts = { protectTokens: 2_000, minimumSavings: 0, estimate: (s: string) => Math.ceil(s.length / 4) }
+    const r = pruneToolResultsWithReport(opts)(history)
+    // the results before the boundary are as they were, the same objects
+    for (const m of before) expect(r.messages.find((x) => x.id === m.id)).toBe(m)
+    // and the report counts what is sent: the same as pruning the boundary and what follows alone
+    const sent = history.slice(history.indexOf(boundary))
+    expect(r.report).toEqual(pruneToolResultsWithReport(opts)(sent).report)
+    expect(r.report.prunedResults).toBeGreaterThan(0)
+    // nothing to prune after the boundary: the input comes back itself
+    const quiet = [system, ...before, boundary, textMessage('user', 'short')]
+    expect(pruneToolResultsWithReport(opts)(quiet).messages).toBe(quiet)
+  })
+})
