@@ -8,7 +8,6 @@ import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
-import { formatSessionError, writeAtomic } from '../fs/session.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
 import { CliFailure, type Common, EXIT } from './shared.ts'
@@ -64,6 +63,8 @@ export const writeText = async (file: string | undefined, text: string, out: (s:
   } catch (e) {
     throw new CliFailure(EXIT.io, `cannot write ${file}: ${(e as Error).message}`)
   }
+  // the atomic writer loads only when a file is written
+  const { formatSessionError, writeAtomic } = await import('../fs/atomic.ts')
   const r = await writeAtomic(file, text)
   if (E.isLeft(r)) throw new CliFailure(EXIT.io, `cannot write ${file}: ${r.left.type === 'io' ? r.left.message : formatSessionError(r.left)}`)
 }

@@ -6,7 +6,6 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { isStoreFailure } from '../store/failure.ts'
 import { CliFailure, EXIT } from './shared.ts'
 import type { CliIO } from './progress.ts'
 
@@ -17,7 +16,9 @@ const port = (value: string): number => {
 }
 
 /** A failure to open or serve a store as the exit code and line that tell it; anything else as it came. */
-const startFailure = (e: unknown, dir: string): unknown => {
+const startFailure = async (e: unknown, dir: string): Promise<unknown> => {
+  // loaded with the failure, as the server is: `chatfold --version` loads neither
+  const { isStoreFailure } = await import('../store/failure.ts')
   if (isStoreFailure(e)) {
     if (e.kind === 'corrupt') {
       const movable = /^Cannot recover the store: record \d+ /.test(e.message)
@@ -80,7 +81,7 @@ export const serveCommand = (): Command =>
         const { serveChatStore } = await import('../node/serve.ts')
         await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, handler, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
       } catch (e) {
-        throw startFailure(e, opts.data)
+        throw await startFailure(e, opts.data)
       }
     })
 
@@ -107,7 +108,7 @@ export const repairStoreCommand = (io: CliIO): Command =>
         const { repairFileStore } = await import('../node/repair-store.ts')
         r = await repairFileStore(dir)
       } catch (e) {
-        throw startFailure(e, dir)
+        throw await startFailure(e, dir)
       }
       if (r.quarantine === undefined) {
         io.out(`${dir}: the log has no damaged record; nothing moved\n`)
