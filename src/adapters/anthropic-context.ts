@@ -81,7 +81,8 @@ export const contextEditFromPrune =
 
 /**
  * A request carrying the edits for Anthropic: `providerFields.anthropic.context_management` (thinking
- * clearing first, as the API requires) and the beta flag added to `providerFields.anthropic.betas`,
+ * clearing first, as the API requires; it replaces any the request had) and the beta flag added to
+ * `providerFields.anthropic.betas` (the request's own betas kept),
  * so that `toAnthropicRequest` writes both into the body. Send that body with the SDK's
  * `client.beta.messages.create`, which takes `betas` and sends them as the `anthropic-beta` header
  * (over plain HTTP, send the flag as that header and leave `betas` out of the body). Any other
