@@ -137,6 +137,13 @@ describe('one configuration, sent to Anthropic and applied locally', () => {
     expect(report.tokensBefore - report.tokensAfter).toBe(local.applied.reduce((n, e) => n + e.cleared_input_tokens, 0))
   })
 
+  it('keeps the request\'s other betas, adds the flag once, and replaces its context_management', () => {
+    const base = { messages: history, providerFields: { anthropic: { betas: ['other-beta', CONTEXT_MANAGEMENT_BETA], context_management: { edits: [THINKING_ALL] } } } }
+    expect(withContextEdits([TOOL_CLEARING])(base).providerFields?.['anthropic']).toEqual({ betas: ['other-beta', CONTEXT_MANAGEMENT_BETA], context_management: { edits: [TOOL_CLEARING] } })
+    const fresh = withContextEdits([TOOL_CLEARING])({ messages: history, providerFields: { anthropic: { betas: ['other-beta'] } } })
+    expect(fresh.providerFields?.['anthropic']?.['betas']).toEqual(['other-beta', CONTEXT_MANAGEMENT_BETA])
+  })
+
   it('a response without context management leaves no trace on the message', () => {
     const m = right(fromAnthropicMessage({ id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hi' }], usage: { output_tokens: 1 } }))
     expect(m.metadata?.[CONTEXT_EDITS_KEY]).toBeUndefined()
