@@ -12,6 +12,7 @@ import type { Message, Messages } from '../message.ts'
 import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, errorText } from './shared.ts'
 import { blockParts, extrasOf, requestShape } from './anthropic-blocks.ts'
 import { isObject } from '../internal/object.ts'
+import { appliedEditsOf, CONTEXT_EDITS_KEY } from './anthropic-context.ts'
 
 // --- from ---
 
@@ -105,7 +106,8 @@ const ErrorBodyC = t.type({ type: t.literal('error'), error: t.type({ type: t.st
  * every other block as `fromAnthropic` reads it; a field the response sets to `null` for "none" and
  * the default `caller: { type: 'direct' }` are left out, as a request would say them), a
  * finish part with the `stop_reason` as it is (`end_turn`, `tool_use`, `max_tokens`, …) and its
- * output tokens. An error body (`{ type: 'error', error: { type, message } }`) becomes an
+ * output tokens; the edits context editing applied (`context_management.applied_edits`), when
+ * any, in `metadata.contextEdits` (see `appliedEditsOf`, `contextEditReport`). An error body (`{ type: 'error', error: { type, message } }`) becomes an
  * assistant message with `error` set and no parts. Tool calls are `pending`: nothing has run them yet.
  *
  * @example
@@ -123,14 +125,15 @@ export const fromAnthropicMessage = (u: unknown): E.Either<DecodeFailure, Messag
   if (ErrorBodyC.is(u)) return r.done(fromMessage({ role: 'assistant', parts: [], provider: 'anthropic', error: errorText(u.error.type, u.error.message) }))
   const x = r.read(MessageC, u, '')
   if (x === undefined) return r.done(fromMessage({ role: 'assistant', parts: [] }))
-  return r.done(
-    replyMessage({
-      provider: 'anthropic',
-      parts: blockParts(r, x.content.map(requestShape), 'content').parts,
-      id: x.id,
-      model: x.model,
-      finish: typeof x.stop_reason === 'string' ? x.stop_reason : undefined,
-      output: x.usage?.output_tokens,
-    }),
-  )
+  const reply = replyMessage({
+    provider: 'anthropic',
+    parts: blockParts(r, x.content.map(requestShape), 'content').parts,
+    id: x.id,
+    model: x.model,
+    finish: typeof x.stop_reason === 'string' ? x.stop_reason : undefined,
+    output: x.usage?.output_tokens,
+  })
+  // what context editing cleared before the model read the request, as the response reports it
+  const applied = isObject(u) && isObject(u['context_management']) ? appliedEditsOf(u) : []
+  return r.done(applied.length === 0 ? reply : { ...reply, metadata: { ...reply.metadata, [CONTEXT_EDITS_KEY]: applied } })
 }

@@ -56,6 +56,16 @@ export {
 } from './anthropic.ts'
 export { ANTHROPIC_BLOCK_TYPES, type AnthropicBlockType } from './anthropic-blocks.ts'
 export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic-request.ts'
+export {
+  anthropicInputTokens,
+  appliedEditsOf,
+  CONTEXT_EDITS_KEY,
+  contextEditFromPrune,
+  contextEditReport,
+  type ContextEditReport,
+  type PruneEditOptions,
+  withContextEdits,
+} from './anthropic-context.ts'
 export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
 export { fromGemini, fromGeminiResponse, GEMINI_PART_KEYS } from './gemini-from.ts'
 export { fromGeminiRequest, type GeminiRequestBody, toGeminiRequest } from './gemini-request.ts'

@@ -8,19 +8,45 @@ import { countMessage, type EncodingName, type Estimator, loadEstimator, MESSAGE
 import { totalOf } from '../messages/message-tokens.ts'
 import { planCompaction } from './plan.ts'
 import { buildTranscript } from './transcript.ts'
-import { rebuildAfterCompaction } from './rebuild.ts'
+import { isProviderSummary, type ProviderSummary, rebuildAfterCompaction } from './rebuild.ts'
 import { reachesModel } from './shared.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
+import { right } from 'fp-ts/Either'
 
 /**
- * A summariser: the summary of a transcript. `context.prompt` is the instruction to give a model
- * (`SUMMARY_PROMPT` unless `compact` was given another), `context.signal` aborts the request.
+ * What `compact` gives a summariser besides the transcript: the instruction to give a model
+ * (`prompt`: `SUMMARY_PROMPT` unless `compact` was given another), the signal that aborts the
+ * request, and the messages themselves (`history`: the system prompt and the head the summary
+ * replaces, from the last provider compaction boundary on), for a summariser that sends them to a
+ * provider rather than reading the transcript.
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type SummarizerContext = {
+  readonly prompt: string
+  readonly signal?: AbortSignal
+  readonly history?: { readonly system: Messages; readonly head: Messages }
+}
+
+/**
+ * What a summariser answers: the summary as text, or a provider's compaction boundary
+ * (`ProviderSummary`), which becomes the history's boundary byte for byte.
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type Summary = string | ProviderSummary
+
+/**
+ * A summariser: the summary of a transcript (see `SummarizerContext` for what else it is given),
+ * as text, or as a provider's compaction boundary (`anthropicCompaction`, `openAICompaction`).
  *
  * @since 0.1.0
  * @category compaction
  */
-export type Summarizer = (transcript: string, context: { readonly prompt: string; readonly signal?: AbortSignal }) => Promise<string>
+export type Summarizer = (transcript: string, context: SummarizerContext) => Promise<Summary>
 
 /**
  * Progress of `compact`: the stage it has reached, `done` of `total` stages.
@@ -120,9 +146,12 @@ const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A
  * message the new history no longer has. The report gives the tokens before and after, how many
  * messages were summarised, kept and archived, and which summary sections are missing. When the
  * head is empty (everything fits the tail budget) the history is returned as it was, with
- * `compacted: false`, and the summariser is not called. Rejects with the signal's reason when
- * aborted, with the summariser's error when it fails, and with an `Error` when it returns a blank
- * summary.
+ * `compacted: false`, and the summariser is not called. A summariser that answers a provider's
+ * compaction boundary (`ProviderSummary`: `anthropicCompaction`, `openAICompaction`) has it kept
+ * byte for byte as the summary message, an assistant message (see `rebuildAfterCompaction`),
+ * counted by `count`, with no sections to check. Rejects with the signal's reason when aborted,
+ * with the summariser's error when it fails, and with an `Error` when it returns a blank summary
+ * (or anything but text or a compaction boundary).
  *
  * @example
  * import { compact, extractiveSummarize } from 'chatfold'
@@ -176,14 +205,21 @@ export const compact =
     throwIfAborted(signal, ABORTED)
     onProgress?.({ stage: 'summarize', done: 2, total })
     const prompt = opts.prompt ?? SUMMARY_PROMPT
-    const summary = await abortable(opts.summarize(transcript, signal === undefined ? { prompt } : { prompt, signal }), signal)
+    const history = { system: plan.system, head: plan.head }
+    const summary: unknown = await abortable(opts.summarize(transcript, signal === undefined ? { prompt, history } : { prompt, signal, history }), signal)
     throwIfAborted(signal, ABORTED)
-    if (typeof summary !== 'string' || summary.trim() === '') throw new Error('Cannot compact: the summariser returned an empty summary')
+    const boundary = isProviderSummary(summary)
+    if (!boundary && (typeof summary !== 'string' || summary.trim() === '')) throw new Error('Cannot compact: the summariser returned an empty summary')
+    const answer: Summary = boundary ? summary : String(summary)
 
     onProgress?.({ stage: 'rebuild', done: 3, total })
-    const summaryTokens = estimate(summary) + MESSAGE_OVERHEAD
-    const { messages, archive } = rebuildAfterCompaction(summary, summaryTokens, plan.preserved)(ms)
-    const problems = validateSummary(summary)
+    const rebuilt = rebuildAfterCompaction(answer, typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : 0, plan.preserved)(ms)
+    const { archive } = rebuilt
+    // a provider's boundary is counted as every other message: its message, by `count`
+    const summaryMessage = rebuilt.messages[plan.system.length] as Message
+    const summaryTokens = typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : count(summaryMessage)
+    const messages = typeof answer === 'string' ? rebuilt.messages : rebuilt.messages.map((m) => (m === summaryMessage ? { ...m, tokens: { total: summaryTokens } } : m))
+    const problems = typeof answer === 'string' ? validateSummary(answer) : right(answer)
     return {
       messages,
       archive,

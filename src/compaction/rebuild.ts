@@ -4,6 +4,7 @@
  * @module
  */
 import type { Message, Messages } from '../message.ts'
+import type { ProviderPart } from '../part.ts'
 import { type CompactionInfo, COMPACTION_KEY } from './summary.ts'
 import { systemPrefix } from './shared.ts'
 
@@ -15,6 +16,36 @@ import { systemPrefix } from './shared.ts'
  * @category compaction
  */
 export type RebuildResult = { readonly messages: Messages; readonly archive: Messages }
+
+/**
+ * A summary a provider wrote: its compaction boundary (a provider part of kind `compaction`, such
+ * as Anthropic's `compaction` block or OpenAI's `compaction` item), opaque and kept byte for byte.
+ *
+ * @example
+ * import { providerPart, type ProviderSummary } from 'chatfold'
+ * const summary: ProviderSummary = { boundary: providerPart('anthropic', 'compaction', { type: 'compaction', content: '## Goal…' }) }
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type ProviderSummary = { readonly boundary: ProviderPart }
+
+/**
+ * Whether a summariser's answer is a provider's compaction boundary rather than text.
+ *
+ * @example
+ * import { isProviderSummary, providerPart } from 'chatfold'
+ * isProviderSummary({ boundary: providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAA…' }) }) // true
+ * isProviderSummary('## Goal…') // false
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export const isProviderSummary = (u: unknown): u is ProviderSummary => {
+  if (typeof u !== 'object' || u === null || !('boundary' in u)) return false
+  const b: unknown = u.boundary
+  return typeof b === 'object' && b !== null && 'type' in b && b.type === 'provider' && 'kind' in b && b.kind === 'compaction' && 'provider' in b && typeof b.provider === 'string'
+}
 
 /**
  * Replaces a history with its compaction (seed 003 `RebuildAfterCompaction`): the system prompt
@@ -30,6 +61,12 @@ export type RebuildResult = { readonly messages: Messages; readonly archive: Mes
  * id is derived from the newest message it replaces, so rebuilding the same input twice gives the
  * same history (builders replay their inputs).
  *
+ * A provider's summary (`ProviderSummary`) is instead an `assistant` message holding its boundary
+ * alone, byte for byte, as the provider returned it (Anthropic answers a compaction with an
+ * assistant message holding the block; OpenAI's compacted window ends with the item), with the
+ * same `compaction` record: `forLLM` sends it first after the system prompt, and the provider's
+ * writer sends the block or item back unchanged.
+ *
  * @example
  * import { rebuildAfterCompaction, textMessage } from 'chatfold'
  * const history = [textMessage('system', 'Be brief.'), textMessage('user', 'old'), textMessage('user', 'recent')]
@@ -40,7 +77,7 @@ export type RebuildResult = { readonly messages: Messages; readonly archive: Mes
  * @category compaction
  */
 export const rebuildAfterCompaction =
-  (summary: string, summaryTokens: number, preserved: Messages) =>
+  (summary: string | ProviderSummary, summaryTokens: number, preserved: Messages) =>
   (ms: Messages): RebuildResult => {
     const sys = systemPrefix(ms)
     const kept = new Set<Message>(preserved)
@@ -54,9 +91,10 @@ export const rebuildAfterCompaction =
     const tokens = Number.isFinite(summaryTokens) && summaryTokens > 0 ? { tokens: { total: Math.floor(summaryTokens) } } : {}
     const summaryMessage: Message = {
       id: `compaction-${through?.id ?? preserved[0]?.id ?? 'start'}`,
-      role: 'user',
+      ...(typeof summary === 'string'
+        ? { role: 'user' as const, parts: [{ type: 'text' as const, text: summary }] }
+        : { role: 'assistant' as const, parts: [summary.boundary], provider: summary.boundary.provider }),
       kind: 'normal',
-      parts: [{ type: 'text', text: summary }],
       ...(through?.createdAt === undefined ? {} : { createdAt: through.createdAt }),
       ...tokens,
       metadata: { [COMPACTION_KEY]: info },

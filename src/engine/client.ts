@@ -142,9 +142,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const summarize =
       f === undefined
         ? undefined
-        : callback((transcript: string, context: { readonly prompt: string }) =>
-            f(transcript, signal === undefined ? { prompt: context.prompt } : { prompt: context.prompt, signal }),
-          )
+        : callback<RemoteSummarizer>((transcript, context) => f(transcript, signal === undefined ? context : { ...context, signal }))
     return [progress, summarize]
   }
 

@@ -10,7 +10,7 @@ import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, t
 import { countMessage, type Estimator } from '../tokens.ts'
 import { definitionCount, totalOf } from '../messages/message-tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
-import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer } from '../compaction/compact.ts'
+import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer, type SummarizerContext, type Summary } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import type { EngineProgress, HistoryChanges, MessageChange } from './types.ts'
 
@@ -102,13 +102,14 @@ export type SessionCompactResult = {
 }
 
 /**
- * A summariser as the service receives it: one proxied from the caller, given the prompt only
- * (the call's signal stays on the caller's side, where the caller's summariser gets it).
+ * A summariser as the service receives it: one proxied from the caller, given the prompt and the
+ * messages to summarise (the call's signal stays on the caller's side, where the caller's
+ * summariser gets it); it answers text or a provider's compaction boundary, both plain data.
  *
  * @since 0.1.0
  * @category engine
  */
-export type RemoteSummarizer = (transcript: string, context: { readonly prompt: string }) => Promise<string>
+export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerContext, 'signal'>) => Promise<Summary>
 
 // --- counting ---
 
@@ -273,6 +274,9 @@ export const compact = (
     estimate,
     count,
     signal,
-    summarize: summarize === undefined ? extractiveSummarize : (transcript, context) => summarize(transcript, { prompt: context.prompt }),
+    summarize:
+      summarize === undefined
+        ? extractiveSummarize
+        : (transcript, context) => summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
     ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
   })

@@ -1,11 +1,19 @@
 /**
- * A compaction summariser that calls a Claude model through the official Anthropic SDK client.
+ * A compaction summariser that calls a Claude model through the official Anthropic SDK client, and
+ * one that has Anthropic compact the history itself (`anthropicCompaction`).
  * Needs the optional peer dependency `@anthropic-ai/sdk`.
  *
  * @module
  */
 import type Anthropic from '@anthropic-ai/sdk'
+import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
+import { toAnthropicRequest } from '../adapters/anthropic-request.ts'
+import { fromAnthropicMessage } from '../adapters/anthropic-from.ts'
+import { formatAdapterError } from '../adapters/types.ts'
+import { formatDecodeFailure } from '../failure.ts'
+import { isCompactionBoundary } from '../part.ts'
+import { wholeOption } from '../internal/number.ts'
 import { modelSummarizer, type ModelSummarizerOptions } from './check.ts'
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type SummaryTurn } from './check.ts'
@@ -35,3 +43,77 @@ export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly
     )
     return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
   }, options)
+
+// --- provider compaction ---
+
+/**
+ * The beta flag of Anthropic's on-demand compaction (the `compaction` request parameter).
+ *
+ * @example
+ * import { ANTHROPIC_COMPACTION_BETA } from 'chatfold/summarize/anthropic'
+ * ANTHROPIC_COMPACTION_BETA // 'compact-2026-09-04'
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-09-04'
+
+/**
+ * Options of {@link anthropicCompaction}.
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type AnthropicCompactionOptions = {
+  readonly client: Anthropic
+  readonly model: string
+  /** Replaces the server's own summarisation prompt; by default the server's is used, not `compact`'s `prompt`. */
+  readonly instructions?: string
+  /** The request's `max_tokens`; default 4,096. */
+  readonly maxOutputTokens?: number
+}
+
+/**
+ * A summariser for `compact` that has Anthropic compact the history itself: the system prompt and
+ * the head (from the last compaction boundary on, which goes first) written by `toAnthropicRequest`
+ * and sent with `client.beta.messages.create` as an on-demand compaction request
+ * (`compaction: { type: 'summarize' }`, the `compact-2026-09-04` beta). The API answers with an
+ * assistant message holding one `compaction` block (`stop_reason: 'compaction'`); read by
+ * `fromAnthropicMessage`, that block becomes the history's compaction boundary, kept as it came
+ * (the summary, its encrypted content and signature), and the Anthropic writer sends it back first.
+ * Rejects when `compact` gave no history, when the history cannot be written, and when the answer
+ * holds no compaction block or one without a summary (a failed compaction).
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * import { compact } from 'chatfold'
+ * import { anthropicCompaction } from 'chatfold/summarize/anthropic'
+ * declare const history: import('chatfold').Messages
+ * const { messages } = await compact({ summarize: anthropicCompaction({ client: new Anthropic(), model: 'claude-sonnet-4-6' }) })(history)
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export const anthropicCompaction =
+  (options: AnthropicCompactionOptions): Summarizer =>
+  async (_transcript, context) => {
+    if (context.history === undefined) throw new Error('Cannot compact with Anthropic: the summariser needs the messages, as compact gives them')
+    const written = toAnthropicRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
+    if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterError(written.left)}`)
+    const body = {
+      ...written.right.request,
+      max_tokens: wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 }),
+      compaction: { type: 'summarize' as const, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+      betas: [ANTHROPIC_COMPACTION_BETA],
+    }
+    // blocks kept verbatim are typed loosely here; the SDK takes them as its request params
+    const response = await options.client.beta.messages.create(body as Anthropic.Beta.MessageCreateParamsNonStreaming, context.signal === undefined ? {} : { signal: context.signal })
+    const message = fromAnthropicMessage(response)
+    if (E.isLeft(message)) throw new Error(`Cannot compact with Anthropic: ${formatDecodeFailure(message.left)}`)
+    const boundary = message.right.parts.find(isCompactionBoundary)
+    if (boundary === undefined) throw new Error(`Cannot compact with Anthropic: the answer holds no compaction block (stop_reason ${String(response.stop_reason)})`)
+    const data = boundary.data
+    if (typeof data !== 'object' || data === null || !('content' in data) || typeof data.content !== 'string' || data.content === '')
+      throw new Error('Cannot compact with Anthropic: the compaction block has no summary (the compaction failed)')
+    return { boundary }
+  }

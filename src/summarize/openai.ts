@@ -1,11 +1,19 @@
 /**
  * A compaction summariser that calls a model through the official OpenAI SDK client (Chat
- * Completions, or the Responses API). Needs the optional peer dependency `openai`.
+ * Completions, or the Responses API), and one that has OpenAI compact the history itself
+ * (`openAICompaction`). Needs the optional peer dependency `openai`.
  *
  * @module
  */
 import type OpenAI from 'openai'
+import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
+import { toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
+import { fromOpenAIResponses } from '../adapters/openai-responses-from.ts'
+import { formatAdapterError } from '../adapters/types.ts'
+import { formatDecodeFailure } from '../failure.ts'
+import { isCompactionBoundary } from '../part.ts'
+import { lastCompactionBoundary } from '../messages/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions } from './check.ts'
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type SummaryTurn } from './check.ts'
@@ -43,3 +51,58 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
     )
     return r.choices[0]?.message.content ?? ''
   }, options)
+
+// --- provider compaction ---
+
+/**
+ * Options of {@link openAICompaction}.
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type OpenAICompactionOptions = {
+  readonly client: OpenAI
+  readonly model: string
+  /** Sent as the request's `instructions`, with the history's own; by default only the history's. */
+  readonly instructions?: string
+}
+
+/**
+ * A summariser for `compact` that has OpenAI compact the history itself with
+ * `client.responses.compact`: the system prompt (as `instructions`) and the head (from the last
+ * compaction boundary on, which goes first) written by `toOpenAIResponsesRequest`. The compacted
+ * window it answers (the user messages, then one `compaction` item with encrypted content) is read
+ * by `fromOpenAIResponses`; its `compaction` item, kept as it came, becomes the history's
+ * compaction boundary, which the Responses writer sends back first. The user messages before the
+ * item are the head's own, kept in the archive: OpenAI's guide lets what precedes the latest
+ * compaction item be dropped, as `forLLM` does. Rejects when `compact` gave no history, when the
+ * history cannot be written, and when the answer holds no compaction item.
+ *
+ * @example
+ * import OpenAI from 'openai'
+ * import { compact } from 'chatfold'
+ * import { openAICompaction } from 'chatfold/summarize/openai'
+ * declare const history: import('chatfold').Messages
+ * const { messages } = await compact({ summarize: openAICompaction({ client: new OpenAI(), model: 'gpt-5.4' }) })(history)
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export const openAICompaction =
+  (options: OpenAICompactionOptions): Summarizer =>
+  async (_transcript, context) => {
+    if (context.history === undefined) throw new Error('Cannot compact with OpenAI: the summariser needs the messages, as compact gives them')
+    const written = toOpenAIResponsesRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
+    if (E.isLeft(written)) throw new Error(`Cannot compact with OpenAI: ${formatAdapterError(written.left)}`)
+    const { request } = written.right
+    const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
+    const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
+    // items kept verbatim are typed loosely here; the SDK takes them as its request params
+    const compacted = await options.client.responses.compact(body as OpenAI.Responses.ResponseCompactParams, context.signal === undefined ? {} : { signal: context.signal })
+    const window = fromOpenAIResponses({ input: compacted.output })
+    if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
+    const at = lastCompactionBoundary(window.right)
+    const boundary = at === undefined ? undefined : window.right[at.message]?.parts[at.part]
+    if (boundary === undefined || !isCompactionBoundary(boundary)) throw new Error('Cannot compact with OpenAI: the compacted window holds no compaction item')
+    return { boundary }
+  }

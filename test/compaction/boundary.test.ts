@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage } from '../../src/message.ts'
+import { makeMessage, textMessage, type Message } from '../../src/message.ts'
 import { providerPart } from '../../src/part.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { buildTranscript } from '../../src/compaction/transcript.ts'
-import { rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
+import { isProviderSummary, rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
+import { compact } from '../../src/compaction/compact.ts'
+import { isCompactionSummary } from '../../src/compaction/summary.ts'
 
 const count = (): number => 10
 const system = textMessage('system', 'Be brief.', { id: 's' })
@@ -66,5 +68,34 @@ describe('a provider compaction boundary in pruning', () => {
     // nothing to prune after the boundary: the input comes back itself
     const quiet = [system, ...before, boundary, textMessage('user', 'short')]
     expect(pruneToolResultsWithReport(opts)(quiet).messages).toBe(quiet)
+  })
+})
+
+describe('a provider summary as the compaction boundary', () => {
+  const openai = providerPart('openai', 'compaction', { id: 'cmp_1', type: 'compaction', encrypted_content: 'gAAAA+/==' })
+
+  it('rebuilds with the boundary alone in an assistant message, marked as the compaction summary', () => {
+    const plan = planCompaction({ keepRecentTokens: 10, count })(history)
+    const { messages, archive } = rebuildAfterCompaction({ boundary: openai }, 7, plan.preserved)(history)
+    expect(messages.map((m) => m.id)).toEqual(['s', 'compaction-a1', 'u2'])
+    expect(messages[1]).toMatchObject({ role: 'assistant', kind: 'normal', provider: 'openai', parts: [openai], tokens: { total: 7 } })
+    expect(isCompactionSummary(messages[1] as Message)).toBe(true)
+    expect(archive.map((m) => m.id)).toEqual(['u0', 'a0', 'b', 'u1', 'a1'])
+    expect(rebuildAfterCompaction({ boundary: openai }, 7, plan.preserved)(history)).toEqual({ messages, archive })
+  })
+
+  it('tells a provider summary from text and from a part that is no boundary', () => {
+    expect(isProviderSummary({ boundary: openai })).toBe(true)
+    expect(isProviderSummary('## Goal')).toBe(false)
+    expect(isProviderSummary({ boundary: providerPart('openai', 'web_search_call', { type: 'web_search_call' }) })).toBe(false)
+  })
+
+  it('compact rejects an answer that is neither text nor a boundary, and keeps a boundary it is given', async () => {
+    // what a summariser beyond the types may answer: read from JSON, as one across a boundary would be
+    const junk = (): Promise<string> => Promise.resolve(JSON.parse('{"boundary":{"type":"text","text":"x"}}'))
+    await expect(compact({ summarize: junk, count, keepRecentTokens: 10 })(history)).rejects.toThrow(/empty summary/)
+    const r = await compact({ summarize: () => Promise.resolve({ boundary: openai }), count, keepRecentTokens: 10 })(history)
+    expect(r.messages[1]?.parts).toEqual([openai])
+    expect(r.report).toMatchObject({ compacted: true, summaryTokens: 10, missingSections: [] })
   })
 })

@@ -277,6 +277,23 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(result.report.missingSections).toEqual([])
     }))
 
+    it('gives a provider summariser the messages across the boundary, and keeps the boundary it answers', withEngine(make, heuristic, async (engine) => {
+      const ms = history()
+      const estimate = await loadEstimator('heuristic')
+      const plan = planCompaction({ ...compaction, estimate })(ms)
+      const boundary = { type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: '## Goal\n- noted', encrypted_content: 'b3BhcXVl' } } as const
+      const heads: Messages[] = []
+      const summarize = (_: string, context: { readonly history?: { readonly head: Messages } }) => {
+        if (context.history !== undefined) heads.push(context.history.head)
+        return Promise.resolve({ boundary })
+      }
+      const expected = await compact({ ...compaction, estimate, summarize })(ms)
+      const result = await engine.compact(ms, { ...compaction, summarize })
+      expect(heads).toEqual([plan.head, plan.head])
+      expect(result).toEqual(expected)
+      expect(result.messages[plan.system.length]?.parts).toEqual([boundary])
+    }))
+
     it('compacts a session in place: answers the rebuilt history (in small slices here), keeps it resident, takes new turns', withEngine(make, { ...heuristic, sliceBytes: 4_000 }, async (engine) => {
       const ms = history()
       const estimate = await loadEstimator('heuristic')
