@@ -269,6 +269,11 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const other = await engine.open('s2', loose)
       expect(await other.contextTokens({ fixedTokens: 7_000 })).toEqual(contextTokens({ estimate, fixedTokens: 7_000 })(loose))
       expect(await other.shouldCompact({ contextWindow: 200_000, reserveTokens: 0 })).toBe(shouldCompact({ estimate, contextWindow: 200_000, reserveTokens: 0 })(loose))
+      // the window options cross with a plan: the tail fits beside the fixed part
+      const windowed = { contextWindow: 12_000, reserveTokens: 1_000, fixedTokens: 4_000, calibration: 1.25 }
+      const planned = await engine.planCompaction(loose, windowed)
+      expect(planned).toEqual(planCompaction({ ...windowed, estimate })(loose))
+      expect(planned.tokens.preserved).toBeLessThan(planCompaction({ estimate })(loose).tokens.preserved)
       const missing = await rejection(other.shouldCompact())
       expect(missing).toBeInstanceOf(TypeError)
       expect((missing as Error).message).toMatch(/contextWindow/)
