@@ -31,6 +31,11 @@ const count = (name: string) => (v: string): number => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0, got ${v}`)
   return n
 }
+const ratio = (name: string) => (v: string): number => {
+  const n = Number(v)
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0, got ${v}`)
+  return n
+}
 /** The encodings of `--encoding` (`EncodingName`, listed here so that the program loads no codec to check one). */
 const ENCODINGS = ['o200k_base', 'cl100k_base', 'heuristic'] as const satisfies ReadonlyArray<EncodingName>
 type Every<A extends readonly string[], U extends string> = [U] extends [A[number]] ? A : never
@@ -81,6 +86,10 @@ const compactCmd: CommandDef = (program, io) =>
     .option('--max-result-len <n>', 'cut tool results in the transcript to this many characters', count('max-result-len'), 2_000)
     .addOption(new Option('--boundary <where>', 'where the kept tail may start').choices(['turn', 'message']).default('turn'))
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
+    .option('--context-window <n>', "compact only when the context (the last usage the file records plus the estimate since) leaves less than --reserve-tokens of this window, and fit the whole request in it", count('context-window'))
+    .option('--reserve-tokens <n>', 'with --context-window: tokens to keep free for the answer and the next results', count('reserve-tokens'), 0)
+    .option('--fixed-tokens <n>', 'with --context-window: tokens the requests carry outside the history (system prompt, tool definitions); by default what the last recorded usage implies, else 0', count('fixed-tokens'))
+    .option('--calibration <ratio>', "with --context-window: the provider's tokens per estimated token (1.25 for Claude, 1.1 for Gemini), applied to what is estimated", ratio('calibration'))
     .action(async (file: string, o: import('./edit.ts').CompactFlags) => (await import('./edit.ts')).compactCommand(io, file, o))
 
 const renderCmd: CommandDef = (program, io) =>

@@ -11,6 +11,7 @@ import { loadHistory, loadOptions, notes, readReport } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { CliFailure, type Common, EXIT, grouped, showProgress } from './shared.ts'
 import { forLLM, lastCompactionBoundary } from '../messages/views.ts'
+import { type ContextTokens, contextTokens, usageCorrected } from '../tokens/usage.ts'
 
 /** The figures `stats` prints. */
 export type Stats = {
@@ -29,6 +30,10 @@ export type Stats = {
   readonly providerParts: Readonly<Record<string, number>>
   /** Where the last provider compaction boundary stands (what precedes it is not sent), when there is one. */
   readonly compactionBoundary?: { readonly index: number; readonly id: string; readonly provider: string; readonly replaced: number }
+  /** The context a provider will see of the history: the last usage it records plus the estimate of what follows (`contextTokens`). */
+  readonly context: ContextTokens
+  /** The estimate alone of what reaches a model, no report anchoring it: what `context` corrects. */
+  readonly contextEstimate: number
 }
 
 const bump = (r: Record<string, number>, k: string): void => void (r[k] = (r[k] ?? 0) + 1)
@@ -71,7 +76,9 @@ export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, byt
     at === undefined || boundary === undefined || part?.type !== 'provider'
       ? {}
       : { compactionBoundary: { index: at.message, id: boundary.id, provider: part.provider, replaced: ms.slice(0, at.message).filter((m) => m.role !== 'system').length } }
-  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)), usage, providerParts, ...compactionBoundary }
+  const context = contextTokens({ count: (m) => count(m).total })(ms)
+  const contextEstimate = usageCorrected({ count: (m) => count(m).total })(ms)
+  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)), usage, context, contextEstimate, providerParts, ...compactionBoundary }
 }
 
 const int = grouped
@@ -113,6 +120,12 @@ const usageLines = (u: RecordedUsage, encoding: string): string[] => {
   return lines
 }
 
+/** The usage-anchored context size, next to the estimate alone. */
+const contextLine = (c: ContextTokens, alone: number, encoding: string): string =>
+  c.anchor === undefined
+    ? `context: ${int(c.total)} tokens estimated (${encoding}; no usage recorded to anchor it)`
+    : `context: ${int(c.total)} tokens = ${int(c.reported)} reported at ${c.anchor} + ${int(c.estimated)} estimated since (${encoding}); the estimate alone: ${int(alone)}`
+
 /** The stats as text for a person. */
 export const formatStats = (file: string, format: string, encoding: string, s: Stats): string => {
   const rows = (r: Readonly<Record<string, number>>): string =>
@@ -135,6 +148,7 @@ export const formatStats = (file: string, format: string, encoding: string, s: S
     'largest messages:',
     ...s.largest.map((l) => `  #${String(l.index).padEnd(6)} ${l.role.padEnd(9)} ${int(l.tokens).padStart(9)} tokens  ${l.id}`),
     ...usageLines(s.usage, encoding),
+    contextLine(s.context, s.contextEstimate, encoding),
     s.toolPairs.valid ? 'tool pairs: ok' : `tool pairs: ${int(s.toolPairs.issues.length)} problem${s.toolPairs.issues.length === 1 ? '' : 's'}`,
     ...s.toolPairs.issues.slice(0, 20).map((i) => `  ${issueLine(i)}`),
     ...(s.toolPairs.issues.length > 20 ? [`  … ${int(s.toolPairs.issues.length - 20)} more`] : []),

@@ -6,10 +6,11 @@
 import type { Message, Messages } from '../message.ts'
 import { countMessage, type EncodingName, type Estimator, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../tokens.ts'
 import { totalOf } from '../messages/message-tokens.ts'
-import { planCompaction } from './plan.ts'
+import { planCompaction, type WindowBudget } from './plan.ts'
 import { buildTranscript } from './transcript.ts'
 import { isProviderSummary, type ProviderSummary, rebuildAfterCompaction } from './rebuild.ts'
 import { reachesModel } from './shared.ts'
+import { windowOf } from './window.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
 import { right } from 'fp-ts/Either'
@@ -62,7 +63,7 @@ export type CompactProgress = { readonly stage: 'plan' | 'transcript' | 'summari
  * @since 0.1.0
  * @category compaction
  */
-export type CompactOptions = {
+export type CompactOptions = WindowBudget & {
   /** Writes the summary; a model in real use, `extractiveSummarize` offline. */
   readonly summarize: Summarizer
   /** The budget of the recent tail kept verbatim; default 20,000 tokens. */
@@ -173,6 +174,7 @@ export const compact =
 
     onProgress?.({ stage: 'plan', done: 0, total })
     const plan = planCompaction({
+      ...windowOf(opts),
       estimate,
       count,
       ...(opts.keepRecentTokens === undefined ? {} : { keepRecentTokens: opts.keepRecentTokens }),

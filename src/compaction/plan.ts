@@ -14,8 +14,11 @@ import type { Estimator } from '../messages/prune.ts'
 import { countMessage } from '../tokens/count.ts'
 import { totalOf } from '../messages/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
-import { lastReportedUsage, type ReportedUsage, usageCorrected } from '../tokens/usage.ts'
+import { contextTokens, type ReportedUsage } from '../tokens/usage.ts'
 import { reachesModel, systemPrefix } from './shared.ts'
+import { tailBudget, type WindowBudget } from './window.ts'
+
+export { SUMMARY_ALLOWANCE, type WindowBudget } from './window.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
 // --- shouldCompact ---
@@ -46,18 +49,26 @@ export type ShouldCompactOptions = {
    */
   readonly usage?: ReportedUsage
   /**
-   * Tokens the request carries outside the history: its tool definitions (the `tools` of
-   * `countChatRequest`), and its system prompt when that is not a message of the history. Added to
-   * the estimate while no report anchors it (a report already counts them).
+   * Tokens the request carries outside the history, in the provider's tokens: its tool definitions
+   * (the `tools` of `countChatRequest`, calibrated already), and its system prompt when that is not
+   * a message of the history. Added to the estimate while no report anchors it (a report already
+   * counts them).
    */
   readonly fixedTokens?: number
+  /**
+   * The ratio of the provider's tokenizer to the estimate (`DEFAULT_CALIBRATION[provider]`, or
+   * `calibrationFromUsage(…)(history)`), applied to what is estimated: the messages after the
+   * report, or all of them when none anchors. Default 1 (the estimate as it is).
+   */
+  readonly calibration?: number
 }
 
 /**
  * Whether a history no longer leaves `reserveTokens` free in the context window: the context a
- * provider will see (its last reported usage, given or recorded in the history, plus the estimate
- * of the messages after it; or else the estimate of everything that reaches a model plus the
- * request's `fixedTokens`, its tool definitions) is above `contextWindow − reserveTokens`.
+ * provider will see (`contextTokens`: its last reported usage, given or recorded in the history,
+ * plus the estimate of the messages after it times `calibration`; or else the calibrated estimate
+ * of everything that reaches a model plus the request's `fixedTokens`, its tool definitions) is
+ * above `contextWindow − reserveTokens`.
  *
  * @example
  * import { shouldCompact, textMessage } from 'chatfold'
@@ -70,10 +81,7 @@ export const shouldCompact =
   (opts: ShouldCompactOptions) =>
   (ms: Messages): boolean => {
     const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
-    const usage = opts.usage ?? lastReportedUsage(ms)
-    const anchored = usage !== undefined && ms.some((m) => m.id === usage.messageId)
-    const used = usageCorrected({ estimate: opts.estimate ?? smartHeuristic, ...(opts.count === undefined ? {} : { count: opts.count }), ...(usage === undefined ? {} : { usage }) })(ms)
-    return used + (anchored ? 0 : nonNegativeInt(opts.fixedTokens, 0)) > limit
+    return contextTokens(opts)(ms).total > limit
   }
 
 // --- planCompaction ---
@@ -84,8 +92,11 @@ export const shouldCompact =
  * @since 0.1.0
  * @category compaction
  */
-export type PlanOptions = {
-  /** The budget of the recent tail kept verbatim, in tokens; default 20,000. */
+export type PlanOptions = WindowBudget & {
+  /**
+   * The budget of the recent tail kept verbatim, in the estimate's tokens; default 20,000. With a
+   * `contextWindow`, the budget is at most what the window leaves (see `WindowBudget`).
+   */
   readonly keepRecentTokens?: number
   /** Estimates messages (and, to fit the tail, tool results); `smartHeuristic` by default. */
   readonly estimate?: Estimator
@@ -202,7 +213,10 @@ const fitTail = (
  * even the last turn fits, in which case it falls inside that turn and `splitTurn` says so. When
  * the newest call and its results alone are over the budget, they are kept and their result
  * content is cut in proportion so that the tail fits (`truncatedResults` lists them), rather than
- * overshooting or keeping nothing. After a provider's compaction boundary (`lastCompactionBoundary`)
+ * overshooting or keeping nothing. Given a `contextWindow` (see `WindowBudget`), the budget is also
+ * capped so that the whole request after the compaction (system prompt, a summary of
+ * `summaryTokens`, the tail, the request's `fixedTokens`) fits in `contextWindow − reserveTokens`.
+ * After a provider's compaction boundary (`lastCompactionBoundary`)
  * the head starts at the boundary: what the boundary replaced is in none of the three parts, and
  * so goes to the archive when the history is rebuilt. Nothing is lost: the input keeps every original.
  *
@@ -217,10 +231,13 @@ const fitTail = (
 export const planCompaction =
   (opts: PlanOptions) =>
   (ms: Messages): CompactionPlan => {
-    const budget = nonNegativeInt(opts.keepRecentTokens, 20_000)
     const estimate = opts.estimate ?? smartHeuristic
     const count = opts.count ?? totalOf(countMessage(estimate))
     const sys = systemPrefix(ms)
+    const sum = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
+    const system = ms.slice(0, sys)
+    const systemTokens = sum(system)
+    const budget = tailBudget(nonNegativeInt(opts.keepRecentTokens, 20_000), opts, systemTokens)
     // A provider's compaction boundary is where the history starts for the provider: what precedes
     // it (but the system prompt) is neither summarised again nor kept, and is archived.
     const start = Math.max(sys, lastCompactionBoundary(ms)?.message ?? 0)
@@ -255,8 +272,6 @@ export const planCompaction =
       truncated = fitted.truncated
     } else preserved = forPreservation(ms.slice(cut))
     const first = ms[cut]
-    const sum = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
-    const system = ms.slice(0, sys)
     const head = ms.slice(start, cut)
     return {
       system,
@@ -265,6 +280,6 @@ export const planCompaction =
       cut,
       splitTurn: first !== undefined && !(first.role === 'user' && first.kind === 'normal'),
       truncatedResults: truncated,
-      tokens: { system: sum(system), head: sum(head), preserved: sum(preserved) },
+      tokens: { system: systemTokens, head: sum(head), preserved: sum(preserved) },
     }
   }

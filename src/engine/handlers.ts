@@ -9,6 +9,8 @@ import type { Message, Messages } from '../message.ts'
 import type { Estimator, TokenBreakdown } from '../tokens.ts'
 import { definitionCount, totalOf } from '../messages/message-tokens.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
+import { shouldCompact } from '../compaction/plan.ts'
+import { contextTokens } from '../tokens/usage.ts'
 import type { HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { compact, plan, planSummary, prune, pruneChanges, pruneOnce, type Pruner, prunerKey, type RemoteSummarizer } from './ops.ts'
 import type { PruneChange } from '../messages/prune.ts'
@@ -108,6 +110,13 @@ export const sessionHandlers: {
   },
 
   plan: (o, { state, estimate, count }) => Promise.resolve({ result: planSummary(plan(o, estimate, totalsOf({ estimate, count }))(state.messages)) }),
+
+  contextTokens: (o, c) => Promise.resolve({ result: contextTokens({ ...o, count: totalsOf(c) })(c.state.messages) }),
+
+  shouldCompact: (o, c) => {
+    if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) return Promise.reject(new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(o.contextWindow)}`))
+    return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c) })(c.state.messages) })
+  },
 
   compact: async (o, c) => {
     const { state } = c

@@ -8,8 +8,10 @@ export * from './types.ts'
 export { COMPACT_TIMEOUT } from './ops.ts'
 export type {
   EngineCompactOptions,
+  EngineContextOptions,
   EnginePlanOptions,
   EnginePruneOptions,
+  EngineShouldCompactOptions,
   RemoteSummarizer,
   SessionCompactResult,
   SessionPlan,

@@ -12,7 +12,17 @@ import type { PruneResult } from '../messages/prune.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
 import type { CompactResult } from '../compaction/compact.ts'
-import type { EngineCompactOptions, EnginePlanOptions, EnginePruneOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from './ops.ts'
+import type { ContextTokens } from '../tokens/usage.ts'
+import type {
+  EngineCompactOptions,
+  EngineContextOptions,
+  EnginePlanOptions,
+  EnginePruneOptions,
+  EngineShouldCompactOptions,
+  SessionCompactResult,
+  SessionPlan,
+  SessionPruneResult,
+} from './ops.ts'
 import type { CallOptions, EncodingOptions, EngineProgress, ProgressOptions, SessionTokens, TokenEstimate } from './types.ts'
 
 // --- declarations ---
@@ -72,6 +82,8 @@ export type Operations = {
     readonly tokens: Op<unknown, SessionTokens, {}>
     readonly prune: Op<EnginePruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
     readonly plan: Op<EnginePlanOptions, SessionPlan, {}>
+    readonly contextTokens: Op<EngineContextOptions, ContextTokens, {}>
+    readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, {}>
     readonly compact: Op<EngineCompactOptions, SessionCompactResult, { readonly progress: 'compact'; readonly summarize: true; readonly writes: true; readonly sliced: 'messages' }>
     readonly snapshot: Op<unknown, Messages, { readonly sliced: 'all' }>
     readonly counts: Op<unknown, ReadonlyArray<TokenBreakdown>, { readonly sliced: 'all' }>
@@ -114,6 +126,13 @@ export const OPERATIONS: Operations = {
     prune: declare<EnginePruneOptions, SessionPruneResult>()({ writes: true, sliced: 'changes' }),
     /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
     plan: declare<EnginePlanOptions, SessionPlan>()({}),
+    /**
+     * The context a provider will see of the resident history (`contextTokens`): the last usage it
+     * records plus the estimate of the messages after it, from the session's cached counts.
+     */
+    contextTokens: declare<EngineContextOptions, ContextTokens>()({}),
+    /** Whether the resident history should be compacted (`shouldCompact`), anchored as `contextTokens` is. */
+    shouldCompact: declare<EngineShouldCompactOptions, boolean>()({}),
     /**
      * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
      * resident; answers the rebuilt history, which is small. The summary is written by your

@@ -9,7 +9,8 @@ import type { Message, Messages } from '../message.ts'
 import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
 import { countMessage, type Estimator } from '../tokens.ts'
 import { definitionCount, totalOf } from '../messages/message-tokens.ts'
-import { type CompactionPlan, type PlanOptions, planCompaction } from '../compaction/plan.ts'
+import { type CompactionPlan, type PlanOptions, planCompaction, type ShouldCompactOptions } from '../compaction/plan.ts'
+import type { ContextTokensOptions } from '../tokens/usage.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer, type SummarizerContext, type Summary } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import type { EngineProgress, HistoryChanges, MessageChange } from './types.ts'
@@ -42,6 +43,25 @@ export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport
  * @category engine
  */
 export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
+
+/**
+ * Options of a session's `contextTokens`: `contextTokens`'s, as plain data (the session's counter
+ * gives the messages' counts, cached). The report it anchors on is the last one the resident
+ * history records unless `usage` gives another.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'count'>
+
+/**
+ * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's counter
+ * gives the messages' counts, cached).
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type EngineShouldCompactOptions = Omit<ShouldCompactOptions, 'estimate' | 'count'>
 
 /**
  * A resident session's compaction plan, small: how many messages fall in each part instead of the

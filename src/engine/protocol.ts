@@ -35,7 +35,7 @@ import type { EngineProgress } from './types.ts'
  * @since 0.1.0
  * @category engine
  */
-export const ENGINE_PROTOCOL = 5
+export const ENGINE_PROTOCOL = 6
 
 /**
  * A progress callback as the service receives it: a plain function inline, a Comlink proxy

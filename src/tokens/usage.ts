@@ -8,6 +8,7 @@ import type { Estimator } from '../messages/prune.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
 import { totalOf } from '../messages/message-tokens.ts'
+import { nonNegativeInt } from '../internal/number.ts'
 
 // --- provider usage ---
 
@@ -131,8 +132,10 @@ export const usageCorrected =
  * The last usage a history records: the newest assistant message whose `metadata.usage` holds the
  * provider's report (`{ input, output, cacheRead?, cacheWrite? }`, as the session readers and the
  * adapters keep it), as the context tokens of that request: prompt (input plus cache reads and
- * writes) plus output. `undefined` when no message records one. `shouldCompact` anchors on it when
- * it is not given a usage of its own.
+ * writes) plus output. Replies that no model sees again (`display` kind, such as a sub-agent's
+ * run) and reports of no prompt (zeros, as a client writes them for a request that failed) are
+ * passed over. `undefined` when no message records one. `shouldCompact` and `contextTokens` anchor
+ * on it when they are not given a usage of their own.
  *
  * @example
  * import { lastReportedUsage, makeMessage, text } from 'chatfold'
@@ -145,13 +148,98 @@ export const usageCorrected =
 export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i] as Message
-    if (m.role !== 'assistant') continue
+    // a reply no model sees again (a sub-agent's, kept for display) reported another context
+    if (m.role !== 'assistant' || m.kind === 'display' || m.kind === 'bookmark' || m.kind === 'metadata') continue
     const usage = m.metadata?.['usage']
     if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) continue
     const u = usage as Readonly<Record<string, unknown>>
     if (typeof u['input'] !== 'number') continue
     const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0)
-    return { messageId: m.id, tokens: n(u['input']) + n(u['cacheRead']) + n(u['cacheWrite']) + n(u['output']) }
+    const prompt = n(u['input']) + n(u['cacheRead']) + n(u['cacheWrite'])
+    // a report of no prompt is no count of one (a client writes zeros for a request that failed)
+    if (prompt === 0) continue
+    return { messageId: m.id, tokens: prompt + n(u['output']) }
   }
   return undefined
 }
+
+/**
+ * Options of {@link contextTokens}.
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export type ContextTokensOptions = UsageCorrectedOptions & {
+  /**
+   * Tokens the request carries outside the history, in the provider's tokens (the `tools` of
+   * `countChatRequest`, which are calibrated already; and the system prompt when it is not a
+   * message of the history). Counted only while no report anchors the count: a report counts them.
+   */
+  readonly fixedTokens?: number
+  /**
+   * The ratio of the provider's tokenizer to the estimate (`DEFAULT_CALIBRATION[provider]`, or
+   * `calibrationFromUsage(…)(history)`), applied to the estimated messages: those after the report,
+   * or all of them when none anchors. Default 1 (no correction).
+   */
+  readonly calibration?: number
+}
+
+/**
+ * The context a provider will see, and where its figure comes from: the report that anchors it
+ * (`anchor`, the reported message's id, and `reported`, its tokens), the estimate of the messages
+ * that reach a model after it (all of them when no report anchors) times the calibration
+ * (`estimated`), the fixed tokens added when no report anchors (`fixed`), and their sum (`total`).
+ *
+ * @example
+ * import type { ContextTokens } from 'chatfold'
+ * const c: ContextTokens = { total: 42_650, reported: 42_400, estimated: 250, fixed: 0, anchor: 'a1' }
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export type ContextTokens = {
+  readonly total: number
+  readonly reported: number
+  readonly estimated: number
+  readonly fixed: number
+  readonly anchor?: string
+}
+
+/**
+ * The usage-anchored context size with its parts: `usageCorrected` with the provider's last report
+ * (`usage`, by default the last one the history records: `lastReportedUsage`), a `calibration` of
+ * the estimate between reports, and the request's `fixedTokens` when nothing anchors. After a
+ * report, the only estimated part is what was added since: the figure's error is that estimate's.
+ * What `shouldCompact`, the engine's sessions and `chatfold stats` answer.
+ *
+ * @example
+ * import { contextTokens, makeMessage, text, textMessage } from 'chatfold'
+ * const history = [
+ *   textMessage('user', 'Hi'),
+ *   makeMessage({ id: 'a1', role: 'assistant', parts: [text('Hello!')], metadata: { usage: { input: 12_000, output: 40 } } }),
+ *   textMessage('user', 'Go on.'),
+ * ]
+ * contextTokens({ calibration: 1.25 })(history) // { total: 12_040 + 1.25 × the last message's estimate, reported: 12_040, anchor: 'a1', … }
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export const contextTokens =
+  (opts: ContextTokensOptions) =>
+  (ms: Messages): ContextTokens => {
+    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+    const usage = opts.usage ?? lastReportedUsage(ms)
+    let at = -1
+    if (usage !== undefined) for (let i = ms.length - 1; i >= 0 && at < 0; i--) if ((ms[i] as Message).id === usage.messageId) at = i
+    const anchored = usage !== undefined && at >= 0
+    const reported = anchored && Number.isFinite(usage.tokens) ? Math.max(0, usage.tokens) : 0
+    let sum = 0
+    for (let i = at + 1; i < ms.length; i++) {
+      const m = ms[i] as Message
+      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') sum += count(m)
+    }
+    const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
+    const estimated = Math.round(sum * ratio)
+    const fixed = anchored ? 0 : nonNegativeInt(opts.fixedTokens, 0)
+    return { total: reported + estimated + fixed, reported, estimated, fixed, ...(anchored ? { anchor: usage.messageId } : {}) }
+  }

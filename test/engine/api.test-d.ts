@@ -7,13 +7,16 @@ import type { PruneResult } from '../../src/messages/prune.ts'
 import type { CompactionPlan } from '../../src/compaction/plan.ts'
 import type { TranscriptOptions } from '../../src/compaction/transcript.ts'
 import type { CompactResult } from '../../src/compaction/compact.ts'
+import type { ContextTokens } from '../../src/tokens/usage.ts'
 import type {
   CallOptions,
   EncodingOptions,
   Engine,
   EngineCompactOptions,
+  EngineContextOptions,
   EnginePlanOptions,
   EnginePruneOptions,
+  EngineShouldCompactOptions,
   EngineSession,
   ProgressOptions,
   SessionCompactResult,
@@ -41,5 +44,7 @@ same<Same<EngineSession['tokens'], (options?: CallOptions) => Promise<SessionTok
 same<Same<EngineSession['prune'], (options?: EnginePruneOptions & CallOptions) => Promise<SessionPruneResult>>>()
 same<Same<EngineSession['plan'], (options?: EnginePlanOptions & CallOptions) => Promise<SessionPlan>>>()
 same<Same<EngineSession['compact'], (options?: EngineCompactOptions & CallOptions & ProgressOptions) => Promise<SessionCompactResult>>>()
+same<Same<EngineSession['contextTokens'], (options?: EngineContextOptions & CallOptions) => Promise<ContextTokens>>>()
+same<Same<EngineSession['shouldCompact'], (options?: EngineShouldCompactOptions & CallOptions) => Promise<boolean>>>()
 same<Same<EngineSession['snapshot'], (options?: CallOptions) => Promise<Messages>>>()
 same<Same<EngineSession['close'], (options?: CallOptions) => Promise<void>>>()

@@ -18,7 +18,7 @@ const estimate = (callId: number, messages: unknown, encoding: 'heuristic' | 'o2
 
 describe('engine service', () => {
   it('answers its protocol version', async () => {
-    expect(await createEngineService().ping()).toBe(5)
+    expect(await createEngineService().ping()).toBe(6)
   })
 
   it('a call cancelled before it starts counting rejects with an AbortError', async () => {

@@ -10,12 +10,14 @@ import { sampleSession } from '../../scripts/sample.ts'
 import { deepFreeze } from '../arbitraries.ts'
 import { createEngine, createEngineService, type Engine, EngineError, type EngineHost, type EngineOptions, type EngineProgress } from '../../src/engine/index.ts'
 import * as E from 'fp-ts/Either'
-import { type Message, type Messages, textMessage } from '../../src/message.ts'
+import { makeMessage, type Message, type Messages, textMessage } from '../../src/message.ts'
 import { importJSONL, toJSON, toJSONL } from '../../src/messages/codec.ts'
 import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
 import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
 import { applyChanges } from '../../src/engine/index.ts'
-import { planCompaction } from '../../src/compaction/plan.ts'
+import { planCompaction, shouldCompact } from '../../src/compaction/plan.ts'
+import { contextTokens } from '../../src/tokens/usage.ts'
+import { text } from '../../src/part.ts'
 import { buildTranscript } from '../../src/compaction/transcript.ts'
 import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
@@ -245,6 +247,36 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const session = await engine.open('s1', ms)
       const { system, head, preserved, ...rest } = expected
       expect(await session.plan({ keepRecentTokens: 3_000 })).toEqual({ ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } })
+    }))
+
+    it('answers a session\'s usage-anchored context and shouldCompact as contextTokens and shouldCompact do, after an append too', withEngine(make, heuristic, async (engine) => {
+      const estimate = await loadEstimator('heuristic')
+      const reply = deepFreeze(makeMessage({ id: 'reported', role: 'assistant', parts: [text('Done.')], metadata: { usage: { input: 30_000, cacheRead: 9_000, output: 500 } } }))
+      const ms = [...history(60, 12), reply]
+      const session = await engine.open('s1', ms)
+      const anchored = await session.contextTokens({ calibration: 1.25, fixedTokens: 7_000 })
+      expect(anchored).toEqual(contextTokens({ estimate, calibration: 1.25, fixedTokens: 7_000 })(ms))
+      expect(anchored).toEqual({ total: 39_500, reported: 39_500, estimated: 0, fixed: 0, anchor: 'reported' })
+      const next = turn(1)
+      await session.append(next)
+      const after = await session.contextTokens({ calibration: 1.25 })
+      expect(after).toEqual(contextTokens({ estimate, calibration: 1.25 })([...ms, ...next]))
+      expect(after.estimated).toBeGreaterThan(0)
+      expect(await session.shouldCompact({ contextWindow: after.total + 1_000, reserveTokens: 1_000, calibration: 1.25 })).toBe(false)
+      expect(await session.shouldCompact({ contextWindow: after.total + 999, reserveTokens: 1_000, calibration: 1.25 })).toBe(true)
+      // without a report, the whole history is estimated and the fixed part counted
+      const loose = history(60, 12)
+      const other = await engine.open('s2', loose)
+      expect(await other.contextTokens({ fixedTokens: 7_000 })).toEqual(contextTokens({ estimate, fixedTokens: 7_000 })(loose))
+      expect(await other.shouldCompact({ contextWindow: 200_000, reserveTokens: 0 })).toBe(shouldCompact({ estimate, contextWindow: 200_000, reserveTokens: 0 })(loose))
+      // the window options cross with a plan: the tail fits beside the fixed part
+      const windowed = { contextWindow: 12_000, reserveTokens: 1_000, fixedTokens: 4_000, calibration: 1.25 }
+      const planned = await engine.planCompaction(loose, windowed)
+      expect(planned).toEqual(planCompaction({ ...windowed, estimate })(loose))
+      expect(planned.tokens.preserved).toBeLessThan(planCompaction({ estimate })(loose).tokens.preserved)
+      const missing = await rejection(other.shouldCompact())
+      expect(missing).toBeInstanceOf(TypeError)
+      expect((missing as Error).message).toMatch(/contextWindow/)
     }))
 
     const compaction = { keepRecentTokens: 3_000 } as const
