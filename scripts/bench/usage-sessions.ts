@@ -212,3 +212,32 @@ export const loadSession = (path: string): E.Either<string, { readonly format: S
   if (format === undefined) return E.left('not a session file of Claude Code, Codex, Gemini CLI or opencode')
   return E.map((messages: Messages) => ({ format, messages }))(readSession(format, text))
 }
+
+/**
+ * The least-squares line `y = fixed + ratio × x` through points (an estimate, a reported prompt):
+ * over one session's requests, `ratio` is how many reported tokens each estimated token of the
+ * messages brings (the model's tokenizer against the estimator), and `fixed` what every request
+ * carries that the file does not hold (system prompt, tool definitions). `undefined` under three
+ * points or when every x is the same.
+ */
+export const fitLine = (points: ReadonlyArray<readonly [number, number]>): { readonly fixed: number; readonly ratio: number } | undefined => {
+  const n = points.length
+  if (n < 3) return undefined
+  let sx = 0
+  let sy = 0
+  for (const [x, y] of points) {
+    sx += x
+    sy += y
+  }
+  const mx = sx / n
+  const my = sy / n
+  let sxx = 0
+  let sxy = 0
+  for (const [x, y] of points) {
+    sxx += (x - mx) * (x - mx)
+    sxy += (x - mx) * (y - my)
+  }
+  if (sxx === 0) return undefined
+  const ratio = sxy / sxx
+  return { fixed: my - ratio * mx, ratio }
+}

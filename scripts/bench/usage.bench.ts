@@ -27,7 +27,7 @@ import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
 import { usageCorrected } from '../../src/tokens/usage.ts'
 import { type Estimator, loadEstimator, smartHeuristic } from '../../src/tokens.ts'
 import { benchHistory, measure, ms, pairedRatios, stats, table } from './lib.ts'
-import { type LeftOut, loadSession, peerModel, type RecordedRequest, recordedRequests, type SessionFormat, sessionFiles, withPromptAsInput } from './usage-sessions.ts'
+import { fitLine, type LeftOut, loadSession, peerModel, type RecordedRequest, recordedRequests, type SessionFormat, sessionFiles, withPromptAsInput } from './usage-sessions.ts'
 
 type ModelKey = keyof typeof models
 const MODEL_KEYS = Object.keys(models)
@@ -237,6 +237,39 @@ export default async function usageBench(): Promise<void> {
       summary(pick(is, (f) => f.peerAnchored)),
     ]),
   )
+
+  // --- what the reports say of the tokenizer and the fixed part: a line through each session's requests ---
+  const bySession = new Map<string, number[]>()
+  prepared.forEach((p, i) => {
+    const key = `${p.session}\u0000${p.reply.model ?? p.provider}`
+    bySession.set(key, [...(bySession.get(key) ?? []), i])
+  })
+  const fitRows: string[][] = []
+  for (const [key, is] of bySession) {
+    const [session, model] = key.split('\u0000')
+    const line = (f: (x: Figures) => number) => fitLine(is.map((i) => [f(figures[i] as Figures), (prepared[i] as Prepared).reported] as const))
+    const exact = line((f) => f.o200k)
+    const heuristic = line((f) => f.heuristic)
+    if (exact === undefined || heuristic === undefined) continue
+    const reported = is.map((i) => (prepared[i] as Prepared).reported)
+    fitRows.push([
+      session ?? '',
+      model ?? '',
+      is.length.toString(),
+      `${Math.min(...reported).toLocaleString('en')}–${Math.max(...reported).toLocaleString('en')}`,
+      `×${exact.ratio.toFixed(2)}`,
+      Math.round(exact.fixed).toLocaleString('en'),
+      `×${heuristic.ratio.toFixed(2)}`,
+      Math.round(heuristic.fixed).toLocaleString('en'),
+    ])
+  }
+  if (fitRows.length > 0) {
+    table(
+      'Each session\'s requests (3 or more of one model) fitted as reported = fixed + ratio × count: the tokens each counted token brings, and what every request carries that the file does not hold (the whole session, described: not a prediction)',
+      ['session', 'model', 'requests', 'reported', 'ratio to o200k ×1', 'fixed', 'ratio to chatfold ×1', 'fixed'],
+      fitRows,
+    )
+  }
 
   // --- speed on the same requests ---
   const counted = prepared.filter((p) => p.peer !== undefined)

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import { calibrationFromUsage } from '../../src/adapters/count.ts'
 import { makeMessage, text, textMessage } from '../../src/mod.ts'
-import { formatOf, loadSession, peerModel, promptOf, recordedRequests, sessionFiles, withPromptAsInput } from '../../scripts/bench/usage-sessions.ts'
+import { fitLine, formatOf, loadSession, peerModel, promptOf, recordedRequests, sessionFiles, withPromptAsInput } from '../../scripts/bench/usage-sessions.ts'
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 const reply = (id: string, model: string, usage: Record<string, number>, extra: Record<string, unknown> = {}) =>
@@ -98,5 +98,18 @@ describe('the usage bench: rebuilding recorded requests (scripts/bench/usage-ses
       return E.isRight(s) ? [s.right.format] : []
     })
     expect(new Set(read)).toEqual(new Set(['claude-code', 'codex', 'gemini-cli', 'opencode']))
+  })
+
+  it('fits reported = fixed + ratio × count through a session\'s requests, and declines too few or degenerate points', () => {
+    const line = fitLine([
+      [1_000, 26_250],
+      [5_000, 31_250],
+      [20_000, 50_000],
+      [41_000, 76_250],
+    ])
+    expect(line?.ratio).toBeCloseTo(1.25, 9)
+    expect(line?.fixed).toBeCloseTo(25_000, 6)
+    expect(fitLine([[1, 2], [3, 4]])).toBeUndefined()
+    expect(fitLine([[7, 1], [7, 2], [7, 3]])).toBeUndefined()
   })
 })
