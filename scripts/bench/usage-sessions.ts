@@ -79,14 +79,12 @@ export const usageOf = (m: Message): Usage | undefined => {
 }
 
 /**
- * The prompt tokens a recorded usage reports. Claude Code keeps Anthropic's figures, whose `input`
- * leaves out the tokens read from and written to the cache, and opencode subtracts the cached
- * tokens from every provider's input: their prompt is `input + cacheRead + cacheWrite`. Codex keeps
- * OpenAI's `input_tokens` and Gemini CLI Gemini's `promptTokenCount`, which both include the cached
- * tokens: their prompt is `input` (plus any cache write), the cached figure a share of it.
+ * The prompt tokens a recorded usage reports: `input + cacheRead + cacheWrite` for every source,
+ * since the readers keep the usage contract (Claude Code's Anthropic figures leave the cache out of
+ * `input`, opencode subtracts it, and the Codex and Gemini CLI readers take the cached tokens out of
+ * the input count their providers report).
  */
-export const promptOf = (format: SessionFormat, u: Usage): number =>
-  format === 'codex' || format === 'gemini-cli' ? u.input + u.cacheWrite : u.input + u.cacheRead + u.cacheWrite
+export const promptOf = (_format: SessionFormat, u: Usage): number => u.input + u.cacheRead + u.cacheWrite
 
 /** The provider that counted a reply's prompt: the reader's, else guessed from the model's name. */
 export const providerOf = (m: Message): ProviderId | undefined => {

@@ -48,7 +48,7 @@ const ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'function_c
 /** Event messages that repeat a response item (the text a person typed, the reply, its reasoning). */
 const ECHOES = new Set(['user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break'])
 
-/** The usage of a `token_count` event's `last_token_usage`, as Codex reported it. */
+/** The usage of a `token_count` event's `last_token_usage`, with the cached tokens taken out of the input (see below). */
 const usageOf = (u: Rec): RecordedUsage | undefined => {
   const input = optNum(u, 'input_tokens')
   const output = optNum(u, 'output_tokens')
@@ -56,7 +56,10 @@ const usageOf = (u: Rec): RecordedUsage | undefined => {
   const cacheRead = optNum(u, 'cached_input_tokens')
   const cacheWrite = optNum(u, 'cache_write_input_tokens')
   const reasoning = optNum(u, 'reasoning_output_tokens')
-  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }), ...(reasoning === undefined ? {} : { reasoning }) }
+  // OpenAI counts cached tokens inside input_tokens; the usage contract keeps them apart, so that
+  // input + cacheRead + cacheWrite is the prompt for every source
+  const uncached = Math.max(0, input - (cacheRead ?? 0))
+  return { input: uncached, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }), ...(reasoning === undefined ? {} : { reasoning }) }
 }
 
 /** The text of a tool output: a string, content items (text joined; images kept aside), or `{ content, success }`. */
@@ -84,7 +87,7 @@ const outputOf = (u: unknown): { readonly content: string; readonly isError: boo
  * import { fromCodexRollout } from 'chatfold/sessions'
  * fromCodexRollout({})('{"timestamp":"2026-01-05T09:00:00.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Hi"}]}}')
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category adapters
  */
 export const fromCodexRollout =

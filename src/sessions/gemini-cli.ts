@@ -94,7 +94,10 @@ const usageOf = (t: Rec): RecordedUsage | undefined => {
   if (input === undefined || output === undefined) return undefined
   const cacheRead = optNum(t, 'cached')
   const reasoning = optNum(t, 'thoughts')
-  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(reasoning === undefined ? {} : { reasoning }) }
+  // Gemini counts cached tokens inside the prompt's count; the usage contract keeps them apart, so
+  // that input + cacheRead is the prompt, as for every source (the record stays in metadata.gemini.tokens)
+  const uncached = Math.max(0, input - (cacheRead ?? 0))
+  return { input: uncached, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(reasoning === undefined ? {} : { reasoning }) }
 }
 
 /** The drafts of one message record: one message, and for a reply with tool calls, a tool message of their results. */
@@ -188,7 +191,7 @@ const sessionMeta = (o: Rec): Record<string, unknown> => {
  * import { fromGeminiCliChat } from 'chatfold/sessions'
  * fromGeminiCliChat({})('{"sessionId":"s","projectHash":"p","startTime":"2026-01-05T09:00:00.000Z","lastUpdated":"2026-01-05T09:00:00.000Z","messages":[]}')
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category adapters
  */
 export const fromGeminiCliChat =

@@ -24,7 +24,7 @@ import { isObject } from '../internal/object.ts'
  * import type { SkippedLine } from 'chatfold/sessions'
  * const s: SkippedLine = { line: 4, reason: 'not JSON: Unexpected end of JSON input' }
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category adapters
  */
 export type SkippedLine = { readonly line: number; readonly reason: string }
@@ -39,7 +39,7 @@ export type SkippedLine = { readonly line: number; readonly reason: string }
  * import type { SessionRead } from 'chatfold/sessions'
  * const empty: SessionRead = { messages: [], archive: [], notes: [], skipped: [] }
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category adapters
  */
 export type SessionRead = {
@@ -58,21 +58,23 @@ export type SessionRead = {
  * import type { SessionOptions } from 'chatfold/sessions'
  * const lenient: SessionOptions = { badLines: 'skip' }
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category adapters
  */
 export type SessionOptions = { readonly badLines?: 'fail' | 'skip' }
 
 /**
- * The token usage a tool recorded for one model reply, as it reported it, in `metadata.usage` of the
- * assistant message: `input` and `output`, and where reported the cache reads and writes and the
- * reasoning share.
+ * The token usage a tool recorded for one model reply, in `metadata.usage` of the assistant message:
+ * `input` (the prompt tokens neither read from nor written to the cache), `output`, and where
+ * reported the cache reads and writes and the reasoning share. The prompt is `input + cacheRead +
+ * cacheWrite` for every source: OpenAI and Gemini count the cached tokens inside their input
+ * figure, and the readers take them out (the tool's own record stays in the message's metadata).
  *
  * @example
  * import type { RecordedUsage } from 'chatfold/sessions'
  * const u: RecordedUsage = { input: 1200, output: 80, cacheRead: 1024, reasoning: 64 }
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category adapters
  */
 export type RecordedUsage = {

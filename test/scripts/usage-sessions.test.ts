@@ -33,12 +33,11 @@ describe('the usage bench: rebuilding recorded requests (scripts/bench/usage-ses
     expect(files.some((f) => f.endsWith('.md'))).toBe(false)
   })
 
-  it("reads the prompt the way each tool counted the cache: Codex's and Gemini CLI's input includes the cached tokens", () => {
-    const u = { input: 6_120, output: 188, cacheRead: 2_944, cacheWrite: 0 }
-    expect(promptOf('codex', u)).toBe(6_120)
-    expect(promptOf('gemini-cli', u)).toBe(6_120)
-    expect(promptOf('claude-code', u)).toBe(9_064)
-    expect(promptOf('opencode', { ...u, cacheWrite: 100 })).toBe(9_164)
+  it('reads the prompt as the usage contract has it for every tool: input + cacheRead + cacheWrite', () => {
+    // the Codex and Gemini CLI readers take the cached tokens out of their providers' input counts
+    const u = { input: 3_176, output: 188, cacheRead: 2_944, cacheWrite: 0 }
+    for (const format of ['codex', 'gemini-cli', 'claude-code'] as const) expect(promptOf(format, u)).toBe(6_120)
+    expect(promptOf('opencode', { ...u, cacheWrite: 100 })).toBe(6_220)
   })
 
   it("rebuilds each report's prompt from the messages before it, anchoring on the same model's previous report only", () => {
@@ -59,13 +58,13 @@ describe('the usage bench: rebuilding recorded requests (scripts/bench/usage-ses
     expect(leftOut).toEqual({ subconversation: 1, noPrompt: 1, noProvider: 0 })
   })
 
-  it('hands calibrationFromUsage the prompt as the tool counted it, not the cached share twice', () => {
-    const ms = [textMessage('user', 'List the files of the repository and say which are tests.'), reply('a1', 'gpt-5-codex', { input: 4_000, output: 50, cacheRead: 3_000 })]
+  it('hands calibrationFromUsage the same prompt the library reads from the usage', () => {
+    const ms = [textMessage('user', 'List the files of the repository and say which are tests.'), reply('a1', 'gpt-5-codex', { input: 1_000, output: 50, cacheRead: 3_000 })]
     const asRead = calibrationFromUsage({})(ms) ?? 0
-    const fixed = calibrationFromUsage({})(withPromptAsInput('codex', ms)) ?? 0
-    expect(fixed).toBeGreaterThan(0)
-    expect(asRead / fixed).toBeCloseTo(7 / 4, 5)
-    expect(withPromptAsInput('claude-code', ms)[1]?.metadata?.['usage']).toEqual({ input: 7_000, output: 50 })
+    const rebuilt = calibrationFromUsage({})(withPromptAsInput('codex', ms)) ?? 0
+    expect(rebuilt).toBeGreaterThan(0)
+    expect(asRead / rebuilt).toBeCloseTo(1, 5)
+    expect(withPromptAsInput('claude-code', ms)[1]?.metadata?.['usage']).toEqual({ input: 4_000, output: 50 })
   })
 
   it("names ai-tokenizer's model for a reply's model: exact, else the newest of its family, else the provider's default", () => {
