@@ -233,9 +233,14 @@ export const countRequest =
 /**
  * The ratio of a model's reported prompt tokens to chatfold's estimate of the same messages,
  * learnt from the usage a history records (`metadata.usage` on its assistant messages, as the
- * session readers keep it: `input` plus `cacheRead` and `cacheWrite`): the median over the reports
- * whose prompt can be rebuilt (the messages before the reply, with `fixed` tokens of tools and
- * system outside the history added to the estimate). `undefined` when the history records none.
+ * session readers keep it: the prompt is `input` plus `cacheRead` and `cacheWrite`). Between two
+ * reports of the same model, what the prompt grew by is set against the estimate of the messages
+ * added: the system prompt and tool definitions, which a history does not hold, are in both reports
+ * and cancel out. The answer is the median of those ratios (over steps of at least `minStep`
+ * estimated tokens, 256 by default); with no such step, the ratio of a report to the estimate of
+ * everything before it, `fixed` (tools and system outside the history) added. Replies of a
+ * sub-conversation (`display` messages) report another context and are passed over. `undefined`
+ * when the history records no usable report.
  *
  * @example
  * import { calibrationFromUsage, makeMessage, text, textMessage } from 'chatfold'
@@ -249,16 +254,26 @@ export const countRequest =
  * @category tokens
  */
 export const calibrationFromUsage =
-  (opts: { readonly estimate?: Estimator; readonly fixed?: number }) =>
+  (opts: { readonly estimate?: Estimator; readonly fixed?: number; readonly minStep?: number }) =>
   (ms: Messages): number | undefined => {
     const estimate = opts.estimate ?? smartHeuristic
-    const ratios: number[] = []
+    const minStep = Math.max(1, opts.minStep ?? 256)
+    const steps: number[] = []
+    const wholes: number[] = []
     let before = opts.fixed ?? 0
+    const last = new Map<string, { readonly reported: number; readonly before: number }>()
     for (const m of ms) {
-      const reported = promptOf(m)
-      if (m.role === 'assistant' && reported !== undefined && before > 0) ratios.push(reported / before)
+      const reported = m.role === 'assistant' && m.kind !== 'display' ? promptOf(m) : undefined
+      if (reported !== undefined && reported > 0 && before > 0) {
+        wholes.push(reported / before)
+        const model = m.model ?? ''
+        const previous = last.get(model)
+        if (previous !== undefined && before - previous.before >= minStep && reported > previous.reported) steps.push((reported - previous.reported) / (before - previous.before))
+        last.set(model, { reported, before })
+      }
       if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') before += tokenBreakdown(estimate, m).total
     }
+    const ratios = steps.length > 0 ? steps : wholes
     if (ratios.length === 0) return undefined
     const sorted = ratios.sort((a, b) => a - b)
     return sorted[Math.floor(sorted.length / 2)]

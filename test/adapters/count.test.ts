@@ -176,3 +176,22 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
     expect(bad._tag).toBe('Left')
   })
 })
+
+describe('calibrationFromUsage between reports', () => {
+  it('learns the tokenizer ratio from what the prompt grew by, so that tools and system outside the history cancel out', () => {
+    const word = (n: number) => 'word '.repeat(n)
+    const est = (t: string) => smartHeuristic(t) + 4
+    const fixed = 20_000 // the system prompt and tools, in every report, never in the history
+    const q1 = textMessage('user', word(400))
+    const a1 = (input: number) => makeMessage({ id: 'a1', role: 'assistant', model: 'm', parts: [text('ok')], metadata: { usage: { input, output: 5 } } })
+    const q2 = textMessage('user', word(2_000))
+    const a2 = (input: number) => makeMessage({ id: 'a2', role: 'assistant', model: 'm', parts: [text('ok')], metadata: { usage: { input, output: 5 } } })
+    const first = Math.round(fixed + est(word(400)) * 1.3)
+    const second = Math.round(first + (est('ok') + est(word(2_000))) * 1.3)
+    const history = [q1, a1(first), q2, a2(second)]
+    expect(calibrationFromUsage({})(history)).toBeCloseTo(1.3, 2)
+    // a sub-conversation's report is of another context, and is passed over
+    const sub = makeMessage({ role: 'assistant', kind: 'display', model: 'm', parts: [text('x')], metadata: { usage: { input: 1, output: 1 } } })
+    expect(calibrationFromUsage({})([q1, a1(first), sub, q2, a2(second)])).toBeCloseTo(1.3, 2)
+  })
+})
