@@ -12,7 +12,7 @@ import type { Message, Messages } from '../message.ts'
 import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, errorText } from './shared.ts'
 import { blockParts, extrasOf, requestShape } from './anthropic-blocks.ts'
 import { isObject } from '../internal/object.ts'
-import { appliedEditsOf, CONTEXT_EDITS_KEY } from './anthropic-context.ts'
+import { appliedEditsOf, CONTEXT_EDITS_KEY } from './anthropic-applied.ts'
 
 // --- from ---
 

@@ -15,35 +15,26 @@ import { type DecodeFailure, formatDecodeFailure } from '../failure.ts'
 import type { Messages } from '../message.ts'
 import { importJSONL, toJSON, toJSONL } from '../messages/codec.ts'
 import { decodeMessages } from '../message.ts'
-import {
-  type AdapterError,
-  type AdapterOptions,
-  type AdapterReport,
-  type ChatRequest,
-  type ClaudeCodeSession,
-  fromAnthropicRequest,
-  fromGeminiRequest,
-  fromOpenAIChatRequest,
-  fromOpenAIResponsesRequest,
-  toAnthropicRequest,
-  toGeminiRequest,
-  toOpenAIChatRequest,
-  toOpenAIResponsesRequest,
-  fromClaudeCode,
-  readClaudeCode,
-  fromAnthropic,
-  fromGemini,
-  fromModelMessages,
-  fromOpenAIChat,
-  fromOpenAIResponses,
-  fromUIMessages,
-  toAnthropic,
-  toGemini,
-  toModelMessages,
-  toOpenAIChat,
-  toOpenAIResponses,
-  toUIMessages,
-} from '../adapters/index.ts'
+// each adapter from its own module: the adapters' index would load every one of them, and the
+// modules they carry (context edits, counting, provider counters), for a command that reads one file
+import type { AdapterError, AdapterOptions, AdapterReport } from '../adapters/types.ts'
+import type { ChatRequest } from '../adapters/request.ts'
+import { fromAnthropicRequest, toAnthropicRequest } from '../adapters/anthropic-request.ts'
+import { fromGeminiRequest, toGeminiRequest } from '../adapters/gemini-request.ts'
+import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
+import { type ClaudeCodeSession, fromClaudeCode, readClaudeCode } from '../adapters/claude-code.ts'
+import { fromAnthropic } from '../adapters/anthropic-from.ts'
+import { fromGemini } from '../adapters/gemini-from.ts'
+import { fromModelMessages } from '../adapters/ai-sdk-from.ts'
+import { fromOpenAIChat } from '../adapters/openai-chat-from.ts'
+import { fromOpenAIResponses } from '../adapters/openai-responses-from.ts'
+import { fromUIMessages } from '../adapters/ai-sdk-ui-from.ts'
+import { toAnthropic } from '../adapters/anthropic.ts'
+import { toGemini } from '../adapters/gemini.ts'
+import { toModelMessages } from '../adapters/ai-sdk.ts'
+import { toOpenAIChat } from '../adapters/openai-chat.ts'
+import { toOpenAIResponses } from '../adapters/openai-responses.ts'
+import { toUIMessages } from '../adapters/ai-sdk-ui.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { isObject } from '../internal/object.ts'
 import { fromCodexRollout } from '../sessions/codex.ts'
