@@ -1,0 +1,163 @@
+/**
+ * `chatfold/claude-agent-sdk`: a `SessionStore` of the Claude Agent SDK
+ * (`@anthropic-ai/claude-agent-sdk`, an optional peer dependency, for its types only) kept in the
+ * chat store, in this process or through its HTTP API, on any of the store's backends; and the
+ * stored transcript read as a chatfold history, its `compact_boundary` records as compactions.
+ *
+ * @module
+ */
+import type { SessionKey, SessionStore, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk'
+import * as E from 'fp-ts/Either'
+import type { ChatLog } from '../chat-log.ts'
+import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
+import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
+import { readClaudeCode, type ClaudeCodeOptions, type ClaudeCodeSession } from '../adapters/claude-code.ts'
+
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+
+/** The store's conversation ids are at most this long. */
+const MAX_ID = 256
+
+const PREFIX = 'claude-agent-sdk/'
+
+/** The conversation of a key: its parts encoded, so that `/` only separates them. */
+const conversationOf = (key: SessionKey): string => {
+  if (key.subpath === '') throw new Error('Cannot use a session key with an empty subpath: omit it for the main transcript')
+  const id = [PREFIX + encodeURIComponent(key.projectKey), encodeURIComponent(key.sessionId), ...(key.subpath === undefined ? [] : [encodeURIComponent(key.subpath)])].join('/')
+  if (id.length > MAX_ID) throw new Error(`Cannot store session ${JSON.stringify(key.sessionId)}: its key makes a conversation id of ${id.length} characters, over the store's ${MAX_ID}`)
+  return id
+}
+
+type Entry = { readonly kind: 'entry'; readonly gen: number; readonly at: number; readonly entry: SessionStoreEntry }
+type Deleted = { readonly kind: 'deleted'; readonly at: number }
+type Folded = { readonly gen: number; readonly at: number; readonly entries: ReadonlyArray<SessionStoreEntry>; readonly written: boolean; readonly deleted: boolean }
+
+const isEntry = (r: JsonRecord): r is JsonRecord & Entry => r['kind'] === 'entry' && typeof r['gen'] === 'number' && typeof r['at'] === 'number' && typeof r['entry'] === 'object'
+
+/** What a transcript's records leave: the entries since the last deletion, in order. */
+const fold = (records: ReadonlyArray<JsonRecord>, id: string): Folded => {
+  let entries: SessionStoreEntry[] = []
+  let gen = 0
+  let at = 0
+  let written = false
+  records.forEach((r, i) => {
+    const time = typeof r['at'] === 'number' ? r['at'] : 0
+    at = Math.max(at, time)
+    if (isEntry(r)) {
+      entries.push(r.entry)
+      written = true
+    } else if (r['kind'] === 'deleted') {
+      entries = []
+      gen++
+      written = false
+    } else throw new Error(`Cannot read transcript ${JSON.stringify(id)}: record ${i} is not a transcript record (kind: ${JSON.stringify(r['kind'])})`)
+  })
+  return { gen, at, entries, written, deleted: gen > 0 && !written }
+}
+
+const asRecord = (r: Entry | Deleted): JsonRecord => {
+  const data = JsonRecordC.decode(r)
+  if (E.isLeft(data)) throw new Error(`Cannot store a transcript entry that is not JSON: ${formatDecodeFailure(failureFromErrors(data.left))}`)
+  return data.right
+}
+
+/**
+ * A `SessionStore` with everything the SDK may call implemented, and `history`.
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load' | 'listSessions' | 'delete' | 'listSubkeys'>> & {
+  /** The stored transcript read by `readClaudeCode`: the history from the last compaction on, the archive, the compactions. */
+  readonly history: (key: SessionKey, options?: ClaudeCodeOptions) => Promise<ClaudeCodeSession | undefined>
+}
+
+/**
+ * A session store of the Claude Agent SDK kept in the chat store (`storeChatLog(store)` over any
+ * backend, or `httpChatLog({ url, token })` for a served one): pass it as `sessionStore` to
+ * `query`. It keeps the contract of the SDK's `SessionStore`: entries load back deep-equal, in
+ * append order; an entry whose `uuid` the transcript holds already is skipped (a retried batch
+ * or a replayed import adds nothing), entries without one are always appended; `load` answers
+ * null for a transcript never written or deleted; `listSessions` lists the main transcripts with
+ * the time of their last write; `delete` of a main transcript deletes its subagent transcripts
+ * too; `listSubkeys` lists those. The store is append-only: a deletion is a record, after which
+ * the transcript reads as never written (the entries stay in the store's log: retention is the
+ * store's). `history(key)` reads the transcript with `readClaudeCode`, its `compact_boundary`
+ * records as compaction boundaries.
+ *
+ * @example
+ * import { createChatStore } from 'chatfold'
+ * import { chatStoreSessionStore, storeChatLog } from 'chatfold/claude-agent-sdk'
+ * const sessionStore = chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: Infinity })))
+ * // query({ prompt, options: { sessionStore } })
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
+  let lastAt = 0
+  const now = (): number => (lastAt = Math.max(Date.now(), lastAt + 1))
+  const read = async (key: SessionKey): Promise<Folded> => {
+    const id = conversationOf(key)
+    return fold(await log.read(id), id)
+  }
+  const subkeys = async (key: { readonly projectKey: string; readonly sessionId: string }): Promise<string[]> => {
+    const main = conversationOf(key)
+    const ids = await log.conversations(`${main}/`)
+    const out: string[] = []
+    for (const id of ids) {
+      const folded = fold(await log.read(id), id)
+      if (folded.written) out.push(decodeURIComponent(id.slice(main.length + 1)))
+    }
+    return out
+  }
+  const remove = async (key: SessionKey): Promise<void> => {
+    const current = await read(key)
+    if (current.written) await log.append(conversationOf(key), [{ text: 'deleted', data: asRecord({ kind: 'deleted', at: now() }) }])
+  }
+  return {
+    append: async (key, entries) => {
+      if (entries.length === 0) return
+      const id = conversationOf(key)
+      const current = await read(key)
+      const seen = new Set(current.entries.flatMap((e) => (typeof e.uuid === 'string' ? [e.uuid] : [])))
+      const at = now()
+      const records = entries.flatMap((entry) => {
+        const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined
+        if (uuid !== undefined && seen.has(uuid)) return []
+        if (uuid !== undefined) seen.add(uuid)
+        const text = typeof entry.type === 'string' && entry.type !== '' ? entry.type : 'entry'
+        // the id makes the store itself refuse a uuid twice in a generation, should two appends race
+        return [{ ...(uuid === undefined ? {} : { id: `${current.gen}:${uuid}` }), text, data: asRecord({ kind: 'entry', gen: current.gen, at, entry }) }]
+      })
+      if (records.length > 0) await log.append(id, records)
+    },
+    load: async (key) => {
+      const folded = await read(key)
+      return folded.written ? [...folded.entries] : null
+    },
+    listSessions: async (projectKey) => {
+      const prefix = `${PREFIX}${encodeURIComponent(projectKey)}/`
+      const out: Array<{ sessionId: string; mtime: number }> = []
+      for (const id of await log.conversations(prefix)) {
+        const rest = id.slice(prefix.length)
+        if (rest.includes('/')) continue
+        const folded = fold(await log.read(id), id)
+        if (folded.written) out.push({ sessionId: decodeURIComponent(rest), mtime: Math.floor(folded.at) })
+      }
+      return out
+    },
+    delete: async (key) => {
+      if (key.subpath === undefined) for (const subpath of await subkeys(key)) await remove({ ...key, subpath })
+      await remove(key)
+    },
+    listSubkeys: subkeys,
+    history: async (key, options = {}) => {
+      const folded = await read(key)
+      if (!folded.written) return undefined
+      const r = readClaudeCode(options)(folded.entries)
+      if (E.isLeft(r)) throw new Error(`Cannot read session ${JSON.stringify(key.sessionId)} as a history: ${formatDecodeFailure(r.left)}`)
+      return r.right
+    },
+  }
+}
