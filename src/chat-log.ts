@@ -31,7 +31,8 @@ export type ChatLogRecord = { readonly id?: string; readonly text: string; reado
  * back in the same order, list the conversations with the time of their last record.
  *
  * @example
- * import { createChatStore, storeChatLog } from 'chatfold'
+ * import { createChatStore } from 'chatfold'
+ * import { storeChatLog } from 'chatfold/openai-agents'
  * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
  * await log.append('s-1', [{ text: 'note', data: { n: 1 } }])
  * await log.read('s-1') // [{ n: 1 }]
@@ -57,7 +58,8 @@ const truncated = (id: string, held: number, count: number): Error =>
  * store has cut is refused on read, never returned in part.
  *
  * @example
- * import { createChatStore, storeChatLog } from 'chatfold'
+ * import { createChatStore } from 'chatfold'
+ * import { storeChatLog } from 'chatfold/claude-agent-sdk'
  * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
  *
  * @since 0.2.0
@@ -99,7 +101,7 @@ export type HttpChatLogOptions = { readonly url: string; readonly token?: string
  * /environment/modalities/chat` to list. Any other answer rejects with its status and body.
  *
  * @example
- * import { httpChatLog } from 'chatfold'
+ * import { httpChatLog } from 'chatfold/openai-agents'
  * const log = httpChatLog({ url: 'http://127.0.0.1:8787', token: 'secret' })
  *
  * @since 0.2.0

@@ -27,6 +27,7 @@ const outputOf = (output: unknown): unknown => {
  * way (`callId`, `function_call_result`, reasoning as `content`); other items pass as they are.
  *
  * @example
+ * import { responsesItemOf } from './items.ts'
  * responsesItemOf({ type: 'function_call', callId: 'c1', name: 'f', arguments: '{}' })
  * // { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }
  */
@@ -49,7 +50,13 @@ export const responsesItemOf = (item: AgentInputItem): unknown => {
 /** The id a message read from item `i` gets: it names the item, so a kept tail maps back to items. */
 const idOf = (i: number, j: number): string => `item-${i}-${j}`
 
-/** The item index a message came from, when it came from one. */
+/**
+ * The item index a message came from, when it came from one.
+ *
+ * @example
+ * import { itemIndexOf } from './items.ts'
+ * itemIndexOf({ id: 'item-3-0', role: 'user', kind: 'normal', parts: [] }) // 3
+ */
 export const itemIndexOf = (m: Message): number | undefined => {
   const r = /^item-(\d+)-\d+$/.exec(m.id)
   return r === null ? undefined : Number(r[1])
@@ -60,6 +67,7 @@ export const itemIndexOf = (m: Message): number | undefined => {
  * item (`item-3-0`).
  *
  * @example
+ * import { historyOfItems } from './items.ts'
  * historyOfItems([{ role: 'user', content: 'Hi' }]) // [{ id: 'item-0-0', role: 'user', … }]
  */
 export const historyOfItems = (items: ReadonlyArray<AgentInputItem>): Messages =>
@@ -72,6 +80,10 @@ export const historyOfItems = (items: ReadonlyArray<AgentInputItem>): Messages =
 /**
  * The Agents SDK items of a compaction's summary messages: a text summary as a user message, a
  * provider's boundary (OpenAI's `compaction` item) as the item it came as.
+ *
+ * @example
+ * import { itemsOfSummary } from './items.ts'
+ * itemsOfSummary([{ id: 's', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Summary' }] }]) // [{ role: 'user', content: 'Summary' }]
  */
 export const itemsOfSummary = (summary: Messages): ReadonlyArray<AgentInputItem> => {
   const written = toOpenAIResponses()(summary)
