@@ -142,7 +142,7 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     popItem: async () => {
       const all = await items()
       const last = all[all.length - 1]
-      if (last !== undefined) void 0
+      if (last !== undefined) await append([{ op: 'pop' }])
       return last
     },
     clearSession: async () => append([{ op: 'clear' }]),
