@@ -17,45 +17,82 @@ import type { JsonRecord } from './internal/json.ts'
 import { formatDecodeFailure } from './failure.ts'
 
 /**
- * One record to append: its payload (a JSON object), the text the store shows for it, and an
- * optional id the store refuses to hold twice in the conversation (a retried append is then
- * skipped).
+ * One record to append: its payload (a JSON object) and the text the store shows for it.
  *
  * @since 0.2.0
  * @category integrations
  */
-export type ChatLogRecord = { readonly id?: string; readonly text: string; readonly data: JsonRecord }
+export type ChatLogRecord = { readonly text: string; readonly data: JsonRecord }
+
+/**
+ * What a conversation's log holds: the payloads of its records in order, and the position of the
+ * first (0, unless the store has dropped the oldest: its `maxHistorySize`).
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonly from: number }
 
 /**
  * A log of records per conversation (a conversation of the chat store): append in order, read
- * back in the same order, list the conversations with the time of their last record.
+ * back in the same order, list the conversations. Each record's message id is its position
+ * (`r0`, `r1`, …), so a reader knows when the store has dropped the oldest ones (`from`), and two
+ * writers never take the same position: the store refuses the second, which appends after.
  *
  * @example
  * import { createChatStore } from 'chatfold'
  * import { storeChatLog } from 'chatfold/openai-agents'
  * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
  * await log.append('s-1', [{ text: 'note', data: { n: 1 } }])
- * await log.read('s-1') // [{ n: 1 }]
+ * await log.read('s-1') // { records: [{ n: 1 }], from: 0 }
  *
  * @since 0.2.0
  * @category integrations
  */
 export type ChatLog = {
-  /** Appends records in order; one whose id the conversation holds already is skipped. */
+  /** Appends records in order, after whatever the conversation holds. */
   readonly append: (conversationId: string, records: ReadonlyArray<ChatLogRecord>) => Promise<void>
-  /** The payloads of a conversation's records in order; empty for a conversation never written. Rejects when the store dropped some (its `maxHistorySize`). */
-  readonly read: (conversationId: string) => Promise<ReadonlyArray<JsonRecord>>
+  /** The records a conversation holds; no records for a conversation never written. */
+  readonly read: (conversationId: string) => Promise<ChatLogRead>
   /** The ids of the conversations starting with `prefix`. */
   readonly conversations: (prefix: string) => Promise<ReadonlyArray<string>>
 }
 
-const truncated = (id: string, held: number, count: number): Error =>
-  new Error(`Cannot read conversation ${JSON.stringify(id)}: the store holds ${held} of its ${count} records (open it with maxHistorySize: Infinity)`)
+const positionOf = (id: string): number | undefined => {
+  const r = /^r(0|[1-9]\d*)$/.exec(id)
+  return r === null ? undefined : Number(r[1])
+}
+
+/** The records of held messages, checked to be consecutive log positions. */
+const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: string; readonly metadata?: JsonRecord | undefined }>): ChatLogRead => {
+  const first = held[0] === undefined ? 0 : positionOf(held[0].id)
+  held.forEach((m, i) => {
+    if (first === undefined || positionOf(m.id) !== first + i) throw new Error(`Cannot read conversation ${JSON.stringify(conversationId)}: message ${JSON.stringify(m.id)} is not a log record at position ${(first ?? 0) + i}`)
+  })
+  return { records: held.map((m) => m.metadata ?? {}), from: first ?? 0 }
+}
+
+/** Appends each record at the next position, counting again after a position another writer took. */
+const appendAt = async (
+  records: ReadonlyArray<ChatLogRecord>,
+  count: () => Promise<number>,
+  put: (record: ChatLogRecord, id: string) => Promise<'taken' | 'done'>,
+): Promise<void> => {
+  if (records.length === 0) return
+  let n = await count()
+  for (const r of records) {
+    for (let attempt = 0; ; attempt++) {
+      if ((await put(r, `r${n}`)) === 'done') break
+      if (attempt >= 16) throw new Error(`Cannot append: position r${n} stays taken`)
+      n = await count()
+    }
+    n++
+  }
+}
 
 /**
  * A `ChatLog` over a `ChatStore` in this process; each append resolves once the store's `flush`
- * (a durable store's) has. Open the store with `maxHistorySize: Infinity`: a conversation the
- * store has cut is refused on read, never returned in part.
+ * (a durable store's) has.
  *
  * @example
  * import { createChatStore } from 'chatfold'
@@ -67,19 +104,19 @@ const truncated = (id: string, held: number, count: number): Error =>
  */
 export const storeChatLog = (store: ChatStore): ChatLog => ({
   append: async (conversationId, records) => {
-    for (const r of records) {
-      const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, ...(r.id === undefined ? {} : { message_id: r.id }) })
-      if (E.isLeft(done) && done.left.type !== 'duplicate_message') throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: ${describe(done.left)}`)
-    }
+    await appendAt(
+      records,
+      async () => O.match(() => 0, (m: { readonly message_count: number }) => m.message_count)(getConversationMetadata(conversationId)(store.state())),
+      async (r, id) => {
+        const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
+        if (E.isRight(done)) return 'done'
+        if (done.left.type === 'duplicate_message') return 'taken'
+        throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: ${describe(done.left)}`)
+      },
+    )
     await store.flush?.()
   },
-  read: async (conversationId) => {
-    const state = store.state()
-    const held = getConversation(conversationId)(state)
-    const meta = getConversationMetadata(conversationId)(state)
-    if (O.isSome(meta) && meta.value.message_count > held.length) throw truncated(conversationId, held.length, meta.value.message_count)
-    return held.map((m) => m.metadata ?? {})
-  },
+  read: async (conversationId) => readHeld(conversationId, getConversation(conversationId)(store.state())),
   conversations: async (prefix) => conversationIds(store.state()).filter((id) => id.startsWith(prefix)),
 })
 
@@ -97,8 +134,9 @@ export type HttpChatLogOptions = { readonly url: string; readonly token?: string
 
 /**
  * A `ChatLog` over a served store's HTTP API: `POST /modalities/chat/submit` for each record (a
- * 409 for an id held already is a skip), `POST /environment/modalities/chat/query` to read, `GET
- * /environment/modalities/chat` to list. Any other answer rejects with its status and body.
+ * 409 means another writer took the position: the record goes after), `POST
+ * /environment/modalities/chat/query` to read, `GET /environment/modalities/chat` to list. Any
+ * other answer rejects with its status and body.
  *
  * @example
  * import { httpChatLog } from 'chatfold/openai-agents'
@@ -127,17 +165,32 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
   }
   const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error => new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
   return {
-    append: async (conversationId, records) => {
-      for (const r of records) {
-        const answer = await call('POST', '/modalities/chat/submit', { role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, ...(r.id === undefined ? {} : { message_id: r.id }) })
-        if (answer.status !== 200 && answer.status !== 201 && answer.status !== 409) throw fail(`append to conversation ${JSON.stringify(conversationId)}`, answer)
-      }
-    },
+    append: (conversationId, records) =>
+      appendAt(
+        records,
+        async () => {
+          const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId, limit: 1 })
+          if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
+          const last = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id?: string }> }).messages?.[0]?.message_id
+          const at = last === undefined ? -1 : positionOf(last)
+          if (at === undefined) throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: its last message ${JSON.stringify(last)} is not a log record`)
+          return at + 1
+        },
+        async (r, id) => {
+          const answer = await call('POST', '/modalities/chat/submit', { role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
+          if (answer.status === 409) return 'taken'
+          if (answer.status !== 200 && answer.status !== 201) throw fail(`append to conversation ${JSON.stringify(conversationId)}`, answer)
+          return 'done'
+        },
+      ),
     read: async (conversationId) => {
       const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId })
       if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
-      const messages = (answer.json as { readonly messages?: ReadonlyArray<{ readonly metadata?: JsonRecord }> }).messages ?? []
-      return messages.map((m) => m.metadata ?? {})
+      const messages = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id: string; readonly metadata?: JsonRecord }> }).messages ?? []
+      return readHeld(
+        conversationId,
+        messages.map((m) => ({ id: m.message_id, metadata: m.metadata })),
+      )
     },
     conversations: async (prefix) => {
       const answer = await call('GET', '/environment/modalities/chat')

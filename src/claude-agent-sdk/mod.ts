@@ -8,12 +8,12 @@
  */
 import type { SessionKey, SessionStore, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk'
 import * as E from 'fp-ts/Either'
-import type { ChatLog } from '../chat-log.ts'
+import type { ChatLog, ChatLogRead } from '../chat-log.ts'
 import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
 import { readClaudeCode, type ClaudeCodeOptions, type ClaudeCodeSession } from '../adapters/claude-code.ts'
 
-export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
 
 /** The store's conversation ids are at most this long. */
 const MAX_ID = 256
@@ -28,32 +28,49 @@ const conversationOf = (key: SessionKey): string => {
   return id
 }
 
-type Entry = { readonly kind: 'entry'; readonly gen: number; readonly at: number; readonly entry: SessionStoreEntry }
+type Entry = { readonly kind: 'entry'; readonly at: number; readonly entry: SessionStoreEntry }
 type Deleted = { readonly kind: 'deleted'; readonly at: number }
-type Folded = { readonly gen: number; readonly at: number; readonly entries: ReadonlyArray<SessionStoreEntry>; readonly written: boolean; readonly deleted: boolean }
+type Folded = { readonly at: number; readonly entries: ReadonlyArray<SessionStoreEntry>; readonly written: boolean }
 
-const isEntry = (r: JsonRecord): r is JsonRecord & Entry => r['kind'] === 'entry' && typeof r['gen'] === 'number' && typeof r['at'] === 'number' && typeof r['entry'] === 'object'
+const isEntry = (r: JsonRecord): r is JsonRecord & Entry => r['kind'] === 'entry' && typeof r['at'] === 'number' && typeof r['entry'] === 'object'
 
-/** What a transcript's records leave: the entries since the last deletion, in order. */
-const fold = (records: ReadonlyArray<JsonRecord>, id: string): Folded => {
+/**
+ * What a transcript's records leave: the entries since the last deletion, in order, the first of
+ * a `uuid` only (should two writers have raced past the check `append` makes). When the store has
+ * dropped the oldest records (its `maxHistorySize`), the transcript is read from the first
+ * deletion it still holds; without one it cannot be read whole, and is refused.
+ */
+const fold = (read: ChatLogRead, id: string): Folded => {
+  const { records, from } = read
+  const start = from === 0 ? 0 : records.findIndex((r) => r['kind'] === 'deleted')
+  if (start < 0) throw new Error(`Cannot read transcript ${JSON.stringify(id)}: the store has dropped its first ${from} records (its maxHistorySize); open it with maxHistorySize: Infinity`)
   let entries: SessionStoreEntry[] = []
-  let gen = 0
+  let seen = new Set<string>()
   let at = 0
   let written = false
-  records.forEach((r, i) => {
+  records.slice(start).forEach((r, i) => {
     const time = typeof r['at'] === 'number' ? r['at'] : 0
     at = Math.max(at, time)
     if (isEntry(r)) {
+      const uuid = r.entry.uuid
+      if (typeof uuid === 'string' && seen.has(uuid)) return
+      if (typeof uuid === 'string') seen.add(uuid)
       entries.push(r.entry)
       written = true
     } else if (r['kind'] === 'deleted') {
       entries = []
-      gen++
+      seen = new Set()
       written = false
-    } else throw new Error(`Cannot read transcript ${JSON.stringify(id)}: record ${i} is not a transcript record (kind: ${JSON.stringify(r['kind'])})`)
+    } else throw new Error(`Cannot read transcript ${JSON.stringify(id)}: record ${from + start + i} is not a transcript record (kind: ${JSON.stringify(r['kind'])})`)
   })
-  return { gen, at, entries, written, deleted: gen > 0 && !written }
+  return { at, entries, written }
 }
+
+/** Whether a transcript holds entries (its last record is one, not a deletion), and when it was last written: what listing needs, without reading it whole. */
+const lastWrite = (read: ChatLogRead): { readonly written: boolean; readonly at: number } => ({
+  written: read.records.at(-1)?.['kind'] === 'entry',
+  at: read.records.reduce((a, r) => Math.max(a, typeof r['at'] === 'number' ? r['at'] : 0), 0),
+})
 
 const asRecord = (r: Entry | Deleted): JsonRecord => {
   const data = JsonRecordC.decode(r)
@@ -105,15 +122,12 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
     const main = conversationOf(key)
     const ids = await log.conversations(`${main}/`)
     const out: string[] = []
-    for (const id of ids) {
-      const folded = fold(await log.read(id), id)
-      if (folded.written) out.push(decodeURIComponent(id.slice(main.length + 1)))
-    }
+    for (const id of ids) if (lastWrite(await log.read(id)).written) out.push(decodeURIComponent(id.slice(main.length + 1)))
     return out
   }
   const remove = async (key: SessionKey): Promise<void> => {
-    const current = await read(key)
-    if (current.written) await log.append(conversationOf(key), [{ text: 'deleted', data: asRecord({ kind: 'deleted', at: now() }) }])
+    const id = conversationOf(key)
+    if (lastWrite(await log.read(id)).written) await log.append(id, [{ text: 'deleted', data: asRecord({ kind: 'deleted', at: now() }) }])
   }
   return {
     append: async (key, entries) => {
@@ -127,8 +141,7 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
         if (uuid !== undefined && seen.has(uuid)) return []
         if (uuid !== undefined) seen.add(uuid)
         const text = typeof entry.type === 'string' && entry.type !== '' ? entry.type : 'entry'
-        // the id makes the store itself refuse a uuid twice in a generation, should two appends race
-        return [{ ...(uuid === undefined ? {} : { id: `${current.gen}:${uuid}` }), text, data: asRecord({ kind: 'entry', gen: current.gen, at, entry }) }]
+        return [{ text, data: asRecord({ kind: 'entry', at, entry }) }]
       })
       if (records.length > 0) await log.append(id, records)
     },
@@ -142,8 +155,8 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
       for (const id of await log.conversations(prefix)) {
         const rest = id.slice(prefix.length)
         if (rest.includes('/')) continue
-        const folded = fold(await log.read(id), id)
-        if (folded.written) out.push({ sessionId: decodeURIComponent(rest), mtime: Math.floor(folded.at) })
+        const last = lastWrite(await log.read(id))
+        if (last.written) out.push({ sessionId: decodeURIComponent(rest), mtime: Math.floor(last.at) })
       }
       return out
     },

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AgentInputItem, OpenAIResponsesCompactionArgs, OpenAIResponsesCompactionAwareSession, OpenAIResponsesCompactionResult } from '@openai/agents'
-import type { ChatLog } from '../chat-log.ts'
+import type { ChatLog, ChatLogRead } from '../chat-log.ts'
 import * as E from 'fp-ts/Either'
 import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
@@ -15,7 +15,7 @@ import { extractiveSummarize } from '../compaction/extractive.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './items.ts'
 
-export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
 
 /**
  * When and how a {@link chatStoreSession} compacts: once the stored history's tokens (estimated,
@@ -68,11 +68,22 @@ type Op = { readonly op: 'add'; readonly item: AgentInputItem } | { readonly op:
 
 const isOp = (u: JsonRecord): u is JsonRecord & Op => u['op'] === 'add' || u['op'] === 'pop' || u['op'] === 'clear' || u['op'] === 'replace'
 
-/** The items a session's records leave, in order. */
-const fold = (records: ReadonlyArray<JsonRecord>, sessionId: string): AgentInputItem[] => {
+/**
+ * The items a session's records leave, in order. When the store has dropped the oldest records
+ * (its `maxHistorySize`), the session is read from the first `clear` or compaction it still holds,
+ * which makes what came before irrelevant; without one it cannot be read whole, and is refused.
+ */
+const fold = (read: ChatLogRead, sessionId: string): AgentInputItem[] => {
+  const { records, from } = read
+  const start = from === 0 ? 0 : records.findIndex((r) => r['op'] === 'clear' || r['op'] === 'replace')
+  if (start < 0) {
+    throw new Error(
+      `Cannot read session ${JSON.stringify(sessionId)}: the store has dropped its first ${from} records (its maxHistorySize), and what it holds starts with no clear or compaction to read from`,
+    )
+  }
   let items: AgentInputItem[] = []
-  records.forEach((r, i) => {
-    if (!isOp(r)) throw new Error(`Cannot read session ${JSON.stringify(sessionId)}: record ${i} is not a session record (op: ${JSON.stringify(r['op'])})`)
+  records.slice(start).forEach((r, i) => {
+    if (!isOp(r)) throw new Error(`Cannot read session ${JSON.stringify(sessionId)}: record ${from + start + i} is not a session record (op: ${JSON.stringify(r['op'])})`)
     if (r.op === 'add') items.push(r.item)
     else if (r.op === 'pop') items.pop()
     else if (r.op === 'clear') items = []

@@ -97,6 +97,23 @@ describe('chatStoreSessionStore: the SessionStore contract', () => {
     )
   })
 
+  it('refuses a transcript the store has cut, rather than load part of it; one deleted since reads again', async () => {
+    const store = chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: 2 })))
+    await store.append(main, [entry('u1', 'a'), entry('u2', 'b'), entry('u3', 'c')])
+    await expect(store.load(main)).rejects.toThrow(/dropped its first 1 records.*maxHistorySize/)
+    await store.delete(main)
+    await store.append(main, [entry('u1', 'again')])
+    expect(await store.load(main)).toEqual([entry('u1', 'again')])
+  })
+
+  it('keeps one entry of a uuid when two writers race past the check', async () => {
+    const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
+    const [a, b] = [chatStoreSessionStore(log), chatStoreSessionStore(log)]
+    await Promise.all([a.append(main, [entry('u1', 'a'), entry('u2', 'b')]), b.append(main, [entry('u1', 'a'), entry('u3', 'c')])])
+    const loaded = (await a.load(main)) ?? []
+    expect(loaded.map((e) => e.uuid).sort()).toEqual(['u1', 'u2', 'u3'])
+  })
+
   it('refuses an empty subpath and a key too long for the store, saying why', async () => {
     const store = inProcess()
     await expect(store.append({ ...main, subpath: '' }, [entry('u', 'a')])).rejects.toThrow(/empty subpath/)

@@ -62,10 +62,27 @@ describe('chatStoreSession', () => {
     expect(await chatStoreSession({ log, sessionId: 'a' }).getItems()).toEqual([user('one'), call(1), result(1, 'x')])
   })
 
-  it('refuses to read a conversation the store has cut, rather than answer part of it', async () => {
-    const session = chatStoreSession({ log: storeChatLog(createChatStore({ maxHistorySize: 2 })), sessionId: 's' })
-    await session.addItems([user('a'), user('b'), user('c')])
-    await expect(session.getItems()).rejects.toThrow(/holds 2 of its 3 records.*maxHistorySize/)
+  it('refuses a session the store has cut, unless what it holds starts at a clear or a compaction', async () => {
+    const log = storeChatLog(createChatStore({ maxHistorySize: 3 }))
+    const session = chatStoreSession({ log, sessionId: 's' })
+    await session.addItems([user('a'), user('b'), user('c'), user('d')])
+    await expect(session.getItems()).rejects.toThrow(/dropped its first 1 records.*no clear or compaction/)
+    await session.clearSession()
+    await session.addItems([user('e')])
+    expect(await session.getItems()).toEqual([user('e')])
+    const other = chatStoreSession({ log, sessionId: 't' })
+    await other.addItems([user('a'), user('b')])
+    expect(await other.getItems()).toEqual([user('a'), user('b')])
+  })
+
+  it('interleaves two writers of one session without losing either’s items', async () => {
+    const log = servedLog()
+    const a = chatStoreSession({ log, sessionId: 'w' })
+    const b = chatStoreSession({ log, sessionId: 'w' })
+    await Promise.all([a.addItems([user('a1'), user('a2')]), b.addItems([user('b1'), user('b2')])])
+    const items = (await a.getItems()).map((i) => JSON.stringify(i))
+    expect([...items].sort()).toEqual([user('a1'), user('a2'), user('b1'), user('b2')].map((i) => JSON.stringify(i)).sort())
+    expect(items.indexOf(JSON.stringify(user('a1')))).toBeLessThan(items.indexOf(JSON.stringify(user('a2'))))
   })
 
   it('is the session of an agent run with the SDK’s scripted model: the second run sends the first one’s items', async () => {
