@@ -14,6 +14,7 @@ import { compact, type CompactionReport, type Summarizer } from '../compaction/c
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './items.ts'
+import type { Messages } from '../message.ts'
 
 export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
 
@@ -59,7 +60,7 @@ export type ChatStoreSessionOptions = {
  */
 export type ChatStoreSession = OpenAIResponsesCompactionAwareSession & {
   /** The stored items as a chatfold history (one message per item, ids `item-<index>-<n>`). */
-  readonly history: () => Promise<import('../message.ts').Messages>
+  readonly history: () => Promise<Messages>
   /** Compacts now, whatever the tokens; the report, or undefined when there was nothing to summarise or no compaction is configured. */
   readonly compact: () => Promise<CompactionReport | undefined>
 }

@@ -6,6 +6,7 @@ import { ScriptedModel, assistantMessage } from '@openai/agents/testing'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/http.ts'
 import { chatStoreSession, httpChatLog, storeChatLog } from '../../src/openai-agents/mod.ts'
+import { historyOfItems } from '../../src/openai-agents/items.ts'
 import { openAICompaction } from '../../src/summarize/openai.ts'
 
 const memoryLog = () => storeChatLog(createChatStore({ maxHistorySize: Infinity }))
@@ -103,6 +104,20 @@ describe('chatStoreSession', () => {
   })
 })
 
+describe('historyOfItems', () => {
+  it('reads calls and results as a tool pair, one message per item, each naming its item', () => {
+    const ms = historyOfItems([user('Read it.'), call(1), result(1, 'contents'), assistantMessage('Done.')])
+    expect(ms.map((m) => [m.id, m.role])).toEqual([
+      ['item-0-0', 'user'],
+      ['item-1-0', 'assistant'],
+      ['item-2-0', 'tool'],
+      ['item-3-0', 'assistant'],
+    ])
+    expect(ms[1]?.parts).toMatchObject([{ type: 'tool_call', id: 'c1', name: 'read', arguments: '{"path":"f1.ts"}' }])
+    expect(ms[2]?.parts).toMatchObject([{ type: 'tool_result', toolCallId: 'c1', content: 'contents' }])
+  })
+})
+
 describe('chatStoreSession compaction', () => {
   const long = (i: number) => `${'line of a long file read by the tool '.repeat(40)}#${i}`
   const history = (): AgentInputItem[] => [user('Fix the parser.'), ...Array.from({ length: 12 }, (_, i) => [call(i), result(i, long(i))]).flat(), user('Now the tests.')]
@@ -121,6 +136,9 @@ describe('chatStoreSession compaction', () => {
     const kept = after.slice(1)
     expect(kept).toEqual(items.slice(items.length - kept.length))
     expect(JSON.stringify(after[0])).toContain('Fix the parser')
+    // no result kept without its call
+    const calls = new Set(kept.flatMap((i) => (i.type === 'function_call' ? [i.callId] : [])))
+    for (const i of kept) if (i.type === 'function_call_result') expect(calls.has(i.callId)).toBe(true)
     // under the window now: a second turn's hook leaves it alone
     await session.runCompaction()
     expect(await session.getItems()).toEqual(after)
