@@ -50,8 +50,12 @@ export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonl
  * @category integrations
  */
 export type ChatLog = {
-  /** Appends records in order, after whatever the conversation holds. */
-  readonly append: (conversationId: string, records: ReadonlyArray<ChatLogRecord>) => Promise<void>
+  /**
+   * Appends records in order, after whatever the conversation holds; with `at`, the first record
+   * only at that position (where a read ended: `from + records.length`), resolving false, with
+   * nothing appended, when another writer has taken it since.
+   */
+  readonly append: (conversationId: string, records: ReadonlyArray<ChatLogRecord>, at?: number) => Promise<boolean>
   /** The records a conversation holds; no records for a conversation never written. */
   readonly read: (conversationId: string) => Promise<ChatLogRead>
   /** The ids of the conversations starting with `prefix`. */
@@ -72,22 +76,28 @@ const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: str
   return { records: held.map((m) => m.metadata ?? {}), from: first ?? 0 }
 }
 
-/** Appends each record at the next position, counting again after a position another writer took. */
+/**
+ * Appends each record at the next position, counting again after a position another writer took;
+ * with `at`, the first record at that position or nothing (false).
+ */
 const appendAt = async (
   records: ReadonlyArray<ChatLogRecord>,
+  at: number | undefined,
   count: () => Promise<number>,
   put: (record: ChatLogRecord, id: string) => Promise<'taken' | 'done'>,
-): Promise<void> => {
-  if (records.length === 0) return
-  let n = await count()
-  for (const r of records) {
+): Promise<boolean> => {
+  if (records.length === 0) return true
+  let n = at ?? (await count())
+  for (const [i, r] of records.entries()) {
     for (let attempt = 0; ; attempt++) {
       if ((await put(r, `r${n}`)) === 'done') break
+      if (i === 0 && at !== undefined) return false
       if (attempt >= 16) throw new Error(`Cannot append: position r${n} stays taken`)
       n = await count()
     }
     n++
   }
+  return true
 }
 
 /**
@@ -103,9 +113,10 @@ const appendAt = async (
  * @category integrations
  */
 export const storeChatLog = (store: ChatStore): ChatLog => ({
-  append: async (conversationId, records) => {
-    await appendAt(
+  append: async (conversationId, records, at) => {
+    const done = await appendAt(
       records,
+      at,
       async () => O.match(() => 0, (m: { readonly message_count: number }) => m.message_count)(getConversationMetadata(conversationId)(store.state())),
       async (r, id) => {
         const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
@@ -115,6 +126,7 @@ export const storeChatLog = (store: ChatStore): ChatLog => ({
       },
     )
     await store.flush?.()
+    return done
   },
   read: async (conversationId) => readHeld(conversationId, getConversation(conversationId)(store.state())),
   conversations: async (prefix) => conversationIds(store.state()).filter((id) => id.startsWith(prefix)),
@@ -165,9 +177,10 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
   }
   const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error => new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
   return {
-    append: (conversationId, records) =>
+    append: (conversationId, records, at) =>
       appendAt(
         records,
+        at,
         async () => {
           const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId, limit: 1 })
           if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)

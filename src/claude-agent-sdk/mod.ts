@@ -133,17 +133,22 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
     append: async (key, entries) => {
       if (entries.length === 0) return
       const id = conversationOf(key)
-      const current = await read(key)
-      const seen = new Set(current.entries.flatMap((e) => (typeof e.uuid === 'string' ? [e.uuid] : [])))
-      const at = now()
-      const records = entries.flatMap((entry) => {
-        const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined
-        if (uuid !== undefined && seen.has(uuid)) return []
-        if (uuid !== undefined) seen.add(uuid)
-        const text = typeof entry.type === 'string' && entry.type !== '' ? entry.type : 'entry'
-        return [{ text, data: asRecord({ kind: 'entry', at, entry }) }]
-      })
-      if (records.length > 0) await log.append(id, records)
+      // the batch goes where the read ended, or is checked again against what another writer added
+      for (let attempt = 0; attempt < 16; attempt++) {
+        const held = await log.read(id)
+        const current = fold(held, id)
+        const seen = new Set(current.entries.flatMap((e) => (typeof e.uuid === 'string' ? [e.uuid] : [])))
+        const at = now()
+        const records = entries.flatMap((entry) => {
+          const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined
+          if (uuid !== undefined && seen.has(uuid)) return []
+          if (uuid !== undefined) seen.add(uuid)
+          const text = typeof entry.type === 'string' && entry.type !== '' ? entry.type : 'entry'
+          return [{ text, data: asRecord({ kind: 'entry', at, entry }) }]
+        })
+        if (records.length === 0 || (await log.append(id, records, held.from + held.records.length))) return
+      }
+      throw new Error(`Cannot append to session ${JSON.stringify(key.sessionId)}: other writers kept taking its next position`)
     },
     load: async (key) => {
       const folded = await read(key)

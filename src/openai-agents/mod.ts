@@ -123,21 +123,29 @@ const record = (op: Op): { readonly text: string; readonly data: JsonRecord } =>
 export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSession => {
   const { log } = options
   const sessionId = options.sessionId ?? crypto.randomUUID()
-  const items = async (): Promise<AgentInputItem[]> => fold(await log.read(sessionId), sessionId)
-  const append = (ops: ReadonlyArray<Op>): Promise<void> => log.append(sessionId, ops.map(record))
+  /** The items, and the position a change made on them must take (the end of the log read). */
+  const current = async (): Promise<{ readonly items: AgentInputItem[]; readonly end: number }> => {
+    const read = await log.read(sessionId)
+    return { items: fold(read, sessionId), end: read.from + read.records.length }
+  }
+  const items = async (): Promise<AgentInputItem[]> => (await current()).items
+  const append = async (ops: ReadonlyArray<Op>): Promise<void> => {
+    await log.append(sessionId, ops.map(record))
+  }
   const compactNow = async (force: boolean): Promise<CompactionReport | undefined> => {
     const c = options.compaction
     if (c === undefined) return undefined
-    const current = await items()
-    const history = historyOfItems(current)
+    const { items: stored, end } = await current()
+    const history = historyOfItems(stored)
     const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
     if (!force && !shouldCompact(budget)(history)) return undefined
     const r = await compact({ ...budget, summarize: c.summarize ?? extractiveSummarize, ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(history)
     if (!r.report.compacted) return r.report
     const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
-    const first = kept.length === 0 ? current.length : Math.min(...kept)
+    const first = kept.length === 0 ? stored.length : Math.min(...kept)
     const summary = r.messages.filter((m) => itemIndexOf(m) === undefined)
-    await append([{ op: 'replace', items: [...itemsOfSummary(summary), ...current.slice(first)] }])
+    // only where the read ended: items another writer added meanwhile are not replaced unseen (the next turn compacts them)
+    if (!(await log.append(sessionId, [record({ op: 'replace', items: [...itemsOfSummary(summary), ...stored.slice(first)] })], end))) return undefined
     c.onCompaction?.(r.report)
     return r.report
   }
@@ -152,10 +160,12 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
       if (added.length > 0) await append(added.map((item) => ({ op: 'add', item })))
     },
     popItem: async () => {
-      const all = await items()
-      const last = all[all.length - 1]
-      if (last !== undefined) await append([{ op: 'pop' }])
-      return last
+      // the pop takes the position where the read ended, so it removes the item it answers; read again when another writer came first
+      for (;;) {
+        const { items: all, end } = await current()
+        const last = all[all.length - 1]
+        if (last === undefined || (await log.append(sessionId, [record({ op: 'pop' })], end))) return last
+      }
     },
     clearSession: async () => append([{ op: 'clear' }]),
     runCompaction: async (args?: OpenAIResponsesCompactionArgs): Promise<OpenAIResponsesCompactionResult | null> => {

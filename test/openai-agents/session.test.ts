@@ -86,6 +86,22 @@ describe('chatStoreSession', () => {
     expect(items.indexOf(JSON.stringify(user('a1')))).toBeLessThan(items.indexOf(JSON.stringify(user('a2'))))
   })
 
+  it('pops the item it answers, and a compaction replaces only what it read, when another writer adds meanwhile', async () => {
+    for (let round = 0; round < 5; round++) {
+      const log = servedLog()
+      const a = chatStoreSession({ log, sessionId: 'p', compaction: { contextWindow: 2_000, keepRecentTokens: 400 } })
+      const b = chatStoreSession({ log, sessionId: 'p' })
+      await a.addItems([user('one'), user('two')])
+      const [popped] = await Promise.all([a.popItem(), b.addItems([user(`three-${round}`)])])
+      const after = await a.getItems()
+      expect(after).toHaveLength(2)
+      expect(after).not.toContainEqual(popped)
+      await a.addItems(Array.from({ length: 8 }, (_, i) => [call(i), result(i, 'x '.repeat(600))]).flat())
+      await Promise.all([a.runCompaction(), b.addItems([user(`late-${round}`)])])
+      expect(await a.getItems()).toContainEqual(user(`late-${round}`))
+    }
+  })
+
   it('is the session of an agent run with the SDK’s scripted model: the second run sends the first one’s items', async () => {
     const model = new ScriptedModel([[assistantMessage('Paris.')], [assistantMessage('About 2.1 million.')]])
     const agent = new Agent({ name: 'geo', instructions: 'Answer briefly.', model })
