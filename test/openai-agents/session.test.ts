@@ -160,6 +160,21 @@ describe('chatStoreSession compaction', () => {
     expect(await session.getItems()).toEqual(after)
   })
 
+  it('is compacted by the runner itself after a turn of an agent run', async () => {
+    const reports: unknown[] = []
+    const session = chatStoreSession({ log: memoryLog(), sessionId: 'r', compaction: { contextWindow: 2_000, keepRecentTokens: 400, onCompaction: (r) => reports.push(r) } })
+    const items = history()
+    await session.addItems(items)
+    const model = new ScriptedModel([[assistantMessage('Tests written.')]])
+    await run(new Agent({ name: 'dev', model }), 'Go on.', { session })
+    expect(reports).toHaveLength(1)
+    const after = await session.getItems()
+    expect(after.length).toBeLessThan(items.length + 2)
+    expect(JSON.stringify(after.at(-1))).toContain('Tests written.')
+    // the model was sent the whole stored history: compaction came after the turn
+    expect(JSON.stringify(model.lastCall?.request.input)).toContain('#11')
+  })
+
   it('leaves a history under the window alone, and compacts it when forced', async () => {
     const session = chatStoreSession({ log: memoryLog(), sessionId: 'd', compaction: { contextWindow: 1_000_000, keepRecentTokens: 400 } })
     await session.addItems(history())
