@@ -86,6 +86,23 @@ describe('the packed package', () => {
     expect(r.stdout.trim()).toBe('ok')
   })
 
+  it('runs the framework integrations from their own entry points, which need their SDKs for types only', () => {
+    const r = node(`
+      import { createChatStore } from 'chatfold'
+      import { chatStoreSession, storeChatLog } from 'chatfold/openai-agents'
+      import { chatStoreSessionStore } from 'chatfold/claude-agent-sdk'
+      const store = createChatStore({ maxHistorySize: Infinity })
+      const session = chatStoreSession({ log: storeChatLog(store), sessionId: 's' })
+      await session.addItems([{ role: 'user', content: 'Hi' }])
+      const sessions = chatStoreSessionStore(storeChatLog(store))
+      await sessions.append({ projectKey: 'p', sessionId: 's' }, [{ type: 'user', uuid: 'u1' }, { type: 'user', uuid: 'u1' }])
+      const loaded = await sessions.load({ projectKey: 'p', sessionId: 's' })
+      console.log((await session.getItems()).length === 1 && loaded.length === 1 ? 'ok' : 'got ' + JSON.stringify(loaded))
+    `)
+    expect(r.stderr).toBe('')
+    expect(r.stdout.trim()).toBe('ok')
+  })
+
   it('has every exports entry on disk', () => {
     for (const [key, entry] of Object.entries(pkg.exports)) {
       expect(existsSync(join(installed, entry.default)), `${key} default`).toBe(true)

@@ -39,6 +39,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/http-guard.ts', 8.5], // the handler's Host, Origin and token checks
   ['src/http.ts', 9],
   ['src/http-durable.ts', 9.5], // a durable store served, opened again after a failure
+  ['src/chat-log.ts', 9.6], // records per conversation in a store, in process or over HTTP: what the integrations keep
   ['src/mod.ts', 10],
   ['src/lite.ts', 10], // chatfold/lite: the main entry without the encoding loader
   ['src/node/', 11],
@@ -48,6 +49,8 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/cli/', 12],
   ['workers/', 11],
   ['src/summarize/', 11], // the model summarisers' entry points (chatfold/summarize/…)
+  ['src/openai-agents/', 11], // chatfold/openai-agents: a session of the OpenAI Agents SDK in the store
+  ['src/claude-agent-sdk/', 11], // chatfold/claude-agent-sdk: a session store of the Claude Agent SDK in the store
   ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
 ]
 

@@ -1,0 +1,181 @@
+/**
+ * `chatfold/claude-agent-sdk`: a `SessionStore` of the Claude Agent SDK
+ * (`@anthropic-ai/claude-agent-sdk`, an optional peer dependency, for its types only) kept in the
+ * chat store, in this process or through its HTTP API, on any of the store's backends; and the
+ * stored transcript read as a chatfold history, its `compact_boundary` records as compactions.
+ *
+ * @module
+ */
+import type { SessionKey, SessionStore, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk'
+import * as E from 'fp-ts/Either'
+import type { ChatLog, ChatLogRead } from '../chat-log.ts'
+import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
+import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
+import { readClaudeCode, type ClaudeCodeOptions, type ClaudeCodeSession } from '../adapters/claude-code.ts'
+
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+
+/** The store's conversation ids are at most this long. */
+const MAX_ID = 256
+
+const PREFIX = 'claude-agent-sdk/'
+
+/** The conversation of a key: its parts encoded, so that `/` only separates them. */
+const conversationOf = (key: SessionKey): string => {
+  if (key.subpath === '') throw new Error('Cannot use a session key with an empty subpath: omit it for the main transcript')
+  const id = [PREFIX + encodeURIComponent(key.projectKey), encodeURIComponent(key.sessionId), ...(key.subpath === undefined ? [] : [encodeURIComponent(key.subpath)])].join('/')
+  if (id.length > MAX_ID) throw new Error(`Cannot store session ${JSON.stringify(key.sessionId)}: its key makes a conversation id of ${id.length} characters, over the store's ${MAX_ID}`)
+  return id
+}
+
+type Entry = { readonly kind: 'entry'; readonly at: number; readonly entry: SessionStoreEntry }
+type Deleted = { readonly kind: 'deleted'; readonly at: number }
+type Folded = { readonly at: number; readonly entries: ReadonlyArray<SessionStoreEntry>; readonly written: boolean }
+
+const isEntry = (r: JsonRecord): r is JsonRecord & Entry => r['kind'] === 'entry' && typeof r['at'] === 'number' && typeof r['entry'] === 'object'
+
+/**
+ * What a transcript's records leave: the entries since the last deletion, in order, the first of
+ * a `uuid` only (should two writers have raced past the check `append` makes). When the store has
+ * dropped the oldest records (its `maxHistorySize`), the transcript is read from the first
+ * deletion it still holds; without one it cannot be read whole, and is refused.
+ */
+const fold = (read: ChatLogRead, id: string): Folded => {
+  const { records, from } = read
+  const start = from === 0 ? 0 : records.findIndex((r) => r['kind'] === 'deleted')
+  if (start < 0) throw new Error(`Cannot read transcript ${JSON.stringify(id)}: the store has dropped its first ${from} records (its maxHistorySize); open it with maxHistorySize: Infinity`)
+  let entries: SessionStoreEntry[] = []
+  let seen = new Set<string>()
+  let at = 0
+  let written = false
+  records.slice(start).forEach((r, i) => {
+    const time = typeof r['at'] === 'number' ? r['at'] : 0
+    at = Math.max(at, time)
+    if (isEntry(r)) {
+      const uuid = r.entry.uuid
+      if (typeof uuid === 'string' && seen.has(uuid)) return
+      if (typeof uuid === 'string') seen.add(uuid)
+      entries.push(r.entry)
+      written = true
+    } else if (r['kind'] === 'deleted') {
+      entries = []
+      seen = new Set()
+      written = false
+    } else throw new Error(`Cannot read transcript ${JSON.stringify(id)}: record ${from + start + i} is not a transcript record (kind: ${JSON.stringify(r['kind'])})`)
+  })
+  return { at, entries, written }
+}
+
+/** Whether a transcript holds entries (its last record is one, not a deletion), and when it was last written: what listing needs, without reading it whole. */
+const lastWrite = (read: ChatLogRead): { readonly written: boolean; readonly at: number } => ({
+  written: read.records.at(-1)?.['kind'] === 'entry',
+  at: read.records.reduce((a, r) => Math.max(a, typeof r['at'] === 'number' ? r['at'] : 0), 0),
+})
+
+const asRecord = (r: Entry | Deleted): JsonRecord => {
+  const data = JsonRecordC.decode(r)
+  if (E.isLeft(data)) throw new Error(`Cannot store a transcript entry that is not JSON: ${formatDecodeFailure(failureFromErrors(data.left))}`)
+  return data.right
+}
+
+/**
+ * A `SessionStore` with everything the SDK may call implemented, and `history`.
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load' | 'listSessions' | 'delete' | 'listSubkeys'>> & {
+  /** The stored transcript read by `readClaudeCode`: the history from the last compaction on, the archive, the compactions. */
+  readonly history: (key: SessionKey, options?: ClaudeCodeOptions) => Promise<ClaudeCodeSession | undefined>
+}
+
+/**
+ * A session store of the Claude Agent SDK kept in the chat store (`storeChatLog(store)` over any
+ * backend, or `httpChatLog({ url, token })` for a served one): pass it as `sessionStore` to
+ * `query`. It keeps the contract of the SDK's `SessionStore`: entries load back deep-equal, in
+ * append order; an entry whose `uuid` the transcript holds already is skipped (a retried batch
+ * or a replayed import adds nothing), entries without one are always appended; `load` answers
+ * null for a transcript never written or deleted; `listSessions` lists the main transcripts with
+ * the time of their last write; `delete` of a main transcript deletes its subagent transcripts
+ * too; `listSubkeys` lists those. The store is append-only: a deletion is a record, after which
+ * the transcript reads as never written (the entries stay in the store's log: retention is the
+ * store's). `history(key)` reads the transcript with `readClaudeCode`, its `compact_boundary`
+ * records as compaction boundaries.
+ *
+ * @example
+ * import { createChatStore } from 'chatfold'
+ * import { chatStoreSessionStore, storeChatLog } from 'chatfold/claude-agent-sdk'
+ * const sessionStore = chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: Infinity })))
+ * // query({ prompt, options: { sessionStore } })
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
+  let lastAt = 0
+  const now = (): number => (lastAt = Math.max(Date.now(), lastAt + 1))
+  const read = async (key: SessionKey): Promise<Folded> => {
+    const id = conversationOf(key)
+    return fold(await log.read(id), id)
+  }
+  const subkeys = async (key: { readonly projectKey: string; readonly sessionId: string }): Promise<string[]> => {
+    const main = conversationOf(key)
+    const ids = await log.conversations(`${main}/`)
+    const out: string[] = []
+    for (const id of ids) if (lastWrite(await log.read(id)).written) out.push(decodeURIComponent(id.slice(main.length + 1)))
+    return out
+  }
+  const remove = async (key: SessionKey): Promise<void> => {
+    const id = conversationOf(key)
+    if (lastWrite(await log.read(id)).written) await log.append(id, [{ text: 'deleted', data: asRecord({ kind: 'deleted', at: now() }) }])
+  }
+  return {
+    append: async (key, entries) => {
+      if (entries.length === 0) return
+      const id = conversationOf(key)
+      // the batch goes where the read ended, or is checked again against what another writer added
+      for (let attempt = 0; attempt < 16; attempt++) {
+        const held = await log.read(id)
+        const current = fold(held, id)
+        const seen = new Set(current.entries.flatMap((e) => (typeof e.uuid === 'string' ? [e.uuid] : [])))
+        const at = now()
+        const records = entries.flatMap((entry) => {
+          const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined
+          if (uuid !== undefined && seen.has(uuid)) return []
+          if (uuid !== undefined) seen.add(uuid)
+          const text = typeof entry.type === 'string' && entry.type !== '' ? entry.type : 'entry'
+          return [{ text, data: asRecord({ kind: 'entry', at, entry }) }]
+        })
+        if (records.length === 0 || (await log.append(id, records, held.from + held.records.length))) return
+      }
+      throw new Error(`Cannot append to session ${JSON.stringify(key.sessionId)}: other writers kept taking its next position`)
+    },
+    load: async (key) => {
+      const folded = await read(key)
+      return folded.written ? [...folded.entries] : null
+    },
+    listSessions: async (projectKey) => {
+      const prefix = `${PREFIX}${encodeURIComponent(projectKey)}/`
+      const out: Array<{ sessionId: string; mtime: number }> = []
+      for (const id of await log.conversations(prefix)) {
+        const rest = id.slice(prefix.length)
+        if (rest.includes('/')) continue
+        const last = lastWrite(await log.read(id))
+        if (last.written) out.push({ sessionId: decodeURIComponent(rest), mtime: Math.floor(last.at) })
+      }
+      return out
+    },
+    delete: async (key) => {
+      if (key.subpath === undefined) for (const subpath of await subkeys(key)) await remove({ ...key, subpath })
+      await remove(key)
+    },
+    listSubkeys: subkeys,
+    history: async (key, options = {}) => {
+      const folded = await read(key)
+      if (!folded.written) return undefined
+      const r = readClaudeCode(options)(folded.entries)
+      if (E.isLeft(r)) throw new Error(`Cannot read session ${JSON.stringify(key.sessionId)} as a history: ${formatDecodeFailure(r.left)}`)
+      return r.right
+    },
+  }
+}

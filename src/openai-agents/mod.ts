@@ -1,0 +1,178 @@
+/**
+ * `chatfold/openai-agents`: a session of the OpenAI Agents SDK (`@openai/agents`, an optional peer
+ * dependency) kept in the chat store, in this process or through its HTTP API, and compacted by
+ * tokens. Needs `@openai/agents` for its types only.
+ *
+ * @module
+ */
+import type { AgentInputItem, OpenAIResponsesCompactionArgs, OpenAIResponsesCompactionAwareSession, OpenAIResponsesCompactionResult } from '@openai/agents'
+import type { ChatLog, ChatLogRead } from '../chat-log.ts'
+import * as E from 'fp-ts/Either'
+import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
+import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
+import { compact, type CompactionReport, type Summarizer } from '../compaction/compact.ts'
+import { extractiveSummarize } from '../compaction/extractive.ts'
+import { shouldCompact } from '../compaction/plan.ts'
+import { historyOfItems, itemIndexOf, itemsOfSummary } from './items.ts'
+import type { Messages } from '../message.ts'
+
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+
+/**
+ * When and how a {@link chatStoreSession} compacts: once the stored history's tokens (estimated,
+ * plus `fixedTokens` for the instructions and tools the agent sends) pass `contextWindow −
+ * reserveTokens`, with `summarize` (`extractiveSummarize` by default; `openAICompaction` of
+ * `chatfold/summarize/openai` for an OpenAI model, a model summariser otherwise).
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type SessionCompactionOptions = {
+  readonly contextWindow: number
+  readonly reserveTokens?: number
+  readonly fixedTokens?: number
+  readonly keepRecentTokens?: number
+  readonly summarize?: Summarizer
+  /** Hears what each compaction did: what was summarised, tokens before and after. */
+  readonly onCompaction?: (report: CompactionReport) => void
+}
+
+/**
+ * Options of {@link chatStoreSession}: the log (`storeChatLog(store)` or `httpChatLog({ url, token })`),
+ * the session id (a new random one by default; it is the store's conversation id), and compaction.
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatStoreSessionOptions = {
+  readonly log: ChatLog
+  readonly sessionId?: string
+  readonly compaction?: SessionCompactionOptions
+}
+
+/**
+ * A session of the Agents SDK in the chat store: the SDK's `Session` (`getSessionId`, `getItems`,
+ * `addItems`, `popItem`, `clearSession`) and its compaction hook (`runCompaction`, which the runner
+ * calls after each turn), plus `history()` (the items as chatfold messages) and `compact()`.
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatStoreSession = OpenAIResponsesCompactionAwareSession & {
+  /** The stored items as a chatfold history (one message per item, ids `item-<index>-<n>`). */
+  readonly history: () => Promise<Messages>
+  /** Compacts now, whatever the tokens; the report, or undefined when there was nothing to summarise or no compaction is configured. */
+  readonly compact: () => Promise<CompactionReport | undefined>
+}
+
+type Op = { readonly op: 'add'; readonly item: AgentInputItem } | { readonly op: 'pop' } | { readonly op: 'clear' } | { readonly op: 'replace'; readonly items: ReadonlyArray<AgentInputItem> }
+
+const isOp = (u: JsonRecord): u is JsonRecord & Op => u['op'] === 'add' || u['op'] === 'pop' || u['op'] === 'clear' || u['op'] === 'replace'
+
+/**
+ * The items a session's records leave, in order. When the store has dropped the oldest records
+ * (its `maxHistorySize`), the session is read from the first `clear` or compaction it still holds,
+ * which makes what came before irrelevant; without one it cannot be read whole, and is refused.
+ */
+const fold = (read: ChatLogRead, sessionId: string): AgentInputItem[] => {
+  const { records, from } = read
+  const start = from === 0 ? 0 : records.findIndex((r) => r['op'] === 'clear' || r['op'] === 'replace')
+  if (start < 0) {
+    throw new Error(
+      `Cannot read session ${JSON.stringify(sessionId)}: the store has dropped its first ${from} records (its maxHistorySize), and what it holds starts with no clear or compaction to read from`,
+    )
+  }
+  let items: AgentInputItem[] = []
+  records.slice(start).forEach((r, i) => {
+    if (!isOp(r)) throw new Error(`Cannot read session ${JSON.stringify(sessionId)}: record ${from + start + i} is not a session record (op: ${JSON.stringify(r['op'])})`)
+    if (r.op === 'add') items.push(r.item)
+    else if (r.op === 'pop') items.pop()
+    else if (r.op === 'clear') items = []
+    else items = [...r.items]
+  })
+  return items
+}
+
+/** A change as the record the log keeps; an item that is not JSON (the SDK persists items as JSON) is refused by path. */
+const record = (op: Op): { readonly text: string; readonly data: JsonRecord } => {
+  const data = JsonRecordC.decode(op)
+  if (E.isLeft(data)) throw new Error(`Cannot store the session's ${op.op}: ${formatDecodeFailure(failureFromErrors(data.left))}`)
+  return { text: op.op === 'add' ? `item ${typeof op.item.type === 'string' ? op.item.type : 'message'}` : op.op, data: data.right }
+}
+
+/**
+ * A session of the OpenAI Agents SDK kept in the chat store. It behaves as the SDK's
+ * `MemorySession`: `getItems(limit)` answers the last `limit` items in order (none for `limit <= 0`),
+ * `popItem` the last one (removed), `clearSession` empties the session; items come back deep-equal
+ * to what was added. The store being append-only, each change is a record of its conversation and
+ * reading folds them. With `compaction`, `runCompaction` (called by the runner after each turn)
+ * compacts once the history passes the window: the summary (or OpenAI's `compaction` item) then
+ * stands for the items it replaced, and the recent items are kept as they were.
+ *
+ * @example
+ * import { Agent, run } from '@openai/agents'
+ * import { createChatStore } from 'chatfold'
+ * import { chatStoreSession, storeChatLog } from 'chatfold/openai-agents'
+ * declare const agent: Agent
+ * const session = chatStoreSession({ log: storeChatLog(createChatStore({ maxHistorySize: Infinity })), compaction: { contextWindow: 128_000 } })
+ * await run(agent, 'Hello', { session })
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSession => {
+  const { log } = options
+  const sessionId = options.sessionId ?? crypto.randomUUID()
+  /** The items, and the position a change made on them must take (the end of the log read). */
+  const current = async (): Promise<{ readonly items: AgentInputItem[]; readonly end: number }> => {
+    const read = await log.read(sessionId)
+    return { items: fold(read, sessionId), end: read.from + read.records.length }
+  }
+  const items = async (): Promise<AgentInputItem[]> => (await current()).items
+  const append = async (ops: ReadonlyArray<Op>): Promise<void> => {
+    await log.append(sessionId, ops.map(record))
+  }
+  const compactNow = async (force: boolean): Promise<CompactionReport | undefined> => {
+    const c = options.compaction
+    if (c === undefined) return undefined
+    const { items: stored, end } = await current()
+    const history = historyOfItems(stored)
+    const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
+    if (!force && !shouldCompact(budget)(history)) return undefined
+    const r = await compact({ ...budget, summarize: c.summarize ?? extractiveSummarize, ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(history)
+    if (!r.report.compacted) return r.report
+    const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
+    const first = kept.length === 0 ? stored.length : Math.min(...kept)
+    const summary = r.messages.filter((m) => itemIndexOf(m) === undefined)
+    // only where the read ended: items another writer added meanwhile are not replaced unseen (the next turn compacts them)
+    if (!(await log.append(sessionId, [record({ op: 'replace', items: [...itemsOfSummary(summary), ...stored.slice(first)] })], end))) return undefined
+    c.onCompaction?.(r.report)
+    return r.report
+  }
+  return {
+    getSessionId: async () => sessionId,
+    getItems: async (limit?: number) => {
+      const all = await items()
+      if (limit === undefined) return all
+      return limit <= 0 ? [] : all.slice(Math.max(all.length - limit, 0))
+    },
+    addItems: async (added: AgentInputItem[]) => {
+      if (added.length > 0) await append(added.map((item) => ({ op: 'add', item })))
+    },
+    popItem: async () => {
+      // the pop takes the position where the read ended, so it removes the item it answers; read again when another writer came first
+      for (;;) {
+        const { items: all, end } = await current()
+        const last = all[all.length - 1]
+        if (last === undefined || (await log.append(sessionId, [record({ op: 'pop' })], end))) return last
+      }
+    },
+    clearSession: async () => append([{ op: 'clear' }]),
+    runCompaction: async (args?: OpenAIResponsesCompactionArgs): Promise<OpenAIResponsesCompactionResult | null> => {
+      await compactNow(args?.force === true)
+      return null
+    },
+    history: async () => historyOfItems(await items()),
+    compact: () => compactNow(true),
+  }
+}
