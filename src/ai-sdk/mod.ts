@@ -6,9 +6,8 @@
  *
  * @example
  * import { wrapLanguageModel } from 'ai'
- * import type { LanguageModelV3 } from '@ai-sdk/provider'
  * import { contextMiddleware } from 'chatfold/ai-sdk'
- * declare const model: LanguageModelV3 // e.g. anthropic('claude-sonnet-4-5') from @ai-sdk/anthropic
+ * declare const model: Parameters<typeof wrapLanguageModel>[0]['model'] // e.g. anthropic('claude-sonnet-4-5') from @ai-sdk/anthropic
  * const kept = wrapLanguageModel({ model, middleware: contextMiddleware({ contextWindow: 200_000 }) })
  *
  * @module
