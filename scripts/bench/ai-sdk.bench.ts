@@ -6,7 +6,8 @@
  * step, the time of the middleware (`transformParams`), of the model call it wraps (the mock) and
  * of the whole step; the middleware when pruning is enough and when it must compact;
  * `contextPrepareStep`; and, doing less (no counting, no compaction, nothing kept between steps),
- * the AI SDK's own `pruneMessages` as a `prepareStep`.
+ * the AI SDK's own `pruneMessages` as a `prepareStep`; and the loop with no hook, whose prompts the
+ * mock takes however large.
  */
 import { generateText, type LanguageModelMiddleware, type ModelMessage, pruneMessages, stepCountIs, wrapLanguageModel } from 'ai'
 import { heuristic } from '../../src/mod.ts'
@@ -61,6 +62,7 @@ const options: ContextOptions = { contextWindow: WINDOW, reserveTokens: RESERVE,
 
 export default async (): Promise<void> => {
   const cases: ReadonlyArray<readonly [string, () => Promise<Timed>]> = [
+    ['none (the loop alone; its prompts pass the window from step 5 on)', () => run({})],
     ['contextMiddleware, pruning enough', () => run({ middleware: contextMiddleware(options) })],
     ['contextMiddleware, compacting (tool output protected)', () => run({ middleware: contextMiddleware({ ...options, pruning: { protectedTools: ['read_log'] } }) })],
     ['contextPrepareStep, compacting (pruning off)', () => run({ prepareStep: contextPrepareStep({ ...options, pruning: 'off', system: initial().system, tools: [READ_LOG] }) as never })],
