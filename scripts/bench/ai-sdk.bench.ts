@@ -9,7 +9,7 @@
  * the AI SDK's own `pruneMessages` as a `prepareStep`; and the loop with no hook, whose prompts the
  * mock takes however large.
  */
-import { generateText, type LanguageModelMiddleware, type ModelMessage, pruneMessages, stepCountIs, wrapLanguageModel } from 'ai'
+import { generateText, type LanguageModelMiddleware, type PrepareStepFunction, pruneMessages, stepCountIs, wrapLanguageModel } from 'ai'
 import { heuristic } from '../../src/mod.ts'
 import { contextMiddleware, type ContextOptions, contextPrepareStep } from '../../src/ai-sdk/mod.ts'
 import { initial, mockModel, READ_LOG, RESERVE, type Seen, STEPS, tools, WINDOW } from '../../test/support/agent-loop.ts'
@@ -28,7 +28,7 @@ const timedModel = (seen: Seen[], t: Timed): LanguageModelMiddleware => ({
 })
 
 /** Runs the loop once, timing each step, with the middleware or a prepareStep (or neither). */
-const run = async (how: { readonly middleware?: LanguageModelMiddleware; readonly prepareStep?: (o: { messages: ModelMessage[]; model: never; stepNumber: number }) => unknown }): Promise<Timed> => {
+const run = async (how: { readonly middleware?: LanguageModelMiddleware; readonly prepareStep?: PrepareStepFunction<typeof tools> }): Promise<Timed> => {
   const t: Timed = { hook: [], model: [], step: [] }
   const seen: Seen[] = []
   const base = wrapLanguageModel({ model: mockModel(seen, { counting: false }), middleware: timedModel(seen, t) })
@@ -48,7 +48,7 @@ const run = async (how: { readonly middleware?: LanguageModelMiddleware; readonl
     messages,
     tools,
     stopWhen: stepCountIs(STEPS),
-    ...(how.prepareStep === undefined ? {} : { prepareStep: timedHook(how.prepareStep) as never }),
+    ...(how.prepareStep === undefined ? {} : { prepareStep: timedHook(how.prepareStep) }),
     onStepFinish: () => {
       const now = performance.now()
       t.step.push(now - last)
@@ -65,7 +65,7 @@ export default async (): Promise<void> => {
     ['none (the loop alone; its prompts pass the window from step 5 on)', () => run({})],
     ['contextMiddleware, pruning enough', () => run({ middleware: contextMiddleware(options) })],
     ['contextMiddleware, compacting (tool output protected)', () => run({ middleware: contextMiddleware({ ...options, pruning: { protectedTools: ['read_log'] } }) })],
-    ['contextPrepareStep, compacting (pruning off)', () => run({ prepareStep: contextPrepareStep({ ...options, pruning: 'off', system: initial().system, tools: [READ_LOG] }) as never })],
+    ['contextPrepareStep, compacting (pruning off)', () => run({ prepareStep: contextPrepareStep({ ...options, pruning: 'off', system: initial().system, tools: [READ_LOG] }) })],
     ['AI SDK pruneMessages as prepareStep (tool calls before the last 2 messages)', () => run({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }) }) })],
   ]
   const rows: string[][] = []

@@ -31,6 +31,11 @@ import { type Mirror, mirrorOf } from './mirror.ts'
  * Options of `contextMiddleware` and `contextPrepareStep`: the window the whole request must fit
  * (`contextWindow − reserveTokens`, as `shouldCompact` takes them), how to count, prune and compact.
  *
+ * @example
+ * import { heuristic } from 'chatfold'
+ * import type { ContextOptions } from 'chatfold/ai-sdk'
+ * const options: ContextOptions = { contextWindow: 200_000, reserveTokens: 16_000, estimate: heuristic, pruning: { protectedTools: ['read_file'] } }
+ *
  * @since 0.2.0
  * @category compaction
  */
@@ -59,7 +64,8 @@ export type ContextOptions = {
 
 /**
  * What a call did to keep its request within the window (a JSON object: it goes in the response's
- * `providerMetadata.chatfold`). Indices are those of the messages the framework sent (its prompt).
+ * `providerMetadata.chatfold`). Indices are those of the messages the framework sent (its prompt;
+ * for `contextPrepareStep`, the step's messages after the `system` prompt it was given).
  *
  * @example
  * import type { ContextRecord } from 'chatfold/ai-sdk'

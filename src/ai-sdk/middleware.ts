@@ -22,6 +22,10 @@ import {
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), and the key
  * that tells conversations apart (default: the text of the prompt's first user message).
  *
+ * @example
+ * import type { ContextMiddlewareOptions } from 'chatfold/ai-sdk'
+ * const options: ContextMiddlewareOptions = { contextWindow: 128_000, conversationKey: (params) => String(params.headers?.['x-chat-id'] ?? '') }
+ *
  * @since 0.2.0
  * @category compaction
  */

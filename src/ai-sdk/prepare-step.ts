@@ -19,6 +19,15 @@ import { providerOfModel } from './prompt.ts'
  * `ToolDefinition`s, counted as the provider counts them), and the key of a conversation (default:
  * the text of its first user message); `onRecord` hears what each step changed.
  *
+ * @example
+ * import type { ContextPrepareStepOptions } from 'chatfold/ai-sdk'
+ * const options: ContextPrepareStepOptions = {
+ *   contextWindow: 200_000,
+ *   system: 'You are a coding agent.',
+ *   tools: [{ type: 'function', name: 'read_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+ *   onRecord: (record, step) => console.log(step, record.tokensBefore, '→', record.tokensAfter),
+ * }
+ *
  * @since 0.2.0
  * @category compaction
  */

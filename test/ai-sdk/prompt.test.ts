@@ -123,7 +123,8 @@ describe('the language-model prompt', () => {
   })
 
   it('reports a bad prompt by path', () => {
-    const r = fromLanguageModelPrompt([{ role: 'user', content: [{ type: 'text', text: 3 }] }] as unknown as LanguageModelPrompt)
+    const untrusted: LanguageModelPrompt = JSON.parse('[{ "role": "user", "content": [{ "type": "text", "text": 3 }] }]')
+    const r = fromLanguageModelPrompt(untrusted)
     expect(E.isLeft(r) && r.left[0]?.path).toBe('messages[0].content[0].text')
   })
 })
