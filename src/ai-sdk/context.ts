@@ -21,7 +21,7 @@ import { systemPrefix } from '../compaction/shared.ts'
 import { SUMMARY_ALLOWANCE } from '../compaction/window.ts'
 import { countChatRequest, DEFAULT_CALIBRATION } from '../adapters/count.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
-import type { ProviderId } from '../adapters/types.ts'
+import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
 
@@ -85,6 +85,8 @@ export type ContextRecord = {
   readonly prunedArgs: number
   /** The messages before this index (but the system prompt and the last user request) are replaced by the summary; 0 when none is. */
   readonly summarisedUpTo: number
+  /** What the history sent could not carry in the framework's form (`formatAdapterNote`), when anything (a plain array: provider metadata is JSON). */
+  readonly notes?: Array<string>
   /** The compaction this call made, if it made one. */
   readonly compaction: {
     /** The messages summarised: `from` (inclusive) to `to` (exclusive), the previous summary with them when `from` is past the system prompt. */
@@ -249,6 +251,22 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
   }
 
   return { fit }
+}
+
+/** What a conversion back to the framework's form could not carry or had to repair, for a record's `notes`. */
+export const notesOf = (report: AdapterReport): Array<string> => {
+  const out = report.notes.map(formatAdapterNote)
+  const r = report.repair
+  if (r?.changed === true) {
+    const list = (what: string, ids: ReadonlyArray<string> | undefined) => (ids === undefined || ids.length === 0 ? [] : [`${what}: ${ids.join(', ')}`])
+    out.push(
+      ...list('tool pairs repaired, calls given an interrupted result', r.addedResults),
+      ...list('tool pairs repaired, results without their call dropped', r.droppedResults),
+      ...list('messages dropped (reasoning alone, or emptied by the repair)', r.droppedMessages),
+      ...list('results moved back next to their call', r.movedResults),
+    )
+  }
+  return out
 }
 
 /**

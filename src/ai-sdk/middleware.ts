@@ -7,7 +7,7 @@
 import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
 import { formatAdapterError } from '../adapters/types.ts'
-import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper } from './context.ts'
+import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
 import {
   fromLanguageModelPrompt,
   type LanguageModelCallOptions,
@@ -41,7 +41,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * compaction is due. The last user request is sent as it is and no tool call is separated from its
  * result. A call it changed answers with what it did under `providerMetadata.chatfold`
  * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
- * summary). A request that fits goes through untouched. Rejects when not even the system prompt, a
+ * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through untouched. Rejects when not even the system prompt, a
  * summary and the last request fit.
  *
  * @example
@@ -76,10 +76,11 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
         ...(params.maxOutputTokens === undefined ? {} : { reserveTokens: params.maxOutputTokens }),
       })
       if (fitted.record === undefined) return params
-      const prompt = toLanguageModelPrompt()(fitted.messages)
+      const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
       if (E.isLeft(prompt)) throw new Error(`Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
       const out = { ...params, prompt: prompt.right.request }
-      records.set(out, fitted.record)
+      const notes = notesOf(prompt.right.report)
+      records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })
       return out
     },
     wrapGenerate: async ({ doGenerate, params }) => {

@@ -10,7 +10,7 @@ import { fromModelMessages } from '../adapters/ai-sdk-from.ts'
 import { toModelMessages } from '../adapters/ai-sdk.ts'
 import type { ToolDefinition } from '../adapters/request.ts'
 import { formatAdapterError } from '../adapters/types.ts'
-import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper } from './context.ts'
+import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
 import { providerOfModel } from './prompt.ts'
 
 /**
@@ -77,9 +77,10 @@ export const contextPrepareStep = (options: ContextPrepareStepOptions) => {
       provider: options.provider ?? providerOfModel(idsOf(step.model)),
     })
     if (fitted.record === undefined) return undefined
-    options.onRecord?.(fitted.record, step.stepNumber)
-    const out = toModelMessages()(fitted.messages)
+    const out = toModelMessages({ repair: 'repair' })(fitted.messages)
     if (E.isLeft(out)) throw new Error(`Cannot write the messages: ${formatAdapterError(out.left)}`)
+    const notes = notesOf(out.right.report)
+    options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes }, step.stepNumber)
     const messages = out.right.request.messages as Array<ModelMessage>
     return { messages: system.length > 0 ? messages.slice(system.length) : messages }
   }

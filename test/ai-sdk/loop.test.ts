@@ -65,6 +65,8 @@ const expectRecords = (records: ReadonlyArray<ContextRecord>, seen: ReadonlyArra
     expect(r.limit).toBe(LIMIT)
     expect(r.tokensBefore).toBeGreaterThan(LIMIT)
     expect(r.tokensAfter).toBe(seen[OVERFLOW_STEP - 1 + i]?.tokens)
+    // nothing the history sent held was left out or repaired on the way back
+    expect(r.notes).toBeUndefined()
   })
   const made = compactions(records)
   if (!compacting) return expect(made).toEqual([])

@@ -100,6 +100,19 @@ describe('contextMiddleware', () => {
     expect(calls[2]?.prompt).toEqual(calls[0]?.prompt)
   })
 
+  it('names in the record what the prompt sent could not carry', async () => {
+    const calls: LanguageModelCallOptions[] = []
+    const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic }) })
+    const prompt = history(8, 1_400)
+    const thinking: LanguageModelPrompt[number] = { role: 'assistant', content: [{ type: 'reasoning', text: 'Where does the cent go?' }] }
+    const r = await generateText({ model, ...argsOf([...prompt.slice(0, -1), thinking, ...prompt.slice(-1)]) })
+    const record = r.providerMetadata?.['chatfold'] as ContextRecord | undefined
+    expect(record).toMatchObject({ compaction: null, prunedResults: expect.any(Number) })
+    expect(record?.prunedResults).toBeGreaterThan(0)
+    expect(record?.notes).toEqual([expect.stringContaining('messages dropped (reasoning alone')])
+    expect(calls[0]?.prompt.some((m) => m.role === 'assistant' && m.content.every((p) => p.type === 'reasoning'))).toBe(false)
+  })
+
   it('rejects, naming the limit, when not even the last request fits', async () => {
     const model = wrapLanguageModel({ model: recording([]), middleware: contextMiddleware({ contextWindow: 1_000, reserveTokens: 100, estimate: heuristic, summarize: async () => SUMMARY }) })
     await expect(generateText({ model, ...argsOf(history(2, 100, 'fix '.repeat(2_000))) })).rejects.toThrow(/Cannot fit the request in the context window: \d+ tokens .* over the limit of 900/)
