@@ -38,7 +38,9 @@ beforeAll(() => {
   installed = join(scratch, 'node_modules', pkg.name)
   mkdirSync(installed, { recursive: true })
   execFileSync('tar', ['-xzf', join(scratch, info.filename), '-C', installed, '--strip-components=1'])
-  for (const dep of [...Object.keys(pkg.dependencies), 'openai', '@types/node', 'undici-types']) {
+  // the optional peers the entries below are run with, and what they need (the AI SDK's packages)
+  const aiSdk = ['ai', '@ai-sdk', '@opentelemetry', '@vercel', '@standard-schema', 'eventsource-parser', 'undici', 'zod', 'json-schema']
+  for (const dep of [...Object.keys(pkg.dependencies), 'openai', ...aiSdk, '@types/node', 'undici-types']) {
     const target = join(root, 'node_modules', dep)
     if (!existsSync(target)) continue
     const link = join(scratch, 'node_modules', dep)
@@ -101,6 +103,25 @@ describe('the packed package', () => {
     `)
     expect(r.stderr).toBe('')
     expect(r.stdout.trim()).toBe('ok')
+  })
+
+  it('keeps an AI SDK call within its window from chatfold/ai-sdk, with ai installed beside it', () => {
+    const r = node(`
+      import { generateText, wrapLanguageModel } from 'ai'
+      import { MockLanguageModelV3 } from 'ai/test'
+      import { contextMiddleware } from 'chatfold/ai-sdk'
+      let sent
+      const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } }
+      const mock = new MockLanguageModelV3({ doGenerate: async ({ prompt }) => ((sent = prompt), { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop' }, usage, warnings: [] }) })
+      const model = wrapLanguageModel({ model: mock, middleware: contextMiddleware({ contextWindow: 3000, reserveTokens: 500, pruning: 'off', keepRecentTokens: 300 }) })
+      const messages = [{ role: 'user', content: 'The total is off.' }]
+      for (let i = 0; i < 24; i++) messages.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c' + i, toolName: 'read', input: {} }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c' + i, toolName: 'read', output: { type: 'text', value: 'line '.repeat(300) } }] })
+      messages.push({ role: 'user', content: 'Fix it.' })
+      const r = await generateText({ model, messages })
+      console.log(JSON.stringify({ text: r.text, compacted: r.providerMetadata.chatfold.compaction !== null, last: sent.at(-1), shorter: sent.length < messages.length }))
+    `)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ text: 'ok', compacted: true, last: { role: 'user', content: [{ type: 'text', text: 'Fix it.' }] }, shorter: true })
   })
 
   it('has every exports entry on disk', () => {

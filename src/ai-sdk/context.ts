@@ -1,0 +1,282 @@
+/**
+ * What keeps a framework's conversation within its context window, call after call: the whole
+ * request counted as the provider counts it, old tool output pruned by a pruner kept per
+ * conversation, and, when pruning is not enough, the head compacted into a summary that later calls
+ * reuse (the conversation's compaction boundary) until the next one is due. The last user request
+ * is always sent as it is, and no tool call is separated from its result. Framework-free: the
+ * middleware and `prepareStep` helper of this entry feed it their messages.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { type DecodeFailure, formatDecodeFailure } from '../failure.ts'
+import type { Message, Messages } from '../message.ts'
+import type { Estimator } from '../messages/message-tokens.ts'
+import { createPruner } from '../messages/prune-incremental.ts'
+import type { Pruner, PruneOptions } from '../messages/prune-options.ts'
+import { compact, type Summarizer } from '../compaction/compact.ts'
+import { extractiveSummarize } from '../compaction/extractive.ts'
+import { planCompaction } from '../compaction/plan.ts'
+import { systemPrefix } from '../compaction/shared.ts'
+import { SUMMARY_ALLOWANCE } from '../compaction/window.ts'
+import { countChatRequest, DEFAULT_CALIBRATION } from '../adapters/count.ts'
+import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
+import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
+import { isObject } from '../internal/object.ts'
+import { type Mirror, mirrorOf } from './mirror.ts'
+
+// --- model ---
+
+/**
+ * Options of `contextMiddleware` and `contextPrepareStep`: the window the whole request must fit
+ * (`contextWindow − reserveTokens`, as `shouldCompact` takes them), how to count, prune and compact.
+ *
+ * @example
+ * import { heuristic } from 'chatfold'
+ * import type { ContextOptions } from 'chatfold/ai-sdk'
+ * const options: ContextOptions = { contextWindow: 200_000, reserveTokens: 16_000, estimate: heuristic, pruning: { protectedTools: ['read_file'] } }
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type ContextOptions = {
+  /** The model's context window, in the provider's tokens. */
+  readonly contextWindow: number
+  /** Tokens kept free for the answer; default the call's `maxOutputTokens`, else 16,384. */
+  readonly reserveTokens?: number
+  /** Whose counting rules apply; default inferred from the model (`providerOfModel`), OpenAI's when unknown. */
+  readonly provider?: ProviderId
+  /** The estimator of text; default `smartHeuristic` (`heuristic` is faster). */
+  readonly estimate?: Estimator
+  /** The ratio of the provider's tokenizer to the estimate; default `DEFAULT_CALIBRATION[provider]`. */
+  readonly calibration?: number
+  /** Options of the pruner each conversation keeps, or `off`; defaults scaled to the window. */
+  readonly pruning?: PruneOptions | 'off'
+  /** Writes the summary when pruning is not enough; default `extractiveSummarize` (offline). */
+  readonly summarize?: Summarizer
+  /** The recent tail a compaction keeps verbatim; default a quarter of the window, at most 20,000. */
+  readonly keepRecentTokens?: number
+  /** Tokens left for a summary; default `SUMMARY_ALLOWANCE`. */
+  readonly summaryTokens?: number
+  /** How many conversations are remembered at once (the least recently used goes); default 64. */
+  readonly maxConversations?: number
+}
+
+/**
+ * What a call did to keep its request within the window (a JSON object: it goes in the response's
+ * `providerMetadata.chatfold`). Indices are those of the messages the framework sent (its prompt;
+ * for `contextPrepareStep`, the step's messages after the `system` prompt it was given).
+ *
+ * @example
+ * import type { ContextRecord } from 'chatfold/ai-sdk'
+ * const record: ContextRecord = { limit: 183_616, tokensBefore: 402_113, tokensAfter: 61_200, prunedResults: 0, prunedArgs: 0, summarisedUpTo: 240, compaction: null }
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type ContextRecord = {
+  /** `contextWindow − reserveTokens`. */
+  readonly limit: number
+  /** The request as the framework sent it, and as it went to the model. */
+  readonly tokensBefore: number
+  readonly tokensAfter: number
+  /** Tool results and arguments the pruner shortened in this request. */
+  readonly prunedResults: number
+  readonly prunedArgs: number
+  /** The messages before this index (but the system prompt and the last user request) are replaced by the summary; 0 when none is. */
+  readonly summarisedUpTo: number
+  /** What the history sent could not carry in the framework's form (`formatAdapterNote`), when anything (a plain array: provider metadata is JSON). */
+  readonly notes?: Array<string>
+  /** The compaction this call made, if it made one. */
+  readonly compaction: {
+    /** The messages summarised: `from` (inclusive) to `to` (exclusive), the previous summary with them when `from` is past the system prompt. */
+    readonly from: number
+    readonly to: number
+    readonly messages: number
+    readonly tokensBefore: number
+    readonly tokensAfter: number
+    readonly summaryTokens: number
+    readonly summary: string
+  } | null
+}
+
+/** A request to fit: the framework's messages and the tool definitions they go with. */
+export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice; readonly provider: ProviderId; readonly reserveTokens?: number }
+
+/** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`). */
+export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined }
+
+/** A conversation's compaction boundary: the summary (with the system prompt) that replaces the input's first `covered` messages. */
+type Boundary = { readonly head: Messages; readonly held: Message | undefined; readonly covered: number; readonly last: Message }
+
+type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
+
+const isLastRequest = (m: Message): boolean => m.role === 'user' && m.kind === 'normal'
+
+const summaryText = (m: Message | undefined): string => (m === undefined ? '' : m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''))
+
+/**
+ * A keeper of conversations: `fit(key, input)` gives the history to send for the conversation
+ * `key`, within `contextWindow − reserveTokens` counted as `input.provider` counts (tools included);
+ * `decode` reads the framework's messages (one message each), only those past the prefix the
+ * previous call of the conversation shares. Rejects with a `TypeError` on messages `decode` refuses,
+ * and with an `Error` when not even the system prompt, a summary and the last request fit.
+ */
+export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: ReadonlyArray<W>) => E.Either<DecodeFailure, Messages>) => {
+  const conversations = new Map<string, Conversation<W>>()
+  const counts = new Map<ProviderId, WeakMap<Message, number>>()
+  const estimateOpts = options.estimate === undefined ? {} : { estimate: options.estimate }
+  const ratioOf = (provider: ProviderId): number => options.calibration ?? DEFAULT_CALIBRATION[provider]
+
+  const counter = (provider: ProviderId): ((m: Message) => number) => {
+    let cache = counts.get(provider)
+    if (cache === undefined) counts.set(provider, (cache = new WeakMap()))
+    const c = cache
+    const count = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })
+    const prime = provider === 'openai' ? 3 : 0
+    return (m) => {
+      const hit = c.get(m)
+      if (hit !== undefined) return hit
+      const r = count({ messages: [m] })
+      const n = r.system + r.messages - prime
+      c.set(m, n)
+      return n
+    }
+  }
+
+  const conversation = (key: string, limit: number): Conversation<W> => {
+    const found = conversations.get(key)
+    if (found !== undefined) {
+      conversations.delete(key)
+      conversations.set(key, found)
+      return found
+    }
+    const pruning = options.pruning
+    const pruner =
+      pruning === 'off'
+        ? undefined
+        : createPruner({ protectTokens: Math.min(40_000, Math.floor(limit / 4)), minimumSavings: Math.min(20_000, Math.floor(limit / 10)), ...estimateOpts, ...pruning })
+    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner }
+    conversations.set(key, made)
+    const max = options.maxConversations ?? 64
+    for (const k of conversations.keys()) {
+      if (conversations.size <= max) break
+      conversations.delete(k)
+    }
+    return made
+  }
+
+  const fit = async (key: string, input: FitInput<W>): Promise<Fitted> => {
+    const { provider } = input
+    const reserve = options.reserveTokens ?? input.reserveTokens ?? 16_384
+    const limit = Math.max(0, options.contextWindow - reserve)
+    const c = conversation(key, limit)
+    const mirrored = mirrorOf(c.mirror, input.wire, decode)
+    if (E.isLeft(mirrored)) throw new TypeError(`Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
+    c.mirror = mirrored.right
+    const ms = mirrored.right.messages
+    const count = counter(provider)
+    const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
+    const total = (xs: Messages): number => xs.reduce((a, m) => a + count(m), fixed)
+    const before = total(ms)
+    if (before <= limit) return { messages: ms, record: undefined }
+    // the boundary holds while the input still starts with the messages it replaced
+    const b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
+
+    const list = b === undefined ? ms : [...b.head, ...(b.held === undefined ? [] : [b.held]), ...ms.slice(b.covered)]
+    // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
+    const lead = b === undefined ? 0 : b.head.length + (b.held === undefined ? 0 : 1)
+    const origin = (j: number): number => (b === undefined ? j : j < lead ? -1 : b.covered + j - lead)
+    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list)
+    const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number): ContextRecord => ({
+      limit,
+      tokensBefore: before,
+      tokensAfter: total(sent),
+      prunedResults: pruned.report.prunedResults,
+      prunedArgs: pruned.report.prunedArgs,
+      summarisedUpTo: upTo,
+      compaction,
+    })
+    if (total(pruned.messages) <= limit) return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0) }
+
+    // compaction: the head into a summary, the last user request kept as it is after it
+    const xs = pruned.messages
+    const sys = systemPrefix(xs)
+    let u = xs.length - 1
+    while (u >= sys && !isLastRequest(xs[u] as Message)) u--
+    const request = u >= sys ? (xs[u] as Message) : undefined
+    const keep = options.keepRecentTokens ?? Math.min(20_000, Math.floor(limit / 4))
+    const attempt = async (boundary: 'turn' | 'message', keepRecentTokens: number) => {
+      const opts = {
+        contextWindow: options.contextWindow,
+        reserveTokens: reserve,
+        fixedTokens: fixed,
+        calibration: ratioOf(provider),
+        summaryTokens: (options.summaryTokens ?? SUMMARY_ALLOWANCE) + (request === undefined ? 0 : count(request)),
+        keepRecentTokens,
+        boundary,
+        ...estimateOpts,
+      }
+      const plan = planCompaction(opts)(xs)
+      if (plan.head.length === 0) return undefined
+      const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize })(xs)
+      const held = request !== undefined && u < plan.cut ? request : undefined
+      const head = done.messages.slice(0, sys + 1)
+      const sent = [...head, ...(held === undefined ? [] : [held]), ...done.messages.slice(sys + 1)]
+      let first = plan.cut
+      while (first < xs.length && origin(first) < 0) first++
+      const covered = first < xs.length ? origin(first) : ms.length
+      return { sent, head, held, covered, done }
+    }
+    let r = await attempt('turn', keep)
+    if (r === undefined || total(r.sent) > limit) r = (await attempt('message', Math.floor(keep / 4))) ?? r
+    if (r === undefined || total(r.sent) > limit) {
+      const least = r === undefined ? total(xs) : total(r.sent)
+      throw new Error(`Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`)
+    }
+    const last = ms[r.covered - 1]
+    c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }
+    return {
+      messages: r.sent,
+      record: record(r.sent, {
+        from: b === undefined ? sys : b.covered,
+        to: r.covered,
+        messages: r.done.report.summarised,
+        tokensBefore: total(xs),
+        tokensAfter: total(r.sent),
+        summaryTokens: r.done.report.summaryTokens,
+        summary: summaryText(r.done.messages[sys]),
+      }, r.covered),
+    }
+  }
+
+  return { fit }
+}
+
+/** What a conversion back to the framework's form could not carry or had to repair, for a record's `notes`. */
+export const notesOf = (report: AdapterReport): Array<string> => {
+  const out = report.notes.map(formatAdapterNote)
+  const r = report.repair
+  if (r?.changed === true) {
+    const list = (what: string, ids: ReadonlyArray<string> | undefined) => (ids === undefined || ids.length === 0 ? [] : [`${what}: ${ids.join(', ')}`])
+    out.push(
+      ...list('tool pairs repaired, calls given an interrupted result', r.addedResults),
+      ...list('tool pairs repaired, results without their call dropped', r.droppedResults),
+      ...list('messages dropped (reasoning alone, or emptied by the repair)', r.droppedMessages),
+      ...list('results moved back next to their call', r.movedResults),
+    )
+  }
+  return out
+}
+
+/**
+ * The key of a conversation: the text of its first user message (what stays the same from step to
+ * step of one conversation, and differs between conversations), with its length.
+ */
+export const conversationKeyOf = (wire: ReadonlyArray<{ readonly role: string; readonly content: unknown }>): string => {
+  const first = wire.find((m) => m.role === 'user')
+  if (first === undefined) return ''
+  const content = first.content
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: unknown) => (isObject(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('\n') : ''
+  return `${text.length}:${text.slice(0, 2_000)}`
+}

@@ -1,0 +1,104 @@
+/**
+ * A language-model middleware that keeps every call of a model within its context window:
+ * `wrapLanguageModel({ model, middleware: contextMiddleware({ contextWindow }) })`.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import type { LanguageModelMiddleware } from 'ai'
+import { formatAdapterError } from '../adapters/types.ts'
+import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
+import {
+  fromLanguageModelPrompt,
+  type LanguageModelCallOptions,
+  type LanguageModelPrompt,
+  providerOfModel,
+  toLanguageModelPrompt,
+  toolChoiceOf,
+  toolDefinitionsOf,
+} from './prompt.ts'
+
+/**
+ * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), and the key
+ * that tells conversations apart (default: the text of the prompt's first user message).
+ *
+ * @example
+ * import type { ContextMiddlewareOptions } from 'chatfold/ai-sdk'
+ * const options: ContextMiddlewareOptions = { contextWindow: 128_000, conversationKey: (params) => String(params.headers?.['x-chat-id'] ?? '') }
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string }
+
+/**
+ * A middleware (`LanguageModelMiddleware`, specification `v3`) that, before each call, keeps the
+ * request within `contextWindow − reserveTokens`: it counts the whole request as the model's
+ * provider counts it (prompt and tool definitions, `countChatRequest`), and when it is over, prunes
+ * old tool output with a pruner kept per conversation, then, if that is not enough, compacts the
+ * head of the conversation into a summary (`extractiveSummarize`, or the `summarize` given, such as
+ * `aiSdkSummarizer` of `chatfold/summarize/ai-sdk`), which later calls reuse until the next
+ * compaction is due. The last user request is sent as it is and no tool call is separated from its
+ * result. A call it changed answers with what it did under `providerMetadata.chatfold`
+ * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
+ * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through untouched. Rejects when not even the system prompt, a
+ * summary and the last request fit.
+ *
+ * @example
+ * import { generateText, wrapLanguageModel } from 'ai'
+ * import { MockLanguageModelV3 } from 'ai/test'
+ * import { contextMiddleware } from 'chatfold/ai-sdk'
+ * const model = wrapLanguageModel({
+ *   model: new MockLanguageModelV3({
+ *     doGenerate: { content: [{ type: 'text', text: 'Done.' }], finishReason: { unified: 'stop', raw: undefined }, usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } }, warnings: [] },
+ *   }),
+ *   middleware: contextMiddleware({ contextWindow: 200_000, reserveTokens: 16_000 }),
+ * })
+ * const { text } = await generateText({ model, prompt: 'Fix the failing test.' })
+ * text // 'Done.'
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageModelMiddleware => {
+  const keeper = createContextKeeper<LanguageModelPrompt[number]>(options, (ws) => fromLanguageModelPrompt([...ws]))
+  const records = new WeakMap<object, ContextRecord>()
+  return {
+    specificationVersion: 'v3',
+    transformParams: async ({ params, model }) => {
+      const key = options.conversationKey?.(params) ?? conversationKeyOf(params.prompt)
+      const toolChoice = toolChoiceOf(params.toolChoice)
+      const fitted = await keeper.fit(key, {
+        wire: params.prompt,
+        tools: toolDefinitionsOf(params.tools),
+        provider: options.provider ?? providerOfModel(model),
+        ...(toolChoice === undefined ? {} : { toolChoice }),
+        ...(params.maxOutputTokens === undefined ? {} : { reserveTokens: params.maxOutputTokens }),
+      })
+      if (fitted.record === undefined) return params
+      const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
+      if (E.isLeft(prompt)) throw new Error(`Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
+      const out = { ...params, prompt: prompt.right.request }
+      const notes = notesOf(prompt.right.report)
+      records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })
+      return out
+    },
+    wrapGenerate: async ({ doGenerate, params }) => {
+      const result = await doGenerate()
+      const record = records.get(params)
+      return record === undefined ? result : { ...result, providerMetadata: { ...result.providerMetadata, chatfold: record } }
+    },
+    wrapStream: async ({ doStream, params }) => {
+      const result = await doStream()
+      const record = records.get(params)
+      if (record === undefined) return result
+      type StreamPart = typeof result.stream extends ReadableStream<infer P> ? P : never
+      const stream = result.stream.pipeThrough(
+        new TransformStream<StreamPart, StreamPart>({
+          transform: (part, controller) => controller.enqueue(part.type === 'finish' ? { ...part, providerMetadata: { ...part.providerMetadata, chatfold: record } } : part),
+        }),
+      )
+      return { ...result, stream }
+    },
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The context kept within the window from an agent loop's `prepareStep` (`generateText`,
+ * `streamText`, `ToolLoopAgent`): the step's messages replaced by those that fit.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import type { LanguageModel, ModelMessage } from 'ai'
+import { fromModelMessages } from '../adapters/ai-sdk-from.ts'
+import { toModelMessages } from '../adapters/ai-sdk.ts'
+import type { ToolDefinition } from '../adapters/request.ts'
+import { formatAdapterError } from '../adapters/types.ts'
+import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
+import { providerOfModel } from './prompt.ts'
+
+/**
+ * Options of {@link contextPrepareStep}: those of the context kept, and what the step's messages do
+ * not show: the `system` prompt and the `tools` the loop sends with them (chatfold's
+ * `ToolDefinition`s, counted as the provider counts them), and the key of a conversation (default:
+ * the text of its first user message); `onRecord` hears what each step changed.
+ *
+ * @example
+ * import type { ContextPrepareStepOptions } from 'chatfold/ai-sdk'
+ * const options: ContextPrepareStepOptions = {
+ *   contextWindow: 200_000,
+ *   system: 'You are a coding agent.',
+ *   tools: [{ type: 'function', name: 'read_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+ *   onRecord: (record, step) => console.log(step, record.tokensBefore, '→', record.tokensAfter),
+ * }
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export type ContextPrepareStepOptions = ContextOptions & {
+  readonly system?: string
+  readonly tools?: ReadonlyArray<ToolDefinition>
+  readonly conversationKey?: (messages: ReadonlyArray<ModelMessage>) => string
+  readonly onRecord?: (record: ContextRecord, stepNumber: number) => void
+}
+
+/** The provider ids of a model, a string id (`anthropic/claude-sonnet-4.5`) naming both. */
+const idsOf = (model: LanguageModel): { readonly provider: string; readonly modelId: string } => (typeof model === 'string' ? { provider: model, modelId: model } : model)
+
+/**
+ * A `prepareStep` function that keeps each step of an agent loop within `contextWindow −
+ * reserveTokens`, as `contextMiddleware` does (prune, then compact, the last user request and tool
+ * pairs kept), and returns `{ messages }` for a step it changed (nothing for one that fits). The
+ * middleware sees the tool definitions and the answer's metadata; this sees the step's messages
+ * only, so give it the `system` prompt and `tools` to count.
+ *
+ * @example
+ * import { generateText, stepCountIs } from 'ai'
+ * import { MockLanguageModelV3 } from 'ai/test'
+ * import { contextPrepareStep } from 'chatfold/ai-sdk'
+ * const model = new MockLanguageModelV3({
+ *   doGenerate: { content: [{ type: 'text', text: 'Done.' }], finishReason: { unified: 'stop', raw: undefined }, usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } }, warnings: [] },
+ * })
+ * const { text } = await generateText({
+ *   model,
+ *   prompt: 'Fix the failing test.',
+ *   stopWhen: stepCountIs(20),
+ *   prepareStep: contextPrepareStep({ contextWindow: 200_000, reserveTokens: 16_000 }),
+ * })
+ * text // 'Done.'
+ *
+ * @since 0.2.0
+ * @category compaction
+ */
+export const contextPrepareStep = (options: ContextPrepareStepOptions) => {
+  const keeper = createContextKeeper<ModelMessage>(options, (ws) => fromModelMessages({ messages: ws }))
+  const system: ReadonlyArray<ModelMessage> = options.system === undefined ? [] : [{ role: 'system', content: options.system }]
+  return async (step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }): Promise<{ messages: Array<ModelMessage> } | undefined> => {
+    const key = options.conversationKey?.(step.messages) ?? conversationKeyOf(step.messages)
+    const fitted = await keeper.fit(key, {
+      wire: [...system, ...step.messages],
+      tools: options.tools ?? [],
+      provider: options.provider ?? providerOfModel(idsOf(step.model)),
+    })
+    if (fitted.record === undefined) return undefined
+    const out = toModelMessages({ repair: 'repair' })(fitted.messages)
+    if (E.isLeft(out)) throw new Error(`Cannot write the messages: ${formatAdapterError(out.left)}`)
+    const notes = notesOf(out.right.report)
+    options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes }, step.stepNumber)
+    const messages = out.right.request.messages as Array<ModelMessage>
+    return { messages: system.length > 0 ? messages.slice(system.length) : messages }
+  }
+}
