@@ -48,6 +48,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/cli/', 12],
   ['workers/', 11],
   ['src/summarize/', 11], // the model summarisers' entry points (chatfold/summarize/…)
+  ['src/ai-sdk/', 11], // chatfold/ai-sdk: the AI SDK integration (an optional peer)
   ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
 ]
 
