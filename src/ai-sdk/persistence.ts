@@ -27,6 +27,7 @@ import { formatAdapterError } from '../adapters/types.ts'
 import type { ChatStore } from '../store/store.ts'
 import { getConversation } from '../store/query.ts'
 import { ChatMessageC } from '../store/snapshot.ts'
+import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- the store's side ---
@@ -305,6 +306,13 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
   }
 
   const save = async (messages: ReadonlyArray<UIMessage>): Promise<SaveReport> => {
+    messages.forEach((ui, i) => {
+      if (!ChatIdC.is(ui.id)) {
+        throw new TypeError(
+          `Cannot save messages[${i}]: its id ${JSON.stringify(ui.id)} is not a store message id (a non-empty id of at most 256 characters); the AI SDK leaves the ids of the messages it streams empty unless toUIMessageStreamResponse is given a generateMessageId`,
+        )
+      }
+    })
     const latest = new Map<string, Record_>()
     for (const r of await records()) {
       const key = r.type === 'ui' ? r.uiId : r.storeId
