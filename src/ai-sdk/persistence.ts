@@ -130,12 +130,11 @@ const recordOf = (h: Held): Record_ => {
 const firstDifference = (a: unknown, b: unknown, path: string): string | undefined => {
   if (a === b) return undefined
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return path
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const d = firstDifference(a[i], b[i], `${path}[${i}]`)
       if (d !== undefined) return d
     }
-    return undefined
+    return a.length === b.length ? undefined : `${path}[${Math.min(a.length, b.length)}]`
   }
   if (!isObject(a) || !isObject(b)) return path
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
@@ -176,7 +175,8 @@ const arrange = (records: ReadonlyArray<Record_>): ReadonlyArray<Record_> => {
 /**
  * The chatfold messages of one UI message, with ids that do not change between saves: the UI id,
  * then `id~1`, `id~2`, …; a UI message they would not give back as it came (a field
- * `fromUIMessages` has no place for) is an error naming the field.
+ * `fromUIMessages` has no place for) is an error naming the field. An assistant message without a
+ * leading `step-start` part is given back with one (the AI SDK reads both alike).
  */
 const messagesOfUI = (ui: UIMessage): Messages => {
   const r = fromUIMessages({ messages: [ui] })
@@ -184,7 +184,9 @@ const messagesOfUI = (ui: UIMessage): Messages => {
   const ms = r.right.map((m, i) => (i === 0 ? { ...m, id: ui.id } : { ...m, id: `${ui.id}~${i}` }))
   const back = toUIMessages()(ms)
   if (E.isLeft(back)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
-  const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(ui)), '')
+  // an assistant message comes back opened by a `step-start` part, as the AI SDK streams it: one without is the same message
+  const expected = ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { ...ui, parts: [{ type: 'step-start' }, ...ui.parts] } : ui
+  const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(expected)), '')
   if (lost !== undefined) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
   return ms
 }

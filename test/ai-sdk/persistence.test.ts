@@ -130,6 +130,14 @@ describe('uiMessageStore over a store in this process', () => {
     )
     expect(await chat.load()).toEqual([])
   })
+
+  it('gives an assistant message saved without a leading step-start back with one, and counts it unchanged when saved again so', async () => {
+    const chat = uiMessageStore({ store: createChatStore(), conversationId: 'c' })
+    const bare: UIMessage = { id: 'a0', role: 'assistant', parts: [{ type: 'text', text: 'Hello!', state: 'done' }] }
+    await chat.save([bare])
+    expect(await chat.load()).toEqual([assistant('a0', 'Hello!')])
+    expect(await chat.save([assistant('a0', 'Hello!')])).toEqual({ added: [], revised: [], unchanged: 1 })
+  })
 })
 
 describe("the AI SDK's onFinish", () => {
