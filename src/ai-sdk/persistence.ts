@@ -107,12 +107,12 @@ const overHttp = (o: HttpStoreOptions): Backend => {
 const KEY = 'chatfold'
 
 /** What a stored message holds: a UI message's chatfold messages (and its revision), or a compaction. */
-type Record_ =
+type Stored =
   | { readonly type: 'ui'; readonly storeId: string; readonly uiId: string; readonly revision: number; readonly wire: unknown; readonly messages: Messages }
   | { readonly type: 'compaction'; readonly storeId: string; readonly wire: unknown; readonly messages: Messages }
 
 /** A stored message as a record: one saved here, or one written by another client (its content as one message). */
-const recordOf = (h: Held): Record_ => {
+const recordOf = (h: Held): Stored => {
   const kept = isObject(h.metadata) ? h.metadata[KEY] : undefined
   if (isObject(kept) && Array.isArray(kept['messages'])) {
     const d = decodeMessages(kept['messages'])
@@ -148,8 +148,8 @@ const firstDifference = (a: unknown, b: unknown, path: string): string | undefin
 const sameJson = (a: unknown, b: unknown): boolean => firstDifference(a, b, '') === undefined
 
 /** The latest record of each UI message, at the place of its first, and the compactions, each after the message holding the newest message it replaced. */
-const arrange = (records: ReadonlyArray<Record_>): ReadonlyArray<Record_> => {
-  const out: Record_[] = []
+const arrange = (records: ReadonlyArray<Stored>): ReadonlyArray<Stored> => {
+  const out: Stored[] = []
   const at = new Map<string, number>()
   for (const r of records) {
     if (r.type === 'ui') {
@@ -208,7 +208,7 @@ const summaryText = (m: Message): string => {
 }
 
 /** A record as UI messages: what `toUIMessages` gives back, or a compaction's summary as a text message marked `metadata.chatfold.compaction`. */
-const uiOf = (r: Record_): ReadonlyArray<UIMessage> => {
+const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
   if (r.type === 'compaction') {
     const m = r.messages[0]
     if (m === undefined) return []
@@ -296,7 +296,7 @@ export type UIMessageStore = {
  */
 export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions): UIMessageStore => {
   const backend = 'store' in options ? inProcess(options.store, options.conversationId) : overHttp(options)
-  const records = async (): Promise<ReadonlyArray<Record_>> => (await backend.list()).map(recordOf)
+  const records = async (): Promise<ReadonlyArray<Stored>> => (await backend.list()).map(recordOf)
 
   /** Adds a row; an id held already is fine when it holds the same messages (a save whose answer was lost). */
   const add = async (row: Row, wire: unknown): Promise<void> => {
@@ -315,7 +315,7 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
         )
       }
     })
-    const latest = new Map<string, Record_>()
+    const latest = new Map<string, Stored>()
     for (const r of await records()) {
       const key = r.type === 'ui' ? r.uiId : r.storeId
       const was = latest.get(key)
