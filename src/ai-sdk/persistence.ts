@@ -9,7 +9,8 @@
  * where the first stood. A compaction (`saveCompaction`: a compaction summary message, or a provider
  * compaction boundary) is a store message of its own, loaded back right after the newest message
  * it replaced: the UI sees its summary, and `loadHistory` gives the history with the boundary in
- * place, which `sinceCompaction` cuts to what a model is sent.
+ * place, which `sinceCompaction` cuts to what a model is sent. Messages the store dropped past its
+ * history limit are counted (`dropped`), and never stored again behind the newer ones.
  *
  * @module
  */
@@ -106,10 +107,15 @@ const overHttp = (o: HttpStoreOptions): Backend => {
 /** The metadata key of what a stored message holds for chatfold. */
 const KEY = 'chatfold'
 
-/** What a stored message holds: a UI message's chatfold messages (and its revision), or a compaction. */
-type Stored =
-  | { readonly type: 'ui'; readonly storeId: string; readonly uiId: string; readonly revision: number; readonly wire: unknown; readonly messages: Messages }
-  | { readonly type: 'compaction'; readonly storeId: string; readonly wire: unknown; readonly messages: Messages }
+/**
+ * What a stored message holds: a UI message's chatfold messages (and its revision), or a
+ * compaction; `n` numbers the messages saved here in a conversation (0, 1, 2, …), so that the
+ * ones the store dropped can be counted.
+ */
+type Stored = { readonly storeId: string; readonly n?: number; readonly wire: unknown; readonly messages: Messages } & (
+  | { readonly type: 'ui'; readonly uiId: string; readonly revision: number }
+  | { readonly type: 'compaction' }
+)
 
 /** A stored message as a record: one saved here, or one written by another client (its content as one message). */
 const recordOf = (h: Held): Stored => {
@@ -117,10 +123,11 @@ const recordOf = (h: Held): Stored => {
   if (isObject(kept) && Array.isArray(kept['messages'])) {
     const d = decodeMessages(kept['messages'])
     if (E.isLeft(d)) throw new TypeError(`Cannot load message ${JSON.stringify(h.id)}: ${formatDecodeFailure(d.left)}`)
-    if (kept['compaction'] === true) return { type: 'compaction', storeId: h.id, wire: kept['messages'], messages: d.right }
+    const common = { storeId: h.id, wire: kept['messages'], messages: d.right, ...(typeof kept['n'] === 'number' ? { n: kept['n'] } : {}) }
+    if (kept['compaction'] === true) return { type: 'compaction', ...common }
     const uiId = typeof kept['ui'] === 'string' ? kept['ui'] : h.id
     const revision = typeof kept['revision'] === 'number' ? kept['revision'] : 1
-    return { type: 'ui', storeId: h.id, uiId, revision, wire: kept['messages'], messages: d.right }
+    return { type: 'ui', uiId, revision, ...common }
   }
   const message: Message = { id: h.id, role: h.role, parts: h.parts, kind: 'normal' }
   return { type: 'ui', storeId: h.id, uiId: h.id, revision: 1, wire: undefined, messages: [message] }
@@ -217,7 +224,7 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
   }
   const back = toUIMessages()(r.messages)
   if (E.isLeft(back)) throw new TypeError(`Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
-  return back.right.request.messages.map((m: AIUIMessage, i) => ({ ...(m as UIMessage), id: i === 0 ? r.uiId : m.id }))
+  return back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
 }
 
 // --- the public face ---
@@ -248,12 +255,13 @@ export type InProcessStoreOptions = { readonly store: ChatStore; readonly conver
 
 /**
  * What a save did: the UI message ids stored for the first time, those stored again as a new
- * revision (their content changed), and how many were held already as they are.
+ * revision (their content changed), how many were held already as they are, and how many it left
+ * out as the oldest, which the store dropped (past its history limit).
  *
  * @since 0.3.0
  * @category ai-sdk
  */
-export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revised: ReadonlyArray<string>; readonly unchanged: number }
+export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revised: ReadonlyArray<string>; readonly unchanged: number; readonly skipped: number }
 
 /**
  * A conversation's UI messages kept in a chat store.
@@ -271,6 +279,11 @@ export type UIMessageStore = {
   readonly load: () => Promise<Array<UIMessage>>
   /** The conversation as a chatfold history, each compaction in place (see `sinceCompaction`). */
   readonly loadHistory: () => Promise<Messages>
+  /**
+   * How many of the messages saved here the store no longer holds: it keeps at most
+   * `maxHistorySize` a conversation, and drops the oldest (`load` gives what it holds).
+   */
+  readonly dropped: () => Promise<number>
   /** Saves `messages` of a finished stream: pass it as `toUIMessageStreamResponse({ onFinish })`. */
   readonly onFinish: (event: { readonly messages: ReadonlyArray<UIMessage> }) => Promise<void>
 }
@@ -297,6 +310,10 @@ export type UIMessageStore = {
 export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions): UIMessageStore => {
   const backend = 'store' in options ? inProcess(options.store, options.conversationId) : overHttp(options)
   const records = async (): Promise<ReadonlyArray<Stored>> => (await backend.list()).map(recordOf)
+  /** The number of the next message saved here: one past the highest held. */
+  const nextNumber = (held: ReadonlyArray<Stored>): number => held.reduce((n, r) => Math.max(n, (r.n ?? -1) + 1), 0)
+  /** How many messages saved here the store dropped: the numbers up to the highest that it does not hold. */
+  const droppedOf = (held: ReadonlyArray<Stored>): number => nextNumber(held) - new Set(held.flatMap((r) => (r.n === undefined ? [] : [r.n]))).size
 
   /** Adds a row; an id held already is fine when it holds the same messages (a save whose answer was lost). */
   const add = async (row: Row, wire: unknown): Promise<void> => {
@@ -308,15 +325,13 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
   }
 
   const save = async (messages: ReadonlyArray<UIMessage>): Promise<SaveReport> => {
-    messages.forEach((ui, i) => {
-      if (!ChatIdC.is(ui.id)) {
-        throw new TypeError(
-          `Cannot save messages[${i}]: its id ${JSON.stringify(ui.id)} is not a store message id (a non-empty id of at most 256 characters); the AI SDK leaves the ids of the messages it streams empty unless toUIMessageStreamResponse is given a generateMessageId`,
-        )
-      }
-    })
+    const noId = messages.findIndex((ui) => !ChatIdC.is(ui.id))
+    // the AI SDK streams a message without an id unless toUIMessageStreamResponse is given a generateMessageId
+    if (noId >= 0) throw new TypeError(`Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
     const latest = new Map<string, Stored>()
-    for (const r of await records()) {
+    const stored = await records()
+    let n = nextNumber(stored)
+    for (const r of stored) {
       const key = r.type === 'ui' ? r.uiId : r.storeId
       const was = latest.get(key)
       if (was === undefined || (r.type === 'ui' && was.type === 'ui' && r.revision > was.revision)) latest.set(key, r)
@@ -324,7 +339,14 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
     const added: string[] = []
     const revised: string[] = []
     let unchanged = 0
-    for (const ui of messages) {
+    let skipped = 0
+    // messages before the first one held, when the store dropped some, are those it dropped: stored again, they would follow the newer ones
+    const before = droppedOf(stored) > 0 ? messages.findIndex((ui) => latest.has(ui.id)) : -1
+    for (const [i, ui] of messages.entries()) {
+      if (i < before) {
+        skipped++
+        continue
+      }
       const held = latest.get(ui.id)
       // a compaction loaded into the UI comes back with the next turn: it is held as it is
       if (held?.type === 'compaction') {
@@ -342,13 +364,13 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
         message_id: revision === 1 ? ui.id : `${ui.id}#${revision}`,
         role: ui.role === 'assistant' ? 'assistant' : 'user',
         content: contentOf(ms, `(${ui.role} message ${ui.id})`),
-        metadata: { [KEY]: { ui: ui.id, revision, messages: wire } },
+        metadata: { [KEY]: { ui: ui.id, revision, n, messages: wire } },
       }
       await add(row, wire)
-      latest.set(ui.id, { type: 'ui', storeId: row.message_id, uiId: ui.id, revision, wire, messages: ms })
+      latest.set(ui.id, { type: 'ui', storeId: row.message_id, uiId: ui.id, revision, n: n++, wire, messages: ms })
       ;(revision === 1 ? added : revised).push(ui.id)
     }
-    return { added, revised, unchanged }
+    return { added, revised, unchanged, skipped }
   }
 
   const saveCompaction = async (summary: Message): Promise<void> => {
@@ -356,12 +378,16 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
       throw new TypeError(`Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
     }
     const wire = encodeMessages([summary])
-    await add({ message_id: summary.id, role: summary.role === 'assistant' ? 'assistant' : 'user', content: summaryText(summary), metadata: { [KEY]: { compaction: true, messages: wire } } }, wire)
+    const held = await records()
+    if (held.some((r) => r.storeId === summary.id && sameJson(r.wire, wire))) return
+    const metadata = { [KEY]: { compaction: true, n: nextNumber(held), messages: wire } }
+    await add({ message_id: summary.id, role: summary.role === 'assistant' ? 'assistant' : 'user', content: summaryText(summary), metadata }, wire)
   }
 
   const loadHistory = async (): Promise<Messages> => arrange(await records()).flatMap((r) => r.messages)
   const load = async (): Promise<Array<UIMessage>> => arrange(await records()).flatMap(uiOf)
-  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, onFinish: async (event) => void (await save(event.messages)) }
+  const dropped = async (): Promise<number> => droppedOf(await records())
+  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish: async (event) => void (await save(event.messages)) }
 }
 
 /**

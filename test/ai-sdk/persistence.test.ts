@@ -47,7 +47,7 @@ describe('uiMessageStore over a store in this process', () => {
   it.each(uiCorpus.map((c) => [c.name, c.messages] as const))('loads back what it saved: %s', async (_name, messages) => {
     const chat = uiMessageStore({ store: createChatStore(), conversationId: 'c' })
     const ui = untyped(messages)
-    expect(await chat.save(ui)).toEqual({ added: ui.map((m) => m.id), revised: [], unchanged: 0 })
+    expect(await chat.save(ui)).toEqual({ added: ui.map((m) => m.id), revised: [], unchanged: 0, skipped: 0 })
     expect(await chat.load()).toEqual(ui)
   })
 
@@ -65,8 +65,8 @@ describe('uiMessageStore over a store in this process', () => {
     const store = createChatStore()
     const chat = uiMessageStore({ store, conversationId: 'c' })
     await chat.save(turns(1))
-    expect(await chat.save(turns(1))).toEqual({ added: [], revised: [], unchanged: 2 })
-    expect(await chat.save(turns(2))).toEqual({ added: ['u1', 'a1'], revised: [], unchanged: 2 })
+    expect(await chat.save(turns(1))).toEqual({ added: [], revised: [], unchanged: 2, skipped: 0 })
+    expect(await chat.save(turns(2))).toEqual({ added: ['u1', 'a1'], revised: [], unchanged: 2, skipped: 0 })
     expect(held(store, 'c')).toEqual(['u0', 'a0', 'u1', 'a1'])
     expect(await chat.load()).toEqual(turns(2))
   })
@@ -84,7 +84,7 @@ describe('uiMessageStore over a store in this process', () => {
     const chat = uiMessageStore({ url: 'http://localhost', conversationId: 'c', fetch })
     await expect(chat.save(turns(1))).rejects.toThrow('connection reset')
     expect(held(store, 'c')).toEqual(['u0'])
-    expect(await chat.save(turns(1))).toEqual({ added: ['a0'], revised: [], unchanged: 1 })
+    expect(await chat.save(turns(1))).toEqual({ added: ['a0'], revised: [], unchanged: 1, skipped: 0 })
     expect(held(store, 'c')).toEqual(['u0', 'a0'])
     expect(await chat.load()).toEqual(turns(1))
   })
@@ -106,12 +106,25 @@ describe('uiMessageStore over a store in this process', () => {
     const first = [user('u0', 'weather?'), assistant('a0', 'Let me look.')]
     await chat.save(first)
     const extended = [first[0] as UIMessage, withTool('a0', 'It is 18°C.')]
-    expect(await chat.save(extended)).toEqual({ added: [], revised: ['a0'], unchanged: 1 })
-    expect(await chat.save(extended)).toEqual({ added: [], revised: [], unchanged: 2 })
+    expect(await chat.save(extended)).toEqual({ added: [], revised: ['a0'], unchanged: 1, skipped: 0 })
+    expect(await chat.save(extended)).toEqual({ added: [], revised: [], unchanged: 2, skipped: 0 })
     const next = [...extended, user('u1', 'thanks')]
     await chat.save(next)
     expect(held(store, 'c')).toEqual(['u0', 'a0', 'a0#2', 'u1'])
     expect(await chat.load()).toEqual(next)
+  })
+
+  it('counts what the store dropped past its history limit, and never stores it again behind the newer messages', async () => {
+    const store = createChatStore({ maxHistorySize: 3 })
+    const chat = uiMessageStore({ store, conversationId: 'c' })
+    await chat.save(turns(2))
+    expect(held(store, 'c')).toEqual(['a0', 'u1', 'a1'])
+    expect(await chat.dropped()).toBe(1)
+    // useChat sends the whole list again: u0, dropped, is left out, and only the new message is stored
+    expect(await chat.save([...turns(2), user('u2', 'question 2')])).toEqual({ added: ['u2'], revised: [], unchanged: 3, skipped: 1 })
+    expect(held(store, 'c')).toEqual(['u1', 'a1', 'u2'])
+    expect(await chat.dropped()).toBe(2)
+    expect((await chat.load()).map((m) => m.id)).toEqual(['u1', 'a1', 'u2'])
   })
 
   it('reads messages other writers stored without chatfold metadata as text messages', async () => {
@@ -136,7 +149,7 @@ describe('uiMessageStore over a store in this process', () => {
     const bare: UIMessage = { id: 'a0', role: 'assistant', parts: [{ type: 'text', text: 'Hello!', state: 'done' }] }
     await chat.save([bare])
     expect(await chat.load()).toEqual([assistant('a0', 'Hello!')])
-    expect(await chat.save([assistant('a0', 'Hello!')])).toEqual({ added: [], revised: [], unchanged: 1 })
+    expect(await chat.save([assistant('a0', 'Hello!')])).toEqual({ added: [], revised: [], unchanged: 1, skipped: 0 })
   })
 })
 
@@ -172,7 +185,7 @@ describe("the AI SDK's onFinish", () => {
     const chat = uiMessageStore({ store, conversationId: 'c' })
     const result = streamText({ model: model(), messages: await convertToModelMessages(ask) })
     await expect(result.toUIMessageStreamResponse({ originalMessages: ask, onFinish: chat.onFinish }).text()).rejects.toThrow(
-      'Cannot save messages[1]: its id "" is not a store message id',
+      'Cannot save messages[1]: its id "" is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId',
     )
     expect(held(store, 'c')).toEqual([])
   })
@@ -189,7 +202,7 @@ describe('a compaction kept as the boundary it is', () => {
     await chat.saveCompaction(made) // idempotent
     // the next turn, as useChat sends it: the loaded messages (the summary among them) and the new ones
     const next = [...(await chat.load()), user('u3', 'question 3')]
-    expect(await chat.save(next)).toEqual({ added: ['u3'], revised: [], unchanged: next.length - 1 })
+    expect(await chat.save(next)).toEqual({ added: ['u3'], revised: [], unchanged: next.length - 1, skipped: 0 })
     return { store, chat, made, next }
   }
   /** The history compacted through turn 1 (u0, and a0 with its tool result and second step), keeping turns 2 and 3. */

@@ -49,7 +49,7 @@ describe('UI messages kept by chatfold serve', { timeout: 60_000 }, () => {
       const url = served.match[1] as string
       await expect(client(url, 'not-the-token').save(turn1)).rejects.toThrow('Cannot load conversation "support-42": the store answered 401')
       const chat = client(url)
-      expect(await chat.save(turn1)).toEqual({ added: ['u1', 'a1'], revised: [], unchanged: 0 })
+      expect(await chat.save(turn1)).toEqual({ added: ['u1', 'a1'], revised: [], unchanged: 0, skipped: 0 })
       const history = await chat.loadHistory()
       const { messages } = rebuildAfterCompaction('## Goal\nThe weather in Paris', 20, history.slice(1))(history)
       const summary = messages.find(isCompactionSummary)
@@ -66,7 +66,7 @@ describe('UI messages kept by chatfold serve', { timeout: 60_000 }, () => {
       expect(sinceCompaction(await again.loadHistory())[0]).toEqual(summary)
 
       // the next turn as useChat sends it: what it loaded, and the new messages
-      expect(await again.save([...loaded, ...turn2])).toEqual({ added: ['u2', 'a2'], revised: [], unchanged: 3 })
+      expect(await again.save([...loaded, ...turn2])).toEqual({ added: ['u2', 'a2'], revised: [], unchanged: 3, skipped: 0 })
       expect((await again.load()).filter((m) => m.id !== summary.id)).toEqual([...turn1, ...turn2])
     } finally {
       await stopChild(served.process, 'SIGKILL')
