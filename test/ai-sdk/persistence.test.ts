@@ -142,6 +142,9 @@ describe('uiMessageStore over a store in this process', () => {
       'Cannot save UI message "x2": it would not load back as it is (it differs at parts[0].extra)',
     )
     expect(await chat.load()).toEqual([])
+    // a step of data parts alone does not come back as a step of its own (its chatfold messages have no step for it)
+    const dataStep = untyped([{ id: 'x3', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'data-note', data: 1 }, { type: 'step-start' }, { type: 'text', text: 'hi', state: 'done' }] }])
+    await expect(chat.save(dataStep)).rejects.toThrow('Cannot save UI message "x3": it would not load back as it is (it differs at parts[2].type)')
   })
 
   it('gives an assistant message saved without a leading step-start back with one, and counts it unchanged when saved again so', async () => {
