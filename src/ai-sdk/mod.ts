@@ -24,3 +24,4 @@ export {
   toolChoiceOf,
   toolDefinitionsOf,
 } from './prompt.ts'
+export * from './persistence.ts'

@@ -1,0 +1,419 @@
+/**
+ * AI SDK UI messages kept in a chat store (a file under `chatfold serve`, a Durable Object, Deno
+ * KV, or a store in memory): `save` on `onFinish`, `load` for `useChat({ messages })`. Each UI
+ * message is one store message whose id is the UI message's id, and whose metadata holds the
+ * chatfold messages it became (`fromUIMessages`, lossless; `toUIMessages` gives it back), so a save
+ * retried after a lost answer stores each message once. A UI message saved again with other
+ * content (the AI SDK extends the last assistant message when a turn continues) is kept as a
+ * revision of it (`id#2`, `id#3`, …): the store only appends, and `load` gives the latest revision
+ * where the first stood. A compaction (`saveCompaction`: a compaction summary message, or a provider
+ * compaction boundary) is a store message of its own, loaded back right after the newest message
+ * it replaced: the UI sees its summary, and `loadHistory` gives the history with the boundary in
+ * place, which `sinceCompaction` cuts to what a model is sent. Messages the store dropped past its
+ * history limit are counted (`dropped`), and never stored again behind the newer ones.
+ *
+ * @module
+ */
+import type { UIMessage } from 'ai'
+import * as E from 'fp-ts/Either'
+import { decodeMessages, encodeMessages, isInternal, type Message, type Messages, textContent } from '../message.ts'
+import { fromChatContent } from '../content.ts'
+import { isCompactionBoundary, type Part } from '../part.ts'
+import { isCompactionSummary, COMPACTION_KEY } from '../messages/compaction-mark.ts'
+import { lastCompactionBoundary } from '../messages/views.ts'
+import { formatDecodeFailure } from '../failure.ts'
+import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk-ui.ts'
+import { fromUIMessages } from '../adapters/ai-sdk-ui-from.ts'
+import { formatAdapterError } from '../adapters/types.ts'
+import type { ChatStore } from '../store/store.ts'
+import { getConversation } from '../store/query.ts'
+import { ChatMessageC } from '../store/snapshot.ts'
+import { ChatIdC } from '../store/input.ts'
+import { isObject } from '../internal/object.ts'
+
+// --- the store's side ---
+
+/** A message the store holds: its id, and the chatfold messages it stands for. */
+type Held = { readonly id: string; readonly role: 'user' | 'assistant'; readonly parts: ReadonlyArray<Part>; readonly metadata: unknown }
+
+/** A store message to add. */
+type Row = { readonly message_id: string; readonly role: 'user' | 'assistant'; readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }
+
+/** What the persistence needs of a store: its messages of the conversation, in order, and adding one ('held': the id is taken). */
+type Backend = { readonly list: () => Promise<ReadonlyArray<Held>>; readonly add: (row: Row) => Promise<'added' | 'held'> }
+
+const inProcess = (store: ChatStore, conversationId: string): Backend => ({
+  list: async () => getConversation(conversationId)(store.state()).map((m) => ({ id: m.id, role: m.role === 'assistant' ? 'assistant' : 'user', parts: m.parts, metadata: m.metadata })),
+  add: async (row) => {
+    const r = store.submit({ ...row, conversation_id: conversationId })
+    if (E.isLeft(r)) {
+      if (r.left.type === 'duplicate_message') return 'held'
+      throw new TypeError(`Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
+    }
+    await store.flush?.()
+    return 'added'
+  },
+})
+
+/** The error of an answer other than the one expected: its status and the store's message. */
+const answerError = async (what: string, res: Response): Promise<Error> => {
+  const text = await res.text().catch(() => '')
+  let message = text.slice(0, 500)
+  try {
+    const body: unknown = JSON.parse(text)
+    const error = isObject(body) ? body['error'] : undefined
+    if (isObject(error) && typeof error['message'] === 'string') message = error['message']
+  } catch {
+    // not JSON: the text as it came
+  }
+  return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
+}
+
+const overHttp = (o: HttpStoreOptions): Backend => {
+  const base = o.url.replace(/\/+$/, '')
+  const send = o.fetch ?? ((request: Request) => fetch(request))
+  const post = (path: string, body: unknown): Promise<Response> =>
+    send(
+      new Request(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(o.token === undefined ? {} : { authorization: `Bearer ${o.token}` }) },
+        body: JSON.stringify(body),
+      }),
+    )
+  return {
+    list: async () => {
+      const res = await post('/environment/modalities/chat/query', { conversation_id: o.conversationId })
+      if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
+      const body: unknown = await res.json()
+      const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
+      if (rows === undefined) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
+      return rows.map((u: unknown, i) => {
+        const d = ChatMessageC.decode(u)
+        if (E.isLeft(d)) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
+        return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
+      })
+    },
+    add: async (row) => {
+      const res = await post('/modalities/chat/submit', { ...row, conversation_id: o.conversationId })
+      if (res.status === 201) return 'added'
+      if (res.status === 409) return 'held'
+      throw await answerError(`Cannot save message ${JSON.stringify(row.message_id)}`, res)
+    },
+  }
+}
+
+// --- records ---
+
+/** The metadata key of what a stored message holds for chatfold. */
+const KEY = 'chatfold'
+
+/**
+ * What a stored message holds: a UI message's chatfold messages (and its revision), or a
+ * compaction; `n` numbers the messages saved here in a conversation (0, 1, 2, …), so that the
+ * ones the store dropped can be counted.
+ */
+type Stored = { readonly storeId: string; readonly n?: number; readonly wire: unknown; readonly messages: Messages } & (
+  | { readonly type: 'ui'; readonly uiId: string; readonly revision: number }
+  | { readonly type: 'compaction' }
+)
+
+/** A stored message as a record: one saved here, or one written by another client (its content as one message). */
+const recordOf = (h: Held): Stored => {
+  const kept = isObject(h.metadata) ? h.metadata[KEY] : undefined
+  if (isObject(kept) && Array.isArray(kept['messages'])) {
+    const d = decodeMessages(kept['messages'])
+    if (E.isLeft(d)) throw new TypeError(`Cannot load message ${JSON.stringify(h.id)}: ${formatDecodeFailure(d.left)}`)
+    const common = { storeId: h.id, wire: kept['messages'], messages: d.right, ...(typeof kept['n'] === 'number' ? { n: kept['n'] } : {}) }
+    if (kept['compaction'] === true) return { type: 'compaction', ...common }
+    const uiId = typeof kept['ui'] === 'string' ? kept['ui'] : h.id
+    const revision = typeof kept['revision'] === 'number' ? kept['revision'] : 1
+    return { type: 'ui', uiId, revision, ...common }
+  }
+  const message: Message = { id: h.id, role: h.role, parts: h.parts, kind: 'normal' }
+  return { type: 'ui', storeId: h.id, uiId: h.id, revision: 1, wire: undefined, messages: [message] }
+}
+
+/** Where two JSON values first differ (object keys in any order), as a path (`''` for the root); `undefined` when they are equal. */
+const firstDifference = (a: unknown, b: unknown, path: string): string | undefined => {
+  if (a === b) return undefined
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`)
+      if (d !== undefined) return d
+    }
+    return a.length === b.length ? undefined : `${path}[${Math.min(a.length, b.length)}]`
+  }
+  if (!isObject(a) || !isObject(b)) return path
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (!Object.prototype.hasOwnProperty.call(a, k) || !Object.prototype.hasOwnProperty.call(b, k)) return `${path}.${k}`
+    const d = firstDifference(a[k], b[k], `${path}.${k}`)
+    if (d !== undefined) return d
+  }
+  return undefined
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => firstDifference(a, b, '') === undefined
+
+/** The latest record of each UI message, at the place of its first, and the compactions, each after the message holding the newest message it replaced. */
+const arrange = (records: ReadonlyArray<Stored>): ReadonlyArray<Stored> => {
+  const out: Stored[] = []
+  const at = new Map<string, number>()
+  for (const r of records) {
+    if (r.type === 'ui') {
+      const i = at.get(r.uiId)
+      if (i === undefined) {
+        at.set(r.uiId, out.length)
+        out.push(r)
+      } else {
+        const was = out[i]
+        if (was?.type === 'ui' && r.revision > was.revision) out[i] = r
+      }
+      continue
+    }
+    const info = r.messages[0]?.metadata?.[COMPACTION_KEY]
+    const through = isObject(info) && typeof info['through'] === 'string' ? info['through'] : undefined
+    const after = through === undefined ? -1 : out.findIndex((x) => x.messages.some((m) => m.id === through))
+    out.splice(after < 0 ? out.length : after + 1, 0, r)
+    for (const [k, v] of at) if (after >= 0 && v > after) at.set(k, v + 1)
+  }
+  return out
+}
+
+/**
+ * The chatfold messages of one UI message, with ids that do not change between saves: the UI id,
+ * then `id~1`, `id~2`, …; a UI message they would not give back as it came (a field
+ * `fromUIMessages` has no place for) is an error naming the field. An assistant message without a
+ * leading `step-start` part is given back with one (the AI SDK reads both alike).
+ */
+const messagesOfUI = (ui: UIMessage): Messages => {
+  const r = fromUIMessages({ messages: [ui] })
+  if (E.isLeft(r)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
+  const ms = r.right.map((m, i) => (i === 0 ? { ...m, id: ui.id } : { ...m, id: `${ui.id}~${i}` }))
+  const back = toUIMessages()(ms)
+  if (E.isLeft(back)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
+  // an assistant message comes back opened by a `step-start` part, as the AI SDK streams it: one without is the same message
+  const expected = ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { ...ui, parts: [{ type: 'step-start' }, ...ui.parts] } : ui
+  const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(expected)), '')
+  if (lost !== undefined) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
+  return ms
+}
+
+/** The text a stored message shows readers of the store that know nothing of chatfold (its content must say something). */
+const contentOf = (ms: Messages, fallback: string): string => {
+  const text = ms.map(textContent).filter((t) => t !== '').join('\n')
+  return text === '' ? fallback : text
+}
+
+/** What a compaction shows in a UI: the summary's text, a provider boundary's summary text, or a line naming the provider. */
+const summaryText = (m: Message): string => {
+  const text = textContent(m)
+  if (text !== '') return text
+  const boundary = m.parts.find(isCompactionBoundary)
+  if (boundary === undefined) return '(compacted)'
+  const data = boundary.data
+  return isObject(data) && typeof data['content'] === 'string' && data['content'] !== '' ? data['content'] : `(compacted by ${boundary.provider})`
+}
+
+/** A record as UI messages: what `toUIMessages` gives back, or a compaction's summary as a text message marked `metadata.chatfold.compaction`. */
+const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
+  if (r.type === 'compaction') {
+    const m = r.messages[0]
+    if (m === undefined) return []
+    const info = m.metadata?.[COMPACTION_KEY]
+    return [{ id: r.storeId, role: m.role === 'assistant' ? 'assistant' : 'user', metadata: { [KEY]: { compaction: info ?? {} } }, parts: [{ type: 'text', text: summaryText(m) }] }]
+  }
+  const back = toUIMessages()(r.messages)
+  if (E.isLeft(back)) throw new TypeError(`Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
+  return back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
+}
+
+// --- the public face ---
+
+/**
+ * Where the UI messages are kept: a store served over HTTP (`chatfold serve`, the Cloudflare or
+ * Deno entry), its URL and bearer token; `fetch` replaces the global one (a handler in the same
+ * process, a client with retries).
+ *
+ * @since 0.3.0
+ * @category ai-sdk
+ */
+export type HttpStoreOptions = {
+  readonly url: string
+  readonly token?: string
+  readonly conversationId: string
+  readonly fetch?: (request: Request) => Promise<Response>
+}
+
+/**
+ * Where the UI messages are kept: a `ChatStore` in this process (`createChatStore`, or
+ * `openDurableStore` on a file, Durable Object or Deno KV storage; a save waits for its `flush`).
+ *
+ * @since 0.3.0
+ * @category ai-sdk
+ */
+export type InProcessStoreOptions = { readonly store: ChatStore; readonly conversationId: string }
+
+/**
+ * What a save did: the UI message ids stored for the first time, those stored again as a new
+ * revision (their content changed), how many were held already as they are, and how many it left
+ * out as the oldest, which the store dropped (past its history limit).
+ *
+ * @since 0.3.0
+ * @category ai-sdk
+ */
+export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revised: ReadonlyArray<string>; readonly unchanged: number; readonly skipped: number }
+
+/**
+ * A conversation's UI messages kept in a chat store.
+ *
+ * @since 0.3.0
+ * @category ai-sdk
+ */
+export type UIMessageStore = {
+  readonly conversationId: string
+  /** Stores the UI messages not held yet, and a new revision of those whose content changed; idempotent. */
+  readonly save: (messages: ReadonlyArray<UIMessage>) => Promise<SaveReport>
+  /** Stores a compaction summary message (`compact`'s, or one holding a provider's compaction boundary); idempotent. */
+  readonly saveCompaction: (summary: Message) => Promise<void>
+  /** The UI messages, for `useChat({ messages })`: each compaction as a text message with its summary. */
+  readonly load: () => Promise<Array<UIMessage>>
+  /** The conversation as a chatfold history, each compaction in place (see `sinceCompaction`). */
+  readonly loadHistory: () => Promise<Messages>
+  /**
+   * How many of the messages saved here the store no longer holds: it keeps at most
+   * `maxHistorySize` a conversation, and drops the oldest (`load` gives what it holds).
+   */
+  readonly dropped: () => Promise<number>
+  /** Saves `messages` of a finished stream: pass it as `toUIMessageStreamResponse({ onFinish })`. */
+  readonly onFinish: (event: { readonly messages: ReadonlyArray<UIMessage> }) => Promise<void>
+}
+
+/**
+ * A conversation's UI messages kept in a chat store, over HTTP (`{ url, token, conversationId }`)
+ * or in this process (`{ store, conversationId }`). `save` is idempotent: each UI message is one
+ * store message whose id is the UI message's, a retried save stores nothing twice, and a message
+ * saved again with other content is stored as its next revision. A UI message that
+ * `fromUIMessages` cannot read, or a store that refuses a message (a 401, a body over its limit),
+ * is an error naming it.
+ *
+ * @example
+ * import { createChatStore } from 'chatfold'
+ * import { uiMessageStore } from 'chatfold/ai-sdk'
+ * const chat = uiMessageStore({ store: createChatStore(), conversationId: 'support-42' })
+ * await chat.save([{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }])
+ * await chat.load() // [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }]
+ * // over HTTP: uiMessageStore({ url: 'https://chat.example.com', token, conversationId: 'support-42' })
+ *
+ * @since 0.3.0
+ * @category ai-sdk
+ */
+export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions): UIMessageStore => {
+  const backend = 'store' in options ? inProcess(options.store, options.conversationId) : overHttp(options)
+  const records = async (): Promise<ReadonlyArray<Stored>> => (await backend.list()).map(recordOf)
+  /** The number of the next message saved here: one past the highest held. */
+  const nextNumber = (held: ReadonlyArray<Stored>): number => held.reduce((n, r) => Math.max(n, (r.n ?? -1) + 1), 0)
+  /** How many messages saved here the store dropped: the numbers up to the highest that it does not hold. */
+  const droppedOf = (held: ReadonlyArray<Stored>): number => nextNumber(held) - new Set(held.flatMap((r) => (r.n === undefined ? [] : [r.n]))).size
+
+  /** Adds a row; an id held already is fine when it holds the same messages (a save whose answer was lost). */
+  const add = async (row: Row, wire: unknown): Promise<void> => {
+    if ((await backend.add(row)) === 'added') return
+    const held = (await records()).find((r) => r.storeId === row.message_id)
+    if (held === undefined || !sameJson(held.wire, wire)) {
+      throw new Error(`Cannot save message ${JSON.stringify(row.message_id)}: the store holds a different message under this id`)
+    }
+  }
+
+  const save = async (messages: ReadonlyArray<UIMessage>): Promise<SaveReport> => {
+    const noId = messages.findIndex((ui) => !ChatIdC.is(ui.id))
+    // the AI SDK streams a message without an id unless toUIMessageStreamResponse is given a generateMessageId
+    if (noId >= 0) throw new TypeError(`Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
+    const latest = new Map<string, Stored>()
+    const stored = await records()
+    let n = nextNumber(stored)
+    for (const r of stored) {
+      const key = r.type === 'ui' ? r.uiId : r.storeId
+      const was = latest.get(key)
+      if (was === undefined || (r.type === 'ui' && was.type === 'ui' && r.revision > was.revision)) latest.set(key, r)
+    }
+    const added: string[] = []
+    const revised: string[] = []
+    let unchanged = 0
+    let skipped = 0
+    // messages before the first one held, when the store dropped some, are those it dropped: stored again, they would follow the newer ones
+    const before = droppedOf(stored) > 0 ? messages.findIndex((ui) => latest.has(ui.id)) : -1
+    for (const [i, ui] of messages.entries()) {
+      if (i < before) {
+        skipped++
+        continue
+      }
+      const held = latest.get(ui.id)
+      // a compaction loaded into the UI comes back with the next turn: it is held as it is
+      if (held?.type === 'compaction') {
+        unchanged++
+        continue
+      }
+      const ms = messagesOfUI(ui)
+      const wire = encodeMessages(ms)
+      if (held !== undefined && sameJson(held.wire, wire)) {
+        unchanged++
+        continue
+      }
+      const revision = held?.type === 'ui' ? held.revision + 1 : 1
+      const row: Row = {
+        message_id: revision === 1 ? ui.id : `${ui.id}#${revision}`,
+        role: ui.role === 'assistant' ? 'assistant' : 'user',
+        content: contentOf(ms, `(${ui.role} message ${ui.id})`),
+        metadata: { [KEY]: { ui: ui.id, revision, n, messages: wire } },
+      }
+      await add(row, wire)
+      latest.set(ui.id, { type: 'ui', storeId: row.message_id, uiId: ui.id, revision, n: n++, wire, messages: ms })
+      ;(revision === 1 ? added : revised).push(ui.id)
+    }
+    return { added, revised, unchanged, skipped }
+  }
+
+  const saveCompaction = async (summary: Message): Promise<void> => {
+    if (!isCompactionSummary(summary) && !summary.parts.some(isCompactionBoundary)) {
+      throw new TypeError(`Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
+    }
+    const wire = encodeMessages([summary])
+    const held = await records()
+    if (held.some((r) => r.storeId === summary.id && sameJson(r.wire, wire))) return
+    const metadata = { [KEY]: { compaction: true, n: nextNumber(held), messages: wire } }
+    await add({ message_id: summary.id, role: summary.role === 'assistant' ? 'assistant' : 'user', content: summaryText(summary), metadata }, wire)
+  }
+
+  const loadHistory = async (): Promise<Messages> => arrange(await records()).flatMap((r) => r.messages)
+  const load = async (): Promise<Array<UIMessage>> => arrange(await records()).flatMap(uiOf)
+  const dropped = async (): Promise<number> => droppedOf(await records())
+  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish: async (event) => void (await save(event.messages)) }
+}
+
+/**
+ * What a model is sent of a history with compactions: the system messages, then the last
+ * compaction (a compaction summary message, or a provider's compaction boundary) and what follows
+ * it; the history itself when it has none. (`forLLM` then sends a provider's boundary from its part
+ * on.)
+ *
+ * @example
+ * import { textMessage, COMPACTION_KEY } from 'chatfold'
+ * import { sinceCompaction } from 'chatfold/ai-sdk'
+ * const summary = textMessage('user', '## Goal\n…', { metadata: { [COMPACTION_KEY]: { summarised: 1 } } })
+ * sinceCompaction([textMessage('system', 'Be brief.'), textMessage('user', 'old'), summary, textMessage('user', 'new')]).length // 3
+ *
+ * @since 0.3.0
+ * @category ai-sdk
+ */
+export const sinceCompaction = (ms: Messages): Messages => {
+  let from = lastCompactionBoundary(ms)?.message ?? -1
+  for (let i = ms.length - 1; i > from; i--) {
+    const m = ms[i] as Message
+    if (!isInternal(m) && isCompactionSummary(m)) {
+      from = i
+      break
+    }
+  }
+  if (from <= 0) return ms
+  return [...ms.slice(0, from).filter((m) => m.role === 'system'), ...ms.slice(from)]
+}
