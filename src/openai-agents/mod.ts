@@ -12,6 +12,7 @@ import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
 import { compact, type CompactionReport, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
+import { openAICompaction, type OpenAICompactionOptions } from '../summarize/openai.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './items.ts'
 import type { Messages } from '../message.ts'
@@ -21,8 +22,10 @@ export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLog
 /**
  * When and how a {@link chatStoreSession} compacts: once the stored history's tokens (estimated,
  * plus `fixedTokens` for the instructions and tools the agent sends) pass `contextWindow −
- * reserveTokens`, with `summarize` (`extractiveSummarize` by default; `openAICompaction` of
- * `chatfold/summarize/openai` for an OpenAI model, a model summariser otherwise).
+ * reserveTokens`. Who writes the summary: `summarize` when given; else, when the agent's `model` is
+ * OpenAI's and the caller's `openai` client is given, the Responses API's own compaction
+ * (`openAICompaction`, whose item becomes the history's boundary); else chatfold's
+ * `extractiveSummarize`, offline.
  *
  * @since 0.2.0
  * @category integrations
@@ -33,6 +36,10 @@ export type SessionCompactionOptions = {
   readonly fixedTokens?: number
   readonly keepRecentTokens?: number
   readonly summarize?: Summarizer
+  /** The agent's model: an OpenAI model (`gpt-…`, `o…`, `codex-…`) with `openai` given compacts with the Responses API. */
+  readonly model?: string
+  /** The caller's OpenAI client, for the Responses API's compaction (`client.responses.compact`). */
+  readonly openai?: OpenAICompactionOptions['client']
   /** Hears what each compaction did: what was summarised, tokens before and after. */
   readonly onCompaction?: (report: CompactionReport) => void
 }
@@ -64,6 +71,23 @@ export type ChatStoreSession = OpenAIResponsesCompactionAwareSession & {
   /** Compacts now, whatever the tokens; the report, or undefined when there was nothing to summarise or no compaction is configured. */
   readonly compact: () => Promise<CompactionReport | undefined>
 }
+
+/**
+ * Whether a model name is one of OpenAI's, whose Responses API compacts its own histories.
+ *
+ * @example
+ * import { isOpenAIModel } from 'chatfold/openai-agents'
+ * isOpenAIModel('gpt-5.4') // true
+ * isOpenAIModel('claude-sonnet-4-5') // false
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export const isOpenAIModel = (model: string): boolean => /^(gpt-|o\d|codex-|chatgpt-|computer-use)/.test(model)
+
+/** The summariser a compaction uses (see {@link SessionCompactionOptions}). */
+const summarizerOf = (c: SessionCompactionOptions): Summarizer =>
+  c.summarize ?? (c.openai !== undefined && c.model !== undefined && isOpenAIModel(c.model) ? openAICompaction({ client: c.openai, model: c.model }) : extractiveSummarize)
 
 type Op = { readonly op: 'add'; readonly item: AgentInputItem } | { readonly op: 'pop' } | { readonly op: 'clear' } | { readonly op: 'replace'; readonly items: ReadonlyArray<AgentInputItem> }
 
@@ -139,7 +163,7 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     const history = historyOfItems(stored)
     const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
     if (!force && !shouldCompact(budget)(history)) return undefined
-    const r = await compact({ ...budget, summarize: c.summarize ?? extractiveSummarize, ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(history)
+    const r = await compact({ ...budget, summarize: summarizerOf(c), ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(history)
     if (!r.report.compacted) return r.report
     const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
     const first = kept.length === 0 ? stored.length : Math.min(...kept)

@@ -204,4 +204,30 @@ describe('chatStoreSession compaction', () => {
     expect(after[0]).toMatchObject({ type: 'compaction', encrypted_content: ITEM.encrypted_content })
     expect(after.at(-1)).toEqual(items.at(-1))
   })
+
+  it("chooses the Responses API's compaction by itself when the agent's model is OpenAI's, chatfold's otherwise", async () => {
+    const ITEM = { id: 'cmp_2', type: 'compaction', encrypted_content: 'gAAAAABxY29t' }
+    const asked: string[] = []
+    const fetch = async (input: string | URL | Request): Promise<Response> => {
+      asked.push(String(input instanceof Request ? input.url : input))
+      return new Response(JSON.stringify({ id: 'resp_d', object: 'response.compaction', created_at: 1, output: [ITEM], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      })
+    }
+    const openai = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 })
+    const run = async (model: string) => {
+      const session = chatStoreSession({ log: memoryLog(), sessionId: model, compaction: { contextWindow: 2_000, keepRecentTokens: 400, model, openai } })
+      await session.addItems(history())
+      await session.runCompaction()
+      return session.getItems()
+    }
+    const byOpenAI = await run('gpt-5.4')
+    expect(asked.filter((u) => u.endsWith('/responses/compact'))).toHaveLength(1)
+    expect(byOpenAI[0]).toMatchObject({ type: 'compaction', encrypted_content: ITEM.encrypted_content })
+    const byChatfold = await run('claude-sonnet-4-5')
+    expect(asked.filter((u) => u.endsWith('/responses/compact'))).toHaveLength(1)
+    expect(byChatfold[0]).not.toMatchObject({ type: 'compaction' })
+    expect(byChatfold.length).toBeLessThan(history().length)
+  })
 })

@@ -49,7 +49,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/cli/', 12],
   ['workers/', 11],
   ['src/summarize/', 11], // the model summarisers' entry points (chatfold/summarize/…)
-  ['src/openai-agents/', 11], // chatfold/openai-agents: a session of the OpenAI Agents SDK in the store
+  ['src/openai-agents/', 11.5], // chatfold/openai-agents: a session of the OpenAI Agents SDK in the store
   ['src/claude-agent-sdk/', 11], // chatfold/claude-agent-sdk: a session store of the Claude Agent SDK in the store
   ['src/ai-sdk/', 11], // chatfold/ai-sdk: the AI SDK's middleware and prepareStep over the adapters and compaction
   ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
