@@ -7,7 +7,9 @@ import { fromLanguageModelPrompt, type LanguageModelPrompt, toLanguageModelPromp
 type Msg = LanguageModelPrompt[number]
 type UserPart = Extract<Msg, { role: 'user' }>['content'][number]
 
-const text = fc.string({ minLength: 1, maxLength: 30 })
+// not blank: a prompt whose only text is blank is no valid request (providers refuse blank text
+// blocks, and an assistant turn left with its reasoning alone is refused before it is sent)
+const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== '')
 type ToolOutput = Extract<Extract<Msg, { role: 'tool' }>['content'][number], { type: 'tool-result' }>['output']
 type Json = Extract<ToolOutput, { type: 'json' }>['value']
 /** JSON as it travels (no -0, which JSON text cannot carry). */
