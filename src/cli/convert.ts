@@ -7,6 +7,7 @@
 import * as E from 'fp-ts/Either'
 import { type AdapterNote, type ChatRequest, checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
 import { toJSONL } from '../messages/codec.ts'
+import type { RepairReport } from '../messages/pairs.ts'
 import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
 import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
@@ -39,11 +40,27 @@ export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): 
   if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
   const ns = [...(r.right.report?.notes ?? []), ...(h.request !== undefined && !whole ? envelopeNotes(h.request, o.to) : [])]
   if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }), archived: h.archive.length, notes: ns, ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
-  else if (ns.length > 0) {
-    io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion:\n`)
-    for (const n of ns.slice(0, MAX_NOTE_LINES)) io.err(`  ${formatAdapterNote(n)}\n`)
-    if (ns.length > MAX_NOTE_LINES) io.err(`  … and ${ns.length - MAX_NOTE_LINES} more (--json lists them all)\n`)
+  else {
+    const repaired = repairLines(r.right.report?.repair)
+    if (repaired.length > 0) io.err(`${file}: --repair changed the history:\n${repaired.map((l) => `  ${l}\n`).join('')}`)
+    if (ns.length > 0) {
+      io.err(`${file}: ${ns.length} note${ns.length === 1 ? '' : 's'} from the conversion:\n`)
+      for (const n of ns.slice(0, MAX_NOTE_LINES)) io.err(`  ${formatAdapterNote(n)}\n`)
+      if (ns.length > MAX_NOTE_LINES) io.err(`  … and ${ns.length - MAX_NOTE_LINES} more (--json lists them all)\n`)
+    }
   }
+}
+
+/** What a repair did, one line a kind, each naming its tool calls or messages. */
+const repairLines = (rep: RepairReport | undefined): ReadonlyArray<string> => {
+  if (rep === undefined) return []
+  const ids = (xs: ReadonlyArray<string>): string => xs.map((x) => `"${x}"`).join(', ')
+  return [
+    ...(rep.addedResults.length === 0 ? [] : [`gave the calls ${ids(rep.addedResults)} an "interrupted" error result`]),
+    ...(rep.droppedResults.length === 0 ? [] : [`left out the results of ${ids(rep.droppedResults)}, which answer no call`]),
+    ...((rep.movedResults ?? []).length === 0 ? [] : [`moved the results of ${ids(rep.movedResults ?? [])} back next to their calls`]),
+    ...(rep.droppedMessages.length === 0 ? [] : [`left out the messages ${ids(rep.droppedMessages)} (only reasoning, or emptied)`]),
+  ]
 }
 
 /**
@@ -107,7 +124,7 @@ export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
     const loaded = loadHistory(file, loadOptions(o))
     h = loaded
     notes(io, file, o, h)
-    if (o.provider === undefined) throw new CliFailure(EXIT.usage, `${file} is a ${loaded.format} history, not a request body: name the provider whose rules apply with --provider`)
+    if (o.provider === undefined) throw new CliFailure(EXIT.usage, `${file} is not a request body but a history (${loaded.format}): name the provider whose rules apply with --provider`)
     const target = outputFormat(o.provider)
     if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
     const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(loaded.messages)
@@ -119,7 +136,7 @@ export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
   if (o.json === true) io.out(`${JSON.stringify({ file, provider, checked, ...(c.detected === undefined ? {} : { detected: c.detected }), violations, ...(checked === 'history' ? { notes: c.notes, read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }) } : {}) })}\n`)
   else {
     for (const n of c.notes) io.out(`${file}: note: ${n.path}: ${n.message} (${n.rule})\n`)
-    if (violations.length === 0) io.out(`${file}: follows every ${provider} request rule${c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''}${c.detected === undefined ? '' : ` (a ${provider} body: ${c.detected})`}\n`)
+    if (violations.length === 0) io.out(`${file}: follows every ${provider} request rule${c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''}${c.detected === undefined ? '' : ` (its shape is ${provider}'s: ${c.detected})`}\n`)
     else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
   }
   if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`)

@@ -62,3 +62,23 @@ describe('stats shows what only one provider knows', () => {
     expect(json.compactionBoundary).toMatchObject({ index: 2, provider: 'anthropic', replaced: 2 })
   })
 })
+
+describe('convert --repair says what it changed', () => {
+  it('names an orphan result it left out and a call it gave an error result', async () => {
+    const { toolCall, toolResult } = await import('../../src/part.ts')
+    const file = join(dir, 'unpaired.jsonl')
+    writeFileSync(
+      file,
+      toJSONL([
+        textMessage('user', 'Go', { id: 'u' }),
+        makeMessage({ id: 'a', role: 'assistant', parts: [toolCall({ id: 'c1', name: 'ls', arguments: '{}', status: 'complete' })] }),
+        makeMessage({ id: 't', role: 'tool', parts: [toolResult({ toolCallId: 'zz', content: 'stray' })] }),
+      ]),
+    )
+    const r = await cli('convert', file, '--to', 'anthropic', '--repair')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect(r.err).toContain('--repair changed the history')
+    expect(r.err).toContain('left out the results of "zz", which answer no call')
+    expect(r.err).toContain('gave the calls "c1" an "interrupted" error result')
+  })
+})

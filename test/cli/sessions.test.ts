@@ -183,7 +183,7 @@ describe('check tells a request body’s provider from its shape', () => {
   it('asks for --provider for a history', async () => {
     const r = await cli('check', FIXTURES.opencode)
     expect(r.code).toBe(EXIT.usage)
-    expect(r.err).toContain('is a opencode history, not a request body: name the provider whose rules apply with --provider')
+    expect(r.err).toContain('is not a request body but a history (opencode): name the provider whose rules apply with --provider')
     const ok = await cli('check', FIXTURES.opencode, '--provider', 'gemini', '--json')
     expect(ok.code, ok.err).toBe(EXIT.ok)
   })
