@@ -174,7 +174,7 @@ export const decodePart = (u: unknown): E.Either<DecodeFailure, Part> => E.mapLe
 export const encodePart = (p: Part): PartWire => PartC.encode(p)
 
 /**
- * Serialises parts to JSON, each as `{"type":"…","data":{…}}` (seed 004 `MarshalParts`).
+ * Serialises parts to JSON, each as `{"type":"…","data":{…}}`.
  *
  * @example
  * import { marshalParts, text } from 'chatfold'
@@ -186,7 +186,7 @@ export const encodePart = (p: Part): PartWire => PartC.encode(p)
 export const marshalParts = (parts: ReadonlyArray<Part>): string => JSON.stringify(PartsC.encode(parts))
 
 /**
- * Parses the JSON that `marshalParts` writes back into parts (seed 004 `UnmarshalParts`).
+ * Parses the JSON that `marshalParts` writes back into parts.
  * Bad JSON and bad parts are both a `Left`; it never throws.
  *
  * @example

@@ -1,6 +1,6 @@
 /**
  * Histories as JSON and JSONL: lossless (every field, bytes as base64, tagged parts), one
- * message per JSONL line, with decoding errors that name the line; the exports of seed 002 (the
+ * message per JSONL line, with decoding errors that name the line; the exports (the
  * flat `ExportMessage` shape, and lossless JSON/JSONL of the structured-export view); and the
  * history's recorded token totals.
  *
@@ -161,7 +161,7 @@ export const parseJSONL = (text: string): Messages => {
 export type ExportToolCall = { readonly id: string; readonly name: string; readonly arguments: unknown }
 
 /**
- * A clean, flat message for export (seed 002 `ExportMessage`), with snake_case keys, each omitted
+ * A clean, flat message for export, with snake_case keys, each omitted
  * when empty. It leaves out ids, kinds, token counts, images and reasoning signatures. A tool
  * message gives one `ExportMessage` per result; a metadata message gives its metadata as JSON
  * `content`.

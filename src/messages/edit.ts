@@ -1,5 +1,5 @@
 /**
- * Edits of a history (seed 002's mutating `Messages` methods, made pure and data-last): append,
+ * Edits of a history, pure and data-last: append,
  * clear, drop, deduplicate, eject one-turn messages, truncate tool results, and Option lookups.
  *
  * Every edit returns a new array (the input itself when nothing changes) and keeps untouched

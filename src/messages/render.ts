@@ -4,7 +4,7 @@
  * (`renderMarkdown`, `renderMarkdownWith`) with each tool result under its call.
  *
  * Renderers show what they are given (metadata messages excepted, which are never rendered), so
- * they compose with the views: `pipe(history, forExport, renderMarkdown)` is seed 002's export.
+ * they compose with the views: `pipe(history, forExport, renderMarkdown)` is a Markdown export.
  *
  * @module
  */

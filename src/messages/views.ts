@@ -1,5 +1,5 @@
 /**
- * Views of a history (seed 002): which messages go to the model, the UI, an export, a session
+ * Views of a history: which messages go to the model, the UI, an export, a session
  * file, or survive a compaction. Each view is one pass, never mutates its input, keeps untouched
  * messages by identity and returns the input array itself when it keeps everything.
  *

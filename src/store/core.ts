@@ -86,7 +86,7 @@ export type ChatRecord = {
   readonly inputId: string
 }
 
-/** A stored message as a snapshot lists it (seed 001 wire names). */
+/** A stored message as a snapshot lists it, with the store's snake_case wire names. */
 type HeldMessage = {
   readonly message_id: string
   readonly conversation_id: string

@@ -1,5 +1,5 @@
 /**
- * `ChatInput` (seed 001): the event payload of one chat message from the user or the assistant,
+ * `ChatInput`: the event payload of one chat message from the user or the assistant,
  * its codec, validation with an error for every bad field, and the seed's helpers (`summary`,
  * `affectedEntities`, `shouldMergeWith`). Field names are the seed's wire names (snake_case).
  *
@@ -155,7 +155,7 @@ export const ChatRoleC: t.KeyofC<{ user: null; assistant: null }> = t.keyof({ us
 export type ChatRole = t.TypeOf<typeof ChatRoleC>
 
 /**
- * The codec of a chat input (seed 001 `ChatInput`). Decoding drops unknown fields; use
+ * The codec of a chat input. Decoding drops unknown fields; use
  * `validateInput` to have them reported.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Reading a `ChatState` (seed 001): `query` by conversation, role, time range and text, with a
+ * Reading a `ChatState`: `query` by conversation, role, time range and text, with a
  * limit; a whole conversation; the most recent messages; one message by id. Results are chatfold
  * `Message`s in chronological order, so every history function applies to them. Lookups go
  * through the state's indexes: a limited query costs O(log n + what it visits), never a scan of

@@ -1,5 +1,5 @@
 /**
- * The event pipeline of seed 001 as an immutable value: a simulated clock, a queue of events
+ * The chat store's event pipeline as an immutable value: a simulated clock, a queue of events
  * scheduled for later, and the history of every event applied. Scheduled events apply, in time
  * order, when the clock is advanced to them; immediate ones (an agent's reply) apply at once at
  * the current simulated time; an event scheduled at or before the current time applies at once

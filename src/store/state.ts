@@ -1,5 +1,5 @@
 /**
- * `ChatState` (seed 001): a multi-conversation chat store as an immutable value. `applyInput`
+ * `ChatState`: a multi-conversation chat store as an immutable value. `applyInput`
  * adds a message to its conversation in timestamp order (ties by input id, also when inputs
  * arrive out of order), keeps at most `maxHistorySize` messages per conversation (the oldest go,
  * the conversation's metadata and counts stay), and returns a new state; the old one is intact.

@@ -1,5 +1,5 @@
 /**
- * Provider-reported usage: tool-token backfill (seed 003) and the usage-corrected context size.
+ * Provider-reported usage: tool-token backfill and the usage-corrected context size.
  *
  * @module
  */
@@ -20,7 +20,7 @@ const resultLength = (m: Message): number => {
 
 /**
  * Spreads a provider-reported token delta over the tool results added since the last assistant
- * message (seed 003 `BackfillToolTokens`): a single tool message gets all of it, several share it
+ * message: a single tool message gets all of it, several share it
  * in proportion to their result content length (evenly when all are empty), in whole tokens that
  * sum to the delta. Each gets `tokens: { total: share }`. Walks back from the end and stops at
  * the first assistant message. Returns the input itself when the delta is not a positive number
