@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import { type FilePart, type ImagePart, isCompactionBoundary, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../part.ts'
 import { isObject } from '../internal/object.ts'
 import { demoteHeadings } from './markdown.ts'
@@ -178,7 +178,7 @@ export const forLog = (m: Message): string => {
  * @category rendering
  */
 export const forTranscript = (m: Message): string => {
-  if (m.role === 'system' || m.kind === 'bookmark' || m.kind === 'metadata' || m.kind === 'display') return ''
+  if (m.role === 'system' || isInternal(m)) return ''
   const lines: string[] = []
   const text = joinText(m, 'text')
   if (text !== '' || m.role === 'user') lines.push(`[${TITLES[m.role]}]: ${text}`)

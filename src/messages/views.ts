@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { makeMessage, type Message, type Messages } from '../message.ts'
+import { isInternal, makeMessage, type Message, type Messages } from '../message.ts'
 import { isCompactionBoundary, type Part } from '../part.ts'
 import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
@@ -186,7 +186,7 @@ export const withoutEphemeral = (ms: Messages): Messages => selectPaired(ms, (m)
  * @since 0.1.0
  * @category views
  */
-export const withoutInternal = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata')
+export const withoutInternal = (ms: Messages): Messages => selectPaired(ms, (m) => !isInternal(m))
 
 /**
  * The history without synthetic messages (seed `WithoutSyntheticMessages`), pair-safe.

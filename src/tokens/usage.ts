@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Estimator } from '../messages/prune.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
@@ -123,7 +123,7 @@ export const usageCorrected =
     let total = base
     for (let i = at + 1; i < ms.length; i++) {
       const m = ms[i] as Message
-      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') total += count(m)
+      if (!isInternal(m)) total += count(m)
     }
     return total
   }
@@ -149,7 +149,7 @@ export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i] as Message
     // a reply no model sees again (a sub-agent's, kept for display) reported another context
-    if (m.role !== 'assistant' || m.kind === 'display' || m.kind === 'bookmark' || m.kind === 'metadata') continue
+    if (m.role !== 'assistant' || isInternal(m)) continue
     const usage = m.metadata?.['usage']
     if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) continue
     const u = usage as Readonly<Record<string, unknown>>
@@ -236,7 +236,7 @@ export const contextTokens =
     let sum = 0
     for (let i = at + 1; i < ms.length; i++) {
       const m = ms[i] as Message
-      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') sum += count(m)
+      if (!isInternal(m)) sum += count(m)
     }
     const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
     const estimated = Math.round(sum * ratio)
