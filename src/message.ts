@@ -22,7 +22,7 @@ import {
   type ToolResultPart,
 } from './part.ts'
 import { type DecodeFailure, failureFromErrors, formatDecodeFailure, prefixFailure } from './failure.ts'
-import { JsonRecordC } from './internal/json.ts'
+import { JsonRecordC, parseJsonText } from './internal/json.ts'
 import { withDefault } from './internal/codec.ts'
 import { newId } from './internal/id.ts'
 
@@ -245,13 +245,9 @@ export const encodeMessages = (ms: Messages): ReadonlyArray<MessageWire> => Mess
  * @category codecs
  */
 export const parseMessages = (json: string): Messages => {
-  let u: unknown
-  try {
-    u = JSON.parse(json)
-  } catch (e) {
-    throw new SyntaxError(`Cannot parse messages: ${e instanceof Error ? e.message : String(e)}`)
-  }
-  const r = decodeMessages(u)
+  const u = parseJsonText(json)
+  if (E.isLeft(u)) throw new SyntaxError(`Cannot parse messages: ${u.left}`)
+  const r = decodeMessages(u.right)
   if (E.isLeft(r)) throw new TypeError(`Cannot decode messages: ${formatDecodeFailure(prefixFailure('messages')(r.left))}`)
   return r.right
 }

@@ -23,6 +23,7 @@ import {
   ToolResultPartC,
 } from './part-model.ts'
 import { isObject } from './internal/object.ts'
+import { parseJsonText } from './internal/json.ts'
 
 // --- registry ---
 
@@ -197,13 +198,9 @@ export const marshalParts = (parts: ReadonlyArray<Part>): string => JSON.stringi
  * @category codecs
  */
 export const unmarshalParts = (json: string): E.Either<DecodeFailure, ReadonlyArray<Part>> => {
-  let u: unknown
-  try {
-    u = JSON.parse(json)
-  } catch (e) {
-    return E.left(decodeIssue('', 'JSON', e instanceof Error ? e.message : String(e)))
-  }
-  return E.mapLeft(failureFromErrors)(PartsC.decode(u))
+  const u = parseJsonText(json)
+  if (E.isLeft(u)) return E.left(decodeIssue('', 'JSON', u.left))
+  return E.mapLeft(failureFromErrors)(PartsC.decode(u.right))
 }
 
 // --- refinements ---

@@ -12,6 +12,7 @@ import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, isInterna
 import type { Role } from '../role.ts'
 import { forExport, forExportStructured } from './views.ts'
 import { jsonlLines } from '../internal/lines.ts'
+import { parseJsonText } from '../internal/json.ts'
 
 /**
  * Most bad lines a JSONL import reports before it stops listing them.
@@ -58,8 +59,6 @@ export const toJSON = (ms: Messages, indent?: number): string => JSON.stringify(
 
 // --- import ---
 
-const jsonError = (e: unknown): string => (e instanceof Error ? e.message : String(e))
-
 /**
  * Decodes one JSONL line; `n` is its 1-based line number, used in every issue's path.
  *
@@ -71,13 +70,9 @@ const jsonError = (e: unknown): string => (e instanceof Error ? e.message : Stri
  * @category export
  */
 export const decodeJSONLine = (line: string, n: number): E.Either<DecodeFailure, Message> => {
-  let u: unknown
-  try {
-    u = JSON.parse(line)
-  } catch (e) {
-    return E.left(decodeIssue(`line ${n}`, 'a JSON message', jsonError(e)))
-  }
-  return E.mapLeft(prefixFailure(`line ${n}:`))(decodeMessage(u))
+  const u = parseJsonText(line)
+  if (E.isLeft(u)) return E.left(decodeIssue(`line ${n}`, 'a JSON message', u.left))
+  return E.mapLeft(prefixFailure(`line ${n}:`))(decodeMessage(u.right))
 }
 
 /**
@@ -119,13 +114,9 @@ export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => 
  * @category export
  */
 export const importJSON = (text: string): E.Either<DecodeFailure, Messages> => {
-  let u: unknown
-  try {
-    u = JSON.parse(text)
-  } catch (e) {
-    return E.left(decodeIssue('', 'a JSON array of messages', jsonError(e)))
-  }
-  return decodeMessages(u)
+  const u = parseJsonText(text)
+  if (E.isLeft(u)) return E.left(decodeIssue('', 'a JSON array of messages', u.left))
+  return decodeMessages(u.right)
 }
 
 /**
