@@ -219,7 +219,9 @@ const chatInputFields: ReadonlyArray<string> = [
 
 // --- validation ---
 
-const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean => !Object.prototype.hasOwnProperty.call(u, k) || is(u[k])
+/** An optional field: absent, present as `undefined` (as the codec's `t.partial` accepts it), or valid. */
+const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean =>
+  !Object.prototype.hasOwnProperty.call(u, k) || u[k] === undefined || is(u[k])
 
 /** Whether content is valid and has no unknown field: the input can keep it exactly as sent. */
 const hasContentAsSent = (content: unknown): boolean => {
@@ -230,7 +232,8 @@ const hasContentAsSent = (content: unknown): boolean => {
 /**
  * Whether `u` is a valid chat input with no unknown field: the codec's checks, written out, so
  * that valid inputs (the common case) skip building a decoded copy; failures go through the codec
- * for their paths. A valid input is returned as it is.
+ * for their paths. A valid input is returned as it is. test/store/input.prop.test.ts holds the two
+ * to one meaning: this accepts exactly what the codec takes unchanged.
  */
 const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
   let fields = 0
