@@ -58,8 +58,8 @@ type ToolResultArgs = {
 }
 
 /**
- * A conversation builder: the seed's methods under their camelCase names, with same-typed
- * positional arguments turned into named fields. Commands return nothing (what happened goes to
+ * A conversation builder: one method per input, with same-typed positional arguments turned
+ * into named fields. Commands return nothing (what happened goes to
  * the sink; `dispatch` also returns it); queries return snapshots.
  *
  * @since 0.1.0

@@ -135,7 +135,7 @@ export const parseJSONL = (text: string): Messages => {
   return r.right
 }
 
-// --- seed export ---
+// --- flat export (`ExportMessage`) ---
 
 /**
  * A tool call in an `ExportMessage`: its id, name and arguments (parsed JSON, or the raw text when
@@ -215,7 +215,7 @@ const flat = (ms: Messages): ReadonlyArray<ExportMessage> => {
 }
 
 /**
- * The history as clean `ExportMessage`s for human-readable formats (seed `ExportMessages`):
+ * The history as clean `ExportMessage`s for human-readable formats:
  * the `forExport` view (no synthetic, ephemeral or metadata messages).
  *
  * @example
@@ -229,8 +229,8 @@ const flat = (ms: Messages): ReadonlyArray<ExportMessage> => {
 export const exportMessages = (ms: Messages): ReadonlyArray<ExportMessage> => flat(forExport(ms))
 
 /**
- * The history as clean `ExportMessage`s for machine-readable formats (seed
- * `ExportStructuredMessages`): the `forExportStructured` view, metadata included.
+ * The history as clean `ExportMessage`s for machine-readable formats: the `forExportStructured`
+ * view, metadata included.
  *
  * @example
  * import { exportStructuredMessages, makeMessage } from 'chatfold'
@@ -244,8 +244,8 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
 
 /**
  * The `forExportStructured` view as indented, lossless JSON (the `toJSON` form, two-space indent,
- * ending with a newline), so `importJSON` reads it back (seed `ExportJSON`, made lossless). For
- * the flat seed shape, `JSON.stringify(exportStructuredMessages(ms))`.
+ * ending with a newline), so `importJSON` reads it back. For
+ * the flat `ExportMessage` shape, `JSON.stringify(exportStructuredMessages(ms))`.
  *
  * @example
  * import { exportJSON, importJSON, textMessage } from 'chatfold'
@@ -257,8 +257,8 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
 export const exportJSON = (ms: Messages): string => `${toJSON(forExportStructured(ms), 2)}\n`
 
 /**
- * The `forExportStructured` view as lossless JSONL, one message per line (seed `ExportJSONL`, made
- * lossless), so `importJSONL` reads it back.
+ * The `forExportStructured` view as lossless JSONL, one message per line, so `importJSONL` reads
+ * it back.
  *
  * @example
  * import { exportJSONL, importJSONL, textMessage } from 'chatfold'
@@ -272,7 +272,7 @@ export const exportJSONL = (ms: Messages): string => toJSONL(forExportStructured
 // --- tokens ---
 
 /**
- * The sum of the messages' recorded `tokens.total` (seed `TotalTokens`); a message without
+ * The sum of the messages' recorded `tokens.total`; a message without
  * `tokens` counts 0.
  *
  * @example
@@ -289,7 +289,7 @@ export const totalTokens = (ms: Messages): number => {
 }
 
 /**
- * The recorded tokens of the messages that take up context (seed `TokensForEstimation`): like
+ * The recorded tokens of the messages that take up context: like
  * `totalTokens`, but display-only, bookmark and metadata messages, which never reach a model,
  * count 0.
  *

@@ -63,8 +63,8 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
 }
 
 /**
- * Prunes old tool results and large tool-call arguments outside the protected tail (seed
- * `PruneToolResults`): `pruneToolResultsWithReport(opts)(ms).messages`, for `pipe`.
+ * Prunes old tool results and large tool-call arguments outside the protected tail:
+ * `pruneToolResultsWithReport(opts)(ms).messages`, for `pipe`.
  *
  * @example
  * import { pipe } from 'fp-ts/function'
