@@ -13,7 +13,7 @@ import * as O from 'fp-ts/Option'
 import type { ChatStore } from './store/store.ts'
 import { getConversation } from './store/query.ts'
 import { conversationIds, getConversationMetadata } from './store/state.ts'
-import type { JsonRecord } from './internal/json.ts'
+import { type JsonRecord, parseJsonText } from './internal/json.ts'
 import { formatDecodeFailure } from './failure.ts'
 
 /**
@@ -167,13 +167,9 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
     const text = await r.text()
-    let json: unknown = text
-    try {
-      json = JSON.parse(text)
-    } catch {
-      // not JSON: kept as text for the error
-    }
-    return { status: r.status, json }
+    const parsed = parseJsonText(text)
+    // not JSON: kept as text for the error
+    return { status: r.status, json: E.isRight(parsed) ? parsed.right : text }
   }
   const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error => new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
   return {

@@ -1,5 +1,5 @@
 /**
- * The Chat container (seed 000): an ordered, growing list of messages for streaming consumers.
+ * The Chat container: an ordered, growing list of messages for streaming consumers.
  * `append` and `replace` change it and wake every `wait`; `since` and `updates()` read what is new.
  * JavaScript runs one callback at a time, so no lock is needed, and every read returns a frozen
  * snapshot: nothing a caller gets back can change the chat, and nothing the chat does later changes
@@ -31,7 +31,7 @@ export type WaitOptions = { readonly signal?: AbortSignal }
 export type UpdatesOptions = WaitOptions & { readonly from?: number }
 
 /**
- * A mutable, ordered conversation (seed 000 `Chat`). Methods are plain functions over a private
+ * A mutable, ordered conversation. Methods are plain functions over a private
  * array; none of them throws on data, and lookups that can miss return `Option`.
  *
  * - `append(...ms)` / `replace(...ms)`: add messages / swap them all; both wake every waiter;
@@ -77,7 +77,7 @@ const position = (n: number): number => (Number.isNaN(n) ? 0 : Math.floor(n))
 // --- constructors ---
 
 /**
- * Makes a chat holding `messages` (seed 000 `New`). Forking is making a chat from another's
+ * Makes a chat holding `messages`. Forking is making a chat from another's
  * snapshot: the two share no mutable state.
  *
  * @example

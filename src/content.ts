@@ -1,5 +1,5 @@
 /**
- * The chat modality's content shape (seed 001): a string, or a list of typed blocks
+ * The chat modality's content shape: a string, or a list of typed blocks
  * (`text`, `image`, `audio`, `video`, by URL or base64), and its conversion to and from parts.
  *
  * @module
@@ -57,7 +57,7 @@ export const AudioBlockC: MediaBlockC<'audio'> = media('audio')
 export const VideoBlockC: MediaBlockC<'video'> = media('video')
 
 /**
- * One typed content block of seed 001.
+ * One typed content block of a chat message's content.
  *
  * @since 0.1.0
  * @category codecs

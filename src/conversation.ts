@@ -1,5 +1,5 @@
 /**
- * The conversation builder (seed 003): a pure core and a thin shell. The core is a state and
+ * The conversation builder: a pure core and a thin shell. The core is a state and
  * `step(state, input) → { state, events }`, so a builder can be replayed, tested without mocks,
  * and its history is always an immutable snapshot. The shell, `createBuilder(...)`, holds the
  * state, stamps ids, times and token estimates onto inputs, and sends events to a sink.

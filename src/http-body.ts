@@ -5,6 +5,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
+import { parseJsonText } from './internal/json.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -72,9 +73,5 @@ export const readJson = async (request: Request, limit: number): Promise<E.Eithe
     return E.left(fail(400, 'invalid_json', 'The body is not valid UTF-8'))
   }
   if (text.trim() === '') return E.left(fail(400, 'invalid_json', 'Expected a JSON body, got an empty one'))
-  try {
-    return E.right(JSON.parse(text) as unknown)
-  } catch (e) {
-    return E.left(fail(400, 'invalid_json', `The body is not JSON: ${e instanceof Error ? e.message : String(e)}`))
-  }
+  return E.mapLeft((message: string) => fail(400, 'invalid_json', `The body is not JSON: ${message}`))(parseJsonText(text))
 }

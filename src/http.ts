@@ -1,5 +1,5 @@
 /**
- * The chat modality's HTTP API (seed 001) as a Web-standard fetch handler,
+ * The chat modality's HTTP API as a Web-standard fetch handler,
  * `(request: Request) => Promise<Response>`, over a `ChatStore`. It mounts unchanged in
  * Deno's `serve`, a Cloudflare Worker, Bun, or Node through `chatfold/node`.
  *

@@ -13,7 +13,7 @@ import type { Message } from './message.ts'
 // --- metadata ---
 
 /**
- * Returns a copy of the message with `metadata[key] = value` (seed 000 `SetMeta`), creating
+ * Returns a copy of the message with `metadata[key] = value`, creating
  * the metadata when the message has none. The key is an own data property, even `__proto__`.
  *
  * @example
@@ -32,7 +32,7 @@ export const setMeta =
   }
 
 /**
- * Looks up a metadata value (seed 000 `GetMeta`): `none` when the key is absent. Only own keys
+ * Looks up a metadata value: `none` when the key is absent. Only own keys
  * count, so `getMeta('toString')` is `none`.
  *
  * @example
@@ -50,7 +50,7 @@ export const getMeta =
 // --- parts ---
 
 /**
- * Appends a part and moves `updatedAt` (seed 004 `AddPart`).
+ * Appends a part and moves `updatedAt`.
  *
  * @param at the new `updatedAt`, now by default
  * @example
@@ -65,7 +65,7 @@ export const addPart =
   (m: Message): Message => ({ ...m, parts: [...m.parts, part], updatedAt: at })
 
 /**
- * Adds a tool call, or replaces the call with the same id in place (seed 004 `AddToolCall`, for
+ * Adds a tool call, or replaces the call with the same id in place (for
  * streaming, where partial calls arrive before the final one); moves `updatedAt`.
  *
  * @example

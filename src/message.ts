@@ -22,14 +22,14 @@ import {
   type ToolResultPart,
 } from './part.ts'
 import { type DecodeFailure, failureFromErrors, formatDecodeFailure, prefixFailure } from './failure.ts'
-import { JsonRecordC } from './internal/json.ts'
+import { JsonRecordC, parseJsonText } from './internal/json.ts'
 import { withDefault } from './internal/codec.ts'
 import { newId } from './internal/id.ts'
 
 // --- codecs ---
 
 /**
- * Where a message may go (seed 002 `Type`):
+ * Where a message may go:
  * - `normal`: sent to the model, saved, exported;
  * - `synthetic`: injected guidance, sent to the model for one turn, then ejected;
  * - `ephemeral`: one-turn error feedback, ejected with its paired tool call;
@@ -95,7 +95,7 @@ const TokenCountC: t.Type<number, number, unknown> = new t.Type<number, number, 
 )
 
 /**
- * Token counts of a message (seed 002 `Tokens`): `total`, and where known the `content`,
+ * Token counts of a message: `total`, and where known the `content`,
  * `thinking` and `tools` shares.
  *
  * @since 0.1.0
@@ -245,13 +245,9 @@ export const encodeMessages = (ms: Messages): ReadonlyArray<MessageWire> => Mess
  * @category codecs
  */
 export const parseMessages = (json: string): Messages => {
-  let u: unknown
-  try {
-    u = JSON.parse(json)
-  } catch (e) {
-    throw new SyntaxError(`Cannot parse messages: ${e instanceof Error ? e.message : String(e)}`)
-  }
-  const r = decodeMessages(u)
+  const u = parseJsonText(json)
+  if (E.isLeft(u)) throw new SyntaxError(`Cannot parse messages: ${u.left}`)
+  const r = decodeMessages(u.right)
   if (E.isLeft(r)) throw new TypeError(`Cannot decode messages: ${formatDecodeFailure(prefixFailure('messages')(r.left))}`)
   return r.right
 }
@@ -271,7 +267,7 @@ export type MessageFields = Omit<Message, 'id' | 'kind' | 'parts'> & {
 }
 
 /**
- * Makes a message (seed 000 `New`), generating its id when none is given.
+ * Makes a message, generating its id when none is given.
  *
  * @example
  * import { makeMessage, text } from 'chatfold'
@@ -288,7 +284,7 @@ export const makeMessage = (fields: MessageFields): Message => ({
 })
 
 /**
- * Makes a message with one text part (seed 000 `NewText`).
+ * Makes a message with one text part.
  *
  * @example
  * import { textMessage } from 'chatfold'
@@ -304,7 +300,7 @@ export const textMessage = (role: Role, content: string, fields: Omit<MessageFie
 // --- accessors ---
 
 /**
- * The text of all text parts, concatenated (seed 000 `TextContent`).
+ * The text of all text parts, concatenated.
  *
  * @example
  * import { makeMessage, text, textContent } from 'chatfold'
@@ -320,7 +316,7 @@ export const textContent = (m: Message): string => {
 }
 
 /**
- * The tool calls of a message, in order (seed 000 `ToolCalls`).
+ * The tool calls of a message, in order.
  *
  * @example
  * import { makeMessage, toolCall, toolCalls } from 'chatfold'
@@ -332,7 +328,7 @@ export const textContent = (m: Message): string => {
 export const toolCalls = (m: Message): ReadonlyArray<ToolCallPart> => m.parts.filter(isToolCall)
 
 /**
- * The tool results of a message, in order (seed 004 `ToolResults`).
+ * The tool results of a message, in order.
  *
  * @since 0.1.0
  * @category accessors
@@ -340,7 +336,7 @@ export const toolCalls = (m: Message): ReadonlyArray<ToolCallPart> => m.parts.fi
 export const toolResults = (m: Message): ReadonlyArray<ToolResultPart> => m.parts.filter(isToolResult)
 
 /**
- * The images of a message, in order (seed 004 `Images`).
+ * The images of a message, in order.
  *
  * @since 0.1.0
  * @category accessors
@@ -348,7 +344,7 @@ export const toolResults = (m: Message): ReadonlyArray<ToolResultPart> => m.part
 export const images = (m: Message): ReadonlyArray<ImagePart> => m.parts.filter(isImage)
 
 /**
- * The reasoning parts of a message, in order (seed 004 `Reasoning`).
+ * The reasoning parts of a message, in order.
  *
  * @since 0.1.0
  * @category accessors
@@ -356,7 +352,7 @@ export const images = (m: Message): ReadonlyArray<ImagePart> => m.parts.filter(i
 export const reasoning = (m: Message): ReadonlyArray<ReasoningPart> => m.parts.filter(isReasoning)
 
 /**
- * The text of all reasoning parts, concatenated (seed 002 `Thinking`).
+ * The text of all reasoning parts, concatenated.
  *
  * @example
  * import { makeMessage, reasoning as thinking, reasoningText } from 'chatfold'
@@ -387,7 +383,7 @@ export const isNormal = (m: Message): boolean => m.kind === 'normal'
 export const isSynthetic = (m: Message): boolean => m.kind === 'synthetic'
 /** @since 0.1.0 @category refinements */
 export const isEphemeral = (m: Message): boolean => m.kind === 'ephemeral'
-/** Display-only (seed 002 `IsDisplayOnly`). @since 0.1.0 @category refinements */
+/** Display-only: shown in the UI, never sent to the model. @since 0.1.0 @category refinements */
 export const isDisplay = (m: Message): boolean => m.kind === 'display'
 /** @since 0.1.0 @category refinements */
 export const isBookmark = (m: Message): boolean => m.kind === 'bookmark'

@@ -153,7 +153,7 @@ export const providerPart = (provider: string, kind: string, data: unknown): Pro
 // --- refinements ---
 
 /**
- * The kind string of a part (seed 000 `PartKind`): its `type` tag.
+ * The kind string of a part: its `type` tag.
  *
  * @example
  * import { partKind, text } from 'chatfold'
@@ -196,7 +196,7 @@ export const isProviderPart = (p: Part): p is ProviderPart => p.type === 'provid
 export const isCompactionBoundary = (p: Part): p is ProviderPart => p.type === 'provider' && p.kind === 'compaction'
 
 /**
- * Whether a tool call has finished (seed 004 `Finished`): complete or failed.
+ * Whether a tool call has finished: complete or failed.
  *
  * @example
  * import { isFinished, toolCall } from 'chatfold'

@@ -23,6 +23,7 @@ import {
   ToolResultPartC,
 } from './part-model.ts'
 import { isObject } from './internal/object.ts'
+import { parseJsonText } from './internal/json.ts'
 
 // --- registry ---
 
@@ -174,7 +175,7 @@ export const decodePart = (u: unknown): E.Either<DecodeFailure, Part> => E.mapLe
 export const encodePart = (p: Part): PartWire => PartC.encode(p)
 
 /**
- * Serialises parts to JSON, each as `{"type":"…","data":{…}}` (seed 004 `MarshalParts`).
+ * Serialises parts to JSON, each as `{"type":"…","data":{…}}`.
  *
  * @example
  * import { marshalParts, text } from 'chatfold'
@@ -186,7 +187,7 @@ export const encodePart = (p: Part): PartWire => PartC.encode(p)
 export const marshalParts = (parts: ReadonlyArray<Part>): string => JSON.stringify(PartsC.encode(parts))
 
 /**
- * Parses the JSON that `marshalParts` writes back into parts (seed 004 `UnmarshalParts`).
+ * Parses the JSON that `marshalParts` writes back into parts.
  * Bad JSON and bad parts are both a `Left`; it never throws.
  *
  * @example
@@ -197,13 +198,9 @@ export const marshalParts = (parts: ReadonlyArray<Part>): string => JSON.stringi
  * @category codecs
  */
 export const unmarshalParts = (json: string): E.Either<DecodeFailure, ReadonlyArray<Part>> => {
-  let u: unknown
-  try {
-    u = JSON.parse(json)
-  } catch (e) {
-    return E.left(decodeIssue('', 'JSON', e instanceof Error ? e.message : String(e)))
-  }
-  return E.mapLeft(failureFromErrors)(PartsC.decode(u))
+  const u = parseJsonText(json)
+  if (E.isLeft(u)) return E.left(decodeIssue('', 'JSON', u.left))
+  return E.mapLeft(failureFromErrors)(PartsC.decode(u.right))
 }
 
 // --- refinements ---

@@ -39,7 +39,7 @@ export const roles: ReadonlyArray<Role> = ['system', 'user', 'assistant', 'tool'
 // --- refinements ---
 
 /**
- * Whether `u` is one of the four roles (seed `Role.Valid`).
+ * Whether `u` is one of the four roles.
  *
  * @example
  * import { isRole } from 'chatfold'

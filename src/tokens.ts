@@ -1,8 +1,8 @@
 /**
  * Token estimation: estimators (gpt-tokenizer's `o200k_base` and `cl100k_base`, loaded lazily, and
  * two synchronous heuristics), per-message counts with the `{ total, content, thinking, tools }`
- * breakdown of seed 002, cached by message identity in the counter you keep, and the provider-usage
- * corrections of seed 003.
+ * breakdown, cached by message identity in the counter you keep, and corrections from
+ * provider-reported usage.
  *
  * An estimator never throws and never stalls: text that looks like a special token
  * (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is, and text with a long

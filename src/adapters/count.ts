@@ -19,7 +19,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Part } from '../part.ts'
 import { type Estimator, IMAGE_TOKENS, tokenBreakdown } from '../messages/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
@@ -271,7 +271,7 @@ export const calibrationFromUsage =
         if (previous !== undefined && before - previous.before >= minStep && reported > previous.reported) steps.push((reported - previous.reported) / (before - previous.before))
         last.set(model, { reported, before })
       }
-      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') before += tokenBreakdown(estimate, m).total
+      if (!isInternal(m)) before += tokenBreakdown(estimate, m).total
     }
     const ratios = steps.length > 0 ? steps : wholes
     if (ratios.length === 0) return undefined

@@ -30,6 +30,7 @@ import { getConversation } from '../store/query.ts'
 import { ChatMessageC } from '../store/snapshot.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
+import { parseJsonText } from '../internal/json.ts'
 
 // --- the store's side ---
 
@@ -59,13 +60,10 @@ const inProcess = (store: ChatStore, conversationId: string): Backend => ({
 const answerError = async (what: string, res: Response): Promise<Error> => {
   const text = await res.text().catch(() => '')
   let message = text.slice(0, 500)
-  try {
-    const body: unknown = JSON.parse(text)
-    const error = isObject(body) ? body['error'] : undefined
-    if (isObject(error) && typeof error['message'] === 'string') message = error['message']
-  } catch {
-    // not JSON: the text as it came
-  }
+  // not JSON: the text as it came
+  const body = parseJsonText(text)
+  const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
+  if (isObject(error) && typeof error['message'] === 'string') message = error['message']
   return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import { countMessage, type EncodingName, loadEstimator } from '../tokens.ts'
 import { totalOf } from '../messages/message-tokens.ts'
 import { type ContextTokens, contextTokens } from '../tokens/usage.ts'
@@ -61,7 +61,7 @@ const impliedFixed = (c: ContextTokens, count: (m: Message) => number, calibrati
   if (c.anchor === undefined) return 0
   let sum = 0
   for (const m of ms) {
-    if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') sum += count(m)
+    if (!isInternal(m)) sum += count(m)
     if (m.id === c.anchor) break
   }
   return Math.max(0, c.reported - Math.round(sum * calibration))

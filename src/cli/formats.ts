@@ -37,6 +37,7 @@ import { toOpenAIResponses } from '../adapters/openai-responses.ts'
 import { toUIMessages } from '../adapters/ai-sdk-ui.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { isObject } from '../internal/object.ts'
+import { parseJsonText } from '../internal/json.ts'
 import { fromCodexRollout } from '../sessions/codex.ts'
 import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
 import { fromOpencodeExport } from '../sessions/opencode.ts'
@@ -75,28 +76,23 @@ export type ReadOptions = {
  * kept for detection. Left: no line is JSON (the first line, with its error).
  */
 export const parseDoc = (text: string): E.Either<{ readonly line: number; readonly message: string }, Doc> => {
-  const body = text.trim()
-  try {
-    return E.right({ kind: 'json', value: JSON.parse(body) as unknown })
-  } catch (whole) {
-    const lines = text.split('\n')
-    const firstAt = lines.findIndex((l) => l.trim() !== '')
-    if (firstAt < 0) return E.left({ line: 1, message: 'the file is empty' })
-    // one line only: the whole document's error is the one to show
-    if (lines.filter((l) => l.trim() !== '').length === 1) return E.left({ line: firstAt + 1, message: (whole as Error).message })
-    const head: Array<{ readonly n: number; readonly value: unknown }> = []
-    let firstError: { readonly line: number; readonly message: string } | undefined
-    for (let i = firstAt; i < lines.length && head.length < 10; i++) {
-      const l = (lines[i] as string).trim()
-      if (l === '') continue
-      try {
-        head.push({ n: i + 1, value: JSON.parse(l) as unknown })
-      } catch (e) {
-        firstError ??= { line: i + 1, message: (e as Error).message }
-      }
-    }
-    return head.length === 0 ? E.left(firstError ?? { line: firstAt + 1, message: 'no JSON' }) : E.right({ kind: 'jsonl', text, head })
+  const whole = parseJsonText(text.trim())
+  if (E.isRight(whole)) return E.right({ kind: 'json', value: whole.right })
+  const lines = text.split('\n')
+  const firstAt = lines.findIndex((l) => l.trim() !== '')
+  if (firstAt < 0) return E.left({ line: 1, message: 'the file is empty' })
+  // one line only: the whole document's error is the one to show
+  if (lines.filter((l) => l.trim() !== '').length === 1) return E.left({ line: firstAt + 1, message: whole.left })
+  const head: Array<{ readonly n: number; readonly value: unknown }> = []
+  let firstError: { readonly line: number; readonly message: string } | undefined
+  for (let i = firstAt; i < lines.length && head.length < 10; i++) {
+    const l = (lines[i] as string).trim()
+    if (l === '') continue
+    const v = parseJsonText(l)
+    if (E.isRight(v)) head.push({ n: i + 1, value: v.right })
+    else firstError ??= { line: i + 1, message: v.left }
   }
+  return head.length === 0 ? E.left(firstError ?? { line: firstAt + 1, message: 'no JSON' }) : E.right({ kind: 'jsonl', text, head })
 }
 
 const asBody = (u: unknown): unknown => (Array.isArray(u) ? { messages: u } : u)
@@ -171,11 +167,9 @@ const readClaudeCodeText =
     for (let i = 0; i < lines.length; i++) {
       const l = (lines[i] as string).trim()
       if (l === '') continue
-      try {
-        records.push(JSON.parse(l) as unknown)
-      } catch (e) {
-        return E.left([{ path: `line ${i + 1}`, expected: 'a JSON record', actual: (e as Error).message }])
-      }
+      const v = parseJsonText(l)
+      if (E.isLeft(v)) return E.left([{ path: `line ${i + 1}`, expected: 'a JSON record', actual: v.left }])
+      records.push(v.right)
       lineNumbers.push(i + 1)
     }
     return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])

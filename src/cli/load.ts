@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import { formatDecodeFailure } from '../failure.ts'
+import { parseJsonText } from '../internal/json.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
 import { CliFailure, type Common, EXIT } from './shared.ts'
@@ -105,11 +106,9 @@ const parseLines = (f: string, text: string): unknown[] => {
   const records: unknown[] = []
   text.split('\n').forEach((l, i) => {
     if (l.trim() === '') return
-    try {
-      records.push(JSON.parse(l) as unknown)
-    } catch (e) {
-      throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${(e as Error).message}`)
-    }
+    const v = parseJsonText(l)
+    if (E.isLeft(v)) throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${v.left}`)
+    records.push(v.right)
   })
   return records
 }

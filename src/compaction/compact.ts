@@ -3,13 +3,12 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import { countMessage, type EncodingName, type Estimator, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../tokens.ts'
 import { totalOf } from '../messages/message-tokens.ts'
 import { planCompaction, type WindowBudget } from './plan.ts'
 import { buildTranscript } from './transcript.ts'
 import { isProviderSummary, type ProviderSummary, rebuildAfterCompaction } from './rebuild.ts'
-import { reachesModel } from './shared.ts'
 import { windowOf } from './window.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
@@ -170,7 +169,7 @@ export const compact =
     throwIfAborted(signal, ABORTED)
     const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
     const count = opts.count ?? totalOf(countMessage(estimate))
-    const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
+    const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
 
     onProgress?.({ stage: 'plan', done: 0, total })
     const plan = planCompaction({

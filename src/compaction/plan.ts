@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Part, ToolResultPart } from '../part.ts'
 import { forPreservation, lastCompactionBoundary } from '../messages/views.ts'
 // The token modules themselves, not the tokens.ts entry: this module is part of chatfold/lite,
@@ -15,7 +15,7 @@ import { countMessage } from '../tokens/count.ts'
 import { totalOf } from '../messages/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { contextTokens, type ReportedUsage } from '../tokens/usage.ts'
-import { reachesModel, systemPrefix } from './shared.ts'
+import { systemPrefix } from './shared.ts'
 import { tailBudget, type WindowBudget } from './window.ts'
 
 export { SUMMARY_ALLOWANCE, type WindowBudget } from './window.ts'
@@ -234,7 +234,7 @@ export const planCompaction =
     const estimate = opts.estimate ?? smartHeuristic
     const count = opts.count ?? totalOf(countMessage(estimate))
     const sys = systemPrefix(ms)
-    const sum = (xs: Messages): number => xs.reduce((a, m) => (reachesModel(m) ? a + count(m) : a), 0)
+    const sum = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
     const system = ms.slice(0, sys)
     const systemTokens = sum(system)
     const budget = tailBudget(nonNegativeInt(opts.keepRecentTokens, 20_000), opts, systemTokens)

@@ -48,7 +48,7 @@ export const isProviderSummary = (u: unknown): u is ProviderSummary => {
 }
 
 /**
- * Replaces a history with its compaction (seed 003 `RebuildAfterCompaction`): the system prompt
+ * Replaces a history with its compaction: the system prompt
  * (the leading system messages) kept first, then the summary, then the preserved messages. Every
  * other input message is returned, in order, as the archive, so that nothing is lost unless the
  * caller drops it (a preserved message that compaction changed, a result cut to fit, archives its

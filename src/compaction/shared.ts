@@ -5,9 +5,6 @@
  */
 import type { Message, Messages } from '../message.ts'
 
-/** Whether a message reaches a model (internal kinds never do). */
-export const reachesModel = (m: Message): boolean => m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata'
-
 /** The number of leading system messages: the system prompt, kept first by every compaction. */
 export const systemPrefix = (ms: Messages): number => {
   let i = 0

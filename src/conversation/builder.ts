@@ -1,5 +1,5 @@
 /**
- * The builder's shell (seed 003 `Builder`): holds a state, stamps each input with the time, an
+ * The builder's shell: holds a state, stamps each input with the time, an
  * estimated token count where one is missing, and sends what happened to a sink. Every method is
  * one `step`; the history it hands out is an immutable snapshot.
  *
@@ -21,7 +21,7 @@ import { step } from './step.ts'
 // --- model ---
 
 /**
- * How a builder starts (seed 003 `NewBuilder`), all optional:
+ * How a builder starts, all optional:
  *
  * - `sink`: receives every event, in order, after the state has changed (re-entrant calls from
  *   the sink are queued, so events always arrive in the order they happened; a sink that throws
@@ -58,8 +58,8 @@ type ToolResultArgs = {
 }
 
 /**
- * A conversation builder: the seed's methods under their camelCase names, with same-typed
- * positional arguments turned into named fields. Commands return nothing (what happened goes to
+ * A conversation builder: one method per input, with same-typed positional arguments turned
+ * into named fields. Commands return nothing (what happened goes to
  * the sink; `dispatch` also returns it); queries return snapshots.
  *
  * @since 0.1.0
@@ -164,7 +164,7 @@ const estimatedText = (input: BuilderInput): string | undefined => {
 
 /**
  * Assistant tokens from a reported total: the content and thinking shares estimated, the rest
- * (tool-call JSON, special tokens) the exact remainder (seed 002 `Tokens`).
+ * (tool-call JSON, special tokens) the exact remainder.
  */
 const breakdown = (tokens: Tokens, current: Message | undefined, estimate: Estimator): Tokens => {
   if (current === undefined || tokens.content !== undefined || tokens.thinking !== undefined) return tokens
@@ -176,7 +176,7 @@ const breakdown = (tokens: Tokens, current: Message | undefined, estimate: Estim
 // --- constructors ---
 
 /**
- * Makes a builder (seed 003 `NewBuilder`). Every method applies one input with `step`: misuse is
+ * Makes a builder. Every method applies one input with `step`: misuse is
  * a `warning` event, never an exception.
  *
  * @example

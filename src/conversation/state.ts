@@ -65,7 +65,7 @@ export const makeBuilderState = (options: BuilderStateOptions = {}): BuilderStat
 export const nextId = (state: BuilderState): string => `${state.idPrefix}${state.seq}`
 
 /**
- * One user or assistant turn as plain text (seed 003 `Turns`).
+ * One user or assistant turn as plain text.
  *
  * @since 0.1.0
  * @category model

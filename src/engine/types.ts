@@ -76,7 +76,8 @@ export type FileOptions = { readonly tornTail?: 'drop' | 'fail' }
 // --- results ---
 
 /**
- * Token counts of a history: the total and its seed-002 breakdown, and how many messages were counted.
+ * Token counts of a history: the total and its content, thinking and tools breakdown, and how
+ * many messages were counted.
  *
  * @since 0.1.0
  * @category engine

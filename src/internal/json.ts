@@ -5,8 +5,16 @@
  *
  * @module
  */
+import * as E from 'fp-ts/Either'
+import * as J from 'fp-ts/Json'
 import * as t from 'io-ts'
 import { isObject } from './object.ts'
+
+/**
+ * Parses JSON text with fp-ts's `Json.parse`: the value, or the parser's message for text that is
+ * not JSON. It never throws.
+ */
+export const parseJsonText = (text: string): E.Either<string, unknown> => E.mapLeft((e: unknown) => (e instanceof Error ? e.message : String(e)))(J.parse(text))
 
 /** How deep metadata may nest before it is rejected. */
 export const MAX_DEPTH = 64

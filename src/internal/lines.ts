@@ -5,6 +5,8 @@
  *
  * @module
  */
+import * as E from 'fp-ts/Either'
+import { parseJsonText } from './json.ts'
 
 /** One line that is not blank: its text and its 1-based number among all lines. */
 export type JsonlLine = { readonly text: string; readonly n: number }
@@ -81,10 +83,5 @@ export const isTornTail = (bytes: Uint8Array): boolean => {
     return true
   }
   if (text.trim() === '') return false
-  try {
-    JSON.parse(text)
-    return false
-  } catch {
-    return true
-  }
+  return E.isLeft(parseJsonText(text))
 }

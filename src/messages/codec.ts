@@ -1,6 +1,6 @@
 /**
  * Histories as JSON and JSONL: lossless (every field, bytes as base64, tagged parts), one
- * message per JSONL line, with decoding errors that name the line; the exports of seed 002 (the
+ * message per JSONL line, with decoding errors that name the line; the exports (the
  * flat `ExportMessage` shape, and lossless JSON/JSONL of the structured-export view); and the
  * history's recorded token totals.
  *
@@ -12,6 +12,7 @@ import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, isInterna
 import type { Role } from '../role.ts'
 import { forExport, forExportStructured } from './views.ts'
 import { jsonlLines } from '../internal/lines.ts'
+import { parseJsonText } from '../internal/json.ts'
 
 /**
  * Most bad lines a JSONL import reports before it stops listing them.
@@ -58,8 +59,6 @@ export const toJSON = (ms: Messages, indent?: number): string => JSON.stringify(
 
 // --- import ---
 
-const jsonError = (e: unknown): string => (e instanceof Error ? e.message : String(e))
-
 /**
  * Decodes one JSONL line; `n` is its 1-based line number, used in every issue's path.
  *
@@ -71,13 +70,9 @@ const jsonError = (e: unknown): string => (e instanceof Error ? e.message : Stri
  * @category export
  */
 export const decodeJSONLine = (line: string, n: number): E.Either<DecodeFailure, Message> => {
-  let u: unknown
-  try {
-    u = JSON.parse(line)
-  } catch (e) {
-    return E.left(decodeIssue(`line ${n}`, 'a JSON message', jsonError(e)))
-  }
-  return E.mapLeft(prefixFailure(`line ${n}:`))(decodeMessage(u))
+  const u = parseJsonText(line)
+  if (E.isLeft(u)) return E.left(decodeIssue(`line ${n}`, 'a JSON message', u.left))
+  return E.mapLeft(prefixFailure(`line ${n}:`))(decodeMessage(u.right))
 }
 
 /**
@@ -119,13 +114,9 @@ export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => 
  * @category export
  */
 export const importJSON = (text: string): E.Either<DecodeFailure, Messages> => {
-  let u: unknown
-  try {
-    u = JSON.parse(text)
-  } catch (e) {
-    return E.left(decodeIssue('', 'a JSON array of messages', jsonError(e)))
-  }
-  return decodeMessages(u)
+  const u = parseJsonText(text)
+  if (E.isLeft(u)) return E.left(decodeIssue('', 'a JSON array of messages', u.left))
+  return decodeMessages(u.right)
 }
 
 /**
@@ -144,7 +135,7 @@ export const parseJSONL = (text: string): Messages => {
   return r.right
 }
 
-// --- seed export ---
+// --- flat export (`ExportMessage`) ---
 
 /**
  * A tool call in an `ExportMessage`: its id, name and arguments (parsed JSON, or the raw text when
@@ -161,7 +152,7 @@ export const parseJSONL = (text: string): Messages => {
 export type ExportToolCall = { readonly id: string; readonly name: string; readonly arguments: unknown }
 
 /**
- * A clean, flat message for export (seed 002 `ExportMessage`), with snake_case keys, each omitted
+ * A clean, flat message for export, with snake_case keys, each omitted
  * when empty. It leaves out ids, kinds, token counts, images and reasoning signatures. A tool
  * message gives one `ExportMessage` per result; a metadata message gives its metadata as JSON
  * `content`.
@@ -224,7 +215,7 @@ const flat = (ms: Messages): ReadonlyArray<ExportMessage> => {
 }
 
 /**
- * The history as clean `ExportMessage`s for human-readable formats (seed `ExportMessages`):
+ * The history as clean `ExportMessage`s for human-readable formats:
  * the `forExport` view (no synthetic, ephemeral or metadata messages).
  *
  * @example
@@ -238,8 +229,8 @@ const flat = (ms: Messages): ReadonlyArray<ExportMessage> => {
 export const exportMessages = (ms: Messages): ReadonlyArray<ExportMessage> => flat(forExport(ms))
 
 /**
- * The history as clean `ExportMessage`s for machine-readable formats (seed
- * `ExportStructuredMessages`): the `forExportStructured` view, metadata included.
+ * The history as clean `ExportMessage`s for machine-readable formats: the `forExportStructured`
+ * view, metadata included.
  *
  * @example
  * import { exportStructuredMessages, makeMessage } from 'chatfold'
@@ -253,8 +244,8 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
 
 /**
  * The `forExportStructured` view as indented, lossless JSON (the `toJSON` form, two-space indent,
- * ending with a newline), so `importJSON` reads it back (seed `ExportJSON`, made lossless). For
- * the flat seed shape, `JSON.stringify(exportStructuredMessages(ms))`.
+ * ending with a newline), so `importJSON` reads it back. For
+ * the flat `ExportMessage` shape, `JSON.stringify(exportStructuredMessages(ms))`.
  *
  * @example
  * import { exportJSON, importJSON, textMessage } from 'chatfold'
@@ -266,8 +257,8 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
 export const exportJSON = (ms: Messages): string => `${toJSON(forExportStructured(ms), 2)}\n`
 
 /**
- * The `forExportStructured` view as lossless JSONL, one message per line (seed `ExportJSONL`, made
- * lossless), so `importJSONL` reads it back.
+ * The `forExportStructured` view as lossless JSONL, one message per line, so `importJSONL` reads
+ * it back.
  *
  * @example
  * import { exportJSONL, importJSONL, textMessage } from 'chatfold'
@@ -281,7 +272,7 @@ export const exportJSONL = (ms: Messages): string => toJSONL(forExportStructured
 // --- tokens ---
 
 /**
- * The sum of the messages' recorded `tokens.total` (seed `TotalTokens`); a message without
+ * The sum of the messages' recorded `tokens.total`; a message without
  * `tokens` counts 0.
  *
  * @example
@@ -298,7 +289,7 @@ export const totalTokens = (ms: Messages): number => {
 }
 
 /**
- * The recorded tokens of the messages that take up context (seed `TokensForEstimation`): like
+ * The recorded tokens of the messages that take up context: like
  * `totalTokens`, but display-only, bookmark and metadata messages, which never reach a model,
  * count 0.
  *

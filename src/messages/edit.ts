@@ -1,5 +1,5 @@
 /**
- * Edits of a history (seed 002's mutating `Messages` methods, made pure and data-last): append,
+ * Edits of a history, pure and data-last: append,
  * clear, drop, deduplicate, eject one-turn messages, truncate tool results, and Option lookups.
  *
  * Every edit returns a new array (the input itself when nothing changes) and keeps untouched
@@ -19,7 +19,7 @@ import { nonNegativeInt } from '../internal/number.ts'
 // --- edits ---
 
 /**
- * Appends messages at the end (seed `Add`); the history itself when there are none.
+ * Appends messages at the end; the history itself when there are none.
  *
  * @example
  * import { append, textMessage } from 'chatfold'
@@ -34,7 +34,7 @@ export const append =
     added.length === 0 ? ms : ms.concat(added)
 
 /**
- * Keeps only the first message, the system prompt (seed `Clear`); a history of at most one message
+ * Keeps only the first message, the system prompt; a history of at most one message
  * comes back as is. Should the first message hold tool calls, they go with their results.
  *
  * @example
@@ -55,7 +55,7 @@ export const clear = (ms: Messages): Messages => {
 }
 
 /**
- * Drops the `n` newest messages, undoing the last steps (seed `DropN` removes the last `n`);
+ * Drops the `n` newest messages, undoing the last steps;
  * `n` is normalised to a non-negative integer, and all go when `n` reaches the length. A call
  * left behind whose result was dropped goes too, so the turn that remains is still valid.
  *
@@ -77,8 +77,8 @@ export const dropN =
   }
 
 /**
- * Keeps the first message of `role` and removes every later one of that role (seed
- * `KeepFirstByRole`); messages of other roles stay. Pair-safe.
+ * Keeps the first message of `role` and removes every later one of that role;
+ * messages of other roles stay. Pair-safe.
  *
  * @example
  * import { keepFirstByRole, textMessage } from 'chatfold'
@@ -107,8 +107,7 @@ export const keepFirstByRole =
 export const deduplicateSystem: (ms: Messages) => Messages = keepFirstByRole('system')
 
 /**
- * Removes assistant messages that say nothing: no text, reasoning, tool call or media (seed
- * `PruneEmptyAssistantMessages`).
+ * Removes assistant messages that say nothing: no text, reasoning, tool call or media.
  *
  * @example
  * import { pruneEmptyAssistant, textMessage } from 'chatfold'
@@ -126,7 +125,7 @@ const syntheticKey = (m: Message): string => `${m.role}\u0000${JSON.stringify(m.
 
 /**
  * Keeps only the newest copy of each synthetic message (same role and parts), removing older
- * copies (seed `TrimDuplicateSynthetics`); other messages always stay. Pair-safe.
+ * copies; other messages always stay. Pair-safe.
  *
  * @example
  * import { textMessage, trimDuplicateSynthetics } from 'chatfold'
@@ -151,7 +150,7 @@ export const trimDuplicateSynthetics = (ms: Messages): Messages => {
 }
 
 /**
- * Removes ephemeral messages together with their partners (seed `EjectEphemeralMessages`): each
+ * Removes ephemeral messages together with their partners: each
  * ephemeral tool result takes the call that produced it out of its assistant message, and an
  * assistant message left with nothing to say goes too, so no provider sees an orphan.
  *
@@ -180,7 +179,7 @@ export const ejectEphemeral = (ms: Messages): Messages => selectPaired(ms, (m) =
 export const ejectSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'synthetic')
 
 /**
- * Cuts every tool result to at most `maxLen` characters (seed `TruncateResults`), ending with a
+ * Cuts every tool result to at most `maxLen` characters, ending with a
  * `[truncated …]` marker when it fits; `maxLen` is normalised to a non-negative integer.
  *
  * @example
@@ -197,7 +196,7 @@ export const truncateResults = (maxLen: number): ((ms: Messages) => Messages) =>
 
 /**
  * The history without ephemeral messages (pair-safe, as `ejectEphemeral`) and with tool results
- * cut to `maxLen` characters (seed `Truncated`), in one pass.
+ * cut to `maxLen` characters, in one pass.
  *
  * @example
  * import { truncated, textMessage } from 'chatfold'
@@ -214,7 +213,7 @@ export const truncated = (maxLen: number): ((ms: Messages) => Messages) => {
 // --- lookups ---
 
 /**
- * The newest message, if any (seed `Last`).
+ * The newest message, if any.
  *
  * @example
  * import { last, textMessage } from 'chatfold'

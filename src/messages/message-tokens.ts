@@ -25,7 +25,7 @@ import type { Part } from '../part.ts'
 export type Estimator = (text: string) => number
 
 /**
- * The token count of a message with its seed-002 breakdown, every field present:
+ * The token count of a message with its content, thinking and tools breakdown, every field present:
  * `total = content + thinking + tools + MESSAGE_OVERHEAD`.
  *
  * @example

@@ -274,7 +274,7 @@ const analyse = (ms: Messages): Plan => {
 
 /**
  * Checks that every tool call is answered exactly once, right after it, and reports each problem
- * (seed 002 leaves this to providers, which reject the request; see the module notes).
+ * (providers reject such a request; see the module notes).
  *
  * @example
  * import { makeMessage, toolCall, validateToolPairs } from 'chatfold'

@@ -1,5 +1,5 @@
 /**
- * Backward tool-result pruning (seed 002 `PruneToolResults`): walking from the newest message,
+ * Backward tool-result pruning: walking from the newest message,
  * the messages worth `protectTokens` tokens are protected; older tool results become a short
  * placeholder that says how much was removed and keeps a preview, and older tool-call arguments
  * larger than `argThreshold` keep their keys but have their long string values cut.
@@ -63,8 +63,8 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
 }
 
 /**
- * Prunes old tool results and large tool-call arguments outside the protected tail (seed
- * `PruneToolResults`): `pruneToolResultsWithReport(opts)(ms).messages`, for `pipe`.
+ * Prunes old tool results and large tool-call arguments outside the protected tail:
+ * `pruneToolResultsWithReport(opts)(ms).messages`, for `pipe`.
  *
  * @example
  * import { pipe } from 'fp-ts/function'

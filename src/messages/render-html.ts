@@ -7,10 +7,12 @@
  *
  * @module
  */
+import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../message.ts'
 import type { FilePart, ImagePart, Part, ToolCallPart, ToolResultPart } from '../part.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { isObject } from '../internal/object.ts'
+import { parseJsonText } from '../internal/json.ts'
 import { grouped } from '../internal/number.ts'
 import { isCompactionSummary } from './compaction-mark.ts'
 import { startsTurn } from './shared.ts'
@@ -77,24 +79,18 @@ const media = (p: ImagePart | FilePart): string => {
 }
 
 const prettyArguments = (raw: string): string => {
-  try {
-    return JSON.stringify(JSON.parse(raw) as unknown, null, 2)
-  } catch {
-    return raw
-  }
+  const v = parseJsonText(raw)
+  return E.isRight(v) ? JSON.stringify(v.right, null, 2) : raw
 }
 
 /** A short view of a call's arguments for its folded line: the first string argument, or the JSON. */
 const preview = (raw: string): string => {
   let s = raw
-  try {
-    const v = JSON.parse(raw) as unknown
-    if (isObject(v)) {
-      const first = Object.values(v).find((x) => typeof x === 'string')
-      s = typeof first === 'string' ? first : raw
-    }
-  } catch {
-    // not JSON: shown as it is
+  // not JSON: shown as it is
+  const v = parseJsonText(raw)
+  if (E.isRight(v) && isObject(v.right)) {
+    const first = Object.values(v.right).find((x) => typeof x === 'string')
+    s = typeof first === 'string' ? first : raw
   }
   const line = s.replace(/\s+/g, ' ').trim()
   return line.length > 90 ? `${line.slice(0, 89)}…` : line

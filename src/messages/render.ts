@@ -4,11 +4,11 @@
  * (`renderMarkdown`, `renderMarkdownWith`) with each tool result under its call.
  *
  * Renderers show what they are given (metadata messages excepted, which are never rendered), so
- * they compose with the views: `pipe(history, forExport, renderMarkdown)` is seed 002's export.
+ * they compose with the views: `pipe(history, forExport, renderMarkdown)` is a Markdown export.
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import { type FilePart, type ImagePart, isCompactionBoundary, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../part.ts'
 import { isObject } from '../internal/object.ts'
 import { demoteHeadings } from './markdown.ts'
@@ -81,7 +81,7 @@ const callsOf = (m: Message): ToolCallPart[] => m.parts.filter((p): p is ToolCal
 // --- plain text ---
 
 /**
- * A message as plain text (seed `Message.Render`), ending with a newline: `[User]: …`,
+ * A message as plain text, ending with a newline: `[User]: …`,
  * `[Assistant thinking]: …`, `[Assistant]: …`, each call as `  → name(arguments)`, each tool
  * result as `  ← name result:` with its content indented, images and files as `[image: …]`
  * references, a provider part as `[provider kind: its readable text]`, a bookmark as
@@ -119,7 +119,7 @@ export const renderMessage = (m: Message): string => {
 }
 
 /**
- * A history as plain text (seed `Messages.Render`): every message rendered, one after another.
+ * A history as plain text: every message rendered, one after another.
  *
  * @example
  * import { render, textMessage } from 'chatfold'
@@ -135,7 +135,7 @@ export const render = (ms: Messages): string => {
 }
 
 /**
- * A message as log lines (seed `ForLog`), each starting with a bracketed label: `[user] …`,
+ * A message as log lines, each starting with a bracketed label: `[user] …`,
  * `[assistant (thinking)] …`, `[assistant] …`, `[call c1] name(arguments)`, `[tool c1] name: …`,
  * `[bookmark] --- label ---`, `[metadata] {…}`. One-turn and internal kinds show in the label
  * (`[user/synthetic] …`). No trailing newline.
@@ -165,7 +165,7 @@ export const forLog = (m: Message): string => {
 }
 
 /**
- * A message as compact, labelled lines for a compaction prompt (seed `ForTranscript`):
+ * A message as compact, labelled lines for a compaction prompt:
  * `[User]: …`, `[Assistant]: …` and `  → name(arguments)` per call, `  ← name result:` with the
  * content indented. Reasoning is left out, and system, display, bookmark and metadata messages
  * give the empty string. Content is included as is: cut it first (`forCompaction`).
@@ -178,7 +178,7 @@ export const forLog = (m: Message): string => {
  * @category rendering
  */
 export const forTranscript = (m: Message): string => {
-  if (m.role === 'system' || m.kind === 'bookmark' || m.kind === 'metadata' || m.kind === 'display') return ''
+  if (m.role === 'system' || isInternal(m)) return ''
   const lines: string[] = []
   const text = joinText(m, 'text')
   if (text !== '' || m.role === 'user') lines.push(`[${TITLES[m.role]}]: ${text}`)
@@ -379,7 +379,7 @@ export const renderMarkdownWith =
   }
 
 /**
- * A history as Markdown (seed `RenderMarkdown`), reasoning left out: a `## Role` section per
+ * A history as Markdown, reasoning left out: a `## Role` section per
  * message, with a line in italics giving its model and time when it has them (`*model ·
  * 2026-03-02 10:00:09 UTC*`, led by `metadata.origin` for an injected message) and its own
  * headings two levels deeper (a `# Title` in a reply becomes `### Title`, below the export's
@@ -389,7 +389,7 @@ export const renderMarkdownWith =
  * messages carry `metadata.subagent`); images, files and provider parts are references, and a
  * provider's compaction a quote of its summary marked `Compacted by …`. Every fence is longer
  * than any backtick run in its content, and a message's own open fences are closed, so no content
- * breaks out of its block. Pass `forExport(history)` for the seed's human-readable export.
+ * breaks out of its block. Pass `forExport(history)` for a human-readable export.
  *
  * @example
  * import { makeMessage, renderMarkdown, toolCall, toolResult } from 'chatfold'

@@ -1,5 +1,5 @@
 /**
- * Views of a history (seed 002): which messages go to the model, the UI, an export, a session
+ * Views of a history: which messages go to the model, the UI, an export, a session
  * file, or survive a compaction. Each view is one pass, never mutates its input, keeps untouched
  * messages by identity and returns the input array itself when it keeps everything.
  *
@@ -20,14 +20,14 @@
  *
  * @module
  */
-import { makeMessage, type Message, type Messages } from '../message.ts'
+import { isInternal, makeMessage, type Message, type Messages } from '../message.ts'
 import { isCompactionBoundary, type Part } from '../part.ts'
 import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
 // --- views ---
 
 /**
- * The messages to send to the model (seed `ForLLM`): normal, synthetic (one-turn guidance) and
+ * The messages to send to the model: normal, synthetic (one-turn guidance) and
  * ephemeral (one-turn error feedback); never display-only, bookmark or metadata messages. After a
  * provider's compaction boundary (`lastCompactionBoundary`), only system messages, the boundary
  * and what follows it.
@@ -77,7 +77,7 @@ export const lastCompactionBoundary = (ms: Messages): { readonly message: number
 }
 
 /**
- * The messages a UI shows when a session is restored (seed `ForDisplay`): normal user and assistant
+ * The messages a UI shows when a session is restored: normal user and assistant
  * messages, display-only notices and bookmarks. System prompts, tool-role messages, metadata and
  * the one-turn kinds (synthetic, ephemeral) are left out. Assistant tool calls are kept as they are
  * (a UI shows them even though their results are hidden).
@@ -93,7 +93,7 @@ export const forDisplay = (ms: Messages): Messages =>
   filterSame(ms, (m) => m.role !== 'system' && m.role !== 'tool' && (m.kind === 'normal' || m.kind === 'display' || m.kind === 'bookmark'))
 
 /**
- * The messages of a human-readable export, plain text or Markdown (seed `ForExport`): normal,
+ * The messages of a human-readable export, plain text or Markdown: normal,
  * display-only and bookmark messages; no synthetic, ephemeral or metadata ones.
  *
  * @example
@@ -106,7 +106,7 @@ export const forDisplay = (ms: Messages): Messages =>
 export const forExport = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind === 'normal' || m.kind === 'display' || m.kind === 'bookmark')
 
 /**
- * The messages of a machine-readable export, JSON or JSONL (seed `ForExportStructured`): like
+ * The messages of a machine-readable export, JSON or JSONL: like
  * `forExport`, plus metadata messages.
  *
  * @example
@@ -119,7 +119,7 @@ export const forExport = (ms: Messages): Messages => selectPaired(ms, (m) => m.k
 export const forExportStructured = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'synthetic' && m.kind !== 'ephemeral')
 
 /**
- * The messages to persist in a session file (seed `ForSave`): everything but ephemeral messages,
+ * The messages to persist in a session file: everything but ephemeral messages,
  * whose paired tool calls go with them.
  *
  * @example
@@ -132,7 +132,7 @@ export const forExportStructured = (ms: Messages): Messages => selectPaired(ms, 
 export const forSave = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'ephemeral')
 
 /**
- * The messages safe to keep after a compaction (seed `ForPreservation`): normal ones only. A tool
+ * The messages safe to keep after a compaction: normal ones only. A tool
  * call whose result is dropped (an ephemeral error, say) is dropped too, and the other way round.
  *
  * @example
@@ -145,7 +145,7 @@ export const forSave = (ms: Messages): Messages => selectPaired(ms, (m) => m.kin
 export const forPreservation = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind === 'normal')
 
 /**
- * The messages to send to a compaction model (seed `ForCompaction`): normal ones only, without
+ * The messages to send to a compaction model: normal ones only, without
  * reasoning (signatures included), each tool result cut to at most `maxResultLen` characters
  * (with a `[truncated …]` marker when it fits). Pair-safe like `forPreservation`; a message left
  * with nothing but reasoning is dropped. `maxResultLen` is normalised to a non-negative integer.
@@ -164,7 +164,7 @@ export const forCompaction = (maxResultLen: number): ((ms: Messages) => Messages
 }
 
 /**
- * The history without ephemeral messages (seed `WithoutEphemeralMessages`), pair-safe.
+ * The history without ephemeral messages, pair-safe.
  *
  * @example
  * import { withoutEphemeral, textMessage } from 'chatfold'
@@ -177,7 +177,7 @@ export const withoutEphemeral = (ms: Messages): Messages => selectPaired(ms, (m)
 
 /**
  * The history without internal messages (display-only, bookmark, metadata), which must never
- * reach a model (seed `WithoutInternalMessages`), pair-safe.
+ * reach a model, pair-safe.
  *
  * @example
  * import { withoutInternal, textMessage } from 'chatfold'
@@ -186,10 +186,10 @@ export const withoutEphemeral = (ms: Messages): Messages => selectPaired(ms, (m)
  * @since 0.1.0
  * @category views
  */
-export const withoutInternal = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata')
+export const withoutInternal = (ms: Messages): Messages => selectPaired(ms, (m) => !isInternal(m))
 
 /**
- * The history without synthetic messages (seed `WithoutSyntheticMessages`), pair-safe.
+ * The history without synthetic messages, pair-safe.
  *
  * @example
  * import { withoutSynthetic, textMessage } from 'chatfold'
@@ -201,7 +201,7 @@ export const withoutInternal = (ms: Messages): Messages => selectPaired(ms, (m) 
 export const withoutSynthetic = (ms: Messages): Messages => selectPaired(ms, (m) => m.kind !== 'synthetic')
 
 /**
- * The history without reasoning parts, signatures included (seed `WithoutThinking`). Every message
+ * The history without reasoning parts, signatures included. Every message
  * stays (one left without parts included); those without reasoning keep their identity.
  *
  * @example

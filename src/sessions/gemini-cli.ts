@@ -17,6 +17,7 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../failure.ts'
 import type { Part } from '../part.ts'
 import { isObject } from '../internal/object.ts'
+import { parseJsonText } from '../internal/json.ts'
 import { bytesOf } from '../adapters/shared.ts'
 import {
   at,
@@ -199,12 +200,8 @@ export const fromGeminiCliChat =
   (text: string): E.Either<DecodeFailure, SessionRead> => {
     const kept = counter()
     const notes: string[] = []
-    let whole: unknown
-    try {
-      whole = JSON.parse(text)
-    } catch {
-      whole = undefined
-    }
+    const parsed = parseJsonText(text)
+    const whole = E.isRight(parsed) ? parsed.right : undefined
     if (isObject(whole) && Array.isArray(whole['messages'])) {
       const f = fields()
       const ds = whole['messages'].flatMap((m, i) => messageDrafts(f, m, `messages[${i}]`, kept))

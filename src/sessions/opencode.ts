@@ -17,6 +17,7 @@ import type { DecodeFailure } from '../failure.ts'
 import type { Part } from '../part.ts'
 import type { Messages } from '../message.ts'
 import { isObject } from '../internal/object.ts'
+import { parseJsonText } from '../internal/json.ts'
 import { referenceOf } from '../adapters/openai-responses.ts'
 import {
   at,
@@ -211,12 +212,9 @@ const replyDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: 
  * @category adapters
  */
 export const fromOpencodeExport = (text: string): E.Either<DecodeFailure, SessionRead> => {
-  let doc: unknown
-  try {
-    doc = JSON.parse(text)
-  } catch (e) {
-    return E.left([{ path: '', expected: 'one JSON document', actual: e instanceof Error ? e.message : String(e) }])
-  }
+  const parsed = parseJsonText(text)
+  if (E.isLeft(parsed)) return E.left([{ path: '', expected: 'one JSON document', actual: parsed.left }])
+  const doc = parsed.right
   const f = fields()
   const kept = counter()
   const notes: string[] = []

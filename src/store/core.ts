@@ -86,7 +86,7 @@ export type ChatRecord = {
   readonly inputId: string
 }
 
-/** A stored message as a snapshot lists it (seed 001 wire names). */
+/** A stored message as a snapshot lists it, with the store's snake_case wire names. */
 type HeldMessage = {
   readonly message_id: string
   readonly conversation_id: string
@@ -114,7 +114,7 @@ export const recordOf = (m: HeldMessage): ChatRecord => ({
 })
 
 /**
- * Metadata of one conversation (seed `ConversationMetadata`): when it started, when its last
+ * Metadata of one conversation: when it started, when its last
  * message was sent, how many messages it has had (pruned ones included), and which roles spoke.
  *
  * @since 0.1.0
@@ -155,7 +155,7 @@ export type Conversation = {
 // --- state ---
 
 /**
- * The chat modality's state (seed `ChatState`): an immutable value holding every conversation,
+ * The chat modality's state: an immutable value holding every conversation,
  * its metadata and its messages, with indexes by conversation, by message id and by time, so that
  * lookups never scan. Build it with `emptyState`, change it with `applyInput`, read it with
  * `query`, `getConversation`, `getRecentMessages`, `getMessageById` and `snapshot`.

@@ -1,7 +1,7 @@
 /**
- * `ChatInput` (seed 001): the event payload of one chat message from the user or the assistant,
- * its codec, validation with an error for every bad field, and the seed's helpers (`summary`,
- * `affectedEntities`, `shouldMergeWith`). Field names are the seed's wire names (snake_case).
+ * `ChatInput`: the event payload of one chat message from the user or the assistant,
+ * its codec, validation with an error for every bad field, and helpers (`summary`,
+ * `affectedEntities`, `shouldMergeWith`). Field names are the store's wire names (snake_case).
  *
  * @module
  */
@@ -155,7 +155,7 @@ export const ChatRoleC: t.KeyofC<{ user: null; assistant: null }> = t.keyof({ us
 export type ChatRole = t.TypeOf<typeof ChatRoleC>
 
 /**
- * The codec of a chat input (seed 001 `ChatInput`). Decoding drops unknown fields; use
+ * The codec of a chat input. Decoding drops unknown fields; use
  * `validateInput` to have them reported.
  *
  * @example
@@ -205,7 +205,7 @@ export type ValidInput = ChatInput & { readonly [validInput]: true }
 /** Marks an input the checks below have passed. */
 const valid = (input: ChatInput): ValidInput => input as ValidInput
 
-/** The fields of a chat input, in the order the seed lists them. */
+/** The fields of a chat input: the required ones, then the optional ones. */
 const chatInputFields: ReadonlyArray<string> = [
   'modality_type',
   'timestamp',
@@ -219,7 +219,9 @@ const chatInputFields: ReadonlyArray<string> = [
 
 // --- validation ---
 
-const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean => !Object.prototype.hasOwnProperty.call(u, k) || is(u[k])
+/** An optional field: absent, present as `undefined` (as the codec's `t.partial` accepts it), or valid. */
+const optional = (u: Readonly<Record<string, unknown>>, k: string, is: (x: unknown) => boolean): boolean =>
+  !Object.prototype.hasOwnProperty.call(u, k) || u[k] === undefined || is(u[k])
 
 /** Whether content is valid and has no unknown field: the input can keep it exactly as sent. */
 const hasContentAsSent = (content: unknown): boolean => {
@@ -230,7 +232,8 @@ const hasContentAsSent = (content: unknown): boolean => {
 /**
  * Whether `u` is a valid chat input with no unknown field: the codec's checks, written out, so
  * that valid inputs (the common case) skip building a decoded copy; failures go through the codec
- * for their paths. A valid input is returned as it is.
+ * for their paths. A valid input is returned as it is. test/store/input.prop.test.ts holds the two
+ * to one meaning: this accepts exactly what the codec takes unchanged.
  */
 const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
   let fields = 0
@@ -253,7 +256,7 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
 }
 
 /**
- * Validates an untrusted chat input (seed `validate_input`): role, content structure, ids,
+ * Validates an untrusted chat input: role, content structure, ids,
  * timestamp and metadata, reporting every bad field by path, unknown fields included
  * (`role: expected "user" | "assistant", got "bot"`, `content[1].type: …`). Content must say
  * something: an empty string or an empty block list is rejected. Unknown fields of content
@@ -315,7 +318,7 @@ export const makeChatInput = (fields: ChatInputFields): ChatInput => ({
 // --- helpers ---
 
 /**
- * The entity an input without `conversation_id` is said to affect (seed `get_affected_entities`).
+ * The entity an input without `conversation_id` is said to affect.
  *
  * @example
  * import { DEFAULT_AFFECTED_ENTITY } from 'chatfold'
@@ -327,7 +330,7 @@ export const makeChatInput = (fields: ChatInputFields): ChatInput => ({
 export const DEFAULT_AFFECTED_ENTITY = 'default_conversation'
 
 /**
- * The entities an input touches (seed `get_affected_entities`): its conversation id, or
+ * The entities an input touches: its conversation id, or
  * `"default_conversation"` when it has none.
  *
  * @example
@@ -346,7 +349,7 @@ const contentText = (content: ChatContent): string =>
   typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' ')
 
 /**
- * A one-line, human-readable summary (seed `get_summary`): the role and the quoted text, cut at
+ * A one-line, human-readable summary: the role and the quoted text, cut at
  * 60 characters, with media blocks shown as `[image]`, `[audio]`, `[video]`.
  *
  * @example
@@ -365,7 +368,7 @@ export const summary = (input: ChatInput): string => {
 }
 
 /**
- * Whether two inputs should be merged into one event (seed `should_merge_with`): never, since
+ * Whether two inputs should be merged into one event: never, since
  * each chat message is distinct.
  *
  * @example

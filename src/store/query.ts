@@ -1,5 +1,5 @@
 /**
- * Reading a `ChatState` (seed 001): `query` by conversation, role, time range and text, with a
+ * Reading a `ChatState`: `query` by conversation, role, time range and text, with a
  * limit; a whole conversation; the most recent messages; one message by id. Results are chatfold
  * `Message`s in chronological order, so every history function applies to them. Lookups go
  * through the state's indexes: a limited query costs O(log n + what it visits), never a scan of
@@ -28,7 +28,7 @@ const CountC: t.Type<number, number, unknown> = new t.Type<number, number, unkno
 )
 
 /**
- * The parameters of a query (seed `query`), every one optional and combinable:
+ * The parameters of a query, every one optional and combinable:
  * `conversation_id`; `role`; `since` and `until` (inclusive bounds on the timestamp); `limit`
  * (the most recent matches only); `search` (case-insensitive text search over text content).
  *
@@ -128,7 +128,7 @@ const queryRecords =
 const messagesOf = (records: ReadonlyArray<ChatRecord>): Messages => records.map((r) => r.message)
 
 /**
- * The messages matching every given parameter (seed `query`), in chronological order. With
+ * The messages matching every given parameter, in chronological order. With
  * `limit`, the most recent `limit` matches; `since`/`until` bound the timestamp inclusively;
  * `search` is a case-insensitive substring of the message's text.
  *
@@ -146,7 +146,7 @@ export const query =
     messagesOf(queryRecords(params)(state))
 
 /**
- * Every message a conversation holds, chronologically (seed `get_conversation`); empty for an
+ * Every message a conversation holds, chronologically; empty for an
  * unknown conversation.
  *
  * @example
@@ -162,7 +162,7 @@ export const getConversation =
     messagesOf(T.values(conversationOf(state, conversationId)?.messages))
 
 /**
- * The `limit` most recent messages, chronologically (seed `get_recent_messages`), of one
+ * The `limit` most recent messages, chronologically, of one
  * conversation or, without a conversation id, across all of them. `limit` is normalised to a
  * non-negative integer.
  *
@@ -182,7 +182,7 @@ export const getRecentMessages =
     })(state)
 
 /**
- * A held message by id (seed `get_message_by_id`), in O(log n); `none` when absent or pruned.
+ * A held message by id, in O(log n); `none` when absent or pruned.
  * Message ids are scoped to a conversation: with `conversationId`, the message of that
  * conversation; without, the one of the first conversation (by id) holding that message id.
  *

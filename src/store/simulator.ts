@@ -1,5 +1,5 @@
 /**
- * The event pipeline of seed 001 as an immutable value: a simulated clock, a queue of events
+ * The chat store's event pipeline as an immutable value: a simulated clock, a queue of events
  * scheduled for later, and the history of every event applied. Scheduled events apply, in time
  * order, when the clock is advanced to them; immediate ones (an agent's reply) apply at once at
  * the current simulated time; an event scheduled at or before the current time applies at once
@@ -35,7 +35,7 @@ export { type DecodedEvent, decodeEventData, decodeScheduledEvent } from './even
 export type SimEventStatus = 'pending' | 'applied' | 'failed'
 
 /**
- * One event of the pipeline, in the seed's wire shape: its id (also the input's id), modality,
+ * One event of the pipeline, in the store's wire shape: its id (also the input's id), modality,
  * the simulated time it is scheduled for and the time it was submitted, its status, and the chat
  * input it carries (decoded when the event was made: applying it later checks nothing again).
  *
@@ -205,11 +205,11 @@ export const describeStoreError = (e: StoreError): string =>
     : `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
 
 /**
- * Applies a chat event now (seed `POST /events/immediate`, `POST /modalities/chat/submit`): the
- * data's role, content and optional ids, conversation and metadata become a chat input stamped
- * with the current simulated time and a generated input id (unless the data has one). Fails,
- * changing nothing, on bad data (paths relative to the data; a `timestamp` is refused, since the
- * clock sets it) or a duplicate message id.
+ * Applies a chat event now (served as `POST /events/immediate` and
+ * `POST /modalities/chat/submit`): the data's role, content and optional ids, conversation and
+ * metadata become a chat input stamped with the current simulated time and a generated input id
+ * (unless the data has one). Fails, changing nothing, on bad data (paths relative to the data; a
+ * `timestamp` is refused, since the clock sets it) or a duplicate message id.
  *
  * @example
  * import { createSimulator, submitEvent } from 'chatfold'
@@ -227,7 +227,7 @@ export const submitEvent =
   }
 
 /**
- * Schedules a chat event (seed `POST /events`) for `scheduled_time`: it waits in the queue until
+ * Schedules a chat event for `scheduled_time`: it waits in the queue until
  * the clock reaches it, or applies at once (with its own timestamp) when that time has come.
  * Paths in a failure start at `scheduled_time` or `data`.
  *
@@ -336,7 +336,7 @@ export const advanceBy =
 // --- reading ---
 
 /**
- * Every applied or failed event, in the order they were applied (seed: the event history).
+ * Every applied or failed event, in the order they were applied: the event history.
  *
  * @example
  * import { createSimulator, eventHistory } from 'chatfold'

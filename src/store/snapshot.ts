@@ -1,6 +1,6 @@
 /**
- * The JSON form of a chat store (seed `get_snapshot`): every conversation's metadata and every
- * held message in the seed's wire shape, with content exactly as sent. `fromSnapshot` reads it
+ * The JSON form of a chat store: every conversation's metadata and every
+ * held message in the store's wire shape, with content exactly as sent. `fromSnapshot` reads it
  * back into a `ChatState`, checking every invariant, so a snapshot round-trips.
  *
  * @module
@@ -29,7 +29,7 @@ import * as T from './tree.ts'
 // --- codecs ---
 
 /**
- * A stored message in the seed's wire shape (`ChatMessage`): ids, role, content exactly as sent,
+ * A stored message in the store's wire shape (`ChatMessage`): ids, role, content exactly as sent,
  * timestamp, metadata, and the input id that breaks timestamp ties.
  *
  * @example
@@ -159,7 +159,7 @@ const wireOf = (r: ChatRecord): ChatMessage => ({
 })
 
 /**
- * The seed's wire form of messages the state holds (looked up by message id, in O(log n) each),
+ * The wire form of messages the state holds (looked up by message id, in O(log n) each),
  * with their content exactly as sent; messages it does not hold are left out.
  *
  * @example
@@ -183,7 +183,7 @@ export const toChatMessages =
   }
 
 /**
- * A snapshot of the whole state (seed `get_snapshot`), ready for `JSON.stringify`: counters,
+ * A snapshot of the whole state, ready for `JSON.stringify`: counters,
  * limits, each conversation's metadata, and every held message chronologically with content
  * exactly as sent.
  *

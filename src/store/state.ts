@@ -1,5 +1,5 @@
 /**
- * `ChatState` (seed 001): a multi-conversation chat store as an immutable value. `applyInput`
+ * `ChatState`: a multi-conversation chat store as an immutable value. `applyInput`
  * adds a message to its conversation in timestamp order (ties by input id, also when inputs
  * arrive out of order), keeps at most `maxHistorySize` messages per conversation (the oldest go,
  * the conversation's metadata and counts stay), and returns a new state; the old one is intact.
@@ -33,7 +33,7 @@ export { type ChatState, type ConversationMetadata, ConversationMetadataC, type 
 // --- constructors ---
 
 /**
- * The history limit per conversation when none is given (seed: 1000).
+ * The history limit per conversation when none is given: 1000.
  *
  * @example
  * import { DEFAULT_MAX_HISTORY_SIZE, emptyState } from 'chatfold'
@@ -82,7 +82,7 @@ export const emptyState = (options: ChatStateOptions = {}): ChatState => ({
 // --- apply ---
 
 /**
- * Adds one message (seed `apply_input`): validates the input, puts the message in its
+ * Adds one message: validates the input, puts the message in its
  * conversation (the input's `conversation_id`, or the default one) in timestamp order, ties
  * broken by input id, updates the conversation's metadata, `lastUpdated` and `updateCount`, and
  * drops the conversation's oldest messages beyond `maxHistorySize`. The message id is the input's
@@ -141,7 +141,7 @@ export const applyInputs =
 export const conversationIds = (state: ChatState): ReadonlyArray<string> => T.values(state.conversations).map((c) => c.meta.conversation_id)
 
 /**
- * A conversation's metadata (seed `ConversationMetadata`), `none` when the conversation has never
+ * A conversation's metadata, `none` when the conversation has never
  * had a message.
  *
  * @example
@@ -191,7 +191,7 @@ export const restrictTo =
 const at = (id: string): string => `conversations[${JSON.stringify(id)}]`
 
 /**
- * Checks a state's invariants (seed `validate_state`): messages in timestamp order with ties by
+ * Checks a state's invariants: messages in timestamp order with ties by
  * input id, every index consistent with the conversations, each conversation within the history
  * limit, its metadata covering the messages it holds. Returns the state itself when it holds, and
  * every broken invariant by path otherwise. States built by `applyInput` always pass; use it on

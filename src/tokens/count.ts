@@ -1,8 +1,8 @@
 /**
- * Per-message token counts with the seed-002 breakdown. A counter caches its counts by message
- * identity, in a cache of its own: `countMessage(estimate)` makes a new counter each time, and
- * whoever keeps one (a session, a builder, a loop over turns) counts a growing history again at
- * the cost of its new messages only. Nothing is cached at module scope.
+ * Per-message token counts with the content, thinking and tools breakdown. A counter caches its
+ * counts by message identity, in a cache of its own: `countMessage(estimate)` makes a new counter
+ * each time, and whoever keeps one (a session, a builder, a loop over turns) counts a growing
+ * history again at the cost of its new messages only. Nothing is cached at module scope.
  *
  * @module
  */

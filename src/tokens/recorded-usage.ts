@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Estimator } from '../messages/prune.ts'
 import { isCompactionSummary } from '../messages/compaction-mark.ts'
 import { totalOf } from '../messages/message-tokens.ts'
@@ -174,9 +174,6 @@ const add = (s: Sum, u: UsageFigures, prompt: number, output: number): void => {
   s.estimatedOutput += output
 }
 
-/** Kinds a model reads (as `forLLM` keeps them). */
-const reachesModel = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
-
 /**
  * The token usage a history records, next to chatfold's estimate: each assistant reply's
  * `metadata.usage` (`{ input, output, cacheRead?, cacheWrite?, reasoning? }`, as its provider
@@ -234,7 +231,7 @@ export const recordedUsage =
       const prompt = sub === undefined ? mainContext : (subContext.get(sub) ?? 0)
       if (sub !== undefined) subContext.set(sub, prompt + count(m))
       else if (isCompactionSummary(m)) mainContext = count(m)
-      else if (reachesModel(m)) mainContext += count(m)
+      else if (!isInternal(m)) mainContext += count(m)
       if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
       const u = usageOf(m)
       if (u === false) malformed.push(m.id)

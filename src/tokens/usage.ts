@@ -1,9 +1,9 @@
 /**
- * Provider-reported usage: tool-token backfill (seed 003) and the usage-corrected context size.
+ * Provider-reported usage: tool-token backfill and the usage-corrected context size.
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import { isInternal, type Message, type Messages } from '../message.ts'
 import type { Estimator } from '../messages/prune.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
@@ -20,7 +20,7 @@ const resultLength = (m: Message): number => {
 
 /**
  * Spreads a provider-reported token delta over the tool results added since the last assistant
- * message (seed 003 `BackfillToolTokens`): a single tool message gets all of it, several share it
+ * message: a single tool message gets all of it, several share it
  * in proportion to their result content length (evenly when all are empty), in whole tokens that
  * sum to the delta. Each gets `tokens: { total: share }`. Walks back from the end and stops at
  * the first assistant message. Returns the input itself when the delta is not a positive number
@@ -123,7 +123,7 @@ export const usageCorrected =
     let total = base
     for (let i = at + 1; i < ms.length; i++) {
       const m = ms[i] as Message
-      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') total += count(m)
+      if (!isInternal(m)) total += count(m)
     }
     return total
   }
@@ -149,7 +149,7 @@ export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i] as Message
     // a reply no model sees again (a sub-agent's, kept for display) reported another context
-    if (m.role !== 'assistant' || m.kind === 'display' || m.kind === 'bookmark' || m.kind === 'metadata') continue
+    if (m.role !== 'assistant' || isInternal(m)) continue
     const usage = m.metadata?.['usage']
     if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) continue
     const u = usage as Readonly<Record<string, unknown>>
@@ -236,7 +236,7 @@ export const contextTokens =
     let sum = 0
     for (let i = at + 1; i < ms.length; i++) {
       const m = ms[i] as Message
-      if (m.kind !== 'display' && m.kind !== 'bookmark' && m.kind !== 'metadata') sum += count(m)
+      if (!isInternal(m)) sum += count(m)
     }
     const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
     const estimated = Math.round(sum * ratio)
