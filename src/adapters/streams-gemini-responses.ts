@@ -21,8 +21,10 @@ import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.t
  * their `thoughtSignature` signs it; a signature on another part becomes a redacted reasoning part
  * before it (as `fromGeminiResponse` reads it); text parts append text; each `functionCall` is a
  * complete tool call (with a made-up id when it has none); `finishReason` sets the finish part;
- * `usageMetadata` records the output tokens; an error body or a blocked prompt sets the error.
- * Images the model streams have no builder input and are left out. `end` finalizes.
+ * `usageMetadata` records the output tokens; an error body or a blocked prompt sets the error. Every
+ * other part (code execution and its result, server tool parts, inline images and files, grounding)
+ * is added whole, as `fromGeminiResponse` reads it, and fields only Gemini knows stay on the part
+ * they came with. `end` finalizes.
  *
  * @example
  * import { geminiStream } from 'chatfold'
@@ -49,7 +51,16 @@ export const geminiStream = (): StreamAssembler => {
           if (p.signature !== undefined) out.push({ type: 'setThinkingSignature', signature: p.signature })
         } else if (p.type === 'text') {
           if (p.text !== '') out.push({ type: 'appendContent', text: p.text })
-        } else if (p.type === 'tool_call') out.push({ type: 'addToolCall', id: p.id, name: p.name, arguments: p.arguments })
+          const fields = p.providerFields?.['google']
+          if (fields !== undefined && p.text !== '') out.push({ type: 'setPartFields', provider: 'google', fields })
+        } else if (p.type === 'tool_call') {
+          out.push({ type: 'addToolCall', id: p.id, name: p.name, arguments: p.arguments })
+          const fields = p.providerFields?.['google']
+          if (fields !== undefined) out.push({ type: 'setPartFields', provider: 'google', fields })
+        }
+        // what no streamed input builds (code execution, server tool parts, inline images and
+        // files, grounding kept as provider parts) goes in whole, as the whole response reads it
+        else if (p.type !== 'finish') out.push({ type: 'addPart', part: p })
       }
       if (x.finish !== undefined) out.push({ type: 'finish', reason: x.finish })
       return out
