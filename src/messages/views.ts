@@ -40,8 +40,17 @@ import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, star
  * @category views
  */
 export const forLLM = (ms: Messages): Messages => {
+  // the common case, a history without a provider's compaction, in one walk: the selection notes
+  // a boundary as it passes, and only a history that has one is walked again to find the last
+  let bounded = false
+  const plain = selectPaired(ms, (m) => {
+    if (!isForLLM(m)) return false
+    if (!bounded && hasCompactionBoundary(m)) bounded = true
+    return true
+  })
+  if (!bounded) return plain
   const from = lastCompactionBoundary(ms)
-  if (from === undefined) return selectPaired(ms, isForLLM)
+  if (from === undefined) return plain
   const boundary = ms[from.message]
   return selectPaired(
     ms,
@@ -51,6 +60,11 @@ export const forLLM = (ms: Messages): Messages => {
 }
 
 const isForLLM = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
+
+const hasCompactionBoundary = (m: Message): boolean => {
+  for (const p of m.parts) if (isCompactionBoundary(p)) return true
+  return false
+}
 
 /**
  * Where the history's last provider compaction boundary stands (see `isCompactionBoundary`): the
