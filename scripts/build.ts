@@ -55,7 +55,7 @@ if (workerUrls < 2) {
   console.error(`build: expected the worker URLs of src/engine/host.ts and src/node/engine.ts, rewrote ${workerUrls}`)
   process.exit(1)
 }
-// every entry point of package.json (chatfold/lite among them) must have been emitted
+// every entry point of package.json must have been emitted
 const exportsMap = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { types: string; default: string }> }).exports
 const missing = Object.entries(exportsMap).flatMap(([key, e]) => [e.default, e.types].filter((f) => !existsSync(join(root, f))).map((f) => `${key}: ${f}`))
 if (missing.length > 0) {

@@ -9,17 +9,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createNodeEngine } from '../src/node/engine.ts'
-import {
-  applyChanges,
-  type EngineProgress,
-  formatDecodeFailure,
-  importJSONL,
-  isCompactionSummary,
-  type Messages,
-  renderMarkdown,
-  textContent,
-  toJSONL,
-} from '../src/mod.ts'
+import { applyChanges, type EngineProgress } from '../src/engine/types.ts'
+import { importJSONL, toJSONL } from '../src/history/codec.ts'
+import { renderMarkdown } from '../src/history/render.ts'
+import { isCompactionSummary } from '../src/message/compaction-mark.ts'
+import { formatDecodeFailure } from '../src/message/failure.ts'
+import { type Messages, textContent } from '../src/message/message.ts'
 import { sampleSession } from './sample.ts'
 
 const OUT = 'out'

@@ -14,7 +14,8 @@
  *
  * `sampleText` (text of one content kind) is the token estimators' test corpus, unchanged.
  */
-import type { Message, Part } from '../src/mod.ts'
+import type { Message } from '../src/message/message.ts'
+import type { Part } from '../src/message/part-model.ts'
 
 export type SampleOptions = {
   /** About how many messages (the last turn is completed, so a few more may come). */

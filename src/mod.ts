@@ -1,46 +1,68 @@
 /**
- * chatfold: a provider-agnostic data model and history toolkit for LLM chat and agent conversations.
+ * chatfold: a provider-agnostic data model and history toolkit for LLM chat and agent
+ * conversations. This entry holds the common jobs: build and decode messages, the views, pruning,
+ * counting, compaction, the engine and conversion to and from each provider. Each concept has its
+ * own entry with everything it offers: `chatfold/message`, `chatfold/history`, `chatfold/tokens`,
+ * `chatfold/tokenizer`, `chatfold/compaction`, `chatfold/builder`, `chatfold/store`,
+ * `chatfold/engine`, `chatfold/adapters`, `chatfold/counting`, `chatfold/sessions`.
  *
  * @example
  * import { pipe } from 'fp-ts/function'
- * import { textMessage, textContent } from 'chatfold'
+ * import { forLLM, pruneToolResults, textContent, textMessage } from 'chatfold'
  * pipe(textMessage('user', 'What is Go?'), textContent) // 'What is Go?'
+ * pipe([textMessage('user', 'What is Go?')], forLLM, pruneToolResults({ protectTokens: 40_000 })).length // 1
  *
  * @module
  */
-export * from './failure.ts'
-export * from './role.ts'
-export * from './part.ts'
-export * from './message.ts'
-export * from './message-edit.ts'
-// `reasoning` is both the part constructor (part.ts) and the message accessor (message.ts): the flat
-// entry keeps the constructor under that name and the accessor as `reasoningParts`.
-export { reasoning } from './part.ts'
-export { reasoning as reasoningParts } from './message.ts'
-export * from './content.ts'
-export * from './messages/codec.ts'
-export * from './messages/views.ts'
-export * from './messages/pairs.ts'
-export * from './messages/edit.ts'
-export * from './messages/prune.ts'
-export * from './messages/render.ts'
-export * from './messages/render-html.ts'
-export * from './tokens.ts'
-export * from './compaction.ts'
-export * from './conversation.ts'
-export * from './chat.ts'
-export * from './engine/index.ts'
-export * from './store/input.ts'
-export * from './store/state.ts'
-export * from './store/query.ts'
-export * from './store/snapshot.ts'
-export * from './store/persist.ts'
-export * from './store/simulator.ts'
-export * from './store/store.ts'
-export * from './store/log.ts'
-export * from './store/durable.ts'
-export * from './store/failure.ts'
-export * from './adapters/index.ts'
-export * from './http.ts'
-export * from './http-durable.ts'
-export { LOOPBACK_HOSTS, generateToken, isLoopback, sameSecret } from './http-guard.ts'
+export {
+  type DecodeFailure,
+  decodeMessages,
+  encodeMessages,
+  formatDecodeFailure,
+  image,
+  makeMessage,
+  type Message,
+  type Messages,
+  parseMessages,
+  type Part,
+  reasoning,
+  type Role,
+  text,
+  textContent,
+  textMessage,
+  toolCall,
+  toolCalls,
+  toolResult,
+  toolResults,
+} from './message/mod.ts'
+export {
+  forDisplay,
+  forExport,
+  forLLM,
+  forSave,
+  importJSONL,
+  type PruneOptions,
+  pruneToolResults,
+  renderMarkdown,
+  repairToolPairs,
+  toJSONL,
+  validateToolPairs,
+} from './history/mod.ts'
+export { contextTokens, countMessages, type Estimator, smartHeuristic } from './tokens/mod.ts'
+export { loadEstimator } from './tokenizer/mod.ts'
+export { compact, extractiveSummarize, planCompaction, shouldCompact, type Summarizer } from './compaction/mod.ts'
+export { createBuilder } from './builder/mod.ts'
+export { createEngine, type Engine, type EngineSession } from './engine/mod.ts'
+export {
+  formatAdapterNote,
+  fromAnthropic,
+  fromGemini,
+  fromModelMessages,
+  fromOpenAIChat,
+  fromOpenAIResponses,
+  toAnthropic,
+  toGemini,
+  toModelMessages,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from './adapters/mod.ts'

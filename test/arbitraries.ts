@@ -3,9 +3,9 @@
  * excepted: they cannot be frozen), so a function that mutates its input throws in strict mode.
  */
 import fc from 'fast-check'
-import type { Message, Kind } from '../src/message.ts'
-import type { Part, ToolCallStatus } from '../src/part.ts'
-import type { Role } from '../src/role.ts'
+import type { Message, Kind } from '../src/message/message.ts'
+import type { Part, ToolCallStatus } from '../src/message/part-model.ts'
+import type { Role } from '../src/message/role.ts'
 
 export const deepFreeze = <A>(a: A): A => {
   if (typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Object.isFrozen(a)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/Option'
-import { createChat } from '../src/chat.ts'
-import { makeMessage, type Message, textContent, textMessage } from '../src/message.ts'
+import { createChat } from '../src/builder/chat.ts'
+import { makeMessage, type Message, textContent, textMessage } from '../src/message/message.ts'
 import { deepFreeze } from './arbitraries.ts'
 
 const msg = (i: number, sender = 'bot'): Message => deepFreeze(textMessage('assistant', `m${i}`, { id: `m${i}`, sender }))

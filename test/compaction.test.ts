@@ -1,24 +1,19 @@
 import { describe, expect, it, vi } from 'vitest'
 import * as E from 'fp-ts/Either'
-import {
-  buildTranscript,
-  compact,
-  COMPACTION_KEY,
-  extractiveSummarize,
-  extractiveSummary,
-  isCompactionSummary,
-  planCompaction,
-  rebuildAfterCompaction,
-  shouldCompact,
-  SUMMARY_PROMPT,
-  SUMMARY_SECTIONS,
-  validateSummary,
-} from '../src/compaction.ts'
-import { countMessage, countMessages, type Estimator, heuristic, MESSAGE_OVERHEAD } from '../src/tokens.ts'
-import { makeMessage, textMessage, type Message, type Messages } from '../src/message.ts'
-import { reasoning, text, toolCall, toolResult } from '../src/part.ts'
-import { forLLM, forPreservation } from '../src/messages/views.ts'
-import { validateToolPairs } from '../src/messages/pairs.ts'
+import { compact } from '../src/compaction/compact.ts'
+import { extractiveSummarize, extractiveSummary } from '../src/compaction/extractive.ts'
+import { planCompaction, shouldCompact } from '../src/compaction/plan.ts'
+import { rebuildAfterCompaction } from '../src/compaction/rebuild.ts'
+import { SUMMARY_PROMPT, SUMMARY_SECTIONS, validateSummary } from '../src/compaction/summary.ts'
+import { buildTranscript } from '../src/compaction/transcript.ts'
+import { COMPACTION_KEY, isCompactionSummary } from '../src/message/compaction-mark.ts'
+import { countMessage, countMessages } from '../src/tokens/count.ts'
+import { heuristic } from '../src/tokens/heuristic.ts'
+import { type Estimator, MESSAGE_OVERHEAD } from '../src/tokens/message-tokens.ts'
+import { makeMessage, textMessage, type Message, type Messages } from '../src/message/message.ts'
+import { reasoning, text, toolCall, toolResult } from '../src/message/part-make.ts'
+import { forLLM, forPreservation } from '../src/history/views.ts'
+import { validateToolPairs } from '../src/history/pairs.ts'
 import { deepFreeze } from './arbitraries.ts'
 
 // --- fixtures ---

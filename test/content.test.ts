@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { decodeChatContent, fromChatContent, toChatContent } from '../src/content.ts'
-import { formatDecodeFailure } from '../src/failure.ts'
-import { file, image, text, toolCall } from '../src/part.ts'
+import { decodeChatContent, fromChatContent, toChatContent } from '../src/store/content.ts'
+import { formatDecodeFailure } from '../src/message/failure.ts'
+import { file, image, text, toolCall } from '../src/message/part-make.ts'
 
 describe('chat content (seed 001)', () => {
   it('a string is one text part, and back', () => {

@@ -1,16 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  type BuilderEvent,
-  type BuilderInput,
-  type BuilderState,
-  makeBuilderState,
-  parsePartialJSON,
-  replayBuilderEvents,
-  step,
-} from '../src/conversation.ts'
-import { isToolCall, isToolResult } from '../src/part.ts'
-import { type Message, textMessage } from '../src/message.ts'
+import { parsePartialJSON } from '../src/builder/partial-json.ts'
+import { makeBuilderState } from '../src/builder/state.ts'
+import { replayBuilderEvents, step } from '../src/builder/step.ts'
+import { type BuilderEvent, type BuilderInput, type BuilderState } from '../src/builder/types.ts'
+import { isToolCall, isToolResult } from '../src/message/part-make.ts'
+import { type Message, textMessage } from '../src/message/message.ts'
 import { deepFreeze } from './arbitraries.ts'
 
 // --- partial JSON ---

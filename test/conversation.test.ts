@@ -4,8 +4,11 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { type BuilderEvent, type BuilderInput, createBuilder, partialArguments, replayBuilderEvents } from '../src/conversation.ts'
-import { isToolCall } from '../src/part.ts'
+import { createBuilder } from '../src/builder/builder.ts'
+import { partialArguments } from '../src/builder/partial-json.ts'
+import { replayBuilderEvents } from '../src/builder/step.ts'
+import { type BuilderEvent, type BuilderInput } from '../src/builder/types.ts'
+import { isToolCall } from '../src/message/part-make.ts'
 
 type StreamEvent = {
   readonly type: string

@@ -4,7 +4,7 @@
  * `worker_threads` worker runs the same contract in test/node/engine-worker.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { createEngine } from '../src/engine/index.ts'
+import { createEngine } from '../src/engine/client.ts'
 import { engineContract, type EngineCase, portableCases } from './support/engine-contract.ts'
 import { engineAborts } from './support/engine-aborts.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as t from 'io-ts'
-import { decodeIssue, failureFromErrors, formatDecodeFailure, prefixFailure, showActual } from '../src/failure.ts'
+import { decodeIssue, failureFromErrors, formatDecodeFailure, prefixFailure, showActual } from '../src/message/failure.ts'
 
 describe('decode failures', () => {
   it('renders one line per issue, root as (root)', () => {

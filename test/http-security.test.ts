@@ -5,8 +5,8 @@
  * nothing of the others (message ids are scoped to a conversation, counts are its own).
  */
 import { describe, expect, it } from 'vitest'
-import { type ChatHandlerOptions, createChatHandler } from '../src/http.ts'
-import { generateToken, isLoopback, sameSecret } from '../src/http-guard.ts'
+import { type ChatHandlerOptions, createChatHandler } from '../src/store/http.ts'
+import { generateToken, isLoopback, sameSecret } from '../src/store/http-guard.ts'
 import { createChatStore } from '../src/store/store.ts'
 
 const setup = (options: ChatHandlerOptions = {}) => {

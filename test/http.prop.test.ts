@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { createChatHandler } from '../src/http.ts'
+import { createChatHandler } from '../src/store/http.ts'
 import { createChatStore } from '../src/store/store.ts'
 import { validateState } from '../src/store/state.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type AuthDecision, createChatHandler, type ChatHandlerOptions } from '../src/http.ts'
+import { type AuthDecision, createChatHandler, type ChatHandlerOptions } from '../src/store/http.ts'
 import { createChatStore } from '../src/store/store.ts'
 import type { ChatStore } from '../src/store/store.ts'
 

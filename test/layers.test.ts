@@ -19,12 +19,14 @@ describe('layers and core purity', () => {
     expect(violations()).toEqual([])
   })
 
-  it('the map ranks the seed order role < part < message < chat', () => {
+  // The concepts are folders now (role, part and message share src/message/), so the order is the
+  // folders' order: message < tokens < history < compaction < builder < store < engine.
+  it('the map ranks the folders in the order of the concepts', () => {
     const rank = (f: string) => layerOf(f) ?? -1
-    expect(rank('src/role.ts')).toBeLessThan(rank('src/part.ts'))
-    expect(rank('src/part.ts')).toBeLessThan(rank('src/message.ts'))
-    expect(rank('src/message.ts')).toBeLessThan(rank('src/chat.ts'))
-    expect(rank('src/tokens.ts')).toBeLessThan(rank('src/compaction.ts'))
-    expect(rank('src/compaction.ts')).toBeLessThan(rank('src/engine/client.ts'))
+    const order = ['src/message/message.ts', 'src/tokens/count.ts', 'src/tokenizer/load.ts', 'src/history/views.ts', 'src/compaction/plan.ts', 'src/builder/builder.ts', 'src/store/store.ts', 'src/engine/client.ts', 'src/sessions/codex.ts', 'src/mod.ts', 'src/node/mod.ts', 'src/cli/main.ts']
+    const ranks = order.map(rank)
+    expect(ranks.every((r) => r >= 0)).toBe(true)
+    // strictly increasing: each folder sits above the one before it
+    expect(ranks.filter((r, i) => i > 0 && r <= (ranks[i - 1] ?? -1))).toEqual([])
   })
 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, makeMessage, textMessage } from '../src/message.ts'
-import { addPart, getMeta, setMeta, upsertToolCall } from '../src/message-edit.ts'
+import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, makeMessage, textMessage } from '../src/message/message.ts'
+import { addPart, getMeta, setMeta, upsertToolCall } from '../src/message/edit.ts'
 import { deepFreeze, jsonArb, messageArb, messagesArb, partArb, roleArb, kindArb } from './arbitraries.ts'
 import * as O from 'fp-ts/Option'
 

@@ -4,11 +4,11 @@ import * as O from 'fp-ts/Option'
 import {
   decodeMessage, decodeMessages, encodeMessage, images, isAssistant, isBookmark, isDisplay, isEmpty, isEphemeral,
   isInternal, isMetadata, isNormal, isSynthetic, isSystem, isTool, isUser, makeMessage, type Message, parseMessages,
-  reasoning, reasoningText, textContent, textMessage, toolCalls, toolResults,
-} from '../src/message.ts'
-import { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from '../src/message-edit.ts'
-import { image, isText, reasoning as thinking, text, toolCall, toolResult, finish } from '../src/part.ts'
-import { formatDecodeFailure } from '../src/failure.ts'
+  reasoningParts, reasoningText, textContent, textMessage, toolCalls, toolResults,
+} from '../src/message/message.ts'
+import { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from '../src/message/edit.ts'
+import { image, isText, reasoning as thinking, text, toolCall, toolResult, finish } from '../src/message/part-make.ts'
+import { formatDecodeFailure } from '../src/message/failure.ts'
 import { deepFreeze } from './arbitraries.ts'
 
 describe('constructors (seed New, NewText)', () => {
@@ -48,7 +48,7 @@ describe('accessors', () => {
     const tool = makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', content: 'Go is…' })] })
     expect(toolResults(tool).map((r) => r.toolCallId)).toEqual(['c1'])
     expect(images(m)).toHaveLength(1)
-    expect(reasoning(m)).toEqual([{ type: 'reasoning', text: 'plan', signature: 's' }])
+    expect(reasoningParts(m)).toEqual([{ type: 'reasoning', text: 'plan', signature: 's' }])
     expect(reasoningText(m)).toBe('plan')
     expect(reasoningText(makeMessage({ role: 'assistant', parts: [thinking('opaque', { redacted: true })] }))).toBe('')
   })

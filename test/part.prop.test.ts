@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { decodePart, encodePart, file, image, marshalParts, reasoning, text, toolCall, toolResult, finish, unmarshalParts } from '../src/part.ts'
+import { file, image, reasoning, text, toolCall, toolResult, finish } from '../src/message/part-make.ts'
+import { decodePart, encodePart, marshalParts, unmarshalParts } from '../src/message/part-registry.ts'
 import { partArb } from './arbitraries.ts'
 
 describe('part laws', () => {
@@ -36,7 +37,7 @@ describe('part laws', () => {
 describe('custom part laws', () => {
   it('a registered custom part round-trips like a built-in one, mixed with built-ins', async () => {
     const t = await import('io-ts')
-    const { registerPart } = await import('../src/part.ts')
+    const { registerPart } = await import('../src/message/part-registry.ts')
     const AudioC = t.readonly(t.exact(t.type({ type: t.literal('audio'), url: t.string, durationMs: t.number })))
     const unregister = registerPart({ type: 'audio', codec: AudioC })
     try {

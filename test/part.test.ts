@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import {
-  decodePart, encodePart, file, finish, image, isBuiltinPart, isFile, isFinish, isFinished, isImage, isReasoning, isText,
-  isToolCall, isToolResult, marshalParts, type Part, PartC, partKind, partTypes, reasoning, registerPart, text, toolCall,
-  toolResult, unmarshalParts,
-} from '../src/part.ts'
-import { formatDecodeFailure } from '../src/failure.ts'
+import { file, finish, image, isFile, isFinish, isFinished, isImage, isReasoning, isText, isToolCall, isToolResult, reasoning, text, toolCall, toolResult } from '../src/message/part-make.ts'
+import { type Part } from '../src/message/part-model.ts'
+import { decodePart, encodePart, isBuiltinPart, marshalParts, PartC, partTypes, registerPart, unmarshalParts } from '../src/message/part-registry.ts'
+import { formatDecodeFailure } from '../src/message/failure.ts'
 
 const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])
 
@@ -16,7 +14,7 @@ describe('part constructors', () => {
       text('hi'), reasoning('hmm'), image({ url: 'https://example.com/a.png' }), file({ url: 'https://example.com/a.mp3', mediaType: 'audio/mpeg' }),
       toolCall({ id: 'c1', name: 'ls' }), toolResult({ toolCallId: 'c1', content: 'a b' }), finish('end_turn'),
     ]
-    expect(parts.map(partKind)).toEqual(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result', 'finish'])
+    expect(parts.map((p) => p.type)).toEqual(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result', 'finish'])
   })
 
   it('a tool call keeps its raw JSON arguments and starts pending', () => {

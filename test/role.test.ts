@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isRole, RoleC, RoleOrd, roles } from '../src/role.ts'
+import { isRole, RoleC, RoleOrd, roles } from '../src/message/role.ts'
 import * as E from 'fp-ts/Either'
 
 describe('role', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bundle, firstUse, staticClosure, tableOf, tablesIn } from '../scripts/size.ts'
+import { TABLE_FREE_ENTRIES } from './support/layers.ts'
 
 /** The chunks loading an encoding brings (`firstUse`), each import found in the bundle. */
 const loaded = (b: Awaited<ReturnType<typeof bundle>>, name: 'o200k_base' | 'cl100k_base'): Set<string> => {
@@ -9,21 +10,24 @@ const loaded = (b: Awaited<ReturnType<typeof bundle>>, name: 'o200k_base' | 'cl1
 }
 
 describe('bundle size', () => {
-  it('a bundle of chatfold/lite holds no rank table, nor any of gpt-tokenizer, with or without splitting', async () => {
+  it('a bundle of each table-free entry holds no rank table, nor any of gpt-tokenizer, with or without splitting', async () => {
+    expect(TABLE_FREE_ENTRIES.length).toBeGreaterThan(5)
+    for (const entry of TABLE_FREE_ENTRIES)
     for (const splitting of [false, true]) {
-      const b = await bundle({ entry: 'src/lite.ts', splitting })
+      const b = await bundle({ entry, splitting })
       const inputs = [...b.chunks.values()].flatMap((c) => c.inputs)
-      expect(inputs.some((i) => i.startsWith('src/messages/'))).toBe(true) // the bundle is real
+      expect(inputs).toContain(entry) // the bundle is real
       expect(inputs.filter((i) => i.includes('gpt-tokenizer'))).toEqual([])
       expect([...b.chunks.keys()]).toEqual([b.main]) // nothing to load later either
       expect(b.chunks.get(b.main)?.bytes).toBeLessThan(400_000)
     }
   }, 60_000)
 
-  it('an app on the lite entry emits no table where the same app on the main entry emits both as chunks', async () => {
-    const app = (from: string) => `import { countMessages, smartHeuristic, textMessage, forLLM } from '${from}'\nexport const n = countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hi')]))\n`
-    const lite = await bundle({ code: app('./src/lite.ts'), splitting: true })
-    const core = await bundle({ code: app('./src/mod.ts'), splitting: true })
+  it('an app on the concept entries emits no table where the same app on the main entry emits both as chunks', async () => {
+    const app = (...from: string[]) =>
+      `import { countMessages, smartHeuristic } from '${from[0]}'\nimport { textMessage } from '${from[1]}'\nimport { forLLM } from '${from[2]}'\nexport const n = countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hi')]))\n`
+    const lite = await bundle({ code: app('./src/tokens/mod.ts', './src/message/mod.ts', './src/history/mod.ts'), splitting: true })
+    const core = await bundle({ code: app('./src/mod.ts', './src/mod.ts', './src/mod.ts'), splitting: true })
     expect(tablesIn(lite, lite.chunks.keys())).toEqual(new Set())
     // the loader is unused, yet a bundler emits the chunks its dynamic imports name
     expect(tablesIn(core, core.chunks.keys())).toEqual(new Set(['o200k_base', 'cl100k_base']))

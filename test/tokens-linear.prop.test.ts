@@ -5,8 +5,9 @@ import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base'
 import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base'
 import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base'
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
-import { loadEstimator, type Estimator } from '../src/tokens.ts'
-import { exactCounter } from '../src/tokens/bpe.ts'
+import { loadEstimator } from '../src/tokenizer/load.ts'
+import { type Estimator } from '../src/tokens/message-tokens.ts'
+import { exactCounter } from '../src/tokenizer/bpe.ts'
 import { sampleSession } from '../scripts/sample.ts'
 
 const PLAIN = { disallowedSpecial: new Set<string>() }

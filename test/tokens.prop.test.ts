@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
-import { backfillToolTokens, countMessage, countMessages, guardEstimator, heuristic, MESSAGE_OVERHEAD, smartHeuristic, withTokens } from '../src/tokens.ts'
-import type { Message } from '../src/message.ts'
+import { countMessage, countMessages, withTokens } from '../src/tokens/count.ts'
+import { guardEstimator } from '../src/tokens/guard.ts'
+import { heuristic, smartHeuristic } from '../src/tokens/heuristic.ts'
+import { MESSAGE_OVERHEAD } from '../src/tokens/message-tokens.ts'
+import { backfillToolTokens } from '../src/tokens/usage.ts'
+import type { Message } from '../src/message/message.ts'
 import { conversationArb, messageArb, messagesArb } from './arbitraries.ts'
 
 /** Strings with long runs, lone surrogates, special-token look-alikes and CJK. */

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/Option'
-import {
-  backfillToolTokens,
-  countMessage,
-  countMessages,
-  EncodingNameC,
-  guardEstimator,
-  heuristic,
-  IMAGE_TOKENS,
-  loadedEstimator,
-  loadEstimator,
-  MESSAGE_OVERHEAD,
-  smartHeuristic,
-  usageCorrected,
-  withTokens,
-  type Estimator,
-} from '../src/tokens.ts'
-import { makeMessage, textMessage, type Message } from '../src/message.ts'
-import { file, image, reasoning, text, toolCall, toolResult } from '../src/part.ts'
+import { EncodingNameC, loadedEstimator, loadEstimator } from '../src/tokenizer/load.ts'
+import { countMessage, countMessages, withTokens } from '../src/tokens/count.ts'
+import { guardEstimator } from '../src/tokens/guard.ts'
+import { heuristic, smartHeuristic } from '../src/tokens/heuristic.ts'
+import { IMAGE_TOKENS, MESSAGE_OVERHEAD, type Estimator } from '../src/tokens/message-tokens.ts'
+import { backfillToolTokens, usageCorrected } from '../src/tokens/usage.ts'
+import { makeMessage, textMessage, type Message } from '../src/message/message.ts'
+import { file, image, reasoning, text, toolCall, toolResult } from '../src/message/part-make.ts'
 import { sampleSession, sampleText, prng, type ContentKind } from '../scripts/sample.ts'
 import { deepFreeze } from './arbitraries.ts'
 

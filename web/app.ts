@@ -4,16 +4,11 @@
  * as Markdown, and watch the main thread's frame times while it works.
  */
 import * as E from 'fp-ts/Either'
-import {
-  applyChanges,
-  createEngine,
-  type Engine,
-  type EngineProgress,
-  type EngineSession,
-  type Message,
-  type Messages,
-  webWorkerHost,
-} from '../src/mod.ts'
+import { type Engine, type EngineSession } from '../src/engine/api.ts'
+import { createEngine } from '../src/engine/client.ts'
+import { webWorkerHost } from '../src/engine/host.ts'
+import { applyChanges, type EngineProgress } from '../src/engine/types.ts'
+import { type Message, type Messages } from '../src/message/message.ts'
 import { drawBars, frameGraph } from './graphs.ts'
 import { loadOffThread } from './loader.ts'
 import { markdownStart } from './markdown.ts'

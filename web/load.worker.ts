@@ -5,7 +5,7 @@
  * the page a few milliseconds. The protocol is in `web/loader.ts`.
  */
 import * as E from 'fp-ts/Either'
-import type { Messages } from '../src/mod.ts'
+import type { Messages } from '../src/message/message.ts'
 import { slicesOf } from '../src/engine/schedule.ts'
 import { sampleSession } from '../scripts/sample.ts'
 import { decodeSessionFile } from './load.ts'

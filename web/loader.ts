@@ -4,7 +4,7 @@
  * has had a turn of its event loop, so that no task of the page's runs long while a large file loads.
  */
 import * as E from 'fp-ts/Either'
-import type { Message, Messages } from '../src/mod.ts'
+import type { Message, Messages } from '../src/message/message.ts'
 import { yieldToEventLoop } from '../src/engine/schedule.ts'
 
 /** About how many bytes of messages each slice carries: about 2 ms of the page's time to take in. */

@@ -2,7 +2,8 @@
  * The start of a history as Markdown without rendering all of it: what the explorer shows, a few
  * messages rendered at a time so that the page keeps its frames.
  */
-import { type Message, type Messages, renderMarkdown } from '../src/mod.ts'
+import { renderMarkdown } from '../src/history/render.ts'
+import { type Message, type Messages } from '../src/message/message.ts'
 
 /**
  * The start of `renderMarkdown(ms)`, at least `chars` characters of it where the history has them:

@@ -5,21 +5,20 @@
  * it would come back from a log or a server), and stream assembly of a long streamed reply.
  */
 import * as E from 'fp-ts/Either'
-import {
-  anthropicStream,
-  fromAnthropic,
-  fromGemini,
-  fromModelMessages,
-  fromOpenAIChat,
-  fromOpenAIResponses,
-  toAnthropic,
-  toGemini,
-  toModelMessages,
-  toOpenAIChat,
-  toOpenAIResponses,
-  type Messages,
-} from '../../src/mod.ts'
-import { makeBuilderState, replayBuilderInputs } from '../../src/conversation.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { fromAnthropic } from '../../src/adapters/anthropic-from.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { fromGemini } from '../../src/adapters/gemini-from.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { fromOpenAIChat } from '../../src/adapters/openai-chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { anthropicStream } from '../../src/adapters/streams-anthropic.ts'
+import { type Messages } from '../../src/message/message.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs } from '../../src/builder/step.ts'
 import { benchHistory, measure, ms, table } from './lib.ts'
 
 type To = (o: { readonly repair: 'repair' }) => (ms: Messages) => E.Either<unknown, { readonly request: unknown }>

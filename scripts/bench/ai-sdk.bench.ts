@@ -10,7 +10,7 @@
  * mock takes however large.
  */
 import { generateText, type LanguageModelMiddleware, type PrepareStepFunction, pruneMessages, stepCountIs, wrapLanguageModel } from 'ai'
-import { heuristic } from '../../src/mod.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { contextMiddleware, type ContextOptions, contextPrepareStep } from '../../src/ai-sdk/mod.ts'
 import { initial, mockModel, READ_LOG, RESERVE, type Seen, STEPS, tools, WINDOW } from '../../test/support/agent-loop.ts'
 import { ms, stats, table } from './lib.ts'

@@ -9,7 +9,10 @@
  * window is marked (`performance.mark`) for the trace the bench records (browser.bench.ts), which
  * also reads every thread's CPU time at each end of a window (cores.ts).
  */
-import { createEngine, type Engine, type EngineHost, type Message, type Messages, webWorkerHost } from '../../src/mod.ts'
+import { type Engine } from '../../src/engine/api.ts'
+import { createEngine } from '../../src/engine/client.ts'
+import { type EngineHost, webWorkerHost } from '../../src/engine/host.ts'
+import { type Message, type Messages } from '../../src/message/message.ts'
 import { sampleSession } from '../sample.ts'
 import { type Alone, type CountingThread, countAlone } from './ceiling.ts'
 

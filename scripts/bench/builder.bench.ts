@@ -3,9 +3,11 @@
  * turn on top of the 20,000-message history, reading streamed tool arguments with
  * `parsePartialJSON` after every fragment, and Chat appends with waiting consumers.
  */
-import { type BuilderEvent, createBuilder, parsePartialJSON } from '../../src/conversation.ts'
-import { createChat } from '../../src/chat.ts'
-import { type Message, textMessage } from '../../src/message.ts'
+import { createBuilder } from '../../src/builder/builder.ts'
+import { parsePartialJSON } from '../../src/builder/partial-json.ts'
+import { type BuilderEvent } from '../../src/builder/types.ts'
+import { createChat } from '../../src/builder/chat.ts'
+import { type Message, textMessage } from '../../src/message/message.ts'
 import { benchHistory, measure, ms, table } from './lib.ts'
 
 const CHUNKS = 4_000

@@ -6,7 +6,7 @@
  * this one. The threads run ceiling.worker.ts: Web Workers in the browser bench, `worker_threads`
  * in the engine bench.
  */
-import type { Messages } from '../../src/message.ts'
+import type { Messages } from '../../src/message/message.ts'
 
 /** One counting thread, however the runtime makes it. */
 export type CountingThread = {

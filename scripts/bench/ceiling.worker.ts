@@ -4,9 +4,9 @@
  * definition (`tokenBreakdown`) and tables. Messages: `{ warm, messages }` hands them over (answered
  * with 0); `{}` counts them (answered with `[tokens, ms]`).
  */
-import type { Message } from '../../src/message.ts'
-import { tokenBreakdown } from '../../src/messages/message-tokens.ts'
-import { loadEstimator } from '../../src/tokens.ts'
+import type { Message } from '../../src/message/message.ts'
+import { tokenBreakdown } from '../../src/tokens/message-tokens.ts'
+import { loadEstimator } from '../../src/tokenizer/load.ts'
 
 const estimate = await loadEstimator('o200k_base')
 let messages: ReadonlyArray<Message> = []

@@ -6,16 +6,17 @@
  */
 import { type AssistantModelMessage, pruneMessages, type ModelMessage } from 'ai'
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages'
-import type { Message, Messages } from '../../src/message.ts'
-import { textContent } from '../../src/message.ts'
-import { forCompaction, forDisplay, forExport, forExportStructured, forLLM, forPreservation, forSave, withoutEphemeral, withoutInternal, withoutSynthetic, withoutThinking } from '../../src/messages/views.ts'
-import { append, at, clear, deduplicateSystem, dropN, ejectEphemeral, ejectSynthetic, keepFirstByRole, last, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from '../../src/messages/edit.ts'
-import { repairToolPairs, validateToolPairs } from '../../src/messages/pairs.ts'
-import { createPruner, pruneToolResultsWithReport } from '../../src/messages/prune.ts'
-import { heuristic } from '../../src/tokens.ts'
+import type { Message, Messages } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/message.ts'
+import { forCompaction, forDisplay, forExport, forExportStructured, forLLM, forPreservation, forSave, withoutInternal, withoutSynthetic, withoutThinking } from '../../src/history/views.ts'
+import { append, at, clear, deduplicateSystem, dropN, keepFirstByRole, last, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from '../../src/history/edit.ts'
+import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
+import { createPruner } from '../../src/history/prune-incremental.ts'
+import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { counter } from '../../src/engine/ops.ts'
-import { forTranscript, render, renderMarkdown } from '../../src/messages/render.ts'
-import { exportJSONL, exportMessages, totalTokens } from '../../src/messages/codec.ts'
+import { forTranscript, render, renderMarkdown } from '../../src/history/render.ts'
+import { exportJSONL, exportMessages, totalTokens } from '../../src/history/codec.ts'
 import { benchHistory, measure, ms, ratio, type Stats, table } from './lib.ts'
 
 const PROTECT = 40_000
@@ -112,7 +113,6 @@ export default async function historyBench(): Promise<void> {
     ['forSave', forSave],
     ['forPreservation', forPreservation],
     ['forCompaction(2000)', forCompaction(2000)],
-    ['withoutEphemeral', withoutEphemeral],
     ['withoutInternal', withoutInternal],
     ['withoutSynthetic', withoutSynthetic],
     ['withoutThinking', withoutThinking],
@@ -125,8 +125,6 @@ export default async function historyBench(): Promise<void> {
     ['at(10000)', at(10_000)],
     ['pruneEmptyAssistant', pruneEmptyAssistant],
     ['trimDuplicateSynthetics', trimDuplicateSynthetics],
-    ['ejectEphemeral', ejectEphemeral],
-    ['ejectSynthetic', ejectSynthetic],
     ['truncateResults(2000)', truncateResults(2000)],
     ['truncated(2000)', truncated(2000)],
     ['validateToolPairs', validateToolPairs],

@@ -3,7 +3,7 @@
  * plain-text table. Benchmarks print figures; they never assert a time.
  */
 import { sampleSession } from '../sample.ts'
-import type { Message } from '../../src/mod.ts'
+import type { Message } from '../../src/message/message.ts'
 
 export type Stats = { readonly median: number; readonly p95: number; readonly min: number; readonly max: number; readonly runs: number }
 

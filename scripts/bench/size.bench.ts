@@ -29,8 +29,10 @@ export default async function sizeBench(): Promise<void> {
   }
   const all = (b: Bundle) => b.chunks.keys()
 
-  const lite = await bundle({ entry: 'src/lite.ts', splitting: false })
-  row('chatfold/lite, everything', lite, all(lite), 'no rank table, with or without splitting')
+  for (const entry of ['message', 'history', 'tokens', 'store', 'adapters']) {
+    const b = await bundle({ entry: `src/${entry}/mod.ts`, splitting: false })
+    row(`chatfold/${entry}, everything`, b, all(b), 'no rank table, with or without splitting')
+  }
   const core = await bundle({ entry: 'src/mod.ts', splitting: true })
   row('chatfold (the core), up front, splitting', core, staticClosure(core, core.main), 'every export')
   const coreWhole = await bundle({ entry: 'src/mod.ts', splitting: false })

@@ -5,9 +5,15 @@
  * summariser; then the heuristics' error against `o200k_base` per content kind, and hostile inputs.
  */
 import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_base'
-import type { Message, Messages } from '../../src/message.ts'
-import { countMessage, countMessages, type Estimator, heuristic, IMAGE_TOKENS, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../../src/tokens.ts'
-import { buildTranscript, compact, extractiveSummarize, planCompaction } from '../../src/compaction.ts'
+import type { Message, Messages } from '../../src/message/message.ts'
+import { loadEstimator } from '../../src/tokenizer/load.ts'
+import { countMessage, countMessages } from '../../src/tokens/count.ts'
+import { heuristic, smartHeuristic } from '../../src/tokens/heuristic.ts'
+import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD } from '../../src/tokens/message-tokens.ts'
+import { compact } from '../../src/compaction/compact.ts'
+import { extractiveSummarize } from '../../src/compaction/extractive.ts'
+import { planCompaction } from '../../src/compaction/plan.ts'
+import { buildTranscript } from '../../src/compaction/transcript.ts'
 import { prng, sampleText, type ContentKind } from '../sample.ts'
 import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
 

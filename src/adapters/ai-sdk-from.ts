@@ -7,9 +7,9 @@
  */
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   fromDataUrl,
   fromMessage,
@@ -24,17 +24,13 @@ import {
 import type { ProviderId } from './types.ts'
 import { jsonText } from './json-text.ts'
 import { isObject } from '../internal/object.ts'
-import { providerPart } from '../part-make.ts'
+import { providerPart } from '../message/part-make.ts'
 
 // --- from ---
 
 /**
  * Every content part type of an AI SDK `ModelMessage` that `fromModelMessages` gives a home (a
  * type-level test checks it against the installed `ai`'s `ModelMessage`).
- *
- * @example
- * import { AI_MODEL_PART_TYPES } from 'chatfold'
- * AI_MODEL_PART_TYPES.includes('tool-approval-request') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -44,10 +40,6 @@ export const AI_MODEL_PART_TYPES = ['text', 'image', 'file', 'reasoning', 'tool-
 /**
  * Every tool-result output type `fromModelMessages` reads (a type-level test checks it against the
  * installed `ai`'s `ToolResultPart`).
- *
- * @example
- * import { AI_TOOL_OUTPUT_TYPES } from 'chatfold'
- * AI_TOOL_OUTPUT_TYPES.includes('execution-denied') // true
  *
  * @since 0.2.0
  * @category adapters

@@ -7,9 +7,9 @@
  */
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import { JsonRecordC } from '../internal/json.ts'
 import { fromMessage, optional, reader, type Reader, settleStatuses } from './shared.ts'
 import { bytesForm, carrier, inputArguments, withoutNeedlessMarks, isObjectText, type Decoded, extraOptions, GOOGLE_READ, PROVIDERS, reasoningWithExtras, source, withAi } from './ai-sdk-from.ts'
@@ -52,10 +52,6 @@ const ToolC = t.intersection([
  * Every `UIMessage` part type `fromUIMessages` gives a home, besides `tool-{name}` and
  * `data-{name}` (see `AIUIPartType`).
  *
- * @example
- * import { AI_UI_PART_TYPES } from 'chatfold'
- * AI_UI_PART_TYPES.includes('source-url') // true
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -65,10 +61,6 @@ export const AI_UI_PART_TYPES = ['text', 'reasoning', 'file', 'source-url', 'sou
  * Every `UIMessage` part type `fromUIMessages` gives a home (a type-level test checks it against
  * the installed `ai`'s `UIMessage`).
  *
- * @example
- * import type { AIUIPartType } from 'chatfold'
- * const type: AIUIPartType = 'tool-weather'
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -76,10 +68,6 @@ export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` 
 
 /**
  * Every state of a UI tool part `fromUIMessages` reads.
- *
- * @example
- * import { AI_UI_TOOL_STATES } from 'chatfold'
- * AI_UI_TOOL_STATES.includes('approval-requested') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -218,7 +206,7 @@ const userState = (state: string | undefined): string | undefined => state
  * `mimeType` and base64 `data` is a file. Every bad field is reported by path.
  *
  * @example
- * import { fromUIMessages } from 'chatfold'
+ * import { fromUIMessages } from 'chatfold/adapters'
  * fromUIMessages({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] })
  *
  * @since 0.2.0

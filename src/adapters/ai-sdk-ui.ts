@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message.ts'
-import type { Part } from '../part.ts'
+import { isInternal, type Message, type Messages } from '../message/message.ts'
+import type { Part } from '../message/part-model.ts'
 import { imageType, omitPart, parseJson, toDataUrl, type Context } from './shared.ts'
 import { type AIProviderOptions, aiFields, assistantContent, mergeOptions } from './ai-sdk.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
@@ -23,10 +23,6 @@ import { isObject } from '../internal/object.ts'
 
 /**
  * A tool part of a UI message (`tool-{name}`), in one of the states `toUIMessages` writes.
- *
- * @example
- * import type { AIUIToolPart } from 'chatfold'
- * const part: AIUIToolPart = { type: 'tool-weather', toolCallId: 'c1', state: 'output-available', input: { city: 'Paris' }, output: '18°C' }
  *
  * @since 0.2.0
  * @category adapters
@@ -47,7 +43,7 @@ export type AIUIToolPart = ({ readonly type: `tool-${string}` } | { readonly typ
  * `fromUIMessages` come back as they were).
  *
  * @example
- * import type { AIUIPart } from 'chatfold'
+ * import type { AIUIPart } from 'chatfold/adapters'
  * const part: AIUIPart = { type: 'text', text: 'Hi', state: 'done' }
  *
  * @since 0.2.0
@@ -65,7 +61,7 @@ export type AIUIPart =
  * An AI SDK `UIMessage`, as `toUIMessages` writes it.
  *
  * @example
- * import type { AIUIMessage } from 'chatfold'
+ * import type { AIUIMessage } from 'chatfold/adapters'
  * const m: AIUIMessage = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }
  *
  * @since 0.2.0
@@ -83,10 +79,6 @@ export type AIUIMessage = {
 /**
  * What `toUIMessages` produces and `fromUIMessages` reads: `{ messages }`, the `messages` of
  * `useChat` (or of a stored chat).
- *
- * @example
- * import type { AIUIMessages } from 'chatfold'
- * const ui: AIUIMessages = { messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] }
  *
  * @since 0.2.0
  * @category adapters
@@ -222,7 +214,8 @@ const finish = (b: Building): AIUIMessage => {
  *
  * @example
  * import * as E from 'fp-ts/Either'
- * import { textMessage, toUIMessages } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { toUIMessages } from 'chatfold/adapters'
  * const r = toUIMessages()([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')])
  * if (E.isRight(r)) r.right.request.messages[1]?.parts // [{ type: 'step-start' }, { type: 'text', text: 'Hello!', state: 'done' }]
  *

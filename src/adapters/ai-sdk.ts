@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { Part, ReasoningPart } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { Part, ReasoningPart } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   callNames,
   type Context,
@@ -37,10 +37,6 @@ import { isObject } from '../internal/object.ts'
 /**
  * Provider-specific data of a part, by provider key.
  *
- * @example
- * import type { AIProviderOptions } from 'chatfold'
- * const options: AIProviderOptions = { anthropic: { signature: 'EqQB' } }
- *
  * @since 0.1.0
  * @category adapters
  */
@@ -49,10 +45,6 @@ export type AIProviderOptions = { readonly [provider: string]: { readonly [key: 
 /**
  * A JSON value, as the AI SDK types tool outputs and provider options.
  *
- * @example
- * import type { AIJsonValue } from 'chatfold'
- * const value: AIJsonValue = { celsius: 15, tags: ['warm'] }
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -60,10 +52,6 @@ export type AIJsonValue = null | string | number | boolean | Array<AIJsonValue> 
 
 /**
  * A content part of an AI SDK `ModelMessage`, as `toModelMessages` writes it.
- *
- * @example
- * import type { AIContentPart } from 'chatfold'
- * const part: AIContentPart = { type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: { path: '.' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -85,10 +73,6 @@ export type AIContentPart =
 /**
  * A tool result part of an AI SDK tool message.
  *
- * @example
- * import type { AIToolResultPart } from 'chatfold'
- * const part: AIToolResultPart = { type: 'tool-result', toolCallId: 'c1', toolName: 'ls', output: { type: 'text', value: 'README.md' } }
- *
  * @since 0.1.0
  * @category adapters
  */
@@ -104,10 +88,6 @@ export type AIToolResultPart = {
  * The output of an AI SDK tool result: text, JSON, an error as either, a denied execution, or
  * content parts (kept as they came).
  *
- * @example
- * import type { AIToolResultOutput } from 'chatfold'
- * const output: AIToolResultOutput = { type: 'json', value: { celsius: 15 } }
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -119,10 +99,6 @@ export type AIToolResultOutput =
 
 /**
  * An AI SDK tool approval request (assistant content) or response (tool content), kept as it came.
- *
- * @example
- * import type { AIToolApprovalPart } from 'chatfold'
- * const part: AIToolApprovalPart = { type: 'tool-approval-response', approvalId: 'a1', approved: true }
  *
  * @since 0.2.0
  * @category adapters
@@ -136,7 +112,7 @@ export type AIToolApprovalPart =
  * messages pass straight to `generateText` and `streamText`.
  *
  * @example
- * import type { AIModelMessage } from 'chatfold'
+ * import type { AIModelMessage } from 'chatfold/adapters'
  * const m: AIModelMessage = { role: 'user', content: 'Hi' }
  *
  * @since 0.1.0
@@ -154,10 +130,6 @@ export type AIModelMessage =
 
 /**
  * The fields `toModelMessages` produces: spread them into `generateText` or `streamText`.
- *
- * @example
- * import type { AIModelMessages } from 'chatfold'
- * const request: AIModelMessages = { messages: [{ role: 'system', content: 'Be brief.' }] }
  *
  * @since 0.1.0
  * @category adapters

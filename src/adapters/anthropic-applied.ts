@@ -20,7 +20,7 @@ const isApplied = (u: unknown): u is AppliedContextEdit =>
  * applied none. An entry of another shape is left out.
  *
  * @example
- * import { appliedEditsOf } from 'chatfold'
+ * import { appliedEditsOf } from 'chatfold/adapters'
  * appliedEditsOf({ context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 8, cleared_input_tokens: 50_000 }] } })
  * // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 8, cleared_input_tokens: 50000 }]
  *
@@ -37,10 +37,6 @@ export const appliedEditsOf = (response: unknown): ReadonlyArray<AppliedContextE
 
 /**
  * The metadata key under which `fromAnthropicMessage` keeps a response's applied edits.
- *
- * @example
- * import { CONTEXT_EDITS_KEY } from 'chatfold'
- * CONTEXT_EDITS_KEY // 'contextEdits'
  *
  * @since 0.2.0
  * @category adapters

@@ -9,7 +9,8 @@
  * @module
  */
 import * as t from 'io-ts'
-import { providerPart, type Part } from '../part.ts'
+import { providerPart } from '../message/part-make.ts'
+import { type Part } from '../message/part-model.ts'
 import { base64Of, bytesOf, optional, type Reader, TaggedC } from './shared.ts'
 import { jsonText } from './json-text.ts'
 import { isObject } from '../internal/object.ts'
@@ -19,10 +20,6 @@ import { isObject } from '../internal/object.ts'
 /**
  * Every content block type `fromAnthropic` and `fromAnthropicMessage` read: those of the stable and
  * beta Messages API, in requests and responses. Blocks of other types are kept verbatim too.
- *
- * @example
- * import { ANTHROPIC_BLOCK_TYPES } from 'chatfold'
- * ANTHROPIC_BLOCK_TYPES.includes('compaction') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -56,10 +53,6 @@ export const ANTHROPIC_BLOCK_TYPES = [
 
 /**
  * A content block type of the Messages API (see `ANTHROPIC_BLOCK_TYPES`).
- *
- * @example
- * import type { AnthropicBlockType } from 'chatfold'
- * const kind: AnthropicBlockType = 'web_search_tool_result'
  *
  * @since 0.2.0
  * @category adapters

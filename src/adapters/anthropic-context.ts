@@ -19,10 +19,10 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import type { Message, Messages } from '../message/message.ts'
 import type { ChatRequest } from './request.ts'
-import type { PruneOptions, PruneReport } from '../messages/prune-options.ts'
-import { settingsOf } from '../messages/prune-options.ts'
+import type { PruneOptions, PruneReport } from '../history/prune-options.ts'
+import { settingsOf } from '../history/prune-options.ts'
 import { type AppliedContextEdit, type ClearToolUsesEdit, type ContextEdit, contextManagement } from '../compaction/context-edits.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -49,7 +49,8 @@ export type PruneEditOptions = PruneOptions & {
  * when 0), `exclude_tools` the `protectedTools`.
  *
  * @example
- * import { contextEditFromPrune, textMessage } from 'chatfold'
+ * import { contextEditFromPrune } from 'chatfold/adapters'
+ * import { textMessage } from 'chatfold/message'
  * contextEditFromPrune({ protectTokens: 30_000, minimumSavings: 5_000, protectedTools: ['web_search'] })([textMessage('user', 'hi')])
  * // { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30000 }, keep: { type: 'tool_uses', value: 0 }, clear_at_least: { type: 'input_tokens', value: 5000 }, exclude_tools: ['web_search'] }
  *
@@ -90,7 +91,8 @@ export const contextEditFromPrune =
  * `applyContextEdits`.
  *
  * @example
- * import { textMessage, toAnthropicRequest, withContextEdits } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { toAnthropicRequest, withContextEdits } from 'chatfold/adapters'
  * const request = withContextEdits([{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 3 } }])({ model: 'claude-sonnet-4-5', messages: [textMessage('user', 'hi')] })
  * toAnthropicRequest()(request) // Right({ request: { context_management: { edits: [...] }, betas: ['context-management-2025-06-27'], model: …, messages: … }, … })
  *
@@ -131,7 +133,7 @@ export type ContextEditReport = PruneReport & { readonly clearedThinkingTurns: n
  * `applied` and the count of its messages.
  *
  * @example
- * import { appliedEditsOf, contextEditReport } from 'chatfold'
+ * import { appliedEditsOf, contextEditReport } from 'chatfold/adapters'
  * declare const response: { readonly usage: { readonly input_tokens: number } }
  * const report = contextEditReport(appliedEditsOf(response), response.usage.input_tokens)
  * report.tokensBefore - report.tokensAfter // the input tokens the edits cleared
@@ -156,7 +158,7 @@ export const contextEditReport = (applied: ReadonlyArray<AppliedContextEdit>, to
  * reports none: the `tokensAfter` of its {@link contextEditReport}.
  *
  * @example
- * import { anthropicInputTokens } from 'chatfold'
+ * import { anthropicInputTokens } from 'chatfold/adapters'
  * anthropicInputTokens({ usage: { input_tokens: 900, cache_read_input_tokens: 100 } }) // 1000
  *
  * @since 0.2.0

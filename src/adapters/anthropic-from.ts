@@ -7,8 +7,8 @@
  */
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Message, Messages } from '../message/message.ts'
 import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, errorText } from './shared.ts'
 import { blockParts, extrasOf, requestShape } from './anthropic-blocks.ts'
 import { isObject } from '../internal/object.ts'
@@ -111,7 +111,7 @@ const ErrorBodyC = t.type({ type: t.literal('error'), error: t.type({ type: t.st
  * assistant message with `error` set and no parts. Tool calls are `pending`: nothing has run them yet.
  *
  * @example
- * import { fromAnthropicMessage } from 'chatfold'
+ * import { fromAnthropicMessage } from 'chatfold/adapters'
  * fromAnthropicMessage({
  *   id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'end_turn',
  *   content: [{ type: 'text', text: 'Hi!' }], usage: { input_tokens: 9, output_tokens: 3 },

@@ -8,8 +8,8 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { ProviderFields } from '../part.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { ProviderFields } from '../message/part-model.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from './types.ts'
 import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 import { optional, reader, type Reader, TaggedC } from './shared.ts'
@@ -26,7 +26,7 @@ import { isObject } from '../internal/object.ts'
  * takes it.
  *
  * @example
- * import type { AnthropicTool } from 'chatfold'
+ * import type { AnthropicTool } from 'chatfold/adapters'
  * const tool: AnthropicTool = { name: 'ls', description: 'Lists files', input_schema: { type: 'object', properties: {} } }
  *
  * @since 0.2.0
@@ -41,7 +41,7 @@ export type AnthropicTool = { readonly name?: string; readonly type?: string; re
  * requires, is absent when the request named no output limit.
  *
  * @example
- * import type { AnthropicRequestBody } from 'chatfold'
+ * import type { AnthropicRequestBody } from 'chatfold/adapters'
  * const body: AnthropicRequestBody = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] }
  *
  * @since 0.2.0
@@ -126,7 +126,7 @@ const choiceOf = (u: unknown): { readonly choice?: ToolChoice; readonly parallel
  * `providerFields.anthropic`. Every bad field is reported by path.
  *
  * @example
- * import { fromAnthropicRequest } from 'chatfold'
+ * import { fromAnthropicRequest } from 'chatfold/adapters'
  * fromAnthropicRequest({ model: 'claude-sonnet-4-5', max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [{ role: 'user', content: 'Hi' }] })
  * // Right({ model: 'claude-sonnet-4-5', messages: [user "Hi"], settings: { maxOutputTokens: 1024 }, providerFields: { anthropic: { thinking: … } } })
  *
@@ -217,7 +217,8 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  *
  * @example
  * import * as E from 'fp-ts/Either'
- * import { textMessage, toAnthropicRequest } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { toAnthropicRequest } from 'chatfold/adapters'
  * const r = toAnthropicRequest()({ model: 'claude-sonnet-4-5', messages: [textMessage('user', 'Hi')], settings: { maxOutputTokens: 1024, seed: 7 } })
  * if (E.isRight(r)) {
  *   r.right.request // { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] }

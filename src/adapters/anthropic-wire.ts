@@ -7,10 +7,6 @@
 /**
  * The image types Anthropic accepts as base64 sources.
  *
- * @example
- * import type { AnthropicImageType } from 'chatfold'
- * const mediaType: AnthropicImageType = 'image/png'
- *
  * @since 0.1.0
  * @category adapters
  */
@@ -18,10 +14,6 @@ export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'ima
 
 /**
  * A text, image or document block: user content, and what a tool result may hold.
- *
- * @example
- * import type { AnthropicMediaBlock } from 'chatfold'
- * const block: AnthropicMediaBlock = { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -47,7 +39,7 @@ export type AnthropicMediaBlock =
  * A content block of a Messages request, as `toAnthropic` writes it.
  *
  * @example
- * import type { AnthropicBlock } from 'chatfold'
+ * import type { AnthropicBlock } from 'chatfold/adapters'
  * const block: AnthropicBlock = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'README.md', is_error: false }
  *
  * @since 0.1.0
@@ -68,7 +60,7 @@ export type AnthropicBlock =
  * the SDK, give it as the beta `MessageCreateParams` the blocks belong to.
  *
  * @example
- * import type { AnthropicProviderBlock } from 'chatfold'
+ * import type { AnthropicProviderBlock } from 'chatfold/adapters'
  * const block: AnthropicProviderBlock = { type: 'compaction', content: 'The user asked for a parser; it is written.' }
  *
  * @since 0.2.0
@@ -82,7 +74,7 @@ export type AnthropicProviderBlock = { readonly type: string; readonly [field: s
  * (`fromAnthropic`); any other system message after the first turn goes out as user text.
  *
  * @example
- * import type { AnthropicMessage } from 'chatfold'
+ * import type { AnthropicMessage } from 'chatfold/adapters'
  * const turn: AnthropicMessage = { role: 'user', content: 'Hi' }
  *
  * @since 0.1.0
@@ -101,7 +93,7 @@ export type AnthropicMessage =
  * The request fields `toAnthropic` produces: spread them into `client.messages.create`.
  *
  * @example
- * import type { AnthropicRequest } from 'chatfold'
+ * import type { AnthropicRequest } from 'chatfold/adapters'
  * const request: AnthropicRequest = { system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }
  *
  * @since 0.1.0

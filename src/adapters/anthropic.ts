@@ -25,8 +25,8 @@
  *
  * @module
  */
-import type { Part, ProviderPart, TextPart, ToolResultPart } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { Part, ProviderPart, TextPart, ToolResultPart } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   argumentsObject,
   base64Of,

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Part, ProviderPart } from '../part.ts'
+import type { Part, ProviderPart } from '../message/part-model.ts'
 import type { Portable, PortableFields, PortableRules } from './foreign-kit.ts'
 
 const REASONS: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { Part, ProviderPart } from '../part.ts'
+import type { Part, ProviderPart } from '../message/part-model.ts'
 import type { Portable, PortableFields, PortableRules } from './foreign-kit.ts'
 import { isObject } from '../internal/object.ts'
 import { decodeBase64 } from '../internal/base64.ts'

@@ -16,17 +16,13 @@
  *
  * @module
  */
-import type { Part, ProviderPart } from '../part.ts'
+import type { Part, ProviderPart } from '../message/part-model.ts'
 import type { Portable, PortableFields, PortableRules } from './foreign-kit.ts'
 import { isObject } from '../internal/object.ts'
 
 /**
  * The tool name a Gemini code execution (`executableCode` with an id) becomes on other providers:
  * a call of this name with arguments `{ language, code }`, answered by the execution's result.
- *
- * @example
- * import { CODE_EXECUTION_TOOL } from 'chatfold'
- * CODE_EXECUTION_TOOL // 'code_execution'
  *
  * @since 0.2.0
  * @category adapters

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Part, ProviderPart } from '../part.ts'
+import type { Part, ProviderPart } from '../message/part-model.ts'
 
 // --- model ---
 

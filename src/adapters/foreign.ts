@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { makeMessage, type Message, type Messages } from '../message.ts'
-import type { Part } from '../part.ts'
+import { makeMessage, type Message, type Messages } from '../message/message.ts'
+import type { Part } from '../message/part-model.ts'
 import type { AdapterNote } from './types.ts'
 import { anthropicPortable } from './foreign-anthropic.ts'
 import { openAIPortable } from './foreign-openai.ts'

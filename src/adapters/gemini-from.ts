@@ -7,9 +7,9 @@
  */
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import { newId } from '../internal/id.ts'
 import {
   bytesOf,
@@ -22,7 +22,7 @@ import {
   settleStatuses,
 } from './shared.ts'
 import { jsonText } from './json-text.ts'
-import { providerPart } from '../part-make.ts'
+import { providerPart } from '../message/part-make.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- from ---
@@ -30,10 +30,6 @@ import { isObject } from '../internal/object.ts'
 /**
  * Every key of a Gemini `Part` that `fromGemini` reads: the data keys (one a part) and the fields
  * beside them. A type-level test checks it against the installed `@google/genai` `Part`.
- *
- * @example
- * import { GEMINI_PART_KEYS } from 'chatfold'
- * GEMINI_PART_KEYS.includes('executableCode') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -345,7 +341,7 @@ export const decodeGeminiResponse = (
  * (`{ error: { message, status } }`), sets the message's `error`. Function calls are `pending`.
  *
  * @example
- * import { fromGeminiResponse } from 'chatfold'
+ * import { fromGeminiResponse } from 'chatfold/adapters'
  * fromGeminiResponse({ responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [
  *   { content: { role: 'model', parts: [{ text: 'Hi!' }] }, finishReason: 'STOP' },
  * ] })

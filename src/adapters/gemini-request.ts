@@ -25,7 +25,7 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
+import type { DecodeFailure } from '../message/failure.ts'
 import type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from './types.ts'
 import { fromGemini } from './gemini-from.ts'
@@ -40,7 +40,7 @@ import { isObject } from '../internal/object.ts'
  * (when the request names one), tools, tool config, generation config and every other field kept.
  *
  * @example
- * import type { GeminiRequestBody } from 'chatfold'
+ * import type { GeminiRequestBody } from 'chatfold/adapters'
  * const body: GeminiRequestBody = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], generationConfig: { temperature: 0.2 } }
  *
  * @since 0.2.0
@@ -184,7 +184,7 @@ const nearestChoice = (config: Obj): ToolChoice | undefined => {
  * `providerFields.google`. Every bad field is reported by path.
  *
  * @example
- * import { fromGeminiRequest } from 'chatfold'
+ * import { fromGeminiRequest } from 'chatfold/adapters'
  * fromGeminiRequest({
  *   contents: [{ role: 'user', parts: [{ text: 'Weather in Paris?' }] }],
  *   tools: [{ functionDeclarations: [{ name: 'weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } }] }, { googleSearch: {} }],
@@ -316,7 +316,8 @@ const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
  *
  * @example
  * import * as E from 'fp-ts/Either'
- * import { textMessage, toGeminiRequest } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { toGeminiRequest } from 'chatfold/adapters'
  * const r = toGeminiRequest()({ model: 'gemini-2.5-pro', messages: [textMessage('user', 'Hi')], settings: { temperature: 0.2 } })
  * if (E.isRight(r)) r.right.request.generationConfig // { temperature: 0.2 }
  *

@@ -24,8 +24,8 @@
  *
  * @module
  */
-import type { Part } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   argumentsObject,
   base64Of,
@@ -51,7 +51,7 @@ import { applyRules } from './rules-kit.ts'
  * A part of a Gemini content, as `toGemini` writes it.
  *
  * @example
- * import type { GeminiPart } from 'chatfold'
+ * import type { GeminiPart } from 'chatfold/adapters'
  * const part: GeminiPart = { functionCall: { id: 'c1', name: 'ls', args: {} }, thoughtSignature: 'CiQB' }
  *
  * @since 0.1.0
@@ -73,7 +73,7 @@ export type GeminiPart = {
  * straight to the SDK.
  *
  * @example
- * import type { GeminiContent } from 'chatfold'
+ * import type { GeminiContent } from 'chatfold/adapters'
  * const content: GeminiContent = { role: 'user', parts: [{ text: 'Hi' }] }
  *
  * @since 0.1.0
@@ -86,7 +86,7 @@ export type GeminiContent = { readonly role: 'user' | 'model'; readonly parts: A
  * `systemInstruction` (top level in REST, in `config` with the SDK), absent without system messages.
  *
  * @example
- * import type { GeminiRequest } from 'chatfold'
+ * import type { GeminiRequest } from 'chatfold/adapters'
  * const request: GeminiRequest = { systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [] }
  *
  * @since 0.1.0

@@ -7,9 +7,9 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   fromDataUrl,
   fromMessage,
@@ -253,7 +253,7 @@ const ErrorC = t.type({ error: t.intersection([t.type({ message: t.string }), t.
  * Tool calls are `pending`: nothing has run them yet.
  *
  * @example
- * import { fromOpenAIChatCompletion } from 'chatfold'
+ * import { fromOpenAIChatCompletion } from 'chatfold/adapters'
  * fromOpenAIChatCompletion({
  *   id: 'chatcmpl-1', model: 'gpt-5', object: 'chat.completion', created: 0,
  *   choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hi!', refusal: null } }],

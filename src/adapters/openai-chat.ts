@@ -28,8 +28,9 @@
  *
  * @module
  */
-import { isReasoning, isText, isToolCall, type Part, type ProviderPart, type TextPart, type ToolCallPart } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import { isReasoning, isText, isToolCall } from '../message/part-make.ts'
+import { type Part, type ProviderPart, type TextPart, type ToolCallPart } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   base64Of,
   convertWith,
@@ -54,10 +55,6 @@ import { isObject } from '../internal/object.ts'
 /**
  * A text part of a chat completion message.
  *
- * @example
- * import type { OpenAIChatTextPart } from 'chatfold'
- * const part: OpenAIChatTextPart = { type: 'text', text: 'Hi' }
- *
  * @since 0.1.0
  * @category adapters
  */
@@ -65,10 +62,6 @@ export type OpenAIChatTextPart = { readonly type: 'text'; readonly text: string 
 
 /**
  * A user content part of a chat completion request.
- *
- * @example
- * import type { OpenAIChatUserPart } from 'chatfold'
- * const part: OpenAIChatUserPart = { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -81,10 +74,6 @@ export type OpenAIChatUserPart =
 
 /**
  * A function tool call of an assistant message; `arguments` is the raw JSON text.
- *
- * @example
- * import type { OpenAIChatToolCall } from 'chatfold'
- * const call: OpenAIChatToolCall = { id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }
  *
  * @since 0.1.0
  * @category adapters
@@ -100,7 +89,7 @@ export type OpenAIChatToolCall = {
  * that the request passes straight to the SDK, whose parameter types are mutable.
  *
  * @example
- * import type { OpenAIChatMessage } from 'chatfold'
+ * import type { OpenAIChatMessage } from 'chatfold/adapters'
  * const m: OpenAIChatMessage = { role: 'tool', tool_call_id: 'call_1', content: 'README.md' }
  *
  * @since 0.1.0
@@ -122,7 +111,7 @@ export type OpenAIChatMessage =
  * The request fields `toOpenAIChat` produces: spread them into `client.chat.completions.create`.
  *
  * @example
- * import type { OpenAIChatRequest } from 'chatfold'
+ * import type { OpenAIChatRequest } from 'chatfold/adapters'
  * const request: OpenAIChatRequest = { messages: [{ role: 'user', content: 'Hi' }] }
  *
  * @since 0.1.0
@@ -136,7 +125,7 @@ export type OpenAIChatRequest = { readonly messages: Array<OpenAIChatMessage> }
  * `reasoning_content` field of OpenAI-compatible servers.
  *
  * @example
- * import type { OpenAIChatOptions } from 'chatfold'
+ * import type { OpenAIChatOptions } from 'chatfold/adapters'
  * const options: OpenAIChatOptions = { systemRole: 'developer', repair: 'repair' }
  *
  * @since 0.1.0

@@ -20,7 +20,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
+import type { DecodeFailure } from '../message/failure.ts'
 import type { AdapterNote, AdapterResult } from './types.ts'
 import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 import { fromOpenAIResponses } from './openai-responses-from.ts'
@@ -153,7 +153,7 @@ const readRequest = (api: Api, body: unknown, messages: ChatRequest['messages'])
  * `providerFields.openai`. Every bad field of the history is reported by path.
  *
  * @example
- * import { fromOpenAIResponsesRequest } from 'chatfold'
+ * import { fromOpenAIResponsesRequest } from 'chatfold/adapters'
  * fromOpenAIResponsesRequest({
  *   model: 'gpt-5', instructions: 'Be brief.', input: 'Hi', max_output_tokens: 256,
  *   tools: [{ type: 'function', name: 'ls', parameters: { type: 'object', properties: {} }, strict: true }],
@@ -176,7 +176,7 @@ const markStringInput = (ms: ChatRequest['messages']): ChatRequest['messages'] =
  * `providerFields.openai`. Every bad field of the history is reported by path.
  *
  * @example
- * import { fromOpenAIChatRequest } from 'chatfold'
+ * import { fromOpenAIChatRequest } from 'chatfold/adapters'
  * fromOpenAIChatRequest({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2, response_format: { type: 'json_object' } })
  *
  * @since 0.2.0
@@ -223,7 +223,8 @@ const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Re
  *
  * @example
  * import * as E from 'fp-ts/Either'
- * import { textMessage, toOpenAIResponsesRequest } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { toOpenAIResponsesRequest } from 'chatfold/adapters'
  * const r = toOpenAIResponsesRequest()({ model: 'gpt-5', messages: [textMessage('user', 'Hi')], settings: { maxOutputTokens: 256, topK: 40 } })
  * if (E.isRight(r)) r.right.request // { model: 'gpt-5', max_output_tokens: 256, input: [{ type: 'message', role: 'user', content: 'Hi' }] }
  *
@@ -256,7 +257,7 @@ const stringInput = (request: ChatRequest, history: OpenAIResponsesRequest): { r
  * `instructions` and `input` (a string when the request was read with one), and every other field.
  *
  * @example
- * import type { OpenAIResponsesBody } from 'chatfold'
+ * import type { OpenAIResponsesBody } from 'chatfold/adapters'
  * const body: OpenAIResponsesBody = { model: 'gpt-5', input: 'Hi', max_output_tokens: 256 }
  *
  * @since 0.2.0
@@ -268,7 +269,7 @@ export type OpenAIResponsesBody = Obj & { readonly input: string | OpenAIRespons
  * A whole Chat Completions request body as `toOpenAIChatRequest` writes it.
  *
  * @example
- * import type { OpenAIChatBody } from 'chatfold'
+ * import type { OpenAIChatBody } from 'chatfold/adapters'
  * const body: OpenAIChatBody = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }], temperature: 0 }
  *
  * @since 0.2.0
@@ -283,7 +284,8 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
  *
  * @example
  * import * as E from 'fp-ts/Either'
- * import { textMessage, toOpenAIChatRequest } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { toOpenAIChatRequest } from 'chatfold/adapters'
  * const r = toOpenAIChatRequest()({ model: 'gpt-4.1', messages: [textMessage('user', 'Hi')], toolChoice: { type: 'auto' }, tools: [] })
  * if (E.isRight(r)) r.right.request // { model: 'gpt-4.1', tools: [], tool_choice: 'auto', messages: [{ role: 'user', content: 'Hi' }] }
  *

@@ -7,9 +7,9 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part, ToolResultPart } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part, ToolResultPart } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   fromDataUrl,
   fromMessage,
@@ -293,7 +293,7 @@ const ErrorBodyC = t.type({ error: t.intersection([t.type({ message: t.string })
  * an error body, sets the message's `error`. Function calls are `pending`: nothing has run them yet.
  *
  * @example
- * import { fromOpenAIResponse } from 'chatfold'
+ * import { fromOpenAIResponse } from 'chatfold/adapters'
  * fromOpenAIResponse({ id: 'resp_1', model: 'gpt-5', status: 'completed', output: [
  *   { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hi!', annotations: [] }] },
  * ] })

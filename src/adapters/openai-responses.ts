@@ -26,8 +26,8 @@
  *
  * @module
  */
-import type { Part, ProviderPart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../part.ts'
-import type { Message, Messages } from '../message.ts'
+import type { Part, ProviderPart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../message/part-model.ts'
+import type { Message, Messages } from '../message/message.ts'
 import {
   type Context,
   convertWith,
@@ -53,10 +53,6 @@ import { isObject } from '../internal/object.ts'
 /**
  * A content part of a Responses input message.
  *
- * @example
- * import type { OpenAIResponsesContent } from 'chatfold'
- * const part: OpenAIResponsesContent = { type: 'input_image', image_url: 'https://example.com/a.png', detail: 'auto' }
- *
  * @since 0.1.0
  * @category adapters
  */
@@ -74,7 +70,7 @@ export type OpenAIResponsesContent =
  * SDK's own `ResponseInputItem` members, typed here by the members chatfold writes itself.
  *
  * @example
- * import type { OpenAIResponsesItem } from 'chatfold'
+ * import type { OpenAIResponsesItem } from 'chatfold/adapters'
  * const item: OpenAIResponsesItem = { type: 'function_call_output', call_id: 'call_1', output: 'README.md' }
  *
  * @since 0.1.0
@@ -101,7 +97,7 @@ export type OpenAIResponsesItem =
  * `instructions` is there when the history holds the instructions a request was read with.
  *
  * @example
- * import type { OpenAIResponsesRequest } from 'chatfold'
+ * import type { OpenAIResponsesRequest } from 'chatfold/adapters'
  * const request: OpenAIResponsesRequest = { input: [{ type: 'message', role: 'user', content: 'Hi' }] }
  *
  * @since 0.1.0
@@ -114,7 +110,7 @@ export type OpenAIResponsesRequest = { readonly input: Array<OpenAIResponsesItem
  * (`system` by default, or `developer`).
  *
  * @example
- * import type { OpenAIResponsesOptions } from 'chatfold'
+ * import type { OpenAIResponsesOptions } from 'chatfold/adapters'
  * const options: OpenAIResponsesOptions = { systemRole: 'developer' }
  *
  * @since 0.1.0

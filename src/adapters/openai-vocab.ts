@@ -20,7 +20,7 @@
  *
  * @module
  */
-import type { Part, ProviderPart } from '../part.ts'
+import type { Part, ProviderPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- vocabulary ---
@@ -28,10 +28,6 @@ import { isObject } from '../internal/object.ts'
 /**
  * The Responses input item types mapped to built-in parts: messages to text (and media), reasoning
  * to reasoning, function and custom tool calls and their outputs to tool calls and results.
- *
- * @example
- * import { OPENAI_RESPONSES_MAPPED_ITEMS } from 'chatfold'
- * OPENAI_RESPONSES_MAPPED_ITEMS.includes('function_call') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -42,10 +38,6 @@ export const OPENAI_RESPONSES_MAPPED_ITEMS = ['message', 'reasoning', 'function_
  * The Responses input item types kept verbatim as provider parts (`provider: 'openai'`, `kind` the
  * item type), in their place: hosted tool calls and their outputs, MCP items, compaction (a
  * compaction boundary), item references, programs, tool search.
- *
- * @example
- * import { OPENAI_RESPONSES_KEPT_ITEMS } from 'chatfold'
- * OPENAI_RESPONSES_KEPT_ITEMS.includes('web_search_call') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -82,10 +74,6 @@ export const OPENAI_RESPONSES_KEPT_ITEMS = [
  * refusal. Text-like parts become text; images and files by URL or bytes become image and file
  * parts; anything else (a file id only, …) is kept as a provider part in place.
  *
- * @example
- * import { OPENAI_RESPONSES_CONTENT } from 'chatfold'
- * OPENAI_RESPONSES_CONTENT.includes('input_image') // true
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -96,10 +84,6 @@ export const OPENAI_RESPONSES_CONTENT = ['input_text', 'input_image', 'input_fil
  * `developer` and `system` messages are system messages; a `function` message (deprecated) is kept
  * as a provider part; custom tool calls are tool calls whose arguments are `{"input": …}`.
  *
- * @example
- * import { OPENAI_CHAT_CONTENT } from 'chatfold'
- * OPENAI_CHAT_CONTENT.includes('input_audio') // true
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -108,10 +92,6 @@ export const OPENAI_CHAT_CONTENT = ['text', 'image_url', 'input_audio', 'file', 
 /**
  * The Chat Completions message roles chatfold reads and writes back.
  *
- * @example
- * import { OPENAI_CHAT_ROLES } from 'chatfold'
- * OPENAI_CHAT_ROLES.length // 6
- *
  * @since 0.2.0
  * @category adapters
  */
@@ -119,10 +99,6 @@ export const OPENAI_CHAT_ROLES = ['developer', 'system', 'user', 'assistant', 't
 
 /**
  * The Chat Completions tool call types: `function` and `custom`.
- *
- * @example
- * import { OPENAI_CHAT_TOOL_CALLS } from 'chatfold'
- * OPENAI_CHAT_TOOL_CALLS.includes('custom') // true
  *
  * @since 0.2.0
  * @category adapters

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { Messages } from '../message.ts'
-import type { ProviderFields } from '../part.ts'
+import type { Messages } from '../message/message.ts'
+import type { ProviderFields } from '../message/part-model.ts'
 
 // --- model ---
 
@@ -19,7 +19,7 @@ import type { ProviderFields } from '../part.ts'
  * A JSON Schema, as a provider's tool definition carries it.
  *
  * @example
- * import type { JsonSchema } from 'chatfold'
+ * import type { JsonSchema } from 'chatfold/adapters'
  * const schema: JsonSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }
  *
  * @since 0.2.0
@@ -33,7 +33,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>
  * server, an OpenAI custom tool with a grammar, …) kept verbatim, like a provider part.
  *
  * @example
- * import type { ToolDefinition } from 'chatfold'
+ * import type { ToolDefinition } from 'chatfold/adapters'
  * const read: ToolDefinition = { type: 'function', name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }
  * const search: ToolDefinition = { type: 'provider', provider: 'anthropic', kind: 'web_search_20250305', data: { type: 'web_search_20250305', name: 'web_search', max_uses: 5 } }
  *
@@ -56,7 +56,7 @@ export type ToolDefinition =
  * named one (`tool`).
  *
  * @example
- * import type { ToolChoice } from 'chatfold'
+ * import type { ToolChoice } from 'chatfold/adapters'
  * const choice: ToolChoice = { type: 'tool', name: 'read_file' }
  *
  * @since 0.2.0
@@ -74,7 +74,7 @@ export type ToolChoice =
  * `maxOutputTokens` are all `maxOutputTokens`).
  *
  * @example
- * import type { RequestSettings } from 'chatfold'
+ * import type { RequestSettings } from 'chatfold/adapters'
  * const settings: RequestSettings = { maxOutputTokens: 1024, temperature: 0.2, stop: ['\n\nHuman:'] }
  *
  * @since 0.2.0
@@ -100,7 +100,8 @@ export type RequestSettings = {
  * names in a `setting_dropped` note.
  *
  * @example
- * import { textMessage, type ChatRequest } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { type ChatRequest } from 'chatfold/adapters'
  * const request: ChatRequest = {
  *   model: 'claude-sonnet-4-5',
  *   messages: [textMessage('system', 'Be brief.'), textMessage('user', 'List the files.')],

@@ -14,7 +14,7 @@ import { isObject } from '../internal/object.ts'
  * contents }`, with an optional `model`), and the AI SDK's `{ messages }` of `ModelMessage`s.
  *
  * @example
- * import type { RequestProvider } from 'chatfold'
+ * import type { RequestProvider } from 'chatfold/adapters'
  * const provider: RequestProvider = 'anthropic'
  *
  * @since 0.2.0
@@ -27,7 +27,7 @@ export type RequestProvider = 'openai-chat' | 'openai-responses' | 'anthropic' |
  * (`anthropic/text-not-blank`, …) and what is wrong, for people.
  *
  * @example
- * import type { RequestViolation } from 'chatfold'
+ * import type { RequestViolation } from 'chatfold/adapters'
  * const v: RequestViolation = { path: 'messages[1].content[0].text', rule: 'anthropic/text-not-blank', message: 'a text block must hold non-whitespace text' }
  *
  * @since 0.2.0

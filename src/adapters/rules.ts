@@ -29,7 +29,7 @@ const PROVIDERS: Readonly<Record<RequestProvider, { readonly rules: ReadonlyArra
  * names a `gemini-3` `model`. Returns `[]` for a request that follows every rule; never throws.
  *
  * @example
- * import { checkRequest } from 'chatfold'
+ * import { checkRequest } from 'chatfold/adapters'
  * checkRequest('anthropic')({ messages: [{ role: 'user', content: ' ' }] })
  * // [{ path: 'messages[0].content', rule: 'anthropic/text-not-blank', message: 'a text block must hold non-whitespace text' }]
  *

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { LifecycleInput } from '../conversation.ts'
-import type { Tokens } from '../message.ts'
+import type { LifecycleInput } from '../builder/types.ts'
+import type { Tokens } from '../message/message.ts'
 import {  } from './shared.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -15,7 +15,7 @@ import { isObject } from '../internal/object.ts'
  * Turns one provider's streaming events into builder inputs.
  *
  * @example
- * import { anthropicStream, type StreamAssembler } from 'chatfold'
+ * import { anthropicStream, type StreamAssembler } from 'chatfold/adapters'
  * const assembler: StreamAssembler = anthropicStream()
  *
  * @since 0.1.0

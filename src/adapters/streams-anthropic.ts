@@ -4,8 +4,8 @@
  * @module
  */
 import * as t from 'io-ts'
-import type { LifecycleInput } from '../conversation.ts'
-import { providerPart } from '../part.ts'
+import type { LifecycleInput } from '../builder/types.ts'
+import { providerPart } from '../message/part-make.ts'
 import { parseJson, reader } from './shared.ts'
 import { extrasOf, requestShape } from './anthropic-blocks.ts'
 import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.ts'
@@ -13,10 +13,6 @@ import { isObject } from '../internal/object.ts'
 
 /**
  * The content block delta types `anthropicStream` reads: every one of the stable and beta API.
- *
- * @example
- * import { ANTHROPIC_DELTA_TYPES } from 'chatfold'
- * ANTHROPIC_DELTA_TYPES.includes('citations_delta') // true
  *
  * @since 0.2.0
  * @category adapters
@@ -72,7 +68,7 @@ const compactionDelta = (block: Record<string, unknown>, delta: unknown): void =
  * signed), so every signature goes back to the provider unmodified.
  *
  * @example
- * import { anthropicStream } from 'chatfold'
+ * import { anthropicStream } from 'chatfold/adapters'
  * const assembler = anthropicStream()
  * assembler.push({ type: 'message_start', message: { id: 'msg_1', model: 'claude-sonnet-4-5', content: [] } })
  * assembler.push({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} } })

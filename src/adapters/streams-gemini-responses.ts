@@ -5,7 +5,7 @@
  * @module
  */
 import * as t from 'io-ts'
-import type { LifecycleInput } from '../conversation.ts'
+import type { LifecycleInput } from '../builder/types.ts'
 import { newId } from '../internal/id.ts'
 import { optional, reader } from './shared.ts'
 import { referenceOf } from './openai-responses.ts'
@@ -27,7 +27,7 @@ import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.t
  * they came with. `end` finalizes.
  *
  * @example
- * import { geminiStream } from 'chatfold'
+ * import { geminiStream } from 'chatfold/adapters'
  * const assembler = geminiStream()
  * assembler.push({ responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] } }] })
  * assembler.end() // [{ type: 'finalizeAssistant' }]
@@ -87,7 +87,7 @@ const ItemC = t.intersection([
  * finalize; `response.failed` and `error` set the message's error.
  *
  * @example
- * import { openAIResponsesStream } from 'chatfold'
+ * import { openAIResponsesStream } from 'chatfold/adapters'
  * const assembler = openAIResponsesStream()
  * assembler.push({ type: 'response.created', response: { id: 'resp_1', model: 'gpt-5', output: [] } })
  * assembler.push({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hi' })

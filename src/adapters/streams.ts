@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { LifecycleInput } from '../conversation.ts'
+import type { LifecycleInput } from '../builder/types.ts'
 import { newId } from '../internal/id.ts'
 import { openAIChatFinish } from './openai-chat-from.ts'
 import { field, lifecycle, num, type StreamAssembler, str } from './stream-kit.ts'
@@ -38,7 +38,7 @@ export { anthropicStream } from './streams-anthropic.ts'
  * output tokens, an `error` chunk sets the message's error. `end` (after `[DONE]`) finalizes.
  *
  * @example
- * import { openAIChatStream } from 'chatfold'
+ * import { openAIChatStream } from 'chatfold/adapters'
  * const assembler = openAIChatStream()
  * assembler.push({ id: 'chatcmpl-1', model: 'gpt-5', object: 'chat.completion.chunk', created: 0,
  *   choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] })

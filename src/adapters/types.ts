@@ -8,7 +8,7 @@
  * @module
  */
 import type * as E from 'fp-ts/Either'
-import type { RepairReport, ToolPairIssue } from '../messages/pairs.ts'
+import type { RepairReport, ToolPairIssue } from '../history/pairs.ts'
 
 // --- model ---
 
@@ -16,7 +16,7 @@ import type { RepairReport, ToolPairIssue } from '../messages/pairs.ts'
  * Who produced a message, and so who may verify its reasoning signatures.
  *
  * @example
- * import type { ProviderId } from 'chatfold'
+ * import type { ProviderId } from 'chatfold/adapters'
  * const provider: ProviderId = 'anthropic'
  *
  * @since 0.1.0
@@ -37,7 +37,7 @@ export type ProviderId = 'openai' | 'anthropic' | 'google'
  * - `model`: the model the request goes to; reasoning recorded with another `model` is foreign.
  *
  * @example
- * import type { AdapterOptions } from 'chatfold'
+ * import type { AdapterOptions } from 'chatfold/adapters'
  * const options: AdapterOptions = { repair: 'repair', foreignReasoning: 'text', model: 'claude-sonnet-4-5' }
  *
  * @since 0.1.0
@@ -62,7 +62,7 @@ export type AdapterOptions = {
  * cannot take.
  *
  * @example
- * import type { AdapterNote } from 'chatfold'
+ * import type { AdapterNote } from 'chatfold/adapters'
  * const note: AdapterNote = { kind: 'id_renamed', from: 'call.1', to: 'call_1' }
  *
  * @since 0.1.0
@@ -164,7 +164,7 @@ export type AdapterError =
  * A successful conversion: the request fields to spread into the provider call, and the report.
  *
  * @example
- * import type { Converted, OpenAIChatRequest } from 'chatfold'
+ * import type { Converted, OpenAIChatRequest } from 'chatfold/adapters'
  * const done: Converted<OpenAIChatRequest> = { request: { messages: [] }, report: { notes: [] } }
  *
  * @since 0.1.0
@@ -176,7 +176,7 @@ export type Converted<A> = { readonly request: A; readonly report: AdapterReport
  * What every `to…` adapter returns: an error, or the request with its report.
  *
  * @example
- * import type { AdapterResult, AnthropicRequest } from 'chatfold'
+ * import type { AdapterResult, AnthropicRequest } from 'chatfold/adapters'
  * import { textMessage, toAnthropic } from 'chatfold'
  * const r: AdapterResult<AnthropicRequest> = toAnthropic()([textMessage('user', 'Hi')])
  *
@@ -189,7 +189,7 @@ export type AdapterResult<A> = E.Either<AdapterError, Converted<A>>
  * Renders an adapter error for people, one line.
  *
  * @example
- * import { formatAdapterError } from 'chatfold'
+ * import { formatAdapterError } from 'chatfold/adapters'
  * formatAdapterError({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{"pa' })
  * // 'Cannot convert: tool call "c1" of message "m1" has arguments that are not a JSON object'
  *

@@ -9,17 +9,17 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type DecodeFailure, formatDecodeFailure } from '../failure.ts'
-import type { Message, Messages } from '../message.ts'
-import type { Estimator } from '../messages/message-tokens.ts'
-import { createPruner } from '../messages/prune-incremental.ts'
-import type { Pruner, PruneOptions } from '../messages/prune-options.ts'
+import { type DecodeFailure, formatDecodeFailure } from '../message/failure.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { Estimator } from '../tokens/message-tokens.ts'
+import { createPruner } from '../history/prune-incremental.ts'
+import type { Pruner, PruneOptions } from '../history/prune-options.ts'
 import { compact, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { planCompaction } from '../compaction/plan.ts'
 import { systemPrefix } from '../compaction/shared.ts'
 import { SUMMARY_ALLOWANCE } from '../compaction/window.ts'
-import { countChatRequest, DEFAULT_CALIBRATION } from '../adapters/count.ts'
+import { countChatRequest, DEFAULT_CALIBRATION } from '../counting/count.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
@@ -32,7 +32,7 @@ import { type Mirror, mirrorOf } from './mirror.ts'
  * (`contextWindow − reserveTokens`, as `shouldCompact` takes them), how to count, prune and compact.
  *
  * @example
- * import { heuristic } from 'chatfold'
+ * import { heuristic } from 'chatfold/tokens'
  * import type { ContextOptions } from 'chatfold/ai-sdk'
  * const options: ContextOptions = { contextWindow: 200_000, reserveTokens: 16_000, estimate: heuristic, pruning: { protectedTools: ['read_file'] } }
  *

@@ -7,8 +7,8 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Message, Messages } from '../message/message.ts'
 
 /** Wire messages and the history decoded from them, one message each. */
 export type Mirror<W> = { readonly wire: ReadonlyArray<W>; readonly messages: Messages }

@@ -16,12 +16,13 @@
  */
 import type { UIMessage } from 'ai'
 import * as E from 'fp-ts/Either'
-import { decodeMessages, encodeMessages, isInternal, type Message, type Messages, textContent } from '../message.ts'
-import { fromChatContent } from '../content.ts'
-import { isCompactionBoundary, type Part } from '../part.ts'
-import { isCompactionSummary, COMPACTION_KEY } from '../messages/compaction-mark.ts'
-import { lastCompactionBoundary } from '../messages/views.ts'
-import { formatDecodeFailure } from '../failure.ts'
+import { decodeMessages, encodeMessages, isInternal, type Message, type Messages, textContent } from '../message/message.ts'
+import { fromChatContent } from '../store/content.ts'
+import { isCompactionBoundary } from '../message/part-make.ts'
+import { type Part } from '../message/part-model.ts'
+import { isCompactionSummary, COMPACTION_KEY } from '../message/compaction-mark.ts'
+import { lastCompactionBoundary } from '../history/views.ts'
+import { formatDecodeFailure } from '../message/failure.ts'
 import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk-ui.ts'
 import { fromUIMessages } from '../adapters/ai-sdk-ui-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
@@ -295,7 +296,7 @@ export type UIMessageStore = {
  * is an error naming it.
  *
  * @example
- * import { createChatStore } from 'chatfold'
+ * import { createChatStore } from 'chatfold/store'
  * import { uiMessageStore } from 'chatfold/ai-sdk'
  * const chat = uiMessageStore({ store: createChatStore(), conversationId: 'support-42' })
  * await chat.save([{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }])
@@ -393,12 +394,6 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
  * compaction (a compaction summary message, or a provider's compaction boundary) and what follows
  * it; the history itself when it has none. (`forLLM` then sends a provider's boundary from its part
  * on.)
- *
- * @example
- * import { textMessage, COMPACTION_KEY } from 'chatfold'
- * import { sinceCompaction } from 'chatfold/ai-sdk'
- * const summary = textMessage('user', '## Goal\n…', { metadata: { [COMPACTION_KEY]: { summarised: 1 } } })
- * sinceCompaction([textMessage('system', 'Be brief.'), textMessage('user', 'old'), summary, textMessage('user', 'new')]).length // 3
  *
  * @since 0.3.0
  * @category ai-sdk

@@ -11,9 +11,9 @@
  */
 import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
-import type { DecodeFailure } from '../failure.ts'
-import type { Message, Messages } from '../message.ts'
-import type { Part } from '../part.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { Part } from '../message/part-model.ts'
 import { aiFields, toModelMessages } from '../adapters/ai-sdk.ts'
 import { fromModelMessages } from '../adapters/ai-sdk-from.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'

@@ -8,12 +8,12 @@
  */
 import type { SessionKey, SessionStore, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk'
 import * as E from 'fp-ts/Either'
-import type { ChatLog, ChatLogRead } from '../chat-log.ts'
+import type { ChatLog, ChatLogRead } from '../store/chat-log.ts'
 import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
-import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
-import { readClaudeCode, type ClaudeCodeOptions, type ClaudeCodeSession } from '../adapters/claude-code.ts'
+import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
+import { readClaudeCode, type ClaudeCodeOptions, type ClaudeCodeSession } from '../sessions/claude-code.ts'
 
-export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../store/chat-log.ts'
 
 /** The store's conversation ids are at most this long. */
 const MAX_ID = 256
@@ -103,7 +103,7 @@ export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load
  * records as compaction boundaries.
  *
  * @example
- * import { createChatStore } from 'chatfold'
+ * import { createChatStore } from 'chatfold/store'
  * import { chatStoreSessionStore, storeChatLog } from 'chatfold/claude-agent-sdk'
  * const sessionStore = chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: Infinity })))
  * // query({ prompt, options: { sessionStore } })

@@ -5,9 +5,12 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type AdapterNote, type ChatRequest, checkRequest, formatAdapterError, formatAdapterNote, type RequestProvider, type RequestViolation } from '../adapters/index.ts'
-import { toJSONL } from '../messages/codec.ts'
-import type { RepairReport } from '../messages/pairs.ts'
+import { type ChatRequest } from '../adapters/request.ts'
+import { type RequestProvider, type RequestViolation } from '../adapters/rules-kit.ts'
+import { checkRequest } from '../adapters/rules.ts'
+import { type AdapterNote, formatAdapterError, formatAdapterNote } from '../adapters/types.ts'
+import { toJSONL } from '../history/codec.ts'
+import type { RepairReport } from '../history/pairs.ts'
 import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
 import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'

@@ -6,7 +6,7 @@
  * @module
  */
 import { isObject } from '../internal/object.ts'
-import { isClaudeCodeRecord } from '../adapters/claude-code.ts'
+import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =

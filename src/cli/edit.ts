@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message.ts'
-import { countMessage, type EncodingName, loadEstimator } from '../tokens.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { type EncodingName, loadEstimator } from '../tokenizer/load.ts'
+import { countMessage } from '../tokens/count.ts'
+import { totalOf } from '../tokens/message-tokens.ts'
 import { type ContextTokens, contextTokens } from '../tokens/usage.ts'
-import { pruneToolResultsWithReport } from '../messages/prune.ts'
-import { toJSONL } from '../messages/codec.ts'
+import { pruneToolResultsWithReport } from '../history/prune.ts'
+import { toJSONL } from '../history/codec.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'

@@ -11,10 +11,10 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type DecodeFailure, formatDecodeFailure } from '../failure.ts'
-import type { Messages } from '../message.ts'
-import { importJSONL, toJSON, toJSONL } from '../messages/codec.ts'
-import { decodeMessages } from '../message.ts'
+import { type DecodeFailure, formatDecodeFailure } from '../message/failure.ts'
+import type { Messages } from '../message/message.ts'
+import { importJSONL, toJSON, toJSONL } from '../history/codec.ts'
+import { decodeMessages } from '../message/message.ts'
 // each adapter from its own module: the adapters' index would load every one of them, and the
 // modules they carry (context edits, counting, provider counters), for a command that reads one file
 import type { AdapterError, AdapterOptions, AdapterReport } from '../adapters/types.ts'
@@ -22,7 +22,7 @@ import type { ChatRequest } from '../adapters/request.ts'
 import { fromAnthropicRequest, toAnthropicRequest } from '../adapters/anthropic-request.ts'
 import { fromGeminiRequest, toGeminiRequest } from '../adapters/gemini-request.ts'
 import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
-import { type ClaudeCodeSession, fromClaudeCode, readClaudeCode } from '../adapters/claude-code.ts'
+import { type ClaudeCodeSession, fromClaudeCode, readClaudeCode } from '../sessions/claude-code.ts'
 import { fromAnthropic } from '../adapters/anthropic-from.ts'
 import { fromGemini } from '../adapters/gemini-from.ts'
 import { fromModelMessages } from '../adapters/ai-sdk-from.ts'

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import { formatDecodeFailure } from '../failure.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import { formatDecodeFailure } from '../message/failure.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
@@ -65,7 +65,7 @@ export const writeText = async (file: string | undefined, text: string, out: (s:
     throw new CliFailure(EXIT.io, `cannot write ${file}: ${(e as Error).message}`)
   }
   // the atomic writer loads only when a file is written
-  const { formatSessionError, writeAtomic } = await import('../fs/atomic.ts')
+  const { formatSessionError, writeAtomic } = await import('../node/atomic.ts')
   const r = await writeAtomic(file, text)
   if (E.isLeft(r)) throw new CliFailure(EXIT.io, `cannot write ${file}: ${r.left.type === 'io' ? r.left.message : formatSessionError(r.left)}`)
 }

@@ -14,8 +14,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import type { EncodingName } from '../tokens.ts'
-import type { RequestProvider } from '../adapters/index.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
+import type { RequestProvider } from '../adapters/rules-kit.ts'
 import type { RenderFormat } from './render.ts'
 import type { CliIO } from './progress.ts'
 import { CliFailure, type Common, EXIT } from './shared.ts'

@@ -5,10 +5,10 @@
  * @module
  */
 import { basename } from 'node:path'
-import type { Messages } from '../message.ts'
-import { render, renderMarkdownWith } from '../messages/render.ts'
-import { renderHtmlWith } from '../messages/render-html.ts'
-import { lastTurns } from '../messages/views.ts'
+import type { Messages } from '../message/message.ts'
+import { render, renderMarkdownWith } from '../history/render.ts'
+import { renderHtmlWith } from '../history/render-html.ts'
+import { lastTurns } from '../history/views.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'

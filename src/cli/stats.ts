@@ -4,13 +4,16 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import { type ToolPairIssue, validateToolPairs } from '../messages/pairs.ts'
-import { countMessage, type EncodingName, loadEstimator, type RecordedUsage, recordedUsage, type TokenBreakdown, type UsageEstimates } from '../tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { type ToolPairIssue, validateToolPairs } from '../history/pairs.ts'
+import { type EncodingName, loadEstimator } from '../tokenizer/load.ts'
+import { countMessage } from '../tokens/count.ts'
+import { type TokenBreakdown } from '../tokens/message-tokens.ts'
+import { type RecordedUsage, recordedUsage, type UsageEstimates } from '../tokens/recorded-usage.ts'
 import { loadHistory, loadOptions, notes, readReport } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
 import { CliFailure, type Common, EXIT, grouped, showProgress } from './shared.ts'
-import { forLLM, lastCompactionBoundary } from '../messages/views.ts'
+import { forLLM, lastCompactionBoundary } from '../history/views.ts'
 import { type ContextTokens, contextTokens, usageCorrected } from '../tokens/usage.ts'
 
 /** The figures `stats` prints. */

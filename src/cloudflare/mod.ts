@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { ChatHandlerOptions } from '../http.ts'
-import { durableChatHandler, servedChatOptions } from '../http-durable.ts'
+import type { ChatHandlerOptions } from '../store/http.ts'
+import { durableChatHandler, servedChatOptions } from '../store/http-durable.ts'
 import { openDurableStore } from '../store/durable.ts'
 import { type DurableObjectStorageLike, sqlStorage } from './sql-storage.ts'
 

@@ -60,7 +60,7 @@ const randomOwner = (): string => Array.from(crypto.getRandomValues(new Uint8Arr
  * `chatfold_snapshot`, created when missing).
  *
  * @example
- * import { openDurableStore } from 'chatfold'
+ * import { openDurableStore } from 'chatfold/store'
  * import { sqlStorage } from 'chatfold/cloudflare'
  * // inside a Durable Object: const store = await openDurableStore(sqlStorage(ctx.storage))()
  *

@@ -3,9 +3,12 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message.ts'
-import { countMessage, type EncodingName, type Estimator, loadEstimator, MESSAGE_OVERHEAD, smartHeuristic } from '../tokens.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { type EncodingName, loadEstimator } from '../tokenizer/load.ts'
+import { countMessage } from '../tokens/count.ts'
+import { smartHeuristic } from '../tokens/heuristic.ts'
+import { type Estimator, MESSAGE_OVERHEAD } from '../tokens/message-tokens.ts'
+import { totalOf } from '../tokens/message-tokens.ts'
 import { planCompaction, type WindowBudget } from './plan.ts'
 import { buildTranscript } from './transcript.ts'
 import { isProviderSummary, type ProviderSummary, rebuildAfterCompaction } from './rebuild.ts'

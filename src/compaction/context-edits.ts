@@ -24,12 +24,12 @@
  *
  * @module
  */
-import { makeMessage, type Message, type Messages } from '../message.ts'
-import type { Part } from '../part.ts'
-import type { Estimator } from '../messages/prune.ts'
-import { forLLM } from '../messages/views.ts'
+import { makeMessage, type Message, type Messages } from '../message/message.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Estimator } from '../tokens/message-tokens.ts'
+import { forLLM } from '../history/views.ts'
 import { countMessage } from '../tokens/count.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { totalOf } from '../tokens/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 
 // --- model ---
@@ -38,7 +38,7 @@ import { smartHeuristic } from '../tokens/heuristic.ts'
  * Anthropic's tool-result clearing, as the Messages API takes it in `context_management.edits`.
  *
  * @example
- * import type { ClearToolUsesEdit } from 'chatfold'
+ * import type { ClearToolUsesEdit } from 'chatfold/compaction'
  * const edit: ClearToolUsesEdit = { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30_000 }, keep: { type: 'tool_uses', value: 3 }, exclude_tools: ['web_search'] }
  *
  * @since 0.2.0
@@ -57,7 +57,7 @@ export type ClearToolUsesEdit = {
  * Anthropic's thinking clearing, as the Messages API takes it in `context_management.edits`.
  *
  * @example
- * import type { ClearThinkingEdit } from 'chatfold'
+ * import type { ClearThinkingEdit } from 'chatfold/compaction'
  * const edit: ClearThinkingEdit = { type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 2 } }
  *
  * @since 0.2.0
@@ -80,7 +80,7 @@ export type ContextEdit = ClearToolUsesEdit | ClearThinkingEdit
  * What an edit cleared, in the shape of the API's `context_management.applied_edits`.
  *
  * @example
- * import type { AppliedContextEdit } from 'chatfold'
+ * import type { AppliedContextEdit } from 'chatfold/compaction'
  * const applied: AppliedContextEdit = { type: 'clear_tool_uses_20250919', cleared_tool_uses: 8, cleared_input_tokens: 50_000 }
  *
  * @since 0.2.0
@@ -115,7 +115,7 @@ export type ContextEditResult = { readonly messages: Messages; readonly applied:
  * The text a cleared tool result becomes, unless the options give another.
  *
  * @example
- * import { CLEARED_RESULT } from 'chatfold'
+ * import { CLEARED_RESULT } from 'chatfold/compaction'
  * CLEARED_RESULT // '[tool result cleared to save context]'
  *
  * @since 0.2.0
@@ -127,7 +127,7 @@ export const CLEARED_RESULT = '[tool result cleared to save context]'
  * The beta flag the Messages API needs for `context_management`.
  *
  * @example
- * import { CONTEXT_MANAGEMENT_BETA } from 'chatfold'
+ * import { CONTEXT_MANAGEMENT_BETA } from 'chatfold/compaction'
  * CONTEXT_MANAGEMENT_BETA // 'context-management-2025-06-27'
  *
  * @since 0.2.0
@@ -143,7 +143,7 @@ export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27'
  * `anthropic-beta` header). Thinking clearing goes first, as the API requires.
  *
  * @example
- * import { contextManagement } from 'chatfold'
+ * import { contextManagement } from 'chatfold/compaction'
  * contextManagement([{ type: 'clear_tool_uses_20250919' }, { type: 'clear_thinking_20251015' }])
  * // { context_management: { edits: [{ type: 'clear_thinking_20251015' }, { type: 'clear_tool_uses_20250919' }] }, betas: ['context-management-2025-06-27'] }
  *
@@ -245,7 +245,8 @@ const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) =
  * each edit cleared, as the API's `applied_edits` reports it. Thinking clearing runs first.
  *
  * @example
- * import { applyContextEdits, makeMessage, textMessage, toolCall, toolResult } from 'chatfold'
+ * import { applyContextEdits } from 'chatfold/compaction'
+ * import { makeMessage, textMessage, toolCall, toolResult } from 'chatfold/message'
  * const turn = (n: number) => [
  *   makeMessage({ role: 'assistant', parts: [toolCall({ id: `c${n}`, name: 'read', arguments: '{}' })] }),
  *   makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: `c${n}`, content: 'x'.repeat(4_000) })] }),

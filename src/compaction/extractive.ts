@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Messages } from '../message.ts'
+import type { Messages } from '../message/message.ts'
 import { buildTranscript } from './transcript.ts'
 import { PREVIOUS_SUMMARY } from './shared.ts'
 import { SUMMARY_SECTIONS, type SummarySection } from './summary.ts'
@@ -151,7 +151,7 @@ const section = (name: SummarySection, items: ReadonlyArray<string>): string => 
  * The extractive summary of a transcript, synchronously: what `extractiveSummarize` resolves to.
  *
  * @example
- * import { extractiveSummary } from 'chatfold'
+ * import { extractiveSummary } from 'chatfold/compaction'
  * extractiveSummary('[User]: Fix src/parse.ts; never touch the tests.')
  *
  * @since 0.1.0

@@ -5,14 +5,12 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message.ts'
-import type { Part, ToolResultPart } from '../part.ts'
-import { forPreservation, lastCompactionBoundary } from '../messages/views.ts'
-// The token modules themselves, not the tokens.ts entry: this module is part of chatfold/lite,
-// whose bundles must not reach the encoding loader and its rank tables.
-import type { Estimator } from '../messages/prune.ts'
+import { isInternal, type Message, type Messages } from '../message/message.ts'
+import type { Part, ToolResultPart } from '../message/part-model.ts'
+import { forPreservation, lastCompactionBoundary } from '../history/views.ts'
+import type { Estimator } from '../tokens/message-tokens.ts'
 import { countMessage } from '../tokens/count.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { totalOf } from '../tokens/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { contextTokens, type ReportedUsage } from '../tokens/usage.ts'
 import { systemPrefix } from './shared.ts'

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import type { ProviderPart } from '../part.ts'
-import { type CompactionInfo, COMPACTION_KEY } from './summary.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { ProviderPart } from '../message/part-model.ts'
+import type { CompactionInfo } from './summary.ts'
+import { COMPACTION_KEY } from '../message/compaction-mark.ts'
 import { systemPrefix } from './shared.ts'
 
 /**
@@ -22,7 +23,8 @@ export type RebuildResult = { readonly messages: Messages; readonly archive: Mes
  * as Anthropic's `compaction` block or OpenAI's `compaction` item), opaque and kept byte for byte.
  *
  * @example
- * import { providerPart, type ProviderSummary } from 'chatfold'
+ * import { providerPart } from 'chatfold/message'
+ * import { type ProviderSummary } from 'chatfold/compaction'
  * const summary: ProviderSummary = { boundary: providerPart('anthropic', 'compaction', { type: 'compaction', content: '## Goal…' }) }
  *
  * @since 0.2.0
@@ -34,7 +36,8 @@ export type ProviderSummary = { readonly boundary: ProviderPart }
  * Whether a summariser's answer is a provider's compaction boundary rather than text.
  *
  * @example
- * import { isProviderSummary, providerPart } from 'chatfold'
+ * import { isProviderSummary } from 'chatfold/compaction'
+ * import { providerPart } from 'chatfold/message'
  * isProviderSummary({ boundary: providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAA…' }) }) // true
  * isProviderSummary('## Goal…') // false
  *
@@ -68,7 +71,8 @@ export const isProviderSummary = (u: unknown): u is ProviderSummary => {
  * writer sends the block or item back unchanged.
  *
  * @example
- * import { rebuildAfterCompaction, textMessage } from 'chatfold'
+ * import { rebuildAfterCompaction } from 'chatfold/compaction'
+ * import { textMessage } from 'chatfold/message'
  * const history = [textMessage('system', 'Be brief.'), textMessage('user', 'old'), textMessage('user', 'recent')]
  * const { messages, archive } = rebuildAfterCompaction('## Goal\n…', 12, [history[2]!])(history)
  * // messages: system prompt, summary, 'recent'; archive: 'old'

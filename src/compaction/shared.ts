@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import type { Message, Messages } from '../message/message.ts'
 
 /** The number of leading system messages: the system prompt, kept first by every compaction. */
 export const systemPrefix = (ms: Messages): number => {

@@ -5,7 +5,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Message } from '../message.ts'
+import type { Message } from '../message/message.ts'
 
 // --- sections ---
 
@@ -13,7 +13,7 @@ import type { Message } from '../message.ts'
  * The sections of a compaction summary, in order, each a Markdown `## ` heading.
  *
  * @example
- * import { SUMMARY_SECTIONS } from 'chatfold'
+ * import { SUMMARY_SECTIONS } from 'chatfold/compaction'
  * SUMMARY_SECTIONS[0] // 'Goal'
  *
  * @since 0.1.0
@@ -35,7 +35,8 @@ export type SummarySection = (typeof SUMMARY_SECTIONS)[number]
  * {@link SUMMARY_SECTIONS} as `## ` headings, which `validateSummary` checks.
  *
  * @example
- * import { SUMMARY_PROMPT, buildTranscript, type Messages } from 'chatfold'
+ * import { SUMMARY_PROMPT, buildTranscript } from 'chatfold/compaction'
+ * import { type Messages } from 'chatfold/message'
  * const request = (head: Messages) => [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: buildTranscript({ maxResultLen: 2_000 })(head) }]
  *
  * @since 0.1.0
@@ -80,7 +81,7 @@ const ANY_HEADING = /^[ \t]*#{1,6}[ \t]/m
  * the sections missing and those present but empty.
  *
  * @example
- * import { validateSummary } from 'chatfold'
+ * import { validateSummary } from 'chatfold/compaction'
  * validateSummary('## Goal\nFix the parser') // left({ missing: ['Constraints', …], empty: [] })
  *
  * @since 0.1.0
@@ -99,11 +100,6 @@ export const validateSummary = (summary: string): E.Either<SummaryProblems, stri
   return missing.length === 0 && empty.length === 0 ? E.right(summary) : E.left({ missing, empty })
 }
 
-// --- summary messages ---
-
-// `COMPACTION_KEY` and `isCompactionSummary` live with the history functions (renderers and
-// usage read them too); they are public from here.
-export { COMPACTION_KEY, isCompactionSummary } from '../messages/compaction-mark.ts'
 
 /**
  * What a summary message records about the compaction that made it.

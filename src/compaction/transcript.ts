@@ -3,12 +3,13 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import { forCompaction } from '../messages/views.ts'
-import { forTranscript } from '../messages/render.ts'
-import { isCompactionSummary } from './summary.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { forCompaction } from '../history/views.ts'
+import { forTranscript } from '../history/render.ts'
+import { isCompactionSummary } from '../message/compaction-mark.ts'
 import { PREVIOUS_SUMMARY } from './shared.ts'
-import { isCompactionBoundary, type ProviderPart } from '../part.ts'
+import { isCompactionBoundary } from '../message/part-make.ts'
+import { type ProviderPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 
 /**
@@ -48,7 +49,8 @@ const boundaryText = (p: ProviderPart): string => {
  * or a line saying it is opaque).
  *
  * @example
- * import { buildTranscript, textMessage } from 'chatfold'
+ * import { buildTranscript } from 'chatfold/compaction'
+ * import { textMessage } from 'chatfold/message'
  * buildTranscript({ maxResultLen: 2_000 })([textMessage('user', 'Fix the test')]) // '[User]: Fix the test'
  *
  * @since 0.1.0

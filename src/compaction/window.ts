@@ -12,7 +12,7 @@ import { nonNegativeInt } from '../internal/number.ts'
  * `chatfold/summarize/*` ask for by default (their `maxOutputTokens`).
  *
  * @example
- * import { SUMMARY_ALLOWANCE } from 'chatfold'
+ * import { SUMMARY_ALLOWANCE } from 'chatfold/compaction'
  * SUMMARY_ALLOWANCE // 4096
  *
  * @since 0.2.0
@@ -27,7 +27,7 @@ export const SUMMARY_ALLOWANCE = 4_096
  * `contextWindow − reserveTokens`, the estimated parts (system prompt and tail) times `calibration`.
  *
  * @example
- * import type { WindowBudget } from 'chatfold'
+ * import type { WindowBudget } from 'chatfold/compaction'
  * const budget: WindowBudget = { contextWindow: 200_000, reserveTokens: 20_000, fixedTokens: 24_000, calibration: 1.25 }
  *
  * @since 0.2.0

@@ -98,7 +98,7 @@ const join = (parts: ReadonlyArray<Uint8Array>): string => {
  * A store storage in Deno KV under the key prefix `["chatfold", storeId]`.
  *
  * @example
- * import { openDurableStore } from 'chatfold'
+ * import { openDurableStore } from 'chatfold/store'
  * import { kvStorage } from 'chatfold/deno'
  * const kv = await Deno.openKv('./chat.sqlite3')
  * const store = await openDurableStore(kvStorage(kv, 'support'))()

@@ -7,9 +7,9 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { decodeMessage, decodeMessages, type Message, MessageC, type Messages } from '../message.ts'
-import type { TokenBreakdown } from '../tokens.ts'
-import { type DecodeIssue, formatDecodeFailure, prefixFailure } from '../failure.ts'
+import { decodeMessage, decodeMessages, type Message, MessageC, type Messages } from '../message/message.ts'
+import type { TokenBreakdown } from '../tokens/message-tokens.ts'
+import { type DecodeIssue, formatDecodeFailure, prefixFailure } from '../message/failure.ts'
 import { budget, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import type { TokenEstimate } from './types.ts'

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Messages } from '../message.ts'
-import type { EncodingName } from '../tokens.ts'
+import type { Messages } from '../message/message.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
 import type { EngineHost } from './host.ts'
 import type { HistoryMethods, SessionMethods } from './operations.ts'
 import type { CallOptions, EncodingOptions, EngineMode, FileOptions, ProgressOptions } from './types.ts'

@@ -8,8 +8,8 @@
  * @module
  */
 import { proxy, transfer } from 'comlink'
-import type { Messages } from '../message.ts'
-import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
+import type { Messages } from '../message/message.ts'
+import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
 import type { Summarizer } from '../compaction/compact.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
 import { type Connection, connections, resolveMode } from './connection.ts'

@@ -8,7 +8,7 @@
 import { transfer, wrap } from 'comlink'
 import type { EngineOptions } from './api.ts'
 import { type EngineHost, webWorkerHost } from './host.ts'
-import type { EncodingName } from '../tokens.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
 import { ENGINE_PROTOCOL, type EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
 import { createEngineService } from './service.ts'

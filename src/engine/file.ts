@@ -10,9 +10,9 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Message, Messages } from '../message.ts'
-import { decodeJSONLine, importJSON } from '../messages/codec.ts'
-import type { DecodeIssue } from '../failure.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { decodeJSONLine, importJSON } from '../history/codec.ts'
+import type { DecodeIssue } from '../message/failure.ts'
 import { invalidUtf8Line, isTornTail, type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { noop } from '../internal/function.ts'

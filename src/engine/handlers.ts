@@ -5,15 +5,15 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import type { Estimator, TokenBreakdown } from '../tokens.ts'
-import { definitionCount, totalOf } from '../messages/message-tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { Estimator, TokenBreakdown } from '../tokens/message-tokens.ts'
+import { definitionCount, totalOf } from '../tokens/message-tokens.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import { contextTokens } from '../tokens/usage.ts'
 import type { HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { compact, plan, planSummary, prune, pruneChanges, pruneOnce, type Pruner, prunerKey, type RemoteSummarizer } from './ops.ts'
-import type { PruneChange } from '../messages/prune.ts'
+import type { PruneChange } from '../history/prune-options.ts'
 import { admit } from './admit.ts'
 import type { EngineProgress, TokenEstimate } from './types.ts'
 

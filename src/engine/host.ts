@@ -118,7 +118,7 @@ const diagnose = async (url: string): Promise<string> => {
  * A script that cannot load fails the engine with the URL tried, the HTTP status and the fix.
  *
  * @example
- * import { createEngine, webWorkerHost } from 'chatfold'
+ * import { createEngine, webWorkerHost } from 'chatfold/engine'
  * const engine = createEngine({ mode: 'worker', host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) })
  *
  * @since 0.1.0

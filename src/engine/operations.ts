@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import type { TokenBreakdown } from '../messages/message-tokens.ts'
-import type { PruneResult } from '../messages/prune.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { TokenBreakdown } from '../tokens/message-tokens.ts'
+import type { PruneResult } from '../history/prune-options.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
 import type { CompactResult } from '../compaction/compact.ts'
@@ -93,10 +93,6 @@ export type Operations = {
 /**
  * The engine's operations: on a history it is given (`history`), and on a resident session
  * (`session`). Everything else about a call is derived from this table.
- *
- * @example
- * import { OPERATIONS } from 'chatfold'
- * OPERATIONS.session.prune.writes // true: a prune changes the session, or nothing when it fails
  *
  * @since 0.2.0
  * @category engine

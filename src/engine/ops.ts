@@ -5,10 +5,13 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import { createPruner, type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult, pruneToolResultsWithReport } from '../messages/prune.ts'
-import { countMessage, type Estimator } from '../tokens.ts'
-import { definitionCount, totalOf } from '../messages/message-tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { createPruner } from '../history/prune-incremental.ts'
+import { type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult } from '../history/prune-options.ts'
+import { pruneToolResultsWithReport } from '../history/prune.ts'
+import { countMessage } from '../tokens/count.ts'
+import { type Estimator } from '../tokens/message-tokens.ts'
+import { definitionCount, totalOf } from '../tokens/message-tokens.ts'
 import { type CompactionPlan, type PlanOptions, planCompaction, type ShouldCompactOptions } from '../compaction/plan.ts'
 import type { ContextTokensOptions } from '../tokens/usage.ts'
 import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer, type SummarizerContext, type Summary } from '../compaction/compact.ts'
@@ -96,10 +99,6 @@ export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' |
 /**
  * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
  * never settles cannot hold its session for good.
- *
- * @example
- * import { COMPACT_TIMEOUT } from 'chatfold'
- * COMPACT_TIMEOUT // 300000
  *
  * @since 0.2.0
  * @category engine

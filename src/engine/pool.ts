@@ -15,9 +15,10 @@
  * @module
  */
 import { type Remote, wrap } from 'comlink'
-import type { Message, Messages } from '../message.ts'
-import type { EncodingName, Estimator } from '../tokens.ts'
-import { type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
+import type { Estimator } from '../tokens/message-tokens.ts'
+import { type TokenBreakdown, tokenBreakdown } from '../tokens/message-tokens.ts'
 import { admit } from './admit.ts'
 import type { EngineService } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import type { EncodingName } from '../tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
 import type { RemoteSummarizer, SessionCompactResult, SessionPruneResult } from './ops.ts'
 import type {
   HistoryAnswer,
@@ -27,10 +27,6 @@ import type { EngineProgress } from './types.ts'
 /**
  * The version of the service protocol; `ping` answers it, so that a client talking to a worker
  * built from another version fails clearly instead of misbehaving.
- *
- * @example
- * import { createEngineService, ENGINE_PROTOCOL } from 'chatfold'
- * await createEngineService().ping() === ENGINE_PROTOCOL // true
  *
  * @since 0.1.0
  * @category engine

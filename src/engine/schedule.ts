@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
+import type { Message, Messages } from '../message/message.ts'
 import type { Item } from './operations.ts'
 
 // --- yielding ---

@@ -12,8 +12,10 @@
  * @module
  */
 import { expose, releaseProxy, transfer } from 'comlink'
-import type { Message, Messages } from '../message.ts'
-import { DEFAULT_ENCODING, type EncodingName, type Estimator, heuristic, loadEstimator, type TokenBreakdown } from '../tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
+import { heuristic } from '../tokens/heuristic.ts'
+import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
 import { admit } from './admit.ts'
 import { historyFile, readHistoryFile } from './file.ts'
 import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
@@ -86,11 +88,6 @@ type Batch = { readonly encoding: EncodingName; readonly parts: Array<{ readonly
 /**
  * Creates an engine service: the object an inline engine calls and a worker exposes. Each service
  * has its own sessions; estimators are shared (loaded once per encoding).
- *
- * @example
- * import { expose } from 'comlink'
- * import { createEngineService } from 'chatfold'
- * expose(createEngineService()) // the whole of a worker script
  *
  * @since 0.1.0
  * @category engine

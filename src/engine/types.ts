@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import type { EncodingName } from '../tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
 
 // --- modes ---
 
@@ -122,7 +122,8 @@ export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; r
  * without sending the whole history back. Returns the input itself when nothing changed.
  *
  * @example
- * import { applyChanges, createEngine, type Messages } from 'chatfold'
+ * import { applyChanges, createEngine } from 'chatfold/engine'
+ * import { type Messages } from 'chatfold/message'
  * declare let history: Messages
  * const engine = createEngine({ encoding: 'o200k_base' })
  * const session = await engine.open('chat-1', history)
@@ -162,7 +163,7 @@ export type EngineErrorCode = 'unsupported' | 'load' | 'crashed' | 'restarted' |
  * never hangs: when the worker fails or dies, every pending and later call rejects with it.
  *
  * @example
- * import { createEngine, EngineError } from 'chatfold'
+ * import { createEngine, EngineError } from 'chatfold/engine'
  * try {
  *   await createEngine({ mode: 'worker' }).ready()
  * } catch (e) {

@@ -26,13 +26,6 @@ const nodeEndpoint: NodeEndpointFn = (adapter as unknown as { readonly default: 
 /**
  * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (Comlink's `nodeEndpoint`).
  *
- * @example
- * import { parentPort } from 'node:worker_threads'
- * import { expose } from 'comlink'
- * import { createEngineService } from 'chatfold'
- * import { portEndpoint } from 'chatfold/node'
- * expose(createEngineService(), portEndpoint(parentPort!))
- *
  * @since 0.1.0
  * @category engine
  */

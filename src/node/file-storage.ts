@@ -36,7 +36,7 @@ const fullFailure = (dir: string, e: unknown): StoreFailure =>
  * read-only: `StoredLog.readOnly` says why, and every append is refused (`StoreFailure`, `read-only`).
  *
  * @example
- * import { openDurableStore } from 'chatfold'
+ * import { openDurableStore } from 'chatfold/store'
  * import { fileStorage } from 'chatfold/node'
  * const store = await openDurableStore(fileStorage('./chat-data'))()
  *

@@ -103,7 +103,7 @@ const send = async (res: ServerResponse, response: Response, close: boolean): Pr
  *
  * @example
  * import { createServer } from 'node:http'
- * import { createChatHandler, createChatStore } from 'chatfold'
+ * import { createChatHandler, createChatStore } from 'chatfold/store'
  * import { toNodeListener } from 'chatfold/node'
  * createServer(toNodeListener(createChatHandler(createChatStore()))).listen(8080, '127.0.0.1')
  *
@@ -251,7 +251,7 @@ export type RunningServer = {
  * (a free one by default), resolving once it listens.
  *
  * @example
- * import { createChatHandler, createChatStore } from 'chatfold'
+ * import { createChatHandler, createChatStore } from 'chatfold/store'
  * import { serve } from 'chatfold/node'
  * const running = await serve(createChatHandler(createChatStore()), { port: 8787 })
  * console.log(`listening on ${running.url}`)

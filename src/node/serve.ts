@@ -7,12 +7,12 @@
  * @module
  */
 import { resolve } from 'node:path'
-import { createChatHandler, type ChatHandlerOptions } from '../http.ts'
+import { createChatHandler, type ChatHandlerOptions } from '../store/http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import { type RunningServer, serve, type ServeOptions } from './http.ts'
-import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../http-guard.ts'
+import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../store/http-guard.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),

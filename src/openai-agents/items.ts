@@ -8,7 +8,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { AgentInputItem } from '@openai/agents'
-import type { Message, Messages } from '../message.ts'
+import type { Message, Messages } from '../message/message.ts'
 import { fromOpenAIResponses } from '../adapters/openai-responses-from.ts'
 import { toOpenAIResponses } from '../adapters/openai-responses.ts'
 import { isObject } from '../internal/object.ts'

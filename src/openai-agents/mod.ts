@@ -6,18 +6,18 @@
  * @module
  */
 import type { AgentInputItem, OpenAIResponsesCompactionArgs, OpenAIResponsesCompactionAwareSession, OpenAIResponsesCompactionResult } from '@openai/agents'
-import type { ChatLog, ChatLogRead } from '../chat-log.ts'
+import type { ChatLog, ChatLogRead } from '../store/chat-log.ts'
 import * as E from 'fp-ts/Either'
 import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
-import { failureFromErrors, formatDecodeFailure } from '../failure.ts'
+import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { compact, type CompactionReport, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { openAICompaction, type OpenAICompactionOptions } from '../summarize/openai.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './items.ts'
-import type { Messages } from '../message.ts'
+import type { Messages } from '../message/message.ts'
 
-export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../chat-log.ts'
+export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../store/chat-log.ts'
 
 /**
  * When and how a {@link chatStoreSession} compacts: once the stored history's tokens (estimated,
@@ -135,7 +135,7 @@ const record = (op: Op): { readonly text: string; readonly data: JsonRecord } =>
  *
  * @example
  * import { Agent, run } from '@openai/agents'
- * import { createChatStore } from 'chatfold'
+ * import { createChatStore } from 'chatfold/store'
  * import { chatStoreSession, storeChatLog } from 'chatfold/openai-agents'
  * declare const agent: Agent
  * const session = chatStoreSession({ log: storeChatLog(createChatStore({ maxHistorySize: Infinity })), compaction: { contextWindow: 128_000 } })

@@ -16,9 +16,10 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
-import type { Messages } from '../message.ts'
+import type { MessageUsage } from '../tokens/recorded-usage.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { referenceOf } from '../adapters/openai-responses.ts'
 import {
@@ -36,7 +37,6 @@ import {
   optNum,
   optStr,
   type Rec,
-  type RecordedUsage,
   type SessionOptions,
   type SessionRead,
   sessionRead,
@@ -49,7 +49,7 @@ const ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'function_c
 const ECHOES = new Set(['user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break'])
 
 /** The usage of a `token_count` event's `last_token_usage`, with the cached tokens taken out of the input (see below). */
-const usageOf = (u: Rec): RecordedUsage | undefined => {
+const usageOf = (u: Rec): MessageUsage | undefined => {
   const input = optNum(u, 'input_tokens')
   const output = optNum(u, 'output_tokens')
   if (input === undefined || output === undefined) return undefined

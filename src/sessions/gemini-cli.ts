@@ -14,8 +14,9 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
+import type { MessageUsage } from '../tokens/recorded-usage.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { bytesOf } from '../adapters/shared.ts'
@@ -33,7 +34,6 @@ import {
   optNum,
   optStr,
   type Rec,
-  type RecordedUsage,
   type SessionOptions,
   type SessionRead,
   sessionRead,
@@ -89,7 +89,7 @@ const resultText = (u: unknown): { readonly text: string; readonly other: unknow
   return { text: texts.join('\n'), other }
 }
 
-const usageOf = (t: Rec): RecordedUsage | undefined => {
+const usageOf = (t: Rec): MessageUsage | undefined => {
   const input = optNum(t, 'input')
   const output = optNum(t, 'output')
   if (input === undefined || output === undefined) return undefined

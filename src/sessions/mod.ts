@@ -1,5 +1,7 @@
 /**
- * chatfold/sessions: the session files of coding tools read as histories. OpenAI Codex CLI rollouts
+ * chatfold/sessions: the session files of coding tools read as histories. Claude Code transcripts
+ * (`readClaudeCode`, `fromClaudeCode`: the active branch of the record tree, compaction, sub-agents),
+ * OpenAI Codex CLI rollouts
  * (`fromCodexRollout`), Gemini CLI chat recordings (`fromGeminiCliChat`) and `opencode export` files
  * (`fromOpencodeExport`), each giving the history, what a recorded compaction archived, notes on what
  * is not part of the conversation, and the lines skipped as bad.
@@ -10,7 +12,15 @@
  *
  * @module
  */
-export type { RecordedUsage, SessionOptions, SessionRead, SkippedLine } from './shared.ts'
+export type { SessionOptions, SessionRead, SkippedLine } from './shared.ts'
 export { fromCodexRollout } from './codex.ts'
 export { fromGeminiCliChat } from './gemini-cli.ts'
 export { fromOpencodeExport } from './opencode.ts'
+export {
+  type ClaudeCodeOptions,
+  type ClaudeCodeOrigin,
+  type ClaudeCodeSession,
+  fromClaudeCode,
+  isClaudeCodeRecord,
+  readClaudeCode,
+} from './claude-code.ts'

@@ -13,9 +13,10 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure } from '../failure.ts'
-import type { Part } from '../part.ts'
-import type { Messages } from '../message.ts'
+import type { MessageUsage } from '../tokens/recorded-usage.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { referenceOf } from '../adapters/openai-responses.ts'
@@ -32,13 +33,12 @@ import {
   optNum,
   optStr,
   type Rec,
-  type RecordedUsage,
   type SessionRead,
   sessionRead,
 } from './shared.ts'
 
 /** The usage of an opencode `tokens` record, as it reported it. */
-const usageOf = (t: Rec): RecordedUsage | undefined => {
+const usageOf = (t: Rec): MessageUsage | undefined => {
   const input = optNum(t, 'input')
   const output = optNum(t, 'output')
   if (input === undefined || output === undefined) return undefined

@@ -6,10 +6,10 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure, DecodeIssue } from '../failure.ts'
-import { IsoTimestampC, type Kind, type Message, type Messages } from '../message.ts'
-import type { Part } from '../part.ts'
-import type { Role } from '../role.ts'
+import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
+import { IsoTimestampC, type Kind, type Message, type Messages } from '../message/message.ts'
+import type { Part } from '../message/part-model.ts'
+import type { Role } from '../message/role.ts'
 import { rebuildAfterCompaction } from '../compaction/rebuild.ts'
 import { fromDataUrl, settleStatuses } from '../adapters/shared.ts'
 import { jsonlLines } from '../internal/lines.ts'
@@ -62,28 +62,6 @@ export type SessionRead = {
  * @category adapters
  */
 export type SessionOptions = { readonly badLines?: 'fail' | 'skip' }
-
-/**
- * The token usage a tool recorded for one model reply, in `metadata.usage` of the assistant message:
- * `input` (the prompt tokens neither read from nor written to the cache), `output`, and where
- * reported the cache reads and writes and the reasoning share. The prompt is `input + cacheRead +
- * cacheWrite` for every source: OpenAI and Gemini count the cached tokens inside their input
- * figure, and the readers take them out (the tool's own record stays in the message's metadata).
- *
- * @example
- * import type { RecordedUsage } from 'chatfold/sessions'
- * const u: RecordedUsage = { input: 1200, output: 80, cacheRead: 1024, reasoning: 64 }
- *
- * @since 0.2.0
- * @category adapters
- */
-export type RecordedUsage = {
-  readonly input: number
-  readonly output: number
-  readonly cacheRead?: number
-  readonly cacheWrite?: number
-  readonly reasoning?: number
-}
 
 // --- field readers ---
 

@@ -7,7 +7,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Message } from '../message.ts'
+import type { Message } from '../message/message.ts'
 import type { ChatRole, ValidInput } from './input.ts'
 import {
   type ChatRecord,

@@ -7,12 +7,12 @@
  * @module
  */
 import * as t from 'io-ts'
-import type { DecodeFailure } from '../failure.ts'
-import type { Message } from '../message.ts'
-import type { Part } from '../part.ts'
+import type { DecodeFailure } from '../message/failure.ts'
+import type { Message } from '../message/message.ts'
+import type { Part } from '../message/part-model.ts'
 import { decodeBase64 } from '../internal/base64.ts'
-import { IsoTimestampC } from '../message.ts'
-import { type ChatContent, fromChatContent } from '../content.ts'
+import { IsoTimestampC } from '../message/message.ts'
+import { type ChatContent, fromChatContent } from './content.ts'
 import { ChatIdC, type ChatRole, ChatRoleC } from './input.ts'
 import * as T from './tree.ts'
 

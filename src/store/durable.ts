@@ -94,10 +94,6 @@ export type Recovery = {
  * its integrity checked by the storage), then replay the tail in order.
  * A record out of place, unreadable or refused on replay is an error naming it.
  *
- * @example
- * import { replayLog } from 'chatfold'
- * replayLog({ snapshot: undefined, tail: [] }) // right({ simulator: undefined, seq: 0, … })
- *
  * @since 0.2.0
  * @category codecs
  */
@@ -160,7 +156,7 @@ export type DurableChatStore = ChatStore & {
  * `read-only`: the store refuses every later step, and keeps serving what it holds).
  *
  * @example
- * import { memoryStorage, openDurableStore } from 'chatfold'
+ * import { memoryStorage, openDurableStore } from 'chatfold/store'
  * const store = await openDurableStore(memoryStorage())({ startTime: '2024-03-15T10:00:00Z' })
  * store.submit({ role: 'user', content: 'Hi' })
  * await store.flush() // the submit is in the log
@@ -301,7 +297,7 @@ export const openDurableStore =
  * one would, and drops the records a snapshot covers.
  *
  * @example
- * import { memoryStorage } from 'chatfold'
+ * import { memoryStorage } from 'chatfold/store'
  * const storage = memoryStorage()
  * await storage.load() // { snapshot: undefined, tail: [] }
  *

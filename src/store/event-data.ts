@@ -7,8 +7,8 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
-import { IsoTimestampC } from '../message.ts'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../message/failure.ts'
+import { IsoTimestampC } from '../message/message.ts'
 import { type ChatInput, ChatIdC, type ValidInput, validateInput } from './input.ts'
 
 declare const decodedEvent: unique symbol
@@ -91,11 +91,6 @@ export const stampInput = (data: EventFields, inputId: string, timestamp: string
  * every bad field reported by path (relative to the data); a `timestamp` is refused, since the
  * simulator's clock sets it. Hand the result to a store's `submitDecoded`.
  *
- * @example
- * import { decodeEventData } from 'chatfold'
- * decodeEventData({ role: 'user', content: "What's the weather?" }) // right(event)
- * decodeEventData({ role: 'bot', content: 'Hi' }) // left([{ path: 'role', … }])
- *
  * @since 0.2.0
  * @category codecs
  */
@@ -105,10 +100,6 @@ export const decodeEventData = (data: unknown): E.Either<DecodeFailure, DecodedE
  * Decodes a request to schedule a chat event (`POST /events`), once: `scheduled_time` (an ISO-8601
  * timestamp) and the data, as `decodeEventData` does; paths start at `scheduled_time` or `data`.
  * Hand the result to a store's `submitDecoded`.
- *
- * @example
- * import { decodeScheduledEvent } from 'chatfold'
- * decodeScheduledEvent({ scheduled_time: '2024-03-15T10:30:00Z', data: { role: 'user', content: 'Later' } }) // right(event)
  *
  * @since 0.2.0
  * @category codecs

@@ -22,7 +22,7 @@ export type StoreFailureKind = 'full' | 'lost' | 'read-only' | 'corrupt' | 'lock
  * An error of a durable store that says what kind of failure it is (see the module).
  *
  * @example
- * import { StoreFailure } from 'chatfold'
+ * import { StoreFailure } from 'chatfold/store'
  * const e = new StoreFailure('full', 'No space left for the log')
  * e.kind // 'full'
  *
@@ -45,7 +45,7 @@ export class StoreFailure extends Error {
  * the module counts too).
  *
  * @example
- * import { isStoreFailure, StoreFailure } from 'chatfold'
+ * import { isStoreFailure, StoreFailure } from 'chatfold/store'
  * isStoreFailure(new StoreFailure('lost', 'gone')) // true
  * isStoreFailure(new Error('x')) // false
  *
@@ -59,10 +59,6 @@ export const isStoreFailure = (u: unknown): u is StoreFailure =>
  * The HTTP status a failed write is answered with: 507 for a full disk (try again later), 503 for a
  * store that takes no writes (lost log, read-only medium), `undefined` for a failure no request
  * should be answered about (the store is unusable).
- *
- * @example
- * import { StoreFailure, writeFailureStatus } from 'chatfold'
- * writeFailureStatus(new StoreFailure('full', 'No space')) // 507
  *
  * @since 0.2.0
  * @category http

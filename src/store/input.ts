@@ -1,7 +1,7 @@
 /**
  * `ChatInput`: the event payload of one chat message from the user or the assistant,
- * its codec, validation with an error for every bad field, and helpers (`summary`,
- * `affectedEntities`, `shouldMergeWith`). Field names are the store's wire names (snake_case).
+ * its codec, validation with an error for every bad field, and helpers (`describeInput`,
+ * `affectedEntities`). Field names are the store's wire names (snake_case).
  *
  * @module
  */
@@ -10,9 +10,9 @@ import * as E from 'fp-ts/Either'
 import { newId, nowIso } from '../internal/id.ts'
 import { JsonRecordC } from '../internal/json.ts'
 import { pushAll } from '../internal/array.ts'
-import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
-import { IsoTimestampC } from '../message.ts'
-import { AudioBlockC, type ChatContent, ChatContentC, type ContentBlock, ImageBlockC, TextBlockC, VideoBlockC } from '../content.ts'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../message/failure.ts'
+import { IsoTimestampC } from '../message/message.ts'
+import { AudioBlockC, type ChatContent, ChatContentC, type ContentBlock, ImageBlockC, TextBlockC, VideoBlockC } from './content.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- content ---
@@ -95,11 +95,6 @@ const toErrors = (c: t.Context, found: ReadonlyArray<DecodeIssue>): t.Errors =>
  * each checked field by field, so that a failure names the exact bad field (`content[1].url`)
  * rather than every member of the block union.
  *
- * @example
- * import { ChatInputContentC } from 'chatfold'
- * ChatInputContentC.is([{ type: 'text', text: 'Hi' }]) // true
- * ChatInputContentC.is('') // false
- *
  * @since 0.1.0
  * @category codecs
  */
@@ -125,10 +120,6 @@ const isChatId = (u: unknown): u is string =>
  * An identifier of an input, a message or a conversation: a non-empty string of at most 256
  * characters without control characters.
  *
- * @example
- * import { ChatIdC } from 'chatfold'
- * ChatIdC.is('support-42') // true
- *
  * @since 0.1.0
  * @category codecs
  */
@@ -141,10 +132,6 @@ export const ChatIdC: t.Type<string, string, unknown> = new t.Type<string, strin
 
 /**
  * The two roles a chat message can have.
- *
- * @example
- * import { ChatRoleC } from 'chatfold'
- * ChatRoleC.is('assistant') // true
  *
  * @since 0.1.0
  * @category codecs
@@ -159,7 +146,7 @@ export type ChatRole = t.TypeOf<typeof ChatRoleC>
  * `validateInput` to have them reported.
  *
  * @example
- * import { ChatInputC } from 'chatfold'
+ * import { ChatInputC } from 'chatfold/store'
  * ChatInputC.is({ modality_type: 'chat', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1', role: 'user', content: 'Hi' }) // true
  *
  * @since 0.1.0
@@ -264,7 +251,7 @@ const isValidInput = (u: Readonly<Record<string, unknown>>): u is ChatInput => {
  * is a `ValidInput`: what the store's inner steps take, trusting it.
  *
  * @example
- * import { validateInput } from 'chatfold'
+ * import { validateInput } from 'chatfold/store'
  * validateInput({ modality_type: 'chat', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1', role: 'user', content: "What's the weather?" })
  * // right({ … })
  *
@@ -302,7 +289,7 @@ export type ChatInputFields = Omit<ChatInput, 'modality_type' | 'input_id' | 'ti
  * given. It does not validate: `applyInput` does.
  *
  * @example
- * import { makeChatInput } from 'chatfold'
+ * import { makeChatInput } from 'chatfold/store'
  * makeChatInput({ role: 'user', content: "What's the weather?", conversation_id: 'support-42' })
  *
  * @since 0.1.0
@@ -320,10 +307,6 @@ export const makeChatInput = (fields: ChatInputFields): ChatInput => ({
 /**
  * The entity an input without `conversation_id` is said to affect.
  *
- * @example
- * import { DEFAULT_AFFECTED_ENTITY } from 'chatfold'
- * DEFAULT_AFFECTED_ENTITY // 'default_conversation'
- *
  * @since 0.1.0
  * @category helpers
  */
@@ -334,7 +317,7 @@ export const DEFAULT_AFFECTED_ENTITY = 'default_conversation'
  * `"default_conversation"` when it has none.
  *
  * @example
- * import { affectedEntities, makeChatInput } from 'chatfold'
+ * import { affectedEntities, makeChatInput } from 'chatfold/store'
  * affectedEntities(makeChatInput({ role: 'user', content: 'Hi' })) // ['default_conversation']
  *
  * @since 0.1.0
@@ -353,33 +336,16 @@ const contentText = (content: ChatContent): string =>
  * 60 characters, with media blocks shown as `[image]`, `[audio]`, `[video]`.
  *
  * @example
- * import { makeChatInput, summary } from 'chatfold'
- * summary(makeChatInput({ role: 'user', content: "What's the weather?" })) // "User: 'What's the weather?'"
+ * import { describeInput, makeChatInput } from 'chatfold/store'
+ * describeInput(makeChatInput({ role: 'user', content: "What's the weather?" })) // "User: 'What's the weather?'"
  *
  * @since 0.1.0
  * @category helpers
  */
-export const summary = (input: ChatInput): string => {
+export const describeInput = (input: ChatInput): string => {
   const who = input.role === 'user' ? 'User' : 'Assistant'
   const flat = contentText(input.content).replace(/\s+/g, ' ').trim()
   const chars = Array.from(flat)
   const shown = chars.length > SUMMARY_LENGTH ? `${chars.slice(0, SUMMARY_LENGTH - 1).join('')}…` : flat
   return `${who}: '${shown}'`
 }
-
-/**
- * Whether two inputs should be merged into one event: never, since
- * each chat message is distinct.
- *
- * @example
- * import { makeChatInput, shouldMergeWith } from 'chatfold'
- * const a = makeChatInput({ role: 'user', content: 'Hi' })
- * shouldMergeWith(a)(makeChatInput({ role: 'user', content: 'Hi again' })) // false
- *
- * @since 0.1.0
- * @category helpers
- */
-export const shouldMergeWith =
-  (_other: ChatInput) =>
-  (_input: ChatInput): boolean =>
-    false

@@ -9,8 +9,8 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { IsoTimestampC } from '../message.ts'
-import { formatDecodeFailure as formatFailure } from '../failure.ts'
+import { IsoTimestampC } from '../message/message.ts'
+import { formatDecodeFailure as formatFailure } from '../message/failure.ts'
 import { validateInput } from './input.ts'
 import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
 import { emptyState, type ChatState } from './state.ts'
@@ -44,10 +44,6 @@ export type StoreCommand =
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.
  *
- * @example
- * import { decodeStoreCommand } from 'chatfold'
- * decodeStoreCommand({ op: 'advance', until: '2024-03-15T11:00:00Z' }) // right(command)
- *
  * @since 0.2.0
  * @category codecs
  */
@@ -76,11 +72,6 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
 /**
  * The `create` command of a simulator: what replaying it builds again.
  *
- * @example
- * import { createCommand, createSimulator } from 'chatfold'
- * const command = createCommand(createSimulator({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'a-' }))
- * command.op // 'create'
- *
  * @since 0.2.0
  * @category constructors
  */
@@ -96,10 +87,6 @@ export const createCommand = (sim: Simulator): StoreCommand => ({
  * Replays one command: `create` on no simulator, any other on one. Replaying the log of a store
  * rebuilds it exactly; a command that fails on replay means the log does not belong to this
  * store's history, and the error says why.
- *
- * @example
- * import { applyCommand } from 'chatfold'
- * applyCommand({ op: 'create', startTime: '2024-03-15T10:00:00Z', idPrefix: 'a-', maxHistorySize: 1000, defaultConversationId: 'default' })(undefined)
  *
  * @since 0.2.0
  * @category edits
@@ -130,10 +117,6 @@ const VERSION = 1
  * A simulator's JSON form: clock, id counter and prefix, the state's snapshot, the pending events
  * (each with its queue position) and the event history.
  *
- * @example
- * import { createSimulator, encodeSimulator } from 'chatfold'
- * JSON.stringify(encodeSimulator(createSimulator({ startTime: '2024-03-15T10:00:00Z' })))
- *
  * @since 0.2.0
  * @category export
  */
@@ -153,10 +136,6 @@ const decodeEvent = (u: unknown, path: string): E.Either<string, SimEvent> => {
 
 /**
  * Reads a simulator back from `encodeSimulator`'s JSON, checking the state's invariants.
- *
- * @example
- * import { createSimulator, decodeSimulator, encodeSimulator } from 'chatfold'
- * decodeSimulator(JSON.parse(JSON.stringify(encodeSimulator(createSimulator())))) // right(simulator)
  *
  * @since 0.2.0
  * @category codecs
@@ -225,10 +204,6 @@ const restoreState = (u: unknown): E.Either<string, ChatState> => {
  * trusting the state's fields and invariants and its events' inputs (all checked when the steps
  * were applied), so that it costs little more than parsing. Use `decodeSimulator` on snapshots
  * from anywhere else.
- *
- * @example
- * import { createSimulator, encodeSimulator, restoreSimulator } from 'chatfold'
- * restoreSimulator(JSON.parse(JSON.stringify(encodeSimulator(createSimulator())))) // right(simulator)
  *
  * @since 0.2.0
  * @category codecs

@@ -8,8 +8,8 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { DecodeFailure, DecodeIssue } from '../failure.ts'
-import type { Message, Messages } from '../message.ts'
+import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
+import type { Message, Messages } from '../message/message.ts'
 import type { ChatState } from './core.ts'
 import * as T from './tree.ts'
 import { fromSnapshot, snapshot } from './snapshot.ts'
@@ -17,10 +17,6 @@ import { isObject } from '../internal/object.ts'
 
 /**
  * The id of the header message of a store saved as a history.
- *
- * @example
- * import { emptyState, STORE_HEADER_ID, toStoreMessages } from 'chatfold'
- * toStoreMessages(emptyState())[0]?.id === STORE_HEADER_ID // true
  *
  * @since 0.1.0
  * @category export
@@ -35,7 +31,7 @@ const VERSION = 1
  * back.
  *
  * @example
- * import { emptyState, toStoreMessages } from 'chatfold'
+ * import { emptyState, toStoreMessages } from 'chatfold/store'
  * toStoreMessages(emptyState())[0]?.kind // 'metadata'
  *
  * @since 0.1.0
@@ -76,7 +72,7 @@ const toHistoryPath = (i: DecodeIssue): DecodeIssue => {
  * the history (`[3].metadata.chat.content`), so `[i]` is line `i + 1` of a JSONL file.
  *
  * @example
- * import { emptyState, fromStoreMessages, toStoreMessages } from 'chatfold'
+ * import { emptyState, fromStoreMessages, toStoreMessages } from 'chatfold/store'
  * fromStoreMessages(toStoreMessages(emptyState())) // right(state)
  *
  * @since 0.1.0

@@ -11,8 +11,8 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../failure.ts'
-import { IsoTimestampC, type Message, type Messages, textContent } from '../message.ts'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors } from '../message/failure.ts'
+import { IsoTimestampC, type Message, type Messages, textContent } from '../message/message.ts'
 import { ChatIdC, ChatRoleC } from './input.ts'
 import { type ChatRecord, type ChatState, compareInstants, compareStrings, conversationOf, idKey, instantOf, type MessageKey } from './core.ts'
 import * as T from './tree.ts'
@@ -33,7 +33,7 @@ const CountC: t.Type<number, number, unknown> = new t.Type<number, number, unkno
  * (the most recent matches only); `search` (case-insensitive text search over text content).
  *
  * @example
- * import { ChatQueryC } from 'chatfold'
+ * import { ChatQueryC } from 'chatfold/store'
  * ChatQueryC.is({ conversation_id: 'default', limit: 10 }) // true
  *
  * @since 0.1.0
@@ -74,7 +74,7 @@ const queryFields = ['conversation_id', 'role', 'since', 'until', 'limit', 'sear
  * included (`conversationId: expected no such field …`).
  *
  * @example
- * import { decodeQuery } from 'chatfold'
+ * import { decodeQuery } from 'chatfold/store'
  * decodeQuery({ role: 'bot' }) // left([{ path: 'role', expected: '"user" | "assistant"', actual: 'bot' }])
  *
  * @since 0.1.0
@@ -134,7 +134,7 @@ const messagesOf = (records: ReadonlyArray<ChatRecord>): Messages => records.map
  *
  * @example
  * import { pipe } from 'fp-ts/function'
- * import { emptyState, query } from 'chatfold'
+ * import { emptyState, query } from 'chatfold/store'
  * pipe(emptyState(), query({ conversation_id: 'default', role: 'user', search: 'weather', limit: 10 })) // []
  *
  * @since 0.1.0
@@ -150,7 +150,7 @@ export const query =
  * unknown conversation.
  *
  * @example
- * import { emptyState, getConversation } from 'chatfold'
+ * import { emptyState, getConversation } from 'chatfold/store'
  * getConversation('default')(emptyState()) // []
  *
  * @since 0.1.0
@@ -167,7 +167,7 @@ export const getConversation =
  * non-negative integer.
  *
  * @example
- * import { emptyState, getRecentMessages } from 'chatfold'
+ * import { emptyState, getRecentMessages } from 'chatfold/store'
  * getRecentMessages(20, 'support-42')(emptyState()) // []
  *
  * @since 0.1.0
@@ -187,7 +187,7 @@ export const getRecentMessages =
  * conversation; without, the one of the first conversation (by id) holding that message id.
  *
  * @example
- * import { emptyState, getMessageById } from 'chatfold'
+ * import { emptyState, getMessageById } from 'chatfold/store'
  * getMessageById('m-1')(emptyState()) // none
  * getMessageById('m-1', 'support-42')(emptyState()) // none
  *

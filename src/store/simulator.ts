@@ -9,9 +9,9 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { prefixFailure } from '../failure.ts'
+import { prefixFailure } from '../message/failure.ts'
 import { newId, nowIso } from '../internal/id.ts'
-import { IsoTimestampC } from '../message.ts'
+import { IsoTimestampC } from '../message/message.ts'
 import type { ValidInput } from './input.ts'
 import { decodeFields, decoded, type DecodedEvent, decodeSchedule, stampInput } from './event-data.ts'
 import { compareInstants, instantOf, type Instant } from './core.ts'
@@ -91,10 +91,6 @@ export type EventLimits = { readonly maxEvents?: number; readonly maxEventAgeSec
 /**
  * How many events the history keeps when no `maxEvents` is given.
  *
- * @example
- * import { DEFAULT_MAX_EVENTS } from 'chatfold'
- * DEFAULT_MAX_EVENTS // 10000
- *
  * @since 0.2.0
  * @category model
  */
@@ -137,7 +133,7 @@ const canonical = (iso: string): string => new Date(Date.parse(iso)).toISOString
  * A simulator with an empty queue, its clock at `startTime` (the current time by default).
  *
  * @example
- * import { createSimulator } from 'chatfold'
+ * import { createSimulator } from 'chatfold/store'
  * const sim = createSimulator({ startTime: '2024-03-15T10:00:00Z' })
  * sim.now // '2024-03-15T10:00:00.000Z'
  *
@@ -193,7 +189,7 @@ const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simu
  * Renders a store error as one line (`duplicate message id "m-1" in conversation "default"`).
  *
  * @example
- * import { describeStoreError } from 'chatfold'
+ * import { describeStoreError } from 'chatfold/store'
  * describeStoreError({ type: 'duplicate_message', messageId: 'm-1', conversationId: 'default' })
  *
  * @since 0.1.0
@@ -212,7 +208,7 @@ export const describeStoreError = (e: StoreError): string =>
  * `timestamp` is refused, since the clock sets it) or a duplicate message id.
  *
  * @example
- * import { createSimulator, submitEvent } from 'chatfold'
+ * import { createSimulator, submitEvent } from 'chatfold/store'
  * submitEvent({ role: 'assistant', content: "It's sunny and 72°F." })(createSimulator())
  * // right({ simulator, event: { status: 'applied', … } })
  *
@@ -232,7 +228,7 @@ export const submitEvent =
  * Paths in a failure start at `scheduled_time` or `data`.
  *
  * @example
- * import { createSimulator, scheduleEvent } from 'chatfold'
+ * import { createSimulator, scheduleEvent } from 'chatfold/store'
  * const sim = createSimulator({ startTime: '2024-03-15T10:00:00Z' })
  * scheduleEvent({ scheduled_time: '2024-03-15T10:30:00Z', data: { role: 'user', content: "What's the weather today?" } })(sim)
  * // right({ simulator, event: { status: 'pending', … } })
@@ -253,12 +249,6 @@ export const scheduleEvent =
  * their request. It is stamped with a generated input id (unless its data has one) and its time
  * (now, when it has no `scheduled_time`); it applies at once when that time has come, and waits in
  * the queue otherwise. Fails, changing nothing, on a duplicate message id.
- *
- * @example
- * import * as E from 'fp-ts/Either'
- * import { createSimulator, decodeEventData, submitDecodedEvent } from 'chatfold'
- * const event = decodeEventData({ role: 'user', content: 'Hi' })
- * if (E.isRight(event)) submitDecodedEvent(event.right)(createSimulator()) // right({ simulator, event: { status: 'applied', … } })
  *
  * @since 0.2.0
  * @category edits
@@ -287,7 +277,7 @@ export const submitDecodedEvent =
  * Fails, changing nothing, when `time` is not a timestamp or is before the current time.
  *
  * @example
- * import { advanceTo, createSimulator } from 'chatfold'
+ * import { advanceTo, createSimulator } from 'chatfold/store'
  * advanceTo('2024-03-15T11:00:00Z')(createSimulator({ startTime: '2024-03-15T10:00:00Z' }))
  *
  * @since 0.1.0
@@ -317,7 +307,7 @@ export const advanceTo =
  * Moves the clock forward by `seconds` (a non-negative number), applying what falls due.
  *
  * @example
- * import { advanceBy, createSimulator } from 'chatfold'
+ * import { advanceBy, createSimulator } from 'chatfold/store'
  * advanceBy(60)(createSimulator())
  *
  * @since 0.1.0
@@ -339,7 +329,7 @@ export const advanceBy =
  * Every applied or failed event, in the order they were applied: the event history.
  *
  * @example
- * import { createSimulator, eventHistory } from 'chatfold'
+ * import { createSimulator, eventHistory } from 'chatfold/store'
  * eventHistory(createSimulator()) // []
  *
  * @since 0.1.0
@@ -352,7 +342,7 @@ export const eventHistory = (sim: Simulator): ReadonlyArray<SimEvent> => T.value
  * visits only the events it returns and those `keep` turns down on the way, never the whole history.
  *
  * @example
- * import { createSimulator, recentEvents } from 'chatfold'
+ * import { createSimulator, recentEvents } from 'chatfold/store'
  * recentEvents({ limit: 10 })(createSimulator()) // []
  *
  * @since 0.2.0
@@ -375,7 +365,7 @@ export const recentEvents =
  * The events waiting for the clock, in the order they will apply.
  *
  * @example
- * import { createSimulator, pendingEvents } from 'chatfold'
+ * import { createSimulator, pendingEvents } from 'chatfold/store'
  * pendingEvents(createSimulator()) // []
  *
  * @since 0.1.0

@@ -7,9 +7,9 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../failure.ts'
+import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../message/failure.ts'
 import { JsonRecordC } from '../internal/json.ts'
-import { IsoTimestampC, type Messages } from '../message.ts'
+import { IsoTimestampC, type Messages } from '../message/message.ts'
 import { ChatIdC, ChatInputContentC, ChatRoleC } from './input.ts'
 import {
   type ChatRecord,
@@ -31,10 +31,6 @@ import * as T from './tree.ts'
 /**
  * A stored message in the store's wire shape (`ChatMessage`): ids, role, content exactly as sent,
  * timestamp, metadata, and the input id that breaks timestamp ties.
- *
- * @example
- * import { ChatMessageC } from 'chatfold'
- * ChatMessageC.is({ message_id: 'm1', conversation_id: 'default', role: 'user', content: 'Hi', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1' }) // true
  *
  * @since 0.1.0
  * @category codecs
@@ -94,7 +90,7 @@ const CountC: t.Type<number, number, unknown> = new t.Type<number, number, unkno
  * conversation id to its metadata.
  *
  * @example
- * import { ChatSnapshotC, emptyState, snapshot } from 'chatfold'
+ * import { ChatSnapshotC, emptyState, snapshot } from 'chatfold/store'
  * ChatSnapshotC.is(JSON.parse(JSON.stringify(snapshot(emptyState())))) // true
  *
  * @since 0.1.0
@@ -164,7 +160,7 @@ const wireOf = (r: ChatRecord): ChatMessage => ({
  *
  * @example
  * import { pipe } from 'fp-ts/function'
- * import { emptyState, query, toChatMessages } from 'chatfold'
+ * import { emptyState, query, toChatMessages } from 'chatfold/store'
  * const state = emptyState()
  * pipe(state, query({ limit: 10 }), toChatMessages(state)) // []
  *
@@ -188,7 +184,7 @@ export const toChatMessages =
  * exactly as sent.
  *
  * @example
- * import { emptyState, snapshot } from 'chatfold'
+ * import { emptyState, snapshot } from 'chatfold/store'
  * snapshot(emptyState()).conversations // {}
  *
  * @since 0.1.0
@@ -212,7 +208,7 @@ export const snapshot = (state: ChatState): ChatSnapshotWire => ({
  * message ids); every problem is reported by path. Messages may come in any order.
  *
  * @example
- * import { emptyState, fromSnapshot, snapshot } from 'chatfold'
+ * import { emptyState, fromSnapshot, snapshot } from 'chatfold/store'
  * fromSnapshot(JSON.parse(JSON.stringify(snapshot(emptyState())))) // right(state)
  *
  * @since 0.1.0

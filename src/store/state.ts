@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import type { DecodeFailure, DecodeIssue } from '../failure.ts'
+import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
 import { type ChatInput, ChatIdC, type ChatRole, validateInput } from './input.ts'
 import {
   type ChatState,
@@ -35,10 +35,6 @@ export { type ChatState, type ConversationMetadata, ConversationMetadataC, type 
 /**
  * The history limit per conversation when none is given: 1000.
  *
- * @example
- * import { DEFAULT_MAX_HISTORY_SIZE, emptyState } from 'chatfold'
- * emptyState().maxHistorySize === DEFAULT_MAX_HISTORY_SIZE // true
- *
  * @since 0.1.0
  * @category constructors
  */
@@ -63,7 +59,7 @@ const normaliseLimit = (n: number | undefined): number =>
  * A state without conversations.
  *
  * @example
- * import { emptyState } from 'chatfold'
+ * import { emptyState } from 'chatfold/store'
  * const state = emptyState({ maxHistorySize: 200 })
  *
  * @since 0.1.0
@@ -90,7 +86,7 @@ export const emptyState = (options: ChatStateOptions = {}): ChatState => ({
  * or a message id the state already holds.
  *
  * @example
- * import { applyInput, emptyState, makeChatInput } from 'chatfold'
+ * import { applyInput, emptyState, makeChatInput } from 'chatfold/store'
  * const r = applyInput(makeChatInput({ role: 'user', content: "What's the weather?" }))(emptyState())
  * // right(state) with one message in the "default" conversation
  *
@@ -108,7 +104,7 @@ export const applyInput =
  * Applies inputs in turn, stopping at the first that fails.
  *
  * @example
- * import { applyInputs, emptyState, makeChatInput } from 'chatfold'
+ * import { applyInputs, emptyState, makeChatInput } from 'chatfold/store'
  * applyInputs([makeChatInput({ role: 'user', content: 'Hi' }), makeChatInput({ role: 'assistant', content: 'Hello!' })])(emptyState())
  *
  * @since 0.1.0
@@ -132,7 +128,7 @@ export const applyInputs =
  * The ids of the state's conversations, in lexicographic order.
  *
  * @example
- * import { conversationIds, emptyState } from 'chatfold'
+ * import { conversationIds, emptyState } from 'chatfold/store'
  * conversationIds(emptyState()) // []
  *
  * @since 0.1.0
@@ -145,7 +141,7 @@ export const conversationIds = (state: ChatState): ReadonlyArray<string> => T.va
  * had a message.
  *
  * @example
- * import { emptyState, getConversationMetadata } from 'chatfold'
+ * import { emptyState, getConversationMetadata } from 'chatfold/store'
  * getConversationMetadata('default')(emptyState()) // none
  *
  * @since 0.1.0
@@ -163,7 +159,7 @@ export const getConversationMetadata =
  * others are; limits stay. Returns the state itself when it holds no other conversation.
  *
  * @example
- * import { emptyState, restrictTo } from 'chatfold'
+ * import { emptyState, restrictTo } from 'chatfold/store'
  * const state = emptyState()
  * restrictTo(['support-42'])(state) === state // true: nothing to hide
  *
@@ -198,7 +194,7 @@ const at = (id: string): string => `conversations[${JSON.stringify(id)}]`
  * states restored from elsewhere.
  *
  * @example
- * import { emptyState, validateState } from 'chatfold'
+ * import { emptyState, validateState } from 'chatfold/store'
  * validateState(emptyState()) // right(state)
  *
  * @since 0.1.0

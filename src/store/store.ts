@@ -85,7 +85,7 @@ export type ChatStoreJournal = {
  * A listener that throws does not stop the store or the other listeners.
  *
  * @example
- * import { createChatStore } from 'chatfold'
+ * import { createChatStore } from 'chatfold/store'
  * const store = createChatStore({ startTime: '2024-03-15T10:00:00Z', maxHistorySize: 500 })
  * store.submit({ role: 'user', content: "What's the weather?" })
  * store.state().updateCount // 1

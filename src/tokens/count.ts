@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message.ts'
-import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown, tokenBreakdown } from '../messages/message-tokens.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown, tokenBreakdown } from './message-tokens.ts'
 
 // The definition of a message's tokens lives with the history functions that count with it
 // (pruning); this module caches it. The constants and the breakdown type are public from here.
@@ -25,7 +25,8 @@ export { IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown }
  * message's stored `tokens` (often provider-reported) is not read.
  *
  * @example
- * import { countMessage, heuristic, textMessage } from 'chatfold'
+ * import { countMessage, heuristic } from 'chatfold/tokens'
+ * import { textMessage } from 'chatfold/message'
  * const count = countMessage(heuristic) // keep it: it remembers what it counted
  * count(textMessage('user', 'Hello, world!')) // { total: 8, content: 4, thinking: 0, tools: 0 }
  *
@@ -48,7 +49,8 @@ export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdo
  * a model will see.
  *
  * @example
- * import { countMessages, heuristic, textMessage } from 'chatfold'
+ * import { countMessages, heuristic } from 'chatfold/tokens'
+ * import { textMessage } from 'chatfold/message'
  * const total = countMessages(heuristic) // keep it: it remembers what it counted
  * total([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')]) // 12
  *
@@ -71,7 +73,8 @@ export const countMessages = (estimate: Estimator): ((ms: Messages) => number) =
  * and a message without counts given again is not estimated again.
  *
  * @example
- * import { heuristic, textMessage, withTokens } from 'chatfold'
+ * import { heuristic, withTokens } from 'chatfold/tokens'
+ * import { textMessage } from 'chatfold/message'
  * withTokens(heuristic)([textMessage('user', 'Hello, world!')])[0]?.tokens // { total: 8, content: 4, thinking: 0, tools: 0 }
  *
  * @since 0.1.0

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Estimator } from '../messages/prune.ts'
+import type { Estimator } from './message-tokens.ts'
 import { longPretokenTest, pretokenClassifier } from './classes.ts'
 import { heuristic } from './heuristic.ts'
 
@@ -81,7 +81,7 @@ const countRun = (count: (text: string) => number, run: string): number => {
  * for random letters. Text without such runs is counted exactly, in one call.
  *
  * @example
- * import { guardEstimator } from 'chatfold'
+ * import { guardEstimator } from 'chatfold/tokens'
  * const safe = guardEstimator((text) => text.split(/\s+/).length)
  * safe('|─'.repeat(50_000))
  *

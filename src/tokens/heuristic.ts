@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Estimator } from '../messages/prune.ts'
+import type { Estimator } from './message-tokens.ts'
 import { CJK, classOf, LETTER, PUNCT } from './classes.ts'
 
 // --- heuristics ---
@@ -14,7 +14,7 @@ import { CJK, classOf, LETTER, PUNCT } from './classes.ts'
  * −5%, JSON −25%, logs −40%, CJK −65%, English prose +40%); see {@link smartHeuristic}.
  *
  * @example
- * import { heuristic } from 'chatfold'
+ * import { heuristic } from 'chatfold/tokens'
  * heuristic('Hello, world!') // 4
  *
  * @since 0.1.0

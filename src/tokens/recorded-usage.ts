@@ -4,15 +4,38 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message.ts'
-import type { Estimator } from '../messages/prune.ts'
-import { isCompactionSummary } from '../messages/compaction-mark.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { isInternal, type Message, type Messages } from '../message/message.ts'
+import type { Estimator } from './message-tokens.ts'
+import { isCompactionSummary } from '../message/compaction-mark.ts'
+import { totalOf } from './message-tokens.ts'
 import { isObject } from '../internal/object.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
 
 // --- recorded usage ---
+
+/**
+ * The token usage a provider reported for one model reply, as the readers write it in the reply's
+ * `metadata.usage`: `input` (the prompt tokens neither read from nor written to the cache),
+ * `output`, and where reported the cache reads and writes and the reasoning share. The prompt is
+ * `input + cacheRead + cacheWrite` for every source: OpenAI and Gemini count the cached tokens
+ * inside their input figure, and the readers take them out (the tool's own record stays in the
+ * message's metadata).
+ *
+ * @example
+ * import type { MessageUsage } from 'chatfold/tokens'
+ * const u: MessageUsage = { input: 1200, output: 80, cacheRead: 1024, reasoning: 64 }
+ *
+ * @since 0.2.0
+ * @category tokens
+ */
+export type MessageUsage = {
+  readonly input: number
+  readonly output: number
+  readonly cacheRead?: number
+  readonly cacheWrite?: number
+  readonly reasoning?: number
+}
 
 /**
  * Token figures of one request, or a sum of them, as a provider reported them: `input` (prompt
@@ -21,7 +44,7 @@ import { countMessage } from './count.ts'
  * (0 when not reported).
  *
  * @example
- * import type { UsageFigures } from 'chatfold'
+ * import type { UsageFigures } from 'chatfold/tokens'
  * const u: UsageFigures = { input: 12, output: 340, cacheRead: 18_000, cacheWrite: 600, reasoning: 0 }
  *
  * @since 0.1.0
@@ -42,7 +65,7 @@ export type UsageFigures = {
  * holds of each request's prompt), and `estimatedOutput` (the replies' own tokens) against `output`.
  *
  * @example
- * import type { ModelUsage } from 'chatfold'
+ * import type { ModelUsage } from 'chatfold/tokens'
  * const m: ModelUsage = { model: 'claude-sonnet-4-5', provider: 'anthropic', replies: 2, input: 20, output: 400, cacheRead: 30_000, cacheWrite: 900, reasoning: 0, reportedPrompt: 30_920, estimatedPrompt: 28_100, estimatedOutput: 380 }
  *
  * @since 0.1.0
@@ -57,7 +80,7 @@ export type ModelUsage = UsageFigures & {
  * The estimates {@link recordedUsage} sets next to a sum of reports (see {@link ModelUsage}).
  *
  * @example
- * import type { UsageEstimates } from 'chatfold'
+ * import type { UsageEstimates } from 'chatfold/tokens'
  * const e: UsageEstimates = { replies: 1, reportedPrompt: 1_506, estimatedPrompt: 1_390, estimatedOutput: 60 }
  *
  * @since 0.1.0
@@ -80,7 +103,7 @@ export type UsageEstimates = {
  * ratio measures that too, besides the estimator's distance from the model's tokenizer.
  *
  * @example
- * import type { LastRequestUsage } from 'chatfold'
+ * import type { LastRequestUsage } from 'chatfold/tokens'
  * const last: LastRequestUsage = { messageId: 'a9', model: 'claude-sonnet-4-5', reported: { input: 3, output: 120, cacheRead: 41_000, cacheWrite: 250, reasoning: 0 }, reportedContext: 41_253, estimatedContext: 37_900, ratio: 0.919 }
  *
  * @since 0.1.0
@@ -103,7 +126,7 @@ export type LastRequestUsage = {
  * `metadata.usage` was not in the expected shape (left out of every sum).
  *
  * @example
- * import { recordedUsage, type RecordedUsage } from 'chatfold'
+ * import { recordedUsage, type RecordedUsage } from 'chatfold/tokens'
  * const describe = (u: RecordedUsage) => `${u.total.output} output tokens over ${u.byModel.length} models`
  *
  * @since 0.1.0
@@ -123,7 +146,8 @@ export type RecordedUsage = {
  * one message's tokens that you keep (see `UsageCorrectedOptions`).
  *
  * @example
- * import { loadEstimator, recordedUsage, type RecordedUsageOptions } from 'chatfold'
+ * import { loadEstimator } from 'chatfold/tokenizer'
+ * import { recordedUsage, type RecordedUsageOptions } from 'chatfold/tokens'
  * const opts: RecordedUsageOptions = { estimate: await loadEstimator('o200k_base') }
  *
  * @since 0.1.0
@@ -188,7 +212,8 @@ const add = (s: Sum, u: UsageFigures, prompt: number, output: number): void => {
  * `malformed` and left out. Pure: the same history gives the same figures.
  *
  * @example
- * import { heuristic, makeMessage, recordedUsage, text, textMessage } from 'chatfold'
+ * import { heuristic, recordedUsage } from 'chatfold/tokens'
+ * import { makeMessage, text, textMessage } from 'chatfold/message'
  * const reply = makeMessage({ role: 'assistant', parts: [text('Hello!')], model: 'm1', metadata: { usage: { input: 9, output: 3 } } })
  * const u = recordedUsage({ estimate: heuristic })([textMessage('user', 'Hi'), reply])
  * u.total.output // 3

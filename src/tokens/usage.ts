@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message.ts'
-import type { Estimator } from '../messages/prune.ts'
+import { isInternal, type Message, type Messages } from '../message/message.ts'
+import type { Estimator } from './message-tokens.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'
-import { totalOf } from '../messages/message-tokens.ts'
+import { totalOf } from './message-tokens.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
 // --- provider usage ---
@@ -27,7 +27,8 @@ const resultLength = (m: Message): number => {
  * or there is no such tool message; a fractional delta is rounded down.
  *
  * @example
- * import { backfillToolTokens, makeMessage, toolResult } from 'chatfold'
+ * import { backfillToolTokens } from 'chatfold/tokens'
+ * import { makeMessage, toolResult } from 'chatfold/message'
  * const result = makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', content: 'ok' })] })
  * backfillToolTokens(120)([result])[0]?.tokens // { total: 120 }
  *
@@ -105,7 +106,8 @@ export type UsageCorrectedOptions = {
  * estimated.
  *
  * @example
- * import { textMessage, usageCorrected } from 'chatfold'
+ * import { textMessage } from 'chatfold/message'
+ * import { usageCorrected } from 'chatfold/tokens'
  * const history = [textMessage('user', 'Hi', { id: 'u1' }), textMessage('assistant', 'Hello!', { id: 'a1' }), textMessage('user', 'More?')]
  * usageCorrected({ usage: { messageId: 'a1', tokens: 1_250 } })(history) // 1,250 plus the last message's estimate
  *
@@ -138,7 +140,8 @@ export const usageCorrected =
  * on it when they are not given a usage of their own.
  *
  * @example
- * import { lastReportedUsage, makeMessage, text } from 'chatfold'
+ * import { lastReportedUsage } from 'chatfold/tokens'
+ * import { makeMessage, text } from 'chatfold/message'
  * lastReportedUsage([makeMessage({ id: 'a1', role: 'assistant', parts: [text('Done.')], metadata: { usage: { input: 12_000, cacheRead: 30_000, output: 400 } } })])
  * // { messageId: 'a1', tokens: 42_400 }
  *
@@ -191,7 +194,7 @@ export type ContextTokensOptions = UsageCorrectedOptions & {
  * (`estimated`), the fixed tokens added when no report anchors (`fixed`), and their sum (`total`).
  *
  * @example
- * import type { ContextTokens } from 'chatfold'
+ * import type { ContextTokens } from 'chatfold/tokens'
  * const c: ContextTokens = { total: 42_650, reported: 42_400, estimated: 250, fixed: 0, anchor: 'a1' }
  *
  * @since 0.2.0

@@ -1,22 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import {
-  fromAnthropic,
-  fromGemini,
-  fromModelMessages,
-  fromOpenAIChat,
-  fromOpenAIResponses,
-  toAnthropic,
-  toGemini,
-  toModelMessages,
-  toOpenAIChat,
-  toOpenAIResponses,
-  checkRequest,
-} from '../../src/adapters/index.ts'
-import type { Message, Messages } from '../../src/message.ts'
-import type { Part } from '../../src/part.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { fromAnthropic } from '../../src/adapters/anthropic-from.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { fromGemini } from '../../src/adapters/gemini-from.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { fromOpenAIChat } from '../../src/adapters/openai-chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import type { Message, Messages } from '../../src/message/message.ts'
+import type { Part } from '../../src/message/part-model.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../arbitraries.ts'
 import { withoutIds } from './support.ts'
 

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { fromUIMessages, type Messages } from '../../src/mod.ts'
+import { fromUIMessages } from '../../src/adapters/ai-sdk-ui-from.ts'
+import { type Messages } from '../../src/message/message.ts'
 
 const read = (messages: unknown[]): Messages => {
   const r = fromUIMessages({ messages })

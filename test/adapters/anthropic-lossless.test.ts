@@ -1,25 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import {
-  ANTHROPIC_BLOCK_TYPES,
-  type AdapterNote,
-  type ChatRequest,
-  fromAnthropic,
-  fromAnthropicMessage,
-  fromAnthropicRequest,
-  toAnthropic,
-  toAnthropicRequest,
-  toGemini,
-  toModelMessages,
-  toOpenAIChat,
-  toOpenAIResponses,
-  type ToolChoice,
-  type ToolDefinition,
-} from '../../src/adapters/index.ts'
-import { decodeMessages, encodeMessages, type Message, type Messages, textMessage } from '../../src/message.ts'
-import { isCompactionBoundary, type Part } from '../../src/part.ts'
-import { forLLM } from '../../src/messages/views.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { ANTHROPIC_BLOCK_TYPES } from '../../src/adapters/anthropic-blocks.ts'
+import { fromAnthropic, fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
+import { fromAnthropicRequest, toAnthropicRequest } from '../../src/adapters/anthropic-request.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { type ChatRequest, type ToolChoice, type ToolDefinition } from '../../src/adapters/request.ts'
+import { type AdapterNote } from '../../src/adapters/types.ts'
+import { decodeMessages, encodeMessages, type Message, type Messages, textMessage } from '../../src/message/message.ts'
+import { isCompactionBoundary } from '../../src/message/part-make.ts'
+import { type Part } from '../../src/message/part-model.ts'
+import { forLLM } from '../../src/history/views.ts'
 import { right } from './support.ts'
 import { blockTypesOf, compacted, corpus, type CorpusBody, PNG_BASE64, requestBodies } from './fixtures/anthropic-corpus.ts'
 import { anthropicBodyArb } from './anthropic-arbitraries.ts'

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { anthropicStream, fromAnthropicMessage, toAnthropic } from '../../src/adapters/index.ts'
-import { createBuilder, makeBuilderState, replayBuilderInputs, type LifecycleInput } from '../../src/conversation.ts'
+import { fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { anthropicStream } from '../../src/adapters/streams-anthropic.ts'
+import { createBuilder } from '../../src/builder/builder.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs } from '../../src/builder/step.ts'
+import { type LifecycleInput } from '../../src/builder/types.ts'
 import { right } from './support.ts'
 
 /**

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { readClaudeCode } from '../../src/adapters/claude-code.ts'
+import { readClaudeCode } from '../../src/sessions/claude-code.ts'
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code')
 type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage, type Message } from '../../src/message.ts'
-import { image, text, toolCall, toolResult } from '../../src/part.ts'
-import { calibrationFromUsage, countChatRequest } from '../../src/adapters/count.ts'
+import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { image, text, toolCall, toolResult } from '../../src/message/part-make.ts'
+import { calibrationFromUsage, countChatRequest } from '../../src/counting/count.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
 import { imageSize } from '../../src/internal/image-size.ts'
 import { shouldCompact, planCompaction } from '../../src/compaction/plan.ts'
 import { lastReportedUsage } from '../../src/tokens/usage.ts'
 import { smartHeuristic } from '../../src/tokens/heuristic.ts'
-import { forLLM } from '../../src/messages/views.ts'
+import { forLLM } from '../../src/history/views.ts'
 
 // image headers with a given size, in each format's own layout
 const png = (w: number, h: number): Uint8Array => {
@@ -155,7 +155,7 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
   const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a coding agent.', tools: anthropicTools, messages: [{ role: 'user', content: 'Fix the cart.' }] }
 
   it('counts the tools the body offers, as countChatRequest does its envelope', async () => {
-    const { countRequest } = await import('../../src/adapters/count.ts')
+    const { countRequest } = await import('../../src/counting/count.ts')
     const { fromAnthropicRequest } = await import('../../src/adapters/anthropic-request.ts')
     const r = countRequest('anthropic')(body)
     if (r._tag === 'Left') throw new Error(JSON.stringify(r.left))
@@ -167,7 +167,7 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
   })
 
   it('reads each provider’s body, and names what is wrong with one that is not', async () => {
-    const { countRequest } = await import('../../src/adapters/count.ts')
+    const { countRequest } = await import('../../src/counting/count.ts')
     const chat = countRequest('openai-chat')({ model: 'gpt-5', messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'function', function: { name: 'ls', parameters: { type: 'object', properties: {} } } }] })
     expect(chat._tag === 'Right' && chat.right.tools).toBeGreaterThan(12)
     const gemini = countRequest('gemini')({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })

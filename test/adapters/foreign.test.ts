@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { makeMessage, textMessage } from '../../src/message.ts'
-import { decodePart, encodePart, isCompactionBoundary, providerPart, type Part } from '../../src/part.ts'
-import { forLLM, lastCompactionBoundary } from '../../src/messages/views.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { isCompactionBoundary, providerPart } from '../../src/message/part-make.ts'
+import { type Part } from '../../src/message/part-model.ts'
+import { decodePart, encodePart } from '../../src/message/part-registry.ts'
+import { forLLM, lastCompactionBoundary } from '../../src/history/views.ts'
 import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
 import { forTarget } from '../../src/adapters/foreign.ts'
 import type { AdapterNote } from '../../src/adapters/types.ts'
@@ -93,7 +95,7 @@ describe('provider parts in renders', () => {
   })
 
   it('shows each as a reference in plain text and logs', async () => {
-    const { render, forLog } = await import('../../src/messages/render.ts')
+    const { render, forLog } = await import('../../src/history/render.ts')
     const text = render([m])
     expect(text).toContain('[anthropic compaction: The user asked for a parser; it is written and tested.]')
     expect(text).toContain('[anthropic web_search_tool_result]')
@@ -101,14 +103,14 @@ describe('provider parts in renders', () => {
   })
 
   it('marks a compaction in Markdown, with its summary', async () => {
-    const { renderMarkdown } = await import('../../src/messages/render.ts')
+    const { renderMarkdown } = await import('../../src/history/render.ts')
     const md = renderMarkdown([m])
     expect(md).toContain('> **Compacted by anthropic:** The user asked for a parser')
     expect(md).toContain('*\\[anthropic web\\_search\\_tool\\_result\\]*')
   })
 
   it('leaves the boundary out of a transcript line, which buildTranscript passes as the previous summary', async () => {
-    const { forTranscript } = await import('../../src/messages/render.ts')
+    const { forTranscript } = await import('../../src/history/render.ts')
     const line = forTranscript(m)
     expect(line).not.toContain('compaction')
     expect(line).toContain('[anthropic web_search_tool_result]')

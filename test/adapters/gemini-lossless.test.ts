@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import * as fc from 'fast-check'
-import type { Messages } from '../../src/message.ts'
+import type { Messages } from '../../src/message/message.ts'
 import type { AdapterNote } from '../../src/adapters/types.ts'
-import {
-  fromGemini,
-  fromGeminiRequest,
-  fromGeminiResponse,
-  toAnthropic,
-  toGemini,
-  toGeminiRequest,
-  toOpenAIChat,
-  toOpenAIResponses,
-} from '../../src/adapters/index.ts'
-import { textMessage } from '../../src/message.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { fromGemini, fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
+import { fromGeminiRequest, toGeminiRequest } from '../../src/adapters/gemini-request.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { right } from './support.ts'
 import { geminiCorpus } from './fixtures/gemini-corpus.ts'
 

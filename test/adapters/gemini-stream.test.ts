@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { fromGeminiResponse, geminiStream } from '../../src/adapters/index.ts'
-import { makeBuilderState, replayBuilderInputs, type LifecycleInput } from '../../src/conversation.ts'
+import { fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
+import { geminiStream } from '../../src/adapters/streams-gemini-responses.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs } from '../../src/builder/step.ts'
+import { type LifecycleInput } from '../../src/builder/types.ts'
 import { right } from './support.ts'
 
 /**

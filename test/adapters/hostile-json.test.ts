@@ -5,24 +5,17 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import {
-  fromAnthropic,
-  fromAnthropicMessage,
-  fromGemini,
-  fromGeminiResponse,
-  fromModelMessages,
-  fromOpenAIChat,
-  fromOpenAIChatCompletion,
-  fromOpenAIResponse,
-  fromOpenAIResponses,
-  anthropicStream,
-  geminiStream,
-  openAIChatStream,
-  openAIResponsesStream,
-} from '../../src/adapters/index.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { fromAnthropic, fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
+import { fromGemini, fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
+import { fromOpenAIChat, fromOpenAIChatCompletion } from '../../src/adapters/openai-chat-from.ts'
+import { fromOpenAIResponse, fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { anthropicStream } from '../../src/adapters/streams-anthropic.ts'
+import { geminiStream, openAIResponsesStream } from '../../src/adapters/streams-gemini-responses.ts'
+import { openAIChatStream } from '../../src/adapters/streams.ts'
 import { MAX_JSON_DEPTH } from '../../src/adapters/json-text.ts'
-import type { DecodeFailure } from '../../src/failure.ts'
-import { formatDecodeFailure } from '../../src/failure.ts'
+import type { DecodeFailure } from '../../src/message/failure.ts'
+import { formatDecodeFailure } from '../../src/message/failure.ts'
 
 /** `{"a":{"a":…}}` nested `n` deep, parsed from text as a server would. */
 const deepObject = (n: number): unknown => JSON.parse(`${'{"a":'.repeat(n)}1${'}'.repeat(n)}`)

@@ -1,6 +1,9 @@
 /** What only OpenAI knows in a history, and whether a conversion's notes account for each of it. */
-import { toAnthropic, toGemini, toModelMessages, type AdapterNote } from '../../src/adapters/index.ts'
-import type { Messages } from '../../src/message.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { type AdapterNote } from '../../src/adapters/types.ts'
+import type { Messages } from '../../src/message/message.ts'
 import { openAIFields } from '../../src/adapters/openai-vocab.ts'
 import { right } from './support.ts'
 

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import {
-  fromOpenAIChat,
-  fromOpenAIChatRequest,
-  fromOpenAIResponses,
-  toOpenAIChat,
-  toOpenAIChatRequest,
-  toOpenAIResponses,
-  toOpenAIResponsesRequest,
-  type AdapterNote,
-  type ChatRequest,
-} from '../../src/adapters/index.ts'
-import { textMessage } from '../../src/message.ts'
+import { fromOpenAIChat } from '../../src/adapters/openai-chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIChatRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../src/adapters/openai-request.ts'
+import { fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { type ChatRequest } from '../../src/adapters/request.ts'
+import { type AdapterNote } from '../../src/adapters/types.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { uncovered } from './openai-facts.ts'
 import { right } from './support.ts'
 

@@ -1,24 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import {
-  fromOpenAIChat,
-  fromOpenAIChatCompletion,
-  fromOpenAIChatRequest,
-  fromOpenAIResponse,
-  fromOpenAIResponses,
-  fromOpenAIResponsesRequest,
-  toAnthropic,
-  toGemini,
-  toOpenAIChat,
-  toOpenAIChatRequest,
-  toOpenAIResponses,
-  toOpenAIResponsesRequest,
-  checkRequest,
-  openAIResponsesStream,
-  type ChatRequest,
-} from '../../src/adapters/index.ts'
-import { makeBuilderState, replayBuilderInputs } from '../../src/conversation.ts'
-import type { Messages } from '../../src/message.ts'
-import { textMessage } from '../../src/message.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { fromOpenAIChat, fromOpenAIChatCompletion } from '../../src/adapters/openai-chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../src/adapters/openai-request.ts'
+import { fromOpenAIResponse, fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { type ChatRequest } from '../../src/adapters/request.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import { openAIResponsesStream } from '../../src/adapters/streams-gemini-responses.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs } from '../../src/builder/step.ts'
+import type { Messages } from '../../src/message/message.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { openAIFields } from '../../src/adapters/openai-vocab.ts'
 import { facts, uncovered } from './openai-facts.ts'
 import { chatCorpus, chatRequest, responsesCorpus, responsesRequest } from './fixtures/openai-corpus.ts'

@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { checkRequest, toAnthropic, toGemini, toOpenAIChat } from '../../src/mod.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
 import { call, msg, result, right, text } from './support.ts'
 
 describe('vercel/ai Anthropic converter cases', () => {

@@ -4,8 +4,15 @@
  * adapter into a request that follows the rule, with a `request_fixed` note saying what changed.
  */
 import { describe, expect, it } from 'vitest'
-import { checkRequest, fromModelMessages, fromOpenAIResponses, toAnthropic, toGemini, toModelMessages, toOpenAIChat, toOpenAIResponses } from '../../src/mod.ts'
-import type { AdapterNote } from '../../src/adapters/index.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import type { AdapterNote } from '../../src/adapters/types.ts'
 import { GEMINI_PLACEHOLDER_SIGNATURE } from '../../src/adapters/rules-gemini.ts'
 import { filenameFor } from '../../src/adapters/rules-kit.ts'
 import { call, msg, result, right, text } from './support.ts'

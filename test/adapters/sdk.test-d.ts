@@ -10,21 +10,12 @@ import type Anthropic from '@anthropic-ai/sdk'
 import type { BetaMessageParam, MessageCreateParamsNonStreaming as BetaMessageCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages'
 import type { GenerateContentParameters, GenerateContentResponse, Content } from '@google/genai'
 import type { generateText, ModelMessage, UIMessage } from 'ai'
-import type {
-  AIModelMessage,
-  AIModelMessages,
-  AIUIMessage,
-  AIUIMessages,
-  AnthropicMessage,
-  AnthropicProviderBlock,
-  AnthropicRequest,
-  GeminiContent,
-  GeminiRequest,
-  OpenAIChatMessage,
-  OpenAIChatRequest,
-  OpenAIResponsesItem,
-  OpenAIResponsesRequest,
-} from '../../src/adapters/index.ts'
+import type { AIUIMessage, AIUIMessages } from '../../src/adapters/ai-sdk-ui.ts'
+import type { AIModelMessage, AIModelMessages } from '../../src/adapters/ai-sdk.ts'
+import type { AnthropicMessage, AnthropicProviderBlock, AnthropicRequest } from '../../src/adapters/anthropic-wire.ts'
+import type { GeminiContent, GeminiRequest } from '../../src/adapters/gemini.ts'
+import type { OpenAIChatMessage, OpenAIChatRequest } from '../../src/adapters/openai-chat.ts'
+import type { OpenAIResponsesItem, OpenAIResponsesRequest } from '../../src/adapters/openai-responses.ts'
 import type * as anthropic from './fixtures/anthropic.ts'
 import type * as chat from './fixtures/openai-chat.ts'
 import type * as responses from './fixtures/openai-responses.ts'

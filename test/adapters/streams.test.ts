@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import {
-  anthropicStream,
-  fromAnthropicMessage,
-  fromGeminiResponse,
-  geminiStream,
-  openAIChatStream,
-  openAIResponsesStream,
-  type StreamAssembler,
-} from '../../src/adapters/index.ts'
-import { makeBuilderState, replayBuilderInputs } from '../../src/conversation.ts'
-import type { LifecycleInput } from '../../src/conversation.ts'
+import { fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
+import { fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
+import { type StreamAssembler } from '../../src/adapters/stream-kit.ts'
+import { anthropicStream } from '../../src/adapters/streams-anthropic.ts'
+import { geminiStream, openAIResponsesStream } from '../../src/adapters/streams-gemini-responses.ts'
+import { openAIChatStream } from '../../src/adapters/streams.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs } from '../../src/builder/step.ts'
+import type { LifecycleInput } from '../../src/builder/types.ts'
 import { call, right, text } from './support.ts'
 import * as anthropic from './fixtures/anthropic.ts'
 import * as chat from './fixtures/openai-chat.ts'

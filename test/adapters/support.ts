@@ -1,8 +1,8 @@
 /** Helpers shared by the adapter tests. */
 import * as E from 'fp-ts/Either'
-import type { Message, Messages } from '../../src/message.ts'
-import type { Part } from '../../src/part.ts'
-import { formatDecodeFailure, type DecodeFailure } from '../../src/failure.ts'
+import type { Message, Messages } from '../../src/message/message.ts'
+import type { Part } from '../../src/message/part-model.ts'
+import { formatDecodeFailure, type DecodeFailure } from '../../src/message/failure.ts'
 
 /** The Right of an Either, or a thrown error naming the Left. */
 export const right = <L, A>(e: E.Either<L, A>): A => {

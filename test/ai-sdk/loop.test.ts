@@ -7,7 +7,10 @@
 import * as E from 'fp-ts/Either'
 import { generateText, type ModelMessage, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { checkRequest, countChatRequest, fromModelMessages, heuristic } from '../../src/mod.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import { countChatRequest } from '../../src/counting/count.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { contextMiddleware, contextPrepareStep, type ContextRecord } from '../../src/ai-sdk/mod.ts'
 import { initial, LIMIT, LOGS, mockModel, OVERFLOW_STEP, READ_LOG, REQUEST, RESERVE, type Seen, STEPS, tools, WINDOW } from '../support/agent-loop.ts'
 

@@ -1,7 +1,7 @@
 import { generateText, jsonSchema, type ModelMessage, streamText, tool, wrapLanguageModel } from 'ai'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it, vi } from 'vitest'
-import { heuristic } from '../../src/mod.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { contextMiddleware, type ContextRecord, type LanguageModelCallOptions, type LanguageModelPrompt } from '../../src/ai-sdk/mod.ts'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }

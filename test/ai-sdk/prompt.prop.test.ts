@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { checkRequest } from '../../src/mod.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
 import { fromLanguageModelPrompt, type LanguageModelPrompt, toLanguageModelPrompt } from '../../src/ai-sdk/prompt.ts'
 
 type Msg = LanguageModelPrompt[number]

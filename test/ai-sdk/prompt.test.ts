@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { checkRequest, textMessage, toModelMessages } from '../../src/mod.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { fromLanguageModelPrompt, type LanguageModelPrompt, providerOfModel, toLanguageModelPrompt, toolChoiceOf, toolDefinitionsOf } from '../../src/ai-sdk/prompt.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import { InMemorySessionStore, type SessionKey, type SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk'
 import { createChatStore } from '../../src/store/store.ts'
-import { createChatHandler } from '../../src/http.ts'
-import { fromClaudeCode } from '../../src/adapters/claude-code.ts'
+import { createChatHandler } from '../../src/store/http.ts'
+import { fromClaudeCode } from '../../src/sessions/claude-code.ts'
 import { chatStoreSessionStore, httpChatLog, storeChatLog } from '../../src/claude-agent-sdk/mod.ts'
 
 const inProcess = () => chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: Infinity })))

@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { checkRequest, fromClaudeCode, importJSONL, isCompactionSummary, type Message, readClaudeCode, repairToolPairs, validateToolPairs, forLLM } from '../../src/mod.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import { importJSONL } from '../../src/history/codec.ts'
+import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
+import { forLLM } from '../../src/history/views.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
+import { type Message } from '../../src/message/message.ts'
+import { fromClaudeCode, readClaudeCode } from '../../src/sessions/claude-code.ts'
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code')
 const PARALLEL = join(DIR, '1e8d4c2f-6a3b-4f1e-9d7c-2b5a8e0f4c61.jsonl')

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { importJSONL, isCompactionSummary, type Message, toJSONL } from '../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
+import { type Message } from '../../src/message/message.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { makeMessage, providerPart, textMessage, toJSONL } from '../../src/mod.ts'
+import { toJSONL } from '../../src/history/codec.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { providerPart } from '../../src/message/part-make.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'chatfold-notes-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -65,7 +67,7 @@ describe('stats shows what only one provider knows', () => {
 
 describe('convert --repair says what it changed', () => {
   it('names an orphan result it left out and a call it gave an error result', async () => {
-    const { toolCall, toolResult } = await import('../../src/part.ts')
+    const { toolCall, toolResult } = await import('../../src/message/part-make.ts')
     const file = join(dir, 'unpaired.jsonl')
     writeFileSync(
       file,

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { importJSONL, isCompactionSummary, type Message, makeMessage, textMessage, toJSONL, toolCall, toolResult } from '../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
+import { type Message, makeMessage, textMessage } from '../../src/message/message.ts'
+import { toolCall, toolResult } from '../../src/message/part-make.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')

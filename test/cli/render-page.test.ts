@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { toJSONL } from '../../src/mod.ts'
+import { toJSONL } from '../../src/history/codec.ts'
 import { launchChromium } from '../../scripts/chromium.ts'
 import { recordedHistory } from '../support/recorded-history.ts'
 

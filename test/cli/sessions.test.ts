@@ -4,7 +4,10 @@ import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { checkRequest, importJSONL, type Message, type RequestProvider, textMessage, toJSONL } from '../../src/mod.ts'
+import { type RequestProvider } from '../../src/adapters/rules-kit.ts'
+import { checkRequest } from '../../src/adapters/rules.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { type Message, textMessage } from '../../src/message/message.ts'
 
 const fixture = (p: string): string => new URL(`../fixtures/${p}`, import.meta.url).pathname
 const FIXTURES = {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { toJSONL } from '../../src/mod.ts'
+import { toJSONL } from '../../src/history/codec.ts'
 import { recordedHistory } from '../support/recorded-history.ts'
 
 const cli = async (...argv: string[]) => {

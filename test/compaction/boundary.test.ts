@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage, type Message } from '../../src/message.ts'
-import { providerPart } from '../../src/part.ts'
+import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { providerPart } from '../../src/message/part-make.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { buildTranscript } from '../../src/compaction/transcript.ts'
 import { isProviderSummary, rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
 import { compact } from '../../src/compaction/compact.ts'
-import { isCompactionSummary } from '../../src/compaction/summary.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 
 const count = (): number => 10
 const system = textMessage('system', 'Be brief.', { id: 's' })
@@ -48,8 +48,8 @@ describe('a provider compaction boundary in compaction planning', () => {
 
 describe('a provider compaction boundary in pruning', () => {
   it('prunes only the boundary and what follows it; what precedes it is never sent', async () => {
-    const { pruneToolResultsWithReport } = await import('../../src/messages/prune.ts')
-    const { toolCall, toolResult } = await import('../../src/part.ts')
+    const { pruneToolResultsWithReport } = await import('../../src/history/prune.ts')
+    const { toolCall, toolResult } = await import('../../src/message/part-make.ts')
     const use = (n: number) => [
       makeMessage({ id: `c${n}`, role: 'assistant', parts: [toolCall({ id: `k${n}`, name: 'read', arguments: '{}', status: 'complete' })] }),
       makeMessage({ id: `r${n}`, role: 'tool', parts: [toolResult({ toolCallId: `k${n}`, content: 'line\n'.repeat(2_000) })] }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage, type Message } from '../../src/message.ts'
-import { reasoning, text, toolCall, toolResult } from '../../src/part.ts'
+import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { applyContextEdits, CLEARED_RESULT, contextManagement, type ContextEdit } from '../../src/compaction/context-edits.ts'
 
 // Tokens: one per character of text, result and arguments, so that the figures can be checked by hand.

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { compact, extractiveSummarize, isCompactionSummary, makeMessage, renderMarkdown, textContent, textMessage, toolCall, toolResult } from '../../src/mod.ts'
+import { compact } from '../../src/compaction/compact.ts'
+import { extractiveSummarize } from '../../src/compaction/extractive.ts'
+import { renderMarkdown } from '../../src/history/render.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
+import { makeMessage, textContent, textMessage } from '../../src/message/message.ts'
+import { toolCall, toolResult } from '../../src/message/part-make.ts'
 
 const run = (i: number, content: string) => [
   makeMessage({ id: `a${i}`, role: 'assistant', parts: [toolCall({ id: `c${i}`, name: 'bash', arguments: '{"cmd":"npm test"}' })] }),

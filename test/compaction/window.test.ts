@@ -5,18 +5,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { makeMessage, type Message, type Messages, textMessage } from '../../src/message.ts'
-import { text, toolCall, toolResult } from '../../src/part.ts'
-import { countChatRequest, DEFAULT_CALIBRATION } from '../../src/adapters/count.ts'
+import { makeMessage, type Message, type Messages, textMessage } from '../../src/message/message.ts'
+import { text, toolCall, toolResult } from '../../src/message/part-make.ts'
+import { countChatRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
-import { fromClaudeCode } from '../../src/adapters/claude-code.ts'
+import { fromClaudeCode } from '../../src/sessions/claude-code.ts'
 import { planCompaction, shouldCompact, SUMMARY_ALLOWANCE } from '../../src/compaction/plan.ts'
 import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { contextTokens, lastReportedUsage, usageCorrected } from '../../src/tokens/usage.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { smartHeuristic } from '../../src/tokens/heuristic.ts'
-import { totalOf } from '../../src/messages/message-tokens.ts'
+import { totalOf } from '../../src/tokens/message-tokens.ts'
 
 const tools: ReadonlyArray<ToolDefinition> = Array.from({ length: 40 }, (_, i) => ({
   type: 'function',

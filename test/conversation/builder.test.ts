@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
 import * as O from 'fp-ts/Option'
-import { createBuilder } from '../../src/conversation/builder.ts'
-import { replayBuilderEvents, replayBuilderInputs } from '../../src/conversation/step.ts'
-import type { BuilderEvent, BuilderInput } from '../../src/conversation/types.ts'
-import { makeMessage, textMessage } from '../../src/message.ts'
-import { image, toolCall, toolResult } from '../../src/part.ts'
+import { createBuilder } from '../../src/builder/builder.ts'
+import { replayBuilderEvents, replayBuilderInputs } from '../../src/builder/step.ts'
+import type { BuilderEvent, BuilderInput } from '../../src/builder/types.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { image, toolCall, toolResult } from '../../src/message/part-make.ts'
 
 const clock = () => {
   let t = Date.UTC(2026, 0, 1)

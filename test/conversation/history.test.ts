@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { makeBuilderState } from '../../src/conversation/state.ts'
-import { replayBuilderInputs, step } from '../../src/conversation/step.ts'
-import type { BuilderInput, BuilderState } from '../../src/conversation/types.ts'
-import { makeMessage, type Message, textMessage } from '../../src/message.ts'
-import { image, reasoning, text, toolCall, toolResult } from '../../src/part.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs, step } from '../../src/builder/step.ts'
+import type { BuilderInput, BuilderState } from '../../src/builder/types.ts'
+import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
+import { image, reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 const base = () => deepFreeze(makeBuilderState({ systemPrompt: 'sys', systemTokens: 3 }))

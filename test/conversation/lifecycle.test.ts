@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { makeBuilderState } from '../../src/conversation/state.ts'
-import { replayBuilderInputs, step } from '../../src/conversation/step.ts'
-import type { BuilderInput, BuilderState, LifecycleInput } from '../../src/conversation/types.ts'
-import { makeMessage } from '../../src/message.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs, step } from '../../src/builder/step.ts'
+import type { BuilderInput, BuilderState, LifecycleInput } from '../../src/builder/types.ts'
+import { makeMessage } from '../../src/message/message.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 const run = (inputs: ReadonlyArray<BuilderInput>, from: BuilderState = makeBuilderState()) => replayBuilderInputs(inputs)(deepFreeze(from))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parsePartialJSON, partialArguments } from '../../src/conversation/partial-json.ts'
-import { toolCall } from '../../src/part.ts'
+import { parsePartialJSON, partialArguments } from '../../src/builder/partial-json.ts'
+import { toolCall } from '../../src/message/part-make.ts'
 
 describe('parsePartialJSON', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { applyBuilderEvent, replayBuilderEvents, replayBuilderInputs, step } from '../../src/conversation/step.ts'
-import { makeBuilderState } from '../../src/conversation/state.ts'
-import type { BuilderEvent } from '../../src/conversation/types.ts'
-import { textMessage } from '../../src/message.ts'
+import { applyBuilderEvent, replayBuilderEvents, replayBuilderInputs, step } from '../../src/builder/step.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import type { BuilderEvent } from '../../src/builder/types.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 const a = textMessage('user', 'a', { id: 'a' })

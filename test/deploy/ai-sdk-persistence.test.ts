@@ -11,7 +11,7 @@ import type { UIMessage } from 'ai'
 import { afterAll, describe, expect, it } from 'vitest'
 import { sinceCompaction, uiMessageStore } from '../../src/ai-sdk/persistence.ts'
 import { rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
-import { isCompactionSummary } from '../../src/messages/compaction-mark.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { servedEnv, startChild, stopChild, TEST_TOKEN } from '../support/served-store.ts'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { toJSONL } from '../../src/mod.ts'
+import { toJSONL } from '../../src/history/codec.ts'
 import { recordedHistory } from '../support/recorded-history.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -167,7 +167,7 @@ describe('the packed package', () => {
     writeFileSync(
       join(scratch, 'consumer.cjs'),
       `const { textMessage, textContent } = require('chatfold')
-const { saveHistory } = require('chatfold/fs')
+const { saveHistory } = require('chatfold/node')
 import('chatfold').then((m) => {
   console.log(JSON.stringify({ required: textContent(textMessage('user', 'from require')), save: typeof saveHistory, same: m.textMessage === textMessage }))
 })
@@ -178,15 +178,18 @@ import('chatfold').then((m) => {
     expect(JSON.parse(r.stdout)).toEqual({ required: 'from require', save: 'function', same: true })
   })
 
-  it('imports chatfold/lite from plain Node, and a bundle of it holds nothing of gpt-tokenizer', async () => {
+  it('imports the concept entries from plain Node, and a bundle of the table-free ones holds nothing of gpt-tokenizer', async () => {
     const r = node(`
-      import { countMessages, smartHeuristic, textMessage, forLLM } from 'chatfold/lite'
-      import * as lite from 'chatfold/lite'
-      console.log(JSON.stringify({ n: countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hello, world!')])), loader: 'loadEstimator' in lite }))
+      import { countMessages, smartHeuristic } from 'chatfold/tokens'
+      import * as tokens from 'chatfold/tokens'
+      import { textMessage } from 'chatfold/message'
+      import { forLLM } from 'chatfold/history'
+      console.log(JSON.stringify({ n: countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hello, world!')])), loader: 'loadEstimator' in tokens }))
     `)
     expect(r.stderr).toBe('')
     expect(JSON.parse(r.stdout)).toEqual({ n: expect.any(Number), loader: false })
-    writeFileSync(join(scratch, 'edge.js'), `export * from 'chatfold/lite'\n`)
+    const tableFree = ['message', 'tokens', 'history', 'builder', 'store', 'adapters', 'counting', 'sessions']
+    writeFileSync(join(scratch, 'edge.js'), tableFree.map((e, i) => `export * as e${i} from 'chatfold/${e}'\n`).join(''))
     const result = await build({
       entryPoints: [join(scratch, 'edge.js')],
       absWorkingDir: scratch,

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { admit, MAX_ISSUES } from '../../src/engine/admit.ts'
-import { textMessage } from '../../src/message.ts'
-import { countMessage, countMessages, heuristic } from '../../src/tokens.ts'
+import { textMessage } from '../../src/message/message.ts'
+import { countMessage, countMessages } from '../../src/tokens/count.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 import { deepFreeze } from '../arbitraries.ts'
 

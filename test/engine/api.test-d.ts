@@ -2,29 +2,15 @@
  * Type-level checks, verified by `tsc` (npm run typecheck): the engine's public methods, now
  * derived from `OPERATIONS`, keep the signatures they were written with by hand (both ways assignable).
  */
-import type { Messages } from '../../src/message.ts'
-import type { PruneResult } from '../../src/messages/prune.ts'
+import type { Messages } from '../../src/message/message.ts'
+import type { PruneResult } from '../../src/history/prune-options.ts'
 import type { CompactionPlan } from '../../src/compaction/plan.ts'
 import type { TranscriptOptions } from '../../src/compaction/transcript.ts'
 import type { CompactResult } from '../../src/compaction/compact.ts'
 import type { ContextTokens } from '../../src/tokens/usage.ts'
-import type {
-  CallOptions,
-  EncodingOptions,
-  Engine,
-  EngineCompactOptions,
-  EngineContextOptions,
-  EnginePlanOptions,
-  EnginePruneOptions,
-  EngineShouldCompactOptions,
-  EngineSession,
-  ProgressOptions,
-  SessionCompactResult,
-  SessionPlan,
-  SessionPruneResult,
-  SessionTokens,
-  TokenEstimate,
-} from '../../src/engine/index.ts'
+import type { Engine, EngineSession } from '../../src/engine/api.ts'
+import type { EngineCompactOptions, EngineContextOptions, EnginePlanOptions, EnginePruneOptions, EngineShouldCompactOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from '../../src/engine/ops.ts'
+import type { CallOptions, EncodingOptions, ProgressOptions, SessionTokens, TokenEstimate } from '../../src/engine/types.ts'
 
 
 /** Mutual assignability: what a caller could pass or receive before, it can now, and the other way round. */

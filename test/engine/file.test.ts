@@ -8,8 +8,8 @@
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { readHistoryFile } from '../../src/engine/file.ts'
-import { importJSON, importJSONL, toJSON, toJSONL } from '../../src/messages/codec.ts'
-import { type Messages, textMessage } from '../../src/message.ts'
+import { importJSON, importJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
+import { type Messages, textMessage } from '../../src/message/message.ts'
 
 /** Reads `file`, "counting" a message as one token, and records the progress. */
 const read = async (file: Blob, tornTail?: 'drop' | 'fail') => {

@@ -9,9 +9,10 @@ import fc from 'fast-check'
 import { type Context, type Resident, sessionHandlers } from '../../src/engine/handlers.ts'
 import { diffHistories, type EnginePruneOptions } from '../../src/engine/ops.ts'
 import { applyChanges } from '../../src/engine/types.ts'
-import { pruneToolResultsWithReport } from '../../src/messages/prune.ts'
-import { countMessage, heuristic } from '../../src/tokens.ts'
-import type { Message, Messages } from '../../src/message.ts'
+import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { countMessage } from '../../src/tokens/count.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
+import type { Message, Messages } from '../../src/message/message.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 /** Coding-agent turns whose results (0–3,000 chars) and arguments are worth pruning, frozen. */

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { counter, diffHistories, prune, pruneChanges, prunerKey } from '../../src/engine/ops.ts'
 import { applyChanges } from '../../src/engine/types.ts'
-import { textMessage } from '../../src/message.ts'
-import { heuristic } from '../../src/tokens.ts'
+import { textMessage } from '../../src/message/message.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 import { deepFreeze } from '../arbitraries.ts'
 

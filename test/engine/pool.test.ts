@@ -10,9 +10,10 @@ import { createEngineService } from '../../src/engine/service.ts'
 import { BACKLOG, COUNTER_DEPTH } from '../../src/engine/schedule.ts'
 import { type Counter, createCounter, createCountPool } from '../../src/engine/pool.ts'
 import type { CountRequest, EngineService } from '../../src/engine/protocol.ts'
-import { type Messages, textMessage } from '../../src/message.ts'
-import { toJSONL } from '../../src/messages/codec.ts'
-import { countMessage, loadEstimator } from '../../src/tokens.ts'
+import { type Messages, textMessage } from '../../src/message/message.ts'
+import { toJSONL } from '../../src/history/codec.ts'
+import { loadEstimator } from '../../src/tokenizer/load.ts'
+import { countMessage } from '../../src/tokens/count.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const ports: MessagePort[] = []

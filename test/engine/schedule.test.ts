@@ -9,8 +9,8 @@ import type { EngineService } from '../../src/engine/protocol.ts'
 import { createEngineService } from '../../src/engine/service.ts'
 import { approxBytes, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from '../../src/engine/schedule.ts'
 import { sampleSession } from '../../scripts/sample.ts'
-import { makeMessage, textMessage } from '../../src/message.ts'
-import { image } from '../../src/part.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { image } from '../../src/message/part-make.ts'
 
 const sized = (chars: number) => textMessage('user', 'x'.repeat(chars))
 

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { abortReason, throwIfAborted } from '../../src/internal/abort.ts'
-import { createChat } from '../../src/chat.ts'
+import { createChat } from '../../src/builder/chat.ts'
 import { compact } from '../../src/compaction/compact.ts'
 
 /** A signal aborted without a reason, as an older runtime leaves it (current ones fill one in). */

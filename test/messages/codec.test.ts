@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { importJSON, importJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINES } from '../../src/messages/codec.ts'
-import { formatDecodeFailure } from '../../src/failure.ts'
-import { textMessage } from '../../src/message.ts'
+import { importJSON, importJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINES } from '../../src/history/codec.ts'
+import { formatDecodeFailure } from '../../src/message/failure.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
-import { exportJSON, exportJSONL, exportMessages, exportStructuredMessages, tokensForEstimation, totalTokens } from '../../src/messages/codec.ts'
-import { forExportStructured } from '../../src/messages/views.ts'
+import { exportJSON, exportJSONL, exportMessages, exportStructuredMessages, tokensForEstimation, totalTokens } from '../../src/history/codec.ts'
+import { forExportStructured } from '../../src/history/views.ts'
 import { call, everyKind, msg, result, think, txt } from './fixtures.ts'
 
 const good = toJSONL([textMessage('user', 'hi', { id: '1' }), textMessage('assistant', 'hello', { id: '2' })])

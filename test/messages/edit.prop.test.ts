@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import * as edit from '../../src/messages/edit.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
+import * as edit from '../../src/history/edit.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
 import { conversationArb, messageArb, messagesArb } from '../arbitraries.ts'
-import type { Messages } from '../../src/message.ts'
+import type { Messages } from '../../src/message/message.ts'
 
 const edits: ReadonlyArray<readonly [string, (ms: Messages) => Messages]> = [
   ['append(valid turn)', edit.append([{ id: 'x', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'more' }] }])],
@@ -16,8 +16,6 @@ const edits: ReadonlyArray<readonly [string, (ms: Messages) => Messages]> = [
   ['deduplicateSystem', edit.deduplicateSystem],
   ['pruneEmptyAssistant', edit.pruneEmptyAssistant],
   ['trimDuplicateSynthetics', edit.trimDuplicateSynthetics],
-  ['ejectEphemeral', edit.ejectEphemeral],
-  ['ejectSynthetic', edit.ejectSynthetic],
   ['truncateResults(20)', edit.truncateResults(20)],
   ['truncated(20)', edit.truncated(20)],
 ]

@@ -6,16 +6,15 @@ import {
   clear,
   deduplicateSystem,
   dropN,
-  ejectEphemeral,
-  ejectSynthetic,
   keepFirstByRole,
   last,
   pruneEmptyAssistant,
   trimDuplicateSynthetics,
   truncated,
   truncateResults,
-} from '../../src/messages/edit.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
+} from '../../src/history/edit.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
+import { forSave, withoutSynthetic } from '../../src/history/views.ts'
 import { call, everyKind, ids, msg, result, think, txt } from './fixtures.ts'
 
 describe('append, clear, dropN', () => {
@@ -87,20 +86,22 @@ describe('trimDuplicateSynthetics', () => {
   })
 })
 
-describe('ejectEphemeral, ejectSynthetic', () => {
+// forSave and withoutSynthetic took over what ejectEphemeral and ejectSynthetic did (one name per
+// concept); the assertions are those of the removed synonyms.
+describe('forSave, withoutSynthetic', () => {
   it('ejects ephemeral results with the calls that produced them', () => {
-    const out = ejectEphemeral(everyKind)
+    const out = forSave(everyKind)
     expect(ids(out)).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'a2', 'disp', 'book', 'meta'])
     expect(out[3]?.parts).toEqual([think('look first', 'sig1'), txt('Reading.'), call('c1')])
     expect(validateToolPairs(out).valid).toBe(true)
   })
   it('an assistant message left with no call and no content goes too', () => {
     const h = [msg('u', 'user', [txt('q')]), msg('a', 'assistant', [call('c1')]), msg('t', 'tool', [result('c1')], 'ephemeral')]
-    expect(ids(ejectEphemeral(h))).toEqual(['u'])
+    expect(ids(forSave(h))).toEqual(['u'])
   })
-  it('ejectSynthetic removes synthetic messages', () => {
-    expect(ids(ejectSynthetic(everyKind))).not.toContain('syn')
-    expect(ejectSynthetic(everyKind).length).toBe(everyKind.length - 1)
+  it('withoutSynthetic removes synthetic messages', () => {
+    expect(ids(withoutSynthetic(everyKind))).not.toContain('syn')
+    expect(withoutSynthetic(everyKind).length).toBe(everyKind.length - 1)
   })
 })
 

@@ -1,7 +1,7 @@
 /** Small hand-written histories shared by the history-core tests. */
-import type { Kind, Message } from '../../src/message.ts'
-import type { Part } from '../../src/part.ts'
-import type { Role } from '../../src/role.ts'
+import type { Kind, Message } from '../../src/message/message.ts'
+import type { Part } from '../../src/message/part-model.ts'
+import type { Role } from '../../src/message/role.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 export const msg = (id: string, role: Role, parts: ReadonlyArray<Part>, kind: Kind = 'normal', extra: Partial<Message> = {}): Message =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { renderMarkdownWith } from '../../src/messages/render.ts'
+import { renderMarkdownWith } from '../../src/history/render.ts'
 import { msg, think, txt } from './fixtures.ts'
 
 /** Lines that make Markdown headings, fences, lists, quotes and rules, and plain text (HTML blocks apart: the checker below does not read them). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { demoteHeadings } from '../../src/messages/markdown.ts'
-import { renderMarkdown, renderMarkdownWith } from '../../src/messages/render.ts'
+import { demoteHeadings } from '../../src/history/markdown.ts'
+import { renderMarkdown, renderMarkdownWith } from '../../src/history/render.ts'
 import { msg, think, txt } from './fixtures.ts'
 
 describe('demoteHeadings', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { repairToolPairs, validateToolPairs } from '../../src/messages/pairs.ts'
+import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
-import type { Message } from '../../src/message.ts'
+import type { Message } from '../../src/message/message.ts'
 
 /** Histories that are nearly conversations: tool calls and results with a few colliding ids. */
 const tangledArb: fc.Arbitrary<ReadonlyArray<Message>> = fc

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { repairToolPairs, validateToolPairs } from '../../src/messages/pairs.ts'
+import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
 import { call, everyKind, ids, msg, result, think, txt } from './fixtures.ts'
 
 describe('validateToolPairs', () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { createPruner, pruneToolResults, pruneToolResultsWithReport, type PruneOptions } from '../../src/messages/prune.ts'
-import { messageTokens } from '../../src/messages/message-tokens.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
+import { createPruner } from '../../src/history/prune-incremental.ts'
+import { type PruneOptions } from '../../src/history/prune-options.ts'
+import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { messageTokens } from '../../src/tokens/message-tokens.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../arbitraries.ts'
-import type { Message, Messages } from '../../src/message.ts'
+import type { Message, Messages } from '../../src/message/message.ts'
 
 const optsArb: fc.Arbitrary<PruneOptions> = fc.record(
   {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createPruner, pruneToolResults, pruneToolResultsWithReport } from '../../src/messages/prune.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
-import type { Message } from '../../src/message.ts'
-import type { ToolCallPart, ToolResultPart } from '../../src/part.ts'
+import { createPruner } from '../../src/history/prune-incremental.ts'
+import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
+import type { Message } from '../../src/message/message.ts'
+import type { ToolCallPart, ToolResultPart } from '../../src/message/part-model.ts'
 import { call, msg, result, txt } from './fixtures.ts'
-import { countMessage } from '../../src/tokens.ts'
-import { definitionCount, totalOf } from '../../src/messages/message-tokens.ts'
+import { countMessage } from '../../src/tokens/count.ts'
+import { definitionCount, totalOf } from '../../src/tokens/message-tokens.ts'
 
 /** `turns` turns of: a user question, an assistant call, a tool result of `size` characters. */
 const history = (turns: number, size = 4000, name = 'read'): Message[] => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../src/mod.ts'
-import { renderHtmlWith } from '../../src/mod.ts'
+import type { Message } from '../../src/message/message.ts'
+import { renderHtmlWith } from '../../src/history/render-html.ts'
 import { all, tree } from '../support/html-tree.ts'
 
 /** Every tag the page may have. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, renderHtml, renderHtmlWith, text, textMessage, toolCall, toolResult } from '../../src/mod.ts'
+import { renderHtml, renderHtmlWith } from '../../src/history/render-html.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { PNG_BASE64, recordedHistory } from '../support/recorded-history.ts'
 import { all, type Node, tree } from '../support/html-tree.ts'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { forTranscript, render, renderMarkdown, renderMarkdownWith } from '../../src/messages/render.ts'
+import { forTranscript, render, renderMarkdown, renderMarkdownWith } from '../../src/history/render.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../arbitraries.ts'
-import type { Message } from '../../src/message.ts'
+import type { Message } from '../../src/message/message.ts'
 
 /** Text full of fence characters, newlines and Markdown punctuation. */
 const nastyArb = fc.string({ unit: fc.constantFrom('`', '`', '~', '\n', ' ', 'a', '#', '>', '-', '<!--', '-->'), maxLength: 60 })

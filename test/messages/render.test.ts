@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { forLog, forTranscript, render, renderMarkdown, renderMarkdownWith, renderMessage } from '../../src/messages/render.ts'
-import { forExport } from '../../src/messages/views.ts'
+import { forLog, forTranscript, render, renderMarkdown, renderMarkdownWith, renderMessage } from '../../src/history/render.ts'
+import { forExport } from '../../src/history/views.ts'
 import { call, everyKind, msg, result, think, txt } from './fixtures.ts'
 
 /** Code blocks of a Markdown document, read the CommonMark way (fence char, length ≥ opener closes). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasSubstance, isBlank, stringSet, truncator } from '../../src/messages/shared.ts'
+import { hasSubstance, isBlank, stringSet, truncator } from '../../src/history/shared.ts'
 
 describe('stringSet', () => {
   it('says whether each string is new, across growth', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import * as views from '../../src/messages/views.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
+import * as views from '../../src/history/views.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
-import type { Messages } from '../../src/message.ts'
+import type { Messages } from '../../src/message/message.ts'
 
 const all: ReadonlyArray<readonly [string, (ms: Messages) => Messages]> = [
   ['forLLM', views.forLLM],
@@ -13,7 +13,6 @@ const all: ReadonlyArray<readonly [string, (ms: Messages) => Messages]> = [
   ['forSave', views.forSave],
   ['forPreservation', views.forPreservation],
   ['forCompaction(50)', views.forCompaction(50)],
-  ['withoutEphemeral', views.withoutEphemeral],
   ['withoutInternal', views.withoutInternal],
   ['withoutSynthetic', views.withoutSynthetic],
   ['withoutThinking', views.withoutThinking],

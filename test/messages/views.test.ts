@@ -8,13 +8,12 @@ import {
   forLLM,
   forPreservation,
   forSave,
-  withoutEphemeral,
   withoutInternal,
   withoutSynthetic,
   withoutThinking,
-} from '../../src/messages/views.ts'
-import { validateToolPairs } from '../../src/messages/pairs.ts'
-import type { Message } from '../../src/message.ts'
+} from '../../src/history/views.ts'
+import { validateToolPairs } from '../../src/history/pairs.ts'
+import type { Message } from '../../src/message/message.ts'
 import { call, everyKind, ids, msg, result, think, txt } from './fixtures.ts'
 
 // The seed's include/exclude lists, over one message of every kind (see fixtures.ts).
@@ -46,7 +45,7 @@ describe('views against the seed lists', () => {
     expect(v.some((m) => m.parts.some((p) => p.type === 'reasoning'))).toBe(false)
   })
   it('without* filters drop exactly their kinds', () => {
-    expect(ids(withoutEphemeral(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'a2', 'disp', 'book', 'meta'])
+    expect(ids(forSave(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'a2', 'disp', 'book', 'meta'])
     expect(ids(withoutInternal(everyKind))).toEqual(['sys', 'u1', 'syn', 'a1', 't1', 'eph', 'a2'])
     expect(ids(withoutSynthetic(everyKind))).toEqual(['sys', 'u1', 'a1', 't1', 'eph', 'a2', 'disp', 'book', 'meta'])
   })
@@ -54,7 +53,7 @@ describe('views against the seed lists', () => {
 
 describe('pair safety', () => {
   it('a dropped ephemeral result takes its call with it; other calls stay', () => {
-    for (const v of [forPreservation, forSave, forExport, withoutEphemeral, forCompaction(1000)]) {
+    for (const v of [forPreservation, forSave, forExport, forCompaction(1000)]) {
       const out = v(everyKind)
       const a1 = out.find((m) => m.id === 'a1')
       expect(a1?.parts.filter((p) => p.type === 'tool_call').map((p) => p.type === 'tool_call' && p.id)).toEqual(['c1'])
@@ -87,7 +86,7 @@ describe('pair safety', () => {
 describe('identity and untouched messages', () => {
   it('returns the input itself when the view keeps everything', () => {
     const normal = everyKind.filter((m) => m.kind === 'normal')
-    for (const v of [forLLM, forExport, forExportStructured, forSave, forPreservation, withoutEphemeral, withoutInternal, withoutSynthetic]) {
+    for (const v of [forLLM, forExport, forExportStructured, forSave, forPreservation, withoutInternal, withoutSynthetic]) {
       expect(v(normal)).toBe(normal)
     }
     const plain = [msg('u', 'user', [txt('hi')]), msg('a', 'assistant', [txt('yo')])]

@@ -10,8 +10,10 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
 import { generateText, modelMessageSchema, validateUIMessages, type UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
-import { fromUIMessages, toModelMessages, toUIMessages } from '../../src/adapters/index.ts'
-import { isInternal, type Messages } from '../../src/message.ts'
+import { fromUIMessages } from '../../src/adapters/ai-sdk-ui-from.ts'
+import { toUIMessages } from '../../src/adapters/ai-sdk-ui.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { isInternal, type Messages } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
 
 const RUNS = { numRuns: 60 }

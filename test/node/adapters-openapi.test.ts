@@ -12,23 +12,18 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ValidateFunction } from 'ajv'
-import {
-  fromOpenAIChat,
-  fromOpenAIChatRequest,
-  fromOpenAIResponses,
-  fromOpenAIResponsesRequest,
-  toOpenAIChat,
-  toOpenAIChatRequest,
-  toOpenAIResponses,
-  toOpenAIResponsesRequest,
-} from '../../src/adapters/index.ts'
-import type { Messages } from '../../src/message.ts'
+import { fromOpenAIChat } from '../../src/adapters/openai-chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../src/adapters/openai-request.ts'
+import { fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import type { Messages } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
 import * as chat from '../adapters/fixtures/openai-chat.ts'
 import * as responses from '../adapters/fixtures/openai-responses.ts'
 import * as anthropic from '../adapters/fixtures/anthropic.ts'
 import * as corpus from '../adapters/fixtures/openai-corpus.ts'
-import { fromAnthropic } from '../../src/adapters/index.ts'
+import { fromAnthropic } from '../../src/adapters/anthropic-from.ts'
 
 // OpenAI's published document is not part of this repository: it sits in the `shared/specs/` folder
 // beside the checkout (as on CI), or wherever OPENAI_OPENAPI_SPEC points. Without it the schema

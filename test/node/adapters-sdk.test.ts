@@ -11,29 +11,24 @@ import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import { generateText } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
-import {
-  anthropicStream,
-  fromAnthropic,
-  fromAnthropicMessage,
-  fromGemini,
-  fromGeminiResponse,
-  fromModelMessages,
-  fromOpenAIChat,
-  fromOpenAIChatCompletion,
-  fromOpenAIResponse,
-  fromOpenAIResponses,
-  geminiStream,
-  openAIChatStream,
-  toAnthropic,
-  toGemini,
-  toModelMessages,
-  toOpenAIChat,
-  toOpenAIResponses,
-  type StreamAssembler,
-} from '../../src/adapters/index.ts'
-import { makeBuilderState, replayBuilderInputs } from '../../src/conversation.ts'
-import type { LifecycleInput } from '../../src/conversation.ts'
-import type { Messages } from '../../src/message.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { fromAnthropic, fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
+import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { fromGemini, fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
+import { toGemini } from '../../src/adapters/gemini.ts'
+import { fromOpenAIChat, fromOpenAIChatCompletion } from '../../src/adapters/openai-chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIResponse, fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { type StreamAssembler } from '../../src/adapters/stream-kit.ts'
+import { anthropicStream } from '../../src/adapters/streams-anthropic.ts'
+import { geminiStream } from '../../src/adapters/streams-gemini-responses.ts'
+import { openAIChatStream } from '../../src/adapters/streams.ts'
+import { makeBuilderState } from '../../src/builder/state.ts'
+import { replayBuilderInputs } from '../../src/builder/step.ts'
+import type { LifecycleInput } from '../../src/builder/types.ts'
+import type { Messages } from '../../src/message/message.ts'
 import * as anthropicFx from '../adapters/fixtures/anthropic.ts'
 import * as chatFx from '../adapters/fixtures/openai-chat.ts'
 import * as responsesFx from '../adapters/fixtures/openai-responses.ts'

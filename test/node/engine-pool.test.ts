@@ -5,9 +5,11 @@
  * host factory that answers one worker for every call gets no counters.
  */
 import { describe, expect, it } from 'vitest'
-import { createEngine, type EngineHost } from '../../src/engine/index.ts'
+import { createEngine } from '../../src/engine/client.ts'
+import { type EngineHost } from '../../src/engine/host.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
-import { countMessage, countMessages, loadEstimator } from '../../src/tokens.ts'
+import { loadEstimator } from '../../src/tokenizer/load.ts'
+import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const history = sampleSession({ messages: 800, seed: 5 })

@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createNodeEngine } from '../../src/node/engine.ts'
-import { createEngine, EngineError } from '../../src/engine/index.ts'
+import { createEngine } from '../../src/engine/client.ts'
+import { EngineError } from '../../src/engine/types.ts'
 import { engineContract } from '../support/engine-contract.ts'
 import { engineAborts } from '../support/engine-aborts.ts'
-import { toJSONL } from '../../src/messages/codec.ts'
+import { toJSONL } from '../../src/history/codec.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const workerThreads = [{ name: 'worker_threads', make: (o: Parameters<typeof createNodeEngine>[0]) => createNodeEngine(o) }]

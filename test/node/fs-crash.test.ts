@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
-import { loadHistory } from '../../src/fs/session.ts'
-import { toJSONL } from '../../src/messages/codec.ts'
-import { forSave } from '../../src/messages/views.ts'
+import { loadHistory } from '../../src/node/session-file.ts'
+import { toJSONL } from '../../src/history/codec.ts'
+import { forSave } from '../../src/history/views.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 const loop = join(dirname(fileURLToPath(import.meta.url)), 'support', 'save-loop.ts')

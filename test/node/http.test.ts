@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import { createChatHandler } from '../../src/http.ts'
+import { createChatHandler } from '../../src/store/http.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { type RunningServer, serve, toNodeListener } from '../../src/node/http.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { connect } from 'node:net'
-import { createChatHandler } from '../../src/http.ts'
+import { createChatHandler } from '../../src/store/http.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { serve } from '../../src/node/http.ts'
 

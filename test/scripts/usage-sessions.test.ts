@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { calibrationFromUsage } from '../../src/adapters/count.ts'
-import { makeMessage, text, textMessage } from '../../src/mod.ts'
+import { calibrationFromUsage } from '../../src/counting/count.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { text } from '../../src/message/part-make.ts'
 import { fitLine, formatOf, loadSession, peerModel, promptOf, recordedRequests, sessionFiles, withPromptAsInput } from '../../scripts/bench/usage-sessions.ts'
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromCodexRollout, type SessionRead } from '../../src/sessions/mod.ts'
-import { importJSONL, isCompactionSummary, type Message, toJSONL } from '../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
+import { type Message } from '../../src/message/message.ts'
 
 const FIXTURE = new URL('../fixtures/codex/rollout-2026-03-14T09-12-04-019a7c2e-5d41-7a90-8c3e-2f6b1d0e9a47.jsonl', import.meta.url)
 const text = readFileSync(FIXTURE, 'utf8')

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromGeminiCliChat, type SessionRead } from '../../src/sessions/mod.ts'
-import { importJSONL, type Message, toJSONL } from '../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { type Message } from '../../src/message/message.ts'
 
 const JSON_FIXTURE = readFileSync(new URL('../fixtures/gemini-cli/session-2026-04-02T16-30-6f0c2d1e.json', import.meta.url), 'utf8')
 const JSONL_FIXTURE = readFileSync(new URL('../fixtures/gemini-cli/session-2026-05-11T08-00-9a8b7c6d.jsonl', import.meta.url), 'utf8')

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromOpencodeExport, type SessionRead } from '../../src/sessions/mod.ts'
-import { importJSONL, isCompactionSummary, type Message, toJSONL } from '../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
+import { type Message } from '../../src/message/message.ts'
 
 const TEXT = readFileSync(new URL('../fixtures/opencode/ses_3f1a9c0e2ffeQ7mK2vLb8xYz4D.json', import.meta.url), 'utf8')
 type Rec = Record<string, unknown>

@@ -3,7 +3,8 @@ import * as E from 'fp-ts/Either'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fromCodexRollout, fromGeminiCliChat, type SessionOptions, type SessionRead } from '../../src/sessions/mod.ts'
-import type { DecodeFailure, Message } from '../../src/mod.ts'
+import type { DecodeFailure } from '../../src/message/failure.ts'
+import type { Message } from '../../src/message/message.ts'
 
 const CODEX = readFileSync(new URL('../fixtures/codex/rollout-2026-03-14T09-12-04-019a7c2e-5d41-7a90-8c3e-2f6b1d0e9a47.jsonl', import.meta.url), 'utf8')
 const GEMINI = readFileSync(new URL('../fixtures/gemini-cli/session-2026-05-11T08-00-9a8b7c6d.jsonl', import.meta.url), 'utf8')

@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { createChatHandler } from '../../src/http.ts'
+import { createChatHandler } from '../../src/store/http.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { DEFAULT_MAX_EVENTS, eventHistory, recentEvents, type SimEvent } from '../../src/store/simulator.ts'
 

@@ -1,6 +1,6 @@
 /** Shared builders for the store tests. */
 import * as E from 'fp-ts/Either'
-import type { ChatContent } from '../../src/content.ts'
+import type { ChatContent } from '../../src/store/content.ts'
 import type { ChatInput, ChatRole } from '../../src/store/input.ts'
 import { applyInput, type ChatState } from '../../src/store/state.ts'
 import { deepFreeze } from '../arbitraries.ts'

@@ -6,8 +6,7 @@ import {
   ChatInputC,
   ChatRoleC,
   makeChatInput,
-  shouldMergeWith,
-  summary,
+  describeInput,
   validateInput,
 } from '../../src/store/input.ts'
 import { deepFreeze } from '../arbitraries.ts'
@@ -112,17 +111,14 @@ describe('helpers', () => {
   })
 
   it('summary matches the seed', () => {
-    expect(summary(base)).toBe("User: 'What's the weather?'")
-    expect(summary({ ...base, role: 'assistant', content: "It's sunny today" })).toBe("Assistant: 'It's sunny today'")
+    expect(describeInput(base)).toBe("User: 'What's the weather?'")
+    expect(describeInput({ ...base, role: 'assistant', content: "It's sunny today" })).toBe("Assistant: 'It's sunny today'")
   })
 
   it('summary marks media and cuts long text on a character boundary', () => {
-    expect(summary({ ...base, content: [{ type: 'text', text: 'Look:' }, { type: 'image', source: 'url', url: 'https://e/x.png' }] })).toBe("User: 'Look: [image]'")
-    const long = summary({ ...base, content: '😀'.repeat(100) })
+    expect(describeInput({ ...base, content: [{ type: 'text', text: 'Look:' }, { type: 'image', source: 'url', url: 'https://e/x.png' }] })).toBe("User: 'Look: [image]'")
+    const long = describeInput({ ...base, content: '😀'.repeat(100) })
     expect(long).toBe(`User: '${'😀'.repeat(59)}…'`)
   })
 
-  it('shouldMergeWith is always false', () => {
-    expect(shouldMergeWith(base)(base)).toBe(false)
-  })
 })

@@ -5,7 +5,7 @@
  * opens again from what the storage holds.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { durableChatHandler } from '../../src/http-durable.ts'
+import { durableChatHandler } from '../../src/store/http-durable.ts'
 import { type KvAtomicLike, type KvLike, kvStorage } from '../../src/deno/kv-storage.ts'
 import { memoryStorage, openDurableStore, type StoreStorage } from '../../src/store/durable.ts'
 

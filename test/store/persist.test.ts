@@ -3,9 +3,9 @@ import * as E from 'fp-ts/Either'
 import { emptyState } from '../../src/store/state.ts'
 import { snapshot } from '../../src/store/snapshot.ts'
 import { fromStoreMessages, STORE_HEADER_ID, toStoreMessages } from '../../src/store/persist.ts'
-import { importJSONL, toJSONL } from '../../src/messages/codec.ts'
-import { forSave } from '../../src/messages/views.ts'
-import { textMessage, type Message } from '../../src/message.ts'
+import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { forSave } from '../../src/history/views.ts'
+import { textMessage, type Message } from '../../src/message/message.ts'
 import { applyAll, chat } from './helpers.ts'
 
 const state = applyAll(emptyState({ maxHistorySize: 3 }), [

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import { emptyState } from '../../src/store/state.ts'
 import { ChatSnapshotC, fromSnapshot, snapshot, toChatMessages } from '../../src/store/snapshot.ts'
 import { getConversation } from '../../src/store/query.ts'
-import { textMessage } from '../../src/message.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { applyAll, chat } from './helpers.ts'
 
 const state = applyAll(emptyState({ maxHistorySize: 2 }), [

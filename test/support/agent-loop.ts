@@ -7,7 +7,10 @@
 import * as E from 'fp-ts/Either'
 import { jsonSchema, type ModelMessage, tool } from 'ai'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
-import { countChatRequest, heuristic, type ToolDefinition, toModelMessages } from '../../src/mod.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { type ToolDefinition } from '../../src/adapters/request.ts'
+import { countChatRequest } from '../../src/counting/count.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
 import { fromLanguageModelPrompt, type LanguageModelCallOptions, type LanguageModelPrompt, toolDefinitionsOf } from '../../src/ai-sdk/mod.ts'
 import { prng, sampleSession, sampleText } from '../../scripts/sample.ts'
 

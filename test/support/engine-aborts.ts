@@ -6,9 +6,9 @@
  * nothing; bad messages reject with the decoder's issues by path. Bounded trials, seeded delays.
  */
 import { describe, expect, it } from 'vitest'
-import type { Engine, EngineOptions, EngineSession } from '../../src/engine/index.ts'
-import { applyChanges } from '../../src/engine/index.ts'
-import { type Messages, textMessage } from '../../src/message.ts'
+import type { Engine, EngineOptions, EngineSession } from '../../src/engine/api.ts'
+import { applyChanges } from '../../src/engine/types.ts'
+import { type Messages, textMessage } from '../../src/message/message.ts'
 import type { EngineCase } from './engine-contract.ts'
 import { history } from './engine-contract.ts'
 

@@ -2,7 +2,8 @@
  * A history opened on a pool of the runtime's own Web Workers (Deno, Chromium): the tokens a
  * session holds, and how many workers the engine started for it.
  */
-import { createEngine, webWorkerHost } from '../../src/engine/index.ts'
+import { createEngine } from '../../src/engine/client.ts'
+import { webWorkerHost } from '../../src/engine/host.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
 /** About 1 MB of history: past the size at which counting workers start. */

@@ -5,7 +5,10 @@
  * a compaction summary; a screenshot; and text that must stay text (`<script>`, `# Title`).
  * Shared by the usage, HTML and Markdown tests and the page screenshots.
  */
-import { COMPACTION_KEY, image, type Message, type Part, reasoning, text, toolCall, toolResult } from '../../src/mod.ts'
+import { COMPACTION_KEY } from '../../src/message/compaction-mark.ts'
+import { type Message } from '../../src/message/message.ts'
+import { image, reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
+import { type Part } from '../../src/message/part-model.ts'
 import { decodeBase64 } from '../../src/internal/base64.ts'
 
 /** A 160×90 PNG: a white card with a blue bar on a gradient. */

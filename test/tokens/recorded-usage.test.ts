@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { countMessage, forLLM, heuristic, type Message, recordedUsage, textMessage } from '../../src/mod.ts'
+import { forLLM } from '../../src/history/views.ts'
+import { type Message, textMessage } from '../../src/message/message.ts'
+import { countMessage } from '../../src/tokens/count.ts'
+import { heuristic } from '../../src/tokens/heuristic.ts'
+import { recordedUsage } from '../../src/tokens/recorded-usage.ts'
 import { recordedHistory } from '../support/recorded-history.ts'
 
 const count = (m: Message): number => countMessage(heuristic)(m).total

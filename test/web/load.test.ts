@@ -4,7 +4,8 @@
  */
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { textMessage, toJSONL } from '../../src/mod.ts'
+import { toJSONL } from '../../src/history/codec.ts'
+import { textMessage } from '../../src/message/message.ts'
 import { decodeSessionFile } from '../../web/load.ts'
 
 const chat = [textMessage('user', 'What is chatfold?'), textMessage('assistant', 'A history toolkit.')]

@@ -3,7 +3,9 @@
  * what it shows is what `renderMarkdown` of the whole history starts with.
  */
 import { describe, expect, it } from 'vitest'
-import { makeMessage, renderMarkdown, textMessage, toolCall, toolResult } from '../../src/mod.ts'
+import { renderMarkdown } from '../../src/history/render.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
+import { toolCall, toolResult } from '../../src/message/part-make.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 import { markdownStart } from '../../web/markdown.ts'
 

@@ -1,5 +1,6 @@
 // The README's module-scope pattern, as users write it: the store and its handler made at module scope.
-import { createChatHandler, createChatStore } from '../../../src/mod.ts'
+import { createChatHandler } from '../../../src/store/http.ts'
+import { createChatStore } from '../../../src/store/store.ts'
 
 const store = createChatStore()
 export default { fetch: createChatHandler(store) }

@@ -6,7 +6,7 @@
  * Usage: save-loop.ts FILE atomic|naive A B
  */
 import { open, readFile } from 'node:fs/promises'
-import { writeAtomic } from '../../../src/fs/session.ts'
+import { writeAtomic } from '../../../src/node/session-file.ts'
 
 const [file, mode, pathA, pathB] = process.argv.slice(2)
 if (file === undefined || (mode !== 'atomic' && mode !== 'naive') || pathA === undefined || pathB === undefined) {

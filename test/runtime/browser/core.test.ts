@@ -3,7 +3,9 @@
  * run unchanged in Chromium (Web-standard APIs only).
  */
 import { describe, expect, it } from 'vitest'
-import { image, importJSONL, makeMessage, text, textContent, textMessage, toJSONL, toolCall } from '../../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../../src/history/codec.ts'
+import { makeMessage, textContent, textMessage } from '../../../src/message/message.ts'
+import { image, text, toolCall } from '../../../src/message/part-make.ts'
 
 describe('core in the browser', () => {
   it('runs in a browser, not in Node', () => {

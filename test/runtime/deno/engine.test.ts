@@ -5,8 +5,10 @@
  * in a Deno worker from test/engine.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { createEngine, EngineError, webWorkerHost } from '../../../src/engine/index.ts'
-import { textMessage } from '../../../src/message.ts'
+import { createEngine } from '../../../src/engine/client.ts'
+import { webWorkerHost } from '../../../src/engine/host.ts'
+import { EngineError } from '../../../src/engine/types.ts'
+import { textMessage } from '../../../src/message/message.ts'
 import { openOnPool } from '../../support/engine-pool.ts'
 
 describe('engine in a Deno worker', () => {

@@ -4,7 +4,8 @@
  * reported as ignored.
  */
 import { expect } from 'expect'
-import { createChatHandler, createChatStore } from '../../../src/mod.ts'
+import { createChatHandler } from '../../../src/store/http.ts'
+import { createChatStore } from '../../../src/store/store.ts'
 
 type Server = { readonly finished: Promise<void>; shutdown(): Promise<void>; readonly addr: { readonly port: number } }
 declare const Deno: {

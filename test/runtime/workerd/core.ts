@@ -2,7 +2,9 @@
  * workerd smoke test of the core: a module worker whose `test()` builds, encodes and decodes a
  * history with image bytes (Web-standard base64, no Buffer) on the Cloudflare Workers runtime.
  */
-import { image, importJSONL, makeMessage, text, textContent, textMessage, toJSONL, toolCall } from '../../../src/mod.ts'
+import { importJSONL, toJSONL } from '../../../src/history/codec.ts'
+import { makeMessage, textContent, textMessage } from '../../../src/message/message.ts'
+import { image, text, toolCall } from '../../../src/message/part-make.ts'
 import { deepEqual, equal, ok } from './support/assert.ts'
 
 export default {

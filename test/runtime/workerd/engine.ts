@@ -4,9 +4,10 @@
  * prunes and gives its history back; a history opens from a Blob of its JSONL; an aborted call
  * rejects; a disposed engine rejects.
  */
-import { createEngine, EngineError } from '../../../src/engine/index.ts'
-import { textMessage } from '../../../src/message.ts'
-import { toJSONL } from '../../../src/messages/codec.ts'
+import { createEngine } from '../../../src/engine/client.ts'
+import { EngineError } from '../../../src/engine/types.ts'
+import { textMessage } from '../../../src/message/message.ts'
+import { toJSONL } from '../../../src/history/codec.ts'
 import { sampleSession } from '../../../scripts/sample.ts'
 import { deepEqual, equal, ok, rejects } from './support/assert.ts'
 

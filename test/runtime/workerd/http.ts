@@ -3,7 +3,8 @@
  * runtime, driven with `new Request(...)`: submit, schedule and advance, query, snapshot, a 400
  * listing bad fields, a streamed body over the limit (413, the rest left unread), and 404/405.
  */
-import { createChatHandler, createChatStore } from '../../../src/mod.ts'
+import { createChatHandler } from '../../../src/store/http.ts'
+import { createChatStore } from '../../../src/store/store.ts'
 import { deepEqual, equal, ok } from './support/assert.ts'
 
 const ORIGIN = 'https://chat.example'

@@ -1,0 +1,45 @@
+/**
+ * The compaction engine: one API for token estimation, pruning, compaction planning, transcripts
+ * and compaction, run in a worker (Comlink) or inline, with resident sessions that receive only the
+ * new messages of each turn.
+ *
+ * @example
+ * import { createEngine } from 'chatfold/engine'
+ * import { textMessage } from 'chatfold/message'
+ * const engine = createEngine({ mode: 'auto', encoding: 'o200k_base' })
+ * const session = await engine.open('chat-1', [textMessage('user', 'Hello')])
+ * await session.append([textMessage('assistant', 'Hi! How can I help?')])
+ * const { tokens } = await session.tokens()
+ * engine.dispose()
+ *
+ * @module
+ */
+export {
+  applyChanges,
+  type CallOptions,
+  type EncodingOptions,
+  EngineError,
+  type EngineErrorCode,
+  type EngineMode,
+  type EngineProgress,
+  type FileOptions,
+  type HistoryChanges,
+  type MessageChange,
+  type ProgressOptions,
+  type SessionTokens,
+  type TokenEstimate,
+} from './types.ts'
+export type {
+  EngineCompactOptions,
+  EngineContextOptions,
+  EnginePlanOptions,
+  EnginePruneOptions,
+  EngineShouldCompactOptions,
+  RemoteSummarizer,
+  SessionCompactResult,
+  SessionPlan,
+  SessionPruneResult,
+} from './ops.ts'
+export { type EngineHost, webWorkerHost } from './host.ts'
+export type { Engine, EngineOptions, EngineSession } from './api.ts'
+export { createEngine, defaultWorkers } from './client.ts'

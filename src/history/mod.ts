@@ -1,0 +1,64 @@
+/**
+ * A history (a readonly array of messages) and what you do with it: the views that decide what goes
+ * to the model, the screen, an export and a file; edits; tool-call pairs checked and repaired;
+ * backward pruning of old tool output; renders to text, Markdown and HTML; JSON and JSONL.
+ *
+ * Every function is pure and data-last, so they compose with fp-ts `pipe`; none mutates its input,
+ * and untouched messages are kept by identity.
+ *
+ * @example
+ * import { pipe } from 'fp-ts/function'
+ * import { forLLM, pruneToolResults, renderMarkdown } from 'chatfold/history'
+ * import { textMessage } from 'chatfold/message'
+ * pipe([textMessage('user', 'What is Go?')], forLLM, pruneToolResults({ protectTokens: 40_000 }), renderMarkdown)
+ *
+ * @module
+ */
+export {
+  forCompaction,
+  forDisplay,
+  forExport,
+  forExportStructured,
+  forLLM,
+  forPreservation,
+  forSave,
+  lastCompactionBoundary,
+  lastTurns,
+  withoutInternal,
+  withoutSynthetic,
+  withoutThinking,
+} from './views.ts'
+export {
+  append,
+  at,
+  clear,
+  deduplicateSystem,
+  dropN,
+  keepFirstByRole,
+  last,
+  pruneEmptyAssistant,
+  trimDuplicateSynthetics,
+  truncated,
+  truncateResults,
+} from './edit.ts'
+export { repairToolPairs, type RepairReport, type ToolPairIssue, type ToolPairReport, validateToolPairs } from './pairs.ts'
+export { pruneToolResults, pruneToolResultsWithReport } from './prune.ts'
+export { createPruner } from './prune-incremental.ts'
+export type { PruneChange, PruneOptions, Pruner, PrunerResult, PruneReport, PruneResult } from './prune-options.ts'
+export { forLog, forTranscript, type MarkdownOptions, render, renderMarkdown, renderMarkdownWith, renderMessage } from './render.ts'
+export { type HtmlOptions, renderHtml, renderHtmlWith } from './render-html.ts'
+export {
+  type ExportMessage,
+  exportJSON,
+  exportJSONL,
+  exportMessages,
+  exportStructuredMessages,
+  type ExportToolCall,
+  importJSON,
+  importJSONL,
+  parseJSONL,
+  toJSON,
+  toJSONL,
+  tokensForEstimation,
+  totalTokens,
+} from './codec.ts'

@@ -1,0 +1,109 @@
+/**
+ * The incremental pruner a session keeps: the same answers as a fresh prune, with the work of
+ * its previous call taken over. A history that starts with the previous one's message objects (a
+ * turn later) has that prefix's counts and rewriting taken over by position; what the previous
+ * call rewrote beyond it is remembered by message, so a history that was edited or cut before its
+ * end gets the same rewritten objects back without rewriting them again.
+ *
+ * @module
+ */
+import type { Message, Messages } from '../message/message.ts'
+import { type Pruner, type PruneOptions, type PrunerResult, settingsOf } from './prune-options.ts'
+import { type Change, countFrom, countRewritten, finish, noteCalls, type Outcome, protectedFrom, pruneRange, type Walk } from './prune-walk.ts'
+
+/** A message left as it is, remembered (only outcomes that depend on the message alone are). */
+const KEPT: Outcome = { kept: true, lookedUp: false }
+
+/** How many leading messages two histories share, by identity. */
+const sharedPrefix = (a: Messages, b: Messages): number => {
+  const limit = Math.min(a.length, b.length)
+  let i = 0
+  while (i < limit && a[i] === b[i]) i++
+  return i
+}
+
+/** How many of the (index-ordered) `xs` are below `limit`. */
+const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number): number => {
+  let k = xs.length
+  while (k > 0 && index(xs[k - 1] as T) >= limit) k--
+  return k
+}
+
+/**
+ * An incremental pruner with fixed options: `prune(ms)` answers exactly as
+ * `pruneToolResultsWithReport(options)(ms)` does, and says which messages of the result are not
+ * the input's own (`changes`). Between calls it keeps the last history it pruned and what it did:
+ * a growing history only has its new messages counted and its newly unprotected ones rewritten
+ * (one next turn on 20,000 messages takes well under 3 ms), and rewritten messages come back as
+ * the same objects from call to call (identity-keyed token caches keep hitting). A `count` option
+ * must be pure: the same message always has the same count.
+ *
+ * @example
+ * import { createPruner } from 'chatfold/history'
+ * import { textMessage } from 'chatfold/message'
+ * declare const history: import('chatfold').Messages
+ * const pruner = createPruner({ protectTokens: 40_000 })
+ * const first = pruner.prune(history)
+ * const next = pruner.prune([...first.messages, textMessage('user', 'next question')])
+ * next.changes.length // how many messages the session must replace
+ *
+ * @since 0.2.0
+ * @category edits
+ */
+export const createPruner = (options: PruneOptions): Pruner => {
+  const s = settingsOf(options)
+  /** What a call rewrote beyond the part the next call took over, by message (only outcomes that depend on the message alone). */
+  const memo = new WeakMap<Message, Outcome>()
+  let remembered = false
+  let last: Walk | undefined
+  /** Whether the previous answer gave its walk's changes (not none, for an input given back as it is). */
+  let gave = false
+
+  /** Remembers by message what `w` found from index `from` on (its changes from `changes[kept]` on). */
+  const remember = (w: Walk, from: number, kept: number): void => {
+    let j = kept
+    let k = below(w.lookedUp, from, (i) => i)
+    for (let i = from; i < w.boundary; i++) {
+      const c = w.changes[j]
+      const changed = c !== undefined && c.index === i
+      if (changed) j++
+      if (w.lookedUp[k] === i) {
+        k++
+        continue
+      }
+      memo.set(w.input[i] as Message, changed ? c : KEPT)
+      remembered = true
+    }
+  }
+
+  const recall = (m: Message): Outcome | undefined => (remembered ? memo.get(m) : undefined)
+
+  const prune = (ms: Messages): PrunerResult => {
+    const same = last === undefined ? 0 : sharedPrefix(last.input, ms)
+    const counts = countFrom(s, ms, last === undefined ? [] : last.counts.slice(0, same), same)
+    const { boundary, total } = protectedFrom(counts, s.protect)
+    // the previous call's rewriting holds for the messages both call unprotected, in the shared prefix
+    const reuse = last === undefined ? 0 : Math.min(same, last.boundary, boundary)
+    const kept = last === undefined ? 0 : below(last.changes, reuse, (c) => c.index)
+    const into = {
+      changes: last === undefined ? [] : last.changes.slice(0, kept),
+      lookedUp: last === undefined ? [] : last.lookedUp.slice(0, below(last.lookedUp, reuse, (i) => i)),
+    }
+    if (last !== undefined) remember(last, reuse, kept)
+    const names = s.protectedTools.size > 0 ? new Map<string, string>() : undefined
+    if (names !== undefined) for (let i = 0; i < reuse; i++) noteCalls(names, ms[i] as Message)
+    pruneRange(s, ms, counts, { from: reuse, to: boundary }, names, into, recall)
+    countRewritten(s, ms, into.changes as Change[], kept)
+    const w: Walk = { input: ms, counts, total, boundary, ...into }
+    last = w
+    const { messages, report } = finish(s, w)
+    // the messages of the result that are not the input's own: the walk's records, which carry
+    // their index and message (and what the walk knows of them besides), given as they are; the
+    // first `kept` are the previous answer's own
+    const carried = gave ? kept : 0
+    gave = messages !== ms
+    return gave ? { messages, report, changes: w.changes, carried } : { messages, report, changes: [], carried: 0 }
+  }
+
+  return { prune }
+}

@@ -1,0 +1,196 @@
+/**
+ * Making parts and telling them apart: a constructor for each built-in part (`text`, `image`,
+ * `toolCall`, …) and a refinement for each (`isText`, `isToolCall`, …), with `isFinished` for tool
+ * calls.
+ *
+ * @module
+ */
+import type {
+  FilePart,
+  FinishPart,
+  ImagePart,
+  Part,
+  ProviderPart,
+  ReasoningPart,
+  TextPart,
+  ToolCallPart,
+  ToolCallStatus,
+  ToolResultPart,
+} from './part-model.ts'
+
+// --- constructors ---
+
+/**
+ * A text part.
+ *
+ * @example
+ * import { text } from 'chatfold'
+ * text('hello') // { type: 'text', text: 'hello' }
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const text = (value: string): TextPart => ({ type: 'text', text: value })
+
+/**
+ * A reasoning part, with the provider's signature when there is one.
+ *
+ * @example
+ * import { reasoning } from 'chatfold'
+ * reasoning('Let me think…', { signature: 'EqQBCkYIBxgC' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const reasoning = (value: string, extra: { readonly signature?: string; readonly redacted?: boolean } = {}): ReasoningPart => ({
+  type: 'reasoning',
+  text: value,
+  ...extra,
+})
+
+/**
+ * An image by URL or bytes.
+ *
+ * @example
+ * import { image } from 'chatfold'
+ * image({ url: 'https://example.com/cat.png', mediaType: 'image/png' })
+ * image({ data: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const image = (
+  source: { readonly url: string; readonly mediaType?: string } | { readonly data: Uint8Array; readonly mediaType?: string },
+): ImagePart => ({ type: 'image', ...source })
+
+/**
+ * A file (audio, video, document) by URL or bytes, with its media type.
+ *
+ * @example
+ * import { file } from 'chatfold/message'
+ * file({ url: 'https://example.com/a.mp3', mediaType: 'audio/mpeg' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const file = (
+  source: ({ readonly url: string } | { readonly data: Uint8Array }) & { readonly mediaType: string; readonly filename?: string },
+): FilePart => ({ type: 'file', ...source })
+
+/**
+ * A tool call. `arguments` is raw JSON text (default `'{}'`); `status` defaults to `'pending'`,
+ * since a call is usually made while it streams.
+ *
+ * @example
+ * import { toolCall } from 'chatfold'
+ * toolCall({ id: 'call_1', name: 'search', arguments: '{"q":"golang"}', status: 'complete' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const toolCall = (fields: {
+  readonly id: string
+  readonly name: string
+  readonly arguments?: string
+  readonly status?: ToolCallStatus
+}): ToolCallPart => ({
+  type: 'tool_call',
+  id: fields.id,
+  name: fields.name,
+  arguments: fields.arguments ?? '{}',
+  status: fields.status ?? 'pending',
+})
+
+/**
+ * A tool result for the call `toolCallId`.
+ *
+ * @example
+ * import { toolResult } from 'chatfold'
+ * toolResult({ toolCallId: 'call_1', name: 'search', content: 'Go is a statically typed language' })
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const toolResult = (fields: {
+  readonly toolCallId: string
+  readonly content: string
+  readonly name?: string
+  readonly isError?: boolean
+}): ToolResultPart => ({
+  type: 'tool_result',
+  toolCallId: fields.toolCallId,
+  content: fields.content,
+  isError: fields.isError ?? false,
+  ...(fields.name === undefined ? {} : { name: fields.name }),
+})
+
+/**
+ * A finish marker with the stop reason.
+ *
+ * @example
+ * import { finish } from 'chatfold/message'
+ * finish('end_turn')
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const finish = (reason: string): FinishPart => ({ type: 'finish', reason })
+
+/**
+ * A block only its provider knows, kept verbatim (see `ProviderPartC`): who sent it, its type
+ * tag there, and the whole block as sent.
+ *
+ * @example
+ * import { providerPart } from 'chatfold/message'
+ * providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Summary of the work so far…' })
+ * // { type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: 'Summary of the work so far…' } }
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const providerPart = (provider: string, kind: string, data: unknown): ProviderPart => ({ type: 'provider', provider, kind, data })
+
+// --- refinements ---
+
+/** @since 0.1.0 @category refinements */
+export const isText = (p: Part): p is TextPart => p.type === 'text'
+/** @since 0.1.0 @category refinements */
+export const isReasoning = (p: Part): p is ReasoningPart => p.type === 'reasoning'
+/** @since 0.1.0 @category refinements */
+export const isImage = (p: Part): p is ImagePart => p.type === 'image'
+/** @since 0.1.0 @category refinements */
+export const isFile = (p: Part): p is FilePart => p.type === 'file'
+/** @since 0.1.0 @category refinements */
+export const isToolCall = (p: Part): p is ToolCallPart => p.type === 'tool_call'
+/** @since 0.1.0 @category refinements */
+export const isToolResult = (p: Part): p is ToolResultPart => p.type === 'tool_result'
+/** @since 0.1.0 @category refinements */
+export const isFinish = (p: Part): p is FinishPart => p.type === 'finish'
+/** @since 0.2.0 @category refinements */
+export const isProviderPart = (p: Part): p is ProviderPart => p.type === 'provider'
+
+/**
+ * Whether a part is a provider's compaction boundary: an Anthropic `compaction` block or an OpenAI
+ * Responses `compaction` item, kept as a provider part. The provider reads such a block as the
+ * start of the history: what came before it is replaced by it.
+ *
+ * @example
+ * import { isCompactionBoundary, providerPart } from 'chatfold/message'
+ * isCompactionBoundary(providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAA…' })) // true
+ *
+ * @since 0.2.0
+ * @category refinements
+ */
+export const isCompactionBoundary = (p: Part): p is ProviderPart => p.type === 'provider' && p.kind === 'compaction'
+
+/**
+ * Whether a tool call has finished: complete or failed.
+ *
+ * @example
+ * import { isFinished, toolCall } from 'chatfold/message'
+ * isFinished(toolCall({ id: '1', name: 'ls' })) // false: pending
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
+export const isFinished = (call: ToolCallPart): boolean => call.status === 'complete' || call.status === 'error'

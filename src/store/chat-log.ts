@@ -1,0 +1,211 @@
+/**
+ * A log of JSON records per conversation, kept in the chat store: what the framework integrations
+ * (`chatfold/openai-agents`, `chatfold/claude-agent-sdk`) write their sessions to. Each record is
+ * one chat message of its conversation, its payload in the message's metadata, so any backend of
+ * the store (memory, file, Durable Objects, Deno KV) keeps it, in process (`storeChatLog`) or
+ * through the store's HTTP API (`httpChatLog`). The store is append-only: a record is never
+ * changed or removed, and readers fold the records into the current state.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import type { ChatStore } from './store.ts'
+import { getConversation } from './query.ts'
+import { conversationIds, getConversationMetadata } from './state.ts'
+import { type JsonRecord, parseJsonText } from '../internal/json.ts'
+import { formatDecodeFailure } from '../message/failure.ts'
+
+/**
+ * One record to append: its payload (a JSON object) and the text the store shows for it.
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatLogRecord = { readonly text: string; readonly data: JsonRecord }
+
+/**
+ * What a conversation's log holds: the payloads of its records in order, and the position of the
+ * first (0, unless the store has dropped the oldest: its `maxHistorySize`).
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonly from: number }
+
+/**
+ * A log of records per conversation (a conversation of the chat store): append in order, read
+ * back in the same order, list the conversations. Each record's message id is its position
+ * (`r0`, `r1`, …), so a reader knows when the store has dropped the oldest ones (`from`), and two
+ * writers never take the same position: the store refuses the second, which appends after.
+ *
+ * @example
+ * import { createChatStore } from 'chatfold/store'
+ * import { storeChatLog } from 'chatfold/openai-agents'
+ * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
+ * await log.append('s-1', [{ text: 'note', data: { n: 1 } }])
+ * await log.read('s-1') // { records: [{ n: 1 }], from: 0 }
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type ChatLog = {
+  /**
+   * Appends records in order, after whatever the conversation holds; with `at`, the first record
+   * only at that position (where a read ended: `from + records.length`), resolving false, with
+   * nothing appended, when another writer has taken it since.
+   */
+  readonly append: (conversationId: string, records: ReadonlyArray<ChatLogRecord>, at?: number) => Promise<boolean>
+  /** The records a conversation holds; no records for a conversation never written. */
+  readonly read: (conversationId: string) => Promise<ChatLogRead>
+  /** The ids of the conversations starting with `prefix`. */
+  readonly conversations: (prefix: string) => Promise<ReadonlyArray<string>>
+}
+
+const positionOf = (id: string): number | undefined => {
+  const r = /^r(0|[1-9]\d*)$/.exec(id)
+  return r === null ? undefined : Number(r[1])
+}
+
+/** The records of held messages, checked to be consecutive log positions. */
+const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: string; readonly metadata?: JsonRecord | undefined }>): ChatLogRead => {
+  const first = held[0] === undefined ? 0 : positionOf(held[0].id)
+  held.forEach((m, i) => {
+    if (first === undefined || positionOf(m.id) !== first + i) throw new Error(`Cannot read conversation ${JSON.stringify(conversationId)}: message ${JSON.stringify(m.id)} is not a log record at position ${(first ?? 0) + i}`)
+  })
+  return { records: held.map((m) => m.metadata ?? {}), from: first ?? 0 }
+}
+
+/**
+ * Appends each record at the next position, counting again after a position another writer took;
+ * with `at`, the first record at that position or nothing (false).
+ */
+const appendAt = async (
+  records: ReadonlyArray<ChatLogRecord>,
+  at: number | undefined,
+  count: () => Promise<number>,
+  put: (record: ChatLogRecord, id: string) => Promise<'taken' | 'done'>,
+): Promise<boolean> => {
+  if (records.length === 0) return true
+  let n = at ?? (await count())
+  for (const [i, r] of records.entries()) {
+    for (let attempt = 0; ; attempt++) {
+      if ((await put(r, `r${n}`)) === 'done') break
+      if (i === 0 && at !== undefined) return false
+      if (attempt >= 16) throw new Error(`Cannot append: position r${n} stays taken`)
+      n = await count()
+    }
+    n++
+  }
+  return true
+}
+
+/**
+ * A `ChatLog` over a `ChatStore` in this process; each append resolves once the store's `flush`
+ * (a durable store's) has.
+ *
+ * @example
+ * import { createChatStore } from 'chatfold/store'
+ * import { storeChatLog } from 'chatfold/claude-agent-sdk'
+ * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export const storeChatLog = (store: ChatStore): ChatLog => ({
+  append: async (conversationId, records, at) => {
+    const done = await appendAt(
+      records,
+      at,
+      async () => O.match(() => 0, (m: { readonly message_count: number }) => m.message_count)(getConversationMetadata(conversationId)(store.state())),
+      async (r, id) => {
+        const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
+        if (E.isRight(done)) return 'done'
+        if (done.left.type === 'duplicate_message') return 'taken'
+        throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: ${describe(done.left)}`)
+      },
+    )
+    await store.flush?.()
+    return done
+  },
+  read: async (conversationId) => readHeld(conversationId, getConversation(conversationId)(store.state())),
+  conversations: async (prefix) => conversationIds(store.state()).filter((id) => id.startsWith(prefix)),
+})
+
+const describe = (e: { readonly type: string; readonly failure?: ReadonlyArray<{ readonly path: string; readonly expected: string; readonly actual: unknown }> }): string =>
+  e.failure === undefined ? e.type : formatDecodeFailure(e.failure)
+
+/**
+ * Options of {@link httpChatLog}: the served store's base URL (`chatfold serve`, a Worker, `deno
+ * serve`), its bearer token, and the `fetch` to call (the global one by default).
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export type HttpChatLogOptions = { readonly url: string; readonly token?: string; readonly fetch?: typeof fetch }
+
+/**
+ * A `ChatLog` over a served store's HTTP API: `POST /modalities/chat/submit` for each record (a
+ * 409 means another writer took the position: the record goes after), `POST
+ * /environment/modalities/chat/query` to read, `GET /environment/modalities/chat` to list. Any
+ * other answer rejects with its status and body.
+ *
+ * @example
+ * import { httpChatLog } from 'chatfold/openai-agents'
+ * const log = httpChatLog({ url: 'http://127.0.0.1:8787', token: 'secret' })
+ *
+ * @since 0.2.0
+ * @category integrations
+ */
+export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
+  const base = options.url.replace(/\/+$/, '')
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ readonly status: number; readonly json: unknown }> => {
+    const f = options.fetch ?? fetch
+    const r = await f(`${base}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const text = await r.text()
+    const parsed = parseJsonText(text)
+    // not JSON: kept as text for the error
+    return { status: r.status, json: E.isRight(parsed) ? parsed.right : text }
+  }
+  const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error => new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
+  return {
+    append: (conversationId, records, at) =>
+      appendAt(
+        records,
+        at,
+        async () => {
+          const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId, limit: 1 })
+          if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
+          const last = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id?: string }> }).messages?.[0]?.message_id
+          const at = last === undefined ? -1 : positionOf(last)
+          if (at === undefined) throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: its last message ${JSON.stringify(last)} is not a log record`)
+          return at + 1
+        },
+        async (r, id) => {
+          const answer = await call('POST', '/modalities/chat/submit', { role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
+          if (answer.status === 409) return 'taken'
+          if (answer.status !== 200 && answer.status !== 201) throw fail(`append to conversation ${JSON.stringify(conversationId)}`, answer)
+          return 'done'
+        },
+      ),
+    read: async (conversationId) => {
+      const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId })
+      if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
+      const messages = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id: string; readonly metadata?: JsonRecord }> }).messages ?? []
+      return readHeld(
+        conversationId,
+        messages.map((m) => ({ id: m.message_id, metadata: m.metadata })),
+      )
+    },
+    conversations: async (prefix) => {
+      const answer = await call('GET', '/environment/modalities/chat')
+      if (answer.status !== 200) throw fail('list conversations', answer)
+      const all = (answer.json as { readonly conversations?: Readonly<Record<string, unknown>> }).conversations ?? {}
+      return Object.keys(all).filter((id) => id.startsWith(prefix))
+    },
+  }
+}

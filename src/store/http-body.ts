@@ -1,0 +1,77 @@
+/**
+ * The chat handler's JSON responses and request bodies: a body is read as UTF-8 JSON of a JSON
+ * media type only, and reading stops (the stream cancelled) as soon as it passes the limit.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { parseJsonText } from '../internal/json.ts'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** A JSON response. */
+export const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } })
+
+/** An error response: `{ error: { status, code, message, … } }`. */
+export const fail = (status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}): Response =>
+  json(status, { error: { status, code, message, ...extra } }, headers)
+
+/**
+ * JSON media types only: `text/plain`, forms and a missing type are what a page elsewhere can send
+ * without asking the server first (no CORS preflight), so they are refused.
+ */
+const isJsonType = (ct: string): boolean => /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(ct.trim())
+
+/** Reads a JSON body, stopping (and cancelling the stream) as soon as it passes `limit` bytes. */
+export const readJson = async (request: Request, limit: number): Promise<E.Either<Response, unknown>> => {
+  const type = request.headers.get('content-type')
+  const charset = type === null ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    await request.body?.cancel().catch(() => undefined)
+    return E.left(fail(415, 'unsupported_media_type', `Expected a UTF-8 JSON body, got charset ${charset.slice(0, 40)}`, { accept: 'application/json; charset=utf-8' }))
+  }
+  if (type === null || !isJsonType(type)) {
+    await request.body?.cancel().catch(() => undefined)
+    return E.left(fail(415, 'unsupported_media_type', `Expected a JSON body (content-type: application/json), got ${type === null ? 'no content type' : type.slice(0, 100)}`, { accept: 'application/json' }))
+  }
+  const tooLarge = () => fail(413, 'payload_too_large', `The body is larger than ${limit} bytes`, { limit })
+  const declared = request.headers.get('content-length')
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+    await request.body?.cancel().catch(() => undefined)
+    return E.left(tooLarge())
+  }
+  const chunks: Uint8Array[] = []
+  let total = 0
+  if (request.body !== null) {
+    const reader = request.body.getReader()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        total += value.byteLength
+        if (total > limit) {
+          await reader.cancel().catch(() => undefined)
+          return E.left(tooLarge())
+        }
+        chunks.push(value)
+      }
+    } catch {
+      return E.left(fail(400, 'unreadable_body', 'The body could not be read'))
+    }
+  }
+  const bytes = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    bytes.set(c, at)
+    at += c.byteLength
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return E.left(fail(400, 'invalid_json', 'The body is not valid UTF-8'))
+  }
+  if (text.trim() === '') return E.left(fail(400, 'invalid_json', 'Expected a JSON body, got an empty one'))
+  return E.mapLeft((message: string) => fail(400, 'invalid_json', `The body is not JSON: ${message}`))(parseJsonText(text))
+}
