@@ -15,7 +15,7 @@ import { renderMarkdown } from '../src/history/render.ts'
 import { isCompactionSummary } from '../src/message/compaction-mark.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'
 import { type Messages, textContent } from '../src/message/message.ts'
-import { sampleSession } from './sample.ts'
+import { sampleSession } from '../sample/session.ts'
 
 const OUT = 'out'
 const SAMPLE = join(OUT, 'sample-session.jsonl')

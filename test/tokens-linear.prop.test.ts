@@ -8,7 +8,7 @@ import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer
 import { loadEstimator } from '../src/tokenizer/load.ts'
 import { type Estimator } from '../src/tokens/message-tokens.ts'
 import { exactCounter } from '../src/tokenizer/bpe.ts'
-import { sampleSession } from '../scripts/sample.ts'
+import { sampleSession } from '../sample/session.ts'
 
 const PLAIN = { disallowedSpecial: new Set<string>() }
 

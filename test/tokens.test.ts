@@ -8,7 +8,7 @@ import { IMAGE_TOKENS, MESSAGE_OVERHEAD, type Estimator } from '../src/tokens/me
 import { backfillToolTokens, usageCorrected } from '../src/tokens/usage.ts'
 import { makeMessage, textMessage, type Message } from '../src/message/message.ts'
 import { file, image, reasoning, text, toolCall, toolResult } from '../src/message/part-make.ts'
-import { sampleSession, sampleText, prng, type ContentKind } from '../scripts/sample.ts'
+import { sampleSession, sampleText, prng, type ContentKind } from '../sample/session.ts'
 import { deepFreeze } from './arbitraries.ts'
 
 /** An estimator that counts its calls and the characters it was given. */

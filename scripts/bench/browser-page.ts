@@ -13,7 +13,7 @@ import { type Engine } from '../../src/engine/api.ts'
 import { createEngine } from '../../src/engine/client.ts'
 import { type EngineHost, webWorkerHost } from '../../src/engine/host.ts'
 import { type Message, type Messages } from '../../src/message/message.ts'
-import { sampleSession } from '../sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { type Alone, type CountingThread, countAlone } from './ceiling.ts'
 
 export type Window = { readonly timer: number; readonly frame: number; readonly longTask: number; readonly longTasks: number; readonly total: number }

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { toJSONL } from '../../src/history/codec.ts'
 import { type Message } from '../../src/message/message.ts'
-import { sampleSession } from '../sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { spread, table } from './lib.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')

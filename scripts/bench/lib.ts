@@ -2,7 +2,7 @@
  * Small measuring kit for `npm run bench`: timing with warm-up, medians and percentiles, and a
  * plain-text table. Benchmarks print figures; they never assert a time.
  */
-import { sampleSession } from '../sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import type { Message } from '../../src/message/message.ts'
 
 export type Stats = { readonly median: number; readonly p95: number; readonly min: number; readonly max: number; readonly runs: number }

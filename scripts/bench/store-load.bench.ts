@@ -22,7 +22,7 @@ import { getRecentMessages, query } from '../../src/store/query.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { serve } from '../../src/node/http.ts'
 import { ms, table } from './lib.ts'
-import { prng } from '../sample.ts'
+import { prng } from '../../sample/session.ts'
 
 const SERVE_FLAG = '--serve-chat-store'
 const CLIENTS = 50

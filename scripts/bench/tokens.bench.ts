@@ -14,7 +14,7 @@ import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { buildTranscript } from '../../src/compaction/transcript.ts'
-import { prng, sampleText, type ContentKind } from '../sample.ts'
+import { prng, sampleText, type ContentKind } from '../../sample/session.ts'
 import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
 
 const PLAIN = { disallowedSpecial: new Set<string>() }

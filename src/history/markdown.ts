@@ -5,7 +5,8 @@
  * @module
  */
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/
+/** An opening or closing code fence of CommonMark: its run of backticks or tildes, and the rest (\x60 is the backtick). */
+export const FENCE = /^ {0,3}(\x60{3,}|~{3,})(.*)$/
 const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)/
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/
 /** A line that starts a block other than a paragraph: a list item, a quote, HTML, a thematic break. */

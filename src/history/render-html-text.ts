@@ -16,14 +16,14 @@ const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '
  * import { escapeHtml } from './render-html-text.ts'
  * escapeHtml('<b>') // '&lt;b&gt;'
  */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string)
+export const escapeHtml = (s: string): string => s.replace(/[&<>\x22\x27]/g, (c) => ESCAPES[c] as string)
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})([^`]*)$/
+const FENCE = /^ {0,3}(\x60{3,}|~{3,})([^\x60]*)$/
 
 /** Inline code, then bold outside it, on one escaped line. */
 const inline = (line: string): string =>
   line
-    .split(/(`[^`]+`)/)
+    .split(/(\x60[^\x60]+\x60)/)
     .map((seg, i) => (i % 2 === 1 ? `<code>${seg.slice(1, -1)}</code>` : seg.replace(/\*\*(?=\S)([^*]*?\S)\*\*/g, '<strong>$1</strong>')))
     .join('')
 

@@ -12,7 +12,7 @@ import { isInternal, type Message, type Messages } from '../message/message.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { type FilePart, type ImagePart, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
-import { demoteHeadings } from './markdown.ts'
+import { demoteHeadings, FENCE } from './markdown.ts'
 
 // --- helpers ---
 
@@ -216,7 +216,6 @@ const fenced = (content: string, info = ''): string => {
   return `${f}${info}\n${content}${content.endsWith('\n') || content === '' ? '' : '\n'}${f}\n`
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/
 
 /** CommonMark HTML blocks that run until an end marker rather than a blank line: start, end, closing line. */
 const HTML_BLOCKS: ReadonlyArray<readonly [RegExp, RegExp, string]> = [
@@ -301,7 +300,7 @@ const readableTime = (iso: string): string => {
 const byline = (m: Message): string => {
   const origin = m.metadata?.['origin']
   const bits = [...(typeof origin === 'string' && m.kind !== 'normal' ? [origin] : []), ...(m.model === undefined ? [] : [m.model]), ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)])]
-  return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\`[\]<]/g, '\\$&')).join(' · ')}*\n`
+  return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\\x60[\]<]/g, '\\$&')).join(' · ')}*\n`
 }
 
 const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 'Result'}:**\n\n${fenced(r.content.trim())}`

@@ -4,7 +4,7 @@ import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { fromLanguageModelPrompt, type LanguageModelPrompt, providerOfModel, toLanguageModelPrompt, toolChoiceOf, toolDefinitionsOf } from '../../src/ai-sdk/prompt.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const roundTrip = (prompt: LanguageModelPrompt): LanguageModelPrompt => {
   const ms = fromLanguageModelPrompt(prompt)

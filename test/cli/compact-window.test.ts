@@ -13,7 +13,7 @@ import { EXIT, run } from '../../src/cli/main.ts'
 import { importJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { type Message } from '../../src/message/message.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 // the last reply records input 1, cache write 200, cache read 15,010 and output 18: 15,229 tokens of context

@@ -10,7 +10,7 @@ import { importJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { type Message, makeMessage, textMessage } from '../../src/message/message.ts'
 import { toolCall, toolResult } from '../../src/message/part-make.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const FIXTURE = join(root, 'test', 'fixtures', 'claude-code', 'session.jsonl')

@@ -17,7 +17,7 @@ import { EXIT, run } from '../../src/cli/main.ts'
 import { importJSONL, toJSONL } from '../../src/history/codec.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { openDurableStore } from '../../src/store/durable.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
 const dirs: string[] = []

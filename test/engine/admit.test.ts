@@ -7,7 +7,7 @@ import { admit, MAX_ISSUES } from '../../src/engine/admit.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 const signal = new AbortController().signal

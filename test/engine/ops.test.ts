@@ -7,7 +7,7 @@ import { counter, diffHistories, prune, pruneChanges, prunerKey } from '../../sr
 import { applyChanges } from '../../src/engine/types.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { deepFreeze } from '../arbitraries.ts'
 
 const a = textMessage('user', 'one')

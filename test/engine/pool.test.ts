@@ -14,7 +14,7 @@ import { type Messages, textMessage } from '../../src/message/message.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessage } from '../../src/tokens/count.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const ports: MessagePort[] = []
 afterEach(() => {

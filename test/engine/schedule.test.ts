@@ -8,7 +8,7 @@ import { createEngine } from '../../src/engine/client.ts'
 import type { EngineService } from '../../src/engine/protocol.ts'
 import { createEngineService } from '../../src/engine/service.ts'
 import { approxBytes, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from '../../src/engine/schedule.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { makeMessage, textMessage } from '../../src/message/message.ts'
 import { image } from '../../src/message/part-make.ts'
 

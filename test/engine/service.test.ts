@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { createEngineService } from '../../src/engine/service.ts'
 import type { EngineProgress } from '../../src/engine/types.ts'
 import { textMessage } from '../../src/message/message.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const failure = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e)
 

@@ -10,7 +10,7 @@ import { type EngineHost } from '../../src/engine/host.ts'
 import { nodeWorkerHost } from '../../src/node/engine.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const history = sampleSession({ messages: 800, seed: 5 })
 // small slices: the history crosses in many, so that every worker gets some

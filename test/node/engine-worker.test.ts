@@ -14,7 +14,7 @@ import { EngineError } from '../../src/engine/types.ts'
 import { engineContract } from '../support/engine-contract.ts'
 import { engineAborts } from '../support/engine-aborts.ts'
 import { toJSONL } from '../../src/history/codec.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const workerThreads = [{ name: 'worker_threads', make: (o: Parameters<typeof createNodeEngine>[0]) => createNodeEngine(o) }]
 engineContract(workerThreads)

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/Either'
 import { loadHistory } from '../../src/node/session-file.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { forSave } from '../../src/history/views.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 const loop = join(dirname(fileURLToPath(import.meta.url)), 'support', 'save-loop.ts')
 let dir: string

@@ -9,7 +9,7 @@ import { forSave } from '../../src/history/views.ts'
 import { emptyState } from '../../src/store/state.ts'
 import { snapshot } from '../../src/store/snapshot.ts'
 import { appendHistory, formatSessionError, loadHistory, loadStore, saveHistory, saveStore, writeAtomic } from '../../src/node/session-file.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { applyAll, chat } from '../store/helpers.ts'
 
 let dir: string

@@ -12,7 +12,7 @@ import { type ToolDefinition } from '../../src/adapters/request.ts'
 import { countChatRequest } from '../../src/counting/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { fromLanguageModelPrompt, type LanguageModelCallOptions, type LanguageModelPrompt, toolDefinitionsOf } from '../../src/ai-sdk/mod.ts'
-import { prng, sampleSession, sampleText } from '../../scripts/sample.ts'
+import { prng, sampleSession, sampleText } from '../../sample/session.ts'
 
 export const WINDOW = 200_000
 export const RESERVE = 16_000

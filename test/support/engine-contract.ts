@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { expose } from 'comlink'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { deepFreeze } from '../arbitraries.ts'
 import { type Engine, type EngineOptions } from '../../src/engine/api.ts'
 import { createEngine } from '../../src/engine/client.ts'

@@ -4,7 +4,7 @@
  */
 import { createEngine } from '../../src/engine/client.ts'
 import { webWorkerHost } from '../../src/engine/host.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 
 /** About 1 MB of history: past the size at which counting workers start. */
 const history = sampleSession({ messages: 400, seed: 9 })

@@ -14,7 +14,7 @@ import { toJSONL } from '../../src/history/codec.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessages } from '../../src/tokens/count.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { buildExplorer, root, serveDir } from '../../web/serve.ts'
 import { launchChromium } from '../../scripts/chromium.ts'
 const shots = join(root, 'out', 'screenshots')

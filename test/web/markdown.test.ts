@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../src/history/render.ts'
 import { makeMessage, textMessage } from '../../src/message/message.ts'
 import { toolCall, toolResult } from '../../src/message/part-make.ts'
-import { sampleSession } from '../../scripts/sample.ts'
+import { sampleSession } from '../../sample/session.ts'
 import { markdownStart } from '../../web/markdown.ts'
 
 const noPause = (): Promise<void> => Promise.resolve()

@@ -8,7 +8,7 @@ import { createEngine } from '../../../src/engine/client.ts'
 import { EngineError } from '../../../src/engine/types.ts'
 import { textMessage } from '../../../src/message/message.ts'
 import { toJSONL } from '../../../src/history/codec.ts'
-import { sampleSession } from '../../../scripts/sample.ts'
+import { sampleSession } from '../../../sample/session.ts'
 import { deepEqual, equal, ok, rejects } from './support/assert.ts'
 
 export default {
