@@ -62,7 +62,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'planCompaction', 'PlanOptions', 'ProviderSummary', 'rebuildAfterCompaction', 'RebuildResult',
     'shouldCompact', 'ShouldCompactOptions', 'Summarizer', 'SummarizerContext', 'Summary',
     'SUMMARY_ALLOWANCE', 'SUMMARY_PROMPT', 'SUMMARY_SECTIONS', 'SummaryProblems', 'SummarySection',
-    'tailBudget', 'TranscriptOptions', 'validateSummary', 'WindowBudget', 'windowOf',
+    'TranscriptOptions', 'validateSummary', 'WindowBudget',
   ],
   'chatfold/builder': [
     'applyBuilderEvent', 'Builder', 'BuilderEvent', 'BuilderInput', 'BuilderOptions', 'BuilderState',
@@ -211,6 +211,12 @@ describe('the public surface', () => {
       expect(list.length).toBeGreaterThan(0)
       expect(list.filter((n) => !n.file.startsWith(`src/${concept}/`)).map((n) => `${n.name} (${n.file})`)).toEqual([])
     }
+  })
+
+  it('every exported function and value has an example in its doc comment', () => {
+    const values = [...entries].flatMap(([entry, list]) => list.filter((n) => !n.type && n.example !== undefined).map((n) => ({ entry, ...n })))
+    expect(values.length).toBeGreaterThan(200)
+    expect(values.filter((n) => n.example === false).map((n) => `${n.entry}: ${n.name}`)).toEqual([])
   })
 
   it('the main entry is a selection of the concept entries', () => {

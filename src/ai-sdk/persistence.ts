@@ -395,6 +395,11 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
  * it; the history itself when it has none. (`forLLM` then sends a provider's boundary from its part
  * on.)
  *
+ * @example
+ * import { sinceCompaction } from 'chatfold/ai-sdk'
+ * import { textMessage } from 'chatfold/message'
+ * sinceCompaction([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')]).length // 2
+ *
  * @since 0.3.0
  * @category ai-sdk
  */

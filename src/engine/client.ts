@@ -75,8 +75,16 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
 /**
  * How many workers count by default: one per core as the runtime reports them
  * (`navigator.hardwareConcurrency`) but one, which stays with the page's own thread, at most 4; 1
- * where the runtime does not say. On 2 cores, counting on both made the page's longest task while
- * opening grow from 24.5 to 31.3 ms (wall) in Chromium for a 0.85× shorter open.
+ * where the runtime does not say. Counting on every core makes the page's own longest task while
+ * opening longer for a shorter open (docs/measurements.md has the figures).
+ *
+ * @example
+ * import { createEngine, defaultWorkers } from 'chatfold/engine'
+ * const engine = createEngine({ mode: 'auto', workers: Math.min(2, defaultWorkers()) })
+ * engine.dispose()
+ *
+ * @since 0.2.0
+ * @category engine
  */
 export const defaultWorkers = (): number => {
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: unknown } }).navigator?.hardwareConcurrency

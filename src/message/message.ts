@@ -106,6 +106,12 @@ const kindOrNormal: t.Type<Kind, Kind, unknown> = withDefault(KindC, 'normal')
  * `kind` means `normal`; unknown fields are dropped; `metadata` must be JSON (no cycles, at most
  * 64 levels deep).
  *
+ * @example
+ * import * as t from 'io-ts'
+ * import { MessageC } from 'chatfold/message'
+ * const ThreadC = t.type({ title: t.string, messages: t.readonlyArray(MessageC) })
+ * ThreadC.is({ title: 'empty', messages: [] }) // true
+ *
  * @since 0.1.0
  * @category codecs
  */
@@ -210,6 +216,10 @@ export const decodeMessages = (u: unknown): E.Either<DecodeFailure, Messages> =>
 /**
  * Encodes a message to its JSON form (tagged parts, base64 bytes).
  *
+ * @example
+ * import { encodeMessage, textMessage } from 'chatfold/message'
+ * JSON.stringify(encodeMessage(textMessage('user', 'Hi'))).includes('"type":"text"') // true
+ *
  * @since 0.1.0
  * @category codecs
  */
@@ -217,6 +227,10 @@ export const encodeMessage = (m: Message): MessageWire => MessageC.encode(m)
 
 /**
  * Encodes a history to its JSON form.
+ *
+ * @example
+ * import { decodeMessages, encodeMessages, textMessage } from 'chatfold/message'
+ * decodeMessages(JSON.parse(JSON.stringify(encodeMessages([textMessage('user', 'Hi')])))) // right([…])
  *
  * @since 0.1.0
  * @category codecs
@@ -320,6 +334,10 @@ export const toolCalls = (m: Message): ReadonlyArray<ToolCallPart> => m.parts.fi
 /**
  * The tool results of a message, in order.
  *
+ * @example
+ * import { makeMessage, toolResult, toolResults } from 'chatfold/message'
+ * toolResults(makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', content: '42' })] }))[0]?.content // '42'
+ *
  * @since 0.1.0
  * @category accessors
  */
@@ -327,6 +345,10 @@ export const toolResults = (m: Message): ReadonlyArray<ToolResultPart> => m.part
 
 /**
  * The images of a message, in order.
+ *
+ * @example
+ * import { image, images, makeMessage } from 'chatfold/message'
+ * images(makeMessage({ role: 'user', parts: [image({ url: 'https://example.com/cat.png' })] })).length // 1
  *
  * @since 0.1.0
  * @category accessors
@@ -363,29 +385,123 @@ export const reasoningText = (m: Message): string => {
 
 // --- refinements ---
 
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message has the `system` role.
+ *
+ * @example
+ * import { isSystem, textMessage } from 'chatfold/message'
+ * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isSystem).length // 1
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isSystem = (m: Message): boolean => m.role === 'system'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message has the `user` role.
+ *
+ * @example
+ * import { isUser, textMessage } from 'chatfold/message'
+ * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isUser).length // 1
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isUser = (m: Message): boolean => m.role === 'user'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message has the `assistant` role.
+ *
+ * @example
+ * import { isAssistant, textMessage } from 'chatfold/message'
+ * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isAssistant).length // 1
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isAssistant = (m: Message): boolean => m.role === 'assistant'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message has the `tool` role.
+ *
+ * @example
+ * import { isTool, textMessage } from 'chatfold/message'
+ * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isTool).length // 1
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isTool = (m: Message): boolean => m.role === 'tool'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message is of the `normal` kind: a turn of the conversation proper.
+ *
+ * @example
+ * import { isNormal, textMessage } from 'chatfold/message'
+ * isNormal(textMessage('user', 'x', { kind: 'normal' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isNormal = (m: Message): boolean => m.kind === 'normal'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message is of the `synthetic` kind: guidance for one turn, sent to the model.
+ *
+ * @example
+ * import { isSynthetic, textMessage } from 'chatfold/message'
+ * isSynthetic(textMessage('user', 'x', { kind: 'synthetic' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isSynthetic = (m: Message): boolean => m.kind === 'synthetic'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message is of the `ephemeral` kind: sent once, never saved.
+ *
+ * @example
+ * import { isEphemeral, textMessage } from 'chatfold/message'
+ * isEphemeral(textMessage('user', 'x', { kind: 'ephemeral' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isEphemeral = (m: Message): boolean => m.kind === 'ephemeral'
-/** Display-only: shown in the UI, never sent to the model. @since 0.1.0 @category refinements */
+/**
+ * Whether a message is of the `display` kind: shown in the UI, never sent to the model.
+ *
+ * @example
+ * import { isDisplay, textMessage } from 'chatfold/message'
+ * isDisplay(textMessage('user', 'x', { kind: 'display' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isDisplay = (m: Message): boolean => m.kind === 'display'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message is of the `bookmark` kind: a mark in the history, never sent.
+ *
+ * @example
+ * import { isBookmark, textMessage } from 'chatfold/message'
+ * isBookmark(textMessage('user', 'x', { kind: 'bookmark' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isBookmark = (m: Message): boolean => m.kind === 'bookmark'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a message is of the `metadata` kind: data kept with the history, never sent or shown.
+ *
+ * @example
+ * import { isMetadata, textMessage } from 'chatfold/message'
+ * isMetadata(textMessage('user', 'x', { kind: 'metadata' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isMetadata = (m: Message): boolean => m.kind === 'metadata'
 
 /**
  * Whether a message must never reach any model: display-only, bookmark or metadata.
+ *
+ * @example
+ * import { isInternal, textMessage } from 'chatfold/message'
+ * isInternal(textMessage('user', 'saved at 10:02', { kind: 'bookmark' })) // true
  *
  * @since 0.1.0
  * @category refinements

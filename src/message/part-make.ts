@@ -152,21 +152,93 @@ export const providerPart = (provider: string, kind: string, data: unknown): Pro
 
 // --- refinements ---
 
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is a text part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isText, text } from 'chatfold/message'
+ * isText(text('hi')) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isText = (p: Part): p is TextPart => p.type === 'text'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is a reasoning part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isReasoning, reasoning } from 'chatfold/message'
+ * isReasoning(reasoning('plan')) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isReasoning = (p: Part): p is ReasoningPart => p.type === 'reasoning'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is an image part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isImage, image } from 'chatfold/message'
+ * isImage(image({ url: 'https://example.com/a.png' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isImage = (p: Part): p is ImagePart => p.type === 'image'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is a file part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isFile, file } from 'chatfold/message'
+ * isFile(file({ data: new Uint8Array([37, 80, 68, 70]), mediaType: 'application/pdf' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isFile = (p: Part): p is FilePart => p.type === 'file'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is a toolCall part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isToolCall, toolCall } from 'chatfold/message'
+ * isToolCall(toolCall({ id: 'c1', name: 'search' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isToolCall = (p: Part): p is ToolCallPart => p.type === 'tool_call'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is a toolResult part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isToolResult, toolResult } from 'chatfold/message'
+ * isToolResult(toolResult({ toolCallId: 'c1', content: '42' })) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isToolResult = (p: Part): p is ToolResultPart => p.type === 'tool_result'
-/** @since 0.1.0 @category refinements */
+/**
+ * Whether a part is a finish part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isFinish, finish } from 'chatfold/message'
+ * isFinish(finish('end_turn')) // true
+ *
+ * @since 0.1.0
+ * @category refinements
+ */
 export const isFinish = (p: Part): p is FinishPart => p.type === 'finish'
-/** @since 0.2.0 @category refinements */
+/**
+ * Whether a part is a providerPart part (a refinement: the part's type narrows).
+ *
+ * @example
+ * import { isProviderPart, providerPart } from 'chatfold/message'
+ * isProviderPart(providerPart('anthropic', 'web_search_tool_result', { tool_use_id: 's1', content: [] })) // true
+ *
+ * @since 0.2.0
+ * @category refinements
+ */
 export const isProviderPart = (p: Part): p is ProviderPart => p.type === 'provider'
 
 /**

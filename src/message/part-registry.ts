@@ -169,6 +169,10 @@ export const decodePart = (u: unknown): E.Either<DecodeFailure, Part> => E.mapLe
 /**
  * Encodes a part to its tagged wire form.
  *
+ * @example
+ * import { encodePart, text } from 'chatfold/message'
+ * encodePart(text('hi')) // { type: 'text', data: { text: 'hi' } }
+ *
  * @since 0.1.0
  * @category codecs
  */

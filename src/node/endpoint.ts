@@ -26,6 +26,16 @@ const nodeEndpoint: NodeEndpointFn = (adapter as unknown as { readonly default: 
 /**
  * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (Comlink's `nodeEndpoint`).
  *
+ * @example
+ * import { MessageChannel } from 'node:worker_threads'
+ * import * as Comlink from 'comlink'
+ * import { portEndpoint } from 'chatfold/node'
+ * const { port1, port2 } = new MessageChannel()
+ * Comlink.expose({ ping: () => 'pong' }, portEndpoint(port1))
+ * const remote = Comlink.wrap<{ ping: () => string }>(portEndpoint(port2))
+ * await remote.ping() // 'pong'
+ * port1.close()
+ *
  * @since 0.1.0
  * @category engine
  */

@@ -35,6 +35,10 @@ export type EncodingName = t.TypeOf<typeof EncodingNameC>
 /**
  * The default encoding: `o200k_base`.
  *
+ * @example
+ * import { DEFAULT_ENCODING, loadEstimator } from 'chatfold/tokenizer'
+ * const estimate = await loadEstimator(DEFAULT_ENCODING)
+ *
  * @since 0.1.0
  * @category tokens
  */

@@ -90,7 +90,7 @@ describe('the packed package', () => {
 
   it('runs the framework integrations from their own entry points, which need their SDKs for types only', () => {
     const r = node(`
-      import { createChatStore } from 'chatfold'
+      import { createChatStore } from 'chatfold/store'
       import { chatStoreSession, storeChatLog } from 'chatfold/openai-agents'
       import { chatStoreSessionStore } from 'chatfold/claude-agent-sdk'
       const store = createChatStore({ maxHistorySize: Infinity })

@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url'
 import { ROOT } from './layers.ts'
 
 /** One exported name: its kind (value or type), and the module and name it was declared with. */
-export type Exported = { readonly name: string; readonly type: boolean; readonly file: string; readonly declared: string }
+export type Exported = {
+  readonly name: string
+  readonly type: boolean
+  readonly file: string
+  readonly declared: string
+  /** whether its doc comment has an example (`undefined` for a re-export of another entry's name, documented there) */
+  readonly example: boolean | undefined
+}
 
 /** package.json's entry points (subpath → source file), the built paths mapped back to sources. */
 export const entryPoints = (): ReadonlyMap<string, string> => {
@@ -18,7 +25,14 @@ export const entryPoints = (): ReadonlyMap<string, string> => {
   return new Map(Object.entries(pkg.exports).map(([k, v]) => [k, v.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')]))
 }
 
-type DocNode = { readonly name: string; readonly declarations: ReadonlyArray<{ readonly kind: string; readonly location: { readonly filename: string; readonly line: number } }> }
+type DocNode = {
+  readonly name: string
+  readonly declarations: ReadonlyArray<{
+    readonly kind: string
+    readonly location: { readonly filename: string; readonly line: number }
+    readonly jsDoc?: { readonly tags?: ReadonlyArray<{ readonly kind: string }> }
+  }>
+}
 
 /** The names each source file exports, with what they stand for. */
 export const exportsOf = (files: ReadonlyArray<string>): ReadonlyMap<string, ReadonlyArray<Exported>> => {
@@ -33,7 +47,14 @@ export const exportsOf = (files: ReadonlyArray<string>): ReadonlyMap<string, Rea
       file,
       node.symbols.map((s) => {
         const origin = originOf(file, s.name)
-        return { name: s.name, type: s.declarations.every((x) => x.kind === 'typeAlias' || x.kind === 'interface'), file: origin.file, declared: origin.name }
+        const reference = s.declarations.every((x) => x.kind === 'reference')
+        return {
+          name: s.name,
+          type: s.declarations.every((x) => x.kind === 'typeAlias' || x.kind === 'interface'),
+          file: origin.file,
+          declared: origin.name,
+          example: reference ? undefined : s.declarations.some((x) => (x.jsDoc?.tags ?? []).some((t) => t.kind === 'example')),
+        }
       }),
     )
   }
