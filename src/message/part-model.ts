@@ -230,7 +230,7 @@ export type BuiltinPart = TextPart | ReasoningPart | ImagePart | FilePart | Tool
  * Custom part types, added by declaration merging next to `registerPart`:
  *
  * ```ts
- * declare module 'chatfold' { interface CustomParts { audio: AudioPart } }
+ * declare module 'chatfold/message' { interface CustomParts { audio: AudioPart } }
  * ```
  *
  * @since 0.1.0
