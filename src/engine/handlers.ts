@@ -43,8 +43,13 @@ export type Resident = {
   /** Where the resident history differs from the appended one: the last prune's changes, in index order (none before any prune). */
   readonly pruned: ReadonlyArray<PruneChange>
   readonly tokens: number
-  /** Pruners by options (a pruner remembers what it pruned: a cache, shared by the states that follow). */
-  readonly pruners: Map<string, Pruner>
+  /**
+   * Pruners by options, the most recently added last (at most `PRUNERS_KEPT`). The map is replaced,
+   * never changed, like the rest of the state: a prune that is undone takes the pruner it added with
+   * it. A pruner itself remembers what it pruned (a cache, shared by the states that follow), and
+   * `pruneChanges` relies on that memory only where its last answer is this state's `pruned`.
+   */
+  readonly pruners: ReadonlyMap<string, Pruner>
 }
 
 /** A session handler's context: the session's state, and the call's messages (an append's), decoded and counted. */
@@ -96,16 +101,16 @@ export const sessionHandlers: {
   prune: (o, c) => {
     const { state } = c
     const key = prunerKey(o)
-    let pruner = state.pruners.get(key)
-    if (pruner === undefined) {
-      pruner = prune(o, c.estimate, totalsOf(c))
-      if (state.pruners.size >= PRUNERS_KEPT) state.pruners.delete(state.pruners.keys().next().value as string)
-      state.pruners.set(key, pruner)
-    }
+    const kept = state.pruners.get(key)
+    const pruner = kept ?? prune(o, c.estimate, totalsOf(c))
+    const pruners = kept === undefined ? new Map([...[...state.pruners].slice(1 - PRUNERS_KEPT), [key, pruner] as const]) : state.pruners
     const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalsOf(c))(state)
     const tokens = state.tokens + delta
     // (with no change the resident history stays as it is; a new record of the same differences is kept all the same)
-    const next = changes.length === 0 && pruned === state.pruned ? undefined : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, tokens }
+    const next =
+      changes.length === 0 && pruned === state.pruned && pruners === state.pruners
+        ? undefined
+        : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
     return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
   },
 
