@@ -11,7 +11,7 @@ import { definitionCount, totalOf } from '../messages/message-tokens.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import { contextTokens } from '../tokens/usage.ts'
-import type { HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
+import type { HistoryAnswer, HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { compact, plan, planSummary, prune, pruneChanges, pruneOnce, type Pruner, prunerKey, type RemoteSummarizer } from './ops.ts'
 import type { PruneChange } from '../messages/prune.ts'
 import { admit } from './admit.ts'
@@ -72,9 +72,12 @@ const PRUNERS_KEPT = 4
 
 // --- handlers ---
 
+/** How a session's `shouldCompact` rejects a window that is no number of tokens (or none at all). */
+export const windowError = (contextWindow: unknown): TypeError => new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(contextWindow)}`)
+
 /** The operations on a history, given it decoded and (for those that count) its counts. */
 export const historyHandlers: {
-  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
+  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<HistoryAnswer<K>>
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
   pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneOnce(o, c.estimate, totalsOf(c))(ms)),
@@ -119,7 +122,7 @@ export const sessionHandlers: {
   contextTokens: (o, c) => Promise.resolve({ result: contextTokens({ ...o, count: totalsOf(c) })(c.state.messages) }),
 
   shouldCompact: (o, c) => {
-    if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) return Promise.reject(new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(o.contextWindow)}`))
+    if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) return Promise.reject(windowError(o.contextWindow))
     return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c) })(c.state.messages) })
   },
 

@@ -11,7 +11,7 @@ import type { TokenBreakdown } from '../messages/message-tokens.ts'
 import type { PruneResult } from '../messages/prune.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
-import type { CompactResult } from '../compaction/compact.ts'
+import type { CompactResult, Summarizer } from '../compaction/compact.ts'
 import type { ContextTokens } from '../tokens/usage.ts'
 import type {
   EngineCompactOptions,
@@ -244,14 +244,22 @@ type Sliced<R, S> = S extends 'all'
  */
 export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Sliced<ResultOf<D>, S> : ResultOf<D>
 
+/** What a caller's options may carry that stays on the caller's side: the signal, callbacks, the summariser and its timeout. */
+export type CallerSide = {
+  readonly signal?: AbortSignal
+  readonly onProgress?: (progress: EngineProgress) => void
+  readonly summarize?: Summarizer
+  readonly timeout?: number
+}
+
 /**
- * The options that cross to the service: the caller's own, without what stays on the caller's side
+ * The options that cross to the service: the caller's, without what stays on the caller's side
  * (the signal, callbacks, the summariser and its timeout).
  *
  * @since 0.2.0
  * @category engine
  */
-export type WireOptions<D> = Omit<OptionsOf<D>, 'summarize' | 'timeout'>
+export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 
 /**
  * A resident session as the service knows it: its id and the handle its `open` answered.
