@@ -12,8 +12,7 @@ import type { Messages } from '../message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokens.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
 import { type Connection, connections, type Items, type Port, resolveMode } from './connection.ts'
-import { COMPACT_TIMEOUT, type RemoteSummarizer } from './ops.ts'
-import { windowError } from './handlers.ts'
+import { windowError } from './ops.ts'
 import {
   type CallerSide,
   type CallOf,
@@ -32,7 +31,7 @@ import {
 import type { OpenRequest, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
-import { EngineError, type EngineProgress } from './types.ts'
+import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'

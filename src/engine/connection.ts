@@ -13,10 +13,9 @@ import { type EngineHost, webWorkerHost } from './host.ts'
 import type { EncodingName } from '../tokens.ts'
 import type { HistoryAnswer, HistoryOperation, HistoryRequest, SessionAnswer, SessionOperation, SessionRequest, Slice } from './operations.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback, type ReadRequest } from './protocol.ts'
-import type { RemoteSummarizer } from './ops.ts'
 import { abortReason } from '../internal/abort.ts'
 import { createEngineService } from './service.ts'
-import { EngineError, type MessageChange } from './types.ts'
+import { EngineError, type MessageChange, type RemoteSummarizer } from './types.ts'
 import { noop } from '../internal/function.ts'
 
 // --- ports ---

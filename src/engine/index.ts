@@ -5,18 +5,6 @@
  * @module
  */
 export * from './types.ts'
-export { COMPACT_TIMEOUT } from './ops.ts'
-export type {
-  EngineCompactOptions,
-  EngineContextOptions,
-  EnginePlanOptions,
-  EnginePruneOptions,
-  EngineShouldCompactOptions,
-  RemoteSummarizer,
-  SessionCompactResult,
-  SessionPlan,
-  SessionPruneResult,
-} from './ops.ts'
 export {
   type AnswerOf,
   type CallOf,

@@ -14,16 +14,21 @@ import type { TranscriptOptions } from '../compaction/transcript.ts'
 import type { CompactResult, Summarizer } from '../compaction/compact.ts'
 import type { ContextTokens } from '../tokens/usage.ts'
 import type {
+  CallOptions,
+  EncodingOptions,
   EngineCompactOptions,
   EngineContextOptions,
   EnginePlanOptions,
   EnginePruneOptions,
+  EngineProgress,
   EngineShouldCompactOptions,
+  ProgressOptions,
   SessionCompactResult,
   SessionPlan,
   SessionPruneResult,
-} from './ops.ts'
-import type { CallOptions, EncodingOptions, EngineProgress, ProgressOptions, SessionTokens, TokenEstimate } from './types.ts'
+  SessionTokens,
+  TokenEstimate,
+} from './types.ts'
 
 // --- declarations ---
 

@@ -8,7 +8,6 @@
  */
 import type { Message, Messages } from '../message.ts'
 import type { EncodingName } from '../tokens.ts'
-import type { RemoteSummarizer, SessionCompactResult, SessionPruneResult } from './ops.ts'
 import type {
   HistoryAnswer,
   HistoryOperation,
@@ -20,7 +19,7 @@ import type {
   SessionRequest,
   Slice,
 } from './operations.ts'
-import type { EngineProgress } from './types.ts'
+import type { EngineProgress, RemoteSummarizer, SessionCompactResult, SessionPruneResult } from './types.ts'
 
 // --- protocol ---
 

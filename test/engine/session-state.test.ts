@@ -3,8 +3,7 @@
  * its pruner cache included: a prune that the service undoes takes everything it added with it.
  */
 import { describe, expect, it } from 'vitest'
-import { type Resident, sessionHandlers } from '../../src/engine/handlers.ts'
-import type { Pruner } from '../../src/engine/ops.ts'
+import { type Pruner, type Resident, sessionHandlers } from '../../src/engine/ops.ts'
 import { countMessage, heuristic } from '../../src/tokens.ts'
 import { sampleSession } from '../../scripts/sample.ts'
 
