@@ -16,7 +16,7 @@ import { buildTranscript } from '../compaction/transcript.ts'
 import { contextTokens } from '../tokens/usage.ts'
 import { compact as compactWith, type CompactResult } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import type { HistoryAnswer, HistoryOperation, OPERATIONS, ResultOf, SessionOperation, WireOptions } from './operations.ts'
+import type { HistoryAnswer, HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { admit } from './admit.ts'
 import type {
   EngineCompactOptions,
@@ -238,8 +238,8 @@ export type Outcome<R> = { readonly result: R; readonly next?: Resident }
  */
 const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): ((m: Message) => number) => definitionCount(c.estimate, totalOf(c.count))
 
-type History = typeof OPERATIONS.history
-type Session = typeof OPERATIONS.session
+type History = Operations['history']
+type Session = Operations['session']
 
 const PRUNERS_KEPT = 4
 
