@@ -10,45 +10,51 @@
 import { proxy, transfer } from 'comlink'
 import type { Messages } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
-import type { Summarizer } from '../compaction/compact.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
-import { type Connection, connections, resolveMode } from './connection.ts'
-import { COMPACT_TIMEOUT, type RemoteSummarizer } from './ops.ts'
+import { type Connection, connections, type Items, type Port, resolveMode } from './connection.ts'
+import { windowError } from './ops.ts'
 import {
+  type CallerSide,
+  type CallOf,
+  type HistoryAnswer,
   type HistoryMethods,
   type HistoryOperation,
-  type Item,
   OPERATIONS,
   type OperationFeatures,
+  type Operations,
+  type SessionAnswer,
   type SessionMethods,
   type SessionOperation,
   type SessionRef,
   type Slice,
 } from './operations.ts'
-import type { EngineService, OpenRequest, ProgressCallback } from './protocol.ts'
+import type { OpenRequest, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
-import { EngineError, type EngineProgress } from './types.ts'
+import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
 
 // --- the engine ---
 
-/** Any call's options, as the generic code reads them. */
-type Loose = {
-  readonly signal?: AbortSignal
-  readonly onProgress?: (p: EngineProgress) => void
-  readonly summarize?: Summarizer
-  readonly timeout?: number
-  readonly encoding?: EncodingName
-}
+type History = Operations['history']
+type Session = Operations['session']
+
+/** Any call's options, as the code common to all operations reads them. */
+type Loose = CallerSide & { readonly encoding?: EncodingName }
 
 /** The options that cross to the service: the signal, callbacks and the timeout stay on this side. */
-const plain = (o: Loose): object => {
+const wire = <O extends CallerSide>(o: O): Omit<O, keyof CallerSide> => {
   const { signal: _signal, onProgress: _onProgress, summarize: _summarize, timeout: _timeout, ...rest } = o
   return rest
 }
+
+/** Reads the rest of a list answered in slices, of the kind given: answers the whole list. */
+type Read = <T extends keyof Items>(kind: T, first: Slice<Items[T]>) => Promise<ReadonlyArray<Items[T]>>
+
+/** An answer taken as it came: what an operation that answers no list in slices gives its caller. */
+const same = <A>(answer: A): A => answer
 
 /** The longest timer `setTimeout` keeps (longer ones fire at once). */
 const MAX_TIMER = 2_147_483_647
@@ -139,64 +145,63 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   /** How many bytes a list sent back may carry per slice: as much as a send (all of it inline). */
   const maxBytes = (): number => (remote ? slices.size() : Infinity)
 
-  /** A callback that can cross to the service: proxied in worker mode, as it is inline. */
-  const callback = <F extends (...a: never[]) => unknown>(f: F | undefined): F | undefined =>
-    f === undefined ? undefined : remote ? (proxy(((...a: Parameters<F>) => f(...a)) as F) as F) : f
+  /** A callback that can cross to the service: proxied in worker mode, as it is inline. `proxy` marks the function it is given: give it one made for the call. */
+  const callback = <F extends object>(f: F): F => (remote ? proxy(f) : f)
 
   /** The callbacks an operation declares, as the service calls them; the caller's summariser gets the call's signal. */
   const callbacks = (declared: OperationFeatures, o: Loose, signal: AbortSignal | undefined): [ProgressCallback | undefined, RemoteSummarizer | undefined] => {
-    const progress = declared.progress === undefined ? undefined : (callback(o.onProgress) as ProgressCallback | undefined)
+    const { onProgress } = o
     const f = declared.summarize === true ? o.summarize : undefined
-    const summarize =
-      f === undefined
-        ? undefined
-        : callback<RemoteSummarizer>((transcript, context) => f(transcript, signal === undefined ? context : { ...context, signal }))
-    return [progress, summarize]
+    return [
+      declared.progress === undefined || onProgress === undefined ? undefined : callback<ProgressCallback>((p) => onProgress(p)),
+      f === undefined ? undefined : callback<RemoteSummarizer>((transcript, context) => f(transcript, signal === undefined ? context : { ...context, signal })),
+    ]
   }
 
   /** The whole of a list the service answered in slices: the first slice, then the rest, read one by one. */
-  const collect = async (c: Connection, first: Slice<Item>, signal: AbortSignal | undefined): Promise<ReadonlyArray<Item>> => {
+  const collect = async <T extends keyof Items>(c: Connection, kind: T, first: Slice<Items[T]>, signal: AbortSignal | undefined): Promise<ReadonlyArray<Items[T]>> => {
     if (first.next === undefined) return first.items
-    const out: Item[] = [...first.items]
+    const out: Array<Items[T]> = [...first.items]
     let from: number | undefined = first.next
     try {
       while (from !== undefined) {
         const at: number = from
-        const slice = await call(c, signal, (s, callId) => s.read({ callId, list: first.list, from: at, maxBytes: maxBytes() }))
+        const slice = await call(c, signal, (port, callId) => port.read[kind]({ callId, list: first.list, from: at, maxBytes: maxBytes() }))
         for (const m of slice.items) out.push(m)
         from = slice.next
       }
     } catch (e) {
-      void c.service.release({ list: first.list }).catch(noop)
+      void c.port?.service.release({ list: first.list }).catch(noop)
       throw e
     }
     return out
   }
 
   /**
-   * Performs a declared operation: its request, the rest of the list it answers in slices, then,
-   * for one that changes a session, its commit; or, when anything after the answer fails or the
-   * signal aborts, its undoing, so that a rejected call has changed nothing.
+   * Performs a call: its request, then what `receive` makes of the answer (the rest of a list it
+   * answers in slices), then, for one that changes a session (`writes`), its commit; or, when
+   * anything after the answer fails or the signal aborts, its undoing, so that a rejected call has
+   * changed nothing.
    */
-  const perform = async (c: Connection, declared: OperationFeatures, signal: AbortSignal | undefined, send: (s: EngineService, callId: number) => Promise<unknown>): Promise<unknown> => {
+  const perform = async <A, R>(
+    c: Connection,
+    writes: boolean,
+    signal: AbortSignal | undefined,
+    send: (port: Port, callId: number) => Promise<A>,
+    receive: (answer: A, read: Read) => R | Promise<R>,
+  ): Promise<R> => {
     let id = 0
-    const answer = await call(c, signal, (s, callId) => {
+    const answer = await call(c, signal, (port, callId) => {
       id = callId
-      return send(s, callId)
+      return send(port, callId)
     })
     try {
-      const { sliced } = declared
-      const result =
-        sliced === undefined
-          ? answer
-          : sliced === 'all'
-            ? await collect(c, answer as Slice<Item>, signal)
-            : { ...(answer as object), [sliced]: await collect(c, (answer as Record<string, Slice<Item>>)[sliced] as Slice<Item>, signal) }
+      const result = await receive(answer, (kind, first) => collect(c, kind, first, signal))
       throwIfAborted(signal)
-      if (declared.writes === true) void c.service.commit(id).catch(noop)
+      if (writes) void c.port?.service.commit(id).catch(noop)
       return result
     } catch (e) {
-      if (declared.writes === true) void c.service.cancel(id).catch(noop)
+      if (writes) void c.port?.service.cancel(id).catch(noop)
       throw e
     }
   }
@@ -230,7 +235,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         at += slice.length
         sent += bytes
         const t0 = now()
-        const staged = call(c, signal, (s, callId) => s.stage({ callId, batch, at: from, encoding, messages: slice }))
+        const staged = call(c, signal, (port, callId) => port.service.stage({ callId, batch, at: from, encoding, messages: slice }))
         // the structured clone of a send happens now, on this thread
         slices.observe(bytes, now() - t0)
         const p: Promise<void> = staged.then(() => {
@@ -245,44 +250,51 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       }
       await Promise.all(inFlight)
     } catch (e) {
-      void c.service.release({ batch }).catch(noop)
+      void c.port?.service.release({ batch }).catch(noop)
       throw e
     }
     return { staged: batch }
   }
 
-  /** The public method of a declared operation: `(messages, options?)` or `(options?)`. */
-  const method = (declared: OperationFeatures, f: (messages: Messages | undefined, o: Loose) => Promise<unknown>): ((...a: ReadonlyArray<unknown>) => Promise<unknown>) =>
-    declared.messages === true ? (messages, o = {}) => f(messages as Messages, o as Loose) : (o = {}) => f(undefined, o as Loose)
+  /** Performs an operation on a history. */
+  const history = <K extends HistoryOperation>(op: K, messages: Messages, o: CallOf<History[K]>): Promise<HistoryAnswer<K>> => {
+    const declared: OperationFeatures = OPERATIONS.history[op]
+    const loose: Loose = o
+    const c = current
+    const counting = loose.encoding ?? encoding
+    if (declared.encoding === true) pool(c, counting)
+    return timed(declared, loose, (signal) =>
+      perform(
+        c,
+        false,
+        signal,
+        (port, callId) =>
+          port.history[op](
+            { op, callId, messages, options: declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o), maxBytes: maxBytes() },
+            ...callbacks(declared, loose, signal),
+          ),
+        same,
+      ),
+    )
+  }
 
-  const historyMethods = Object.fromEntries(
-    (Object.keys(OPERATIONS.history) as HistoryOperation[]).map((op) => {
-      const declared: OperationFeatures = OPERATIONS.history[op]
-      return [
-        op,
-        method(declared, (messages, o) => {
-          const c = current
-          if (declared.encoding === true) pool(c, o.encoding ?? encoding)
-          return timed(declared, o, (signal) =>
-            perform(c, declared, signal, (s, callId) => {
-              const options = declared.encoding === true ? { ...plain(o), encoding: o.encoding ?? encoding } : plain(o)
-              return s.history({ op, callId, messages: messages as Messages, options: options as never, maxBytes: maxBytes() }, ...callbacks(declared, o, signal))
-            }),
-          )
-        }),
-      ]
-    }),
-  ) as unknown as HistoryMethods
+  const historyMethods: HistoryMethods = {
+    estimate: (messages, o = {}) => history('estimate', messages, o),
+    pruneToolResults: (messages, o = {}) => history('pruneToolResults', messages, o),
+    buildTranscript: (messages, o = {}) => history('buildTranscript', messages, o),
+    planCompaction: (messages, o = {}) => history('planCompaction', messages, o),
+    compact: (messages, o = {}) => history('compact', messages, o),
+  }
 
   /** Opens a session on the service with what `carried` holds (messages, staged ones, or a file); answers its handle once committed. */
-  const start = async (
+  const start = (
     c: Connection,
     id: string,
     sessionEncoding: EncodingName,
     carried: Pick<OpenRequest, 'messages' | 'staged' | 'file' | 'tornTail'>,
     signal: AbortSignal | undefined,
     progress: ProgressCallback | undefined,
-  ): Promise<number> => (await perform(c, { writes: true }, signal, (s, callId) => s.open({ callId, id, encoding: sessionEncoding, ...carried }, progress))) as number
+  ): Promise<number> => perform(c, true, signal, (port, callId) => port.service.open({ callId, id, encoding: sessionEncoding, ...carried }, progress), same)
 
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
     const { id } = ref
@@ -294,34 +306,44 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     }
     /** Resolves once the last call made on this session has sent its request: calls reach the engine in the order they were made. */
     let sent: Promise<void> = Promise.resolve()
-    const methods = Object.fromEntries(
-      (Object.keys(OPERATIONS.session) as SessionOperation[]).map((op) => {
-        const declared: OperationFeatures = OPERATIONS.session[op]
-        return [
-          op,
-          method(declared, (messages, o) => {
-            const e = check()
-            if (e !== undefined) return Promise.reject(e)
-            const before = sent
-            let markSent = noop
-            sent = new Promise((resolve) => (markSent = resolve))
-            return timed(declared, o, async (signal) => {
-              try {
-                await before
-                const carried = messages === undefined ? {} : await stage(c, sessionEncoding, messages, signal, undefined)
-                return await perform(c, declared, signal, (s, callId) => {
-                  const p = s.session({ op, callId, session: ref, options: plain(o) as never, maxBytes: maxBytes(), ...carried }, ...callbacks(declared, o, signal))
-                  markSent()
-                  return p
-                })
-              } finally {
-                markSent()
-              }
-            })
-          }),
-        ]
-      }),
-    ) as unknown as SessionMethods
+
+    /** Performs an operation on the session, after the calls made on it before; `receive` makes the answer the result. */
+    const session = <K extends SessionOperation, R>(op: K, o: CallOf<Session[K]>, receive: (answer: SessionAnswer<K>, read: Read) => R | Promise<R>, messages?: Messages): Promise<R> => {
+      const e = check()
+      if (e !== undefined) return Promise.reject(e)
+      const declared: OperationFeatures = OPERATIONS.session[op]
+      const loose: Loose = o
+      const before = sent
+      let markSent = noop
+      sent = new Promise((resolve) => (markSent = resolve))
+      return timed(declared, loose, async (signal) => {
+        try {
+          await before
+          const carried = messages === undefined ? {} : await stage(c, sessionEncoding, messages, signal, undefined)
+          const send = (port: Port, callId: number): Promise<SessionAnswer<K>> => {
+            const p = port.session[op]({ op, callId, session: ref, options: wire(o), maxBytes: maxBytes(), ...carried }, ...callbacks(declared, loose, signal))
+            markSent()
+            return p
+          }
+          return await perform(c, declared.writes === true, signal, send, receive)
+        } finally {
+          markSent()
+        }
+      })
+    }
+
+    const methods: SessionMethods = {
+      append: (messages, o = {}) => session('append', o, same, messages),
+      tokens: (o = {}) => session('tokens', o, same),
+      prune: (o = {}) => session('prune', o, async (a, read) => ({ ...a, changes: await read('change', a.changes) })),
+      plan: (o = {}) => session('plan', o, same),
+      contextTokens: (o = {}) => session('contextTokens', o, same),
+      // its options are required (a window): without them it rejects as the service does a window that is no number
+      shouldCompact: (o) => (o === undefined ? Promise.reject(check() ?? windowError(undefined)) : session('shouldCompact', o, same)),
+      compact: (o = {}) => session('compact', o, async (a, read) => ({ ...a, messages: await read('message', a.messages) })),
+      snapshot: (o = {}) => session('snapshot', o, (a, read) => read('message', a)),
+      counts: (o = {}) => session('counts', o, (a, read) => read('breakdown', a)),
+    }
     return {
       id,
       ...methods,
@@ -329,7 +351,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         if (closed) return
         closed = true
         if (current !== c || disposed !== undefined || c.failure !== undefined) return
-        await call(c, o.signal, (s) => s.close(ref).then(noop))
+        await call(c, o.signal, (port) => port.service.close(ref).then(noop))
       },
     }
   }
@@ -349,7 +371,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       const sessionEncoding = o.encoding ?? encoding
       pool(c, sessionEncoding)
       const carried = await stage(c, sessionEncoding, messages, o.signal, o.onProgress)
-      const progress = remote ? undefined : (callback(o.onProgress) as ProgressCallback | undefined)
+      const progress = remote || o.onProgress === undefined ? undefined : o.onProgress
       const handle = await start(c, id, sessionEncoding, carried, o.signal, progress)
       if (remote && 'messages' in carried) o.onProgress?.({ phase: 'open', done: messages.length, total: messages.length })
       return makeSession(c, { id, handle }, sessionEncoding)
@@ -362,7 +384,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       const sent = remote ? await portableFile(blob) : blob
       throwIfAborted(o.signal)
       const carried = { file: sent instanceof ArrayBuffer ? transfer(sent, [sent]) : sent, ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }) }
-      const handle = await start(c, id, sessionEncoding, carried, o.signal, callback(o.onProgress) as ProgressCallback | undefined)
+      const { onProgress } = o
+      const handle = await start(c, id, sessionEncoding, carried, o.signal, onProgress === undefined ? undefined : callback<ProgressCallback>((p) => onProgress(p)))
       return makeSession(c, { id, handle }, sessionEncoding)
     },
     restart: () => {

@@ -5,21 +5,118 @@
  *
  * @module
  */
-import { transfer, wrap } from 'comlink'
+import { type Endpoint, transfer, wrap } from 'comlink'
+import type { Message } from '../message/message.ts'
+import type { TokenBreakdown } from '../tokens/message-tokens.ts'
 import type { EngineOptions } from './api.ts'
 import { type EngineHost, webWorkerHost } from './host.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
-import { ENGINE_PROTOCOL, type EngineService } from './protocol.ts'
+import type { HistoryAnswer, HistoryOperation, HistoryRequest, SessionAnswer, SessionOperation, SessionRequest, Slice } from './operations.ts'
+import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback, type ReadRequest } from './protocol.ts'
 import { abortReason } from '../internal/abort.ts'
 import { createEngineService } from './service.ts'
-import { EngineError } from './types.ts'
+import { EngineError, type MessageChange, type RemoteSummarizer } from './types.ts'
 import { noop } from '../internal/function.ts'
+
+// --- ports ---
+
+/** The item types of the lists answered in slices, by kind. */
+export type Items = { readonly message: Message; readonly change: MessageChange; readonly breakdown: TokenBreakdown }
+
+/** The call of an operation on a history: the service's `history`, at that operation. */
+type HistoryCall<K extends HistoryOperation> = (request: HistoryRequest<K>, onProgress?: ProgressCallback, summarize?: RemoteSummarizer) => Promise<HistoryAnswer<K>>
+/** The call of an operation on a session: the service's `session`, at that operation. */
+type SessionCall<K extends SessionOperation> = (request: SessionRequest<K>, onProgress?: ProgressCallback, summarize?: RemoteSummarizer) => Promise<SessionAnswer<K>>
+/** The read of the rest of a list of one kind. */
+type ReadCall<T extends keyof Items> = (request: ReadRequest) => Promise<Slice<Items[T]>>
+
+/**
+ * The service as the client calls it: its methods that answer one type whatever they are asked,
+ * and the calls of each operation and each kind of list. Comlink types a remote by the interface
+ * `wrap` is given, and an interface's generic method loses its type parameter there; so in a worker
+ * each operation (and each kind of list read) is a `wrap` of its own, typed at it, over one
+ * endpoint.
+ */
+export type Port = {
+  readonly service: Pick<EngineService, 'ping' | 'cancel' | 'commit' | 'stage' | 'open' | 'release' | 'close' | 'useCounters' | 'dropCounter'>
+  readonly history: { readonly [K in HistoryOperation]: HistoryCall<K> }
+  readonly session: { readonly [K in SessionOperation]: SessionCall<K> }
+  readonly read: { readonly [T in keyof Items]: ReadCall<T> }
+}
+
+/** The port of a service in this thread: its generic methods at each operation. Its lists come whole (no send limits a slice), so there is nothing to read. */
+const inlinePort = (s: EngineService): Port => {
+  const whole = (): Promise<never> => Promise.reject(new EngineError('session', 'An inline engine answers its lists whole'))
+  return {
+    service: s,
+    history: { estimate: s.history, pruneToolResults: s.history, buildTranscript: s.history, planCompaction: s.history, compact: s.history },
+    session: {
+      append: s.session,
+      tokens: s.session,
+      prune: s.session,
+      plan: s.session,
+      contextTokens: s.session,
+      shouldCompact: s.session,
+      compact: s.session,
+      snapshot: s.session,
+      counts: s.session,
+    },
+    read: { message: whole, change: whole, breakdown: whole },
+  }
+}
+
+/** One endpoint that any number of `wrap`s listen on, through a single listener on `endpoint` (Node warns past ten). */
+const shared = (endpoint: Endpoint): Endpoint => {
+  const listeners = new Set<EventListenerOrEventListenerObject>()
+  endpoint.addEventListener('message', (event) => {
+    for (const l of listeners) {
+      if (typeof l === 'function') l(event)
+      else l.handleEvent(event)
+    }
+  })
+  return {
+    postMessage: (message: unknown, transfers?: Transferable[]) => endpoint.postMessage(message, transfers),
+    addEventListener: (_type, listener) => void listeners.add(listener),
+    removeEventListener: (_type, listener) => void listeners.delete(listener),
+    start: () => endpoint.start?.(),
+  }
+}
+
+/** The port of a service in a worker, through Comlink: a `wrap` typed at each operation. */
+const remotePort = (endpoint: Endpoint): Port => {
+  const ep = shared(endpoint)
+  const history = <K extends HistoryOperation>() => wrap<{ history: HistoryCall<K> }>(ep).history
+  const session = <K extends SessionOperation>() => wrap<{ session: SessionCall<K> }>(ep).session
+  const read = <T extends keyof Items>() => wrap<{ read: ReadCall<T> }>(ep).read
+  return {
+    service: wrap<EngineService>(ep),
+    history: {
+      estimate: history<'estimate'>(),
+      pruneToolResults: history<'pruneToolResults'>(),
+      buildTranscript: history<'buildTranscript'>(),
+      planCompaction: history<'planCompaction'>(),
+      compact: history<'compact'>(),
+    },
+    session: {
+      append: session<'append'>(),
+      tokens: session<'tokens'>(),
+      prune: session<'prune'>(),
+      plan: session<'plan'>(),
+      contextTokens: session<'contextTokens'>(),
+      shouldCompact: session<'shouldCompact'>(),
+      compact: session<'compact'>(),
+      snapshot: session<'snapshot'>(),
+      counts: session<'counts'>(),
+    },
+    read: { message: read<'message'>(), change: read<'change'>(), breakdown: read<'breakdown'>() },
+  }
+}
 
 // --- connections ---
 
-/** A connection: its service, the worker's host (none inline), the calls pending on it, and how it failed. */
+/** A connection: its port (none when it failed to start), the worker's host (none inline), the calls pending on it, and how it failed. */
 export type Connection = {
-  readonly service: EngineService
+  readonly port: Port | undefined
   readonly host: EngineHost | undefined
   /** Pending calls: how to reject each. */
   readonly pending: Map<number, (error: unknown) => void>
@@ -69,7 +166,7 @@ export const connections = (o: ConnectionOptions) => {
     c.pending.clear()
     for (const [callId, reject] of pending) {
       reject(error)
-      if (c.host === undefined) void c.service.cancel(callId).catch(noop)
+      if (c.host === undefined) void c.port?.service.cancel(callId).catch(noop)
     }
     c.host?.terminate()
     for (const h of c.counters ?? []) h.terminate()
@@ -84,10 +181,11 @@ export const connections = (o: ConnectionOptions) => {
   }
 
   /** Runs one call on a connection: raced against the connection's failure and the signal. */
-  const call = <A>(c: Connection, signal: AbortSignal | undefined, f: (s: EngineService, callId: number) => Promise<A>): Promise<A> => {
+  const call = <A>(c: Connection, signal: AbortSignal | undefined, f: (port: Port, callId: number) => Promise<A>): Promise<A> => {
     const disposed = o.disposed()
     if (disposed !== undefined) return Promise.reject(disposed)
-    if (c.failure !== undefined) return Promise.reject(c.failure)
+    const { port } = c
+    if (c.failure !== undefined || port === undefined) return Promise.reject(c.failure)
     if (signal?.aborted === true) return Promise.reject(abortReason(signal))
     const callId = ++callIds
     return new Promise<A>((resolve, reject) => {
@@ -103,7 +201,7 @@ export const connections = (o: ConnectionOptions) => {
       const onAbort = (): void => {
         if (!settle()) return
         reject(abortReason(signal as AbortSignal))
-        void c.service.cancel(callId).catch(noop)
+        void port.service.cancel(callId).catch(noop)
       }
       c.pending.set(callId, (e) => {
         if (settle()) reject(e)
@@ -112,7 +210,7 @@ export const connections = (o: ConnectionOptions) => {
       signal?.addEventListener('abort', onAbort, { once: true })
       let p: Promise<A>
       try {
-        p = f(c.service, callId)
+        p = f(port, callId)
       } catch (e) {
         p = Promise.reject(e)
       }
@@ -129,7 +227,7 @@ export const connections = (o: ConnectionOptions) => {
 
   const connect = (): Connection => {
     if (!o.remote) {
-      const c: Connection = { service: createEngineService(), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve(), counters: [] }
+      const c: Connection = { port: inlinePort(createEngineService()), host: undefined, pending: new Map(), failure: undefined, started: Promise.resolve(), counters: [] }
       return c
     }
     let host: EngineHost | EngineError
@@ -139,12 +237,12 @@ export const connections = (o: ConnectionOptions) => {
       host = new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
     }
     if (host instanceof EngineError) {
-      const c: Connection = { service: undefined as never, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host), counters: [] }
+      const c: Connection = { port: undefined, host: undefined, pending: new Map(), failure: host, started: Promise.reject(host), counters: [] }
       c.started.catch(noop)
       return c
     }
     const c: Connection = {
-      service: wrap<EngineService>(host.endpoint) as unknown as EngineService,
+      port: remotePort(host.endpoint),
       host,
       pending: new Map(),
       failure: undefined,
@@ -164,7 +262,7 @@ export const connections = (o: ConnectionOptions) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     c.started = call(c, undefined, (s) => {
       timer = setTimeout(() => fail(c, new EngineError('load', `The engine worker did not answer within ${o.startTimeout} ms`)), o.startTimeout)
-      return s.ping()
+      return s.service.ping()
     }).then(
       (protocol) => {
         clearTimeout(timer)
@@ -214,11 +312,11 @@ export const connections = (o: ConnectionOptions) => {
       const counter = host
       counter.onFailure(() => {
         counter.terminate()
-        if (c.failure === undefined) void c.service.dropCounter(index).catch(noop)
+        if (c.failure === undefined) void c.port?.service.dropCounter(index).catch(noop)
       })
       void wrap<EngineService>(counter.endpoint).serve(transfer(channel.port1, [channel.port1])).catch(noop)
     }
-    if (ports.length > 0) void call(c, undefined, (s) => s.useCounters(transfer({ ports, encoding }, ports))).catch(noop)
+    if (ports.length > 0) void call(c, undefined, (s) => s.service.useCounters(transfer({ ports, encoding }, ports))).catch(noop)
   }
 
   return { call, connect, fail, startCounters }

@@ -18,28 +18,26 @@ export {
   applyChanges,
   type CallOptions,
   type EncodingOptions,
+  type EngineCompactOptions,
+  type EngineContextOptions,
   EngineError,
   type EngineErrorCode,
   type EngineMode,
+  type EnginePlanOptions,
   type EngineProgress,
+  type EnginePruneOptions,
+  type EngineShouldCompactOptions,
   type FileOptions,
   type HistoryChanges,
   type MessageChange,
   type ProgressOptions,
+  type RemoteSummarizer,
+  type SessionCompactResult,
+  type SessionPlan,
+  type SessionPruneResult,
   type SessionTokens,
   type TokenEstimate,
 } from './types.ts'
-export type {
-  EngineCompactOptions,
-  EngineContextOptions,
-  EnginePlanOptions,
-  EnginePruneOptions,
-  EngineShouldCompactOptions,
-  RemoteSummarizer,
-  SessionCompactResult,
-  SessionPlan,
-  SessionPruneResult,
-} from './ops.ts'
 export { type EngineHost, webWorkerHost } from './host.ts'
 export type { Engine, EngineOptions, EngineSession } from './api.ts'
 export { createEngine, defaultWorkers } from './client.ts'

@@ -2,7 +2,9 @@
  * Every engine operation, declared once: its name, its options, its result, and how it travels
  * (whether it reports progress, calls a summariser, takes an encoding, changes a resident session,
  * answers a list in slices). The public API (`Engine`, `EngineSession`), the service protocol, the
- * client and the service are all derived from this one table.
+ * client and the service are all derived from this one table: its types are mapped over the
+ * operations, and what the client and the service do per operation is listed in tables of those
+ * types, so that an operation added here and missing there does not compile.
  *
  * @module
  */
@@ -11,19 +13,24 @@ import type { TokenBreakdown } from '../tokens/message-tokens.ts'
 import type { PruneResult } from '../history/prune-options.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
-import type { CompactResult } from '../compaction/compact.ts'
+import type { CompactResult, Summarizer } from '../compaction/compact.ts'
 import type { ContextTokens } from '../tokens/usage.ts'
 import type {
+  CallOptions,
+  EncodingOptions,
   EngineCompactOptions,
   EngineContextOptions,
   EnginePlanOptions,
   EnginePruneOptions,
+  EngineProgress,
   EngineShouldCompactOptions,
+  ProgressOptions,
   SessionCompactResult,
   SessionPlan,
   SessionPruneResult,
-} from './ops.ts'
-import type { CallOptions, EncodingOptions, EngineProgress, ProgressOptions, SessionTokens, TokenEstimate } from './types.ts'
+  SessionTokens,
+  TokenEstimate,
+} from './types.ts'
 
 // --- declarations ---
 
@@ -56,15 +63,11 @@ export type OperationFeatures = {
  */
 export type Declaration<Options, Result> = OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
 
-const declare =
-  <Options, Result>() =>
-  <const F extends OperationFeatures>(features: F): F & Declaration<Options, Result> =>
-    features
-
 type Op<Options, Result, F extends OperationFeatures> = F & Declaration<Options, Result>
 
 /**
- * The type of {@link OPERATIONS}: each operation's options, result and features.
+ * The type of {@link OPERATIONS}: each operation's options, result and features, where each
+ * operation is declared (the value repeats the features, checked against this).
  *
  * @since 0.2.0
  * @category engine
@@ -100,51 +103,51 @@ export type Operations = {
 export const OPERATIONS: Operations = {
   history: {
     /** Counts a history's tokens, with its breakdown. */
-    estimate: declare<EncodingOptions, TokenEstimate>()({ messages: true, progress: 'estimate', encoding: true }),
+    estimate: { messages: true, progress: 'estimate', encoding: true },
     /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
-    pruneToolResults: declare<EnginePruneOptions & EncodingOptions, PruneResult>()({ messages: true, encoding: true }),
+    pruneToolResults: { messages: true, encoding: true },
     /** The head of a history as a transcript for a summariser (`buildTranscript`). */
-    buildTranscript: declare<TranscriptOptions, string>()({ messages: true }),
+    buildTranscript: { messages: true },
     /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
-    planCompaction: declare<EnginePlanOptions & EncodingOptions, CompactionPlan>()({ messages: true, encoding: true }),
+    planCompaction: { messages: true, encoding: true },
     /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */
-    compact: declare<EngineCompactOptions & EncodingOptions, CompactResult>()({ messages: true, progress: 'compact', summarize: true, encoding: true }),
+    compact: { messages: true, progress: 'compact', summarize: true, encoding: true },
   },
   session: {
     /** Appends messages (the new turn); answers the session's size and tokens. */
-    append: declare<unknown, SessionTokens>()({ messages: true, writes: true }),
+    append: { messages: true, writes: true },
     /** The session's size and tokens (cached: no re-count). */
-    tokens: declare<unknown, SessionTokens>()({}),
+    tokens: {},
     /**
      * Prunes old tool results of the resident history (backward from the newest, past the protected
      * tail), with the cached counts; answers the report and the replaced messages with their positions.
      */
-    prune: declare<EnginePruneOptions, SessionPruneResult>()({ writes: true, sliced: 'changes' }),
+    prune: { writes: true, sliced: 'changes' },
     /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
-    plan: declare<EnginePlanOptions, SessionPlan>()({}),
+    plan: {},
     /**
      * The context a provider will see of the resident history (`contextTokens`): the last usage it
      * records plus the estimate of the messages after it, from the session's cached counts.
      */
-    contextTokens: declare<EngineContextOptions, ContextTokens>()({}),
+    contextTokens: {},
     /** Whether the resident history should be compacted (`shouldCompact`), anchored as `contextTokens` is. */
-    shouldCompact: declare<EngineShouldCompactOptions, boolean>()({}),
+    shouldCompact: {},
     /**
      * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
      * resident; answers the rebuilt history, which is small. The summary is written by your
      * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
      */
-    compact: declare<EngineCompactOptions, SessionCompactResult>()({ progress: 'compact', summarize: true, writes: true, sliced: 'messages' }),
+    compact: { progress: 'compact', summarize: true, writes: true, sliced: 'messages' },
     /** The whole resident history, fetched in slices. */
-    snapshot: declare<unknown, Messages>()({ sliced: 'all' }),
+    snapshot: { sliced: 'all' },
     /**
      * Each resident message's tokens, in order: its breakdown as `countMessage` gives it (total,
      * content, thinking, tools), from the session's cache (nothing is counted again), fetched in
      * slices. What a view needs to show tokens per message without estimating each one itself.
      */
-    counts: declare<unknown, ReadonlyArray<TokenBreakdown>>()({ sliced: 'all' }),
+    counts: { sliced: 'all' },
   },
-} as const
+}
 
 /**
  * The names of the operations on a history.
@@ -240,14 +243,22 @@ type Sliced<R, S> = S extends 'all'
  */
 export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Sliced<ResultOf<D>, S> : ResultOf<D>
 
+/** What a caller's options may carry that stays on the caller's side: the signal, callbacks, the summariser and its timeout. */
+export type CallerSide = {
+  readonly signal?: AbortSignal
+  readonly onProgress?: (progress: EngineProgress) => void
+  readonly summarize?: Summarizer
+  readonly timeout?: number
+}
+
 /**
- * The options that cross to the service: the caller's own, without what stays on the caller's side
+ * The options that cross to the service: the caller's, without what stays on the caller's side
  * (the signal, callbacks, the summariser and its timeout).
  *
  * @since 0.2.0
  * @category engine
  */
-export type WireOptions<D> = Omit<OptionsOf<D>, 'summarize' | 'timeout'>
+export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 
 /**
  * A resident session as the service knows it: its id and the handle its `open` answered.

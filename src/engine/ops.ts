@@ -1,134 +1,35 @@
 /**
- * The engine's work on a history, as plain-data calls: the pure functions of tokens, pruning and
- * compaction, given an estimator chosen by name and the counter that keeps its counts (the
- * service's, one per encoding). Shared by the service's stateless calls and its resident sessions.
+ * The engine's work on a history, as plain-data calls: one handler per entry of `OPERATIONS`, on
+ * data the service has already decoded and counted, with the estimator of the call's encoding and
+ * the counter that keeps its counts (the service's, one per encoding). A session handler never
+ * changes the session itself: it answers the session's next state, which the service installs as a
+ * transaction. Private to the engine.
  *
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
 import { createPruner } from '../history/prune-incremental.ts'
-import { type PruneChange, type PruneOptions, type PrunerResult, type PruneReport, type PruneResult } from '../history/prune-options.ts'
+import { type PruneChange, type PrunerResult, type PruneResult } from '../history/prune-options.ts'
 import { pruneToolResultsWithReport } from '../history/prune.ts'
 import { countMessage } from '../tokens/count.ts'
-import { type Estimator } from '../tokens/message-tokens.ts'
+import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
 import { definitionCount, totalOf } from '../tokens/message-tokens.ts'
-import { type CompactionPlan, type PlanOptions, planCompaction, type ShouldCompactOptions } from '../compaction/plan.ts'
-import type { ContextTokensOptions } from '../tokens/usage.ts'
-import { compact as compactWith, type CompactOptions, type CompactionReport, type CompactResult, type Summarizer, type SummarizerContext, type Summary } from '../compaction/compact.ts'
+import { type CompactionPlan, planCompaction, shouldCompact } from '../compaction/plan.ts'
+import { buildTranscript } from '../compaction/transcript.ts'
+import { contextTokens } from '../tokens/usage.ts'
+import { compact as compactWith, type CompactResult } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import type { EngineProgress, HistoryChanges, MessageChange } from './types.ts'
-
-// --- options ---
-
-/**
- * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and counter
- * are the engine's own; the counter keeps its counts).
- *
- * @since 0.1.0
- * @category engine
- */
-export type EnginePruneOptions = Omit<PruneOptions, 'estimate' | 'count' | 'placeholder'>
-
-/**
- * A resident session's prune: its report, the replaced messages with their positions, and the
- * session's tokens after it.
- *
- * @since 0.1.0
- * @category engine
- */
-export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport; readonly tokens: number }
-
-/**
- * Options of the engine's compaction planning: `planCompaction`'s, as plain data (the estimator is
- * the engine's).
- *
- * @since 0.1.0
- * @category engine
- */
-export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
-
-/**
- * Options of a session's `contextTokens`: `contextTokens`'s, as plain data (the session's counter
- * gives the messages' counts, cached). The report it anchors on is the last one the resident
- * history records unless `usage` gives another.
- *
- * @since 0.2.0
- * @category engine
- */
-export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'count'>
-
-/**
- * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's counter
- * gives the messages' counts, cached).
- *
- * @since 0.2.0
- * @category engine
- */
-export type EngineShouldCompactOptions = Omit<ShouldCompactOptions, 'estimate' | 'count'>
-
-/**
- * A resident session's compaction plan, small: how many messages fall in each part instead of the
- * parts themselves, and the plan's cut, flags and tokens.
- *
- * @since 0.1.0
- * @category engine
- */
-export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> & {
-  readonly messages: { readonly system: number; readonly head: number; readonly preserved: number }
-}
-
-/**
- * Options of the engine's compaction: `compact`'s, as plain data, with the summariser optional
- * (the embedded extractive one by default, run where the engine runs). A `summarize` you pass runs
- * on your side: in worker mode the engine calls it across the thread boundary (a Comlink proxy),
- * with your call's signal.
- *
- * @since 0.1.0
- * @category engine
- */
-export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate' | 'count'> & {
-  readonly summarize?: Summarizer
-  /**
-   * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
-   * rejects with a `TimeoutError`, aborts the summariser's signal and leaves the session as it was;
-   * `Infinity` waits for ever.
-   */
-  readonly timeout?: number
-}
-
-/**
- * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
- * never settles cannot hold its session for good.
- *
- * @since 0.2.0
- * @category engine
- */
-export const COMPACT_TIMEOUT = 300_000
-
-/**
- * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail:
- * small), how many messages went to the archive (your copy still has them), the report, and the
- * session's tokens after it.
- *
- * @since 0.1.0
- * @category engine
- */
-export type SessionCompactResult = {
-  readonly messages: Messages
-  readonly archived: number
-  readonly report: CompactionReport
-  readonly tokens: number
-}
-
-/**
- * A summariser as the service receives it: one proxied from the caller, given the prompt and the
- * messages to summarise (the call's signal stays on the caller's side, where the caller's
- * summariser gets it); it answers text or a provider's compaction boundary, both plain data.
- *
- * @since 0.1.0
- * @category engine
- */
-export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerContext, 'signal'>) => Promise<Summary>
+import type { HistoryAnswer, HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
+import { admit } from './admit.ts'
+import type {
+  EngineCompactOptions,
+  EnginePruneOptions,
+  EngineProgress,
+  MessageChange,
+  RemoteSummarizer,
+  SessionPlan,
+  TokenEstimate,
+} from './types.ts'
 
 // --- counting ---
 
@@ -167,10 +68,6 @@ export const diffHistories = (
 }
 
 // --- operations ---
-
-/** A prune of a history given whole, with the engine's estimator and counter: the pure one (there is no call before to take over from). */
-export const pruneOnce = (options: EnginePruneOptions, estimate: Estimator, count: (m: Message) => number): ((ms: Messages) => PruneResult) =>
-  pruneToolResultsWithReport({ ...options, estimate, count })
 
 /**
  * A pruner as a session keeps it (one per options): the incremental pruner, whose each answer also
@@ -266,10 +163,6 @@ export const pruneChanges =
 export const prunerKey = (options: EnginePruneOptions): string =>
   JSON.stringify(Object.keys(options).sort().map((k) => [k, (options as Record<string, unknown>)[k]]))
 
-/** Plans a compaction with the engine's estimator and counter. */
-export const plan = (options: EnginePlanOptions, estimate: Estimator, count: (m: Message) => number): ((ms: Messages) => CompactionPlan) =>
-  planCompaction({ ...options, estimate, count })
-
 /** A plan without its message arrays. */
 export const planSummary = (p: CompactionPlan): SessionPlan => {
   const { system, head, preserved, ...rest } = p
@@ -299,3 +192,130 @@ export const compact = (
         : (transcript, context) => summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
     ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
   })
+
+// --- context ---
+
+/** What a handler is given besides its options. */
+export type Context = {
+  readonly signal: AbortSignal
+  /** The estimator of the call's encoding (the session's, on a session). */
+  readonly estimate: Estimator
+  /** The counter of that encoding, which keeps its counts (the service's, shared by its calls and sessions). */
+  readonly count: (m: Message) => TokenBreakdown
+  readonly summarize: RemoteSummarizer | undefined
+  readonly onProgress: ((p: EngineProgress) => void) | undefined
+}
+
+/** A session's state: replaced whole by a call that changes it, never mutated (a snapshot may hold on to it). */
+export type Resident = {
+  /** The resident history. */
+  readonly messages: Messages
+  /**
+   * The history as appended (since the open or the last compaction), before any pruning. Pruning
+   * is computed from it with a kept pruner, so that each turn's prune rewrites only the messages
+   * that newly left the protected tail; the resident history is that prune's result.
+   */
+  readonly appended: Messages
+  /** Where the resident history differs from the appended one: the last prune's changes, in index order (none before any prune). */
+  readonly pruned: ReadonlyArray<PruneChange>
+  readonly tokens: number
+  /**
+   * Pruners by options, the most recently added last (at most `PRUNERS_KEPT`). The map is replaced,
+   * never changed, like the rest of the state: a prune that is undone takes the pruner it added with
+   * it. A pruner itself remembers what it pruned (a cache, shared by the states that follow), and
+   * `pruneChanges` relies on that memory only where its last answer is this state's `pruned`.
+   */
+  readonly pruners: ReadonlyMap<string, Pruner>
+}
+
+/** A session handler's context: the session's state, and the call's messages (an append's), decoded and counted. */
+export type SessionContext = Context & { readonly state: Resident; readonly load: () => Promise<{ readonly messages: Messages; readonly tokens: number }> }
+
+/** A session handler's answer: its result, and the session's next state when it changes it. */
+export type Outcome<R> = { readonly result: R; readonly next?: Resident }
+
+/**
+ * A message's total tokens by the context's counter: the one definition with its estimator (the
+ * service's counter caches `tokenBreakdown`), marked so, so that pruning derives a rewritten
+ * message's count instead of estimating its unchanged parts again.
+ */
+const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): ((m: Message) => number) => definitionCount(c.estimate, totalOf(c.count))
+
+type History = Operations['history']
+type Session = Operations['session']
+
+const PRUNERS_KEPT = 4
+
+// --- handlers ---
+
+/** How a session's `shouldCompact` rejects a window that is no number of tokens (or none at all). */
+export const windowError = (contextWindow: unknown): TypeError => new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(contextWindow)}`)
+
+/** The operations on a history, given it decoded and (for those that count) its counts. */
+export const historyHandlers: {
+  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<HistoryAnswer<K>>
+} = {
+  estimate: (_ms, _o, c) => Promise.resolve(c.counts),
+  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
+  buildTranscript: (ms, o) => Promise.resolve(buildTranscript(o)(ms)),
+  planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
+  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(ms),
+}
+
+/** The operations on a resident session. */
+export const sessionHandlers: {
+  readonly [K in SessionOperation]: (options: WireOptions<Session[K]>, context: SessionContext) => Promise<Outcome<ResultOf<Session[K]>>>
+} = {
+  append: async (_o, c) => {
+    const { state } = c
+    const added = await c.load()
+    const messages = [...state.messages, ...added.messages]
+    const appended = state.appended === state.messages ? messages : [...state.appended, ...added.messages]
+    const tokens = state.tokens + added.tokens
+    return { result: { messages: messages.length, tokens }, next: { ...state, messages, appended, tokens } }
+  },
+
+  tokens: (_o, { state }) => Promise.resolve({ result: { messages: state.messages.length, tokens: state.tokens } }),
+
+  prune: (o, c) => {
+    const { state } = c
+    const key = prunerKey(o)
+    const kept = state.pruners.get(key)
+    const pruner = kept ?? prune(o, c.estimate, totalsOf(c))
+    const pruners = kept === undefined ? new Map([...[...state.pruners].slice(1 - PRUNERS_KEPT), [key, pruner] as const]) : state.pruners
+    const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalsOf(c))(state)
+    const tokens = state.tokens + delta
+    // (with no change the resident history stays as it is; a new record of the same differences is kept all the same)
+    const next =
+      changes.length === 0 && pruned === state.pruned && pruners === state.pruners
+        ? undefined
+        : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
+    return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
+  },
+
+  plan: (o, c) => Promise.resolve({ result: planSummary(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(c.state.messages)) }),
+
+  contextTokens: (o, c) => Promise.resolve({ result: contextTokens({ ...o, count: totalsOf(c) })(c.state.messages) }),
+
+  shouldCompact: (o, c) => {
+    if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) return Promise.reject(windowError(o.contextWindow))
+    return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c) })(c.state.messages) })
+  },
+
+  compact: async (o, c) => {
+    const { state } = c
+    const result = await compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(state.messages)
+    const answer = { archived: result.archive.length, report: result.report }
+    if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
+    // counted in slices (an abort while counting leaves the session as it was)
+    const tokens = (await admit(result.messages, { signal: c.signal, count: c.count })).counts.total
+    return {
+      result: { ...answer, messages: result.messages, tokens },
+      next: { messages: result.messages, appended: result.messages, pruned: [], tokens, pruners: new Map() },
+    }
+  },
+
+  snapshot: (_o, { state }) => Promise.resolve({ result: state.messages }),
+
+  counts: (_o, { state, count }) => Promise.resolve({ result: state.messages.map((m) => count(m)) }),
+}

@@ -131,13 +131,13 @@ export const createCountPool = () => {
     return { messages, tokens: counts.total }
   }
 
-  const countThere = async (lane: Lane, job: CountJob): Promise<Counted> => {
+  const countThere = async (lane: Lane, remote: Remote<EngineService>, job: CountJob): Promise<Counted> => {
     const { messages } = await admit(job.input, { signal: job.signal, offset: job.offset })
     let drop: (e: unknown) => void = noop
     const answer = await new Promise<Float64Array>((resolve, reject) => {
       drop = reject
       lane.drops.add(drop)
-      ;(lane.remote as Remote<EngineService>).count({ encoding: job.encoding, messages }).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
+      remote.count({ encoding: job.encoding, messages }).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
     }).finally(() => {
       lane.drops.delete(drop)
     })
@@ -147,7 +147,7 @@ export const createCountPool = () => {
 
   const take = (lane: Lane, job: Queued): void => {
     lane.busy++
-    const work = lane.remote === undefined ? countHere(job) : countThere(lane, job)
+    const work = lane.remote === undefined ? countHere(job) : countThere(lane, lane.remote, job)
     work.then(job.resolve, (e: unknown) => {
       if (e instanceof CounterFailed) {
         lane.dead = true
@@ -209,9 +209,10 @@ export const createCountPool = () => {
      */
     add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
       for (const port of ports) {
-        const lane: Lane = { remote: wrap<EngineService>(port), busy: 0, ready: false, drops: new Set(), dead: false }
+        const remote = wrap<EngineService>(port)
+        const lane: Lane = { remote, busy: 0, ready: false, drops: new Set(), dead: false }
         counters.push(lane)
-        void (lane.remote as Remote<EngineService>).count({ encoding, messages: [] }).then(
+        void remote.count({ encoding, messages: [] }).then(
           () => {
             lane.ready = true
             pump()
@@ -232,6 +233,3 @@ export const createCountPool = () => {
     },
   }
 }
-
-/** A counting pool. */
-export type CountPool = ReturnType<typeof createCountPool>

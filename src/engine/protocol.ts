@@ -8,7 +8,6 @@
  */
 import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
-import type { RemoteSummarizer, SessionCompactResult, SessionPruneResult } from './ops.ts'
 import type {
   HistoryAnswer,
   HistoryOperation,
@@ -20,13 +19,17 @@ import type {
   SessionRequest,
   Slice,
 } from './operations.ts'
-import type { EngineProgress } from './types.ts'
+import type { EngineProgress, RemoteSummarizer, SessionCompactResult, SessionPruneResult } from './types.ts'
 
 // --- protocol ---
 
 /**
  * The version of the service protocol; `ping` answers it, so that a client talking to a worker
  * built from another version fails clearly instead of misbehaving.
+ *
+ * @example
+ * import { createEngineService, ENGINE_PROTOCOL } from 'chatfold'
+ * await createEngineService().ping() === ENGINE_PROTOCOL // true
  *
  * @since 0.1.0
  * @category engine

@@ -18,13 +18,13 @@ import { heuristic } from '../tokens/heuristic.ts'
 import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
 import { admit } from './admit.ts'
 import { historyFile, readHistoryFile } from './file.ts'
-import { historyHandlers, type Outcome, type Resident, type SessionContext, sessionHandlers } from './handlers.ts'
-import { type Item, OPERATIONS, type OperationFeatures, type SessionRef, type Slice } from './operations.ts'
+import { historyHandlers, type Resident, sessionHandlers } from './ops.ts'
+import { type Item, OPERATIONS, type OperationFeatures, type Operations, type ResultOf, type SessionAnswer, type SessionOperation, type SessionRef, type Slice } from './operations.ts'
 import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
 import { type Counter, createCounter, createCountPool, packedBreakdowns } from './pool.ts'
 import { approxBytes, now } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
-import { EngineError, type EngineProgress } from './types.ts'
+import { type EncodingOptions, EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'
 
 // --- callbacks ---
@@ -64,6 +64,28 @@ const release = (...fs: ReadonlyArray<unknown>): void => {
       // already released
     }
   }
+}
+
+// --- answers ---
+
+type Session = Operations['session']
+
+/** Makes a list an answer: its first slice, the rest kept for `read`. */
+type Ship = <A extends Item>(list: ReadonlyArray<A>) => Slice<A>
+
+const same = <A>(result: A): A => result
+
+/** Each session operation's answer from its result: the list it declares `sliced` comes as its first slice. */
+const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, ship: Ship) => SessionAnswer<K> } = {
+  append: same,
+  tokens: same,
+  prune: (r, ship) => ({ ...r, changes: ship(r.changes) }),
+  plan: same,
+  contextTokens: same,
+  shouldCompact: same,
+  compact: (r, ship) => ({ ...r, messages: ship(r.messages) }),
+  snapshot: (r, ship) => ship(r),
+  counts: (r, ship) => ship(r),
 }
 
 // --- state ---
@@ -141,14 +163,6 @@ export const createEngineService = (): EngineService => {
     return to < list.length ? { list: id, items, next: to } : { list: id, items }
   }
 
-  /** A result as it is answered: the list its operation declares `sliced` comes as its first slice. */
-  const answer = (sliced: OperationFeatures['sliced'], result: unknown, maxBytes: number): unknown => {
-    if (sliced === undefined) return result
-    if (sliced === 'all') return ship(result as ReadonlyArray<Item>, 0, maxBytes)
-    const r = result as Record<string, unknown>
-    return { ...r, [sliced]: ship(r[sliced] as ReadonlyArray<Item>, 0, maxBytes) }
-  }
-
   const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
 
   const counterOf = (encoding: EncodingName, estimate: Estimator): Counter => {
@@ -212,16 +226,14 @@ export const createEngineService = (): EngineService => {
       run(request.callId, async (signal) => {
         try {
           const declared: OperationFeatures = OPERATIONS.history[request.op]
-          const options = request.options as { readonly encoding?: EncodingName }
+          const options: EncodingOptions = request.options
           const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
           const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
           const count = counterOf(encoding, estimate).count
           const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
           const admitted = await admit(request.messages, { signal, ...(declared.encoding === true ? { count } : {}), ...(progress === undefined ? {} : { progress }) })
-          const handler = historyHandlers[request.op] as (ms: Messages, o: unknown, c: Parameters<(typeof historyHandlers)['estimate']>[2]) => Promise<unknown>
           const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-          const result = await handler(admitted.messages, request.options, { signal, estimate, count, counts: admitted.counts, summarize, onProgress: onCompact })
-          return answer(declared.sliced, result, request.maxBytes) as never
+          return await historyHandlers[request.op](admitted.messages, request.options, { signal, estimate, count, counts: admitted.counts, summarize, onProgress: onCompact })
         } finally {
           release(onProgress, summarize)
         }
@@ -236,8 +248,7 @@ export const createEngineService = (): EngineService => {
           const result = s.queue.then(async () => {
             throwIfAborted(signal)
             const live = lookup(request.session)
-            const handler = sessionHandlers[request.op] as (o: unknown, c: SessionContext) => Promise<Outcome<unknown>>
-            const outcome = await handler(request.options, {
+            const outcome = await sessionHandlers[request.op](request.options, {
               signal,
               estimate: live.estimate,
               count: live.count,
@@ -254,10 +265,10 @@ export const createEngineService = (): EngineService => {
                 live.state = before
               })
             }
-            return answer(declared.sliced, outcome.result, request.maxBytes)
+            return answers[request.op](outcome.result, (list) => ship(list, 0, request.maxBytes))
           })
           s.queue = result.then(() => held, noop)
-          return (await result) as never
+          return await result
         } finally {
           release(onProgress, summarize)
         }

@@ -1,12 +1,16 @@
 /**
- * The engine's vocabulary: modes, call options, progress, results of resident sessions, and the
- * error every failed call rejects with. Everything here is plain, structured-clonable data, so the
+ * The engine's vocabulary: modes, call options, progress, each operation's options and results, and
+ * the error every failed call rejects with. Everything here is plain, structured-clonable data, so the
  * same values cross a worker boundary unchanged.
  *
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
+import type { PruneOptions, PruneReport } from '../history/prune-options.ts'
+import type { CompactionPlan, PlanOptions, ShouldCompactOptions } from '../compaction/plan.ts'
+import type { ContextTokensOptions } from '../tokens/usage.ts'
+import type { CompactOptions, CompactionReport, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
 
 // --- modes ---
 
@@ -115,6 +119,122 @@ export type MessageChange = { readonly index: number; readonly message: Message 
  */
 export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; readonly length: number }
 
+// --- options and results of the operations ---
+
+/**
+ * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and counter
+ * are the engine's own; the counter keeps its counts).
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EnginePruneOptions = Omit<PruneOptions, 'estimate' | 'count' | 'placeholder'>
+
+/**
+ * A resident session's prune: its report, the replaced messages with their positions, and the
+ * session's tokens after it.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport; readonly tokens: number }
+
+/**
+ * Options of the engine's compaction planning: `planCompaction`'s, as plain data (the estimator is
+ * the engine's).
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
+
+/**
+ * Options of a session's `contextTokens`: `contextTokens`'s, as plain data (the session's counter
+ * gives the messages' counts, cached). The report it anchors on is the last one the resident
+ * history records unless `usage` gives another.
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'count'>
+
+/**
+ * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's counter
+ * gives the messages' counts, cached).
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export type EngineShouldCompactOptions = Omit<ShouldCompactOptions, 'estimate' | 'count'>
+
+/**
+ * A resident session's compaction plan, small: how many messages fall in each part instead of the
+ * parts themselves, and the plan's cut, flags and tokens.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> & {
+  readonly messages: { readonly system: number; readonly head: number; readonly preserved: number }
+}
+
+/**
+ * Options of the engine's compaction: `compact`'s, as plain data, with the summariser optional
+ * (the embedded extractive one by default, run where the engine runs). A `summarize` you pass runs
+ * on your side: in worker mode the engine calls it across the thread boundary (a Comlink proxy),
+ * with your call's signal.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate' | 'count'> & {
+  readonly summarize?: Summarizer
+  /**
+   * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
+   * rejects with a `TimeoutError`, aborts the summariser's signal and leaves the session as it was;
+   * `Infinity` waits for ever.
+   */
+  readonly timeout?: number
+}
+
+/**
+ * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
+ * never settles cannot hold its session for good.
+ *
+ * @example
+ * import { COMPACT_TIMEOUT } from 'chatfold'
+ * COMPACT_TIMEOUT // 300000
+ *
+ * @since 0.2.0
+ * @category engine
+ */
+export const COMPACT_TIMEOUT = 300_000
+
+/**
+ * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail:
+ * small), how many messages went to the archive (your copy still has them), the report, and the
+ * session's tokens after it.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SessionCompactResult = {
+  readonly messages: Messages
+  readonly archived: number
+  readonly report: CompactionReport
+  readonly tokens: number
+}
+
+/**
+ * A summariser as the service receives it: one proxied from the caller, given the prompt and the
+ * messages to summarise (the call's signal stays on the caller's side, where the caller's
+ * summariser gets it); it answers text or a provider's compaction boundary, both plain data.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerContext, 'signal'>) => Promise<Summary>
+
 // --- changes ---
 
 /**
@@ -122,8 +242,7 @@ export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; r
  * without sending the whole history back. Returns the input itself when nothing changed.
  *
  * @example
- * import { applyChanges, createEngine } from 'chatfold/engine'
- * import { type Messages } from 'chatfold/message'
+ * import { applyChanges, createEngine, type Messages } from 'chatfold'
  * declare let history: Messages
  * const engine = createEngine({ encoding: 'o200k_base' })
  * const session = await engine.open('chat-1', history)
@@ -163,7 +282,7 @@ export type EngineErrorCode = 'unsupported' | 'load' | 'crashed' | 'restarted' |
  * never hangs: when the worker fails or dies, every pending and later call rejects with it.
  *
  * @example
- * import { createEngine, EngineError } from 'chatfold/engine'
+ * import { createEngine, EngineError } from 'chatfold'
  * try {
  *   await createEngine({ mode: 'worker' }).ready()
  * } catch (e) {

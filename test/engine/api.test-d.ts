@@ -9,7 +9,7 @@ import type { TranscriptOptions } from '../../src/compaction/transcript.ts'
 import type { CompactResult } from '../../src/compaction/compact.ts'
 import type { ContextTokens } from '../../src/tokens/usage.ts'
 import type { Engine, EngineSession } from '../../src/engine/api.ts'
-import type { EngineCompactOptions, EngineContextOptions, EnginePlanOptions, EnginePruneOptions, EngineShouldCompactOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from '../../src/engine/ops.ts'
+import type { EngineCompactOptions, EngineContextOptions, EnginePlanOptions, EnginePruneOptions, EngineShouldCompactOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from '../../src/engine/types.ts'
 import type { CallOptions, EncodingOptions, ProgressOptions, SessionTokens, TokenEstimate } from '../../src/engine/types.ts'
 
 

@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { type Context, type Resident, sessionHandlers } from '../../src/engine/handlers.ts'
-import { diffHistories, type EnginePruneOptions } from '../../src/engine/ops.ts'
-import { applyChanges } from '../../src/engine/types.ts'
+import { type Context, diffHistories, type Resident, sessionHandlers } from '../../src/engine/ops.ts'
+import { applyChanges, type EnginePruneOptions } from '../../src/engine/types.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
