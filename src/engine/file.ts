@@ -109,7 +109,8 @@ const readAt = (file: Blob, at: number): Promise<ArrayBuffer> => {
  * bytes after its last newline: a newline byte is never inside a character, so each piece decodes
  * alone, and a piece that is not UTF-8 tells its line. The next slice of the Blob is read while
  * this one is decoded: a read is a round trip to wherever the Blob's bytes are (in Chromium, the
- * browser's process), 14–20 ms per MiB here, which left alone added 0.6–0.9 s to a 45 MB file.
+ * browser's process), slow enough per MiB that waiting for each read in turn adds up over a large
+ * file.
  */
 async function* textOf(file: Blob): AsyncGenerator<Piece> {
   let carry = new Uint8Array(0)

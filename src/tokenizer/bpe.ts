@@ -263,7 +263,7 @@ const FRONT_WIDTH = 6
  * is split with the encoding's own pattern (`split`, a global Unicode regular expression) and
  * each pre-token is counted as gpt-tokenizer counts it with no special token allowed: one when
  * its text is a token, else the parts byte-pair merging leaves. Builds its lookup table from
- * `ranks` on first use (0.1–0.4 s here and about 4 MB for `o200k_base`: the tokens' bytes, their offsets
+ * `ranks` on first use (a few megabytes for `o200k_base`: the tokens' bytes, their offsets
  * and a hash table).
  *
  * The pattern is run sticky and tested rather than matched, and the pieces are read in place, so
