@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isToolCall, isToolResult, type Part, type ToolResultPart } from '../part.ts'
+import { isCompactionBoundary, isToolCall, isToolResult, type Part, type ToolResultPart } from '../part.ts'
 import type { Message, Messages } from '../message.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 import { isCompactionSummary } from './compaction-mark.ts'
@@ -46,6 +46,22 @@ export const hasSubstance = (parts: ReadonlyArray<Part>): boolean => {
   }
   if (text) for (let i = 0; i < parts.length; i++) if (isSubstantive(parts[i] as Part)) return true
   return false
+}
+
+// --- what goes to the model ---
+
+/** Whether a message goes to the model: normal, synthetic (one-turn guidance) or ephemeral (one-turn error feedback). */
+export const isForLLM = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
+
+/**
+ * The index of the last provider compaction boundary part (`isCompactionBoundary`) of a message
+ * that goes to the model, or -1: where the history a provider reads starts, when it is the last.
+ */
+export const boundaryPart = (m: Message): number => {
+  if (!isForLLM(m)) return -1
+  const ps = m.parts
+  for (let j = ps.length - 1; j >= 0; j--) if (isCompactionBoundary(ps[j] as Part)) return j
+  return -1
 }
 
 // --- string sets ---

@@ -21,8 +21,7 @@
  * @module
  */
 import { isInternal, makeMessage, type Message, type Messages } from '../message.ts'
-import { isCompactionBoundary, type Part } from '../part.ts'
-import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
+import { boundaryPart, compactMessage, cuttingResults, filterSame, isForLLM, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
 // --- views ---
 
@@ -46,7 +45,7 @@ export const forLLM = (ms: Messages): Messages => {
   let part = -1
   const plain = selectPaired(ms, (m, i) => {
     if (!isForLLM(m)) return false
-    const j = lastBoundaryPart(m)
+    const j = boundaryPart(m)
     if (j >= 0) {
       at = i
       part = j
@@ -62,15 +61,6 @@ export const forLLM = (ms: Messages): Messages => {
     (m, i) => isForLLM(m) && (i >= from || m.role === 'system'),
     (m) => (m === boundary ? makeMessage({ ...m, parts: m.parts.slice(cut) }) : m),
   )
-}
-
-const isForLLM = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
-
-/** The index of the message's last compaction boundary part, or -1. */
-const lastBoundaryPart = (m: Message): number => {
-  const ps = m.parts
-  for (let j = ps.length - 1; j >= 0; j--) if (isCompactionBoundary(ps[j] as Part)) return j
-  return -1
 }
 
 /**
@@ -90,9 +80,7 @@ const lastBoundaryPart = (m: Message): number => {
  */
 export const lastCompactionBoundary = (ms: Messages): { readonly message: number; readonly part: number } | undefined => {
   for (let i = ms.length - 1; i >= 0; i--) {
-    const m = ms[i] as Message
-    if (!isForLLM(m)) continue
-    const j = lastBoundaryPart(m)
+    const j = boundaryPart(ms[i] as Message)
     if (j >= 0) return { message: i, part: j }
   }
   return undefined
