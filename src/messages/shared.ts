@@ -328,13 +328,11 @@ export const filterSame = (ms: Messages, keep: (m: Message) => boolean): Message
   let i = 0
   while (i < ms.length && keep(ms[i] as Message)) i++
   if (i === ms.length) return ms
-  const out = ms.slice()
-  let k = i
+  const out = ms.slice(0, i)
   for (i++; i < ms.length; i++) {
     const m = ms[i] as Message
-    if (keep(m)) out[k++] = m
+    if (keep(m)) out.push(m)
   }
-  out.length = k
   return out
 }
 
