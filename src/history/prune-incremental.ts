@@ -8,8 +8,67 @@
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import { type Pruner, type PruneOptions, type PrunerResult, settingsOf } from './prune-options.ts'
-import { type Change, countFrom, countRewritten, finish, noteCalls, type Outcome, protectedFrom, pruneRange, type Walk } from './prune-walk.ts'
+import { type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
+import { type Change, countFrom, oldestFirst, type Outcome, protectedFrom, recording, walk } from './prune-walk.ts'
+
+// --- records ---
+
+/** What a walk found, as `finish` reads it: the history, its total, and the rewritten messages in index order. */
+type Rewritten = {
+  readonly input: Messages
+  readonly total: number
+  readonly changes: ReadonlyArray<Change>
+}
+
+/**
+ * What an incremental pruner's walk found besides: every message's count, the first protected
+ * index, and the indices whose outcome depended on an earlier message (which it must not remember
+ * by message alone).
+ */
+type Walk = Rewritten & {
+  readonly counts: ReadonlyArray<number>
+  readonly boundary: number
+  readonly lookedUp: ReadonlyArray<number>
+}
+
+/**
+ * Counts the rewritten messages from `changes[from]` on with the caller's `count` (when counts are
+ * not derived), in one go after the walk rather than between its reads: a counter that caches by
+ * message takes them all at once. A message that carried `tokens` gets the fresh `{ total }`.
+ */
+const countRewritten = (s: Settings, ms: Messages, changes: Change[], from: number): void => {
+  if (s.derive) return
+  for (let j = from; j < changes.length; j++) {
+    const c = changes[j] as Change
+    if (!Number.isNaN(c.tokens)) continue // counted already (remembered from an earlier call)
+    c.tokens = s.count(c.message)
+    if ((ms[c.index] as Message).tokens !== undefined) changes[j] = { ...c, message: { ...c.message, tokens: { total: c.tokens } } }
+  }
+}
+
+/**
+ * The walk's records applied: the rewritten history and its report, unless the rewriting frees nothing or
+ * less than `minimumSavings` tokens (then the input itself, with a report of zeros pruned).
+ */
+const finish = (s: Settings, w: Rewritten): PruneResult => {
+  let savings = 0
+  let prunedResults = 0
+  let prunedArgs = 0
+  for (const c of w.changes) {
+    savings += c.was - c.tokens
+    prunedResults += c.results
+    prunedArgs += c.args
+  }
+  const before = w.total
+  if (w.changes.length === 0 || savings <= 0 || savings < s.minimumSavings) {
+    return { messages: w.input, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before } }
+  }
+  const out = w.input.slice()
+  for (const c of w.changes) out[c.index] = c.message
+  return { messages: out, report: { prunedResults, prunedArgs, tokensBefore: before, tokensAfter: before - savings } }
+}
+
+// --- the pruner ---
 
 /** A message left as it is, remembered (only outcomes that depend on the message alone are). */
 const KEPT: Outcome = { kept: true, lookedUp: false }
@@ -34,7 +93,7 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * `pruneToolResultsWithReport(options)(ms)` does, and says which messages of the result are not
  * the input's own (`changes`). Between calls it keeps the last history it pruned and what it did:
  * a growing history only has its new messages counted and its newly unprotected ones rewritten
- * (one next turn on 20,000 messages takes well under 3 ms), and rewritten messages come back as
+ * (a next turn costs what its new messages cost, not what the history does), and rewritten messages come back as
  * the same objects from call to call (identity-keyed token caches keep hitting). A `count` option
  * must be pure: the same message always has the same count.
  *
@@ -90,10 +149,12 @@ export const createPruner = (options: PruneOptions): Pruner => {
       lookedUp: last === undefined ? [] : last.lookedUp.slice(0, below(last.lookedUp, reuse, (i) => i)),
     }
     if (last !== undefined) remember(last, reuse, kept)
-    const names = s.protectedTools.size > 0 ? new Map<string, string>() : undefined
-    if (names !== undefined) for (let i = 0; i < reuse; i++) noteCalls(names, ms[i] as Message)
-    pruneRange(s, ms, counts, { from: reuse, to: boundary }, names, into, recall)
-    countRewritten(s, ms, into.changes as Change[], kept)
+    // the messages from `reuse` to the tail, walked backwards like a fresh prune's, their records put in index order after
+    const lookedUpKept = into.lookedUp.length
+    walk(s, ms, recording(ms, counts, boundary, recall, into.changes, into.lookedUp), reuse, boundary)
+    oldestFirst(into.changes, kept)
+    oldestFirst(into.lookedUp, lookedUpKept)
+    countRewritten(s, ms, into.changes, kept)
     const w: Walk = { input: ms, counts, total, boundary, ...into }
     last = w
     const { messages, report } = finish(s, w)

@@ -1,10 +1,12 @@
 /**
- * The walk of a prune: count every message, find where the protected tail starts, then go
- * forward over the older messages and rewrite each one's large tool results and arguments. The
- * pure `pruneToolResultsWithReport` walks the whole history, usually in the one pass of
- * {@link pruneFresh}, which builds nothing but the result; `createPruner` walks only what its
- * previous call did not cover, keeping records of what it did. Either applies `minimumSavings`
- * (the records' way is {@link finish}).
+ * The walk of a prune, the one both pruners take: from the newest message back to the oldest of a
+ * range, each message counted (or its count taken from those given), and each one outside the
+ * protected tail rewritten as it is met: its large tool results and arguments. The walk goes
+ * backwards so that a fresh prune counts and rewrites every message in one pass, reading it once.
+ * What it found goes into a {@link WalkState}: straight into the result for the pure prune
+ * (`pruneToolResultsWithReport`, {@link pruneAll}), or as records of the rewritten messages for
+ * `createPruner`, which keeps them to take over in its next call (and applies `minimumSavings` to
+ * them in `prune-incremental.ts`).
  *
  * @module
  */
@@ -14,6 +16,7 @@ import { MESSAGE_OVERHEAD } from '../tokens/message-tokens.ts'
 import type { PruneResult, Settings } from './prune-options.ts'
 import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './prune-placeholder.ts'
 import { cutArguments } from './prune-arguments.ts'
+import { boundaryPart } from './shared.ts'
 
 // --- model ---
 
@@ -45,36 +48,30 @@ export type Outcome = Change | Kept
  * watches where each literal is allocated; once it sees a prune's changes outlive a young
  * collection (the walk is still running), it allocates that literal's objects straight in the old
  * generation, where each dead one keeps its new message and placeholder strings alive through
- * every young collection until a full one: measured, the garbage collector then took four times
- * the prune's own work. A clone is never allocated there.
+ * every young collection until a full one, and the garbage collector then does several times the
+ * prune's own work. A clone is never allocated there.
  */
 const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'normal', parts: [] }, was: 0, tokens: 0, results: 0, args: 0, lookedUp: false }
-const KEPT: Kept = { kept: true, lookedUp: false }
-const KEPT_AFTER_LOOKUP: Kept = { kept: true, lookedUp: true }
 
 /** Whether the walk left the message as it is. */
 export const isKept = (o: Outcome): o is Kept => 'kept' in o
 
-/** What a walk found, as {@link finish} reads it: the history, its total, and the rewritten messages in index order. */
-export type Rewritten = {
-  readonly input: Messages
-  readonly total: number
-  readonly changes: ReadonlyArray<Change>
+/** The tool name of the call that result `j` of message `i` answers, the walk's {@link Lookups} made at the first call. */
+const nameFor = (w: WalkState, i: number, j: number): string | undefined => (w.lookups ??= lookupsOf(w.input, w.bounded ? startOf(w.input) : 0, w.lookupTo))[i]?.[j]
+
+/** Where the history a provider reads starts: its last compaction boundary's message (as `lastCompactionBoundary` finds it), else 0. */
+const startOf = (ms: Messages): number => {
+  let i = ms.length - 1
+  while (i > 0 && boundaryPart(ms[i] as Message) < 0) i--
+  return Math.max(i, 0)
 }
 
 /**
- * What an incremental pruner's walk found besides: every message's count, the first protected
- * index, and the indices whose outcome depended on an earlier message (which it must not remember
- * by message alone).
+ * For each message (by index) whose tool results name no tool, the name of the call each of them
+ * answers, by part index: the latest call with its id met before it, in the history's order
+ * (looked up only when some tools are protected).
  */
-export type Walk = Rewritten & {
-  readonly counts: ReadonlyArray<number>
-  readonly boundary: number
-  readonly lookedUp: ReadonlyArray<number>
-}
-
-/** Tool call id → tool name, of the calls met so far (kept only when some tools are protected). */
-export type CallNames = Map<string, string>
+export type Lookups = ReadonlyArray<ReadonlyArray<string | undefined> | undefined>
 
 // --- counting ---
 
@@ -98,9 +95,25 @@ export const protectedFrom = (counts: ReadonlyArray<number>, protect: number): {
   return { boundary, total }
 }
 
-/** Records the tool calls of a message in `names`. */
-export const noteCalls = (names: CallNames | undefined, m: Message): void => {
-  if (names !== undefined) for (const p of m.parts) if (p.type === 'tool_call') names.set(p.id, p.name)
+/**
+ * The tool names the results of messages `[from, to)` look up (see {@link Lookups}): one pass
+ * forward over them, keeping the calls met so far, made by a walk (which goes backwards) when it
+ * first needs a name.
+ */
+export const lookupsOf = (ms: Messages, from: number, to: number): Lookups => {
+  const names = new Map<string, string>()
+  const out = new Array<ReadonlyArray<string | undefined> | undefined>(to)
+  for (let i = from; i < to; i++) {
+    const ps = (ms[i] as Message).parts
+    let found: Array<string | undefined> | undefined
+    for (let j = 0; j < ps.length; j++) {
+      const p = ps[j] as Part
+      if (p.type === 'tool_call') names.set((p as ToolCallPart).id, (p as ToolCallPart).name)
+      else if (p.type === 'tool_result' && (p as ToolResultPart).name === undefined) (found ??= new Array<string | undefined>(ps.length))[j] = names.get((p as ToolResultPart).toolCallId)
+    }
+    out[i] = found
+  }
+  return out
 }
 
 // --- one message ---
@@ -118,10 +131,12 @@ export const tally = (): Tally => ({ after: 0, results: 0, args: 0, lookedUp: fa
 /**
  * Rewrites a message outside the protected tail, worth `tokens` by `count`: each tool result that
  * a placeholder shortens, each tool call whose arguments are over `argThreshold`, unless its tool
- * is protected. Records the message's calls in `names` as it goes. Returns the new message, or
- * `undefined` when it stays as it is; what else it found is in `t`.
+ * is protected (a result that names no tool has its name looked up: see {@link nameFor}). The
+ * message is `w.input[i]`. Returns the new message, or `undefined` when it stays as it is; what
+ * else it found is in `t`.
  */
-export const rewrite = (s: Settings, m: Message, tokens: number, names: CallNames | undefined, t: Tally): Message | undefined => {
+export const rewrite = (s: Settings, m: Message, tokens: number, w: WalkState, i: number, t: Tally): Message | undefined => {
+  const lookup = s.protectedTools.size > 0
   const ps = m.parts
   let parts: Part[] | undefined
   let ids: string[] | undefined
@@ -135,9 +150,9 @@ export const rewrite = (s: Settings, m: Message, tokens: number, names: CallName
       const r = p as ToolResultPart
       if ((s.placeholder === undefined && tooShortForDefault(r.content)) || isPlaceholder(r.content)) continue
       let name = r.name
-      if (name === undefined && names !== undefined) {
+      if (name === undefined && lookup) {
         lookedUp = true
-        name = names.get(r.toolCallId)
+        name = nameFor(w, i, j)
       }
       name ??= ''
       if (s.protectedTools.has(name)) continue
@@ -152,7 +167,6 @@ export const rewrite = (s: Settings, m: Message, tokens: number, names: CallName
       results++
     } else if (p.type === 'tool_call') {
       const c = p as ToolCallPart
-      names?.set(c.id, c.name)
       // No byte-level tokenizer makes more tokens than UTF-8 bytes (at most 3 per UTF-16 unit), so
       // short arguments are below the threshold without being estimated: the common case costs nothing.
       if (c.arguments.length * 3 <= s.argThreshold || s.protectedTools.has(c.name)) continue
@@ -183,133 +197,149 @@ export const rewrite = (s: Settings, m: Message, tokens: number, names: CallName
   return message
 }
 
-/** What the walk does with message `index` (see {@link rewrite}), as a record: a change, or kept. */
-export const pruneMessage = (s: Settings, index: number, m: Message, tokens: number, names: CallNames | undefined, t: Tally): Outcome => {
-  const message = rewrite(s, m, tokens, names, t)
-  if (message === undefined) return t.lookedUp ? KEPT_AFTER_LOOKUP : KEPT
-  return { ...CHANGE, index, message, was: tokens, tokens: t.after, results: t.results, args: t.args, lookedUp: t.lookedUp }
-}
+// --- the walk ---
 
 /**
- * Rewrites the messages `from` to `to` (exclusive) into `changes` and `lookedUp`; `recall` gives
- * the outcome remembered for a message, if any (an incremental pruner's memory).
+ * What a walk reads besides the history, and what it found. Made by {@link writing} or
+ * {@link recording}; {@link walk} fills in the rest.
  */
-export const pruneRange = (
-  s: Settings,
-  ms: Messages,
-  counts: ReadonlyArray<number>,
-  range: { readonly from: number; readonly to: number },
-  names: CallNames | undefined,
-  into: { readonly changes: Change[]; readonly lookedUp: number[] },
-  recall?: (m: Message) => Outcome | undefined,
-): void => {
-  const t = tally()
-  for (let i = range.from; i < range.to; i++) {
+export type WalkState = {
+  readonly input: Messages
+  /** Whether the walk stops at the newest provider compaction boundary, which starts the history a provider reads (what precedes it is never sent, so neither pruned nor counted). */
+  readonly bounded: boolean
+  /** Where the walk stopped: the oldest message it took. */
+  start: number
+  /** Every message's count, when known beforehand; else the walk counts each message. */
+  readonly counts: ArrayLike<number> | undefined
+  /** The first protected index, when known beforehand (the walk rewrites below it); else -1: the walk finds it as the protected tail fills. */
+  readonly limit: number
+  /** The names results look up (made when first needed, for the messages before `lookupTo`). */
+  lookups: Lookups | undefined
+  readonly lookupTo: number
+  /** The outcome remembered for a message, if any (an incremental pruner's memory). */
+  readonly recall: ((m: Message) => Outcome | undefined) | undefined
+  /** The records of the rewritten messages, newest first, from those given on; `undefined` when the result is written directly into `out`. */
+  readonly changes: Change[] | undefined
+  /** The indices whose outcome depended on an earlier message, newest first, from those given on (with records only). */
+  readonly lookedUp: number[]
+  /** The history's total (from the newest message back to where the walk stopped). */
+  total: number
+  /** The first protected index. */
+  boundary: number
+  /** Written directly: the result (made at the first rewrite), how many results and arguments were rewritten, the newest index rewritten (-1: none). */
+  out: Message[] | undefined
+  results: number
+  args: number
+  newest: number
+  /** Written directly: each rewritten message's savings, newest first (with the caller's count, its count before, until it is counted after). */
+  readonly saved: number[]
+  /** Written directly with the caller's count: the rewritten messages' indices, newest first. */
+  readonly at: number[]
+  readonly tally: Tally
+}
+
+const state = (
+  input: Messages,
+  bounded: boolean,
+  counts: ArrayLike<number> | undefined,
+  limit: number,
+  recall: WalkState['recall'],
+  changes: Change[] | undefined,
+  lookedUp: number[],
+  boundary: number,
+): WalkState => ({ input, bounded, start: 0, counts, limit, lookups: undefined, lookupTo: boundary, recall, changes, lookedUp, total: 0, boundary, out: undefined, results: 0, args: 0, newest: -1, saved: [], at: [], tally: tally() })
+
+/** A walk over `ms`, down to its newest compaction boundary, that writes the pruned history straight into the result, keeping no record of what it did (the pure prune's). */
+export const writing = (ms: Messages, limit: number): WalkState => state(ms, true, undefined, limit, undefined, undefined, [], limit < 0 ? ms.length : limit)
+
+/** A walk over `ms` below the known first protected index `limit`, with known counts, that records what it did into `changes` and `lookedUp` (an incremental pruner's). */
+export const recording = (ms: Messages, counts: ArrayLike<number>, limit: number, recall: WalkState['recall'], changes: Change[], lookedUp: number[]): WalkState =>
+  state(ms, false, counts, limit, recall, changes, lookedUp, limit)
+
+/**
+ * The walk: messages `to - 1` down to `from`, each counted (or its count read from `w.counts`)
+ * and summed into `w.total`; each one outside the protected tail (below `w.limit`, or when the
+ * messages after it are worth `protect` tokens) is rewritten, or its remembered outcome taken,
+ * and what that gave is put into `w`. A bounded walk stops at the first message (from the newest)
+ * with a compaction boundary, having taken it. A negative count can move the tail's start back
+ * over messages already rewritten: a writing walk then has `w.newest` at or above `w.boundary`.
+ */
+export const walk = (s: Settings, ms: Messages, w: WalkState, from: number, to: number): void => {
+  const { bounded, counts, limit, recall, changes, lookedUp, saved, at, tally: t } = w
+  const protect = s.protect
+  const derive = s.derive
+  let { total, boundary, out, results, args, newest } = w
+  for (let i = to - 1; i >= from; i--) {
     const m = ms[i] as Message
-    let o = recall?.(m)
-    if (o === undefined) o = pruneMessage(s, i, m, counts[i] as number, names, t)
-    else {
-      noteCalls(names, m)
-      if (!isKept(o) && o.index !== i) o = { ...o, index: i } // remembered from another place
-    }
-    if (o.lookedUp) into.lookedUp.push(i)
-    if (!isKept(o)) into.changes.push(o)
-  }
-}
-
-/**
- * Counts the rewritten messages from `changes[from]` on with the caller's `count` (when counts are
- * not derived), in one go after the walk rather than between its reads: a counter that caches by
- * message takes them all at once. A message that carried `tokens` gets the fresh `{ total }`.
- */
-export const countRewritten = (s: Settings, ms: Messages, changes: Change[], from: number): void => {
-  if (s.derive) return
-  for (let j = from; j < changes.length; j++) {
-    const c = changes[j] as Change
-    if (!Number.isNaN(c.tokens)) continue // counted already (remembered from an earlier call)
-    c.tokens = s.count(c.message)
-    if ((ms[c.index] as Message).tokens !== undefined) changes[j] = { ...c, message: { ...c.message, tokens: { total: c.tokens } } }
-  }
-}
-
-/**
- * The walk of a whole history, fresh. Without protected tools it is one pass from the newest
- * message: each message is counted, and once the protected tail is full, rewritten as it is met,
- * so every message is read once; only the rewritten messages are recorded (each with its count),
- * not every message's count. With protected tools a result's tool name may have to be looked up
- * in a call met earlier in the history, so the rewriting goes forward, after the counting.
- */
-export const walkAll = (s: Settings, ms: Messages): Rewritten => {
-  if (s.protectedTools.size > 0) {
-    const counts = countFrom(s, ms, [], 0)
-    const { boundary, total } = protectedFrom(counts, s.protect)
-    const into = { changes: [] as Change[], lookedUp: [] as number[] }
-    pruneRange(s, ms, counts, { from: 0, to: boundary }, new Map(), into)
-    countRewritten(s, ms, into.changes, 0)
-    return { input: ms, total, changes: into.changes }
-  }
-  let changes: Change[] = []
-  let total = 0
-  let boundary = ms.length
-  const t = tally()
-  for (let i = ms.length - 1; i >= 0; i--) {
-    const m = ms[i] as Message
-    const c = s.count(m)
-    if (total < s.protect) boundary = i
-    else {
-      const o = pruneMessage(s, i, m, c, undefined, t)
-      if (!isKept(o)) changes.push(o)
-    }
-    total += c
-  }
-  changes.reverse()
-  // a negative count can move the tail's start back over messages already rewritten
-  if (changes.length > 0 && (changes[changes.length - 1] as Change).index >= boundary) changes = changes.filter((c) => c.index < boundary)
-  countRewritten(s, ms, changes, 0)
-  return { input: ms, total, changes }
-}
-
-/**
- * The pure prune of a whole history when no tool is protected: one pass from the newest message,
- * each message counted and, once the protected tail is full, rewritten as it is met and put
- * straight into the result. Nothing else is built: no counts, no records of changes, only each
- * rewritten message's savings (summed from the oldest, as {@link finish} sums them). With the
- * caller's `count`, the rewritten messages are counted after the pass, oldest first (as
- * {@link countRewritten} counts them). `undefined` with protected tools, or when a negative count
- * moved the tail's start back over a message already rewritten: then {@link walkAll} and
- * {@link finish} answer, the same way.
- */
-export const pruneFresh = (s: Settings, ms: Messages): PruneResult | undefined => {
-  if (s.protectedTools.size > 0) return undefined
-  let out: Message[] | undefined
-  /** Each rewritten message's savings, newest first (with the caller's count, its count before until it is counted after). */
-  const saved: number[] = []
-  /** The rewritten messages' indices, newest first (kept only with the caller's count). */
-  const at: number[] = []
-  const t = tally()
-  let total = 0
-  let results = 0
-  let args = 0
-  for (let i = ms.length - 1; i >= 0; i--) {
-    const m = ms[i] as Message
-    const c = s.count(m)
-    if (total < s.protect) {
-      if (out !== undefined) return undefined
-    } else {
-      const rewritten = rewrite(s, m, c, undefined, t)
-      if (rewritten !== undefined) {
-        ;(out ??= ms.slice())[i] = rewritten
-        if (s.derive) saved.push(c - t.after)
-        else {
-          saved.push(c)
-          at.push(i)
-        }
-        results += t.results
-        args += t.args
-      }
+    if (bounded && boundaryPart(m) >= 0) from = i // the last message taken
+    const c = counts === undefined ? s.count(m) : (counts[i] as number)
+    if (limit >= 0 ? i >= limit : total < protect) {
+      boundary = i
+      total += c
+      continue
     }
     total += c
+    const o = recall === undefined ? undefined : recall(m)
+    if (o !== undefined) {
+      if (o.lookedUp) lookedUp.push(i)
+      if (!isKept(o)) (changes as Change[]).push(o.index === i ? o : { ...o, index: i }) // remembered from another place
+      continue
+    }
+    const next = rewrite(s, m, c, w, i, t)
+    if (changes !== undefined) {
+      if (t.lookedUp) lookedUp.push(i)
+      if (next !== undefined) changes.push({ ...CHANGE, index: i, message: next, was: c, tokens: t.after, results: t.results, args: t.args, lookedUp: t.lookedUp })
+      continue
+    }
+    if (next === undefined) continue
+    ;(out ??= ms.slice())[i] = next
+    if (newest < 0) newest = i
+    results += t.results
+    args += t.args
+    if (derive) saved.push(c - t.after)
+    else {
+      saved.push(c)
+      at.push(i)
+    }
   }
+  w.start = from
+  w.total = total
+  w.boundary = boundary
+  w.out = out
+  w.results = results
+  w.args = args
+  w.newest = newest
+}
+
+/** Puts `xs[from, end)` (a walk's records, newest first) in index order. */
+export const oldestFirst = <T>(xs: T[], from: number): void => {
+  for (let a = from, b = xs.length - 1; a < b; a++, b--) {
+    const x = xs[a] as T
+    xs[a] = xs[b] as T
+    xs[b] = x
+  }
+}
+
+/**
+ * The pure prune of a whole history: one writing {@link walk} from the newest message, which
+ * counts each message and, once the protected tail is full, rewrites it straight into the result;
+ * nothing else is built but each rewritten message's savings (summed from the oldest, as
+ * the incremental pruner sums its records). With the caller's `count`, the rewritten messages are counted after
+ * the walk, oldest first (as the incremental pruner counts its records). The walk stops at the newest
+ * provider compaction boundary (see `lastCompactionBoundary`): what precedes it is never sent, so
+ * it is neither pruned nor counted. When a negative count moved the tail's start back over a
+ * message already rewritten, the history is walked again with the start known.
+ */
+export const pruneAll = (s: Settings, ms: Messages): PruneResult => {
+  let w = writing(ms, -1)
+  walk(s, ms, w, 0, ms.length)
+  if (w.newest >= w.boundary) {
+    const { lookups, start } = w
+    w = writing(ms, w.boundary)
+    w.lookups = lookups
+    walk(s, ms, w, start, ms.length)
+  }
+  const { out, saved, at } = w
   if (out !== undefined)
     for (let k = at.length - 1; k >= 0; k--) {
       const i = at[k] as number
@@ -321,30 +351,7 @@ export const pruneFresh = (s: Settings, ms: Messages): PruneResult | undefined =
     }
   let savings = 0
   for (let k = saved.length - 1; k >= 0; k--) savings += saved[k] as number
+  const total = w.total
   if (out === undefined || savings <= 0 || savings < s.minimumSavings) return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: total, tokensAfter: total } }
-  return { messages: out, report: { prunedResults: results, prunedArgs: args, tokensBefore: total, tokensAfter: total - savings } }
-}
-
-// --- the result ---
-
-/**
- * The walk's result: the rewritten history and its report, unless the rewriting frees nothing or
- * less than `minimumSavings` tokens (then the input itself, with a report of zeros pruned).
- */
-export const finish = (s: Settings, w: Rewritten): PruneResult => {
-  let savings = 0
-  let prunedResults = 0
-  let prunedArgs = 0
-  for (const c of w.changes) {
-    savings += c.was - c.tokens
-    prunedResults += c.results
-    prunedArgs += c.args
-  }
-  const before = w.total
-  if (w.changes.length === 0 || savings <= 0 || savings < s.minimumSavings) {
-    return { messages: w.input, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: before, tokensAfter: before } }
-  }
-  const out = w.input.slice()
-  for (const c of w.changes) out[c.index] = c.message
-  return { messages: out, report: { prunedResults, prunedArgs, tokensBefore: before, tokensAfter: before - savings } }
+  return { messages: out, report: { prunedResults: w.results, prunedArgs: w.args, tokensBefore: total, tokensAfter: total - savings } }
 }

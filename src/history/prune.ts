@@ -24,8 +24,7 @@
  */
 import type { Messages } from '../message/message.ts'
 import { type PruneOptions, type PruneResult, settingsOf } from './prune-options.ts'
-import { finish, pruneFresh, walkAll } from './prune-walk.ts'
-import { lastCompactionBoundary } from './views.ts'
+import { pruneAll } from './prune-walk.ts'
 
 export type { Estimator } from '../tokens/message-tokens.ts'
 export type { PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'
@@ -50,16 +49,7 @@ export { createPruner } from './prune-incremental.ts'
  */
 export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) => PruneResult) => {
   const s = settingsOf(opts)
-  const prune = (ms: Messages): PruneResult => pruneFresh(s, ms) ?? finish(s, walkAll(s, ms))
-  return (ms) => {
-    // a provider's compaction boundary starts the history the provider reads: what precedes it is
-    // never sent, so it is neither pruned nor counted (its savings would be no one's)
-    const from = lastCompactionBoundary(ms)?.message ?? 0
-    if (from === 0) return prune(ms)
-    const tail = ms.slice(from)
-    const r = prune(tail)
-    return r.messages === tail ? { messages: ms, report: r.report } : { messages: [...ms.slice(0, from), ...r.messages], report: r.report }
-  }
+  return (ms) => pruneAll(s, ms)
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isReasoning, isToolCall, isToolResult } from '../message/part-make.ts'
+import { isCompactionBoundary, isToolCall, isToolResult } from '../message/part-make.ts'
 import { type Part, type ToolResultPart } from '../message/part-model.ts'
 import type { Message, Messages } from '../message/message.ts'
 import { nonNegativeInt } from '../internal/number.ts'
@@ -47,6 +47,22 @@ export const hasSubstance = (parts: ReadonlyArray<Part>): boolean => {
   }
   if (text) for (let i = 0; i < parts.length; i++) if (isSubstantive(parts[i] as Part)) return true
   return false
+}
+
+// --- what goes to the model ---
+
+/** Whether a message goes to the model: normal, synthetic (one-turn guidance) or ephemeral (one-turn error feedback). */
+export const isForLLM = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
+
+/**
+ * The index of the last provider compaction boundary part (`isCompactionBoundary`) of a message
+ * that goes to the model, or -1: where the history a provider reads starts, when it is the last.
+ */
+export const boundaryPart = (m: Message): number => {
+  if (!isForLLM(m)) return -1
+  const ps = m.parts
+  for (let j = ps.length - 1; j >= 0; j--) if (isCompactionBoundary(ps[j] as Part)) return j
+  return -1
 }
 
 // --- string sets ---
@@ -157,11 +173,19 @@ export const truncateResultsOf = (m: Message, max: number, cut: (s: string) => s
   return parts === undefined ? m : { ...m, parts }
 }
 
-/** The message without reasoning parts; the message itself when it has none. */
+/** The message without reasoning parts; the message itself when it has none. The new parts array is made at its final size. */
 export const stripReasoning = (m: Message): Message => {
   const ps = m.parts
-  for (let i = 0; i < ps.length; i++) if ((ps[i] as Part).type === 'reasoning') return { ...m, parts: ps.filter((p) => !isReasoning(p)) }
-  return m
+  let size = 0
+  for (let i = 0; i < ps.length; i++) if ((ps[i] as Part).type !== 'reasoning') size++
+  if (size === ps.length) return m
+  const parts = new Array<Part>(size)
+  let k = 0
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i] as Part
+    if (p.type !== 'reasoning') parts[k++] = p
+  }
+  return { ...m, parts }
 }
 
 /**
@@ -191,108 +215,111 @@ export const compactMessage = (m: Message, max: number, cut: (s: string) => stri
 /** The tool-call id a call or result part refers to, if it is one. */
 export const pairId = (p: Part): string | undefined => (isToolCall(p) ? p.id : isToolResult(p) ? p.toolCallId : undefined)
 
-/** The message without the call and result parts whose id is in `ids`; the message itself when it has none. */
-export const stripPairs = (m: Message, ids: ReadonlySet<string>): Message => {
-  let hit = false
-  for (const p of m.parts) {
-    const id = pairId(p)
-    if (id !== undefined && ids.has(id)) {
-      hit = true
-      break
-    }
-  }
-  if (!hit) return m
-  return {
-    ...m,
-    parts: m.parts.filter((p) => {
-      const id = pairId(p)
-      return id === undefined || !ids.has(id)
-    }),
-  }
+/** Whether a part is a call or result whose id is in `ids`. */
+const inPairs = (p: Part, ids: ReadonlySet<string>): boolean => {
+  const id = pairId(p)
+  return id !== undefined && ids.has(id)
 }
 
 /**
- * Keeps the messages `keep` accepts, mapped by `transform`, so that no tool call or result loses
- * its partner: when a dropped message holds calls or results, the parts with those ids are removed
- * from the kept messages of the same turn (from the assistant message that opened it, or else
- * from the dropped message, up to the next user or assistant message: where a provider looks for
- * partners), and a kept message that loses parts and is left with nothing of substance goes too.
+ * The message without the call and result parts whose id is in `ids`; the message itself when it
+ * has none. The new parts array is made at its final size.
+ */
+export const stripPairs = (m: Message, ids: ReadonlySet<string>): Message => {
+  const ps = m.parts
+  let gone = 0
+  for (let i = 0; i < ps.length; i++) if (inPairs(ps[i] as Part, ids)) gone++
+  if (gone === 0) return m
+  const parts = new Array<Part>(ps.length - gone)
+  let k = 0
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i] as Part
+    if (!inPairs(p, ids)) parts[k++] = p
+  }
+  return { ...m, parts }
+}
+
+/**
+ * Removes the lost partners `ids` from the kept messages `out[from, to)` (a turn's stretch of a
+ * selection's output), dropping a message that loses parts and is left with nothing of substance,
+ * and closes the gaps in place. Returns the output's new length.
+ */
+const settleTurn = (out: Message[], from: number, to: number, ids: ReadonlySet<string>): number => {
+  let w = from
+  for (let r = from; r < to; r++) {
+    const cur = out[r] as Message
+    const next = stripPairs(cur, ids)
+    // a message that lost parts (a transform never adds any) and has nothing left to say goes
+    if (next !== cur && !hasSubstance(next.parts)) continue
+    out[w++] = next
+  }
+  return w
+}
+
+/**
+ * Keeps the messages `keep` accepts, mapped by `transform` (which never adds parts), so that no
+ * tool call or result loses its partner: when a dropped message holds calls or results, the parts
+ * with those ids are removed from the kept messages of the same turn (from the assistant message
+ * that opened it, or else from the dropped message, up to the next user or assistant message:
+ * where a provider looks for partners), and a kept message that loses parts and is left with
+ * nothing of substance goes too.
  *
- * One pass: each kept message is written out as it comes, and when a turn that lost a partner
+ * One walk: each kept message is written out as it comes, and when a turn that lost a partner
  * ends, its stretch of the output (a few messages, still in cache) is revisited once. Only
- * dropped messages and those stretches have their parts read for ids. Returns `ms` itself, having
- * allocated nothing, when nothing changes.
+ * dropped messages and those stretches have their parts read for ids. It allocates the output
+ * (once, at the first change, then cut to its length), the messages it rewrites and one set of
+ * ids (at the first dropped call or result, emptied at each turn that used it); it returns `ms`
+ * itself, having allocated nothing, when nothing changes.
  */
 export const selectPaired = (ms: Messages, keep: (m: Message, i: number) => boolean, transform?: (m: Message) => Message): Messages => {
   const n = ms.length
-  // the output, made at the first change (until then it is `ms[0, k)`), and where each entry came from
+  // the output, made at the first change (until then it is `ms[0, k)`)
   let out: Message[] | undefined
-  let from: Int32Array | undefined
   let k = 0
-  // the current turn: where its output starts, whether an assistant message opened it, the ids its
-  // dropped messages held and where the output stood when the first of them went
+  // the current turn: where its output starts, whether an assistant message opened it, whether
+  // its dropped messages held ids (in `ids`) and where the output stood when the first of them went
   let turnOut = 0
   let assistantTurn = false
   let ids: Set<string> | undefined
+  let lost = false
   let dropOut = 0
-
-  const start = (i: number): void => {
-    out = ms.slice()
-    from = new Int32Array(n)
-    for (let r = turnOut; r < i; r++) from[r] = r
-  }
-  /** Removes the turn's lost partners from its kept messages (from its opening assistant message, or else from its first drop). */
-  const settle = (): void => {
-    if (ids === undefined) return
-    const o = out as Message[]
-    const f = from as Int32Array
-    let w = assistantTurn ? turnOut : dropOut
-    for (let r = w; r < k; r++) {
-      const cur = o[r] as Message
-      const next = stripPairs(cur, ids)
-      const m = ms[f[r] as number] as Message
-      if (next !== cur && next.parts.length < m.parts.length && !hasSubstance(next.parts)) continue
-      o[w] = next
-      f[w] = f[r] as number
-      w++
-    }
-    k = w
-    ids = undefined
-  }
-
   for (let i = 0; i < n; i++) {
     const m = ms[i] as Message
-    if (m.role === 'user' || m.role === 'assistant') {
-      settle()
+    const role = m.role
+    if (role === 'user' || role === 'assistant') {
+      if (lost) {
+        k = settleTurn(out as Message[], assistantTurn ? turnOut : dropOut, k, ids as Set<string>)
+        ;(ids as Set<string>).clear()
+        lost = false
+      }
       turnOut = k
-      assistantTurn = m.role === 'assistant'
+      assistantTurn = role === 'assistant'
     }
     if (!keep(m, i)) {
-      if (out === undefined) start(i)
-      for (const p of m.parts) {
-        const id = pairId(p)
+      out ??= ms.slice()
+      const ps = m.parts
+      for (let j = 0; j < ps.length; j++) {
+        const id = pairId(ps[j] as Part)
         if (id === undefined) continue
-        if (ids === undefined) {
-          ids = new Set()
+        if (!lost) {
+          ids ??= new Set()
+          lost = true
           dropOut = k
         }
-        ids.add(id)
+        ;(ids as Set<string>).add(id)
       }
       continue
     }
     const next = transform === undefined ? m : transform(m)
     if (next !== m) {
-      if (out === undefined) start(i)
+      out ??= ms.slice()
       if (next.parts.length < m.parts.length && !hasSubstance(next.parts)) continue
     }
-    if (out !== undefined) {
-      out[k] = next
-      ;(from as Int32Array)[k] = i
-    }
+    if (out !== undefined) out[k] = next
     k++
   }
-  settle()
   if (out === undefined) return ms
+  if (lost) k = settleTurn(out, assistantTurn ? turnOut : dropOut, k, ids as Set<string>)
   out.length = k
   return out
 }
@@ -332,5 +359,10 @@ export const mapSame = (ms: Messages, f: (m: Message) => Message): Messages => {
  * import { startsTurn } from './shared.ts'
  * startsTurn({ id: 'u', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'hi' }] }) // true
  */
-export const startsTurn = (m: Message): boolean =>
-  m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m) && (m.parts.length === 0 || m.parts.some((p) => p.type !== 'tool_result'))
+export const startsTurn = (m: Message): boolean => m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m) && !onlyResults(m.parts)
+
+/** Whether there are parts and every one is a tool result. */
+const onlyResults = (ps: ReadonlyArray<Part>): boolean => {
+  for (let i = 0; i < ps.length; i++) if ((ps[i] as Part).type !== 'tool_result') return false
+  return ps.length > 0
+}

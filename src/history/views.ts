@@ -21,9 +21,7 @@
  * @module
  */
 import { isInternal, makeMessage, type Message, type Messages } from '../message/message.ts'
-import { isCompactionBoundary } from '../message/part-make.ts'
-import { type Part } from '../message/part-model.ts'
-import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
+import { boundaryPart, compactMessage, cuttingResults, filterSame, isForLLM, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
 // --- views ---
 
@@ -41,30 +39,28 @@ import { compactMessage, cuttingResults, filterSame, mapSame, selectPaired, star
  * @category views
  */
 export const forLLM = (ms: Messages): Messages => {
-  // the common case, a history without a provider's compaction, in one walk: the selection notes
-  // a boundary as it passes, and only a history that has one is walked again to find the last
-  let bounded = false
-  const plain = selectPaired(ms, (m) => {
+  // one walk: the selection notes the last compaction boundary as it passes (as
+  // `lastCompactionBoundary` finds it), and only a history that has one is selected again, from it
+  let at = -1
+  let part = -1
+  const plain = selectPaired(ms, (m, i) => {
     if (!isForLLM(m)) return false
-    if (!bounded && hasCompactionBoundary(m)) bounded = true
+    const j = boundaryPart(m)
+    if (j >= 0) {
+      at = i
+      part = j
+    }
     return true
   })
-  if (!bounded) return plain
-  const from = lastCompactionBoundary(ms)
-  if (from === undefined) return plain
-  const boundary = ms[from.message]
+  if (at < 0) return plain
+  const boundary = ms[at] as Message
+  const from = at
+  const cut = part
   return selectPaired(
     ms,
-    (m, i) => isForLLM(m) && (i >= from.message || m.role === 'system'),
-    (m) => (m === boundary ? makeMessage({ ...m, parts: m.parts.slice(from.part) }) : m),
+    (m, i) => isForLLM(m) && (i >= from || m.role === 'system'),
+    (m) => (m === boundary ? makeMessage({ ...m, parts: m.parts.slice(cut) }) : m),
   )
-}
-
-const isForLLM = (m: Message): boolean => m.kind === 'normal' || m.kind === 'synthetic' || m.kind === 'ephemeral'
-
-const hasCompactionBoundary = (m: Message): boolean => {
-  for (const p of m.parts) if (isCompactionBoundary(p)) return true
-  return false
 }
 
 /**
@@ -85,9 +81,8 @@ const hasCompactionBoundary = (m: Message): boolean => {
  */
 export const lastCompactionBoundary = (ms: Messages): { readonly message: number; readonly part: number } | undefined => {
   for (let i = ms.length - 1; i >= 0; i--) {
-    const m = ms[i] as Message
-    if (!isForLLM(m)) continue
-    for (let j = m.parts.length - 1; j >= 0; j--) if (isCompactionBoundary(m.parts[j] as Part)) return { message: i, part: j }
+    const j = boundaryPart(ms[i] as Message)
+    if (j >= 0) return { message: i, part: j }
   }
   return undefined
 }

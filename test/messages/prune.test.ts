@@ -75,6 +75,25 @@ describe('pruneToolResults', () => {
     expect(pruneToolResults({ ...small, protectedTools: ['other'] })(unnamed)).not.toBe(unnamed)
   })
 
+  it('names a result by the latest call with its id before it, as the walk backwards looks it up', () => {
+    // the call id `x` is used twice: a result between the two calls answers the first (`todo`,
+    // protected), one before any call answers none (so no tool of its name is protected)
+    const bare = (id: string, content: string): Message => msg(`t-${id}-${content.length}`, 'tool', [{ type: 'tool_result', toolCallId: id, content, isError: false }])
+    const h: Message[] = [
+      msg('u0', 'user', [txt('start')]),
+      bare('x', 'a'.repeat(4000)),
+      msg('a1', 'assistant', [call('x', 'todo', '{}')]),
+      bare('x', 'b'.repeat(4001)),
+      msg('a2', 'assistant', [call('x', 'read', '{}')]),
+      ...history(3),
+    ]
+    const opts = { ...small, protectedTools: ['todo'] }
+    const out = pruneToolResults(opts)(h)
+    expect(contentOf(out[1])).toMatch(/^\[tool output pruned/)
+    expect(out[3]).toBe(h[3])
+    expect(createPruner(opts).prune(h).messages).toEqual(out)
+  })
+
   it('leaves small results alone (the placeholder would not be shorter)', () => {
     const h = history(10, 120)
     expect(pruneToolResults({ protectTokens: 30, minimumSavings: 0 })(h)).toBe(h)

@@ -161,3 +161,15 @@ describe('lastTurns', () => {
     expect(lastTurns(1)(h)).toBe(h)
   })
 })
+
+describe('forLLM after provider compactions', () => {
+  const boundary = (id: string, kind: Message['kind'] = 'normal'): Message =>
+    msg(id, 'assistant', [txt(`before ${id}`), { type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: `summary ${id}` } }], kind)
+
+  it('starts at the last boundary sent to the model, keeping the system messages before it', () => {
+    const h = [msg('s', 'system', [txt('Be brief.')]), msg('u1', 'user', [txt('one')]), boundary('b1'), msg('u2', 'user', [txt('two')]), boundary('b2'), msg('u3', 'user', [txt('three')]), boundary('b3', 'display')]
+    const view = forLLM(h)
+    expect(ids(view)).toEqual(['s', 'b2', 'u3'])
+    expect(view[1]?.parts.map((p) => p.type)).toEqual(['provider'])
+  })
+})
