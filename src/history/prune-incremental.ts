@@ -8,8 +8,8 @@
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import { type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
-import { type Change, countFrom, oldestFirst, type Outcome, protectedFrom, recording, walk } from './prune-walk.ts'
+import { type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
+import { type Change, countFrom, oldestFirst, type Outcome, protectedFrom, recording, startOf, walk } from './prune-walk.ts'
 
 // --- records ---
 
@@ -109,8 +109,10 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * @since 0.2.0
  * @category edits
  */
-export const createPruner = (options: PruneOptions): Pruner => {
-  const s = settingsOf(options)
+export const createPruner = (options: PruneOptions): Pruner => fromBoundary(pruner(settingsOf(options)))
+
+/** The incremental pruner over a history that has no provider compaction boundary (or starts with it). */
+const pruner = (s: Settings): Pruner => {
   /** What a call rewrote beyond the part the next call took over, by message (only outcomes that depend on the message alone). */
   const memo = new WeakMap<Message, Outcome>()
   let remembered = false
@@ -166,5 +168,37 @@ export const createPruner = (options: PruneOptions): Pruner => {
     return gave ? { messages, report, changes: w.changes, carried } : { messages, report, changes: [], carried: 0 }
   }
 
+  return { prune }
+}
+
+/**
+ * A pruner that prunes what a provider reads, as the pure prune does: from the history's last
+ * provider compaction boundary on, what precedes it kept as it is and left out of the counts. The
+ * part from the boundary on goes to `inner`, which then sees the same history grow from call to
+ * call as long as the boundary stays; its changes come back at their index in the whole history
+ * (the same record for the same change, so that `carried` holds).
+ */
+const fromBoundary = (inner: Pruner): Pruner => {
+  let shifted = new WeakMap<PruneChange, PruneChange>()
+  let lastStart = 0
+  const at = (start: number) => (c: PruneChange): PruneChange => {
+    const known = shifted.get(c)
+    if (known !== undefined) return known
+    const moved = { ...c, index: c.index + start }
+    shifted.set(c, moved)
+    return moved
+  }
+  const prune = (ms: Messages): PrunerResult => {
+    const start = startOf(ms)
+    if (start !== lastStart) shifted = new WeakMap()
+    const moved = start !== lastStart
+    lastStart = start
+    if (start === 0) return inner.prune(ms)
+    const tail = ms.slice(start)
+    const r = inner.prune(tail)
+    if (r.messages === tail) return { messages: ms, report: r.report, changes: [], carried: 0 }
+    const messages = [...ms.slice(0, start), ...r.messages]
+    return { messages, report: r.report, changes: r.changes.map(at(start)), carried: moved ? 0 : r.carried }
+  }
   return { prune }
 }

@@ -60,7 +60,7 @@ export const isKept = (o: Outcome): o is Kept => 'kept' in o
 const nameFor = (w: WalkState, i: number, j: number): string | undefined => (w.lookups ??= lookupsOf(w.input, w.bounded ? startOf(w.input) : 0, w.lookupTo))[i]?.[j]
 
 /** Where the history a provider reads starts: its last compaction boundary's message (as `lastCompactionBoundary` finds it), else 0. */
-const startOf = (ms: Messages): number => {
+export const startOf = (ms: Messages): number => {
   let i = ms.length - 1
   while (i > 0 && boundaryPart(ms[i] as Message) < 0) i--
   return Math.max(i, 0)

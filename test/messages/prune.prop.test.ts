@@ -104,6 +104,26 @@ describe('pruning laws', () => {
     )
   })
 
+  it('a pruner answers as the pure prune on histories with a provider compaction boundary, turn after turn', () => {
+    // an assistant message holding a provider's compaction block starts what the provider reads:
+    // what precedes it is neither pruned nor counted, by a kept pruner as by the pure prune
+    const boundary = (id: string): Message => ({ id, role: 'assistant', kind: 'normal', parts: [{ type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: 'summary' } }] })
+    fc.assert(
+      fc.property(bulkyArb, bulkyArb, optsArb, fc.nat({ max: 12 }), (before, after, o, cut) => {
+        const h = deepFreeze([...before, boundary('b1'), ...after.slice(1)])
+        const later = deepFreeze([...h, boundary('b2'), ...before.slice(1)])
+        const kept = createPruner(o)
+        for (const step of [h.slice(0, Math.min(h.length, before.length + cut)), h, later, h]) {
+          const a = kept.prune(step)
+          expect({ messages: a.messages, report: a.report }).toEqual(pruneToolResultsWithReport(o)(step))
+          const changed = step.flatMap((m, i) => (a.messages[i] === m ? [] : [{ index: i, message: a.messages[i] }]))
+          expect(a.changes.map((c) => ({ index: c.index, message: c.message }))).toEqual(changed)
+        }
+      }),
+      { numRuns: 150 },
+    )
+  })
+
   it('a kept pruner gives what a fresh one gives, turn after turn (memo and prefix reuse are invisible)', () => {
     fc.assert(
       fc.property(bulkyArb, optsArb, fc.nat({ max: 12 }), fc.nat({ max: 12 }), (h, o, cut, edit) => {
