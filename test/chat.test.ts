@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/Option'
 import { createChat } from '../src/builder/chat.ts'
-import { makeMessage, type Message, textContent, textMessage } from '../src/message/message.ts'
+import { textContent } from '../src/message/accessors.ts'
+import { makeMessage, type Message, textMessage } from '../src/message/message.ts'
 import { deepFreeze } from './arbitraries.ts'
 
 const msg = (i: number, sender = 'bot'): Message => deepFreeze(textMessage('assistant', `m${i}`, { id: `m${i}`, sender }))

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import {
-  decodeMessage, decodeMessages, encodeMessage, images, isAssistant, isBookmark, isDisplay, isEmpty, isEphemeral,
-  isInternal, isMetadata, isNormal, isSynthetic, isSystem, isTool, isUser, makeMessage, type Message, parseMessages,
-  reasoningParts, reasoningText, textContent, textMessage, toolCalls, toolResults,
-} from '../src/message/message.ts'
+import { images, isAssistant, isBookmark, isDisplay, isEmpty, isEphemeral, isInternal, isMetadata, isNormal, isSynthetic, isSystem, isTool, isUser, reasoningParts, reasoningText, textContent, toolCalls, toolResults } from '../src/message/accessors.ts'
+import { decodeMessage, decodeMessages, encodeMessage, makeMessage, type Message, parseMessages, textMessage } from '../src/message/message.ts'
 import { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from '../src/message/edit.ts'
 import { image, isText, reasoning as thinking, text, toolCall, toolResult, finish } from '../src/message/part-make.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'

@@ -7,7 +7,7 @@
 import { type AssistantModelMessage, pruneMessages, type ModelMessage } from 'ai'
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages'
 import type { Message, Messages } from '../../src/message/message.ts'
-import { textContent } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/accessors.ts'
 import { forCompaction, forDisplay, forExport, forExportStructured, forLLM, forPreservation, forSave, withoutInternal, withoutSynthetic, withoutThinking } from '../../src/history/views.ts'
 import { append, at, clear, deduplicateSystem, dropN, keepFirstByRole, last, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from '../../src/history/edit.ts'
 import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'

@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { imageType, omitPart, parseJson, toDataUrl, type Context } from './shared.ts'
 import { type AIProviderOptions, aiFields, assistantContent, mergeOptions } from './ai-sdk.ts'

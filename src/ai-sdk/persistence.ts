@@ -16,7 +16,8 @@
  */
 import type { UIMessage } from 'ai'
 import * as E from 'fp-ts/Either'
-import { decodeMessages, encodeMessages, isInternal, type Message, type Messages, textContent } from '../message/message.ts'
+import { isInternal, textContent } from '../message/accessors.ts'
+import { decodeMessages, encodeMessages, type Message, type Messages } from '../message/message.ts'
 import { fromChatContent } from '../store/content.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { type Part } from '../message/part-model.ts'

@@ -7,7 +7,8 @@
  */
 import * as O from 'fp-ts/Option'
 import type { ImagePart, Part } from '../message/part-model.ts'
-import { type Message, type Messages, reasoningText, textContent, type Tokens } from '../message/message.ts'
+import { reasoningText, textContent } from '../message/accessors.ts'
+import { type Message, type Messages, type Tokens } from '../message/message.ts'
 import type { Role } from '../message/role.ts'
 import type { PruneOptions } from '../history/prune-options.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'

@@ -8,7 +8,8 @@
  * @module
  */
 import * as O from 'fp-ts/Option'
-import { isSystem, type Message, type Messages, textContent } from '../message/message.ts'
+import { isSystem, textContent } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import { abortReason } from '../internal/abort.ts'
 
 // --- model ---

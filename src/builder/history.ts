@@ -6,7 +6,8 @@
  */
 import { isFinished, isReasoning, isToolCall, isToolResult, toolResult } from '../message/part-make.ts'
 import { type ImagePart, type Part } from '../message/part-model.ts'
-import { isSystem, isNormal, type Kind, type Message, type Messages } from '../message/message.ts'
+import { isSystem, isNormal } from '../message/accessors.ts'
+import { type Kind, type Message, type Messages } from '../message/message.ts'
 import type { Role } from '../message/role.ts'
 import {
   append,

@@ -6,7 +6,8 @@
  */
 import { isReasoning, isText, isToolCall, isToolResult, toolResult } from '../message/part-make.ts'
 import { type Part, type ReasoningPart, type TextPart, type ToolCallPart } from '../message/part-model.ts'
-import { isAssistant, isTool, type Message, type Messages, textContent } from '../message/message.ts'
+import { isAssistant, isTool, textContent } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { BuilderEvent, BuilderState, LifecycleInput, StepResult } from './types.ts'
 import { claimId, stamp, touch, unchanged, warn } from './state.ts'
 

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { isAssistant, isNormal, isSystem, isUser, type Message, type Messages, textContent } from '../message/message.ts'
+import { isAssistant, isNormal, isSystem, isUser, textContent } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { BuilderInput, BuilderState, StepResult } from './types.ts'
 
 // --- constructors ---

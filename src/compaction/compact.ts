@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import { type EncodingName, loadEstimator } from '../tokenizer/load.ts'
 import { countMessage } from '../tokens/count.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { Part, ToolResultPart } from '../message/part-model.ts'
 import { forPreservation, lastCompactionBoundary } from '../history/views.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'

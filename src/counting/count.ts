@@ -19,7 +19,8 @@
  */
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { type Estimator, IMAGE_TOKENS, tokenBreakdown } from '../tokens/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'

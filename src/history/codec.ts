@@ -8,7 +8,8 @@
  */
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, decodeIssue, formatDecodeFailure, prefixFailure } from '../message/failure.ts'
-import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, type Message, type Messages } from '../message/message.ts'
 import type { Role } from '../message/role.ts'
 import { forExport, forExportStructured } from './views.ts'
 import { jsonlLines } from '../internal/lines.ts'

@@ -12,7 +12,8 @@
  */
 import * as O from 'fp-ts/Option'
 import type { Role } from '../message/role.ts'
-import { isEmpty, type Message, type Messages } from '../message/message.ts'
+import { isEmpty } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import { cuttingResults, filterSame, mapSame, selectPaired, truncateResultsOf } from './shared.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 

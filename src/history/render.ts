@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { type FilePart, type ImagePart, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'

@@ -20,7 +20,8 @@
  *
  * @module
  */
-import { isInternal, makeMessage, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { makeMessage, type Message, type Messages } from '../message/message.ts'
 import { boundaryPart, compactMessage, cuttingResults, filterSame, isForLLM, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
 
 // --- views ---

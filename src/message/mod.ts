@@ -31,7 +31,14 @@ export type {
   ToolCallStatus,
   ToolResultPart,
 } from './part-model.ts'
-export { decodePart, encodePart, PartC, type PartDefinition, partTypes, registerPart } from './part-registry.ts'
+export {
+  decodePart,
+  encodePart,
+  PartC,
+  type PartDefinition,
+  partTypes,
+  registerPart,
+} from './part-registry.ts'
 export {
   file,
   finish,
@@ -53,10 +60,6 @@ export {
   toolResult,
 } from './part-make.ts'
 export {
-  decodeMessage,
-  decodeMessages,
-  encodeMessage,
-  encodeMessages,
   images,
   isAssistant,
   isBookmark,
@@ -70,6 +73,17 @@ export {
   isSystem,
   isTool,
   isUser,
+  reasoningParts,
+  reasoningText,
+  textContent,
+  toolCalls,
+  toolResults,
+} from './accessors.ts'
+export {
+  decodeMessage,
+  decodeMessages,
+  encodeMessage,
+  encodeMessages,
   type Kind,
   makeMessage,
   type Message,
@@ -78,12 +92,7 @@ export {
   type Messages,
   type MessageWire,
   parseMessages,
-  reasoningParts,
-  reasoningText,
-  textContent,
   textMessage,
-  toolCalls,
-  toolResults,
 } from './message.ts'
 export { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from './edit.ts'
 export { isCompactionSummary } from './compaction-mark.ts'

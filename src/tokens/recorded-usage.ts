@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { Estimator } from './message-tokens.ts'
 import { isCompactionSummary } from '../message/compaction-mark.ts'
 import { totalOf } from './message-tokens.ts'

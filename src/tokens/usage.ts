@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { isInternal, type Message, type Messages } from '../message/message.ts'
+import { isInternal } from '../message/accessors.ts'
+import { type Message, type Messages } from '../message/message.ts'
 import type { Estimator } from './message-tokens.ts'
 import { smartHeuristic } from './heuristic.ts'
 import { countMessage } from './count.ts'

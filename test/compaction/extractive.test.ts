@@ -3,7 +3,8 @@ import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { renderMarkdown } from '../../src/history/render.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
-import { makeMessage, textContent, textMessage } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/accessors.ts'
+import { makeMessage, textMessage } from '../../src/message/message.ts'
 import { toolCall, toolResult } from '../../src/message/part-make.ts'
 
 const run = (i: number, content: string) => [

@@ -13,7 +13,8 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { fromUIMessages } from '../../src/adapters/ai-sdk-ui-from.ts'
 import { toUIMessages } from '../../src/adapters/ai-sdk-ui.ts'
 import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
-import { isInternal, type Messages } from '../../src/message/message.ts'
+import { isInternal } from '../../src/message/accessors.ts'
+import { type Messages } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
 
 const RUNS = { numRuns: 60 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { textContent } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/accessors.ts'
 import { emptyState } from '../../src/store/state.ts'
 import { type ChatQuery, decodeQuery, getConversation, getMessageById, getRecentMessages, query } from '../../src/store/query.ts'
 import { applyAll, chat } from './helpers.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { textContent } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/accessors.ts'
 import { getConversation } from '../../src/store/query.ts'
 import {
   advanceBy,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { textContent } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/accessors.ts'
 import type { ChatInput } from '../../src/store/input.ts'
 import { applyInput, emptyState, validateState } from '../../src/store/state.ts'
 import { type ChatQuery, query } from '../../src/store/query.ts'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { pipe } from 'fp-ts/function'
-import { textContent } from '../../src/message/message.ts'
+import { textContent } from '../../src/message/accessors.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { importJSONL, toJSONL } from '../../src/history/codec.ts'
 import {

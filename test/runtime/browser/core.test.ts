@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { importJSONL, toJSONL } from '../../../src/history/codec.ts'
-import { makeMessage, textContent, textMessage } from '../../../src/message/message.ts'
+import { textContent } from '../../../src/message/accessors.ts'
+import { makeMessage, textMessage } from '../../../src/message/message.ts'
 import { image, text, toolCall } from '../../../src/message/part-make.ts'
 
 describe('core in the browser', () => {

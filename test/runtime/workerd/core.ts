@@ -3,7 +3,8 @@
  * history with image bytes (Web-standard base64, no Buffer) on the Cloudflare Workers runtime.
  */
 import { importJSONL, toJSONL } from '../../../src/history/codec.ts'
-import { makeMessage, textContent, textMessage } from '../../../src/message/message.ts'
+import { textContent } from '../../../src/message/accessors.ts'
+import { makeMessage, textMessage } from '../../../src/message/message.ts'
 import { image, text, toolCall } from '../../../src/message/part-make.ts'
 import { deepEqual, equal, ok } from './support/assert.ts'
 
