@@ -10,6 +10,7 @@
 import type { Message, Messages } from '../message/message.ts'
 import { type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
 import { type Change, countFrom, oldestFirst, type Outcome, protectedFrom, recording, startOf, walk } from './prune-walk.ts'
+import { boundaryPart } from './shared.ts'
 
 // --- records ---
 
@@ -181,6 +182,7 @@ const pruner = (s: Settings): Pruner => {
 const fromBoundary = (inner: Pruner): Pruner => {
   let shifted = new WeakMap<PruneChange, PruneChange>()
   let lastStart = 0
+  let lastInput: Messages | undefined
   const at = (start: number) => (c: PruneChange): PruneChange => {
     const known = shifted.get(c)
     if (known !== undefined) return known
@@ -188,8 +190,22 @@ const fromBoundary = (inner: Pruner): Pruner => {
     shifted.set(c, moved)
     return moved
   }
+  /**
+   * `startOf(ms)`, reading only what changed since the previous call: a boundary among the
+   * messages after the shared prefix is the last one; else the previous call's, when it lies in
+   * that prefix (a history that only grows is looked at from its new messages on).
+   */
+  const startFor = (ms: Messages): number => {
+    if (lastInput === undefined) return startOf(ms)
+    const same = sharedPrefix(lastInput, ms)
+    for (let i = ms.length - 1; i >= same && i > 0; i--) if (boundaryPart(ms[i] as Message) >= 0) return i
+    if (lastStart < same) return lastStart
+    for (let i = Math.min(same, ms.length) - 1; i > 0; i--) if (boundaryPart(ms[i] as Message) >= 0) return i
+    return 0
+  }
   const prune = (ms: Messages): PrunerResult => {
-    const start = startOf(ms)
+    const start = startFor(ms)
+    lastInput = ms
     if (start !== lastStart) shifted = new WeakMap()
     const moved = start !== lastStart
     lastStart = start

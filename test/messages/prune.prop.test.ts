@@ -113,7 +113,8 @@ describe('pruning laws', () => {
         const h = deepFreeze([...before, boundary('b1'), ...after.slice(1)])
         const later = deepFreeze([...h, boundary('b2'), ...before.slice(1)])
         const kept = createPruner(o)
-        for (const step of [h.slice(0, Math.min(h.length, before.length + cut)), h, later, h]) {
+        const edited = deepFreeze(h.map((m, i) => (i === 1 ? { ...m } : m)))
+        for (const step of [h.slice(0, Math.min(h.length, before.length + cut)), h, later, h, edited, later]) {
           const a = kept.prune(step)
           expect({ messages: a.messages, report: a.report }).toEqual(pruneToolResultsWithReport(o)(step))
           const changed = step.flatMap((m, i) => (a.messages[i] === m ? [] : [{ index: i, message: a.messages[i] }]))
