@@ -27,10 +27,6 @@ import type { EngineProgress, RemoteSummarizer, SessionCompactResult, SessionPru
  * The version of the service protocol; `ping` answers it, so that a client talking to a worker
  * built from another version fails clearly instead of misbehaving.
  *
- * @example
- * import { createEngineService, ENGINE_PROTOCOL } from 'chatfold'
- * await createEngineService().ping() === ENGINE_PROTOCOL // true
- *
  * @since 0.1.0
  * @category engine
  */

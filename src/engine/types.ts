@@ -201,10 +201,6 @@ export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' |
  * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
  * never settles cannot hold its session for good.
  *
- * @example
- * import { COMPACT_TIMEOUT } from 'chatfold'
- * COMPACT_TIMEOUT // 300000
- *
  * @since 0.2.0
  * @category engine
  */
@@ -242,7 +238,8 @@ export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerCont
  * without sending the whole history back. Returns the input itself when nothing changed.
  *
  * @example
- * import { applyChanges, createEngine, type Messages } from 'chatfold'
+ * import { applyChanges, createEngine } from 'chatfold/engine'
+ * import { type Messages } from 'chatfold/message'
  * declare let history: Messages
  * const engine = createEngine({ encoding: 'o200k_base' })
  * const session = await engine.open('chat-1', history)
@@ -282,7 +279,7 @@ export type EngineErrorCode = 'unsupported' | 'load' | 'crashed' | 'restarted' |
  * never hangs: when the worker fails or dies, every pending and later call rejects with it.
  *
  * @example
- * import { createEngine, EngineError } from 'chatfold'
+ * import { createEngine, EngineError } from 'chatfold/engine'
  * try {
  *   await createEngine({ mode: 'worker' }).ready()
  * } catch (e) {
