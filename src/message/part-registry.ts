@@ -22,26 +22,44 @@ import {
   ToolCallPartC,
   ToolResultPartC,
 } from './part-model.ts'
+import { isFile, isFinish, isImage, isProviderPart, isReasoning, isText, isToolCall, isToolResult } from './part-make.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 
 // --- registry ---
 
-/** A codec for one part type: decodes the flat form (with `type`), encodes to the flat form. */
-type AnyPartCodec = t.Type<{ readonly type: string }, { readonly type: string }, unknown>
+/**
+ * What the registry keeps of one part type: its codec's check and decoder, and its encoder to the
+ * flat form (with `type`), which takes a part of that type (the one `codecFor` found by its tag).
+ */
+type Entry = {
+  readonly is: (u: unknown) => boolean
+  readonly validate: (u: unknown, c: t.Context) => t.Validation<Part>
+  /** the codec itself, named in the context of a failure */
+  readonly decoder: t.Decoder<unknown, unknown>
+  readonly encode: (p: Part) => { readonly type: string }
+}
 
-const builtins: ReadonlyMap<string, AnyPartCodec> = new Map<string, AnyPartCodec>([
-  ['text', TextPartC as unknown as AnyPartCodec],
-  ['reasoning', ReasoningPartC as unknown as AnyPartCodec],
-  ['image', ImagePartC as unknown as AnyPartCodec],
-  ['file', FilePartC as unknown as AnyPartCodec],
-  ['tool_call', ToolCallPartC as unknown as AnyPartCodec],
-  ['tool_result', ToolResultPartC as unknown as AnyPartCodec],
-  ['finish', FinishPartC as unknown as AnyPartCodec],
-  ['provider', ProviderPartC as unknown as AnyPartCodec],
+/** The entry of a built-in part type: `is` tells the parts of its tag (the lookup by tag makes it hold). */
+const builtin = <A extends BuiltinPart, O extends { readonly type: string }>(codec: t.Type<A, O, unknown>, is: (p: Part) => p is A): Entry => ({
+  is: codec.is,
+  validate: (u, c) => codec.validate(u, c),
+  decoder: codec,
+  encode: (p) => (is(p) ? codec.encode(p) : p),
+})
+
+const builtins: ReadonlyMap<string, Entry> = new Map<string, Entry>([
+  ['text', builtin(TextPartC, isText)],
+  ['reasoning', builtin(ReasoningPartC, isReasoning)],
+  ['image', builtin(ImagePartC, isImage)],
+  ['file', builtin(FilePartC, isFile)],
+  ['tool_call', builtin(ToolCallPartC, isToolCall)],
+  ['tool_result', builtin(ToolResultPartC, isToolResult)],
+  ['finish', builtin(FinishPartC, isFinish)],
+  ['provider', builtin(ProviderPartC, isProviderPart)],
 ])
 
-const custom = new Map<string, AnyPartCodec>()
+const custom = new Map<string, Entry>()
 
 /**
  * How a custom part type is decoded and encoded: its `type` tag and a codec for the whole part
@@ -75,9 +93,17 @@ export const registerPart = <A extends { readonly type: string }, O extends { re
   const { type, codec } = definition
   if (builtins.has(type)) throw new TypeError(`Cannot register part type "${type}": it is built in`)
   if (custom.has(type)) throw new TypeError(`Cannot register part type "${type}": it is registered already`)
-  custom.set(type, codec as unknown as AnyPartCodec)
+  const entry: Entry = {
+    is: codec.is,
+    // A registered type is a `CustomPart` by the caller's declaration (`CustomParts`), which the
+    // compiler cannot tie to this codec: the one place where a decoded value is taken for a part.
+    validate: (u, c) => codec.validate(u, c) as t.Validation<Part>,
+    decoder: codec,
+    encode: (p) => (codec.is(p) ? codec.encode(p) : p),
+  }
+  custom.set(type, entry)
   return () => {
-    if (custom.get(type) === (codec as unknown)) custom.delete(type)
+    if (custom.get(type) === entry) custom.delete(type)
   }
 }
 
@@ -93,7 +119,7 @@ export const registerPart = <A extends { readonly type: string }, O extends { re
  */
 export const partTypes = (): ReadonlyArray<string> => [...builtins.keys(), ...custom.keys()]
 
-const codecFor = (type: string): AnyPartCodec | undefined => builtins.get(type) ?? custom.get(type)
+const codecFor = (type: string): Entry | undefined => builtins.get(type) ?? custom.get(type)
 
 const tagCodec = (): t.Decoder<unknown, unknown> =>
   t.keyof(Object.fromEntries(partTypes().map((k) => [k, null])), partTypes().map((k) => JSON.stringify(k)).join(' | '))
@@ -133,13 +159,13 @@ export const PartC: t.Type<Part, PartWire, unknown> = new t.Type<Part, PartWire,
     // skip the positions io-ts adds for the codec's own intersection members.
     if (isTagged(u)) {
       const data = { ...(u['data'] as Record<string, unknown>), type: tag }
-      return codec.validate(data, t.appendContext(c, 'data', codec, data)) as t.Validation<Part>
+      return codec.validate(data, t.appendContext(c, 'data', codec.decoder, data))
     }
-    return codec.validate(u, retarget(c, codec)) as t.Validation<Part>
+    return codec.validate(u, retarget(c, codec.decoder))
   },
   (p) => {
     const codec = codecFor(p.type)
-    const { type, ...data } = (codec === undefined ? p : codec.encode(p)) as { readonly type: string }
+    const { type, ...data } = codec === undefined ? p : codec.encode(p)
     return { type, data }
   },
 )
