@@ -108,14 +108,15 @@ export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStore
 export const ChatStoreObject: ChatStoreObjectClass = chatStoreObject()
 
 /**
- * The part of a Durable Object namespace binding the Worker uses.
+ * The part of a Durable Object namespace binding the Worker uses. Written as methods, so that a
+ * namespace whose `get` takes its own id type (Cloudflare's `DurableObjectId`) is one.
  *
  * @since 0.2.0
  * @category cloudflare
  */
 export type DurableObjectNamespaceLike = {
-  readonly idFromName: (name: string) => unknown
-  readonly get: (id: never) => { fetch: (request: Request) => Promise<Response> }
+  idFromName(name: string): unknown
+  get(id: unknown): { fetch: (request: Request) => Promise<Response> }
 }
 
 const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } })
@@ -165,7 +166,7 @@ export const chatStoreWorker = (options: { readonly binding?: string; readonly p
       if (ns === undefined) throw new Error(`The Worker has no Durable Object binding ${binding}`)
       const target = new URL(slash < 0 ? '/' : rest.slice(slash), url)
       target.search = url.search
-      return ns.get(ns.idFromName(id) as never).fetch(new Request(target, request))
+      return ns.get(ns.idFromName(id)).fetch(new Request(target, request))
     },
   }
 }

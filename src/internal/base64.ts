@@ -18,7 +18,9 @@ const ALPHABET: Uint8Array = (() => {
 export const encodeBase64 = (bytes: Uint8Array): string => {
   let binary = ''
   for (let i = 0; i < bytes.length; i += CHUNK) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[])
+    // the chunk's bytes as the arguments (an array-like is enough), without copying them to an array
+    const chunk: string = Reflect.apply(String.fromCharCode, null, bytes.subarray(i, i + CHUNK))
+    binary += chunk
   }
   return btoa(binary)
 }
