@@ -66,11 +66,15 @@ export const noteFix = (context: FixContext, rule: string, path: string, action:
   context.notes.push({ kind: 'request_fixed', rule, path, action })
 }
 
-/** Runs the fixes of `rules` in order over a request built by a `to…` adapter. */
-export const applyRules = <A>(rules: ReadonlyArray<Rule>, request: A, context: FixContext): A => {
-  let out = request as unknown as Obj
+/**
+ * Runs the fixes of `rules` in order over a request built by a `to…` adapter. A rule reads and
+ * rewrites the request as JSON, by path, and keeps its shape (each rule's tests hold it to that);
+ * the request's type is therefore taken back as it came, the one claim here the compiler cannot check.
+ */
+export const applyRules = <A extends Obj>(rules: ReadonlyArray<Rule>, request: A, context: FixContext): A => {
+  let out: Obj = request
   for (const rule of rules) if (rule.fix !== undefined) out = rule.fix(out, context)
-  return out as unknown as A
+  return out as A
 }
 
 /** Every violation of `rules` in a request. */
