@@ -19,9 +19,16 @@ type NodeEndpointFn = (nep: NodePort) => Endpoint
 /**
  * Comlink's `nodeEndpoint`, the adapter module's default export. TypeScript reads the `.mjs` file as
  * an ES module and Deno's checker as CommonJS (through the `.d.ts` beside it), so the two disagree on
- * what `default` is; at run time it is the function in both, which this reads without either view.
+ * what `default` is; at run time it is the function in both, which this reads as a value of unknown
+ * type and checks before calling.
  */
-const nodeEndpoint: NodeEndpointFn = (adapter as unknown as { readonly default: NodeEndpointFn }).default
+const adapterDefault: unknown = Reflect.get(adapter, 'default')
+
+const nodeEndpoint: NodeEndpointFn = (port) => {
+  if (typeof adapterDefault !== 'function') throw new TypeError("Comlink's Node adapter (comlink/dist/esm/node-adapter.mjs) has no default export")
+  const endpoint: Endpoint = Reflect.apply(adapterDefault, undefined, [port])
+  return endpoint
+}
 
 /**
  * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (Comlink's `nodeEndpoint`).
