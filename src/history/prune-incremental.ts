@@ -9,8 +9,7 @@
  */
 import type { Message, Messages } from '../message/message.ts'
 import { type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
-import { type Change, countFrom, oldestFirst, type Outcome, protectedFrom, recording, startOf, walk } from './prune-walk.ts'
-import { boundaryPart } from './shared.ts'
+import { type Change, countFrom, oldestFirst, type Outcome, lastBoundaryIn, protectedFrom, recording, startOf, walk } from './prune-walk.ts'
 
 // --- records ---
 
@@ -198,10 +197,9 @@ const fromBoundary = (inner: Pruner): Pruner => {
   const startFor = (ms: Messages): number => {
     if (lastInput === undefined) return startOf(ms)
     const same = sharedPrefix(lastInput, ms)
-    for (let i = ms.length - 1; i >= same && i > 0; i--) if (boundaryPart(ms[i] as Message) >= 0) return i
-    if (lastStart < same) return lastStart
-    for (let i = Math.min(same, ms.length) - 1; i > 0; i--) if (boundaryPart(ms[i] as Message) >= 0) return i
-    return 0
+    const added = lastBoundaryIn(ms, same)
+    if (added >= 0) return added
+    return lastStart < same ? lastStart : Math.max(lastBoundaryIn(ms, 1, same), 0)
   }
   const prune = (ms: Messages): PrunerResult => {
     const start = startFor(ms)

@@ -59,12 +59,17 @@ export const isKept = (o: Outcome): o is Kept => 'kept' in o
 /** The tool name of the call that result `j` of message `i` answers, the walk's {@link Lookups} made at the first call. */
 const nameFor = (w: WalkState, i: number, j: number): string | undefined => (w.lookups ??= lookupsOf(w.input, w.bounded ? startOf(w.input) : 0, w.lookupTo))[i]?.[j]
 
-/** Where the history a provider reads starts: its last compaction boundary's message (as `lastCompactionBoundary` finds it), else 0. */
-export const startOf = (ms: Messages): number => {
-  let i = ms.length - 1
-  while (i > 0 && boundaryPart(ms[i] as Message) < 0) i--
-  return Math.max(i, 0)
+/**
+ * The last message holding a compaction boundary among `ms[above, below)` (at index 1 or later),
+ * else -1; `startOf` reads the whole history with it.
+ */
+export const lastBoundaryIn = (ms: Messages, above: number, below: number = ms.length): number => {
+  for (let i = Math.min(below, ms.length) - 1; i >= Math.max(above, 1); i--) if (boundaryPart(ms[i] as Message) >= 0) return i
+  return -1
 }
+
+/** Where the history a provider reads starts: its last compaction boundary's message (as `lastCompactionBoundary` finds it), else 0. */
+export const startOf = (ms: Messages): number => Math.max(lastBoundaryIn(ms, 1), 0)
 
 /**
  * For each message (by index) whose tool results name no tool, the name of the call each of them

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TABLE_FREE_ENTRIES } from '../support/layers.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -188,7 +189,7 @@ import('chatfold').then((m) => {
     `)
     expect(r.stderr).toBe('')
     expect(JSON.parse(r.stdout)).toEqual({ n: expect.any(Number), loader: false })
-    const tableFree = ['message', 'tokens', 'history', 'builder', 'store', 'adapters', 'counting', 'sessions']
+    const tableFree = TABLE_FREE_ENTRIES.map((f) => f.split('/')[1])
     writeFileSync(join(scratch, 'edge.js'), tableFree.map((e, i) => `export * as e${i} from 'chatfold/${e}'\n`).join(''))
     const result = await build({
       entryPoints: [join(scratch, 'edge.js')],
