@@ -47,6 +47,8 @@ export const fileStorage = (dir: string): StoreStorage => {
   /** The segment appended to: its handle, path, identity (device, inode) and the length of its whole records. */
   let segment: { readonly handle: FileHandle; readonly path: string; readonly dev: number; readonly ino: number; size: number } | undefined
   let unlock: (() => void) | undefined
+  /** Why this process no longer holds the store's LOCK, if it does not. */
+  let owner: (() => string | undefined) | undefined
   let readOnly: string | undefined
 
   const openSegment = async (first: number): Promise<void> => {
@@ -68,8 +70,10 @@ export const fileStorage = (dir: string): StoreStorage => {
     }
     if (unlock === undefined && readOnly === undefined) {
       const lock = lockStore(dir)
-      if ('release' in lock) unlock = lock.release
-      else readOnly = lock.readOnly
+      if ('release' in lock) {
+        unlock = lock.release
+        owner = lock.check
+      } else readOnly = lock.readOnly
     }
     try {
       return await recover()
@@ -124,24 +128,34 @@ export const fileStorage = (dir: string): StoreStorage => {
     return { snapshot, tail: tail.filter((r) => r.seq > snapSeq), repaired, ...(readOnly === undefined ? {} : { readOnly }) }
   }
 
-  /** Whether the segment written is still the one the directory holds under its name: linked, same device and inode. */
-  const checkKept = async (s: NonNullable<typeof segment>): Promise<void> => {
+  /**
+   * Why the segment may not be appended to, if it may not: this process no longer holds the LOCK,
+   * or the file is not the one it wrote (removed or replaced in the directory, or of another length:
+   * truncated, or appended to by another program). `after` is the length it should have now.
+   */
+  const changed = async (s: NonNullable<typeof segment>, expected: number): Promise<string | undefined> => {
     const open_ = await s.handle.stat()
     const named = await stat(s.path).catch(() => undefined)
-    const same = named !== undefined && named.dev === s.dev && named.ino === s.ino && open_.nlink !== 0
-    if (!same) {
-      throw new StoreFailure(
-        'lost',
-        `The store's log ${s.path} is no longer in its directory (${named === undefined ? 'removed' : 'replaced'}): what is written to it would not be read back, so writes are refused until a restart; reads go on`,
-      )
-    }
+    if (named === undefined || open_.nlink === 0) return `its log ${s.path} was removed`
+    if (named.dev !== s.dev || named.ino !== s.ino) return `its log ${s.path} was replaced by another file`
+    const lost = owner?.()
+    if (lost !== undefined) return `${lost}: another process may be writing this store`
+    if (open_.size < expected) return `its log ${s.path} was truncated (${open_.size} bytes where ${expected} were written)`
+    if (open_.size > expected) return `its log ${s.path} was appended to by another program (${open_.size} bytes where ${expected} were written)`
+    return undefined
   }
+
+  /** A failure refusing every later write, saying why. */
+  const lostFailure = (why: string): StoreFailure =>
+    new StoreFailure('lost', `The store in ${dir} takes no more writes: ${why}; what is written would not be read back as written, so writes are refused until a restart; reads go on`)
 
   const append = async (entries: ReadonlyArray<LogEntry>): Promise<void> => {
     if (readOnly !== undefined) throw new StoreFailure('read-only', readOnly)
     const s = segment
     if (s === undefined) throw new Error('The file storage is not loaded')
     const data = Buffer.from(entries.map(encodeLine).join(''))
+    const before = await changed(s, s.size)
+    if (before !== undefined) throw lostFailure(before)
     try {
       await s.handle.appendFile(data)
       await s.handle.datasync()
@@ -152,11 +166,15 @@ export const fileStorage = (dir: string): StoreStorage => {
       await s.handle.datasync()
       throw fullFailure(dir, e)
     }
-    await checkKept(s)
+    const after = await changed(s, s.size + data.length)
+    if (after !== undefined) throw lostFailure(after)
     s.size += data.length
   }
 
   const writeSnapshot = async (snap: StoredSnapshot): Promise<void> => {
+    // a snapshot removes the older files: only the owner may
+    const lost = owner?.()
+    if (lost !== undefined) throw lostFailure(`${lost}: another process may be writing this store`)
     const name = snapshotName(snap.seq)
     const tmp = join(dir, `${name}.tmp`)
     try {
@@ -191,6 +209,7 @@ export const fileStorage = (dir: string): StoreStorage => {
     segment = undefined
     unlock?.()
     unlock = undefined
+    owner = undefined
   }
 
   return { load, append, writeSnapshot, close }

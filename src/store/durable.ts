@@ -228,6 +228,11 @@ export const openDurableStore =
         } catch (e) {
           // the records are durable: a full disk only puts the snapshot off to a later batch
           if (isStoreFailure(e) && e.kind === 'full') return
+          // the records are durable; the store may not write any more (another process owns it now)
+          if (isStoreFailure(e) && (e.kind === 'lost' || e.kind === 'read-only')) {
+            refused = e
+            return
+          }
           failure = new Error(`The store's snapshot could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
           throw failure
         }

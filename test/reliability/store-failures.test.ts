@@ -63,11 +63,11 @@ describe('never acknowledging what is not kept', () => {
       expect(after.map((r) => r.status)).toEqual([503, 503, 503])
       const body = (await after[0]?.json()) as { error: { code: string; message: string } }
       expect(body.error.code).toBe('store_unavailable')
-      expect(body.error.message).toMatch(/no longer in its directory \(removed\)/)
+      expect(body.error.message).toMatch(/takes no more writes: its log .* was removed/)
       expect((await post('d')).status).toBe(503)
       const read = await fetch(`${served.url}/environment/modalities/chat`)
       expect(((await read.json()) as { messages: Array<{ content: string }> }).messages.map((m) => m.content)).toEqual(['kept'])
-      expect(lines.filter((l) => l.includes('no longer in its directory'))).toHaveLength(1)
+      expect(lines.filter((l) => l.includes('takes no more writes'))).toHaveLength(1)
     } finally {
       await served.close()
     }
