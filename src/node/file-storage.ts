@@ -3,8 +3,11 @@
  * directory holding an append-only log in segments (`log-<first record>.jsonl`, one record a line,
  * each line its JSON and a checksum) and the latest snapshot (`snapshot-<record>.json`, written to
  * a temporary file with its checksum, flushed and renamed). Appends are flushed to disk (`fdatasync`) before they
- * resolve, and only once the file written is still the one the directory holds (a log whose
- * directory was removed is an unlinked file: nothing written to it would be read back). A full disk
+ * resolve. Before and after each, the log is checked to be the file the directory holds and of the
+ * length this process wrote, and the LOCK still its own: a log removed, replaced, truncated (a
+ * `copytruncate` rotation) or appended to by another program, or a store another process took,
+ * refuses every later write (`StoreFailure`, `lost`, saying which), since what is written would not
+ * be read back as written. A full disk
  * undoes the part of a batch it let through, so the log stays whole. On load, a torn last line (a
  * crash mid-append: no line end, never acknowledged) is cut off; a complete line that is not a
  * record with its checksum is corruption, anywhere: an error naming the file, line and record, the
@@ -136,8 +139,8 @@ export const fileStorage = (dir: string): StoreStorage => {
   const changed = async (s: NonNullable<typeof segment>, expected: number): Promise<string | undefined> => {
     const open_ = await s.handle.stat()
     const named = await stat(s.path).catch(() => undefined)
+    if (named !== undefined && (named.dev !== s.dev || named.ino !== s.ino)) return `its log ${s.path} was replaced by another file`
     if (named === undefined || open_.nlink === 0) return `its log ${s.path} was removed`
-    if (named.dev !== s.dev || named.ino !== s.ino) return `its log ${s.path} was replaced by another file`
     const lost = owner?.()
     if (lost !== undefined) return `${lost}: another process may be writing this store`
     if (open_.size < expected) return `its log ${s.path} was truncated (${open_.size} bytes where ${expected} were written)`

@@ -2,7 +2,8 @@
  * Why a durable store cannot keep, or cannot open, its log: a `StoreFailure` of a kind that says
  * what a server does about it. `full` (the disk or quota is full) is answered 507 and passes when
  * space returns; `lost` (the log the store writes is no longer the one it would read back: the
- * directory or file was removed or replaced) and `read-only` (the store's medium refuses writes)
+ * directory or file was removed, replaced, truncated or appended to by another program, or another
+ * process took the store) and `read-only` (the store's medium refuses writes)
  * stop the writes for good and are answered 503, reads still served; `corrupt` (a complete record or
  * snapshot whose checksum does not match) and `locked` (another live server holds the store) stop a
  * start.
