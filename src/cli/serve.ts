@@ -85,9 +85,13 @@ export const serveCommand = (): Command =>
       }
     })
 
+/** How many records set aside `repair-store` names on its output (the quarantine file holds them all). */
+const REPAIR_EXAMPLES = 5
+
 /**
- * The `repair-store` command: `chatfold repair-store ./chat-data` moves the damaged records of the
- * store's log (and those after them) into a quarantine file beside it, and tells what each held.
+ * The `repair-store` command: `chatfold repair-store ./chat-data` rebuilds a log that cannot be
+ * replayed (damaged lines, records out of place): what it sets aside goes into a quarantine file
+ * beside it; it prints a summary with a few examples.
  *
  * @example
  * import { Command } from 'commander'
@@ -100,7 +104,7 @@ export const serveCommand = (): Command =>
  */
 export const repairStoreCommand = (io: CliIO): Command =>
   new Command('repair-store')
-    .description("move a damaged store log's records aside (into a quarantine file beside it), so that the store starts again")
+    .description("rebuild a store log that cannot be replayed (damaged lines set aside into a quarantine file beside it, records out of place renumbered), so that the store starts again")
     .argument('<dir>', 'the data directory of the store')
     .action(async (dir: string) => {
       let r: Awaited<ReturnType<typeof import('../node/repair-store.ts').repairFileStore>>
@@ -110,10 +114,17 @@ export const repairStoreCommand = (io: CliIO): Command =>
       } catch (e) {
         throw await startFailure(e, dir)
       }
-      if (r.quarantine === undefined) {
+      if (r.quarantine === undefined && r.renumbered === 0) {
         io.out(`${dir}: the log has no damaged record; nothing moved\n`)
         return
       }
-      for (const m of r.moved) io.out(`moved ${m.file}, line ${m.line}, byte ${m.byte} (${m.problem}): ${m.what}\n`)
-      io.out(`${r.moved.length} record${r.moved.length === 1 ? '' : 's'} moved to ${r.quarantine}: the store now ends at record ${r.lastRecord}, and no longer holds what they held\n`)
+      const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
+      // a summary and a few examples: the quarantine file lists every record set aside
+      if (r.quarantine !== undefined) {
+        io.out(`set aside ${plural(r.moved.length, 'record')} into ${r.quarantine} (the store no longer holds what ${r.moved.length === 1 ? 'it' : 'they'} held):\n`)
+        for (const m of r.moved.slice(0, REPAIR_EXAMPLES)) io.out(`  ${m.file}, line ${m.line}, byte ${m.byte} (${m.problem}): ${m.what}\n`)
+        if (r.moved.length > REPAIR_EXAMPLES) io.out(`  … and ${r.moved.length - REPAIR_EXAMPLES} more, each in the quarantine file\n`)
+      }
+      const renumbered = r.renumbered === 0 ? '' : `, ${r.renumbered} of them renumbered (their numbers used twice or out of place)`
+      io.out(`kept ${plural(r.kept, 'record')} in the order written${renumbered}: the store now ends at record ${r.lastRecord}\n`)
     })

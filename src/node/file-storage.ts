@@ -16,12 +16,11 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto'
 import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
 import { StoreFailure } from '../store/failure.ts'
-import { encodeLine, type Parsed, scanSegment, SEGMENT, segmentName, SNAPSHOT, snapshotName, syncDir } from './log-segments.ts'
+import { decodeSnapshot, encodeLine, encodeSnapshot, type Parsed, scanSegment, SEGMENT, segmentName, SNAPSHOT, snapshotName, syncDir } from './log-segments.ts'
 import { lockStore } from './store-lock.ts'
 
 const codeOf = (e: unknown): string => String((e as { code?: unknown }).code ?? '')
@@ -94,34 +93,44 @@ export const fileStorage = (dir: string): StoreStorage => {
     let snapshot: StoredSnapshot | undefined
     if (latest !== undefined) {
       const file = join(dir, latest)
-      const text = await readFile(file, 'utf8')
-      const at = text.lastIndexOf('\nsha256:')
-      const body = at < 0 ? '' : text.slice(0, at)
-      if (at < 0 || createHash('sha256').update(body).digest('hex') !== text.slice(at + 8).trim()) {
-        throw new StoreFailure('corrupt', `Cannot recover the store: the snapshot ${file} is corrupt (checksum mismatch)`)
-      }
-      snapshot = JSON.parse(body) as StoredSnapshot
+      snapshot = decodeSnapshot(await readFile(file, 'utf8'))
+      if (snapshot === undefined) throw new StoreFailure('corrupt', `Cannot recover the store: the snapshot ${file} is corrupt (checksum mismatch)`)
     }
     const segments = names.flatMap((n) => (SEGMENT.test(n) ? [n] : [])).sort()
     const tail: Parsed[] = []
     const repaired: string[] = []
+    const snapSeq = snapshot?.seq ?? 0
+    /** The last record read after the snapshot: each next one must follow it (two processes writing one log number records twice). */
+    let previous = snapSeq
     for (const [si, name] of segments.entries()) {
       const file = join(dir, name)
-      const scanned = scanSegment(await readFile(file))
+      const bytes = await readFile(file)
+      const scanned = scanSegment(bytes)
+      const covered = Number(SEGMENT.exec(name)?.[1]) <= snapSeq
+      for (const r of scanned.records) {
+        // a segment a snapshot covers (a crash before it was removed) holds records up to it
+        if (covered && r.seq <= snapSeq) continue
+        if (r.seq !== previous + 1) {
+          throw new StoreFailure(
+            'corrupt',
+            `Cannot recover the store: record ${r.seq} (${file}, line ${r.line}, byte ${r.byte}) is out of place: it follows record ${previous}${r.seq <= previous ? ' (a number used twice: two processes wrote this log)' : ` (records ${previous + 1}–${r.seq - 1} are missing)`}`,
+          )
+        }
+        previous = r.seq
+      }
       tail.push(...scanned.records)
       const bad = scanned.bad
       if (bad === undefined) continue
-      const expected = (tail[tail.length - 1]?.seq ?? snapshot?.seq ?? 0) + 1
+      const expected = previous + 1
       if (!bad.torn || si !== segments.length - 1) {
         throw new StoreFailure('corrupt', `Cannot recover the store: record ${expected} (${file}, line ${bad.line}, byte ${bad.byte}) is corrupt: ${bad.problem}`)
       }
-      const what = `a torn last record (${file}, line ${bad.line}, ${Buffer.byteLength(bad.text)} bytes: ${bad.problem}); it was never acknowledged`
+      const what = `a torn last record (${file}, line ${bad.line}, ${bytes.length - bad.byte} bytes: ${bad.problem}); it was never acknowledged`
       if (readOnly === undefined) {
         await truncate(file, bad.byte)
         repaired.push(`cut ${what}`)
       } else repaired.push(`left ${what}, not cut: the store is read-only`)
     }
-    const snapSeq = snapshot?.seq ?? 0
     if (readOnly === undefined) {
       const lastSegment = segments[segments.length - 1]
       const lastFirst = lastSegment === undefined ? undefined : Number(SEGMENT.exec(lastSegment)?.[1])
@@ -183,8 +192,7 @@ export const fileStorage = (dir: string): StoreStorage => {
     try {
       const h = await open(tmp, 'w')
       try {
-        const body = JSON.stringify(snap)
-        await h.writeFile(`${body}\nsha256:${createHash('sha256').update(body).digest('hex')}\n`)
+        await h.writeFile(encodeSnapshot(snap))
         await h.sync()
       } finally {
         await h.close()

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto'
 import { open, type FileHandle } from 'node:fs/promises'
-import type { LogEntry } from '../store/durable.ts'
+import type { LogEntry, StoredSnapshot } from '../store/durable.ts'
 
 /**
  * A log segment's file name; group 1 is its first record.
@@ -48,6 +48,32 @@ export const segmentName = (first: number): string => `log-${pad(first)}.jsonl`
  * snapshotName(90) // 'snapshot-000000000090.json'
  */
 export const snapshotName = (seq: number): string => `snapshot-${pad(seq)}.json`
+
+/**
+ * A snapshot file's text: its JSON, a line end, `sha256:` and the JSON's checksum.
+ *
+ * @example
+ * import { encodeSnapshot } from './log-segments.ts'
+ * encodeSnapshot({ seq: 3, simulator: {} }).startsWith('{"seq":3') // true
+ */
+export const encodeSnapshot = (snap: StoredSnapshot): string => {
+  const body = JSON.stringify(snap)
+  return `${body}\nsha256:${createHash('sha256').update(body).digest('hex')}\n`
+}
+
+/**
+ * A snapshot file's snapshot, or `undefined` when its checksum does not match.
+ *
+ * @example
+ * import { decodeSnapshot, encodeSnapshot } from './log-segments.ts'
+ * decodeSnapshot(encodeSnapshot({ seq: 3, simulator: {} }))?.seq // 3
+ */
+export const decodeSnapshot = (text: string): StoredSnapshot | undefined => {
+  const at = text.lastIndexOf('\nsha256:')
+  const body = at < 0 ? '' : text.slice(0, at)
+  if (at < 0 || createHash('sha256').update(body).digest('hex') !== text.slice(at + 8).trim()) return undefined
+  return JSON.parse(body) as StoredSnapshot
+}
 
 /** The checksum of a record's JSON: the first 16 hex digits of its SHA-256. */
 const checksum = (json: string): string => createHash('sha256').update(json).digest('hex').slice(0, 16)
@@ -102,8 +128,26 @@ export type BadLine = {
 export type ScannedSegment = { readonly records: ReadonlyArray<Parsed & { readonly line: number; readonly byte: number }>; readonly bad: BadLine | undefined }
 
 /**
+ * Whether the bytes from `byte` on are a write lost with the power: a run of zero bytes (at least
+ * two: one changed byte cannot make them, and a record never holds one, JSON escaping it) and
+ * nothing after it but zero bytes and line ends, as a file system shows blocks that a crash left
+ * allocated but unwritten.
+ *
+ * @example
+ * import { zeroTail } from './log-segments.ts'
+ * zeroTail(new Uint8Array([123, 0, 0, 10, 0]), 0) // true
+ */
+export const zeroTail = (bytes: Uint8Array, byte: number): boolean => {
+  const z = bytes.indexOf(0, byte)
+  if (z < 0 || bytes[z + 1] !== 0 || bytes.subarray(byte, z).includes(10)) return false
+  for (let i = z; i < bytes.length; i++) if (bytes[i] !== 0 && bytes[i] !== 10) return false
+  return true
+}
+
+/**
  * Reads a segment's bytes: records until the first line that is not one. Only the last line, with
- * no line end, can be torn; a line that ends is complete, and bad means corrupt.
+ * no line end, can be torn, and a tail of zero bytes (a write lost with the power, see `zeroTail`);
+ * a line that ends is complete, and bad means corrupt.
  *
  * @example
  * import { encodeLine, scanSegment } from './log-segments.ts'
@@ -120,6 +164,7 @@ export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
     const torn = end < 0
     const text = decoder.decode(bytes.subarray(byte, torn ? bytes.length : end))
     const r = parseLine(text)
+    if (typeof r === 'string' && zeroTail(bytes, byte)) return { records, bad: { line, byte, text, problem: 'zero bytes to the end of the file (a write lost with the power)', torn: true } }
     if (torn) {
       // a whole record whose line end became another byte is damage, not an append cut short
       if (text.length > 1 && typeof parseLine(text.slice(0, -1)) !== 'string') return { records, bad: { line, byte, text, problem: 'line end damaged', torn: false } }

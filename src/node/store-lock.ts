@@ -26,8 +26,17 @@ import { StoreFailure } from '../store/failure.ts'
 
 const codeOf = (e: unknown): string => String((e as { code?: unknown }).code ?? '')
 
-/** This host's name as a lock writes it (one word). */
-const host = (): string => hostname().replace(/\s/g, '_')
+/** This host's name as a lock writes it (one word), or `-` where it may not be read (Deno without `--allow-sys`). */
+const host = (): string => {
+  try {
+    return hostname().replace(/\s/g, '_') || '-'
+  } catch {
+    return '-'
+  }
+}
+
+/** Whether a lock names another host: one that names none (`-`, or an older version's lock), or a process that cannot tell its own, is judged as this host's. */
+const otherHost = (h: { readonly host: string | undefined }): boolean => h.host !== undefined && h.host !== '-' && host() !== '-' && h.host !== host()
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -78,7 +87,7 @@ const describe = (h: Holder): string => `process ${h.pid} holds it${h.host === u
 
 /** Whether the holder a lock names is a live server: a process of this host that is the one that wrote it; one of another host is taken to be. */
 const isLive = (h: Holder): boolean => {
-  if (h.host !== undefined && h.host !== host()) return true
+  if (otherHost(h)) return true
   return Number.isInteger(h.pid) && h.pid > 0 && isAlive(h.pid) && holdsIt(h.pid, h.start)
 }
 
@@ -196,7 +205,7 @@ export const lockStore = (dir: string): StoreLock => {
         if (text === undefined) continue // removed meanwhile: try again
         const holder = parseHolder(text)
         if (isLive(holder)) {
-          const other = holder.host !== undefined && holder.host !== host()
+          const other = otherHost(holder)
           throw new StoreFailure('locked', `Cannot open the store in ${dir}: ${describe(holder)}${other ? '; a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped' : ''} (${file})`)
         }
         breakStale(dir, file, mine, text)

@@ -105,7 +105,9 @@ describe('serve that cannot start, and repair-store', () => {
     expect(oneLine(r.err)).toBe(`chatfold: Cannot recover the store: record 4 (${file}, line 4, byte ${(await readFile(file, 'utf8')).split('\n').slice(0, 3).join('\n').length + 1}) is corrupt: checksum mismatch; \`chatfold repair-store ${dir}\` moves the damaged records aside`)
     const repaired = await cli(['repair-store', dir])
     expect(repaired.code, repaired.err).toBe(EXIT.ok)
-    expect(repaired.out).toMatch(/^moved log-000000000001\.jsonl, line 4, byte \d+ \(checksum mismatch\): record 4, submit user message "m2": "m9"\n1 record moved to .*quarantine-.*: the store now ends at record 3, and no longer holds what they held\n$/)
+    expect(repaired.out).toMatch(
+      /^set aside 1 record into .*quarantine-.* \(the store no longer holds what it held\):\n {2}log-000000000001\.jsonl, line 4, byte \d+ \(checksum mismatch\): record 4, submit user message "m2": "m9"\nkept 3 records in the order written: the store now ends at record 3\n$/,
+    )
     const again = await cli(['repair-store', dir])
     expect(again.out).toBe(`${dir}: the log has no damaged record; nothing moved\n`)
   })
