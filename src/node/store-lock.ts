@@ -88,6 +88,8 @@ const describe = (h: Holder): string => `process ${h.pid} holds it${h.host === u
 /** Whether the holder a lock names is a live server: a process of this host that is the one that wrote it; one of another host is taken to be. */
 const isLive = (h: Holder): boolean => {
   if (otherHost(h)) return true
+  // this process holds no LOCK of this directory (else `held` says so): one naming its id is an earlier process's
+  if (h.pid === process.pid) return false
   return Number.isInteger(h.pid) && h.pid > 0 && isAlive(h.pid) && holdsIt(h.pid, h.start)
 }
 
@@ -132,21 +134,55 @@ export type StoreLock = { readonly release: () => void; readonly check: () => st
 
 const READ_ONLY = new Set(['EROFS', 'EACCES', 'EPERM'])
 
+/** What `link` fails with on a file system without hard links (FAT, exFAT, some network shares). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
+
+/**
+ * Makes `target` hold `content`, failing with `EEXIST` when it exists: a hard link of the file
+ * `mine` (whole at once), or, on a file system without hard links, the file created exclusively and
+ * written (then it may be seen empty for a moment: an empty LOCK or claim is taken to be live).
+ * Gives the descriptor of the file created that way, to keep or close.
+ */
+const place = (mine: string, target: string, content: string): number | undefined => {
+  try {
+    linkSync(mine, target)
+    return undefined
+  } catch (e) {
+    if (!NO_LINKS.has(codeOf(e))) throw e
+  }
+  const fd = openSync(target, 'wx')
+  try {
+    writeSync(fd, content)
+    fsyncSync(fd)
+  } catch (e) {
+    closeSync(fd)
+    unlinkQuietly(target)
+    throw e
+  }
+  return fd
+}
+
+/** A refusal for a LOCK or claim seen empty: being written on a file system without hard links, or left so by a start cut short. */
+const emptyFailure = (dir: string, file: string): StoreFailure =>
+  new StoreFailure('locked', `Cannot open the store in ${dir}: ${file} is empty (being written by a starting server, or left by a start cut short, or by an older version): remove it by hand if no server runs`)
+
 /**
  * Removes the stale `LOCK` whose content is `stale`, if it still is (see the module): claims the
  * right to with a link named after that content, checks, removes. Throws `locked` when a live
  * process is taking it over already.
  */
-const breakStale = (dir: string, file: string, mine: string, stale: string): void => {
+const breakStale = (dir: string, file: string, mine: string, content: string, stale: string): void => {
   const hash = createHash('sha256').update(stale).digest('hex').slice(0, 16)
   const prefix = `LOCK.break-${hash}-`
   for (let n = 1; n <= 1000; n++) {
     const claim = join(dir, `${prefix}${n}`)
     try {
-      linkSync(mine, claim)
+      const fd = place(mine, claim, content)
+      if (fd !== undefined) closeSync(fd)
     } catch (e) {
       if (codeOf(e) !== 'EEXIST') throw e
       const other = readOr(claim)
+      if (other === '') throw emptyFailure(dir, claim)
       if (other !== undefined && isLive(parseHolder(other))) {
         throw new StoreFailure('locked', `Cannot open the store in ${dir}: ${describe(parseHolder(other))}, taking over from a server that is gone (${file})`)
       }
@@ -197,18 +233,24 @@ export const lockStore = (dir: string): StoreLock => {
     fsyncSync(fd)
     for (let attempt = 0; attempt < 20 && !taken; attempt++) {
       try {
-        linkSync(mine, file)
+        const made = place(mine, file, content)
+        if (made !== undefined) {
+          // no hard links: the LOCK made is the file to keep open
+          closeSync(fd)
+          fd = made
+        }
         taken = true
       } catch (e) {
         if (codeOf(e) !== 'EEXIST') throw e
         const text = readOr(file)
         if (text === undefined) continue // removed meanwhile: try again
+        if (text === '') throw emptyFailure(dir, file)
         const holder = parseHolder(text)
         if (isLive(holder)) {
           const other = otherHost(holder)
           throw new StoreFailure('locked', `Cannot open the store in ${dir}: ${describe(holder)}${other ? '; a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped' : ''} (${file})`)
         }
-        breakStale(dir, file, mine, text)
+        breakStale(dir, file, mine, content, text)
       }
     }
     if (!taken) throw new StoreFailure('locked', `Cannot lock the store in ${dir}: its LOCK kept changing`)

@@ -189,6 +189,18 @@ describe('the lock and the medium', () => {
     }
   })
 
+  it('refuses a LOCK of another host (its process cannot be asked) and an empty LOCK, saying how to go on', async () => {
+    const dir = await fresh()
+    await writeFile(join(dir, 'LOCK'), '4242 - 00ff another-host 2024-03-15T10:00:00.000Z\n')
+    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({
+      kind: 'locked',
+      message: expect.stringContaining('process 4242 holds it (on another-host, since 2024-03-15T10:00:00.000Z); a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped'),
+    })
+    await writeFile(join(dir, 'LOCK'), '')
+    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ kind: 'locked', message: expect.stringMatching(/LOCK is empty .*remove it by hand if no server runs$/) })
+    expect((await readdir(dir)).sort()).toEqual(['LOCK']) // nothing else left
+  })
+
   it.skipIf(!canMount)('serves a store on a read-only mount: queries answered, writes 503 with the reason', async () => {
     const dir = await tmpfs('1m')
     const a = await openDurableStore(fileStorage(dir))({ startTime: START })
