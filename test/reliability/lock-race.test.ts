@@ -3,8 +3,8 @@
  * one directory at the same moment (each told to go by one message), 200 rounds on a fresh
  * directory and 200 on a directory whose `LOCK` a dead process left; exactly one takes it each
  * round, still holds it when the round ends, and nothing of the race is left behind. Then two
- * real `chatfold serve` processes started together on one directory: one serves, the other exits 6
- * naming the first.
+ * real `chatfold serve` processes started together on one directory (fresh, and with a dead
+ * server's LOCK): one serves, the other exits 6 naming the first.
  */
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
@@ -93,8 +93,10 @@ describe('the LOCK under starts at the same moment', { timeout: 120_000 }, () =>
 const mkdirp = (d: string) => import('node:fs/promises').then((fs) => fs.mkdir(d, { recursive: true }))
 
 describe('two chatfold serve processes started together', { timeout: 60_000 }, () => {
-  it('one serves, the other exits 6 naming it', async () => {
-    const dir = join(root, 'served')
+  it.each(['a fresh directory', "a dead server's LOCK"])('on %s: one serves, the other exits 6 naming it', async (on) => {
+    const dir = join(root, `served-${on.length}`)
+    await mkdirp(dir)
+    if (on !== 'a fresh directory') await writeFile(join(dir, 'LOCK'), `${spawnSync('true').pid} - 0123abcd ${hostname()} 2024-03-15T10:00:00.000Z\n`)
     const bin = join(here, '..', '..', 'bin', 'chatfold.mjs')
     const start = () => {
       const p = spawn(process.execPath, [bin, 'serve', '--data', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
