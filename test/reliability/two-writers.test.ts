@@ -14,9 +14,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
+import { encodeLine } from '../../src/node/log-segments.ts'
 import { repairFileStore } from '../../src/node/repair-store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
-import { openDurableStore } from '../../src/store/durable.ts'
+import { type LogEntry, openDurableStore } from '../../src/store/durable.ts'
 
 const START = '2024-03-15T10:00:00Z'
 const LOG = 'log-000000000001.jsonl'
@@ -117,6 +118,23 @@ describe('a log two writers interleaved', () => {
     expect(q.map((x) => x.text)).toEqual([lines[1]]) // kept as it was
     // a second repair finds nothing to do
     expect(await repairFileStore(dir)).toMatchObject({ quarantine: undefined, moved: [], renumbered: 0, lastRecord: 11 })
+  })
+
+  it('a record that does not replay (a message id taken twice): serve names repair-store, which sets it aside', async () => {
+    const dir = await fresh()
+    const s = await openDurableStore(fileStorage(dir))({ startTime: START })
+    s.submit({ role: 'user', content: 'first', message_id: 'm1' })
+    await s.close()
+    const log = await readFile(join(dir, LOG), 'utf8')
+    // record 2 again as record 3: a whole record, with its checksum, that does not apply
+    const second = JSON.parse((log.split('\n')[1] as string).split('\t')[0] as string) as LogEntry
+    await writeFile(join(dir, LOG), log + encodeLine({ ...second, seq: 3 }))
+    const served = await cli(['serve', '--data', dir, '--port', '0'])
+    expect(served.code).toBe(EXIT.damaged)
+    expect(served.err).toMatch(/Cannot replay the log: record 3 \(submit\) fails: .*; `chatfold repair-store .*` moves the damaged records aside/)
+    const r = await repairFileStore(dir)
+    expect(r.moved.map((m) => [m.line, m.problem.startsWith('does not apply after the records kept before it: ')])).toEqual([[3, true]])
+    expect(await contents(dir)).toEqual(['first'])
   })
 
   it('prints a summary with a few examples, not a line per record set aside', async () => {
