@@ -9,7 +9,9 @@
  * thus both keep theirs, the later-written one as the next number ("renumbered"). A record is set
  * aside when its line is damaged, when it is not a command, or when it does not apply after the
  * records kept before it (a second `create`, a message id already taken): each set-aside line is
- * kept as it was in a quarantine file beside the log, with where it was and why.
+ * kept as it was in a quarantine file beside the log, with where it was and why. A kept record that
+ * named no message id gets its id and time from the rebuilt store, as on every replay: after two
+ * writers these may differ from what its writer answered (its content and order are kept).
  *
  * The result is written as a new snapshot (flushed, renamed) numbered at least as high as any
  * record or segment found, then the old segments are removed: a repair cut short by a crash leaves
