@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const root = join(import.meta.dirname, '..')
+const root = join(import.meta.dirname, '..', '..')
 
 /** The relative targets of a Markdown page's links and images, as paths from the package root. */
 const linksOf = (page: string): string[] =>
