@@ -9,6 +9,8 @@
  * folder (examples may write files), with console output silenced and a time limit.
  * An example that uses `declare` (a value it does not build, such as `declare const history:
  * Messages`), or that is a worker script (`expose(…)`), can only be type-checked; it is counted as such. Errors name the source file and line.
+ * A result an example shows (`expression // value`) is checked where the example runs: see
+ * scripts/doctest-shown.ts for the convention.
  *
  * `--keep` leaves `.doctest/` in place to look at.
  */
@@ -17,6 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { CHECK_IMPORT, checkShown } from './doctest-shown.ts'
 
 export type Example = {
   /** the source file, relative to the root */
@@ -120,9 +123,17 @@ const main = (): void => {
   rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
   const names = examples.map((e, n) => `${String(n).padStart(3, '0')}-${e.file.replace(/[/.]/g, '_')}-${e.symbol}.ts`)
+  // results shown as `expression // value` become checks (scripts/doctest-shown.ts)
+  const shownErrors: string[] = []
+  let shown = 0
   examples.forEach((e, n) => {
     // a relative import means the module beside the source file (an example of a module no entry point exports)
-    const code = e.code.replace(/(from\s+|import\(\s*)(['"])(\.\.?\/[^'"]+)\2/g, (_, lead: string, q: string, spec: string) => `${lead}${q}../${join(dirname(e.file), spec)}${q}`)
+    const relinked = e.code.replace(/(from\s+|import\(\s*)(['"])(\.\.?\/[^'"]+)\2/g, (_, lead: string, q: string, spec: string) => `${lead}${q}../${join(dirname(e.file), spec)}${q}`)
+    const checked = checkShown(relinked, (line) => `${e.file}:${e.line + line}`)
+    shown += checked.count
+    for (const p of checked.problems) shownErrors.push(`${e.file}:${e.line + p.line}: example of ${e.symbol}: ${p.message}`)
+    if (checked.count > 0 && (typeOnly(e.code) || denoOnly(e.code))) shownErrors.push(`${e.file}:${e.line}: example of ${e.symbol}: shows ${checked.count} result(s) but is only type-checked, so nothing checks them (make it run, or describe the result in prose)`)
+    const code = checked.count > 0 && !denoOnly(e.code) ? `${checked.code}\n${CHECK_IMPORT('../scripts/doctest-assert.ts')}` : relinked
     // `export {}` keeps each example a module of its own (top-level await, no shared names)
     writeFileSync(join(out, `${denoOnly(e.code) ? 'deno-' : ''}${names[n]!}`), `${denoOnly(e.code) ? '/// <reference lib="deno.unstable" />\n' : ''}// ${e.file}:${e.line} (${e.symbol})\n${code}\nexport {}\n`)
   })
@@ -132,7 +143,7 @@ const main = (): void => {
   const paths = Object.fromEntries(Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', source(v.types))]]))
   writeFileSync(
     join(out, 'tsconfig.json'),
-    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false }, include: ['*.ts', '../src/**/*.d.ts'], exclude: ['deno-*.ts'] }, null, 2),
+    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false, noUnusedParameters: false }, include: ['*.ts', '../src/**/*.d.ts'], exclude: ['deno-*.ts'] }, null, 2),
   )
 
   // 1. types: one tsc run over every example (Deno's with deno check), errors mapped back to the source line
@@ -163,10 +174,10 @@ const main = (): void => {
   const runErrors = run.status === 0 ? [] : [`${run.stdout}${run.stderr}`.trim() || `the example runner ended with ${run.status ?? run.signal}`]
   if (!keep) rmSync(out, { recursive: true, force: true })
 
-  for (const e of [...typeErrors, ...runErrors]) console.error(e)
-  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${examples.length - runnable.length} type-checked only (they declare values they do not build, are worker scripts, or are for Deno: ${forDeno.length} checked by deno check)`
-  if (typeErrors.length + runErrors.length > 0) {
-    console.error(`${summary}; ${typeErrors.length} type error(s), ${runErrors.length === 0 ? 'all ran' : 'some failed to run'}`)
+  for (const e of [...shownErrors, ...typeErrors, ...runErrors]) console.error(e)
+  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${examples.length - runnable.length} type-checked only (they declare values they do not build, are worker scripts, or are for Deno: ${forDeno.length} checked by deno check); ${shown} shown results checked`
+  if (shownErrors.length + typeErrors.length + runErrors.length > 0) {
+    console.error(`${summary}; ${shownErrors.length} result(s) that cannot be checked, ${typeErrors.length} type error(s), ${runErrors.length === 0 ? 'all ran' : 'some failed to run'}`)
     process.exit(1)
   }
   console.log(`${summary}; all pass`)

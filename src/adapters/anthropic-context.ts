@@ -91,10 +91,13 @@ export const contextEditFromPrune =
  * `applyContextEdits`.
  *
  * @example
+ * import * as E from 'fp-ts/Either'
  * import { textMessage } from 'chatfold/message'
  * import { toAnthropicRequest, withContextEdits } from 'chatfold/adapters'
  * const request = withContextEdits([{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 3 } }])({ model: 'claude-sonnet-4-5', messages: [textMessage('user', 'hi')] })
- * toAnthropicRequest()(request) // Right({ request: { context_management: { edits: [...] }, betas: ['context-management-2025-06-27'], model: …, messages: … }, … })
+ * const r = toAnthropicRequest()(request)
+ * if (E.isRight(r)) r.right.request.context_management // { edits: [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 3 } }] }
+ * if (E.isRight(r)) r.right.request.betas // ['context-management-2025-06-27']
  *
  * @since 0.2.0
  * @category adapters

@@ -222,7 +222,7 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  * const r = toAnthropicRequest()({ model: 'claude-sonnet-4-5', messages: [textMessage('user', 'Hi')], settings: { maxOutputTokens: 1024, seed: 7 } })
  * if (E.isRight(r)) {
  *   r.right.request // { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] }
- *   r.right.report.notes // [{ kind: 'setting_dropped', setting: 'seed', reason: … }]
+ *   r.right.report.notes // [{ kind: 'setting_dropped', setting: 'seed', reason: 'the Messages API has no seed' }]
  * }
  *
  * @since 0.2.0

@@ -82,7 +82,7 @@ const ANY_HEADING = /^[ \t]*#{1,6}[ \t]/m
  *
  * @example
  * import { validateSummary } from 'chatfold/compaction'
- * validateSummary('## Goal\nFix the parser') // left({ missing: ['Constraints', …], empty: [] })
+ * validateSummary('## Goal\nFix the parser') // left({ missing: ['Constraints', 'Progress', 'Decisions', 'Next steps', 'Files'], empty: [] })
  *
  * @since 0.1.0
  * @category compaction

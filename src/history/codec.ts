@@ -31,7 +31,7 @@ export const MAX_REPORTED_LINES = 100
  *
  * @example
  * import { textMessage, toJSONL } from 'chatfold'
- * toJSONL([textMessage('user', 'hi', { id: '1' })]) // '{"id":"1","role":"user","parts":[…],"kind":"normal"}\n'
+ * toJSONL([textMessage('user', 'hi', { id: '1' })]) // '{"id":"1","role":"user","parts":[{"type":"text","data":{"text":"hi"}}],"kind":"normal"}\n'
  *
  * @since 0.1.0
  * @category export
@@ -248,7 +248,8 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
  * @example
  * import { exportJSON, importJSON } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
- * importJSON(exportJSON([textMessage('user', 'hi')])) // right([…])
+ * const history = [textMessage('user', 'hi')]
+ * importJSON(exportJSON(history)) // right(history)
  *
  * @since 0.1.0
  * @category export
@@ -262,7 +263,8 @@ export const exportJSON = (ms: Messages): string => `${toJSON(forExportStructure
  * @example
  * import { exportJSONL, importJSONL } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
- * importJSONL(exportJSONL([textMessage('user', 'hi')])) // right([…])
+ * const history = [textMessage('user', 'hi')]
+ * importJSONL(exportJSONL(history)) // right(history)
  *
  * @since 0.1.0
  * @category export

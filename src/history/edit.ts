@@ -138,7 +138,8 @@ const syntheticKey = (m: Message): string => `${m.role}\u0000${JSON.stringify(m.
  * import { textMessage } from 'chatfold/message'
  * import { trimDuplicateSynthetics } from 'chatfold/history'
  * const r = textMessage('user', 'Run the tests.', { kind: 'synthetic' })
- * trimDuplicateSynthetics([r, textMessage('user', 'ok'), { ...r, id: 'again' }]).map((m) => m.id) // [ok's id, 'again']
+ * const ok = textMessage('user', 'ok', { id: 'ok' })
+ * trimDuplicateSynthetics([r, ok, { ...r, id: 'again' }]).map((m) => m.id) // ['ok', 'again']
  *
  * @since 0.1.0
  * @category edits
@@ -199,7 +200,8 @@ export const truncated = (maxLen: number): ((ms: Messages) => Messages) => {
  * @example
  * import { last } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
- * last([textMessage('user', 'hi')]) // some(message)
+ * const message = textMessage('user', 'hi')
+ * last([message]) // some(message)
  * last([]) // none
  *
  * @since 0.1.0
@@ -214,8 +216,9 @@ export const last = (ms: Messages): O.Option<Message> => (ms.length === 0 ? O.no
  * @example
  * import { at } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
- * at(0)([textMessage('user', 'hi')]) // some(message)
- * at(5)([textMessage('user', 'hi')]) // none
+ * const message = textMessage('user', 'hi')
+ * at(0)([message]) // some(message)
+ * at(5)([message]) // none
  *
  * @since 0.1.0
  * @category edits

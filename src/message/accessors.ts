@@ -119,7 +119,7 @@ export const isUser = (m: Message): boolean => m.role === 'user'
  *
  * @example
  * import { isAssistant, textMessage } from 'chatfold/message'
- * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isAssistant).length // 1
+ * [textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')].filter(isAssistant).length // 1
  *
  * @since 0.1.0
  * @category refinements
@@ -130,7 +130,7 @@ export const isAssistant = (m: Message): boolean => m.role === 'assistant'
  *
  * @example
  * import { isTool, textMessage } from 'chatfold/message'
- * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isTool).length // 1
+ * [textMessage('assistant', 'Looking it up.'), textMessage('tool', '42')].filter(isTool).length // 1
  *
  * @since 0.1.0
  * @category refinements

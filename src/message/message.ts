@@ -229,7 +229,8 @@ export const encodeMessage = (m: Message): MessageWire => MessageC.encode(m)
  *
  * @example
  * import { decodeMessages, encodeMessages, textMessage } from 'chatfold/message'
- * decodeMessages(JSON.parse(JSON.stringify(encodeMessages([textMessage('user', 'Hi')])))) // right([…])
+ * const history = [textMessage('user', 'Hi')]
+ * decodeMessages(JSON.parse(JSON.stringify(encodeMessages(history)))) // right(history)
  *
  * @since 0.1.0
  * @category codecs

@@ -260,7 +260,8 @@ export const isCompactionBoundary = (p: Part): p is ProviderPart => p.type === '
  *
  * @example
  * import { isFinished, toolCall } from 'chatfold/message'
- * isFinished(toolCall({ id: '1', name: 'ls' })) // false: pending
+ * // a call without a result is pending
+ * isFinished(toolCall({ id: '1', name: 'ls' })) // false
  *
  * @since 0.1.0
  * @category refinements

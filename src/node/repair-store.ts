@@ -92,7 +92,8 @@ const writeDurably = async (file: string, text: string): Promise<void> => {
  * import { repairFileStore } from 'chatfold/node'
  * mkdirSync('./repair-example', { recursive: true })
  * const r = await repairFileStore('./repair-example')
- * r.moved.length // 0 when the log was whole
+ * // nothing to move from a whole log
+ * r.moved.length // 0
  *
  * @since 0.2.0
  * @category fs

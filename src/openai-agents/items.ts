@@ -68,7 +68,7 @@ export const itemIndexOf = (m: Message): number | undefined => {
  *
  * @example
  * import { historyOfItems } from './items.ts'
- * historyOfItems([{ role: 'user', content: 'Hi' }]) // [{ id: 'item-0-0', role: 'user', … }]
+ * historyOfItems([{ role: 'user', content: 'Hi' }]) // [{ id: 'item-0-0', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Hi' }] }]
  */
 export const historyOfItems = (items: ReadonlyArray<AgentInputItem>): Messages =>
   items.flatMap((item, i) => {

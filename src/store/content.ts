@@ -85,8 +85,10 @@ export type ChatContent = t.TypeOf<typeof ChatContentC>
  * Decodes untrusted chat content; blocks with an unknown `type` or a bad source are reported by path.
  *
  * @example
+ * import * as E from 'fp-ts/Either'
  * import { decodeChatContent } from 'chatfold/store'
- * decodeChatContent([{ type: 'txt', text: 'hi' }]) // left([...])
+ * const r = decodeChatContent([{ type: 'txt', text: 'hi' }])
+ * if (E.isLeft(r)) r.left[1] // { path: '[0].type', expected: '"text"', actual: 'txt' }
  *
  * @since 0.1.0
  * @category codecs

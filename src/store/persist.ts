@@ -73,7 +73,8 @@ const toHistoryPath = (i: DecodeIssue): DecodeIssue => {
  *
  * @example
  * import { emptyState, fromStoreMessages, toStoreMessages } from 'chatfold/store'
- * fromStoreMessages(toStoreMessages(emptyState())) // right(state)
+ * const state = emptyState()
+ * fromStoreMessages(toStoreMessages(state)) // right(state)
  *
  * @since 0.1.0
  * @category codecs

@@ -209,7 +209,8 @@ export const snapshot = (state: ChatState): ChatSnapshotWire => ({
  *
  * @example
  * import { emptyState, fromSnapshot, snapshot } from 'chatfold/store'
- * fromSnapshot(JSON.parse(JSON.stringify(snapshot(emptyState())))) // right(state)
+ * const state = emptyState()
+ * fromSnapshot(JSON.parse(JSON.stringify(snapshot(state)))) // right(state)
  *
  * @since 0.1.0
  * @category codecs

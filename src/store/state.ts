@@ -161,7 +161,8 @@ export const getConversationMetadata =
  * @example
  * import { emptyState, restrictTo } from 'chatfold/store'
  * const state = emptyState()
- * restrictTo(['support-42'])(state) === state // true: nothing to hide
+ * // nothing to hide: the state itself
+ * restrictTo(['support-42'])(state) === state // true
  *
  * @since 0.1.0
  * @category lookups
@@ -195,7 +196,8 @@ const at = (id: string): string => `conversations[${JSON.stringify(id)}]`
  *
  * @example
  * import { emptyState, validateState } from 'chatfold/store'
- * validateState(emptyState()) // right(state)
+ * const state = emptyState()
+ * validateState(state) // right(state)
  *
  * @since 0.1.0
  * @category lookups

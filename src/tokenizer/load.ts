@@ -124,6 +124,7 @@ export const loadEstimator = (name: EncodingName): Promise<Estimator> => {
  *
  * @example
  * import { loadedEstimator } from 'chatfold/tokenizer'
+ * import { heuristic } from 'chatfold/tokens'
  * loadedEstimator('heuristic') // some(heuristic)
  *
  * @since 0.1.0

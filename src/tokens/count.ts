@@ -52,7 +52,7 @@ export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdo
  * import { countMessages, heuristic } from 'chatfold/tokens'
  * import { textMessage } from 'chatfold/message'
  * const total = countMessages(heuristic) // keep it: it remembers what it counted
- * total([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')]) // 12
+ * total([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')]) // 11
  *
  * @since 0.1.0
  * @category tokens

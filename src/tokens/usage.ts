@@ -110,7 +110,8 @@ export type UsageCorrectedOptions = {
  * import { textMessage } from 'chatfold/message'
  * import { usageCorrected } from 'chatfold/tokens'
  * const history = [textMessage('user', 'Hi', { id: 'u1' }), textMessage('assistant', 'Hello!', { id: 'a1' }), textMessage('user', 'More?')]
- * usageCorrected({ usage: { messageId: 'a1', tokens: 1_250 } })(history) // 1,250 plus the last message's estimate
+ * // the 1,250 reported, plus the estimate of the last message (6)
+ * usageCorrected({ usage: { messageId: 'a1', tokens: 1_250 } })(history) // 1_256
  *
  * @since 0.1.0
  * @category tokens
@@ -223,7 +224,8 @@ export type ContextTokens = {
  *   makeMessage({ id: 'a1', role: 'assistant', parts: [text('Hello!')], metadata: { usage: { input: 12_000, output: 40 } } }),
  *   textMessage('user', 'Go on.'),
  * ]
- * contextTokens({ calibration: 1.25 })(history) // { total: 12_040 + 1.25 × the last message's estimate, reported: 12_040, anchor: 'a1', … }
+ * // the 12,040 reported, plus 1.25 × the estimate of the last message
+ * contextTokens({ calibration: 1.25 })(history) // { total: 12_049, reported: 12_040, estimated: 9, fixed: 0, anchor: 'a1' }
  *
  * @since 0.2.0
  * @category tokens

@@ -21,7 +21,23 @@ afterEach(() => {
   for (const p of ports.splice(0)) p.close()
 })
 
-/** A service with `n` counting services, each behind a channel of its own. */
+/**
+ * Settles once the first answer a port receives (a counter's warm-up, the first thing the pool
+ * asks) has been handled there: a task after it arrives, when the pool has marked the counter ready.
+ * Waiting for this, not for a guessed delay, holds on a busy machine. Call before the pool takes the port.
+ */
+const firstAnswer = (port: MessagePort): Promise<void> =>
+  new Promise((resolve) => port.addEventListener('message', () => setTimeout(resolve, 0), { once: true }))
+
+/**
+ * Polls, a task at a time, until `ready()` holds: for what the pool does across its channels,
+ * which no delay can be sure to cover. The test's own time limit bounds it.
+ */
+const until = async (ready: () => boolean): Promise<void> => {
+  while (!ready()) await new Promise((r) => setTimeout(r, 1))
+}
+
+/** A service with `n` counting services, each behind a channel of its own, once each has answered its warm-up (its tables loaded). */
 const pooled = async (n: number, counter: () => EngineService = createEngineService): Promise<{ service: EngineService; counters: EngineService[] }> => {
   const service = createEngineService()
   const counters: EngineService[] = []
@@ -34,7 +50,9 @@ const pooled = async (n: number, counter: () => EngineService = createEngineServ
     counters.push(c)
     near.push(port2)
   }
+  const warm = Promise.all(near.map(firstAnswer))
   await service.useCounters({ ports: near, encoding: 'o200k_base' })
+  await warm
   return { service, counters }
 }
 
@@ -97,9 +115,8 @@ describe('counting pool', () => {
   it('counts a staged history exactly as one service does, with the counters sharing the work', async () => {
     const seen = onSlices((inner, r) => inner.count(r))
     const h = history()
+    // the counters take slices once their tables are loaded: pooled waits for that
     const { service } = await pooled(2, seen.make)
-    // the counters take slices once their tables are loaded: let them warm up first
-    await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(service, h, 20)).toBe(await exact(structuredClone(h)))
     expect(seen.asked()).toBeGreaterThan(0)
   })
@@ -108,7 +125,6 @@ describe('counting pool', () => {
     const seen = onSlices((inner, r) => inner.count(r))
     const h = history()
     const { service } = await pooled(2, seen.make)
-    await new Promise((r) => setTimeout(r, 50))
     const handle = await service.open({ callId: 1, id: 'f', encoding: 'o200k_base', file: new Blob([toJSONL(h)]) })
     await service.commit(1)
     const tokens = (await service.session({ op: 'tokens', callId: 2, session: { id: 'f', handle }, options: {}, maxBytes: Infinity })) as { tokens: number; messages: number }
@@ -125,7 +141,6 @@ describe('counting pool', () => {
       return Promise.resolve(packed)
     })
     const { service } = await pooled(1, fake.make)
-    await new Promise((r) => setTimeout(r, 50))
     const tokens = await openStaged(service, h, 30)
     expect(fake.asked()).toBeGreaterThan(0)
     const real = await exact(structuredClone(h))
@@ -145,7 +160,6 @@ describe('counting pool', () => {
     })
     const { service: s } = await pooled(1, silent.make)
     service = s
-    await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(s, h, 25)).toBe(await exact(structuredClone(h)))
     // it was given what a counter holds (the slice it counts and the next), and nothing after the drop
     expect(silent.asked()).toBe(COUNTER_DEPTH)
@@ -155,7 +169,6 @@ describe('counting pool', () => {
     const h = history()
     const lying = onSlices(() => Promise.resolve(new Float64Array(3)))
     const { service } = await pooled(1, lying.make)
-    await new Promise((r) => setTimeout(r, 50))
     expect(await openStaged(service, h, 25)).toBe(await exact(structuredClone(h)))
     // once caught lying, the counter gets no more slices than the ones it already held
     expect(lying.asked()).toBe(COUNTER_DEPTH)
@@ -163,7 +176,6 @@ describe('counting pool', () => {
 
   it('refuses bad input by path whichever lane takes it', async () => {
     const { service } = await pooled(1)
-    await new Promise((r) => setTimeout(r, 50))
     const bad = [textMessage('user', 'fine'), { id: 'x', role: 'bot', kind: 'normal', parts: [] }] as unknown as Messages
     const results = await Promise.allSettled([0, 1, 2].map((i) => service.stage({ callId: 10 + i, batch: 9, at: i * 2, encoding: 'o200k_base', messages: bad })))
     for (const r of results) {
@@ -181,8 +193,9 @@ describe('counting pool', () => {
     ports.push(port1, port2)
     await c.serve(port1)
     const pool = createCountPool()
+    const warm = firstAnswer(port2)
     pool.add([port2], 'o200k_base')
-    await new Promise((r) => setTimeout(r, 50))
+    await warm
     // this thread's counter, which tells how many messages were counted here
     const base = createCounter(await loadEstimator('o200k_base'))
     let here = 0
@@ -197,20 +210,19 @@ describe('counting pool', () => {
     const signal = new AbortController().signal
     const slices = Array.from({ length: COUNTER_DEPTH + BACKLOG + 1 }, (_, i) => [textMessage('user', `slice ${i}`)])
     const deal = (i: number) => pool.count({ input: slices[i], offset: 0, encoding: 'o200k_base', counter, signal, dealing: () => decoding })
-    const tick = () => new Promise((r) => setTimeout(r, 20))
     const counted = [deal(0), deal(1), deal(2)]
-    await tick()
+    await until(() => slow.asked() >= COUNTER_DEPTH)
     // the counter holds two; one waits for it, and this thread goes on decoding
     expect(slow.asked()).toBe(COUNTER_DEPTH)
     expect(here).toBe(0)
     for (let i = 3; i < COUNTER_DEPTH + BACKLOG; i++) counted.push(deal(i))
-    await tick()
+    await until(() => here >= 1)
     // BACKLOG waited: this thread took the oldest, and the rest wait again
     expect(here).toBe(1)
     // decoding is over: this thread counts what waits, the counter still busy with its two
     decoding = false
     counted.push(deal(COUNTER_DEPTH + BACKLOG))
-    await tick()
+    await until(() => here >= slices.length - COUNTER_DEPTH)
     expect(here).toBe(slices.length - COUNTER_DEPTH)
     expect(slow.asked()).toBe(COUNTER_DEPTH)
     for (const f of held) f()

@@ -37,6 +37,8 @@ describe('options normalised with them', () => {
     expect(recentEvents({ limit: Infinity })(store.simulator())).toHaveLength(3)
   })
 
+  // 10,000 submits through a durable store (the default snapshot interval): about 2 s on an idle
+  // machine, several times that beside other work, so a budget of its own rather than vitest's 5 s
   it('a durable store with snapshotEvery NaN snapshots at the default 10,000 records, not never', async () => {
     const storage = memoryStorage()
     const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: Number.NaN })
@@ -44,7 +46,7 @@ describe('options normalised with them', () => {
     await store.flush()
     expect(storage.snapshot()).toBeDefined()
     expect(storage.records()).toEqual([])
-  })
+  }, 60_000)
 
   it('a model summariser with NaN attempts and output tokens uses the defaults (2 attempts, 4,096 tokens)', async () => {
     const asked: number[] = []

@@ -25,11 +25,15 @@ describe('stringSet', () => {
 
 describe('isBlank', () => {
   it('agrees with trim on every UTF-16 unit, alone and around text', () => {
+    // the units where it disagrees, collected and compared once: 131,072 expect calls took seconds
+    // (past vitest's 5 s beside other work) to say the same
+    const disagree: string[] = []
     for (let c = 0; c <= 0xffff; c++) {
       const s = String.fromCharCode(c)
-      expect(isBlank(s)).toBe(s.trim() === '')
-      expect(isBlank(`${s}${s}x`)).toBe(false)
+      if (isBlank(s) !== (s.trim() === '')) disagree.push(`U+${c.toString(16)} alone`)
+      if (isBlank(`${s}${s}x`)) disagree.push(`U+${c.toString(16)} around text`)
     }
+    expect(disagree).toEqual([])
     expect(isBlank('')).toBe(true)
   })
 

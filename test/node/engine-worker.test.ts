@@ -17,12 +17,18 @@ import { toJSONL } from '../../src/history/codec.ts'
 import { sampleSession } from '../../sample/session.ts'
 
 const workerThreads = [{ name: 'worker_threads', make: (o: Parameters<typeof createNodeEngine>[0]) => createNodeEngine(o) }]
-engineContract(workerThreads)
-engineAborts(workerThreads)
+// Each test starts an engine of its own, a worker thread that loads the engine's sources (compiled
+// as they load), and some load the o200k tables there: 1 to 3 s on an idle machine, past vitest's
+// 5 s beside other work (23 s measured at a load average of 19 on 2 cores). A budget for that
+// rather than a shared engine, which would let one test's state reach the next.
+describe('in a worker thread', { timeout: 60_000 }, () => {
+  engineContract(workerThreads)
+  engineAborts(workerThreads)
+})
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url)
 
-describe('node worker failures', () => {
+describe('node worker failures', { timeout: 60_000 }, () => { // worker threads too, as above
   it('a worker script that does not exist rejects ready and every later call with a load error', async () => {
     const engine = createNodeEngine({ url: fixture('missing.worker.ts'), encoding: 'heuristic' })
     const e = await engine.ready().then(() => undefined, (x: unknown) => x)
@@ -66,7 +72,7 @@ describe('node worker failures', () => {
   })
 })
 
-describe('a history file on disk in a worker_threads engine', () => {
+describe('a history file on disk in a worker_threads engine', { timeout: 60_000 }, () => { // as above
   it('opens from fs.openAsBlob, whose Blob cannot be cloned to a worker: its bytes cross instead', async () => {
     const ms = sampleSession({ messages: 300, seed: 21 })
     const dir = mkdtempSync(join(tmpdir(), 'chatfold-openfile-'))

@@ -34,14 +34,18 @@ const scripted = (answer: (text: string) => unknown, answers: ReadonlyArray<stri
 /** A fetch that never answers, and rejects when its request is aborted. */
 const hanging = () => {
   const seen: AbortSignal[] = []
+  let requested: () => void = () => undefined
+  /** Settles once the client has sent its first request: abort after that, not after a guessed delay. */
+  const sent = new Promise<void>((resolve) => (requested = resolve))
   const fetch = (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
     new Promise((_, reject) => {
       const s = init?.signal
+      requested()
       if (s === undefined || s === null) return
       seen.push(s)
       s.addEventListener('abort', () => reject(s.reason ?? new DOMException('aborted', 'AbortError')), { once: true })
     })
-  return { fetch, seen }
+  return { fetch, seen, sent }
 }
 
 const chatCompletion = (text: string) => ({ id: 'c1', object: 'chat.completion', created: 0, model: 'gpt-test', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text, refusal: null } }] })
@@ -89,12 +93,17 @@ describe('aiSdkSummarizer (generateText, MockLanguageModelV3)', () => {
 
   it('passes the abort signal to the model', async () => {
     const controller = new AbortController()
+    let asked: () => void = () => undefined
+    const generating = new Promise<void>((resolve) => (asked = resolve))
     const model = new MockLanguageModelV3({
-      doGenerate: (options) =>
-        new Promise((_, reject) => options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason), { once: true })),
+      doGenerate: (options) => {
+        asked()
+        return new Promise((_, reject) => options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason), { once: true }))
+      },
     })
     const p = compact({ summarize: aiSdkSummarizer({ model }), keepRecentTokens: 20, signal: controller.signal })(history)
-    await new Promise((r) => setTimeout(r, 10))
+    // abort once the model was asked, not after a guessed delay
+    await generating
     controller.abort(new Error('stop now'))
     await expect(p).rejects.toThrow('stop now')
     expect(model.doGenerateCalls[0]?.abortSignal?.aborted).toBe(true)
@@ -124,11 +133,11 @@ describe('openAISummarizer (OpenAI client with a custom fetch)', () => {
   })
 
   it('aborts the request with the signal', async () => {
-    const { fetch, seen } = hanging()
+    const { fetch, seen, sent } = hanging()
     const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 })
     const controller = new AbortController()
     const p = openAISummarizer({ client, model: 'gpt-test' })('[User]: hi', { prompt: SUMMARY_PROMPT, signal: controller.signal })
-    await new Promise((r) => setTimeout(r, 10))
+    await sent
     controller.abort()
     await expect(p).rejects.toThrow()
     expect(seen[0]?.aborted).toBe(true)
@@ -153,11 +162,11 @@ describe('anthropicSummarizer (Anthropic client with a custom fetch)', () => {
   })
 
   it('aborts the request with the signal', async () => {
-    const { fetch, seen } = hanging()
+    const { fetch, seen, sent } = hanging()
     const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 })
     const controller = new AbortController()
     const p = anthropicSummarizer({ client, model: 'claude-test' })('[User]: hi', { prompt: SUMMARY_PROMPT, signal: controller.signal })
-    await new Promise((r) => setTimeout(r, 10))
+    await sent
     controller.abort()
     await expect(p).rejects.toThrow()
     expect(seen[0]?.aborted).toBe(true)

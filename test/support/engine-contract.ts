@@ -69,6 +69,22 @@ const withEngine =
     }
   }
 
+/**
+ * A progress callback that keeps each report in `seen`, and a promise that settles once a report
+ * `last` accepts has come: reports cross the thread on their own and may arrive after the answer.
+ */
+const progressUntil = (seen: EngineProgress[], last: (p: EngineProgress) => boolean): { readonly reached: Promise<void>; readonly onProgress: (p: EngineProgress) => void } => {
+  let arrived: () => void = () => undefined
+  const reached = new Promise<void>((resolve) => (arrived = resolve))
+  return {
+    reached,
+    onProgress: (p) => {
+      seen.push(p)
+      if (last(p)) arrived()
+    },
+  }
+}
+
 const rejection = async (p: Promise<unknown>): Promise<unknown> => {
   try {
     await p
@@ -101,10 +117,11 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
     it('estimates with o200k_base when asked, and reports progress to the end', withEngine(make, heuristic, async (engine) => {
       const ms = history(120, 3)
       const seen: EngineProgress[] = []
-      const got = await engine.estimate(ms, { encoding: 'o200k_base', onProgress: (p) => seen.push(p) })
+      const { reached, onProgress } = progressUntil(seen, (p) => p.done === p.total)
+      const got = await engine.estimate(ms, { encoding: 'o200k_base', onProgress })
       expect(got.total).toBe(countMessages(await loadEstimator('o200k_base'))(ms))
-      // the last report may cross the thread after the result does
-      await new Promise((r) => setTimeout(r, 20))
+      // the last report may cross the thread after the result does: wait for it
+      await reached
       expect(seen.at(-1)).toEqual({ phase: 'estimate', done: ms.length, total: ms.length })
     }))
 
@@ -336,8 +353,9 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       const estimate = await loadEstimator('heuristic')
       const expected = await compact({ ...compaction, estimate, summarize: extractiveSummarize })(ms)
       const session = await engine.open('s1', ms)
-      const stages: Array<string | undefined> = []
-      const result = await session.compact({ ...compaction, onProgress: (p) => stages.push(p.stage) })
+      const seen: EngineProgress[] = []
+      const { reached, onProgress } = progressUntil(seen, (p) => p.stage === 'rebuild')
+      const result = await session.compact({ ...compaction, onProgress })
       expect(result.messages).toEqual(expected.messages)
       expect(result.archived).toBe(expected.archive.length)
       expect(result.report).toEqual(expected.report)
@@ -345,8 +363,9 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(await session.snapshot()).toEqual(expected.messages)
       const next = turn(1)
       expect(await session.append(next)).toEqual({ messages: expected.messages.length + 2, tokens: result.tokens + countMessages(estimate)(next) })
-      await new Promise((r) => setTimeout(r, 20))
-      expect(stages).toEqual(['plan', 'transcript', 'summarize', 'rebuild'])
+      // the last report may cross the thread after the result does: wait for it
+      await reached
+      expect(seen.map((p) => p.stage)).toEqual(['plan', 'transcript', 'summarize', 'rebuild'])
     }))
 
     it('rejects with the summariser\'s error and leaves the session as it was', withEngine(make, heuristic, async (engine) => {
