@@ -150,11 +150,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
-    'contextMiddleware', 'ContextMiddlewareOptions', 'ContextOptions', 'contextPrepareStep',
-    'ContextPrepareStepOptions', 'ContextRecord', 'fromLanguageModelPrompt', 'HttpStoreOptions',
-    'InProcessStoreOptions', 'LanguageModelCallOptions', 'LanguageModelPrompt', 'providerOfModel',
-    'SaveReport', 'sinceCompaction', 'toLanguageModelPrompt', 'toolChoiceOf', 'toolDefinitionsOf',
-    'UIMessageStore', 'uiMessageStore',
+    'chatStoreContextState', 'ChatStoreContextStateOptions', 'contextMiddleware', 'ContextMiddlewareOptions',
+    'ContextOptions', 'contextPrepareStep', 'ContextPrepareStepOptions', 'ContextRecord', 'ContextStateStore',
+    'fromLanguageModelPrompt', 'HttpStoreOptions', 'InProcessStoreOptions', 'LanguageModelCallOptions',
+    'LanguageModelPrompt', 'memoryContextState', 'providerOfModel', 'SaveReport', 'sinceCompaction',
+    'toLanguageModelPrompt', 'toolChoiceOf', 'toolDefinitionsOf', 'UIMessageStore', 'uiMessageStore',
   ],
   'chatfold/openai-agents': [
     'ChatLog', 'ChatLogRead', 'ChatLogRecord', 'ChatStoreSession', 'chatStoreSession',

@@ -24,6 +24,8 @@ import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
+import { type Boundary, loadBoundary, saveBoundary } from './context-state.ts'
+import type { ContextStateStore } from './state.ts'
 
 // --- model ---
 
@@ -60,6 +62,12 @@ export type ContextOptions = {
   readonly summaryTokens?: number
   /** How many conversations are remembered at once (the least recently used goes); default 64. */
   readonly maxConversations?: number
+  /**
+   * Where each conversation's compaction is kept besides memory (`memoryContextState`,
+   * `chatStoreContextState`, or a store of your own), by conversation key: a keeper made per
+   * request takes it up, and neither summarises again nor sends a different prefix. Default: memory only.
+   */
+  readonly state?: ContextStateStore
 }
 
 /**
@@ -105,9 +113,6 @@ export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: Rea
 
 /** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`). */
 export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined }
-
-/** A conversation's compaction boundary: the summary (with the system prompt) that replaces the input's first `covered` messages. */
-type Boundary = { readonly head: Messages; readonly held: Message | undefined; readonly covered: number; readonly last: Message }
 
 type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
 
@@ -181,7 +186,9 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const before = total(ms)
     if (before <= limit) return { messages: ms, record: undefined }
     // the boundary holds while the input still starts with the messages it replaced
-    const b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
+    // (or, for a conversation this keeper has not seen compacted, the one the state store keeps)
+    let b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
+    if (b === undefined && options.state !== undefined) c.boundary = b = await loadBoundary(options.state, key, input.wire, ms)
 
     const list = b === undefined ? ms : [...b.head, ...(b.held === undefined ? [] : [b.held]), ...ms.slice(b.covered)]
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
@@ -236,6 +243,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
     const last = ms[r.covered - 1]
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }
+    if (c.boundary !== undefined && options.state !== undefined) await saveBoundary(options.state, key, input.wire, c.boundary)
     return {
       messages: r.sent,
       record: record(r.sent, {
