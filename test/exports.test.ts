@@ -60,7 +60,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'CompactProgress', 'CompactResult', 'CONTEXT_MANAGEMENT_BETA', 'ContextEdit', 'ContextEditOptions',
     'ContextEditResult', 'contextManagement', 'extractiveSummarize', 'extractiveSummary', 'isProviderSummary',
     'planCompaction', 'PlanOptions', 'ProviderSummary', 'rebuildAfterCompaction', 'RebuildResult',
-    'shouldCompact', 'ShouldCompactOptions', 'Summarizer', 'SummarizerContext', 'Summary',
+    'shouldCompact', 'ShouldCompactOptions', 'Summarizer', 'SummarizerContext', 'SummarizerRequest', 'Summary',
     'SUMMARY_ALLOWANCE', 'SUMMARY_PROMPT', 'SUMMARY_SECTIONS', 'SummaryProblems', 'SummarySection',
     'TranscriptOptions', 'validateSummary', 'WindowBudget',
   ],
@@ -139,15 +139,15 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   'chatfold/worker': [
   ],
   'chatfold/summarize/ai-sdk': [
-    'aiSdkSummarizer', 'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
+    'aiSdkSummarizer', 'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/summarize/openai': [
     'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'openAICompaction', 'OpenAICompactionOptions',
-    'openAISummarizer', 'SummaryTurn',
+    'openAISummarizer', 'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/summarize/anthropic': [
     'ANTHROPIC_COMPACTION_BETA', 'anthropicCompaction', 'AnthropicCompactionOptions', 'anthropicSummarizer',
-    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
+    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
     'chatStoreContextState', 'ChatStoreContextStateOptions', 'contextMiddleware', 'ContextMiddlewareOptions',

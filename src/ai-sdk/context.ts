@@ -26,6 +26,7 @@ import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
 import { type Boundary, loadBoundary, saveBoundary } from './context-state.ts'
 import type { ContextStateStore } from './state.ts'
+import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
 
 // --- model ---
 
@@ -226,7 +227,9 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       }
       const plan = planCompaction(opts)(xs)
       if (plan.head.length === 0) return undefined
-      const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize })(xs)
+      // a model summariser is sent the conversation's own prefix, read from the prompt cache
+      const asSent = summaryRequestOf(xs, { cut: plan.cut, budget: options.contextWindow - INSTRUCTION_ALLOWANCE - (options.summaryTokens ?? SUMMARY_ALLOWANCE), fixed, count, tools: input.tools, ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) })
+      const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize, ...(asSent === undefined ? {} : { request: asSent }) })(xs)
       const held = request !== undefined && u < plan.cut ? request : undefined
       const head = done.messages.slice(0, sys + 1)
       const sent = [...head, ...(held === undefined ? [] : [held]), ...done.messages.slice(sys + 1)]
