@@ -97,7 +97,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'AdapterError', 'AdapterNote', 'AdapterOptions', 'AdapterReport', 'AdapterResult', 'AIModelMessage',
     'AIUIMessage', 'AIUIPart', 'AnthropicBlock', 'anthropicInputTokens', 'AnthropicMessage',
     'AnthropicProviderBlock', 'AnthropicRequest', 'AnthropicRequestBody', 'anthropicStream', 'AnthropicTool',
-    'appliedEditsOf', 'ChatRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
+    'appliedEditsOf', 'CacheHints', 'ChatRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
     'contextEditReport', 'Converted', 'formatAdapterError', 'formatAdapterNote', 'fromAnthropic',
     'fromAnthropicMessage', 'fromAnthropicRequest', 'fromGemini', 'fromGeminiRequest', 'fromGeminiResponse',
     'fromModelMessages', 'fromOpenAIChat', 'fromOpenAIChatCompletion', 'fromOpenAIChatRequest',

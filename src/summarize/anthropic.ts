@@ -22,8 +22,9 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INS
  * A summariser for `compact` that asks a Claude model with the caller's client
  * (`client.messages.create`): given the conversation's request (`SummarizerContext.request`, as
  * `contextMiddleware` gives it), that request written by `toAnthropicRequest` (system, tools, tool
- * choice and messages as the conversation sends them) with the instruction as the last user turn,
- * so that it is read from the prompt cache (use the conversation's model: a cache is per model);
+ * choice and messages as the conversation sends them) with the instruction as the last user turn and
+ * cache breakpoints (`cache: {}`: the last tool, the system prompt, the instruction), so that it is
+ * read from the prompt cache (use the conversation's model: a cache is per model);
  * else (or with `form: 'transcript'`) the prompt as `system` and the transcript as the user
  * message. The abort signal goes as the request's `signal`; the text blocks of the answer are the
  * summary, which must pass `validateSummary` (one retry by default).
@@ -43,7 +44,8 @@ export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
     if (conversation !== undefined) {
-      const written = toAnthropicRequest()({
+      // with cache breakpoints: the request reads the prefix from the cache only at a breakpoint
+      const written = toAnthropicRequest({ cache: {} })({
         model: options.model,
         messages: prefixMessages(conversation, turns),
         ...requestTools(conversation),

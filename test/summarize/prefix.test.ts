@@ -60,13 +60,16 @@ describe('the summariser given the conversation request', () => {
     const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 })
     const history = conversation(8, 1_400)
     // the chat's own request, as the app sends it
-    await client.messages.create(right(toAnthropicRequest()({ model: 'claude-sonnet-4-5', messages: history, tools: TOOLS, settings: { maxOutputTokens: 2_000 } })).request as Anthropic.MessageCreateParamsNonStreaming)
+    await client.messages.create(right(toAnthropicRequest({ cache: {} })({ model: 'claude-sonnet-4-5', messages: history, tools: TOOLS, settings: { maxOutputTokens: 2_000 } })).request as Anthropic.MessageCreateParamsNonStreaming)
     await compact({ summarize: anthropicSummarizer({ client, model: 'claude-sonnet-4-5' }), keepRecentTokens: 300, request: { messages: history, tools: TOOLS } })(history)
     const [chat, summary] = bodies
     expect(summary?.['system']).toEqual(chat?.['system'])
     expect(JSON.stringify(summary?.['tools'])).toBe(JSON.stringify(chat?.['tools']))
-    const sent = chat?.['messages'] as ReadonlyArray<{ role: string; content: unknown }>
-    const asked = summary?.['messages'] as ReadonlyArray<{ role: string; content: ReadonlyArray<unknown> | string }>
+    // the breakpoint moves to the end, where the cache is read from: blocks compared without it
+    const bare = (u: unknown): Array<{ role: string; content: unknown }> => JSON.parse(JSON.stringify(u, (k, v: unknown) => (k === 'cache_control' ? undefined : v)))
+    const sent = bare(chat?.['messages'])
+    const asked = bare(summary?.['messages'])
+    expect(JSON.stringify(summary?.['messages']).match(/cache_control/g)).toHaveLength(1)
     // every message of the chat's request as it was, but the last, whose blocks the instruction follows in the same user turn
     expect(JSON.stringify(asked.slice(0, sent.length - 1))).toBe(JSON.stringify(sent.slice(0, -1)))
     const last = asked[sent.length - 1]
@@ -140,13 +143,18 @@ describe('contextMiddleware with aiSdkSummarizer', () => {
     const asked = summaries[0]?.prompt ?? []
     // the chat's previous prompt, every message as it was (its system prompt first), what the step added, then the instruction
     expect(asked.length).toBeGreaterThan(before.length)
-    expect(JSON.stringify(asked.slice(0, before.length)) === JSON.stringify(before)).toBe(true)
+    // (the breakpoints move to the end, where the cache is read from: providerOptions are not sent as they are)
+    const bare = (ms: LanguageModelCallOptions['prompt']) => JSON.stringify(ms.map(({ providerOptions: _, ...m }) => m))
+    expect(bare(asked.slice(0, before.length)) === bare(before)).toBe(true)
+    expect(asked[0]).toEqual(before[0])
+    expect(asked.at(-1)?.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } })
     expect(JSON.stringify(summaries[0]?.tools)).toBe(JSON.stringify(prompts.at(-2)?.tools))
     expect(asked.at(-1)?.role).toBe('user')
     expect(JSON.stringify(asked.at(-1))).toContain(PREFIX_INSTRUCTION)
     // the compacted prompt keeps what precedes the summarised range (the system prompt) byte for byte
     const after = prompts.at(-1)?.prompt ?? []
     expect(JSON.stringify(after[0])).toBe(JSON.stringify(before[0]))
+    expect(after[0]?.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } })
     expect(after[1]).toEqual({ role: 'user', content: [{ type: 'text', text: SUMMARY }] })
   })
 })
