@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { size } from '../../src/store/tree.ts'
-import { chatStoreContextState, contextMiddleware, type ContextMiddlewareOptions, type ContextStateStore, type LanguageModelCallOptions, memoryContextState } from '../../src/ai-sdk/mod.ts'
+import { chatStoreContextState, contextMiddleware, type ContextMiddlewareOptions, contextPrepareStep, type ContextOptions, type ContextStateStore, type LanguageModelCallOptions, memoryContextState } from '../../src/ai-sdk/mod.ts'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
 const SUMMARY = '## Goal\n- fix\n## Constraints\n- none\n## Progress\n- read\n## Decisions\n- none\n## Next steps\n- test\n## Files\n- cart.ts'
@@ -39,7 +39,7 @@ const run = async (middlewareOf: () => ReturnType<typeof contextMiddleware>): Pr
   return { prompts: calls.map((c) => c.prompt), summaries: summarised.splice(0).length }
 }
 const summarised: string[] = []
-const options = (state?: ContextStateStore): ContextMiddlewareOptions => ({
+const options = (state?: ContextStateStore): ContextOptions => ({
   contextWindow: 4_000,
   reserveTokens: 500,
   summarize: async (transcript) => (summarised.push(transcript), SUMMARY),
@@ -86,8 +86,27 @@ describe('a middleware made per request, given a state store', () => {
 
   it('rejects a state that is not a kept compaction, naming the key', async () => {
     const state: ContextStateStore = { get: async () => ({ version: 9 }), set: async () => undefined }
-    const model = wrapLanguageModel({ model: recording([]), middleware: contextMiddleware({ ...options(state), conversationKey: () => 'chat-7' }) })
+    const model = wrapLanguageModel({ model: recording([]), middleware: contextMiddleware({ ...options(state), conversationKey: () => 'chat-7' } satisfies ContextMiddlewareOptions) })
     await expect(generateText({ model, system: 'You are a coding agent.', messages: turn(12) })).rejects.toThrow(/Cannot read the context state of "chat-7"/)
+  })
+})
+
+describe('a contextPrepareStep made per request, given a state store', () => {
+  it('gives the same messages, and summarises as often, as one kept for the process', async () => {
+    const model = recording([])
+    const steps = async (prepareOf: () => ReturnType<typeof contextPrepareStep>) => {
+      const out: unknown[] = []
+      for (let n = 1; n <= 12; n++) out.push(await prepareOf()({ messages: turn(n), model, stepNumber: 0 }))
+      return { out, summaries: summarised.splice(0).length }
+    }
+    const prepareOptions = (state?: ContextStateStore) => ({ ...options(state), system: 'You are a coding agent.' })
+    const kept = contextPrepareStep(prepareOptions())
+    const once = await steps(() => kept)
+    const state = memoryContextState()
+    const perRequest = await steps(() => contextPrepareStep(prepareOptions(state)))
+    expect(once.summaries).toBeGreaterThanOrEqual(2)
+    expect(perRequest.out).toEqual(once.out)
+    expect(perRequest.summaries).toBe(once.summaries)
   })
 })
 
