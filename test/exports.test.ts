@@ -60,7 +60,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'CompactProgress', 'CompactResult', 'CONTEXT_MANAGEMENT_BETA', 'ContextEdit', 'ContextEditOptions',
     'ContextEditResult', 'contextManagement', 'extractiveSummarize', 'extractiveSummary', 'isProviderSummary',
     'planCompaction', 'PlanOptions', 'ProviderSummary', 'rebuildAfterCompaction', 'RebuildResult',
-    'shouldCompact', 'ShouldCompactOptions', 'Summarizer', 'SummarizerContext', 'Summary',
+    'shouldCompact', 'ShouldCompactOptions', 'Summarizer', 'SummarizerContext', 'SummarizerRequest', 'Summary',
     'SUMMARY_ALLOWANCE', 'SUMMARY_PROMPT', 'SUMMARY_SECTIONS', 'SummaryProblems', 'SummarySection',
     'TranscriptOptions', 'validateSummary', 'WindowBudget',
   ],
@@ -97,7 +97,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'AdapterError', 'AdapterNote', 'AdapterOptions', 'AdapterReport', 'AdapterResult', 'AIModelMessage',
     'AIUIMessage', 'AIUIPart', 'AnthropicBlock', 'anthropicInputTokens', 'AnthropicMessage',
     'AnthropicProviderBlock', 'AnthropicRequest', 'AnthropicRequestBody', 'anthropicStream', 'AnthropicTool',
-    'appliedEditsOf', 'ChatRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
+    'appliedEditsOf', 'CacheHints', 'ChatRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
     'contextEditReport', 'Converted', 'formatAdapterError', 'formatAdapterNote', 'fromAnthropic',
     'fromAnthropicMessage', 'fromAnthropicRequest', 'fromGemini', 'fromGeminiRequest', 'fromGeminiResponse',
     'fromModelMessages', 'fromOpenAIChat', 'fromOpenAIChatCompletion', 'fromOpenAIChatRequest',
@@ -139,22 +139,22 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   'chatfold/worker': [
   ],
   'chatfold/summarize/ai-sdk': [
-    'aiSdkSummarizer', 'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
+    'aiSdkSummarizer', 'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/summarize/openai': [
     'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'openAICompaction', 'OpenAICompactionOptions',
-    'openAISummarizer', 'SummaryTurn',
+    'openAISummarizer', 'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/summarize/anthropic': [
     'ANTHROPIC_COMPACTION_BETA', 'anthropicCompaction', 'AnthropicCompactionOptions', 'anthropicSummarizer',
-    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
+    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
-    'contextMiddleware', 'ContextMiddlewareOptions', 'ContextOptions', 'contextPrepareStep',
-    'ContextPrepareStepOptions', 'ContextRecord', 'fromLanguageModelPrompt', 'HttpStoreOptions',
-    'InProcessStoreOptions', 'LanguageModelCallOptions', 'LanguageModelPrompt', 'providerOfModel',
-    'SaveReport', 'sinceCompaction', 'toLanguageModelPrompt', 'toolChoiceOf', 'toolDefinitionsOf',
-    'UIMessageStore', 'uiMessageStore',
+    'chatStoreContextState', 'ChatStoreContextStateOptions', 'contextMiddleware', 'ContextMiddlewareOptions',
+    'ContextOptions', 'contextPrepareStep', 'ContextPrepareStepOptions', 'ContextRecord', 'ContextStateStore',
+    'fromLanguageModelPrompt', 'HttpStoreOptions', 'InProcessStoreOptions', 'LanguageModelCallOptions',
+    'LanguageModelPrompt', 'memoryContextState', 'providerOfModel', 'SaveReport', 'sinceCompaction',
+    'toLanguageModelPrompt', 'toolChoiceOf', 'toolDefinitionsOf', 'UIMessageStore', 'uiMessageStore',
   ],
   'chatfold/openai-agents': [
     'ChatLog', 'ChatLogRead', 'ChatLogRecord', 'ChatStoreSession', 'chatStoreSession',

@@ -17,6 +17,7 @@ import { extrasOf } from './anthropic-blocks.ts'
 import { fromAnthropic } from './anthropic-from.ts'
 import { type AnthropicRequest, toAnthropic } from './anthropic.ts'
 import { isObject } from '../internal/object.ts'
+import { type CacheHints, withAnthropicBreakpoints } from './cache-hints.ts'
 
 // --- wire ---
 
@@ -213,7 +214,10 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  * `disable_parallel_tool_use`), and Anthropic's `providerFields` as body fields. For a request
  * `fromAnthropicRequest` read, the body it came from. What another provider's request held that
  * Anthropic cannot take is noted: its tools (`tool_dropped`), `seed` and the penalties, and its
- * provider fields (`setting_dropped`, one note each).
+ * provider fields (`setting_dropped`, one note each). With `cache` hints (`{}`, or `{ ttl: '1h' }`),
+ * `cache_control` breakpoints go on the last block of the last message, the end of the system prompt
+ * and the last tool, as long as the request holds fewer than four (a string prompt or content then
+ * becomes one text block); by default (`off`) none is added.
  *
  * @example
  * import * as E from 'fp-ts/Either'
@@ -229,7 +233,7 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  * @category adapters
  */
 export const toAnthropicRequest =
-  (options: AdapterOptions = {}) =>
+  (options: AdapterOptions & { readonly cache?: CacheHints } = {}) =>
   (request: ChatRequest): AdapterResult<AnthropicRequestBody> => {
     const history = toAnthropic(options)(request.messages)
     if (E.isLeft(history)) return history
@@ -260,5 +264,5 @@ export const toAnthropicRequest =
       ...(tools === undefined || (tools.length === 0 && request.tools?.length !== 0) ? {} : { tools }),
       ...(choice === undefined ? {} : { tool_choice: choice }),
     }
-    return E.right({ request: body, report: { ...history.right.report, notes: [...history.right.report.notes, ...notes] } })
+    return E.right({ request: withAnthropicBreakpoints(options.cache, body), report: { ...history.right.report, notes: [...history.right.report.notes, ...notes] } })
   }

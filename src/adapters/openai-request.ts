@@ -29,6 +29,7 @@ import { fromOpenAIChat } from './openai-chat-from.ts'
 import { type OpenAIChatOptions, type OpenAIChatRequest, toOpenAIChat } from './openai-chat.ts'
 import { without } from './openai-vocab.ts'
 import { isObject } from '../internal/object.ts'
+import { type CacheHints, withOpenAICacheKey } from './cache-hints.ts'
 
 type Obj = Readonly<Record<string, unknown>>
 type Api = 'responses' | 'chat'
@@ -219,7 +220,9 @@ const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Re
  * history, then the model, tools (function definitions with their JSON Schema; OpenAI's own
  * tools verbatim; another provider's left out with a `tool_dropped` note), tool choice, settings
  * (those the API has no field for, `topK`, `stop`, `seed` and the penalties, are noted as
- * `setting_dropped`), and OpenAI's own fields verbatim (another provider's are noted).
+ * `setting_dropped`), and OpenAI's own fields verbatim (another provider's are noted). With `cache`
+ * hints holding a `key` (the conversation's id), the body gets it as `prompt_cache_key`, unless it
+ * has one.
  *
  * @example
  * import * as E from 'fp-ts/Either'
@@ -232,11 +235,11 @@ const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Re
  * @category adapters
  */
 export const toOpenAIResponsesRequest =
-  (options: OpenAIResponsesOptions = {}) =>
+  (options: OpenAIResponsesOptions & { readonly cache?: CacheHints } = {}) =>
   (request: ChatRequest): AdapterResult<OpenAIResponsesBody> =>
     E.map(({ request: history, report }: { readonly request: OpenAIResponsesRequest; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } }) => {
       const notes = [...report.notes]
-      const body = { ...writeEnvelope('responses', request, notes), ...history, ...stringInput(request, history) }
+      const body = withOpenAICacheKey(options.cache, { ...writeEnvelope('responses', request, notes), ...history, ...stringInput(request, history) })
       return { request: body, report: { ...report, notes } }
     })(toOpenAIResponses(options)(request.messages))
 
@@ -280,7 +283,7 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
 /**
  * Converts a `ChatRequest` to a whole Chat Completions request body: `toOpenAIChat` for the
  * history, then the model, tools, tool choice, settings (`topK` is noted as `setting_dropped`) and
- * OpenAI's own fields, as `toOpenAIResponsesRequest` does.
+ * OpenAI's own fields, and the `cache` hints' key as `prompt_cache_key`, as `toOpenAIResponsesRequest` does.
  *
  * @example
  * import * as E from 'fp-ts/Either'
@@ -293,10 +296,10 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
  * @category adapters
  */
 export const toOpenAIChatRequest =
-  (options: OpenAIChatOptions = {}) =>
+  (options: OpenAIChatOptions & { readonly cache?: CacheHints } = {}) =>
   (request: ChatRequest): AdapterResult<OpenAIChatBody> =>
     E.map(({ request: history, report }: { readonly request: OpenAIChatRequest; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } }) => {
       const notes = [...report.notes]
-      const body = { ...writeEnvelope('chat', request, notes), ...history }
+      const body = withOpenAICacheKey(options.cache, { ...writeEnvelope('chat', request, notes), ...history })
       return { request: body, report: { ...report, notes } }
     })(toOpenAIChat(options)(request.messages))

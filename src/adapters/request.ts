@@ -12,6 +12,7 @@
  */
 import type { Messages } from '../message/message.ts'
 import type { ProviderFields } from '../message/part-model.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- model ---
 
@@ -121,3 +122,14 @@ export type ChatRequest = {
   readonly settings?: RequestSettings
   readonly providerFields?: ProviderFields
 }
+
+// --- refinements (private to the package: what a summariser checks of a request it is handed) ---
+
+/** Whether a value is a `ToolDefinition`: a function tool with its name and schema, or a provider's tool. */
+export const isToolDefinition = (u: unknown): u is ToolDefinition =>
+  isObject(u) &&
+  ((u['type'] === 'function' && typeof u['name'] === 'string' && isObject(u['inputSchema'])) || (u['type'] === 'provider' && typeof u['provider'] === 'string' && typeof u['kind'] === 'string'))
+
+/** Whether a value is a `ToolChoice`. */
+export const isToolChoice = (u: unknown): u is ToolChoice =>
+  isObject(u) && (u['type'] === 'auto' || u['type'] === 'none' || u['type'] === 'required' || (u['type'] === 'tool' && typeof u['name'] === 'string'))

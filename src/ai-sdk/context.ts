@@ -24,6 +24,9 @@ import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
+import { type Boundary, loadBoundary, saveBoundary } from './context-state.ts'
+import type { ContextStateStore } from './state.ts'
+import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
 
 // --- model ---
 
@@ -60,6 +63,12 @@ export type ContextOptions = {
   readonly summaryTokens?: number
   /** How many conversations are remembered at once (the least recently used goes); default 64. */
   readonly maxConversations?: number
+  /**
+   * Where each conversation's compaction is kept besides memory (`memoryContextState`,
+   * `chatStoreContextState`, or a store of your own), by conversation key: a keeper made per
+   * request takes it up, and neither summarises again nor sends a different prefix. Default: memory only.
+   */
+  readonly state?: ContextStateStore
 }
 
 /**
@@ -105,9 +114,6 @@ export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: Rea
 
 /** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`). */
 export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined }
-
-/** A conversation's compaction boundary: the summary (with the system prompt) that replaces the input's first `covered` messages. */
-type Boundary = { readonly head: Messages; readonly held: Message | undefined; readonly covered: number; readonly last: Message }
 
 type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
 
@@ -181,7 +187,9 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const before = total(ms)
     if (before <= limit) return { messages: ms, record: undefined }
     // the boundary holds while the input still starts with the messages it replaced
-    const b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
+    // (or, for a conversation this keeper has not seen compacted, the one the state store keeps)
+    let b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
+    if (b === undefined && options.state !== undefined) c.boundary = b = await loadBoundary(options.state, key, input.wire, ms)
 
     const list = b === undefined ? ms : [...b.head, ...(b.held === undefined ? [] : [b.held]), ...ms.slice(b.covered)]
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
@@ -219,7 +227,9 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       }
       const plan = planCompaction(opts)(xs)
       if (plan.head.length === 0) return undefined
-      const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize })(xs)
+      // a model summariser is sent the conversation's own prefix, read from the prompt cache
+      const asSent = summaryRequestOf(xs, { cut: plan.cut, budget: options.contextWindow - INSTRUCTION_ALLOWANCE - (options.summaryTokens ?? SUMMARY_ALLOWANCE), fixed, count, tools: input.tools, ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) })
+      const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize, ...(asSent === undefined ? {} : { request: asSent }) })(xs)
       const held = request !== undefined && u < plan.cut ? request : undefined
       const head = done.messages.slice(0, sys + 1)
       const sent = [...head, ...(held === undefined ? [] : [held]), ...done.messages.slice(sys + 1)]
@@ -236,6 +246,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
     const last = ms[r.covered - 1]
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }
+    if (c.boundary !== undefined && options.state !== undefined) await saveBoundary(options.state, key, input.wire, c.boundary)
     return {
       messages: r.sent,
       record: record(r.sent, {

@@ -8,6 +8,7 @@ import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
 import { formatAdapterError } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
+import { withCacheHints } from './cache-hints.ts'
 import {
   fromLanguageModelPrompt,
   type LanguageModelCallOptions,
@@ -19,8 +20,12 @@ import {
 } from './prompt.ts'
 
 /**
- * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), and the key
- * that tells conversations apart (default: the text of the prompt's first user message).
+ * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), the key
+ * that tells conversations apart (default: the text of the prompt's first user message), and
+ * whether to write the provider's prompt-cache hints into each call (`cache`, default `auto`: for
+ * Anthropic, `providerOptions.anthropic.cacheControl` breakpoints on the last message, the system
+ * prompt and the last tool, at most four in a call with those it holds; for OpenAI, the
+ * conversation's `providerOptions.openai.promptCacheKey`; `off`: none).
  *
  * @example
  * import type { ContextMiddlewareOptions } from 'chatfold/ai-sdk'
@@ -29,7 +34,7 @@ import {
  * @since 0.2.0
  * @category compaction
  */
-export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string }
+export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string; readonly cache?: 'auto' | 'off' }
 
 /**
  * A middleware (`LanguageModelMiddleware`, specification `v3`) that, before each call, keeps the
@@ -41,8 +46,10 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * compaction is due. The last user request is sent as it is and no tool call is separated from its
  * result. A call it changed answers with what it did under `providerMetadata.chatfold`
  * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
- * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through untouched. Rejects when not even the system prompt, a
- * summary and the last request fit.
+ * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through as it came, but for
+ * the prompt-cache hints written into every call (`cache`, on by default: Anthropic breakpoints,
+ * OpenAI's `promptCacheKey`). Rejects when not even the system prompt, a summary and the last
+ * request fit.
  *
  * @example
  * import { generateText, wrapLanguageModel } from 'ai'
@@ -68,17 +75,19 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
     transformParams: async ({ params, model }) => {
       const key = options.conversationKey?.(params) ?? conversationKeyOf(params.prompt)
       const toolChoice = toolChoiceOf(params.toolChoice)
+      const provider = options.provider ?? providerOfModel(model)
+      const hinted = (p: LanguageModelCallOptions): LanguageModelCallOptions => (options.cache === 'off' ? p : withCacheHints(provider, key, p))
       const fitted = await keeper.fit(key, {
         wire: params.prompt,
         tools: toolDefinitionsOf(params.tools),
-        provider: options.provider ?? providerOfModel(model),
+        provider,
         ...(toolChoice === undefined ? {} : { toolChoice }),
         ...(params.maxOutputTokens === undefined ? {} : { reserveTokens: params.maxOutputTokens }),
       })
-      if (fitted.record === undefined) return params
+      if (fitted.record === undefined) return hinted(params)
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
       if (E.isLeft(prompt)) throw new Error(`Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
-      const out = { ...params, prompt: prompt.right.request }
+      const out = hinted({ ...params, prompt: prompt.right.request })
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })
       return out

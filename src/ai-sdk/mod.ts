@@ -25,3 +25,4 @@ export {
   toolDefinitionsOf,
 } from './prompt.ts'
 export * from './persistence.ts'
+export { chatStoreContextState, type ChatStoreContextStateOptions, type ContextStateStore, memoryContextState } from './state.ts'

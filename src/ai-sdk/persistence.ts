@@ -18,89 +18,18 @@ import type { UIMessage } from 'ai'
 import * as E from 'fp-ts/Either'
 import { isInternal, textContent } from '../message/accessors.ts'
 import { decodeMessages, encodeMessages, type Message, type Messages } from '../message/message.ts'
-import { fromChatContent } from '../store/content.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
-import { type Part } from '../message/part-model.ts'
 import { isCompactionSummary, COMPACTION_KEY } from '../message/compaction-mark.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk-ui.ts'
 import { fromUIMessages } from '../adapters/ai-sdk-ui-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
-import type { ChatStore } from '../store/store.ts'
-import { getConversation } from '../store/query.ts'
-import { ChatMessageC } from '../store/snapshot.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
-import { parseJsonText } from '../internal/json.ts'
+import { type Held, type HttpStoreOptions, type InProcessStoreOptions, inProcess, overHttp, type Row } from './store-backend.ts'
 
-// --- the store's side ---
-
-/** A message the store holds: its id, and the chatfold messages it stands for. */
-type Held = { readonly id: string; readonly role: 'user' | 'assistant'; readonly parts: ReadonlyArray<Part>; readonly metadata: unknown }
-
-/** A store message to add. */
-type Row = { readonly message_id: string; readonly role: 'user' | 'assistant'; readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }
-
-/** What the persistence needs of a store: its messages of the conversation, in order, and adding one ('held': the id is taken). */
-type Backend = { readonly list: () => Promise<ReadonlyArray<Held>>; readonly add: (row: Row) => Promise<'added' | 'held'> }
-
-const inProcess = (store: ChatStore, conversationId: string): Backend => ({
-  list: async () => getConversation(conversationId)(store.state()).map((m) => ({ id: m.id, role: m.role === 'assistant' ? 'assistant' : 'user', parts: m.parts, metadata: m.metadata })),
-  add: async (row) => {
-    const r = store.submit({ ...row, conversation_id: conversationId })
-    if (E.isLeft(r)) {
-      if (r.left.type === 'duplicate_message') return 'held'
-      throw new TypeError(`Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
-    }
-    await store.flush?.()
-    return 'added'
-  },
-})
-
-/** The error of an answer other than the one expected: its status and the store's message. */
-const answerError = async (what: string, res: Response): Promise<Error> => {
-  const text = await res.text().catch(() => '')
-  let message = text.slice(0, 500)
-  // not JSON: the text as it came
-  const body = parseJsonText(text)
-  const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
-  if (isObject(error) && typeof error['message'] === 'string') message = error['message']
-  return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
-}
-
-const overHttp = (o: HttpStoreOptions): Backend => {
-  const base = o.url.replace(/\/+$/, '')
-  const send = o.fetch ?? ((request: Request) => fetch(request))
-  const post = (path: string, body: unknown): Promise<Response> =>
-    send(
-      new Request(`${base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(o.token === undefined ? {} : { authorization: `Bearer ${o.token}` }) },
-        body: JSON.stringify(body),
-      }),
-    )
-  return {
-    list: async () => {
-      const res = await post('/environment/modalities/chat/query', { conversation_id: o.conversationId })
-      if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
-      const body: unknown = await res.json()
-      const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
-      if (rows === undefined) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
-      return rows.map((u: unknown, i) => {
-        const d = ChatMessageC.decode(u)
-        if (E.isLeft(d)) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
-        return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
-      })
-    },
-    add: async (row) => {
-      const res = await post('/modalities/chat/submit', { ...row, conversation_id: o.conversationId })
-      if (res.status === 201) return 'added'
-      if (res.status === 409) return 'held'
-      throw await answerError(`Cannot save message ${JSON.stringify(row.message_id)}`, res)
-    },
-  }
-}
+export { type HttpStoreOptions, type InProcessStoreOptions } from './store-backend.ts'
 
 // --- records ---
 
@@ -228,30 +157,6 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
 }
 
 // --- the public face ---
-
-/**
- * Where the UI messages are kept: a store served over HTTP (`chatfold serve`, the Cloudflare or
- * Deno entry), its URL and bearer token; `fetch` replaces the global one (a handler in the same
- * process, a client with retries).
- *
- * @since 0.3.0
- * @category ai-sdk
- */
-export type HttpStoreOptions = {
-  readonly url: string
-  readonly token?: string
-  readonly conversationId: string
-  readonly fetch?: (request: Request) => Promise<Response>
-}
-
-/**
- * Where the UI messages are kept: a `ChatStore` in this process (`createChatStore`, or
- * `openDurableStore` on a file, Durable Object or Deno KV storage; a save waits for its `flush`).
- *
- * @since 0.3.0
- * @category ai-sdk
- */
-export type InProcessStoreOptions = { readonly store: ChatStore; readonly conversationId: string }
 
 /**
  * What a save did: the UI message ids stored for the first time, those stored again as a new

@@ -19,11 +19,38 @@ import { abortReason, throwIfAborted } from '../internal/abort.ts'
 import { right } from 'fp-ts/Either'
 
 /**
+ * The conversation's request as the model is sent it, for a summariser that sends the
+ * conversation's own prefix rather than a transcript (so that its request reads the provider's
+ * prompt cache): the messages as sent (the system prompt first; they start with the messages
+ * summarised and fit the model's window), and the tool definitions and tool choice they go with
+ * (chatfold's `ToolDefinition`s and `ToolChoice` of `chatfold/adapters`, which a model summariser
+ * checks). A model summariser sends them as they are, then its instruction as the last user turn.
+ *
+ * @example
+ * import { textMessage } from 'chatfold/message'
+ * import type { SummarizerRequest } from 'chatfold/compaction'
+ * const request: SummarizerRequest = {
+ *   messages: [textMessage('system', 'You are a coding agent.'), textMessage('user', 'Fix the test.')],
+ *   tools: [{ type: 'function', name: 'read_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+ * }
+ *
+ * @since 0.3.0
+ * @category compaction
+ */
+export type SummarizerRequest = {
+  readonly messages: Messages
+  readonly tools?: ReadonlyArray<unknown>
+  readonly toolChoice?: unknown
+}
+
+/**
  * What `compact` gives a summariser besides the transcript: the instruction to give a model
  * (`prompt`: `SUMMARY_PROMPT` unless `compact` was given another), the signal that aborts the
  * request, and the messages themselves (`history`: the system prompt and the head the summary
  * replaces, from the last provider compaction boundary on), for a summariser that sends them to a
- * provider rather than reading the transcript.
+ * provider rather than reading the transcript; and, when the caller gave it (`CompactOptions.request`,
+ * as `contextMiddleware` does), the conversation's request as sent (`request`), for a summariser that
+ * sends the conversation's own prefix.
  *
  * @since 0.2.0
  * @category compaction
@@ -32,6 +59,7 @@ export type SummarizerContext = {
   readonly prompt: string
   readonly signal?: AbortSignal
   readonly history?: { readonly system: Messages; readonly head: Messages }
+  readonly request?: SummarizerRequest
 }
 
 /**
@@ -87,6 +115,8 @@ export type CompactOptions = WindowBudget & {
   readonly count?: (m: Message) => number
   /** The instruction passed to the summariser; `SUMMARY_PROMPT` by default. */
   readonly prompt?: string
+  /** The conversation's request as sent, passed to the summariser (see `SummarizerRequest`). */
+  readonly request?: SummarizerRequest
   /** Aborts the compaction (and is passed to the summariser); the promise rejects with its reason. */
   readonly signal?: AbortSignal
   /** Called as each stage starts. */
@@ -210,8 +240,8 @@ export const compact =
     throwIfAborted(signal, ABORTED)
     onProgress?.({ stage: 'summarize', done: 2, total })
     const prompt = opts.prompt ?? SUMMARY_PROMPT
-    const history = { system: plan.system, head: plan.head }
-    const summary: unknown = await abortable(opts.summarize(transcript, signal === undefined ? { prompt, history } : { prompt, signal, history }), signal)
+    const context: SummarizerContext = { prompt, history: { system: plan.system, head: plan.head }, ...(signal === undefined ? {} : { signal }), ...(opts.request === undefined ? {} : { request: opts.request }) }
+    const summary: unknown = await abortable(opts.summarize(transcript, context), signal)
     throwIfAborted(signal, ABORTED)
     const boundary = isProviderSummary(summary)
     if (!boundary && (typeof summary !== 'string' || summary.trim() === '')) throw new Error('Cannot compact: the summariser returned an empty summary')

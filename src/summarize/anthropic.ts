@@ -14,15 +14,20 @@ import { formatAdapterError } from '../adapters/types.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { wholeOption } from '../internal/number.ts'
-import { modelSummarizer, type ModelSummarizerOptions } from './check.ts'
+import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
-export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type SummaryTurn } from './check.ts'
+export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
 /**
  * A summariser for `compact` that asks a Claude model with the caller's client
- * (`client.messages.create`): the prompt as `system`, the transcript as the user message, the abort
- * signal as the request's `signal`; the text blocks of the answer are the summary, which must pass
- * `validateSummary` (one retry by default).
+ * (`client.messages.create`): given the conversation's request (`SummarizerContext.request`, as
+ * `contextMiddleware` gives it), that request written by `toAnthropicRequest` (system, tools, tool
+ * choice and messages as the conversation sends them) with the instruction as the last user turn and
+ * cache breakpoints (`cache: {}`: the last tool, the system prompt, the instruction), so that it is
+ * read from the prompt cache (use the conversation's model: a cache is per model);
+ * else (or with `form: 'transcript'`) the prompt as `system` and the transcript as the user
+ * message. The abort signal goes as the request's `signal`; the text blocks of the answer are the
+ * summary, which must pass `validateSummary` (one retry by default).
  *
  * @example
  * import Anthropic from '@anthropic-ai/sdk'
@@ -36,11 +41,22 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type Summa
  * @category compaction
  */
 export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: Anthropic; readonly model: string }): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens }) => {
-    const r = await options.client.messages.create(
-      { model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), max_tokens: maxOutputTokens },
-      signal === undefined ? {} : { signal },
-    )
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
+    const request = signal === undefined ? {} : { signal }
+    if (conversation !== undefined) {
+      // with cache breakpoints: the request reads the prefix from the cache only at a breakpoint
+      const written = toAnthropicRequest({ cache: {} })({
+        model: options.model,
+        messages: prefixMessages(conversation, turns),
+        ...requestTools(conversation),
+        settings: { maxOutputTokens },
+      })
+      if (E.isLeft(written)) throw new Error(`Cannot summarise with Anthropic: ${formatAdapterError(written.left)}`)
+      // blocks kept verbatim are typed loosely here; the SDK takes them as its request params
+      const r = await options.client.messages.create(written.right.request as Anthropic.MessageCreateParamsNonStreaming, request)
+      return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+    }
+    const r = await options.client.messages.create({ model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), max_tokens: maxOutputTokens }, request)
     return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
   }, options)
 

@@ -8,21 +8,25 @@
 import type OpenAI from 'openai'
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
-import { toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
+import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
 import { fromOpenAIResponses } from '../adapters/openai-responses-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
-import { modelSummarizer, type ModelSummarizerOptions } from './check.ts'
+import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
-export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type SummaryTurn } from './check.ts'
+export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
 /**
  * A summariser for `compact` that asks an OpenAI model with the caller's client: by default
- * `client.chat.completions.create` (the prompt as the system message), or `client.responses.create`
- * with `api: 'responses'` (the prompt as `instructions`); the abort signal is passed as the request's
- * `signal`; the answer must pass `validateSummary` (one retry by default).
+ * `client.chat.completions.create`, or `client.responses.create` with `api: 'responses'`. Given the
+ * conversation's request (`SummarizerContext.request`, as `contextMiddleware` gives it), it sends
+ * that request as `toOpenAIChatRequest` (or `toOpenAIResponsesRequest`) writes it, with the
+ * instruction as the last user message, so that its prefix is the conversation's and is read from
+ * the prompt cache (use the conversation's model); else (or with `form: 'transcript'`) the prompt as
+ * the system message (as `instructions`) and the transcript as the user message. The abort signal is
+ * passed as the request's `signal`; the answer must pass `validateSummary` (one retry by default).
  *
  * @example
  * import OpenAI from 'openai'
@@ -36,8 +40,27 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type Summa
  * @category compaction
  */
 export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAI; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens }) => {
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
+    if (conversation !== undefined) {
+      const chat = {
+        model: options.model,
+        messages: prefixMessages(conversation, turns),
+        ...requestTools(conversation),
+        settings: { maxOutputTokens },
+      }
+      // items kept verbatim are typed loosely here; the SDK takes them as its request params
+      if (options.api === 'responses') {
+        const written = toOpenAIResponsesRequest()(chat)
+        if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterError(written.left)}`)
+        const r = await options.client.responses.create({ ...written.right.request, stream: false } as OpenAI.Responses.ResponseCreateParamsNonStreaming, request)
+        return r.output_text
+      }
+      const written = toOpenAIChatRequest()(chat)
+      if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterError(written.left)}`)
+      const r = await options.client.chat.completions.create({ ...written.right.request, stream: false } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, request)
+      return r.choices[0]?.message.content ?? ''
+    }
     if (options.api === 'responses') {
       const r = await options.client.responses.create(
         { model: options.model, instructions: system, input: turns.map((t) => ({ role: t.role, content: t.content })), max_output_tokens: maxOutputTokens },
