@@ -111,6 +111,20 @@ type Boundary = { readonly head: Messages; readonly held: Message | undefined; r
 
 type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
 
+/**
+ * The pruning a conversation gets by default, scaled to its limit (`npm run bench cost` measured
+ * it): the cache-aware pruner, which lets the history grow to about 62% of the limit, then prunes
+ * every tool result but the newest (a protected tail of at most 5,000 tokens) in one batch, so that
+ * the prompts until the next batch share their prefix. Its placeholder keeps no preview: every
+ * placeholder is read again on every later call, and 200 previews weigh more than they tell.
+ */
+const prunerDefaults = (limit: number): PruneOptions => ({
+  protectTokens: Math.min(5_000, Math.floor(limit / 32)),
+  minimumSavings: Math.min(20_000, Math.floor(limit / 10)),
+  triggerTokens: Math.floor(limit * 0.62),
+  placeholder: ({ tokens, chars }) => `[tool output pruned — was ~${tokens} tokens, ${chars} chars]`,
+})
+
 const isLastRequest = (m: Message): boolean => m.role === 'user' && m.kind === 'normal'
 
 const summaryText = (m: Message | undefined): string => (m === undefined ? '' : m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''))
@@ -144,7 +158,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
   }
 
-  const conversation = (key: string, limit: number): Conversation<W> => {
+  const conversation = (key: string, limit: number, count: (m: Message) => number): Conversation<W> => {
     const found = conversations.get(key)
     if (found !== undefined) {
       conversations.delete(key)
@@ -155,7 +169,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const pruner =
       pruning === 'off'
         ? undefined
-        : createPruner({ protectTokens: Math.min(40_000, Math.floor(limit / 4)), minimumSavings: Math.min(20_000, Math.floor(limit / 10)), ...estimateOpts, ...pruning })
+        : createPruner({ ...prunerDefaults(limit), count, ...estimateOpts, ...pruning })
     const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner }
     conversations.set(key, made)
     const max = options.maxConversations ?? 64
@@ -170,12 +184,12 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const { provider } = input
     const reserve = options.reserveTokens ?? input.reserveTokens ?? 16_384
     const limit = Math.max(0, options.contextWindow - reserve)
-    const c = conversation(key, limit)
+    const count = counter(provider)
+    const c = conversation(key, limit, count)
     const mirrored = mirrorOf(c.mirror, input.wire, decode)
     if (E.isLeft(mirrored)) throw new TypeError(`Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
-    const count = counter(provider)
     const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
     const total = (xs: Messages): number => xs.reduce((a, m) => a + count(m), fixed)
     const before = total(ms)
@@ -187,7 +201,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
     const lead = b === undefined ? 0 : b.head.length + (b.held === undefined ? 0 : 1)
     const origin = (j: number): number => (b === undefined ? j : j < lead ? -1 : b.covered + j - lead)
-    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list)
+    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list, { limit: limit - fixed })
     const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number): ContextRecord => ({
       limit,
       tokensBefore: before,
