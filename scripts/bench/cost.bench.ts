@@ -84,6 +84,14 @@ const POLICIES: ReadonlyArray<Policy> = [
   { name: 'Anthropic clear_tool_uses, kept client-side', hook: clearKept },
   { name: 'compaction only, at 90% of the window', hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, reserveTokens: WINDOW / 10, pruning: 'off', summarize: recorded(c) }) }) },
   { name: 'chatfold contextMiddleware({ contextWindow: 200_000 })', hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, summarize: recorded(c) }) }) },
+  {
+    name: 'chatfold, batches only at the limit (pruning: { triggerTokens: Infinity, protectTokens: 20_000 })',
+    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, pruning: { triggerTokens: Number.POSITIVE_INFINITY, protectTokens: 20_000 }, summarize: recorded(c) }) }),
+  },
+  {
+    name: "chatfold, fresh pruning (pruning: { policy: 'fresh', protectTokens: 40_000 }, the earlier default)",
+    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, pruning: { policy: 'fresh', protectTokens: 40_000, minimumSavings: 20_000, placeholder: undefined, triggerTokens: undefined }, summarize: recorded(c) }) }),
+  },
 ]
 
 // --- the bill ---

@@ -50,7 +50,12 @@ export type ContextOptions = {
   readonly estimate?: Estimator
   /** The ratio of the provider's tokenizer to the estimate; default `DEFAULT_CALIBRATION[provider]`. */
   readonly calibration?: number
-  /** Options of the pruner each conversation keeps, or `off`; defaults scaled to the window. */
+  /**
+   * Options of the pruner each conversation keeps (`createPruner`), or `off`. Default, scaled to the
+   * limit: the cache-aware policy, a batch when the history passes 70% of the limit (or the limit
+   * itself), down to a protected tail of a sixteenth of the limit, at most 10,000 tokens. Options
+   * given are laid over these; `{ policy: 'fresh', protectTokens: 40_000 }` is the earlier default.
+   */
   readonly pruning?: PruneOptions | 'off'
   /** Writes the summary when pruning is not enough; default `extractiveSummarize` (offline). */
   readonly summarize?: Summarizer
@@ -112,17 +117,16 @@ type Boundary = { readonly head: Messages; readonly held: Message | undefined; r
 type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
 
 /**
- * The pruning a conversation gets by default, scaled to its limit (`npm run bench cost` measured
- * it): the cache-aware pruner, which lets the history grow to about 62% of the limit, then prunes
- * every tool result but the newest (a protected tail of at most 5,000 tokens) in one batch, so that
- * the prompts until the next batch share their prefix. Its placeholder keeps no preview: every
- * placeholder is read again on every later call, and 200 previews weigh more than they tell.
+ * The pruning a conversation gets by default, scaled to its limit (`npm run bench cost` weighed
+ * it): the cache-aware pruner, which lets the history grow to 70% of the limit, then prunes every
+ * tool result outside a protected tail of a sixteenth of the limit (at most 10,000 tokens) in one
+ * batch, so that the prompts until the next batch share their prefix; at the limit a batch is made
+ * whatever it costs.
  */
 const prunerDefaults = (limit: number): PruneOptions => ({
-  protectTokens: Math.min(5_000, Math.floor(limit / 32)),
+  protectTokens: Math.min(10_000, Math.floor(limit / 16)),
   minimumSavings: Math.min(20_000, Math.floor(limit / 10)),
-  triggerTokens: Math.floor(limit * 0.62),
-  placeholder: ({ tokens, chars }) => `[tool output pruned — was ~${tokens} tokens, ${chars} chars]`,
+  triggerTokens: Math.floor(limit * 0.7),
 })
 
 const isLastRequest = (m: Message): boolean => m.role === 'user' && m.kind === 'normal'
