@@ -90,7 +90,7 @@ const POLICIES: ReadonlyArray<Policy> = [
   },
   {
     name: "chatfold, fresh pruning (pruning: { policy: 'fresh', protectTokens: 40_000 }, the earlier default)",
-    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, pruning: { policy: 'fresh', protectTokens: 40_000, minimumSavings: 20_000, placeholder: undefined, triggerTokens: undefined }, summarize: recorded(c) }) }),
+    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, pruning: { policy: 'fresh', protectTokens: 40_000, minimumSavings: 20_000 }, summarize: recorded(c) }) }),
   },
 ]
 
