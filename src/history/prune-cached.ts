@@ -54,6 +54,9 @@ const rewritten = (from: Message, to: Message): { readonly results: number; read
  */
 export const batchPays = (saved: number, after: number, growth: number): boolean => READ * saved * (saved / Math.max(1, growth)) >= (WRITE - READ) * after
 
+/** The tokens a batch that writes `after` tokens again must free to pay (see {@link batchPays}). */
+const savingsToPay = (after: number, growth: number): number => Math.ceil(Math.sqrt(((WRITE - READ) * after * Math.max(1, growth)) / READ))
+
 /** The cache-aware pruner with resolved settings (see the module's description). */
 export const cachedPruner = (s: Settings): Pruner => {
   /** The rewritten form of each message a batch rewrote, by the original. */
@@ -64,12 +67,43 @@ export const cachedPruner = (s: Settings): Pruner => {
     if (n === undefined) counts.set(m, (n = s.count(m)))
     return n
   }
+  const remap = (m: Message): Message => memo.get(m) ?? m
   let lastInput: Messages | undefined
   let lastOutput: Messages = []
   let lastRecords: ReadonlyArray<Record> = []
+  /** The last answer's tokens, what its records freed, and the tokens of its tool results and arguments rewritten. */
   let lastTotal = 0
+  let lastFreed = 0
+  let lastResults = 0
+  let lastArgs = 0
+  /**
+   * The answer's tokens after the last batch, and its protected tail's: a batch can free only
+   * messages between that tail's start and the current one's.
+   */
+  let afterBatch = 0
+  let tailBatch = 0
+  /** After a batch that did not pay: the answer's size at which it could (the walk is not made again before). */
+  let retryAt = 0
+  /** The tokens of the protected tail of `out` (worth `protect`; the message that reaches it is in it). */
+  const tailOf = (out: Messages): number => {
+    let n = 0
+    for (let i = out.length - 1; i >= 0 && n < s.protect; i--) n += count(out[i] as Message)
+    return n
+  }
   let growth = 0
   let calls = 0
+
+  /** Records of the messages of `out` from `from` on that are not the input's own, appended to `into`. */
+  const recordFrom = (ms: Messages, out: Messages, from: number, into: Record[], previous?: ReadonlyMap<number, Record>): Record[] => {
+    for (let i = from; i < out.length; i++) {
+      const m = out[i] as Message
+      const original = ms[i] as Message
+      if (m === original) continue
+      const known = previous?.get(i)
+      into.push(known !== undefined && known.message === m ? known : { index: i, message: m, ...rewritten(original, m) })
+    }
+    return into
+  }
 
   const prune = (ms: Messages, budget?: PruneBudget): PrunerResult => {
     // the previous answer, with what the input adds or changes after the prefix both share
@@ -78,10 +112,22 @@ export const cachedPruner = (s: Settings): Pruner => {
       const limit = Math.min(lastInput.length, ms.length)
       while (same < limit && lastInput[same] === ms[same]) same++
     }
-    let out: Messages = same === 0 && lastInput === undefined ? ms : [...lastOutput.slice(0, same), ...ms.slice(same).map((m) => memo.get(m) ?? m)]
-    let total = 0
-    for (const m of out) total += count(m)
     const first = lastInput === undefined
+    const appended = !first && same === (lastInput as Messages).length
+    let out: Messages
+    let total = 0
+    if (appended) {
+      out = same === ms.length ? lastOutput : lastOutput.concat(ms.slice(same).map(remap))
+      total = lastTotal
+      for (let i = same; i < out.length; i++) total += count(out[i] as Message)
+    } else {
+      out = first ? ms : [...lastOutput.slice(0, same), ...ms.slice(same).map(remap)]
+      for (const m of out) total += count(m)
+      // rebuilt before its end: what a batch can free is bounded by the whole history
+      afterBatch = 0
+      tailBatch = 0
+      retryAt = 0
+    }
     if (!first && total > lastTotal) {
       growth = (growth * calls + (total - lastTotal)) / (calls + 1)
       calls++
@@ -89,8 +135,12 @@ export const cachedPruner = (s: Settings): Pruner => {
     const limit = budget?.limit
     const must = limit !== undefined && total > limit
     const trigger = Math.min(s.trigger ?? Number.POSITIVE_INFINITY, limit ?? Number.POSITIVE_INFINITY)
-    const due = first || must || total > trigger || (s.trigger === undefined && limit === undefined)
-    if (due) {
+    // a batch frees at most the messages between the last batch's protected tail and the current
+    // one, and writes at least the tail again: when even that would not pay, the walk is not made
+    const most = total - tailOf(out) - (afterBatch - tailBatch)
+    const weighed = (total > trigger || (s.trigger === undefined && limit === undefined)) && total >= retryAt && most >= s.minimumSavings && batchPays(most, s.protect, growth)
+    let batch = false
+    if (first || must || weighed) {
       const r = pruneAll(must ? { ...s, minimumSavings: 0 } : s, out)
       if (r.messages !== out) {
         let edge = 0
@@ -102,34 +152,44 @@ export const cachedPruner = (s: Settings): Pruner => {
           for (let i = edge; i < out.length; i++) if (r.messages[i] !== out[i]) memo.set(ms[i] as Message, r.messages[i] as Message)
           out = r.messages
           total -= saved
-        }
+          batch = true
+        } else retryAt = total + Math.max(1, savingsToPay(after, growth) - saved)
+      }
+      if (batch || first) {
+        afterBatch = total
+        tailBatch = tailOf(out)
+        retryAt = 0
       }
     }
     // the answer's records: the previous answer's own where the message is the same
-    const previous = new Map<number, Record>()
-    for (const c of lastRecords) previous.set(c.index, c)
-    const records: Record[] = []
-    let results = 0
-    let args = 0
-    let before = total
-    for (let i = 0; i < out.length; i++) {
-      const m = out[i] as Message
-      const original = ms[i] as Message
-      if (m === original) continue
-      const known = previous.get(i)
-      const c = known !== undefined && known.message === m ? known : { index: i, message: m, ...rewritten(original, m) }
-      records.push(c)
+    let records: Record[]
+    let carried: number
+    if (appended && !batch) {
+      records = recordFrom(ms, out, same, lastRecords.slice())
+      carried = lastRecords.length
+    } else {
+      records = recordFrom(ms, out, 0, [], new Map(lastRecords.map((c) => [c.index, c])))
+      carried = 0
+      while (carried < records.length && carried < lastRecords.length && records[carried] === lastRecords[carried]) carried++
+    }
+    // what the records rewrote: taken over for those carried, added up for the others
+    let freed = carried === lastRecords.length ? lastFreed : 0
+    let results = carried === lastRecords.length ? lastResults : 0
+    let args = carried === lastRecords.length ? lastArgs : 0
+    for (let k = carried === lastRecords.length ? carried : 0; k < records.length; k++) {
+      const c = records[k] as Record
+      freed += count(ms[c.index] as Message) - count(c.message)
       results += c.results
       args += c.args
-      before += count(original) - count(m)
     }
-    let carried = 0
-    while (carried < records.length && carried < lastRecords.length && records[carried] === lastRecords[carried]) carried++
     lastInput = ms
     lastOutput = out
     lastRecords = records
     lastTotal = total
-    const report = { prunedResults: results, prunedArgs: args, tokensBefore: before, tokensAfter: total }
+    lastFreed = freed
+    lastResults = results
+    lastArgs = args
+    const report = { prunedResults: results, prunedArgs: args, tokensBefore: total + freed, tokensAfter: total }
     return records.length === 0 ? { messages: ms, report, changes: [], carried: 0 } : { messages: out, report, changes: records, carried }
   }
   return { prune }
