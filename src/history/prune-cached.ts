@@ -32,7 +32,7 @@ const READ = 0.1
 const WRITE = 1.25
 
 /** A change with what it rewrote (tool results and call arguments), worked out once. */
-type Record = PruneChange & { readonly results: number; readonly args: number }
+type Rewrite = PruneChange & { readonly results: number; readonly args: number }
 
 /** How many tool results and call arguments `to` rewrote of `from`. */
 const rewritten = (from: Message, to: Message): { readonly results: number; readonly args: number } => {
@@ -70,7 +70,7 @@ export const cachedPruner = (s: Settings): Pruner => {
   const remap = (m: Message): Message => memo.get(m) ?? m
   let lastInput: Messages | undefined
   let lastOutput: Messages = []
-  let lastRecords: ReadonlyArray<Record> = []
+  let lastRecords: ReadonlyArray<Rewrite> = []
   /** The last answer's tokens, what its records freed, and the tokens of its tool results and arguments rewritten. */
   let lastTotal = 0
   let lastFreed = 0
@@ -94,7 +94,7 @@ export const cachedPruner = (s: Settings): Pruner => {
   let calls = 0
 
   /** Records of the messages of `out` from `from` on that are not the input's own, appended to `into`. */
-  const recordFrom = (ms: Messages, out: Messages, from: number, into: Record[], previous?: ReadonlyMap<number, Record>): Record[] => {
+  const recordFrom = (ms: Messages, out: Messages, from: number, into: Rewrite[], previous?: ReadonlyMap<number, Rewrite>): Rewrite[] => {
     for (let i = from; i < out.length; i++) {
       const m = out[i] as Message
       const original = ms[i] as Message
@@ -162,7 +162,7 @@ export const cachedPruner = (s: Settings): Pruner => {
       }
     }
     // the answer's records: the previous answer's own where the message is the same
-    let records: Record[]
+    let records: Rewrite[]
     let carried: number
     if (appended && !batch) {
       records = recordFrom(ms, out, same, lastRecords.slice())
@@ -177,7 +177,7 @@ export const cachedPruner = (s: Settings): Pruner => {
     let results = carried === lastRecords.length ? lastResults : 0
     let args = carried === lastRecords.length ? lastArgs : 0
     for (let k = carried === lastRecords.length ? carried : 0; k < records.length; k++) {
-      const c = records[k] as Record
+      const c = records[k] as Rewrite
       freed += count(ms[c.index] as Message) - count(c.message)
       results += c.results
       args += c.args
