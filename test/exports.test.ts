@@ -36,7 +36,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'ExportMessage', 'exportMessages', 'exportStructuredMessages', 'ExportToolCall', 'forCompaction',
     'forDisplay', 'forExport', 'forExportStructured', 'forLLM', 'forLog', 'forPreservation', 'forSave',
     'forTranscript', 'HtmlOptions', 'importJSON', 'importJSONL', 'keepFirstByRole', 'last',
-    'lastCompactionBoundary', 'lastTurns', 'MarkdownOptions', 'parseJSONL', 'PruneChange',
+    'lastCompactionBoundary', 'lastTurns', 'MarkdownOptions', 'parseJSONL', 'PruneBudget', 'PruneChange',
     'pruneEmptyAssistant', 'PruneOptions', 'Pruner', 'PruneReport', 'PruneResult', 'PrunerResult',
     'pruneToolResults', 'pruneToolResultsWithReport', 'render', 'renderHtml', 'renderHtmlWith',
     'renderMarkdown', 'renderMarkdownWith', 'renderMessage', 'RepairReport', 'repairToolPairs', 'toJSON',

@@ -53,7 +53,12 @@ export type ContextOptions = {
   readonly estimate?: Estimator
   /** The ratio of the provider's tokenizer to the estimate; default `DEFAULT_CALIBRATION[provider]`. */
   readonly calibration?: number
-  /** Options of the pruner each conversation keeps, or `off`; defaults scaled to the window. */
+  /**
+   * Options of the pruner each conversation keeps (`createPruner`), or `off`. Default, scaled to the
+   * limit: the cache-aware policy, a batch when the history passes 70% of the limit (or the limit
+   * itself), down to a protected tail of a sixteenth of the limit, at most 10,000 tokens. Options
+   * given are laid over these; `{ policy: 'fresh', protectTokens: 40_000 }` is the earlier default.
+   */
   readonly pruning?: PruneOptions | 'off'
   /** Writes the summary when pruning is not enough; default `extractiveSummarize` (offline). */
   readonly summarize?: Summarizer
@@ -117,6 +122,19 @@ export type Fitted = { readonly messages: Messages; readonly record: ContextReco
 
 type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
 
+/**
+ * The pruning a conversation gets by default, scaled to its limit (`npm run bench cost` weighed
+ * it): the cache-aware pruner, which lets the history grow to 70% of the limit, then prunes every
+ * tool result outside a protected tail of a sixteenth of the limit (at most 10,000 tokens) in one
+ * batch, so that the prompts until the next batch share their prefix; at the limit a batch is made
+ * whatever it costs.
+ */
+const prunerDefaults = (limit: number): PruneOptions => ({
+  protectTokens: Math.min(10_000, Math.floor(limit / 16)),
+  minimumSavings: Math.min(20_000, Math.floor(limit / 10)),
+  triggerTokens: Math.floor(limit * 0.7),
+})
+
 const isLastRequest = (m: Message): boolean => m.role === 'user' && m.kind === 'normal'
 
 const summaryText = (m: Message | undefined): string => (m === undefined ? '' : m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''))
@@ -150,7 +168,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
   }
 
-  const conversation = (key: string, limit: number): Conversation<W> => {
+  const conversation = (key: string, limit: number, count: (m: Message) => number): Conversation<W> => {
     const found = conversations.get(key)
     if (found !== undefined) {
       conversations.delete(key)
@@ -161,7 +179,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const pruner =
       pruning === 'off'
         ? undefined
-        : createPruner({ protectTokens: Math.min(40_000, Math.floor(limit / 4)), minimumSavings: Math.min(20_000, Math.floor(limit / 10)), ...estimateOpts, ...pruning })
+        : createPruner({ ...prunerDefaults(limit), count, ...estimateOpts, ...pruning })
     const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner }
     conversations.set(key, made)
     const max = options.maxConversations ?? 64
@@ -176,12 +194,12 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const { provider } = input
     const reserve = options.reserveTokens ?? input.reserveTokens ?? 16_384
     const limit = Math.max(0, options.contextWindow - reserve)
-    const c = conversation(key, limit)
+    const count = counter(provider)
+    const c = conversation(key, limit, count)
     const mirrored = mirrorOf(c.mirror, input.wire, decode)
     if (E.isLeft(mirrored)) throw new TypeError(`Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
-    const count = counter(provider)
     const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
     const total = (xs: Messages): number => xs.reduce((a, m) => a + count(m), fixed)
     const before = total(ms)
@@ -195,7 +213,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
     const lead = b === undefined ? 0 : b.head.length + (b.held === undefined ? 0 : 1)
     const origin = (j: number): number => (b === undefined ? j : j < lead ? -1 : b.covered + j - lead)
-    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list)
+    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list, { limit: limit - fixed })
     const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number): ContextRecord => ({
       limit,
       tokensBefore: before,

@@ -8,7 +8,8 @@
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import { type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
+import { type PruneBudget, type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
+import { cachedPruner } from './prune-cached.ts'
 import { type Change, countFrom, oldestFirst, type Outcome, lastBoundaryIn, protectedFrom, recording, startOf, walk } from './prune-walk.ts'
 
 // --- records ---
@@ -89,27 +90,39 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
 }
 
 /**
- * An incremental pruner with fixed options: `prune(ms)` answers exactly as
- * `pruneToolResultsWithReport(options)(ms)` does, and says which messages of the result are not
- * the input's own (`changes`). Between calls it keeps the last history it pruned and what it did:
- * a growing history only has its new messages counted and its newly unprotected ones rewritten
- * (a next turn costs what its new messages cost, not what the history does), and rewritten messages come back as
- * the same objects from call to call (identity-keyed token caches keep hitting). A `count` option
- * must be pure: the same message always has the same count.
+ * An incremental pruner with fixed options, kept by a session: `prune(ms, budget?)` gives the
+ * pruned history, its report, and which messages of the result are not the input's own
+ * (`changes`, `carried`). A growing history only has its new messages counted, and rewritten
+ * messages come back as the same objects from call to call (identity-keyed token caches keep
+ * hitting). A `count` option must be pure: the same message always has the same count.
+ *
+ * Its default policy, `cached`, is the one for prompts sent to a provider with a prompt cache: its
+ * state is the history it answered last, a next call appends the new messages to it, and it edits
+ * older messages only in batches (every tool result outside the protected tail at once) that pay
+ * for the cached prefix they break, or when the answer would pass the call's `budget.limit`. The
+ * prompts between two batches share their prefix. `triggerTokens` holds batches back until the
+ * history passes it.
+ *
+ * `policy: 'fresh'` answers every call exactly as `pruneToolResultsWithReport(options)(ms)` does
+ * (the cache-oblivious prune: the protected tail's edge moves with every new message, and the
+ * result that leaves it is rewritten, breaking the cached prefix there).
  *
  * @example
  * import { createPruner } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
  * declare const history: import('chatfold').Messages
- * const pruner = createPruner({ protectTokens: 40_000 })
- * const first = pruner.prune(history)
- * const next = pruner.prune([...first.messages, textMessage('user', 'next question')])
- * next.changes.length // how many messages the session must replace
+ * const pruner = createPruner({ protectTokens: 20_000 })
+ * const first = pruner.prune(history, { limit: 150_000 })
+ * const next = pruner.prune([...history, textMessage('user', 'next question')], { limit: 150_000 })
+ * next.changes.length - next.carried // messages rewritten since the previous answer (none between batches)
  *
  * @since 0.2.0
  * @category edits
  */
-export const createPruner = (options: PruneOptions): Pruner => fromBoundary(pruner(settingsOf(options)))
+export const createPruner = (options: PruneOptions): Pruner => {
+  const s = settingsOf(options)
+  return fromBoundary(s.policy === 'fresh' ? pruner(s) : cachedPruner(s))
+}
 
 /** The incremental pruner over a history that has no provider compaction boundary (or starts with it). */
 const pruner = (s: Settings): Pruner => {
@@ -201,15 +214,15 @@ const fromBoundary = (inner: Pruner): Pruner => {
     if (added >= 0) return added
     return lastStart < same ? lastStart : Math.max(lastBoundaryIn(ms, 1, same), 0)
   }
-  const prune = (ms: Messages): PrunerResult => {
+  const prune = (ms: Messages, budget?: PruneBudget): PrunerResult => {
     const start = startFor(ms)
     lastInput = ms
     if (start !== lastStart) shifted = new WeakMap()
     const moved = start !== lastStart
     lastStart = start
-    if (start === 0) return inner.prune(ms)
+    if (start === 0) return inner.prune(ms, budget)
     const tail = ms.slice(start)
-    const r = inner.prune(tail)
+    const r = inner.prune(tail, budget)
     if (r.messages === tail) return { messages: ms, report: r.report, changes: [], carried: 0 }
     const messages = [...ms.slice(0, start), ...r.messages]
     return { messages, report: r.report, changes: r.changes.map(at(start)), carried: moved ? 0 : r.carried }

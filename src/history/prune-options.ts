@@ -41,7 +41,36 @@ export type PruneOptions = {
   readonly count?: (m: Message) => number
   /** The text that replaces a pruned result; default `[tool output pruned — was ~N tokens, C chars]` and the preview. */
   readonly placeholder?: (info: { readonly name: string; readonly tokens: number; readonly chars: number; readonly preview: string }) => string
+  /**
+   * `createPruner` only (the pure prune is always fresh): `cached` (the default) keeps the history
+   * it answered last and edits it only in batches that pay for the prompt-cache prefix they break
+   * (see `createPruner`); `fresh` answers every call as `pruneToolResultsWithReport` does, the
+   * protected tail's edge moving with every new message.
+   */
+  readonly policy?: 'cached' | 'fresh'
+  /**
+   * `cached` policy: no batch while the history answered is within this many tokens (unless the
+   * call's `limit` is passed); past it, a batch is made when it pays. Default: none (a batch is
+   * weighed on every call).
+   */
+  readonly triggerTokens?: number
 }
+
+/**
+ * What one call of a pruner may hold: `limit`, the most tokens (by the pruner's count) its answer
+ * should hold. The `cached` policy makes a batch whenever its answer would pass it, whether the
+ * batch pays or not (the `fresh` one prunes as it always does).
+ *
+ * @example
+ * import { createPruner, type PruneBudget } from 'chatfold/history'
+ * declare const history: import('chatfold').Messages
+ * const budget: PruneBudget = { limit: 150_000 }
+ * createPruner({ protectTokens: 20_000 }).prune(history, budget)
+ *
+ * @since 0.2.0
+ * @category edits
+ */
+export type PruneBudget = { readonly limit?: number }
 
 /**
  * What a prune did: how many results and calls it rewrote, and the history's tokens (by `count`)
@@ -116,7 +145,7 @@ export type PrunerResult = PruneResult & { readonly changes: ReadonlyArray<Prune
  * @since 0.2.0
  * @category edits
  */
-export type Pruner = { readonly prune: (ms: Messages) => PrunerResult }
+export type Pruner = { readonly prune: (ms: Messages, budget?: PruneBudget) => PrunerResult }
 
 // --- resolved options ---
 
@@ -140,6 +169,9 @@ export type Settings = {
   /** The caller's placeholder; the default one when absent. */
   readonly placeholder: PruneOptions['placeholder']
   readonly protectedTools: ReadonlySet<string>
+  /** `createPruner`'s policy, and the `cached` policy's trigger (`undefined`: none). */
+  readonly policy: 'cached' | 'fresh'
+  readonly trigger: number | undefined
 }
 
 /** Resolves the options once, for every call of a prune. */
@@ -154,5 +186,7 @@ export const settingsOf = (opts: PruneOptions): Settings => {
     minimumSavings: nonNegativeInt(opts.minimumSavings, 20_000),
     placeholder: opts.placeholder,
     protectedTools: new Set(opts.protectedTools ?? []),
+    policy: opts.policy ?? 'cached',
+    trigger: opts.triggerTokens === undefined ? undefined : nonNegativeInt(opts.triggerTokens, 0),
   }
 }

@@ -27,7 +27,7 @@ import { type PruneOptions, type PruneResult, settingsOf } from './prune-options
 import { pruneAll } from './prune-walk.ts'
 
 export type { Estimator } from '../tokens/message-tokens.ts'
-export type { PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'
+export type { PruneBudget, PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'
 export { createPruner } from './prune-incremental.ts'
 
 /**

@@ -112,7 +112,8 @@ describe('pruning laws', () => {
       fc.property(bulkyArb, bulkyArb, optsArb, fc.nat({ max: 12 }), (before, after, o, cut) => {
         const h = deepFreeze([...before, boundary('b1'), ...after.slice(1)])
         const later = deepFreeze([...h, boundary('b2'), ...before.slice(1)])
-        const kept = createPruner(o)
+        // the fresh policy answers each call as the pure prune does (the cached one batches its edits)
+        const kept = createPruner({ ...o, policy: 'fresh' })
         const edited = deepFreeze(h.map((m, i) => (i === 1 ? { ...m } : m)))
         for (const step of [h.slice(0, Math.min(h.length, before.length + cut)), h, later, h, edited, later]) {
           const a = kept.prune(step)
@@ -128,7 +129,7 @@ describe('pruning laws', () => {
   it('a kept pruner gives what a fresh one gives, turn after turn (memo and prefix reuse are invisible)', () => {
     fc.assert(
       fc.property(bulkyArb, optsArb, fc.nat({ max: 12 }), fc.nat({ max: 12 }), (h, o, cut, edit) => {
-        const kept = createPruner(o)
+        const kept = createPruner({ ...o, policy: 'fresh' })
         const start = h.slice(0, Math.min(cut, h.length))
         const steps: Messages[] = [start, h, h.map((m, i) => (i === edit ? { ...m } : m)), h.slice(0, Math.max(0, h.length - 2)), h]
         let previous: ReadonlyArray<unknown> = []
@@ -138,7 +139,7 @@ describe('pruning laws', () => {
           expect(a.carried).toBeLessThanOrEqual(Math.min(a.changes.length, previous.length))
           for (let k = 0; k < a.carried; k++) expect(a.changes[k]).toBe(previous[k])
           previous = a.changes
-          const b = createPruner(o).prune(step)
+          const b = createPruner({ ...o, policy: 'fresh' }).prune(step)
           const pure = pruneToolResultsWithReport(o)(step)
           expect(a.report).toEqual(b.report)
           expect(a.messages).toEqual(b.messages)
@@ -161,7 +162,7 @@ describe('pruning laws', () => {
         // a count of the caller that can be negative for some messages
         const odd = { ...o, count: (m: Message) => count(m) + (m.id.length % 2 === 0 ? shift : 0) }
         const pure = pruneToolResultsWithReport(odd)(h)
-        const forward = createPruner(odd).prune(h)
+        const forward = createPruner({ ...odd, policy: 'fresh' }).prune(h)
         expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
       }),
       { numRuns: 200 },
@@ -175,7 +176,7 @@ describe('pruning laws', () => {
         // and the questions one that can bring the tail back under its budget past rewritten results
         const estimate = (t: string): number => (t.startsWith('question') ? -pull : t.length / per - (t.length % 3 === 0 ? shift : 0))
         const pure = pruneToolResultsWithReport({ ...o, estimate })(h)
-        const forward = createPruner({ ...o, estimate }).prune(h)
+        const forward = createPruner({ ...o, estimate, policy: 'fresh' }).prune(h)
         expect({ messages: forward.messages, report: forward.report }).toEqual(pure)
       }),
       { numRuns: 200 },
