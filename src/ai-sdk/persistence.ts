@@ -18,9 +18,7 @@ import type { UIMessage } from 'ai'
 import * as E from 'fp-ts/Either'
 import { isInternal, textContent } from '../message/accessors.ts'
 import { decodeMessages, encodeMessages, type Message, type Messages } from '../message/message.ts'
-import { fromChatContent } from '../store/content.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
-import { type Part } from '../message/part-model.ts'
 import { isCompactionSummary, COMPACTION_KEY } from '../message/compaction-mark.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
@@ -28,79 +26,9 @@ import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk-ui.ts'
 import { fromUIMessages } from '../adapters/ai-sdk-ui-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import type { ChatStore } from '../store/store.ts'
-import { getConversation } from '../store/query.ts'
-import { ChatMessageC } from '../store/snapshot.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
-import { parseJsonText } from '../internal/json.ts'
-
-// --- the store's side ---
-
-/** A message the store holds: its id, and the chatfold messages it stands for. */
-type Held = { readonly id: string; readonly role: 'user' | 'assistant'; readonly parts: ReadonlyArray<Part>; readonly metadata: unknown }
-
-/** A store message to add. */
-type Row = { readonly message_id: string; readonly role: 'user' | 'assistant'; readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }
-
-/** What the persistence needs of a store: its messages of the conversation, in order, and adding one ('held': the id is taken). */
-type Backend = { readonly list: () => Promise<ReadonlyArray<Held>>; readonly add: (row: Row) => Promise<'added' | 'held'> }
-
-const inProcess = (store: ChatStore, conversationId: string): Backend => ({
-  list: async () => getConversation(conversationId)(store.state()).map((m) => ({ id: m.id, role: m.role === 'assistant' ? 'assistant' : 'user', parts: m.parts, metadata: m.metadata })),
-  add: async (row) => {
-    const r = store.submit({ ...row, conversation_id: conversationId })
-    if (E.isLeft(r)) {
-      if (r.left.type === 'duplicate_message') return 'held'
-      throw new TypeError(`Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
-    }
-    await store.flush?.()
-    return 'added'
-  },
-})
-
-/** The error of an answer other than the one expected: its status and the store's message. */
-const answerError = async (what: string, res: Response): Promise<Error> => {
-  const text = await res.text().catch(() => '')
-  let message = text.slice(0, 500)
-  // not JSON: the text as it came
-  const body = parseJsonText(text)
-  const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
-  if (isObject(error) && typeof error['message'] === 'string') message = error['message']
-  return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
-}
-
-const overHttp = (o: HttpStoreOptions): Backend => {
-  const base = o.url.replace(/\/+$/, '')
-  const send = o.fetch ?? ((request: Request) => fetch(request))
-  const post = (path: string, body: unknown): Promise<Response> =>
-    send(
-      new Request(`${base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(o.token === undefined ? {} : { authorization: `Bearer ${o.token}` }) },
-        body: JSON.stringify(body),
-      }),
-    )
-  return {
-    list: async () => {
-      const res = await post('/environment/modalities/chat/query', { conversation_id: o.conversationId })
-      if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
-      const body: unknown = await res.json()
-      const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
-      if (rows === undefined) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
-      return rows.map((u: unknown, i) => {
-        const d = ChatMessageC.decode(u)
-        if (E.isLeft(d)) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
-        return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
-      })
-    },
-    add: async (row) => {
-      const res = await post('/modalities/chat/submit', { ...row, conversation_id: o.conversationId })
-      if (res.status === 201) return 'added'
-      if (res.status === 409) return 'held'
-      throw await answerError(`Cannot save message ${JSON.stringify(row.message_id)}`, res)
-    },
-  }
-}
+import { type Held, inProcess, overHttp, type Row } from './store-backend.ts'
 
 // --- records ---
 
@@ -133,7 +61,13 @@ const recordOf = (h: Held): Stored => {
   return { type: 'ui', storeId: h.id, uiId: h.id, revision: 1, wire: undefined, messages: [message] }
 }
 
-/** Where two JSON values first differ (object keys in any order), as a path (`''` for the root); `undefined` when they are equal. */
+/** The keys of an object that JSON keeps: those whose value is not `undefined`. */
+const jsonKeys = (o: Readonly<Record<string, unknown>>): ReadonlyArray<string> => Object.keys(o).filter((k) => o[k] !== undefined)
+
+/**
+ * Where two JSON values first differ (object keys in any order, a key whose value is `undefined`
+ * as absent), as a path (`''` for the root); `undefined` when they are equal.
+ */
 const firstDifference = (a: unknown, b: unknown, path: string): string | undefined => {
   if (a === b) return undefined
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -144,8 +78,8 @@ const firstDifference = (a: unknown, b: unknown, path: string): string | undefin
     return a.length === b.length ? undefined : `${path}[${Math.min(a.length, b.length)}]`
   }
   if (!isObject(a) || !isObject(b)) return path
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (!Object.prototype.hasOwnProperty.call(a, k) || !Object.prototype.hasOwnProperty.call(b, k)) return `${path}.${k}`
+  for (const k of new Set([...jsonKeys(a), ...jsonKeys(b)])) {
+    if (a[k] === undefined || b[k] === undefined) return `${path}.${k}`
     const d = firstDifference(a[k], b[k], `${path}.${k}`)
     if (d !== undefined) return d
   }
@@ -242,6 +176,12 @@ export type HttpStoreOptions = {
   readonly token?: string
   readonly conversationId: string
   readonly fetch?: (request: Request) => Promise<Response>
+  /**
+   * Called with the error of a save `onFinish` could not make, before `onFinish` rejects with it.
+   * The AI SDK then ends the response stream with that error, but a client that went away, or a
+   * stream read with `consumeStream()`, drops it: log or report it here.
+   */
+  readonly onError?: (error: unknown) => void
 }
 
 /**
@@ -251,7 +191,16 @@ export type HttpStoreOptions = {
  * @since 0.3.0
  * @category ai-sdk
  */
-export type InProcessStoreOptions = { readonly store: ChatStore; readonly conversationId: string }
+export type InProcessStoreOptions = {
+  readonly store: ChatStore
+  readonly conversationId: string
+  /**
+   * Called with the error of a save `onFinish` could not make, before `onFinish` rejects with it.
+   * The AI SDK then ends the response stream with that error, but a client that went away, or a
+   * stream read with `consumeStream()`, drops it: log or report it here.
+   */
+  readonly onError?: (error: unknown) => void
+}
 
 /**
  * What a save did: the UI message ids stored for the first time, those stored again as a new
@@ -284,7 +233,10 @@ export type UIMessageStore = {
    * `maxHistorySize` a conversation, and drops the oldest (`load` gives what it holds).
    */
   readonly dropped: () => Promise<number>
-  /** Saves `messages` of a finished stream: pass it as `toUIMessageStreamResponse({ onFinish })`. */
+  /**
+   * Saves `messages` of a finished stream: pass it as `toUIMessageStreamResponse({ onFinish })`. A
+   * save it cannot make goes to the options' `onError`, and rejects (the stream ends with it).
+   */
   readonly onFinish: (event: { readonly messages: ReadonlyArray<UIMessage> }) => Promise<void>
 }
 
@@ -294,7 +246,8 @@ export type UIMessageStore = {
  * store message whose id is the UI message's, a retried save stores nothing twice, and a message
  * saved again with other content is stored as its next revision. A UI message that
  * `fromUIMessages` cannot read, or a store that refuses a message (a 401, a body over its limit),
- * is an error naming it.
+ * is an error naming it; `onFinish` also hands it to `onError`, since a stream may have no reader
+ * left to see it.
  *
  * @example
  * import { createChatStore } from 'chatfold/store'
@@ -384,10 +337,19 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
     await add({ message_id: summary.id, role: summary.role === 'assistant' ? 'assistant' : 'user', content: summaryText(summary), metadata }, wire)
   }
 
+  const onFinish = async (event: { readonly messages: ReadonlyArray<UIMessage> }): Promise<void> => {
+    try {
+      await save(event.messages)
+    } catch (e) {
+      // the stream that called this may have no reader left to see the error: the options' hook does
+      options.onError?.(e)
+      throw e
+    }
+  }
   const loadHistory = async (): Promise<Messages> => arrange(await records()).flatMap((r) => r.messages)
   const load = async (): Promise<Array<UIMessage>> => arrange(await records()).flatMap(uiOf)
   const dropped = async (): Promise<number> => droppedOf(await records())
-  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish: async (event) => void (await save(event.messages)) }
+  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish }
 }
 
 /**

@@ -1,0 +1,89 @@
+/**
+ * The chat store's side of `uiMessageStore`: listing a conversation's messages and adding one, to
+ * a `ChatStore` in this process or to a store served over HTTP.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/Either'
+import { type Part } from '../message/part-model.ts'
+import { formatDecodeFailure } from '../message/failure.ts'
+import { fromChatContent } from '../store/content.ts'
+import type { ChatStore } from '../store/store.ts'
+import { getConversation } from '../store/query.ts'
+import { ChatMessageC } from '../store/snapshot.ts'
+import { isObject } from '../internal/object.ts'
+import { parseJsonText } from '../internal/json.ts'
+
+/** A store served over HTTP: its URL, bearer token, the conversation, and the `fetch` to ask it with. */
+export type HttpTarget = {
+  readonly url: string
+  readonly token?: string
+  readonly conversationId: string
+  readonly fetch?: (request: Request) => Promise<Response>
+}
+
+/** A message the store holds: its id, and the chatfold messages it stands for. */
+export type Held = { readonly id: string; readonly role: 'user' | 'assistant'; readonly parts: ReadonlyArray<Part>; readonly metadata: unknown }
+
+/** A store message to add. */
+export type Row = { readonly message_id: string; readonly role: 'user' | 'assistant'; readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }
+
+/** What the persistence needs of a store: its messages of the conversation, in order, and adding one ('held': the id is taken). */
+export type Backend = { readonly list: () => Promise<ReadonlyArray<Held>>; readonly add: (row: Row) => Promise<'added' | 'held'> }
+
+export const inProcess = (store: ChatStore, conversationId: string): Backend => ({
+  list: async () => getConversation(conversationId)(store.state()).map((m) => ({ id: m.id, role: m.role === 'assistant' ? 'assistant' : 'user', parts: m.parts, metadata: m.metadata })),
+  add: async (row) => {
+    const r = store.submit({ ...row, conversation_id: conversationId })
+    if (E.isLeft(r)) {
+      if (r.left.type === 'duplicate_message') return 'held'
+      throw new TypeError(`Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
+    }
+    await store.flush?.()
+    return 'added'
+  },
+})
+
+/** The error of an answer other than the one expected: its status and the store's message. */
+const answerError = async (what: string, res: Response): Promise<Error> => {
+  const text = await res.text().catch(() => '')
+  let message = text.slice(0, 500)
+  // not JSON: the text as it came
+  const body = parseJsonText(text)
+  const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
+  if (isObject(error) && typeof error['message'] === 'string') message = error['message']
+  return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
+}
+
+export const overHttp = (o: HttpTarget): Backend => {
+  const base = o.url.replace(/\/+$/, '')
+  const send = o.fetch ?? ((request: Request) => fetch(request))
+  const post = (path: string, body: unknown): Promise<Response> =>
+    send(
+      new Request(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(o.token === undefined ? {} : { authorization: `Bearer ${o.token}` }) },
+        body: JSON.stringify(body),
+      }),
+    )
+  return {
+    list: async () => {
+      const res = await post('/environment/modalities/chat/query', { conversation_id: o.conversationId })
+      if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
+      const body: unknown = await res.json()
+      const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
+      if (rows === undefined) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
+      return rows.map((u: unknown, i) => {
+        const d = ChatMessageC.decode(u)
+        if (E.isLeft(d)) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
+        return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
+      })
+    },
+    add: async (row) => {
+      const res = await post('/modalities/chat/submit', { ...row, conversation_id: o.conversationId })
+      if (res.status === 201) return 'added'
+      if (res.status === 409) return 'held'
+      throw await answerError(`Cannot save message ${JSON.stringify(row.message_id)}`, res)
+    },
+  }
+}
