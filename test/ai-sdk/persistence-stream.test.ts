@@ -24,20 +24,22 @@ const toolCallingModel = (): MockLanguageModelV3 => {
   let calls = 0
   return new MockLanguageModelV3({
     doStream: async () => ({
-      stream: simulateReadableStream({
-        chunks:
-          calls++ === 0
-            ? [
-                { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) },
-                { type: 'finish' as const, finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' }, usage },
-              ]
-            : [
-                { type: 'text-start' as const, id: 't1' },
-                { type: 'text-delta' as const, id: 't1', delta: 'It is 18°C in Paris.' },
-                { type: 'text-end' as const, id: 't1' },
-                { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: 'stop' }, usage },
+      stream:
+        calls++ === 0
+          ? simulateReadableStream({
+              chunks: [
+                { type: 'tool-call', toolCallId: 'call-1', toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) },
+                { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
               ],
-      }),
+            })
+          : simulateReadableStream({
+              chunks: [
+                { type: 'text-start', id: 't1' },
+                { type: 'text-delta', id: 't1', delta: 'It is 18°C in Paris.' },
+                { type: 'text-end', id: 't1' },
+                { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+              ],
+            }),
     }),
   })
 }
