@@ -66,7 +66,9 @@ const idsOf = (model: LanguageModel): { readonly provider: string; readonly mode
  * @since 0.2.0
  * @category compaction
  */
-export const contextPrepareStep = (options: ContextPrepareStepOptions) => {
+export const contextPrepareStep = (
+  options: ContextPrepareStepOptions,
+): ((step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }) => Promise<{ messages: Array<ModelMessage> } | undefined>) => {
   const keeper = createContextKeeper<ModelMessage>(options, (ws) => fromModelMessages({ messages: ws }))
   const system: ReadonlyArray<ModelMessage> = options.system === undefined ? [] : [{ role: 'system', content: options.system }]
   return async (step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }): Promise<{ messages: Array<ModelMessage> } | undefined> => {
