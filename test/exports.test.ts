@@ -150,11 +150,12 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
-    'contextMiddleware', 'ContextMiddlewareOptions', 'ContextOptions', 'contextPrepareStep',
-    'ContextPrepareStepOptions', 'ContextRecord', 'fromLanguageModelPrompt', 'HttpStoreOptions',
-    'InProcessStoreOptions', 'LanguageModelCallOptions', 'LanguageModelPrompt', 'providerOfModel',
-    'SaveReport', 'sinceCompaction', 'toLanguageModelPrompt', 'toolChoiceOf', 'toolDefinitionsOf',
-    'UIMessageStore', 'uiMessageStore',
+    'ContextError', 'ContextErrorCode', 'contextMiddleware', 'ContextMiddlewareOptions', 'ContextOptions',
+    'contextPrepareStep', 'ContextPrepareStepOptions', 'ContextRecord', 'contextRecordOf',
+    'fromLanguageModelPrompt', 'HttpStoreOptions', 'InProcessStoreOptions', 'LanguageModelCallOptions',
+    'LanguageModelPrompt', 'providerOfModel', 'SaveReport', 'sinceCompaction', 'toLanguageModelPrompt',
+    'toolChoiceOf', 'toolDefinitionsOf', 'UIMessageStore', 'uiMessageStore', 'UIMessageStoreError',
+    'UIMessageStoreErrorCode',
   ],
   'chatfold/openai-agents': [
     'ChatLog', 'ChatLogRead', 'ChatLogRecord', 'ChatStoreSession', 'chatStoreSession',

@@ -24,6 +24,7 @@ import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
+import { ContextError } from './errors.ts'
 
 // --- model ---
 
@@ -119,8 +120,8 @@ const summaryText = (m: Message | undefined): string => (m === undefined ? '' : 
  * A keeper of conversations: `fit(key, input)` gives the history to send for the conversation
  * `key`, within `contextWindow − reserveTokens` counted as `input.provider` counts (tools included);
  * `decode` reads the framework's messages (one message each), only those past the prefix the
- * previous call of the conversation shares. Rejects with a `TypeError` on messages `decode` refuses,
- * and with an `Error` when not even the system prompt, a summary and the last request fit.
+ * previous call of the conversation shares. Rejects with a `ContextError`: `unreadable` on messages
+ * `decode` refuses, `too-large` when not even the system prompt, a summary and the last request fit.
  */
 export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: ReadonlyArray<W>) => E.Either<DecodeFailure, Messages>) => {
   const conversations = new Map<string, Conversation<W>>()
@@ -172,7 +173,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const limit = Math.max(0, options.contextWindow - reserve)
     const c = conversation(key, limit)
     const mirrored = mirrorOf(c.mirror, input.wire, decode)
-    if (E.isLeft(mirrored)) throw new TypeError(`Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
+    if (E.isLeft(mirrored)) throw new ContextError('unreadable', `Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
     const count = counter(provider)
@@ -232,7 +233,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     if (r === undefined || total(r.sent) > limit) r = (await attempt('message', Math.floor(keep / 4))) ?? r
     if (r === undefined || total(r.sent) > limit) {
       const least = r === undefined ? total(xs) : total(r.sent)
-      throw new Error(`Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`)
+      throw new ContextError('too-large', `Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`)
     }
     const last = ms[r.covered - 1]
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }

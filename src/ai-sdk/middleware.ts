@@ -17,6 +17,7 @@ import {
   toolChoiceOf,
   toolDefinitionsOf,
 } from './prompt.ts'
+import { ContextError } from './errors.ts'
 
 /**
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), and the key
@@ -42,7 +43,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * result. A call it changed answers with what it did under `providerMetadata.chatfold`
  * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
  * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through untouched. Rejects when not even the system prompt, a
- * summary and the last request fit.
+ * summary and the last request fit (a `ContextError`, `code` `too-large`).
  *
  * @example
  * import { generateText, wrapLanguageModel } from 'ai'
@@ -77,7 +78,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
       })
       if (fitted.record === undefined) return params
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
-      if (E.isLeft(prompt)) throw new Error(`Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
+      if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
       const out = { ...params, prompt: prompt.right.request }
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })

@@ -14,6 +14,7 @@
  */
 export { type ContextOptions, type ContextRecord } from './context.ts'
 export { contextMiddleware, type ContextMiddlewareOptions } from './middleware.ts'
+export { ContextError, type ContextErrorCode, UIMessageStoreError, type UIMessageStoreErrorCode } from './errors.ts'
 export { contextPrepareStep, type ContextPrepareStepOptions } from './prepare-step.ts'
 export {
   fromLanguageModelPrompt,
@@ -25,3 +26,4 @@ export {
   toolDefinitionsOf,
 } from './prompt.ts'
 export * from './persistence.ts'
+export { contextRecordOf } from './record.ts'

@@ -29,6 +29,7 @@ import type { ChatStore } from '../store/store.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
 import { type Held, inProcess, overHttp, type Row } from './store-backend.ts'
+import { UIMessageStoreError } from './errors.ts'
 
 // --- records ---
 
@@ -50,7 +51,7 @@ const recordOf = (h: Held): Stored => {
   const kept = isObject(h.metadata) ? h.metadata[KEY] : undefined
   if (isObject(kept) && Array.isArray(kept['messages'])) {
     const d = decodeMessages(kept['messages'])
-    if (E.isLeft(d)) throw new TypeError(`Cannot load message ${JSON.stringify(h.id)}: ${formatDecodeFailure(d.left)}`)
+    if (E.isLeft(d)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(h.id)}: ${formatDecodeFailure(d.left)}`)
     const common = { storeId: h.id, wire: kept['messages'], messages: d.right, ...(typeof kept['n'] === 'number' ? { n: kept['n'] } : {}) }
     if (kept['compaction'] === true) return { type: 'compaction', ...common }
     const uiId = typeof kept['ui'] === 'string' ? kept['ui'] : h.id
@@ -121,14 +122,14 @@ const arrange = (records: ReadonlyArray<Stored>): ReadonlyArray<Stored> => {
  */
 const messagesOfUI = (ui: UIMessage): Messages => {
   const r = fromUIMessages({ messages: [ui] })
-  if (E.isLeft(r)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
+  if (E.isLeft(r)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
   const ms = r.right.map((m, i) => (i === 0 ? { ...m, id: ui.id } : { ...m, id: `${ui.id}~${i}` }))
   const back = toUIMessages()(ms)
-  if (E.isLeft(back)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
+  if (E.isLeft(back)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
   // an assistant message comes back opened by a `step-start` part, as the AI SDK streams it: one without is the same message
   const expected = ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { ...ui, parts: [{ type: 'step-start' }, ...ui.parts] } : ui
   const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(expected)), '')
-  if (lost !== undefined) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
+  if (lost !== undefined) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
   return ms
 }
 
@@ -157,7 +158,7 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
     return [{ id: r.storeId, role: m.role === 'assistant' ? 'assistant' : 'user', metadata: { [KEY]: { compaction: info ?? {} } }, parts: [{ type: 'text', text: summaryText(m) }] }]
   }
   const back = toUIMessages()(r.messages)
-  if (E.isLeft(back)) throw new TypeError(`Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
+  if (E.isLeft(back)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
   return back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
 }
 
@@ -246,7 +247,7 @@ export type UIMessageStore = {
  * store message whose id is the UI message's, a retried save stores nothing twice, and a message
  * saved again with other content is stored as its next revision. A UI message that
  * `fromUIMessages` cannot read, or a store that refuses a message (a 401, a body over its limit),
- * is an error naming it; `onFinish` also hands it to `onError`, since a stream may have no reader
+ * is an error naming it (a `UIMessageStoreError`, whose `code` says why); `onFinish` also hands it to `onError`, since a stream may have no reader
  * left to see it.
  *
  * @example
@@ -273,14 +274,14 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
     if ((await backend.add(row)) === 'added') return
     const held = (await records()).find((r) => r.storeId === row.message_id)
     if (held === undefined || !sameJson(held.wire, wire)) {
-      throw new Error(`Cannot save message ${JSON.stringify(row.message_id)}: the store holds a different message under this id`)
+      throw new UIMessageStoreError('conflict', `Cannot save message ${JSON.stringify(row.message_id)}: the store holds a different message under this id`)
     }
   }
 
   const save = async (messages: ReadonlyArray<UIMessage>): Promise<SaveReport> => {
     const noId = messages.findIndex((ui) => !ChatIdC.is(ui.id))
     // the AI SDK streams a message without an id unless toUIMessageStreamResponse is given a generateMessageId
-    if (noId >= 0) throw new TypeError(`Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
+    if (noId >= 0) throw new UIMessageStoreError('no-id', `Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
     const latest = new Map<string, Stored>()
     const stored = await records()
     let n = nextNumber(stored)
@@ -328,7 +329,7 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
 
   const saveCompaction = async (summary: Message): Promise<void> => {
     if (!isCompactionSummary(summary) && !summary.parts.some(isCompactionBoundary)) {
-      throw new TypeError(`Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
+      throw new UIMessageStoreError('not-compaction', `Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
     }
     const wire = encodeMessages([summary])
     const held = await records()

@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../adapters/request.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
 import { providerOfModel } from './prompt.ts'
+import { ContextError } from './errors.ts'
 
 /**
  * Options of {@link contextPrepareStep}: those of the context kept, and what the step's messages do
@@ -80,7 +81,7 @@ export const contextPrepareStep = (
     })
     if (fitted.record === undefined) return undefined
     const out = toModelMessages({ repair: 'repair' })(fitted.messages)
-    if (E.isLeft(out)) throw new Error(`Cannot write the messages: ${formatAdapterError(out.left)}`)
+    if (E.isLeft(out)) throw new ContextError('unwritable', `Cannot write the messages: ${formatAdapterError(out.left)}`)
     const notes = notesOf(out.right.report)
     options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes }, step.stepNumber)
     const messages = out.right.request.messages as Array<ModelMessage>

@@ -13,6 +13,7 @@ import { getConversation } from '../store/query.ts'
 import { ChatMessageC } from '../store/snapshot.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
+import { UIMessageStoreError } from './errors.ts'
 
 /** A store served over HTTP: its URL, bearer token, the conversation, and the `fetch` to ask it with. */
 export type HttpTarget = {
@@ -37,7 +38,7 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
     const r = store.submit({ ...row, conversation_id: conversationId })
     if (E.isLeft(r)) {
       if (r.left.type === 'duplicate_message') return 'held'
-      throw new TypeError(`Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
+      throw new UIMessageStoreError('refused', `Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
     }
     await store.flush?.()
     return 'added'
@@ -45,14 +46,14 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
 })
 
 /** The error of an answer other than the one expected: its status and the store's message. */
-const answerError = async (what: string, res: Response): Promise<Error> => {
+const answerError = async (what: string, res: Response): Promise<UIMessageStoreError> => {
   const text = await res.text().catch(() => '')
   let message = text.slice(0, 500)
   // not JSON: the text as it came
   const body = parseJsonText(text)
   const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
   if (isObject(error) && typeof error['message'] === 'string') message = error['message']
-  return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
+  return new UIMessageStoreError('refused', `${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`, { status: res.status })
 }
 
 export const overHttp = (o: HttpTarget): Backend => {
@@ -72,10 +73,10 @@ export const overHttp = (o: HttpTarget): Backend => {
       if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
       const body: unknown = await res.json()
       const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
-      if (rows === undefined) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
+      if (rows === undefined) throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
       return rows.map((u: unknown, i) => {
         const d = ChatMessageC.decode(u)
-        if (E.isLeft(d)) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
+        if (E.isLeft(d)) throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
         return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
       })
     },
