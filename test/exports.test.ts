@@ -142,12 +142,13 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'aiSdkSummarizer', 'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
   ],
   'chatfold/summarize/openai': [
-    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'openAICompaction', 'OpenAICompactionOptions',
-    'openAISummarizer', 'SummaryTurn',
+    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'openAICompaction', 'OpenAICompactionClient',
+    'OpenAICompactionOptions', 'openAISummarizer', 'OpenAISummarizerClient', 'SummaryTurn',
   ],
   'chatfold/summarize/anthropic': [
-    'ANTHROPIC_COMPACTION_BETA', 'anthropicCompaction', 'AnthropicCompactionOptions', 'anthropicSummarizer',
-    'AskModel', 'modelSummarizer', 'ModelSummarizerOptions', 'SummaryTurn',
+    'ANTHROPIC_COMPACTION_BETA', 'anthropicCompaction', 'AnthropicCompactionClient', 'AnthropicCompactionOptions',
+    'anthropicSummarizer', 'AnthropicSummarizerClient', 'AskModel', 'modelSummarizer', 'ModelSummarizerOptions',
+    'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
     'ContextError', 'ContextErrorCode', 'contextMiddleware', 'ContextMiddlewareOptions', 'ContextOptions',

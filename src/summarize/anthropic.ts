@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type Anthropic from '@anthropic-ai/sdk'
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { toAnthropicRequest } from '../adapters/anthropic-request.ts'
@@ -17,6 +16,48 @@ import { wholeOption } from '../internal/number.ts'
 import { modelSummarizer, type ModelSummarizerOptions } from './check.ts'
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type SummaryTurn } from './check.ts'
+
+/**
+ * The part of an Anthropic SDK client (`new Anthropic()`) that `anthropicSummarizer` uses:
+ * `messages.create`, typed by what it sends and reads. Any object of this shape goes, the SDK's
+ * client first; typed structurally rather than as the SDK's class, so that an
+ * `@anthropic-ai/sdk` package TypeScript sees twice (as CommonJS and as ESM) still fits (two
+ * declarations of one class, with private members, never fit each other: TS2719).
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * import type { AnthropicSummarizerClient } from 'chatfold/summarize/anthropic'
+ * const client: AnthropicSummarizerClient = new Anthropic({ apiKey: 'sk-ant-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type AnthropicSummarizerClient = {
+  readonly messages: {
+    create(
+      body: { model: string; system: string; messages: Array<{ role: 'user' | 'assistant'; content: string }>; max_tokens: number },
+      options?: { readonly signal?: AbortSignal },
+    ): PromiseLike<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: unknown }> }>
+  }
+}
+
+/**
+ * The part of an Anthropic SDK client (`new Anthropic()`) that `anthropicCompaction` uses:
+ * `beta.messages.create`, typed structurally as `AnthropicSummarizerClient` is (the request is the
+ * body `toAnthropicRequest` writes, with the compaction parameters; the answer is read by
+ * `fromAnthropicMessage`).
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * import type { AnthropicCompactionClient } from 'chatfold/summarize/anthropic'
+ * const client: AnthropicCompactionClient = new Anthropic({ apiKey: 'sk-ant-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type AnthropicCompactionClient = {
+  readonly beta: { readonly messages: { create(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly stop_reason?: unknown }> } }
+}
 
 /**
  * A summariser for `compact` that asks a Claude model with the caller's client
@@ -35,13 +76,13 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type Summa
  * @since 0.2.0
  * @category compaction
  */
-export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: Anthropic; readonly model: string }): Summarizer =>
+export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: AnthropicSummarizerClient; readonly model: string }): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens }) => {
     const r = await options.client.messages.create(
       { model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), max_tokens: maxOutputTokens },
       signal === undefined ? {} : { signal },
     )
-    return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+    return r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
   }, options)
 
 // --- provider compaction ---
@@ -65,7 +106,7 @@ export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-09-04'
  * @category compaction
  */
 export type AnthropicCompactionOptions = {
-  readonly client: Anthropic
+  readonly client: AnthropicCompactionClient
   readonly model: string
   /** Replaces the server's own summarisation prompt; by default the server's is used, not `compact`'s `prompt`. */
   readonly instructions?: string
@@ -102,12 +143,12 @@ export const anthropicCompaction =
     if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterError(written.left)}`)
     const body = {
       ...written.right.request,
+      model: options.model,
       max_tokens: wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 }),
       compaction: { type: 'summarize' as const, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
       betas: [ANTHROPIC_COMPACTION_BETA],
     }
-    // blocks kept verbatim are typed loosely here; the SDK takes them as its request params
-    const response = await options.client.beta.messages.create(body as Anthropic.Beta.MessageCreateParamsNonStreaming, context.signal === undefined ? {} : { signal: context.signal })
+    const response = await options.client.beta.messages.create(body, context.signal === undefined ? {} : { signal: context.signal })
     const message = fromAnthropicMessage(response)
     if (E.isLeft(message)) throw new Error(`Cannot compact with Anthropic: ${formatDecodeFailure(message.left)}`)
     const boundary = message.right.parts.find(isCompactionBoundary)

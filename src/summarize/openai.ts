@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type OpenAI from 'openai'
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
@@ -17,6 +16,56 @@ import { lastCompactionBoundary } from '../history/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions } from './check.ts'
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type SummaryTurn } from './check.ts'
+
+/**
+ * The part of an OpenAI SDK client (`new OpenAI()`) that `openAISummarizer` uses:
+ * `chat.completions.create`, or `responses.create` with `api: 'responses'`, typed by what it sends
+ * and reads. Any object of this shape goes, the SDK's client first; typed structurally rather than
+ * as the SDK's class, so that an `openai` package TypeScript sees twice (as CommonJS and as ESM)
+ * still fits (two declarations of one class, with private members, never fit each other: TS2719).
+ *
+ * @example
+ * import OpenAI from 'openai'
+ * import type { OpenAISummarizerClient } from 'chatfold/summarize/openai'
+ * const client: OpenAISummarizerClient = new OpenAI({ apiKey: 'sk-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type OpenAISummarizerClient = {
+  readonly chat: {
+    readonly completions: {
+      create(
+        body: { model: string; messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>; max_completion_tokens: number },
+        options?: { readonly signal?: AbortSignal },
+      ): PromiseLike<{ readonly choices: ReadonlyArray<{ readonly message: { readonly content: string | null } }> }>
+    }
+  }
+  readonly responses: {
+    create(
+      body: { model: string; instructions: string; input: Array<{ role: 'user' | 'assistant'; content: string }>; max_output_tokens: number },
+      options?: { readonly signal?: AbortSignal },
+    ): PromiseLike<{ readonly output_text: string }>
+  }
+}
+
+/**
+ * The part of an OpenAI SDK client (`new OpenAI()`) that `openAICompaction` uses:
+ * `responses.compact`, typed structurally as `OpenAISummarizerClient` is (the request is the
+ * Responses body `toOpenAIResponsesRequest` writes; the answer's `output` is read by
+ * `fromOpenAIResponses`).
+ *
+ * @example
+ * import OpenAI from 'openai'
+ * import type { OpenAICompactionClient } from 'chatfold/summarize/openai'
+ * const client: OpenAICompactionClient = new OpenAI({ apiKey: 'sk-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type OpenAICompactionClient = {
+  readonly responses: { compact(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly output: unknown }> }
+}
 
 /**
  * A summariser for `compact` that asks an OpenAI model with the caller's client: by default
@@ -35,7 +84,7 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type Summa
  * @since 0.2.0
  * @category compaction
  */
-export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAI; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
+export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens }) => {
     const request = signal === undefined ? {} : { signal }
     if (options.api === 'responses') {
@@ -61,7 +110,7 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
  * @category compaction
  */
 export type OpenAICompactionOptions = {
-  readonly client: OpenAI
+  readonly client: OpenAICompactionClient
   readonly model: string
   /** Sent as the request's `instructions`, with the history's own; by default only the history's. */
   readonly instructions?: string
@@ -97,8 +146,7 @@ export const openAICompaction =
     const { request } = written.right
     const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
     const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
-    // items kept verbatim are typed loosely here; the SDK takes them as its request params
-    const compacted = await options.client.responses.compact(body as OpenAI.Responses.ResponseCompactParams, context.signal === undefined ? {} : { signal: context.signal })
+    const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
     const window = fromOpenAIResponses({ input: compacted.output })
     if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
     const at = lastCompactionBoundary(window.right)
