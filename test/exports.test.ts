@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { ROOT, sourceFiles } from './support/layers.ts'
 import { entryPoints, type Exported, exportsOf } from './support/exports.ts'
 
 /**
@@ -238,5 +241,24 @@ describe('the public surface', () => {
     const main = entries.get('chatfold') ?? []
     expect(main.length).toBeGreaterThan(20)
     expect(main.filter((n) => !offered.has(`${n.name}@${n.file}#${n.declared}`)).map((n) => n.name)).toEqual([])
+  })
+})
+
+describe('the versions the doc comments name', () => {
+  /** A version as numbers, for comparing. */
+  const parts = (v: string): ReadonlyArray<number> => v.split('.').map(Number)
+  const above = (a: string, b: string): boolean => {
+    const [x, y] = [parts(a), parts(b)]
+    for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0)
+    return false
+  }
+
+  it("no @since is above package.json's version", () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+    const tags = sourceFiles().flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/@since\s+(\S+)/g)].map((m) => ({ file, since: (m[1] ?? '').replace(/\*\/$/, '') })),
+    )
+    expect(tags.length).toBeGreaterThan(300)
+    expect(tags.filter((t) => !/^\d+\.\d+\.\d+$/.test(t.since) || above(t.since, version)).map((t) => `${t.file}: @since ${t.since} (the package is ${version})`)).toEqual([])
   })
 })

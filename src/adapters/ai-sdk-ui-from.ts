@@ -52,7 +52,7 @@ const ToolC = t.intersection([
  * Every `UIMessage` part type `fromUIMessages` gives a home, besides `tool-{name}` and
  * `data-{name}` (see `AIUIPartType`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const AI_UI_PART_TYPES = ['text', 'reasoning', 'file', 'source-url', 'source-document', 'step-start', 'dynamic-tool'] as const
@@ -61,7 +61,7 @@ export const AI_UI_PART_TYPES = ['text', 'reasoning', 'file', 'source-url', 'sou
  * Every `UIMessage` part type `fromUIMessages` gives a home (a type-level test checks it against
  * the installed `ai`'s `UIMessage`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` | `data-${string}`
@@ -69,7 +69,7 @@ export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` 
 /**
  * Every state of a UI tool part `fromUIMessages` reads.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const AI_UI_TOOL_STATES = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'] as const
@@ -210,7 +210,7 @@ const userState = (state: string | undefined): string | undefined => state
  * import { fromUIMessages } from 'chatfold/adapters'
  * fromUIMessages({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> => {

@@ -37,7 +37,7 @@ import { ContextError } from './errors.ts'
  * import type { ContextOptions } from 'chatfold/ai-sdk'
  * const options: ContextOptions = { contextWindow: 200_000, reserveTokens: 16_000, estimate: heuristic, pruning: { protectedTools: ['read_file'] } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextOptions = {
@@ -72,7 +72,7 @@ export type ContextOptions = {
  * import type { ContextRecord } from 'chatfold/ai-sdk'
  * const record: ContextRecord = { limit: 183_616, tokensBefore: 402_113, tokensAfter: 61_200, prunedResults: 0, prunedArgs: 0, summarisedUpTo: 240, compaction: null }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextRecord = {

@@ -27,7 +27,7 @@ import { ContextError } from './errors.ts'
  * import type { ContextMiddlewareOptions } from 'chatfold/ai-sdk'
  * const options: ContextMiddlewareOptions = { contextWindow: 128_000, conversationKey: (params) => String(params.headers?.['x-chat-id'] ?? '') }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string }
@@ -58,7 +58,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * const { text } = await generateText({ model, prompt: 'Fix the failing test.' })
  * text // 'Done.'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageModelMiddleware => {

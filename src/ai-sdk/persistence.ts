@@ -169,7 +169,7 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
  * Deno entry), its URL and bearer token; `fetch` replaces the global one (a handler in the same
  * process, a client with retries).
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type HttpStoreOptions = {
@@ -189,7 +189,7 @@ export type HttpStoreOptions = {
  * Where the UI messages are kept: a `ChatStore` in this process (`createChatStore`, or
  * `openDurableStore` on a file, Durable Object or Deno KV storage; a save waits for its `flush`).
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type InProcessStoreOptions = {
@@ -208,7 +208,7 @@ export type InProcessStoreOptions = {
  * revision (their content changed), how many were held already as they are, and how many it left
  * out as the oldest, which the store dropped (past its history limit).
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revised: ReadonlyArray<string>; readonly unchanged: number; readonly skipped: number }
@@ -216,7 +216,7 @@ export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revis
 /**
  * A conversation's UI messages kept in a chat store.
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type UIMessageStore = {
@@ -258,7 +258,7 @@ export type UIMessageStore = {
  * await chat.load() // [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }]
  * // over HTTP: uiMessageStore({ url: 'https://chat.example.com', token, conversationId: 'support-42' })
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions): UIMessageStore => {
@@ -364,7 +364,7 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
  * import { textMessage } from 'chatfold/message'
  * sinceCompaction([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')]).length // 2
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export const sinceCompaction = (ms: Messages): Messages => {

@@ -29,7 +29,7 @@ import { ContextError } from './errors.ts'
  *   onRecord: (record, step) => console.log(step, record.tokensBefore, '→', record.tokensAfter),
  * }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextPrepareStepOptions = ContextOptions & {
@@ -64,7 +64,7 @@ const idsOf = (model: LanguageModel): { readonly provider: string; readonly mode
  * })
  * text // 'Done.'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const contextPrepareStep = (

@@ -25,7 +25,7 @@ import { right } from 'fp-ts/Either'
  * replaces, from the last provider compaction boundary on), for a summariser that sends them to a
  * provider rather than reading the transcript.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type SummarizerContext = {
@@ -38,7 +38,7 @@ export type SummarizerContext = {
  * What a summariser answers: the summary as text, or a provider's compaction boundary
  * (`ProviderSummary`), which becomes the history's boundary byte for byte.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type Summary = string | ProviderSummary

@@ -106,7 +106,7 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * const next = pruner.prune([...first.messages, textMessage('user', 'next question')])
  * next.changes.length // how many messages the session must replace
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export const createPruner = (options: PruneOptions): Pruner => fromBoundary(pruner(settingsOf(options)))

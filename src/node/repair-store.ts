@@ -17,7 +17,7 @@ import { lockStore } from './store-lock.ts'
 /**
  * A record moved aside: where it was, what was wrong, and what it held (in a few words).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type MovedRecord = { readonly file: string; readonly line: number; readonly byte: number; readonly problem: string; readonly what: string }
@@ -26,7 +26,7 @@ export type MovedRecord = { readonly file: string; readonly line: number; readon
  * What `repairFileStore` did: the quarantine file written (none when nothing was damaged), the
  * records moved into it, and the last record the log now holds.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoreRepair = { readonly quarantine: string | undefined; readonly moved: ReadonlyArray<MovedRecord>; readonly lastRecord: number }
@@ -56,7 +56,7 @@ const linesFrom = (bytes: Uint8Array, byte: number, line: number): Array<{ line:
  * const r = await repairFileStore('./repair-example')
  * r.moved.length // 0 when the log was whole
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category fs
  */
 export const repairFileStore = async (dir: string): Promise<StoreRepair> => {

@@ -65,7 +65,7 @@ const READ_ONLY = new Set(['EROFS', 'EACCES', 'EPERM'])
  * const lock = lockStore('.')
  * if ('release' in lock) lock.release()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category fs
  */
 export const lockStore = (dir: string): StoreLock => {

@@ -23,7 +23,7 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, type Summa
  * declare const history: import('chatfold').Messages
  * const { messages } = await compact({ summarize: aiSdkSummarizer({ model }) })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly model: LanguageModel }): Summarizer =>

@@ -73,7 +73,7 @@ export type AnthropicCompactionClient = {
  * const summarize = anthropicSummarizer({ client: new Anthropic(), model: 'claude-haiku-4-5' })
  * const { messages } = await compact({ summarize })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: AnthropicSummarizerClient; readonly model: string }): Summarizer =>
@@ -94,7 +94,7 @@ export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly
  * import { ANTHROPIC_COMPACTION_BETA } from 'chatfold/summarize/anthropic'
  * ANTHROPIC_COMPACTION_BETA // 'compact-2026-09-04'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-09-04'
@@ -102,7 +102,7 @@ export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-09-04'
 /**
  * Options of {@link anthropicCompaction}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type AnthropicCompactionOptions = {
@@ -132,7 +132,7 @@ export type AnthropicCompactionOptions = {
  * declare const history: import('chatfold').Messages
  * const { messages } = await compact({ summarize: anthropicCompaction({ client: new Anthropic(), model: 'claude-sonnet-4-6' }) })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const anthropicCompaction =

@@ -81,7 +81,7 @@ export type OpenAICompactionClient = {
  * const summarize = openAISummarizer({ client: new OpenAI(), model: 'gpt-5-mini' })
  * const { messages } = await compact({ summarize })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
@@ -106,7 +106,7 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
 /**
  * Options of {@link openAICompaction}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type OpenAICompactionOptions = {
@@ -134,7 +134,7 @@ export type OpenAICompactionOptions = {
  * declare const history: import('chatfold').Messages
  * const { messages } = await compact({ summarize: openAICompaction({ client: new OpenAI(), model: 'gpt-5.4' }) })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const openAICompaction =

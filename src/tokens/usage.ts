@@ -146,7 +146,7 @@ export const usageCorrected =
  * lastReportedUsage([makeMessage({ id: 'a1', role: 'assistant', parts: [text('Done.')], metadata: { usage: { input: 12_000, cacheRead: 30_000, output: 400 } } })])
  * // { messageId: 'a1', tokens: 42_400 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
@@ -170,7 +170,7 @@ export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
 /**
  * Options of {@link contextTokens}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type ContextTokensOptions = UsageCorrectedOptions & {
@@ -198,7 +198,7 @@ export type ContextTokensOptions = UsageCorrectedOptions & {
  * import type { ContextTokens } from 'chatfold/tokens'
  * const c: ContextTokens = { total: 42_650, reported: 42_400, estimated: 250, fixed: 0, anchor: 'a1' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type ContextTokens = {
@@ -225,7 +225,7 @@ export type ContextTokens = {
  * ]
  * contextTokens({ calibration: 1.25 })(history) // { total: 12_040 + 1.25 × the last message's estimate, reported: 12_040, anchor: 'a1', … }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const contextTokens =
