@@ -107,6 +107,21 @@ describe('part codec', () => {
   it('unmarshalParts reports bad JSON as a Left', () => {
     expect(E.isLeft(unmarshalParts('[{'))).toBe(true)
   })
+
+  it('chatfold/message exports the type-tagged wire format: every part type round-trips through it', async () => {
+    const entry = await import('../src/message/mod.ts')
+    const parts: Part[] = [
+      text('a'), reasoning('b', { signature: 's' }), image({ data: png, mediaType: 'image/png' }), file({ url: 'https://example.com/a.pdf', mediaType: 'application/pdf' }),
+      toolCall({ id: '1', name: 'n', arguments: '{"a":1}', status: 'complete' }), toolResult({ toolCallId: '1', content: 'ok' }), finish('tool_use'),
+    ]
+    const json = entry.marshalParts(parts)
+    // each part as {"type": …, "data": {…}}, bytes as base64
+    expect(JSON.parse(json)).toEqual(parts.map((p) => ({ type: p.type, data: expect.any(Object) })))
+    expect(JSON.parse(json)[2]).toEqual({ type: 'image', data: { data: 'iVBORw0KGgo=', mediaType: 'image/png' } })
+    expect(entry.unmarshalParts(json)).toEqual(E.right(parts))
+    const bad = entry.unmarshalParts('[{"type":"text","data":{"text":1}}]')
+    expect(E.isLeft(bad) && formatDecodeFailure(bad.left)).toMatch(/^\[0\]\.data\.text: expected string/)
+  })
 })
 
 describe('custom parts (seed 000 Audio)', () => {

@@ -32,7 +32,7 @@ import { providerPart } from '../message/part-make.ts'
  * Every content part type of an AI SDK `ModelMessage` that `fromModelMessages` gives a home (a
  * type-level test checks it against the installed `ai`'s `ModelMessage`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const AI_MODEL_PART_TYPES = ['text', 'image', 'file', 'reasoning', 'tool-call', 'tool-result', 'tool-approval-request', 'tool-approval-response'] as const
@@ -41,7 +41,7 @@ export const AI_MODEL_PART_TYPES = ['text', 'image', 'file', 'reasoning', 'tool-
  * Every tool-result output type `fromModelMessages` reads (a type-level test checks it against the
  * installed `ai`'s `ToolResultPart`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const AI_TOOL_OUTPUT_TYPES = ['text', 'json', 'error-text', 'error-json', 'execution-denied', 'content'] as const

@@ -10,7 +10,7 @@ import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Part } from '../message/part-model.ts'
 import type { Message, Messages } from '../message/message.ts'
-import { JsonRecordC } from '../internal/json.ts'
+import { JsonRecordC, withoutUndefined } from '../internal/json.ts'
 import { fromMessage, optional, reader, type Reader, settleStatuses } from './shared.ts'
 import { bytesForm, carrier, inputArguments, withoutNeedlessMarks, isObjectText, type Decoded, extraOptions, GOOGLE_READ, PROVIDERS, reasoningWithExtras, source, withAi } from './ai-sdk-from.ts'
 import { isObject } from '../internal/object.ts'
@@ -52,7 +52,7 @@ const ToolC = t.intersection([
  * Every `UIMessage` part type `fromUIMessages` gives a home, besides `tool-{name}` and
  * `data-{name}` (see `AIUIPartType`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const AI_UI_PART_TYPES = ['text', 'reasoning', 'file', 'source-url', 'source-document', 'step-start', 'dynamic-tool'] as const
@@ -61,7 +61,7 @@ export const AI_UI_PART_TYPES = ['text', 'reasoning', 'file', 'source-url', 'sou
  * Every `UIMessage` part type `fromUIMessages` gives a home (a type-level test checks it against
  * the installed `ai`'s `UIMessage`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` | `data-${string}`
@@ -69,7 +69,7 @@ export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` 
 /**
  * Every state of a UI tool part `fromUIMessages` reads.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const AI_UI_TOOL_STATES = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'] as const
@@ -128,7 +128,8 @@ const toolPart = (r: Reader, u: unknown, at: string, tag: string, step: Step): v
   if (name === undefined) return void r.fail(`${at}.toolName`, 'string', undefined)
   const args = inputArguments(r, x.input, `${at}.input`)
   if (args === undefined) return
-  const others = Object.fromEntries(Object.entries(u).filter(([k]) => !TOOL_OWN.includes(k)))
+  // a field written as `undefined` (the AI SDK streams `title: undefined`) is absent, as in JSON
+  const others = Object.fromEntries(Object.entries(u).filter(([k, v]) => !TOOL_OWN.includes(k) && v !== undefined))
   if (Object.keys(others).length > 0 && jsonText(r, others, at) === undefined) return
   carrier(step, x.callProviderMetadata)
   const fields = {
@@ -136,7 +137,7 @@ const toolPart = (r: Reader, u: unknown, at: string, tag: string, step: Step): v
     ...(x.input === undefined ? { noInput: true } : {}),
     ...(tag === 'dynamic-tool' ? { dynamic: true } : {}),
     ...(KEPT_STATES.has(x.state) ? { state: x.state } : {}),
-    ...(Object.keys(others).length > 0 ? { ui: others } : {}),
+    ...(Object.keys(others).length > 0 ? { ui: withoutUndefined(others) } : {}),
     providerOptions: extraOptions(x.callProviderMetadata, GOOGLE_READ),
   }
   step.parts.push(withAi({ type: 'tool_call', id: x.toolCallId, name, arguments: args, status: 'pending' }, fields))
@@ -209,7 +210,7 @@ const userState = (state: string | undefined): string | undefined => state
  * import { fromUIMessages } from 'chatfold/adapters'
  * fromUIMessages({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> => {
@@ -241,11 +242,15 @@ export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> =>
     })
     // what chatfold has no place for is kept as JSON in metadata.ui, checked where it stood
     const meta = x.metadata === undefined ? undefined : r.read(JsonRecordC, { metadata: x.metadata }, path)
-    const parts = kept.filter(({ at, part }) => r.read(JsonRecordC, part, `${path}.parts[${at}]`) !== undefined)
+    const parts = kept.flatMap(({ at, part }) => {
+      const d = r.read(JsonRecordC, part, `${path}.parts[${at}]`)
+      return d === undefined ? [] : [{ at, part: d }]
+    })
     if ((x.metadata !== undefined && meta === undefined) || parts.length !== kept.length) return
     const legacy = x.parts !== undefined && x.content !== undefined ? r.read(JsonRecordC, { content: x.content }, path) : undefined
     if (x.parts !== undefined && x.content !== undefined && legacy === undefined) return
-    const ui = { ...(x.metadata === undefined ? {} : { metadata: x.metadata }), ...(kept.length === 0 ? {} : { parts: kept }), ...(legacy === undefined ? {} : { content: x.content }) }
+    // kept as decoded: without the fields written as `undefined`
+    const ui = { ...(meta === undefined ? {} : meta), ...(parts.length === 0 ? {} : { parts }), ...(legacy === undefined ? {} : legacy) }
     const metadata = Object.keys(ui).length === 0 ? undefined : { ui }
     steps.forEach((step, k) => {
       const first = k === 0 ? { id: x.id, ...(metadata === undefined ? {} : { metadata }) } : {}

@@ -25,7 +25,7 @@ import { isObject } from '../internal/object.ts'
 /**
  * A tool part of a UI message (`tool-{name}`), in one of the states `toUIMessages` writes.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIUIToolPart = ({ readonly type: `tool-${string}` } | { readonly type: 'dynamic-tool'; readonly toolName: string }) & {
@@ -47,7 +47,7 @@ export type AIUIToolPart = ({ readonly type: `tool-${string}` } | { readonly typ
  * import type { AIUIPart } from 'chatfold/adapters'
  * const part: AIUIPart = { type: 'text', text: 'Hi', state: 'done' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIUIPart =
@@ -65,7 +65,7 @@ export type AIUIPart =
  * import type { AIUIMessage } from 'chatfold/adapters'
  * const m: AIUIMessage = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIUIMessage = {
@@ -81,7 +81,7 @@ export type AIUIMessage = {
  * What `toUIMessages` produces and `fromUIMessages` reads: `{ messages }`, the `messages` of
  * `useChat` (or of a stored chat).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIUIMessages = { readonly messages: Array<AIUIMessage> }
@@ -220,7 +220,7 @@ const finish = (b: Building): AIUIMessage => {
  * const r = toUIMessages()([textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')])
  * if (E.isRight(r)) r.right.request.messages[1]?.parts // [{ type: 'step-start' }, { type: 'text', text: 'Hello!', state: 'done' }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toUIMessages =

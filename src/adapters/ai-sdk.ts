@@ -45,7 +45,7 @@ export type AIProviderOptions = { readonly [provider: string]: { readonly [key: 
 /**
  * A JSON value, as the AI SDK types tool outputs and provider options.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIJsonValue = null | string | number | boolean | Array<AIJsonValue> | { readonly [key: string]: AIJsonValue }
@@ -88,7 +88,7 @@ export type AIToolResultPart = {
  * The output of an AI SDK tool result: text, JSON, an error as either, a denied execution, or
  * content parts (kept as they came).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIToolResultOutput =
@@ -100,7 +100,7 @@ export type AIToolResultOutput =
 /**
  * An AI SDK tool approval request (assistant content) or response (tool content), kept as it came.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AIToolApprovalPart =

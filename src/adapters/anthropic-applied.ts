@@ -24,7 +24,7 @@ const isApplied = (u: unknown): u is AppliedContextEdit =>
  * appliedEditsOf({ context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 8, cleared_input_tokens: 50_000 }] } })
  * // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 8, cleared_input_tokens: 50000 }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const appliedEditsOf = (response: unknown): ReadonlyArray<AppliedContextEdit> => {
@@ -38,7 +38,7 @@ export const appliedEditsOf = (response: unknown): ReadonlyArray<AppliedContextE
 /**
  * The metadata key under which `fromAnthropicMessage` keeps a response's applied edits.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const CONTEXT_EDITS_KEY = 'contextEdits'

@@ -21,7 +21,7 @@ import { isObject } from '../internal/object.ts'
  * Every content block type `fromAnthropic` and `fromAnthropicMessage` read: those of the stable and
  * beta Messages API, in requests and responses. Blocks of other types are kept verbatim too.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const ANTHROPIC_BLOCK_TYPES = [
@@ -54,7 +54,7 @@ export const ANTHROPIC_BLOCK_TYPES = [
 /**
  * A content block type of the Messages API (see `ANTHROPIC_BLOCK_TYPES`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AnthropicBlockType = (typeof ANTHROPIC_BLOCK_TYPES)[number]

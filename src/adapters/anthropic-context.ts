@@ -32,7 +32,7 @@ import { isObject } from '../internal/object.ts'
  * Options of {@link contextEditFromPrune}: the prune's options, and the trigger when it should not
  * be `protectTokens`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type PruneEditOptions = PruneOptions & {
@@ -54,7 +54,7 @@ export type PruneEditOptions = PruneOptions & {
  * contextEditFromPrune({ protectTokens: 30_000, minimumSavings: 5_000, protectedTools: ['web_search'] })([textMessage('user', 'hi')])
  * // { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30000 }, keep: { type: 'tool_uses', value: 0 }, clear_at_least: { type: 'input_tokens', value: 5000 }, exclude_tools: ['web_search'] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const contextEditFromPrune =
@@ -99,7 +99,7 @@ export const contextEditFromPrune =
  * if (E.isRight(r)) r.right.request.context_management // { edits: [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 3 } }] }
  * if (E.isRight(r)) r.right.request.betas // ['context-management-2025-06-27']
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const withContextEdits =
@@ -125,7 +125,7 @@ export { appliedEditsOf, CONTEXT_EDITS_KEY } from './anthropic-applied.ts'
  * read and `tokensBefore` that plus every edit's `cleared_input_tokens`; and the thinking turns
  * cleared, and the edits themselves.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ContextEditReport = PruneReport & { readonly clearedThinkingTurns: number; readonly applied: ReadonlyArray<AppliedContextEdit> }
@@ -141,7 +141,7 @@ export type ContextEditReport = PruneReport & { readonly clearedThinkingTurns: n
  * const report = contextEditReport(appliedEditsOf(response), response.usage.input_tokens)
  * report.tokensBefore - report.tokensAfter // the input tokens the edits cleared
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const contextEditReport = (applied: ReadonlyArray<AppliedContextEdit>, tokensAfter: number): ContextEditReport => {
@@ -164,7 +164,7 @@ export const contextEditReport = (applied: ReadonlyArray<AppliedContextEdit>, to
  * import { anthropicInputTokens } from 'chatfold/adapters'
  * anthropicInputTokens({ usage: { input_tokens: 900, cache_read_input_tokens: 100 } }) // 1000
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const anthropicInputTokens = (response: unknown): number => {

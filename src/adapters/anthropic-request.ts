@@ -30,7 +30,7 @@ import { type CacheHints, withAnthropicBreakpoints } from './cache-hints.ts'
  * import type { AnthropicTool } from 'chatfold/adapters'
  * const tool: AnthropicTool = { name: 'ls', description: 'Lists files', input_schema: { type: 'object', properties: {} } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AnthropicTool = { readonly name?: string; readonly type?: string; readonly [field: string]: unknown }
@@ -45,7 +45,7 @@ export type AnthropicTool = { readonly name?: string; readonly type?: string; re
  * import type { AnthropicRequestBody } from 'chatfold/adapters'
  * const body: AnthropicRequestBody = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AnthropicRequestBody = AnthropicRequest & {
@@ -131,7 +131,7 @@ const choiceOf = (u: unknown): { readonly choice?: ToolChoice; readonly parallel
  * fromAnthropicRequest({ model: 'claude-sonnet-4-5', max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [{ role: 'user', content: 'Hi' }] })
  * // Right({ model: 'claude-sonnet-4-5', messages: [user "Hi"], settings: { maxOutputTokens: 1024 }, providerFields: { anthropic: { thinking: … } } })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromAnthropicRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
@@ -229,7 +229,7 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  *   r.right.report.notes // [{ kind: 'setting_dropped', setting: 'seed', reason: 'the Messages API has no seed' }]
  * }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toAnthropicRequest =

@@ -63,7 +63,7 @@ export type AnthropicBlock =
  * import type { AnthropicProviderBlock } from 'chatfold/adapters'
  * const block: AnthropicProviderBlock = { type: 'compaction', content: 'The user asked for a parser; it is written.' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type AnthropicProviderBlock = { readonly type: string; readonly [field: string]: unknown }

@@ -24,7 +24,7 @@ import { isObject } from '../internal/object.ts'
  * The tool name a Gemini code execution (`executableCode` with an id) becomes on other providers:
  * a call of this name with arguments `{ language, code }`, answered by the execution's result.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const CODE_EXECUTION_TOOL = 'code_execution'

@@ -31,7 +31,7 @@ import { isObject } from '../internal/object.ts'
  * Every key of a Gemini `Part` that `fromGemini` reads: the data keys (one a part) and the fields
  * beside them. A type-level test checks it against the installed `@google/genai` `Part`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const GEMINI_PART_KEYS = [

@@ -43,7 +43,7 @@ import { isObject } from '../internal/object.ts'
  * import type { GeminiRequestBody } from 'chatfold/adapters'
  * const body: GeminiRequestBody = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], generationConfig: { temperature: 0.2 } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type GeminiRequestBody = {
@@ -192,7 +192,7 @@ const nearestChoice = (config: Obj): ToolChoice | undefined => {
  *   generationConfig: { temperature: 0.2, thinkingConfig: { thinkingBudget: 1024 } },
  * })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => (isObject(u) && isObject(u['config']) ? fromSdkParameters(u, u['config']) : fromRestBody(u))
@@ -321,7 +321,7 @@ const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
  * const r = toGeminiRequest()({ model: 'gemini-2.5-pro', messages: [textMessage('user', 'Hi')], settings: { temperature: 0.2 } })
  * if (E.isRight(r)) r.right.request.generationConfig // { temperature: 0.2 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toGeminiRequest =

@@ -161,7 +161,7 @@ const readRequest = (api: Api, body: unknown, messages: ChatRequest['messages'])
  *   reasoning: { effort: 'low' },
  * })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromOpenAIResponsesRequest = (body: unknown): E.Either<DecodeFailure, ChatRequest> =>
@@ -180,7 +180,7 @@ const markStringInput = (ms: ChatRequest['messages']): ChatRequest['messages'] =
  * import { fromOpenAIChatRequest } from 'chatfold/adapters'
  * fromOpenAIChatRequest({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2, response_format: { type: 'json_object' } })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromOpenAIChatRequest = (body: unknown): E.Either<DecodeFailure, ChatRequest> =>
@@ -231,7 +231,7 @@ const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Re
  * const r = toOpenAIResponsesRequest()({ model: 'gpt-5', messages: [textMessage('user', 'Hi')], settings: { maxOutputTokens: 256, topK: 40 } })
  * if (E.isRight(r)) r.right.request // { model: 'gpt-5', max_output_tokens: 256, input: [{ type: 'message', role: 'user', content: 'Hi' }] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toOpenAIResponsesRequest =
@@ -263,7 +263,7 @@ const stringInput = (request: ChatRequest, history: OpenAIResponsesRequest): { r
  * import type { OpenAIResponsesBody } from 'chatfold/adapters'
  * const body: OpenAIResponsesBody = { model: 'gpt-5', input: 'Hi', max_output_tokens: 256 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type OpenAIResponsesBody = Obj & { readonly input: string | OpenAIResponsesRequest['input']; readonly instructions?: string }
@@ -275,7 +275,7 @@ export type OpenAIResponsesBody = Obj & { readonly input: string | OpenAIRespons
  * import type { OpenAIChatBody } from 'chatfold/adapters'
  * const body: OpenAIChatBody = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }], temperature: 0 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type OpenAIChatBody = Obj & OpenAIChatRequest
@@ -292,7 +292,7 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
  * const r = toOpenAIChatRequest()({ model: 'gpt-4.1', messages: [textMessage('user', 'Hi')], toolChoice: { type: 'auto' }, tools: [] })
  * if (E.isRight(r)) r.right.request // { model: 'gpt-4.1', tools: [], tool_choice: 'auto', messages: [{ role: 'user', content: 'Hi' }] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toOpenAIChatRequest =

@@ -29,7 +29,7 @@ import { isObject } from '../internal/object.ts'
  * The Responses input item types mapped to built-in parts: messages to text (and media), reasoning
  * to reasoning, function and custom tool calls and their outputs to tool calls and results.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const OPENAI_RESPONSES_MAPPED_ITEMS = ['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output'] as const
@@ -39,7 +39,7 @@ export const OPENAI_RESPONSES_MAPPED_ITEMS = ['message', 'reasoning', 'function_
  * item type), in their place: hosted tool calls and their outputs, MCP items, compaction (a
  * compaction boundary), item references, programs, tool search.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const OPENAI_RESPONSES_KEPT_ITEMS = [
@@ -74,7 +74,7 @@ export const OPENAI_RESPONSES_KEPT_ITEMS = [
  * refusal. Text-like parts become text; images and files by URL or bytes become image and file
  * parts; anything else (a file id only, …) is kept as a provider part in place.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const OPENAI_RESPONSES_CONTENT = ['input_text', 'input_image', 'input_file', 'output_text', 'refusal'] as const
@@ -84,7 +84,7 @@ export const OPENAI_RESPONSES_CONTENT = ['input_text', 'input_image', 'input_fil
  * `developer` and `system` messages are system messages; a `function` message (deprecated) is kept
  * as a provider part; custom tool calls are tool calls whose arguments are `{"input": …}`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const OPENAI_CHAT_CONTENT = ['text', 'image_url', 'input_audio', 'file', 'refusal'] as const
@@ -92,7 +92,7 @@ export const OPENAI_CHAT_CONTENT = ['text', 'image_url', 'input_audio', 'file', 
 /**
  * The Chat Completions message roles chatfold reads and writes back.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const OPENAI_CHAT_ROLES = ['developer', 'system', 'user', 'assistant', 'tool', 'function'] as const
@@ -100,7 +100,7 @@ export const OPENAI_CHAT_ROLES = ['developer', 'system', 'user', 'assistant', 't
 /**
  * The Chat Completions tool call types: `function` and `custom`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const OPENAI_CHAT_TOOL_CALLS = ['function', 'custom'] as const

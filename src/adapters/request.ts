@@ -23,7 +23,7 @@ import { isObject } from '../internal/object.ts'
  * import type { JsonSchema } from 'chatfold/adapters'
  * const schema: JsonSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type JsonSchema = Readonly<Record<string, unknown>>
@@ -38,7 +38,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>
  * const read: ToolDefinition = { type: 'function', name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }
  * const search: ToolDefinition = { type: 'provider', provider: 'anthropic', kind: 'web_search_20250305', data: { type: 'web_search_20250305', name: 'web_search', max_uses: 5 } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ToolDefinition =
@@ -60,7 +60,7 @@ export type ToolDefinition =
  * import type { ToolChoice } from 'chatfold/adapters'
  * const choice: ToolChoice = { type: 'tool', name: 'read_file' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ToolChoice =
@@ -78,7 +78,7 @@ export type ToolChoice =
  * import type { RequestSettings } from 'chatfold/adapters'
  * const settings: RequestSettings = { maxOutputTokens: 1024, temperature: 0.2, stop: ['\n\nHuman:'] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type RequestSettings = {
@@ -111,7 +111,7 @@ export type RequestSettings = {
  *   settings: { maxOutputTokens: 1024 },
  * }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ChatRequest = {

@@ -17,7 +17,7 @@ import { isObject } from '../internal/object.ts'
  * import type { RequestProvider } from 'chatfold/adapters'
  * const provider: RequestProvider = 'anthropic'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type RequestProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ai-sdk'
@@ -30,7 +30,7 @@ export type RequestProvider = 'openai-chat' | 'openai-responses' | 'anthropic' |
  * import type { RequestViolation } from 'chatfold/adapters'
  * const v: RequestViolation = { path: 'messages[1].content[0].text', rule: 'anthropic/text-not-blank', message: 'a text block must hold non-whitespace text' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type RequestViolation = { readonly path: string; readonly rule: string; readonly message: string }

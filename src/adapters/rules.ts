@@ -33,7 +33,7 @@ const PROVIDERS: Readonly<Record<RequestProvider, { readonly rules: ReadonlyArra
  * checkRequest('anthropic')({ messages: [{ role: 'user', content: ' ' }] })
  * // [{ path: 'messages[0].content', rule: 'anthropic/text-not-blank', message: 'a text block must hold non-whitespace text' }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const checkRequest =

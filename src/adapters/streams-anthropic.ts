@@ -14,7 +14,7 @@ import { isObject } from '../internal/object.ts'
 /**
  * The content block delta types `anthropicStream` reads: every one of the stable and beta API.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const ANTHROPIC_DELTA_TYPES = ['text_delta', 'thinking_delta', 'signature_delta', 'input_json_delta', 'citations_delta', 'compaction_delta'] as const

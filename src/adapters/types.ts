@@ -92,7 +92,7 @@ export type AdapterNote =
  * formatAdapterNote({ kind: 'provider_part_dropped', messageId: 'm3', provider: 'anthropic', type: 'mcp_tool_use', reason: 'no MCP on this provider' })
  * // 'message "m3": left out anthropic "mcp_tool_use": no MCP on this provider'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const formatAdapterNote = (n: AdapterNote): string => {

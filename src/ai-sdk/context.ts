@@ -27,6 +27,7 @@ import { type Mirror, mirrorOf } from './mirror.ts'
 import { type Boundary, loadBoundary, saveBoundary } from './context-state.ts'
 import type { ContextStateStore } from './state.ts'
 import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
+import { ContextError } from './errors.ts'
 
 // --- model ---
 
@@ -39,7 +40,7 @@ import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
  * import type { ContextOptions } from 'chatfold/ai-sdk'
  * const options: ContextOptions = { contextWindow: 200_000, reserveTokens: 16_000, estimate: heuristic, pruning: { protectedTools: ['read_file'] } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextOptions = {
@@ -85,7 +86,7 @@ export type ContextOptions = {
  * import type { ContextRecord } from 'chatfold/ai-sdk'
  * const record: ContextRecord = { limit: 183_616, tokensBefore: 402_113, tokensAfter: 61_200, prunedResults: 0, prunedArgs: 0, summarisedUpTo: 240, compaction: null }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextRecord = {
@@ -143,8 +144,8 @@ const summaryText = (m: Message | undefined): string => (m === undefined ? '' : 
  * A keeper of conversations: `fit(key, input)` gives the history to send for the conversation
  * `key`, within `contextWindow − reserveTokens` counted as `input.provider` counts (tools included);
  * `decode` reads the framework's messages (one message each), only those past the prefix the
- * previous call of the conversation shares. Rejects with a `TypeError` on messages `decode` refuses,
- * and with an `Error` when not even the system prompt, a summary and the last request fit.
+ * previous call of the conversation shares. Rejects with a `ContextError`: `unreadable` on messages
+ * `decode` refuses, `too-large` when not even the system prompt, a summary and the last request fit.
  */
 export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: ReadonlyArray<W>) => E.Either<DecodeFailure, Messages>) => {
   const conversations = new Map<string, Conversation<W>>()
@@ -197,7 +198,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const count = counter(provider)
     const c = conversation(key, limit, count)
     const mirrored = mirrorOf(c.mirror, input.wire, decode)
-    if (E.isLeft(mirrored)) throw new TypeError(`Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
+    if (E.isLeft(mirrored)) throw new ContextError('unreadable', `Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
     const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
@@ -260,7 +261,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     if (r === undefined || total(r.sent) > limit) r = (await attempt('message', Math.floor(keep / 4))) ?? r
     if (r === undefined || total(r.sent) > limit) {
       const least = r === undefined ? total(xs) : total(r.sent)
-      throw new Error(`Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`)
+      throw new ContextError('too-large', `Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`)
     }
     const last = ms[r.covered - 1]
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }

@@ -18,6 +18,7 @@ import {
   toolChoiceOf,
   toolDefinitionsOf,
 } from './prompt.ts'
+import { ContextError } from './errors.ts'
 
 /**
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), the key
@@ -31,7 +32,7 @@ import {
  * import type { ContextMiddlewareOptions } from 'chatfold/ai-sdk'
  * const options: ContextMiddlewareOptions = { contextWindow: 128_000, conversationKey: (params) => String(params.headers?.['x-chat-id'] ?? '') }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string; readonly cache?: 'auto' | 'off' }
@@ -49,7 +50,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through as it came, but for
  * the prompt-cache hints written into every call (`cache`, on by default: Anthropic breakpoints,
  * OpenAI's `promptCacheKey`). Rejects when not even the system prompt, a summary and the last
- * request fit.
+ * request fit (a `ContextError`, `code` `too-large`).
  *
  * @example
  * import { generateText, wrapLanguageModel } from 'ai'
@@ -64,7 +65,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * const { text } = await generateText({ model, prompt: 'Fix the failing test.' })
  * text // 'Done.'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageModelMiddleware => {
@@ -86,7 +87,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
       })
       if (fitted.record === undefined) return hinted(params)
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
-      if (E.isLeft(prompt)) throw new Error(`Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
+      if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
       const out = hinted({ ...params, prompt: prompt.right.request })
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })

@@ -14,6 +14,7 @@
  */
 export { type ContextOptions, type ContextRecord } from './context.ts'
 export { contextMiddleware, type ContextMiddlewareOptions } from './middleware.ts'
+export { ContextError, type ContextErrorCode, UIMessageStoreError, type UIMessageStoreErrorCode } from './errors.ts'
 export { contextPrepareStep, type ContextPrepareStepOptions } from './prepare-step.ts'
 export {
   fromLanguageModelPrompt,
@@ -26,3 +27,4 @@ export {
 } from './prompt.ts'
 export * from './persistence.ts'
 export { chatStoreContextState, type ChatStoreContextStateOptions, type ContextStateStore, memoryContextState } from './state.ts'
+export { contextRecordOf } from './record.ts'

@@ -25,11 +25,11 @@ import { formatDecodeFailure } from '../message/failure.ts'
 import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk-ui.ts'
 import { fromUIMessages } from '../adapters/ai-sdk-ui-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
+import type { ChatStore } from '../store/store.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
-import { type Held, type HttpStoreOptions, type InProcessStoreOptions, inProcess, overHttp, type Row } from './store-backend.ts'
-
-export { type HttpStoreOptions, type InProcessStoreOptions } from './store-backend.ts'
+import { type Held, inProcess, overHttp, type Row } from './store-backend.ts'
+import { UIMessageStoreError } from './errors.ts'
 
 // --- records ---
 
@@ -51,7 +51,7 @@ const recordOf = (h: Held): Stored => {
   const kept = isObject(h.metadata) ? h.metadata[KEY] : undefined
   if (isObject(kept) && Array.isArray(kept['messages'])) {
     const d = decodeMessages(kept['messages'])
-    if (E.isLeft(d)) throw new TypeError(`Cannot load message ${JSON.stringify(h.id)}: ${formatDecodeFailure(d.left)}`)
+    if (E.isLeft(d)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(h.id)}: ${formatDecodeFailure(d.left)}`)
     const common = { storeId: h.id, wire: kept['messages'], messages: d.right, ...(typeof kept['n'] === 'number' ? { n: kept['n'] } : {}) }
     if (kept['compaction'] === true) return { type: 'compaction', ...common }
     const uiId = typeof kept['ui'] === 'string' ? kept['ui'] : h.id
@@ -62,7 +62,13 @@ const recordOf = (h: Held): Stored => {
   return { type: 'ui', storeId: h.id, uiId: h.id, revision: 1, wire: undefined, messages: [message] }
 }
 
-/** Where two JSON values first differ (object keys in any order), as a path (`''` for the root); `undefined` when they are equal. */
+/** The keys of an object that JSON keeps: those whose value is not `undefined`. */
+const jsonKeys = (o: Readonly<Record<string, unknown>>): ReadonlyArray<string> => Object.keys(o).filter((k) => o[k] !== undefined)
+
+/**
+ * Where two JSON values first differ (object keys in any order, a key whose value is `undefined`
+ * as absent), as a path (`''` for the root); `undefined` when they are equal.
+ */
 const firstDifference = (a: unknown, b: unknown, path: string): string | undefined => {
   if (a === b) return undefined
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -73,8 +79,8 @@ const firstDifference = (a: unknown, b: unknown, path: string): string | undefin
     return a.length === b.length ? undefined : `${path}[${Math.min(a.length, b.length)}]`
   }
   if (!isObject(a) || !isObject(b)) return path
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (!Object.prototype.hasOwnProperty.call(a, k) || !Object.prototype.hasOwnProperty.call(b, k)) return `${path}.${k}`
+  for (const k of new Set([...jsonKeys(a), ...jsonKeys(b)])) {
+    if (a[k] === undefined || b[k] === undefined) return `${path}.${k}`
     const d = firstDifference(a[k], b[k], `${path}.${k}`)
     if (d !== undefined) return d
   }
@@ -116,14 +122,14 @@ const arrange = (records: ReadonlyArray<Stored>): ReadonlyArray<Stored> => {
  */
 const messagesOfUI = (ui: UIMessage): Messages => {
   const r = fromUIMessages({ messages: [ui] })
-  if (E.isLeft(r)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
+  if (E.isLeft(r)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
   const ms = r.right.map((m, i) => (i === 0 ? { ...m, id: ui.id } : { ...m, id: `${ui.id}~${i}` }))
   const back = toUIMessages()(ms)
-  if (E.isLeft(back)) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
+  if (E.isLeft(back)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
   // an assistant message comes back opened by a `step-start` part, as the AI SDK streams it: one without is the same message
   const expected = ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { ...ui, parts: [{ type: 'step-start' }, ...ui.parts] } : ui
   const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(expected)), '')
-  if (lost !== undefined) throw new TypeError(`Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
+  if (lost !== undefined) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
   return ms
 }
 
@@ -152,18 +158,57 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
     return [{ id: r.storeId, role: m.role === 'assistant' ? 'assistant' : 'user', metadata: { [KEY]: { compaction: info ?? {} } }, parts: [{ type: 'text', text: summaryText(m) }] }]
   }
   const back = toUIMessages()(r.messages)
-  if (E.isLeft(back)) throw new TypeError(`Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
+  if (E.isLeft(back)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
   return back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
 }
 
 // --- the public face ---
 
 /**
+ * Where the UI messages are kept: a store served over HTTP (`chatfold serve`, the Cloudflare or
+ * Deno entry), its URL and bearer token; `fetch` replaces the global one (a handler in the same
+ * process, a client with retries).
+ *
+ * @since 0.1.0
+ * @category ai-sdk
+ */
+export type HttpStoreOptions = {
+  readonly url: string
+  readonly token?: string
+  readonly conversationId: string
+  readonly fetch?: (request: Request) => Promise<Response>
+  /**
+   * Called with the error of a save `onFinish` could not make, before `onFinish` rejects with it.
+   * The AI SDK then ends the response stream with that error, but a client that went away, or a
+   * stream read with `consumeStream()`, drops it: log or report it here.
+   */
+  readonly onError?: (error: unknown) => void
+}
+
+/**
+ * Where the UI messages are kept: a `ChatStore` in this process (`createChatStore`, or
+ * `openDurableStore` on a file, Durable Object or Deno KV storage; a save waits for its `flush`).
+ *
+ * @since 0.1.0
+ * @category ai-sdk
+ */
+export type InProcessStoreOptions = {
+  readonly store: ChatStore
+  readonly conversationId: string
+  /**
+   * Called with the error of a save `onFinish` could not make, before `onFinish` rejects with it.
+   * The AI SDK then ends the response stream with that error, but a client that went away, or a
+   * stream read with `consumeStream()`, drops it: log or report it here.
+   */
+  readonly onError?: (error: unknown) => void
+}
+
+/**
  * What a save did: the UI message ids stored for the first time, those stored again as a new
  * revision (their content changed), how many were held already as they are, and how many it left
  * out as the oldest, which the store dropped (past its history limit).
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revised: ReadonlyArray<string>; readonly unchanged: number; readonly skipped: number }
@@ -171,7 +216,7 @@ export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revis
 /**
  * A conversation's UI messages kept in a chat store.
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type UIMessageStore = {
@@ -189,7 +234,10 @@ export type UIMessageStore = {
    * `maxHistorySize` a conversation, and drops the oldest (`load` gives what it holds).
    */
   readonly dropped: () => Promise<number>
-  /** Saves `messages` of a finished stream: pass it as `toUIMessageStreamResponse({ onFinish })`. */
+  /**
+   * Saves `messages` of a finished stream: pass it as `toUIMessageStreamResponse({ onFinish })`. A
+   * save it cannot make goes to the options' `onError`, and rejects (the stream ends with it).
+   */
   readonly onFinish: (event: { readonly messages: ReadonlyArray<UIMessage> }) => Promise<void>
 }
 
@@ -199,7 +247,8 @@ export type UIMessageStore = {
  * store message whose id is the UI message's, a retried save stores nothing twice, and a message
  * saved again with other content is stored as its next revision. A UI message that
  * `fromUIMessages` cannot read, or a store that refuses a message (a 401, a body over its limit),
- * is an error naming it.
+ * is an error naming it (a `UIMessageStoreError`, whose `code` says why); `onFinish` also hands it to `onError`, since a stream may have no reader
+ * left to see it.
  *
  * @example
  * import { createChatStore } from 'chatfold/store'
@@ -209,7 +258,7 @@ export type UIMessageStore = {
  * await chat.load() // [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }]
  * // over HTTP: uiMessageStore({ url: 'https://chat.example.com', token, conversationId: 'support-42' })
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions): UIMessageStore => {
@@ -225,14 +274,14 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
     if ((await backend.add(row)) === 'added') return
     const held = (await records()).find((r) => r.storeId === row.message_id)
     if (held === undefined || !sameJson(held.wire, wire)) {
-      throw new Error(`Cannot save message ${JSON.stringify(row.message_id)}: the store holds a different message under this id`)
+      throw new UIMessageStoreError('conflict', `Cannot save message ${JSON.stringify(row.message_id)}: the store holds a different message under this id`)
     }
   }
 
   const save = async (messages: ReadonlyArray<UIMessage>): Promise<SaveReport> => {
     const noId = messages.findIndex((ui) => !ChatIdC.is(ui.id))
     // the AI SDK streams a message without an id unless toUIMessageStreamResponse is given a generateMessageId
-    if (noId >= 0) throw new TypeError(`Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
+    if (noId >= 0) throw new UIMessageStoreError('no-id', `Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
     const latest = new Map<string, Stored>()
     const stored = await records()
     let n = nextNumber(stored)
@@ -280,7 +329,7 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
 
   const saveCompaction = async (summary: Message): Promise<void> => {
     if (!isCompactionSummary(summary) && !summary.parts.some(isCompactionBoundary)) {
-      throw new TypeError(`Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
+      throw new UIMessageStoreError('not-compaction', `Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
     }
     const wire = encodeMessages([summary])
     const held = await records()
@@ -289,10 +338,19 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
     await add({ message_id: summary.id, role: summary.role === 'assistant' ? 'assistant' : 'user', content: summaryText(summary), metadata }, wire)
   }
 
+  const onFinish = async (event: { readonly messages: ReadonlyArray<UIMessage> }): Promise<void> => {
+    try {
+      await save(event.messages)
+    } catch (e) {
+      // the stream that called this may have no reader left to see the error: the options' hook does
+      options.onError?.(e)
+      throw e
+    }
+  }
   const loadHistory = async (): Promise<Messages> => arrange(await records()).flatMap((r) => r.messages)
   const load = async (): Promise<Array<UIMessage>> => arrange(await records()).flatMap(uiOf)
   const dropped = async (): Promise<number> => droppedOf(await records())
-  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish: async (event) => void (await save(event.messages)) }
+  return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish }
 }
 
 /**
@@ -306,7 +364,7 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
  * import { textMessage } from 'chatfold/message'
  * sinceCompaction([textMessage('system', 'Be brief.'), textMessage('user', 'Hi')]).length // 2
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export const sinceCompaction = (ms: Messages): Messages => {

@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../adapters/request.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
 import { providerOfModel } from './prompt.ts'
+import { ContextError } from './errors.ts'
 
 /**
  * Options of {@link contextPrepareStep}: those of the context kept, and what the step's messages do
@@ -28,7 +29,7 @@ import { providerOfModel } from './prompt.ts'
  *   onRecord: (record, step) => console.log(step, record.tokensBefore, '→', record.tokensAfter),
  * }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextPrepareStepOptions = ContextOptions & {
@@ -63,10 +64,12 @@ const idsOf = (model: LanguageModel): { readonly provider: string; readonly mode
  * })
  * text // 'Done.'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
-export const contextPrepareStep = (options: ContextPrepareStepOptions) => {
+export const contextPrepareStep = (
+  options: ContextPrepareStepOptions,
+): ((step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }) => Promise<{ messages: Array<ModelMessage> } | undefined>) => {
   const keeper = createContextKeeper<ModelMessage>(options, (ws) => fromModelMessages({ messages: ws }))
   const system: ReadonlyArray<ModelMessage> = options.system === undefined ? [] : [{ role: 'system', content: options.system }]
   return async (step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }): Promise<{ messages: Array<ModelMessage> } | undefined> => {
@@ -78,7 +81,7 @@ export const contextPrepareStep = (options: ContextPrepareStepOptions) => {
     })
     if (fitted.record === undefined) return undefined
     const out = toModelMessages({ repair: 'repair' })(fitted.messages)
-    if (E.isLeft(out)) throw new Error(`Cannot write the messages: ${formatAdapterError(out.left)}`)
+    if (E.isLeft(out)) throw new ContextError('unwritable', `Cannot write the messages: ${formatAdapterError(out.left)}`)
     const notes = notesOf(out.right.report)
     options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes }, step.stepNumber)
     const messages = out.right.request.messages as Array<ModelMessage>

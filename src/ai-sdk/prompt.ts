@@ -30,7 +30,7 @@ import { isObject } from '../internal/object.ts'
  * import type { LanguageModelCallOptions } from 'chatfold/ai-sdk'
  * const params: LanguageModelCallOptions = { prompt: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type LanguageModelCallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params']
@@ -42,7 +42,7 @@ export type LanguageModelCallOptions = Parameters<NonNullable<LanguageModelMiddl
  * import type { LanguageModelPrompt } from 'chatfold/ai-sdk'
  * const prompt: LanguageModelPrompt = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type LanguageModelPrompt = LanguageModelCallOptions['prompt']
@@ -88,7 +88,7 @@ const unstash = (m: Message): Message => (m.parts.some((p) => isObject(aiFields(
  * import { fromLanguageModelPrompt } from 'chatfold/ai-sdk'
  * fromLanguageModelPrompt([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }])
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromLanguageModelPrompt = (prompt: LanguageModelPrompt): E.Either<DecodeFailure, Messages> => {
@@ -175,7 +175,7 @@ const promptMessage = (u: { readonly role: string; readonly content: unknown }):
  * const r = toLanguageModelPrompt()([textMessage('user', 'Hi')])
  * if (E.isRight(r)) r.right.request // [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toLanguageModelPrompt =
@@ -197,7 +197,7 @@ export const toLanguageModelPrompt =
  * toolDefinitionsOf([{ type: 'function', name: 'ls', inputSchema: { type: 'object', properties: {} } }])
  * // [{ type: 'function', name: 'ls', inputSchema: { type: 'object', properties: {} } }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toolDefinitionsOf = (tools: LanguageModelCallOptions['tools']): ReadonlyArray<ToolDefinition> =>
@@ -214,7 +214,7 @@ export const toolDefinitionsOf = (tools: LanguageModelCallOptions['tools']): Rea
  * import { toolChoiceOf } from 'chatfold/ai-sdk'
  * toolChoiceOf({ type: 'tool', toolName: 'ls' }) // { type: 'tool', name: 'ls' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const toolChoiceOf = (choice: LanguageModelCallOptions['toolChoice']): ToolChoice | undefined =>
@@ -229,7 +229,7 @@ export const toolChoiceOf = (choice: LanguageModelCallOptions['toolChoice']): To
  * import { providerOfModel } from 'chatfold/ai-sdk'
  * providerOfModel({ provider: 'amazon-bedrock', modelId: 'anthropic.claude-sonnet-4-5' }) // 'anthropic'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const providerOfModel = (model: { readonly provider: string; readonly modelId: string }): ProviderId => {

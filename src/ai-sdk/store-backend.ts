@@ -1,45 +1,27 @@
 /**
- * Where a chat store is reached from the AI SDK entry: in this process or over HTTP, as the little
- * the persistence and the context state need of it (a conversation's messages, and adding one).
- * Private to `chatfold/ai-sdk`.
+ * The chat store's side of `uiMessageStore`: listing a conversation's messages and adding one, to
+ * a `ChatStore` in this process or to a store served over HTTP.
  *
  * @module
  */
 import * as E from 'fp-ts/Either'
+import { type Part } from '../message/part-model.ts'
+import { formatDecodeFailure } from '../message/failure.ts'
+import { fromChatContent } from '../store/content.ts'
 import type { ChatStore } from '../store/store.ts'
 import { getConversation } from '../store/query.ts'
 import { ChatMessageC } from '../store/snapshot.ts'
-import { fromChatContent } from '../store/content.ts'
-import { type Part } from '../message/part-model.ts'
-import { formatDecodeFailure } from '../message/failure.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
+import { UIMessageStoreError } from './errors.ts'
 
-/**
- * Where the UI messages are kept: a store served over HTTP (`chatfold serve`, the Cloudflare or
- * Deno entry), its URL and bearer token; `fetch` replaces the global one (a handler in the same
- * process, a client with retries).
- *
- * @since 0.3.0
- * @category ai-sdk
- */
-export type HttpStoreOptions = {
+/** A store served over HTTP: its URL, bearer token, the conversation, and the `fetch` to ask it with. */
+export type HttpTarget = {
   readonly url: string
   readonly token?: string
   readonly conversationId: string
   readonly fetch?: (request: Request) => Promise<Response>
 }
-
-/**
- * Where the UI messages are kept: a `ChatStore` in this process (`createChatStore`, or
- * `openDurableStore` on a file, Durable Object or Deno KV storage; a save waits for its `flush`).
- *
- * @since 0.3.0
- * @category ai-sdk
- */
-export type InProcessStoreOptions = { readonly store: ChatStore; readonly conversationId: string }
-
-// --- the store's side ---
 
 /** A message the store holds: its id, and the chatfold messages it stands for. */
 export type Held = { readonly id: string; readonly role: 'user' | 'assistant'; readonly parts: ReadonlyArray<Part>; readonly metadata: unknown }
@@ -56,7 +38,7 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
     const r = store.submit({ ...row, conversation_id: conversationId })
     if (E.isLeft(r)) {
       if (r.left.type === 'duplicate_message') return 'held'
-      throw new TypeError(`Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
+      throw new UIMessageStoreError('refused', `Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
     }
     await store.flush?.()
     return 'added'
@@ -64,17 +46,17 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
 })
 
 /** The error of an answer other than the one expected: its status and the store's message. */
-const answerError = async (what: string, res: Response): Promise<Error> => {
+const answerError = async (what: string, res: Response): Promise<UIMessageStoreError> => {
   const text = await res.text().catch(() => '')
   let message = text.slice(0, 500)
   // not JSON: the text as it came
   const body = parseJsonText(text)
   const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
   if (isObject(error) && typeof error['message'] === 'string') message = error['message']
-  return new Error(`${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`)
+  return new UIMessageStoreError('refused', `${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`, { status: res.status })
 }
 
-export const overHttp = (o: HttpStoreOptions): Backend => {
+export const overHttp = (o: HttpTarget): Backend => {
   const base = o.url.replace(/\/+$/, '')
   const send = o.fetch ?? ((request: Request) => fetch(request))
   const post = (path: string, body: unknown): Promise<Response> =>
@@ -91,10 +73,10 @@ export const overHttp = (o: HttpStoreOptions): Backend => {
       if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
       const body: unknown = await res.json()
       const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
-      if (rows === undefined) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
+      if (rows === undefined) throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
       return rows.map((u: unknown, i) => {
         const d = ChatMessageC.decode(u)
-        if (E.isLeft(d)) throw new TypeError(`Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
+        if (E.isLeft(d)) throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
         return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
       })
     },
@@ -106,4 +88,3 @@ export const overHttp = (o: HttpStoreOptions): Backend => {
     },
   }
 }
-

@@ -81,7 +81,7 @@ const asRecord = (r: Entry | Deleted): JsonRecord => {
 /**
  * A `SessionStore` with everything the SDK may call implemented, and `history`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load' | 'listSessions' | 'delete' | 'listSubkeys'>> & {
@@ -108,7 +108,7 @@ export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load
  * const sessionStore = chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: Infinity })))
  * // query({ prompt, options: { sessionStore } })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {

@@ -51,7 +51,7 @@ const tokenValue = (value: string): string => {
  * const program = new Command('chatfold').addCommand(serveCommand())
  * program.commands.map((c) => c.name()) // ['serve']
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cli
  */
 export const serveCommand = (): Command =>
@@ -99,7 +99,7 @@ const REPAIR_EXAMPLES = 5
  * const program = new Command('chatfold').addCommand(repairStoreCommand({ out: () => {}, err: () => {}, errIsTTY: false }))
  * program.commands.map((c) => c.name()) // ['repair-store']
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cli
  */
 export const repairStoreCommand = (io: CliIO): Command =>

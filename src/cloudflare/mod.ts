@@ -31,7 +31,7 @@ const randomOwner = (): string => Array.from(crypto.getRandomValues(new Uint8Arr
 /**
  * The part of a Durable Object's state the store's object uses (`ctx`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type DurableObjectStateLike = {
@@ -46,7 +46,7 @@ export type DurableObjectStateLike = {
  * to set the secret; false serves loopback host names only, for a local `workerd serve`), and
  * `leaseMs`, how long the store's lease lasts (3 s: what a restart after a crash may wait).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type ChatStoreObjectOptions = ChatHandlerOptions & { readonly snapshotEvery?: number; readonly requireToken?: boolean; readonly leaseMs?: number }
@@ -54,7 +54,7 @@ export type ChatStoreObjectOptions = ChatHandlerOptions & { readonly snapshotEve
 /**
  * A Durable Object class answering a chat store's routes.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type ChatStoreObjectClass = new (ctx: DurableObjectStateLike, env?: unknown) => { fetch(request: Request): Promise<Response> }
@@ -73,7 +73,7 @@ export type ChatStoreObjectClass = new (ctx: DurableObjectStateLike, env?: unkno
  * import { chatStoreObject } from 'chatfold/cloudflare'
  * export const ChatStoreObject = chatStoreObject({ maxBodyBytes: 256 * 1024 })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStoreObjectClass => {
@@ -102,7 +102,7 @@ export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStore
  * @example
  * export { ChatStoreObject } from 'chatfold/cloudflare'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export const ChatStoreObject: ChatStoreObjectClass = chatStoreObject()
@@ -111,7 +111,7 @@ export const ChatStoreObject: ChatStoreObjectClass = chatStoreObject()
  * The part of a Durable Object namespace binding the Worker uses. Written as methods, so that a
  * namespace whose `get` takes its own id type (Cloudflare's `DurableObjectId`) is one.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type DurableObjectNamespaceLike = {
@@ -129,7 +129,7 @@ const isStoreId = (id: string): boolean => id.length > 0 && id.length <= 256 && 
 /**
  * A Worker module's default export: its `fetch` handler.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type ChatStoreWorker = { readonly fetch: (request: Request, env: Readonly<Record<string, unknown>>) => Promise<Response> }
@@ -143,7 +143,7 @@ export type ChatStoreWorker = { readonly fetch: (request: Request, env: Readonly
  * export default chatStoreWorker({ binding: 'CHAT_STORE' })
  * // POST /stores/support-42/modalities/chat/submit → the object of store "support-42"
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export const chatStoreWorker = (options: { readonly binding?: string; readonly prefix?: string } = {}): ChatStoreWorker => {

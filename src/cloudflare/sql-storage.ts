@@ -18,7 +18,7 @@ import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store
 /**
  * The part of a Durable Object's SQL API the store uses (`ctx.storage.sql`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type SqlStorageLike = {
@@ -28,7 +28,7 @@ export type SqlStorageLike = {
 /**
  * The part of a Durable Object's storage the store uses (`ctx.storage`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type DurableObjectStorageLike = {
@@ -43,7 +43,7 @@ const PART = 400_000
  * Options of `sqlStorage`: the owner's id (random by default) and how long a lease lasts (3 s;
  * requests renew it once half of it is gone).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type SqlStorageOptions = { readonly owner?: string; readonly leaseMs?: number }
@@ -64,7 +64,7 @@ const randomOwner = (): string => Array.from(crypto.getRandomValues(new Uint8Arr
  * import { sqlStorage } from 'chatfold/cloudflare'
  * // inside a Durable Object: const store = await openDurableStore(sqlStorage(ctx.storage))()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export const sqlStorage = (storage: DurableObjectStorageLike, options: SqlStorageOptions = {}): StoreStorage => {

@@ -52,7 +52,7 @@ export type SummarizerRequest = {
  * as `contextMiddleware` does), the conversation's request as sent (`request`), for a summariser that
  * sends the conversation's own prefix.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type SummarizerContext = {
@@ -66,7 +66,7 @@ export type SummarizerContext = {
  * What a summariser answers: the summary as text, or a provider's compaction boundary
  * (`ProviderSummary`), which becomes the history's boundary byte for byte.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type Summary = string | ProviderSummary

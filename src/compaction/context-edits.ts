@@ -41,7 +41,7 @@ import { smartHeuristic } from '../tokens/heuristic.ts'
  * import type { ClearToolUsesEdit } from 'chatfold/compaction'
  * const edit: ClearToolUsesEdit = { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30_000 }, keep: { type: 'tool_uses', value: 3 }, exclude_tools: ['web_search'] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ClearToolUsesEdit = {
@@ -60,7 +60,7 @@ export type ClearToolUsesEdit = {
  * import type { ClearThinkingEdit } from 'chatfold/compaction'
  * const edit: ClearThinkingEdit = { type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 2 } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ClearThinkingEdit = {
@@ -71,7 +71,7 @@ export type ClearThinkingEdit = {
 /**
  * One context edit.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextEdit = ClearToolUsesEdit | ClearThinkingEdit
@@ -83,7 +83,7 @@ export type ContextEdit = ClearToolUsesEdit | ClearThinkingEdit
  * import type { AppliedContextEdit } from 'chatfold/compaction'
  * const applied: AppliedContextEdit = { type: 'clear_tool_uses_20250919', cleared_tool_uses: 8, cleared_input_tokens: 50_000 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type AppliedContextEdit =
@@ -94,7 +94,7 @@ export type AppliedContextEdit =
  * Options of {@link applyContextEdits}: how tokens are counted (by default chatfold's one
  * definition with `smartHeuristic`), and the text a cleared result becomes.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextEditOptions = {
@@ -106,7 +106,7 @@ export type ContextEditOptions = {
 /**
  * The history after the edits, and what each edit that did something cleared.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ContextEditResult = { readonly messages: Messages; readonly applied: ReadonlyArray<AppliedContextEdit> }
@@ -118,7 +118,7 @@ export type ContextEditResult = { readonly messages: Messages; readonly applied:
  * import { CLEARED_RESULT } from 'chatfold/compaction'
  * CLEARED_RESULT // '[tool result cleared to save context]'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const CLEARED_RESULT = '[tool result cleared to save context]'
@@ -130,7 +130,7 @@ export const CLEARED_RESULT = '[tool result cleared to save context]'
  * import { CONTEXT_MANAGEMENT_BETA } from 'chatfold/compaction'
  * CONTEXT_MANAGEMENT_BETA // 'context-management-2025-06-27'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27'
@@ -147,7 +147,7 @@ export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27'
  * contextManagement([{ type: 'clear_tool_uses_20250919' }, { type: 'clear_thinking_20251015' }])
  * // { context_management: { edits: [{ type: 'clear_thinking_20251015' }, { type: 'clear_tool_uses_20250919' }] }, betas: ['context-management-2025-06-27'] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const contextManagement = (
@@ -255,7 +255,7 @@ const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) =
  * const { applied } = applyContextEdits([{ type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: 4 }, keep: { type: 'tool_uses', value: 2 } }])(history)
  * applied // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 3_930 }]
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const applyContextEdits =

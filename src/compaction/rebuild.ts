@@ -27,7 +27,7 @@ export type RebuildResult = { readonly messages: Messages; readonly archive: Mes
  * import { type ProviderSummary } from 'chatfold/compaction'
  * const summary: ProviderSummary = { boundary: providerPart('anthropic', 'compaction', { type: 'compaction', content: '## Goal…' }) }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ProviderSummary = { readonly boundary: ProviderPart }
@@ -41,7 +41,7 @@ export type ProviderSummary = { readonly boundary: ProviderPart }
  * isProviderSummary({ boundary: providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAA…' }) }) // true
  * isProviderSummary('## Goal…') // false
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const isProviderSummary = (u: unknown): u is ProviderSummary => {

@@ -15,7 +15,7 @@ import { nonNegativeInt } from '../internal/number.ts'
  * import { SUMMARY_ALLOWANCE } from 'chatfold/compaction'
  * SUMMARY_ALLOWANCE // 4096
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const SUMMARY_ALLOWANCE = 4_096
@@ -30,7 +30,7 @@ export const SUMMARY_ALLOWANCE = 4_096
  * import type { WindowBudget } from 'chatfold/compaction'
  * const budget: WindowBudget = { contextWindow: 200_000, reserveTokens: 20_000, fixedTokens: 24_000, calibration: 1.25 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type WindowBudget = {

@@ -43,7 +43,7 @@ import { fromOpenAIChatRequest, fromOpenAIResponsesRequest } from '../adapters/o
  * import type { RequestTokens } from 'chatfold/counting'
  * const t: RequestTokens = { total: 31_200, system: 1_200, messages: 24_000, tools: 6_000 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type RequestTokens = { readonly total: number; readonly system: number; readonly messages: number; readonly tools: number }
@@ -53,7 +53,7 @@ export type RequestTokens = { readonly total: number; readonly system: number; r
  * ratio of the provider's tokenizer to it (`DEFAULT_CALIBRATION[provider]` by default), and the
  * detail OpenAI is asked to see images at (`high` by default, as `auto` is for large images).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type CountRequestOptions = {
@@ -72,7 +72,7 @@ export type CountRequestOptions = {
  * import { DEFAULT_CALIBRATION } from 'chatfold/counting'
  * DEFAULT_CALIBRATION.anthropic // 1.25
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const DEFAULT_CALIBRATION: Readonly<Record<ProviderId, number>> = { openai: 1, anthropic: 1.25, google: 1.1 }
@@ -179,7 +179,7 @@ const messageTokens = (provider: ProviderId, estimate: Estimator, ratio: number,
  * })
  * tokens.tools // the tool-use system prompt (346) and the definition
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const countChatRequest =
@@ -222,7 +222,7 @@ const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) =>
  *   tools: [{ type: 'function', function: { name: 'weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
  * }) // right({ total: 47, system: 0, messages: 14, tools: 33 })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const countRequest =
@@ -253,7 +253,7 @@ export const countRequest =
  * ]
  * calibrationFromUsage({})(history) // reported 30 against chatfold's estimate of the first message
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const calibrationFromUsage =

@@ -19,7 +19,7 @@
  * import type { TokenCounter } from 'chatfold/counting'
  * const offline: TokenCounter<{ readonly messages: ReadonlyArray<unknown> }> = async (body) => body.messages.length * 100
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type TokenCounter<B> = (body: B, signal?: AbortSignal) => Promise<number>
@@ -28,7 +28,7 @@ export type TokenCounter<B> = (body: B, signal?: AbortSignal) => Promise<number>
  * The part of an Anthropic SDK client that counting uses: `messages.countTokens`, whose parameter
  * type `P` the counter takes.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type AnthropicCountClient<P> = {
@@ -38,7 +38,7 @@ export type AnthropicCountClient<P> = {
 /**
  * The part of an OpenAI SDK client that counting uses: `responses.inputTokens.count`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type OpenAICountClient<P> = {
@@ -48,7 +48,7 @@ export type OpenAICountClient<P> = {
 /**
  * The part of a Google Gen AI SDK client that counting uses: `models.countTokens`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type GeminiCountClient<P> = {
@@ -69,7 +69,7 @@ export type GeminiCountClient<P> = {
  * await count({ text: 'hello' })
  * await count({ text: 'hello' }) // answered from the cache: calls === 1
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const cachedCounter = <B>(count: TokenCounter<B>, opts: { readonly size?: number } = {}): TokenCounter<B> => {
@@ -111,7 +111,7 @@ export const cachedCounter = <B>(count: TokenCounter<B>, opts: { readonly size?:
  * const count = anthropicCounter(client)
  * const tokens = await count({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hello' }] })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const anthropicCounter = <P>(client: AnthropicCountClient<P>, opts: { readonly size?: number } = {}): TokenCounter<P> =>
@@ -128,7 +128,7 @@ export const anthropicCounter = <P>(client: AnthropicCountClient<P>, opts: { rea
  * const count = openAICounter(client)
  * const tokens = await count({ model: 'gpt-5', input: [{ role: 'user', content: 'Hello' }] })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const openAICounter = <P>(client: OpenAICountClient<P>, opts: { readonly size?: number } = {}): TokenCounter<P> =>
@@ -147,7 +147,7 @@ export const openAICounter = <P>(client: OpenAICountClient<P>, opts: { readonly 
  * const count = geminiCounter(client)
  * const tokens = await count({ model: 'gemini-2.5-flash', contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const geminiCounter = <P>(client: GeminiCountClient<P>, opts: { readonly size?: number } = {}): TokenCounter<P> =>

@@ -22,7 +22,7 @@ type Key = ReadonlyArray<string | number | bigint | boolean | Uint8Array | symbo
 /**
  * The part of Deno KV the store uses (`Deno.Kv`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export type KvLike = {
@@ -35,7 +35,7 @@ export type KvLike = {
 /**
  * The part of a Deno KV atomic operation the store uses (`Deno.AtomicOperation`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export type KvAtomicLike = {
@@ -49,7 +49,7 @@ export type KvAtomicLike = {
  * Options of `kvStorage`: the owner's id (random by default: one per process is what keeps two
  * apart), how long a lease lasts (3 s) and how often it is renewed (a third of that).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export type KvStorageOptions = { readonly owner?: string; readonly leaseMs?: number }
@@ -68,7 +68,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * import { newOwnerId } from 'chatfold/deno'
  * newOwnerId().length // 16
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export const newOwnerId = (): string => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
@@ -103,7 +103,7 @@ const join = (parts: ReadonlyArray<Uint8Array>): string => {
  * const kv = await Deno.openKv('./chat.sqlite3')
  * const store = await openDurableStore(kvStorage(kv, 'support'))()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOptions = {}): StoreStorage => {

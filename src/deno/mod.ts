@@ -25,7 +25,7 @@ export * from './kv-storage.ts'
  * names only (`Host: localhost`, `127.0.0.1`, `[::1]`) and is meant for a machine's own use;
  * `leaseMs`, how long the store's lease lasts (3 s: what a restart after a crash may wait).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export type KvChatServerOptions = ChatHandlerOptions & {
@@ -56,7 +56,7 @@ const notConfigured = (message: string) => async (): Promise<Response> =>
  * import { kvChatServer } from 'chatfold/deno'
  * export default kvChatServer({ path: './chat-data.sqlite3', storeId: 'support', token: Deno.env.get('CHATFOLD_TOKEN') })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category deno
  */
 export const kvChatServer = (options: KvChatServerOptions = {}): { readonly fetch: (request: Request) => Promise<Response> } => {

@@ -89,7 +89,7 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
  * const engine = createEngine({ mode: 'auto', workers: Math.min(2, defaultWorkers()) })
  * engine.dispose()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export const defaultWorkers = (): number => {

@@ -24,11 +24,11 @@ export type EngineHost = {
   readonly unref?: () => void
 }
 
-/** The one line that fixes a worker the bundler did not emit (README: "Bundlers"). */
+/** The one line that fixes a worker the bundler did not emit (the manual's engine chapter, "Bundlers"). */
 const WORKER_FIX =
   "emit chatfold's worker (the chatfold/worker entry) as its own file next to your bundle and pass its URL: " +
   "createEngine({ host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) }); " +
-  'Vite and webpack 5 emit it by themselves (README: Bundlers)'
+  'Vite and webpack 5 emit it by themselves (see docs/manual/engine.md#bundlers)'
 
 /**
  * The URL the default worker is looked for at, for messages only: the literal in `webWorkerHost`

@@ -43,7 +43,7 @@ import type {
  * - `writes`: it changes a resident session (transactionally: a rejected call changes nothing);
  * - `sliced`: the list of its result that comes back in slices (`all` when the result is the list).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type OperationFeatures = {
@@ -58,7 +58,7 @@ export type OperationFeatures = {
 /**
  * An operation's declaration: its features, carrying its options and result types.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type Declaration<Options, Result> = OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
@@ -69,7 +69,7 @@ type Op<Options, Result, F extends OperationFeatures> = F & Declaration<Options,
  * The type of {@link OPERATIONS}: each operation's options, result and features, where each
  * operation is declared (the value repeats the features, checked against this).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type Operations = {
@@ -97,7 +97,7 @@ export type Operations = {
  * The engine's operations: on a history it is given (`history`), and on a resident session
  * (`session`). Everything else about a call is derived from this table.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export const OPERATIONS: Operations = {
@@ -152,7 +152,7 @@ export const OPERATIONS: Operations = {
 /**
  * The names of the operations on a history.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type HistoryOperation = keyof typeof OPERATIONS.history
@@ -160,7 +160,7 @@ export type HistoryOperation = keyof typeof OPERATIONS.history
 /**
  * The names of the operations on a resident session.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type SessionOperation = keyof typeof OPERATIONS.session
@@ -173,7 +173,7 @@ type Session = typeof OPERATIONS.session
 /**
  * An operation's own options.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type OptionsOf<D> = D extends { readonly types?: { readonly options: infer O } } ? O : never
@@ -181,7 +181,7 @@ export type OptionsOf<D> = D extends { readonly types?: { readonly options: infe
 /**
  * An operation's result.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type ResultOf<D> = D extends { readonly types?: { readonly result: infer R } } ? R : never
@@ -190,7 +190,7 @@ export type ResultOf<D> = D extends { readonly types?: { readonly result: infer 
  * The options a caller passes: the operation's own, a signal, and a progress callback where it
  * reports progress.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progress: string } ? ProgressOptions : unknown)
@@ -203,7 +203,7 @@ type Method<D> = D extends { readonly messages: true }
 /**
  * The engine's methods on a history, derived from `OPERATIONS.history`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type HistoryMethods = { [K in HistoryOperation]: Method<History[K]> }
@@ -211,7 +211,7 @@ export type HistoryMethods = { [K in HistoryOperation]: Method<History[K]> }
 /**
  * A resident session's methods, derived from `OPERATIONS.session`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
@@ -224,7 +224,7 @@ export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
  * one). The rest is read with `read`, so that no single message blocks the receiving thread longer
  * than a send is allowed to.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type Slice<A> = { readonly list: number; readonly items: ReadonlyArray<A>; readonly next?: number }
@@ -238,7 +238,7 @@ type Sliced<R, S> = S extends 'all'
 /**
  * An operation's result as the service answers it: the list named by `sliced` comes as its first slice.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Sliced<ResultOf<D>, S> : ResultOf<D>
@@ -255,7 +255,7 @@ export type CallerSide = {
  * The options that cross to the service: the caller's, without what stays on the caller's side
  * (the signal, callbacks, the summariser and its timeout).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
@@ -263,7 +263,7 @@ export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 /**
  * A resident session as the service knows it: its id and the handle its `open` answered.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type SessionRef = { readonly id: string; readonly handle: number }
@@ -278,7 +278,7 @@ type Common = {
 /**
  * A call of an operation on a history.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type HistoryRequest<K extends HistoryOperation = HistoryOperation> = Common & {
@@ -291,7 +291,7 @@ export type HistoryRequest<K extends HistoryOperation = HistoryOperation> = Comm
  * A call of an operation on a resident session. Messages (an append's) come in `messages`, after
  * those staged earlier under `staged`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type SessionRequest<K extends SessionOperation = SessionOperation> = Common & {
@@ -305,7 +305,7 @@ export type SessionRequest<K extends SessionOperation = SessionOperation> = Comm
 /**
  * The answer of a call on a history.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type HistoryAnswer<K extends HistoryOperation> = AnswerOf<History[K]>
@@ -313,7 +313,7 @@ export type HistoryAnswer<K extends HistoryOperation> = AnswerOf<History[K]>
 /**
  * The answer of a call on a resident session.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type SessionAnswer<K extends SessionOperation> = AnswerOf<Session[K]>

@@ -30,8 +30,8 @@ import { noop } from '../internal/function.ts'
 /** The numbers of one breakdown in a packed array: total, content, thinking, tools. */
 const FIELDS = 4
 
-/** The breakdowns of `ms`, packed four numbers per message (a counter's answer: one transferable buffer). */
-export const packedBreakdowns = (estimate: Estimator, ms: Messages): Float64Array => {
+/** The breakdowns of `ms`, packed four numbers per message (a counter's answer: one transferable buffer, never a shared one). */
+export const packedBreakdowns = (estimate: Estimator, ms: Messages): Float64Array<ArrayBuffer> => {
   const out = new Float64Array(ms.length * FIELDS)
   for (let i = 0; i < ms.length; i++) {
     const b = tokenBreakdown(estimate, ms[i] as Message)

@@ -70,7 +70,7 @@ export type CompactSessionAnswer = Omit<SessionCompactResult, 'messages'> & { re
  * in order: `at` is the position of the first of them in the whole batch. Staged messages are
  * checked and counted as they arrive, but nothing changes until the call that takes them commits.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type StageRequest = {
@@ -86,7 +86,7 @@ export type StageRequest = {
  * under `staged`, then `messages`; or with the history saved in `file` (chatfold JSONL, or a JSON
  * array of messages), read, decoded and counted on the service's side.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type OpenRequest = {
@@ -105,7 +105,7 @@ export type OpenRequest = {
  * Messages to count, decoded, in a counting worker: it answers their breakdowns packed four numbers
  * per message (`total`, `content`, `thinking`, `tools`), in order.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type CountRequest = { readonly encoding: EncodingName; readonly messages: Messages }
@@ -114,7 +114,7 @@ export type CountRequest = { readonly encoding: EncodingName; readonly messages:
  * Connects counting workers to the service that holds the sessions: it counts staged slices on them
  * too, each once it has loaded `encoding`'s tables.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type CountersRequest = { readonly ports: ReadonlyArray<MessagePort>; readonly encoding: EncodingName }
@@ -122,7 +122,7 @@ export type CountersRequest = { readonly ports: ReadonlyArray<MessagePort>; read
 /**
  * Reads the slice of an answered list from `from`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type ReadRequest = { readonly callId: number; readonly list: number; readonly from: number; readonly maxBytes: number }

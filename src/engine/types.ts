@@ -72,7 +72,7 @@ export type ProgressOptions = { readonly onProgress?: (progress: EngineProgress)
  * crash mid-append left (not JSON, no newline after it). `drop` (the default) opens the history
  * without it, as `loadHistory` does; `fail` rejects with a `TypeError` naming its line.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type FileOptions = { readonly tornTail?: 'drop' | 'fail' }
@@ -153,7 +153,7 @@ export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
  * gives the messages' counts, cached). The report it anchors on is the last one the resident
  * history records unless `usage` gives another.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'count'>
@@ -162,7 +162,7 @@ export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'coun
  * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's counter
  * gives the messages' counts, cached).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export type EngineShouldCompactOptions = Omit<ShouldCompactOptions, 'estimate' | 'count'>
@@ -201,7 +201,7 @@ export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' |
  * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
  * never settles cannot hold its session for good.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category engine
  */
 export const COMPACT_TIMEOUT = 300_000

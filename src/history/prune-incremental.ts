@@ -116,7 +116,7 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * const next = pruner.prune([...history, textMessage('user', 'next question')], { limit: 150_000 })
  * next.changes.length - next.carried // messages rewritten since the previous answer (none between batches)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export const createPruner = (options: PruneOptions): Pruner => {

@@ -108,7 +108,7 @@ export type PruneResult = { readonly messages: Messages; readonly report: PruneR
  * declare const history: import('chatfold').Messages
  * const changes: ReadonlyArray<PruneChange> = createPruner({}).prune(history).changes
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export type PruneChange = { readonly index: number; readonly message: Message }
@@ -129,7 +129,7 @@ export type PruneChange = { readonly index: number; readonly message: Message }
  * const { messages, report, changes, carried }: PrunerResult = createPruner({}).prune(history)
  * changes.length - carried // the changes this answer did not take over from the previous one
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export type PrunerResult = PruneResult & { readonly changes: ReadonlyArray<PruneChange>; readonly carried: number }
@@ -142,7 +142,7 @@ export type PrunerResult = PruneResult & { readonly changes: ReadonlyArray<Prune
  * import { createPruner, type Pruner } from 'chatfold/history'
  * const pruner: Pruner = createPruner({ protectTokens: 40_000 })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export type Pruner = { readonly prune: (ms: Messages, budget?: PruneBudget) => PrunerResult }

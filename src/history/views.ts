@@ -77,7 +77,7 @@ export const forLLM = (ms: Messages): Messages => {
  * const summary = makeMessage({ role: 'assistant', parts: [providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Summary…' })] })
  * lastCompactionBoundary([textMessage('user', 'old'), summary, textMessage('user', 'new')]) // { message: 1, part: 0 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category views
  */
 export const lastCompactionBoundary = (ms: Messages): { readonly message: number; readonly part: number } | undefined => {

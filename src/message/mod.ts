@@ -34,10 +34,12 @@ export type {
 export {
   decodePart,
   encodePart,
+  marshalParts,
   PartC,
   type PartDefinition,
   partTypes,
   registerPart,
+  unmarshalParts,
 } from './part-registry.ts'
 export {
   file,

@@ -145,7 +145,7 @@ export const finish = (reason: string): FinishPart => ({ type: 'finish', reason 
  * providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Summary of the work so far…' })
  * // { type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: 'Summary of the work so far…' } }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category constructors
  */
 export const providerPart = (provider: string, kind: string, data: unknown): ProviderPart => ({ type: 'provider', provider, kind, data })
@@ -236,7 +236,7 @@ export const isFinish = (p: Part): p is FinishPart => p.type === 'finish'
  * import { isProviderPart, providerPart } from 'chatfold/message'
  * isProviderPart(providerPart('anthropic', 'web_search_tool_result', { tool_use_id: 's1', content: [] })) // true
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category refinements
  */
 export const isProviderPart = (p: Part): p is ProviderPart => p.type === 'provider'
@@ -250,7 +250,7 @@ export const isProviderPart = (p: Part): p is ProviderPart => p.type === 'provid
  * import { isCompactionBoundary, providerPart } from 'chatfold/message'
  * isCompactionBoundary(providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAA…' })) // true
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category refinements
  */
 export const isCompactionBoundary = (p: Part): p is ProviderPart => p.type === 'provider' && p.kind === 'compaction'

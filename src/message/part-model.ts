@@ -18,7 +18,7 @@ import { retarget, withDefault } from '../internal/codec.ts'
 /**
  * The codec type of {@link struct}: a readonly intersection of exact required and optional fields.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export type StructC<R extends t.Props, P extends t.Props> = t.ReadonlyC<t.IntersectionC<[t.ExactC<t.TypeC<R>>, t.ExactC<t.PartialC<P>>]>>
@@ -65,7 +65,7 @@ export const BytesC: t.Type<Uint8Array, string, unknown> = new t.Type<Uint8Array
  * The provider's `to…` adapter puts them back on the block it writes; another provider's adapter
  * leaves them out with a `provider_fields_dropped` note. Absent when there are none.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const ProviderFieldsC: t.ReadonlyC<t.RecordC<t.StringC, t.ReadonlyC<t.UnknownRecordC>>> = t.readonly(
@@ -186,7 +186,7 @@ export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.String
  * another provider's adapter either maps it where a mapping is documented or leaves it out with a
  * `provider_part_dropped` note. A provider part of kind `compaction` is a compaction boundary.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const ProviderPartC: StructC<{ type: t.LiteralC<'provider'>; provider: t.StringC; kind: t.StringC; data: t.UnknownC }, {}> = struct(
@@ -213,9 +213,9 @@ export type ToolCallPart = t.TypeOf<typeof ToolCallPartC>
 export type ToolResultPart = t.TypeOf<typeof ToolResultPartC>
 /** @since 0.1.0 @category model */
 export type FinishPart = t.TypeOf<typeof FinishPartC>
-/** @since 0.2.0 @category model */
+/** @since 0.1.0 @category model */
 export type ProviderPart = t.TypeOf<typeof ProviderPartC>
-/** @since 0.2.0 @category model */
+/** @since 0.1.0 @category model */
 export type ProviderFields = t.TypeOf<typeof ProviderFieldsC>
 
 /**

@@ -205,7 +205,14 @@ export const decodePart = (u: unknown): E.Either<DecodeFailure, Part> => E.mapLe
 export const encodePart = (p: Part): PartWire => PartC.encode(p)
 
 /**
- * Serialises parts to JSON, each as `{"type":"…","data":{…}}`.
+ * Serialises parts to JSON text, each part in its type-tagged wire form `{"type":"…","data":{…}}`
+ * (what `encodePart` gives; image and file bytes as base64, custom parts through their registered
+ * codec). `unmarshalParts` reads it back.
+ *
+ * @example
+ * import { marshalParts, text, toolCall } from 'chatfold/message'
+ * marshalParts([text('Listing.'), toolCall({ id: 'c1', name: 'ls', arguments: '{}' })])
+ * // '[{"type":"text","data":{"text":"Listing."}},{"type":"tool_call","data":{"id":"c1","name":"ls","arguments":"{}","status":"pending"}}]'
  *
  * @since 0.1.0
  * @category codecs
@@ -213,8 +220,14 @@ export const encodePart = (p: Part): PartWire => PartC.encode(p)
 export const marshalParts = (parts: ReadonlyArray<Part>): string => JSON.stringify(PartsC.encode(parts))
 
 /**
- * Parses the JSON that `marshalParts` writes back into parts.
- * Bad JSON and bad parts are both a `Left`; it never throws.
+ * Parses the JSON text that `marshalParts` writes back into parts (the flat form `{"type":"text",
+ * "text":"…"}` is read too). Text that is not JSON and a bad part are both a `Left` naming where;
+ * it never throws.
+ *
+ * @example
+ * import { unmarshalParts } from 'chatfold/message'
+ * unmarshalParts('[{"type":"text","data":{"text":"hi"}}]') // right([{ type: 'text', text: 'hi' }])
+ * unmarshalParts('[{"type":"txt","data":{}}]')._tag // 'Left'
  *
  * @since 0.1.0
  * @category codecs

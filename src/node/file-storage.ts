@@ -42,7 +42,7 @@ const fullFailure = (dir: string, e: unknown): StoreFailure =>
  * import { fileStorage } from 'chatfold/node'
  * const store = await openDurableStore(fileStorage('./chat-data'))()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category constructors
  */
 export const fileStorage = (dir: string): StoreStorage => {

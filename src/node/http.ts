@@ -159,7 +159,7 @@ const DEFAULT_MAX_BODIES_PER_CLIENT = 16
  * its body counts against its client's budget, not the shared cap, so that clients trickling bodies
  * hold their own budget only and the others keep being served.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export type ServeOptions = {

@@ -32,7 +32,7 @@ import { lockStore } from './store-lock.ts'
 /**
  * A record set aside: where it was, what was wrong, and what it held (in a few words).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type MovedRecord = { readonly file: string; readonly line: number; readonly byte: number; readonly problem: string; readonly what: string }
@@ -43,7 +43,7 @@ export type MovedRecord = { readonly file: string; readonly line: number; readon
  * snapshot were kept, and how many of those were renumbered (their number used twice or out of
  * place).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoreRepair = {
@@ -95,7 +95,7 @@ const writeDurably = async (file: string, text: string): Promise<void> => {
  * // nothing to move from a whole log
  * r.moved.length // 0
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category fs
  */
 export const repairFileStore = async (dir: string): Promise<StoreRepair> => {

@@ -27,7 +27,7 @@ import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../store/http-guard.t
  * it listens on every interface without a list, where the token is what guards it); a foreign
  * `Origin` is refused. The simulator routes are off unless `handler.simulator` is true.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export type ServeChatStoreOptions = {
@@ -64,7 +64,7 @@ const guarded = (host: string, given: ChatHandlerOptions, log: (line: string) =>
 /**
  * A served durable store: the server (its URL, `close()`), and the store.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export type ServedChatStore = RunningServer & { readonly store: DurableChatStore }
@@ -83,7 +83,7 @@ export type ServedChatStore = RunningServer & { readonly store: DurableChatStore
  * // chatfold: recovered 0 messages … · chatfold: listening on http://127.0.0.1:8787
  * await served.close()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const serveChatStore = async (options: ServeChatStoreOptions): Promise<ServedChatStore> => {

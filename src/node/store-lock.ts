@@ -210,7 +210,7 @@ const breakStale = (dir: string, file: string, mine: string, content: string, st
  * const lock = lockStore('.')
  * if ('release' in lock) lock.release()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category fs
  */
 export const lockStore = (dir: string): StoreLock => {

@@ -27,7 +27,7 @@ export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLog
  * (`openAICompaction`, whose item becomes the history's boundary); else chatfold's
  * `extractiveSummarize`, offline.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type SessionCompactionOptions = {
@@ -48,7 +48,7 @@ export type SessionCompactionOptions = {
  * Options of {@link chatStoreSession}: the log (`storeChatLog(store)` or `httpChatLog({ url, token })`),
  * the session id (a new random one by default; it is the store's conversation id), and compaction.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type ChatStoreSessionOptions = {
@@ -62,7 +62,7 @@ export type ChatStoreSessionOptions = {
  * `addItems`, `popItem`, `clearSession`) and its compaction hook (`runCompaction`, which the runner
  * calls after each turn), plus `history()` (the items as chatfold messages) and `compact()`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type ChatStoreSession = OpenAIResponsesCompactionAwareSession & {
@@ -80,7 +80,7 @@ export type ChatStoreSession = OpenAIResponsesCompactionAwareSession & {
  * isOpenAIModel('gpt-5.4') // true
  * isOpenAIModel('claude-sonnet-4-5') // false
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export const isOpenAIModel = (model: string): boolean => /^(gpt-|o\d|codex-|chatgpt-|computer-use)/.test(model)
@@ -141,7 +141,7 @@ const record = (op: Op): { readonly text: string; readonly data: JsonRecord } =>
  * const session = chatStoreSession({ log: storeChatLog(createChatStore({ maxHistorySize: Infinity })), compaction: { contextWindow: 128_000 } })
  * await run(agent, 'Hello', { session })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSession => {

@@ -22,7 +22,7 @@ type Rec = Readonly<Record<string, unknown>>
  * import type { Message } from 'chatfold/message'
  * const originOf = (m: Message): ClaudeCodeOrigin | undefined => m.metadata?.['origin'] as ClaudeCodeOrigin | undefined
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ClaudeCodeOrigin = 'task-notification' | 'local-command' | 'slash-command' | 'interrupt' | 'system-reminder' | 'meta'

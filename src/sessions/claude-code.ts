@@ -79,7 +79,7 @@ export type { ClaudeCodeOrigin } from './claude-code-records.ts'
  * const everything: ClaudeCodeOptions = { branches: 'all', subagents: 'inline' }
  * const read = fromClaudeCode(everything)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ClaudeCodeOptions = {
@@ -104,7 +104,7 @@ export type ClaudeCodeOptions = {
  *   console.log(`${s.messages.length} messages, ${s.archive.length} archived by ${s.compactions.length} compactions`)
  * }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type ClaudeCodeSession = {
@@ -124,7 +124,7 @@ export type ClaudeCodeSession = {
  * import { isClaudeCodeRecord } from 'chatfold/sessions'
  * isClaudeCodeRecord({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Hi' } }) // true
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const isClaudeCodeRecord = (u: unknown): boolean =>
@@ -292,7 +292,7 @@ const readEntries = (options: ClaudeCodeOptions, entries: ReadonlyArray<Entry>):
  * ])
  * // right({ messages: [{ id: 'u1', role: 'user', kind: 'normal', … }], archive: [], … })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const readClaudeCode =
@@ -316,7 +316,7 @@ export const readClaudeCode =
  * import { fromClaudeCode } from 'chatfold/sessions'
  * fromClaudeCode()('{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"Hi"}}')
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromClaudeCode =

@@ -87,7 +87,7 @@ const outputOf = (u: unknown): { readonly content: string; readonly isError: boo
  * import { fromCodexRollout } from 'chatfold/sessions'
  * fromCodexRollout({})('{"timestamp":"2026-01-05T09:00:00.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Hi"}]}}')
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromCodexRollout =

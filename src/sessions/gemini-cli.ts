@@ -192,7 +192,7 @@ const sessionMeta = (o: Rec): Record<string, unknown> => {
  * import { fromGeminiCliChat } from 'chatfold/sessions'
  * fromGeminiCliChat({})('{"sessionId":"s","projectHash":"p","startTime":"2026-01-05T09:00:00.000Z","lastUpdated":"2026-01-05T09:00:00.000Z","messages":[]}')
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromGeminiCliChat =

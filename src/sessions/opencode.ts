@@ -208,7 +208,7 @@ const replyDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: 
  * import { fromOpencodeExport } from 'chatfold/sessions'
  * fromOpencodeExport('{"info":{"id":"ses_1","title":"t","time":{"created":0,"updated":0}},"messages":[]}')
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export const fromOpencodeExport = (text: string): E.Either<DecodeFailure, SessionRead> => {

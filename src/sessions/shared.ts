@@ -24,7 +24,7 @@ import { isObject } from '../internal/object.ts'
  * import type { SkippedLine } from 'chatfold/sessions'
  * const s: SkippedLine = { line: 4, reason: 'not JSON: Unexpected end of JSON input' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type SkippedLine = { readonly line: number; readonly reason: string }
@@ -39,7 +39,7 @@ export type SkippedLine = { readonly line: number; readonly reason: string }
  * import type { SessionRead } from 'chatfold/sessions'
  * const empty: SessionRead = { messages: [], archive: [], notes: [], skipped: [] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type SessionRead = {
@@ -58,7 +58,7 @@ export type SessionRead = {
  * import type { SessionOptions } from 'chatfold/sessions'
  * const lenient: SessionOptions = { badLines: 'skip' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category adapters
  */
 export type SessionOptions = { readonly badLines?: 'fail' | 'skip' }

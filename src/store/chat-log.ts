@@ -19,7 +19,7 @@ import { formatDecodeFailure } from '../message/failure.ts'
 /**
  * One record to append: its payload (a JSON object) and the text the store shows for it.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type ChatLogRecord = { readonly text: string; readonly data: JsonRecord }
@@ -28,7 +28,7 @@ export type ChatLogRecord = { readonly text: string; readonly data: JsonRecord }
  * What a conversation's log holds: the payloads of its records in order, and the position of the
  * first (0, unless the store has dropped the oldest: its `maxHistorySize`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonly from: number }
@@ -46,7 +46,7 @@ export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonl
  * await log.append('s-1', [{ text: 'note', data: { n: 1 } }])
  * await log.read('s-1') // { records: [{ n: 1 }], from: 0 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type ChatLog = {
@@ -109,7 +109,7 @@ const appendAt = async (
  * import { storeChatLog } from 'chatfold/claude-agent-sdk'
  * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export const storeChatLog = (store: ChatStore): ChatLog => ({
@@ -139,7 +139,7 @@ const describe = (e: { readonly type: string; readonly failure?: ReadonlyArray<{
  * Options of {@link httpChatLog}: the served store's base URL (`chatfold serve`, a Worker, `deno
  * serve`), its bearer token, and the `fetch` to call (the global one by default).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export type HttpChatLogOptions = { readonly url: string; readonly token?: string; readonly fetch?: typeof fetch }
@@ -154,7 +154,7 @@ export type HttpChatLogOptions = { readonly url: string; readonly token?: string
  * import { httpChatLog } from 'chatfold/openai-agents'
  * const log = httpChatLog({ url: 'http://127.0.0.1:8787', token: 'secret' })
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category integrations
  */
 export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {

@@ -24,7 +24,7 @@ type MediaSourceC<K extends string, S extends t.Props> = t.ReadonlyC<t.Intersect
 /**
  * The codec type of a media block (`image`, `audio`, `video`): by URL or by base64 data.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export type MediaBlockC<K extends string> = t.UnionC<

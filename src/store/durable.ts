@@ -19,7 +19,7 @@ import { wholeOption } from '../internal/number.ts'
 /**
  * One record of a store's log: its position (1, 2, 3, … with no gap) and the command.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type LogEntry = { readonly seq: number; readonly command: StoreCommand }
@@ -27,7 +27,7 @@ export type LogEntry = { readonly seq: number; readonly command: StoreCommand }
 /**
  * A snapshot of a store: the simulator's JSON form after the log's first `seq` records.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoredSnapshot = { readonly seq: number; readonly simulator: unknown }
@@ -36,7 +36,7 @@ export type StoredSnapshot = { readonly seq: number; readonly simulator: unknown
  * What a storage holds when a store opens: the latest snapshot, if any, and the log records after
  * it, in order (records as read, checked by the store).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoredLog = {
@@ -59,7 +59,7 @@ export type StoredLog = {
  * once this store is no longer the owner, so that it stops answering from a state another process
  * may have moved on from.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoreStorage = {
@@ -76,7 +76,7 @@ export type StoreStorage = {
  * What a store found when it opened: the snapshot's position, how many records it replayed after
  * it, the last position, and what the storage repaired.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type Recovery = {
@@ -94,7 +94,7 @@ export type Recovery = {
  * its integrity checked by the storage), then replay the tail in order.
  * A record out of place, unreadable or refused on replay is an error naming it.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const replayLog = (log: StoredLog): E.Either<string, { readonly simulator: Simulator | undefined; readonly seq: number; readonly snapshotSeq: number }> => {
@@ -125,7 +125,7 @@ export const replayLog = (log: StoredLog): E.Either<string, { readonly simulator
  * Options of a durable store: those of a new simulator (used only when the storage is empty),
  * and how many records may follow a snapshot before the next one is written (10,000 by default).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category constructors
  */
 export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: number }
@@ -137,7 +137,7 @@ export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: 
  * rejects; open the store again to go on from what the storage holds), `close` waits for the
  * log and closes the storage.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type DurableChatStore = ChatStore & {
@@ -161,7 +161,7 @@ export type DurableChatStore = ChatStore & {
  * store.submit({ role: 'user', content: 'Hi' })
  * await store.flush() // the submit is in the log
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category constructors
  */
 export const openDurableStore =
@@ -306,7 +306,7 @@ export const openDurableStore =
  * const storage = memoryStorage()
  * await storage.load() // { snapshot: undefined, tail: [] }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category constructors
  */
 export const memoryStorage = (): StoreStorage & { readonly records: () => ReadonlyArray<LogEntry>; readonly snapshot: () => StoredSnapshot | undefined } => {

@@ -20,7 +20,7 @@ declare const decodedEvent: unique symbol
  * simulator sets. `submitDecodedEvent` and a store's `submitDecoded` take it and check nothing of
  * it again.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type DecodedEvent = {
@@ -91,7 +91,7 @@ export const stampInput = (data: EventFields, inputId: string, timestamp: string
  * every bad field reported by path (relative to the data); a `timestamp` is refused, since the
  * simulator's clock sets it. Hand the result to a store's `submitDecoded`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const decodeEventData = (data: unknown): E.Either<DecodeFailure, DecodedEvent> => E.map((fields: EventFields) => decoded({ data: fields }))(decodeFields(data, SOME_ID))
@@ -101,7 +101,7 @@ export const decodeEventData = (data: unknown): E.Either<DecodeFailure, DecodedE
  * timestamp) and the data, as `decodeEventData` does; paths start at `scheduled_time` or `data`.
  * Hand the result to a store's `submitDecoded`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const decodeScheduledEvent = (request: { readonly scheduled_time: unknown; readonly data: unknown }): E.Either<DecodeFailure, DecodedEvent> =>

@@ -14,7 +14,7 @@
 /**
  * The kinds of `StoreFailure`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoreFailureKind = 'full' | 'lost' | 'read-only' | 'corrupt' | 'locked'
@@ -27,7 +27,7 @@ export type StoreFailureKind = 'full' | 'lost' | 'read-only' | 'corrupt' | 'lock
  * const e = new StoreFailure('full', 'No space left for the log')
  * e.kind // 'full'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export class StoreFailure extends Error {
@@ -50,7 +50,7 @@ export class StoreFailure extends Error {
  * isStoreFailure(new StoreFailure('lost', 'gone')) // true
  * isStoreFailure(new Error('x')) // false
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category refinements
  */
 export const isStoreFailure = (u: unknown): u is StoreFailure =>
@@ -61,7 +61,7 @@ export const isStoreFailure = (u: unknown): u is StoreFailure =>
  * store that takes no writes (lost log, read-only medium), `undefined` for a failure no request
  * should be answered about (the store is unusable).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const writeFailureStatus = (f: StoreFailure): 507 | 503 | undefined =>

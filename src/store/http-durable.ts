@@ -40,7 +40,7 @@ type Open = { readonly store: DurableChatStore; readonly handler: (request: Requ
  * const handler = durableChatHandler(() => openDurableStore(storage)(), { token: 'a-long-random-token' })
  * // export default { fetch: handler }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const durableChatHandler = (open: () => Promise<DurableChatStore>, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
@@ -85,7 +85,7 @@ export const durableChatHandler = (open: () => Promise<DurableChatStore>, option
  * unless `requireToken` is false, and then loopback host names only; the simulator routes off
  * unless asked. A string is the reason to refuse every request.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const servedChatOptions = (options: ChatHandlerOptions & { readonly requireToken?: boolean }): ChatHandlerOptions | string => {

@@ -11,7 +11,7 @@
  * The host names of the local machine's loopback interface: what a server with no token accepts
  * in `Host` by default.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const LOOPBACK_HOSTS: ReadonlyArray<string> = ['localhost', '127.0.0.1', '::1']
@@ -19,7 +19,7 @@ export const LOOPBACK_HOSTS: ReadonlyArray<string> = ['localhost', '127.0.0.1', 
 /**
  * Whether an address or host name is the loopback interface (`localhost`, `127.0.0.0/8`, `::1`).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const isLoopback = (host: string): boolean => {
@@ -35,7 +35,7 @@ export const isLoopback = (host: string): boolean => {
  * import { generateToken } from 'chatfold/store'
  * generateToken().length // 43
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const generateToken = (): string => {
@@ -51,7 +51,7 @@ const digest = async (s: string): Promise<Uint8Array> => new Uint8Array(await cr
  * Whether two secrets are equal, in a time that depends on neither: both are hashed (SHA-256),
  * then all 32 bytes of the hashes are compared.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category http
  */
 export const sameSecret = async (a: string, b: string): Promise<boolean> => {

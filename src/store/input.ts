@@ -184,7 +184,7 @@ declare const validInput: unique symbol
  * `ValidInput` trusts it and checks nothing again. Every path into a store decodes what it is
  * sent once, where it enters, and hands on a `ValidInput`.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type ValidInput = ChatInput & { readonly [validInput]: true }

@@ -26,7 +26,7 @@ import { isObject } from '../internal/object.ts'
  * clock, id prefix and limits, chosen once), a submitted or scheduled event's data, or an advance
  * of the clock to a time.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type StoreCommand =
@@ -44,7 +44,7 @@ export type StoreCommand =
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> => {
@@ -72,7 +72,7 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
 /**
  * The `create` command of a simulator: what replaying it builds again.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category constructors
  */
 export const createCommand = (sim: Simulator): StoreCommand => ({
@@ -88,7 +88,7 @@ export const createCommand = (sim: Simulator): StoreCommand => ({
  * rebuilds it exactly; a command that fails on replay means the log does not belong to this
  * store's history, and the error says why.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export const applyCommand =
@@ -117,7 +117,7 @@ const VERSION = 1
  * A simulator's JSON form: clock, id counter and prefix, the state's snapshot, the pending events
  * (each with its queue position) and the event history.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category export
  */
 export const encodeSimulator = (sim: Simulator): unknown => {
@@ -137,7 +137,7 @@ const decodeEvent = (u: unknown, path: string): E.Either<string, SimEvent> => {
 /**
  * Reads a simulator back from `encodeSimulator`'s JSON, checking the state's invariants.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
@@ -205,7 +205,7 @@ const restoreState = (u: unknown): E.Either<string, ChatState> => {
  * were applied), so that it costs little more than parsing. Use `decodeSimulator` on snapshots
  * from anywhere else.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category codecs
  */
 export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {

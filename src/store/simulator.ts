@@ -83,7 +83,7 @@ export type Simulator = {
  * limit). The oldest go first. The limits bound memory, snapshots and `GET /events`; they are options
  * of the running store, not part of its data.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type EventLimits = { readonly maxEvents?: number; readonly maxEventAgeSeconds?: number }
@@ -91,7 +91,7 @@ export type EventLimits = { readonly maxEvents?: number; readonly maxEventAgeSec
 /**
  * How many events the history keeps when no `maxEvents` is given.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export const DEFAULT_MAX_EVENTS = 10_000
@@ -250,7 +250,7 @@ export const scheduleEvent =
  * (now, when it has no `scheduled_time`); it applies at once when that time has come, and waits in
  * the queue otherwise. Fails, changing nothing, on a duplicate message id.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export const submitDecodedEvent =
@@ -345,7 +345,7 @@ export const eventHistory = (sim: Simulator): ReadonlyArray<SimEvent> => T.value
  * import { createSimulator, recentEvents } from 'chatfold/store'
  * recentEvents({ limit: 10 })(createSimulator()) // []
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category lookups
  */
 export const recentEvents =

@@ -66,7 +66,7 @@ export type ChatStore = {
  * What a store tells whoever keeps its log: each accepted step as a command, with the simulator
  * it made (called synchronously, inside the step), and how to wait until they are durable.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category model
  */
 export type ChatStoreJournal = {

@@ -72,7 +72,7 @@ const choiceOf = (c: ToolChoice): AIToolChoice<ToolSet> => (c.type === 'tool' ? 
  * declare const history: import('chatfold').Messages
  * const { messages } = await compact({ summarize: aiSdkSummarizer({ model }) })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly model: LanguageModel }): Summarizer =>

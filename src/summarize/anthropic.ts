@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type Anthropic from '@anthropic-ai/sdk'
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { toAnthropicRequest } from '../adapters/anthropic-request.ts'
@@ -17,6 +16,52 @@ import { wholeOption } from '../internal/number.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
+
+/** What `anthropicSummarizer` reads of a Messages answer: its blocks' types and texts. */
+type AnthropicSummaryAnswer = { readonly content: ReadonlyArray<{ readonly type: string; readonly text?: unknown }> }
+
+/**
+ * The part of an Anthropic SDK client (`new Anthropic()`) that `anthropicSummarizer` uses:
+ * `messages.create`, typed by what it reads (the body it sends is a Messages request chatfold writes,
+ * named by its `model`). Any object of this shape goes, the SDK's
+ * client first; typed structurally rather than as the SDK's class, so that an
+ * `@anthropic-ai/sdk` package TypeScript sees twice (as CommonJS and as ESM) still fits (two
+ * declarations of one class, with private members, never fit each other: TS2719).
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * import type { AnthropicSummarizerClient } from 'chatfold/summarize/anthropic'
+ * const client: AnthropicSummarizerClient = new Anthropic({ apiKey: 'sk-ant-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type AnthropicSummarizerClient = {
+  readonly messages: {
+    create(
+      body: { readonly model: string },
+      options?: { readonly signal?: AbortSignal },
+    ): PromiseLike<AnthropicSummaryAnswer>
+  }
+}
+
+/**
+ * The part of an Anthropic SDK client (`new Anthropic()`) that `anthropicCompaction` uses:
+ * `beta.messages.create`, typed structurally as `AnthropicSummarizerClient` is (the request is the
+ * body `toAnthropicRequest` writes, with the compaction parameters; the answer is read by
+ * `fromAnthropicMessage`).
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * import type { AnthropicCompactionClient } from 'chatfold/summarize/anthropic'
+ * const client: AnthropicCompactionClient = new Anthropic({ apiKey: 'sk-ant-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type AnthropicCompactionClient = {
+  readonly beta: { readonly messages: { create(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly stop_reason?: unknown }> } }
+}
 
 /**
  * A summariser for `compact` that asks a Claude model with the caller's client
@@ -37,12 +82,13 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INS
  * const summarize = anthropicSummarizer({ client: new Anthropic(), model: 'claude-haiku-4-5' })
  * const { messages } = await compact({ summarize })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
-export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: Anthropic; readonly model: string }): Summarizer =>
+export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: AnthropicSummarizerClient; readonly model: string }): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
+    const text = (r: AnthropicSummaryAnswer): string => r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
     if (conversation !== undefined) {
       // with cache breakpoints: the request reads the prefix from the cache only at a breakpoint
       const written = toAnthropicRequest({ cache: {} })({
@@ -52,12 +98,10 @@ export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly
         settings: { maxOutputTokens },
       })
       if (E.isLeft(written)) throw new Error(`Cannot summarise with Anthropic: ${formatAdapterError(written.left)}`)
-      // blocks kept verbatim are typed loosely here; the SDK takes them as its request params
-      const r = await options.client.messages.create(written.right.request as Anthropic.MessageCreateParamsNonStreaming, request)
-      return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+      return text(await options.client.messages.create({ ...written.right.request, model: options.model }, request))
     }
-    const r = await options.client.messages.create({ model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), max_tokens: maxOutputTokens }, request)
-    return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+    const body = { model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), max_tokens: maxOutputTokens }
+    return text(await options.client.messages.create(body, request))
   }, options)
 
 // --- provider compaction ---
@@ -69,7 +113,7 @@ export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly
  * import { ANTHROPIC_COMPACTION_BETA } from 'chatfold/summarize/anthropic'
  * ANTHROPIC_COMPACTION_BETA // 'compact-2026-09-04'
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-09-04'
@@ -77,11 +121,11 @@ export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-09-04'
 /**
  * Options of {@link anthropicCompaction}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type AnthropicCompactionOptions = {
-  readonly client: Anthropic
+  readonly client: AnthropicCompactionClient
   readonly model: string
   /** Replaces the server's own summarisation prompt; by default the server's is used, not `compact`'s `prompt`. */
   readonly instructions?: string
@@ -107,7 +151,7 @@ export type AnthropicCompactionOptions = {
  * declare const history: import('chatfold').Messages
  * const { messages } = await compact({ summarize: anthropicCompaction({ client: new Anthropic(), model: 'claude-sonnet-4-6' }) })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const anthropicCompaction =
@@ -118,12 +162,12 @@ export const anthropicCompaction =
     if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterError(written.left)}`)
     const body = {
       ...written.right.request,
+      model: options.model,
       max_tokens: wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 }),
       compaction: { type: 'summarize' as const, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
       betas: [ANTHROPIC_COMPACTION_BETA],
     }
-    // blocks kept verbatim are typed loosely here; the SDK takes them as its request params
-    const response = await options.client.beta.messages.create(body as Anthropic.Beta.MessageCreateParamsNonStreaming, context.signal === undefined ? {} : { signal: context.signal })
+    const response = await options.client.beta.messages.create(body, context.signal === undefined ? {} : { signal: context.signal })
     const message = fromAnthropicMessage(response)
     if (E.isLeft(message)) throw new Error(`Cannot compact with Anthropic: ${formatDecodeFailure(message.left)}`)
     const boundary = message.right.parts.find(isCompactionBoundary)

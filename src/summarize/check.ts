@@ -16,7 +16,7 @@ import { isToolChoice, isToolDefinition, type ToolChoice, type ToolDefinition } 
 /**
  * Options every model summariser takes.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type ModelSummarizerOptions = {
@@ -81,7 +81,7 @@ const missingNote = (missing: ReadonlyArray<string>): string =>
  * import { modelSummarizer } from 'chatfold/summarize/ai-sdk'
  * const summarize = modelSummarizer(async ({ system, turns }) => `## Goal\n- echo ${turns.length}`)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const modelSummarizer =

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type OpenAI from 'openai'
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
@@ -17,6 +16,56 @@ import { lastCompactionBoundary } from '../history/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
+
+/**
+ * The part of an OpenAI SDK client (`new OpenAI()`) that `openAISummarizer` uses:
+ * `chat.completions.create`, or `responses.create` with `api: 'responses'`, typed by what it reads
+ * (the body it sends is a request chatfold writes, named by its `model`). Any object of this shape goes, the SDK's client first; typed structurally rather than
+ * as the SDK's class, so that an `openai` package TypeScript sees twice (as CommonJS and as ESM)
+ * still fits (two declarations of one class, with private members, never fit each other: TS2719).
+ *
+ * @example
+ * import OpenAI from 'openai'
+ * import type { OpenAISummarizerClient } from 'chatfold/summarize/openai'
+ * const client: OpenAISummarizerClient = new OpenAI({ apiKey: 'sk-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type OpenAISummarizerClient = {
+  readonly chat: {
+    readonly completions: {
+      create(
+        body: { readonly model: string },
+        options?: { readonly signal?: AbortSignal },
+      ): PromiseLike<{ readonly choices: ReadonlyArray<{ readonly message: { readonly content: string | null } }> }>
+    }
+  }
+  readonly responses: {
+    create(
+      body: { readonly model: string },
+      options?: { readonly signal?: AbortSignal },
+    ): PromiseLike<{ readonly output_text: string }>
+  }
+}
+
+/**
+ * The part of an OpenAI SDK client (`new OpenAI()`) that `openAICompaction` uses:
+ * `responses.compact`, typed structurally as `OpenAISummarizerClient` is (the request is the
+ * Responses body `toOpenAIResponsesRequest` writes; the answer's `output` is read by
+ * `fromOpenAIResponses`).
+ *
+ * @example
+ * import OpenAI from 'openai'
+ * import type { OpenAICompactionClient } from 'chatfold/summarize/openai'
+ * const client: OpenAICompactionClient = new OpenAI({ apiKey: 'sk-…' })
+ *
+ * @since 0.1.0
+ * @category compaction
+ */
+export type OpenAICompactionClient = {
+  readonly responses: { compact(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly output: unknown }> }
+}
 
 /**
  * A summariser for `compact` that asks an OpenAI model with the caller's client: by default
@@ -36,10 +85,10 @@ export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INS
  * const summarize = openAISummarizer({ client: new OpenAI(), model: 'gpt-5-mini' })
  * const { messages } = await compact({ summarize })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
-export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAI; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
+export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
     if (conversation !== undefined) {
@@ -49,30 +98,23 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
         ...requestTools(conversation),
         settings: { maxOutputTokens },
       }
-      // items kept verbatim are typed loosely here; the SDK takes them as its request params
       if (options.api === 'responses') {
         const written = toOpenAIResponsesRequest()(chat)
         if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterError(written.left)}`)
-        const r = await options.client.responses.create({ ...written.right.request, stream: false } as OpenAI.Responses.ResponseCreateParamsNonStreaming, request)
-        return r.output_text
+        const body = { ...written.right.request, model: options.model, stream: false }
+        return (await options.client.responses.create(body, request)).output_text
       }
       const written = toOpenAIChatRequest()(chat)
       if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterError(written.left)}`)
-      const r = await options.client.chat.completions.create({ ...written.right.request, stream: false } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, request)
-      return r.choices[0]?.message.content ?? ''
+      const body = { ...written.right.request, model: options.model, stream: false }
+      return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
     }
     if (options.api === 'responses') {
-      const r = await options.client.responses.create(
-        { model: options.model, instructions: system, input: turns.map((t) => ({ role: t.role, content: t.content })), max_output_tokens: maxOutputTokens },
-        request,
-      )
-      return r.output_text
+      const body = { model: options.model, instructions: system, input: turns.map((t) => ({ role: t.role, content: t.content })), max_output_tokens: maxOutputTokens }
+      return (await options.client.responses.create(body, request)).output_text
     }
-    const r = await options.client.chat.completions.create(
-      { model: options.model, messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))], max_completion_tokens: maxOutputTokens },
-      request,
-    )
-    return r.choices[0]?.message.content ?? ''
+    const body = { model: options.model, messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))], max_completion_tokens: maxOutputTokens }
+    return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
   }, options)
 
 // --- provider compaction ---
@@ -80,11 +122,11 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
 /**
  * Options of {@link openAICompaction}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export type OpenAICompactionOptions = {
-  readonly client: OpenAI
+  readonly client: OpenAICompactionClient
   readonly model: string
   /** Sent as the request's `instructions`, with the history's own; by default only the history's. */
   readonly instructions?: string
@@ -108,7 +150,7 @@ export type OpenAICompactionOptions = {
  * declare const history: import('chatfold').Messages
  * const { messages } = await compact({ summarize: openAICompaction({ client: new OpenAI(), model: 'gpt-5.4' }) })(history)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category compaction
  */
 export const openAICompaction =
@@ -120,8 +162,7 @@ export const openAICompaction =
     const { request } = written.right
     const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
     const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
-    // items kept verbatim are typed loosely here; the SDK takes them as its request params
-    const compacted = await options.client.responses.compact(body as OpenAI.Responses.ResponseCompactParams, context.signal === undefined ? {} : { signal: context.signal })
+    const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
     const window = fromOpenAIResponses({ input: compacted.output })
     if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
     const at = lastCompactionBoundary(window.right)

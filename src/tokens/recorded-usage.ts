@@ -27,7 +27,7 @@ import { countMessage } from './count.ts'
  * import type { MessageUsage } from 'chatfold/tokens'
  * const u: MessageUsage = { input: 1200, output: 80, cacheRead: 1024, reasoning: 64 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type MessageUsage = {

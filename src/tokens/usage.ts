@@ -147,7 +147,7 @@ export const usageCorrected =
  * lastReportedUsage([makeMessage({ id: 'a1', role: 'assistant', parts: [text('Done.')], metadata: { usage: { input: 12_000, cacheRead: 30_000, output: 400 } } })])
  * // { messageId: 'a1', tokens: 42_400 }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
@@ -171,7 +171,7 @@ export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
 /**
  * Options of {@link contextTokens}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type ContextTokensOptions = UsageCorrectedOptions & {
@@ -199,7 +199,7 @@ export type ContextTokensOptions = UsageCorrectedOptions & {
  * import type { ContextTokens } from 'chatfold/tokens'
  * const c: ContextTokens = { total: 42_650, reported: 42_400, estimated: 250, fixed: 0, anchor: 'a1' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export type ContextTokens = {
@@ -227,7 +227,7 @@ export type ContextTokens = {
  * // the 12,040 reported, plus 1.25 × the estimate of the last message
  * contextTokens({ calibration: 1.25 })(history) // { total: 12_049, reported: 12_040, estimated: 9, fixed: 0, anchor: 'a1' }
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category tokens
  */
 export const contextTokens =
