@@ -37,6 +37,18 @@ export default defineConfig({
         },
       },
       {
+        // the AI SDK's tests again with `ai` 7 (the `ai-v7` alias) in place of `ai` 6: the middleware,
+        // prepareStep, persistence and the summariser under the other major the peer range allows
+        resolve: { alias: [{ find: /^ai$/, replacement: 'ai-v7' }, { find: /^ai\/test$/, replacement: 'ai-v7/test' }] },
+        test: {
+          name: 'ai7',
+          include: ['test/ai-sdk/**/*.test.ts', 'test/adapters/ai-sdk*.test.ts', 'test/node/adapters-sdk.test.ts', 'test/node/adapters-ui.test.ts', 'test/node/ai-sdk-persistence.test.ts', 'test/summarize/summarize.test.ts'],
+          exclude: ['test/ai-sdk/middleware-v7.test.ts', 'test/**/*.prop.test.ts'],
+          environment: 'node',
+          isolate: false, // as the unit tests
+        },
+      },
+      {
         // pre-bundled up front: a dependency discovered mid-run makes Vite reload the page
         optimizeDeps: { include: ['comlink', 'fast-check', 'io-ts', 'gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/encoding/cl100k_base', 'gpt-tokenizer/bpeRanks/o200k_base', 'gpt-tokenizer/bpeRanks/cl100k_base', 'gpt-tokenizer/encodingParams/constants'] },
         test: {

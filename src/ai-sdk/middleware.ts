@@ -17,6 +17,7 @@ import {
   toolChoiceOf,
   toolDefinitionsOf,
 } from './prompt.ts'
+import { isSpecificationV4, promptToV3, promptToV4 } from './specification.ts'
 
 /**
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), and the key
@@ -32,7 +33,9 @@ import {
 export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string }
 
 /**
- * A middleware (`LanguageModelMiddleware`, specification `v3`) that, before each call, keeps the
+ * A middleware (`LanguageModelMiddleware` of the installed `ai`: `ai` 6's `LanguageModelV3`
+ * prompts, and `ai` 7's `LanguageModelV4` ones, told apart by the model it is handed and written
+ * back in the same specification) that, before each call, keeps the
  * request within `contextWindow − reserveTokens`: it counts the whole request as the model's
  * provider counts it (prompt and tool definitions, `countChatRequest`), and when it is over, prunes
  * old tool output with a pruner kept per conversation, then, if that is not enough, compacts the
@@ -66,10 +69,13 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params, model }) => {
-      const key = options.conversationKey?.(params) ?? conversationKeyOf(params.prompt)
+      // ai 7 hands over V4 prompts: read and written here as V3, the shapes the logic knows
+      const v4 = isSpecificationV4(model)
+      const wire = v4 ? promptToV3(params.prompt) : params.prompt
+      const key = options.conversationKey?.(params) ?? conversationKeyOf(wire)
       const toolChoice = toolChoiceOf(params.toolChoice)
       const fitted = await keeper.fit(key, {
-        wire: params.prompt,
+        wire,
         tools: toolDefinitionsOf(params.tools),
         provider: options.provider ?? providerOfModel(model),
         ...(toolChoice === undefined ? {} : { toolChoice }),
@@ -78,7 +84,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
       if (fitted.record === undefined) return params
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
       if (E.isLeft(prompt)) throw new Error(`Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
-      const out = { ...params, prompt: prompt.right.request }
+      const out = { ...params, prompt: v4 ? promptToV4(prompt.right.request) : prompt.right.request }
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })
       return out
