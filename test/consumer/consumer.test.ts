@@ -27,9 +27,13 @@ const copyCase = (cwd: string, file: string, folder: string): void => {
   copyFileSync(join(ROOT, 'test', 'consumer', 'cases', file), join(cwd, 'src', folder, file))
 }
 
+/** The AI SDK 6 project, installed once for the two tests that use it. */
+let ai6: Promise<string> | undefined
+const ai6Project = (): Promise<string> => (ai6 ??= install('ai6', 'npm', ['ai@6', 'fp-ts', '@types/node@20']))
+
 describe.concurrent('the packed package in fresh projects, as the guides say', () => {
   it('AI SDK 6 (npm): the AI SDK and persistence guides', async () => {
-    const cwd = await install('ai6', 'npm', ['ai@6', 'fp-ts', '@types/node@20'])
+    const cwd = await ai6Project()
     await checkAndRun(cwd, 'ai-sdk', guideExamples('docs/guides/ai-sdk.md'))
     await checkAndRun(cwd, 'persistence', guideExamples('docs/guides/persistence.md'))
   })
@@ -37,7 +41,7 @@ describe.concurrent('the packed package in fresh projects, as the guides say', (
   // fails until a chat whose answer holds a tool call is saved by uiMessageStore (its onFinish
   // throws `…ui.title: expected a JSON value, got undefined`); flip to `it` with that fix
   it.fails('AI SDK 6 (npm): a chat route with a tool call saves the answer', async () => {
-    const cwd = await install('ai6-tool', 'npm', ['ai@6', 'fp-ts', '@types/node@20'])
+    const cwd = await ai6Project()
     copyCase(cwd, 'persistence-tool.ts', 'tool')
     await checkAndRun(cwd, 'tool', [])
     const { stdout } = await runTs(cwd, join('src', 'tool', 'persistence-tool.ts'))

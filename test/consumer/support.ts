@@ -87,10 +87,7 @@ export const guideExamples = (page: string): GuideExample[] =>
  * `skipLibCheck` as `tsc --init` writes it: the AI SDK's declarations import `json-schema`, whose
  * types it does not install. The package's own declarations are checked by the dist tests.
  */
-const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], strict: true, skipLibCheck: true, noEmit: true },
-  include: ['src'],
-}
+const COMPILER_OPTIONS = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], strict: true, skipLibCheck: true, noEmit: true }
 
 /**
  * Writes `examples` into `cwd/src/<folder>/`, type-checks them with `tsc` (this repository's
@@ -101,9 +98,11 @@ const TSCONFIG = {
  */
 export const checkAndRun = async (cwd: string, folder: string, examples: ReadonlyArray<GuideExample>): Promise<void> => {
   mkdirSync(join(cwd, 'src', folder), { recursive: true })
-  writeFileSync(join(cwd, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2))
+  // a configuration per folder: folders of one project are checked apart, and may be at the same time
+  const config = `tsconfig.${folder}.json`
+  writeFileSync(join(cwd, config), JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: [`src/${folder}`] }, null, 2))
   for (const e of examples) writeFileSync(join(cwd, 'src', folder, `${e.name}.ts`), `${e.code}\nexport {}\n`)
-  await run(join(BIN, 'tsc'), ['-p', 'tsconfig.json'], { cwd })
+  await run(join(BIN, 'tsc'), ['-p', config], { cwd })
   for (const e of examples) if (e.runs) await runTs(cwd, join('src', folder, `${e.name}.ts`))
 }
 
