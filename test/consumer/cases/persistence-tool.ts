@@ -8,11 +8,13 @@ import { formatAdapterError, toModelMessages } from 'chatfold/adapters'
 import { forLLM } from 'chatfold/history'
 import { sinceCompaction, uiMessageStore } from 'chatfold/ai-sdk'
 
+type StreamPart = Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never
+
 const usage = { inputTokens: { total: 9, noCache: 9, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 6, text: 6, reasoning: 0 } }
 let step = 0
 const model = new MockLanguageModelV3({
   doStream: async () => ({
-    stream: simulateReadableStream({
+    stream: simulateReadableStream<StreamPart>({
       chunks:
         step++ === 0
           ? [
