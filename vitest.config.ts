@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**'],
+          exclude: ['test/**/*.prop.test.ts', 'test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**', 'test/consumer/**'],
           environment: 'node',
           // The files of a worker share their modules: importing the sources (and the tokenizer's
           // tables) once per worker rather than once per file takes the unit and property tests from
@@ -31,7 +31,19 @@ export default defineConfig({
         test: {
           name: 'prop',
           include: ['test/**/*.prop.test.ts'],
-          exclude: ['test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**'],
+          exclude: ['test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**', 'test/consumer/**'],
+          environment: 'node',
+          isolate: false, // as the unit tests
+        },
+      },
+      {
+        // the AI SDK's tests again with `ai` 7 (the `ai-v7` alias) in place of `ai` 6: the middleware,
+        // prepareStep, persistence and the summariser under the other major the peer range allows
+        resolve: { alias: [{ find: /^ai$/, replacement: 'ai-v7' }, { find: /^ai\/test$/, replacement: 'ai-v7/test' }] },
+        test: {
+          name: 'ai7',
+          include: ['test/ai-sdk/**/*.test.ts', 'test/adapters/ai-sdk*.test.ts', 'test/node/adapters-sdk.test.ts', 'test/node/adapters-ui.test.ts', 'test/node/ai-sdk-persistence.test.ts', 'test/summarize/summarize.test.ts'],
+          exclude: ['test/ai-sdk/middleware-v7.test.ts', 'test/**/*.prop.test.ts'],
           environment: 'node',
           isolate: false, // as the unit tests
         },
@@ -83,6 +95,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // the packed package in fresh projects, installed as the guides say (npm and pnpm) and running
+        // the guides' code; reads dist/ (run after `npm run build`); installs a few at a time
+        test: {
+          name: 'consumer',
+          include: ['test/consumer/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -5,8 +5,12 @@
  * - worker URLs: `new URL('…/engine.worker.ts', import.meta.url)` is a string literal to tsc, so it
  *   becomes `….js` here (the literal keeps its shape, which bundlers recognise);
  * - fp-ts and io-ts subpaths: `fp-ts/Either` resolves through a folder's package.json, which
- *   bundlers and TypeScript follow but Node's ESM loader does not; the built files import
- *   `fp-ts/lib/Either.js` (the same module, and the same declarations) instead.
+ *   bundlers and TypeScript follow but Node's ESM loader does not. The built modules import
+ *   `#fp-ts/Either`, which package.json's `imports` maps to `fp-ts/lib/Either.js` (CommonJS) for
+ *   Node and to `fp-ts/es6/Either.js` (ES modules) everywhere else: a bundler's dev server that
+ *   serves the worker's modules as they are (Vite's) gets ES modules it can serve, and a bundle
+ *   holds one copy of fp-ts, the one the user's own `fp-ts/Either` resolves to. The declarations
+ *   import `fp-ts/lib/Either.js` (the same declarations) instead.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -46,7 +50,7 @@ for (const file of walk(dist)) {
     })
     .replace(SUBPATH, (_, lead: string, q: string, pkg: string, mod: string) => {
       subpaths++
-      return `${lead}${q}${pkg}/lib/${mod}.js${q}`
+      return file.endsWith('.d.ts') ? `${lead}${q}${pkg}/lib/${mod}.js${q}` : `${lead}${q}#${pkg}/${mod}${q}`
     })
   if (out !== src) writeFileSync(file, out)
 }

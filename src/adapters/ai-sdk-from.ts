@@ -68,8 +68,19 @@ const option = (options: Record<string, unknown> | null | undefined, provider: s
   return typeof value === 'string' ? value : undefined
 }
 
-/** Bytes or a URL from AI SDK data content (bytes, base64, a data URL, a URL). */
-export const source = (r: Reader, u: unknown, at: string): { readonly data: Uint8Array } | { readonly url: string } | undefined => {
+/**
+ * AI SDK data content as `ai` 6 writes it: `ai` 7 also tags it (`{ type: 'data', data }`,
+ * `{ type: 'url', url }`), and writes a data URL as a `URL` where `ai` 6 wrote its text.
+ */
+const untagged = (u: unknown): unknown => {
+  if (isObject(u) && u['type'] === 'data' && 'data' in u) return u['data']
+  if (isObject(u) && u['type'] === 'url' && 'url' in u) return u['url'] instanceof URL && u['url'].protocol === 'data:' ? u['url'].href : u['url']
+  return u
+}
+
+/** Bytes or a URL from AI SDK data content (bytes, base64, a data URL, a URL; bare or tagged). */
+export const source = (r: Reader, tagged: unknown, at: string): { readonly data: Uint8Array } | { readonly url: string } | undefined => {
+  const u = untagged(tagged)
   if (u instanceof Uint8Array) return { data: u }
   if (u instanceof ArrayBuffer) return { data: new Uint8Array(u) }
   if (u instanceof URL) return { url: u.href }
@@ -178,7 +189,8 @@ export const reasoningWithExtras = (d: Decoded, text: string, options: Record<st
 }
 
 /** How bytes came: base64 text or a data URL (with its media type), so that they go back the same way. */
-export const bytesForm = (u: unknown): Readonly<Record<string, unknown>> => {
+export const bytesForm = (tagged: unknown): Readonly<Record<string, unknown>> => {
+  const u = untagged(tagged)
   if (typeof u !== 'string') return {}
   const inline = fromDataUrl(u)
   if (inline !== undefined) return { dataUrl: inline.mediaType }

@@ -19,6 +19,7 @@ import {
   toolDefinitionsOf,
 } from './prompt.ts'
 import { ContextError } from './errors.ts'
+import { isSpecificationV4, promptToV3, promptToV4 } from './specification.ts'
 
 /**
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), the key
@@ -38,7 +39,9 @@ import { ContextError } from './errors.ts'
 export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string; readonly cache?: 'auto' | 'off' }
 
 /**
- * A middleware (`LanguageModelMiddleware`, specification `v3`) that, before each call, keeps the
+ * A middleware (`LanguageModelMiddleware` of the installed `ai`: `ai` 6's `LanguageModelV3`
+ * prompts, and `ai` 7's `LanguageModelV4` ones, told apart by the model it is handed and written
+ * back in the same specification) that, before each call, keeps the
  * request within `contextWindow − reserveTokens`: it counts the whole request as the model's
  * provider counts it (prompt and tool definitions, `countChatRequest`), and when it is over, prunes
  * old tool output with a pruner kept per conversation, then, if that is not enough, compacts the
@@ -74,12 +77,15 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params, model }) => {
-      const key = options.conversationKey?.(params) ?? conversationKeyOf(params.prompt)
+      // ai 7 hands over V4 prompts: read and written here as V3, the shapes the logic knows
+      const v4 = isSpecificationV4(model)
+      const wire = v4 ? promptToV3(params.prompt) : params.prompt
+      const key = options.conversationKey?.(params) ?? conversationKeyOf(wire)
       const toolChoice = toolChoiceOf(params.toolChoice)
       const provider = options.provider ?? providerOfModel(model)
       const hinted = (p: LanguageModelCallOptions): LanguageModelCallOptions => (options.cache === 'off' ? p : withCacheHints(provider, key, p))
       const fitted = await keeper.fit(key, {
-        wire: params.prompt,
+        wire,
         tools: toolDefinitionsOf(params.tools),
         provider,
         ...(toolChoice === undefined ? {} : { toolChoice }),
@@ -88,7 +94,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
       if (fitted.record === undefined) return hinted(params)
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
       if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
-      const out = hinted({ ...params, prompt: prompt.right.request })
+      const out = hinted({ ...params, prompt: v4 ? promptToV4(prompt.right.request) : prompt.right.request })
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })
       return out

@@ -54,6 +54,13 @@ const historyTokens = (ms: ReadonlyArray<ModelMessage>): number => {
   return countChatRequest('anthropic', { estimate: heuristic })({ messages: decoded.right }).total
 }
 
+/**
+ * The messages all steps produced: `responseMessages` under ai 7 (whose `response.messages` holds the
+ * last step's alone), `response.messages` under ai 6. The suite runs under both (the `ai7` project).
+ */
+const allResponseMessages = (r: { readonly response: { readonly messages: ReadonlyArray<ModelMessage> } }): ReadonlyArray<ModelMessage> =>
+  'responseMessages' in r && Array.isArray(r.responseMessages) ? r.responseMessages : r.response.messages
+
 const compactions = (records: ReadonlyArray<ContextRecord>) => records.filter((r) => r.compaction !== null)
 
 /** The records a loop's steps carry in their provider metadata. */
@@ -103,7 +110,7 @@ describe('an AI SDK agent loop of 200 steps growing past two million tokens', { 
     const result = await generateText({ model, system, messages, tools, stopWhen: stepCountIs(STEPS) })
     expect(result.steps).toHaveLength(STEPS)
     expect(result.text).toBe('The suite passes.')
-    expect(historyTokens([{ role: 'system', content: system }, ...messages, ...result.response.messages])).toBeGreaterThan(2_000_000)
+    expect(historyTokens([{ role: 'system', content: system }, ...messages, ...allResponseMessages(result)])).toBeGreaterThan(2_000_000)
     expectKept(seen, messages)
     const records = recordsOf(result.steps)
     expectRecords(records, seen, false)
@@ -136,6 +143,11 @@ describe('an AI SDK agent loop of 200 steps growing past two million tokens', { 
     const result = await agent.generate({ messages })
     expect(result.steps).toHaveLength(STEPS)
     expectKept(seen, messages)
-    expectRecords(records, seen, true)
+    if ('responseMessages' in result) {
+      // ai 7: the messages prepareStep returns carry forward to later steps, so a step starts from the
+      // history as the previous compaction left it, and only the steps over the limit again change it
+      expect(compactions(records).length).toBeGreaterThan(3)
+      for (const r of records) expect(r.tokensAfter).toBeLessThanOrEqual(LIMIT)
+    } else expectRecords(records, seen, true)
   })
 })
