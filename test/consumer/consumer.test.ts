@@ -44,9 +44,9 @@ describe.concurrent('the packed package in fresh projects, as the guides say', (
     await checkAndRun(cwd, 'tool', [])
   })
 
-  // fails until a chat whose answer holds a tool call is saved by uiMessageStore (its onFinish
-  // throws `…ui.title: expected a JSON value, got undefined`); flip to `it` with that fix
-  it.fails('AI SDK 6 (pnpm): a chat route with a tool call saves the answer', async () => {
+  // failed while uiMessageStore's onFinish threw `…ui.title: expected a JSON value, got undefined`
+  // on any answer holding a tool call
+  it('AI SDK 6 (pnpm): a chat route with a tool call saves the answer', async () => {
     const cwd = await ai6Project()
     copyCase(cwd, 'persistence-tool.ts', 'run')
     const { stdout } = await runTs(cwd, join('src', 'run', 'persistence-tool.ts'))
