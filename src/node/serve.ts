@@ -18,7 +18,8 @@ import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../store/http-guard.t
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
  * the host (127.0.0.1 by default), records between snapshots, the handler's options, where to
  * print (stderr lines by default), whether SIGINT/SIGTERM stop it (true by default), and the
- * server's own limits (`ServeOptions`: timeouts, requests at once, bodies per client).
+ * server's own limits (`ServeOptions`: timeouts, requests at once, bodies per client, the budget
+ * for sending answers).
  *
  * Who may call: `handler.token` (every route) and `handler.readToken` (reads only). On loopback
  * (127.0.0.1, ::1, localhost) no token is asked unless one is given; listening beyond loopback

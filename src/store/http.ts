@@ -39,7 +39,7 @@ import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory,
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
 import { checkHostAndOrigin, checkToken, type Refusal } from './http-guard.ts'
-import { fail, json, readJson } from './http-body.ts'
+import { fail, json, jsonBytes, readJson } from './http-body.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // --- options ---
@@ -175,6 +175,9 @@ const withEnvelope = (envelope: ReadonlyArray<DecodeIssue>, decoded: E.Either<De
   return issues.length > 0 ? E.left(issues) : decoded
 }
 
+/** The snapshot of each state, encoded: a state is immutable, so its snapshot is encoded once however many read it. */
+const encodedSnapshots = new WeakMap<ChatState, Uint8Array>()
+
 const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
   '/events': [
     {
@@ -223,7 +226,19 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
       }),
     },
   ],
-  '/environment/modalities/chat': [{ method: 'GET', run: async (ctx) => json(200, snapshot(visibleState(ctx.access, ctx.store.state()))) }],
+  '/environment/modalities/chat': [
+    {
+      method: 'GET',
+      run: async (ctx) => {
+        if (!ctx.access.all) return json(200, snapshot(visibleState(ctx.access, ctx.store.state())))
+        // encoded once per state, and shared by every request that reads it
+        const state = ctx.store.state()
+        let bytes = encodedSnapshots.get(state)
+        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(snapshot(state)))))
+        return jsonBytes(200, bytes)
+      },
+    },
+  ],
   '/simulator/advance': [
     {
       method: 'POST',
