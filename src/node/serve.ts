@@ -77,11 +77,13 @@ export type ServedChatStore = RunningServer & { readonly store: DurableChatStore
 
 /**
  * Recovers the store in `dataDir` and serves its HTTP API; prints what it recovered and where it
- * listens. Nothing is acknowledged before it is in the log the next start reads. A full disk is
- * answered 507 for writes, reads still served, until space returns; a log changed behind the server
- * (removed, replaced, truncated or appended to by another program), a LOCK no longer its own, or a
- * read-only medium is answered 503 for every write from then on, saying why, reads still served; each is told once on the log. Any other failure to write the log stops
- * the process (exit 1): the next start recovers what was acknowledged.
+ * listens. Nothing is acknowledged before it is in the log the next start reads. A full disk (or
+ * a log file at the largest size allowed, EFBIG) is answered 507 for writes, reads still served,
+ * until there is room; a log changed behind the server (removed, replaced, truncated or appended
+ * to by another program), a LOCK no longer its own, or a medium that refuses writes (read-only,
+ * EROFS, EACCES, EPERM) is answered 503 for every write from then on, saying why, reads still
+ * served; each is told once on the log. Any other failure to write the log stops the process
+ * (exit 1): the next start recovers what was acknowledged.
  *
  * @example
  * import { serveChatStore } from 'chatfold/node'
