@@ -33,7 +33,7 @@ const startFailure = async (e: unknown, dir: string, at?: { readonly host: strin
   const { isStoreFailure } = await import('../store/failure.ts')
   if (isStoreFailure(e)) {
     if (e.kind === 'corrupt') {
-      const movable = /^Cannot recover the store: record \d+ /.test(e.message)
+      const movable = /^Cannot (recover the store|replay the log): record \d+ /.test(e.message)
       return new CliFailure(EXIT.damaged, movable ? `${e.message}; \`chatfold repair-store ${dir}\` moves the damaged records aside` : e.message)
     }
     return new CliFailure(e.kind === 'locked' ? EXIT.locked : EXIT.io, e.message)
