@@ -3,10 +3,12 @@
 // source through tsx otherwise (a clone after `npm ci`, before `npm run build`).
 import { existsSync } from 'node:fs'
 
-// a reader that stops early (`chatfold render … | head`) is not an error
 process.stdout.on('error', (e) => {
+  // a reader that stops early (`chatfold render … | head`) is not an error
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
-  throw e
+  // an output that cannot be written (a full disk, /dev/full): one line, and the exit code of a file that cannot be written (3)
+  process.stderr.write(`chatfold: cannot write the output: ${e.code ?? e.message}${e.code === 'ENOSPC' ? ' (no space left)' : ''}\n`)
+  process.exit(3)
 })
 
 const built = new URL('../dist/src/cli/main.js', import.meta.url)

@@ -131,7 +131,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'toNodeListener', 'TornTail', 'writeAtomic',
   ],
   'chatfold/cloudflare': [
-    'ChatStoreObject', 'chatStoreObject', 'ChatStoreObjectClass', 'ChatStoreObjectOptions', 'ChatStoreWorker',
+    'ChatStoreObject', 'chatStoreObject', 'ChatStoreObjectClass', 'ChatStoreObjectOptions', 'ChatStoreWorker', 'ChatStoreWorkerOptions',
     'chatStoreWorker', 'DurableObjectNamespaceLike', 'DurableObjectStateLike', 'DurableObjectStorageLike',
     'sqlStorage', 'SqlStorageLike', 'SqlStorageOptions',
   ],

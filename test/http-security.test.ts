@@ -73,6 +73,17 @@ describe('tokens', () => {
     expect((await send('POST', '/modalities/chat/submit', { body: hi, headers: bearer(token) })).status).toBe(201)
   })
 
+  it('without the token, an unknown route or a wrong method is a 401 too: the routes cannot be mapped', async () => {
+    const { send, json } = setup({ token })
+    for (const [method, path] of [['GET', '/nope'], ['GET', '/environment/modalities/chat/nope'], ['DELETE', '/events'], ['PUT', '/modalities/chat/submit'], ['GET', '/simulator/advance']] as const) {
+      const r = await send(method, path, { headers: json })
+      expect(`${method} ${path} ${r.status}`).toBe(`${method} ${path} 401`)
+      expect(r.headers.get('allow')).toBeNull()
+    }
+    expect((await send('GET', '/nope', { headers: bearer(token) })).status).toBe(404)
+    expect((await send('DELETE', '/events', { headers: bearer(token) })).status).toBe(405)
+  })
+
   it('a read-only token reads and queries, and may not write', async () => {
     const { store, send } = setup({ token, readToken })
     expect((await send('POST', '/modalities/chat/submit', { body: hi, headers: bearer(token) })).status).toBe(201)

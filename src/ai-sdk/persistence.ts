@@ -42,7 +42,7 @@ const KEY = 'chatfold'
  * ones the store dropped can be counted.
  */
 type Stored = { readonly storeId: string; readonly n?: number; readonly wire: unknown; readonly messages: Messages } & (
-  | { readonly type: 'ui'; readonly uiId: string; readonly revision: number }
+  | { readonly type: 'ui'; readonly uiId: string; readonly revision: number; readonly stepStart?: false }
   | { readonly type: 'compaction' }
 )
 
@@ -56,7 +56,7 @@ const recordOf = (h: Held): Stored => {
     if (kept['compaction'] === true) return { type: 'compaction', ...common }
     const uiId = typeof kept['ui'] === 'string' ? kept['ui'] : h.id
     const revision = typeof kept['revision'] === 'number' ? kept['revision'] : 1
-    return { type: 'ui', uiId, revision, ...common }
+    return { type: 'ui', uiId, revision, ...common, ...(kept['stepStart'] === false ? { stepStart: false as const } : {}) }
   }
   const message: Message = { id: h.id, role: h.role, parts: h.parts, kind: 'normal' }
   return { type: 'ui', storeId: h.id, uiId: h.id, revision: 1, wire: undefined, messages: [message] }
@@ -118,7 +118,8 @@ const arrange = (records: ReadonlyArray<Stored>): ReadonlyArray<Stored> => {
  * The chatfold messages of one UI message, with ids that do not change between saves: the UI id,
  * then `id~1`, `id~2`, …; a UI message they would not give back as it came (a field
  * `fromUIMessages` has no place for) is an error naming the field. An assistant message without a
- * leading `step-start` part is given back with one (the AI SDK reads both alike).
+ * leading `step-start` part is converted back with one (the AI SDK reads both alike); the record
+ * says so (`stepStart: false`), and `load` gives it back without one, as it was saved.
  */
 const messagesOfUI = (ui: UIMessage): Messages => {
   const r = fromUIMessages({ messages: [ui] })
@@ -159,7 +160,9 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
   }
   const back = toUIMessages()(r.messages)
   if (E.isLeft(back)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
-  return back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
+  const uis = back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
+  // an assistant message saved without a leading step-start part comes back without one, as it was saved
+  return r.stepStart === false ? uis.map((m, i) => (i === 0 && m.parts[0]?.type === 'step-start' ? { ...m, parts: m.parts.slice(1) } : m)) : uis
 }
 
 // --- the public face ---
@@ -318,7 +321,7 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
         message_id: revision === 1 ? ui.id : `${ui.id}#${revision}`,
         role: ui.role === 'assistant' ? 'assistant' : 'user',
         content: contentOf(ms, `(${ui.role} message ${ui.id})`),
-        metadata: { [KEY]: { ui: ui.id, revision, n, messages: wire } },
+        metadata: { [KEY]: { ui: ui.id, revision, n, messages: wire, ...(ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { stepStart: false } : {}) } },
       }
       await add(row, wire)
       latest.set(ui.id, { type: 'ui', storeId: row.message_id, uiId: ui.id, revision, n: n++, wire, messages: ms })

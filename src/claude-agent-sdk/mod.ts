@@ -28,11 +28,14 @@ const conversationOf = (key: SessionKey): string => {
   return id
 }
 
+/** One entry (what earlier versions wrote, read still), or a batch of entries as one record: stored whole or not at all. */
 type Entry = { readonly kind: 'entry'; readonly at: number; readonly entry: SessionStoreEntry }
+type Entries = { readonly kind: 'entries'; readonly at: number; readonly entries: ReadonlyArray<SessionStoreEntry> }
 type Deleted = { readonly kind: 'deleted'; readonly at: number }
 type Folded = { readonly at: number; readonly entries: ReadonlyArray<SessionStoreEntry>; readonly written: boolean }
 
 const isEntry = (r: JsonRecord): r is JsonRecord & Entry => r['kind'] === 'entry' && typeof r['at'] === 'number' && typeof r['entry'] === 'object'
+const isEntries = (r: JsonRecord): r is JsonRecord & Entries => r['kind'] === 'entries' && typeof r['at'] === 'number' && Array.isArray(r['entries'])
 
 /**
  * What a transcript's records leave: the entries since the last deletion, in order, the first of
@@ -51,12 +54,14 @@ const fold = (read: ChatLogRead, id: string): Folded => {
   records.slice(start).forEach((r, i) => {
     const time = typeof r['at'] === 'number' ? r['at'] : 0
     at = Math.max(at, time)
-    if (isEntry(r)) {
-      const uuid = r.entry.uuid
-      if (typeof uuid === 'string' && seen.has(uuid)) return
-      if (typeof uuid === 'string') seen.add(uuid)
-      entries.push(r.entry)
-      written = true
+    if (isEntry(r) || isEntries(r)) {
+      for (const entry of isEntry(r) ? [r.entry] : r.entries) {
+        const uuid = entry.uuid
+        if (typeof uuid === 'string' && seen.has(uuid)) continue
+        if (typeof uuid === 'string') seen.add(uuid)
+        entries.push(entry)
+        written = true
+      }
     } else if (r['kind'] === 'deleted') {
       entries = []
       seen = new Set()
@@ -68,11 +73,11 @@ const fold = (read: ChatLogRead, id: string): Folded => {
 
 /** Whether a transcript holds entries (its last record is one, not a deletion), and when it was last written: what listing needs, without reading it whole. */
 const lastWrite = (read: ChatLogRead): { readonly written: boolean; readonly at: number } => ({
-  written: read.records.at(-1)?.['kind'] === 'entry',
+  written: read.records.at(-1)?.['kind'] === 'entry' || read.records.at(-1)?.['kind'] === 'entries',
   at: read.records.reduce((a, r) => Math.max(a, typeof r['at'] === 'number' ? r['at'] : 0), 0),
 })
 
-const asRecord = (r: Entry | Deleted): JsonRecord => {
+const asRecord = (r: Entries | Deleted): JsonRecord => {
   const data = JsonRecordC.decode(r)
   if (E.isLeft(data)) throw new Error(`Cannot store a transcript entry that is not JSON: ${formatDecodeFailure(failureFromErrors(data.left))}`)
   return data.right
@@ -114,6 +119,17 @@ export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load
 export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
   let lastAt = 0
   const now = (): number => (lastAt = Math.max(Date.now(), lastAt + 1))
+  /** The writes of one transcript, one after another: each reads what the one before it wrote. */
+  const tails = new Map<string, Promise<unknown>>()
+  const inTurn = <A>(id: string, task: () => Promise<A>): Promise<A> => {
+    const run = (tails.get(id) ?? Promise.resolve()).then(task, task)
+    const tail = run.catch(() => undefined)
+    tails.set(id, tail)
+    void tail.then(() => {
+      if (tails.get(id) === tail) tails.delete(id)
+    })
+    return run
+  }
   const read = async (key: SessionKey): Promise<Folded> => {
     const id = conversationOf(key)
     return fold(await log.read(id), id)
@@ -127,28 +143,30 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
   }
   const remove = async (key: SessionKey): Promise<void> => {
     const id = conversationOf(key)
-    if (lastWrite(await log.read(id)).written) await log.append(id, [{ text: 'deleted', data: asRecord({ kind: 'deleted', at: now() }) }])
+    await inTurn(id, async () => {
+      if (lastWrite(await log.read(id)).written) await log.append(id, [{ text: 'deleted', data: asRecord({ kind: 'deleted', at: now() }) }])
+    })
   }
   return {
     append: async (key, entries) => {
       if (entries.length === 0) return
       const id = conversationOf(key)
-      // the batch goes where the read ended, or is checked again against what another writer added
-      for (let attempt = 0; attempt < 16; attempt++) {
-        const held = await log.read(id)
-        const current = fold(held, id)
-        const seen = new Set(current.entries.flatMap((e) => (typeof e.uuid === 'string' ? [e.uuid] : [])))
-        const at = now()
-        const records = entries.flatMap((entry) => {
+      await inTurn(id, async () => {
+        // entries whose uuid the transcript holds are left out (a fold keeps the first of a uuid, should another writer add it meanwhile)
+        const seen = new Set(fold(await log.read(id), id).entries.flatMap((e) => (typeof e.uuid === 'string' ? [e.uuid] : [])))
+        const fresh = entries.filter((entry) => {
           const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined
-          if (uuid !== undefined && seen.has(uuid)) return []
-          if (uuid !== undefined) seen.add(uuid)
-          const text = typeof entry.type === 'string' && entry.type !== '' ? entry.type : 'entry'
-          return [{ text, data: asRecord({ kind: 'entry', at, entry }) }]
+          if (uuid === undefined) return true
+          if (seen.has(uuid)) return false
+          seen.add(uuid)
+          return true
         })
-        if (records.length === 0 || (await log.append(id, records, held.from + held.records.length))) return
-      }
-      throw new Error(`Cannot append to session ${JSON.stringify(key.sessionId)}: other writers kept taking its next position`)
+        if (fresh.length === 0) return
+        // the batch is one record: stored whole or not at all
+        const first = fresh[0]?.type
+        const text = fresh.length === 1 && typeof first === 'string' && first !== '' ? first : `${fresh.length} entries`
+        await log.append(id, [{ text, data: asRecord({ kind: 'entries', at: now(), entries: fresh }) }])
+      })
     },
     load: async (key) => {
       const folded = await read(key)

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
@@ -46,12 +46,33 @@ export const readText = (file: string): string => {
 }
 
 /**
+ * The file a path names for writing: the path itself, or, for a symbolic link, the file it points
+ * to (written through, the link kept); a link to nothing is refused.
+ */
+const writeTarget = (file: string): string => {
+  let link = false
+  try {
+    link = lstatSync(file).isSymbolicLink()
+  } catch {
+    return file // a new file
+  }
+  if (!link) return file
+  try {
+    return realpathSync(file)
+  } catch (e) {
+    throw new CliFailure(EXIT.io, `cannot write ${file}: it is a symbolic link to ${(e as { readonly code?: string }).code === 'ENOENT' ? 'nothing' : 'what cannot be read'}`)
+  }
+}
+
+/**
  * Writes text to a file, or to stdout when no file is given. The file is written whole or not at
  * all: a temporary file beside it, flushed, then renamed over it, so that a command writing over
- * its own input (`prune h.jsonl -o h.jsonl`) and killed midway leaves the input as it was.
+ * its own input (`prune h.jsonl -o h.jsonl`) and killed midway leaves the input as it was. A
+ * symbolic link is written through: the file it points to is replaced, the link is kept.
  */
-export const writeText = async (file: string | undefined, text: string, out: (s: string) => void): Promise<void> => {
-  if (file === undefined) return out(text)
+export const writeText = async (given: string | undefined, text: string, out: (s: string) => void): Promise<void> => {
+  if (given === undefined) return out(text)
+  const file = writeTarget(given)
   let special = false
   try {
     special = !statSync(file).isFile()

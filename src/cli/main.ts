@@ -158,8 +158,8 @@ export const createProgram = (io: CliIO): Command => {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run chatfold --help for usage)')
   for (const def of COMMANDS) def(program, io)
-  program.addCommand(serveCommand())
-  program.addCommand(repairStoreCommand(io))
+  // made on their own, they take the program's settings (exit override, output, help after an error): a bad value is a usage error, exit 2
+  for (const command of [serveCommand(), repairStoreCommand(io)]) program.addCommand(command.copyInheritedSettings(program))
   // read by `run` before parsing, so that it counts before or after the command; here for --help
   program.option('--debug', 'print the stack of a failure chatfold did not foresee')
   return program

@@ -15,8 +15,20 @@ const port = (value: string): number => {
   return n
 }
 
-/** A failure to open or serve a store as the exit code and line that tell it; anything else as it came. */
-const startFailure = async (e: unknown, dir: string): Promise<unknown> => {
+/** Why an address cannot be listened on, in words, by its error code. */
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'another program listens on it',
+  EADDRNOTAVAIL: 'no network interface of this machine has that address',
+  EACCES: 'not permitted (a port below 1024 needs privileges)',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now',
+}
+
+/**
+ * A failure to open or serve a store as the exit code and line that tell it; anything else as it
+ * came. `at` is where it was asked to listen (the error of an address not available names no port).
+ */
+const startFailure = async (e: unknown, dir: string, at?: { readonly host: string; readonly port: number }): Promise<unknown> => {
   // loaded with the failure, as the server is: `chatfold --version` loads neither
   const { isStoreFailure } = await import('../store/failure.ts')
   if (isStoreFailure(e)) {
@@ -28,7 +40,13 @@ const startFailure = async (e: unknown, dir: string): Promise<unknown> => {
   }
   const err = e as { readonly code?: unknown; readonly syscall?: unknown; readonly address?: unknown; readonly port?: unknown; readonly message?: unknown }
   if (typeof err?.code !== 'string') return e
-  if (err.syscall === 'listen' || err.syscall === 'bind') return new CliFailure(EXIT.listen, `cannot listen on ${String(err.address)}:${String(err.port)}: ${err.code}`)
+  if (err.syscall === 'listen' || err.syscall === 'bind' || err.syscall === 'getaddrinfo') {
+    const host = at?.host ?? String(err.address)
+    const port = at?.port ?? err.port
+    const where = `${host.includes(':') ? `[${host}]` : host}:${String(port)}`
+    const why = LISTEN_PROBLEMS[err.code]
+    return new CliFailure(EXIT.listen, `cannot listen on ${where}: ${err.code}${why === undefined || err.code === 'EADDRINUSE' ? '' : ` (${why})`}`)
+  }
   return new CliFailure(EXIT.io, `cannot open the store in ${dir}: ${String(err.message)}`)
 }
 
@@ -40,9 +58,9 @@ const tokenValue = (value: string): string => {
 
 /**
  * The `serve` command: `chatfold serve --data ./chat-data --port 8787 --host 127.0.0.1`. Who may
- * call: `--token` (or `CHATFOLD_TOKEN`) for every route, `--read-token` (or `CHATFOLD_READ_TOKEN`)
- * for reads only; beyond loopback a token is always asked, and made and printed when none is
- * given. `--allowed-host` names a host `Host` may carry (a proxy's public name); `--simulator`
+ * call: `CHATFOLD_TOKEN` (or `--token`, which other users see in `ps`: it warns) for every route,
+ * `CHATFOLD_READ_TOKEN` (or `--read-token`) for reads only; beyond loopback a token is always
+ * asked, and made and printed when none is given. Bad option values exit 2. `--allowed-host` names a host `Host` may carry (a proxy's public name); `--simulator`
  * serves the simulator routes.
  *
  * @example
@@ -60,8 +78,12 @@ export const serveCommand = (): Command =>
     .option('-d, --data <dir>', 'the data directory (created if missing)', './chat-data')
     .option('-p, --port <port>', 'the port to listen on (0: a free one)', port, 8787)
     .option('-H, --host <host>', 'the address to listen on (beyond loopback, a token is always asked)', '127.0.0.1')
-    .addOption(new Option('--token <token>', 'the bearer token every request must send (made and printed when listening beyond loopback without one)').env('CHATFOLD_TOKEN').argParser(tokenValue))
-    .addOption(new Option('--read-token <token>', 'a bearer token for reads only').env('CHATFOLD_READ_TOKEN').argParser(tokenValue))
+    .addOption(
+      new Option('--token <token>', 'the bearer token every request must send (made and printed when listening beyond loopback without one); other users see it in ps: prefer CHATFOLD_TOKEN')
+        .env('CHATFOLD_TOKEN')
+        .argParser(tokenValue),
+    )
+    .addOption(new Option('--read-token <token>', 'a bearer token for reads only; other users see it in ps: prefer CHATFOLD_READ_TOKEN').env('CHATFOLD_READ_TOKEN').argParser(tokenValue))
     .option('--allowed-host <name>', 'a host name requests may be addressed to, besides loopback and --host (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--simulator', 'serve the simulator routes (GET /simulator, POST /simulator/advance)', false)
     .option('--snapshot-every <records>', 'log records between snapshots', (v) => {
@@ -69,7 +91,11 @@ export const serveCommand = (): Command =>
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
       return n
     })
-    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number }) => {
+    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number }, command: Command) => {
+      // a token on the command line is in the process list, which every user of the machine can read
+      for (const [option, name, variable] of [['token', '--token', 'CHATFOLD_TOKEN'], ['readToken', '--read-token', 'CHATFOLD_READ_TOKEN']] as const) {
+        if (command.getOptionValueSource(option) === 'cli') process.stderr.write(`chatfold: ${name} is visible to other users of this machine (ps, /proc/<pid>/cmdline); set ${variable} instead\n`)
+      }
       const handler = {
         simulator: opts.simulator,
         ...(opts.token === undefined ? {} : { token: opts.token }),
@@ -81,7 +107,7 @@ export const serveCommand = (): Command =>
         const { serveChatStore } = await import('../node/serve.ts')
         await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, handler, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
       } catch (e) {
-        throw await startFailure(e, opts.data)
+        throw await startFailure(e, opts.data, { host: opts.host, port: opts.port })
       }
     })
 

@@ -10,7 +10,7 @@ import type { CliIO } from './progress.ts'
 /**
  * The exit codes of `chatfold`:
  * 0 done; 1 the history has problems the command reports (tool-pair problems in `stats`, a
- * conversion the target refuses); 2 bad usage (unknown command, option or value); 3 a file that
+ * conversion the target refuses); 2 bad usage (unknown command, option or value); 3 a file (or the output) that
  * cannot be read or written; 4 input that is not a history in a known format; 5 a store whose log
  * or snapshot is damaged (`repair-store` moves damaged log records aside); 6 a store another live
  * server holds; 7 an address the server cannot listen on; 70 a failure chatfold did not foresee.

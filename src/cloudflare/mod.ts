@@ -15,6 +15,7 @@
  */
 import type { ChatHandlerOptions } from '../store/http.ts'
 import { durableChatHandler, servedChatOptions } from '../store/http-durable.ts'
+import { checkToken } from '../store/http-guard.ts'
 import { openDurableStore } from '../store/durable.ts'
 import { type DurableObjectStorageLike, sqlStorage } from './sql-storage.ts'
 
@@ -135,8 +136,28 @@ const isStoreId = (id: string): boolean => id.length > 0 && id.length <= 256 && 
 export type ChatStoreWorker = { readonly fetch: (request: Request, env: Readonly<Record<string, unknown>>) => Promise<Response> }
 
 /**
+ * Options of the Worker: the namespace binding (`CHAT_STORE`), the path prefix (`/stores`), and who
+ * may call, checked in the Worker before any store's object is woken: `token` and `readToken`
+ * (the Worker's `CHATFOLD_TOKEN` / `CHATFOLD_READ_TOKEN` secrets by default), and `requireToken`
+ * (true by default: with no token, every request is a 503 saying to set the secret; false passes
+ * requests on to the objects, which then serve loopback host names only).
+ *
+ * @since 0.2.0
+ * @category cloudflare
+ */
+export type ChatStoreWorkerOptions = {
+  readonly binding?: string
+  readonly prefix?: string
+  readonly token?: string
+  readonly readToken?: string
+  readonly requireToken?: boolean
+}
+
+/**
  * A Worker that routes `/stores/<store id>/<route>` to the Durable Object of that store (found by
- * name in the `binding` namespace, `CHAT_STORE` by default), which answers `/<route>`.
+ * name in the `binding` namespace, `CHAT_STORE` by default), which answers `/<route>`. The token is
+ * checked here first: a request without a valid one is answered 401 (503 when no token is set)
+ * and wakes no object, so that unauthenticated requests cost no Durable Object requests or storage.
  *
  * @example
  * import { chatStoreWorker } from 'chatfold/cloudflare'
@@ -146,13 +167,25 @@ export type ChatStoreWorker = { readonly fetch: (request: Request, env: Readonly
  * @since 0.1.0
  * @category cloudflare
  */
-export const chatStoreWorker = (options: { readonly binding?: string; readonly prefix?: string } = {}): ChatStoreWorker => {
+export const chatStoreWorker = (options: ChatStoreWorkerOptions = {}): ChatStoreWorker => {
   const binding = options.binding ?? 'CHAT_STORE'
   const prefix = (options.prefix ?? '/stores').replace(/\/+$/, '')
   return {
     async fetch(request: Request, env: Readonly<Record<string, unknown>>): Promise<Response> {
       const url = new URL(request.url)
       if (!url.pathname.startsWith(`${prefix}/`)) return notFound(`No route ${url.pathname}: stores are under ${prefix}/<store id>/`)
+      // who may call, before any object is woken
+      const token = options.token ?? secret(env, 'CHATFOLD_TOKEN')
+      const readToken = options.readToken ?? secret(env, 'CHATFOLD_READ_TOKEN')
+      if (token !== undefined || readToken !== undefined) {
+        const t = await checkToken(request, token, readToken)
+        if (typeof t !== 'string') {
+          await request.body?.cancel().catch(() => undefined)
+          return new Response(JSON.stringify({ error: { status: t.status, code: t.code, message: t.message } }), { status: t.status, headers: { 'content-type': 'application/json; charset=utf-8', ...t.headers } })
+        }
+      } else if (options.requireToken !== false) {
+        return json(503, { error: { status: 503, code: 'no_token', message: 'This store is served without a token: set one (a Worker secret: npx wrangler secret put CHATFOLD_TOKEN)' } })
+      }
       const rest = url.pathname.slice(prefix.length + 1)
       const slash = rest.indexOf('/')
       let id: string

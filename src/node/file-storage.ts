@@ -25,11 +25,21 @@ import { lockStore } from './store-lock.ts'
 
 const codeOf = (e: unknown): string => String((e as { code?: unknown }).code ?? '')
 
-/** Whether an error is a full disk or quota: the write may succeed once space returns. */
-const isFull = (e: unknown): boolean => codeOf(e) === 'ENOSPC' || codeOf(e) === 'EDQUOT'
+/** Whether an error is a full disk, a quota or the largest file allowed (EFBIG): the write may succeed once space returns. */
+const isFull = (e: unknown): boolean => codeOf(e) === 'ENOSPC' || codeOf(e) === 'EDQUOT' || codeOf(e) === 'EFBIG'
 
 const fullFailure = (dir: string, e: unknown): StoreFailure =>
-  new StoreFailure('full', `No space left for the store in ${dir} (${codeOf(e)}): writes are refused until there is; reads go on`, { cause: e })
+  new StoreFailure(
+    'full',
+    `${codeOf(e) === 'EFBIG' ? "The store's log file has reached the largest size allowed" : 'No space left for the store'} in ${dir} (${codeOf(e)}): writes are refused until there is room; reads go on`,
+    { cause: e },
+  )
+
+/** Whether a write was refused by the medium or its permissions (a read-only remount, an immutable file): no later write will do better. */
+const isWriteRefused = (e: unknown): boolean => codeOf(e) === 'EROFS' || codeOf(e) === 'EACCES' || codeOf(e) === 'EPERM'
+
+const refusedFailure = (dir: string, e: unknown): StoreFailure =>
+  new StoreFailure('read-only', `The store in ${dir} can no longer be written (${codeOf(e)}): writes are refused until a restart; reads go on`, { cause: e })
 
 /**
  * A store storage in a directory (created if missing). One process at a time: a `LOCK` file names
@@ -172,6 +182,7 @@ export const fileStorage = (dir: string): StoreStorage => {
       await s.handle.appendFile(data)
       await s.handle.datasync()
     } catch (e) {
+      if (isWriteRefused(e)) throw refusedFailure(dir, e)
       if (!isFull(e)) throw e
       // undo the part of the batch the disk let through, so that the log ends with a whole record
       await s.handle.truncate(s.size)
@@ -203,7 +214,7 @@ export const fileStorage = (dir: string): StoreStorage => {
       await openSegment(snap.seq + 1)
     } catch (e) {
       await rm(tmp, { force: true }).catch(() => undefined)
-      throw isFull(e) ? fullFailure(dir, e) : e
+      throw isFull(e) ? fullFailure(dir, e) : isWriteRefused(e) ? refusedFailure(dir, e) : e
     }
     for (const n of await readdir(dir)) {
       const seg = SEGMENT.exec(n)

@@ -1,13 +1,18 @@
 /**
  * Serving a Web-standard fetch handler (`(request: Request) => Promise<Response>`, such as
  * `createChatHandler`'s) with `node:http`. The request body is streamed to the handler as it is
- * pulled, so a handler that stops reading (a 413) leaves the rest unread; the connection is then
- * closed after the response instead of being reused.
+ * pulled; what a handler leaves unread (a 413) is read and dropped before the answer, up to 4 MiB,
+ * so that the client still sending reads the answer rather than a reset (past it the connection is
+ * closed after the answer). Answers are sent with backpressure, within a time and memory budget
+ * (`http-send.ts`), and the server's limits (`http-limits.ts`) keep clients that send slowly, read
+ * slowly or pipeline from holding the others off.
  *
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { limitConcurrency, oneAtATime } from './http-limits.ts'
+import { send, sendBudget, type SendBudget } from './http-send.ts'
 
 /**
  * A fetch handler: Web `Request` in, Web `Response` out.
@@ -74,32 +79,87 @@ const toRequest = (req: IncomingMessage, origin: string, signal: AbortSignal): R
   return new Request(new URL(req.url ?? '/', origin), init)
 }
 
-const send = async (res: ServerResponse, response: Response, close: boolean): Promise<void> => {
-  const headers: Record<string, string | string[]> = {}
-  response.headers.forEach((value, key) => {
-    if (key === 'set-cookie') return
-    headers[key] = value
+/** How many bytes of a body the handler left unread are read (and dropped) so that its answer is not lost to a reset; past it the connection closes after the answer. */
+const DRAIN_BYTES = 4 * 1_048_576
+
+/**
+ * Reads and drops the rest of a body the handler left unread, up to `DRAIN_BYTES`, so that the
+ * client, still sending, reads the answer rather than a reset: resolves to whether the body ended
+ * (the connection can then be kept), or not (closed after the answer).
+ */
+const drain = (req: IncomingMessage): Promise<boolean> =>
+  new Promise((resolve) => {
+    if (req.complete) return resolve(true)
+    let seen = 0
+    const finish = (ended: boolean) => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onFail)
+      req.off('close', onFail)
+      if (!ended) req.pause()
+      resolve(ended)
+    }
+    const onData = (chunk: Uint8Array) => {
+      seen += chunk.byteLength
+      if (seen > DRAIN_BYTES) finish(false)
+    }
+    const onEnd = () => finish(true)
+    const onFail = () => finish(req.complete)
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', onFail)
+    req.once('close', onFail)
+    req.resume()
   })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) headers['set-cookie'] = cookies
-  if (close) headers['connection'] = 'close'
-  res.writeHead(response.status, response.statusText, headers)
-  if (response.body === null) {
-    res.end()
+
+/** The plain 500 of a handler that threw. */
+const internalError = (): Response => new Response('Internal error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+
+/**
+ * Handles one request: builds the Web request, runs the handler (a throw is a 500), tells
+ * `answered` once it has answered, and sends the answer within `budget`.
+ */
+const respond = async (handler: FetchHandler, origin: string | undefined, req: IncomingMessage, res: ServerResponse, answered: () => void, budget: SendBudget): Promise<void> => {
+  const aborted = new AbortController()
+  res.once('close', () => {
+    if (!res.writableFinished) aborted.abort()
+  })
+  let request: Request
+  try {
+    const host = req.headers.host
+    request = toRequest(req, origin ?? (host !== undefined && /^[\w.:[\]-]+$/.test(host) ? `http://${host}` : 'http://localhost'), aborted.signal)
+  } catch {
+    answered()
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Bad request')
     return
   }
-  const reader = response.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve))
+  let response: Response
+  try {
+    response = await handler(request)
+  } catch {
+    response = internalError()
   }
-  res.end()
+  answered()
+  try {
+    // a body the handler left unread (a 413) is read and dropped first, so that the client reads the answer
+    if (request.body !== null && !request.body.locked) await request.body.cancel().catch(() => undefined)
+    const ended = await drain(req)
+    await send(res, response, !ended, budget)
+  } catch {
+    res.destroy()
+  }
 }
+
+/** Default time a send may wait for its reader to take more of the answer; past it the connection is cut. */
+const DEFAULT_SEND_TIMEOUT_MS = 10_000
+/** Default bytes the answers waiting for their readers may hold together; past it the longest waiting are cut. */
+const DEFAULT_MAX_UNSENT_BYTES = 64 * 1_048_576
 
 /**
  * Adapts a fetch handler to a `node:http` request listener. A handler that throws is answered
- * with a plain 500; a request Node cannot express as a Web `Request` with a 400.
+ * with a plain 500; a request Node cannot express as a Web `Request` with a 400. The answer is
+ * sent with backpressure: a reader that takes nothing for 10 s is cut, and while the answers
+ * waiting for their readers hold more than 64 MiB together, the longest waiting are cut.
  *
  * @example
  * import { createServer } from 'node:http'
@@ -110,37 +170,10 @@ const send = async (res: ServerResponse, response: Response, close: boolean): Pr
  * @since 0.1.0
  * @category http
  */
-export const toNodeListener =
-  (handler: FetchHandler, options: { readonly origin?: string } = {}) =>
-  (req: IncomingMessage, res: ServerResponse): void => {
-    const aborted = new AbortController()
-    res.once('close', () => {
-      if (!res.writableFinished) aborted.abort()
-    })
-    void (async () => {
-      let request: Request
-      try {
-        const host = req.headers.host
-        const origin = options.origin ?? (host !== undefined && /^[\w.:[\]-]+$/.test(host) ? `http://${host}` : 'http://localhost')
-        request = toRequest(req, origin, aborted.signal)
-      } catch {
-        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Bad request')
-        return
-      }
-      let response: Response
-      try {
-        response = await handler(request)
-      } catch {
-        response = new Response('Internal error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } })
-      }
-      try {
-        // a body the handler left unread is not drained: the connection closes after the response
-        await send(res, response, !req.complete)
-      } catch {
-        res.destroy()
-      }
-    })()
-  }
+export const toNodeListener = (handler: FetchHandler, options: { readonly origin?: string } = {}) => {
+  const budget = sendBudget(DEFAULT_SEND_TIMEOUT_MS, DEFAULT_MAX_UNSENT_BYTES)
+  return (req: IncomingMessage, res: ServerResponse): void => void respond(handler, options.origin, req, res, () => undefined, budget)
+}
 
 /** Default time for a client to send its headers (Node answers 408 after it). */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
@@ -154,10 +187,14 @@ const DEFAULT_MAX_BODIES_PER_CLIENT = 16
 /**
  * Options of `serve`: where to listen, and the limits that keep slow clients from holding the server:
  * time for the headers (10 s) and for the whole request (30 s), answered 408 after; requests handled
- * at once (256), answered 503 beyond; and slow request bodies (still coming after a second) one
- * client (remote address) may be sending at once (16), answered 503 beyond. A request still sending
- * its body counts against its client's budget, not the shared cap, so that clients trickling bodies
- * hold their own budget only and the others keep being served.
+ * at once (256), answered 503 beyond; slow request bodies (still coming after a second) one client
+ * (remote address) may be sending at once (16), answered 503 beyond; and the budget for sending
+ * answers: a reader that takes nothing of its answer for `sendTimeoutMs` (10 s) is cut, and while
+ * the answers waiting for their readers hold more than `maxUnsentBytes` (64 MiB) together, those
+ * waiting longest (a second or more) are cut. A request counts against the shared cap only while
+ * its handler runs: a body still coming counts against its client's budget, an answer not yet read
+ * against its own connection's time and the shared bytes, and the requests a connection pipelines
+ * are handled one at a time, so that none of these holds the others off.
  *
  * @since 0.1.0
  * @category http
@@ -169,69 +206,8 @@ export type ServeOptions = {
   readonly requestTimeoutMs?: number
   readonly maxConcurrentRequests?: number
   readonly maxBodiesPerClient?: number
-}
-
-const busy = (res: ServerResponse, why: string): void =>
-  void res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', 'retry-after': '1' }).end(why)
-
-/** Whether a request has a body still to come. */
-const bodyPending = (req: IncomingMessage): boolean =>
-  !req.complete && (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0'))
-
-/** How long a body may take before it counts as slow, against its client's budget. */
-const SLOW_BODY_MS = 1_000
-
-/**
- * Answers 503 while `max` requests are being handled. A request whose body is still coming joins
- * that count only once its body is in; a body still coming after a second counts against its
- * client's (remote address's) budget of `perClient` slow bodies instead: past it, the slow body is
- * answered 503 and its connection closed, and the client's new requests with a body are answered
- * 503 until its slow ones end. Fast bodies, however many at once, never count.
- */
-const limitConcurrency = (max: number, perClient: number, listener: (req: IncomingMessage, res: ServerResponse) => void) => {
-  let active = 0
-  const slow = new Map<string, number>()
-  const add = (client: string, n: number) => {
-    const v = (slow.get(client) ?? 0) + n
-    if (v <= 0) slow.delete(client)
-    else slow.set(client, v)
-  }
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    const client = req.socket.remoteAddress ?? ''
-    if (bodyPending(req)) {
-      if ((slow.get(client) ?? 0) >= perClient) return busy(res, 'Busy: too many slow bodies from your address')
-      let isSlow = false
-      let joined = false
-      const timer = setTimeout(() => {
-        if (req.complete || res.writableEnded || res.destroyed) return
-        isSlow = true
-        add(client, 1)
-        // the answer closes the connection, and with it the body still coming
-        if ((slow.get(client) ?? 0) > perClient) busy(res, 'Busy: too many slow bodies from your address')
-      }, SLOW_BODY_MS)
-      const received = () => {
-        clearTimeout(timer)
-        if (isSlow) add(client, -1)
-        isSlow = false
-      }
-      req.once('end', () => {
-        received()
-        if (res.writableEnded || res.destroyed) return
-        joined = true
-        active++
-      })
-      res.once('close', () => {
-        received()
-        if (joined) active--
-      })
-      listener(req, res)
-      return
-    }
-    if (active >= max) return busy(res, 'Busy')
-    active++
-    res.once('close', () => active--)
-    listener(req, res)
-  }
+  readonly sendTimeoutMs?: number
+  readonly maxUnsentBytes?: number
 }
 
 /**
@@ -265,6 +241,7 @@ export const serve = (handler: FetchHandler, options: ServeOptions = {}): Promis
     const hostname = options.hostname ?? '127.0.0.1'
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+    const budget = sendBudget(options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS, options.maxUnsentBytes ?? DEFAULT_MAX_UNSENT_BYTES)
     const server = createServer(
       {
         keepAliveTimeout: 5_000,
@@ -273,7 +250,9 @@ export const serve = (handler: FetchHandler, options: ServeOptions = {}): Promis
         // Node checks the two timeouts on this interval (30 s by default), so a short timeout needs a shorter check
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
       },
-      limitConcurrency(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS, options.maxBodiesPerClient ?? DEFAULT_MAX_BODIES_PER_CLIENT, toNodeListener(handler)),
+      oneAtATime(
+        limitConcurrency(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS, options.maxBodiesPerClient ?? DEFAULT_MAX_BODIES_PER_CLIENT, (req, res, answered) => void respond(handler, undefined, req, res, answered, budget)),
+      ),
     )
     server.once('error', reject)
     server.listen(options.port ?? 0, hostname, () => {

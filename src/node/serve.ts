@@ -12,20 +12,21 @@ import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import { type RunningServer, serve, type ServeOptions } from './http.ts'
-import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../store/http-guard.ts'
+import { generateToken, LOOPBACK_HOSTS } from '../store/http-guard.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
  * the host (127.0.0.1 by default), records between snapshots, the handler's options, where to
  * print (stderr lines by default), whether SIGINT/SIGTERM stop it (true by default), and the
- * server's own limits (`ServeOptions`: timeouts, requests at once, bodies per client).
+ * server's own limits (`ServeOptions`: timeouts, requests at once, bodies per client, the budget
+ * for sending answers).
  *
- * Who may call: `handler.token` (every route) and `handler.readToken` (reads only). On loopback
- * (127.0.0.1, ::1, localhost) no token is asked unless one is given; listening beyond loopback
- * always asks one, and makes and prints one when none is given. `Host` must name the server (a
- * loopback name, or the address it listens on, or one of `handler.allowedHosts`; any host when
- * it listens on every interface without a list, where the token is what guards it); a foreign
- * `Origin` is refused. The simulator routes are off unless `handler.simulator` is true.
+ * Who may call: `handler.token` (every route) and `handler.readToken` (reads only). Bound to a
+ * loopback address (127.0.0.0/8, ::1: the address `host` resolved to, never judged by its name)
+ * no token is asked unless one is given; bound beyond loopback it always asks one, and makes and
+ * prints one when none is given. `Host` must name the server (a loopback name, `host` as given,
+ * the address it listens on, or one of `handler.allowedHosts`; any host when it listens on every
+ * interface without a list, where the token is what guards it); a foreign `Origin` is refused. The simulator routes are off unless `handler.simulator` is true.
  *
  * @since 0.1.0
  * @category http
@@ -41,23 +42,28 @@ export type ServeChatStoreOptions = {
   readonly serve?: Omit<ServeOptions, 'port' | 'hostname'>
 }
 
-/** Whether an address listens on every interface. */
-const isWildcard = (host: string): boolean => ['0.0.0.0', '::', '[::]', ''].includes(host)
+/** Whether a bound address is every interface. */
+const isWildcard = (address: string): boolean => address === '0.0.0.0' || address === '::'
+
+/** Whether a bound address (numeric, as `server.address()` gives it) is the loopback interface: 127.0.0.0/8 or ::1. */
+const isLoopbackAddress = (address: string): boolean => address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address)
 
 /**
- * The handler options a server on `host` runs with: the token (made when beyond loopback and
- * none given), the hosts `Host` may name, the simulator off unless asked.
+ * The handler options a server bound to `address` (what `--host` resolved to, by the operating
+ * system, never judged by its name) runs with: the token (made when beyond loopback and none
+ * given), the hosts `Host` may name (loopback names, `--host` as given, the bound address, and
+ * `allowedHosts`), the simulator off unless asked.
  */
-const guarded = (host: string, given: ChatHandlerOptions, log: (line: string) => void): ChatHandlerOptions => {
+const guarded = (host: string, address: string, given: ChatHandlerOptions, log: (line: string) => void): ChatHandlerOptions => {
   let token = given.token
-  if (!isLoopback(host) && token === undefined) {
+  if (!isLoopbackAddress(address) && token === undefined) {
     token = generateToken()
-    log(`chatfold: listening beyond loopback needs a token; made one: ${token}`)
-    log('chatfold: (set --token or CHATFOLD_TOKEN to choose it; send it as Authorization: Bearer <token>)')
+    log(`chatfold: listening beyond loopback (${host} is ${address}) needs a token; made one: ${token}`)
+    log('chatfold: (set CHATFOLD_TOKEN to choose it; send it as Authorization: Bearer <token>)')
   }
   const named = given.allowedHosts
-  const allowedHosts =
-    named === 'any' ? 'any' : named !== undefined ? [...LOOPBACK_HOSTS, ...named] : isWildcard(host) ? 'any' : [...new Set([...LOOPBACK_HOSTS, host.replace(/^\[|\]$/g, '')])]
+  const own = [...LOOPBACK_HOSTS, host.replace(/^\[|\]$/g, ''), address]
+  const allowedHosts = named === 'any' || (named === undefined && isWildcard(address)) ? 'any' : [...new Set([...own, ...(named ?? [])])]
   return { ...given, ...(token === undefined ? {} : { token }), allowedHosts, simulator: given.simulator ?? false }
 }
 
@@ -71,11 +77,13 @@ export type ServedChatStore = RunningServer & { readonly store: DurableChatStore
 
 /**
  * Recovers the store in `dataDir` and serves its HTTP API; prints what it recovered and where it
- * listens. Nothing is acknowledged before it is in the log the next start reads. A full disk is
- * answered 507 for writes, reads still served, until space returns; a log changed behind the server
- * (removed, replaced, truncated or appended to by another program), a LOCK no longer its own, or a
- * read-only medium is answered 503 for every write from then on, saying why, reads still served; each is told once on the log. Any other failure to write the log stops
- * the process (exit 1): the next start recovers what was acknowledged.
+ * listens. Nothing is acknowledged before it is in the log the next start reads. A full disk (or
+ * a log file at the largest size allowed, EFBIG) is answered 507 for writes, reads still served,
+ * until there is room; a log changed behind the server (removed, replaced, truncated or appended
+ * to by another program), a LOCK no longer its own, or a medium that refuses writes (read-only,
+ * EROFS, EACCES, EPERM) is answered 503 for every write from then on, saying why, reads still
+ * served; each is told once on the log. Any other failure to write the log stops the process
+ * (exit 1): the next start recovers what was acknowledged.
  *
  * @example
  * import { serveChatStore } from 'chatfold/node'
@@ -111,12 +119,16 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
       process.exit(1)
     })
   const host = options.host ?? '127.0.0.1'
-  const handlerOptions = guarded(host, options.handler ?? {}, log)
-  const running = await serve(createChatHandler({ ...store, flush }, handlerOptions), { ...options.serve, port: options.port ?? 8787, hostname: host }).catch(async (e: unknown) => {
+  // who may call is decided by the address bound, known once listening: until then, nothing is served
+  let handler: (request: Request) => Promise<Response> = async () => new Response('Starting', { status: 503, headers: { 'retry-after': '1' } })
+  const running = await serve((request) => handler(request), { ...options.serve, port: options.port ?? 8787, hostname: host }).catch(async (e: unknown) => {
     // an address it cannot listen on: the store is closed (its lock released) before the failure is told
     await store.close().catch(() => undefined)
     throw e
   })
+  const bound = running.server.address()
+  const handlerOptions = guarded(host, typeof bound === 'object' && bound !== null ? bound.address : host, options.handler ?? {}, log)
+  handler = createChatHandler({ ...store, flush }, handlerOptions)
   const asks = handlerOptions.token === undefined && handlerOptions.readToken === undefined ? 'no token (loopback only)' : `a bearer token${handlerOptions.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
   log(`chatfold: asks ${asks}; simulator routes ${handlerOptions.simulator === true ? 'on' : 'off'}`)
   log(`chatfold: listening on ${running.url}`)

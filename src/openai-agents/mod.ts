@@ -89,9 +89,15 @@ export const isOpenAIModel = (model: string): boolean => /^(gpt-|o\d|codex-|chat
 const summarizerOf = (c: SessionCompactionOptions): Summarizer =>
   c.summarize ?? (c.openai !== undefined && c.model !== undefined && isOpenAIModel(c.model) ? openAICompaction({ client: c.openai, model: c.model }) : extractiveSummarize)
 
-type Op = { readonly op: 'add'; readonly item: AgentInputItem } | { readonly op: 'pop' } | { readonly op: 'clear' } | { readonly op: 'replace'; readonly items: ReadonlyArray<AgentInputItem> }
+/** A change of the session: `add` one item (what earlier versions wrote, read still), `add-items` a batch as one record (whole or not at all), `pop`, `clear`, `replace` (a compaction). */
+type Op =
+  | { readonly op: 'add'; readonly item: AgentInputItem }
+  | { readonly op: 'add-items'; readonly items: ReadonlyArray<AgentInputItem> }
+  | { readonly op: 'pop' }
+  | { readonly op: 'clear' }
+  | { readonly op: 'replace'; readonly items: ReadonlyArray<AgentInputItem> }
 
-const isOp = (u: JsonRecord): u is JsonRecord & Op => u['op'] === 'add' || u['op'] === 'pop' || u['op'] === 'clear' || u['op'] === 'replace'
+const isOp = (u: JsonRecord): u is JsonRecord & Op => u['op'] === 'add' || u['op'] === 'add-items' || u['op'] === 'pop' || u['op'] === 'clear' || u['op'] === 'replace'
 
 /**
  * The items a session's records leave, in order. When the store has dropped the oldest records
@@ -110,6 +116,7 @@ const fold = (read: ChatLogRead, sessionId: string): AgentInputItem[] => {
   records.slice(start).forEach((r, i) => {
     if (!isOp(r)) throw new Error(`Cannot read session ${JSON.stringify(sessionId)}: record ${from + start + i} is not a session record (op: ${JSON.stringify(r['op'])})`)
     if (r.op === 'add') items.push(r.item)
+    else if (r.op === 'add-items') items.push(...r.items)
     else if (r.op === 'pop') items.pop()
     else if (r.op === 'clear') items = []
     else items = [...r.items]
@@ -121,7 +128,8 @@ const fold = (read: ChatLogRead, sessionId: string): AgentInputItem[] => {
 const record = (op: Op): { readonly text: string; readonly data: JsonRecord } => {
   const data = JsonRecordC.decode(op)
   if (E.isLeft(data)) throw new Error(`Cannot store the session's ${op.op}: ${formatDecodeFailure(failureFromErrors(data.left))}`)
-  return { text: op.op === 'add' ? `item ${typeof op.item.type === 'string' ? op.item.type : 'message'}` : op.op, data: data.right }
+  const text = op.op === 'add' ? `item ${typeof op.item.type === 'string' ? op.item.type : 'message'}` : op.op === 'add-items' ? `${op.items.length} item${op.items.length === 1 ? '' : 's'}` : op.op
+  return { text, data: data.right }
 }
 
 /**
@@ -156,6 +164,13 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
   const append = async (ops: ReadonlyArray<Op>): Promise<void> => {
     await log.append(sessionId, ops.map(record))
   }
+  /** This session's changes, one after another: a pop or a compaction reads and writes without another change of its own in between. */
+  let tail: Promise<unknown> = Promise.resolve()
+  const inTurn = <A>(task: () => Promise<A>): Promise<A> => {
+    const run = tail.then(task, task)
+    tail = run.catch(() => undefined)
+    return run
+  }
   const compactNow = async (force: boolean): Promise<CompactionReport | undefined> => {
     const c = options.compaction
     if (c === undefined) return undefined
@@ -180,23 +195,25 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
       if (limit === undefined) return all
       return limit <= 0 ? [] : all.slice(Math.max(all.length - limit, 0))
     },
+    // a batch is one record: stored whole or not at all
     addItems: async (added: AgentInputItem[]) => {
-      if (added.length > 0) await append(added.map((item) => ({ op: 'add', item })))
+      if (added.length > 0) await inTurn(() => append([{ op: 'add-items', items: added }]))
     },
-    popItem: async () => {
-      // the pop takes the position where the read ended, so it removes the item it answers; read again when another writer came first
-      for (;;) {
-        const { items: all, end } = await current()
-        const last = all[all.length - 1]
-        if (last === undefined || (await log.append(sessionId, [record({ op: 'pop' })], end))) return last
-      }
-    },
-    clearSession: async () => append([{ op: 'clear' }]),
+    popItem: () =>
+      inTurn(async () => {
+        // the pop takes the position where the read ended, so it removes the item it answers; read again when another writer came first
+        for (;;) {
+          const { items: all, end } = await current()
+          const last = all[all.length - 1]
+          if (last === undefined || (await log.append(sessionId, [record({ op: 'pop' })], end))) return last
+        }
+      }),
+    clearSession: () => inTurn(() => append([{ op: 'clear' }])),
     runCompaction: async (args?: OpenAIResponsesCompactionArgs): Promise<OpenAIResponsesCompactionResult | null> => {
-      await compactNow(args?.force === true)
+      await inTurn(() => compactNow(args?.force === true))
       return null
     },
     history: async () => historyOfItems(await items()),
-    compact: () => compactNow(true),
+    compact: () => inTurn(() => compactNow(true)),
   }
 }

@@ -15,6 +15,7 @@ import { getConversation } from './query.ts'
 import { conversationIds, getConversationMetadata } from './state.ts'
 import { type JsonRecord, parseJsonText } from '../internal/json.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
+import { newId } from '../internal/id.ts'
 
 /**
  * One record to append: its payload (a JSON object) and the text the store shows for it.
@@ -62,6 +63,18 @@ export type ChatLog = {
   readonly conversations: (prefix: string) => Promise<ReadonlyArray<string>>
 }
 
+/**
+ * The metadata field holding the key of a record written over HTTP: what tells a retried write's
+ * 409 (its own record, whose answer was lost) from another writer's. Not part of the record read.
+ */
+const KEY_FIELD = 'chatlog_key'
+
+const withoutKey = (data: JsonRecord): JsonRecord => {
+  if (!Object.prototype.hasOwnProperty.call(data, KEY_FIELD)) return data
+  const { [KEY_FIELD]: _key, ...rest } = data
+  return rest
+}
+
 const positionOf = (id: string): number | undefined => {
   const r = /^r(0|[1-9]\d*)$/.exec(id)
   return r === null ? undefined : Number(r[1])
@@ -73,31 +86,56 @@ const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: str
   held.forEach((m, i) => {
     if (first === undefined || positionOf(m.id) !== first + i) throw new Error(`Cannot read conversation ${JSON.stringify(conversationId)}: message ${JSON.stringify(m.id)} is not a log record at position ${(first ?? 0) + i}`)
   })
-  return { records: held.map((m) => m.metadata ?? {}), from: first ?? 0 }
+  return { records: held.map((m) => withoutKey(m.metadata ?? {})), from: first ?? 0 }
 }
 
+/** Most times a submit whose answer was lost is sent again. */
+const LOST_ANSWER_TRIES = 4
+
+/** Most tries of one record at a position other writers keep taking (each after a random pause). */
+const MAX_TRIES = 64
+
+/** A pause of up to 2^min(attempt, 6) ms, random, so that writers that keep colliding spread out. */
+const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)))
+
 /**
- * Appends each record at the next position, counting again after a position another writer took;
- * with `at`, the first record at that position or nothing (false).
+ * Appends each record at the next position, counting again (after a random pause) when another
+ * writer took it; with `at`, the first record at that position or nothing (false).
  */
-const appendAt = async (
-  records: ReadonlyArray<ChatLogRecord>,
-  at: number | undefined,
-  count: () => Promise<number>,
-  put: (record: ChatLogRecord, id: string) => Promise<'taken' | 'done'>,
-): Promise<boolean> => {
+const appendAt = async <R>(records: ReadonlyArray<R>, at: number | undefined, count: () => Promise<number>, put: (record: R, id: string) => Promise<'taken' | 'done'>): Promise<boolean> => {
   if (records.length === 0) return true
   let n = at ?? (await count())
   for (const [i, r] of records.entries()) {
     for (let attempt = 0; ; attempt++) {
       if ((await put(r, `r${n}`)) === 'done') break
       if (i === 0 && at !== undefined) return false
-      if (attempt >= 16) throw new Error(`Cannot append: position r${n} stays taken`)
+      if (attempt >= MAX_TRIES) throw new Error(`Cannot append: position r${n} stays taken`)
+      await pause(attempt)
       n = await count()
     }
     n++
   }
   return true
+}
+
+/**
+ * Runs the tasks given for one key one after another, in the order given: the appends of one log
+ * to one conversation never race each other for a position.
+ */
+const serially = () => {
+  const tails = new Map<string, Promise<unknown>>()
+  return <A>(key: string, task: () => Promise<A>): Promise<A> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(task, task)
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    )
+    tails.set(key, tail)
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key)
+    })
+    return run
+  }
 }
 
 /**
@@ -112,25 +150,29 @@ const appendAt = async (
  * @since 0.1.0
  * @category integrations
  */
-export const storeChatLog = (store: ChatStore): ChatLog => ({
-  append: async (conversationId, records, at) => {
-    const done = await appendAt(
-      records,
-      at,
-      async () => O.match(() => 0, (m: { readonly message_count: number }) => m.message_count)(getConversationMetadata(conversationId)(store.state())),
-      async (r, id) => {
-        const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
-        if (E.isRight(done)) return 'done'
-        if (done.left.type === 'duplicate_message') return 'taken'
-        throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: ${describe(done.left)}`)
-      },
-    )
-    await store.flush?.()
-    return done
-  },
-  read: async (conversationId) => readHeld(conversationId, getConversation(conversationId)(store.state())),
-  conversations: async (prefix) => conversationIds(store.state()).filter((id) => id.startsWith(prefix)),
-})
+export const storeChatLog = (store: ChatStore): ChatLog => {
+  const inTurn = serially()
+  return {
+    append: (conversationId, records, at) =>
+      inTurn(conversationId, async () => {
+        const done = await appendAt(
+          records,
+          at,
+          async () => O.match(() => 0, (m: { readonly message_count: number }) => m.message_count)(getConversationMetadata(conversationId)(store.state())),
+          async (r, id) => {
+            const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
+            if (E.isRight(done)) return 'done'
+            if (done.left.type === 'duplicate_message') return 'taken'
+            throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: ${describe(done.left)}`)
+          },
+        )
+        await store.flush?.()
+        return done
+      }),
+    read: async (conversationId) => readHeld(conversationId, getConversation(conversationId)(store.state())),
+    conversations: async (prefix) => conversationIds(store.state()).filter((id) => id.startsWith(prefix)),
+  }
+}
 
 const describe = (e: { readonly type: string; readonly failure?: ReadonlyArray<{ readonly path: string; readonly expected: string; readonly actual: unknown }> }): string =>
   e.failure === undefined ? e.type : formatDecodeFailure(e.failure)
@@ -145,10 +187,12 @@ const describe = (e: { readonly type: string; readonly failure?: ReadonlyArray<{
 export type HttpChatLogOptions = { readonly url: string; readonly token?: string; readonly fetch?: typeof fetch }
 
 /**
- * A `ChatLog` over a served store's HTTP API: `POST /modalities/chat/submit` for each record (a
- * 409 means another writer took the position: the record goes after), `POST
- * /environment/modalities/chat/query` to read, `GET /environment/modalities/chat` to list. Any
- * other answer rejects with its status and body.
+ * A `ChatLog` over a served store's HTTP API: `POST /modalities/chat/submit` for each record, `POST
+ * /environment/modalities/chat/query` to read, `GET /environment/modalities/chat` to list. Each
+ * record carries a key of its own (in its metadata, left out when read): a submit whose answer was
+ * lost is sent again, and a 409 is then its own write when the record at that position has its
+ * key, or another writer's (the record goes after). A log's appends to one conversation are made
+ * one at a time. Any other answer rejects with its status and body.
  *
  * @example
  * import { httpChatLog } from 'chatfold/openai-agents'
@@ -172,30 +216,52 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
     return { status: r.status, json: E.isRight(parsed) ? parsed.right : text }
   }
   const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error => new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
+  const held = async (conversationId: string): Promise<ReadonlyArray<{ readonly message_id: string; readonly metadata?: JsonRecord }>> => {
+    const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId })
+    if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
+    return (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id: string; readonly metadata?: JsonRecord }> }).messages ?? []
+  }
+  /**
+   * Submits a record at `id`, its key in its metadata: an answer lost on the way is asked again
+   * (the same id and key), and a 409 is the record's own write when the message at `id` has its key.
+   */
+  const put = async (conversationId: string, r: ChatLogRecord & { readonly key: string }, id: string): Promise<'taken' | 'done'> => {
+    const body = { role: 'user', content: r.text, conversation_id: conversationId, metadata: { ...r.data, [KEY_FIELD]: r.key }, message_id: id }
+    for (let attempt = 0; ; attempt++) {
+      let answer: { readonly status: number; readonly json: unknown }
+      try {
+        answer = await call('POST', '/modalities/chat/submit', body)
+      } catch (e) {
+        // no answer: the store may or may not have taken it; the same request again tells
+        if (attempt >= LOST_ANSWER_TRIES) throw e
+        await pause(attempt + 3)
+        continue
+      }
+      if (answer.status === 409) return (await held(conversationId)).some((m) => m.message_id === id && m.metadata?.[KEY_FIELD] === r.key) ? 'done' : 'taken'
+      if (answer.status !== 200 && answer.status !== 201) throw fail(`append to conversation ${JSON.stringify(conversationId)}`, answer)
+      return 'done'
+    }
+  }
+  const inTurn = serially()
   return {
     append: (conversationId, records, at) =>
-      appendAt(
-        records,
-        at,
-        async () => {
-          const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId, limit: 1 })
-          if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
-          const last = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id?: string }> }).messages?.[0]?.message_id
-          const at = last === undefined ? -1 : positionOf(last)
-          if (at === undefined) throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: its last message ${JSON.stringify(last)} is not a log record`)
-          return at + 1
-        },
-        async (r, id) => {
-          const answer = await call('POST', '/modalities/chat/submit', { role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
-          if (answer.status === 409) return 'taken'
-          if (answer.status !== 200 && answer.status !== 201) throw fail(`append to conversation ${JSON.stringify(conversationId)}`, answer)
-          return 'done'
-        },
+      inTurn(conversationId, () =>
+        appendAt(
+          records.map((r) => ({ ...r, key: newId() })),
+          at,
+          async () => {
+            const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId, limit: 1 })
+            if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
+            const last = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id?: string }> }).messages?.[0]?.message_id
+            const at = last === undefined ? -1 : positionOf(last)
+            if (at === undefined) throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: its last message ${JSON.stringify(last)} is not a log record`)
+            return at + 1
+          },
+          (r, id) => put(conversationId, r, id),
+        ),
       ),
     read: async (conversationId) => {
-      const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId })
-      if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
-      const messages = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id: string; readonly metadata?: JsonRecord }> }).messages ?? []
+      const messages = await held(conversationId)
       return readHeld(
         conversationId,
         messages.map((m) => ({ id: m.message_id, metadata: m.metadata })),

@@ -13,6 +13,31 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 export const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } })
 
+/** The size of the pieces a large body is sent in. */
+const PIECE_BYTES = 65_536
+
+/**
+ * A JSON response of bytes already encoded (shared, never changed): a large one is sent as a
+ * stream of copied pieces, pulled one at a time, so that a reader that does not read holds one
+ * piece of it, not a copy of the whole.
+ */
+export const jsonBytes = (status: number, bytes: Uint8Array): Response => {
+  const headers = { 'content-type': JSON_TYPE }
+  if (bytes.byteLength <= PIECE_BYTES) return new Response(bytes.slice(), { status, headers })
+  let at = 0
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull: (c) => {
+        c.enqueue(bytes.slice(at, at + PIECE_BYTES))
+        at += PIECE_BYTES
+        if (at >= bytes.byteLength) c.close()
+      },
+    },
+    { highWaterMark: 0 },
+  )
+  return new Response(body, { status, headers })
+}
+
 /** An error response: `{ error: { status, code, message, … } }`. */
 export const fail = (status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}): Response =>
   json(status, { error: { status, code, message, ...extra } }, headers)

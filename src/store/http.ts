@@ -19,7 +19,9 @@
  * as the limit is crossed, without reading the rest. Bodies are JSON only (415 for `text/plain`,
  * forms or no content type: what a page elsewhere can send without a CORS preflight); a request
  * with a foreign `Origin`, or a `Host` outside `allowedHosts`, is a 403; with `token`/`readToken`
- * set, a request without one is a 401, and a read-only token's write a 403; the simulator routes
+ * set, a request without one is a 401 (before its route is looked up: a 404 or 405 tells only a
+ * caller with a token), and a read-only token's write a 403; a durable store that has failed (its
+ * lease lost, its log unwritable) is a 503 for every request that reaches it; the simulator routes
  * can be turned off (`simulator: false`, a 404). An `authorize(request)` hook may refuse a
  * request (401/403) or allow it for some conversations only: the caller then sees and writes those
  * alone. A body is decoded once, here, and the store takes the decoded event without checking it
@@ -39,7 +41,7 @@ import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory,
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
 import { checkHostAndOrigin, checkToken, type Refusal } from './http-guard.ts'
-import { fail, json, readJson } from './http-body.ts'
+import { fail, json, jsonBytes, readJson } from './http-body.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // --- options ---
@@ -175,6 +177,9 @@ const withEnvelope = (envelope: ReadonlyArray<DecodeIssue>, decoded: E.Either<De
   return issues.length > 0 ? E.left(issues) : decoded
 }
 
+/** The snapshot of each state, encoded: a state is immutable, so its snapshot is encoded once however many read it. */
+const encodedSnapshots = new WeakMap<ChatState, Uint8Array>()
+
 const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
   '/events': [
     {
@@ -223,7 +228,19 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
       }),
     },
   ],
-  '/environment/modalities/chat': [{ method: 'GET', run: async (ctx) => json(200, snapshot(visibleState(ctx.access, ctx.store.state()))) }],
+  '/environment/modalities/chat': [
+    {
+      method: 'GET',
+      run: async (ctx) => {
+        if (!ctx.access.all) return json(200, snapshot(visibleState(ctx.access, ctx.store.state())))
+        // encoded once per state, and shared by every request that reads it
+        const state = ctx.store.state()
+        let bytes = encodedSnapshots.get(state)
+        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(snapshot(state)))))
+        return jsonBytes(200, bytes)
+      },
+    },
+  ],
   '/simulator/advance': [
     {
       method: 'POST',
@@ -306,6 +323,13 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
     try {
       const misdirected = checkHostAndOrigin(request, hosts)
       if (misdirected !== undefined) return await refuse(request, misdirected)
+      // who is calling, before anything of the routes is told: a caller without a token learns nothing (not even which routes exist)
+      let readOnly = false
+      if (token !== undefined || readToken !== undefined) {
+        const t = await checkToken(request, token, readToken)
+        if (typeof t !== 'string') return await refuse(request, t)
+        readOnly = t === 'read'
+      }
       const url = new URL(request.url)
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname
       const local = base === '' ? path : path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : undefined
@@ -321,12 +345,6 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
         return fail(405, 'method_not_allowed', `${request.method} is not allowed on ${url.pathname} (allowed: ${allow})`, {}, { allow })
       }
       let access: Access = { all: true }
-      let readOnly = false
-      if (token !== undefined || readToken !== undefined) {
-        const t = await checkToken(request, token, readToken)
-        if (typeof t !== 'string') return await refuse(request, t)
-        readOnly = t === 'read'
-      }
       if (options.authorize !== undefined) {
         const d = await options.authorize(request)
         if (d.type === 'deny') {
@@ -353,6 +371,9 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
       // a durable store that cannot keep the step: 507 while its disk is full, 503 once it takes no writes
       const status = isStoreFailure(e) ? writeFailureStatus(e) : undefined
       if (isStoreFailure(e) && status !== undefined) return fail(status, status === 507 ? 'insufficient_storage' : 'store_unavailable', e.message, {}, status === 507 ? { 'retry-after': '5' } : {})
+      // a durable store that has failed (its lease lost, its log unwritable) refuses every step: 503, as its flush would be
+      const down = store.failed?.()
+      if (down !== undefined) return fail(503, 'store_unavailable', down.message, {}, { 'retry-after': '1' })
       return fail(500, 'internal_error', 'The request could not be handled')
     }
   }

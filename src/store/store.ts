@@ -60,6 +60,8 @@ export type ChatStore = {
    * store is unusable). Absent on a store kept in memory only.
    */
   readonly flush?: () => Promise<void>
+  /** Why a durable store can no longer answer (a write that failed, its storage owned by another process), if it cannot: its handler then answers 503. */
+  readonly failed?: () => Error | undefined
 }
 
 /**

@@ -99,7 +99,8 @@ describe('chatStoreSessionStore: the SessionStore contract', () => {
 
   it('refuses a transcript the store has cut, rather than load part of it; one deleted since reads again', async () => {
     const store = chatStoreSessionStore(storeChatLog(createChatStore({ maxHistorySize: 2 })))
-    await store.append(main, [entry('u1', 'a'), entry('u2', 'b'), entry('u3', 'c')])
+    // a batch is one record: three batches, of which the store keeps the last two
+    for (const [uuid, text] of [['u1', 'a'], ['u2', 'b'], ['u3', 'c']] as const) await store.append(main, [entry(uuid, text)])
     await expect(store.load(main)).rejects.toThrow(/dropped its first 1 records.*maxHistorySize/)
     await store.delete(main)
     await store.append(main, [entry('u1', 'again')])

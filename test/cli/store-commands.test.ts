@@ -4,9 +4,9 @@
  * with the exit code that says why and one line (no stack unless `--debug`); `repair-store` moves
  * a damaged record aside and tells what it held.
  */
-import { spawn } from 'node:child_process'
-import { watch } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { spawn, spawnSync } from 'node:child_process'
+import { closeSync, openSync, watch } from 'node:fs'
+import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -17,6 +17,7 @@ import { EXIT, run } from '../../src/cli/main.ts'
 import { importJSONL, toJSONL } from '../../src/history/codec.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { openDurableStore } from '../../src/store/durable.ts'
+import { startChild, stopChild } from '../support/served-store.ts'
 import { sampleSession } from '../../sample/session.ts'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
@@ -152,5 +153,67 @@ describe('serve that cannot start, and repair-store', () => {
     const d = await cli(['render', file, '--debug'], boom)
     expect(d.code).toBe(EXIT.internal)
     expect(d.err).toMatch(/^chatfold: Error: the output broke\n\s+at /)
+  })
+})
+
+describe('the command line at its edges', () => {
+  it('bad serve and repair-store values are usage errors: exit 2', async () => {
+    expect((await cli(['serve', '--port', 'abc'])).code).toBe(EXIT.usage)
+    expect((await cli(['serve', '--port', '70000'])).code).toBe(EXIT.usage)
+    expect((await cli(['serve', '--snapshot-every', '0'])).code).toBe(EXIT.usage)
+    expect((await cli(['serve', '--token', 'short'])).code).toBe(EXIT.usage)
+    expect((await cli(['repair-store'])).code).toBe(EXIT.usage)
+  })
+
+  it('an address no interface has: exit 7, one line naming the address and port, and why', async () => {
+    const dir = await fresh()
+    const r = await cli(['serve', '--data', dir, '--port', '0', '--host', '203.0.113.9'])
+    expect(r.code).toBe(EXIT.listen)
+    expect(oneLine(r.err)).toBe('chatfold: cannot listen on 203.0.113.9:0: EADDRNOTAVAIL (no network interface of this machine has that address)')
+    expect(await readdir(dir)).not.toContain('LOCK')
+  })
+
+  it.skipIf(process.platform !== 'linux')('a full stdout (/dev/full): exit 3 and one line, no stack', () => {
+    const full = openSync('/dev/full', 'w')
+    try {
+      const r = spawnSync(process.execPath, [bin, 'formats'], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8', timeout: 60_000 })
+      expect(r.status).toBe(EXIT.io)
+      expect(oneLine(r.stderr)).toBe('chatfold: cannot write the output: ENOSPC (no space left)')
+    } finally {
+      closeSync(full)
+    }
+  })
+
+  it('--token on the command line warns that other users see it, and points to CHATFOLD_TOKEN', async () => {
+    const dir = await fresh()
+    const child = await startChild(process.execPath, [bin, 'serve', '--data', join(dir, 'data'), '--port', '0', '--token', 'a-token-seen-in-ps-0123456789'], /listening on /)
+    try {
+      expect(child.output()).toContain('chatfold: --token is visible to other users of this machine (ps, /proc/<pid>/cmdline); set CHATFOLD_TOKEN instead')
+    } finally {
+      await stopChild(child.process, 'SIGTERM')
+    }
+    const help = await cli(['serve', '--help'])
+    expect(help.out.replace(/\s+/g, ' ')).toContain('other users see it in ps: prefer CHATFOLD_TOKEN')
+  })
+
+  it('-o onto a symbolic link writes the file it points to and keeps the link; a link to nothing is refused', async () => {
+    const dir = await fresh()
+    const input = join(dir, 'h.jsonl')
+    await writeFile(input, toJSONL(sampleSession({ messages: 10, seed: 3, maxResult: 500 })))
+    const target = join(dir, 'target.md')
+    await writeFile(target, 'old\n')
+    const link = join(dir, 'link.md')
+    await symlink('target.md', link)
+    const r = await cli(['render', input, '-o', link])
+    expect(r.code, r.err).toBe(EXIT.ok)
+    expect((await lstat(link)).isSymbolicLink()).toBe(true)
+    expect(await readFile(target, 'utf8')).not.toBe('old\n')
+    expect(await readFile(link, 'utf8')).toBe(await readFile(target, 'utf8'))
+    const dangling = join(dir, 'dangling.md')
+    await symlink('nowhere.md', dangling)
+    const d = await cli(['render', input, '-o', dangling])
+    expect(d.code).toBe(EXIT.io)
+    expect(oneLine(d.err)).toBe(`chatfold: cannot write ${dangling}: it is a symbolic link to nothing`)
+    expect((await lstat(dangling)).isSymbolicLink()).toBe(true)
   })
 })

@@ -4,6 +4,7 @@
  * loopback it asks a token, made and printed when none was given.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
+import dns from 'node:dns'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -86,6 +87,62 @@ describe('chatfold serve beyond loopback', () => {
       expect((await send(port, 'POST', '/modalities/chat/submit', { ...json, authorization: `Bearer ${token}` }, hi)).status).toBe(201)
       expect((await send(port, 'POST', '/modalities/chat/submit', { ...json, authorization: `Bearer ${readToken}` }, hi)).status).toBe(403)
       expect((await send(port, 'GET', '/environment/modalities/chat', { ...json, authorization: `Bearer ${readToken}` })).status).toBe(200)
+    } finally {
+      await served.close()
+    }
+  })
+})
+
+describe('chatfold serve judges loopback by the address it binds, not by the name', () => {
+  /** Runs `body` while the name `name` resolves to `address` (as a DNS record or /etc/hosts line could make it). */
+  const resolving = async <A>(name: string, address: string, body: () => Promise<A>): Promise<A> => {
+    const original = dns.lookup
+    const patched = (host: string, ...rest: unknown[]) => {
+      const callback = rest[rest.length - 1] as (e: Error | null, address: string, family: number) => void
+      if (host === name) return process.nextTick(() => callback(null, address, 4))
+      return Reflect.apply(original, dns, [host, ...rest])
+    }
+    Object.assign(dns, { lookup: patched })
+    try {
+      return await body()
+    } finally {
+      Object.assign(dns, { lookup: original })
+    }
+  }
+
+  it('a loopback-looking name bound to every interface asks a token', async () => {
+    const lines: string[] = []
+    await resolving('app.localhost', '0.0.0.0', async () => {
+      const served = await serveChatStore({ dataDir: await fresh(), port: 0, host: 'app.localhost', log: (l) => lines.push(l), handleSignals: false })
+      try {
+        const port = Number(new URL(served.url).port)
+        const host = { host: `app.localhost:${port}` }
+        expect((await send(port, 'GET', '/environment/modalities/chat', host)).status).toBe(401)
+        expect((await send(port, 'POST', '/modalities/chat/submit', { ...host, 'content-type': 'application/json' }, hi)).status).toBe(401)
+        expect(lines.some((l) => l.includes('app.localhost is 0.0.0.0') && l.includes('made one'))).toBe(true)
+        expect(served.store.state().updateCount).toBe(0)
+      } finally {
+        await served.close()
+      }
+    })
+  })
+
+  it('--allowed-host keeps the address --host names', async () => {
+    const served = await serveChatStore({ dataDir: await fresh(), port: 0, host: '127.0.0.2', handler: { allowedHosts: ['chat.example'] }, log: () => undefined, handleSignals: false })
+    try {
+      const port = Number(new URL(served.url).port)
+      const get = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request({ host: '127.0.0.2', port, path: '/environment/modalities/chat', headers: { host } }, (res) => {
+            res.resume()
+            resolve(res.statusCode ?? 0)
+          })
+          req.on('error', reject)
+          req.end()
+        })
+      expect(await get(`127.0.0.2:${port}`)).toBe(200)
+      expect(await get(`chat.example:${port}`)).toBe(200)
+      expect(await get(`evil.example:${port}`)).toBe(403)
     } finally {
       await served.close()
     }

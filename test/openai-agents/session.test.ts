@@ -66,7 +66,8 @@ describe('chatStoreSession', () => {
   it('refuses a session the store has cut, unless what it holds starts at a clear or a compaction', async () => {
     const log = storeChatLog(createChatStore({ maxHistorySize: 3 }))
     const session = chatStoreSession({ log, sessionId: 's' })
-    await session.addItems([user('a'), user('b'), user('c'), user('d')])
+    // a batch is one record: four batches, of which the store keeps the last three
+    for (const text of ['a', 'b', 'c', 'd']) await session.addItems([user(text)])
     await expect(session.getItems()).rejects.toThrow(/dropped its first 1 records.*no clear or compaction/)
     await session.clearSession()
     await session.addItems([user('e')])

@@ -76,4 +76,108 @@ describe('slow clients', () => {
     const answers = await Promise.all(slow)
     expect(answers.filter((a) => a.startsWith('HTTP/1.1 503')).length).toBe(256 - 16)
   }, 30_000)
+
+  /** A handler answering 16 MiB (more than the kernel takes for a reader that reads nothing), counting its calls. */
+  const bigAnswers = () => {
+    const big = new Uint8Array(16 * 1_048_576)
+    let calls = 0
+    const waiters: Array<[number, () => void]> = []
+    return {
+      handler: async () => {
+        calls++
+        for (const [n, go] of waiters) if (calls >= n) go()
+        return new Response(big.slice(), { headers: { 'content-type': 'application/octet-stream' } })
+      },
+      /** Resolves once the handler has been called `n` times. */
+      called: (n: number) => new Promise<void>((go) => (calls >= n ? go() : waiters.push([n, go]))),
+    }
+  }
+  /** A connection that sends a GET and never reads. */
+  const nonReader = (port: number) => {
+    const socket = connect({ port, host: '127.0.0.1' })
+    socket.pause()
+    socket.on('error', () => undefined)
+    socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+    return socket
+  }
+  /** The server's sockets, each with a promise of its close, in the order they connected. */
+  const serverSockets = (running: { readonly server: import('node:http').Server }) => {
+    const closed: Promise<void>[] = []
+    running.server.on('connection', (s) => closed.push(new Promise((r) => s.once('close', () => r()))))
+    return closed
+  }
+
+  it('answers nobody reads hold neither the request cap nor their connections past the send timeout', async () => {
+    const big = bigAnswers()
+    const running = await serve(big.handler, { maxConcurrentRequests: 2, sendTimeoutMs: 5_000 })
+    const closed = serverSockets(running)
+    const readers: import('node:net').Socket[] = []
+    try {
+      const port = Number(new URL(running.url).port)
+      for (let i = 0; i < 4; i++) readers.push(nonReader(port))
+      await big.called(4)
+      // four answers wait for their readers, twice the cap: an honest request is still answered
+      const honest = await fetch(running.url)
+      expect(honest.status).toBe(200)
+      expect((await honest.arrayBuffer()).byteLength).toBe(16 * 1_048_576)
+      // and the four are cut once they have taken nothing for the send timeout
+      await Promise.all(closed.slice(0, 4))
+    } finally {
+      for (const r of readers) r.destroy()
+      await running.close()
+    }
+  }, 30_000)
+
+  it('past the memory budget of unsent answers, the one waiting longest is cut', async () => {
+    const big = bigAnswers()
+    const running = await serve(big.handler, { sendTimeoutMs: 60_000, maxUnsentBytes: 1_048_576 })
+    const closed = serverSockets(running)
+    const readers: import('node:net').Socket[] = []
+    try {
+      const port = Number(new URL(running.url).port)
+      readers.push(nonReader(port))
+      await big.called(1)
+      // a send is cut for memory only once it has waited a second: the second reader comes after that
+      await new Promise((r) => setTimeout(r, 1_200))
+      readers.push(nonReader(port))
+      await big.called(2)
+      await closed[0]
+      expect(readers[1]?.destroyed).toBe(false)
+      const honest = await fetch(running.url)
+      expect(honest.status).toBe(200)
+      await honest.arrayBuffer()
+    } finally {
+      for (const r of readers) r.destroy()
+      await running.close()
+    }
+  }, 30_000)
+
+  it('300 GETs pipelined on one connection are all answered, in order', async () => {
+    let n = 0
+    const running = await serve(async () => {
+      const body = String(n++)
+      return new Response(body, { headers: { 'content-length': String(body.length) } })
+    })
+    try {
+      const port = Number(new URL(running.url).port)
+      const got = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ port, host: '127.0.0.1' })
+        let text = ''
+        socket.on('data', (d) => {
+          text += d.toString()
+          if ((text.match(/HTTP\/1\.1 /g) ?? []).length === 300 && text.endsWith('299')) socket.end()
+        })
+        socket.on('close', () => resolve(text))
+        socket.on('error', reject)
+        socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n'.repeat(300))
+      })
+      const statuses = [...got.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1])
+      expect(statuses.length).toBe(300)
+      expect(statuses.filter((s) => s !== '200')).toEqual([])
+      const bodies = got.split(/HTTP\/1\.1 200[^\r]*\r\n/).slice(1).map((r) => r.slice(r.indexOf('\r\n\r\n') + 4))
+      expect(bodies).toEqual(Array.from({ length: 300 }, (_, i) => String(i)))
+    } finally {
+      await running.close()
+    }
+  }, 30_000)
 })
