@@ -64,17 +64,28 @@ export const serveCommand = (): Command =>
     .addOption(new Option('--read-token <token>', 'a bearer token for reads only').env('CHATFOLD_READ_TOKEN').argParser(tokenValue))
     .option('--allowed-host <name>', 'a host name requests may be addressed to, besides loopback and --host (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--simulator', 'serve the simulator routes (GET /simulator, POST /simulator/advance)', false)
+    .addOption(new Option('--postgres <url>', 'keep the store in PostgreSQL instead of --data (any number of servers may share one database)').env('CHATFOLD_POSTGRES_URL'))
     .option('--snapshot-every <records>', 'log records between snapshots', (v) => {
       const n = Number(v)
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
       return n
     })
-    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number }) => {
+    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number; postgres?: string }) => {
       const handler = {
         simulator: opts.simulator,
         ...(opts.token === undefined ? {} : { token: opts.token }),
         ...(opts.readToken === undefined ? {} : { readToken: opts.readToken }),
         ...(opts.allowedHost.length === 0 ? {} : { allowedHosts: opts.allowedHost }),
+      }
+      const every = opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }
+      if (opts.postgres !== undefined && opts.postgres !== '') {
+        try {
+          const { servePostgresStore } = await import('../postgres/serve.ts')
+          await servePostgresStore({ url: opts.postgres, port: opts.port, host: opts.host, handler, ...every })
+        } catch (e) {
+          throw await startFailure(e, 'the PostgreSQL database')
+        }
+        return
       }
       try {
         // the server's modules load only when it is asked for

@@ -12,7 +12,7 @@ import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import { type RunningServer, serve, type ServeOptions } from './http.ts'
-import { generateToken, isLoopback, LOOPBACK_HOSTS } from '../store/http-guard.ts'
+import { guarded } from './serve-guard.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
@@ -39,26 +39,6 @@ export type ServeChatStoreOptions = {
   readonly log?: (line: string) => void
   readonly handleSignals?: boolean
   readonly serve?: Omit<ServeOptions, 'port' | 'hostname'>
-}
-
-/** Whether an address listens on every interface. */
-const isWildcard = (host: string): boolean => ['0.0.0.0', '::', '[::]', ''].includes(host)
-
-/**
- * The handler options a server on `host` runs with: the token (made when beyond loopback and
- * none given), the hosts `Host` may name, the simulator off unless asked.
- */
-const guarded = (host: string, given: ChatHandlerOptions, log: (line: string) => void): ChatHandlerOptions => {
-  let token = given.token
-  if (!isLoopback(host) && token === undefined) {
-    token = generateToken()
-    log(`chatfold: listening beyond loopback needs a token; made one: ${token}`)
-    log('chatfold: (set --token or CHATFOLD_TOKEN to choose it; send it as Authorization: Bearer <token>)')
-  }
-  const named = given.allowedHosts
-  const allowedHosts =
-    named === 'any' ? 'any' : named !== undefined ? [...LOOPBACK_HOSTS, ...named] : isWildcard(host) ? 'any' : [...new Set([...LOOPBACK_HOSTS, host.replace(/^\[|\]$/g, '')])]
-  return { ...given, ...(token === undefined ? {} : { token }), allowedHosts, simulator: given.simulator ?? false }
 }
 
 /**
