@@ -90,6 +90,21 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
     expect(encodeSimulator(s0.simulator())).toEqual(encodeSimulator(s1.simulator()))
   })
 
+  it('asks the same tokens as the other servers, and answers 413 to a body over the limit, committing nothing', async () => {
+    const pool = await pglitePool(db)
+    const store = await openPostgresStore(pool)({ store: 't7' })
+    const token = 'a-write-token-0123456789'
+    const readToken = 'a-read-token-0123456789'
+    const handler = postgresChatHandler(store, { token, readToken, maxBodyBytes: 1_000 })
+    const send = (body: unknown, bearer?: string) =>
+      handler(new Request('http://127.0.0.1/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) }, body: JSON.stringify(body) }))
+    expect((await send({ role: 'user', content: 'no token' })).status).toBe(401)
+    expect((await send({ role: 'user', content: 'read token' }, readToken)).status).toBe(403)
+    expect((await send({ role: 'user', content: 'x'.repeat(5_000) }, token)).status).toBe(413)
+    expect((await send({ role: 'user', content: 'fits' }, token)).status).toBe(201)
+    expect(await logSeqs(pool, 't7')).toEqual([1, 2])
+  })
+
   it('answers 503 when the commit fails, keeps nothing of it, and goes on', async () => {
     const pool = await pglitePool(db)
     const store = await openPostgresStore(pool)({ store: 't4' })
