@@ -54,7 +54,7 @@ const writes = (request: Request): boolean => request.method === 'POST' && !new 
  * import { openPostgresStore, type PgPoolLike, postgresChatHandler } from 'chatfold/postgres'
  * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
  * const handler = postgresChatHandler(await openPostgresStore(pool)(), { token: process.env.CHATFOLD_TOKEN })
- * // chatfold/node's serve(handler), Deno.serve(handler), …
+ * // mount it: chatfold/node's serve(handler)
  *
  * @since 0.2.0
  * @category postgres

@@ -42,7 +42,8 @@ export type PostgresStoreOptions = SimulatorOptions & {
  * catches up with the database first), and commits them before it resolves; `refresh` catches up
  * with what other processes committed. A step taken outside a transaction is committed by `flush`
  * only if no other process wrote in between; otherwise `flush` rejects with a `StoreFailure` of
- * kind `conflict`, the step undone and the store caught up (run it again).
+ * kind `conflict`, the step undone and the store caught up (run it again). A process runs its
+ * transactions one at a time: `run` must not start another (it would wait for itself).
  *
  * @since 0.2.0
  * @category postgres
