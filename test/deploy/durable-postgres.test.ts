@@ -22,9 +22,14 @@ afterAll(async () => {
   await server?.stop()
 })
 
-/** `chatfold serve --postgres` on the database at `url` (the simulator routes on: the contract moves the clock). */
-const startServer = (url: string) =>
-  startChild(process.execPath, [bin, 'serve', '--port', '0', '--simulator'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, { env: servedEnv({ CHATFOLD_POSTGRES_URL: url }) })
+/**
+ * `chatfold serve` on the database at `url`, named by CHATFOLD_POSTGRES_URL or, with `flag`, by
+ * `--postgres` (the simulator routes on: the contract moves the clock).
+ */
+const startServer = (url: string, flag = false) =>
+  startChild(process.execPath, [bin, 'serve', '--port', '0', '--simulator', ...(flag ? ['--postgres', url] : [])], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, {
+    env: servedEnv(flag ? {} : { CHATFOLD_POSTGRES_URL: url }),
+  })
 
 /** Two servers on a fresh database: `url()` alternates between them, `restart` SIGKILLs (or stops) one of them, in turn, and starts it again. */
 const serveTwo = async (): Promise<ServedStore> => {
@@ -55,7 +60,7 @@ describe('chatfold serve --postgres, eight writers over two servers, one of them
   it('keeps every acknowledged message once, in each writer order', async () => {
     if (server === undefined) throw new Error('no PostgreSQL server')
     const db = await server.createDatabase('writers')
-    const children = await Promise.all([startServer(db), startServer(db)])
+    const children = await Promise.all([startServer(db), startServer(db, true)])
     const writers = 8
     const perWriter = 30
     const kills = 3
