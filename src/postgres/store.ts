@@ -159,9 +159,16 @@ export const openPostgresStore =
 
     /** Locks the store's row (made when missing) and returns its head. */
     const lock = async (client: PgClientLike): Promise<number> => {
-      await client.query('INSERT INTO chatfold_store (store, head) VALUES ($1, 0) ON CONFLICT (store) DO NOTHING', [name])
-      const r = await client.query('SELECT head FROM chatfold_store WHERE store = $1 FOR UPDATE', [name])
-      return Number(r.rows[0]?.['head'] ?? 0)
+      const locked = async () => (await client.query('SELECT head FROM chatfold_store WHERE store = $1 FOR UPDATE', [name])).rows[0]
+      let row = await locked()
+      if (row === undefined) {
+        await client.query('INSERT INTO chatfold_store (store, head) VALUES ($1, 0) ON CONFLICT (store) DO NOTHING', [name])
+        row = await locked()
+      }
+      const head = Number(row?.['head'] ?? 0)
+      // a database behind what this process saw committed (restored from a backup, or another one): nothing here is written to it
+      if (head < durable) fail(`The store ${JSON.stringify(name)} in the database ends at record ${head}, before record ${durable} this process saw committed: was the database restored or replaced?`)
+      return head
     }
 
     /** Inserts the records not yet inserted in this transaction, after checking no other process wrote since this one looked. */
@@ -173,9 +180,12 @@ export const openPostgresStore =
         t.locked = true
         if (head !== durable) throw new StoreFailure('conflict', `Another process wrote the store ${JSON.stringify(name)} first (record ${head}, this process at ${durable}); the steps taken here were undone: take them again`)
       }
-      for (const e of entries) await t.client.query('INSERT INTO chatfold_log (store, seq, command) VALUES ($1, $2, $3)', [name, e.seq, JSON.stringify(e.command)])
       const last = entries[entries.length - 1]?.seq ?? t.written
-      await t.client.query('UPDATE chatfold_store SET head = $2 WHERE store = $1', [name, last])
+      for (const e of entries) {
+        const insert = 'INSERT INTO chatfold_log (store, seq, command) VALUES ($1, $2, $3)'
+        // the last record moves the head in the same statement: one round trip a record
+        await t.client.query(e.seq === last ? `WITH inserted AS (${insert}) UPDATE chatfold_store SET head = $2 WHERE store = $1` : insert, [name, e.seq, JSON.stringify(e.command)])
+      }
       t.written = last
       if (latest !== undefined && last - snapshotSeq >= every) {
         await t.client.query(
@@ -201,11 +211,10 @@ export const openPostgresStore =
             tx = t
             await insertPending(t)
           } else {
-            if (write) {
-              await lock(client)
-              t.locked = true
-            }
-            await catchUp(client)
+            // a write locks the store, and reads the log only when the head moved since this process looked
+            const head = write ? await lock(client) : undefined
+            t.locked = write
+            if (head === undefined || head !== durable) await catchUp(client)
             t.written = durable
             tx = t
           }

@@ -120,6 +120,21 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
     expect(other.state().updateCount).toBe(1)
   })
 
+  it('refuses to write to a database behind what it saw committed (restored from a backup), answering 503', async () => {
+    const pool = await pglitePool(db)
+    const store = await openPostgresStore(pool)({ store: 't8' })
+    const handler = postgresChatHandler(store)
+    expect((await post(handler, '/modalities/chat/submit', { role: 'user', content: 'kept', message_id: 'k' })).status).toBe(201)
+    // the database goes back to before the submit
+    await pool.db.query("DELETE FROM chatfold_log WHERE store = 't8' AND seq > 1")
+    await pool.db.query("UPDATE chatfold_store SET head = 1 WHERE store = 't8'")
+    const r = await post(handler, '/modalities/chat/submit', { role: 'user', content: 'next', message_id: 'n' })
+    expect(r.status).toBe(503)
+    expect((await r.json()).error.message).toMatch(/ends at record 1, before record 2/)
+    expect(await logSeqs(pool, 't8')).toEqual([1])
+    expect(store.failed()).toMatchObject({ kind: 'corrupt' })
+  })
+
   it('reads a snapshot when the records it is behind were folded into one', async () => {
     const pool = await pglitePool(db)
     const a = await openPostgresStore(pool)({ store: 't5', snapshotEvery: 5 })
