@@ -139,6 +139,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'KvAtomicLike', 'kvChatServer', 'KvChatServerOptions', 'KvLike', 'kvStorage', 'KvStorageOptions',
     'newOwnerId',
   ],
+  'chatfold/postgres': [
+    'migratePostgres', 'openPostgresStore', 'PgClientLike', 'PgPoolLike', 'PgResultLike', 'POSTGRES_SCHEMA_VERSION',
+    'postgresChatHandler', 'PostgresChatStore', 'PostgresStoreOptions', 'ServePostgresStoreOptions',
+    'servePostgresStore',
+  ],
   'chatfold/worker': [
   ],
   'chatfold/summarize/ai-sdk': [

@@ -86,12 +86,13 @@ export const serveCommand = (): Command =>
     .addOption(new Option('--read-token <token>', 'a bearer token for reads only; other users see it in ps: prefer CHATFOLD_READ_TOKEN').env('CHATFOLD_READ_TOKEN').argParser(tokenValue))
     .option('--allowed-host <name>', 'a host name requests may be addressed to, besides loopback and --host (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--simulator', 'serve the simulator routes (GET /simulator, POST /simulator/advance)', false)
+    .addOption(new Option('--postgres <url>', 'keep the store in PostgreSQL instead of --data (any number of servers may share one database)').env('CHATFOLD_POSTGRES_URL'))
     .option('--snapshot-every <records>', 'log records between snapshots', (v) => {
       const n = Number(v)
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
       return n
     })
-    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number }, command: Command) => {
+    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number; postgres?: string }, command: Command) => {
       // a token on the command line is in the process list, which every user of the machine can read
       for (const [option, name, variable] of [['token', '--token', 'CHATFOLD_TOKEN'], ['readToken', '--read-token', 'CHATFOLD_READ_TOKEN']] as const) {
         if (command.getOptionValueSource(option) === 'cli') process.stderr.write(`chatfold: ${name} is visible to other users of this machine (ps, /proc/<pid>/cmdline); set ${variable} instead\n`)
@@ -101,6 +102,16 @@ export const serveCommand = (): Command =>
         ...(opts.token === undefined ? {} : { token: opts.token }),
         ...(opts.readToken === undefined ? {} : { readToken: opts.readToken }),
         ...(opts.allowedHost.length === 0 ? {} : { allowedHosts: opts.allowedHost }),
+      }
+      const every = opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }
+      if (opts.postgres !== undefined && opts.postgres !== '') {
+        try {
+          const { servePostgresStore } = await import('../postgres/serve.ts')
+          await servePostgresStore({ url: opts.postgres, port: opts.port, host: opts.host, handler, ...every })
+        } catch (e) {
+          throw await startFailure(e, 'the PostgreSQL database')
+        }
+        return
       }
       try {
         // the server's modules load only when it is asked for

@@ -12,7 +12,7 @@ import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import { type RunningServer, serve, type ServeOptions } from './http.ts'
-import { generateToken, LOOPBACK_HOSTS } from '../store/http-guard.ts'
+import { boundAddress, guarded } from './serve-guard.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
@@ -40,31 +40,6 @@ export type ServeChatStoreOptions = {
   readonly log?: (line: string) => void
   readonly handleSignals?: boolean
   readonly serve?: Omit<ServeOptions, 'port' | 'hostname'>
-}
-
-/** Whether a bound address is every interface. */
-const isWildcard = (address: string): boolean => address === '0.0.0.0' || address === '::'
-
-/** Whether a bound address (numeric, as `server.address()` gives it) is the loopback interface: 127.0.0.0/8 or ::1. */
-const isLoopbackAddress = (address: string): boolean => address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address)
-
-/**
- * The handler options a server bound to `address` (what `--host` resolved to, by the operating
- * system, never judged by its name) runs with: the token (made when beyond loopback and none
- * given), the hosts `Host` may name (loopback names, `--host` as given, the bound address, and
- * `allowedHosts`), the simulator off unless asked.
- */
-const guarded = (host: string, address: string, given: ChatHandlerOptions, log: (line: string) => void): ChatHandlerOptions => {
-  let token = given.token
-  if (!isLoopbackAddress(address) && token === undefined) {
-    token = generateToken()
-    log(`chatfold: listening beyond loopback (${host} is ${address}) needs a token; made one: ${token}`)
-    log('chatfold: (set CHATFOLD_TOKEN to choose it; send it as Authorization: Bearer <token>)')
-  }
-  const named = given.allowedHosts
-  const own = [...LOOPBACK_HOSTS, host.replace(/^\[|\]$/g, ''), address]
-  const allowedHosts = named === 'any' || (named === undefined && isWildcard(address)) ? 'any' : [...new Set([...own, ...(named ?? [])])]
-  return { ...given, ...(token === undefined ? {} : { token }), allowedHosts, simulator: given.simulator ?? false }
 }
 
 /**
@@ -126,8 +101,7 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
     await store.close().catch(() => undefined)
     throw e
   })
-  const bound = running.server.address()
-  const handlerOptions = guarded(host, typeof bound === 'object' && bound !== null ? bound.address : host, options.handler ?? {}, log)
+  const handlerOptions = guarded(host, boundAddress(running.server, host), options.handler ?? {}, log)
   handler = createChatHandler({ ...store, flush }, handlerOptions)
   const asks = handlerOptions.token === undefined && handlerOptions.readToken === undefined ? 'no token (loopback only)' : `a bearer token${handlerOptions.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
   log(`chatfold: asks ${asks}; simulator routes ${handlerOptions.simulator === true ? 'on' : 'off'}`)

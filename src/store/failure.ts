@@ -6,7 +6,8 @@
  * process took the store) and `read-only` (the store's medium refuses writes)
  * stop the writes for good and are answered 503, reads still served; `corrupt` (a complete record or
  * snapshot whose checksum does not match) and `locked` (another live server holds the store) stop a
- * start.
+ * start; `conflict` (a store shared by several processes, as in PostgreSQL, was written by
+ * another one since this one looked: the steps were undone, and may be taken again) is answered 503.
  *
  * @module
  */
@@ -17,7 +18,7 @@
  * @since 0.1.0
  * @category model
  */
-export type StoreFailureKind = 'full' | 'lost' | 'read-only' | 'corrupt' | 'locked'
+export type StoreFailureKind = 'full' | 'lost' | 'read-only' | 'corrupt' | 'locked' | 'conflict'
 
 /**
  * An error of a durable store that says what kind of failure it is (see the module).
@@ -65,4 +66,4 @@ export const isStoreFailure = (u: unknown): u is StoreFailure =>
  * @category http
  */
 export const writeFailureStatus = (f: StoreFailure): 507 | 503 | undefined =>
-  f.kind === 'full' ? 507 : f.kind === 'lost' || f.kind === 'read-only' ? 503 : undefined
+  f.kind === 'full' ? 507 : f.kind === 'lost' || f.kind === 'read-only' || f.kind === 'conflict' ? 503 : undefined

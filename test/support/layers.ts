@@ -34,11 +34,12 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/claude-agent-sdk/', 11], // chatfold/claude-agent-sdk: a session store of the Claude Agent SDK in the store
   ['src/ai-sdk/', 11], // chatfold/ai-sdk: the AI SDK's middleware and prepareStep over the adapters and compaction
   ['src/openai-agents/', 11.5], // chatfold/openai-agents: a session of the OpenAI Agents SDK in the store
+  ['src/postgres/', 11.5], // chatfold/postgres: the store in PostgreSQL, served on Node (over chatfold/node's server)
   ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
 ]
 
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
-export const RUNTIME_ENTRIES = ['src/node/', 'src/cli/', 'src/deno/']
+export const RUNTIME_ENTRIES = ['src/node/', 'src/cli/', 'src/deno/', 'src/postgres/']
 
 export const layerOf = (file: string): number | undefined => {
   let best: readonly [string, number] | undefined

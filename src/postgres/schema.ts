@@ -1,0 +1,122 @@
+/**
+ * The chat store's tables in PostgreSQL, created and migrated by the package: a migration table
+ * (`chatfold_migrations`: one row a version applied, with its name and when), and the versions in
+ * order. `migratePostgres` applies the missing ones in one transaction, under a transaction-level
+ * advisory lock, so that any number of processes starting at once migrate a database once; a
+ * database migrated by a newer chatfold (a version this one does not know) is refused.
+ *
+ * Version 1: `chatfold_store` (one row a store: its name and the last record committed, the row
+ * every write locks), `chatfold_log` (the records: store, position, the command as JSON text,
+ * when committed; the primary key (store, seq) holds one record a position), `chatfold_snapshot`
+ * (one row a store: the position it covers and the simulator as JSON text).
+ *
+ * @module
+ */
+import { StoreFailure } from '../store/failure.ts'
+
+/**
+ * The result of a query: its rows (what `pg`'s `QueryResult` and PGlite's `Results` both have).
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export type PgResultLike = { readonly rows: ReadonlyArray<Record<string, unknown>> }
+
+/**
+ * One connection (`pg`'s `PoolClient`): a query with `$1, $2, …` parameters, and its release back
+ * to the pool (with the error that broke it, if one did).
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export type PgClientLike = {
+  query(text: string, values?: unknown[]): Promise<PgResultLike>
+  release(err?: Error | boolean): void
+}
+
+/**
+ * A pool of connections (`pg`'s `Pool`): the store takes one for each transaction.
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export type PgPoolLike = { connect(): Promise<PgClientLike> }
+
+/** One migration: its version, name and statements, run in order. */
+type Migration = { readonly version: number; readonly name: string; readonly statements: ReadonlyArray<string> }
+
+const MIGRATIONS: ReadonlyArray<Migration> = [
+  {
+    version: 1,
+    name: 'store, log and snapshot',
+    statements: [
+      'CREATE TABLE chatfold_store (store text PRIMARY KEY, head bigint NOT NULL)',
+      'CREATE TABLE chatfold_log (store text NOT NULL, seq bigint NOT NULL, command text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (store, seq))',
+      'CREATE TABLE chatfold_snapshot (store text PRIMARY KEY, seq bigint NOT NULL, simulator text NOT NULL)',
+    ],
+  },
+]
+
+/**
+ * The schema version this chatfold writes.
+ *
+ * @example
+ * import { POSTGRES_SCHEMA_VERSION } from 'chatfold/postgres'
+ * POSTGRES_SCHEMA_VERSION // 1
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export const POSTGRES_SCHEMA_VERSION: number = MIGRATIONS.length
+
+/** The advisory lock key migrations hold (any number: one for every chatfold). */
+const MIGRATION_LOCK = 73_117_001
+
+/** Runs `f` in a transaction on one connection of the pool: committed when it resolves, rolled back when it throws. */
+const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => Promise<A>): Promise<A> => {
+  const client = await pool.connect()
+  let broken: Error | undefined
+  try {
+    await client.query('BEGIN')
+    const a = await f(client)
+    await client.query('COMMIT')
+    return a
+  } catch (e) {
+    await client.query('ROLLBACK').catch((r: unknown) => void (broken = r instanceof Error ? r : new Error(String(r))))
+    throw e
+  } finally {
+    client.release(broken ?? false)
+  }
+}
+
+/**
+ * Creates or migrates the store's tables: applies, in one transaction, the versions the database
+ * lacks, and resolves to the versions applied (none when it is up to date). Rejects with a
+ * `StoreFailure` of kind `corrupt` when the database was migrated by a newer chatfold.
+ *
+ * @example
+ * import { migratePostgres, type PgPoolLike } from 'chatfold/postgres'
+ * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
+ * await migratePostgres(pool) // [1] on a new database, [] after
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export const migratePostgres = (pool: PgPoolLike): Promise<ReadonlyArray<number>> =>
+  inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await client.query('CREATE TABLE IF NOT EXISTS chatfold_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())')
+    const r = await client.query('SELECT coalesce(max(version), 0) AS version FROM chatfold_migrations')
+    const at = Number(r.rows[0]?.['version'] ?? 0)
+    if (at > POSTGRES_SCHEMA_VERSION) {
+      throw new StoreFailure('corrupt', `The database's chatfold schema is at version ${at}, made by a newer chatfold; this one knows versions up to ${POSTGRES_SCHEMA_VERSION}`)
+    }
+    const applied: number[] = []
+    for (const m of MIGRATIONS) {
+      if (m.version <= at) continue
+      for (const s of m.statements) await client.query(s)
+      await client.query('INSERT INTO chatfold_migrations (version, name) VALUES ($1, $2)', [m.version, m.name])
+      applied.push(m.version)
+    }
+    return applied
+  })

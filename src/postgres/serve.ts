@@ -1,0 +1,124 @@
+/**
+ * Serving the chat store's HTTP API on Node from PostgreSQL: what `chatfold serve --postgres URL`
+ * runs. Any number of such servers may share one database, each answering for every
+ * conversation; the database orders the steps, and a request is answered 2xx only once its
+ * transaction is committed. The schema is created or migrated on start. SIGINT/SIGTERM close the
+ * server and the pool.
+ *
+ * @module
+ */
+import type { ChatHandlerOptions } from '../store/http.ts'
+import { type RunningServer, serve, type ServeOptions } from '../node/http.ts'
+import { boundAddress, guarded } from '../node/serve-guard.ts'
+import { postgresChatHandler } from './handler.ts'
+import { openPostgresStore, type PostgresChatStore } from './store.ts'
+
+/**
+ * Options of `servePostgresStore`: the database's URL (`postgres://user:password@host:5432/db`),
+ * the store's name (`default`), the port (8787; 0 for a free one), the host (127.0.0.1), the
+ * connections in the pool (10), records between snapshots, the handler's options (who may call, as
+ * for `serveChatStore`), where to print, whether SIGINT/SIGTERM stop it, and the server's limits.
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export type ServePostgresStoreOptions = {
+  readonly url: string
+  readonly store?: string
+  readonly port?: number
+  readonly host?: string
+  readonly poolSize?: number
+  readonly snapshotEvery?: number
+  readonly handler?: ChatHandlerOptions
+  readonly log?: (line: string) => void
+  readonly handleSignals?: boolean
+  readonly serve?: Omit<ServeOptions, 'port' | 'hostname'>
+}
+
+/** The URL without its password, to print. */
+const shown = (url: string): string => {
+  try {
+    const u = new URL(url)
+    u.password = u.password === '' ? '' : '***'
+    return u.toString()
+  } catch {
+    return 'the database'
+  }
+}
+
+/**
+ * Opens the store in the PostgreSQL database at `url` (migrating the schema) and serves its HTTP
+ * API; prints what it found and where it listens. Needs the `pg` package.
+ *
+ * @example
+ * import { servePostgresStore } from 'chatfold/postgres'
+ * declare const url: string // postgres://chat:secret@127.0.0.1:5432/chat
+ * const served = await servePostgresStore({ url, port: 8787 })
+ * // chatfold: store "default" in postgres://chat@127.0.0.1:5432/chat at record 0 … · chatfold: listening on http://127.0.0.1:8787
+ * await served.close()
+ *
+ * @since 0.2.0
+ * @category postgres
+ */
+export const servePostgresStore = async (options: ServePostgresStoreOptions): Promise<RunningServer & { readonly store: PostgresChatStore }> => {
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
+  let pg: typeof import('pg')
+  try {
+    pg = await import('pg')
+  } catch (e) {
+    throw new Error(`Serving from PostgreSQL needs the pg package (npm install pg): ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const Pool = pg.Pool ?? pg.default.Pool
+  const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
+  // a connection that breaks while idle is replaced by the pool: told, never fatal
+  pool.on('error', (e: Error) => log(`chatfold: a PostgreSQL connection failed: ${e.message}`))
+  const name = options.store ?? 'default'
+  let store: PostgresChatStore
+  try {
+    store = await openPostgresStore(pool)({ store: name, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) })
+  } catch (e) {
+    await pool.end().catch(() => undefined)
+    throw e
+  }
+  const r = store.recovery
+  log(`chatfold: store ${JSON.stringify(name)} in ${shown(options.url)} at record ${r.seq}: ${r.messages} message${r.messages === 1 ? '' : 's'} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`)
+  const host = options.host ?? '127.0.0.1'
+  // who may call is decided by the address bound, known once listening: until then, nothing is served
+  let handler: (request: Request) => Promise<Response> = async () => new Response('Starting', { status: 503, headers: { 'retry-after': '1' } })
+  const running = await serve((request) => handler(request), { ...options.serve, port: options.port ?? 8787, hostname: host }).catch(async (e: unknown) => {
+    await pool.end().catch(() => undefined)
+    throw e
+  })
+  const handlerOptions = guarded(host, boundAddress(running.server, host), options.handler ?? {}, log)
+  handler = postgresChatHandler(store, handlerOptions)
+  const asks = handlerOptions.token === undefined && handlerOptions.readToken === undefined ? 'no token (loopback only)' : `a bearer token${handlerOptions.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
+  log(`chatfold: asks ${asks}; simulator routes ${handlerOptions.simulator === true ? 'on' : 'off'}`)
+  log(`chatfold: listening on ${running.url}`)
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      await running.close()
+      try {
+        await store.close()
+      } finally {
+        await pool.end()
+      }
+    })())
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`chatfold: ${signal}: closing`)
+    close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        log(`chatfold: ${e instanceof Error ? e.message : String(e)}`)
+        process.exit(1)
+      },
+    )
+  }
+  if (options.handleSignals ?? true) {
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+  }
+  return { ...running, store, close }
+}
