@@ -142,7 +142,7 @@ export type ChatStoreWorker = { readonly fetch: (request: Request, env: Readonly
  * (true by default: with no token, every request is a 503 saying to set the secret; false passes
  * requests on to the objects, which then serve loopback host names only).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category cloudflare
  */
 export type ChatStoreWorkerOptions = {
