@@ -40,7 +40,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'forDisplay', 'forExport', 'forExportStructured', 'forLLM', 'forLog', 'forPreservation', 'forSave',
     'forTranscript', 'HtmlOptions', 'importJSON', 'importJSONL', 'keepFirstByRole', 'last',
     'lastCompactionBoundary', 'lastTurns', 'MarkdownOptions', 'parseJSONL', 'PruneBudget', 'PruneChange',
-    'pruneEmptyAssistant', 'PruneOptions', 'Pruner', 'PruneReport', 'PruneResult', 'PrunerResult',
+    'pruneEmptyAssistant', 'PruneOptions', 'Pruner', 'PruneReport', 'PruneResult', 'PrunerResult', 'PrunerSeed', 'PrunerState',
     'pruneToolResults', 'pruneToolResultsWithReport', 'render', 'renderHtml', 'renderHtmlWith',
     'renderMarkdown', 'renderMarkdownWith', 'renderMessage', 'RepairReport', 'repairToolPairs', 'toJSON',
     'toJSONL', 'tokensForEstimation', 'ToolPairIssue', 'ToolPairReport', 'totalTokens',

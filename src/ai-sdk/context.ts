@@ -14,6 +14,7 @@ import type { Message, Messages } from '../message/message.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { createPruner } from '../history/prune-incremental.ts'
 import type { Pruner, PruneOptions } from '../history/prune-options.ts'
+import type { PrunerState } from '../history/prune-state.ts'
 import { compact, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { planCompaction } from '../compaction/plan.ts'
@@ -24,7 +25,7 @@ import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
-import { type Boundary, loadBoundary, saveBoundary } from './context-state.ts'
+import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundary, storedBoundary } from './context-state.ts'
 import type { ContextStateStore } from './state.ts'
 import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
 import { ContextError } from './errors.ts'
@@ -121,7 +122,14 @@ export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: Rea
 /** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`). */
 export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined }
 
-type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
+type Conversation<W> = {
+  boundary: Boundary | undefined
+  mirror: Mirror<W> | undefined
+  /** The pruner, made at the conversation's first call past the limit (resumed from the state store's, when there is one). */
+  pruner: (Pruner & { readonly state: () => PrunerState | undefined }) | undefined
+  /** The boundary as the state store keeps it. */
+  stored: StoredBoundary | null
+}
 
 /**
  * The pruning a conversation gets by default, scaled to its limit (`npm run bench cost` weighed
@@ -169,19 +177,14 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
   }
 
-  const conversation = (key: string, limit: number, count: (m: Message) => number): Conversation<W> => {
+  const conversation = (key: string): Conversation<W> => {
     const found = conversations.get(key)
     if (found !== undefined) {
       conversations.delete(key)
       conversations.set(key, found)
       return found
     }
-    const pruning = options.pruning
-    const pruner =
-      pruning === 'off'
-        ? undefined
-        : createPruner({ ...prunerDefaults(limit), count, ...estimateOpts, ...pruning })
-    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner }
+    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner: undefined, stored: null }
     conversations.set(key, made)
     const max = options.maxConversations ?? 64
     for (const k of conversations.keys()) {
@@ -196,7 +199,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const reserve = options.reserveTokens ?? input.reserveTokens ?? 16_384
     const limit = Math.max(0, options.contextWindow - reserve)
     const count = counter(provider)
-    const c = conversation(key, limit, count)
+    const c = conversation(key)
     const mirrored = mirrorOf(c.mirror, input.wire, decode)
     if (E.isLeft(mirrored)) throw new ContextError('unreadable', `Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
@@ -208,7 +211,21 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     // the boundary holds while the input still starts with the messages it replaced
     // (or, for a conversation this keeper has not seen compacted, the one the state store keeps)
     let b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
-    if (b === undefined && options.state !== undefined) c.boundary = b = await loadBoundary(options.state, key, input.wire, ms)
+    if (b === undefined && options.state !== undefined) {
+      const loaded = await loadBoundary(options.state, key, input.wire, ms)
+      c.boundary = b = loaded?.boundary
+      c.stored = loaded?.stored ?? null
+    }
+    // the pruner, made at the first call past the limit: resumed from the state store's, when it holds
+    const notes: string[] = []
+    if (c.pruner === undefined && options.pruning !== 'off') {
+      const kept = options.state === undefined ? {} : await loadPruning(options.state, key)
+      if (kept.discarded !== undefined) notes.push(kept.discarded)
+      c.pruner = createPruner({ ...prunerDefaults(limit), count, ...estimateOpts, ...options.pruning }, { ...kept, onDiscard: (why) => notes.push(why) })
+    }
+    const save = async (): Promise<void> => {
+      if (options.state !== undefined) await saveState(options.state, key, c.boundary === undefined ? null : c.stored, c.pruner?.state())
+    }
 
     const list = b === undefined ? ms : [...b.head, ...(b.held === undefined ? [] : [b.held]), ...ms.slice(b.covered)]
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
@@ -222,9 +239,13 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       prunedResults: pruned.report.prunedResults,
       prunedArgs: pruned.report.prunedArgs,
       summarisedUpTo: upTo,
+      ...(notes.length === 0 ? {} : { notes }),
       compaction,
     })
-    if (total(pruned.messages) <= limit) return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0) }
+    if (total(pruned.messages) <= limit) {
+      if (c.pruner !== undefined) await save()
+      return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0) }
+    }
 
     // compaction: the head into a summary, the last user request kept as it is after it
     const xs = pruned.messages
@@ -265,7 +286,8 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
     const last = ms[r.covered - 1]
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }
-    if (c.boundary !== undefined && options.state !== undefined) await saveBoundary(options.state, key, input.wire, c.boundary)
+    c.stored = c.boundary === undefined ? null : storedBoundary(input.wire, c.boundary)
+    if (c.boundary !== undefined || c.pruner !== undefined) await save()
     return {
       messages: r.sent,
       record: record(r.sent, {

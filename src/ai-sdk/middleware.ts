@@ -96,7 +96,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
       if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
       const out = hinted({ ...params, prompt: v4 ? promptToV4(prompt.right.request) : prompt.right.request })
       const notes = notesOf(prompt.right.report)
-      records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes })
+      records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes: [...(fitted.record.notes ?? []), ...notes] })
       return out
     },
     wrapGenerate: async ({ doGenerate, params }) => {

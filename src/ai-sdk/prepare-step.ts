@@ -83,7 +83,7 @@ export const contextPrepareStep = (
     const out = toModelMessages({ repair: 'repair' })(fitted.messages)
     if (E.isLeft(out)) throw new ContextError('unwritable', `Cannot write the messages: ${formatAdapterError(out.left)}`)
     const notes = notesOf(out.right.report)
-    options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes }, step.stepNumber)
+    options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes: [...(fitted.record.notes ?? []), ...notes] }, step.stepNumber)
     const messages = out.right.request.messages as Array<ModelMessage>
     return { messages: system.length > 0 ? messages.slice(system.length) : messages }
   }

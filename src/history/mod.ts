@@ -44,6 +44,7 @@ export {
 export { repairToolPairs, type RepairReport, type ToolPairIssue, type ToolPairReport, validateToolPairs } from './pairs.ts'
 export { pruneToolResults, pruneToolResultsWithReport } from './prune.ts'
 export { createPruner } from './prune-incremental.ts'
+export type { PrunerSeed, PrunerState } from './prune-state.ts'
 export type { PruneBudget, PruneChange, PruneOptions, Pruner, PrunerResult, PruneReport, PruneResult } from './prune-options.ts'
 export { forLog, forTranscript, type MarkdownOptions, render, renderMarkdown, renderMarkdownWith, renderMessage } from './render.ts'
 export { type HtmlOptions, renderHtml, renderHtmlWith } from './render-html.ts'

@@ -26,6 +26,7 @@ import type { Message, Messages } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { type PruneBudget, type PruneChange, type Pruner, type PrunerResult, type Settings } from './prune-options.ts'
 import { pruneAll } from './prune-walk.ts'
+import { digester, type PrunerSeed, type PrunerState } from './prune-state.ts'
 
 /** The prices a batch is weighed by, as a share of the base input price: Anthropic's 5-minute cache. */
 const READ = 0.1
@@ -57,10 +58,18 @@ export const batchPays = (saved: number, after: number, growth: number): boolean
 /** The tokens a batch that writes `after` tokens again must free to pay (see {@link batchPays}). */
 const savingsToPay = (after: number, growth: number): number => Math.ceil(Math.sqrt(((WRITE - READ) * after * Math.max(1, growth)) / READ))
 
-/** The cache-aware pruner with resolved settings (see the module's description). */
-export const cachedPruner = (s: Settings): Pruner => {
+/**
+ * The cache-aware pruner with resolved settings (see the module's description), resumed from
+ * `seed.resume` at its first call when given (see `prune-state.ts`); `state()` gives what to
+ * resume it from.
+ */
+export const cachedPruner = (s: Settings, seed: PrunerSeed = {}): Pruner & { readonly state: () => PrunerState | undefined } => {
   /** The rewritten form of each message a batch rewrote, by the original. */
-  const memo = new WeakMap<Message, Message>()
+  let memo = new WeakMap<Message, Message>()
+  const { keyOf, fingerprint } = digester()
+  let pending = seed.resume
+  /** After a resume whose history was rebuilt before its end: the next call is not an append. */
+  let rebuilt = false
   const counts = new WeakMap<Message, number>()
   const count = (m: Message): number => {
     let n = counts.get(m)
@@ -105,7 +114,65 @@ export const cachedPruner = (s: Settings): Pruner => {
     return into
   }
 
+  /** The pruner's state as `r` left it, for the history `ms` (the first call after a resume). */
+  const take = (r: PrunerState, ms: Messages): void => {
+    const wanted = new Set(r.rewritten)
+    const at: number[] = []
+    ms.forEach((m, i) => (wanted.has(keyOf(m)) ? at.push(i) : undefined))
+    // the rewriting a batch made, made again (a message's rewriting depends on it and the settings only)
+    const all = at.length === 0 ? ms : pruneAll({ ...s, protect: 0, minimumSavings: 0 }, ms).messages
+    for (const i of at) if (all[i] !== ms[i]) memo.set(ms[i] as Message, all[i] as Message)
+    const appended = r.length <= ms.length && fingerprint(ms.slice(0, r.length)) === r.input
+    if (appended) {
+      const input = ms.slice(0, r.length)
+      const output = input.map(remap)
+      if (fingerprint(output) !== r.output) {
+        memo = new WeakMap()
+        seed.onDiscard?.(`the pruning state kept does not give back the answer it was made with (${r.rewritten.length} rewritten messages): pruning afresh`)
+        return
+      }
+      lastInput = input
+      lastOutput = output
+      lastRecords = recordFrom(input, output, 0, [])
+      for (const c of lastRecords) {
+        lastFreed += count(input[c.index] as Message) - count(c.message)
+        lastResults += c.results
+        lastArgs += c.args
+      }
+    } else {
+      lastInput = []
+      rebuilt = true
+    }
+    lastTotal = r.total
+    afterBatch = r.afterBatch
+    tailBatch = r.tailBatch
+    retryAt = r.retryAt
+    growth = r.growth
+    calls = r.calls
+  }
+
+  const state = (): PrunerState | undefined =>
+    lastInput === undefined || rebuilt
+      ? pending
+      : {
+          version: 1,
+          length: lastInput.length,
+          input: fingerprint(lastInput),
+          output: fingerprint(lastOutput),
+          rewritten: lastRecords.map((c) => keyOf(lastInput?.[c.index] as Message)),
+          total: lastTotal,
+          afterBatch,
+          tailBatch,
+          retryAt,
+          growth,
+          calls,
+        }
+
   const prune = (ms: Messages, budget?: PruneBudget): PrunerResult => {
+    if (pending !== undefined) {
+      take(pending, ms)
+      pending = undefined
+    }
     // the previous answer, with what the input adds or changes after the prefix both share
     let same = 0
     if (lastInput !== undefined) {
@@ -113,7 +180,8 @@ export const cachedPruner = (s: Settings): Pruner => {
       while (same < limit && lastInput[same] === ms[same]) same++
     }
     const first = lastInput === undefined
-    const appended = !first && same === (lastInput as Messages).length
+    const appended = !first && !rebuilt && same === (lastInput as Messages).length
+    rebuilt = false
     let out: Messages
     let total = 0
     if (appended) {
@@ -192,5 +260,5 @@ export const cachedPruner = (s: Settings): Pruner => {
     const report = { prunedResults: results, prunedArgs: args, tokensBefore: total + freed, tokensAfter: total }
     return records.length === 0 ? { messages: ms, report, changes: [], carried: 0 } : { messages: out, report, changes: records, carried }
   }
-  return { prune }
+  return { prune, state }
 }

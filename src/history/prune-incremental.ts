@@ -10,6 +10,7 @@
 import type { Message, Messages } from '../message/message.ts'
 import { type PruneBudget, type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
 import { cachedPruner } from './prune-cached.ts'
+import type { PrunerSeed, PrunerState } from './prune-state.ts'
 import { type Change, countFrom, oldestFirst, type Outcome, lastBoundaryIn, protectedFrom, recording, startOf, walk } from './prune-walk.ts'
 
 // --- records ---
@@ -107,6 +108,12 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * (the cache-oblivious prune: the protected tail's edge moves with every new message, and the
  * result that leaves it is rewritten, breaking the cached prefix there).
  *
+ * Its state can be kept and taken up by a pruner made later (a route made per request):
+ * `pruner.state()` gives it as a small JSON record (`PrunerState`, `undefined` for the `fresh`
+ * policy, which needs none), and `createPruner(options, { resume })` makes a pruner that answers
+ * from its first call as the one that gave it would, the messages it rewrote recognised by their
+ * content. A state that no longer matches the history given is not taken (`onDiscard` is told why).
+ *
  * @example
  * import { createPruner } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
@@ -119,9 +126,11 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * @since 0.1.0
  * @category edits
  */
-export const createPruner = (options: PruneOptions): Pruner => {
+export const createPruner = (options: PruneOptions, seed: PrunerSeed = {}): Pruner & { readonly state: () => PrunerState | undefined } => {
   const s = settingsOf(options)
-  return fromBoundary(s.policy === 'fresh' ? pruner(s) : cachedPruner(s))
+  if (s.policy === 'fresh') return { ...fromBoundary(pruner(s)), state: () => undefined }
+  const inner = cachedPruner(s, seed)
+  return { ...fromBoundary(inner), state: inner.state }
 }
 
 /** The incremental pruner over a history that has no provider compaction boundary (or starts with it). */
