@@ -24,6 +24,7 @@ import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
+import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './anchor.ts'
 
 // --- model ---
 
@@ -103,13 +104,16 @@ export type ContextRecord = {
 /** A request to fit: the framework's messages and the tool definitions they go with. */
 export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice; readonly provider: ProviderId; readonly reserveTokens?: number }
 
-/** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`). */
-export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined }
+/** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`); `sent` is what `report` is told the usage of. */
+export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined; readonly sent: SentPrompt }
+
+/** A prompt sent for a conversation, to which the provider's reported usage is tied (`report`). */
+export type SentPrompt = Sent & { readonly key: string; readonly provider: ProviderId }
 
 /** A conversation's compaction boundary: the summary (with the system prompt) that replaces the input's first `covered` messages. */
 type Boundary = { readonly head: Messages; readonly held: Message | undefined; readonly covered: number; readonly last: Message }
 
-type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined }
+type Conversation<W> = { boundary: Boundary | undefined; mirror: Mirror<W> | undefined; readonly pruner: Pruner | undefined; anchor: Anchor | undefined }
 
 const isLastRequest = (m: Message): boolean => m.role === 'user' && m.kind === 'normal'
 
@@ -156,7 +160,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       pruning === 'off'
         ? undefined
         : createPruner({ protectTokens: Math.min(40_000, Math.floor(limit / 4)), minimumSavings: Math.min(20_000, Math.floor(limit / 10)), ...estimateOpts, ...pruning })
-    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner }
+    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner, anchor: undefined }
     conversations.set(key, made)
     const max = options.maxConversations ?? 64
     for (const k of conversations.keys()) {
@@ -177,9 +181,11 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const ms = mirrored.right.messages
     const count = counter(provider)
     const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
-    const total = (xs: Messages): number => xs.reduce((a, m) => a + count(m), fixed)
+    // the estimate, at the ratio the provider counted over it on the prompt last sent (if over)
+    const total = (xs: Messages): number => anchored(c.anchor, xs.reduce((a, m) => a + count(m), fixed))
+    const sent = (messages: Messages): SentPrompt => ({ key, provider, messages, fixed })
     const before = total(ms)
-    if (before <= limit) return { messages: ms, record: undefined }
+    if (before <= limit) return { messages: ms, record: undefined, sent: sent(ms) }
     // the boundary holds while the input still starts with the messages it replaced
     const b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
 
@@ -197,7 +203,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       summarisedUpTo: upTo,
       compaction,
     })
-    if (total(pruned.messages) <= limit) return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0) }
+    if (total(pruned.messages) <= limit) return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0), sent: sent(pruned.messages) }
 
     // compaction: the head into a summary, the last user request kept as it is after it
     const xs = pruned.messages
@@ -211,7 +217,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
         contextWindow: options.contextWindow,
         reserveTokens: reserve,
         fixedTokens: fixed,
-        calibration: ratioOf(provider),
+        calibration: ratioOf(provider) * underRatioOf(c.anchor),
         summaryTokens: (options.summaryTokens ?? SUMMARY_ALLOWANCE) + (request === undefined ? 0 : count(request)),
         keepRecentTokens,
         boundary,
@@ -238,6 +244,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }
     return {
       messages: r.sent,
+      sent: sent(r.sent),
       record: record(r.sent, {
         from: b === undefined ? sys : b.covered,
         to: r.covered,
@@ -250,7 +257,17 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
   }
 
-  return { fit }
+  /**
+   * Tells the conversation of a prompt sent the input tokens the provider counted for it: the
+   * anchor of its next decisions. A conversation no longer remembered is not made again.
+   */
+  const report = (prompt: SentPrompt, inputTokens: number): void => {
+    const c = conversations.get(prompt.key)
+    if (c === undefined || !Number.isFinite(inputTokens) || inputTokens < 0) return
+    c.anchor = anchorOf(prompt, counter(prompt.provider), inputTokens)
+  }
+
+  return { fit, report }
 }
 
 /** What a conversion back to the framework's form could not carry or had to repair, for a record's `notes`. */
