@@ -101,7 +101,7 @@ describe('chatfold compact --context-window', () => {
     const history = sampleSession({ messages: 80, seed: 3, maxResult: 3_000 })
     const alone = JSON.parse((await cli('stats', plain, '--json', '--encoding', 'heuristic')).out) as { context: { total: number } }
     // a report of 100 tokens on the last reply: the anchored context is far below the estimate
-    const last = history.findLastIndex((m) => m.role === 'assistant' && m.kind === 'normal')
+    const last = history.map((m) => m.role === 'assistant' && m.kind === 'normal').lastIndexOf(true)
     const low = history.map((m, i) => (i === last ? { ...m, metadata: { ...m.metadata, usage: { input: 100, output: 1 } } } : m))
     const file = join(dir, 'low-report.jsonl')
     writeFileSync(file, toJSONL(low))
