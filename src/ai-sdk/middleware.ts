@@ -42,10 +42,11 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * compaction is due. The last user request is sent as it is and no tool call is separated from its
  * result. A call it changed answers with what it did under `providerMetadata.chatfold`
  * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
- * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through untouched.
- * Each decision anchors on the input tokens the model reported for the conversation's previous
- * call (`usage.inputTokens`): when the provider counted more than the estimate, the next request
- * reads as that count plus the estimate of what was added since, never less than the estimate. Rejects when not even the system prompt, a
+ * summary, and what the prompt could not carry, such as an assistant message of reasoning alone).
+ * A request that fits goes through untouched. Each decision anchors on the input tokens the model
+ * reported for the conversation's previous call (`usage.inputTokens`): when it counted more than
+ * the estimate, the next request reads at that ratio (the reported count plus what was added
+ * since, raised alike), never less than the estimate. Rejects when not even the system prompt, a
  * summary and the last request fit.
  *
  * @example
