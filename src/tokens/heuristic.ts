@@ -4,7 +4,11 @@
  * @module
  */
 import type { Estimator } from './message-tokens.ts'
-import { ALPHA, astralWeight, INDIC, kinds, LATIN, MARK, SPACE, SURROGATE, SYMBOL, SYMBOL_REPEAT, THAI, WEIGHT, WORD_START } from './non-ascii.ts'
+import * as kinds from './non-ascii.ts'
+
+// the kinds of characters outside ASCII and their weights, as local bindings for the scanner's loop
+const { ALPHA, astralWeight, INDIC, LATIN, MARK, SPACE, SURROGATE, SYMBOL, SYMBOL_REPEAT, THAI, WEIGHT, WORD_START } = kinds
+const kindTable = kinds.kinds
 
 // --- heuristics ---
 
@@ -112,7 +116,7 @@ export const smartHeuristic: Estimator = (text) => {
       if (blob >= BLOB) tokens = Math.max(tokens, blobStart + blobFloor(blob, blobBits))
       blob = 0
       indent = false
-      kind ??= kinds()
+      kind ??= kindTable()
       let k = kind[c] as number
       if (k === SURROGATE) {
         const d = c <= 0xdbff && i + 1 < n ? text.charCodeAt(i + 1) : 0
@@ -131,11 +135,13 @@ export const smartHeuristic: Estimator = (text) => {
       }
       if (k === LATIN || (k === MARK && (prev === 1 || prev === 2 || wide === LATIN))) {
         // a letter of a Latin word (or a mark on it): the word goes on
-        if (prev !== 1 && prev !== 2 && wide !== LATIN) tokens += W_WORD
+        if (prev !== 1 && prev !== 2 && wide !== LATIN) {
+          tokens += W_WORD
+          run = 1
+        } else run++
         tokens += WEIGHT[LATIN] as number
         k = LATIN
         prev = 1
-        run++
       } else {
         if (k === MARK) k = wide === ALPHA || wide === INDIC || wide === THAI ? wide : SYMBOL
         if (k === SPACE) tokens += wide === SPACE ? 0 : (WEIGHT[SPACE] as number)
