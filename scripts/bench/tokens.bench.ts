@@ -15,6 +15,7 @@ import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { buildTranscript } from '../../src/compaction/transcript.ts'
 import { prng, sampleText, type ContentKind } from '../../sample/session.ts'
+import { CONTENT_CLASSES, contentSample } from '../../sample/content-classes.ts'
 import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
 
 const PLAIN = { disallowedSpecial: new Set<string>() }
@@ -161,6 +162,27 @@ export default async function tokensBench(): Promise<void> {
     rows.push([kind, sample.length.toString(), (len / exact).toFixed(2), pct(quarter / exact - 1), pct(smart / exact - 1), mbps(joined.length, tSmart.median)])
   }
   table('Heuristics against o200k_base, per content kind (tool results of the history)', ['kind', 'results', 'chars/token', 'chars / 4', 'smartHeuristic', 'smartHeuristic speed'], rows)
+
+  // --- the default estimate's floor: smartHeuristic against o200k_base on each content class ---
+  const classRows: string[][] = []
+  let allChars = 0
+  let allMs = 0
+  for (const cls of CONTENT_CLASSES) {
+    const texts = [2_000, 20_000].flatMap((size) => Array.from({ length: 6 }, (_, seed) => contentSample(cls, 1_000 * seed + size, size)))
+    const ratios = texts.map((s) => smartHeuristic(s) / countTokens(s, PLAIN))
+    const joined = texts.join('\n')
+    const t = await measure(() => smartHeuristic(joined), { runs: 5, warmup: 1 })
+    allChars += joined.length
+    allMs += t.median
+    const mean = ratios.reduce((a, r) => a + r, 0) / ratios.length
+    classRows.push([cls, (joined.length / countTokens(joined, PLAIN)).toFixed(2), Math.min(...ratios).toFixed(3), mean.toFixed(3), Math.max(...ratios).toFixed(3), mbps(joined.length, t.median)])
+  }
+  table(
+    'smartHeuristic against o200k_base per content class (sample/content-classes.ts: 6 samples of 2,000 and 6 of 20,000 characters each; the floor test asserts min >= 0.97)',
+    ['class', 'chars/token', 'min ratio', 'mean ratio (the over-count)', 'max ratio', 'speed'],
+    classRows,
+  )
+  console.log(`(smartHeuristic over all the classes: ${mbps(allChars, allMs)}; Anthropic and Google read the same ratios times their calibration, DEFAULT_CALIBRATION)`)
 
   // --- hostile inputs: raw gpt-tokenizer against chatfold's estimator, then chatfold alone at 1 MB ---
   let seed = 7

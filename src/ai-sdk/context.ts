@@ -29,6 +29,7 @@ import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundar
 import type { ContextStateStore } from './state.ts'
 import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
 import { ContextError } from './errors.ts'
+import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './anchor.ts'
 
 // --- model ---
 
@@ -119,8 +120,11 @@ export type ContextRecord = {
 /** A request to fit: the framework's messages and the tool definitions they go with. */
 export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice; readonly provider: ProviderId; readonly reserveTokens?: number }
 
-/** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`). */
-export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined }
+/** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`); `sent` is what `report` is told the usage of. */
+export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined; readonly sent: SentPrompt }
+
+/** A prompt sent for a conversation, to which the provider's reported usage is tied (`report`). */
+export type SentPrompt = Sent & { readonly key: string; readonly provider: ProviderId }
 
 type Conversation<W> = {
   boundary: Boundary | undefined
@@ -129,6 +133,8 @@ type Conversation<W> = {
   pruner: (Pruner & { readonly state: () => PrunerState | undefined }) | undefined
   /** The boundary as the state store keeps it. */
   stored: StoredBoundary | null
+  /** What the provider reported for the prompt last sent, which later estimates are read against. */
+  anchor: Anchor | undefined
 }
 
 /**
@@ -184,7 +190,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       conversations.set(key, found)
       return found
     }
-    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner: undefined, stored: null }
+    const made: Conversation<W> = { boundary: undefined, mirror: undefined, pruner: undefined, stored: null, anchor: undefined }
     conversations.set(key, made)
     const max = options.maxConversations ?? 64
     for (const k of conversations.keys()) {
@@ -205,9 +211,11 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
     const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
-    const total = (xs: Messages): number => xs.reduce((a, m) => a + count(m), fixed)
+    // the estimate, at the ratio the provider counted over it on the prompt last sent (if over)
+    const total = (xs: Messages): number => anchored(c.anchor, xs.reduce((a, m) => a + count(m), fixed))
+    const sent = (messages: Messages): SentPrompt => ({ key, provider, messages, fixed })
     const before = total(ms)
-    if (before <= limit) return { messages: ms, record: undefined }
+    if (before <= limit) return { messages: ms, record: undefined, sent: sent(ms) }
     // the boundary holds while the input still starts with the messages it replaced
     // (or, for a conversation this keeper has not seen compacted, the one the state store keeps)
     let b = c.boundary !== undefined && ms[c.boundary.covered - 1] === c.boundary.last ? c.boundary : undefined
@@ -231,7 +239,8 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
     const lead = b === undefined ? 0 : b.head.length + (b.held === undefined ? 0 : 1)
     const origin = (j: number): number => (b === undefined ? j : j < lead ? -1 : b.covered + j - lead)
-    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list, { limit: limit - fixed })
+    // the pruner counts by the estimate: its limit is the window read back at the provider's ratio
+    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list, { limit: Math.floor(limit / underRatioOf(c.anchor)) - fixed })
     const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number): ContextRecord => ({
       limit,
       tokensBefore: before,
@@ -244,7 +253,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     })
     if (total(pruned.messages) <= limit) {
       if (c.pruner !== undefined) await save()
-      return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0) }
+      return { messages: pruned.messages, record: record(pruned.messages, null, b?.covered ?? 0), sent: sent(pruned.messages) }
     }
 
     // compaction: the head into a summary, the last user request kept as it is after it
@@ -259,7 +268,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
         contextWindow: options.contextWindow,
         reserveTokens: reserve,
         fixedTokens: fixed,
-        calibration: ratioOf(provider),
+        calibration: ratioOf(provider) * underRatioOf(c.anchor),
         summaryTokens: (options.summaryTokens ?? SUMMARY_ALLOWANCE) + (request === undefined ? 0 : count(request)),
         keepRecentTokens,
         boundary,
@@ -290,6 +299,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     if (c.boundary !== undefined || c.pruner !== undefined) await save()
     return {
       messages: r.sent,
+      sent: sent(r.sent),
       record: record(r.sent, {
         from: b === undefined ? sys : b.covered,
         to: r.covered,
@@ -302,7 +312,17 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     }
   }
 
-  return { fit }
+  /**
+   * Tells the conversation of a prompt sent the input tokens the provider counted for it: the
+   * anchor of its next decisions. A conversation no longer remembered is not made again.
+   */
+  const report = (prompt: SentPrompt, inputTokens: number): void => {
+    const c = conversations.get(prompt.key)
+    if (c === undefined || !Number.isFinite(inputTokens) || inputTokens < 0) return
+    c.anchor = anchorOf(prompt, counter(prompt.provider), inputTokens)
+  }
+
+  return { fit, report }
 }
 
 /** What a conversion back to the framework's form could not carry or had to repair, for a record's `notes`. */

@@ -7,8 +7,9 @@
 import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
 import { formatAdapterError } from '../adapters/types.ts'
-import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
+import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
 import { withCacheHints } from './cache-hints.ts'
+import { inputTokensOf } from './anchor.ts'
 import {
   fromLanguageModelPrompt,
   type LanguageModelCallOptions,
@@ -50,10 +51,14 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * compaction is due. The last user request is sent as it is and no tool call is separated from its
  * result. A call it changed answers with what it did under `providerMetadata.chatfold`
  * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
- * summary, and what the prompt could not carry, such as an assistant message of reasoning alone). A request that fits goes through as it came, but for
- * the prompt-cache hints written into every call (`cache`, on by default: Anthropic breakpoints,
- * OpenAI's `promptCacheKey`). Rejects when not even the system prompt, a summary and the last
- * request fit (a `ContextError`, `code` `too-large`).
+ * summary, and what the prompt could not carry, such as an assistant message of reasoning alone).
+ * A request that fits goes through as it came, but for the prompt-cache hints written into every
+ * call (`cache`, on by default: Anthropic breakpoints, OpenAI's `promptCacheKey`). Each decision
+ * anchors on the input tokens the model reported for the conversation's previous call
+ * (`usage.inputTokens`): when it counted more than the estimate, the next request reads at that
+ * ratio (the reported count plus what was added since, raised alike), never less than the
+ * estimate. Rejects when not even the system prompt, a summary and the last request fit (a
+ * `ContextError`, `code` `too-large`).
  *
  * @example
  * import { generateText, wrapLanguageModel } from 'ai'
@@ -74,6 +79,12 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
 export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageModelMiddleware => {
   const keeper = createContextKeeper<LanguageModelPrompt[number]>(options, (ws) => fromLanguageModelPrompt([...ws]))
   const records = new WeakMap<object, ContextRecord>()
+  const prompts = new WeakMap<object, SentPrompt>()
+  const heard = (params: object, usage: unknown): void => {
+    const prompt = prompts.get(params)
+    const n = inputTokensOf(usage)
+    if (prompt !== undefined && n !== undefined) keeper.report(prompt, n)
+  }
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params, model }) => {
@@ -91,27 +102,37 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
         ...(toolChoice === undefined ? {} : { toolChoice }),
         ...(params.maxOutputTokens === undefined ? {} : { reserveTokens: params.maxOutputTokens }),
       })
-      if (fitted.record === undefined) return hinted(params)
+      if (fitted.record === undefined) {
+        const passed = hinted(params)
+        prompts.set(passed, fitted.sent)
+        return passed
+      }
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
       if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
       const out = hinted({ ...params, prompt: v4 ? promptToV4(prompt.right.request) : prompt.right.request })
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes: [...(fitted.record.notes ?? []), ...notes] })
+      prompts.set(out, fitted.sent)
       return out
     },
     wrapGenerate: async ({ doGenerate, params }) => {
       const result = await doGenerate()
+      heard(params, result.usage)
       const record = records.get(params)
       return record === undefined ? result : { ...result, providerMetadata: { ...result.providerMetadata, chatfold: record } }
     },
     wrapStream: async ({ doStream, params }) => {
       const result = await doStream()
       const record = records.get(params)
-      if (record === undefined) return result
+      if (record === undefined && !prompts.has(params)) return result
       type StreamPart = typeof result.stream extends ReadableStream<infer P> ? P : never
       const stream = result.stream.pipeThrough(
         new TransformStream<StreamPart, StreamPart>({
-          transform: (part, controller) => controller.enqueue(part.type === 'finish' ? { ...part, providerMetadata: { ...part.providerMetadata, chatfold: record } } : part),
+          transform: (part, controller) => {
+            if (part.type !== 'finish') return controller.enqueue(part)
+            heard(params, part.usage)
+            controller.enqueue(record === undefined ? part : { ...part, providerMetadata: { ...part.providerMetadata, chatfold: record } })
+          },
         }),
       )
       return { ...result, stream }

@@ -10,7 +10,8 @@ import { fromModelMessages } from '../adapters/ai-sdk-from.ts'
 import { toModelMessages } from '../adapters/ai-sdk.ts'
 import type { ToolDefinition } from '../adapters/request.ts'
 import { formatAdapterError } from '../adapters/types.ts'
-import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf } from './context.ts'
+import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
+import { inputTokensOf } from './anchor.ts'
 import { providerOfModel } from './prompt.ts'
 import { ContextError } from './errors.ts'
 
@@ -47,7 +48,8 @@ const idsOf = (model: LanguageModel): { readonly provider: string; readonly mode
  * reserveTokens`, as `contextMiddleware` does (prune, then compact, the last user request and tool
  * pairs kept), and returns `{ messages }` for a step it changed (nothing for one that fits). The
  * middleware sees the tool definitions and the answer's metadata; this sees the step's messages
- * only, so give it the `system` prompt and `tools` to count.
+ * only, so give it the `system` prompt and `tools` to count. Each step anchors on the input tokens
+ * the previous step reported (`steps[i].usage.inputTokens`), as the middleware does.
  *
  * @example
  * import { generateText, stepCountIs } from 'ai'
@@ -72,13 +74,26 @@ export const contextPrepareStep = (
 ): ((step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }) => Promise<{ messages: Array<ModelMessage> } | undefined>) => {
   const keeper = createContextKeeper<ModelMessage>(options, (ws) => fromModelMessages({ messages: ws }))
   const system: ReadonlyArray<ModelMessage> = options.system === undefined ? [] : [{ role: 'system', content: options.system }]
-  return async (step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }): Promise<{ messages: Array<ModelMessage> } | undefined> => {
+  // the prompt each conversation sent at its last step, to which the next step's `steps` report the usage
+  const sent = new Map<string, { readonly prompt: SentPrompt; readonly stepNumber: number }>()
+  return async (step: {
+    readonly messages: Array<ModelMessage>
+    readonly model: LanguageModel
+    readonly stepNumber: number
+    readonly steps?: ReadonlyArray<{ readonly usage?: unknown }>
+  }): Promise<{ messages: Array<ModelMessage> } | undefined> => {
     const key = options.conversationKey?.(step.messages) ?? conversationKeyOf(step.messages)
+    const previous = sent.get(key)
+    const n = inputTokensOf(step.steps?.at(-1)?.usage)
+    if (previous !== undefined && previous.stepNumber === step.stepNumber - 1 && n !== undefined) keeper.report(previous.prompt, n)
     const fitted = await keeper.fit(key, {
       wire: [...system, ...step.messages],
       tools: options.tools ?? [],
       provider: options.provider ?? providerOfModel(idsOf(step.model)),
     })
+    sent.delete(key)
+    sent.set(key, { prompt: fitted.sent, stepNumber: step.stepNumber })
+    if (sent.size > (options.maxConversations ?? 64)) sent.delete(sent.keys().next().value ?? key)
     if (fitted.record === undefined) return undefined
     const out = toModelMessages({ repair: 'repair' })(fitted.messages)
     if (E.isLeft(out)) throw new ContextError('unwritable', `Cannot write the messages: ${formatAdapterError(out.left)}`)

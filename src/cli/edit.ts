@@ -45,13 +45,20 @@ export type CompactFlags = Common & {
   readonly calibration?: number
 }
 
-/** Whether to compact, by `shouldCompact`'s rule, and why: the anchored context against the limit. */
-type Decision = { readonly compact: boolean; readonly limit: number; readonly context: ContextTokens }
+/**
+ * Whether to compact, by `shouldCompact`'s rule, and why: the anchored context against the limit,
+ * and the estimate of the whole history (`estimate`: calibrated, with the fixed tokens given), which
+ * a lower report does not bring down.
+ */
+type Decision = { readonly compact: boolean; readonly limit: number; readonly context: ContextTokens; readonly estimate: number }
 
 const decide = (o: CompactFlags & { readonly contextWindow: number }, count: (m: Message) => number, ms: Messages): Decision => {
   const limit = o.contextWindow - (o.reserveTokens ?? 0)
   const context = contextTokens({ count, ...(o.fixedTokens === undefined ? {} : { fixedTokens: o.fixedTokens }), ...(o.calibration === undefined ? {} : { calibration: o.calibration }) })(ms)
-  return { compact: context.total > limit, limit, context }
+  let sum = 0
+  for (const m of ms) if (!isInternal(m)) sum += count(m)
+  const estimate = Math.round(sum * (o.calibration ?? 1)) + (o.fixedTokens ?? 0)
+  return { compact: context.total > limit || estimate > limit, limit, context, estimate }
 }
 
 /**
@@ -76,7 +83,9 @@ const because = (d: Decision, o: CompactFlags & { readonly contextWindow: number
     c.anchor === undefined
       ? `${grouped(c.estimated)} estimated (${encoding}${o.calibration === undefined ? '' : ` × ${o.calibration}`}; no usage recorded to anchor it)${c.fixed > 0 ? ` + ${grouped(c.fixed)} fixed` : ''}`
       : `${grouped(c.reported)} reported at ${c.anchor} + ${grouped(c.estimated)} estimated since (${encoding}${o.calibration === undefined ? '' : ` × ${o.calibration}`})`
-  return `the context is ${grouped(c.total)} tokens (${figure}), ${d.compact ? 'over' : 'within'} ${grouped(d.limit)} (window ${grouped(o.contextWindow)} − reserve ${grouped(o.reserveTokens ?? 0)})`
+  const window = `${grouped(d.limit)} (window ${grouped(o.contextWindow)} − reserve ${grouped(o.reserveTokens ?? 0)})`
+  if (d.compact && c.total <= d.limit) return `the context is ${grouped(c.total)} tokens (${figure}), within ${window}, but the estimate of the whole history is ${grouped(d.estimate)}, over it (a report lower than the estimate does not lower it)`
+  return `the context is ${grouped(c.total)} tokens (${figure}), ${d.compact ? 'over' : 'within'} ${window}`
 }
 
 /** `chatfold compact FILE`: the head summarised (offline, extractive), the recent tail kept. */

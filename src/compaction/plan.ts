@@ -67,7 +67,8 @@ export type ShouldCompactOptions = {
  * provider will see (`contextTokens`: its last reported usage, given or recorded in the history,
  * plus the estimate of the messages after it times `calibration`; or else the calibrated estimate
  * of everything that reaches a model plus the request's `fixedTokens`, its tool definitions) is
- * above `contextWindow − reserveTokens`.
+ * above `contextWindow − reserveTokens`. A report anchors the count up, never down: when the
+ * estimate of the whole history is above the window, the answer is true whatever was reported.
  *
  * @example
  * import { shouldCompact, textMessage } from 'chatfold'
@@ -80,7 +81,15 @@ export const shouldCompact =
   (opts: ShouldCompactOptions) =>
   (ms: Messages): boolean => {
     const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
-    return contextTokens(opts)(ms).total > limit
+    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+    const anchored = contextTokens({ ...opts, count })(ms)
+    if (anchored.total > limit) return true
+    if (anchored.anchor === undefined) return false
+    // never under the fresh estimate: a report lower than it anchors nothing
+    const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
+    let fresh = 0
+    for (const m of ms) if (!isInternal(m)) fresh += count(m)
+    return Math.round(fresh * ratio) + nonNegativeInt(opts.fixedTokens, 0) > limit
   }
 
 // --- planCompaction ---

@@ -17,6 +17,7 @@ import { definitionCount, totalOf } from '../tokens/message-tokens.ts'
 import { type CompactionPlan, planCompaction, shouldCompact } from '../compaction/plan.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { contextTokens } from '../tokens/usage.ts'
+import { underReadRatio } from '../tokens/usage-ratio.ts'
 import { compact as compactWith, type CompactResult } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import type { HistoryAnswer, HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
@@ -248,6 +249,15 @@ const PRUNERS_KEPT = 4
 
 // --- handlers ---
 
+/**
+ * The calibration a session decides with: the one given (1 by default), raised to the ratio by
+ * which the provider's reports, recorded in the history, outgrew the estimate (`underReadRatio`).
+ */
+const anchoredCalibration = (given: number | undefined, c: Pick<SessionContext, 'estimate' | 'count' | 'state'>): number => {
+  const ratio = given !== undefined && Number.isFinite(given) && given > 0 ? given : 1
+  return Math.max(ratio, underReadRatio(totalsOf(c))(c.state.messages))
+}
+
 /** How a session's `shouldCompact` rejects a window that is no number of tokens (or none at all). */
 export const windowError = (contextWindow: unknown): TypeError => new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(contextWindow)}`)
 
@@ -299,12 +309,12 @@ export const sessionHandlers: {
 
   shouldCompact: (o, c) => {
     if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) return Promise.reject(windowError(o.contextWindow))
-    return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c) })(c.state.messages) })
+    return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c), calibration: anchoredCalibration(o.calibration, c) })(c.state.messages) })
   },
 
   compact: async (o, c) => {
     const { state } = c
-    const result = await compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(state.messages)
+    const result = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(state.messages)
     const answer = { archived: result.archive.length, report: result.report }
     if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
     // counted in slices (an abort while counting leaves the session as it was)

@@ -97,6 +97,26 @@ describe('chatfold compact --context-window', () => {
     expect(report.tokensAfter + 5_000).toBeLessThanOrEqual(report.decision.limit)
   })
 
+  it('compacts one whose estimate is over the window though a lower report says it fits', async () => {
+    const history = sampleSession({ messages: 80, seed: 3, maxResult: 3_000 })
+    const alone = JSON.parse((await cli('stats', plain, '--json', '--encoding', 'heuristic')).out) as { context: { total: number } }
+    // a report of 100 tokens on the last reply: the anchored context is far below the estimate
+    const last = history.map((m) => m.role === 'assistant' && m.kind === 'normal').lastIndexOf(true)
+    const low = history.map((m, i) => (i === last ? { ...m, metadata: { ...m.metadata, usage: { input: 100, output: 1 } } } : m))
+    const file = join(dir, 'low-report.jsonl')
+    writeFileSync(file, toJSONL(low))
+    const window = Math.round(alone.context.total * 0.8)
+    const r = await cli('compact', file, '--encoding', 'heuristic', '--context-window', String(window), '--json')
+    expect(r.code, r.err).toBe(EXIT.ok)
+    const report = JSON.parse(r.err) as { compacted: boolean; decision: { compact: boolean; estimate: number; context: { total: number } } }
+    expect(report.decision.context.total).toBeLessThan(window)
+    expect(report.decision.estimate).toBeGreaterThan(window)
+    expect(report.decision.compact).toBe(true)
+    expect(report.compacted).toBe(true)
+    const text = await cli('compact', file, '--encoding', 'heuristic', '--context-window', String(window))
+    expect(text.err).toMatch(/but the estimate of the whole history is [\d,]+, over it/)
+  })
+
   it('refuses a calibration that is not a positive number', async () => {
     const r = await cli('compact', plain, '--context-window', '1000', '--calibration', '0')
     expect(r.code).not.toBe(EXIT.ok)
