@@ -18,7 +18,7 @@ import { isObject } from '../internal/object.ts'
  * import type { CacheHints } from 'chatfold/adapters'
  * const hints: CacheHints = { key: 'chat-42', ttl: '1h' }
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category adapters
  */
 export type CacheHints = { readonly key?: string; readonly ttl?: '5m' | '1h' } | 'off'

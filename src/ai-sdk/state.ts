@@ -25,7 +25,7 @@ import { type Backend, inProcess, overHttp } from './store-backend.ts'
  *   set: async (key, value) => kv.put(`context:${key}`, JSON.stringify(value)),
  * }
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type ContextStateStore = {
@@ -44,7 +44,7 @@ export type ContextStateStore = {
  * await state.set('k', { a: 1 })
  * await state.get('k') // { a: 1 }
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export const memoryContextState = (): ContextStateStore => {
@@ -66,7 +66,7 @@ const STATE_KEY = 'chatfold_context_state'
  * HTTP (`{ url, token, fetch }`), and the prefix of the conversations that hold the state (default
  * `context-state-`).
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export type ChatStoreContextStateOptions = ({ readonly store: ChatStore } | { readonly url: string; readonly token?: string; readonly fetch?: (request: Request) => Promise<Response> }) & {
@@ -89,7 +89,7 @@ export type ChatStoreContextStateOptions = ({ readonly store: ChatStore } | { re
  * await state.set('chat-42', { a: 1 })
  * await state.get('chat-42') // { a: 1 }
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category ai-sdk
  */
 export const chatStoreContextState = (options: ChatStoreContextStateOptions): ContextStateStore => {

@@ -34,7 +34,7 @@ import { right } from 'fp-ts/Either'
  *   tools: [{ type: 'function', name: 'read_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
  * }
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category compaction
  */
 export type SummarizerRequest = {

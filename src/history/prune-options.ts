@@ -67,7 +67,7 @@ export type PruneOptions = {
  * const budget: PruneBudget = { limit: 150_000 }
  * createPruner({ protectTokens: 20_000 }).prune(history, budget)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category edits
  */
 export type PruneBudget = { readonly limit?: number }

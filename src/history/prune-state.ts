@@ -43,7 +43,7 @@ export const PrunerStateC = t.type({
  * const later = createPruner({ protectTokens: 20_000 }, kept === undefined ? {} : { resume: kept })
  * later.prune(history, { limit: 150_000 }) // the same answer as the first pruner's
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category edits
  */
 export type PrunerState = t.TypeOf<typeof PrunerStateC>
@@ -58,7 +58,7 @@ export type PrunerState = t.TypeOf<typeof PrunerStateC>
  * const seed: PrunerSeed = { resume: kept, onDiscard: (why) => console.warn(why) }
  * const pruner = createPruner({}, seed)
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category edits
  */
 export type PrunerSeed = { readonly resume?: PrunerState; readonly onDiscard?: (reason: string) => void }

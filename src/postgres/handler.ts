@@ -56,7 +56,7 @@ const writes = (request: Request): boolean => request.method === 'POST' && !new 
  * const handler = postgresChatHandler(await openPostgresStore(pool)(), { token: process.env.CHATFOLD_TOKEN })
  * // mount it: chatfold/node's serve(handler)
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export const postgresChatHandler = (store: PostgresChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {

@@ -17,7 +17,7 @@ import { StoreFailure } from '../store/failure.ts'
 /**
  * The result of a query: its rows (what `pg`'s `QueryResult` and PGlite's `Results` both have).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export type PgResultLike = { readonly rows: ReadonlyArray<Record<string, unknown>> }
@@ -26,7 +26,7 @@ export type PgResultLike = { readonly rows: ReadonlyArray<Record<string, unknown
  * One connection (`pg`'s `PoolClient`): a query with `$1, $2, …` parameters, and its release back
  * to the pool (with the error that broke it, if one did).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export type PgClientLike = {
@@ -37,7 +37,7 @@ export type PgClientLike = {
 /**
  * A pool of connections (`pg`'s `Pool`): the store takes one for each transaction.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export type PgPoolLike = { connect(): Promise<PgClientLike> }
@@ -64,7 +64,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
  * import { POSTGRES_SCHEMA_VERSION } from 'chatfold/postgres'
  * POSTGRES_SCHEMA_VERSION // 1
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export const POSTGRES_SCHEMA_VERSION: number = MIGRATIONS.length
@@ -99,7 +99,7 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
  * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
  * await migratePostgres(pool) // [1] on a new database, [] after
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export const migratePostgres = (pool: PgPoolLike): Promise<ReadonlyArray<number>> =>

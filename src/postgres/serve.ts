@@ -19,7 +19,7 @@ import { openPostgresStore, type PostgresChatStore } from './store.ts'
  * connections in the pool (10), records between snapshots, the handler's options (who may call, as
  * for `serveChatStore`), where to print, whether SIGINT/SIGTERM stop it, and the server's limits.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export type ServePostgresStoreOptions = {
@@ -57,7 +57,7 @@ const shown = (url: string): string => {
  * // chatfold: store "default" in postgres://chat@127.0.0.1:5432/chat at record 0 … · chatfold: listening on http://127.0.0.1:8787
  * await served.close()
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export const servePostgresStore = async (options: ServePostgresStoreOptions): Promise<RunningServer & { readonly store: PostgresChatStore }> => {

@@ -27,7 +27,7 @@ import { migratePostgres, type PgClientLike, type PgPoolLike } from './schema.ts
  * many records may follow a snapshot before the next one is written (10,000), and whether to
  * migrate the schema on open (true).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export type PostgresStoreOptions = SimulatorOptions & {
@@ -45,7 +45,7 @@ export type PostgresStoreOptions = SimulatorOptions & {
  * kind `conflict`, the step undone and the store caught up (run it again). A process runs its
  * transactions one at a time: `run` must not start another (it would wait for itself).
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export type PostgresChatStore = DurableChatStore & {
@@ -69,7 +69,7 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
  * const store = await openPostgresStore(pool)({ store: 'support' })
  * await store.transaction(() => store.submit({ role: 'user', content: 'Hi' })) // committed
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category postgres
  */
 export const openPostgresStore =

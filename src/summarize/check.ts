@@ -62,7 +62,7 @@ export type AskModel = (request: {
  * import { PREFIX_INSTRUCTION } from 'chatfold/summarize/ai-sdk'
  * PREFIX_INSTRUCTION.startsWith('The transcript') // true
  *
- * @since 0.3.0
+ * @since 0.1.0
  * @category compaction
  */
 export const PREFIX_INSTRUCTION = 'The transcript is this conversation, every message above this one. Do not call a tool and do not go on with the work: answer with the summary alone.'
