@@ -17,9 +17,6 @@ import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTo
 
 export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
-/** What `anthropicSummarizer` reads of a Messages answer: its blocks' types and texts. */
-type AnthropicSummaryAnswer = { readonly content: ReadonlyArray<{ readonly type: string; readonly text?: unknown }> }
-
 /**
  * The part of an Anthropic SDK client (`new Anthropic()`) that `anthropicSummarizer` uses:
  * `messages.create`, typed by what it reads (the body it sends is a Messages request chatfold writes,
@@ -41,7 +38,7 @@ export type AnthropicSummarizerClient = {
     create(
       body: { readonly model: string },
       options?: { readonly signal?: AbortSignal },
-    ): PromiseLike<AnthropicSummaryAnswer>
+    ): PromiseLike<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: unknown }> }>
   }
 }
 
@@ -88,7 +85,7 @@ export type AnthropicCompactionClient = {
 export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: AnthropicSummarizerClient; readonly model: string }): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
-    const text = (r: AnthropicSummaryAnswer): string => r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
+    const text = (r: Awaited<ReturnType<AnthropicSummarizerClient['messages']['create']>>): string => r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
     if (conversation !== undefined) {
       // with cache breakpoints: the request reads the prefix from the cache only at a breakpoint
       const written = toAnthropicRequest({ cache: {} })({
