@@ -11,8 +11,8 @@ import { createChatHandler, type ChatHandlerOptions } from '../store/http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
-import { type RunningServer, serve, type ServeOptions } from './http.ts'
-import { boundAddress, guarded } from './serve-guard.ts'
+import type { RunningServer, ServeOptions } from './http.ts'
+import { serveGuarded } from './serve-guard.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
@@ -93,40 +93,15 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
       log(`chatfold: ${e instanceof Error ? e.message : String(e)}; stopping`)
       process.exit(1)
     })
-  const host = options.host ?? '127.0.0.1'
-  // who may call is decided by the address bound, known once listening: until then, nothing is served
-  let handler: (request: Request) => Promise<Response> = async () => new Response('Starting', { status: 503, headers: { 'retry-after': '1' } })
-  const running = await serve((request) => handler(request), { ...options.serve, port: options.port ?? 8787, hostname: host }).catch(async (e: unknown) => {
-    // an address it cannot listen on: the store is closed (its lock released) before the failure is told
-    await store.close().catch(() => undefined)
-    throw e
+  const running = await serveGuarded({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 8787,
+    ...(options.serve === undefined ? {} : { serve: options.serve }),
+    handler: options.handler ?? {},
+    make: (handlerOptions) => createChatHandler({ ...store, flush }, handlerOptions),
+    release: () => store.close(),
+    log,
+    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
   })
-  const handlerOptions = guarded(host, boundAddress(running.server, host), options.handler ?? {}, log)
-  handler = createChatHandler({ ...store, flush }, handlerOptions)
-  const asks = handlerOptions.token === undefined && handlerOptions.readToken === undefined ? 'no token (loopback only)' : `a bearer token${handlerOptions.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
-  log(`chatfold: asks ${asks}; simulator routes ${handlerOptions.simulator === true ? 'on' : 'off'}`)
-  log(`chatfold: listening on ${running.url}`)
-  let closing: Promise<void> | undefined
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      await running.close()
-      await store.close()
-    })())
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`chatfold: ${signal}: closing`)
-    close().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        log(`chatfold: ${e instanceof Error ? e.message : String(e)}`)
-        process.exit(1)
-      },
-    )
-  }
-  if (options.handleSignals ?? true) {
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
-  }
-  return { ...running, store, close }
+  return { ...running, store }
 }

@@ -8,8 +8,8 @@
  * @module
  */
 import type { ChatHandlerOptions } from '../store/http.ts'
-import { type RunningServer, serve, type ServeOptions } from '../node/http.ts'
-import { boundAddress, guarded } from '../node/serve-guard.ts'
+import type { RunningServer, ServeOptions } from '../node/http.ts'
+import { serveGuarded } from '../node/serve-guard.ts'
 import { postgresChatHandler } from './handler.ts'
 import { openPostgresStore, type PostgresChatStore } from './store.ts'
 
@@ -82,43 +82,21 @@ export const servePostgresStore = async (options: ServePostgresStoreOptions): Pr
   }
   const r = store.recovery
   log(`chatfold: store ${JSON.stringify(name)} in ${shown(options.url)} at record ${r.seq}: ${r.messages} message${r.messages === 1 ? '' : 's'} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`)
-  const host = options.host ?? '127.0.0.1'
-  // who may call is decided by the address bound, known once listening: until then, nothing is served
-  let handler: (request: Request) => Promise<Response> = async () => new Response('Starting', { status: 503, headers: { 'retry-after': '1' } })
-  const running = await serve((request) => handler(request), { ...options.serve, port: options.port ?? 8787, hostname: host }).catch(async (e: unknown) => {
-    await pool.end().catch(() => undefined)
-    throw e
-  })
-  const handlerOptions = guarded(host, boundAddress(running.server, host), options.handler ?? {}, log)
-  handler = postgresChatHandler(store, handlerOptions)
-  const asks = handlerOptions.token === undefined && handlerOptions.readToken === undefined ? 'no token (loopback only)' : `a bearer token${handlerOptions.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
-  log(`chatfold: asks ${asks}; simulator routes ${handlerOptions.simulator === true ? 'on' : 'off'}`)
-  log(`chatfold: listening on ${running.url}`)
-  let closing: Promise<void> | undefined
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      await running.close()
+  const running = await serveGuarded({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 8787,
+    ...(options.serve === undefined ? {} : { serve: options.serve }),
+    handler: options.handler ?? {},
+    make: (handlerOptions) => postgresChatHandler(store, handlerOptions),
+    release: async () => {
       try {
         await store.close()
       } finally {
         await pool.end()
       }
-    })())
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`chatfold: ${signal}: closing`)
-    close().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        log(`chatfold: ${e instanceof Error ? e.message : String(e)}`)
-        process.exit(1)
-      },
-    )
-  }
-  if (options.handleSignals ?? true) {
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
-  }
-  return { ...running, store, close }
+    },
+    log,
+    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+  })
+  return { ...running, store }
 }
