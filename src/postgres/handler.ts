@@ -52,8 +52,9 @@ const writes = (request: Request): boolean => request.method === 'POST' && !new 
  *
  * @example
  * import { openPostgresStore, type PgPoolLike, postgresChatHandler } from 'chatfold/postgres'
- * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
- * const handler = postgresChatHandler(await openPostgresStore(pool)(), { token: process.env.CHATFOLD_TOKEN })
+ * declare const pool: PgPoolLike // a pg Pool: new pg.Pool({ connectionString: url })
+ * declare const token: string // the bearer token every request must send (CHATFOLD_TOKEN)
+ * const handler = postgresChatHandler(await openPostgresStore(pool)(), { token })
  * // mount it: chatfold/node's serve(handler)
  *
  * @since 0.1.0

@@ -7,7 +7,7 @@
  *
  * @example
  * import { openPostgresStore, type PgPoolLike } from 'chatfold/postgres'
- * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
+ * declare const pool: PgPoolLike // a pg Pool: new pg.Pool({ connectionString: url })
  * const store = await openPostgresStore(pool)()
  *
  * @module

@@ -96,8 +96,8 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
  *
  * @example
  * import { migratePostgres, type PgPoolLike } from 'chatfold/postgres'
- * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
- * await migratePostgres(pool) // [1] on a new database, [] after
+ * declare const pool: PgPoolLike // a pg Pool: new pg.Pool({ connectionString: url })
+ * await migratePostgres(pool) // resolves to the versions applied: version 1 on a new database, none after
  *
  * @since 0.1.0
  * @category postgres

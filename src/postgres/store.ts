@@ -65,7 +65,7 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
  *
  * @example
  * import { openPostgresStore, type PgPoolLike } from 'chatfold/postgres'
- * declare const pool: PgPoolLike // new pg.Pool({ connectionString: process.env.CHATFOLD_POSTGRES_URL })
+ * declare const pool: PgPoolLike // a pg Pool: new pg.Pool({ connectionString: url })
  * const store = await openPostgresStore(pool)({ store: 'support' })
  * await store.transaction(() => store.submit({ role: 'user', content: 'Hi' })) // committed
  *
