@@ -13,7 +13,7 @@ import type { Message, Messages } from '../message/message.ts'
 import { digest } from '../internal/digest.ts'
 
 /** The codec of {@link PrunerState}. */
-export const PrunerStateC = t.type({
+export const PrunerStateC: t.Type<PrunerState> = t.type({
   version: t.literal(1),
   /** The history answered last: how many messages, their fingerprint, and the answer's. */
   length: t.number,
@@ -46,7 +46,19 @@ export const PrunerStateC = t.type({
  * @since 0.1.0
  * @category edits
  */
-export type PrunerState = t.TypeOf<typeof PrunerStateC>
+export type PrunerState = {
+  version: 1
+  length: number
+  input: string
+  output: string
+  rewritten: Array<string>
+  total: number
+  afterBatch: number
+  tailBatch: number
+  retryAt: number
+  growth: number
+  calls: number
+}
 
 /**
  * How a pruner is made from a kept state: `resume`, the state (taken at the first call, when the

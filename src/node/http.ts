@@ -170,7 +170,7 @@ const DEFAULT_MAX_UNSENT_BYTES = 64 * 1_048_576
  * @since 0.1.0
  * @category http
  */
-export const toNodeListener = (handler: FetchHandler, options: { readonly origin?: string } = {}) => {
+export const toNodeListener = (handler: FetchHandler, options: { readonly origin?: string } = {}): ((req: IncomingMessage, res: ServerResponse) => void) => {
   const budget = sendBudget(DEFAULT_SEND_TIMEOUT_MS, DEFAULT_MAX_UNSENT_BYTES)
   return (req: IncomingMessage, res: ServerResponse): void => void respond(handler, options.origin, req, res, () => undefined, budget)
 }
