@@ -35,11 +35,14 @@ const breaks = (prompts: ReadonlyArray<ReadonlyArray<string>>): number =>
     return prev !== undefined && !prev.every((m, j) => p[j] === m)
   }).length
 
+/** Whether the installed `ai` carries the messages `prepareStep` returns into later steps (ai 7, whose results have `responseMessages`). */
+let carriesForward = false
+
 const run = async (options: ContextOptions, hook: 'middleware' | 'prepareStep'): Promise<string[][]> => {
   const prompts: string[][] = []
   const base = recording(prompts)
   const model = hook === 'middleware' ? wrapLanguageModel({ model: base, middleware: contextMiddleware(options) }) : base
-  await generateText({
+  const result = await generateText({
     model,
     system: 'You are a coding agent.',
     messages,
@@ -47,6 +50,7 @@ const run = async (options: ContextOptions, hook: 'middleware' | 'prepareStep'):
     stopWhen: stepCountIs(STEPS),
     ...(hook === 'prepareStep' ? { prepareStep: contextPrepareStep({ ...options, system: 'You are a coding agent.' }) } : {}),
   })
+  carriesForward = 'responseMessages' in result
   return prompts
 }
 
@@ -60,8 +64,14 @@ describe('the default pruning of contextMiddleware and contextPrepareStep is cac
       const fresh = await run({ ...options, pruning: { policy: 'fresh', protectTokens: 4_500, minimumSavings: 1_800 } }, hook)
       // the pruner was needed (the loop adds about 60,000 tokens to a 20,000-token window)
       expect(breaks(cached)).toBeGreaterThan(0)
-      // a batch lasts several steps: far fewer broken prefixes than the fresh prune's one a step
-      expect(breaks(cached) * 3).toBeLessThan(breaks(fresh))
+      // a batch lasts several steps: far fewer broken prefixes than the fresh prune's one a step;
+      // under ai 7 the messages prepareStep returns carry into later steps, so the fresh prune there
+      // re-cuts only what grew since and is no longer the one-a-step baseline: the batches are
+      // still several steps apart, and never more than the fresh prune's
+      if (hook === 'prepareStep' && carriesForward) {
+        expect(breaks(cached)).toBeLessThanOrEqual(breaks(fresh))
+        expect(breaks(cached) * 5).toBeLessThan(STEPS)
+      } else expect(breaks(cached) * 3).toBeLessThan(breaks(fresh))
       // and never a prompt over the window (by the same estimate)
       for (const p of cached) expect(Math.ceil(p.join('').length / 4)).toBeLessThan(options.contextWindow)
     })
