@@ -162,8 +162,13 @@ export const killWhileSubmitting = async (served: ServedStore, o: KillRunOptions
   let kills = 0
   let finished = false
   const end = Date.now() + o.deadlineMs
+  // each client's last submit waits until the kills are done, so that every kill lands mid-run
+  // however long a restart takes (with two servers, the other one may answer all the rest meanwhile)
+  let releaseLast = (): void => undefined
+  const killsDone = new Promise<void>((resolve) => (releaseLast = resolve))
   const clients = Array.from({ length: o.clients }, async (_, c) => {
     for (let n = 0; n < o.perClient && Date.now() < end; n++) {
+      if (n === o.perClient - 1) await killsDone
       const m = messageOf(c, n)
       let lost = false
       for (;;) {
@@ -191,14 +196,19 @@ export const killWhileSubmitting = async (served: ServedStore, o: KillRunOptions
   const total = o.clients * o.perClient
   let answered = 0
   const killer = (async () => {
-    for (let k = 1; k <= o.kills && !finished && Date.now() < end; k++) {
-      const at = Math.floor(((k - 0.5 + random()) / (o.kills + 1)) * total)
-      while (answered < at && !finished && Date.now() < end) await new Promise((r) => setTimeout(r, 5))
-      const [min, max] = o.killEveryMs
-      await new Promise((r) => setTimeout(r, min + random() * (max - min)))
-      if (finished) break
-      await served.restart('kill')
-      kills++
+    try {
+      for (let k = 1; k <= o.kills && !finished && Date.now() < end; k++) {
+        // no later than when every client waits on its last submit
+        const at = Math.min(Math.floor(((k - 0.5 + random()) / (o.kills + 1)) * total), total - o.clients)
+        while (answered < at && !finished && Date.now() < end) await new Promise((r) => setTimeout(r, 5))
+        const [min, max] = o.killEveryMs
+        await new Promise((r) => setTimeout(r, min + random() * (max - min)))
+        if (finished) break
+        await served.restart('kill')
+        kills++
+      }
+    } finally {
+      releaseLast()
     }
   })()
   await Promise.all(clients)
