@@ -9,7 +9,7 @@
  * @module
  */
 import { type ChatHandlerOptions, createChatHandler, DEFAULT_MAX_BODY_BYTES } from '../store/http.ts'
-import { checkHostAndOrigin, checkToken, type Refusal } from '../store/http-guard.ts'
+import { checkGate, type Refusal } from '../store/http-guard.ts'
 import { fail } from '../store/http-body.ts'
 import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
 import { wholeOption } from '../internal/number.ts'
@@ -63,14 +63,9 @@ const writes = (request: Request): boolean => request.method === 'POST' && !new 
 export const postgresChatHandler = (store: PostgresChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
   const inner = createChatHandler(store, options)
   const limit = wholeOption(options.maxBodyBytes, { fallback: DEFAULT_MAX_BODY_BYTES })
-  const hosts = options.allowedHosts ?? 'any'
   return async (request) => {
-    const misdirected = checkHostAndOrigin(request, hosts)
-    if (misdirected !== undefined) return refused(misdirected)
-    if (options.token !== undefined || options.readToken !== undefined) {
-      const t = await checkToken(request, options.token, options.readToken)
-      if (typeof t !== 'string') return refused(t)
-    }
+    const gate = await checkGate(request, options)
+    if (gate !== undefined) return refused(gate)
     let body: Uint8Array<ArrayBuffer> | undefined
     try {
       body = await readCapped(request, limit)

@@ -9,7 +9,7 @@
  * @module
  */
 import { type ChatHandlerOptions, createChatHandler } from './http.ts'
-import { checkHostAndOrigin, checkToken, LOOPBACK_HOSTS, type Refusal } from './http-guard.ts'
+import { checkGate, LOOPBACK_HOSTS, type Refusal } from './http-guard.ts'
 import type { DurableChatStore } from './durable.ts'
 
 /** How long a store that could not be opened is answered 503 before it is tried again. */
@@ -47,14 +47,9 @@ export const durableChatHandler = (open: () => Promise<DurableChatStore>, option
   let current: Promise<Open> | undefined
   let refusedUntil = 0
   let reason = ''
-  const hosts = options.allowedHosts ?? 'any'
   return async (request) => {
-    const misdirected = checkHostAndOrigin(request, hosts)
-    if (misdirected !== undefined) return refused(misdirected)
-    if (options.token !== undefined || options.readToken !== undefined) {
-      const t = await checkToken(request, options.token, options.readToken)
-      if (typeof t !== 'string') return refused(t)
-    }
+    const gate = await checkGate(request, options)
+    if (gate !== undefined) return refused(gate)
     if (current === undefined && Date.now() < refusedUntil) return unavailable(reason)
     current ??= open().then((store) => ({ store, handler: createChatHandler(store, options) }))
     const opening = current

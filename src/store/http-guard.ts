@@ -112,3 +112,16 @@ export const checkToken = async (request: Request, token: string | undefined, re
     headers: { 'www-authenticate': 'Bearer realm="chatfold"' },
   }
 }
+
+/**
+ * What a handler in front of the store checks before anything else: the `Host` and `Origin` (against
+ * `allowedHosts`, any when not given) and, when a token is set, the bearer token; the refusal, or
+ * `undefined` to go on.
+ */
+export const checkGate = async (request: Request, options: { readonly allowedHosts?: ReadonlyArray<string> | 'any' | undefined; readonly token?: string | undefined; readonly readToken?: string | undefined }): Promise<Refusal | undefined> => {
+  const misdirected = checkHostAndOrigin(request, options.allowedHosts ?? 'any')
+  if (misdirected !== undefined) return misdirected
+  if (options.token === undefined && options.readToken === undefined) return undefined
+  const t = await checkToken(request, options.token, options.readToken)
+  return typeof t === 'string' ? undefined : t
+}
