@@ -3,7 +3,7 @@
  * array, or AI SDK model messages (an array of them, or a request object with `messages`).
  */
 import * as E from 'fp-ts/Either'
-import { fromModelMessages } from '../src/adapters/ai-sdk-from.ts'
+import { fromModelMessages } from '../src/adapters/ai-sdk/model-messages-from.ts'
 import { importJSONL } from '../src/history/codec.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'
 import { decodeMessage, decodeMessages, type Messages } from '../src/message/message.ts'

@@ -1,6 +1,6 @@
 /**
  * The shape of a provider's rules for what its own blocks and fields become on other providers,
- * shared by `foreign.ts` and each provider's `foreign-….ts`. Private to the adapters.
+ * shared by `foreign.ts` and each provider's `…/foreign.ts`. Private to the adapters.
  *
  * @module
  */

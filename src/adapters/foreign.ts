@@ -7,7 +7,7 @@
  * another provider's message-level fields (`metadata.providerFields`, noted with `part: 'message'`).
  * Nothing is dropped without a note.
  *
- * Each provider's rules live beside its adapter (`foreign-anthropic.ts`, …): what its own blocks
+ * Each provider's rules live beside its adapter (`anthropic/foreign.ts`, …): what its own blocks
  * become elsewhere. Private to the adapters.
  *
  * @module
@@ -15,10 +15,10 @@
 import { makeMessage, type Message, type Messages } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import type { AdapterNote } from './types.ts'
-import { anthropicPortable } from './foreign-anthropic.ts'
-import { openAIPortable } from './foreign-openai.ts'
-import { googlePortable } from './foreign-google.ts'
-import { aiSdkPortable } from './foreign-ai-sdk.ts'
+import { anthropicPortable } from './anthropic/foreign.ts'
+import { openAIPortable } from './openai/foreign.ts'
+import { googlePortable } from './gemini/foreign.ts'
+import { aiSdkPortable } from './ai-sdk/foreign.ts'
 import { dropAllFields, type PortableRules } from './foreign-kit.ts'
 import { isObject } from '../internal/object.ts'
 

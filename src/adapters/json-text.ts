@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Reader } from './shared.ts'
+import type { Reader } from './decode.ts'
 
 /** How deep a tool's input or output may nest; deeper values are a decode failure. */
 export const MAX_JSON_DEPTH = 1000

@@ -25,14 +25,14 @@ export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterR
 export { formatAdapterError, formatAdapterNote } from './types.ts'
 export type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export type { CacheHints } from './cache-hints.ts'
-export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai-chat-from.ts'
+export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai/chat-from.ts'
 export {
   type OpenAIChatMessage,
   type OpenAIChatOptions,
   type OpenAIChatRequest,
   toOpenAIChat,
-} from './openai-chat.ts'
-export { fromOpenAIResponse, fromOpenAIResponses } from './openai-responses-from.ts'
+} from './openai/chat.ts'
+export { fromOpenAIResponse, fromOpenAIResponses } from './openai/responses-from.ts'
 export {
   fromOpenAIChatRequest,
   fromOpenAIResponsesRequest,
@@ -40,21 +40,21 @@ export {
   type OpenAIResponsesBody,
   toOpenAIChatRequest,
   toOpenAIResponsesRequest,
-} from './openai-request.ts'
+} from './openai/request.ts'
 export {
   type OpenAIResponsesItem,
   type OpenAIResponsesOptions,
   type OpenAIResponsesRequest,
   toOpenAIResponses,
-} from './openai-responses.ts'
+} from './openai/responses.ts'
 export {
   type AnthropicBlock,
   type AnthropicMessage,
   type AnthropicProviderBlock,
   type AnthropicRequest,
   toAnthropic,
-} from './anthropic.ts'
-export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic-request.ts'
+} from './anthropic/messages.ts'
+export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic/request.ts'
 export {
   anthropicInputTokens,
   appliedEditsOf,
@@ -63,14 +63,14 @@ export {
   type ContextEditReport,
   type PruneEditOptions,
   withContextEdits,
-} from './anthropic-context.ts'
-export { fromAnthropic, fromAnthropicMessage } from './anthropic-from.ts'
-export { fromGemini, fromGeminiResponse } from './gemini-from.ts'
-export { fromGeminiRequest, type GeminiRequestBody, toGeminiRequest } from './gemini-request.ts'
-export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini.ts'
-export { type AIModelMessage, toModelMessages } from './ai-sdk.ts'
-export { fromModelMessages } from './ai-sdk-from.ts'
+} from './anthropic/context-edits.ts'
+export { fromAnthropic, fromAnthropicMessage } from './anthropic/messages-from.ts'
+export { fromGemini, fromGeminiResponse } from './gemini/contents-from.ts'
+export { fromGeminiRequest, type GeminiRequestBody, toGeminiRequest } from './gemini/request.ts'
+export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } from './gemini/contents.ts'
+export { type AIModelMessage, toModelMessages } from './ai-sdk/model-messages.ts'
+export { fromModelMessages } from './ai-sdk/model-messages-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
 export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
-export { type AIUIMessage, type AIUIPart, toUIMessages } from './ai-sdk-ui.ts'
-export { fromUIMessages } from './ai-sdk-ui-from.ts'
+export { type AIUIMessage, type AIUIPart, toUIMessages } from './ai-sdk/ui-messages.ts'
+export { fromUIMessages } from './ai-sdk/ui-messages-from.ts'

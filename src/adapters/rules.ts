@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { aiSdkRules } from './rules-ai-sdk.ts'
-import { anthropicRules } from './rules-anthropic.ts'
-import { geminiRules } from './rules-gemini.ts'
-import { openAIChatRules, openAIResponsesRules } from './rules-openai.ts'
+import { aiSdkRules } from './ai-sdk/rules.ts'
+import { anthropicRules } from './anthropic/rules.ts'
+import { geminiRules } from './gemini/rules.ts'
+import { openAIChatRules, openAIResponsesRules } from './openai/rules.ts'
 import { checkRules, type RequestProvider, type RequestViolation, type Rule } from './rules-kit.ts'
 import { isObject } from '../internal/object.ts'
 

@@ -6,7 +6,6 @@
  */
 import type { LifecycleInput } from '../builder/types.ts'
 import type { Tokens } from '../message/message.ts'
-import {  } from './shared.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- model ---

@@ -6,8 +6,8 @@
  */
 import * as E from 'fp-ts/Either'
 import type { LanguageModel, ModelMessage } from 'ai'
-import { fromModelMessages } from '../adapters/ai-sdk-from.ts'
-import { toModelMessages } from '../adapters/ai-sdk.ts'
+import { fromModelMessages } from '../adapters/ai-sdk/model-messages-from.ts'
+import { toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
 import type { ToolDefinition } from '../adapters/request.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'

@@ -28,9 +28,9 @@ import { imageSize } from '../internal/image-size.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatRequest, ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import type { ProviderId } from '../adapters/types.ts'
-import { fromAnthropicRequest } from '../adapters/anthropic-request.ts'
-import { fromGeminiRequest } from '../adapters/gemini-request.ts'
-import { fromOpenAIChatRequest, fromOpenAIResponsesRequest } from '../adapters/openai-request.ts'
+import { fromAnthropicRequest } from '../adapters/anthropic/request.ts'
+import { fromGeminiRequest } from '../adapters/gemini/request.ts'
+import { fromOpenAIChatRequest, fromOpenAIResponsesRequest } from '../adapters/openai/request.ts'
 
 // --- model ---
 

@@ -9,8 +9,8 @@
 import * as E from 'fp-ts/Either'
 import type { AgentInputItem } from '@openai/agents'
 import type { Message, Messages } from '../message/message.ts'
-import { fromOpenAIResponses } from '../adapters/openai-responses-from.ts'
-import { toOpenAIResponses } from '../adapters/openai-responses.ts'
+import { fromOpenAIResponses } from '../adapters/openai/responses-from.ts'
+import { toOpenAIResponses } from '../adapters/openai/responses.ts'
 import { isObject } from '../internal/object.ts'
 
 const textOf = (u: unknown): string => (typeof u === 'string' ? u : JSON.stringify(u) ?? '')

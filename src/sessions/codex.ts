@@ -21,7 +21,7 @@ import type { DecodeFailure } from '../message/failure.ts'
 import type { Part } from '../message/part-model.ts'
 import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
-import { referenceOf } from '../adapters/openai-responses.ts'
+import { referenceOf } from '../adapters/openai/responses.ts'
 import {
   at,
   compactHistory,

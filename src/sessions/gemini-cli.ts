@@ -19,7 +19,7 @@ import type { DecodeFailure } from '../message/failure.ts'
 import type { Part } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
-import { bytesOf } from '../adapters/shared.ts'
+import { bytesOf } from '../adapters/media.ts'
 import {
   at,
   counter,

@@ -19,7 +19,7 @@ import type { Part } from '../message/part-model.ts'
 import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
-import { referenceOf } from '../adapters/openai-responses.ts'
+import { referenceOf } from '../adapters/openai/responses.ts'
 import {
   at,
   compactHistory,

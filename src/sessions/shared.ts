@@ -11,7 +11,8 @@ import { IsoTimestampC, type Kind, type Message, type Messages } from '../messag
 import type { Part } from '../message/part-model.ts'
 import type { Role } from '../message/role.ts'
 import { rebuildAfterCompaction } from '../compaction/rebuild.ts'
-import { fromDataUrl, settleStatuses } from '../adapters/shared.ts'
+import { fromDataUrl } from '../adapters/media.ts'
+import { settleStatuses } from '../adapters/decode.ts'
 import { jsonlLines } from '../internal/lines.ts'
 import { isObject } from '../internal/object.ts'
 

@@ -8,7 +8,7 @@ import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type T
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
-import { toModelMessages } from '../adapters/ai-sdk.ts'
+import { toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'

@@ -7,8 +7,8 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
-import { toAnthropicRequest } from '../adapters/anthropic-request.ts'
-import { fromAnthropicMessage } from '../adapters/anthropic-from.ts'
+import { toAnthropicRequest } from '../adapters/anthropic/request.ts'
+import { fromAnthropicMessage } from '../adapters/anthropic/messages-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'

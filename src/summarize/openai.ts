@@ -7,8 +7,8 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
-import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
-import { fromOpenAIResponses } from '../adapters/openai-responses-from.ts'
+import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai/request.ts'
+import { fromOpenAIResponses } from '../adapters/openai/responses-from.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'

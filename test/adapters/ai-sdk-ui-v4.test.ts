@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { fromUIMessages } from '../../src/adapters/ai-sdk-ui-from.ts'
+import { fromUIMessages } from '../../src/adapters/ai-sdk/ui-messages-from.ts'
 import { type Messages } from '../../src/message/message.ts'
 
 const read = (messages: unknown[]): Messages => {

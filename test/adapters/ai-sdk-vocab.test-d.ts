@@ -5,8 +5,8 @@
  * file stops compiling until a handler gives it a home.
  */
 import type { ModelMessage, ToolResultPart, ToolUIPart, UIMessage } from 'ai'
-import type { AI_MODEL_PART_TYPES, AI_TOOL_OUTPUT_TYPES } from '../../src/adapters/ai-sdk-from.ts'
-import type { AI_UI_TOOL_STATES, AIUIPartType } from '../../src/adapters/ai-sdk-ui-from.ts'
+import type { AI_MODEL_PART_TYPES, AI_TOOL_OUTPUT_TYPES } from '../../src/adapters/ai-sdk/model-messages-from.ts'
+import type { AI_UI_TOOL_STATES, AIUIPartType } from '../../src/adapters/ai-sdk/ui-messages-from.ts'
 
 /** `true` only when `T` is `never`. */
 type IsNever<T> = [T] extends [never] ? true : false

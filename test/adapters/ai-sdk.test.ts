@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
-import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk/model-messages-from.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { call, left, msg, result, right, text, withoutIds } from './support.ts'
 import * as fx from './fixtures/ai-sdk.ts'
 

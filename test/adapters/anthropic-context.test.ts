@@ -4,9 +4,9 @@ import Anthropic from '@anthropic-ai/sdk'
 import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { applyContextEdits, CLEARED_RESULT, CONTEXT_MANAGEMENT_BETA, type ContextEdit } from '../../src/compaction/context-edits.ts'
-import { fromAnthropicRequest, toAnthropicRequest } from '../../src/adapters/anthropic-request.ts'
-import { fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
-import { anthropicInputTokens, appliedEditsOf, CONTEXT_EDITS_KEY, contextEditFromPrune, contextEditReport, withContextEdits } from '../../src/adapters/anthropic-context.ts'
+import { fromAnthropicRequest, toAnthropicRequest } from '../../src/adapters/anthropic/request.ts'
+import { fromAnthropicMessage } from '../../src/adapters/anthropic/messages-from.ts'
+import { anthropicInputTokens, appliedEditsOf, CONTEXT_EDITS_KEY, contextEditFromPrune, contextEditReport, withContextEdits } from '../../src/adapters/anthropic/context-edits.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 
 const right = <A>(r: E.Either<unknown, A>): A => {

@@ -6,8 +6,8 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { BetaContentBlock, BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages'
 import type { BetaRawContentBlockDelta } from '@anthropic-ai/sdk/resources/beta/messages/messages'
-import type { AnthropicBlockType } from '../../src/adapters/anthropic-blocks.ts'
-import type { ANTHROPIC_DELTA_TYPES } from '../../src/adapters/streams-anthropic.ts'
+import type { AnthropicBlockType } from '../../src/adapters/anthropic/_blocks.ts'
+import type { ANTHROPIC_DELTA_TYPES } from '../../src/adapters/anthropic/stream.ts'
 
 type Assert<T extends true> = T
 type IsNever<T> = [T] extends [never] ? true : false

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fromAnthropic, fromAnthropicMessage } from '../../src/adapters/anthropic-from.ts'
-import { toAnthropic } from '../../src/adapters/anthropic.ts'
+import { fromAnthropic, fromAnthropicMessage } from '../../src/adapters/anthropic/messages-from.ts'
+import { toAnthropic } from '../../src/adapters/anthropic/messages.ts'
 import type { AdapterError } from '../../src/adapters/types.ts'
 import { call, left, msg, result, right, text, withoutIds } from './support.ts'
 import * as fx from './fixtures/anthropic.ts'

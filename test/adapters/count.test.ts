@@ -156,7 +156,7 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
 
   it('counts the tools the body offers, as countChatRequest does its envelope', async () => {
     const { countRequest } = await import('../../src/counting/count.ts')
-    const { fromAnthropicRequest } = await import('../../src/adapters/anthropic-request.ts')
+    const { fromAnthropicRequest } = await import('../../src/adapters/anthropic/request.ts')
     const r = countRequest('anthropic')(body)
     if (r._tag === 'Left') throw new Error(JSON.stringify(r.left))
     expect(r.right.tools).toBeGreaterThan(5_000)

@@ -5,7 +5,7 @@ import { isCompactionBoundary, providerPart } from '../../src/message/part-make.
 import { type Part } from '../../src/message/part-model.ts'
 import { decodePart, encodePart } from '../../src/message/part-registry.ts'
 import { forLLM, lastCompactionBoundary } from '../../src/history/views.ts'
-import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { toOpenAIChat } from '../../src/adapters/openai/chat.ts'
 import { forTarget } from '../../src/adapters/foreign.ts'
 import type { AdapterNote } from '../../src/adapters/types.ts'
 

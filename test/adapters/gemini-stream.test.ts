@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
-import { geminiStream } from '../../src/adapters/streams-gemini-responses.ts'
+import { fromGeminiResponse } from '../../src/adapters/gemini/contents-from.ts'
+import { geminiStream } from '../../src/adapters/gemini/stream.ts'
 import { makeBuilderState } from '../../src/builder/state.ts'
 import { replayBuilderInputs } from '../../src/builder/step.ts'
 import { type LifecycleInput } from '../../src/builder/types.ts'

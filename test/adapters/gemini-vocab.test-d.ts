@@ -4,7 +4,7 @@
  * until a handler gives it a home.
  */
 import type { Part } from '@google/genai'
-import type { GEMINI_PART_KEYS } from '../../src/adapters/gemini-from.ts'
+import type { GEMINI_PART_KEYS } from '../../src/adapters/gemini/contents-from.ts'
 
 type Handled = (typeof GEMINI_PART_KEYS)[number]
 type Unhandled = Exclude<keyof Part, Handled>

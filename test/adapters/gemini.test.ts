@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fromGemini, fromGeminiResponse } from '../../src/adapters/gemini-from.ts'
-import { toGemini } from '../../src/adapters/gemini.ts'
+import { fromGemini, fromGeminiResponse } from '../../src/adapters/gemini/contents-from.ts'
+import { toGemini } from '../../src/adapters/gemini/contents.ts'
 import { call, left, msg, result, right, text, withoutIds } from './support.ts'
 import * as fx from './fixtures/gemini.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fromOpenAIChat, fromOpenAIChatCompletion } from '../../src/adapters/openai-chat-from.ts'
-import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { fromOpenAIChat, fromOpenAIChatCompletion } from '../../src/adapters/openai/chat-from.ts'
+import { toOpenAIChat } from '../../src/adapters/openai/chat.ts'
 import { call, left, msg, result, right, text, withoutIds } from './support.ts'
 import * as fx from './fixtures/openai-chat.ts'
 

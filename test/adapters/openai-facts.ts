@@ -1,10 +1,10 @@
 /** What only OpenAI knows in a history, and whether a conversion's notes account for each of it. */
-import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
-import { toAnthropic } from '../../src/adapters/anthropic.ts'
-import { toGemini } from '../../src/adapters/gemini.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
+import { toAnthropic } from '../../src/adapters/anthropic/messages.ts'
+import { toGemini } from '../../src/adapters/gemini/contents.ts'
 import { type AdapterNote } from '../../src/adapters/types.ts'
 import type { Messages } from '../../src/message/message.ts'
-import { openAIFields } from '../../src/adapters/openai-vocab.ts'
+import { openAIFields } from '../../src/adapters/openai/_vocab.ts'
 import { right } from './support.ts'
 
 // --- cross-provider: every fact of the input is in the output or a note ---

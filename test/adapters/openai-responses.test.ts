@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fromOpenAIResponse, fromOpenAIResponses } from '../../src/adapters/openai-responses-from.ts'
-import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { fromOpenAIResponse, fromOpenAIResponses } from '../../src/adapters/openai/responses-from.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai/responses.ts'
 import { call, left, msg, result, right, text, withoutIds } from './support.ts'
 import * as fx from './fixtures/openai-responses.ts'
 

@@ -12,7 +12,7 @@ import type {
   ResponseFunctionCallOutputItem,
 } from 'openai/resources/responses/responses'
 import type { ChatCompletionContentPart, ChatCompletionContentPartRefusal, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions'
-import type { OPENAI_CHAT_CONTENT, OPENAI_CHAT_ROLES, OPENAI_CHAT_TOOL_CALLS, OPENAI_RESPONSES_CONTENT, OPENAI_RESPONSES_KEPT_ITEMS, OPENAI_RESPONSES_MAPPED_ITEMS } from '../../src/adapters/openai-vocab.ts'
+import type { OPENAI_CHAT_CONTENT, OPENAI_CHAT_ROLES, OPENAI_CHAT_TOOL_CALLS, OPENAI_RESPONSES_CONTENT, OPENAI_RESPONSES_KEPT_ITEMS, OPENAI_RESPONSES_MAPPED_ITEMS } from '../../src/adapters/openai/_vocab.ts'
 
 type Assert<T extends true> = T
 type IsNever<T> = [T] extends [never] ? true : false

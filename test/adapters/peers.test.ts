@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { toAnthropic } from '../../src/adapters/anthropic.ts'
-import { toGemini } from '../../src/adapters/gemini.ts'
-import { toOpenAIChat } from '../../src/adapters/openai-chat.ts'
+import { toAnthropic } from '../../src/adapters/anthropic/messages.ts'
+import { toGemini } from '../../src/adapters/gemini/contents.ts'
+import { toOpenAIChat } from '../../src/adapters/openai/chat.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { call, msg, result, right, text } from './support.ts'
 

@@ -4,9 +4,9 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { GoogleGenAI } from '@google/genai'
 import { anthropicCounter, cachedCounter, geminiCounter, openAICounter } from '../../src/counting/provider-count.ts'
-import { toAnthropic } from '../../src/adapters/anthropic.ts'
-import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
-import { toGemini } from '../../src/adapters/gemini.ts'
+import { toAnthropic } from '../../src/adapters/anthropic/messages.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai/responses.ts'
+import { toGemini } from '../../src/adapters/gemini/contents.ts'
 import { textMessage } from '../../src/message/message.ts'
 
 /** A fetch that answers as the API documents, and records what it was asked: no network. */

@@ -7,7 +7,7 @@
 import * as E from 'fp-ts/Either'
 import { generateText, type ModelMessage, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { fromModelMessages } from '../../src/adapters/ai-sdk-from.ts'
+import { fromModelMessages } from '../../src/adapters/ai-sdk/model-messages-from.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { countChatRequest } from '../../src/counting/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'

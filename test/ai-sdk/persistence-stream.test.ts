@@ -13,7 +13,7 @@ import { z } from 'zod'
 import { sinceCompaction, uiMessageStore, type UIMessageStore } from '../../src/ai-sdk/persistence.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
-import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { JsonRecordC } from '../../src/internal/json.ts'
 

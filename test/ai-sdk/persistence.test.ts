@@ -15,7 +15,7 @@ import { rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { providerPart } from '../../src/message/part-make.ts'
-import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import type { Message } from '../../src/message/message.ts'
 import { uiCorpus } from '../adapters/fixtures/ai-sdk-corpus.ts'
 

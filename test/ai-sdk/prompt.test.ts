@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { fromLanguageModelPrompt, type LanguageModelPrompt, providerOfModel, toLanguageModelPrompt, toolChoiceOf, toolDefinitionsOf } from '../../src/ai-sdk/prompt.ts'

@@ -20,7 +20,7 @@ import { loadHistory, loadStore, saveHistory, saveStore } from '../../src/node/s
 import { serve } from '../../src/node/http.ts'
 import { encodeBase64 } from '../../src/internal/base64.ts'
 import { MAX_DEPTH } from '../../src/internal/json.ts'
-import { fromAnthropic } from '../../src/adapters/anthropic-from.ts'
+import { fromAnthropic } from '../../src/adapters/anthropic/messages-from.ts'
 
 let dir = ''
 beforeAll(async () => {

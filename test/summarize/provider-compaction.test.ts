@@ -6,8 +6,8 @@ import { textMessage, type Message, type Messages } from '../../src/message/mess
 import { compact } from '../../src/compaction/compact.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { forLLM } from '../../src/history/views.ts'
-import { toAnthropic } from '../../src/adapters/anthropic.ts'
-import { toOpenAIResponses } from '../../src/adapters/openai-responses.ts'
+import { toAnthropic } from '../../src/adapters/anthropic/messages.ts'
+import { toOpenAIResponses } from '../../src/adapters/openai/responses.ts'
 import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from '../../src/summarize/anthropic.ts'
 import { openAICompaction } from '../../src/summarize/openai.ts'
 

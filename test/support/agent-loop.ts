@@ -7,7 +7,7 @@
 import * as E from 'fp-ts/Either'
 import { jsonSchema, type ModelMessage, tool } from 'ai'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
-import { toModelMessages } from '../../src/adapters/ai-sdk.ts'
+import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { type ToolDefinition } from '../../src/adapters/request.ts'
 import { countChatRequest } from '../../src/counting/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'

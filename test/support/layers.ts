@@ -10,7 +10,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /**
  * Layer of each module, lowest first. A module may import a lower layer, or a module of its own
- * layer in the same folder (as long as there is no cycle). Prefixes are matched longest first.
+ * layer in the same folder or its subfolders (as long as there is no cycle). Prefixes are matched longest first.
  */
 export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/internal/', 0], // private helpers: no entry re-exports them
@@ -41,10 +41,19 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
 export const RUNTIME_ENTRIES = ['src/node/', 'src/cli/', 'src/deno/', 'src/postgres/']
 
-export const layerOf = (file: string): number | undefined => {
+const entryOf = (file: string): readonly [string, number] | undefined => {
   let best: readonly [string, number] | undefined
   for (const entry of LAYERS) if (file.startsWith(entry[0]) && (best === undefined || entry[0].length > best[0].length)) best = entry
-  return best?.[1]
+  return best
+}
+
+export const layerOf = (file: string): number | undefined => entryOf(file)?.[1]
+
+/** Whether two modules share a folder: the same directory, or the same layer folder and its subfolders (`src/adapters/openai/` is in `src/adapters/`). */
+const sameFolderOf = (a: string, b: string): boolean => {
+  if (dirname(a) === dirname(b)) return true
+  const entry = entryOf(a)?.[0]
+  return entry !== undefined && entry.endsWith('/') && entry === entryOf(b)?.[0]
 }
 
 export type Violation = { readonly file: string; readonly line: number; readonly message: string }
@@ -103,7 +112,7 @@ export const violations = (): Violation[] => {
       if (!target.endsWith('.ts')) out.push({ file, line, message: `import of ${target} without its .ts extension` })
       const to = layerOf(target)
       if (to === undefined) continue
-      const sameFolder = dirname(target) === dirname(file)
+      const sameFolder = sameFolderOf(target, file)
       if (to > from || (to === from && !sameFolder)) out.push({ file, line, message: `imports ${target}, which is not in a lower layer` })
       edges.push(target)
     }
