@@ -108,14 +108,14 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'GeminiContent', 'GeminiPart', 'GeminiRequest', 'GeminiRequestBody', 'geminiStream', 'JsonSchema',
     'OpenAIChatBody', 'OpenAIChatMessage', 'OpenAIChatOptions', 'OpenAIChatRequest', 'openAIChatStream',
     'OpenAIResponsesBody', 'OpenAIResponsesItem', 'OpenAIResponsesOptions', 'OpenAIResponsesRequest',
-    'openAIResponsesStream', 'ProviderId', 'PruneEditOptions', 'RequestProvider', 'RequestSettings',
+    'openAIResponsesStream', 'PruneEditOptions', 'RequestSettings',
     'RequestViolation', 'StreamAssembler', 'toAnthropic', 'toAnthropicRequest', 'toGemini', 'toGeminiRequest',
     'toModelMessages', 'ToolChoice', 'ToolDefinition', 'toOpenAIChat', 'toOpenAIChatRequest',
-    'toOpenAIResponses', 'toOpenAIResponsesRequest', 'toUIMessages', 'withContextEdits',
+    'toOpenAIResponses', 'toOpenAIResponsesRequest', 'toUIMessages', 'Vendor', 'WireApi', 'withContextEdits',
   ],
   'chatfold/counting': [
     'AnthropicCountClient', 'anthropicCounter', 'cachedCounter', 'calibrationFromUsage', 'countChatRequest',
-    'CountedProvider', 'countRequest', 'CountRequestOptions', 'DEFAULT_CALIBRATION', 'GeminiCountClient',
+    'countRequest', 'CountRequestOptions', 'DEFAULT_CALIBRATION', 'GeminiCountClient',
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],
   'chatfold/sessions': [

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../../src/message/message.ts'
-import type { ProviderId } from '../../src/adapters/types.ts'
+import type { Vendor } from '../../src/adapters/vocabulary.ts'
 import { fromClaudeCode } from '../../src/sessions/claude-code.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
@@ -87,7 +87,7 @@ export const usageOf = (m: Message): Usage | undefined => {
 export const promptOf = (_format: SessionFormat, u: Usage): number => u.input + u.cacheRead + u.cacheWrite
 
 /** The provider that counted a reply's prompt: the reader's, else guessed from the model's name. */
-export const providerOf = (m: Message): ProviderId | undefined => {
+export const providerOf = (m: Message): Vendor | undefined => {
   const p = m.provider
   if (p === 'anthropic' || p === 'openai' || p === 'google') return p
   const model = (m.model ?? '').toLowerCase()
@@ -100,7 +100,7 @@ export const providerOf = (m: Message): ProviderId | undefined => {
 /** One request a session records usage for. */
 export type RecordedRequest = {
   readonly reply: Message
-  readonly provider: ProviderId
+  readonly provider: Vendor
   /** The reply's prompt as rebuilt from the file: the messages before it that reach a model (`forLLM`). */
   readonly messages: Messages
   /** The prompt tokens the provider reported for it. */
@@ -173,7 +173,7 @@ export const withPromptAsInput = (format: SessionFormat, ms: Messages): Messages
  * failing that, the newest of the same family (`claude-opus-4-6` → `anthropic/claude-opus-4.5`);
  * else the provider's `fallback`. `exact` says whether the model itself was found.
  */
-export const peerModel = (keys: ReadonlyArray<string>, provider: ProviderId, model: string | undefined, fallback: Readonly<Record<ProviderId, string>>): { readonly key: string; readonly exact: boolean } => {
+export const peerModel = (keys: ReadonlyArray<string>, provider: Vendor, model: string | undefined, fallback: Readonly<Record<Vendor, string>>): { readonly key: string; readonly exact: boolean } => {
   const name = (model ?? '')
     .toLowerCase()
     .replace(/^[a-z-]+\//, '')

@@ -21,7 +21,7 @@ import { count as peerCount } from 'ai-tokenizer/sdk'
 import * as encodings from 'ai-tokenizer/encoding'
 import type { ModelMessage } from 'ai'
 import type { Messages } from '../../src/message/message.ts'
-import type { ProviderId } from '../../src/adapters/types.ts'
+import type { Vendor } from '../../src/adapters/vocabulary.ts'
 import { calibrationFromUsage, countChatRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
 import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { usageCorrected } from '../../src/tokens/usage.ts'
@@ -35,7 +35,7 @@ type ModelKey = keyof typeof models
 const MODEL_KEYS = Object.keys(models)
 const isModelKey = (k: string): k is ModelKey => k in models
 /** ai-tokenizer's model for a provider when the reply's own model is not in its table. */
-const PEER_FALLBACK: Readonly<Record<ProviderId, string>> = { anthropic: 'anthropic/claude-sonnet-4.5', openai: 'openai/gpt-5', google: 'google/gemini-2.5-pro' }
+const PEER_FALLBACK: Readonly<Record<Vendor, string>> = { anthropic: 'anthropic/claude-sonnet-4.5', openai: 'openai/gpt-5', google: 'google/gemini-2.5-pro' }
 
 type EncodingName = keyof typeof encodings
 const isEncoding = (e: string): e is EncodingName => e in encodings

@@ -13,17 +13,24 @@ import { type Part, type ReasoningPart, type TextPart, type ToolCallPart } from 
 import { type Message, type Messages } from '../message/message.ts'
 import { forLLM } from '../history/views.ts'
 import { type RepairReport, repairToolPairs, validateToolPairs } from '../history/pairs.ts'
-import type { AdapterError, AdapterNote, AdapterOptions, AdapterResult, ProviderId } from './types.ts'
+import type { AdapterError, AdapterNote, AdapterOptions, AdapterResult } from './types.ts'
+import { vendorOf, type WireApi } from './vocabulary.ts'
 import { forTarget } from './foreign.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJson } from './tool-turns.ts'
 
-/** The target of a conversion: a provider, or the AI SDK (which carries every provider's reasoning). */
-export type Target = ProviderId | 'ai-sdk'
+/**
+ * The key under which a wire API keeps its own provider parts and fields, and the `provider` of the
+ * messages whose reasoning it can verify: its vendor, or `'ai-sdk'` for the AI SDK (which carries
+ * every vendor's reasoning under their own keys).
+ */
+const ownerOf = (api: WireApi): string => vendorOf(api) ?? api
 
 /** The state of one conversion: options, notes, the id rewriting, the first hard error. Never escapes a call. */
 export type Context = {
-  readonly target: Target
+  readonly api: WireApi
+  /** see `ownerOf` */
+  readonly owner: string
   readonly repair: 'fail' | 'repair'
   readonly foreignReasoning: 'drop' | 'text'
   readonly model: string | undefined
@@ -31,6 +38,18 @@ export type Context = {
   readonly ids: Map<string, string>
   error: AdapterError | undefined
 }
+
+/** A fresh context for writing a history into `api` with the options. */
+export const newContext = (api: WireApi, options: AdapterOptions): Context => ({
+  api,
+  owner: ownerOf(api),
+  repair: options.repair ?? 'fail',
+  foreignReasoning: options.foreignReasoning ?? 'drop',
+  model: options.model,
+  notes: [],
+  ids: new Map(),
+  error: undefined,
+})
 
 /** How a target constrains tool-call ids: the test of a valid id, and a fix that makes one valid. */
 export type IdRule = { readonly valid: (id: string) => boolean; readonly fix: (id: string) => string }
@@ -44,20 +63,12 @@ export const nonEmptyIds: IdRule = { valid: (id) => id !== '', fix: () => 'call'
  * check (failing, or repairing with `repair: 'repair'`), then the id rewriting for the target.
  */
 export const prepare = (
-  target: Target,
+  api: WireApi,
   options: AdapterOptions,
   rule: IdRule,
   ms: Messages,
 ): E.Either<AdapterError, { readonly messages: Messages; readonly context: Context; readonly repair?: RepairReport }> => {
-  const context: Context = {
-    target,
-    repair: options.repair ?? 'fail',
-    foreignReasoning: options.foreignReasoning ?? 'drop',
-    model: options.model,
-    notes: [],
-    ids: new Map(),
-    error: undefined,
-  }
+  const context = newContext(api, options)
   const view = forLLM(ms)
   if (view !== ms) {
     const kept = new Map(view.map((m) => [m.id, m]))
@@ -68,7 +79,7 @@ export const prepare = (
       else for (const p of m.parts.slice(0, m.parts.length - v.parts.length)) omitPart(context, m, p, 'before a compaction boundary')
     }
   }
-  const portable = forTarget(target, view, context.notes)
+  const portable = forTarget(context.owner, view, context.notes)
   const check = validateToolPairs(portable)
   let messages = portable
   let repair: RepairReport | undefined
@@ -89,13 +100,13 @@ export const prepare = (
  * records, or the request with its report.
  */
 export const convertWith = <A>(
-  target: Target,
+  api: WireApi,
   options: AdapterOptions,
   rule: IdRule,
   ms: Messages,
   convert: (context: Context, messages: Messages) => A,
 ): AdapterResult<A> => {
-  const prepared = prepare(target, options, rule, ms)
+  const prepared = prepare(api, options, rule, ms)
   if (E.isLeft(prepared)) return prepared
   const { messages, context, repair } = prepared.right
   const request = convert(context, messages)
@@ -143,7 +154,7 @@ export const omitPart = (context: Context, m: Message, part: Part, reason: strin
  * the target model when both the message and the options name one.
  */
 export const isNative = (context: Context, m: Message): boolean =>
-  m.provider === context.target && (context.model === undefined || m.model === undefined || m.model === context.model)
+  m.provider === context.owner && (context.model === undefined || m.model === undefined || m.model === context.model)
 
 /**
  * Reasoning the target cannot take as reasoning: nothing (`drop`) or a `<thinking>` text part

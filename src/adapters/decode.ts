@@ -12,7 +12,7 @@ import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure 
 import { isToolCall, isToolResult } from '../message/part-make.ts'
 import { type Part } from '../message/part-model.ts'
 import { makeMessage, type Message, type MessageFields, type Messages } from '../message/message.ts'
-import type { ProviderId } from './types.ts'
+import type { Vendor } from './vocabulary.ts'
 
 /**
  * A collector of decode issues for the `from…` functions: `read` decodes a value at a path and
@@ -57,7 +57,7 @@ export const fromMessage = (fields: MessageFields): Message => makeMessage(field
  * it stopped, and the id, model, output tokens (with the reasoning share) and error it reports.
  */
 export const replyMessage = (reply: {
-  readonly provider: ProviderId
+  readonly provider: Vendor
   readonly parts: ReadonlyArray<Part>
   readonly id?: string | undefined
   readonly model?: string | undefined

@@ -21,7 +21,8 @@
  *
  * @module
  */
-export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
+export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted } from './types.ts'
+export type { Vendor, WireApi } from './vocabulary.ts'
 export { formatAdapterError, formatAdapterNote } from './types.ts'
 export type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export type { CacheHints } from './cache-hints.ts'
@@ -71,6 +72,6 @@ export { type GeminiContent, type GeminiPart, type GeminiRequest, toGemini } fro
 export { type AIModelMessage, toModelMessages } from './ai-sdk/model-messages.ts'
 export { fromModelMessages } from './ai-sdk/model-messages-from.ts'
 export { anthropicStream, geminiStream, openAIChatStream, openAIResponsesStream, type StreamAssembler } from './streams.ts'
-export { checkRequest, type RequestProvider, type RequestViolation } from './rules.ts'
+export { checkRequest, type RequestViolation } from './rules.ts'
 export { type AIUIMessage, type AIUIPart, toUIMessages } from './ai-sdk/ui-messages.ts'
 export { fromUIMessages } from './ai-sdk/ui-messages-from.ts'

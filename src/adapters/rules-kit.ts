@@ -9,20 +9,6 @@ import type { AdapterNote } from './types.ts'
 import { isObject } from '../internal/object.ts'
 
 /**
- * The request formats `checkRequest` knows: OpenAI Chat Completions (`{ messages }`), OpenAI
- * Responses (`{ input }`), Anthropic Messages (`{ system?, messages }`), Gemini (`{ systemInstruction?,
- * contents }`, with an optional `model`), and the AI SDK's `{ messages }` of `ModelMessage`s.
- *
- * @example
- * import type { RequestProvider } from 'chatfold/adapters'
- * const provider: RequestProvider = 'anthropic'
- *
- * @since 0.1.0
- * @category adapters
- */
-export type RequestProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ai-sdk'
-
-/**
  * A place where a request breaks a provider's rule: the path into the request, the rule's name
  * (`anthropic/text-not-blank`, …) and what is wrong, for people.
  *

@@ -4,23 +4,12 @@
  *
  * @module
  */
-import { aiSdkRules } from './ai-sdk/rules.ts'
-import { anthropicRules } from './anthropic/rules.ts'
-import { geminiRules } from './gemini/rules.ts'
-import { openAIChatRules, openAIResponsesRules } from './openai/rules.ts'
-import { checkRules, type RequestProvider, type RequestViolation, type Rule } from './rules-kit.ts'
+import { checkRules, type RequestViolation } from './rules-kit.ts'
+import type { WireApi } from './vocabulary.ts'
+import { WIRE_API_TABLE } from './wire-apis.ts'
 import { isObject } from '../internal/object.ts'
 
-export type { RequestProvider, RequestViolation } from './rules-kit.ts'
-
-/** Each provider's rules, and the array field its request must hold. */
-const PROVIDERS: Readonly<Record<RequestProvider, { readonly rules: ReadonlyArray<Rule>; readonly field: string }>> = {
-  'openai-chat': { rules: openAIChatRules, field: 'messages' },
-  'openai-responses': { rules: openAIResponsesRules, field: 'input' },
-  anthropic: { rules: anthropicRules, field: 'messages' },
-  gemini: { rules: geminiRules, field: 'contents' },
-  'ai-sdk': { rules: aiSdkRules, field: 'messages' },
-}
+export type { RequestViolation } from './rules-kit.ts'
 
 /**
  * Every place where a request breaks a rule of its provider, by path: the same rules the `to…`
@@ -37,12 +26,12 @@ const PROVIDERS: Readonly<Record<RequestProvider, { readonly rules: ReadonlyArra
  * @category adapters
  */
 export const checkRequest =
-  (provider: RequestProvider) =>
+  (provider: WireApi) =>
   (request: unknown): ReadonlyArray<RequestViolation> => {
-    const { rules, field } = PROVIDERS[provider]
+    const { rules, field, fieldMayBeText } = WIRE_API_TABLE[provider]
     if (!isObject(request)) return [{ path: '', rule: `${provider}/shape`, message: 'a request is an object' }]
     const body = request[field]
-    if (!Array.isArray(body) && !(provider === 'openai-responses' && typeof body === 'string')) {
+    if (!Array.isArray(body) && !(fieldMayBeText === true && typeof body === 'string')) {
       return [{ path: field, rule: `${provider}/shape`, message: `a ${provider} request holds an array "${field}"` }]
     }
     return checkRules(rules, request)

@@ -1,28 +1,11 @@
 /**
- * The types every provider adapter shares: provider ids, the options of the `to…` functions, the
- * report and notes they return, and the errors they fail with.
- *
- * Provider ids: a message's `provider` names who produced it (and so who signed its reasoning):
- * `'openai'`, `'anthropic'` or `'google'`. The `from…` functions set them on assistant messages.
+ * The types every provider adapter shares: the options of the `to…` functions, the report and
+ * notes they return, and the errors they fail with.
  *
  * @module
  */
 import type * as E from 'fp-ts/Either'
 import type { RepairReport, ToolPairIssue } from '../history/pairs.ts'
-
-// --- model ---
-
-/**
- * Who produced a message, and so who may verify its reasoning signatures.
- *
- * @example
- * import type { ProviderId } from 'chatfold/adapters'
- * const provider: ProviderId = 'anthropic'
- *
- * @since 0.1.0
- * @category adapters
- */
-export type ProviderId = 'openai' | 'anthropic' | 'google'
 
 /**
  * Options every `to…` adapter takes.

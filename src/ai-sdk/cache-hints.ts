@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ProviderId } from '../adapters/types.ts'
+import type { Vendor } from '../adapters/vocabulary.ts'
 import { isObject } from '../internal/object.ts'
 import { digest } from '../internal/digest.ts'
 import type { LanguageModelCallOptions } from './prompt.ts'
@@ -31,7 +31,7 @@ export const promptCacheKeyOf = (conversation: string): string => `chatfold-${di
  * The call's options with the cache hints of `provider` (`undefined` for a provider that takes none
  * here): what the call holds already is kept, and counted against Anthropic's four breakpoints.
  */
-export const withCacheHints = (provider: ProviderId, conversation: string, params: LanguageModelCallOptions): LanguageModelCallOptions => {
+export const withCacheHints = (provider: Vendor, conversation: string, params: LanguageModelCallOptions): LanguageModelCallOptions => {
   if (provider === 'openai') {
     const openai = params.providerOptions?.['openai']
     if (openai?.['promptCacheKey'] !== undefined) return params

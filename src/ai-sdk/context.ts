@@ -22,7 +22,8 @@ import { systemPrefix } from '../compaction/shared.ts'
 import { SUMMARY_ALLOWANCE } from '../compaction/window.ts'
 import { countChatRequest, DEFAULT_CALIBRATION } from '../counting/count.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
-import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
+import { type AdapterReport, formatAdapterNote } from '../adapters/types.ts'
+import type { Vendor } from '../adapters/vocabulary.ts'
 import { isObject } from '../internal/object.ts'
 import { type Mirror, mirrorOf } from './mirror.ts'
 import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundary, storedBoundary } from './context-state.ts'
@@ -51,7 +52,7 @@ export type ContextOptions = {
   /** Tokens kept free for the answer; default the call's `maxOutputTokens`, else 16,384. */
   readonly reserveTokens?: number
   /** Whose counting rules apply; default inferred from the model (`providerOfModel`), OpenAI's when unknown. */
-  readonly provider?: ProviderId
+  readonly provider?: Vendor
   /** The estimator of text; default `smartHeuristic` (`heuristic` is faster). */
   readonly estimate?: Estimator
   /** The ratio of the provider's tokenizer to the estimate; default `DEFAULT_CALIBRATION[provider]`. */
@@ -118,13 +119,13 @@ export type ContextRecord = {
 }
 
 /** A request to fit: the framework's messages and the tool definitions they go with. */
-export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice; readonly provider: ProviderId; readonly reserveTokens?: number }
+export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice; readonly provider: Vendor; readonly reserveTokens?: number }
 
 /** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`); `sent` is what `report` is told the usage of. */
 export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined; readonly sent: SentPrompt }
 
 /** A prompt sent for a conversation, to which the provider's reported usage is tied (`report`). */
-export type SentPrompt = Sent & { readonly key: string; readonly provider: ProviderId }
+export type SentPrompt = Sent & { readonly key: string; readonly provider: Vendor }
 
 type Conversation<W> = {
   boundary: Boundary | undefined
@@ -163,11 +164,11 @@ const summaryText = (m: Message | undefined): string => (m === undefined ? '' : 
  */
 export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: ReadonlyArray<W>) => E.Either<DecodeFailure, Messages>) => {
   const conversations = new Map<string, Conversation<W>>()
-  const counts = new Map<ProviderId, WeakMap<Message, number>>()
+  const counts = new Map<Vendor, WeakMap<Message, number>>()
   const estimateOpts = options.estimate === undefined ? {} : { estimate: options.estimate }
-  const ratioOf = (provider: ProviderId): number => options.calibration ?? DEFAULT_CALIBRATION[provider]
+  const ratioOf = (provider: Vendor): number => options.calibration ?? DEFAULT_CALIBRATION[provider]
 
-  const counter = (provider: ProviderId): ((m: Message) => number) => {
+  const counter = (provider: Vendor): ((m: Message) => number) => {
     let cache = counts.get(provider)
     if (cache === undefined) counts.set(provider, (cache = new WeakMap()))
     const c = cache

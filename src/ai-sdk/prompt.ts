@@ -17,7 +17,8 @@ import type { Part } from '../message/part-model.ts'
 import { aiFields, toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
 import { fromModelMessages } from '../adapters/ai-sdk/model-messages-from.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
-import type { AdapterOptions, AdapterResult, ProviderId } from '../adapters/types.ts'
+import type { AdapterOptions, AdapterResult } from '../adapters/types.ts'
+import type { Vendor } from '../adapters/vocabulary.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- model ---
@@ -232,7 +233,7 @@ export const toolChoiceOf = (choice: LanguageModelCallOptions['toolChoice']): To
  * @since 0.1.0
  * @category adapters
  */
-export const providerOfModel = (model: { readonly provider: string; readonly modelId: string }): ProviderId => {
+export const providerOfModel = (model: { readonly provider: string; readonly modelId: string }): Vendor => {
   const id = `${model.provider} ${model.modelId}`.toLowerCase()
   if (id.includes('anthropic') || id.includes('claude')) return 'anthropic'
   if (id.includes('google') || id.includes('vertex') || id.includes('gemini')) return 'google'

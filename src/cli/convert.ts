@@ -6,7 +6,9 @@
  */
 import * as E from 'fp-ts/Either'
 import { type ChatRequest } from '../adapters/request.ts'
-import { type RequestProvider, type RequestViolation } from '../adapters/rules-kit.ts'
+import { type RequestViolation } from '../adapters/rules-kit.ts'
+import { isWireApi, type WireApi } from '../adapters/vocabulary.ts'
+import { WIRE_API_TABLE } from '../adapters/wire-apis.ts'
 import { checkRequest } from '../adapters/rules.ts'
 import { type AdapterNote, formatAdapterError, formatAdapterNote } from '../adapters/types.ts'
 import { toJSONL } from '../history/codec.ts'
@@ -84,25 +86,22 @@ const envelopeNotes = (request: ChatRequest, to: string): ReadonlyArray<AdapterN
   ]
 }
 
-const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
-
-const isProvider = (name: string): name is RequestProvider => (PROVIDERS as ReadonlyArray<string>).includes(name)
-const FIELD: Readonly<Record<RequestProvider, string>> = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents', 'ai-sdk': 'messages' }
+const FIELD = (api: WireApi): string => WIRE_API_TABLE[api].field
 
 /** The options of `check`. */
-export type CheckFlags = Common & { readonly provider?: RequestProvider; readonly model?: string }
+export type CheckFlags = Common & { readonly provider?: WireApi; readonly model?: string }
 
-type Checked = { readonly provider: RequestProvider; readonly checked: 'request' | 'history'; readonly violations: ReadonlyArray<RequestViolation>; readonly notes: ReadonlyArray<RequestViolation>; readonly detected?: string }
+type Checked = { readonly provider: WireApi; readonly checked: 'request' | 'history'; readonly violations: ReadonlyArray<RequestViolation>; readonly notes: ReadonlyArray<RequestViolation>; readonly detected?: string }
 
 /** A request body checked as it is, by `checkRequest`; the provider is the one its shape shows, or the one named when the shape allows it. */
 const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): Checked => {
-  const shape = fit.format.name as RequestProvider
+  const shape = fit.format.name as WireApi
   const named = o.provider
-  const hasField = (p: RequestProvider): boolean => Array.isArray(body) ? FIELD[p] === 'messages' : typeof body === 'object' && body !== null && FIELD[p] in body
+  const hasField = (p: WireApi): boolean => Array.isArray(body) ? FIELD(p) === 'messages' : typeof body === 'object' && body !== null && FIELD(p) in body
   if (named !== undefined && named !== shape && (fit.plain !== true || !hasField(named)))
     throw new CliFailure(EXIT.usage, `${file} looks like a ${shape} request body (${fit.why}), not ${named}; check it with --provider ${shape}`)
   const provider = named ?? shape
-  const wrapped = Array.isArray(body) ? { [FIELD[provider]]: body } : body
+  const wrapped = Array.isArray(body) ? { [FIELD(provider)]: body } : body
   const withModel = o.model === undefined || (wrapped as Record<string, unknown>)['model'] !== undefined ? wrapped : { ...(wrapped as object), model: o.model }
   return { provider, checked: 'request', violations: checkRequest(provider)(withModel), notes: [], ...(named === undefined ? { detected: fit.why } : {}) }
 }
@@ -119,10 +118,10 @@ const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): 
 export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
   const text = readText(file)
   const doc = docOf(file, text)
-  const fit: Candidate | undefined = o.from !== undefined ? (isProvider(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined) : E.getOrElseW(() => undefined)(detectFormat(doc))
+  const fit: Candidate | undefined = o.from !== undefined ? (isWireApi(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined) : E.getOrElseW(() => undefined)(detectFormat(doc))
   let c: Checked
   let h: Pick<Loaded, 'notes' | 'skipped'> = { notes: [], skipped: [] }
-  if (fit !== undefined && isProvider(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)
+  if (fit !== undefined && isWireApi(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)
   else {
     const loaded = loadHistory(file, loadOptions(o))
     h = loaded

@@ -19,21 +19,9 @@ import { decodeMessages } from '../message/message.ts'
 // modules they carry (context edits, counting, provider counters), for a command that reads one file
 import type { AdapterError, AdapterOptions, AdapterReport } from '../adapters/types.ts'
 import type { ChatRequest } from '../adapters/request.ts'
-import { fromAnthropicRequest, toAnthropicRequest } from '../adapters/anthropic/request.ts'
-import { fromGeminiRequest, toGeminiRequest } from '../adapters/gemini/request.ts'
-import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai/request.ts'
+import { wireApiRows } from '../adapters/wire-apis.ts'
 import { type ClaudeCodeSession, fromClaudeCode, readClaudeCode } from '../sessions/claude-code.ts'
-import { fromAnthropic } from '../adapters/anthropic/messages-from.ts'
-import { fromGemini } from '../adapters/gemini/contents-from.ts'
-import { fromModelMessages } from '../adapters/ai-sdk/model-messages-from.ts'
-import { fromOpenAIChat } from '../adapters/openai/chat-from.ts'
-import { fromOpenAIResponses } from '../adapters/openai/responses-from.ts'
 import { fromUIMessages } from '../adapters/ai-sdk/ui-messages-from.ts'
-import { toAnthropic } from '../adapters/anthropic/messages.ts'
-import { toGemini } from '../adapters/gemini/contents.ts'
-import { toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
-import { toOpenAIChat } from '../adapters/openai/chat.ts'
-import { toOpenAIResponses } from '../adapters/openai/responses.ts'
 import { toUIMessages } from '../adapters/ai-sdk/ui-messages.ts'
 import { encodeBase64 } from '../internal/base64.ts'
 import { isObject } from '../internal/object.ts'
@@ -229,36 +217,9 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     lines: false,
     read: needJSON(fromUIMessages),
   },
-  {
-    name: 'openai-responses',
-    description: 'OpenAI Responses request body ({ input, instructions })',
-    lines: false,
-    read: requestBody(fromOpenAIResponsesRequest, fromOpenAIResponses),
-  },
-  {
-    name: 'gemini',
-    description: 'Gemini generateContent request body ({ contents, systemInstruction })',
-    lines: false,
-    read: requestBody(fromGeminiRequest, fromGemini),
-  },
-  {
-    name: 'ai-sdk',
-    description: 'AI SDK model messages ({ messages } or an array: tool-call, tool-result, reasoning parts)',
-    lines: false,
-    read: needJSON(fromModelMessages),
-  },
-  {
-    name: 'anthropic',
-    description: 'Anthropic Messages request body ({ system, messages }: tool_use, tool_result, thinking blocks)',
-    lines: false,
-    read: requestBody(fromAnthropicRequest, fromAnthropic),
-  },
-  {
-    name: 'openai-chat',
-    description: 'OpenAI Chat Completions request body ({ messages }) or its messages array',
-    lines: false,
-    read: requestBody(fromOpenAIChatRequest, fromOpenAIChat),
-  },
+  ...wireApiRows.map(
+    (row): InputFormat => ({ name: row.api, description: row.cli.input, lines: false, read: row.request === undefined ? needJSON(row.from) : requestBody(row.request.from, row.from) }),
+  ),
 ]
 
 /** The input format of a name. */
@@ -320,16 +281,11 @@ const body = (r: E.Either<AdapterError, { readonly request: unknown; readonly re
 
 /** Every output format. */
 export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [
-  { name: 'openai-chat', description: 'OpenAI Chat Completions request body', write: (o) => (ms) => body(toOpenAIChat(o)(ms)), writeRequest: (o) => (r) => body(toOpenAIChatRequest(o)(r)) },
-  {
-    name: 'openai-responses',
-    description: 'OpenAI Responses request body',
-    write: (o) => (ms) => body(toOpenAIResponses(o)(ms)),
-    writeRequest: (o) => (r) => body(toOpenAIResponsesRequest(o)(r)),
-  },
-  { name: 'anthropic', description: 'Anthropic Messages request body', write: (o) => (ms) => body(toAnthropic(o)(ms)), writeRequest: (o) => (r) => body(toAnthropicRequest(o)(r)) },
-  { name: 'gemini', description: 'Gemini generateContent request body', write: (o) => (ms) => body(toGemini(o)(ms)), writeRequest: (o) => (r) => body(toGeminiRequest(o)(r)) },
-  { name: 'ai-sdk', description: 'AI SDK model messages ({ messages })', write: (o) => (ms) => body(toModelMessages(o)(ms)) },
+  ...wireApiRows.map((row): OutputFormat => {
+    const request = row.request
+    const write = (o: AdapterOptions) => (ms: Messages) => body(row.to(o)(ms))
+    return request === undefined ? { name: row.api, description: row.cli.output, write } : { name: row.api, description: row.cli.output, write, writeRequest: (o) => (r) => body(request.to(o)(r)) }
+  }),
   { name: 'chatfold-jsonl', description: 'chatfold JSONL', write: () => (ms) => E.right({ text: toJSONL(ms) }) },
   { name: 'chatfold-json', description: 'chatfold JSON', write: () => (ms) => E.right({ text: `${toJSON(ms, 2)}\n` }) },
   { name: 'ui-messages', description: 'AI SDK UI messages ({ messages })', write: (o) => (ms) => body(toUIMessages(o)(ms)) },

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { EncodingName } from '../tokenizer/load.ts'
-import type { RequestProvider } from '../adapters/rules-kit.ts'
+import { wireApis } from '../adapters/vocabulary.ts'
 import type { RenderFormat } from './render.ts'
 import type { CliIO } from './progress.ts'
 import { CliFailure, type Common, EXIT } from './shared.ts'
@@ -110,11 +110,9 @@ const convert: CommandDef = (program, io) =>
     .option('--archive <file>', 'also write the messages a compaction recorded in the input replaced (JSONL)')
     .action(async (file: string, o: import('./convert.ts').ConvertFlags) => (await import('./convert.ts')).convertCommand(io, file, o))
 
-const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk'] as const satisfies ReadonlyArray<RequestProvider>
-
 const check: CommandDef = (program, io) =>
   common(program.command('check').argument('<file>', 'request body or history file').description("check a request body, or a history, against a provider's request rules"))
-    .addOption(new Option('--provider <name>', "the provider whose rules apply (a request body's is told from its shape)").choices([...PROVIDERS]))
+    .addOption(new Option('--provider <name>', "the provider whose rules apply (a request body's is told from its shape)").choices([...wireApis]))
     .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
     .action(async (file: string, o: import('./convert.ts').CheckFlags) => (await import('./convert.ts')).checkCommand(io, file, o))
 

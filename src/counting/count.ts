@@ -27,10 +27,8 @@ import { smartHeuristic } from '../tokens/heuristic.ts'
 import { imageSize } from '../internal/image-size.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatRequest, ToolChoice, ToolDefinition } from '../adapters/request.ts'
-import type { ProviderId } from '../adapters/types.ts'
-import { fromAnthropicRequest } from '../adapters/anthropic/request.ts'
-import { fromGeminiRequest } from '../adapters/gemini/request.ts'
-import { fromOpenAIChatRequest, fromOpenAIResponsesRequest } from '../adapters/openai/request.ts'
+import { type Vendor, vendorOf, type WireApi } from '../adapters/vocabulary.ts'
+import { WIRE_API_TABLE } from '../adapters/wire-apis.ts'
 
 // --- model ---
 
@@ -75,7 +73,7 @@ export type CountRequestOptions = {
  * @since 0.1.0
  * @category tokens
  */
-export const DEFAULT_CALIBRATION: Readonly<Record<ProviderId, number>> = { openai: 1, anthropic: 1.25, google: 1.1 }
+export const DEFAULT_CALIBRATION: Readonly<Record<Vendor, number>> = { openai: 1, anthropic: 1.25, google: 1.1 }
 
 // --- images ---
 
@@ -85,7 +83,7 @@ const fit = (w: number, h: number, maxW: number, maxH: number): { readonly w: nu
 }
 
 /** An image's tokens for a provider, from its size; `IMAGE_TOKENS` when the size is unknown. */
-const imageTokens = (provider: ProviderId, p: Part, detail: 'low' | 'high'): number => {
+const imageTokens = (provider: Vendor, p: Part, detail: 'low' | 'high'): number => {
   if (p.type !== 'image') return IMAGE_TOKENS
   const size = p.data === undefined ? undefined : imageSize(p.data)
   if (provider === 'openai' && detail === 'low') return 85
@@ -137,7 +135,7 @@ const openAIFunction = (estimate: Estimator, name: string, description: string |
  * The tokens of a request's tool definitions as the provider renders them (see the module), the
  * calibration not applied.
  */
-const toolTokens = (provider: ProviderId, estimate: Estimator, tools: ReadonlyArray<ToolDefinition>, choice: ToolChoice | undefined): number => {
+const toolTokens = (provider: Vendor, estimate: Estimator, tools: ReadonlyArray<ToolDefinition>, choice: ToolChoice | undefined): number => {
   if (tools.length === 0) return 0
   let n = 0
   for (const t of tools) {
@@ -152,7 +150,7 @@ const toolTokens = (provider: ProviderId, estimate: Estimator, tools: ReadonlyAr
 
 // --- counting ---
 
-const messageTokens = (provider: ProviderId, estimate: Estimator, ratio: number, detail: 'low' | 'high', m: Message): number => {
+const messageTokens = (provider: Vendor, estimate: Estimator, ratio: number, detail: 'low' | 'high', m: Message): number => {
   let images = 0
   let fixed = 0
   for (const p of m.parts) {
@@ -183,7 +181,7 @@ const messageTokens = (provider: ProviderId, estimate: Estimator, ratio: number,
  * @category tokens
  */
 export const countChatRequest =
-  (provider: ProviderId, opts: CountRequestOptions = {}) =>
+  (provider: Vendor, opts: CountRequestOptions = {}) =>
   (request: ChatRequest): RequestTokens => {
     const estimate = opts.estimate ?? smartHeuristic
     const ratio = opts.calibration ?? DEFAULT_CALIBRATION[provider]
@@ -199,20 +197,11 @@ export const countChatRequest =
     return { total: system + messages + tools, system, messages, tools }
   }
 
-/** The request bodies `countRequest` reads: each provider's own. */
-export type CountedProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini'
-
-const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) => E.Either<DecodeFailure, ChatRequest>; readonly provider: ProviderId }>> = {
-  'openai-chat': { read: fromOpenAIChatRequest, provider: 'openai' },
-  'openai-responses': { read: fromOpenAIResponsesRequest, provider: 'openai' },
-  anthropic: { read: fromAnthropicRequest, provider: 'anthropic' },
-  gemini: { read: fromGeminiRequest, provider: 'google' },
-}
-
 /**
  * A provider's request body's tokens as the provider counts them (see `countChatRequest`): the
  * body decoded whole, its system, messages and tool definitions counted by that provider's rules.
- * A body that is not one of that provider's is a `Left` naming each bad field.
+ * A body that is not one of that provider's is a `Left` naming each bad field; so is any `'ai-sdk'`
+ * body, whose vendor is its model's (count its history with `countChatRequest`).
  *
  * @example
  * import { countRequest } from 'chatfold/counting'
@@ -226,10 +215,12 @@ const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) =>
  * @category tokens
  */
 export const countRequest =
-  (provider: CountedProvider, opts: CountRequestOptions = {}) =>
+  (provider: WireApi, opts: CountRequestOptions = {}) =>
   (body: unknown): E.Either<DecodeFailure, RequestTokens> => {
-    const r = READERS[provider]
-    return E.map(countChatRequest(r.provider, opts))(r.read(body))
+    const request = WIRE_API_TABLE[provider].request
+    const vendor = vendorOf(provider)
+    if (request === undefined || vendor === undefined) return E.left([{ path: '', expected: `a wire API whose vendor counts its requests (${provider} is not one: count its history with countChatRequest and its model's vendor)`, actual: provider }])
+    return E.map(countChatRequest(vendor, opts))(request.from(body))
   }
 
 /**

@@ -14,7 +14,6 @@
 export {
   calibrationFromUsage,
   countChatRequest,
-  type CountedProvider,
   countRequest,
   type CountRequestOptions,
   DEFAULT_CALIBRATION,

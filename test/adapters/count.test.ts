@@ -175,6 +175,11 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
     const bad = countRequest('anthropic')({ messages: 'not a list' })
     expect(bad._tag).toBe('Left')
   })
+  it('takes every wire API, and says why an AI SDK body has no count of its own (its vendor is its model’s)', async () => {
+    const { countRequest } = await import('../../src/counting/count.ts')
+    const r = countRequest('ai-sdk')({ messages: [{ role: 'user', content: 'Hi' }] })
+    expect(r._tag === 'Left' && r.left[0]?.expected).toMatch(/countChatRequest/)
+  })
 })
 
 describe('calibrationFromUsage between reports', () => {

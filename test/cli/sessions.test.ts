@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { type RequestProvider } from '../../src/adapters/rules-kit.ts'
+import { wireApis } from '../../src/adapters/vocabulary.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { importJSONL, toJSONL } from '../../src/history/codec.ts'
 import { type Message, textMessage } from '../../src/message/message.ts'
@@ -16,7 +16,7 @@ const FIXTURES = {
   'gemini-cli-jsonl': fixture('gemini-cli/session-2026-05-11T08-00-9a8b7c6d.jsonl'),
   opencode: fixture('opencode/ses_3f1a9c0e2ffeQ7mK2vLb8xYz4D.json'),
 } as const
-const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
+const PROVIDERS = wireApis
 let dir = ''
 
 const cli = async (...argv: string[]) => {

@@ -13,7 +13,7 @@ import type { Message, Messages } from '../../message/message.ts'
 import { parseJson } from '../tool-turns.ts'
 import { fromDataUrl, bytesOf } from '../media.ts'
 import { fromMessage, optional, reader, type Reader, settleStatuses, TaggedC } from '../decode.ts'
-import type { ProviderId } from '../types.ts'
+import type { Vendor } from '../vocabulary.ts'
 import { jsonText } from '../json-text.ts'
 import { isObject } from '../../internal/object.ts'
 import { providerPart } from '../../message/part-make.ts'
@@ -38,7 +38,7 @@ export const AI_MODEL_PART_TYPES = ['text', 'image', 'file', 'reasoning', 'tool-
  */
 export const AI_TOOL_OUTPUT_TYPES = ['text', 'json', 'error-text', 'error-json', 'execution-denied', 'content'] as const
 
-export const PROVIDERS: ReadonlySet<string> = new Set<ProviderId>(['openai', 'anthropic', 'google'])
+export const PROVIDERS: ReadonlySet<string> = new Set<Vendor>(['openai', 'anthropic', 'google'])
 
 const OptionsC = t.UnknownRecord
 const TextC = t.intersection([t.type({ text: t.string }), t.partial({ providerOptions: optional(OptionsC) })])

@@ -15,7 +15,7 @@ import { fromMessage, optional, reader, type Reader, settleStatuses } from '../d
 import { bytesForm, carrier, inputArguments, withoutNeedlessMarks, isObjectText, type Decoded, extraOptions, GOOGLE_READ, PROVIDERS, reasoningWithExtras, source, withAi } from './model-messages-from.ts'
 import { isObject } from '../../internal/object.ts'
 import { jsonText } from '../json-text.ts'
-import type { ProviderId } from '../types.ts'
+import type { Vendor } from '../vocabulary.ts'
 
 const OptionsC = t.UnknownRecord
 const MessageC = t.intersection([
@@ -254,7 +254,7 @@ export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> =>
     const metadata = Object.keys(ui).length === 0 ? undefined : { ui }
     steps.forEach((step, k) => {
       const first = k === 0 ? { id: x.id, ...(metadata === undefined ? {} : { metadata }) } : {}
-      const provider = x.role === 'assistant' && step.provider !== undefined && PROVIDERS.has(step.provider) ? { provider: step.provider as ProviderId } : {}
+      const provider = x.role === 'assistant' && step.provider !== undefined && PROVIDERS.has(step.provider) ? { provider: step.provider as Vendor } : {}
       out.push(fromMessage({ ...first, role: x.role, parts: withoutNeedlessMarks(step.parts), ...provider }))
       if (step.results.length > 0) out.push(fromMessage({ role: 'tool', parts: step.results }))
     })

@@ -14,7 +14,7 @@
 import { isInternal } from '../../message/accessors.ts'
 import { type Message, type Messages } from '../../message/message.ts'
 import type { Part } from '../../message/part-model.ts'
-import { omitPart, type Context } from '../convert.ts'
+import { newContext, omitPart, type Context } from '../convert.ts'
 import { parseJson } from '../tool-turns.ts'
 import { imageType, toDataUrl } from '../media.ts'
 import { type AIProviderOptions, aiFields, assistantContent, mergeOptions } from './model-messages.ts'
@@ -228,15 +228,7 @@ const finish = (b: Building): AIUIMessage => {
 export const toUIMessages =
   (options: AdapterOptions = {}) =>
   (ms: Messages): AdapterResult<AIUIMessages> => {
-    const context: Context = {
-      target: 'ai-sdk',
-      repair: options.repair ?? 'fail',
-      foreignReasoning: options.foreignReasoning ?? 'drop',
-      model: options.model,
-      notes: [],
-      ids: new Map(),
-      error: undefined,
-    }
+    const context: Context = newContext('ai-sdk', options)
     const out: AIUIMessage[] = []
     let building: Building | undefined
     const close = (): void => {

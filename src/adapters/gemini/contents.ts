@@ -260,4 +260,4 @@ const convert = (context: Context, ms: Messages): GeminiRequest => {
 export const toGemini =
   (options: AdapterOptions = {}) =>
   (ms: Messages): AdapterResult<GeminiRequest> =>
-    convertWith('google', options, nonEmptyIds, ms, (context, messages) => applyRules(geminiRules, convert(context, messages), context))
+    convertWith('gemini', options, nonEmptyIds, ms, (context, messages) => applyRules(geminiRules, convert(context, messages), context))

@@ -287,7 +287,7 @@ const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoni
 export const toOpenAIChat =
   (options: OpenAIChatOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIChatRequest> =>
-    convertWith('openai', options, nonEmptyIds, ms, (context, messages) =>
+    convertWith('openai-chat', options, nonEmptyIds, ms, (context, messages) =>
       applyRules(
         openAIChatRules,
         convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-chat/tool-messages-follow-calls', `(message ${m.id})`, 'moved')), options),

@@ -10,7 +10,7 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
 import type { Part, ToolResultPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
-import { type Context } from '../convert.ts'
+import { type Context, newContext } from '../convert.ts'
 import { fromDataUrl } from '../media.ts'
 import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, TaggedC, errorText } from '../decode.ts'
 import { unsafeJson } from '../json-text.ts'
@@ -154,7 +154,7 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
   }
 }
 
-const scratch = (): Context => ({ target: 'openai', repair: 'fail', foreignReasoning: 'drop', model: undefined, notes: [], ids: new Map(), error: undefined })
+const scratch = (): Context => newContext('openai-responses', {})
 
 /** The message one read item makes on its own (for the check that it goes back as it came). */
 const alone = (x: Read): Message =>

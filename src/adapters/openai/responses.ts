@@ -363,7 +363,7 @@ const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions
 export const toOpenAIResponses =
   (options: OpenAIResponsesOptions = {}) =>
   (ms: Messages): AdapterResult<OpenAIResponsesRequest> =>
-    convertWith('openai', options, responsesIds, ms, (context, messages) =>
+    convertWith('openai-responses', options, responsesIds, ms, (context, messages) =>
       applyRules(
         openAIResponsesRules,
         convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-responses/outputs-follow-calls', `(message ${m.id})`, 'moved')), options),
