@@ -165,7 +165,7 @@ describe('the Gemini request envelope', () => {
         { kind: 'tool_dropped', name: 'web_search_20250305', reason: 'a tool of anthropic that Gemini does not have' },
         { kind: 'setting_dropped', setting: 'tools.ls.strict', reason: 'Gemini function declarations have no strict mode' },
         { kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' },
-        { kind: 'setting_dropped', setting: 'anthropic.metadata', reason: 'a field of another provider' },
+        { kind: 'setting_dropped', setting: 'anthropic.metadata', reason: 'a field only anthropic knows' },
       ]),
     )
   })

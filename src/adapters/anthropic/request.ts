@@ -9,7 +9,6 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { ProviderFields } from '../../message/part-model.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from '../types.ts'
 import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
 import { optional, reader, type Reader, TaggedC } from '../decode.ts'
@@ -18,6 +17,7 @@ import { fromAnthropic } from './messages-from.ts'
 import { type AnthropicRequest, toAnthropic } from './messages.ts'
 import { isObject } from '../../internal/object.ts'
 import { type CacheHints, withAnthropicBreakpoints } from '../cache-hints.ts'
+import { ownFields, writeRequest } from '../envelope.ts'
 
 // --- wire ---
 
@@ -182,13 +182,9 @@ const toolTo = (tool: ToolDefinition, notes: AdapterNote[]): AnthropicTool | und
     notes.push({ kind: 'tool_dropped', name, reason: `${tool.provider}'s "${tool.kind}" tool has no Anthropic equivalent` })
     return undefined
   }
-  const fields: ProviderFields = tool.providerFields ?? {}
-  for (const [provider, value] of Object.entries(fields)) {
-    if (provider === 'anthropic') continue
-    for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.${provider}.${field}`, reason: `a field of the tool that only ${provider} knows` })
-  }
+  const own = ownFields('anthropic', tool.providerFields, notes, `tools.${tool.name}.`)
   return {
-    ...(fields['anthropic'] ?? {}),
+    ...own,
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
     input_schema: tool.inputSchema,
@@ -234,35 +230,28 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  */
 export const toAnthropicRequest =
   (options: AdapterOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ChatRequest): AdapterResult<AnthropicRequestBody> => {
-    const history = toAnthropic(options)(request.messages)
-    if (E.isLeft(history)) return history
-    const notes: AdapterNote[] = []
-    const s = request.settings ?? {}
-    for (const [key, field] of DROPPED_SETTINGS) {
-      if (s[key] !== undefined) notes.push({ kind: 'setting_dropped', setting: key, reason: `the Messages API has no ${field}` })
-    }
-    const tools = request.tools?.flatMap((tool) => {
-      const x = toolTo(tool, notes)
-      return x === undefined ? [] : [x]
+  (request: ChatRequest): AdapterResult<AnthropicRequestBody> =>
+    writeRequest('anthropic', request, toAnthropic(options)(request.messages), ({ history, own, notes }) => {
+      const s = request.settings ?? {}
+      for (const [key, field] of DROPPED_SETTINGS) {
+        if (s[key] !== undefined) notes.push({ kind: 'setting_dropped', setting: key, reason: `the Messages API has no ${field}` })
+      }
+      const tools = request.tools?.flatMap((tool) => {
+        const x = toolTo(tool, notes)
+        return x === undefined ? [] : [x]
+      })
+      const choice = choiceTo(request.toolChoice, s.parallelToolCalls, notes)
+      const body: AnthropicRequestBody = {
+        ...own,
+        ...(request.model === undefined ? {} : { model: request.model }),
+        ...(s.maxOutputTokens === undefined ? {} : { max_tokens: s.maxOutputTokens }),
+        ...history,
+        ...(s.temperature === undefined ? {} : { temperature: s.temperature }),
+        ...(s.topP === undefined ? {} : { top_p: s.topP }),
+        ...(s.topK === undefined ? {} : { top_k: s.topK }),
+        ...(s.stop === undefined ? {} : { stop_sequences: [...s.stop] }),
+        ...(tools === undefined || (tools.length === 0 && request.tools?.length !== 0) ? {} : { tools }),
+        ...(choice === undefined ? {} : { tool_choice: choice }),
+      }
+      return withAnthropicBreakpoints(options.cache, body)
     })
-    const fields = request.providerFields ?? {}
-    for (const [provider, value] of Object.entries(fields)) {
-      if (provider === 'anthropic') continue
-      for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `${provider}.${field}`, reason: `a request field that only ${provider} knows` })
-    }
-    const choice = choiceTo(request.toolChoice, s.parallelToolCalls, notes)
-    const body: AnthropicRequestBody = {
-      ...(fields['anthropic'] ?? {}),
-      ...(request.model === undefined ? {} : { model: request.model }),
-      ...(s.maxOutputTokens === undefined ? {} : { max_tokens: s.maxOutputTokens }),
-      ...history.right.request,
-      ...(s.temperature === undefined ? {} : { temperature: s.temperature }),
-      ...(s.topP === undefined ? {} : { top_p: s.topP }),
-      ...(s.topK === undefined ? {} : { top_k: s.topK }),
-      ...(s.stop === undefined ? {} : { stop_sequences: [...s.stop] }),
-      ...(tools === undefined || (tools.length === 0 && request.tools?.length !== 0) ? {} : { tools }),
-      ...(choice === undefined ? {} : { tool_choice: choice }),
-    }
-    return E.right({ request: withAnthropicBreakpoints(options.cache, body), report: { ...history.right.report, notes: [...history.right.report.notes, ...notes] } })
-  }

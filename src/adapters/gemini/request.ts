@@ -32,6 +32,7 @@ import { fromGemini } from './contents-from.ts'
 import { type GeminiPart, toGemini } from './contents.ts'
 import { optional, reader } from '../decode.ts'
 import { isObject } from '../../internal/object.ts'
+import { ownFields, writeRequest } from '../envelope.ts'
 
 // --- wire ---
 
@@ -270,13 +271,9 @@ const toSdkParameters = (body: GeminiRequestBody): GeminiRequestBody => {
 }
 
 const declaration = (tool: Extract<ToolDefinition, { readonly type: 'function' }>, notes: AdapterNote[]): Record<string, unknown> => {
-  const all = tool.providerFields ?? {}
-  for (const [provider, fields] of Object.entries(all)) {
-    if (provider === 'google') continue
-    for (const key of Object.keys(fields)) notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.${provider}.${key}`, reason: 'a field of another provider' })
-  }
+  const own = ownFields('google', tool.providerFields, notes, `tools.${tool.name}.`)
   if (tool.strict !== undefined) notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.strict`, reason: 'Gemini function declarations have no strict mode' })
-  const { schemaIn, ...rest } = all['google'] ?? {}
+  const { schemaIn, ...rest } = own
   const key = schemaIn === 'none' || schemaIn === 'parametersJsonSchema' ? schemaIn : fitsParameters(tool.inputSchema) ? 'parameters' : 'parametersJsonSchema'
   const schema: JsonSchema | undefined = key === 'none' ? undefined : key === 'parameters' ? (mapTypes(tool.inputSchema, upper) as JsonSchema) : tool.inputSchema
   return { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...(schema === undefined ? {} : { [key]: schema }), ...rest }
@@ -326,32 +323,24 @@ const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
  */
 export const toGeminiRequest =
   (options: AdapterOptions = {}) =>
-  (request: ChatRequest): AdapterResult<GeminiRequestBody> => {
-    const history = toGemini(options)(request.messages)
-    if (E.isLeft(history)) return history
-    const notes: AdapterNote[] = [...history.right.report.notes]
-    const kept: Obj = request.providerFields?.['google'] ?? {}
-    for (const [provider, fields] of Object.entries(request.providerFields ?? {})) {
-      if (provider === 'google') continue
-      for (const key of Object.keys(fields)) notes.push({ kind: 'setting_dropped', setting: `${provider}.${key}`, reason: 'a field of another provider' })
-    }
-    const { generationConfig: keptGeneration, toolConfig: keptToolConfig, ...rest } = kept
-    const generation: Record<string, unknown> = isObject(keptGeneration) ? { ...keptGeneration } : {}
-    for (const [name, field] of SETTINGS) {
-      const value = request.settings?.[name]
-      if (value !== undefined) generation[field] = value
-    }
-    if (request.settings?.parallelToolCalls !== undefined) notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' })
-    const toolConfig = isObject(keptToolConfig) ? keptToolConfig : request.toolChoice === undefined ? undefined : toolConfigOf(request.toolChoice)
-    const { sdkShape, ...others } = rest
-    const body: GeminiRequestBody = {
-      ...others,
-      ...(request.model === undefined ? {} : { model: request.model }),
-      ...history.right.request,
-      ...(request.tools === undefined ? {} : { tools: toolsOf(request.tools, notes) }),
-      ...(toolConfig === undefined ? {} : { toolConfig: { ...toolConfig } }),
-      ...(Object.keys(generation).length === 0 ? {} : { generationConfig: generation }),
-    }
-    const report = { ...(history.right.report.repair === undefined ? {} : { repair: history.right.report.repair }), notes }
-    return E.right({ request: sdkShape === true ? toSdkParameters(body) : body, report })
-  }
+  (request: ChatRequest): AdapterResult<GeminiRequestBody> =>
+    writeRequest('google', request, toGemini(options)(request.messages), ({ history, own, notes }) => {
+      const { generationConfig: keptGeneration, toolConfig: keptToolConfig, ...rest } = own
+      const generation: Record<string, unknown> = isObject(keptGeneration) ? { ...keptGeneration } : {}
+      for (const [name, field] of SETTINGS) {
+        const value = request.settings?.[name]
+        if (value !== undefined) generation[field] = value
+      }
+      if (request.settings?.parallelToolCalls !== undefined) notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' })
+      const toolConfig = isObject(keptToolConfig) ? keptToolConfig : request.toolChoice === undefined ? undefined : toolConfigOf(request.toolChoice)
+      const { sdkShape, ...others } = rest
+      const body: GeminiRequestBody = {
+        ...others,
+        ...(request.model === undefined ? {} : { model: request.model }),
+        ...history,
+        ...(request.tools === undefined ? {} : { tools: toolsOf(request.tools, notes) }),
+        ...(toolConfig === undefined ? {} : { toolConfig: { ...toolConfig } }),
+        ...(Object.keys(generation).length === 0 ? {} : { generationConfig: generation }),
+      }
+      return sdkShape === true ? toSdkParameters(body) : body
+    })

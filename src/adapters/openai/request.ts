@@ -30,6 +30,7 @@ import { type OpenAIChatOptions, type OpenAIChatRequest, toOpenAIChat } from './
 import { without } from './_vocab.ts'
 import { isObject } from '../../internal/object.ts'
 import { type CacheHints, withOpenAICacheKey } from '../cache-hints.ts'
+import { ownFields, writeRequest } from '../envelope.ts'
 
 type Obj = Readonly<Record<string, unknown>>
 type Api = 'responses' | 'chat'
@@ -96,9 +97,7 @@ const writeTool = (api: Api, t: ToolDefinition, notes: AdapterNote[]): ReadonlyA
     return []
   }
   const own = t.providerFields?.['openai']
-  for (const provider of Object.keys(t.providerFields ?? {})) {
-    if (provider !== 'openai') notes.push({ kind: 'setting_dropped', setting: `tools.${t.name}.providerFields.${provider}`, reason: `fields only ${provider} knows` })
-  }
+  ownFields('openai', t.providerFields, notes, `tools.${t.name}.`)
   const description = t.description === undefined ? {} : { description: t.description }
   // a tool from another provider states strict: false, the schema not being written for strict mode
   const strict = t.strict !== undefined ? { strict: t.strict } : own === undefined && api === 'responses' ? { strict: false } : {}
@@ -188,14 +187,9 @@ export const fromOpenAIChatRequest = (body: unknown): E.Either<DecodeFailure, Ch
 
 // --- to ---
 
-const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Record<string, unknown> => {
+const writeEnvelope = (api: Api, request: ChatRequest, own: Readonly<Record<string, unknown>>, notes: AdapterNote[]): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   if (request.model !== undefined) out['model'] = request.model
-  const own = request.providerFields?.['openai'] ?? {}
-  for (const [provider, fields] of Object.entries(request.providerFields ?? {})) {
-    if (provider === 'openai') continue
-    for (const k of Object.keys(fields)) notes.push({ kind: 'setting_dropped', setting: `${provider}.${k}`, reason: `a setting only ${provider} knows` })
-  }
   if (request.tools !== undefined) out['tools'] = request.tools.flatMap((t) => writeTool(api, t, notes))
   if (request.toolChoice !== undefined) {
     const named = request.toolChoice.type === 'tool' ? request.toolChoice.name : undefined
@@ -237,11 +231,9 @@ const writeEnvelope = (api: Api, request: ChatRequest, notes: AdapterNote[]): Re
 export const toOpenAIResponsesRequest =
   (options: OpenAIResponsesOptions & { readonly cache?: CacheHints } = {}) =>
   (request: ChatRequest): AdapterResult<OpenAIResponsesBody> =>
-    E.map(({ request: history, report }: { readonly request: OpenAIResponsesRequest; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } }) => {
-      const notes = [...report.notes]
-      const body = withOpenAICacheKey(options.cache, { ...writeEnvelope('responses', request, notes), ...history, ...stringInput(request, history) })
-      return { request: body, report: { ...report, notes } }
-    })(toOpenAIResponses(options)(request.messages))
+    writeRequest('openai', request, toOpenAIResponses(options)(request.messages), ({ history, own, notes }) =>
+      withOpenAICacheKey(options.cache, { ...writeEnvelope('responses', request, own, notes), ...history, ...stringInput(request, history) }),
+    )
 
 /**
  * A request read with a string `input` goes back with it while its history is still that one user
@@ -298,8 +290,6 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
 export const toOpenAIChatRequest =
   (options: OpenAIChatOptions & { readonly cache?: CacheHints } = {}) =>
   (request: ChatRequest): AdapterResult<OpenAIChatBody> =>
-    E.map(({ request: history, report }: { readonly request: OpenAIChatRequest; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } }) => {
-      const notes = [...report.notes]
-      const body = withOpenAICacheKey(options.cache, { ...writeEnvelope('chat', request, notes), ...history })
-      return { request: body, report: { ...report, notes } }
-    })(toOpenAIChat(options)(request.messages))
+    writeRequest('openai', request, toOpenAIChat(options)(request.messages), ({ history, own, notes }) =>
+      withOpenAICacheKey(options.cache, { ...writeEnvelope('chat', request, own, notes), ...history }),
+    )
