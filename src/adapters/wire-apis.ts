@@ -1,7 +1,7 @@
 /**
  * The wire API table: one row per wire API, with everything chatfold does in it (write and read a
- * history, write and read a whole request, its rules, its stream assembler, its vendor for
- * counting, and what the CLI calls and says of it). The CLI, `checkRequest`, `countRequest` and the
+ * history, write and read a whole request, its rules, its stream assembler, its shape, its vendor
+ * for counting, and what the CLI calls and says of it). The CLI, `checkRequest`, `countRequest` and the
  * CLI's formats read this table; adding a wire API is a name in `vocabulary.ts`, a row here and a
  * folder beside this file.
  *
@@ -12,21 +12,25 @@ import type { DecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
 import type { ChatRequest } from './request.ts'
 import type { Rule } from './rules-kit.ts'
+import type { ShapeFit } from './shape.ts'
 import type { StreamAssembler } from './stream-kit.ts'
 import type { AdapterOptions, AdapterResult } from './types.ts'
 import { type Vendor, vendorOf, type WireApi, wireApis } from './vocabulary.ts'
 import { fromModelMessages } from './ai-sdk/model-messages-from.ts'
 import { toModelMessages } from './ai-sdk/model-messages.ts'
 import { aiSdkRules } from './ai-sdk/rules.ts'
+import { aiSdkShape } from './ai-sdk/shape.ts'
 import { toAnthropic } from './anthropic/messages.ts'
 import { fromAnthropic } from './anthropic/messages-from.ts'
 import { fromAnthropicRequest, toAnthropicRequest } from './anthropic/request.ts'
 import { anthropicRules } from './anthropic/rules.ts'
+import { anthropicShape } from './anthropic/shape.ts'
 import { anthropicStream } from './anthropic/stream.ts'
 import { toGemini } from './gemini/contents.ts'
 import { fromGemini } from './gemini/contents-from.ts'
 import { fromGeminiRequest, toGeminiRequest } from './gemini/request.ts'
 import { geminiRules } from './gemini/rules.ts'
+import { geminiShape } from './gemini/shape.ts'
 import { geminiStream } from './gemini/stream.ts'
 import { toOpenAIChat } from './openai/chat.ts'
 import { fromOpenAIChat } from './openai/chat-from.ts'
@@ -36,6 +40,7 @@ import { toOpenAIResponses } from './openai/responses.ts'
 import { fromOpenAIResponses } from './openai/responses-from.ts'
 import { openAIResponsesStream } from './openai/responses-stream.ts'
 import { openAIChatRules, openAIResponsesRules } from './openai/rules.ts'
+import { openAIChatShape, openAIResponsesShape } from './openai/shape.ts'
 
 /** A whole request's reader and writer, for a wire API that has an envelope beside its history. */
 export type RequestRow = {
@@ -59,6 +64,8 @@ export type WireApiRow = {
   readonly rules: ReadonlyArray<Rule>
   /** a new assembler of the wire API's stream events, when chatfold reads its streams */
   readonly stream?: () => StreamAssembler
+  /** whether a request body is in the wire API's shape, and why (the CLI's detection) */
+  readonly shape: (body: unknown) => ShapeFit | undefined
   /** what the CLI says of the wire API as an input format (`--from`) and as an output format (`--to`) */
   readonly cli: { readonly input: string; readonly output: string }
 }
@@ -71,6 +78,7 @@ export const WIRE_API_TABLE: Readonly<Record<WireApi, WireApiRow>> = {
     request: { from: fromOpenAIChatRequest, to: toOpenAIChatRequest },
     field: 'messages',
     rules: openAIChatRules,
+    shape: openAIChatShape,
     stream: openAIChatStream,
     cli: { input: 'OpenAI Chat Completions request body ({ messages }) or its messages array', output: 'OpenAI Chat Completions request body' },
   },
@@ -81,6 +89,7 @@ export const WIRE_API_TABLE: Readonly<Record<WireApi, WireApiRow>> = {
     field: 'input',
     fieldMayBeText: true,
     rules: openAIResponsesRules,
+    shape: openAIResponsesShape,
     stream: openAIResponsesStream,
     cli: { input: 'OpenAI Responses request body ({ input, instructions })', output: 'OpenAI Responses request body' },
   },
@@ -90,6 +99,7 @@ export const WIRE_API_TABLE: Readonly<Record<WireApi, WireApiRow>> = {
     request: { from: fromAnthropicRequest, to: toAnthropicRequest },
     field: 'messages',
     rules: anthropicRules,
+    shape: anthropicShape,
     stream: anthropicStream,
     cli: { input: 'Anthropic Messages request body ({ system, messages }: tool_use, tool_result, thinking blocks)', output: 'Anthropic Messages request body' },
   },
@@ -99,6 +109,7 @@ export const WIRE_API_TABLE: Readonly<Record<WireApi, WireApiRow>> = {
     request: { from: fromGeminiRequest, to: toGeminiRequest },
     field: 'contents',
     rules: geminiRules,
+    shape: geminiShape,
     stream: geminiStream,
     cli: { input: 'Gemini generateContent request body ({ contents, systemInstruction })', output: 'Gemini generateContent request body' },
   },
@@ -107,6 +118,7 @@ export const WIRE_API_TABLE: Readonly<Record<WireApi, WireApiRow>> = {
     from: fromModelMessages,
     field: 'messages',
     rules: aiSdkRules,
+    shape: aiSdkShape,
     cli: { input: 'AI SDK model messages ({ messages } or an array: tool-call, tool-result, reasoning parts)', output: 'AI SDK model messages ({ messages })' },
   },
 }

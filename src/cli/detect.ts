@@ -7,6 +7,8 @@
  */
 import { isObject } from '../internal/object.ts'
 import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
+import { messagesOf, where } from '../adapters/shape.ts'
+import { wireApiRows } from '../adapters/wire-apis.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -43,28 +45,9 @@ const firstWhere = (doc: Doc, test: (u: unknown) => boolean, what: string): Fit 
   return r === undefined ? undefined : { why: `line ${r.n}: ${what}` }
 }
 
-// --- the request bodies and message lists ---
+// --- message lists ---
 
-const messagesOf = (u: unknown): ReadonlyArray<unknown> | undefined => (Array.isArray(u) ? u : isObject(u) && Array.isArray(u['messages']) ? u['messages'] : undefined)
 const json = (doc: Doc): unknown => (doc.kind === 'json' ? doc.value : undefined)
-const where = (u: unknown): string => (Array.isArray(u) ? '' : 'messages')
-
-/** Block types in `content` arrays, by message index of first sight. */
-const blocks = (ms: ReadonlyArray<unknown>): Map<string, number> => {
-  const seen = new Map<string, number>()
-  ms.forEach((m, i) => {
-    if (isObject(m) && Array.isArray(m['content'])) for (const b of m['content']) if (isObject(b) && typeof b['type'] === 'string' && !seen.has(b['type'])) seen.set(b['type'], i)
-  })
-  return seen
-}
-const firstOf = (seen: Map<string, number>, types: ReadonlyArray<string>): readonly [string, number] | undefined => {
-  const hits = types.flatMap((t) => (seen.has(t) ? [[t, seen.get(t) as number] as const] : []))
-  return hits.sort((a, b) => a[1] - b[1])[0]
-}
-
-const ANTHROPIC_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'document', 'server_tool_use', 'web_search_tool_result']
-const AI_SDK_BLOCKS = ['tool-call', 'tool-result', 'reasoning', 'file', 'tool-approval-request', 'tool-approval-response']
-const OPENAI_BLOCKS = ['image_url', 'input_audio', 'refusal']
 
 /**
  * An AI SDK UI message (v5: `parts`; v4: `parts` beside a legacy `content`, or only `content` in the
@@ -110,41 +93,6 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     const v4 = ms.findIndex((m) => isObject(m) && 'content' in m)
     return { why: `${where(u)}[*] each have id, role and parts${v4 < 0 ? '' : ` (${where(u)}[${v4}] also has a legacy content, which parts win over)`}` }
   },
-  'openai-responses': (doc) => {
-    const u = json(doc)
-    return isObject(u) && (Array.isArray(u['input']) || typeof u['input'] === 'string') && !('messages' in u) ? { why: 'input (OpenAI Responses request)' } : undefined
-  },
-  gemini: (doc) => {
-    const u = json(doc)
-    return isObject(u) && Array.isArray(u['contents']) ? { why: 'contents (Gemini request)' } : undefined
-  },
-  anthropic: (doc) => {
-    const u = json(doc)
-    const ms = messagesOf(u)
-    if (ms === undefined || ms.some((m) => !isObject(m) || 'parts' in m || 'tool_calls' in m || 'tool_call_id' in m)) return undefined
-    const hit = firstOf(blocks(ms), ANTHROPIC_BLOCKS)
-    if (hit !== undefined) return { why: `${where(u)}[${hit[1]}] has a ${hit[0]} block (Anthropic)` }
-    return isObject(u) && 'system' in u && ms.length > 0 ? { why: 'messages beside a top-level system (Anthropic)' } : undefined
-  },
-  'ai-sdk': (doc) => {
-    const u = json(doc)
-    const ms = messagesOf(u)
-    if (ms === undefined || ms.some((m) => !isObject(m) || 'parts' in m || 'tool_calls' in m)) return undefined
-    const hit = firstOf(blocks(ms), AI_SDK_BLOCKS)
-    return hit === undefined ? undefined : { why: `${where(u)}[${hit[1]}] has a ${hit[0]} part (AI SDK model messages)` }
-  },
-  'openai-chat': (doc) => {
-    const u = json(doc)
-    const ms = messagesOf(u)
-    if (ms === undefined || ms.length === 0) return undefined
-    const bad = ms.findIndex((m) => !isObject(m) || typeof m['role'] !== 'string' || 'parts' in m || !('content' in m || 'tool_calls' in m))
-    if (bad >= 0) return undefined
-    const seen = blocks(ms)
-    if (firstOf(seen, [...ANTHROPIC_BLOCKS, ...AI_SDK_BLOCKS]) !== undefined) return undefined
-    const tools = ms.findIndex((m) => isObject(m) && ('tool_calls' in m || 'tool_call_id' in m || m['role'] === 'tool'))
-    if (tools >= 0) return { why: `${where(u)}[${tools}] has OpenAI tool calls or results` }
-    const hit = firstOf(seen, OPENAI_BLOCKS)
-    if (hit !== undefined) return { why: `${where(u)}[${hit[1]}] has an ${hit[0]} part (OpenAI Chat)` }
-    return { why: `${where(u)}[*] each have role and content, and nothing another format has`, plain: true }
-  },
+  // each wire API's request body, by the shape in its row
+  ...Object.fromEntries(wireApiRows.map((row) => [row.api, (doc: Doc): Fit | undefined => row.shape(json(doc))])),
 }
