@@ -28,4 +28,4 @@ export {
   type OpenAICountClient,
   openAICounter,
   type TokenCounter,
-} from './provider-count.ts'
+} from './_provider-count.ts'

@@ -4,7 +4,7 @@
  * it whole (its other fields, such as `cache_control` or `citations`, go in the part's
  * `providerFields.anthropic`); any other block, and a block whose shape a part would not give back
  * exactly, becomes a provider part (`'anthropic'`, its type, the block verbatim) in its place.
- * Private to the adapters, except the list of handled types.
+ * Used by the Anthropic folder only (and the type tests, for the list of handled types).
  *
  * @module
  */
