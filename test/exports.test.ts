@@ -164,7 +164,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
-    'chatStoreContextState', 'ChatStoreContextStateOptions', 'ContextError', 'ContextErrorCode', 'contextMiddleware',
+    'CallAnswer', 'callCostOf', 'CallCostFailure', 'chatStoreContextState', 'ChatStoreContextStateOptions', 'ContextError', 'ContextErrorCode', 'contextMiddleware',
     'ContextMiddlewareOptions', 'ContextOptions', 'contextPrepareStep', 'ContextPrepareStepOptions', 'ContextRecord',
     'contextRecordOf', 'ContextStateStore', 'fromLanguageModelPrompt', 'HttpStoreOptions', 'InProcessStoreOptions',
     'LanguageModelCallOptions', 'LanguageModelPrompt', 'memoryContextState', 'providerOfModel', 'SaveReport',
