@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -74,3 +74,32 @@ describe('chatfold stats --cost', () => {
     expect(bad.err).toMatch(/not a list of prices/)
   })
 })
+
+describe('chatfold stats --cost on a Codex rollout', () => {
+  it('is the rollout\'s token_count events, each request once, at GPT-5\'s rates', async () => {
+    const dir = join(FIXTURES, 'codex')
+    const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl')) as string)
+    // read independently: a request's usage is a token_count event's last_token_usage; an event
+    // repeated with the same running total is the same request
+    type Usage = { input_tokens: number; cached_input_tokens: number; output_tokens: number }
+    const seen = new Set<number>()
+    const requests: Usage[] = []
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim() === '') continue
+      const r = JSON.parse(line) as { type?: string; payload?: { type?: string; info?: { last_token_usage: Usage; total_token_usage: { total_tokens: number } } | null } }
+      const info = r.type === 'event_msg' && r.payload?.type === 'token_count' ? r.payload.info : undefined
+      if (info === undefined || info === null || seen.has(info.total_token_usage.total_tokens)) continue
+      seen.add(info.total_token_usage.total_tokens)
+      requests.push(info.last_token_usage)
+    }
+    // GPT-5 (gpt-5-codex): $1.25 input, $0.125 cached input, $10 output, per million; cached tokens are inside input_tokens
+    const byHand = requests.reduce((a, u) => a + ((u.input_tokens - u.cached_input_tokens) * 1.25 + u.cached_input_tokens * 0.125 + u.output_tokens * 10) / 1e6, 0)
+    const c = await costOf(file)
+    expect(requests.length).toBeGreaterThan(1)
+    expect(c.messages).toHaveLength(requests.length)
+    expect(c.total).toBeCloseTo(byHand, 12)
+    expect(c.messages.reduce((a, m) => a + m.cost, 0)).toBeCloseTo(c.total, 12)
+    expect(c.unpriced).toEqual([])
+  })
+})
+
