@@ -13,7 +13,10 @@ import { PriceC, type PriceTable, PriceTableC } from '../cost/price.ts'
 import { withPrices } from '../cost/lookup.ts'
 import * as t from 'io-ts'
 import { parseJsonText } from '../internal/json.ts'
-import { readText } from './load.ts'
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { type Loaded, loadHistory, loadOptions, readText } from './load.ts'
+import type { Common } from './shared.ts'
 import { CliFailure, EXIT, grouped } from './shared.ts'
 
 /**
@@ -32,6 +35,25 @@ export const pricesFrom = (file: string | undefined): PriceTable => {
 
 /** The ledger of everything a file records: the archive first, then the history and its other branches. */
 export const ledgerOf = (prices: PriceTable, archive: Messages, messages: Messages): CostLedger => costLedger({ prices })([...archive, ...messages])
+
+/** A Claude Code session's sub-agent transcripts (`SESSION/subagents/agent-*.jsonl`), none for another file. */
+const agentFiles = (file: string): string[] => {
+  const dir = join(dirname(file), basename(file, '.jsonl'), 'subagents')
+  return file.endsWith('.jsonl') && existsSync(dir) ? readdirSync(dir).filter((n) => /^agent-.*\.jsonl$/.test(n)).sort().map((n) => join(dir, n)) : []
+}
+
+/**
+ * The cost of everything a file records as billed: its archive, every branch, and for a Claude Code
+ * session each sub-agent transcript read on its own, so that a run the session links to no call (a
+ * compaction's summariser, `agent-acompact-*`) is priced too; the messages of a run the session
+ * links (read inline already, with the same ids) are not taken twice.
+ */
+export const billedLedger = (file: string, o: Common & { readonly prices?: string | undefined }, h: Loaded): CostLedger => {
+  const all = o.allBranches === true ? h : loadHistory(file, { ...loadOptions(o), branches: 'all' })
+  const known = new Set(all.messages.map((m) => m.id))
+  const agents = h.format === 'claude-code' ? agentFiles(file).flatMap((f) => loadHistory(f, { ...loadOptions(o), branches: 'all' }).messages.filter((m) => !known.has(m.id))) : []
+  return ledgerOf(pricesFrom(o.prices), all.archive, [...all.messages, ...agents])
+}
 
 const usd = (n: number | undefined): string => (n === undefined ? '—' : n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`)
 

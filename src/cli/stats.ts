@@ -15,7 +15,7 @@ import { type CliIO, progressBar } from './progress.ts'
 import { CliFailure, type Common, EXIT, grouped, showProgress } from './shared.ts'
 import { forLLM, lastCompactionBoundary } from '../history/views.ts'
 import { type ContextTokens, contextTokens, usageCorrected } from '../tokens/usage.ts'
-import { costJson, costLines, ledgerOf, pricesFrom } from './cost.ts'
+import { billedLedger, costJson, costLines } from './cost.ts'
 
 /** The figures `stats` prints. */
 export type Stats = {
@@ -169,9 +169,7 @@ export const statsCommand = async (io: CliIO, file: string, o: Common & { readon
   bar.end()
   // what a compaction recorded in the file replaced
   const archived = h.archive.length
-  // the cost of everything the file records as billed: abandoned branches and the archive too
-  const billed = o.cost !== true ? undefined : o.allBranches === true ? h : loadHistory(file, { ...loadOptions(o), branches: 'all' })
-  const ledger = billed === undefined ? undefined : ledgerOf(pricesFrom(o.prices), billed.archive, billed.messages)
+  const ledger = o.cost === true ? billedLedger(file, o, h) : undefined
   io.out(
     o.json === true
       ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived, ...(ledger === undefined ? {} : { cost: costJson(ledger) }) }, null, 2)}\n`

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -53,6 +53,25 @@ describe('chatfold stats --cost', () => {
     const r = await cli('stats', REWIND, '--json', '--encoding', 'heuristic')
     const active = JSON.parse(r.out) as { usage: { total: { replies: number } } }
     expect(all.messages.length).toBeGreaterThan(active.usage.total.replies)
+  })
+
+  it('prices a sub-agent transcript the session links to no call (a compaction\'s summariser), and a linked run once', async () => {
+    const session = '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47'
+    const copy = join(dir, 'with-summariser')
+    cpSync(join(FIXTURES, 'claude-code', `${session}.jsonl`), join(copy, `${session}.jsonl`))
+    cpSync(join(FIXTURES, 'claude-code', session), join(copy, session), { recursive: true })
+    const before = await costOf(join(copy, `${session}.jsonl`))
+    const base = { isSidechain: true, userType: 'external', sessionId: session, version: '2.1.39', agentId: 'acompact-e1f845' }
+    const records = [
+      { ...base, parentUuid: null, type: 'user', uuid: 'c0c0a000-0001-4001-8001-000000000001', timestamp: '2026-03-04T09:30:00.000Z', message: { role: 'user', content: 'Summarise the conversation so far.' } },
+      { ...base, parentUuid: 'c0c0a000-0001-4001-8001-000000000001', type: 'assistant', uuid: 'c0c0a000-0002-4002-8002-000000000002', timestamp: '2026-03-04T09:30:05.000Z', requestId: 'req_summary', message: { model: 'claude-opus-4-6', id: 'msg_summary', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Summary: dates are parsed in two places.' }], stop_reason: 'end_turn', usage: { input_tokens: 1_000_000, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } },
+    ]
+    writeFileSync(join(copy, session, 'subagents', 'agent-acompact-e1f845.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`)
+    const after = await costOf(join(copy, `${session}.jsonl`))
+    // a million input tokens of Opus 4.6 at $5; the linked run's replies still counted once
+    expect(after.total).toBeCloseTo(before.total + 5, 12)
+    expect(after.messages.map((m) => m.id)).toEqual([...before.messages.map((m) => m.id), 'c0c0a000-0002-4002-8002-000000000002'])
+    expect(new Set(after.messages.map((m) => m.id)).size).toBe(after.messages.length)
   })
 
   it('names a model it has no price for, and prices it from --prices', async () => {
