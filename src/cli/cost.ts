@@ -1,11 +1,10 @@
 /**
- * `chatfold stats --cost`: the cost ledger of a session file (every branch and what a compaction
- * archived, as the provider billed them), printed by model and by day, or as JSON.
+ * `chatfold stats --cost`: the cost ledger of a session file (every branch, what a compaction
+ * archived and a Claude Code session's sub-agent transcripts, as billed), by model and by day, or as JSON.
  *
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Messages } from '../message/message.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { type CostLedger, costLedger, type CostSum } from '../cost/ledger.ts'
 import { PRICES } from '../cost/prices.ts'
@@ -16,8 +15,7 @@ import { parseJsonText } from '../internal/json.ts'
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type Loaded, loadHistory, loadOptions, readText } from './load.ts'
-import type { Common } from './shared.ts'
-import { CliFailure, EXIT, grouped } from './shared.ts'
+import { CliFailure, type Common, EXIT, grouped } from './shared.ts'
 
 /**
  * The price table of `--prices FILE`: a JSON array of rows (or a whole table, `{ taken, sources,
@@ -32,9 +30,6 @@ export const pricesFrom = (file: string | undefined): PriceTable => {
   if (E.isLeft(rows)) throw new CliFailure(EXIT.input, `${file}: not a list of prices:\n${formatDecodeFailure(failureFromErrors(rows.left))}`)
   return withPrices(rows.right)(PRICES)
 }
-
-/** The ledger of everything a file records: the archive first, then the history and its other branches. */
-export const ledgerOf = (prices: PriceTable, archive: Messages, messages: Messages): CostLedger => costLedger({ prices })([...archive, ...messages])
 
 /** A Claude Code session's sub-agent transcripts (`SESSION/subagents/agent-*.jsonl`), none for another file. */
 const agentFiles = (file: string): string[] => {
@@ -52,7 +47,7 @@ export const billedLedger = (file: string, o: Common & { readonly prices?: strin
   const all = o.allBranches === true ? h : loadHistory(file, { ...loadOptions(o), branches: 'all' })
   const known = new Set(all.messages.map((m) => m.id))
   const agents = h.format === 'claude-code' ? agentFiles(file).flatMap((f) => loadHistory(f, { ...loadOptions(o), branches: 'all' }).messages.filter((m) => !known.has(m.id))) : []
-  return ledgerOf(pricesFrom(o.prices), all.archive, [...all.messages, ...agents])
+  return costLedger({ prices: pricesFrom(o.prices) })([...all.archive, ...all.messages, ...agents])
 }
 
 const usd = (n: number | undefined): string => (n === undefined ? '—' : n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`)
