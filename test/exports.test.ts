@@ -54,6 +54,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'RecordedUsageOptions', 'ReportedUsage', 'smartHeuristic', 'TokenBreakdown', 'usageCorrected',
     'UsageCorrectedOptions', 'UsageEstimates', 'UsageFigures', 'withTokens',
   ],
+  'chatfold/cost': [
+    'Charge', 'chargeOf', 'CostFailure', 'CostLedger', 'costLedger', 'CostLedgerOptions', 'CostLine', 'CostSum',
+    'CostUsage', 'LongContext', 'LongContextC', 'MissingRateFailure', 'Price', 'PriceC', 'PRICES', 'priceOf',
+    'PriceTable', 'PriceTableC', 'withPrices',
+  ],
   'chatfold/tokenizer': [
     'DEFAULT_ENCODING', 'EncodingName', 'EncodingNameC', 'loadedEstimator', 'loadEstimator',
   ],
@@ -159,7 +164,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'PREFIX_INSTRUCTION', 'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
-    'chatStoreContextState', 'ChatStoreContextStateOptions', 'ContextError', 'ContextErrorCode', 'contextMiddleware',
+    'CallAnswer', 'callCostOf', 'CallCostFailure', 'chatStoreContextState', 'ChatStoreContextStateOptions', 'ContextError', 'ContextErrorCode', 'contextMiddleware',
     'ContextMiddlewareOptions', 'ContextOptions', 'contextPrepareStep', 'ContextPrepareStepOptions', 'ContextRecord',
     'contextRecordOf', 'ContextStateStore', 'fromLanguageModelPrompt', 'HttpStoreOptions', 'InProcessStoreOptions',
     'LanguageModelCallOptions', 'LanguageModelPrompt', 'memoryContextState', 'providerOfModel', 'SaveReport',
@@ -178,7 +183,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /** The concept entries: each exports only what its own folder declares. */
-const CONCEPTS = ['message', 'tokens', 'tokenizer', 'history', 'compaction', 'builder', 'store', 'engine', 'adapters', 'counting', 'sessions']
+const CONCEPTS = ['message', 'tokens', 'tokenizer', 'cost', 'history', 'compaction', 'builder', 'store', 'engine', 'adapters', 'counting', 'sessions']
 
 /** About a page of names: an entry longer than this is two concepts. */
 const MAX_NAMES = 80

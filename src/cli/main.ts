@@ -70,7 +70,9 @@ type CommandDef = (program: Command, io: CliIO) => void
 const stats: CommandDef = (program, io) =>
   encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems, and the usage recorded per model next to the estimate')))
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
-    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }) => (await import('./stats.ts')).statsCommand(io, file, o))
+    .option('--cost', 'also the cost of the usage recorded, by model and by day (every branch and the archive, as billed)')
+    .option('--prices <file>', 'with --cost: a JSON list of price rows that replace or add to the built-in table')
+    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string }) => (await import('./stats.ts')).statsCommand(io, file, o))
 
 const prune: CommandDef = (program, io) =>
   output(encodingOption(common(program.command('prune').argument('<file>', 'history file').description('replace old tool results and large arguments by placeholders (pruneToolResults); writes JSONL'))))

@@ -15,6 +15,7 @@ import { type CliIO, progressBar } from './progress.ts'
 import { CliFailure, type Common, EXIT, grouped, showProgress } from './shared.ts'
 import { forLLM, lastCompactionBoundary } from '../history/views.ts'
 import { type ContextTokens, contextTokens, usageCorrected } from '../tokens/usage.ts'
+import { billedLedger, costJson, costLines } from './cost.ts'
 
 /** The figures `stats` prints. */
 export type Stats = {
@@ -159,7 +160,7 @@ export const formatStats = (file: string, format: string, encoding: string, s: S
 }
 
 /** `chatfold stats FILE`: the figures for a person, or as JSON; exit 1 when the tool pairs have problems. */
-export const statsCommand = async (io: CliIO, file: string, o: Common & { readonly encoding: EncodingName; readonly top: number }): Promise<void> => {
+export const statsCommand = async (io: CliIO, file: string, o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string }): Promise<void> => {
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
   const count = countMessage(await loadEstimator(o.encoding))
@@ -168,10 +169,11 @@ export const statsCommand = async (io: CliIO, file: string, o: Common & { readon
   bar.end()
   // what a compaction recorded in the file replaced
   const archived = h.archive.length
+  const ledger = o.cost === true ? billedLedger(file, o, h) : undefined
   io.out(
     o.json === true
-      ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived }, null, 2)}\n`
-      : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${grouped(archived)} messages before the compaction summary are archived`}\n`,
+      ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived, ...(ledger === undefined ? {} : { cost: costJson(ledger) }) }, null, 2)}\n`
+      : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${grouped(archived)} messages before the compaction summary are archived`}${ledger === undefined ? '' : `\n${costLines(ledger).join('\n')}`}\n`,
   )
   if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
 }

@@ -180,7 +180,9 @@ export const usageOf = (message: Rec | undefined): MessageUsage | undefined => {
   if (input === undefined || output === undefined) return undefined
   const cacheRead = num(u['cache_read_input_tokens'])
   const cacheWrite = num(u['cache_creation_input_tokens'])
-  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }) }
+  // the part of the writes cached for an hour, priced apart (2 × input, against 1.25 × for 5 minutes)
+  const cacheWrite1h = isObject(u['cache_creation']) ? num(u['cache_creation']['ephemeral_1h_input_tokens']) : undefined
+  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }), ...(cacheWrite1h === undefined || cacheWrite1h === 0 ? {} : { cacheWrite1h }) }
 }
 
 /** The tool calls (`tool_use` blocks) of an assistant entry: id, name and the prompt a Task/Agent call gave. */

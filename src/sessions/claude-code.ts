@@ -35,7 +35,8 @@
  *   conversation, `normal`.
  * - **Assistant messages** carry `model` (the record's `message.model`), `provider: 'anthropic'`,
  *   `createdAt` (the first record's `timestamp`) and `metadata.usage = { input, output, cacheRead?,
- *   cacheWrite? }` from `message.usage` of the reply's last record, as reported.
+ *   cacheWrite?, cacheWrite1h? }` from `message.usage` of the reply's last record, as reported (`cacheWrite1h`: the
+ *   part of the writes cached for an hour, from `cache_creation.ephemeral_1h_input_tokens`).
  *
  * **Injected user text** gets `metadata.origin` and a kind: `synthetic` when the model saw it (a
  * later assistant message exists on the branch), `display` when it never did (nothing answered it):

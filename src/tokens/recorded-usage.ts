@@ -35,6 +35,8 @@ export type MessageUsage = {
   readonly output: number
   readonly cacheRead?: number
   readonly cacheWrite?: number
+  /** The part of `cacheWrite` cached for one hour, where the provider reports it (Anthropic); the rest is 5 minutes. */
+  readonly cacheWrite1h?: number
   readonly reasoning?: number
 }
 

@@ -117,6 +117,7 @@ describe('every fact of each fixture is in chatfold JSONL', () => {
               output: u['output_tokens'],
               ...(u['cache_read_input_tokens'] === undefined ? {} : { cacheRead: u['cache_read_input_tokens'] }),
               ...(u['cache_creation_input_tokens'] === undefined ? {} : { cacheWrite: u['cache_creation_input_tokens'] }),
+              ...((u['cache_creation'] as Rec | undefined)?.['ephemeral_1h_input_tokens'] ? { cacheWrite1h: (u['cache_creation'] as Rec)['ephemeral_1h_input_tokens'] } : {}),
             }
       expect(m, `reply ${first['message'].id}`).toMatchObject({ role: 'assistant', model: first['message'].model, provider: 'anthropic', createdAt: first['timestamp'] })
       expect(m?.metadata?.['usage']).toEqual(usage)
@@ -153,7 +154,7 @@ describe('a parallel result recorded after the next turn', () => {
   it('the reply split over records of which one hangs off the chain is one message, its usage from its last record', async () => {
     const ms = decoded((await cli('convert', PARALLEL, '--to', 'chatfold-jsonl')).out)
     expect(ms[1]?.parts.map((p) => p.type)).toEqual(['reasoning', 'text', 'tool_call', 'tool_call', 'finish'])
-    expect(ms[1]?.metadata?.['usage']).toEqual({ input: 3, output: 412, cacheRead: 14210, cacheWrite: 6120 })
+    expect(ms[1]?.metadata?.['usage']).toEqual({ input: 3, output: 412, cacheRead: 14210, cacheWrite: 6120, cacheWrite1h: 6120 })
   })
 })
 

@@ -17,6 +17,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/message/', 1], // chatfold/message: roles, parts, one message, decoding failures
   ['src/tokens/', 2], // chatfold/tokens: the token definition, estimators without tables, usage
   ['src/tokenizer/', 3], // chatfold/tokenizer: gpt-tokenizer's encodings, loaded on first use
+  ['src/cost/', 3], // chatfold/cost: a dated price table and the cost of the usage a history records
   ['src/history/', 4], // chatfold/history: a history's views, edits, tool pairs, pruning, renders, JSON
   ['src/compaction/', 5], // chatfold/compaction: when and how to compact
   ['src/builder/', 6], // chatfold/builder: a conversation built from stream events, the Chat container
