@@ -103,7 +103,7 @@ const userMessages = (e: Entry): Message[] => {
     kind: g.origin === undefined ? 'normal' : 'synthetic',
     parts: g.parts,
     ...createdAtOf(e),
-    ...(g.origin === undefined ? {} : { metadata: { origin: g.origin } }),
+    ...(g.origin === undefined ? {} : { metadata: { origin: g.origin, ...(g.origin === 'attachment' && e.attachment !== undefined ? { attachment: e.attachment } : {}) } }),
   }))
 }
 
