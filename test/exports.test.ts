@@ -119,8 +119,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],
   'chatfold/sessions': [
-    'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'fromClaudeCode', 'fromCodexRollout',
-    'fromGeminiCliChat', 'fromOpencodeExport', 'isClaudeCodeRecord', 'readClaudeCode', 'SessionOptions',
+    'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout',
+    'fromGeminiCliChat', 'fromOpencodeExport', 'isClaudeCodeRecord', 'isClineHistory', 'readClaudeCode', 'SessionOptions',
     'SessionRead', 'SkippedLine',
   ],
   'chatfold/node': [

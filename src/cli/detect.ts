@@ -7,6 +7,7 @@
  */
 import { isObject } from '../internal/object.ts'
 import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
+import { isClineHistory } from '../sessions/cline.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -96,6 +97,7 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     if (doc.kind !== 'jsonl') return undefined
     return firstWhere(doc, (v) => isGeminiSession(v) || isGeminiMessage(v) || (isObject(v) && (isObject(v['$set']) || typeof v['$rewindTo'] === 'string')), 'a Gemini CLI recording line (sessionId and projectHash, a message with id and type, $set or $rewindTo)')
   },
+  cline: (doc) => (isClineHistory(json(doc)) ? { why: 'an array of { role, content } messages with modelInfo/metrics, ts on each, or a <task> opening (Cline, Roo Code, Kilo Code api_conversation_history.json)' } : undefined),
   opencode: (doc) => {
     const u = json(doc)
     if (!isObject(u) || !isObject(u['info']) || !Array.isArray(u['messages'])) return undefined
@@ -121,7 +123,7 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
   anthropic: (doc) => {
     const u = json(doc)
     const ms = messagesOf(u)
-    if (ms === undefined || ms.some((m) => !isObject(m) || 'parts' in m || 'tool_calls' in m || 'tool_call_id' in m)) return undefined
+    if (ms === undefined || isClineHistory(u) || ms.some((m) => !isObject(m) || 'parts' in m || 'tool_calls' in m || 'tool_call_id' in m)) return undefined
     const hit = firstOf(blocks(ms), ANTHROPIC_BLOCKS)
     if (hit !== undefined) return { why: `${where(u)}[${hit[1]}] has a ${hit[0]} block (Anthropic)` }
     return isObject(u) && 'system' in u && ms.length > 0 ? { why: 'messages beside a top-level system (Anthropic)' } : undefined

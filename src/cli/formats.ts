@@ -2,7 +2,7 @@
  * The formats the command line reads and writes, as two tables: add a format by adding an entry.
  *
  * Input: chatfold JSONL and JSON, the session files of Claude Code, Codex CLI, Gemini CLI and
- * opencode, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
+ * opencode, Cline / Roo Code / Kilo Code task histories, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
  * request bodies. Detection takes the one format whose signature (`detect.ts`) the document fits; a
  * document that fits none or several is an error naming them; `--from NAME` settles it.
  *
@@ -41,6 +41,7 @@ import { parseJsonText } from '../internal/json.ts'
 import { fromCodexRollout } from '../sessions/codex.ts'
 import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
 import { fromOpencodeExport } from '../sessions/opencode.ts'
+import { fromClineTask } from '../sessions/cline.ts'
 import type { SkippedLine } from '../sessions/shared.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
@@ -69,6 +70,8 @@ export type ReadOptions = {
   readonly branches?: 'active' | 'all'
   readonly subagents?: 'inline' | 'omit'
   readonly extraRecords?: ReadonlyArray<unknown>
+  /** Files read beside the one given, parsed, by name (a Cline task's `ui_messages.json`). */
+  readonly beside?: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -216,6 +219,15 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl)',
     lines: true,
     read: (doc, o) => fromGeminiCliChat(o)(textOf(doc)),
+  },
+  {
+    name: 'cline',
+    description: 'Cline / Roo Code / Kilo Code task (tasks/<id>/api_conversation_history.json; its ui_messages.json beside it is read too)',
+    lines: false,
+    read: (doc, o) =>
+      doc.kind === 'json'
+        ? fromClineTask({ history: doc.value, ...(o.beside?.['ui_messages.json'] === undefined ? {} : { ui: o.beside['ui_messages.json'] }) })
+        : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }]),
   },
   {
     name: 'opencode',

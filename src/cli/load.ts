@@ -171,6 +171,20 @@ const subagentRecords = (file: string): { readonly records: ReadonlyArray<unknow
   return { records, files }
 }
 
+/** The files of these names beside a file, parsed (none for stdin); a file there that is not JSON is a failure naming it. */
+const besideFiles = (file: string, names: ReadonlyArray<string>): Record<string, unknown> => {
+  if (file === '-') return {}
+  const out: Record<string, unknown> = {}
+  for (const n of names) {
+    const f = join(dirname(file), n)
+    if (!existsSync(f)) continue
+    const v = parseJsonText(readText(f))
+    if (E.isLeft(v)) throw new CliFailure(EXIT.input, `${f}: not JSON: ${v.left}`)
+    out[n] = v.right
+  }
+  return out
+}
+
 /** Reads, detects (or takes `--from`) and decodes a history file. */
 export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   const text = readText(file)
@@ -183,18 +197,23 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
     format = found.right.format
   }
   const extra = format.name === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
+  const beside = format.name === 'cline' ? besideFiles(file, ['ui_messages.json']) : {}
   const read = format.read(doc, {
     badLines: o.skipBadLines === true ? 'skip' : 'fail',
     ...(o.branches === undefined ? {} : { branches: o.branches }),
     ...(o.subagents === undefined ? {} : { subagents: o.subagents }),
     ...(extra.records.length === 0 ? {} : { extraRecords: extra.records }),
+    ...(Object.keys(beside).length === 0 ? {} : { beside }),
   })
   if (E.isLeft(read)) {
     const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
     throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
   }
   const readNotes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
-  const more = extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]
+  const more = [
+    ...(extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]),
+    ...Object.keys(beside).map((n) => `read ${join(dirname(file), n)} beside it`),
+  ]
   return { ...read.right, notes: [...more, ...readNotes], format: format.name, bytes: new TextEncoder().encode(text).length }
 }
 

@@ -3,7 +3,7 @@
  * (`readClaudeCode`, `fromClaudeCode`: the active branch of the record tree, compaction, sub-agents),
  * OpenAI Codex CLI rollouts
  * (`fromCodexRollout`), Gemini CLI chat recordings (`fromGeminiCliChat`) and `opencode export` files
- * (`fromOpencodeExport`), each giving the history, what a recorded compaction archived, notes on what
+ * (`fromOpencodeExport`), Cline / Roo Code / Kilo Code task histories (`fromClineTask`), each giving the history, what a recorded compaction archived, notes on what
  * is not part of the conversation, and the lines skipped as bad.
  *
  * @example
@@ -16,6 +16,7 @@ export type { SessionOptions, SessionRead, SkippedLine } from './shared.ts'
 export { fromCodexRollout } from './codex.ts'
 export { fromGeminiCliChat } from './gemini-cli.ts'
 export { fromOpencodeExport } from './opencode.ts'
+export { type ClineTask, fromClineTask, isClineHistory } from './cline.ts'
 export {
   type ClaudeCodeOptions,
   type ClaudeCodeOrigin,
