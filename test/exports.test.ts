@@ -119,8 +119,9 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],
   'chatfold/sessions': [
-    'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout',
-    'fromGeminiCliChat', 'fromOpencodeExport', 'isClaudeCodeRecord', 'isClineHistory', 'readClaudeCode', 'SessionOptions',
+    'ChatExportConversation', 'ChatExportOptions', 'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask',
+    'fromChatGPTExport', 'fromClaudeAiExport', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout', 'fromGeminiCliChat',
+    'fromOpencodeExport', 'isChatGPTExport', 'isClaudeAiExport', 'isClaudeCodeRecord', 'isClineHistory', 'joinConversations', 'readClaudeCode', 'SessionOptions',
     'SessionRead', 'SkippedLine',
   ],
   'chatfold/node': [

@@ -8,6 +8,8 @@
 import { isObject } from '../internal/object.ts'
 import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
 import { isClineHistory } from '../sessions/cline.ts'
+import { isChatGPTExport } from '../sessions/chatgpt.ts'
+import { isClaudeAiExport } from '../sessions/claude-ai.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -97,6 +99,8 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     if (doc.kind !== 'jsonl') return undefined
     return firstWhere(doc, (v) => isGeminiSession(v) || isGeminiMessage(v) || (isObject(v) && (isObject(v['$set']) || typeof v['$rewindTo'] === 'string')), 'a Gemini CLI recording line (sessionId and projectHash, a message with id and type, $set or $rewindTo)')
   },
+  chatgpt: (doc) => (isChatGPTExport(json(doc)) ? { why: 'an array of conversations with mapping and current_node (ChatGPT data export conversations.json)' } : undefined),
+  'claude-ai': (doc) => (isClaudeAiExport(json(doc)) ? { why: 'an array of conversations with uuid and chat_messages (Claude.ai data export conversations.json)' } : undefined),
   cline: (doc) => (isClineHistory(json(doc)) ? { why: 'an array of { role, content } messages with modelInfo/metrics, ts on each, or a <task> opening (Cline, Roo Code, Kilo Code api_conversation_history.json)' } : undefined),
   opencode: (doc) => {
     const u = json(doc)

@@ -2,7 +2,7 @@
  * The formats the command line reads and writes, as two tables: add a format by adding an entry.
  *
  * Input: chatfold JSONL and JSON, the session files of Claude Code, Codex CLI, Gemini CLI and
- * opencode, Cline / Roo Code / Kilo Code task histories, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
+ * opencode, Cline / Roo Code / Kilo Code task histories, the ChatGPT and Claude.ai data exports, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
  * request bodies. Detection takes the one format whose signature (`detect.ts`) the document fits; a
  * document that fits none or several is an error naming them; `--from NAME` settles it.
  *
@@ -42,6 +42,9 @@ import { fromCodexRollout } from '../sessions/codex.ts'
 import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
 import { fromOpencodeExport } from '../sessions/opencode.ts'
 import { fromClineTask } from '../sessions/cline.ts'
+import { fromChatGPTExport } from '../sessions/chatgpt.ts'
+import { fromClaudeAiExport } from '../sessions/claude-ai.ts'
+import { type ChatExportConversation, joinConversations } from '../sessions/chat-export.ts'
 import type { SkippedLine } from '../sessions/shared.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
@@ -179,6 +182,12 @@ const readClaudeCodeText =
   }
 const chatfoldLines = skippingLines(importJSONL)
 
+/** A chat export's conversations read one after another (see `joinConversations`). */
+const chatExport =
+  (from: (o: { readonly branches?: 'active' | 'all' }) => (u: unknown) => E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>>) =>
+  (doc: Doc, o: ReadOptions): E.Either<DecodeFailure, Read> =>
+    doc.kind === 'json' ? E.map(joinConversations)(from(o.branches === undefined ? {} : { branches: o.branches })(doc.value)) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
+
 /** Every input format. */
 export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
   {
@@ -219,6 +228,18 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl)',
     lines: true,
     read: (doc, o) => fromGeminiCliChat(o)(textOf(doc)),
+  },
+  {
+    name: 'chatgpt',
+    description: 'ChatGPT data export (conversations.json: every conversation, one after another)',
+    lines: false,
+    read: chatExport(fromChatGPTExport),
+  },
+  {
+    name: 'claude-ai',
+    description: 'Claude.ai data export (conversations.json: every conversation, one after another)',
+    lines: false,
+    read: chatExport(fromClaudeAiExport),
   },
   {
     name: 'cline',

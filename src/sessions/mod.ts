@@ -3,7 +3,8 @@
  * (`readClaudeCode`, `fromClaudeCode`: the active branch of the record tree, compaction, sub-agents),
  * OpenAI Codex CLI rollouts
  * (`fromCodexRollout`), Gemini CLI chat recordings (`fromGeminiCliChat`) and `opencode export` files
- * (`fromOpencodeExport`), Cline / Roo Code / Kilo Code task histories (`fromClineTask`), each giving the history, what a recorded compaction archived, notes on what
+ * (`fromOpencodeExport`), Cline / Roo Code / Kilo Code task histories (`fromClineTask`), and the ChatGPT and Claude.ai
+ * data exports (`fromChatGPTExport`, `fromClaudeAiExport`: one read per conversation), each giving the history, what a recorded compaction archived, notes on what
  * is not part of the conversation, and the lines skipped as bad.
  *
  * @example
@@ -17,6 +18,9 @@ export { fromCodexRollout } from './codex.ts'
 export { fromGeminiCliChat } from './gemini-cli.ts'
 export { fromOpencodeExport } from './opencode.ts'
 export { type ClineTask, fromClineTask, isClineHistory } from './cline.ts'
+export { type ChatExportConversation, joinConversations } from './chat-export.ts'
+export { type ChatExportOptions, fromChatGPTExport, isChatGPTExport } from './chatgpt.ts'
+export { fromClaudeAiExport, isClaudeAiExport } from './claude-ai.ts'
 export {
   type ClaudeCodeOptions,
   type ClaudeCodeOrigin,

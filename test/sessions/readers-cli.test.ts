@@ -11,6 +11,8 @@ const fixture = (p: string): string => new URL(`../fixtures/${p}`, import.meta.u
 const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['cline', fixture('cline/1767949200000/api_conversation_history.json')],
   ['cline', fixture('roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json')],
+  ['chatgpt', fixture('chatgpt/conversations.json')],
+  ['claude-ai', fixture('claude-ai/conversations.json')],
 ]
 const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
 
