@@ -45,7 +45,7 @@ import { fromClineTask } from '../sessions/cline.ts'
 import { fromChatGPTExport } from '../sessions/chatgpt.ts'
 import { fromClaudeAiExport } from '../sessions/claude-ai.ts'
 import { type ChatExportConversation, joinConversations } from '../sessions/chat-export.ts'
-import type { SkippedLine } from '../sessions/shared.ts'
+import type { SkippedLine } from '../sessions/session-read.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
 // --- documents ---

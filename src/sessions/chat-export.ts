@@ -5,7 +5,7 @@
  * @module
  */
 import type { Message } from '../message/message.ts'
-import type { SessionRead } from './shared.ts'
+import type { SessionRead } from './session-read.ts'
 
 /**
  * One conversation of a chat export (the ChatGPT data export, the Claude.ai export): its id, its

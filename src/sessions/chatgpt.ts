@@ -38,7 +38,8 @@ import type { Message } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatExportConversation } from './chat-export.ts'
-import { counter, type Draft, draft, type Fields, fields, messagesOf, optStr, type Rec, sessionRead } from './shared.ts'
+import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
+import { counter, type Fields, fields, optStr, type Rec } from './_fields.ts'
 
 /**
  * How to read an export: the active branch of each conversation only (the default), or its other

@@ -32,7 +32,8 @@ import type { Part } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatExportConversation } from './chat-export.ts'
 import type { ChatExportOptions } from './chatgpt.ts'
-import { at, counter, type Draft, draft, type Fields, fields, messagesOf, optStr, type Rec, sessionRead } from './shared.ts'
+import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
+import { at, counter, type Fields, fields, optStr, type Rec } from './_fields.ts'
 
 type Tally = { readonly other: ReturnType<typeof counter>; readonly files: ReturnType<typeof counter>; unanswered: number }
 

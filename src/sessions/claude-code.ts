@@ -66,11 +66,11 @@ import { decodeIssue } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import { COMPACTION_KEY, isCompactionSummary } from '../message/compaction-mark.ts'
 import { isObject } from '../internal/object.ts'
-import { type BuildContext, buildChain, indexReplies, indexResults } from './claude-code-build.ts'
-import { decodeEntry, type Entry, isMessageEntry, isResultOnly } from './claude-code-records.ts'
-import { asSubagent, groupRuns, linkRun, mirroredRuns, placeRuns } from './claude-code-runs.ts'
+import { type BuildContext, buildChain, indexReplies, indexResults } from './_claude-code-build.ts'
+import { decodeEntry, type Entry, isMessageEntry, isResultOnly } from './_claude-code-records.ts'
+import { asSubagent, groupRuns, linkRun, mirroredRuns, placeRuns } from './_claude-code-runs.ts'
 
-export type { ClaudeCodeOrigin } from './claude-code-records.ts'
+export type { ClaudeCodeOrigin } from './_claude-code-records.ts'
 
 /**
  * How to read a session file: which branches (`'active'`, the default, or `'all'`), whether sub-agent

@@ -32,8 +32,10 @@ import type { DecodeFailure } from '../message/failure.ts'
 import type { Part } from '../message/part-model.ts'
 import type { MessageUsage } from '../tokens/recorded-usage.ts'
 import { isObject } from '../internal/object.ts'
-import { assistantPart, imagePart, resultText } from './claude-code-records.ts'
-import { at, counter, type Draft, draft, fields, messagesOf, optNum, optStr, type Rec, type SessionRead, sessionRead } from './shared.ts'
+import { assistantPart, imagePart, resultText } from './_claude-code-records.ts'
+import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
+import { at, counter, fields, optNum, optStr, type Rec } from './_fields.ts'
+import { type SessionRead } from './session-read.ts'
 
 /**
  * The files of one task folder, parsed: `history` from `api_conversation_history.json`, and

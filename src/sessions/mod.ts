@@ -13,7 +13,7 @@
  *
  * @module
  */
-export type { SessionOptions, SessionRead, SkippedLine } from './shared.ts'
+export type { SessionOptions, SessionRead, SkippedLine } from './session-read.ts'
 export { fromCodexRollout } from './codex.ts'
 export { fromGeminiCliChat } from './gemini-cli.ts'
 export { fromOpencodeExport } from './opencode.ts'

@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/Either'
 import type { Message } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
-import { callsOf, decodeEntry, type Entry, isAgentTool, isMessageEntry } from './claude-code-records.ts'
+import { callsOf, decodeEntry, type Entry, isAgentTool, isMessageEntry } from './_claude-code-records.ts'
 
 /** Sidechain entries grouped into runs: by `agentId`, else by the root of their parent chain. */
 export const groupRuns = (side: ReadonlyArray<Entry>): Entry[][] => {
