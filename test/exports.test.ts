@@ -119,9 +119,10 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],
   'chatfold/sessions': [
-    'ChatExportConversation', 'ChatExportOptions', 'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask',
-    'fromChatGPTExport', 'fromClaudeAiExport', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout', 'fromGeminiCliChat',
-    'fromOpencodeExport', 'isChatGPTExport', 'isClaudeAiExport', 'isClaudeCodeRecord', 'isClineHistory', 'joinConversations', 'readClaudeCode', 'SessionOptions',
+    'ChatExportConversation', 'ChatExportOptions', 'ChatExportZip', 'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask',
+    'fromChatExportZip', 'fromChatGPTExport', 'fromClaudeAiExport', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout', 'fromGeminiCliChat',
+    'fromOpencodeExport', 'fromPiSession', 'isChatGPTExport', 'isClaudeAiExport', 'isClaudeCodeRecord', 'isClineHistory', 'isPiSessionLine',
+    'joinConversations', 'readClaudeCode', 'SessionOptions',
     'SessionRead', 'SkippedLine',
   ],
   'chatfold/node': [

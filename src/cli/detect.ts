@@ -10,6 +10,7 @@ import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
 import { isClineHistory } from '../sessions/cline.ts'
 import { isChatGPTExport } from '../sessions/chatgpt.ts'
 import { isClaudeAiExport } from '../sessions/claude-ai.ts'
+import { isPiSessionLine } from '../sessions/pi.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -99,6 +100,7 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     if (doc.kind !== 'jsonl') return undefined
     return firstWhere(doc, (v) => isGeminiSession(v) || isGeminiMessage(v) || (isObject(v) && (isObject(v['$set']) || typeof v['$rewindTo'] === 'string')), 'a Gemini CLI recording line (sessionId and projectHash, a message with id and type, $set or $rewindTo)')
   },
+  pi: (doc) => (doc.kind === 'jsonl' ? firstWhere({ ...doc, head: doc.head.slice(0, 1) }, isPiSessionLine, 'a pi session header or entry (type, id, parentId, timestamp)') : undefined),
   chatgpt: (doc) => (isChatGPTExport(json(doc)) ? { why: 'an array of conversations with mapping and current_node (ChatGPT data export conversations.json)' } : undefined),
   'claude-ai': (doc) => (isClaudeAiExport(json(doc)) ? { why: 'an array of conversations with uuid and chat_messages (Claude.ai data export conversations.json)' } : undefined),
   cline: (doc) => (isClineHistory(json(doc)) ? { why: 'an array of { role, content } messages with modelInfo/metrics, ts on each, or a <task> opening (Cline, Roo Code, Kilo Code api_conversation_history.json)' } : undefined),

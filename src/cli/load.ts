@@ -9,6 +9,8 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { parseJsonText } from '../internal/json.ts'
+import { fromChatExportZip } from '../sessions/chat-export-zip.ts'
+import { joinConversations } from '../sessions/chat-export.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
 import { CliFailure, type Common, EXIT } from './shared.ts'
@@ -185,8 +187,32 @@ const besideFiles = (file: string, names: ReadonlyArray<string>): Record<string,
   return out
 }
 
+/** The bytes of a file, or `undefined` when it cannot be read (reading its text then says why). */
+const readBytes = (file: string): Uint8Array | undefined => {
+  try {
+    return new Uint8Array(readFileSync(file))
+  } catch {
+    return undefined
+  }
+}
+
+/** A chat export's zip, read as downloaded: its conversations one after another. */
+const loadZip = (file: string, bytes: Uint8Array, o: LoadOptions): Loaded => {
+  const r = fromChatExportZip(o.branches === undefined ? {} : { branches: o.branches })(bytes)
+  if (E.isLeft(r)) throw new CliFailure(EXIT.input, `cannot read ${file} as a chat export's zip:\n${describeFailure(file, r.left)}`)
+  const read = joinConversations(r.right.conversations)
+  return { ...read, notes: [`read ${file} as a ${r.right.format} export's zip`, ...read.notes], format: r.right.format, bytes: bytes.length }
+}
+
+/** Whether bytes open as a zip archive does (`PK\x03\x04`). */
+const isZip = (b: Uint8Array): boolean => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04
+
 /** Reads, detects (or takes `--from`) and decodes a history file. */
 export const loadHistory = (file: string, o: LoadOptions): Loaded => {
+  if (file !== '-' && (o.from === undefined || o.from === 'chatgpt' || o.from === 'claude-ai')) {
+    const bytes = readBytes(file)
+    if (bytes !== undefined && isZip(bytes)) return loadZip(file, bytes, o)
+  }
   const text = readText(file)
   const forced = o.from === undefined ? undefined : namedFormat(o.from)
   const doc = docOf(file, text)

@@ -241,7 +241,7 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
   } else if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) left out (--all-branches reads them)`)
   if (t.wrapped > 0) notes.push(`${t.wrapped} tool call${t.wrapped === 1 ? '' : 's'} whose input is code, not a JSON object, carried as { "input": code }`)
   if (t.orphans > 0) notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)
-  if (t.assets.size() > 0) notes.push(`files and images the export keeps beside conversations.json, named in metadata (assets, attachments), not read: ${t.assets.text()}`)
+  if (t.assets.size() > 0) notes.push(`files and images the export keeps beside conversations.json, named in metadata (assets, attachments): ${t.assets.text()}`)
   if (t.other.size() > 0) notes.push(`content of a type not read as parts, kept as it came in metadata.content: ${t.other.text()}`)
   const title = optStr(c, 'title')
   return { id, ...(title === undefined ? {} : { title }), ...seconds(c['create_time']), read: sessionRead({ messages, archive: [], notes, skipped: [] }) }

@@ -4,7 +4,8 @@
  * OpenAI Codex CLI rollouts
  * (`fromCodexRollout`), Gemini CLI chat recordings (`fromGeminiCliChat`) and `opencode export` files
  * (`fromOpencodeExport`), Cline / Roo Code / Kilo Code task histories (`fromClineTask`), and the ChatGPT and Claude.ai
- * data exports (`fromChatGPTExport`, `fromClaudeAiExport`: one read per conversation), each giving the history, what a recorded compaction archived, notes on what
+ * data exports (`fromChatGPTExport`, `fromClaudeAiExport`: one read per conversation; their zip as
+ * downloaded: `fromChatExportZip`), pi sessions (`fromPiSession`), each giving the history, what a recorded compaction archived, notes on what
  * is not part of the conversation, and the lines skipped as bad.
  *
  * @example
@@ -21,6 +22,8 @@ export { type ClineTask, fromClineTask, isClineHistory } from './cline.ts'
 export { type ChatExportConversation, joinConversations } from './chat-export.ts'
 export { type ChatExportOptions, fromChatGPTExport, isChatGPTExport } from './chatgpt.ts'
 export { fromClaudeAiExport, isClaudeAiExport } from './claude-ai.ts'
+export { type ChatExportZip, fromChatExportZip } from './chat-export-zip.ts'
+export { fromPiSession, isPiSessionLine } from './pi.ts'
 export {
   type ClaudeCodeOptions,
   type ClaudeCodeOrigin,
