@@ -17,7 +17,9 @@
  *   (its id the message id; its text the arguments when it is a JSON object, else `{ "input": text }`),
  *   and the `tool` messages after it (author `name` the tool) its result: execution output, browsing
  *   display, a quote, an error (`system_error`, an error result). A tool message with no call before
- *   it stays a `display` message with `metadata.origin = 'tool'`.
+ *   it stays a `display` message with `metadata.origin = 'tool'`; a call with no tool message after
+ *   it is followed by a `synthetic` one saying the export holds no result (`metadata.origin =
+ *   'export'`), so every target pairs it.
  * - **Reasoning**: `thoughts` become reasoning parts of the next assistant message (summary and
  *   content); a `reasoning_recap` ("Thought for 8s") is kept as that message's
  *   `metadata.reasoningRecap`.
@@ -81,7 +83,7 @@ const argumentsOf = (text: string): { readonly arguments: string; readonly wrapp
   return { arguments: JSON.stringify({ input: text }), wrapped: true }
 }
 
-type Tally = { readonly assets: ReturnType<typeof counter>; readonly other: ReturnType<typeof counter>; wrapped: number; orphans: number }
+type Tally = { readonly assets: ReturnType<typeof counter>; readonly other: ReturnType<typeof counter>; wrapped: number; orphans: number; unanswered: number }
 
 /** The messages of one chain of nodes (root first). */
 const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
@@ -89,6 +91,16 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
   let thoughts: Part[] = []
   let recap: string | undefined
   const open: Array<{ id: string; name: string; result: Draft | undefined }> = []
+  // a call the export holds no tool message for is answered by a synthetic message saying so
+  const close = (when: { readonly createdAt?: string }): void => {
+    const unanswered = open.filter((x) => x.result === undefined)
+    if (unanswered.length > 0) {
+      t.unanswered += unanswered.length
+      const parts = unanswered.map((x): Part => ({ type: 'tool_result', toolCallId: x.id, name: x.name, content: '(the export holds no result of this call)', isError: false }))
+      out.push(draft({ id: `${unanswered[0]?.id ?? 'call'}.unanswered`, role: 'tool', kind: 'synthetic', parts, ...when, metadata: { origin: 'export' } }))
+    }
+    open.length = 0
+  }
   for (const n of chain) {
     const m = n.message
     if (m === undefined) continue
@@ -160,7 +172,7 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
       }
       if (text !== '') parts.push({ type: 'text', text })
     }
-    if (role === 'user') open.length = 0
+    if (role === 'user') close(when)
     const model = optStr(meta, 'model_slug')
     const d = draft({
       id: n.id,
@@ -174,6 +186,7 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
     if (d.parts.length === 0 && Object.keys(d.metadata).length === 0) continue
     out.push(d)
   }
+  close({})
   return [...messagesOf(out)]
 }
 
@@ -222,7 +235,7 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
     if (nodes.size > 0) f.fail(`${at}.current_node`, 'a node of the mapping', c['current_node'])
     return undefined
   }
-  const t: Tally = { assets: counter(), other: counter(), wrapped: 0, orphans: 0 }
+  const t: Tally = { assets: counter(), other: counter(), wrapped: 0, orphans: 0, unanswered: 0 }
   const active = chainTo(current, nodes, new Set())
   const onActive = new Set(active.map((n) => n.id))
   const messages = readChain(active, t)
@@ -240,6 +253,7 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
     if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) read after the active one, as display messages`)
   } else if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) left out (--all-branches reads them)`)
   if (t.wrapped > 0) notes.push(`${t.wrapped} tool call${t.wrapped === 1 ? '' : 's'} whose input is code, not a JSON object, carried as { "input": code }`)
+  if (t.unanswered > 0) notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
   if (t.orphans > 0) notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)
   if (t.assets.size() > 0) notes.push(`files and images the export keeps beside conversations.json, named in metadata (assets, attachments): ${t.assets.text()}`)
   if (t.other.size() > 0) notes.push(`content of a type not read as parts, kept as it came in metadata.content: ${t.other.text()}`)

@@ -65,6 +65,26 @@ describe('the ChatGPT data export', () => {
     expect(first.notes).toContain('1 other branch (an edit or a regeneration) left out (--all-branches reads them)')
   })
 
+  it('a call the export holds no tool message for is followed by a synthetic result saying so', () => {
+    const node = (id: string, parent: string | null, children: string[], message: Rec | null) => ({ id, parent, children, message })
+    const r = fromChatGPTExport()([
+      {
+        id: 'c',
+        current_node: 'u2',
+        mapping: {
+          u1: node('u1', null, ['a1'], { id: 'u1', author: { role: 'user' }, content: { content_type: 'text', parts: ['Take a screenshot'] } }),
+          a1: node('a1', 'u1', ['u2'], { id: 'a1', author: { role: 'assistant' }, recipient: 'computer.do', content: { content_type: 'code', text: '{"action":"screenshot"}' } }),
+          u2: node('u2', 'a1', [], { id: 'u2', author: { role: 'user' }, content: { content_type: 'text', parts: ['Never mind'] } }),
+        },
+      },
+    ])
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const ms = (r.right[0] as (typeof r.right)[number]).read
+    expect(ms.messages.map((m) => `${m.role}/${m.kind}`)).toEqual(['user/normal', 'assistant/normal', 'tool/synthetic', 'user/normal'])
+    expect(ms.messages[2]?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'a1', content: '(the export holds no result of this call)' })
+    expect(ms.notes).toContain('1 tool call with no result in the export followed by a synthetic tool message saying so')
+  })
+
   it('names a current_node that is not in the mapping', () => {
     const bad = fromChatGPTExport()([{ id: 'c', mapping: { a: { id: 'a', message: null, parent: null, children: [] } }, current_node: 'zz' }])
     expect(E.isLeft(bad) && bad.left[0]?.path).toBe('[0].current_node')
