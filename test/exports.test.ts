@@ -120,8 +120,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   'chatfold/sessions': [
     'ChatExportConversation', 'ChatExportOptions', 'ChatExportZip', 'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask',
-    'fromChatExportZip', 'fromChatGPTExport', 'fromClaudeAiExport', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout', 'fromGeminiCliChat',
-    'fromOpencodeExport', 'fromPiSession', 'isChatGPTExport', 'isClaudeAiExport', 'isClaudeCodeRecord', 'isClineHistory', 'isPiSessionLine',
+    'fromChatExportZip', 'fromChatGPTExport', 'fromClaudeAiExport', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout', 'fromCopilotChatSession', 'fromGeminiCliChat',
+    'fromOpencodeExport', 'fromPiSession', 'isChatGPTExport', 'isClaudeAiExport', 'isClaudeCodeRecord', 'isClineHistory', 'isCopilotChatSession', 'isPiSessionLine',
     'joinConversations', 'readClaudeCode', 'SessionOptions',
     'SessionRead', 'SkippedLine',
   ],

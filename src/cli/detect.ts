@@ -11,6 +11,7 @@ import { isClineHistory } from '../sessions/cline.ts'
 import { isChatGPTExport } from '../sessions/chatgpt.ts'
 import { isClaudeAiExport } from '../sessions/claude-ai.ts'
 import { isPiSessionLine } from '../sessions/pi.ts'
+import { isCopilotChatSession } from '../sessions/copilot.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -100,6 +101,7 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     if (doc.kind !== 'jsonl') return undefined
     return firstWhere(doc, (v) => isGeminiSession(v) || isGeminiMessage(v) || (isObject(v) && (isObject(v['$set']) || typeof v['$rewindTo'] === 'string')), 'a Gemini CLI recording line (sessionId and projectHash, a message with id and type, $set or $rewindTo)')
   },
+  copilot: (doc) => (doc.kind === 'json' ? (isCopilotChatSession(doc.value) ? { why: 'sessionId, version and requests (GitHub Copilot chat session)' } : undefined) : firstWhere({ ...doc, head: doc.head.slice(0, 1) }, isCopilotChatSession, 'a first snapshot { kind: 0, v: { requests } } (GitHub Copilot chat session journal)')),
   pi: (doc) => (doc.kind === 'jsonl' ? firstWhere({ ...doc, head: doc.head.slice(0, 1) }, isPiSessionLine, 'a pi session header or entry (type, id, parentId, timestamp)') : undefined),
   chatgpt: (doc) => (isChatGPTExport(json(doc)) ? { why: 'an array of conversations with mapping and current_node (ChatGPT data export conversations.json)' } : undefined),
   'claude-ai': (doc) => (isClaudeAiExport(json(doc)) ? { why: 'an array of conversations with uuid and chat_messages (Claude.ai data export conversations.json)' } : undefined),

@@ -2,7 +2,7 @@
  * The formats the command line reads and writes, as two tables: add a format by adding an entry.
  *
  * Input: chatfold JSONL and JSON, the session files of Claude Code, Codex CLI, Gemini CLI and
- * opencode, Cline / Roo Code / Kilo Code task histories, the ChatGPT and Claude.ai data exports (or their zip), pi sessions, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
+ * opencode, Cline / Roo Code / Kilo Code task histories, the ChatGPT and Claude.ai data exports (or their zip), pi sessions, GitHub Copilot chat sessions, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
  * request bodies. Detection takes the one format whose signature (`detect.ts`) the document fits; a
  * document that fits none or several is an error naming them; `--from NAME` settles it.
  *
@@ -45,6 +45,7 @@ import { fromClineTask } from '../sessions/cline.ts'
 import { fromChatGPTExport } from '../sessions/chatgpt.ts'
 import { fromClaudeAiExport } from '../sessions/claude-ai.ts'
 import { fromPiSession } from '../sessions/pi.ts'
+import { fromCopilotChatSession } from '../sessions/copilot.ts'
 import { type ChatExportConversation, joinConversations } from '../sessions/chat-export.ts'
 import type { SkippedLine } from '../sessions/session-read.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
@@ -229,6 +230,12 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl)',
     lines: true,
     read: (doc, o) => fromGeminiCliChat(o)(textOf(doc)),
+  },
+  {
+    name: 'copilot',
+    description: 'GitHub Copilot chat session of VS Code (workspaceStorage/<hash>/chatSessions/<id>.json or .jsonl)',
+    lines: false,
+    read: (doc) => fromCopilotChatSession(textOf(doc)),
   },
   {
     name: 'pi',

@@ -13,6 +13,8 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['cline', fixture('roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json')],
   ['chatgpt', fixture('chatgpt/conversations.json')],
   ['claude-ai', fixture('claude-ai/conversations.json')],
+  ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json')],
+  ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl')],
   ['pi', fixture('pi/2026-02-20T20-17-00-000Z_1a6f6bc4-2e7d-4c1a-9b8e-5f0d3c2a1b90.jsonl')],
 ]
 const PROVIDERS: ReadonlyArray<RequestProvider> = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk']
