@@ -124,8 +124,10 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],
   'chatfold/sessions': [
-    'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'fromClaudeCode', 'fromCodexRollout',
-    'fromGeminiCliChat', 'fromOpencodeExport', 'isClaudeCodeRecord', 'readClaudeCode', 'SessionOptions',
+    'ChatExportConversation', 'ChatExportOptions', 'ChatExportZip', 'ClaudeCodeOptions', 'ClaudeCodeOrigin', 'ClaudeCodeSession', 'ClineTask',
+    'fromChatExportZip', 'fromChatGPTExport', 'fromClaudeAiExport', 'fromClaudeCode', 'fromClineTask', 'fromCodexRollout', 'fromCopilotChatSession', 'fromGeminiCliChat',
+    'fromOpencodeExport', 'fromPiSession', 'isChatGPTExport', 'isClaudeAiExport', 'isClaudeCodeRecord', 'isClineHistory', 'isCopilotChatSession', 'isPiSessionLine',
+    'joinConversations', 'readClaudeCode', 'SessionOptions',
     'SessionRead', 'SkippedLine',
   ],
   'chatfold/node': [

@@ -9,6 +9,11 @@ import { isObject } from '../internal/object.ts'
 import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
 import { messagesOf, where } from '../adapters/shape.ts'
 import { wireApiRows } from '../adapters/wire-apis.ts'
+import { isClineHistory } from '../sessions/cline.ts'
+import { isChatGPTExport } from '../sessions/chatgpt.ts'
+import { isClaudeAiExport } from '../sessions/claude-ai.ts'
+import { isPiSessionLine } from '../sessions/pi.ts'
+import { isCopilotChatSession } from '../sessions/copilot.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -79,6 +84,11 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     if (doc.kind !== 'jsonl') return undefined
     return firstWhere(doc, (v) => isGeminiSession(v) || isGeminiMessage(v) || (isObject(v) && (isObject(v['$set']) || typeof v['$rewindTo'] === 'string')), 'a Gemini CLI recording line (sessionId and projectHash, a message with id and type, $set or $rewindTo)')
   },
+  copilot: (doc) => (doc.kind === 'json' ? (isCopilotChatSession(doc.value) ? { why: 'sessionId, version and requests (GitHub Copilot chat session)' } : undefined) : firstWhere({ ...doc, head: doc.head.slice(0, 1) }, isCopilotChatSession, 'a first snapshot { kind: 0, v: { requests } } (GitHub Copilot chat session journal)')),
+  pi: (doc) => (doc.kind === 'jsonl' ? firstWhere({ ...doc, head: doc.head.slice(0, 1) }, isPiSessionLine, 'a pi session header or entry (type, id, parentId, timestamp)') : undefined),
+  chatgpt: (doc) => (isChatGPTExport(json(doc)) ? { why: 'an array of conversations with mapping and current_node (ChatGPT data export conversations.json)' } : undefined),
+  'claude-ai': (doc) => (isClaudeAiExport(json(doc)) ? { why: 'an array of conversations with uuid and chat_messages (Claude.ai data export conversations.json)' } : undefined),
+  cline: (doc) => (isClineHistory(json(doc)) ? { why: 'an array of { role, content } messages with modelInfo/metrics, ts on each, or a <task> opening (Cline, Roo Code, Kilo Code api_conversation_history.json)' } : undefined),
   opencode: (doc) => {
     const u = json(doc)
     if (!isObject(u) || !isObject(u['info']) || !Array.isArray(u['messages'])) return undefined
@@ -93,6 +103,9 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
     const v4 = ms.findIndex((m) => isObject(m) && 'content' in m)
     return { why: `${where(u)}[*] each have id, role and parts${v4 < 0 ? '' : ` (${where(u)}[${v4}] also has a legacy content, which parts win over)`}` }
   },
-  // each wire API's request body, by the shape in its row
-  ...Object.fromEntries(wireApiRows.map((row) => [row.api, (doc: Doc): Fit | undefined => row.shape(json(doc))])),
+  // each wire API's request body, by the shape in its row; a Cline task history is Anthropic-shaped
+  // messages too, and is read as the task history it is
+  ...Object.fromEntries(
+    wireApiRows.map((row) => [row.api, (doc: Doc): Fit | undefined => (row.api === 'anthropic' && isClineHistory(json(doc)) ? undefined : row.shape(json(doc)))]),
+  ),
 }

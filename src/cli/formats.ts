@@ -2,7 +2,7 @@
  * The formats the command line reads and writes, as two tables: add a format by adding an entry.
  *
  * Input: chatfold JSONL and JSON, the session files of Claude Code, Codex CLI, Gemini CLI and
- * opencode, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
+ * opencode, Cline / Roo Code / Kilo Code task histories, the ChatGPT and Claude.ai data exports (or their zip), pi sessions, GitHub Copilot chat sessions, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses, Anthropic and Gemini
  * request bodies. Detection takes the one format whose signature (`detect.ts`) the document fits; a
  * document that fits none or several is an error naming them; `--from NAME` settles it.
  *
@@ -29,7 +29,13 @@ import { parseJsonText } from '../internal/json.ts'
 import { fromCodexRollout } from '../sessions/codex.ts'
 import { fromGeminiCliChat } from '../sessions/gemini-cli.ts'
 import { fromOpencodeExport } from '../sessions/opencode.ts'
-import type { SkippedLine } from '../sessions/shared.ts'
+import { fromClineTask } from '../sessions/cline.ts'
+import { fromChatGPTExport } from '../sessions/chatgpt.ts'
+import { fromClaudeAiExport } from '../sessions/claude-ai.ts'
+import { fromPiSession } from '../sessions/pi.ts'
+import { fromCopilotChatSession } from '../sessions/copilot.ts'
+import { type ChatExportConversation, joinConversations } from '../sessions/chat-export.ts'
+import type { SkippedLine } from '../sessions/session-read.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
 
 // --- documents ---
@@ -57,6 +63,8 @@ export type ReadOptions = {
   readonly branches?: 'active' | 'all'
   readonly subagents?: 'inline' | 'omit'
   readonly extraRecords?: ReadonlyArray<unknown>
+  /** Files read beside the one given, parsed, by name (a Cline task's `ui_messages.json`). */
+  readonly beside?: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -164,6 +172,12 @@ const readClaudeCodeText =
   }
 const chatfoldLines = skippingLines(importJSONL)
 
+/** A chat export's conversations read one after another (see `joinConversations`). */
+const chatExport =
+  (from: (o: { readonly branches?: 'active' | 'all' }) => (u: unknown) => E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>>) =>
+  (doc: Doc, o: ReadOptions): E.Either<DecodeFailure, Read> =>
+    doc.kind === 'json' ? E.map(joinConversations)(from(o.branches === undefined ? {} : { branches: o.branches })(doc.value)) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
+
 /** Every input format. */
 export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
   {
@@ -204,6 +218,39 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl)',
     lines: true,
     read: (doc, o) => fromGeminiCliChat(o)(textOf(doc)),
+  },
+  {
+    name: 'copilot',
+    description: 'GitHub Copilot chat session of VS Code (workspaceStorage/<hash>/chatSessions/<id>.json or .jsonl)',
+    lines: false,
+    read: (doc) => fromCopilotChatSession(textOf(doc)),
+  },
+  {
+    name: 'pi',
+    description: 'pi coding agent session (~/.pi/agent/sessions/--<path>--/<timestamp>_<uuid>.jsonl)',
+    lines: true,
+    read: (doc, o) => fromPiSession(o)(textOf(doc)),
+  },
+  {
+    name: 'chatgpt',
+    description: 'ChatGPT data export (conversations.json: every conversation, one after another)',
+    lines: false,
+    read: chatExport(fromChatGPTExport),
+  },
+  {
+    name: 'claude-ai',
+    description: 'Claude.ai data export (conversations.json: every conversation, one after another)',
+    lines: false,
+    read: chatExport(fromClaudeAiExport),
+  },
+  {
+    name: 'cline',
+    description: 'Cline / Roo Code / Kilo Code task (tasks/<id>/api_conversation_history.json; its ui_messages.json beside it is read too)',
+    lines: false,
+    read: (doc, o) =>
+      doc.kind === 'json'
+        ? fromClineTask({ history: doc.value, ...(o.beside?.['ui_messages.json'] === undefined ? {} : { ui: o.beside['ui_messages.json'] }) })
+        : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }]),
   },
   {
     name: 'opencode',

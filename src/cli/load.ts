@@ -9,6 +9,8 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { parseJsonText } from '../internal/json.ts'
+import { fromChatExportZip } from '../sessions/chat-export-zip.ts'
+import { joinConversations } from '../sessions/chat-export.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
 import { CliFailure, type Common, EXIT } from './shared.ts'
@@ -171,8 +173,46 @@ const subagentRecords = (file: string): { readonly records: ReadonlyArray<unknow
   return { records, files }
 }
 
+/** The files of these names beside a file, parsed (none for stdin); a file there that is not JSON is a failure naming it. */
+const besideFiles = (file: string, names: ReadonlyArray<string>): Record<string, unknown> => {
+  if (file === '-') return {}
+  const out: Record<string, unknown> = {}
+  for (const n of names) {
+    const f = join(dirname(file), n)
+    if (!existsSync(f)) continue
+    const v = parseJsonText(readText(f))
+    if (E.isLeft(v)) throw new CliFailure(EXIT.input, `${f}: not JSON: ${v.left}`)
+    out[n] = v.right
+  }
+  return out
+}
+
+/** The bytes of a file, or `undefined` when it cannot be read (reading its text then says why). */
+const readBytes = (file: string): Uint8Array | undefined => {
+  try {
+    return new Uint8Array(readFileSync(file))
+  } catch {
+    return undefined
+  }
+}
+
+/** A chat export's zip, read as downloaded: its conversations one after another. */
+const loadZip = (file: string, bytes: Uint8Array, o: LoadOptions): Loaded => {
+  const r = fromChatExportZip(o.branches === undefined ? {} : { branches: o.branches })(bytes)
+  if (E.isLeft(r)) throw new CliFailure(EXIT.input, `cannot read ${file} as a chat export's zip:\n${describeFailure(file, r.left)}`)
+  const read = joinConversations(r.right.conversations)
+  return { ...read, notes: [`read ${file} as a ${r.right.format} export's zip`, ...read.notes], format: r.right.format, bytes: bytes.length }
+}
+
+/** Whether bytes open as a zip archive does (`PK\x03\x04`). */
+const isZip = (b: Uint8Array): boolean => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04
+
 /** Reads, detects (or takes `--from`) and decodes a history file. */
 export const loadHistory = (file: string, o: LoadOptions): Loaded => {
+  if (file !== '-' && (o.from === undefined || o.from === 'chatgpt' || o.from === 'claude-ai')) {
+    const bytes = readBytes(file)
+    if (bytes !== undefined && isZip(bytes)) return loadZip(file, bytes, o)
+  }
   const text = readText(file)
   const forced = o.from === undefined ? undefined : namedFormat(o.from)
   const doc = docOf(file, text)
@@ -183,18 +223,23 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
     format = found.right.format
   }
   const extra = format.name === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
+  const beside = format.name === 'cline' ? besideFiles(file, ['ui_messages.json']) : {}
   const read = format.read(doc, {
     badLines: o.skipBadLines === true ? 'skip' : 'fail',
     ...(o.branches === undefined ? {} : { branches: o.branches }),
     ...(o.subagents === undefined ? {} : { subagents: o.subagents }),
     ...(extra.records.length === 0 ? {} : { extraRecords: extra.records }),
+    ...(Object.keys(beside).length === 0 ? {} : { beside }),
   })
   if (E.isLeft(read)) {
     const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
     throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
   }
   const readNotes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
-  const more = extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]
+  const more = [
+    ...(extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]),
+    ...Object.keys(beside).map((n) => `read ${join(dirname(file), n)} beside it`),
+  ]
   return { ...read.right, notes: [...more, ...readNotes], format: format.name, bytes: new TextEncoder().encode(text).length }
 }
 

@@ -48,11 +48,14 @@
  * | `<local-command-stdout>`, `<bash-input>`, `<bash-stdout>`, … | `local-command` |
  * | `[Request interrupted by user…]` | `interrupt` |
  * | `<system-reminder>…` | `system-reminder` |
+ * | an `attachment` record's text (see below) | `attachment` |
  * | any other text of an `isMeta: true` record (caveats, skill bodies, hook context) | `meta` |
  *
  * A prompt the user typed while a reply was running, kept as an `attachment` record of type
- * `queued_command`, reads as a user message like any other (other attachments are skipped and
- * counted). A user record whose blocks have different origins becomes one message per run of blocks. The
+ * `queued_command`, reads as a user message like any other. Any other attachment (the context
+ * Claude Code puts into the prompt: hook output, a file edited outside, memory files) reads as an
+ * injected user message with origin `attachment` and the attachment's other fields as
+ * `metadata.attachment`; one that holds no text (a hook's success) is skipped and counted by type. A user record whose blocks have different origins becomes one message per run of blocks. The
  * assistant records Claude Code writes itself (model `<synthetic>`: an API error, "No response
  * requested.") are `display` messages (an API error's text also as the message's `error`).
  *
@@ -64,11 +67,11 @@ import { decodeIssue } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import { COMPACTION_KEY, isCompactionSummary } from '../message/compaction-mark.ts'
 import { isObject } from '../internal/object.ts'
-import { type BuildContext, buildChain, indexReplies, indexResults } from './claude-code-build.ts'
-import { decodeEntry, type Entry, isMessageEntry, isResultOnly } from './claude-code-records.ts'
-import { asSubagent, groupRuns, linkRun, mirroredRuns, placeRuns } from './claude-code-runs.ts'
+import { type BuildContext, buildChain, indexReplies, indexResults } from './_claude-code-build.ts'
+import { decodeEntry, type Entry, isMessageEntry, isResultOnly } from './_claude-code-records.ts'
+import { asSubagent, groupRuns, linkRun, mirroredRuns, placeRuns } from './_claude-code-runs.ts'
 
-export type { ClaudeCodeOrigin } from './claude-code-records.ts'
+export type { ClaudeCodeOrigin } from './_claude-code-records.ts'
 
 /**
  * How to read a session file: which branches (`'active'`, the default, or `'all'`), whether sub-agent
@@ -157,8 +160,42 @@ const chainTo = (leaf: Entry, byUuid: ReadonlyMap<string, Entry>, all: ReadonlyA
   return path.reverse()
 }
 
-const readEntries = (options: ClaudeCodeOptions, entries: ReadonlyArray<Entry>): ClaudeCodeSession => {
+/**
+ * The main records with their parent links mended: a record whose parent is not in the file (the
+ * line holding it was skipped as bad, or the file was cut) follows the record before it in the file;
+ * so does a message record with no `parentUuid` field, and every record of a file where no record
+ * links to a parent (the Claude Code-shaped files other tools write). Records without a `uuid` are
+ * given their place (`record-N`) so others can follow them. The note says how many were mended.
+ */
+const mendLinks = (entries: ReadonlyArray<Entry>, notes: string[]): Entry[] => {
+  const known = new Set(entries.flatMap((e) => (e.uuid === undefined || e.sidechain ? [] : [e.uuid])))
+  const unlinked = !entries.some((e) => !e.sidechain && isMessageEntry(e) && e.parent !== undefined)
+  let dangling = 0
+  let linear = 0
+  let before: string | undefined
+  const out = entries.map((e) => {
+    if (e.sidechain) return e
+    const uuid = e.uuid ?? (isMessageEntry(e) ? `record-${e.index + 1}` : undefined)
+    let parent = e.parent
+    const boundary = e.type === 'system' && e.subtype === 'compact_boundary'
+    if (parent !== undefined && !known.has(parent) && before !== undefined) {
+      parent = before
+      dangling++
+    } else if (parent === undefined && before !== undefined && !boundary && isMessageEntry(e) && (unlinked || !('parentUuid' in e.record))) {
+      parent = before
+      linear++
+    }
+    if (uuid !== undefined) before = uuid
+    return parent === e.parent && uuid === e.uuid ? e : { ...e, uuid, parent }
+  })
+  if (dangling > 0) notes.push(`${dangling} record${dangling === 1 ? '' : 's'} whose parent is not in the file (a line skipped as bad, or a file cut short) read as following the record before ${dangling === 1 ? 'it' : 'them'}`)
+  if (linear > 0) notes.push(`${linear} message record${linear === 1 ? '' : 's'} without a parent link read in file order, as one conversation`)
+  return out
+}
+
+const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): ClaudeCodeSession => {
   const notes: string[] = []
+  const entries = mendLinks(given, notes)
   const skippedAt = new Map<string, { n: number; first: number }>()
   const skip = (why: string, at: number): void => {
     const s = skippedAt.get(why)
@@ -239,7 +276,7 @@ const readEntries = (options: ClaudeCodeOptions, entries: ReadonlyArray<Entry>):
   // records read as nothing
   for (const e of main) {
     if (ctx.consumed.has(e.index) || (e.type === 'system' && e.subtype === 'compact_boundary' && onActive.has(e.index))) continue
-    if (!isMessageEntry(e)) skip(e.type, e.index)
+    if (!isMessageEntry(e)) skip(e.type === 'attachment' && isObject(e.record['attachment']) && typeof e.record['attachment']['type'] === 'string' ? `attachment (${e.record['attachment']['type']}, no text)` : e.type, e.index)
     else if (options.branches !== 'all' && !onActive.has(e.index)) skip('abandoned branch', e.index)
     else if (isResultOnly(e)) skip('tool results without a call', e.index)
   }

@@ -22,25 +22,12 @@ import type { Part } from '../message/part-model.ts'
 import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { referenceOf } from '../adapters/openai/responses.ts'
-import {
-  at,
-  compactHistory,
-  counter,
-  type Draft,
-  draft,
-  eachLine,
-  fields,
-  imageFromUrl,
-  injectedOrigin,
-  type Line,
-  messagesOf,
-  optNum,
-  optStr,
-  type Rec,
-  type SessionOptions,
-  type SessionRead,
-  sessionRead,
-} from './shared.ts'
+import { compactHistory } from './_compact.ts'
+import { type Draft, draft, imageFromUrl, messagesOf, sessionRead } from './_draft.ts'
+import { at, counter, fields, optNum, optStr, type Rec } from './_fields.ts'
+import { injectedOrigin } from './_injected.ts'
+import { eachLine, type Line } from './_lines.ts'
+import { type SessionOptions, type SessionRead } from './session-read.ts'
 
 /** The Responses items a rollout records, which the older form writes bare. */
 const ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call', 'ghost_snapshot', 'compaction', 'compaction_summary'])

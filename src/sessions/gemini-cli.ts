@@ -20,24 +20,11 @@ import type { Part } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { bytesOf } from '../adapters/media.ts'
-import {
-  at,
-  counter,
-  type Draft,
-  draft,
-  eachLine,
-  type Fields,
-  fields,
-  injectedOrigin,
-  type Line,
-  messagesOf,
-  optNum,
-  optStr,
-  type Rec,
-  type SessionOptions,
-  type SessionRead,
-  sessionRead,
-} from './shared.ts'
+import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
+import { at, counter, type Fields, fields, optNum, optStr, type Rec } from './_fields.ts'
+import { injectedOrigin } from './_injected.ts'
+import { eachLine, type Line } from './_lines.ts'
+import { type SessionOptions, type SessionRead } from './session-read.ts'
 
 /** Statuses of a tool call that ran to an end, and whether that end is an error. */
 const ENDED: Readonly<Record<string, boolean>> = { success: false, error: true, cancelled: true }

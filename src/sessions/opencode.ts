@@ -20,22 +20,10 @@ import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { referenceOf } from '../adapters/openai/responses.ts'
-import {
-  at,
-  compactHistory,
-  counter,
-  type Draft,
-  draft,
-  type Fields,
-  fields,
-  imageFromUrl,
-  messagesOf,
-  optNum,
-  optStr,
-  type Rec,
-  type SessionRead,
-  sessionRead,
-} from './shared.ts'
+import { compactHistory } from './_compact.ts'
+import { type Draft, draft, imageFromUrl, messagesOf, sessionRead } from './_draft.ts'
+import { at, counter, type Fields, fields, optNum, optStr, type Rec } from './_fields.ts'
+import { type SessionRead } from './session-read.ts'
 
 /** The usage of an opencode `tokens` record, as it reported it. */
 const usageOf = (t: Rec): MessageUsage | undefined => {

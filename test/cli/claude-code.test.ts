@@ -243,8 +243,8 @@ describe('a prompt queued while a reply ran', () => {
     ]
     const r = readClaudeCode()(rs)
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-    expect(r.right.messages.map((m) => `${m.id}/${m.role}/${m.kind}`)).toEqual(['u1/user/normal', 'a1/assistant/normal', 'r1/tool/normal', 'q1/user/normal', 'a2/assistant/normal'])
-    expect(r.right.skipped).toEqual({ attachment: 1 })
+    expect(r.right.messages.map((m) => `${m.id}/${m.role}/${m.kind}`)).toEqual(['u1/user/normal', 'a1/assistant/normal', 'r1/tool/normal', 'q1/user/normal', 'x1/user/synthetic', 'a2/assistant/normal'])
+    expect(r.right.skipped).toEqual({})
   })
 })
 

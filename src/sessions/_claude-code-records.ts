@@ -25,7 +25,7 @@ type Rec = Readonly<Record<string, unknown>>
  * @since 0.1.0
  * @category adapters
  */
-export type ClaudeCodeOrigin = 'task-notification' | 'local-command' | 'slash-command' | 'interrupt' | 'system-reminder' | 'meta'
+export type ClaudeCodeOrigin = 'task-notification' | 'local-command' | 'slash-command' | 'interrupt' | 'system-reminder' | 'attachment' | 'meta'
 
 /** One decoded record: the fields the reader uses, and the record itself. */
 export type Entry = {
@@ -41,6 +41,8 @@ export type Entry = {
   readonly agentId: string | undefined
   readonly meta: boolean
   readonly compactSummary: boolean
+  /** An `attachment` record read as a user message: the attachment's fields other than its text. */
+  readonly attachment: Rec | undefined
   readonly timestamp: string | undefined
   /** The message's content as blocks (a string content is one text block); empty for other records. */
   readonly blocks: ReadonlyArray<Rec>
@@ -57,6 +59,25 @@ export const isMessageEntry = (e: Entry): boolean => e.type === 'user' || e.type
 /** Whether a user entry holds tool results and nothing else. */
 export const isResultOnly = (e: Entry): boolean => e.type === 'user' && e.blocks.length > 0 && e.blocks.every((b) => b['type'] === 'tool_result')
 
+/** The fields of an attachment that hold the text it put into the prompt, in the order tried. */
+const ATTACHMENT_TEXT = ['content', 'snippet', 'prompt', 'text'] as const
+
+const textOfValue = (u: unknown): string | undefined => {
+  if (typeof u === 'string') return u
+  if (!Array.isArray(u)) return undefined
+  const ts = u.flatMap((x: unknown) => (typeof x === 'string' ? [x] : isObject(x) && typeof x['text'] === 'string' ? [x['text']] : []))
+  return ts.length === 0 ? undefined : ts.join('\n')
+}
+
+/** The text an attachment put into the prompt and the field holding it, or undefined when it holds none (a hook's success, a model change). */
+export const attachmentText = (a: Rec): { readonly text: string; readonly field: string } | undefined => {
+  for (const field of ATTACHMENT_TEXT) {
+    const text = textOfValue(a[field])
+    if (text !== undefined && text.trim() !== '') return { text: field === 'snippet' && typeof a['filename'] === 'string' ? `${a['filename']}:\n${text}` : text, field }
+  }
+  return undefined
+}
+
 /** Decodes one parsed record. Left: a record that is not an object with a type, or a message record without a usable message. */
 export const decodeEntry = (u: unknown, index: number, where: string): E.Either<DecodeFailure, Entry> => {
   if (!isObject(u) || typeof u['type'] !== 'string') return E.left(decodeIssue(`${where}.type`, 'a record type', isObject(u) ? u['type'] : u))
@@ -65,10 +86,20 @@ export const decodeEntry = (u: unknown, index: number, where: string): E.Either<
   let message: Rec | undefined
   // a prompt the user typed while a reply was running, kept as an attachment: it reads as the user record it stands for
   const a = u['attachment']
+  let attachment: Rec | undefined
   if (type === 'attachment' && isObject(a) && a['type'] === 'queued_command' && (a['commandMode'] === undefined || a['commandMode'] === 'prompt')) {
     const p = a['prompt']
     blocks = typeof p === 'string' ? [{ type: 'text', text: p }] : Array.isArray(p) ? p.filter(isObject) : []
     if (blocks.length > 0) type = 'user'
+  } else if (type === 'attachment' && isObject(a)) {
+    // context Claude Code put into the prompt (hook output, a file the user edited, memory, a
+    // queued task notification): its text reads as an injected user message, the rest as metadata
+    const read = attachmentText(a)
+    if (read !== undefined) {
+      blocks = [{ type: 'text', text: read.text }]
+      attachment = Object.fromEntries(Object.entries(a).filter(([k]) => k !== read.field))
+      type = 'user'
+    }
   }
   if (u['type'] === 'user' || u['type'] === 'assistant') {
     const m = u['message']
@@ -91,6 +122,7 @@ export const decodeEntry = (u: unknown, index: number, where: string): E.Either<
     agentId: str(u['agentId']),
     meta: u['isMeta'] === true,
     compactSummary: u['isCompactSummary'] === true,
+    attachment,
     timestamp: str(u['timestamp']),
     blocks,
     message,
@@ -160,9 +192,10 @@ const INJECTED: ReadonlyArray<readonly [RegExp, ClaudeCodeOrigin]> = [
 
 /**
  * What injected a user record's text block, or undefined when the user typed it: the record's
- * `origin.kind` when it names a task notification, else the block's opening marker, else `isMeta`.
+ * `attachment` for an attachment record, the `origin.kind` when it names a task notification, else the block's opening marker, else `isMeta`.
  */
 export const originOf = (e: Entry, text: string): ClaudeCodeOrigin | undefined => {
+  if (e.attachment !== undefined) return 'attachment'
   const o = e.record['origin']
   if (isObject(o) && o['kind'] === 'task-notification') return 'task-notification'
   const t = text.trimStart()

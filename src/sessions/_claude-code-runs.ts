@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/Either'
 import type { Message } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
-import { callsOf, decodeEntry, type Entry, isAgentTool, isMessageEntry } from './claude-code-records.ts'
+import { callsOf, decodeEntry, type Entry, isAgentTool, isMessageEntry } from './_claude-code-records.ts'
 
 /** Sidechain entries grouped into runs: by `agentId`, else by the root of their parent chain. */
 export const groupRuns = (side: ReadonlyArray<Entry>): Entry[][] => {
@@ -47,16 +47,20 @@ export const linkRun = (run: ReadonlyArray<Entry>, all: ReadonlyArray<Entry>, by
     }
   const prompt = run.find((e) => e.type === 'user')?.blocks.find((b) => b['type'] === 'text')?.['text']
   const agentCalls = (e: Entry) => callsOf(e).filter((c) => isAgentTool(c.name) && !taken.has(c.id))
+  // up from the first record's parent to the nearest record holding a free agent call: a run
+  // written after its call's result hangs below that result, or below a later record
   let p = first.parent === undefined ? undefined : byUuid.get(first.parent)
-  for (let hops = 0; p !== undefined && p.type !== 'assistant' && hops < 64; hops++) p = p.parent === undefined ? undefined : byUuid.get(p.parent)
+  for (let hops = 0; p !== undefined && agentCalls(p).length === 0 && hops < 256; hops++) p = p.parent === undefined ? undefined : byUuid.get(p.parent)
   if (p !== undefined) {
     const calls = agentCalls(p)
     const byPrompt = calls.find((c) => c.prompt !== undefined && c.prompt === prompt)
     if (byPrompt !== undefined || calls.length === 1) return (byPrompt ?? calls[0])?.id
   }
+  if (typeof prompt === 'string') for (const e of all) for (const c of agentCalls(e)) if (c.prompt === prompt) return c.id
+  // else the one free agent call whose prompt the run's first message opens with
   if (typeof prompt !== 'string') return undefined
-  for (const e of all) for (const c of agentCalls(e)) if (c.prompt === prompt) return c.id
-  return undefined
+  const opening = all.flatMap((e) => agentCalls(e).filter((c) => c.prompt !== undefined && c.prompt.trim() !== '' && prompt.includes(c.prompt.trim())))
+  return opening.length === 1 ? opening[0]?.id : undefined
 }
 
 export const asSubagent = (toolCallId: string, agentId: string | undefined) => (m: Message): Message => ({

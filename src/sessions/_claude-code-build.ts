@@ -9,7 +9,7 @@ import type { Message } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { COMPACTION_KEY } from '../message/compaction-mark.ts'
 import { isObject } from '../internal/object.ts'
-import { assistantPart, type ClaudeCodeOrigin, createdAtOf, type Entry, imagePart, originOf, resultText, usageOf } from './claude-code-records.ts'
+import { assistantPart, type ClaudeCodeOrigin, createdAtOf, type Entry, imagePart, originOf, resultText, usageOf } from './_claude-code-records.ts'
 
 type Rec = Readonly<Record<string, unknown>>
 
@@ -103,7 +103,7 @@ const userMessages = (e: Entry): Message[] => {
     kind: g.origin === undefined ? 'normal' : 'synthetic',
     parts: g.parts,
     ...createdAtOf(e),
-    ...(g.origin === undefined ? {} : { metadata: { origin: g.origin } }),
+    ...(g.origin === undefined ? {} : { metadata: { origin: g.origin, ...(g.origin === 'attachment' && e.attachment !== undefined ? { attachment: e.attachment } : {}) } }),
   }))
 }
 

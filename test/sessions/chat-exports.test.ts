@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs'
+import * as E from 'fp-ts/Either'
+import { describe, expect, it } from 'vitest'
+import type { Message } from '../../src/message/message.ts'
+import { fromChatGPTExport } from '../../src/sessions/chatgpt.ts'
+import { fromClaudeAiExport } from '../../src/sessions/claude-ai.ts'
+import { joinConversations } from '../../src/sessions/chat-export.ts'
+
+type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+const json = (p: string): Rec[] => JSON.parse(readFileSync(new URL(`../fixtures/${p}`, import.meta.url).pathname, 'utf8')) as Rec[]
+const texts = (ms: ReadonlyArray<Message>): string[] =>
+  ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [p.content] : [])))
+const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
+
+describe('the ChatGPT data export', () => {
+  const doc = json('chatgpt/conversations.json')
+  const r = fromChatGPTExport({ branches: 'all' })(doc)
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  const read = r.right
+
+  it('reads every conversation, with its id, title and time', () => {
+    expect(read.map((c) => [c.id, c.title, c.createdAt])).toEqual(doc.map((c) => [c['conversation_id'], c['title'], new Date(c['create_time'] * 1000).toISOString()]))
+  })
+
+  it.each(doc.map((c, i) => [c['title'] as string, i] as const))('%s: every node of the mapping is kept or named', (_, i) => {
+    const c = doc[i] as Rec
+    const got = (read[i] as (typeof read)[number]).read
+    const all = texts(got.messages).join('\n\u0000\n')
+    const calls = got.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p] : [])))
+    // the active branch, walked from current_node with nothing but the parent links
+    const active = new Set<string>()
+    for (let id: string | null = c['current_node']; id !== null && id !== undefined; id = c['mapping'][id]?.['parent'] ?? null) active.add(id)
+    for (const [id, node] of Object.entries(c['mapping'] as Record<string, Rec>)) {
+      const m = node['message'] as Rec | null
+      if (m === null) continue
+      const content = m['content'] as Rec
+      const strings = [...(Array.isArray(content['parts']) ? content['parts'].filter((p: unknown) => typeof p === 'string') : []), content['text'], content['result'], content['user_profile'], content['user_instructions']].filter((s) => typeof s === 'string' && s !== '')
+      if (m['author']['role'] === 'assistant' && m['recipient'] !== 'all') {
+        const call = calls.find((p) => p.id === id)
+        expect(call?.name).toBe(m['recipient'])
+        let input: unknown
+        try {
+          input = JSON.parse(content['text'])
+        } catch {
+          input = { input: content['text'] }
+        }
+        expect(JSON.parse(call?.arguments ?? 'null')).toEqual(input)
+        expect(got.messages.filter((x) => x.parts.some((p) => p.type === 'tool_result' && p.toolCallId === id))).toHaveLength(1)
+        continue
+      }
+      for (const s of strings) expect(all).toContain(s)
+      if (content['content_type'] === 'thoughts') for (const t of content['thoughts']) expect(all).toContain(t['content'])
+      if (content['content_type'] === 'reasoning_recap') expect(metaJSON(got.messages)).toContain(content['content'])
+      for (const p of Array.isArray(content['parts']) ? content['parts'] : []) if (typeof p === 'object' && p !== null) expect(metaJSON(got.messages)).toContain(p['asset_pointer'])
+      if (!active.has(id) && strings.length > 0) expect(got.messages.find((x) => x.id === id)?.kind).toBe('display')
+    }
+    if (c['mapping'] !== undefined && JSON.stringify(c).includes('image_asset_pointer')) expect(got.notes.join('\n')).toContain('image_asset_pointer')
+  })
+
+  it('reads only the active branch by default, and says how many others there are', () => {
+    const active = fromChatGPTExport()(doc)
+    if (E.isLeft(active)) throw new Error(JSON.stringify(active.left))
+    const first = (active.right[0] as (typeof active.right)[number]).read
+    expect(first.messages.every((m) => m.kind !== 'display')).toBe(true)
+    expect(first.notes).toContain('1 other branch (an edit or a regeneration) left out (--all-branches reads them)')
+  })
+
+  it('a call the export holds no tool message for is followed by a synthetic result saying so', () => {
+    const node = (id: string, parent: string | null, children: string[], message: Rec | null) => ({ id, parent, children, message })
+    const r = fromChatGPTExport()([
+      {
+        id: 'c',
+        current_node: 'u2',
+        mapping: {
+          u1: node('u1', null, ['a1'], { id: 'u1', author: { role: 'user' }, content: { content_type: 'text', parts: ['Take a screenshot'] } }),
+          a1: node('a1', 'u1', ['u2'], { id: 'a1', author: { role: 'assistant' }, recipient: 'computer.do', content: { content_type: 'code', text: '{"action":"screenshot"}' } }),
+          u2: node('u2', 'a1', [], { id: 'u2', author: { role: 'user' }, content: { content_type: 'text', parts: ['Never mind'] } }),
+        },
+      },
+    ])
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const ms = (r.right[0] as (typeof r.right)[number]).read
+    expect(ms.messages.map((m) => `${m.role}/${m.kind}`)).toEqual(['user/normal', 'assistant/normal', 'tool/synthetic', 'user/normal'])
+    expect(ms.messages[2]?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'a1', content: '(the export holds no result of this call)' })
+    expect(ms.notes).toContain('1 tool call with no result in the export followed by a synthetic tool message saying so')
+  })
+
+  it('names a current_node that is not in the mapping', () => {
+    const bad = fromChatGPTExport()([{ id: 'c', mapping: { a: { id: 'a', message: null, parent: null, children: [] } }, current_node: 'zz' }])
+    expect(E.isLeft(bad) && bad.left[0]?.path).toBe('[0].current_node')
+  })
+})
+
+describe('the Claude.ai data export', () => {
+  const doc = json('claude-ai/conversations.json')
+  const r = fromClaudeAiExport({ branches: 'all' })(doc)
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  const read = r.right
+
+  it.each(doc.map((c, i) => [c['uuid'] as string, i] as const))('%s: every message, block, attachment and file is kept or named', (_, i) => {
+    const c = doc[i] as Rec
+    const got = (read[i] as (typeof read)[number]).read
+    const all = texts(got.messages).join('\n\u0000\n')
+    const calls = got.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p] : [])))
+    for (const m of c['chat_messages'] as Rec[]) {
+      const blocks: Rec[] = Array.isArray(m['content']) && m['content'].length > 0 ? m['content'] : [{ type: 'text', text: m['text'] }]
+      for (const b of blocks) {
+        if (b['type'] === 'text' && b['text'] !== '') expect(all).toContain(b['text'])
+        else if (b['type'] === 'thinking') expect(all).toContain(b['thinking'])
+        else if (b['type'] === 'tool_use') expect(calls.map((p) => [p.name, JSON.parse(p.arguments)])).toContainEqual([b['name'], b['input']])
+        else if (b['type'] === 'tool_result') for (const x of b['content']) expect(all).toContain(x['text'])
+        else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
+      }
+      for (const a of m['attachments'] ?? []) {
+        expect(all).toContain(a['extracted_content'])
+        expect(metaJSON(got.messages)).toContain(a['file_name'])
+      }
+      for (const f of m['files'] ?? []) expect(metaJSON(got.messages)).toContain(f['file_name'])
+    }
+    // every call has one result, a result the export lacks said so
+    for (const p of calls) expect(got.messages.filter((x) => x.parts.some((q) => q.type === 'tool_result' && q.toolCallId === p.id))).toHaveLength(1)
+  })
+
+  it('an edited prompt leaves a branch, read after the active one as a display message', () => {
+    const first = (read[0] as (typeof read)[number]).read
+    const edited = first.messages.find((m) => m.id === '01a2b3c4-0005-4000-8000-000000000005')
+    expect(edited?.kind).toBe('display')
+    expect(edited?.metadata?.['branch']).toEqual({ index: 1, leaf: '01a2b3c4-0005-4000-8000-000000000005', forkedFrom: '01a2b3c4-0002-4000-8000-000000000002' })
+  })
+
+  it('names a sender it cannot read', () => {
+    const bad = fromClaudeAiExport()([{ uuid: 'c', chat_messages: [{ uuid: 'm', sender: 'system', text: 'x' }] }])
+    expect(E.isLeft(bad) && bad.left[0]?.path).toBe('[0].chat_messages[0].sender')
+  })
+})
+
+describe('joinConversations', () => {
+  it('opens each conversation with a metadata message naming it', () => {
+    const r = fromClaudeAiExport()(json('claude-ai/conversations.json'))
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const j = joinConversations(r.right)
+    expect(j.messages.filter((m) => m.kind === 'metadata').map((m) => m.metadata?.['conversation'])).toEqual([
+      { id: '8b3f0a21-5c6d-4e7f-9a0b-1c2d3e4f5a6b', title: 'Late fee rounding' },
+      { id: '8b3f0a21-0000-4e7f-9a0b-000000000002' },
+    ])
+    expect(j.notes[0]).toBe('2 conversations read one after another, each opened by a metadata message naming it')
+  })
+})
