@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LAYERS, layerOf, ROOT, RUNTIME_ENTRIES, sourceFiles, violations } from './support/layers.ts'
+import { LAYERS, layerOf, privateViolations, ROOT, RUNTIME_ENTRIES, sourceFiles, violations } from './support/layers.ts'
 
 describe('layers and core purity', () => {
   it('every source file has a layer', () => {
@@ -28,5 +28,34 @@ describe('layers and core purity', () => {
     expect(ranks.every((r) => r >= 0)).toBe(true)
     // strictly increasing: each folder sits above the one before it
     expect(ranks.filter((r, i) => i > 0 && r <= (ranks[i - 1] ?? -1))).toEqual([])
+  })
+
+  describe('private files', () => {
+    const tree = (files: Record<string, string>) => new Map(Object.entries(files))
+
+    it('fails on an import of another folder\'s private file', () => {
+      const found = privateViolations(tree({
+        'src/a/_walk.ts': 'export const walk = 1\n',
+        'src/b/use.ts': "import { x } from './x.ts'\nimport { walk } from '../a/_walk.ts'\n",
+      }))
+      expect(found).toEqual([{ file: 'src/b/use.ts', line: 2, message: expect.stringContaining('src/a/_walk.ts') }])
+    })
+
+    it('fails on a re-export or a dynamic import of one too', () => {
+      const found = privateViolations(tree({
+        'src/b/mod.ts': "export { walk } from '../a/_walk.ts'\nconst lazy = () => import('../a/sub/_deep.ts')\n",
+      }))
+      expect(found.map((v) => v.line)).toEqual([1, 2])
+    })
+
+    it('lets a private file be imported from its own folder, and a public file from anywhere', () => {
+      const found = privateViolations(tree({
+        'src/a/_walk.ts': 'export const walk = 1\n',
+        'src/a/prune.ts': "import { walk } from './_walk.ts'\n",
+        'src/a/mod.ts': "export * from './_walk.ts'\n",
+        'src/b/use.ts': "import { prune } from '../a/prune.ts'\n// import { walk } from '../a/_walk.ts'\n",
+      }))
+      expect(found).toEqual([])
+    })
   })
 })

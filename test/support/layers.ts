@@ -3,7 +3,7 @@
  * `test/layers.test.ts`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -69,15 +69,34 @@ const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
 /** Strips comments, so that docs may mention what code may not use. */
 const stripComments = (src: string): string => src.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"])\/\/.*$/gm, '$1')
 
-export const importsOf = (file: string): Array<{ readonly target: string; readonly line: number }> => {
-  const src = stripComments(readFileSync(join(ROOT, file), 'utf8'))
+export const importsOf = (file: string): Array<{ readonly target: string; readonly line: number }> => importsIn(file, readFileSync(join(ROOT, file), 'utf8'))
+
+/** The relative imports of `file`, whose text is `text`, each resolved to a path from the root. */
+export const importsIn = (file: string, text: string): Array<{ readonly target: string; readonly line: number }> => {
+  const src = stripComments(text)
   const out: Array<{ target: string; line: number }> = []
   for (const m of src.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2]
     if (spec === undefined || !spec.startsWith('.')) continue
-    const line = src.slice(0, m.index).split('\n').length
+    const line = src.slice(0, m.index + m[0].length - m[0].trimStart().length).split('\n').length
     out.push({ target: relative(ROOT, resolve(ROOT, dirname(file), spec)).split('\\').join('/'), line })
   }
+  return out
+}
+
+/** A private file: its name starts with `_` (as in denoland/std), so only its own folder may import it. */
+export const isPrivate = (file: string): boolean => basename(file).startsWith('_')
+
+/**
+ * Imports into another folder's private file, over any tree given as file → text (so a test can
+ * check the rule on a tree of its own). Only files of the private file's own folder may import it;
+ * the tests of that folder are not in `src/`, so they are not checked here.
+ */
+export const privateViolations = (tree: ReadonlyMap<string, string>): Violation[] => {
+  const out: Violation[] = []
+  for (const [file, text] of tree)
+    for (const { target, line } of importsIn(file, text))
+      if (isPrivate(target) && dirname(target) !== dirname(file)) out.push({ file, line, message: `imports ${target}, a private file of another folder; import its folder's public files` })
   return out
 }
 
@@ -123,6 +142,7 @@ export const violations = (): Violation[] => {
   }
   for (const f of graph.keys()) visit(f, [])
   out.push(...liteViolations(graph))
+  out.push(...privateViolations(new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]))))
   return out
 }
 
