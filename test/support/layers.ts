@@ -38,6 +38,53 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
 ]
 
+/**
+ * The tiers `src/README.md` lists the folders by: the concepts (one entry each), the runtimes (a
+ * backend or a thread on one runtime), the frameworks (drop-ins for another library's extension
+ * points), the command, the private helpers, and the root entry.
+ */
+export type Tier = 'concept' | 'runtime' | 'framework' | 'command' | 'internal' | 'root'
+
+/**
+ * The tier of each top folder of `LAYERS` (a deeper prefix takes its top folder's tier). Every
+ * folder here is listed under its tier in `src/README.md`, with the subpaths it serves
+ * (`test/layers.test.ts` holds the two together).
+ */
+export const TIERS: Readonly<Record<string, Tier>> = {
+  'src/internal/': 'internal',
+  'src/message/': 'concept',
+  'src/tokens/': 'concept',
+  'src/tokenizer/': 'concept',
+  'src/history/': 'concept',
+  'src/compaction/': 'concept',
+  'src/builder/': 'concept',
+  'src/store/': 'concept',
+  'src/adapters/': 'concept',
+  'src/engine/': 'concept',
+  'src/counting/': 'concept',
+  'src/sessions/': 'concept',
+  'src/mod.ts': 'root',
+  'src/node/': 'runtime',
+  'src/deno/': 'runtime',
+  'src/cloudflare/': 'runtime',
+  'src/postgres/': 'runtime',
+  'workers/': 'runtime',
+  'src/ai-sdk/': 'framework',
+  'src/openai-agents/': 'framework',
+  'src/claude-agent-sdk/': 'framework',
+  'src/summarize/': 'framework',
+  'src/cli/': 'command',
+}
+
+/** The top folder of a path in `LAYERS` (`src/adapters/openai/x.ts` → `src/adapters/`), or the file at the root of `src/`. */
+export const topFolder = (path: string): string => {
+  const parts = path.split('/')
+  return parts[0] === 'src' ? (parts.length > 2 ? `src/${parts[1]}/` : path) : `${parts[0]}/`
+}
+
+/** The tier of a file or a prefix of `LAYERS`. */
+export const tierOf = (path: string): Tier | undefined => TIERS[topFolder(path)]
+
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
 export const RUNTIME_ENTRIES = ['src/node/', 'src/cli/', 'src/deno/', 'src/postgres/']
 
