@@ -6,7 +6,7 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { CliFailure, EXIT } from './shared.ts'
+import { CliFailure, EXIT } from './exit.ts'
 import type { CliIO } from './progress.ts'
 
 const port = (value: string): number => {

@@ -14,7 +14,10 @@ import * as O from 'fp-ts/Option'
 import type { Role } from '../message/role.ts'
 import { isEmpty } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
-import { cuttingResults, filterSame, mapSame, selectPaired, truncateResultsOf } from './shared.ts'
+import { cuttingResults } from './_truncate.ts'
+import { filterSame, mapSame } from './_same.ts'
+import { selectPaired } from './_select-paired.ts'
+import { truncateResultsOf } from './_lighten.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
 // --- edits ---

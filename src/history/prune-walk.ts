@@ -16,7 +16,7 @@ import { MESSAGE_OVERHEAD } from '../tokens/message-tokens.ts'
 import type { PruneResult, Settings } from './prune-options.ts'
 import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './prune-placeholder.ts'
 import { cutArguments } from './prune-arguments.ts'
-import { boundaryPart } from './shared.ts'
+import { boundaryPart } from './_for-llm.ts'
 
 // --- model ---
 

@@ -15,7 +15,7 @@ import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { grouped } from '../internal/number.ts'
 import { isCompactionSummary } from '../message/compaction-mark.ts'
-import { startsTurn } from './shared.ts'
+import { startsTurn } from './_turn.ts'
 import { HTML_STYLE } from './render-html-style.ts'
 import { escapeHtml as esc, textHtml } from './render-html-text.ts'
 
