@@ -24,12 +24,12 @@ import { countChatRequest, DEFAULT_CALIBRATION } from '../counting/count.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote, type ProviderId } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
-import { type Mirror, mirrorOf } from './mirror.ts'
-import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundary, storedBoundary } from './context-state.ts'
+import { type Mirror, mirrorOf } from './_mirror.ts'
+import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundary, storedBoundary } from './_context-state.ts'
 import type { ContextStateStore } from './state.ts'
-import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './summary-request.ts'
+import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './_summary-request.ts'
 import { ContextError } from './errors.ts'
-import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './anchor.ts'
+import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './_anchor.ts'
 
 // --- model ---
 

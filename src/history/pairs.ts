@@ -15,7 +15,7 @@ import { type Part, type ToolCallPart, type ToolResultPart } from '../message/pa
 import type { Message, Messages } from '../message/message.ts'
 import { hasSubstance } from './_substance.ts'
 import { stringSet } from './_string-set.ts'
-import { moveLateResults } from './pairs-late.ts'
+import { moveLateResults } from './_pairs-late.ts'
 
 // --- model ---
 

@@ -20,8 +20,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, type FileHa
 import { join } from 'node:path'
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
 import { StoreFailure } from '../store/failure.ts'
-import { decodeSnapshot, encodeLine, encodeSnapshot, type Parsed, scanSegment, SEGMENT, segmentName, SNAPSHOT, snapshotName, syncDir } from './log-segments.ts'
-import { lockStore } from './store-lock.ts'
+import { decodeSnapshot, encodeLine, encodeSnapshot, type Parsed, scanSegment, SEGMENT, segmentName, SNAPSHOT, snapshotName, syncDir } from './_log-segments.ts'
+import { lockStore } from './_store-lock.ts'
 
 const codeOf = (e: unknown): string => String((e as { code?: unknown }).code ?? '')
 

@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
-import { size } from '../../src/store/tree.ts'
+import { size } from '../../src/store/_tree.ts'
 import { chatStoreContextState, contextMiddleware, type ContextRecord, type ContextMiddlewareOptions, contextPrepareStep, type ContextOptions, type ContextStateStore, type LanguageModelCallOptions, memoryContextState } from '../../src/ai-sdk/mod.ts'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }

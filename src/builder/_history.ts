@@ -23,7 +23,7 @@ import { backfillToolTokens } from '../tokens/usage.ts'
 import { rebuildAfterCompaction } from '../compaction/rebuild.ts'
 import type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, StepResult } from './types.ts'
 import { claimId, stamp, tokenField, touch, unchanged, warn } from './state.ts'
-import { findCall, findResult, putCall, replaceAt } from './lifecycle.ts'
+import { findCall, findResult, putCall, replaceAt } from './_lifecycle.ts'
 
 // --- helpers ---
 

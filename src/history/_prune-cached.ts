@@ -25,7 +25,7 @@
 import type { Message, Messages } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { type PruneBudget, type PruneChange, type Pruner, type PrunerResult, type Settings } from './prune-options.ts'
-import { pruneAll } from './prune-walk.ts'
+import { pruneAll } from './_prune-walk.ts'
 import { digester, type PrunerSeed, type PrunerState } from './prune-state.ts'
 
 /** The prices a batch is weighed by, as a share of the base input price: Anthropic's 5-minute cache. */
