@@ -58,207 +58,279 @@ export const batchPays = (saved: number, after: number, growth: number): boolean
 /** The tokens a batch that writes `after` tokens again must free to pay (see {@link batchPays}). */
 const savingsToPay = (after: number, growth: number): number => Math.ceil(Math.sqrt(((WRITE - READ) * after * Math.max(1, growth)) / READ))
 
+/** What a pruner reads its messages with: the settings, the cached count, the digests of its state. */
+type Context = {
+  readonly s: Settings
+  readonly count: (m: Message) => number
+  readonly keyOf: (m: Message) => string
+  readonly fingerprint: (ms: Messages) => string
+  readonly onDiscard: ((why: string) => void) | undefined
+}
+
+/** What a cache-aware pruner remembers between calls: its last answer, and the batch it made last. */
+type Memory = {
+  /** The rewritten form of each message a batch rewrote, by the original. */
+  memo: WeakMap<Message, Message>
+  /** After a resume whose history was rebuilt before its end: the next call is not an append. */
+  rebuilt: boolean
+  lastInput: Messages | undefined
+  lastOutput: Messages
+  lastRecords: ReadonlyArray<Rewrite>
+  /** The last answer's tokens, what its records freed, and the tokens of its tool results and arguments rewritten. */
+  lastTotal: number
+  lastFreed: number
+  lastResults: number
+  lastArgs: number
+  /**
+   * The answer's tokens after the last batch, and its protected tail's: a batch can free only
+   * messages between that tail's start and the current one's.
+   */
+  afterBatch: number
+  tailBatch: number
+  /** After a batch that did not pay: the answer's size at which it could (the walk is not made again before). */
+  retryAt: number
+  /** The tokens a call has added on average, over `calls` calls that added some. */
+  growth: number
+  calls: number
+}
+
+/** The previous answer, with what the input adds or changes after the prefix both share. */
+type Extended = { readonly out: Messages; readonly total: number; readonly same: number; readonly first: boolean; readonly appended: boolean }
+
+/** The rewriting a message was given by a batch, or the message itself. */
+const remap = (mem: Memory, m: Message): Message => mem.memo.get(m) ?? m
+
+/** The tokens of the protected tail of `out` (worth `protect`; the message that reaches it is in it). */
+const tailOf = (cx: Context, out: Messages): number => {
+  let n = 0
+  for (let i = out.length - 1; i >= 0 && n < cx.s.protect; i--) n += cx.count(out[i] as Message)
+  return n
+}
+
+/** Records of the messages of `out` from `from` on that are not the input's own, appended to `into`. */
+const recordFrom = (ms: Messages, out: Messages, from: number, into: Rewrite[], previous?: ReadonlyMap<number, Rewrite>): Rewrite[] => {
+  for (let i = from; i < out.length; i++) {
+    const m = out[i] as Message
+    const original = ms[i] as Message
+    if (m === original) continue
+    const known = previous?.get(i)
+    into.push(known !== undefined && known.message === m ? known : { index: i, message: m, ...rewritten(original, m) })
+  }
+  return into
+}
+
+/** The pruner's state as `r` left it, for the history `ms` (the first call after a resume). */
+const resume = (cx: Context, mem: Memory, r: PrunerState, ms: Messages): void => {
+  const wanted = new Set(r.rewritten)
+  const at: number[] = []
+  ms.forEach((m, i) => (wanted.has(cx.keyOf(m)) ? at.push(i) : undefined))
+  // the rewriting a batch made, made again (a message's rewriting depends on it and the settings only)
+  const all = at.length === 0 ? ms : pruneAll({ ...cx.s, protect: 0, minimumSavings: 0 }, ms).messages
+  for (const i of at) if (all[i] !== ms[i]) mem.memo.set(ms[i] as Message, all[i] as Message)
+  const appended = r.length <= ms.length && cx.fingerprint(ms.slice(0, r.length)) === r.input
+  if (appended) {
+    const input = ms.slice(0, r.length)
+    const output = input.map((m) => remap(mem, m))
+    if (cx.fingerprint(output) !== r.output) {
+      mem.memo = new WeakMap()
+      cx.onDiscard?.(`the pruning state kept does not give back the answer it was made with (${r.rewritten.length} rewritten messages): pruning afresh`)
+      return
+    }
+    mem.lastInput = input
+    mem.lastOutput = output
+    mem.lastRecords = recordFrom(input, output, 0, [])
+    for (const c of mem.lastRecords) {
+      mem.lastFreed += cx.count(input[c.index] as Message) - cx.count(c.message)
+      mem.lastResults += c.results
+      mem.lastArgs += c.args
+    }
+  } else {
+    mem.lastInput = []
+    mem.rebuilt = true
+  }
+  mem.lastTotal = r.total
+  mem.afterBatch = r.afterBatch
+  mem.tailBatch = r.tailBatch
+  mem.retryAt = r.retryAt
+  mem.growth = r.growth
+  mem.calls = r.calls
+}
+
+/** The state to resume a pruner from, as its memory holds it (undefined before its first answer). */
+const stateOf = (cx: Context, mem: Memory): PrunerState | undefined => {
+  const lastInput = mem.lastInput
+  return lastInput === undefined
+    ? undefined
+    : {
+        version: 1,
+        length: lastInput.length,
+        input: cx.fingerprint(lastInput),
+        output: cx.fingerprint(mem.lastOutput),
+        rewritten: mem.lastRecords.map((c) => cx.keyOf(lastInput[c.index] as Message)),
+        total: mem.lastTotal,
+        afterBatch: mem.afterBatch,
+        tailBatch: mem.tailBatch,
+        retryAt: mem.retryAt,
+        growth: mem.growth,
+        calls: mem.calls,
+      }
+}
+
+/**
+ * The previous answer extended to `ms`: taken as it is with the new messages appended when `ms`
+ * starts with the previous input, else rebuilt after the prefix both share (and the batch's bounds
+ * forgotten). The growth a call adds is averaged in.
+ */
+const extend = (cx: Context, mem: Memory, ms: Messages): Extended => {
+  const lastInput = mem.lastInput
+  let same = 0
+  if (lastInput !== undefined) {
+    const limit = Math.min(lastInput.length, ms.length)
+    while (same < limit && lastInput[same] === ms[same]) same++
+  }
+  const first = lastInput === undefined
+  const appended = lastInput !== undefined && !mem.rebuilt && same === lastInput.length
+  mem.rebuilt = false
+  let out: Messages
+  let total = 0
+  if (appended) {
+    out = same === ms.length ? mem.lastOutput : mem.lastOutput.concat(ms.slice(same).map((m) => remap(mem, m)))
+    total = mem.lastTotal
+    for (let i = same; i < out.length; i++) total += cx.count(out[i] as Message)
+  } else {
+    out = first ? ms : [...mem.lastOutput.slice(0, same), ...ms.slice(same).map((m) => remap(mem, m))]
+    for (const m of out) total += cx.count(m)
+    // rebuilt before its end: what a batch can free is bounded by the whole history
+    mem.afterBatch = 0
+    mem.tailBatch = 0
+    mem.retryAt = 0
+  }
+  if (!first && total > mem.lastTotal) {
+    mem.growth = (mem.growth * mem.calls + (total - mem.lastTotal)) / (mem.calls + 1)
+    mem.calls++
+  }
+  return { out, total, same, first, appended }
+}
+
+/**
+ * A batch over the extended answer when one must be made (the first call, or past the caller's
+ * limit) or when it is weighed and pays: every tool result outside the protected tail pruned at
+ * once, the rewritings remembered. Returns the answer, its tokens and whether a batch was made.
+ */
+const batchOver = (cx: Context, mem: Memory, ms: Messages, x: Extended, budget?: PruneBudget): { readonly out: Messages; readonly total: number; readonly batch: boolean } => {
+  const s = cx.s
+  let { out, total } = x
+  const limit = budget?.limit
+  const must = limit !== undefined && total > limit
+  const trigger = Math.min(s.trigger ?? Number.POSITIVE_INFINITY, limit ?? Number.POSITIVE_INFINITY)
+  // a batch frees at most the messages between the last batch's protected tail and the current
+  // one, and writes at least the tail again: when even that would not pay, the walk is not made
+  const most = total - tailOf(cx, out) - (mem.afterBatch - mem.tailBatch)
+  const weighed = (total > trigger || (s.trigger === undefined && limit === undefined)) && total >= mem.retryAt && most >= s.minimumSavings && batchPays(most, s.protect, mem.growth)
+  let batch = false
+  if (x.first || must || weighed) {
+    const r = pruneAll(must ? { ...s, minimumSavings: 0 } : s, out)
+    if (r.messages !== out) {
+      let edge = 0
+      while (edge < out.length && r.messages[edge] === out[edge]) edge++
+      let after = 0
+      for (let i = edge; i < r.messages.length; i++) after += cx.count(r.messages[i] as Message)
+      const saved = r.report.tokensBefore - r.report.tokensAfter
+      if (x.first || must || batchPays(saved, after, mem.growth)) {
+        for (let i = edge; i < out.length; i++) if (r.messages[i] !== out[i]) mem.memo.set(ms[i] as Message, r.messages[i] as Message)
+        out = r.messages
+        total -= saved
+        batch = true
+      } else mem.retryAt = total + Math.max(1, savingsToPay(after, mem.growth) - saved)
+    }
+    if (batch || x.first) {
+      mem.afterBatch = total
+      mem.tailBatch = tailOf(cx, out)
+      mem.retryAt = 0
+    }
+  }
+  return { out, total, batch }
+}
+
+/**
+ * The answer's records (the previous answer's own where the message is the same), how many lead
+ * unchanged from the previous answer, and what they rewrote: taken over for those carried, added
+ * up for the others.
+ */
+const recordsOf = (cx: Context, mem: Memory, ms: Messages, out: Messages, x: Extended, batch: boolean) => {
+  const last = mem.lastRecords
+  let records: Rewrite[]
+  let carried: number
+  if (x.appended && !batch) {
+    records = recordFrom(ms, out, x.same, last.slice())
+    carried = last.length
+  } else {
+    records = recordFrom(ms, out, 0, [], new Map(last.map((c) => [c.index, c])))
+    carried = 0
+    while (carried < records.length && carried < last.length && records[carried] === last[carried]) carried++
+  }
+  const all = carried === last.length
+  let freed = all ? mem.lastFreed : 0
+  let results = all ? mem.lastResults : 0
+  let args = all ? mem.lastArgs : 0
+  for (let k = all ? carried : 0; k < records.length; k++) {
+    const c = records[k] as Rewrite
+    freed += cx.count(ms[c.index] as Message) - cx.count(c.message)
+    results += c.results
+    args += c.args
+  }
+  return { records, carried, freed, results, args }
+}
+
 /**
  * The cache-aware pruner with resolved settings (see the module's description), resumed from
  * `seed.resume` at its first call when given (see `prune-state.ts`); `state()` gives what to
  * resume it from.
  */
 export const cachedPruner = (s: Settings, seed: PrunerSeed = {}): Pruner & { readonly state: () => PrunerState | undefined } => {
-  /** The rewritten form of each message a batch rewrote, by the original. */
-  let memo = new WeakMap<Message, Message>()
   const { keyOf, fingerprint } = digester()
-  let pending = seed.resume
-  /** After a resume whose history was rebuilt before its end: the next call is not an append. */
-  let rebuilt = false
   const counts = new WeakMap<Message, number>()
   const count = (m: Message): number => {
     let n = counts.get(m)
     if (n === undefined) counts.set(m, (n = s.count(m)))
     return n
   }
-  const remap = (m: Message): Message => memo.get(m) ?? m
-  let lastInput: Messages | undefined
-  let lastOutput: Messages = []
-  let lastRecords: ReadonlyArray<Rewrite> = []
-  /** The last answer's tokens, what its records freed, and the tokens of its tool results and arguments rewritten. */
-  let lastTotal = 0
-  let lastFreed = 0
-  let lastResults = 0
-  let lastArgs = 0
-  /**
-   * The answer's tokens after the last batch, and its protected tail's: a batch can free only
-   * messages between that tail's start and the current one's.
-   */
-  let afterBatch = 0
-  let tailBatch = 0
-  /** After a batch that did not pay: the answer's size at which it could (the walk is not made again before). */
-  let retryAt = 0
-  /** The tokens of the protected tail of `out` (worth `protect`; the message that reaches it is in it). */
-  const tailOf = (out: Messages): number => {
-    let n = 0
-    for (let i = out.length - 1; i >= 0 && n < s.protect; i--) n += count(out[i] as Message)
-    return n
+  const cx: Context = { s, count, keyOf, fingerprint, onDiscard: seed.onDiscard }
+  const mem: Memory = {
+    memo: new WeakMap(),
+    rebuilt: false,
+    lastInput: undefined,
+    lastOutput: [],
+    lastRecords: [],
+    lastTotal: 0,
+    lastFreed: 0,
+    lastResults: 0,
+    lastArgs: 0,
+    afterBatch: 0,
+    tailBatch: 0,
+    retryAt: 0,
+    growth: 0,
+    calls: 0,
   }
-  let growth = 0
-  let calls = 0
-
-  /** Records of the messages of `out` from `from` on that are not the input's own, appended to `into`. */
-  const recordFrom = (ms: Messages, out: Messages, from: number, into: Rewrite[], previous?: ReadonlyMap<number, Rewrite>): Rewrite[] => {
-    for (let i = from; i < out.length; i++) {
-      const m = out[i] as Message
-      const original = ms[i] as Message
-      if (m === original) continue
-      const known = previous?.get(i)
-      into.push(known !== undefined && known.message === m ? known : { index: i, message: m, ...rewritten(original, m) })
-    }
-    return into
-  }
-
-  /** The pruner's state as `r` left it, for the history `ms` (the first call after a resume). */
-  const take = (r: PrunerState, ms: Messages): void => {
-    const wanted = new Set(r.rewritten)
-    const at: number[] = []
-    ms.forEach((m, i) => (wanted.has(keyOf(m)) ? at.push(i) : undefined))
-    // the rewriting a batch made, made again (a message's rewriting depends on it and the settings only)
-    const all = at.length === 0 ? ms : pruneAll({ ...s, protect: 0, minimumSavings: 0 }, ms).messages
-    for (const i of at) if (all[i] !== ms[i]) memo.set(ms[i] as Message, all[i] as Message)
-    const appended = r.length <= ms.length && fingerprint(ms.slice(0, r.length)) === r.input
-    if (appended) {
-      const input = ms.slice(0, r.length)
-      const output = input.map(remap)
-      if (fingerprint(output) !== r.output) {
-        memo = new WeakMap()
-        seed.onDiscard?.(`the pruning state kept does not give back the answer it was made with (${r.rewritten.length} rewritten messages): pruning afresh`)
-        return
-      }
-      lastInput = input
-      lastOutput = output
-      lastRecords = recordFrom(input, output, 0, [])
-      for (const c of lastRecords) {
-        lastFreed += count(input[c.index] as Message) - count(c.message)
-        lastResults += c.results
-        lastArgs += c.args
-      }
-    } else {
-      lastInput = []
-      rebuilt = true
-    }
-    lastTotal = r.total
-    afterBatch = r.afterBatch
-    tailBatch = r.tailBatch
-    retryAt = r.retryAt
-    growth = r.growth
-    calls = r.calls
-  }
-
-  const state = (): PrunerState | undefined =>
-    lastInput === undefined || rebuilt
-      ? pending
-      : {
-          version: 1,
-          length: lastInput.length,
-          input: fingerprint(lastInput),
-          output: fingerprint(lastOutput),
-          rewritten: lastRecords.map((c) => keyOf(lastInput?.[c.index] as Message)),
-          total: lastTotal,
-          afterBatch,
-          tailBatch,
-          retryAt,
-          growth,
-          calls,
-        }
+  let pending = seed.resume
 
   const prune = (ms: Messages, budget?: PruneBudget): PrunerResult => {
     if (pending !== undefined) {
-      take(pending, ms)
+      resume(cx, mem, pending, ms)
       pending = undefined
     }
-    // the previous answer, with what the input adds or changes after the prefix both share
-    let same = 0
-    if (lastInput !== undefined) {
-      const limit = Math.min(lastInput.length, ms.length)
-      while (same < limit && lastInput[same] === ms[same]) same++
-    }
-    const first = lastInput === undefined
-    const appended = !first && !rebuilt && same === (lastInput as Messages).length
-    rebuilt = false
-    let out: Messages
-    let total = 0
-    if (appended) {
-      out = same === ms.length ? lastOutput : lastOutput.concat(ms.slice(same).map(remap))
-      total = lastTotal
-      for (let i = same; i < out.length; i++) total += count(out[i] as Message)
-    } else {
-      out = first ? ms : [...lastOutput.slice(0, same), ...ms.slice(same).map(remap)]
-      for (const m of out) total += count(m)
-      // rebuilt before its end: what a batch can free is bounded by the whole history
-      afterBatch = 0
-      tailBatch = 0
-      retryAt = 0
-    }
-    if (!first && total > lastTotal) {
-      growth = (growth * calls + (total - lastTotal)) / (calls + 1)
-      calls++
-    }
-    const limit = budget?.limit
-    const must = limit !== undefined && total > limit
-    const trigger = Math.min(s.trigger ?? Number.POSITIVE_INFINITY, limit ?? Number.POSITIVE_INFINITY)
-    // a batch frees at most the messages between the last batch's protected tail and the current
-    // one, and writes at least the tail again: when even that would not pay, the walk is not made
-    const most = total - tailOf(out) - (afterBatch - tailBatch)
-    const weighed = (total > trigger || (s.trigger === undefined && limit === undefined)) && total >= retryAt && most >= s.minimumSavings && batchPays(most, s.protect, growth)
-    let batch = false
-    if (first || must || weighed) {
-      const r = pruneAll(must ? { ...s, minimumSavings: 0 } : s, out)
-      if (r.messages !== out) {
-        let edge = 0
-        while (edge < out.length && r.messages[edge] === out[edge]) edge++
-        let after = 0
-        for (let i = edge; i < r.messages.length; i++) after += count(r.messages[i] as Message)
-        const saved = r.report.tokensBefore - r.report.tokensAfter
-        if (first || must || batchPays(saved, after, growth)) {
-          for (let i = edge; i < out.length; i++) if (r.messages[i] !== out[i]) memo.set(ms[i] as Message, r.messages[i] as Message)
-          out = r.messages
-          total -= saved
-          batch = true
-        } else retryAt = total + Math.max(1, savingsToPay(after, growth) - saved)
-      }
-      if (batch || first) {
-        afterBatch = total
-        tailBatch = tailOf(out)
-        retryAt = 0
-      }
-    }
-    // the answer's records: the previous answer's own where the message is the same
-    let records: Rewrite[]
-    let carried: number
-    if (appended && !batch) {
-      records = recordFrom(ms, out, same, lastRecords.slice())
-      carried = lastRecords.length
-    } else {
-      records = recordFrom(ms, out, 0, [], new Map(lastRecords.map((c) => [c.index, c])))
-      carried = 0
-      while (carried < records.length && carried < lastRecords.length && records[carried] === lastRecords[carried]) carried++
-    }
-    // what the records rewrote: taken over for those carried, added up for the others
-    let freed = carried === lastRecords.length ? lastFreed : 0
-    let results = carried === lastRecords.length ? lastResults : 0
-    let args = carried === lastRecords.length ? lastArgs : 0
-    for (let k = carried === lastRecords.length ? carried : 0; k < records.length; k++) {
-      const c = records[k] as Rewrite
-      freed += count(ms[c.index] as Message) - count(c.message)
-      results += c.results
-      args += c.args
-    }
-    lastInput = ms
-    lastOutput = out
-    lastRecords = records
-    lastTotal = total
-    lastFreed = freed
-    lastResults = results
-    lastArgs = args
+    const x = extend(cx, mem, ms)
+    const { out, total, batch } = batchOver(cx, mem, ms, x, budget)
+    const { records, carried, freed, results, args } = recordsOf(cx, mem, ms, out, x, batch)
+    mem.lastInput = ms
+    mem.lastOutput = out
+    mem.lastRecords = records
+    mem.lastTotal = total
+    mem.lastFreed = freed
+    mem.lastResults = results
+    mem.lastArgs = args
     const report = { prunedResults: results, prunedArgs: args, tokensBefore: total + freed, tokensAfter: total }
     return records.length === 0 ? { messages: ms, report, changes: [], carried: 0 } : { messages: out, report, changes: records, carried }
   }
-  return { prune, state }
+  return { prune, state: () => (mem.rebuilt ? pending : (stateOf(cx, mem) ?? pending)) }
 }
