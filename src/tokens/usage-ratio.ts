@@ -1,6 +1,6 @@
 /**
  * How far a history's estimate reads under what its provider reported (not exported from
- * the package, but the engine's): what the engine's sessions raise their estimate by between reports.
+ * the package): what the engine's sessions raise their estimate by between reports.
  *
  * @module
  */
