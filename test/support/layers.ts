@@ -2,7 +2,7 @@
  * The layer map of DESIGN.md and the rules on `src/`, shared by `scripts/check-core.ts` and
  * `test/layers.test.ts`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -102,7 +102,9 @@ const walk = (dir: string): string[] =>
     return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : []
   })
 
-export const sourceFiles = (): string[] => [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'workers'))].map((p) => relative(ROOT, p).split('\\').join('/'))
+/** The TypeScript files of `src/` and `workers/` under `root` (the repository by default), as paths from it. */
+export const sourceFiles = (root: string = ROOT): string[] =>
+  [...walk(join(root, 'src')), ...(existsSync(join(root, 'workers')) ? walk(join(root, 'workers')) : [])].map((p) => relative(root, p).split('\\').join('/'))
 
 const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
 const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
@@ -116,7 +118,7 @@ const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
 /** Strips comments, so that docs may mention what code may not use. */
 const stripComments = (src: string): string => src.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"])\/\/.*$/gm, '$1')
 
-export const importsOf = (file: string): Array<{ readonly target: string; readonly line: number }> => importsIn(file, readFileSync(join(ROOT, file), 'utf8'))
+export const importsOf = (file: string, root: string = ROOT): Array<{ readonly target: string; readonly line: number }> => importsIn(file, readFileSync(join(root, file), 'utf8'))
 
 /** The relative imports of `file`, whose text is `text`, each resolved to a path from the root. */
 export const importsIn = (file: string, text: string): Array<{ readonly target: string; readonly line: number }> => {
@@ -147,12 +149,13 @@ export const privateViolations = (tree: ReadonlyMap<string, string>): Violation[
   return out
 }
 
-export const violations = (): Violation[] => {
-  const files = sourceFiles()
+/** Every violation of the rules in the tree under `root` (the repository by default). */
+export const violations = (root: string = ROOT): Violation[] => {
+  const files = sourceFiles(root)
   const out: Violation[] = []
   const graph = new Map<string, string[]>()
   for (const file of files) {
-    const src = stripComments(readFileSync(join(ROOT, file), 'utf8'))
+    const src = stripComments(readFileSync(join(root, file), 'utf8'))
     if (!RUNTIME_ENTRIES.some((e) => file.startsWith(e)) && !file.startsWith('workers/')) {
       src.split('\n').forEach((text, i) => {
         for (const [re, what] of RUNTIME_SPECIFIC) if (re.test(text)) out.push({ file, line: i + 1, message: `${what} in the core` })
@@ -164,7 +167,7 @@ export const violations = (): Violation[] => {
       continue
     }
     const edges: string[] = []
-    for (const { target, line } of importsOf(file)) {
+    for (const { target, line } of importsOf(file, root)) {
       if (file.startsWith('src/') && target.endsWith('/mod.ts') && file !== 'src/mod.ts') out.push({ file, line, message: 'imports mod.ts; import the module itself' })
       if (!target.endsWith('.ts')) out.push({ file, line, message: `import of ${target} without its .ts extension` })
       const to = layerOf(target)
@@ -188,8 +191,8 @@ export const violations = (): Violation[] => {
     state.set(f, 'done')
   }
   for (const f of graph.keys()) visit(f, [])
-  out.push(...liteViolations(graph))
-  out.push(...privateViolations(new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]))))
+  out.push(...liteViolations(graph, root))
+  out.push(...privateViolations(new Map(files.map((f) => [f, readFileSync(join(root, f), 'utf8')]))))
   return out
 }
 
@@ -215,15 +218,15 @@ const TOKENIZER_IMPORT = /(?:from\s+|import\(\s*)['"]gpt-tokenizer[/'"]/
  * gpt-tokenizer: a bundler emits every module a dynamic `import()` names, called or not, so an entry
  * holds no rank table only when nothing it reaches names one.
  */
-const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>): Violation[] => TABLE_FREE_ENTRIES.flatMap((entry) => tableViolations(graph, entry))
+const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, root: string): Violation[] => TABLE_FREE_ENTRIES.flatMap((entry) => tableViolations(graph, entry, root))
 
-const tableViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, entry: string): Violation[] => {
+const tableViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, entry: string, root: string): Violation[] => {
   if (!graph.has(entry)) return [{ file: entry, line: 1, message: 'a table-free entry that does not exist' }]
   const via = new Map<string, string>([[entry, entry]])
   const queue = [entry]
   const out: Violation[] = []
   for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-    const src = stripComments(readFileSync(join(ROOT, f), 'utf8'))
+    const src = stripComments(readFileSync(join(root, f), 'utf8'))
     const line = src.split('\n').findIndex((l) => TOKENIZER_IMPORT.test(l))
     if (line >= 0) out.push({ file: f, line: line + 1, message: `imports gpt-tokenizer and is reached from ${entry} (via ${via.get(f) ?? '?'}); import the token modules without the loader` })
     for (const g of graph.get(f) ?? [])
