@@ -1,5 +1,5 @@
 /**
- * Writes `src/tokens/cjk-table.ts`: which CJK unified ideographs (U+4E00–U+9FFF) and Hangul
+ * Writes `src/tokens/_cjk-table.ts`: which CJK unified ideographs (U+4E00–U+9FFF) and Hangul
  * syllables (U+AC00–U+D7A3) `o200k_base` holds as one token, a bit each, as base64. The
  * heuristic reads a character outside the set at the cost of its UTF-8 bytes' pieces.
  *
@@ -27,7 +27,7 @@ const bits = (lo: number, hi: number): string => {
 const wrap = (s: string): string => (s.match(/.{1,96}/g) ?? []).map((l) => `  '${l}'`).join(' +\n')
 
 writeFileSync(
-  new URL('../src/tokens/cjk-table.ts', import.meta.url),
+  new URL('../src/tokens/_cjk-table.ts', import.meta.url),
   `/**
  * Which CJK unified ideographs (U+4E00–U+9FFF) and Hangul syllables (U+AC00–U+D7A3) \`o200k_base\`
  * holds as one token: a bit a character, six to a character of the strings below (private: not

@@ -7,7 +7,7 @@ import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base'
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
 import { loadEstimator } from '../src/tokenizer/load.ts'
 import { type Estimator } from '../src/tokens/message-tokens.ts'
-import { exactCounter } from '../src/tokenizer/bpe.ts'
+import { exactCounter } from '../src/tokenizer/_bpe.ts'
 import { sampleSession } from '../sample/session.ts'
 
 const PLAIN = { disallowedSpecial: new Set<string>() }

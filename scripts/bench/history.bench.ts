@@ -9,14 +9,16 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, 
 import type { Message, Messages } from '../../src/message/message.ts'
 import { textContent } from '../../src/message/accessors.ts'
 import { forCompaction, forDisplay, forExport, forExportStructured, forLLM, forPreservation, forSave, withoutInternal, withoutSynthetic, withoutThinking } from '../../src/history/views.ts'
-import { append, at, clear, deduplicateSystem, dropN, keepFirstByRole, last, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from '../../src/history/edit.ts'
+import { append, clear, deduplicateSystem, dropN, keepFirstByRole, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from '../../src/history/edit.ts'
+import { at, last } from '../../src/history/lookup.ts'
 import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
 import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { counter } from '../../src/engine/ops.ts'
 import { forTranscript, render, renderMarkdown } from '../../src/history/render.ts'
-import { exportJSONL, exportMessages, totalTokens } from '../../src/history/codec.ts'
+import { exportJSONL, exportMessages } from '../../src/history/export.ts'
+import { totalTokens } from '../../src/history/recorded-tokens.ts'
 import { benchHistory, measure, ms, ratio, type Stats, table } from './lib.ts'
 
 const PROTECT = 40_000

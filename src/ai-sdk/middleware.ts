@@ -8,8 +8,8 @@ import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
 import { formatAdapterError } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
-import { withCacheHints } from './cache-hints.ts'
-import { inputTokensOf } from './anchor.ts'
+import { withCacheHints } from './_cache-hints.ts'
+import { inputTokensOf } from './_anchor.ts'
 import {
   fromLanguageModelPrompt,
   type LanguageModelCallOptions,
@@ -20,7 +20,7 @@ import {
   toolDefinitionsOf,
 } from './prompt.ts'
 import { ContextError } from './errors.ts'
-import { isSpecificationV4, promptToV3, promptToV4 } from './specification.ts'
+import { isSpecificationV4, promptToV3, promptToV4 } from './_specification.ts'
 
 /**
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), the key

@@ -28,7 +28,7 @@ import { formatAdapterError } from '../adapters/types.ts'
 import type { ChatStore } from '../store/store.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
-import { type Held, inProcess, overHttp, type Row } from './store-backend.ts'
+import { type Held, inProcess, overHttp, type Row } from './_store-backend.ts'
 import { UIMessageStoreError } from './errors.ts'
 
 // --- records ---

@@ -11,7 +11,7 @@ import { toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
 import type { ToolDefinition } from '../adapters/request.ts'
 import { formatAdapterError } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
-import { inputTokensOf } from './anchor.ts'
+import { inputTokensOf } from './_anchor.ts'
 import { providerOfModel } from './prompt.ts'
 import { ContextError } from './errors.ts'
 

@@ -10,7 +10,7 @@
 import type { ChatStore } from '../store/store.ts'
 import { isObject } from '../internal/object.ts'
 import { digest } from '../internal/digest.ts'
-import { type Backend, inProcess, overHttp } from './store-backend.ts'
+import { type Backend, inProcess, overHttp } from './_store-backend.ts'
 
 /**
  * A store of JSON objects by conversation key: what `ContextOptions.state` remembers a

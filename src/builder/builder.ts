@@ -15,7 +15,9 @@ import type { Estimator } from '../tokens/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { newId, nowIso } from '../internal/id.ts'
 import type { BuilderEvent, BuilderInput, BuilderState } from './types.ts'
-import { makeBuilderState, nextId, systemText, type Turn, turns } from './state.ts'
+import { makeBuilderState } from './state.ts'
+import { nextId } from './_step-kit.ts'
+import { systemText, type Turn, turns } from './turns.ts'
 import { step } from './step.ts'
 
 // --- model ---

@@ -24,7 +24,8 @@
  * @module
  */
 export type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, LifecycleInput, StepResult, ToolResultFields } from './types.ts'
-export { type BuilderStateOptions, makeBuilderState, type Turn, turns } from './state.ts'
+export { type BuilderStateOptions, makeBuilderState } from './state.ts'
+export { type Turn, turns } from './turns.ts'
 export { applyBuilderEvent, replayBuilderEvents, replayBuilderInputs, step } from './step.ts'
 export { parsePartialJSON, partialArguments } from './partial-json.ts'
 export { type Builder, type BuilderOptions, createBuilder } from './builder.ts'

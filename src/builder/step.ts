@@ -6,8 +6,8 @@
  */
 import type { Messages } from '../message/message.ts'
 import type { BuilderEvent, BuilderInput, BuilderState, LifecycleInput, StepResult } from './types.ts'
-import { stepLifecycle } from './lifecycle.ts'
-import { stepHistory } from './history.ts'
+import { stepLifecycle } from './_lifecycle.ts'
+import { stepHistory } from './_history.ts'
 
 // --- step ---
 

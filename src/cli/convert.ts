@@ -16,7 +16,8 @@ import type { RepairReport } from '../history/pairs.ts'
 import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
 import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
-import { CliFailure, type Common, EXIT } from './shared.ts'
+import { CliFailure, EXIT } from './exit.ts'
+import type { Common } from './common.ts'
 
 /** The options of `convert`. */
 export type ConvertFlags = Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }

@@ -15,7 +15,9 @@ import { parseJsonText } from '../internal/json.ts'
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type Loaded, loadHistory, loadOptions, readText } from './load.ts'
-import { CliFailure, type Common, EXIT, grouped } from './shared.ts'
+import { type Common } from './common.ts'
+import { CliFailure, EXIT } from './exit.ts'
+import { grouped } from '../internal/number.ts'
 
 /**
  * The price table of `--prices FILE`: a JSON array of rows (or a whole table, `{ taken, sources,

@@ -16,7 +16,8 @@ import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
-import { type Common, grouped, showProgress } from './shared.ts'
+import { type Common, showProgress } from './common.ts'
+import { grouped } from '../internal/number.ts'
 
 /** The options of `prune`. */
 export type PruneFlags = Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: ReadonlyArray<string> }

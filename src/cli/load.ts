@@ -13,10 +13,11 @@ import { fromChatExportZip } from '../sessions/chat-export-zip.ts'
 import { joinConversations } from '../sessions/chat-export.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
-import { CliFailure, type Common, EXIT } from './shared.ts'
+import { CliFailure, EXIT } from './exit.ts'
+import type { Common } from './common.ts'
 import type { CliIO } from './progress.ts'
 
-export { CliFailure, EXIT } from './shared.ts'
+export { CliFailure, EXIT } from './exit.ts'
 
 /** A decode failure as lines naming the file, and the line where the path gives one (`FILE:12: …`). */
 export const describeFailure = (file: string, failure: DecodeFailure): string =>

@@ -18,10 +18,11 @@ import type { EncodingName } from '../tokenizer/load.ts'
 import { wireApis } from '../adapters/vocabulary.ts'
 import type { RenderFormat } from './render.ts'
 import type { CliIO } from './progress.ts'
-import { CliFailure, type Common, EXIT } from './shared.ts'
+import { CliFailure, EXIT } from './exit.ts'
+import type { Common } from './common.ts'
 import { repairStoreCommand, serveCommand } from './serve.ts'
 
-export { EXIT } from './shared.ts'
+export { EXIT } from './exit.ts'
 export type { CliIO } from './progress.ts'
 
 // --- option parsers ---

@@ -12,7 +12,7 @@ import { lastTurns } from '../history/views.ts'
 import { buildTranscript } from '../compaction/transcript.ts'
 import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
-import { type Common } from './shared.ts'
+import type { Common } from './common.ts'
 
 /** The options of `render`. */
 export type RenderFlags = Common & { readonly format: RenderFormat; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number; readonly last?: number; readonly title?: string }

@@ -1,12 +1,13 @@
 /**
- * `chatfold serve`: the chat store's HTTP API on Node, kept on disk with the file backend; and
- * `chatfold repair-store`, which moves a damaged log's records aside so that the store starts again.
- * A start that fails ends with an exit code that says why (see `EXIT`) and one line.
+ * The commands of a served store: `chatfold serve` (the chat store's HTTP API on Node, kept on disk
+ * with the file backend or in PostgreSQL) and `chatfold repair-store` (a damaged log's records moved
+ * aside so that the store starts again). A start of either that fails ends with an exit code that
+ * says why (see `EXIT`) and one line.
  *
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { CliFailure, EXIT } from './shared.ts'
+import { CliFailure, EXIT } from './exit.ts'
 import type { CliIO } from './progress.ts'
 
 const port = (value: string): number => {

@@ -5,7 +5,7 @@
  */
 import type { Messages } from '../message/message.ts'
 import { buildTranscript } from './transcript.ts'
-import { PREVIOUS_SUMMARY } from './shared.ts'
+import { PREVIOUS_SUMMARY } from './_previous-summary.ts'
 import { SUMMARY_SECTIONS, type SummarySection } from './summary.ts'
 
 // --- parsing the transcript ---

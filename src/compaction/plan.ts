@@ -14,7 +14,7 @@ import { countMessage } from '../tokens/count.ts'
 import { totalOf } from '../tokens/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { contextTokens, type ReportedUsage } from '../tokens/usage.ts'
-import { systemPrefix } from './shared.ts'
+import { systemPrefix } from './system-prefix.ts'
 import { tailBudget, type WindowBudget } from './window.ts'
 
 export { SUMMARY_ALLOWANCE, type WindowBudget } from './window.ts'

@@ -7,7 +7,7 @@ import type { Message, Messages } from '../message/message.ts'
 import type { ProviderPart } from '../message/part-model.ts'
 import type { CompactionInfo } from './summary.ts'
 import { COMPACTION_KEY } from '../message/compaction-mark.ts'
-import { systemPrefix } from './shared.ts'
+import { systemPrefix } from './system-prefix.ts'
 
 /**
  * The result of {@link rebuildAfterCompaction}: the new history and the messages it no longer

@@ -15,7 +15,6 @@
  */
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
 
-/** A Deno KV key. */
 /** A Deno KV key (the parts `Deno.KvKeyPart` allows), so a real `Deno.Kv` is a `KvLike`. */
 type Key = ReadonlyArray<string | number | bigint | boolean | Uint8Array | symbol>
 
@@ -94,6 +93,91 @@ const join = (parts: ReadonlyArray<Uint8Array>): string => {
   return new TextDecoder().decode(all)
 }
 
+/** Deletes keys in batches (not under the head check: what they held is covered already). */
+const removeKeys = async (kv: KvLike, keys: ReadonlyArray<Key>): Promise<void> => {
+  for (let i = 0; i < keys.length; i += COMMIT_OPS) {
+    let a = kv.atomic()
+    for (const k of keys.slice(i, i + COMMIT_OPS)) a = a.delete(k)
+    await a.commit()
+  }
+}
+
+/** The snapshot the key `[...P, 'snapshot']` names, read from its parts, if there is one. */
+const readSnapshot = async (kv: KvLike, P: Key): Promise<StoredSnapshot | undefined> => {
+  const meta = (await kv.get([...P, 'snapshot'])).value as { seq: number; parts: number } | null
+  if (meta === null) return undefined
+  const parts: Uint8Array[] = []
+  for await (const e of kv.list({ prefix: [...P, 'snapshot-part', meta.seq] })) parts.push(e.value as Uint8Array)
+  if (parts.length !== meta.parts) throw new Error(`Cannot read the snapshot at record ${meta.seq}: ${parts.length} of its ${meta.parts} parts are in Deno KV`)
+  return { seq: meta.seq, simulator: JSON.parse(join(parts)) }
+}
+
+/** The parts of the records after `after` up to the head `head`, by record, and the keys of the parts beyond the head. */
+const readLog = async (kv: KvLike, P: Key, head: number, after: number): Promise<{ readonly records: Map<number, Uint8Array[]>; readonly torn: Key[] }> => {
+  const records = new Map<number, Uint8Array[]>()
+  const torn: Key[] = []
+  for await (const e of kv.list({ prefix: [...P, 'log'] })) {
+    const seq = e.key[3] as number
+    if (seq > head) torn.push(e.key)
+    else if (seq > after) records.set(seq, [...(records.get(seq) ?? []), e.value as Uint8Array])
+  }
+  return { records, torn }
+}
+
+/** Each record's parts joined and read as its command. */
+const decodeRecords = (P: Key, records: ReadonlyMap<number, ReadonlyArray<Uint8Array>>): StoredLog['tail'] =>
+  [...records.entries()].map(([seq, parts]) => {
+    try {
+      return { seq, command: JSON.parse(join(parts)) as unknown }
+    } catch {
+      throw new Error(`Cannot recover the store: record ${seq} (Deno KV ${JSON.stringify([...P, 'log', seq])}) is not JSON`)
+    }
+  })
+
+/** Writes the parts of the snapshot `s` (eight a commit), and returns how many there are. */
+const writeSnapshotParts = async (kv: KvLike, P: Key, s: StoredSnapshot): Promise<number> => {
+  const parts = chunks(new TextEncoder().encode(JSON.stringify(s.simulator)))
+  for (let i = 0; i < parts.length; i += 8) {
+    let a = kv.atomic()
+    parts.slice(i, i + 8).forEach((p, j) => (a = a.set([...P, 'snapshot-part', s.seq, i + j], p)))
+    await a.commit()
+  }
+  return parts.length
+}
+
+/** The keys a snapshot at record `seq` makes stale: the log up to it, and the parts of the snapshot before it (at `old`). */
+const staleKeys = async (kv: KvLike, P: Key, seq: number, old: number | undefined): Promise<Key[]> => {
+  const stale: Key[] = []
+  for await (const e of kv.list({ prefix: [...P, 'log'] })) if ((e.key[3] as number) <= seq) stale.push(e.key)
+  if (old !== undefined) for await (const e of kv.list({ prefix: [...P, 'snapshot-part', old] })) stale.push(e.key)
+  return stale
+}
+
+/**
+ * Takes the lease at `key` for `owner` for `ttl` ms, and returns its versionstamp: a lease free,
+ * ours, or ended is taken; one no longer renewed is waited out; one renewed while waiting is
+ * refused (`held` says by whom).
+ */
+const takeLease = async (kv: KvLike, key: Key, owner: string, ttl: number, held: (l: Lease) => Error): Promise<string> => {
+  const beat = Math.floor(ttl / 3)
+  let seen: string | null | undefined
+  const giveUp = Date.now() + ttl + beat
+  for (;;) {
+    const cur = await kv.get(key)
+    const l = isLease(cur.value) ? cur.value : undefined
+    const now = Date.now()
+    if (l === undefined || l.owner === owner || l.expires <= now) {
+      const r = await kv.atomic().check({ key, versionstamp: cur.versionstamp }).set(key, { owner, expires: now + ttl }).commit()
+      if (r.ok && r.versionstamp !== undefined) return r.versionstamp
+      continue
+    }
+    // renewed since we first looked: its owner is alive (a lease renewed just before its owner died is waited out)
+    if ((seen !== undefined && seen !== cur.versionstamp) || now > giveUp) throw held(l)
+    seen = cur.versionstamp
+    await sleep(Math.min(beat / 4, l.expires - now + 10))
+  }
+}
+
 /**
  * A store storage in Deno KV under the key prefix `["chatfold", storeId]`.
  *
@@ -131,27 +215,9 @@ export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOpt
   const held = (l: Lease): Error =>
     new Error(`the store ${name} in Deno KV is owned by another process (owner ${l.owner}, lease renewed until ${new Date(l.expires).toISOString()}); one process serves a store at a time`)
 
-  /** Takes the lease: free, ours, or ended; waits out one no longer renewed; refuses one renewed. */
+  /** Takes the lease (see `takeLease`). */
   const acquire = async (): Promise<void> => {
-    let seen: string | null | undefined
-    const giveUp = Date.now() + ttl + beat
-    for (;;) {
-      const cur = await kv.get(LEASE)
-      const l = isLease(cur.value) ? cur.value : undefined
-      const now = Date.now()
-      if (l === undefined || l.owner === owner || l.expires <= now) {
-        const r = await kv.atomic().check({ key: LEASE, versionstamp: cur.versionstamp }).set(LEASE, { owner, expires: now + ttl }).commit()
-        if (r.ok && r.versionstamp !== undefined) {
-          leaseStamp = r.versionstamp
-          return
-        }
-        continue
-      }
-      // renewed since we first looked: its owner is alive (a lease renewed just before its owner died is waited out)
-      if ((seen !== undefined && seen !== cur.versionstamp) || now > giveUp) throw held(l)
-      seen = cur.versionstamp
-      await sleep(Math.min(beat / 4, l.expires - now + 10))
-    }
+    leaseStamp = await takeLease(kv, LEASE, owner, ttl, held)
   }
 
   const renew = (): Promise<void> =>
@@ -191,15 +257,6 @@ export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOpt
       head = to
     })
 
-  /** Deletes keys in batches (not under the head check: what they held is covered already). */
-  const remove = async (keys: ReadonlyArray<Key>): Promise<void> => {
-    for (let i = 0; i < keys.length; i += COMMIT_OPS) {
-      let a = kv.atomic()
-      for (const k of keys.slice(i, i + COMMIT_OPS)) a = a.delete(k)
-      await a.commit()
-    }
-  }
-
   const load = async (): Promise<StoredLog> => {
     await acquire()
     timer = setInterval(() => void renew(), beat)
@@ -216,34 +273,14 @@ export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOpt
     const h = await kv.get(HEAD)
     headStamp = h.versionstamp
     head = typeof h.value === 'number' ? h.value : 0
-    const meta = (await kv.get(META)).value as { seq: number; parts: number } | null
-    let snapshot: StoredSnapshot | undefined
-    if (meta !== null) {
-      const parts: Uint8Array[] = []
-      for await (const e of kv.list({ prefix: [...P, 'snapshot-part', meta.seq] })) parts.push(e.value as Uint8Array)
-      if (parts.length !== meta.parts) throw new Error(`Cannot read the snapshot at record ${meta.seq}: ${parts.length} of its ${meta.parts} parts are in Deno KV`)
-      snapshot = { seq: meta.seq, simulator: JSON.parse(join(parts)) }
-    }
-    const records = new Map<number, Uint8Array[]>()
-    const torn: Key[] = []
-    for await (const e of kv.list({ prefix: [...P, 'log'] })) {
-      const seq = e.key[3] as number
-      if (seq > head) torn.push(e.key)
-      else if (seq > (snapshot?.seq ?? 0)) records.set(seq, [...(records.get(seq) ?? []), e.value as Uint8Array])
-    }
+    const snapshot = await readSnapshot(kv, P)
+    const { records, torn } = await readLog(kv, P, head, snapshot?.seq ?? 0)
     const repaired: string[] = []
     if (torn.length > 0) {
-      await remove(torn)
+      await removeKeys(kv, torn)
       repaired.push(`removed ${torn.length} parts of records after the head (record ${head}): never acknowledged`)
     }
-    const tail = [...records.entries()].map(([seq, parts]) => {
-      try {
-        return { seq, command: JSON.parse(join(parts)) as unknown }
-      } catch {
-        throw new Error(`Cannot recover the store: record ${seq} (Deno KV ${JSON.stringify([...P, 'log', seq])}) is not JSON`)
-      }
-    })
-    return { snapshot, tail, repaired }
+    return { snapshot, tail: decodeRecords(P, records), repaired }
   }
 
   const append = async (entries: ReadonlyArray<LogEntry>): Promise<void> => {
@@ -267,18 +304,10 @@ export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOpt
   }
 
   const writeSnapshot = async (s: StoredSnapshot): Promise<void> => {
-    const parts = chunks(new TextEncoder().encode(JSON.stringify(s.simulator)))
-    for (let i = 0; i < parts.length; i += 8) {
-      let a = kv.atomic()
-      parts.slice(i, i + 8).forEach((p, j) => (a = a.set([...P, 'snapshot-part', s.seq, i + j], p)))
-      await a.commit()
-    }
+    const parts = await writeSnapshotParts(kv, P, s)
     const old = (await kv.get(META)).value as { seq: number } | null
-    await commit([[META, { seq: s.seq, parts: parts.length }]], head)
-    const stale: Key[] = []
-    for await (const e of kv.list({ prefix: [...P, 'log'] })) if ((e.key[3] as number) <= s.seq) stale.push(e.key)
-    if (old !== null) for await (const e of kv.list({ prefix: [...P, 'snapshot-part', old.seq] })) stale.push(e.key)
-    await remove(stale)
+    await commit([[META, { seq: s.seq, parts }]], head)
+    await removeKeys(kv, await staleKeys(kv, P, s.seq, old?.seq))
   }
 
   const check = async (): Promise<void> => {

@@ -1,6 +1,6 @@
 /**
  * Edits of a history, pure and data-last: append,
- * clear, drop, deduplicate, eject one-turn messages, truncate tool results, and Option lookups.
+ * clear, drop, deduplicate, eject one-turn messages, truncate tool results.
  *
  * Every edit returns a new array (the input itself when nothing changes) and keeps untouched
  * messages by identity. Edits that remove messages are pair-safe, like the views: a tool call
@@ -10,11 +10,13 @@
  *
  * @module
  */
-import * as O from 'fp-ts/Option'
 import type { Role } from '../message/role.ts'
 import { isEmpty } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
-import { cuttingResults, filterSame, mapSame, selectPaired, truncateResultsOf } from './shared.ts'
+import { cuttingResults } from './_truncate.ts'
+import { filterSame, mapSame } from './_same.ts'
+import { selectPaired } from './_select-paired.ts'
+import { truncateResultsOf } from './_lighten.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
 // --- edits ---
@@ -191,39 +193,3 @@ export const truncated = (maxLen: number): ((ms: Messages) => Messages) => {
   const truncate = cuttingResults(maxLen, truncateResultsOf)
   return (ms) => selectPaired(ms, (m) => m.kind !== 'ephemeral', truncate)
 }
-
-// --- lookups ---
-
-/**
- * The newest message, if any.
- *
- * @example
- * import { last } from 'chatfold/history'
- * import { textMessage } from 'chatfold/message'
- * const message = textMessage('user', 'hi')
- * last([message]) // some(message)
- * last([]) // none
- *
- * @since 0.1.0
- * @category edits
- */
-export const last = (ms: Messages): O.Option<Message> => (ms.length === 0 ? O.none : O.some(ms[ms.length - 1] as Message))
-
-/**
- * The message at index `i` (0 is the oldest), or `none` when `i` is not an index of the history
- * (negative, fractional or too large).
- *
- * @example
- * import { at } from 'chatfold/history'
- * import { textMessage } from 'chatfold/message'
- * const message = textMessage('user', 'hi')
- * at(0)([message]) // some(message)
- * at(5)([message]) // none
- *
- * @since 0.1.0
- * @category edits
- */
-export const at =
-  (i: number) =>
-  (ms: Messages): O.Option<Message> =>
-    Number.isInteger(i) && i >= 0 && i < ms.length ? O.some(ms[i] as Message) : O.none

@@ -28,14 +28,13 @@ export {
   withoutSynthetic,
   withoutThinking,
 } from './views.ts'
+export { at, last } from './lookup.ts'
 export {
   append,
-  at,
   clear,
   deduplicateSystem,
   dropN,
   keepFirstByRole,
-  last,
   pruneEmptyAssistant,
   trimDuplicateSynthetics,
   truncated,
@@ -48,18 +47,6 @@ export type { PrunerSeed, PrunerState } from './prune-state.ts'
 export type { PruneBudget, PruneChange, PruneOptions, Pruner, PrunerResult, PruneReport, PruneResult } from './prune-options.ts'
 export { forLog, forTranscript, type MarkdownOptions, render, renderMarkdown, renderMarkdownWith, renderMessage } from './render.ts'
 export { type HtmlOptions, renderHtml, renderHtmlWith } from './render-html.ts'
-export {
-  type ExportMessage,
-  exportJSON,
-  exportJSONL,
-  exportMessages,
-  exportStructuredMessages,
-  type ExportToolCall,
-  importJSON,
-  importJSONL,
-  parseJSONL,
-  toJSON,
-  toJSONL,
-  tokensForEstimation,
-  totalTokens,
-} from './codec.ts'
+export { importJSON, importJSONL, parseJSONL, toJSON, toJSONL } from './codec.ts'
+export { type ExportMessage, exportJSON, exportJSONL, exportMessages, exportStructuredMessages, type ExportToolCall } from './export.ts'
+export { tokensForEstimation, totalTokens } from './recorded-tokens.ts'

@@ -13,8 +13,9 @@
 import { isToolCall, isToolResult } from '../message/part-make.ts'
 import { type Part, type ToolCallPart, type ToolResultPart } from '../message/part-model.ts'
 import type { Message, Messages } from '../message/message.ts'
-import { hasSubstance, stringSet } from './shared.ts'
-import { moveLateResults } from './pairs-late.ts'
+import { hasSubstance } from './_substance.ts'
+import { stringSet } from './_string-set.ts'
+import { moveLateResults } from './_pairs-late.ts'
 
 // --- model ---
 

@@ -17,14 +17,14 @@
  *
  * `pruneToolResults` and `pruneToolResultsWithReport` keep nothing between calls; `createPruner`
  * is the incremental pruner a session keeps, with the same answers. The parts: the options
- * (`prune-options.ts`), the walk (`prune-walk.ts`), the placeholder (`prune-placeholder.ts`),
- * argument cutting (`prune-arguments.ts`) and the incremental pruner (`prune-incremental.ts`).
+ * (`prune-options.ts`), the walk (`_prune-walk.ts`), the placeholder (`_prune-placeholder.ts`),
+ * argument cutting (`_prune-arguments.ts`) and the incremental pruner (`prune-incremental.ts`).
  *
  * @module
  */
 import type { Messages } from '../message/message.ts'
 import { type PruneOptions, type PruneResult, settingsOf } from './prune-options.ts'
-import { pruneAll } from './prune-walk.ts'
+import { pruneAll } from './_prune-walk.ts'
 
 export type { Estimator } from '../tokens/message-tokens.ts'
 export type { PruneBudget, PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'

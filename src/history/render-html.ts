@@ -15,9 +15,9 @@ import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { grouped } from '../internal/number.ts'
 import { isCompactionSummary } from '../message/compaction-mark.ts'
-import { startsTurn } from './shared.ts'
-import { HTML_STYLE } from './render-html-style.ts'
-import { escapeHtml as esc, textHtml } from './render-html-text.ts'
+import { startsTurn } from './_turn.ts'
+import { HTML_STYLE } from './_render-html-style.ts'
+import { escapeHtml as esc, textHtml } from './_render-html-text.ts'
 
 // --- helpers ---
 

@@ -13,7 +13,7 @@ import { type Message, type Messages } from '../message/message.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { type FilePart, type ImagePart, type Part, type ProviderPart, type ToolCallPart, type ToolResultPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
-import { demoteHeadings, FENCE } from './markdown.ts'
+import { demoteHeadings, FENCE } from './_markdown.ts'
 
 // --- helpers ---
 

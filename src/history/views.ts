@@ -22,7 +22,12 @@
  */
 import { isInternal } from '../message/accessors.ts'
 import { makeMessage, type Message, type Messages } from '../message/message.ts'
-import { boundaryPart, compactMessage, cuttingResults, filterSame, isForLLM, mapSame, selectPaired, startsTurn, stripReasoning } from './shared.ts'
+import { boundaryPart, isForLLM } from './_for-llm.ts'
+import { compactMessage, stripReasoning } from './_lighten.ts'
+import { cuttingResults } from './_truncate.ts'
+import { filterSame, mapSame } from './_same.ts'
+import { selectPaired } from './_select-paired.ts'
+import { startsTurn } from './_turn.ts'
 
 // --- views ---
 

@@ -1,5 +1,5 @@
 /**
- * Stopping on an `AbortSignal` (private; not exported from the package).
+ * Stopping on an `AbortSignal` (not exported from the package).
  *
  * @module
  */

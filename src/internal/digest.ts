@@ -1,5 +1,5 @@
 /**
- * A short digest of a text, to recognise it again (not a cryptographic hash). Private; not exported
+ * A short digest of a text, to recognise it again (not a cryptographic hash); not exported
  * from the package.
  *
  * @module

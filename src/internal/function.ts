@@ -1,5 +1,5 @@
 /**
- * Small functions every module may need (private; not exported from the package).
+ * Small functions every module may need (not exported from the package).
  *
  * @module
  */

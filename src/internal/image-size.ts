@@ -1,6 +1,6 @@
 /**
  * An image's width and height, read from the header of its bytes (PNG, JPEG, GIF, WebP), without
- * decoding it. Private: the providers' image token rules need the size.
+ * decoding it. Not exported from the package: the providers' image token rules need the size.
  *
  * @module
  */

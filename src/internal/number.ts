@@ -1,5 +1,5 @@
 /**
- * Normalising numeric options (private; not exported from the package).
+ * Normalising numeric options (not exported from the package).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Telling objects apart in untrusted data (private; not exported from the package).
+ * Telling objects apart in untrusted data (not exported from the package).
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
- * Writing a file atomically, and the errors of session files: what the session files of `chatfold/node` and the command
- * line's `-o` share, apart from the session modules (which carry the store's), so that a command
+ * Writing a file atomically (a temporary file flushed, then renamed over it), with the failure it
+ * answers as data (`SessionError`). The session files of `chatfold/node` and the command line's
+ * `-o` share it, apart from the session modules (which carry the store's), so that a command
  * writing a file loads only this.
  *
  * @module

@@ -4,15 +4,15 @@
  * pulled; what a handler leaves unread (a 413) is read and dropped before the answer, up to 4 MiB,
  * so that the client still sending reads the answer rather than a reset (past it the connection is
  * closed after the answer). Answers are sent with backpressure, within a time and memory budget
- * (`http-send.ts`), and the server's limits (`http-limits.ts`) keep clients that send slowly, read
+ * (`_http-send.ts`), and the server's limits (`_http-limits.ts`) keep clients that send slowly, read
  * slowly or pipeline from holding the others off.
  *
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { limitConcurrency, oneAtATime } from './http-limits.ts'
-import { send, sendBudget, type SendBudget } from './http-send.ts'
+import { limitConcurrency, oneAtATime } from './_http-limits.ts'
+import { send, sendBudget, type SendBudget } from './_http-send.ts'
 
 /**
  * A fetch handler: Web `Request` in, Web `Response` out.

@@ -26,8 +26,8 @@ import type { StoredSnapshot } from '../store/durable.ts'
 import { StoreFailure } from '../store/failure.ts'
 import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator } from '../store/log.ts'
 import type { Simulator } from '../store/simulator.ts'
-import { decodeSnapshot, describeRecordText, encodeSnapshot, parseLine, SEGMENT, SNAPSHOT, snapshotName, syncDir, zeroTail } from './log-segments.ts'
-import { lockStore } from './store-lock.ts'
+import { decodeSnapshot, describeRecordText, encodeSnapshot, parseLine, SEGMENT, SNAPSHOT, snapshotName, syncDir, zeroTail } from './_log-segments.ts'
+import { lockStore } from './_store-lock.ts'
 
 /**
  * A record set aside: where it was, what was wrong, and what it held (in a few words).

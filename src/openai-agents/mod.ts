@@ -14,7 +14,7 @@ import { compact, type CompactionReport, type Summarizer } from '../compaction/c
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { openAICompaction, type OpenAICompactionOptions } from '../summarize/openai.ts'
 import { shouldCompact } from '../compaction/plan.ts'
-import { historyOfItems, itemIndexOf, itemsOfSummary } from './items.ts'
+import { historyOfItems, itemIndexOf, itemsOfSummary } from './_items.ts'
 import type { Messages } from '../message/message.ts'
 
 export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../store/chat-log.ts'

@@ -57,6 +57,92 @@ type Row = { readonly seq: number; readonly command: string }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
+/** A store that cannot be read back as written (a record or snapshot unreadable, a database behind this process): the store stops. */
+const corrupt = (why: string): never => {
+  throw new StoreFailure('corrupt', why)
+}
+
+/** The records of the store `name` committed after record `after`, in order. */
+const recordsAfter = async (client: PgClientLike, name: string, after: number): Promise<Row[]> => {
+  const r = await client.query('SELECT seq, command FROM chatfold_log WHERE store = $1 AND seq > $2 ORDER BY seq', [name, after])
+  return r.rows.map((x) => ({ seq: Number(x['seq']), command: String(x['command']) }))
+}
+
+/**
+ * The snapshot of the store `name` to replay from when the records after `at` were folded into it
+ * (the first record left is `first`): its simulator and the record it ends at.
+ */
+const snapshotBefore = async (client: PgClientLike, name: string, at: number, first: number): Promise<{ readonly sim: Simulator; readonly at: number }> => {
+  const s = (await client.query('SELECT seq, simulator FROM chatfold_snapshot WHERE store = $1', [name])).rows[0]
+  const from = s === undefined ? 0 : Number(s['seq'])
+  if (s === undefined || from < first - 1) corrupt(`Cannot replay the store ${JSON.stringify(name)}: records ${at + 1}–${first - 1} are missing`)
+  let json: unknown
+  try {
+    json = JSON.parse(String(s?.['simulator']))
+  } catch (e) {
+    corrupt(`Cannot read the snapshot of the store ${JSON.stringify(name)} at record ${from}: ${message(e)}`)
+  }
+  const d = restoreSimulator(json)
+  if (E.isLeft(d)) return corrupt(`Cannot read the snapshot of the store ${JSON.stringify(name)} at record ${from}: ${d.left}`)
+  return { sim: d.right, at: from }
+}
+
+/** The simulator `sim` (at record `at`) with the records `rows` after it replayed, and the record it ends at. */
+const replay = (name: string, sim: Simulator | undefined, at: number, rows: ReadonlyArray<Row>): { readonly sim: Simulator | undefined; readonly at: number } => {
+  for (const row of rows) {
+    if (row.seq <= at) continue
+    if (row.seq !== at + 1) corrupt(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} follows record ${at}`)
+    let json: unknown
+    try {
+      json = JSON.parse(row.command)
+    } catch {
+      corrupt(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} (chatfold_log) is not JSON`)
+    }
+    const c = decodeStoreCommand(json)
+    if (E.isLeft(c)) return corrupt(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} is not a command: ${c.left}`)
+    const next = applyCommand(c.right)(sim)
+    if (E.isLeft(next)) return corrupt(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} (${c.right.op}) fails: ${next.left}`)
+    sim = next.right
+    at = row.seq
+  }
+  return { sim, at }
+}
+
+/** Locks the row of the store `name` (made when missing) and returns its head, refusing a database behind record `durable`. */
+const lockStore = async (client: PgClientLike, name: string, durable: number): Promise<number> => {
+  const locked = async () => (await client.query('SELECT head FROM chatfold_store WHERE store = $1 FOR UPDATE', [name])).rows[0]
+  let row = await locked()
+  if (row === undefined) {
+    await client.query('INSERT INTO chatfold_store (store, head) VALUES ($1, 0) ON CONFLICT (store) DO NOTHING', [name])
+    row = await locked()
+  }
+  const head = Number(row?.['head'] ?? 0)
+  // a database behind what this process saw committed (restored from a backup, or another one): nothing here is written to it
+  if (head < durable) corrupt(`The store ${JSON.stringify(name)} in the database ends at record ${head}, before record ${durable} this process saw committed: was the database restored or replaced?`)
+  return head
+}
+
+/** Inserts `entries` (in order, not empty) into the log of the store `name`, the last one moving its head. */
+const insertRecords = async (client: PgClientLike, name: string, entries: ReadonlyArray<LogEntry>): Promise<number> => {
+  const last = entries[entries.length - 1]?.seq ?? 0
+  for (const e of entries) {
+    const insert = 'INSERT INTO chatfold_log (store, seq, command) VALUES ($1, $2, $3)'
+    // the last record moves the head in the same statement: one round trip a record
+    await client.query(e.seq === last ? `WITH inserted AS (${insert}) UPDATE chatfold_store SET head = $2 WHERE store = $1` : insert, [name, e.seq, JSON.stringify(e.command)])
+  }
+  return last
+}
+
+/** Writes the snapshot of the store `name` at record `last`, and deletes the records it folds in but the last. */
+const writeSnapshot = async (client: PgClientLike, name: string, last: number, sim: Simulator): Promise<void> => {
+  await client.query(
+    'INSERT INTO chatfold_snapshot (store, seq, simulator) VALUES ($1, $2, $3) ON CONFLICT (store) DO UPDATE SET seq = excluded.seq, simulator = excluded.simulator WHERE chatfold_snapshot.seq < excluded.seq',
+    [name, last, JSON.stringify(encodeSimulator(sim))],
+  )
+  // the last record stays: a process behind the snapshot finds a gap before it, and reads the snapshot
+  await client.query('DELETE FROM chatfold_log WHERE store = $1 AND seq < $2', [name, last])
+}
+
 /**
  * Opens the store `options.store` in a PostgreSQL database (migrating the schema first, unless
  * `migrate: false`): reads the latest snapshot and the records after it, and creates the store
@@ -97,9 +183,14 @@ export const openPostgresStore =
       return run
     }
 
-    const fail = (why: string): never => {
-      failure = new StoreFailure('corrupt', why)
-      throw failure
+    /** Runs `f`; a store it finds it cannot read back stops this one (every later call rejects with the same failure). */
+    const stopping = async <A>(f: () => Promise<A>): Promise<A> => {
+      try {
+        return await f()
+      } catch (e) {
+        if (e instanceof StoreFailure && e.kind === 'corrupt') failure = e
+        throw e
+      }
     }
 
     /** Puts the store back to what this process knows committed. */
@@ -111,65 +202,23 @@ export const openPostgresStore =
     }
 
     /** Reads and replays what other processes committed after `durable` (no step of this process pending). */
-    const catchUp = async (client: PgClientLike): Promise<number> => {
-      const r = await client.query('SELECT seq, command FROM chatfold_log WHERE store = $1 AND seq > $2 ORDER BY seq', [name, durable])
-      const rows: Row[] = r.rows.map((x) => ({ seq: Number(x['seq']), command: String(x['command']) }))
-      if (rows.length === 0) return 0
-      let sim = kept
-      let at = durable
-      if ((rows[0]?.seq ?? 0) !== durable + 1) {
-        // the records after `durable` were folded into a snapshot: start from it
-        const s = (await client.query('SELECT seq, simulator FROM chatfold_snapshot WHERE store = $1', [name])).rows[0]
-        const from = s === undefined ? 0 : Number(s['seq'])
-        if (s === undefined || from < (rows[0]?.seq ?? 0) - 1) fail(`Cannot replay the store ${JSON.stringify(name)}: records ${at + 1}–${(rows[0]?.seq ?? 0) - 1} are missing`)
-        let json: unknown
-        try {
-          json = JSON.parse(String(s?.['simulator']))
-        } catch (e) {
-          fail(`Cannot read the snapshot of the store ${JSON.stringify(name)} at record ${from}: ${message(e)}`)
-        }
-        const d = restoreSimulator(json)
-        if (E.isLeft(d)) return fail(`Cannot read the snapshot of the store ${JSON.stringify(name)} at record ${from}: ${d.left}`)
-        sim = d.right
-        at = from
-        snapshotSeq = Math.max(snapshotSeq, from)
-      }
-      const before = at
-      for (const row of rows) {
-        if (row.seq <= at) continue
-        if (row.seq !== at + 1) fail(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} follows record ${at}`)
-        let json: unknown
-        try {
-          json = JSON.parse(row.command)
-        } catch {
-          fail(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} (chatfold_log) is not JSON`)
-        }
-        const c = decodeStoreCommand(json)
-        if (E.isLeft(c)) return fail(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} is not a command: ${c.left}`)
-        const next = applyCommand(c.right)(sim)
-        if (E.isLeft(next)) return fail(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} (${c.right.op}) fails: ${next.left}`)
-        sim = next.right
-        at = row.seq
-      }
-      durable = seq = at
-      kept = latest = sim
-      reset(sim)
-      return at - before
-    }
+    const catchUp = (client: PgClientLike): Promise<number> =>
+      stopping(async () => {
+        const rows = await recordsAfter(client, name, durable)
+        const first = rows[0]?.seq
+        if (first === undefined) return 0
+        // the records after `durable` may have been folded into a snapshot: then start from it
+        const base = first !== durable + 1 ? await snapshotBefore(client, name, durable, first) : { sim: kept, at: durable }
+        if (first !== durable + 1) snapshotSeq = Math.max(snapshotSeq, base.at)
+        const { sim, at } = replay(name, base.sim, base.at, rows)
+        durable = seq = at
+        kept = latest = sim
+        reset(sim)
+        return at - base.at
+      })
 
     /** Locks the store's row (made when missing) and returns its head. */
-    const lock = async (client: PgClientLike): Promise<number> => {
-      const locked = async () => (await client.query('SELECT head FROM chatfold_store WHERE store = $1 FOR UPDATE', [name])).rows[0]
-      let row = await locked()
-      if (row === undefined) {
-        await client.query('INSERT INTO chatfold_store (store, head) VALUES ($1, 0) ON CONFLICT (store) DO NOTHING', [name])
-        row = await locked()
-      }
-      const head = Number(row?.['head'] ?? 0)
-      // a database behind what this process saw committed (restored from a backup, or another one): nothing here is written to it
-      if (head < durable) fail(`The store ${JSON.stringify(name)} in the database ends at record ${head}, before record ${durable} this process saw committed: was the database restored or replaced?`)
-      return head
-    }
+    const lock = (client: PgClientLike): Promise<number> => stopping(() => lockStore(client, name, durable))
 
     /** Inserts the records not yet inserted in this transaction, after checking no other process wrote since this one looked. */
     const insertPending = async (t: NonNullable<typeof tx>): Promise<void> => {
@@ -180,21 +229,9 @@ export const openPostgresStore =
         t.locked = true
         if (head !== durable) throw new StoreFailure('conflict', `Another process wrote the store ${JSON.stringify(name)} first (record ${head}, this process at ${durable}); the steps taken here were undone: take them again`)
       }
-      const last = entries[entries.length - 1]?.seq ?? t.written
-      for (const e of entries) {
-        const insert = 'INSERT INTO chatfold_log (store, seq, command) VALUES ($1, $2, $3)'
-        // the last record moves the head in the same statement: one round trip a record
-        await t.client.query(e.seq === last ? `WITH inserted AS (${insert}) UPDATE chatfold_store SET head = $2 WHERE store = $1` : insert, [name, e.seq, JSON.stringify(e.command)])
-      }
+      const last = await insertRecords(t.client, name, entries)
       t.written = last
-      if (latest !== undefined && last - snapshotSeq >= every) {
-        await t.client.query(
-          'INSERT INTO chatfold_snapshot (store, seq, simulator) VALUES ($1, $2, $3) ON CONFLICT (store) DO UPDATE SET seq = excluded.seq, simulator = excluded.simulator WHERE chatfold_snapshot.seq < excluded.seq',
-          [name, last, JSON.stringify(encodeSimulator(latest))],
-        )
-        // the last record stays: a process behind the snapshot finds a gap before it, and reads the snapshot
-        await t.client.query('DELETE FROM chatfold_log WHERE store = $1 AND seq < $2', [name, last])
-      }
+      if (latest !== undefined && last - snapshotSeq >= every) await writeSnapshot(t.client, name, last, latest)
     }
 
     /** One transaction: lock (for a write), catch up, run, insert what `run` took, commit. */

@@ -14,7 +14,7 @@ import { decodeBase64 } from '../internal/base64.ts'
 import { IsoTimestampC } from '../message/message.ts'
 import { type ChatContent, fromChatContent } from './content.ts'
 import { ChatIdC, type ChatRole, ChatRoleC } from './input.ts'
-import * as T from './tree.ts'
+import * as T from './_tree.ts'
 
 // --- keys ---
 

@@ -16,7 +16,7 @@ import { type ChatRecord, type Conversation, type ConversationMetadata, fromConv
 import { emptyState, type ChatState } from './state.ts'
 import { type ChatMessage, fromSnapshot, snapshot } from './snapshot.ts'
 import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
-import * as T from './tree.ts'
+import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
 // --- commands ---

@@ -11,7 +11,7 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import type { ChatState } from './core.ts'
-import * as T from './tree.ts'
+import * as T from './_tree.ts'
 import { fromSnapshot, snapshot } from './snapshot.ts'
 import { isObject } from '../internal/object.ts'
 

@@ -16,7 +16,7 @@ import { textContent } from '../message/accessors.ts'
 import { IsoTimestampC, type Message, type Messages } from '../message/message.ts'
 import { ChatIdC, ChatRoleC } from './input.ts'
 import { type ChatRecord, type ChatState, compareInstants, compareStrings, conversationOf, idKey, instantOf, type MessageKey } from './core.ts'
-import * as T from './tree.ts'
+import * as T from './_tree.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 
 // --- codecs ---

@@ -13,15 +13,15 @@ import { prefixFailure } from '../message/failure.ts'
 import { newId, nowIso } from '../internal/id.ts'
 import { IsoTimestampC } from '../message/message.ts'
 import type { ValidInput } from './input.ts'
-import { decodeFields, decoded, type DecodedEvent, decodeSchedule, stampInput } from './event-data.ts'
+import { decodeFields, decoded, type DecodedEvent, decodeSchedule, stampInput } from './_event-data.ts'
 import { compareInstants, instantOf, type Instant } from './core.ts'
 import { type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
-import { applyValidInput } from './apply.ts'
-import * as T from './tree.ts'
+import { applyValidInput } from './_apply.ts'
+import * as T from './_tree.ts'
 import { nonNegativeInt, wholeOption } from '../internal/number.ts'
 
 // a request's data, decoded once where it enters; the simulator stamps it with its id and time
-export { type DecodedEvent, decodeEventData, decodeScheduledEvent } from './event-data.ts'
+export { type DecodedEvent, decodeEventData, decodeScheduledEvent } from './_event-data.ts'
 
 // --- model ---
 

@@ -24,7 +24,7 @@ import {
   recordOf,
 } from './core.ts'
 import { validateState } from './state.ts'
-import * as T from './tree.ts'
+import * as T from './_tree.ts'
 
 // --- codecs ---
 

@@ -23,8 +23,8 @@ import {
   idKey,
   type StoreError,
 } from './core.ts'
-import { applyValidInput } from './apply.ts'
-import * as T from './tree.ts'
+import { applyValidInput } from './_apply.ts'
+import * as T from './_tree.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // the model of the state lives with the store's shared internals; it is public from here

@@ -7,7 +7,7 @@ import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { heuristic } from '../tokens/heuristic.ts'
-import { exactCounter, type RawRanks } from './bpe.ts'
+import { exactCounter, type RawRanks } from './_bpe.ts'
 
 // --- encodings ---
 

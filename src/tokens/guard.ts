@@ -4,7 +4,7 @@
  * @module
  */
 import type { Estimator } from './message-tokens.ts'
-import { longPretokenTest, pretokenClassifier } from './classes.ts'
+import { longPretokenTest, pretokenClassifier } from './_classes.ts'
 import { heuristic } from './heuristic.ts'
 
 // --- guard ---

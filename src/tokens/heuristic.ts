@@ -4,7 +4,7 @@
  * @module
  */
 import type { Estimator } from './message-tokens.ts'
-import * as kinds from './non-ascii.ts'
+import * as kinds from './_non-ascii.ts'
 
 // the kinds of characters outside ASCII and their weights, as local bindings for the scanner's loop
 const { ALPHA, astralWeight, INDIC, LATIN, MARK, SPACE, SURROGATE, SYMBOL, SYMBOL_REPEAT, THAI, WEIGHT, WORD_START } = kinds

@@ -1,5 +1,5 @@
 /**
- * How far a history's estimate reads under what its provider reported (private: not exported from
+ * How far a history's estimate reads under what its provider reported (not exported from
  * the package): what the engine's sessions raise their estimate by between reports.
  *
  * @module

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { anchored, anchorOf, inputTokensOf, underRatioOf } from '../../src/ai-sdk/anchor.ts'
+import { anchored, anchorOf, inputTokensOf, underRatioOf } from '../../src/ai-sdk/_anchor.ts'
 import { textMessage } from '../../src/message/message.ts'
 
 describe('the reported usage as an anchor', () => {

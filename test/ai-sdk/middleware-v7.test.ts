@@ -6,7 +6,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai-v7/test'
 import { describe, expect, it, vi } from 'vitest'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { contextMiddleware, type ContextMiddlewareOptions, type ContextRecord } from '../../src/ai-sdk/mod.ts'
-import { promptToV3, promptToV4 } from '../../src/ai-sdk/specification.ts'
+import { promptToV3, promptToV4 } from '../../src/ai-sdk/_specification.ts'
 
 type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0]
 type Prompt = CallOptions['prompt']

@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
-import { size } from '../../src/store/tree.ts'
+import { conversationIds } from '../../src/store/state.ts'
 import { chatStoreContextState, contextMiddleware, type ContextRecord, type ContextMiddlewareOptions, contextPrepareStep, type ContextOptions, type ContextStateStore, type LanguageModelCallOptions, memoryContextState } from '../../src/ai-sdk/mod.ts'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
@@ -81,7 +81,7 @@ describe('a middleware made per request, given a state store', () => {
     expect(perRequest.summaries).toBe(once.summaries)
     // one conversation of the store holds the state, one message a call past the limit (the
     // pruner's state changes with each: what it answered last, and how fast the history grows)
-    expect(size(store.state().conversations)).toBe(1)
+    expect(conversationIds(store.state()).length).toBe(1)
     expect(store.state().updateCount).toBe(once.records.length)
   })
 

@@ -50,7 +50,7 @@ const loaded = (...args: string[]): string[] => {
 describe('what each command loads', () => {
   it('--version: commander and the program, nothing else of chatfold, no fp-ts or io-ts', () => {
     const mods = loaded('--version')
-    expect(mods.filter((m) => m.startsWith('dist/')).sort()).toEqual(['dist/src/cli/main.js', 'dist/src/cli/serve.js', 'dist/src/cli/shared.js', 'dist/src/internal/number.js'])
+    expect(mods.filter((m) => m.startsWith('dist/')).sort()).toEqual(['dist/src/cli/exit.js', 'dist/src/cli/main.js', 'dist/src/cli/serve.js'])
     expect(mods.filter((m) => m.startsWith('pkg:')).map((m) => m.split('/')[0])).toEqual(expect.arrayContaining(['pkg:commander']))
     expect(mods.some((m) => m.startsWith('pkg:fp-ts') || m.startsWith('pkg:io-ts') || m.startsWith('pkg:gpt-tokenizer'))).toBe(false)
   })
@@ -62,9 +62,9 @@ describe('what each command loads', () => {
     expect(heuristic.filter((m) => m.startsWith('pkg:gpt-tokenizer'))).toEqual([])
     const o200k = loaded('stats', file)
     expect(o200k).toContain('pkg:gpt-tokenizer/esm/bpeRanks/o200k_base.js')
-    // the session readers mark a compaction the file recorded (compaction/summary, rebuild, shared);
+    // the session readers mark a compaction the file recorded (compaction/summary, rebuild, system-prefix);
     // the compaction work itself (planning, transcripts, summarisers) never loads
-    const marking = /^dist\/src\/compaction\/(summary|rebuild|shared)\.js$/
+    const marking = /^dist\/src\/compaction\/(summary|rebuild|system-prefix)\.js$/
     for (const mods of [heuristic, o200k]) expect(mods.filter((m) => /^dist\/src\/(node|compaction|store|engine)\//.test(m) && !marking.test(m))).toEqual([])
   })
 

@@ -5,7 +5,8 @@ import { importJSON, importJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINE
 import { formatDecodeFailure } from '../../src/message/failure.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../arbitraries.ts'
-import { exportJSON, exportJSONL, exportMessages, exportStructuredMessages, tokensForEstimation, totalTokens } from '../../src/history/codec.ts'
+import { exportJSON, exportJSONL, exportMessages, exportStructuredMessages } from '../../src/history/export.ts'
+import { tokensForEstimation, totalTokens } from '../../src/history/recorded-tokens.ts'
 import { forExportStructured } from '../../src/history/views.ts'
 import { call, everyKind, msg, result, think, txt } from './fixtures.ts'
 

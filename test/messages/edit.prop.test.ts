@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as edit from '../../src/history/edit.ts'
+import * as lookup from '../../src/history/lookup.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
 import { conversationArb, messageArb, messagesArb } from '../arbitraries.ts'
 import type { Messages } from '../../src/message/message.ts'
@@ -70,8 +71,8 @@ describe('edit laws', () => {
     fc.assert(
       fc.property(messagesArb, messageArb, (h, m) => {
         const out = edit.append([m])(h)
-        expect(edit.last(out)).toEqual({ _tag: 'Some', value: m })
-        expect(edit.at(h.length)(out)).toEqual({ _tag: 'Some', value: m })
+        expect(lookup.last(out)).toEqual({ _tag: 'Some', value: m })
+        expect(lookup.at(h.length)(out)).toEqual({ _tag: 'Some', value: m })
       }),
       { numRuns: 100 },
     )

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/Option'
+import { at, last } from '../../src/history/lookup.ts'
 import {
   append,
-  at,
   clear,
   deduplicateSystem,
   dropN,
   keepFirstByRole,
-  last,
   pruneEmptyAssistant,
   trimDuplicateSynthetics,
   truncated,

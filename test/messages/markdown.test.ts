@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { demoteHeadings } from '../../src/history/markdown.ts'
+import { demoteHeadings } from '../../src/history/_markdown.ts'
 import { renderMarkdown, renderMarkdownWith } from '../../src/history/render.ts'
 import { msg, think, txt } from './fixtures.ts'
 

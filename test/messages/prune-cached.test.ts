@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createPruner } from '../../src/history/prune-incremental.ts'
-import { batchPays } from '../../src/history/prune-cached.ts'
+import { batchPays } from '../../src/history/_prune-cached.ts'
 import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import type { Message, Messages } from '../../src/message/message.ts'
 import { messageTokens } from '../../src/tokens/message-tokens.ts'

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { hasSubstance, isBlank, stringSet, truncator } from '../../src/history/shared.ts'
+import { hasSubstance, isBlank } from '../../src/history/_substance.ts'
+import { stringSet } from '../../src/history/_string-set.ts'
+import { truncator } from '../../src/history/_truncate.ts'
 
 describe('stringSet', () => {
   it('says whether each string is new, across growth', () => {

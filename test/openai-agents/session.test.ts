@@ -6,7 +6,7 @@ import { ScriptedModel, assistantMessage } from '@openai/agents/testing'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { chatStoreSession, httpChatLog, storeChatLog } from '../../src/openai-agents/mod.ts'
-import { historyOfItems } from '../../src/openai-agents/items.ts'
+import { historyOfItems } from '../../src/openai-agents/_items.ts'
 import { openAICompaction } from '../../src/summarize/openai.ts'
 
 const memoryLog = () => storeChatLog(createChatStore({ maxHistorySize: Infinity }))

@@ -21,7 +21,7 @@ import { snapshot, toChatMessages } from '../../src/store/snapshot.ts'
 import { fromSnapshot } from '../../src/store/snapshot.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { compareStrings, idKey } from '../../src/store/core.ts'
-import * as T from '../../src/store/tree.ts'
+import * as T from '../../src/store/_tree.ts'
 import { encodeBase64 } from '../../src/internal/base64.ts'
 import { applyAll, chat } from './helpers.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import * as T from '../../src/store/tree.ts'
+import * as T from '../../src/store/_tree.ts'
 
 const cmp = (a: number, b: number) => a - b
 

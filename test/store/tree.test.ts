@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import * as T from '../../src/store/tree.ts'
+import * as T from '../../src/store/_tree.ts'
 
 const cmp = (a: number, b: number) => a - b
 

@@ -2,8 +2,8 @@
  * The layer map of DESIGN.md and the rules on `src/`, shared by `scripts/check-core.ts` and
  * `test/layers.test.ts`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -39,6 +39,53 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/cli/', 12], // the chatfold command: may use every entry point, src/node/ among them
 ]
 
+/**
+ * The tiers `src/README.md` lists the folders by: the concepts (one entry each), the runtimes (a
+ * backend or a thread on one runtime), the frameworks (drop-ins for another library's extension
+ * points), the command, the private helpers, and the root entry.
+ */
+export type Tier = 'concept' | 'runtime' | 'framework' | 'command' | 'internal' | 'root'
+
+/**
+ * The tier of each top folder of `LAYERS` (a deeper prefix takes its top folder's tier). Every
+ * folder here is listed under its tier in `src/README.md`, with the subpaths it serves
+ * (`test/layers.test.ts` holds the two together).
+ */
+export const TIERS: Readonly<Record<string, Tier>> = {
+  'src/internal/': 'internal',
+  'src/message/': 'concept',
+  'src/tokens/': 'concept',
+  'src/tokenizer/': 'concept',
+  'src/history/': 'concept',
+  'src/compaction/': 'concept',
+  'src/builder/': 'concept',
+  'src/store/': 'concept',
+  'src/adapters/': 'concept',
+  'src/engine/': 'concept',
+  'src/counting/': 'concept',
+  'src/sessions/': 'concept',
+  'src/mod.ts': 'root',
+  'src/node/': 'runtime',
+  'src/deno/': 'runtime',
+  'src/cloudflare/': 'runtime',
+  'src/postgres/': 'runtime',
+  'workers/': 'runtime',
+  'src/ai-sdk/': 'framework',
+  'src/openai-agents/': 'framework',
+  'src/claude-agent-sdk/': 'framework',
+  'src/summarize/': 'framework',
+  'src/cli/': 'command',
+}
+
+/** The top folder of a path in `LAYERS` (`src/adapters/openai/x.ts` → `src/adapters/`), or the file at the root of `src/`. */
+export const topFolder = (path: string): string => {
+  const parts = path.split('/')
+  return parts[0] === 'src' ? (parts.length > 2 ? `src/${parts[1]}/` : path) : `${parts[0]}/`
+}
+
+/** The tier of a file or a prefix of `LAYERS`. */
+export const tierOf = (path: string): Tier | undefined => TIERS[topFolder(path)]
+
 /** Runtime entry points: the only places where `node:`, `Deno.`, `Buffer` and `process` may appear. */
 export const RUNTIME_ENTRIES = ['src/node/', 'src/cli/', 'src/deno/', 'src/postgres/']
 
@@ -65,7 +112,9 @@ const walk = (dir: string): string[] =>
     return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : []
   })
 
-export const sourceFiles = (): string[] => [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'workers'))].map((p) => relative(ROOT, p).split('\\').join('/'))
+/** The TypeScript files of `src/` and `workers/` under `root` (the repository by default), as paths from it. */
+export const sourceFiles = (root: string = ROOT): string[] =>
+  [...walk(join(root, 'src')), ...(existsSync(join(root, 'workers')) ? walk(join(root, 'workers')) : [])].map((p) => relative(root, p).split('\\').join('/'))
 
 const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
 const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
@@ -79,24 +128,44 @@ const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
 /** Strips comments, so that docs may mention what code may not use. */
 const stripComments = (src: string): string => src.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"])\/\/.*$/gm, '$1')
 
-export const importsOf = (file: string): Array<{ readonly target: string; readonly line: number }> => {
-  const src = stripComments(readFileSync(join(ROOT, file), 'utf8'))
+export const importsOf = (file: string, root: string = ROOT): Array<{ readonly target: string; readonly line: number }> => importsIn(file, readFileSync(join(root, file), 'utf8'))
+
+/** The relative imports of `file`, whose text is `text`, each resolved to a path from the root. */
+export const importsIn = (file: string, text: string): Array<{ readonly target: string; readonly line: number }> => {
+  const src = stripComments(text)
   const out: Array<{ target: string; line: number }> = []
   for (const m of src.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2]
     if (spec === undefined || !spec.startsWith('.')) continue
-    const line = src.slice(0, m.index).split('\n').length
+    const line = src.slice(0, m.index + m[0].length - m[0].trimStart().length).split('\n').length
     out.push({ target: relative(ROOT, resolve(ROOT, dirname(file), spec)).split('\\').join('/'), line })
   }
   return out
 }
 
-export const violations = (): Violation[] => {
-  const files = sourceFiles()
+/** A private file: its name starts with `_` (as in denoland/std), so only its own folder may import it. */
+export const isPrivate = (file: string): boolean => basename(file).startsWith('_')
+
+/**
+ * Imports into another folder's private file, over any tree given as file → text (so a test can
+ * check the rule on a tree of its own). Only files of the private file's own folder may import it;
+ * the tests of that folder are not in `src/`, so they are not checked here.
+ */
+export const privateViolations = (tree: ReadonlyMap<string, string>): Violation[] => {
+  const out: Violation[] = []
+  for (const [file, text] of tree)
+    for (const { target, line } of importsIn(file, text))
+      if (isPrivate(target) && dirname(target) !== dirname(file)) out.push({ file, line, message: `imports ${target}, a private file of another folder; import its folder's public files` })
+  return out
+}
+
+/** Every violation of the rules in the tree under `root` (the repository by default). */
+export const violations = (root: string = ROOT): Violation[] => {
+  const files = sourceFiles(root)
   const out: Violation[] = []
   const graph = new Map<string, string[]>()
   for (const file of files) {
-    const src = stripComments(readFileSync(join(ROOT, file), 'utf8'))
+    const src = stripComments(readFileSync(join(root, file), 'utf8'))
     if (!RUNTIME_ENTRIES.some((e) => file.startsWith(e)) && !file.startsWith('workers/')) {
       src.split('\n').forEach((text, i) => {
         for (const [re, what] of RUNTIME_SPECIFIC) if (re.test(text)) out.push({ file, line: i + 1, message: `${what} in the core` })
@@ -108,7 +177,7 @@ export const violations = (): Violation[] => {
       continue
     }
     const edges: string[] = []
-    for (const { target, line } of importsOf(file)) {
+    for (const { target, line } of importsOf(file, root)) {
       if (file.startsWith('src/') && target.endsWith('/mod.ts') && file !== 'src/mod.ts') out.push({ file, line, message: 'imports mod.ts; import the module itself' })
       if (!target.endsWith('.ts')) out.push({ file, line, message: `import of ${target} without its .ts extension` })
       const to = layerOf(target)
@@ -132,7 +201,8 @@ export const violations = (): Violation[] => {
     state.set(f, 'done')
   }
   for (const f of graph.keys()) visit(f, [])
-  out.push(...liteViolations(graph))
+  out.push(...liteViolations(graph, root))
+  out.push(...privateViolations(new Map(files.map((f) => [f, readFileSync(join(root, f), 'utf8')]))))
   return out
 }
 
@@ -158,15 +228,15 @@ const TOKENIZER_IMPORT = /(?:from\s+|import\(\s*)['"]gpt-tokenizer[/'"]/
  * gpt-tokenizer: a bundler emits every module a dynamic `import()` names, called or not, so an entry
  * holds no rank table only when nothing it reaches names one.
  */
-const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>): Violation[] => TABLE_FREE_ENTRIES.flatMap((entry) => tableViolations(graph, entry))
+const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, root: string): Violation[] => TABLE_FREE_ENTRIES.flatMap((entry) => tableViolations(graph, entry, root))
 
-const tableViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, entry: string): Violation[] => {
+const tableViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, entry: string, root: string): Violation[] => {
   if (!graph.has(entry)) return [{ file: entry, line: 1, message: 'a table-free entry that does not exist' }]
   const via = new Map<string, string>([[entry, entry]])
   const queue = [entry]
   const out: Violation[] = []
   for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-    const src = stripComments(readFileSync(join(ROOT, f), 'utf8'))
+    const src = stripComments(readFileSync(join(root, f), 'utf8'))
     const line = src.split('\n').findIndex((l) => TOKENIZER_IMPORT.test(l))
     if (line >= 0) out.push({ file: f, line: line + 1, message: `imports gpt-tokenizer and is reached from ${entry} (via ${via.get(f) ?? '?'}); import the token modules without the loader` })
     for (const g of graph.get(f) ?? [])

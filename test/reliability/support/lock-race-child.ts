@@ -3,7 +3,7 @@
  * the directory named, tells whether it got it, holds it until `end`, checks it still holds it,
  * releases it and tells.
  */
-import { lockStore, type StoreLock } from '../../../src/node/store-lock.ts'
+import { lockStore, type StoreLock } from '../../../src/node/_store-lock.ts'
 
 let lock: StoreLock | undefined
 process.on('message', (m: { readonly type: 'go'; readonly dir: string } | { readonly type: 'end' } | { readonly type: 'exit' }) => {

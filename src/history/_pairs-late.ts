@@ -7,7 +7,7 @@
 import { isToolCall, isToolResult } from '../message/part-make.ts'
 import { type Part } from '../message/part-model.ts'
 import type { Message, Messages } from '../message/message.ts'
-import { hasSubstance } from './shared.ts'
+import { hasSubstance } from './_substance.ts'
 
 /** The fields of a pairing issue this step reads (a `ToolPairIssue` of `pairs.ts`). */
 type PairIssue = { readonly kind: string; readonly index: number; readonly toolCallId?: string }

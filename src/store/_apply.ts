@@ -26,7 +26,7 @@ import {
   sortRoles,
   type StoreError,
 } from './core.ts'
-import * as T from './tree.ts'
+import * as T from './_tree.ts'
 
 /** The chatfold message an input becomes: its media bytes are read from the input's content, not copied. */
 const messageOf = (input: ValidInput, id: string, conversationId: string): Message => ({

@@ -9,7 +9,7 @@
  * The page's CSS.
  *
  * @example
- * import { HTML_STYLE } from './render-html-style.ts'
+ * import { HTML_STYLE } from './_render-html-style.ts'
  * HTML_STYLE.includes('details') // true
  */
 export const HTML_STYLE = `

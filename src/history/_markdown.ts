@@ -19,7 +19,7 @@ const BLOCK_START = /^ {0,3}(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|<|(?:[-
  * back as is.
  *
  * @example
- * import { demoteHeadings } from './markdown.ts'
+ * import { demoteHeadings } from './_markdown.ts'
  * demoteHeadings(2)('# Cause\n\nText') // '### Cause\n\nText'
  */
 export const demoteHeadings =

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { HAN_ONE_TOKEN, HANGUL_ONE_TOKEN } from './cjk-table.ts'
+import { HAN_ONE_TOKEN, HANGUL_ONE_TOKEN } from './_cjk-table.ts'
 
 /** The kinds of character outside ASCII, each at its own weight (`WEIGHT`). */
 export const LATIN = 1 // a letter of the Latin script with its accent: it continues an ASCII word

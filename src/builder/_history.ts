@@ -22,8 +22,8 @@ import { pruneToolResultsWithReport } from '../history/prune.ts'
 import { backfillToolTokens } from '../tokens/usage.ts'
 import { rebuildAfterCompaction } from '../compaction/rebuild.ts'
 import type { BuilderEvent, BuilderInput, BuilderState, HistoryInput, StepResult } from './types.ts'
-import { claimId, stamp, tokenField, touch, unchanged, warn } from './state.ts'
-import { findCall, findResult, putCall, replaceAt } from './lifecycle.ts'
+import { claimId, stamp, tokenField, touch, unchanged, warn } from './_step-kit.ts'
+import { findCall, findResult, putCall, replaceAt } from './_lifecycle.ts'
 
 // --- helpers ---
 

@@ -14,9 +14,9 @@ import type { Message, Messages } from '../message/message.ts'
 import type { Part, ToolCallPart, ToolResultPart } from '../message/part-model.ts'
 import { MESSAGE_OVERHEAD } from '../tokens/message-tokens.ts'
 import type { PruneResult, Settings } from './prune-options.ts'
-import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './prune-placeholder.ts'
-import { cutArguments } from './prune-arguments.ts'
-import { boundaryPart } from './shared.ts'
+import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './_prune-placeholder.ts'
+import { cutArguments } from './_prune-arguments.ts'
+import { boundaryPart } from './_for-llm.ts'
 
 // --- model ---
 

@@ -15,7 +15,7 @@ import type { LogEntry, StoredSnapshot } from '../store/durable.ts'
  * A log segment's file name; group 1 is its first record.
  *
  * @example
- * import { SEGMENT } from './log-segments.ts'
+ * import { SEGMENT } from './_log-segments.ts'
  * SEGMENT.exec('log-000000000091.jsonl')?.[1] // '000000000091'
  */
 export const SEGMENT = /^log-(\d{12})\.jsonl$/
@@ -24,7 +24,7 @@ export const SEGMENT = /^log-(\d{12})\.jsonl$/
  * A snapshot's file name; group 1 is the record it was taken after.
  *
  * @example
- * import { SNAPSHOT } from './log-segments.ts'
+ * import { SNAPSHOT } from './_log-segments.ts'
  * SNAPSHOT.test('snapshot-000000000090.json') // true
  */
 export const SNAPSHOT = /^snapshot-(\d{12})\.json$/
@@ -35,7 +35,7 @@ const pad = (n: number): string => String(n).padStart(12, '0')
  * The file name of the segment whose first record is `first`.
  *
  * @example
- * import { segmentName } from './log-segments.ts'
+ * import { segmentName } from './_log-segments.ts'
  * segmentName(91) // 'log-000000000091.jsonl'
  */
 export const segmentName = (first: number): string => `log-${pad(first)}.jsonl`
@@ -44,7 +44,7 @@ export const segmentName = (first: number): string => `log-${pad(first)}.jsonl`
  * The file name of the snapshot taken after record `seq`.
  *
  * @example
- * import { snapshotName } from './log-segments.ts'
+ * import { snapshotName } from './_log-segments.ts'
  * snapshotName(90) // 'snapshot-000000000090.json'
  */
 export const snapshotName = (seq: number): string => `snapshot-${pad(seq)}.json`
@@ -53,7 +53,7 @@ export const snapshotName = (seq: number): string => `snapshot-${pad(seq)}.json`
  * A snapshot file's text: its JSON, a line end, `sha256:` and the JSON's checksum.
  *
  * @example
- * import { encodeSnapshot } from './log-segments.ts'
+ * import { encodeSnapshot } from './_log-segments.ts'
  * encodeSnapshot({ seq: 3, simulator: {} }).startsWith('{"seq":3') // true
  */
 export const encodeSnapshot = (snap: StoredSnapshot): string => {
@@ -65,7 +65,7 @@ export const encodeSnapshot = (snap: StoredSnapshot): string => {
  * A snapshot file's snapshot, or `undefined` when its checksum does not match.
  *
  * @example
- * import { decodeSnapshot, encodeSnapshot } from './log-segments.ts'
+ * import { decodeSnapshot, encodeSnapshot } from './_log-segments.ts'
  * decodeSnapshot(encodeSnapshot({ seq: 3, simulator: {} }))?.seq // 3
  */
 export const decodeSnapshot = (text: string): StoredSnapshot | undefined => {
@@ -82,7 +82,7 @@ const checksum = (json: string): string => createHash('sha256').update(json).dig
  * One log line: the record's JSON (which never holds a raw tab), a tab, its checksum.
  *
  * @example
- * import { encodeLine } from './log-segments.ts'
+ * import { encodeLine } from './_log-segments.ts'
  * encodeLine({ seq: 2, command: { op: 'advance', until: '2024-03-15T11:00:00Z' } }).endsWith('\n') // true
  */
 export const encodeLine = (entry: LogEntry): string => {
@@ -97,7 +97,7 @@ export type Parsed = { readonly seq: number; readonly command: unknown }
  * A line's record, or what is wrong with it.
  *
  * @example
- * import { parseLine } from './log-segments.ts'
+ * import { parseLine } from './_log-segments.ts'
  * parseLine('{"seq":1}\t0000000000000000') // 'checksum mismatch'
  */
 export const parseLine = (line: string): Parsed | string => {
@@ -134,7 +134,7 @@ export type ScannedSegment = { readonly records: ReadonlyArray<Parsed & { readon
  * allocated but unwritten.
  *
  * @example
- * import { zeroTail } from './log-segments.ts'
+ * import { zeroTail } from './_log-segments.ts'
  * zeroTail(new Uint8Array([123, 0, 0, 10, 0]), 0) // true
  */
 export const zeroTail = (bytes: Uint8Array, byte: number): boolean => {
@@ -150,7 +150,7 @@ export const zeroTail = (bytes: Uint8Array, byte: number): boolean => {
  * a line that ends is complete, and bad means corrupt.
  *
  * @example
- * import { encodeLine, scanSegment } from './log-segments.ts'
+ * import { encodeLine, scanSegment } from './_log-segments.ts'
  * const line = encodeLine({ seq: 1, command: { op: 'advance', until: '2024-03-15T11:00:00Z' } })
  * scanSegment(new TextEncoder().encode(line + '{"seq":2')).bad?.torn // true
  */
@@ -182,7 +182,7 @@ export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
  * What a record held, in a few words, for a person told it was lost: its number, step and message.
  *
  * @example
- * import { describeRecordText } from './log-segments.ts'
+ * import { describeRecordText } from './_log-segments.ts'
  * describeRecordText('{"seq":4,"command":{"op":"submit","data":{"role":"user","content":"Hi"}}}\tx') // 'record 4, submit user message: "Hi"'
  */
 export const describeRecordText = (text: string): string => {
@@ -202,7 +202,7 @@ export const describeRecordText = (text: string): string => {
  * Flushes a directory's entries (a new or renamed file) to disk; a no-op where directories cannot be opened.
  *
  * @example
- * import { syncDir } from './log-segments.ts'
+ * import { syncDir } from './_log-segments.ts'
  * await syncDir('.')
  */
 export const syncDir = async (dir: string): Promise<void> => {

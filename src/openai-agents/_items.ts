@@ -27,7 +27,7 @@ const outputOf = (output: unknown): unknown => {
  * way (`callId`, `function_call_result`, reasoning as `content`); other items pass as they are.
  *
  * @example
- * import { responsesItemOf } from './items.ts'
+ * import { responsesItemOf } from './_items.ts'
  * responsesItemOf({ type: 'function_call', callId: 'c1', name: 'f', arguments: '{}' })
  * // { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }
  */
@@ -54,7 +54,7 @@ const idOf = (i: number, j: number): string => `item-${i}-${j}`
  * The item index a message came from, when it came from one.
  *
  * @example
- * import { itemIndexOf } from './items.ts'
+ * import { itemIndexOf } from './_items.ts'
  * itemIndexOf({ id: 'item-3-0', role: 'user', kind: 'normal', parts: [] }) // 3
  */
 export const itemIndexOf = (m: Message): number | undefined => {
@@ -67,7 +67,7 @@ export const itemIndexOf = (m: Message): number | undefined => {
  * item (`item-3-0`).
  *
  * @example
- * import { historyOfItems } from './items.ts'
+ * import { historyOfItems } from './_items.ts'
  * historyOfItems([{ role: 'user', content: 'Hi' }]) // [{ id: 'item-0-0', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Hi' }] }]
  */
 export const historyOfItems = (items: ReadonlyArray<AgentInputItem>): Messages =>
@@ -82,7 +82,7 @@ export const historyOfItems = (items: ReadonlyArray<AgentInputItem>): Messages =
  * provider's boundary (OpenAI's `compaction` item) as the item it came as.
  *
  * @example
- * import { itemsOfSummary } from './items.ts'
+ * import { itemsOfSummary } from './_items.ts'
  * itemsOfSummary([{ id: 's', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'Summary' }] }]) // [{ role: 'user', content: 'Summary' }]
  */
 export const itemsOfSummary = (summary: Messages): ReadonlyArray<AgentInputItem> => {

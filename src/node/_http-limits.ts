@@ -3,7 +3,7 @@
  * shared cap, answered 503 beyond), slow request bodies per client address, and one request at a
  * time per connection (pipelined requests wait for the answer before theirs). A request counts
  * against the shared cap only while its handler runs: an answer waiting for its reader counts
- * against its own connection (the send's time and memory budget, `http-send.ts`), not the cap.
+ * against its own connection (the send's time and memory budget, `_http-send.ts`), not the cap.
  *
  * @module
  */

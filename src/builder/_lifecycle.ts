@@ -9,7 +9,7 @@ import { type Part, type ReasoningPart, type TextPart, type ToolCallPart } from 
 import { isAssistant, isTool, textContent } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
 import type { BuilderEvent, BuilderState, LifecycleInput, StepResult } from './types.ts'
-import { claimId, stamp, touch, unchanged, warn } from './state.ts'
+import { claimId, stamp, touch, unchanged, warn } from './_step-kit.ts'
 
 // --- helpers ---
 

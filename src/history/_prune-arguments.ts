@@ -7,7 +7,7 @@
  */
 import type { ToolCallPart } from '../message/part-model.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
-import { head, PREVIEW_CHARS } from './prune-placeholder.ts'
+import { head, PREVIEW_CHARS } from './_prune-placeholder.ts'
 
 /** Argument strings longer than this are cut (to a marker and a preview of `PREVIEW_CHARS`). */
 const LONG_ARG_CHARS = 200

@@ -1,5 +1,6 @@
 /**
- * Private helpers of the compaction modules (not exported from the package).
+ * The system prompt's extent: the leading system messages that every compaction keeps first.
+ * A public file of the folder: `chatfold/ai-sdk` keeps the same prefix.
  *
  * @module
  */
@@ -11,6 +12,3 @@ export const systemPrefix = (ms: Messages): number => {
   while (i < ms.length && (ms[i] as Message).role === 'system') i++
   return i
 }
-
-/** The label of a previous summary in a transcript. */
-export const PREVIOUS_SUMMARY = '[Previous summary]:'

@@ -13,7 +13,7 @@ const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '
  * Text as HTML text or an attribute value: `& < > " '` escaped.
  *
  * @example
- * import { escapeHtml } from './render-html-text.ts'
+ * import { escapeHtml } from './_render-html-text.ts'
  * escapeHtml('<b>') // '&lt;b&gt;'
  */
 export const escapeHtml = (s: string): string => s.replace(/[&<>\x22\x27]/g, (c) => ESCAPES[c] as string)
@@ -36,7 +36,7 @@ const pre = (code: { readonly info: string; readonly lines: ReadonlyArray<string
  * bold lines; every character of the text escaped.
  *
  * @example
- * import { textHtml } from './render-html-text.ts'
+ * import { textHtml } from './_render-html-text.ts'
  * textHtml('# Fix\nUse `round` <once>') // '<strong class="h">Fix</strong>\nUse <code>round</code> &lt;once&gt;'
  */
 export const textHtml = (s: string): string => {

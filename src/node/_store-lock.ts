@@ -206,7 +206,7 @@ const breakStale = (dir: string, file: string, mine: string, content: string, st
  * and the reason says why.
  *
  * @example
- * import { lockStore } from './store-lock.ts'
+ * import { lockStore } from './_store-lock.ts'
  * const lock = lockStore('.')
  * if ('release' in lock) lock.release()
  *
