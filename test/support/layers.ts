@@ -56,6 +56,7 @@ export const TIERS: Readonly<Record<string, Tier>> = {
   'src/message/': 'concept',
   'src/tokens/': 'concept',
   'src/tokenizer/': 'concept',
+  'src/cost/': 'concept',
   'src/history/': 'concept',
   'src/compaction/': 'concept',
   'src/builder/': 'concept',
