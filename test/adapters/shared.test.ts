@@ -10,7 +10,7 @@ import { type Part } from '../../src/message/part-model.ts'
 import { registerPart } from '../../src/message/part-registry.ts'
 import { fromDataUrl, settleStatuses, sniffImageType, toDataUrl } from '../../src/adapters/shared.ts'
 import { call, msg, result, right, text } from './support.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 describe('adapter preparation', () => {
   it('leaves out what forLLM leaves out, saying which messages', () => {
