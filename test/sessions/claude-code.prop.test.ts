@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { readClaudeCode } from '../../src/sessions/claude-code.ts'
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code')
-type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+// deno-lint-ignore no-explicit-any -- the sessions' JSON lines, read field by field
+type Rec = Record<string, any>
 const load = (name: string): ReadonlyArray<Rec> =>
   Object.freeze(
     readFileSync(join(DIR, name), 'utf8')

@@ -15,6 +15,7 @@ const setup = (options: ChatHandlerOptions = {}) => {
   const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string>; host?: string } = {}) => {
     const res = await handler(new Request(`http://${init.host ?? '127.0.0.1:8787'}${path}`, { method, headers: init.headers ?? {}, ...(init.body === undefined ? {} : { body: init.body }) }))
     const text = await res.text()
+    // deno-lint-ignore no-explicit-any -- a JSON answer, read field by field
     return { status: res.status, headers: res.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, any>) }
   }
   const json = { 'content-type': 'application/json' }

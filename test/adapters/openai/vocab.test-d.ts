@@ -19,6 +19,7 @@ type IsNever<T> = [T] extends [never] ? true : false
 
 /** An item's type tag; an easy input message and an item reference may leave it out (`message`, `item_reference`). */
 type Tag<T> = T extends { type?: infer K }
+  // deno-lint-ignore ban-types -- `{} extends Pick<T, 'type'>` asks whether `type` is optional
   ? Exclude<K, undefined | null> | ({} extends Pick<T, 'type'> ? (T extends { role: unknown } ? 'message' : 'item_reference') : null extends K ? 'item_reference' : never)
   : never
 
