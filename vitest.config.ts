@@ -33,6 +33,9 @@ export default defineConfig({
           include: ['test/**/*.prop.test.ts'],
           exclude: ['test/runtime/**', 'test/dist/**', 'test/bundlers/**', 'test/web/**', 'test/deploy/**', 'test/consumer/**'],
           environment: 'node',
+          // a property runs its cases to the end however long a busy machine takes over them: the
+          // limit only stops a hang (vitest's 5 s cut three of them short beside other runs)
+          testTimeout: 60_000,
           isolate: false, // as the unit tests
         },
       },
