@@ -2,7 +2,7 @@
  * Bundle sizes, measured with esbuild as an application would bundle chatfold for the browser or
  * the edge: what loads up front (the entry chunk and what it imports), and what a dynamic import
  * adds on first use (an encoding's rank table). Shared by the size suite of `npm run bench` and
- * by test/size.test.ts.
+ * by test/scripts/size.test.ts.
  */
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -17,7 +17,7 @@ import { ms, stats, table } from './lib.ts'
 
 type Timed = { readonly hook: number[]; readonly model: number[]; readonly step: number[] }
 
-const timedModel = (seen: Seen[], t: Timed): LanguageModelMiddleware => ({
+const timedModel = (t: Timed): LanguageModelMiddleware => ({
   specificationVersion: 'v3',
   wrapGenerate: async ({ doGenerate }) => {
     const t0 = performance.now()
@@ -31,7 +31,7 @@ const timedModel = (seen: Seen[], t: Timed): LanguageModelMiddleware => ({
 const run = async (how: { readonly middleware?: LanguageModelMiddleware; readonly prepareStep?: PrepareStepFunction<typeof tools> }): Promise<Timed> => {
   const t: Timed = { hook: [], model: [], step: [] }
   const seen: Seen[] = []
-  const base = wrapLanguageModel({ model: mockModel(seen, { counting: false }), middleware: timedModel(seen, t) })
+  const base = wrapLanguageModel({ model: mockModel(seen, { counting: false }), middleware: timedModel(t) })
   const timedHook = <A, R>(f: (a: A) => PromiseLike<R> | R) => async (a: A): Promise<R> => {
     const t0 = performance.now()
     const r = await f(a)

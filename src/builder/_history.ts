@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isFinished, isReasoning, isToolCall, isToolResult, toolResult } from '../message/part-make.ts'
+import { isFinished, isReasoning, isToolCall, toolResult } from '../message/part-make.ts'
 import { type ImagePart, type Part } from '../message/part-model.ts'
 import { isSystem, isNormal } from '../message/accessors.ts'
 import { type Kind, type Message, type Messages } from '../message/message.ts'

@@ -125,6 +125,7 @@ const json = (status: number, body: unknown): Response => new Response(JSON.stri
 const notFound = (message: string): Response => json(404, { error: { status: 404, code: 'not_found', message } })
 
 /** A store id: a non-empty name of at most 256 characters without control characters or slashes. */
+// deno-lint-ignore no-control-regex -- an id holds no control character: the class names them
 const isStoreId = (id: string): boolean => id.length > 0 && id.length <= 256 && !/[\u0000-\u001f\u007f/]/.test(id)
 
 /**

@@ -5,7 +5,6 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Message } from '../message/message.ts'
 
 // --- sections ---
 

@@ -176,6 +176,7 @@ export const ToolResultPartC: StructC<
  * @since 0.1.0
  * @category codecs
  */
+// deno-lint-ignore ban-types -- `{}` is io-ts's empty set of optional props
 export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct('FinishPart', { type: t.literal('finish'), reason: t.string }, {})
 
 /**
@@ -189,6 +190,7 @@ export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.String
  * @since 0.1.0
  * @category codecs
  */
+// deno-lint-ignore ban-types -- `{}` is io-ts's empty set of optional props
 export const ProviderPartC: StructC<{ type: t.LiteralC<'provider'>; provider: t.StringC; kind: t.StringC; data: t.UnknownC }, {}> = struct(
   'ProviderPart',
   { type: t.literal('provider'), provider: t.string, kind: t.string, data: t.unknown },
@@ -236,7 +238,7 @@ export type BuiltinPart = TextPart | ReasoningPart | ImagePart | FilePart | Tool
  * @since 0.1.0
  * @category model
  */
-// biome-ignore lint: an empty interface is the extension point
+// deno-lint-ignore no-empty-interface -- an empty interface is the extension point (declaration merging)
 export interface CustomParts {}
 
 /**

@@ -1,37 +1,49 @@
 /**
- * Comlink endpoints over Node's `worker_threads`: Comlink's own Node adapter (a `Worker` or
- * `MessagePort` emits raw message data to `on('message')` listeners, where Comlink expects
- * `addEventListener` and events with `data`).
+ * Comlink endpoints over Node's `worker_threads`: a `Worker` or `MessagePort` emits raw message data
+ * to `on('message')` listeners, where Comlink expects `addEventListener` and events with `data`.
  *
  * @module
  */
 import type { Endpoint } from 'comlink'
-import * as adapter from 'comlink/dist/esm/node-adapter.mjs'
 
 type NodePort = {
   postMessage(value: unknown, transferList?: ReadonlyArray<unknown>): void
   on(event: 'message', listener: (value: unknown) => void): unknown
   off(event: 'message', listener: (value: unknown) => void): unknown
+  start?: () => void
 }
 
-type NodeEndpointFn = (nep: NodePort) => Endpoint
+type Listener = Parameters<Endpoint['addEventListener']>[1]
 
-/**
- * Comlink's `nodeEndpoint`, the adapter module's default export. TypeScript reads the `.mjs` file as
- * an ES module and Deno's checker as CommonJS (through the `.d.ts` beside it), so the two disagree on
- * what `default` is; at run time it is the function in both, which this reads as a value of unknown
- * type and checks before calling.
- */
-const adapterDefault: unknown = Reflect.get(adapter, 'default')
+/** Hands `data` to a DOM-style listener as the `MessageEvent` a Web port would give it. */
+const deliver = (listener: Listener, data: unknown): void => {
+  const event = new MessageEvent('message', { data })
+  if (typeof listener === 'function') listener(event)
+  else listener.handleEvent(event)
+}
 
-const nodeEndpoint: NodeEndpointFn = (port) => {
-  if (typeof adapterDefault !== 'function') throw new TypeError("Comlink's Node adapter (comlink/dist/esm/node-adapter.mjs) has no default export")
-  const endpoint: Endpoint = Reflect.apply(adapterDefault, undefined, [port])
-  return endpoint
+const nodeEndpoint = (port: NodePort): Endpoint => {
+  // each DOM-style listener, and the raw-data listener it was attached as
+  const attached = new WeakMap<Listener, (value: unknown) => void>()
+  return {
+    postMessage: (message: unknown, transfer?: ReadonlyArray<unknown>) => port.postMessage(message, transfer),
+    addEventListener: (_type, listener) => {
+      const raw = (data: unknown): void => deliver(listener, data)
+      port.on('message', raw)
+      attached.set(listener, raw)
+    },
+    removeEventListener: (_type, listener) => {
+      const raw = attached.get(listener)
+      if (raw === undefined) return
+      port.off('message', raw)
+      attached.delete(listener)
+    },
+    start: () => port.start?.(),
+  }
 }
 
 /**
- * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (Comlink's `nodeEndpoint`).
+ * Adapts a `worker_threads` `Worker` or `MessagePort` to a Comlink endpoint (as Comlink's own Node adapter does).
  *
  * @example
  * import { MessageChannel } from 'node:worker_threads'

@@ -114,6 +114,7 @@ export const ChatInputContentC: t.Type<ChatContent, ChatContent, unknown> = new 
 const MAX_ID_LENGTH = 256
 
 const isChatId = (u: unknown): u is string =>
+  // deno-lint-ignore no-control-regex -- an id holds no control character: the class names them
   typeof u === 'string' && u.length > 0 && u.length <= MAX_ID_LENGTH && !/[\u0000-\u001f\u007f]/.test(u)
 
 /**

@@ -39,6 +39,7 @@ const chunkEnd = (s: string, from: number, size: number): number => {
 }
 
 const countRun = (count: (text: string) => number, run: string): number => {
+  // deno-lint-ignore no-control-regex -- the class is every ASCII character, control ones included
   const size = /[^\x00-\x7f]/.test(run) ? RUN / 4 : RUN
   const bounds: number[] = [0]
   for (let at = 0; at < run.length; ) bounds.push((at = chunkEnd(run, at, size)))

@@ -15,7 +15,7 @@ import { checkRequest } from '../../src/adapters/rules.ts'
 import type { Message, Messages } from '../../src/message/message.ts'
 import type { Part } from '../../src/message/part-model.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
-import { conversationArb, deepFreeze, messagesArb } from '../arbitraries.ts'
+import { conversationArb, deepFreeze, messagesArb } from '../support/arbitraries.ts'
 import { withoutIds } from './support.ts'
 
 const RUNS = { numRuns: 150 }

@@ -61,7 +61,7 @@ export type AnthropicChecks = [
 ]
 export type GeminiChecks = [Assert<Assignable<GeminiContent, Content>>, Assert<Assignable<NonNullable<GeminiRequest['systemInstruction']>, Content>>]
 export type AISDKUIChecks = [Assert<Assignable<AIUIMessage, UIMessage>>, Assert<Assignable<AIUIMessages['messages'], UIMessage[]>>]
-export type AISDKChecks = [Assert<Assignable<AIModelMessage, ModelMessage>>, Assert<Assignable<AIModelMessages['messages'], Parameters<typeof generateText>[0]['messages'] & {}>>]
+export type AISDKChecks = [Assert<Assignable<AIModelMessage, ModelMessage>>, Assert<Assignable<AIModelMessages['messages'], NonNullable<Parameters<typeof generateText>[0]['messages']>>>]
 
 // The way the README shows it: spread the request into the SDK call.
 declare const chatRequest: OpenAIChatRequest

@@ -11,7 +11,7 @@ import { registerPart } from '../../src/message/part-registry.ts'
 import { fromDataUrl, sniffImageType, toDataUrl } from '../../src/adapters/media.ts'
 import { settleStatuses } from '../../src/adapters/decode.ts'
 import { call, msg, result, right, text } from './support.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 describe('adapter preparation', () => {
   it('leaves out what forLLM leaves out, saying which messages', () => {

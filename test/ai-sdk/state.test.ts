@@ -23,7 +23,7 @@ const recording = (calls: LanguageModelCallOptions[]) =>
  * answer, then its request; each tool result `lines` times a line of the file (large enough for
  * the cache-aware pruner to make batches between the compactions).
  */
-let lines = 150
+const lines = 150
 const turn = (n: number): ModelMessage[] => [
   ...Array.from({ length: n }, (_, i): ModelMessage[] => [
     { role: 'user', content: i === 0 ? 'The cart total is off by a cent.' : `Go on with step ${i}.` },

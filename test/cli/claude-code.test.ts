@@ -47,7 +47,8 @@ const everything = async (file: string, ...more: string[]): Promise<Message[]> =
 
 // --- the facts of a session file, read with nothing but JSON.parse ---
 
-type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+// deno-lint-ignore no-explicit-any -- the sessions' JSON lines, read field by field
+type Rec = Record<string, any>
 const records = (file: string): Rec[] =>
   readFileSync(file, 'utf8')
     .split('\n')

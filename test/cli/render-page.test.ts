@@ -92,7 +92,7 @@ describe('the HTML transcript in Chromium', () => {
     await page.click('#m-a1 details.thinking > summary')
     await page.screenshot({ path: join(shots, 'transcript.png'), fullPage: true })
     // the first turn down to the sub-conversation, open under its call: the picture a README can show
-    const end = await page.evaluate(() => (document.getElementById('m-a2')?.getBoundingClientRect().bottom ?? 1200) + window.scrollY + 8)
+    const end = await page.evaluate(() => (document.getElementById('m-a2')?.getBoundingClientRect().bottom ?? 1200) + globalThis.scrollY + 8)
     await page.screenshot({ path: join(shots, 'transcript-top.png'), fullPage: true, clip: { x: 0, y: 0, width: 900, height: Math.round(end) } })
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.screenshot({ path: join(shots, 'transcript-dark.png'), fullPage: true })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { costLedger } from '../../src/cost/mod.ts'
 import type { Message } from '../../src/message/message.ts'
-import { deepFreeze, messagesArb } from '../arbitraries.ts'
+import { deepFreeze, messagesArb } from '../support/arbitraries.ts'
 
 const MODELS = ['claude-opus-4-6', 'claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-pro', 'in-house-7b', undefined] as const
 const figure = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400_000 }))

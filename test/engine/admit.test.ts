@@ -8,7 +8,7 @@ import { textMessage } from '../../src/message/message.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { sampleSession } from '../../sample/session.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 const signal = new AbortController().signal
 const failure = (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a rejection') }, (e: unknown) => e as Error)

@@ -12,7 +12,7 @@ import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import type { Message, Messages } from '../../src/message/message.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 /** Coding-agent turns whose results (0–3,000 chars) and arguments are worth pruning, frozen. */
 const turnsArb: fc.Arbitrary<Messages> = fc

@@ -8,7 +8,7 @@ import { applyChanges } from '../../src/engine/types.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { sampleSession } from '../../sample/session.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 const a = textMessage('user', 'one')
 const b = textMessage('assistant', 'two two')

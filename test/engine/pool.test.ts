@@ -152,6 +152,7 @@ describe('counting pool', () => {
 
   it('a counter dropped mid-slice loses nothing: its slice is counted by another', async () => {
     const h = history()
+    // deno-lint-ignore prefer-const -- the counter below reads it before it is set
     let service: EngineService | undefined
     // a counter that never answers a real slice, and is dropped when asked for one
     const silent = onSlices(() => {

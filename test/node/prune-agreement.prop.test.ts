@@ -19,7 +19,7 @@ import { countMessage } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import type { Message, Messages } from '../../src/message/message.ts'
 import type { Part } from '../../src/message/part-model.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 /** Coding-agent turns: a user question (sometimes with an image or a file), tool calls with arguments of any size, their results. */
 const historyArb: fc.Arbitrary<Messages> = fc

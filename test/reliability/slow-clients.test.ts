@@ -15,15 +15,36 @@ const trickle = (port: number, from = '127.0.0.1'): Promise<string> =>
     socket.write('POST /modalities/chat/submit HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{')
   })
 
+/** Resolves once the server has received the headers of `n` requests (their bodies may still be coming). */
+const requestsReceived = (running: { readonly server: import('node:http').Server }, n: number): Promise<void> =>
+  new Promise((resolve) => {
+    let seen = 0
+    running.server.on('request', () => {
+      if (++seen === n) resolve()
+    })
+  })
+
+/** Settles after `ms`: for a rule of the server that is a duration, counted from the event it starts at. */
+const pastDuration = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** Polls, a task at a time, until `ready()` holds: for a socket's state, which has no event. The test's own time limit bounds it. */
+const until = async (ready: () => boolean): Promise<void> => {
+  while (!ready()) await new Promise((r) => setTimeout(r, 1))
+}
+
 describe('slow clients', () => {
   it('a body trickled past the request timeout is answered 408; past the cap, requests are answered 503', async () => {
     const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
     const running = await serve(createChatHandler(store), { requestTimeoutMs: 3_000, headersTimeoutMs: 500, maxConcurrentRequests: 3, maxBodiesPerClient: 3 })
     try {
       const port = Number(new URL(running.url).port)
+      const received = requestsReceived(running, 3)
       const slow = Array.from({ length: 3 }, () => trickle(port))
-      // past a second, the three count as slow bodies of their client
-      await new Promise((r) => setTimeout(r, 1_300))
+      // a body counts as slow a second after the server received its request: wait for the three
+      // to arrive (on a busy machine, long after they were sent), then past that second (the
+      // server's timers, set on arrival in this process, fire before this later, longer one)
+      await received
+      await pastDuration(1_300)
       // the cap on slow bodies a client sends at once: its fourth body is refused at once
       const busy = await trickle(port)
       expect(Number(busy.slice(9, 12))).toBe(503)
@@ -103,8 +124,12 @@ describe('slow clients', () => {
   /** The server's sockets, each with a promise of its close, in the order they connected. */
   const serverSockets = (running: { readonly server: import('node:http').Server }) => {
     const closed: Promise<void>[] = []
-    running.server.on('connection', (s) => closed.push(new Promise((r) => s.once('close', () => r()))))
-    return closed
+    const sockets: import('node:net').Socket[] = []
+    running.server.on('connection', (s) => {
+      sockets.push(s)
+      closed.push(new Promise((r) => s.once('close', () => r())))
+    })
+    return Object.assign(closed, { sockets })
   }
 
   it('answers nobody reads hold neither the request cap nor their connections past the send timeout', async () => {
@@ -137,8 +162,11 @@ describe('slow clients', () => {
       const port = Number(new URL(running.url).port)
       readers.push(nonReader(port))
       await big.called(1)
-      // a send is cut for memory only once it has waited a second: the second reader comes after that
-      await new Promise((r) => setTimeout(r, 1_200))
+      // a send is cut for memory only once it has waited a second for its reader: wait for the
+      // answer to wait (its socket full, the reader taking nothing), then past that second; the
+      // second reader comes after that
+      await until(() => closed.sockets[0]?.writableNeedDrain === true)
+      await pastDuration(1_200)
       readers.push(nonReader(port))
       await big.called(2)
       await closed[0]

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import type { ChatContent } from '../../src/store/content.ts'
 import type { ChatInput, ChatRole } from '../../src/store/input.ts'
 import { applyInput, type ChatState } from '../../src/store/state.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 /** A frozen chat input at minute `minute` of 2024-03-15 10:00 UTC. */
 export const chat = (

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
 import { ChatInputC, validateInput } from '../../src/store/input.ts'
-import { jsonArb } from '../arbitraries.ts'
+import { jsonArb } from '../support/arbitraries.ts'
 
 const FIELDS: ReadonlyArray<string> = ['modality_type', 'timestamp', 'input_id', 'role', 'content', 'message_id', 'conversation_id', 'metadata']
 

@@ -9,7 +9,7 @@ import {
   describeInput,
   validateInput,
 } from '../../src/store/input.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from '../support/arbitraries.ts'
 
 const base: ChatInput = deepFreeze({ modality_type: 'chat', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1', role: 'user', content: "What's the weather?" })
 

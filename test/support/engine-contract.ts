@@ -1,13 +1,13 @@
 /**
  * The engine contract: one suite, run over every way an engine can be built (`describe.each`
- * over modes). `test/engine.test.ts` runs it inline, over an in-thread `MessageChannel` and, where
+ * over modes). `test/engine/engine.test.ts` runs it inline, over an in-thread `MessageChannel` and, where
  * the runtime has `Worker` (Deno, Chromium), in a real Web Worker; `test/node/engine-worker.test.ts`
  * runs it in a `worker_threads` worker. Web-standard only, so it runs on every runtime.
  */
 import { describe, expect, it } from 'vitest'
 import { expose } from 'comlink'
 import { sampleSession } from '../../sample/session.ts'
-import { deepFreeze } from '../arbitraries.ts'
+import { deepFreeze } from './arbitraries.ts'
 import { type Engine, type EngineOptions } from '../../src/engine/api.ts'
 import { createEngine } from '../../src/engine/client.ts'
 import { type EngineHost } from '../../src/engine/host.ts'

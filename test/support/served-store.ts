@@ -87,6 +87,7 @@ export const waitUntilUp = async (url: string, timeoutMs = 30_000): Promise<void
   }
 }
 
+// deno-lint-ignore no-explicit-any -- a JSON answer, read field by field
 export type Reply = { readonly status: number; readonly body: any }
 
 /** The token the served stores of the tests ask (given them as CHATFOLD_TOKEN), which `call` sends. */

@@ -2,7 +2,7 @@
  * Chromium only: what a real browser worker can show. A worker script that cannot be fetched, or
  * that throws while loading, rejects the engine's calls with a load error (never a hang), and the
  * page keeps working; the default worker is found through its `new URL(…, import.meta.url)`.
- * The full engine contract runs in a Web Worker from test/engine.test.ts.
+ * The full engine contract runs in a Web Worker from test/engine/engine.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../../src/engine/client.ts'

@@ -2,7 +2,7 @@
  * Deno only (`deno test`): the engine in a Deno module worker loads `workers/engine.worker.ts`
  * directly, and a worker that fails to load rejects the engine's calls without ending the Deno
  * process (the engine calls `preventDefault()` on the worker's error event). The full contract runs
- * in a Deno worker from test/engine.test.ts.
+ * in a Deno worker from test/engine/engine.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../../src/engine/client.ts'
