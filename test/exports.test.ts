@@ -36,8 +36,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   'chatfold/history': [
     'append', 'at', 'clear', 'createPruner', 'deduplicateSystem', 'dropN', 'exportJSON', 'exportJSONL',
     'ExportMessage', 'exportMessages', 'exportStructuredMessages', 'ExportToolCall', 'forCompaction',
-    'forDisplay', 'forExport', 'forExportStructured', 'forLLM', 'forLog', 'forPreservation', 'forSave',
-    'forTranscript', 'HtmlOptions', 'importJSON', 'importJSONL', 'keepFirstByRole', 'last',
+    'forDisplay', 'forExport', 'forExportStructured', 'forLLM', 'renderLogLines', 'forPreservation', 'forSave',
+    'renderTranscriptLines', 'HtmlOptions', 'importJSON', 'importJSONL', 'keepFirstByRole', 'last',
     'lastCompactionBoundary', 'lastTurns', 'MarkdownOptions', 'parseJSONL', 'PruneBudget', 'PruneChange',
     'pruneEmptyAssistant', 'PruneOptions', 'Pruner', 'PruneReport', 'PruneResult', 'PrunerResult', 'PrunerSeed', 'PrunerState',
     'pruneToolResults', 'pruneToolResultsWithReport', 'render', 'renderHtml', 'renderHtmlWith',

@@ -46,7 +46,7 @@ export { pruneToolResults, pruneToolResultsWithReport } from './prune.ts'
 export { createPruner } from './prune-incremental.ts'
 export type { PrunerSeed, PrunerState } from './prune-state.ts'
 export type { PruneBudget, PruneChange, PruneOptions, Pruner, PrunerResult, PruneReport, PruneResult } from './prune-options.ts'
-export { forLog, forTranscript, type MarkdownOptions, render, renderMarkdown, renderMarkdownWith, renderMessage } from './render.ts'
+export { renderLogLines, renderTranscriptLines, type MarkdownOptions, render, renderMarkdown, renderMarkdownWith, renderMessage } from './render.ts'
 export { type HtmlOptions, renderHtml, renderHtmlWith } from './render-html.ts'
 export {
   type ExportMessage,
