@@ -13,7 +13,7 @@
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, formatDecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
-import { importJSONL, toJSON, toJSONL } from '../history/codec.ts'
+import { fromJSONL, toJSON, toJSONL } from '../history/codec.ts'
 import { decodeMessages } from '../message/message.ts'
 // each adapter from its own module: the adapters' index would load every one of them, and the
 // modules they carry (context edits, counting, provider counters), for a command that reads one file
@@ -174,7 +174,7 @@ const readClaudeCodeText =
     }
     return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])
   }
-const chatfoldLines = skippingLines(importJSONL)
+const chatfoldLines = skippingLines(fromJSONL)
 
 /** Every input format. */
 export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [

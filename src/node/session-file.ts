@@ -19,7 +19,7 @@ import { dirname } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
-import { importJSONL, toJSONL } from '../history/codec.ts'
+import { fromJSONL, toJSONL } from '../history/codec.ts'
 import { forSave } from '../history/views.ts'
 import { invalidUtf8Line, isTornTail, jsonlLines } from '../internal/lines.ts'
 import type { ChatState } from '../store/state.ts'
@@ -132,7 +132,7 @@ const readText = async (file: string, options: LoadOptions): Promise<E.Either<Se
 }
 
 const decodeLines = (file: string, text: string): E.Either<SessionError, Messages> =>
-  E.mapLeft((failure: DecodeFailure): SessionError => ({ type: 'decode', file, failure }))(importJSONL(text))
+  E.mapLeft((failure: DecodeFailure): SessionError => ({ type: 'decode', file, failure }))(fromJSONL(text))
 
 /** Reads a JSONL file into messages, with the torn-tail policy. */
 const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, Messages>> => {
@@ -140,7 +140,7 @@ const readLines = async (file: string, options: LoadOptions): Promise<E.Either<S
   return E.isLeft(text) ? text : decodeLines(file, text.right)
 }
 
-/** The 1-based line of each message of a JSONL text: the lines that are not blank, as importJSONL reads them. */
+/** The 1-based line of each message of a JSONL text: the lines that are not blank, as fromJSONL reads them. */
 const messageLines = (text: string): number[] => jsonlLines(text).map((line) => line.n)
 
 /**

@@ -158,7 +158,7 @@ export type Conversation = {
  * The chat modality's state: an immutable value holding every conversation,
  * its metadata and its messages, with indexes by conversation, by message id and by time, so that
  * lookups never scan. Build it with `emptyState`, change it with `applyInput`, read it with
- * `query`, `getConversation`, `getRecentMessages`, `getMessageById` and `snapshot`.
+ * `query`, `getConversation`, `getRecentMessages`, `getMessageById` and `toSnapshot`.
  *
  * @since 0.1.0
  * @category model

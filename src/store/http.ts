@@ -36,7 +36,7 @@ import type { ChatStore } from './store.ts'
 import { isStoreFailure, writeFailureStatus } from './failure.ts'
 import { restrictTo, type ChatState, type StoreError } from './state.ts'
 import { decodeQuery, query } from './query.ts'
-import { snapshot, toChatMessages, type ChatMessage } from './snapshot.ts'
+import { toSnapshot, toChatMessages, type ChatMessage } from './snapshot.ts'
 import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './simulator.ts'
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
@@ -232,11 +232,11 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
     {
       method: 'GET',
       run: async (ctx) => {
-        if (!ctx.access.all) return json(200, snapshot(visibleState(ctx.access, ctx.store.state())))
+        if (!ctx.access.all) return json(200, toSnapshot(visibleState(ctx.access, ctx.store.state())))
         // encoded once per state, and shared by every request that reads it
         const state = ctx.store.state()
         let bytes = encodedSnapshots.get(state)
-        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(snapshot(state)))))
+        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(toSnapshot(state)))))
         return jsonBytes(200, bytes)
       },
     },

@@ -38,7 +38,7 @@ export {
   validateState,
 } from './state.ts'
 export { type ChatQuery, ChatQueryC, decodeQuery, getConversation, getMessageById, getRecentMessages, query } from './query.ts'
-export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, snapshot, toChatMessages } from './snapshot.ts'
+export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, toSnapshot, toChatMessages } from './snapshot.ts'
 export { fromStoreMessages, toStoreMessages } from './persist.ts'
 export {
   advanceBy,

@@ -7,7 +7,7 @@ import { textMessage, type Messages } from '../../src/message/message.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { forSave } from '../../src/history/views.ts'
 import { emptyState } from '../../src/store/state.ts'
-import { snapshot } from '../../src/store/snapshot.ts'
+import { toSnapshot } from '../../src/store/snapshot.ts'
 import { appendHistory, formatSessionError, loadHistory, loadStore, saveHistory, saveStore, writeAtomic } from '../../src/node/session-file.ts'
 import { sampleSession } from '../../sample/session.ts'
 import { applyAll, chat } from '../store/helpers.ts'
@@ -160,7 +160,7 @@ describe('saveStore / loadStore', () => {
     const file = join(dir, 'store.jsonl')
     expect(await saveStore(file)(state)).toEqual(E.right(undefined))
     const r = await loadStore(file)
-    expect(E.isRight(r) ? snapshot(r.right) : r).toEqual(snapshot(state))
+    expect(E.isRight(r) ? toSnapshot(r.right) : r).toEqual(toSnapshot(state))
   })
 
   it('names the line of a bad message', async () => {

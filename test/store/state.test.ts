@@ -4,7 +4,7 @@ import * as O from 'fp-ts/Option'
 import { pipe } from 'fp-ts/function'
 import { textContent } from '../../src/message/accessors.ts'
 import { forLLM } from '../../src/history/views.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import {
   applyInput,
   applyInputs,
@@ -17,7 +17,7 @@ import {
   validateState,
 } from '../../src/store/state.ts'
 import { getConversation, getMessageById } from '../../src/store/query.ts'
-import { snapshot, toChatMessages } from '../../src/store/snapshot.ts'
+import { toSnapshot, toChatMessages } from '../../src/store/snapshot.ts'
 import { fromSnapshot } from '../../src/store/snapshot.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { compareStrings, idKey } from '../../src/store/core.ts'
@@ -95,7 +95,7 @@ describe('applyInput: simple text', () => {
     const t = applyAll(s, [chat('in-2', 'assistant', 'Sunny, 72°F.', 31)])
     const history = getConversation('default')(t)
     expect(forLLM(history)).toBe(history)
-    expect(importJSONL(toJSONL(history))).toEqual(E.right(history))
+    expect(fromJSONL(toJSONL(history))).toEqual(E.right(history))
   })
 })
 
@@ -230,7 +230,7 @@ describe('multi-conversation isolation', () => {
     const r = restrictTo(['bob'])(s)
     expect(conversationIds(r)).toEqual(['bob'])
     expect(getMessageById('a1')(r)).toEqual(O.none)
-    expect(snapshot(r).messages.map((m) => m.message_id)).toEqual(['b1'])
+    expect(toSnapshot(r).messages.map((m) => m.message_id)).toEqual(['b1'])
     expect(validateState(r)).toEqual(E.right(r))
     expect(restrictTo(['alice', 'bob', 'default', 'zed'])(s)).toBe(s)
   })
@@ -294,7 +294,7 @@ describe('a message holds its media once', () => {
     // the whole store: the event history shares the content with the record
     expect(payloads(store.simulator())).toEqual(once)
     // a state loaded from a snapshot too
-    const loaded = fromSnapshot(JSON.parse(JSON.stringify(snapshot(store.state()))))
+    const loaded = fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(store.state()))))
     expect(E.isRight(loaded) && payloads(loaded.right)).toEqual(once)
     // the message's image part still gives the bytes, decoded when read
     const image = pipe(
@@ -302,7 +302,7 @@ describe('a message holds its media once', () => {
       O.chainNullableK((m) => m.parts[1]),
     )
     expect(O.isSome(image) && image.value.type === 'image' && { ...image.value, data: image.value.data && encodeBase64(image.value.data) }).toEqual({ type: 'image', data, mediaType: 'image/png' })
-    expect(snapshot(store.state()).messages[0]?.content).toBe(content)
+    expect(toSnapshot(store.state()).messages[0]?.content).toBe(content)
   })
 })
 

@@ -15,7 +15,7 @@ import { createEngineService } from '../../src/engine/service.ts'
 import { EngineError, type EngineProgress } from '../../src/engine/types.ts'
 import * as E from 'fp-ts/Either'
 import { makeMessage, type Message, type Messages, textMessage } from '../../src/message/message.ts'
-import { importJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
@@ -152,10 +152,10 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       }
     }))
 
-    it('reads a file\'s lines as importJSONL does (a byte-order mark, \\r\\n endings, blank lines), and an empty file as no messages', withEngine(make, heuristic, async (engine) => {
+    it('reads a file\'s lines as fromJSONL does (a byte-order mark, \\r\\n endings, blank lines), and an empty file as no messages', withEngine(make, heuristic, async (engine) => {
       const ms = history(20, 13)
       const text = `\uFEFF${toJSONL(ms).split('\n').join('\r\n\r\n')}`
-      const expected = importJSONL(text)
+      const expected = fromJSONL(text)
       expect(E.isRight(expected) && expected.right).toEqual(ms)
       const session = await engine.openFile('saved', new Blob([text]))
       expect(await session.snapshot()).toEqual(ms)
