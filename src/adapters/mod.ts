@@ -21,8 +21,8 @@
  *
  * @module
  */
-export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
-export { formatAdapterError, formatAdapterNote } from './types.ts'
+export type { AdapterFailure, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
+export { formatAdapterFailure, formatAdapterNote } from './types.ts'
 export type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export type { CacheHints } from './cache-hints.ts'
 export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai-chat-from.ts'

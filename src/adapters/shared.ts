@@ -15,7 +15,7 @@ import { makeMessage, type Message, type MessageFields, type Messages } from '..
 import { forLLM } from '../history/views.ts'
 import { type RepairReport, repairToolPairs, validateToolPairs } from '../history/pairs.ts'
 import { decodeBase64, encodeBase64 } from '../internal/base64.ts'
-import type { AdapterError, AdapterNote, AdapterOptions, AdapterResult, ProviderId } from './types.ts'
+import type { AdapterFailure, AdapterNote, AdapterOptions, AdapterResult, ProviderId } from './types.ts'
 import { forTarget } from './foreign.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -32,7 +32,7 @@ export type Context = {
   readonly model: string | undefined
   readonly notes: AdapterNote[]
   readonly ids: Map<string, string>
-  error: AdapterError | undefined
+  error: AdapterFailure | undefined
 }
 
 /** How a target constrains tool-call ids: the test of a valid id, and a fix that makes one valid. */
@@ -51,7 +51,7 @@ export const prepare = (
   options: AdapterOptions,
   rule: IdRule,
   ms: Messages,
-): E.Either<AdapterError, { readonly messages: Messages; readonly context: Context; readonly repair?: RepairReport }> => {
+): E.Either<AdapterFailure, { readonly messages: Messages; readonly context: Context; readonly repair?: RepairReport }> => {
   const context: Context = {
     target,
     repair: options.repair ?? 'fail',

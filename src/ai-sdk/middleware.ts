@@ -6,7 +6,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
 import { withCacheHints } from './cache-hints.ts'
 import { inputTokensOf } from './anchor.ts'
@@ -108,7 +108,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
         return passed
       }
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
-      if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
+      if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterFailure(prompt.left)}`)
       const out = hinted({ ...params, prompt: v4 ? promptToV4(prompt.right.request) : prompt.right.request })
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes: [...(fitted.record.notes ?? []), ...notes] })

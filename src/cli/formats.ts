@@ -17,7 +17,7 @@ import { fromJSONL, toJSON, toJSONL } from '../history/codec.ts'
 import { decodeMessages } from '../message/message.ts'
 // each adapter from its own module: the adapters' index would load every one of them, and the
 // modules they carry (context edits, counting, provider counters), for a command that reads one file
-import type { AdapterError, AdapterOptions, AdapterReport } from '../adapters/types.ts'
+import type { AdapterFailure, AdapterOptions, AdapterReport } from '../adapters/types.ts'
 import type { ChatRequest } from '../adapters/request.ts'
 import { fromAnthropicRequest, toAnthropicRequest } from '../adapters/anthropic-request.ts'
 import { fromGeminiRequest, toGeminiRequest } from '../adapters/gemini-request.ts'
@@ -308,14 +308,14 @@ export type Written = { readonly text: string; readonly request?: unknown; reado
 export type OutputFormat = {
   readonly name: string
   readonly description: string
-  readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterError, Written>
-  readonly writeRequest?: (options: AdapterOptions) => (request: ChatRequest) => E.Either<AdapterError, Written>
+  readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterFailure, Written>
+  readonly writeRequest?: (options: AdapterOptions) => (request: ChatRequest) => E.Either<AdapterFailure, Written>
 }
 
 /** Bytes in a request body (AI SDK image and file parts) as base64, which every reader of it accepts. */
 const bytesAsBase64 = (_: string, v: unknown): unknown => (v instanceof Uint8Array ? encodeBase64(v) : v)
 
-const body = (r: E.Either<AdapterError, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterError, Written> =>
+const body = (r: E.Either<AdapterFailure, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterFailure, Written> =>
   E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`, request: c.request, report: c.report }))(r)
 
 /** Every output format. */

@@ -189,9 +189,9 @@ export type ChatState = {
  * @since 0.1.0
  * @category model
  */
-export type StoreError =
-  | { readonly type: 'invalid_input'; readonly failure: DecodeFailure }
-  | { readonly type: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
+export type StoreFailure =
+  | { readonly kind: 'invalid_input'; readonly failure: DecodeFailure }
+  | { readonly kind: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

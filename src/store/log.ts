@@ -15,7 +15,7 @@ import { validateInput } from './input.ts'
 import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
 import { emptyState, type ChatState } from './state.ts'
 import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
-import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
+import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, formatStoreFailure } from './simulator.ts'
 import * as T from './tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -106,7 +106,7 @@ export const applyCommand =
         : command.op === 'schedule'
           ? E.map((s: { simulator: Simulator }) => s.simulator)(scheduleEvent(command)(sim))
           : E.map((s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
-    return E.mapLeft(describeStoreError)(r)
+    return E.mapLeft(formatStoreFailure)(r)
   }
 
 // --- the simulator as JSON ---

@@ -26,7 +26,7 @@ export {
   validateInput,
 } from './input.ts'
 export { type ChatContent, ChatContentC, type ContentBlock, decodeChatContent, fromChatContent, toChatContent } from './content.ts'
-export type { ChatState, ConversationMetadata, StoreError } from './core.ts'
+export type { ChatState, ConversationMetadata, StoreFailure } from './core.ts'
 export {
   applyInput,
   applyInputs,
@@ -44,7 +44,7 @@ export {
   advanceBy,
   advanceTo,
   createSimulator,
-  describeStoreError,
+  formatStoreFailure,
   type EventLimits,
   eventHistory,
   pendingEvents,
@@ -69,7 +69,7 @@ export {
   type StoredSnapshot,
   type StoreStorage,
 } from './durable.ts'
-export { isStoreFailure, StoreFailure, type StoreFailureKind } from './failure.ts'
+export { isStoreError, StoreError, type StoreErrorCode } from './failure.ts'
 export { type AuthDecision, type ChatHandlerOptions, createChatHandler } from './http.ts'
 export { durableChatHandler } from './http-durable.ts'
 export { generateToken } from './http-guard.ts'

@@ -103,7 +103,7 @@ describe('applyInput: refusals change nothing', () => {
   const s = applyAll(emptyState(), [chat('in-1', 'user', 'hi', 1)])
   it('refuses a duplicate message id', () => {
     expect(applyInput(chat('in-1', 'assistant', 'again', 2))(s)).toEqual(
-      E.left({ type: 'duplicate_message', messageId: 'in-1', conversationId: 'default' }),
+      E.left({ kind: 'duplicate_message', messageId: 'in-1', conversationId: 'default' }),
     )
     // message ids are scoped to a conversation: the same id in another one is a message of its own
     const other = applyInput(chat('in-9', 'assistant', 'again', 2, { message_id: 'in-1', conversation_id: 'other' }))(s)
@@ -112,7 +112,7 @@ describe('applyInput: refusals change nothing', () => {
   })
   it('refuses an invalid input with every bad field', () => {
     const r = applyInput({ ...chat('in-2', 'user', 'x', 2), role: 'bot' as never, content: '' })(s)
-    expect(E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['role', 'content'])
+    expect(E.isLeft(r) && r.left.kind === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['role', 'content'])
   })
 })
 
@@ -309,7 +309,7 @@ describe('a message holds its media once', () => {
 describe('applyInputs', () => {
   it('stops at the first refusal and returns it', () => {
     const r = applyInputs([chat('a', 'user', 'a', 1), chat('a', 'user', 'dup', 2), chat('c', 'user', 'c', 3)])(emptyState())
-    expect(E.isLeft(r) && r.left.type).toBe('duplicate_message')
+    expect(E.isLeft(r) && r.left.kind).toBe('duplicate_message')
   })
 })
 
