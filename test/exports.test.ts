@@ -99,7 +99,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'AdapterFailure', 'AdapterNote', 'AdapterOptions', 'AdapterReport', 'AdapterResult', 'AIModelMessage',
     'AIUIMessage', 'AIUIPart', 'AnthropicBlock', 'anthropicInputTokens', 'AnthropicMessage',
     'AnthropicProviderBlock', 'AnthropicRequest', 'AnthropicRequestBody', 'anthropicStream', 'AnthropicTool',
-    'appliedEditsOf', 'CacheHints', 'ChatRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
+    'appliedEditsOf', 'CacheHints', 'ModelRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
     'contextEditReport', 'Converted', 'formatAdapterFailure', 'formatAdapterNote', 'fromAnthropic',
     'fromAnthropicMessage', 'fromAnthropicRequest', 'fromGemini', 'fromGeminiRequest', 'fromGeminiResponse',
     'fromModelMessages', 'fromOpenAIChat', 'fromOpenAIChatCompletion', 'fromOpenAIChatRequest',
@@ -113,7 +113,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'toOpenAIResponses', 'toOpenAIResponsesRequest', 'toUIMessages', 'withContextEdits',
   ],
   'chatfold/counting': [
-    'AnthropicCountClient', 'anthropicCounter', 'cachedCounter', 'calibrationFromUsage', 'countChatRequest',
+    'AnthropicCountClient', 'anthropicCounter', 'cachedCounter', 'calibrationFromUsage', 'countModelRequest',
     'CountedProvider', 'countRequest', 'CountRequestOptions', 'DEFAULT_CALIBRATION', 'GeminiCountClient',
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],

@@ -23,7 +23,7 @@
  */
 export type { AdapterFailure, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted, ProviderId } from './types.ts'
 export { formatAdapterFailure, formatAdapterNote } from './types.ts'
-export type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
+export type { ModelRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export type { CacheHints } from './cache-hints.ts'
 export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai-chat-from.ts'
 export {

@@ -44,7 +44,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * prompts, and `ai` 7's `LanguageModelV4` ones, told apart by the model it is handed and written
  * back in the same specification) that, before each call, keeps the
  * request within `contextWindow − reserveTokens`: it counts the whole request as the model's
- * provider counts it (prompt and tool definitions, `countChatRequest`), and when it is over, prunes
+ * provider counts it (prompt and tool definitions, `countModelRequest`), and when it is over, prunes
  * old tool output with a pruner kept per conversation, then, if that is not enough, compacts the
  * head of the conversation into a summary (`extractiveSummarize`, or the `summarize` given, such as
  * `aiSdkSummarizer` of `chatfold/summarize/ai-sdk`), which later calls reuse until the next

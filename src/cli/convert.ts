@@ -5,7 +5,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type ChatRequest } from '../adapters/request.ts'
+import { type ModelRequest } from '../adapters/request.ts'
 import { type RequestProvider, type RequestViolation } from '../adapters/rules-kit.ts'
 import { checkRequest } from '../adapters/rules.ts'
 import { type AdapterNote, formatAdapterFailure, formatAdapterNote } from '../adapters/types.ts'
@@ -70,7 +70,7 @@ const repairLines = (rep: RepairReport | undefined): ReadonlyArray<string> => {
  * What a request body's envelope held that an output format of messages only cannot carry: each
  * tool, and each setting, the model and the tool choice, named in a note.
  */
-const envelopeNotes = (request: ChatRequest, to: string): ReadonlyArray<AdapterNote> => {
+const envelopeNotes = (request: ModelRequest, to: string): ReadonlyArray<AdapterNote> => {
   const reason = `${to} holds messages only`
   const settings = [
     ...(request.model === undefined ? [] : ['model']),

@@ -18,7 +18,7 @@ import { decodeMessages } from '../message/message.ts'
 // each adapter from its own module: the adapters' index would load every one of them, and the
 // modules they carry (context edits, counting, provider counters), for a command that reads one file
 import type { AdapterFailure, AdapterOptions, AdapterReport } from '../adapters/types.ts'
-import type { ChatRequest } from '../adapters/request.ts'
+import type { ModelRequest } from '../adapters/request.ts'
 import { fromAnthropicRequest, toAnthropicRequest } from '../adapters/anthropic-request.ts'
 import { fromGeminiRequest, toGeminiRequest } from '../adapters/gemini-request.ts'
 import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai-request.ts'
@@ -55,7 +55,7 @@ export type Read = {
   readonly notes: ReadonlyArray<string>
   readonly skipped: ReadonlyArray<SkippedLine>
   /** A provider request body's envelope (model, tools, tool choice, settings, its other fields), when the file is one. */
-  readonly request?: ChatRequest
+  readonly request?: ModelRequest
 }
 
 /**
@@ -148,11 +148,11 @@ const needJSON =
  * `from…Request`, a bare message array (which has no envelope) through its `from…`.
  */
 const requestBody =
-  (whole: (u: unknown) => E.Either<DecodeFailure, ChatRequest>, messages: (u: unknown) => E.Either<DecodeFailure, Messages>) =>
+  (whole: (u: unknown) => E.Either<DecodeFailure, ModelRequest>, messages: (u: unknown) => E.Either<DecodeFailure, Messages>) =>
   (doc: Doc): E.Either<DecodeFailure, Read> => {
     if (doc.kind !== 'json') return E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
     if (Array.isArray(doc.value)) return plain(messages(asBody(doc.value)))
-    return E.map((request: ChatRequest): Read => ({ messages: request.messages, archive: [], notes: [], skipped: [], request }))(whole(doc.value))
+    return E.map((request: ModelRequest): Read => ({ messages: request.messages, archive: [], notes: [], skipped: [], request }))(whole(doc.value))
   }
 
 /** A Claude Code session's text read with the options, the extra records (sub-agent files) after the file's own. */
@@ -309,7 +309,7 @@ export type OutputFormat = {
   readonly name: string
   readonly description: string
   readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterFailure, Written>
-  readonly writeRequest?: (options: AdapterOptions) => (request: ChatRequest) => E.Either<AdapterFailure, Written>
+  readonly writeRequest?: (options: AdapterOptions) => (request: ModelRequest) => E.Either<AdapterFailure, Written>
 }
 
 /** Bytes in a request body (AI SDK image and file parts) as base64, which every reader of it accepts. */

@@ -26,7 +26,7 @@ import { type Estimator, IMAGE_TOKENS, tokenBreakdown } from '../tokens/message-
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { imageSize } from '../internal/image-size.ts'
 import { isObject } from '../internal/object.ts'
-import type { ChatRequest, ToolChoice, ToolDefinition } from '../adapters/request.ts'
+import type { ModelRequest, ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import type { ProviderId } from '../adapters/types.ts'
 import { fromAnthropicRequest } from '../adapters/anthropic-request.ts'
 import { fromGeminiRequest } from '../adapters/gemini-request.ts'
@@ -49,7 +49,7 @@ import { fromOpenAIChatRequest, fromOpenAIResponsesRequest } from '../adapters/o
 export type RequestTokens = { readonly total: number; readonly system: number; readonly messages: number; readonly tools: number }
 
 /**
- * Options of {@link countChatRequest}: the estimator of text (`smartHeuristic` by default), the
+ * Options of {@link countModelRequest}: the estimator of text (`smartHeuristic` by default), the
  * ratio of the provider's tokenizer to it (`DEFAULT_CALIBRATION[provider]` by default), and the
  * detail OpenAI is asked to see images at (`high` by default, as `auto` is for large images).
  *
@@ -171,9 +171,9 @@ const messageTokens = (provider: ProviderId, estimate: Estimator, ratio: number,
  * system messages are not part of the history they are given).
  *
  * @example
- * import { countChatRequest } from 'chatfold/counting'
+ * import { countModelRequest } from 'chatfold/counting'
  * import { textMessage } from 'chatfold/message'
- * const tokens = countChatRequest('anthropic')({
+ * const tokens = countModelRequest('anthropic')({
  *   messages: [textMessage('system', 'You are a coding agent.'), textMessage('user', 'List the files.')],
  *   tools: [{ type: 'function', name: 'ls', description: 'Lists a folder', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
  * })
@@ -182,9 +182,9 @@ const messageTokens = (provider: ProviderId, estimate: Estimator, ratio: number,
  * @since 0.1.0
  * @category tokens
  */
-export const countChatRequest =
+export const countModelRequest =
   (provider: ProviderId, opts: CountRequestOptions = {}) =>
-  (request: ChatRequest): RequestTokens => {
+  (request: ModelRequest): RequestTokens => {
     const estimate = opts.estimate ?? smartHeuristic
     const ratio = opts.calibration ?? DEFAULT_CALIBRATION[provider]
     const detail = opts.imageDetail ?? 'high'
@@ -202,7 +202,7 @@ export const countChatRequest =
 /** The request bodies `countRequest` reads: each provider's own. */
 export type CountedProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini'
 
-const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) => E.Either<DecodeFailure, ChatRequest>; readonly provider: ProviderId }>> = {
+const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) => E.Either<DecodeFailure, ModelRequest>; readonly provider: ProviderId }>> = {
   'openai-chat': { read: fromOpenAIChatRequest, provider: 'openai' },
   'openai-responses': { read: fromOpenAIResponsesRequest, provider: 'openai' },
   anthropic: { read: fromAnthropicRequest, provider: 'anthropic' },
@@ -210,7 +210,7 @@ const READERS: Readonly<Record<CountedProvider, { readonly read: (u: unknown) =>
 }
 
 /**
- * A provider's request body's tokens as the provider counts them (see `countChatRequest`): the
+ * A provider's request body's tokens as the provider counts them (see `countModelRequest`): the
  * body decoded whole, its system, messages and tool definitions counted by that provider's rules.
  * A body that is not one of that provider's is a `Left` naming each bad field.
  *
@@ -229,7 +229,7 @@ export const countRequest =
   (provider: CountedProvider, opts: CountRequestOptions = {}) =>
   (body: unknown): E.Either<DecodeFailure, RequestTokens> => {
     const r = READERS[provider]
-    return E.map(countChatRequest(r.provider, opts))(r.read(body))
+    return E.map(countModelRequest(r.provider, opts))(r.read(body))
   }
 
 /**

@@ -13,7 +13,7 @@
  */
 export {
   calibrationFromUsage,
-  countChatRequest,
+  countModelRequest,
   type CountedProvider,
   countRequest,
   type CountRequestOptions,
