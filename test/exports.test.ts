@@ -57,7 +57,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'DEFAULT_ENCODING', 'EncodingName', 'EncodingNameC', 'loadedEstimator', 'loadEstimator',
   ],
   'chatfold/compaction': [
-    'AppliedContextEdit', 'applyContextEdits', 'buildTranscript', 'CLEARED_RESULT', 'ClearThinkingEdit',
+    'AppliedContextEdit', 'applyContextEdits', 'renderTranscript', 'CLEARED_RESULT', 'ClearThinkingEdit',
     'ClearToolUsesEdit', 'compact', 'CompactionInfo', 'CompactionPlan', 'CompactionReport', 'CompactOptions',
     'CompactProgress', 'CompactResult', 'CONTEXT_MANAGEMENT_BETA', 'ContextEdit', 'ContextEditOptions',
     'ContextEditResult', 'contextManagement', 'extractiveSummarize', 'extractiveSummary', 'isProviderSummary',
@@ -78,7 +78,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'ChatQuery', 'ChatQueryC', 'ChatRole', 'ChatSnapshot', 'ChatSnapshotC', 'ChatSnapshotWire', 'ChatState',
     'ChatStateOptions', 'ChatStore', 'ChatStoreJournal', 'ContentBlock', 'conversationIds',
     'ConversationMetadata', 'createChatHandler', 'createChatStore', 'createSimulator', 'decodeChatContent',
-    'decodeQuery', 'describeInput', 'formatStoreFailure', 'durableChatHandler', 'DurableChatStore',
+    'decodeQuery', 'formatInput', 'formatStoreFailure', 'durableChatHandler', 'DurableChatStore',
     'DurableStoreOptions', 'emptyState', 'eventHistory', 'EventLimits', 'fromChatContent', 'fromSnapshot',
     'fromStoreMessages', 'generateToken', 'getConversation', 'getConversationMetadata', 'getMessageById',
     'getRecentMessages', 'isStoreError', 'LogEntry', 'makeChatInput', 'memoryStorage', 'openDurableStore',

@@ -13,7 +13,7 @@ import { type ProviderPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 
 /**
- * Options of {@link buildTranscript}.
+ * Options of {@link renderTranscript}.
  *
  * @since 0.1.0
  * @category compaction
@@ -49,14 +49,14 @@ const boundaryText = (p: ProviderPart): string => {
  * or a line saying it is opaque).
  *
  * @example
- * import { buildTranscript } from 'chatfold/compaction'
+ * import { renderTranscript } from 'chatfold/compaction'
  * import { textMessage } from 'chatfold/message'
- * buildTranscript({ maxResultLen: 2_000 })([textMessage('user', 'Fix the test')]) // '[User]: Fix the test'
+ * renderTranscript({ maxResultLen: 2_000 })([textMessage('user', 'Fix the test')]) // '[User]: Fix the test'
  *
  * @since 0.1.0
  * @category compaction
  */
-export const buildTranscript =
+export const renderTranscript =
   (opts: TranscriptOptions) =>
   (head: Messages): string => {
     const max = opts.maxResultLen ?? 2_000

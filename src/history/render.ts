@@ -189,7 +189,7 @@ export const renderTranscriptLines = (m: Message): string => {
   const text = joinText(m, 'text')
   if (text !== '' || m.role === 'user') lines.push(`[${TITLES[m.role]}]: ${text}`)
   for (const p of m.parts) if (isMedia(p)) lines.push(mediaRef(p))
-  // a compaction boundary is the transcript's previous summary (buildTranscript), not a line here
+  // a compaction boundary is the transcript's previous summary (renderTranscript), not a line here
   lines.push(...providerLines(m, isCompactionBoundary))
   for (const c of callsOf(m)) lines.push(`  → ${c.name}(${c.arguments})`)
   for (const r of resultsOf(m)) lines.push(`  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}`)

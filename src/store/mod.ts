@@ -20,7 +20,7 @@ export {
   ChatInputC,
   type ChatInputFields,
   type ChatRole,
-  describeInput,
+  formatInput,
   makeChatInput,
   type ValidInput,
   validateInput,

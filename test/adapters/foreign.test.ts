@@ -109,7 +109,7 @@ describe('provider parts in renders', () => {
     expect(md).toContain('*\\[anthropic web\\_search\\_tool\\_result\\]*')
   })
 
-  it('leaves the boundary out of a transcript line, which buildTranscript passes as the previous summary', async () => {
+  it('leaves the boundary out of a transcript line, which renderTranscript passes as the previous summary', async () => {
     const { renderTranscriptLines } = await import('../../src/history/render.ts')
     const line = renderTranscriptLines(m)
     expect(line).not.toContain('compaction')
