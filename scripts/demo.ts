@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createNodeEngine } from '../src/node/engine.ts'
 import { applyChanges, type EngineProgress } from '../src/engine/types.ts'
-import { importJSONL, toJSONL } from '../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../src/history/codec.ts'
 import { renderMarkdown } from '../src/history/render.ts'
 import { isCompactionSummary } from '../src/message/compaction-mark.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'
@@ -97,7 +97,7 @@ if (!existsSync(SAMPLE)) {
 const watch = probe()
 const text = readFileSync(SAMPLE, 'utf8')
 const fileBytes = Buffer.byteLength(text)
-const loaded = await timed(() => importJSONL(text))
+const loaded = await timed(() => fromJSONL(text))
 if (loaded.value._tag === 'Left') {
   console.error(`Cannot read ${SAMPLE}: ${formatDecodeFailure(loaded.value.left)}`)
   process.exit(1)

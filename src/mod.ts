@@ -40,7 +40,7 @@ export {
   forExport,
   forLLM,
   forSave,
-  importJSONL,
+  fromJSONL,
   type PruneOptions,
   pruneToolResults,
   renderMarkdown,

@@ -14,7 +14,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'decodeMessages', 'encodeMessages', 'Engine', 'EngineSession', 'Estimator', 'extractiveSummarize',
     'forDisplay', 'forExport', 'forLLM', 'formatAdapterNote', 'formatDecodeFailure', 'forSave',
     'fromAnthropic', 'fromGemini', 'fromModelMessages', 'fromOpenAIChat', 'fromOpenAIResponses', 'image',
-    'importJSONL', 'loadEstimator', 'makeMessage', 'Message', 'Messages', 'parseMessages', 'Part',
+    'fromJSONL', 'loadEstimator', 'makeMessage', 'Message', 'Messages', 'parseMessages', 'Part',
     'planCompaction', 'PruneOptions', 'pruneToolResults', 'reasoning', 'renderMarkdown', 'repairToolPairs',
     'Role', 'shouldCompact', 'smartHeuristic', 'Summarizer', 'text', 'textContent', 'textMessage',
     'toAnthropic', 'toGemini', 'toJSONL', 'toModelMessages', 'toolCall', 'toolCalls', 'toolResult',
@@ -23,12 +23,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   'chatfold/message': [
     'addPart', 'CustomPart', 'CustomParts', 'DecodeFailure', 'DecodeIssue', 'decodeMessage', 'decodeMessages',
     'decodePart', 'encodeMessage', 'encodeMessages', 'encodePart', 'file', 'FilePart', 'finish', 'FinishPart',
-    'formatDecodeFailure', 'getMeta', 'image', 'ImagePart', 'images', 'isAssistant', 'isBookmark',
-    'isCompactionBoundary', 'isCompactionSummary', 'isDisplay', 'isEmpty', 'isEphemeral', 'isFile',
-    'isFinish', 'isFinished', 'isImage', 'isInternal', 'isMetadata', 'isNormal', 'isProviderPart',
-    'isReasoning', 'isRole', 'isSynthetic', 'isSystem', 'isText', 'isTool', 'isToolCall', 'isToolResult',
-    'isUser', 'Kind', 'makeMessage', 'mapParts', 'marshalParts', 'Message', 'MessageC', 'MessageEq',
-    'MessageFields', 'Messages', 'MessageWire', 'parseMessages', 'Part', 'PartC', 'PartDefinition', 'partTypes',
+    'formatDecodeFailure', 'getMeta', 'hasKind', 'hasRole', 'image', 'ImagePart', 'images',
+    'isCompactionBoundary', 'isCompactionSummary', 'isEmpty', 'isFile', 'isFinish', 'isFinished', 'isImage',
+    'isInternal', 'isProviderPart', 'isReasoning', 'isRole', 'isText', 'isToolCall', 'isToolResult', 'Kind',
+    'makeMessage', 'mapParts', 'marshalParts', 'Message', 'MessageC', 'MessageEq', 'MessageFields',
+    'Messages', 'MessageWire', 'parseMessages', 'Part', 'PartC', 'PartDefinition', 'partTypes',
     'ProviderFields', 'ProviderPart', 'providerPart', 'reasoning', 'ReasoningPart', 'reasoningParts',
     'reasoningText', 'registerPart', 'Role', 'setMeta', 'text', 'textContent', 'textMessage', 'TextPart',
     'toolCall', 'ToolCallPart', 'toolCalls', 'ToolCallStatus', 'toolResult', 'ToolResultPart', 'toolResults',
@@ -37,8 +36,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   'chatfold/history': [
     'append', 'at', 'clear', 'createPruner', 'deduplicateSystem', 'dropN', 'exportJSON', 'exportJSONL',
     'ExportMessage', 'exportMessages', 'exportStructuredMessages', 'ExportToolCall', 'forCompaction',
-    'forDisplay', 'forExport', 'forExportStructured', 'forLLM', 'forLog', 'forPreservation', 'forSave',
-    'forTranscript', 'HtmlOptions', 'importJSON', 'importJSONL', 'keepFirstByRole', 'last',
+    'forDisplay', 'forExport', 'forExportStructured', 'forLLM', 'renderLogLines', 'forPreservation', 'forSave',
+    'renderTranscriptLines', 'HtmlOptions', 'fromJSON', 'fromJSONL', 'keepFirstByRole', 'last',
     'lastCompactionBoundary', 'lastTurns', 'MarkdownOptions', 'parseJSONL', 'PruneBudget', 'PruneChange',
     'pruneEmptyAssistant', 'PruneOptions', 'Pruner', 'PruneReport', 'PruneResult', 'PrunerResult', 'PrunerSeed', 'PrunerState',
     'pruneToolResults', 'pruneToolResultsWithReport', 'render', 'renderHtml', 'renderHtmlWith',
@@ -63,7 +62,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'DEFAULT_ENCODING', 'EncodingName', 'EncodingNameC', 'loadedEstimator', 'loadEstimator',
   ],
   'chatfold/compaction': [
-    'AppliedContextEdit', 'applyContextEdits', 'buildTranscript', 'CLEARED_RESULT', 'ClearThinkingEdit',
+    'AppliedContextEdit', 'applyContextEdits', 'renderTranscript', 'CLEARED_RESULT', 'ClearThinkingEdit',
     'ClearToolUsesEdit', 'compact', 'CompactionInfo', 'CompactionPlan', 'CompactionReport', 'CompactOptions',
     'CompactProgress', 'CompactResult', 'CONTEXT_MANAGEMENT_BETA', 'ContextEdit', 'ContextEditOptions',
     'ContextEditResult', 'contextManagement', 'extractiveSummarize', 'extractiveSummary', 'isProviderSummary',
@@ -84,13 +83,13 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'ChatQuery', 'ChatQueryC', 'ChatRole', 'ChatSnapshot', 'ChatSnapshotC', 'ChatSnapshotWire', 'ChatState',
     'ChatStateOptions', 'ChatStore', 'ChatStoreJournal', 'ContentBlock', 'conversationIds',
     'ConversationMetadata', 'createChatHandler', 'createChatStore', 'createSimulator', 'decodeChatContent',
-    'decodeQuery', 'describeInput', 'describeStoreError', 'durableChatHandler', 'DurableChatStore',
+    'decodeQuery', 'formatInput', 'formatStoreFailure', 'durableChatHandler', 'DurableChatStore',
     'DurableStoreOptions', 'emptyState', 'eventHistory', 'EventLimits', 'fromChatContent', 'fromSnapshot',
     'fromStoreMessages', 'generateToken', 'getConversation', 'getConversationMetadata', 'getMessageById',
-    'getRecentMessages', 'isStoreFailure', 'LogEntry', 'makeChatInput', 'memoryStorage', 'openDurableStore',
+    'getRecentMessages', 'isStoreError', 'LogEntry', 'makeChatInput', 'memoryStorage', 'openDurableStore',
     'pendingEvents', 'query', 'recentEvents', 'Recovery', 'restrictTo', 'scheduleEvent', 'SimAdvance',
-    'SimEvent', 'SimEventStatus', 'SimStep', 'Simulator', 'SimulatorOptions', 'snapshot', 'StoredLog',
-    'StoredSnapshot', 'StoreError', 'StoreFailure', 'StoreFailureKind', 'StoreStorage', 'submitEvent',
+    'SimEvent', 'SimEventStatus', 'SimStep', 'Simulator', 'SimulatorOptions', 'toSnapshot', 'StoredLog',
+    'StoredSnapshot', 'StoreError', 'StoreFailure', 'StoreErrorCode', 'StoreStorage', 'submitEvent',
     'toChatContent', 'toChatMessages', 'toStoreMessages', 'validateInput', 'validateState', 'ValidInput',
   ],
   'chatfold/engine': [
@@ -102,11 +101,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'SessionTokens', 'TokenEstimate', 'webWorkerHost',
   ],
   'chatfold/adapters': [
-    'AdapterError', 'AdapterNote', 'AdapterOptions', 'AdapterReport', 'AdapterResult', 'AIModelMessage',
+    'AdapterFailure', 'AdapterNote', 'AdapterOptions', 'AdapterReport', 'AdapterResult', 'AIModelMessage',
     'AIUIMessage', 'AIUIPart', 'AnthropicBlock', 'anthropicInputTokens', 'AnthropicMessage',
     'AnthropicProviderBlock', 'AnthropicRequest', 'AnthropicRequestBody', 'anthropicStream', 'AnthropicTool',
-    'appliedEditsOf', 'CacheHints', 'ChatRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
-    'contextEditReport', 'Converted', 'formatAdapterError', 'formatAdapterNote', 'fromAnthropic',
+    'appliedEditsOf', 'CacheHints', 'ModelRequest', 'checkRequest', 'contextEditFromPrune', 'ContextEditReport',
+    'contextEditReport', 'Converted', 'formatAdapterFailure', 'formatAdapterNote', 'fromAnthropic',
     'fromAnthropicMessage', 'fromAnthropicRequest', 'fromGemini', 'fromGeminiRequest', 'fromGeminiResponse',
     'fromModelMessages', 'fromOpenAIChat', 'fromOpenAIChatCompletion', 'fromOpenAIChatRequest',
     'fromOpenAIResponse', 'fromOpenAIResponses', 'fromOpenAIResponsesRequest', 'fromUIMessages',
@@ -119,7 +118,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'toOpenAIResponses', 'toOpenAIResponsesRequest', 'toUIMessages', 'Vendor', 'WireApi', 'withContextEdits',
   ],
   'chatfold/counting': [
-    'AnthropicCountClient', 'anthropicCounter', 'cachedCounter', 'calibrationFromUsage', 'countChatRequest',
+    'AnthropicCountClient', 'anthropicCounter', 'cachedCounter', 'calibrationFromUsage', 'countModelRequest',
     'countRequest', 'CountRequestOptions', 'DEFAULT_CALIBRATION', 'GeminiCountClient',
     'geminiCounter', 'OpenAICountClient', 'openAICounter', 'RequestTokens', 'TokenCounter',
   ],
@@ -131,10 +130,10 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'SessionRead', 'SkippedLine',
   ],
   'chatfold/node': [
-    'appendHistory', 'createNodeEngine', 'FetchHandler', 'fileStorage', 'formatSessionError', 'loadHistory',
+    'appendHistory', 'createNodeEngine', 'FetchHandler', 'fileStorage', 'formatSessionFailure', 'loadHistory',
     'LoadOptions', 'loadStore', 'MovedRecord', 'nodeWorkerHost', 'NodeWorkerHostOptions', 'portEndpoint',
     'repairFileStore', 'RunningServer', 'saveHistory', 'saveStore', 'serve', 'serveChatStore',
-    'ServeChatStoreOptions', 'ServedChatStore', 'ServeOptions', 'SessionError', 'StoreRepair',
+    'ServeChatStoreOptions', 'ServedChatStore', 'ServeOptions', 'SessionFailure', 'StoreRepair',
     'toNodeListener', 'TornTail', 'writeAtomic',
   ],
   'chatfold/cloudflare': [
@@ -191,16 +190,10 @@ const CONCEPTS = ['message', 'tokens', 'tokenizer', 'cost', 'history', 'compacti
 const MAX_NAMES = 80
 
 /**
- * Entries allowed past `MAX_NAMES`, each with its own cap and why. chatfold/message is one concept,
- * the message model, whose vocabulary is wide by nature: a constructor and a refinement for each of
- * eight part types, a predicate for each role and kind, and the codecs of a part and a message. It
- * also carries the type-tagged wire format of a part list (`marshalParts`, `unmarshalParts`), which
- * belongs beside `encodePart`/`decodePart` and nowhere else; none of its names is a near-duplicate
- * that could go instead.
+ * Entries allowed past `MAX_NAMES`, each with its own cap and why. None is now: chatfold/message, the
+ * widest concept, fits since its role and kind predicates became `hasRole` and `hasKind`.
  */
-const LONGER: Readonly<Record<string, { readonly max: number; readonly why: string }>> = {
-  'chatfold/message': { max: 82, why: 'the message model: every part, role and kind, and its codecs and wire format' },
-}
+const LONGER: Readonly<Record<string, { readonly max: number; readonly why: string }>> = {}
 
 const specifier = (subpath: string): string => (subpath === '.' ? 'chatfold' : `chatfold/${subpath.slice(2)}`)
 

@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/Either'
 import { fromModelMessages } from '../src/adapters/ai-sdk/model-messages-from.ts'
-import { importJSONL } from '../src/history/codec.ts'
+import { fromJSONL } from '../src/history/codec.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'
 import { decodeMessage, decodeMessages, type Messages } from '../src/message/message.ts'
 
@@ -34,7 +34,7 @@ export const decodeSessionFile = (text: string): E.Either<string, Loaded> => {
       ? E.right({ messages: sdk.right, format: 'AI SDK messages' })
       : E.left(`Cannot decode the JSON object as AI SDK messages: ${formatDecodeFailure(sdk.left)}`)
   }
-  const jsonl = importJSONL(text)
+  const jsonl = fromJSONL(text)
   if (E.isRight(jsonl)) return E.right({ messages: jsonl.right, format: 'chatfold JSONL' })
   // One JSON value that is neither a message a line nor a request: a single message written over
   // several lines, or not a session file at all (its lines are no use to list).

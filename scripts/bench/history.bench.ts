@@ -16,7 +16,7 @@ import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { counter } from '../../src/engine/ops.ts'
-import { forTranscript, render, renderMarkdown } from '../../src/history/render.ts'
+import { renderTranscriptLines, render, renderMarkdown } from '../../src/history/render.ts'
 import { exportJSONL, exportMessages } from '../../src/history/export.ts'
 import { totalTokens } from '../../src/history/recorded-tokens.ts'
 import { benchHistory, measure, ms, ratio, type Stats, table } from './lib.ts'
@@ -199,7 +199,7 @@ export default async function historyBench(): Promise<void> {
   for (const [name, f] of [
     ['render', render],
     ['renderMarkdown', renderMarkdown],
-    ['forCompaction(2000) then forTranscript each', (ms: Messages) => forCompaction(2000)(ms).map(forTranscript).join('\n')],
+    ['forCompaction(2000) then renderTranscriptLines each', (ms: Messages) => forCompaction(2000)(ms).map(renderTranscriptLines).join('\n')],
     ['exportMessages', exportMessages],
     ['exportJSONL', exportJSONL],
     ['totalTokens', totalTokens],

@@ -1,7 +1,7 @@
 /**
  * Token estimation and compaction on the 20,000-message coding-agent history: a full `o200k_base`
  * estimate next to raw gpt-tokenizer on the same strings, a re-estimate after one appended turn
- * (identity cache), `planCompaction`, `buildTranscript` and a whole `compact` with the extractive
+ * (identity cache), `planCompaction`, `renderTranscript` and a whole `compact` with the extractive
  * summariser; then the heuristics' error against `o200k_base` per content kind, and hostile inputs.
  */
 import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_base'
@@ -13,7 +13,7 @@ import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD } from '../../src/tokens
 import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
-import { buildTranscript } from '../../src/compaction/transcript.ts'
+import { renderTranscript } from '../../src/compaction/transcript.ts'
 import { prng, sampleText, type ContentKind } from '../../sample/session.ts'
 import { CONTENT_CLASSES, contentSample } from '../../sample/content-classes.ts'
 import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
@@ -118,7 +118,7 @@ export default async function tokensBench(): Promise<void> {
   let head: Messages = []
   const plan = await measure(() => (head = planCompaction({ keepRecentTokens: 20_000, estimate: o200k, count: total })(h).head), { runs: 10, warmup: 2 })
   let transcriptChars = 0
-  const transcript = await measure(() => (transcriptChars = buildTranscript({ maxResultLen: 2_000 })(head).length), { runs: 5, warmup: 1 })
+  const transcript = await measure(() => (transcriptChars = renderTranscript({ maxResultLen: 2_000 })(head).length), { runs: 5, warmup: 1 })
   let report = ''
   const whole = await measure(async () => {
     const r = await compact({ summarize: extractiveSummarize, keepRecentTokens: 20_000, estimate: o200k, count: total })(h)
@@ -131,7 +131,7 @@ export default async function tokensBench(): Promise<void> {
       ['countMessages after appending one turn (4 new messages)', ms(again.median), ms(again.p95), 'target < 5 ms'],
       ['countMessages, the same history again', ms(unchanged.median), ms(unchanged.p95), ''],
       ['planCompaction({ keepRecentTokens: 20,000 })', ms(plan.median), ms(plan.p95), `head ${head.length.toLocaleString('en')} messages`],
-      ['buildTranscript({ maxResultLen: 2,000 })(head)', ms(transcript.median), ms(transcript.p95), `${(transcriptChars / 1e6).toFixed(1)} M chars`],
+      ['renderTranscript({ maxResultLen: 2,000 })(head)', ms(transcript.median), ms(transcript.p95), `${(transcriptChars / 1e6).toFixed(1)} M chars`],
       ['compact({ summarize: extractiveSummarize })', ms(whole.median), ms(whole.p95), report],
     ],
   )

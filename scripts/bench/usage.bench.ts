@@ -2,7 +2,7 @@
  * The request count against the usage sessions recorded: for every reply of a session file that
  * carries a report, the request that produced it is rebuilt from the file (the messages before it),
  * and each count is set against the prompt tokens the provider reported: chatfold's
- * `countChatRequest` uncalibrated (the exact o200k_base count, and the default `smartHeuristic`),
+ * `countModelRequest` uncalibrated (the exact o200k_base count, and the default `smartHeuristic`),
  * calibrated by `DEFAULT_CALIBRATION` and by `calibrationFromUsage` learnt from the session's earlier
  * reports only, anchored on the previous report of the same model (`usageCorrected`), and
  * ai-tokenizer's model-aware count of the same messages (converted with `toModelMessages`), whole
@@ -22,7 +22,7 @@ import * as encodings from 'ai-tokenizer/encoding'
 import type { ModelMessage } from 'ai'
 import type { Messages } from '../../src/message/message.ts'
 import type { Vendor } from '../../src/adapters/vocabulary.ts'
-import { calibrationFromUsage, countChatRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
+import { calibrationFromUsage, countModelRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
 import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { usageCorrected } from '../../src/tokens/usage.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
@@ -127,10 +127,10 @@ const figuresOf = (p: Prepared, o200k: Estimator): Figures => {
   const peer = result?.total
   const peerAnchor = peerAnchored(p, result)
   return {
-    o200k: countChatRequest(p.provider, { calibration: 1, estimate: o200k })(request).total,
-    heuristic: countChatRequest(p.provider, { calibration: 1 })(request).total,
-    calibrated: countChatRequest(p.provider)(request).total,
-    learnt: countChatRequest(p.provider, { calibration: p.learnt ?? DEFAULT_CALIBRATION[p.provider] })(request).total,
+    o200k: countModelRequest(p.provider, { calibration: 1, estimate: o200k })(request).total,
+    heuristic: countModelRequest(p.provider, { calibration: 1 })(request).total,
+    calibrated: countModelRequest(p.provider)(request).total,
+    learnt: countModelRequest(p.provider, { calibration: p.learnt ?? DEFAULT_CALIBRATION[p.provider] })(request).total,
     ...(anchored === undefined ? {} : { anchored }),
     ...(peer === undefined ? {} : { peer }),
     ...(peerAnchor === undefined ? {} : { peerAnchored: peerAnchor }),
@@ -279,10 +279,10 @@ export default async function usageBench(): Promise<void> {
   // many runs of small requests (the fixtures), a few of long sessions' (each prompt counted whole)
   const runs = chars < 1e6 ? { runs: 30, warmup: 5 } : { runs: 3, warmup: 1 }
   const ours = await measure(() => {
-    for (const p of counted) countChatRequest(p.provider)({ messages: p.messages })
+    for (const p of counted) countModelRequest(p.provider)({ messages: p.messages })
   }, runs)
   const oursExact = await measure(() => {
-    for (const p of counted) countChatRequest(p.provider, { estimate: o200k })({ messages: p.messages })
+    for (const p of counted) countModelRequest(p.provider, { estimate: o200k })({ messages: p.messages })
   }, runs)
   const peer = await measure(() => {
     for (const p of counted) peerResult(p)
@@ -294,8 +294,8 @@ export default async function usageBench(): Promise<void> {
     `Counting the ${counted.length} rebuilt requests (${(chars / 1e3).toFixed(0)} k chars), all of them once a run, ${runs.runs} runs, warm`,
     ['counter', 'median ms', 'p95 ms', 'vs chatfold (smartHeuristic)'],
     [
-      ['chatfold countChatRequest (smartHeuristic, the default)', ms(ours.median), ms(ours.p95), '1.0×'],
-      ['chatfold countChatRequest (o200k_base, exact)', ms(oursExact.median), ms(oursExact.p95), `${(oursExact.median / ours.median).toFixed(1)}×`],
+      ['chatfold countModelRequest (smartHeuristic, the default)', ms(ours.median), ms(ours.p95), '1.0×'],
+      ['chatfold countModelRequest (o200k_base, exact)', ms(oursExact.median), ms(oursExact.p95), `${(oursExact.median / ours.median).toFixed(1)}×`],
       ['ai-tokenizer count (each reply\'s model and encoding)', ms(peer.median), ms(peer.p95), `${(peer.median / ours.median).toFixed(1)}×`],
       ['(toModelMessages, the conversion ai-tokenizer needs)', ms(convert.median), ms(convert.p95), ''],
     ],
@@ -323,9 +323,9 @@ export default async function usageBench(): Promise<void> {
     const o200kPeer = newTokenizer('o200k_base')
     const claudePeer = newTokenizer('claude')
     const fresh: Estimator = (s) => o200k(s)
-    time(0, () => countChatRequest('openai', { estimate: fresh, calibration: 1 })({ messages: h }).total)
+    time(0, () => countModelRequest('openai', { estimate: fresh, calibration: 1 })({ messages: h }).total)
     time(1, () => peerCount({ tokenizer: o200kPeer, model: { ...gpt, encoding: 'o200k_base' }, messages: converted.right }).total)
-    time(2, () => countChatRequest('anthropic')({ messages: h }).total)
+    time(2, () => countModelRequest('anthropic')({ messages: h }).total)
     time(3, () => peerCount({ tokenizer: claudePeer, model: { ...claude, encoding: 'claude' }, messages: converted.right }).total)
   }
   const [s0, s1, s2, s3] = samples
@@ -333,9 +333,9 @@ export default async function usageBench(): Promise<void> {
     `Counting the ${h.length.toLocaleString('en')}-message bench history (${(hChars / 1e6).toFixed(1)} M chars), ${s0.length} rounds in turn in one run`,
     ['counter', 'median ms', 'tokens', 'ai-tokenizer / chatfold, per round'],
     [
-      ['chatfold countChatRequest(openai, o200k_base)', ms(stats(s0).median), (totals[0] ?? 0).toLocaleString('en'), ''],
+      ['chatfold countModelRequest(openai, o200k_base)', ms(stats(s0).median), (totals[0] ?? 0).toLocaleString('en'), ''],
       ['ai-tokenizer count(openai/gpt-5, o200k_base)', ms(stats(s1).median), (totals[1] ?? 0).toLocaleString('en'), pairedRatios(s1, s0)],
-      ['chatfold countChatRequest(anthropic) (smartHeuristic × 1.25)', ms(stats(s2).median), (totals[2] ?? 0).toLocaleString('en'), ''],
+      ['chatfold countModelRequest(anthropic) (smartHeuristic × 1.25)', ms(stats(s2).median), (totals[2] ?? 0).toLocaleString('en'), ''],
       ['ai-tokenizer count(anthropic/claude-sonnet-4.5, its claude encoding × 1.1)', ms(stats(s3).median), (totals[3] ?? 0).toLocaleString('en'), pairedRatios(s3, s2)],
     ],
   )

@@ -13,7 +13,7 @@ import { type Part, type ReasoningPart, type TextPart, type ToolCallPart } from 
 import { type Message, type Messages } from '../message/message.ts'
 import { forLLM } from '../history/views.ts'
 import { type RepairReport, repairToolPairs, validateToolPairs } from '../history/pairs.ts'
-import type { AdapterError, AdapterNote, AdapterOptions, AdapterResult } from './types.ts'
+import type { AdapterFailure, AdapterNote, AdapterOptions, AdapterResult } from './types.ts'
 import { vendorOf, type WireApi } from './vocabulary.ts'
 import { forTarget } from './foreign.ts'
 import { isObject } from '../internal/object.ts'
@@ -36,7 +36,7 @@ export type Context = {
   readonly model: string | undefined
   readonly notes: AdapterNote[]
   readonly ids: Map<string, string>
-  error: AdapterError | undefined
+  error: AdapterFailure | undefined
 }
 
 /** A fresh context for writing a history into `api` with the options. */
@@ -67,7 +67,7 @@ export const prepare = (
   options: AdapterOptions,
   rule: IdRule,
   ms: Messages,
-): E.Either<AdapterError, { readonly messages: Messages; readonly context: Context; readonly repair?: RepairReport }> => {
+): E.Either<AdapterFailure, { readonly messages: Messages; readonly context: Context; readonly repair?: RepairReport }> => {
   const context = newContext(api, options)
   const view = forLLM(ms)
   if (view !== ms) {

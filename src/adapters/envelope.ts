@@ -7,7 +7,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { ProviderFields } from '../message/part-model.ts'
-import type { ChatRequest } from './request.ts'
+import type { ModelRequest } from './request.ts'
 import type { AdapterNote, AdapterResult, Converted } from './types.ts'
 
 type Obj = Readonly<Record<string, unknown>>
@@ -32,7 +32,7 @@ export type EnvelopeInput<H> = { readonly history: H; readonly own: Obj; readonl
  * given the request fields of `owner` (another provider's are noted), its notes after the
  * history's, and the history's repair report kept.
  */
-export const writeRequest = <H, B>(owner: string, request: ChatRequest, history: AdapterResult<H>, envelope: (input: EnvelopeInput<H>) => B): AdapterResult<B> =>
+export const writeRequest = <H, B>(owner: string, request: ModelRequest, history: AdapterResult<H>, envelope: (input: EnvelopeInput<H>) => B): AdapterResult<B> =>
   E.map(({ request: written, report }: Converted<H>): Converted<B> => {
     const notes = [...report.notes]
     const own = ownFields(owner, request.providerFields, notes)

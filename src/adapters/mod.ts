@@ -21,10 +21,10 @@
  *
  * @module
  */
-export type { AdapterError, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted } from './types.ts'
+export type { AdapterFailure, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted } from './types.ts'
 export type { Vendor, WireApi } from './vocabulary.ts'
-export { formatAdapterError, formatAdapterNote } from './types.ts'
-export type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
+export { formatAdapterFailure, formatAdapterNote } from './types.ts'
+export type { ModelRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export type { CacheHints } from './cache-hints.ts'
 export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai/chat-from.ts'
 export {

@@ -2,7 +2,7 @@
  * A whole request, not only its messages: the envelope every provider's request body shares in
  * some form (the model, tool definitions and the tool choice, sampling and output settings), with
  * whatever else the provider's body held kept verbatim under `providerFields`. Each provider's
- * `from…Request` decodes its body into a `ChatRequest`, and its `to…Request` writes one, noting
+ * `from…Request` decodes its body into a `ModelRequest`, and its `to…Request` writes one, noting
  * each setting and tool the target cannot take (`setting_dropped`, `tool_dropped`).
  *
  * The system prompt is not a field: it is the history's system messages, as in every other
@@ -94,7 +94,7 @@ export type RequestSettings = {
 }
 
 /**
- * A request as chatfold holds it: the history (system prompt included, as system messages), and
+ * A request to a model as chatfold holds it: the history (system prompt included, as system messages), and
  * the envelope. `providerFields` keeps, by provider, every other field of the body as it was sent
  * (Anthropic's `thinking` or `metadata`, OpenAI's `reasoning` or `text.format`, Gemini's
  * `safetySettings`, …), which the same provider's `to…Request` writes back and another provider's
@@ -102,8 +102,8 @@ export type RequestSettings = {
  *
  * @example
  * import { textMessage } from 'chatfold/message'
- * import { type ChatRequest } from 'chatfold/adapters'
- * const request: ChatRequest = {
+ * import { type ModelRequest } from 'chatfold/adapters'
+ * const request: ModelRequest = {
  *   model: 'claude-sonnet-4-5',
  *   messages: [textMessage('system', 'Be brief.'), textMessage('user', 'List the files.')],
  *   tools: [{ type: 'function', name: 'ls', inputSchema: { type: 'object', properties: {} } }],
@@ -114,7 +114,7 @@ export type RequestSettings = {
  * @since 0.1.0
  * @category adapters
  */
-export type ChatRequest = {
+export type ModelRequest = {
   readonly model?: string
   readonly messages: Messages
   readonly tools?: ReadonlyArray<ToolDefinition>

@@ -139,7 +139,7 @@ export type AdapterReport = { readonly repair?: RepairReport; readonly notes: Re
  * @since 0.1.0
  * @category adapters
  */
-export type AdapterError =
+export type AdapterFailure =
   | { readonly kind: 'invalid_tool_pairs'; readonly issues: ReadonlyArray<ToolPairIssue> }
   | { readonly kind: 'invalid_arguments'; readonly messageId: string; readonly toolCallId: string; readonly arguments: string }
 
@@ -166,20 +166,20 @@ export type Converted<A> = { readonly request: A; readonly report: AdapterReport
  * @since 0.1.0
  * @category adapters
  */
-export type AdapterResult<A> = E.Either<AdapterError, Converted<A>>
+export type AdapterResult<A> = E.Either<AdapterFailure, Converted<A>>
 
 /**
  * Renders an adapter error for people, one line.
  *
  * @example
- * import { formatAdapterError } from 'chatfold/adapters'
- * formatAdapterError({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{"pa' })
+ * import { formatAdapterFailure } from 'chatfold/adapters'
+ * formatAdapterFailure({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{"pa' })
  * // 'Cannot convert: tool call "c1" of message "m1" has arguments that are not a JSON object'
  *
  * @since 0.1.0
  * @category adapters
  */
-export const formatAdapterError = (e: AdapterError): string =>
+export const formatAdapterFailure = (e: AdapterFailure): string =>
   e.kind === 'invalid_arguments'
     ? `Cannot convert: tool call "${e.toolCallId}" of message "${e.messageId}" has arguments that are not a JSON object`
     : `Cannot convert: tool calls and results do not pair up: ${e.issues

@@ -10,7 +10,7 @@
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
-import type { ChatRequest } from './request.ts'
+import type { ModelRequest } from './request.ts'
 import type { Rule } from './rules-kit.ts'
 import type { ShapeFit } from './shape.ts'
 import type { StreamAssembler } from './stream-kit.ts'
@@ -44,8 +44,8 @@ import { openAIChatShape, openAIResponsesShape } from './openai/shape.ts'
 
 /** A whole request's reader and writer, for a wire API that has an envelope beside its history. */
 export type RequestRow = {
-  readonly from: (u: unknown) => E.Either<DecodeFailure, ChatRequest>
-  readonly to: (options: AdapterOptions) => (request: ChatRequest) => AdapterResult<unknown>
+  readonly from: (u: unknown) => E.Either<DecodeFailure, ModelRequest>
+  readonly to: (options: AdapterOptions) => (request: ModelRequest) => AdapterResult<unknown>
 }
 
 /** One wire API: its adapters, its whole request, its rules, its stream assembler, and how the CLI names it. */

@@ -37,7 +37,7 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
   add: async (row) => {
     const r = store.submit({ ...row, conversation_id: conversationId })
     if (E.isLeft(r)) {
-      if (r.left.type === 'duplicate_message') return 'held'
+      if (r.left.kind === 'duplicate_message') return 'held'
       throw new UIMessageStoreError('refused', `Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
     }
     await store.flush?.()

@@ -20,7 +20,7 @@ import { extractiveSummarize } from '../compaction/extractive.ts'
 import { planCompaction } from '../compaction/plan.ts'
 import { systemPrefix } from '../compaction/system-prefix.ts'
 import { SUMMARY_ALLOWANCE } from '../compaction/window.ts'
-import { countChatRequest, DEFAULT_CALIBRATION } from '../counting/count.ts'
+import { countModelRequest, DEFAULT_CALIBRATION } from '../counting/count.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type AdapterReport, formatAdapterNote } from '../adapters/types.ts'
 import type { Vendor } from '../adapters/vocabulary.ts'
@@ -172,7 +172,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     let cache = counts.get(provider)
     if (cache === undefined) counts.set(provider, (cache = new WeakMap()))
     const c = cache
-    const count = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })
+    const count = countModelRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })
     const prime = provider === 'openai' ? 3 : 0
     return (m) => {
       const hit = c.get(m)
@@ -211,7 +211,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     if (E.isLeft(mirrored)) throw new ContextError('unreadable', `Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
-    const fixed = countChatRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
+    const fixed = countModelRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
     // the estimate, at the ratio the provider counted over it on the prompt last sent (if over)
     const total = (xs: Messages): number => anchored(c.anchor, xs.reduce((a, m) => a + count(m), fixed))
     const sent = (messages: Messages): SentPrompt => ({ key, provider, messages, fixed })

@@ -6,7 +6,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
 import { withCacheHints } from './_cache-hints.ts'
 import { inputTokensOf } from './_anchor.ts'
@@ -44,7 +44,7 @@ export type ContextMiddlewareOptions = ContextOptions & { readonly conversationK
  * prompts, and `ai` 7's `LanguageModelV4` ones, told apart by the model it is handed and written
  * back in the same specification) that, before each call, keeps the
  * request within `contextWindow − reserveTokens`: it counts the whole request as the model's
- * provider counts it (prompt and tool definitions, `countChatRequest`), and when it is over, prunes
+ * provider counts it (prompt and tool definitions, `countModelRequest`), and when it is over, prunes
  * old tool output with a pruner kept per conversation, then, if that is not enough, compacts the
  * head of the conversation into a summary (`extractiveSummarize`, or the `summarize` given, such as
  * `aiSdkSummarizer` of `chatfold/summarize/ai-sdk`), which later calls reuse until the next
@@ -108,7 +108,7 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
         return passed
       }
       const prompt = toLanguageModelPrompt({ repair: 'repair' })(fitted.messages)
-      if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterError(prompt.left)}`)
+      if (E.isLeft(prompt)) throw new ContextError('unwritable', `Cannot write the prompt: ${formatAdapterFailure(prompt.left)}`)
       const out = hinted({ ...params, prompt: v4 ? promptToV4(prompt.right.request) : prompt.right.request })
       const notes = notesOf(prompt.right.report)
       records.set(out, notes.length === 0 ? fitted.record : { ...fitted.record, notes: [...(fitted.record.notes ?? []), ...notes] })

@@ -24,7 +24,7 @@ import { lastCompactionBoundary } from '../history/views.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk/ui-messages.ts'
 import { fromUIMessages } from '../adapters/ai-sdk/ui-messages-from.ts'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import type { ChatStore } from '../store/store.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
@@ -126,7 +126,7 @@ const messagesOfUI = (ui: UIMessage): Messages => {
   if (E.isLeft(r)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
   const ms = r.right.map((m, i) => (i === 0 ? { ...m, id: ui.id } : { ...m, id: `${ui.id}~${i}` }))
   const back = toUIMessages()(ms)
-  if (E.isLeft(back)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterError(back.left)})`)
+  if (E.isLeft(back)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterFailure(back.left)})`)
   // an assistant message comes back opened by a `step-start` part, as the AI SDK streams it: one without is the same message
   const expected = ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { ...ui, parts: [{ type: 'step-start' }, ...ui.parts] } : ui
   const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(expected)), '')
@@ -159,7 +159,7 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
     return [{ id: r.storeId, role: m.role === 'assistant' ? 'assistant' : 'user', metadata: { [KEY]: { compaction: info ?? {} } }, parts: [{ type: 'text', text: summaryText(m) }] }]
   }
   const back = toUIMessages()(r.messages)
-  if (E.isLeft(back)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterError(back.left)}`)
+  if (E.isLeft(back)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterFailure(back.left)}`)
   const uis = back.right.request.messages.map((m: AIUIMessage) => m as UIMessage)
   // an assistant message saved without a leading step-start part comes back without one, as it was saved
   return r.stepStart === false ? uis.map((m, i) => (i === 0 && m.parts[0]?.type === 'step-start' ? { ...m, parts: m.parts.slice(1) } : m)) : uis

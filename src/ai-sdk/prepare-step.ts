@@ -9,7 +9,7 @@ import type { LanguageModel, ModelMessage } from 'ai'
 import { fromModelMessages } from '../adapters/ai-sdk/model-messages-from.ts'
 import { toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
 import type { ToolDefinition } from '../adapters/request.ts'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
 import { inputTokensOf } from './_anchor.ts'
 import { providerOfModel } from './prompt.ts'
@@ -96,7 +96,7 @@ export const contextPrepareStep = (
     if (sent.size > (options.maxConversations ?? 64)) sent.delete(sent.keys().next().value ?? key)
     if (fitted.record === undefined) return undefined
     const out = toModelMessages({ repair: 'repair' })(fitted.messages)
-    if (E.isLeft(out)) throw new ContextError('unwritable', `Cannot write the messages: ${formatAdapterError(out.left)}`)
+    if (E.isLeft(out)) throw new ContextError('unwritable', `Cannot write the messages: ${formatAdapterFailure(out.left)}`)
     const notes = notesOf(out.right.report)
     options.onRecord?.(notes.length === 0 ? fitted.record : { ...fitted.record, notes: [...(fitted.record.notes ?? []), ...notes] }, step.stepNumber)
     const messages = out.right.request.messages as Array<ModelMessage>

@@ -6,7 +6,7 @@
  */
 import { isFinished, isReasoning, isToolCall, toolResult } from '../message/part-make.ts'
 import { type ImagePart, type Part } from '../message/part-model.ts'
-import { isSystem, isNormal } from '../message/accessors.ts'
+import { hasKind, hasRole } from '../message/accessors.ts'
 import { type Kind, type Message, type Messages } from '../message/message.ts'
 import type { Role } from '../message/role.ts'
 import {
@@ -188,7 +188,7 @@ const updateThinking = (state: BuilderState, input: Of<'updateThinking'>): StepR
 
 const updateSystemPrompt = (state: BuilderState, input: Of<'updateSystemPrompt'>): StepResult => {
   const first = state.history[0]
-  if (first !== undefined && isSystem(first) && isNormal(first)) {
+  if (first !== undefined && hasRole('system')(first) && hasKind('normal')(first)) {
     const { tokens: _stale, ...rest } = first
     const message = touch({ ...rest, parts: [text(input.prompt)], ...tokenField(input.estimatedTokens) }, input.at)
     if (sameParts(message.parts, first.parts) && message.tokens?.total === first.tokens?.total) return unchanged(state)
@@ -225,7 +225,7 @@ const restore = (state: BuilderState, input: Of<'restore'>): StepResult => {
 /** Keeps the system prompt when the history starts with one, and drops everything else. */
 const clearHistory = (ms: Messages): Messages => {
   const first = ms[0]
-  return first !== undefined && isSystem(first) ? clear(ms) : dropN(ms.length)(ms)
+  return first !== undefined && hasRole('system')(first) ? clear(ms) : dropN(ms.length)(ms)
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { isReasoning, isText, isToolCall, isToolResult, toolResult } from '../message/part-make.ts'
 import { type Part, type ReasoningPart, type TextPart, type ToolCallPart } from '../message/part-model.ts'
-import { isAssistant, isTool, textContent } from '../message/accessors.ts'
+import { hasRole, textContent } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
 import type { BuilderEvent, BuilderState, LifecycleInput, StepResult } from './types.ts'
 import { claimId, stamp, touch, unchanged, warn } from './_step-kit.ts'
@@ -49,7 +49,7 @@ export const findCall = (state: BuilderState, id: string): CallSite | undefined 
   }
   for (let index = state.history.length - 1; index >= 0; index--) {
     const message = state.history[index]
-    if (message === undefined || !isAssistant(message)) continue
+    if (message === undefined || !hasRole('assistant')(message)) continue
     const part = callIndex(message.parts, id)
     if (part >= 0) return { where: 'history', message, index, part }
   }
@@ -67,7 +67,7 @@ export const putCall = (state: BuilderState, site: CallSite, call: ToolCallPart,
 }
 
 /** Whether a message is a tool message answering the call `id`. */
-const answers = (id: string) => (m: Message): boolean => isTool(m) && m.parts.some((p) => isToolResult(p) && p.toolCallId === id)
+const answers = (id: string) => (m: Message): boolean => hasRole('tool')(m) && m.parts.some((p) => isToolResult(p) && p.toolCallId === id)
 
 /** Where the result of a call is recorded: queued for the open message, or in the history. */
 export type ResultSite = { readonly where: 'results' | 'history'; readonly index: number }
@@ -96,7 +96,7 @@ export const findResult = (state: BuilderState, id: string, site: CallSite | und
 /** Past the assistant message at `index` and the tool messages right after it. */
 const afterResults = (history: Messages, index: number): number => {
   let j = index + 1
-  while (j < history.length && history[j] !== undefined && isTool(history[j] as Message)) j++
+  while (j < history.length && history[j] !== undefined && hasRole('tool')(history[j] as Message)) j++
   return j
 }
 

@@ -8,7 +8,7 @@
  * @module
  */
 import * as O from 'fp-ts/Option'
-import { isSystem, textContent } from '../message/accessors.ts'
+import { hasRole, textContent } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
 import { abortReason } from '../internal/abort.ts'
 
@@ -197,7 +197,7 @@ export const createChat = (...initial: ReadonlyArray<Message>): Chat => {
     },
     bySender: (sender) => Object.freeze(items.filter((m) => m.sender === sender)),
     systemPrompt: () => {
-      const m = items.find(isSystem)
+      const m = items.find(hasRole('system'))
       return m === undefined ? '' : textContent(m)
     },
     since: (offset) => {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isAssistant, isNormal, isSystem, isUser, textContent } from '../message/accessors.ts'
+import { hasKind, hasRole, textContent } from '../message/accessors.ts'
 import type { Messages } from '../message/message.ts'
 
 /**
@@ -30,15 +30,15 @@ export type Turn = { readonly role: 'user' | 'assistant'; readonly text: string 
 export const turns = (ms: Messages): ReadonlyArray<Turn> => {
   const out: Turn[] = []
   for (const m of ms) {
-    if (!isNormal(m) || !(isUser(m) || isAssistant(m))) continue
+    if (!hasKind('normal')(m) || !(hasRole('user')(m) || hasRole('assistant')(m))) continue
     const text = textContent(m)
-    if (text !== '') out.push({ role: isUser(m) ? 'user' : 'assistant', text })
+    if (text !== '') out.push({ role: hasRole('user')(m) ? 'user' : 'assistant', text })
   }
   return out
 }
 
 /** The text of the first normal system message, or '' when there is none. */
 export const systemText = (ms: Messages): string => {
-  const m = ms.find((x) => isSystem(x) && isNormal(x))
+  const m = ms.find((x) => hasRole('system')(x) && hasKind('normal')(x))
   return m === undefined ? '' : textContent(m)
 }

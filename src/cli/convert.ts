@@ -5,18 +5,18 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type ChatRequest } from '../adapters/request.ts'
+import { type ModelRequest } from '../adapters/request.ts'
 import { type RequestViolation } from '../adapters/rules-kit.ts'
 import { isWireApi, type WireApi } from '../adapters/vocabulary.ts'
 import { WIRE_API_TABLE } from '../adapters/wire-apis.ts'
 import { checkRequest } from '../adapters/rules.ts'
-import { type AdapterNote, formatAdapterError, formatAdapterNote } from '../adapters/types.ts'
+import { type AdapterNote, formatAdapterFailure, formatAdapterNote } from '../adapters/types.ts'
 import { toJSONL } from '../history/codec.ts'
 import type { RepairReport } from '../history/pairs.ts'
 import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
 import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
-import { CliFailure, EXIT } from './exit.ts'
+import { CliError, EXIT } from './exit.ts'
 import type { Common } from './common.ts'
 
 /** The options of `convert`. */
@@ -34,14 +34,14 @@ const MAX_NOTE_LINES = 20
  */
 export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): Promise<void> => {
   const target = outputFormat(o.to)
-  if (target === undefined) throw new CliFailure(EXIT.usage, `unknown output format ${o.to}: one of ${OUTPUT_FORMATS.map((f) => f.name).join(', ')}`)
+  if (target === undefined) throw new CliError(EXIT.usage, `unknown output format ${o.to}: one of ${OUTPUT_FORMATS.map((f) => f.name).join(', ')}`)
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
   const options = { repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) } as const
   // a request body goes out whole (its tools, settings and other fields mapped, or each noted)
   const whole = h.request !== undefined && target.writeRequest !== undefined
   const r = whole ? target.writeRequest(options)({ ...h.request, messages: h.messages, ...(o.model === undefined ? {} : { model: o.model }) }) : target.write(options)(h.messages)
-  if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
+  if (E.isLeft(r)) throw new CliError(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterFailure(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
   await writeText(o.output, r.right.text, io.out)
   if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
   const ns = [...(r.right.report?.notes ?? []), ...(h.request !== undefined && !whole ? envelopeNotes(h.request, o.to) : [])]
@@ -73,7 +73,7 @@ const repairLines = (rep: RepairReport | undefined): ReadonlyArray<string> => {
  * What a request body's envelope held that an output format of messages only cannot carry: each
  * tool, and each setting, the model and the tool choice, named in a note.
  */
-const envelopeNotes = (request: ChatRequest, to: string): ReadonlyArray<AdapterNote> => {
+const envelopeNotes = (request: ModelRequest, to: string): ReadonlyArray<AdapterNote> => {
   const reason = `${to} holds messages only`
   const settings = [
     ...(request.model === undefined ? [] : ['model']),
@@ -100,7 +100,7 @@ const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): 
   const named = o.provider
   const hasField = (p: WireApi): boolean => Array.isArray(body) ? FIELD(p) === 'messages' : typeof body === 'object' && body !== null && FIELD(p) in body
   if (named !== undefined && named !== shape && (fit.plain !== true || !hasField(named)))
-    throw new CliFailure(EXIT.usage, `${file} looks like a ${shape} request body (${fit.why}), not ${named}; check it with --provider ${shape}`)
+    throw new CliError(EXIT.usage, `${file} looks like a ${shape} request body (${fit.why}), not ${named}; check it with --provider ${shape}`)
   const provider = named ?? shape
   const wrapped = Array.isArray(body) ? { [FIELD(provider)]: body } : body
   const withModel = o.model === undefined || (wrapped as Record<string, unknown>)['model'] !== undefined ? wrapped : { ...(wrapped as object), model: o.model }
@@ -127,11 +127,11 @@ export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
     const loaded = loadHistory(file, loadOptions(o))
     h = loaded
     notes(io, file, o, h)
-    if (o.provider === undefined) throw new CliFailure(EXIT.usage, `${file} is not a request body but a history (${loaded.format}): name the provider whose rules apply with --provider`)
+    if (o.provider === undefined) throw new CliError(EXIT.usage, `${file} is not a request body but a history (${loaded.format}): name the provider whose rules apply with --provider`)
     const target = outputFormat(o.provider)
-    if (target === undefined) throw new CliFailure(EXIT.usage, `unknown provider ${o.provider}`)
+    if (target === undefined) throw new CliError(EXIT.usage, `unknown provider ${o.provider}`)
     const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(loaded.messages)
-    if (E.isLeft(r)) throw new CliFailure(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterError(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (convert --repair fixes them)' : ''}`)
+    if (E.isLeft(r)) throw new CliError(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterFailure(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (convert --repair fixes them)' : ''}`)
     const fixed = (r.right.report?.notes ?? []).flatMap((n) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
     c = { provider: o.provider, checked: 'history', violations: checkRequest(o.provider)(r.right.request), notes: fixed }
   }
@@ -142,5 +142,5 @@ export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
     if (violations.length === 0) io.out(`${file}: follows every ${provider} request rule${c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''}${c.detected === undefined ? '' : ` (its shape is ${provider}'s: ${c.detected})`}\n`)
     else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
   }
-  if (violations.length > 0) throw new CliFailure(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`)
+  if (violations.length > 0) throw new CliError(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`)
 }

@@ -16,7 +16,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type Loaded, loadHistory, loadOptions, readText } from './load.ts'
 import { type Common } from './common.ts'
-import { CliFailure, EXIT } from './exit.ts'
+import { CliError, EXIT } from './exit.ts'
 import { grouped } from '../internal/number.ts'
 
 /**
@@ -27,9 +27,9 @@ import { grouped } from '../internal/number.ts'
 export const pricesFrom = (file: string | undefined): PriceTable => {
   if (file === undefined) return PRICES
   const json = parseJsonText(readText(file))
-  if (E.isLeft(json)) throw new CliFailure(EXIT.input, `${file}: not JSON: ${json.left}`)
+  if (E.isLeft(json)) throw new CliError(EXIT.input, `${file}: not JSON: ${json.left}`)
   const rows = Array.isArray(json.right) ? t.readonlyArray(PriceC).decode(json.right) : E.map((x: PriceTable) => x.prices)(PriceTableC.decode(json.right))
-  if (E.isLeft(rows)) throw new CliFailure(EXIT.input, `${file}: not a list of prices:\n${formatDecodeFailure(failureFromErrors(rows.left))}`)
+  if (E.isLeft(rows)) throw new CliError(EXIT.input, `${file}: not a list of prices:\n${formatDecodeFailure(failureFromErrors(rows.left))}`)
   return withPrices(rows.right)(PRICES)
 }
 

@@ -16,12 +16,12 @@
 export const EXIT = { ok: 0, problems: 1, usage: 2, io: 3, input: 4, damaged: 5, locked: 6, listen: 7, internal: 70 } as const
 
 /** A failure that ends the command with an exit code and a message. */
-export class CliFailure extends Error {
+export class CliError extends Error {
   constructor(
     readonly code: number,
     message: string,
   ) {
     super(message)
-    this.name = 'CliFailure'
+    this.name = 'CliError'
   }
 }

@@ -13,12 +13,12 @@
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, formatDecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
-import { importJSONL, toJSON, toJSONL } from '../history/codec.ts'
+import { fromJSONL, toJSON, toJSONL } from '../history/codec.ts'
 import { decodeMessages } from '../message/message.ts'
 // each adapter from its own module: the adapters' index would load every one of them, and the
 // modules they carry (context edits, counting, provider counters), for a command that reads one file
-import type { AdapterError, AdapterOptions, AdapterReport } from '../adapters/types.ts'
-import type { ChatRequest } from '../adapters/request.ts'
+import type { AdapterFailure, AdapterOptions, AdapterReport } from '../adapters/types.ts'
+import type { ModelRequest } from '../adapters/request.ts'
 import { wireApiRows } from '../adapters/wire-apis.ts'
 import { type ClaudeCodeSession, fromClaudeCode, readClaudeCode } from '../sessions/claude-code.ts'
 import { fromUIMessages } from '../adapters/ai-sdk/ui-messages-from.ts'
@@ -49,7 +49,7 @@ export type Read = {
   readonly notes: ReadonlyArray<string>
   readonly skipped: ReadonlyArray<SkippedLine>
   /** A provider request body's envelope (model, tools, tool choice, settings, its other fields), when the file is one. */
-  readonly request?: ChatRequest
+  readonly request?: ModelRequest
 }
 
 /**
@@ -144,11 +144,11 @@ const needJSON =
  * `from…Request`, a bare message array (which has no envelope) through its `from…`.
  */
 const requestBody =
-  (whole: (u: unknown) => E.Either<DecodeFailure, ChatRequest>, messages: (u: unknown) => E.Either<DecodeFailure, Messages>) =>
+  (whole: (u: unknown) => E.Either<DecodeFailure, ModelRequest>, messages: (u: unknown) => E.Either<DecodeFailure, Messages>) =>
   (doc: Doc): E.Either<DecodeFailure, Read> => {
     if (doc.kind !== 'json') return E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
     if (Array.isArray(doc.value)) return plain(messages(asBody(doc.value)))
-    return E.map((request: ChatRequest): Read => ({ messages: request.messages, archive: [], notes: [], skipped: [], request }))(whole(doc.value))
+    return E.map((request: ModelRequest): Read => ({ messages: request.messages, archive: [], notes: [], skipped: [], request }))(whole(doc.value))
   }
 
 /** A Claude Code session's text read with the options, the extra records (sub-agent files) after the file's own. */
@@ -170,7 +170,7 @@ const readClaudeCodeText =
     }
     return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])
   }
-const chatfoldLines = skippingLines(importJSONL)
+const chatfoldLines = skippingLines(fromJSONL)
 
 /** A chat export's conversations read one after another (see `joinConversations`). */
 const chatExport =
@@ -316,14 +316,14 @@ export type Written = { readonly text: string; readonly request?: unknown; reado
 export type OutputFormat = {
   readonly name: string
   readonly description: string
-  readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterError, Written>
-  readonly writeRequest?: (options: AdapterOptions) => (request: ChatRequest) => E.Either<AdapterError, Written>
+  readonly write: (options: AdapterOptions) => (ms: Messages) => E.Either<AdapterFailure, Written>
+  readonly writeRequest?: (options: AdapterOptions) => (request: ModelRequest) => E.Either<AdapterFailure, Written>
 }
 
 /** Bytes in a request body (AI SDK image and file parts) as base64, which every reader of it accepts. */
 const bytesAsBase64 = (_: string, v: unknown): unknown => (v instanceof Uint8Array ? encodeBase64(v) : v)
 
-const body = (r: E.Either<AdapterError, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterError, Written> =>
+const body = (r: E.Either<AdapterFailure, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterFailure, Written> =>
   E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`, request: c.request, report: c.report }))(r)
 
 /** Every output format. */

@@ -13,11 +13,11 @@ import { fromChatExportZip } from '../sessions/chat-export-zip.ts'
 import { joinConversations } from '../sessions/chat-export.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
-import { CliFailure, EXIT } from './exit.ts'
+import { CliError, EXIT } from './exit.ts'
 import type { Common } from './common.ts'
 import type { CliIO } from './progress.ts'
 
-export { CliFailure, EXIT } from './exit.ts'
+export { CliError, EXIT } from './exit.ts'
 
 /** A decode failure as lines naming the file, and the line where the path gives one (`FILE:12: …`). */
 export const describeFailure = (file: string, failure: DecodeFailure): string =>
@@ -44,7 +44,7 @@ export const readText = (file: string): string => {
     return readFileSync(file === '-' ? 0 : file, 'utf8')
   } catch (e) {
     const code = (e as { readonly code?: string }).code
-    throw new CliFailure(EXIT.io, `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message}`)
+    throw new CliError(EXIT.io, `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message}`)
   }
 }
 
@@ -63,7 +63,7 @@ const writeTarget = (file: string): string => {
   try {
     return realpathSync(file)
   } catch (e) {
-    throw new CliFailure(EXIT.io, `cannot write ${file}: it is a symbolic link to ${(e as { readonly code?: string }).code === 'ENOENT' ? 'nothing' : 'what cannot be read'}`)
+    throw new CliError(EXIT.io, `cannot write ${file}: it is a symbolic link to ${(e as { readonly code?: string }).code === 'ENOENT' ? 'nothing' : 'what cannot be read'}`)
   }
 }
 
@@ -86,12 +86,12 @@ export const writeText = async (given: string | undefined, text: string, out: (s
     // a device or pipe (`-o /dev/stdout`) is written to, never renamed over
     if (special) return writeFileSync(file, text)
   } catch (e) {
-    throw new CliFailure(EXIT.io, `cannot write ${file}: ${(e as Error).message}`)
+    throw new CliError(EXIT.io, `cannot write ${file}: ${(e as Error).message}`)
   }
   // the atomic writer loads only when a file is written
-  const { formatSessionError, writeAtomic } = await import('../node/atomic.ts')
+  const { formatSessionFailure, writeAtomic } = await import('../node/atomic.ts')
   const r = await writeAtomic(file, text)
-  if (E.isLeft(r)) throw new CliFailure(EXIT.io, `cannot write ${file}: ${r.left.type === 'io' ? r.left.message : formatSessionError(r.left)}`)
+  if (E.isLeft(r)) throw new CliError(EXIT.io, `cannot write ${file}: ${r.left.kind === 'io' ? r.left.message : formatSessionFailure(r.left)}`)
 }
 
 /** A loaded history: what was read, and the name of the format it was read as. */
@@ -112,7 +112,7 @@ export type LoadOptions = {
 /** The input format `--from` names, or a usage failure listing the names. */
 export const namedFormat = (from: string): InputFormat => {
   const f = inputFormat(from)
-  if (f === undefined) throw new CliFailure(EXIT.usage, `unknown input format ${from}: one of ${INPUT_FORMATS.map((x) => x.name).join(', ')}`)
+  if (f === undefined) throw new CliError(EXIT.usage, `unknown input format ${from}: one of ${INPUT_FORMATS.map((x) => x.name).join(', ')}`)
   return f
 }
 
@@ -121,7 +121,7 @@ export const docOf = (file: string, text: string): Doc => {
   const doc = parseDoc(text)
   if (E.isLeft(doc)) {
     const at = positionLine(text, doc.left.message) ?? doc.left.line
-    throw new CliFailure(EXIT.input, `${file}:${at}: not JSON nor JSON lines: ${doc.left.message}`)
+    throw new CliError(EXIT.input, `${file}:${at}: not JSON nor JSON lines: ${doc.left.message}`)
   }
   return doc.right
 }
@@ -131,7 +131,7 @@ const parseLines = (f: string, text: string): unknown[] => {
   text.split('\n').forEach((l, i) => {
     if (l.trim() === '') return
     const v = parseJsonText(l)
-    if (E.isLeft(v)) throw new CliFailure(EXIT.input, `${f}:${i + 1}: not JSON: ${v.left}`)
+    if (E.isLeft(v)) throw new CliError(EXIT.input, `${f}:${i + 1}: not JSON: ${v.left}`)
     records.push(v.right)
   })
   return records
@@ -182,7 +182,7 @@ const besideFiles = (file: string, names: ReadonlyArray<string>): Record<string,
     const f = join(dirname(file), n)
     if (!existsSync(f)) continue
     const v = parseJsonText(readText(f))
-    if (E.isLeft(v)) throw new CliFailure(EXIT.input, `${f}: not JSON: ${v.left}`)
+    if (E.isLeft(v)) throw new CliError(EXIT.input, `${f}: not JSON: ${v.left}`)
     out[n] = v.right
   }
   return out
@@ -200,7 +200,7 @@ const readBytes = (file: string): Uint8Array | undefined => {
 /** A chat export's zip, read as downloaded: its conversations one after another. */
 const loadZip = (file: string, bytes: Uint8Array, o: LoadOptions): Loaded => {
   const r = fromChatExportZip(o.branches === undefined ? {} : { branches: o.branches })(bytes)
-  if (E.isLeft(r)) throw new CliFailure(EXIT.input, `cannot read ${file} as a chat export's zip:\n${describeFailure(file, r.left)}`)
+  if (E.isLeft(r)) throw new CliError(EXIT.input, `cannot read ${file} as a chat export's zip:\n${describeFailure(file, r.left)}`)
   const read = joinConversations(r.right.conversations)
   return { ...read, notes: [`read ${file} as a ${r.right.format} export's zip`, ...read.notes], format: r.right.format, bytes: bytes.length }
 }
@@ -220,7 +220,7 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   let format = forced
   if (format === undefined) {
     const found = detectFormat(doc)
-    if (E.isLeft(found)) throw new CliFailure(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`)
+    if (E.isLeft(found)) throw new CliError(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`)
     format = found.right.format
   }
   const extra = format.name === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
@@ -234,7 +234,7 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   })
   if (E.isLeft(read)) {
     const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
-    throw new CliFailure(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
+    throw new CliError(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
   }
   const readNotes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
   const more = [

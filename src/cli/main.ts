@@ -18,7 +18,7 @@ import type { EncodingName } from '../tokenizer/load.ts'
 import { wireApis } from '../adapters/vocabulary.ts'
 import type { RenderFormat } from './render.ts'
 import type { CliIO } from './progress.ts'
-import { CliFailure, EXIT } from './exit.ts'
+import { CliError, EXIT } from './exit.ts'
 import type { Common } from './common.ts'
 import { repairStoreCommand, serveCommand } from './serve.ts'
 
@@ -177,7 +177,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIO): Promise<numbe
     return EXIT.ok
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage
-    if (e instanceof CliFailure) {
+    if (e instanceof CliError) {
       if (e.message !== '') io.err(`chatfold: ${e.message}\n`)
       return e.code
     }

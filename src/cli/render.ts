@@ -9,7 +9,7 @@ import type { Messages } from '../message/message.ts'
 import { render, renderMarkdownWith } from '../history/render.ts'
 import { renderHtmlWith } from '../history/render-html.ts'
 import { lastTurns } from '../history/views.ts'
-import { buildTranscript } from '../compaction/transcript.ts'
+import { renderTranscript } from '../compaction/transcript.ts'
 import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
 import type { Common } from './common.ts'
@@ -26,7 +26,7 @@ export type RenderFormat = (typeof RENDER_FORMATS)[number]
 const RENDERERS: Readonly<Record<RenderFormat, (o: RenderFlags, file: string) => (ms: Messages) => string>> = {
   markdown: (o) => renderMarkdownWith({ reasoning: o.reasoning }),
   text: () => render,
-  transcript: (o) => (ms) => `${buildTranscript({ maxResultLen: o.maxResultLen })(ms)}\n`,
+  transcript: (o) => (ms) => `${renderTranscript({ maxResultLen: o.maxResultLen })(ms)}\n`,
   html: (o, file) => renderHtmlWith({ title: o.title ?? basename(file) }),
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { CliFailure, EXIT } from './exit.ts'
+import { CliError, EXIT } from './exit.ts'
 import type { CliIO } from './progress.ts'
 
 const port = (value: string): number => {
@@ -31,13 +31,13 @@ const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
  */
 const startFailure = async (e: unknown, dir: string, at?: { readonly host: string; readonly port: number }): Promise<unknown> => {
   // loaded with the failure, as the server is: `chatfold --version` loads neither
-  const { isStoreFailure } = await import('../store/failure.ts')
-  if (isStoreFailure(e)) {
-    if (e.kind === 'corrupt') {
+  const { isStoreError } = await import('../store/failure.ts')
+  if (isStoreError(e)) {
+    if (e.code === 'corrupt') {
       const movable = /^Cannot (recover the store|replay the log): record \d+ /.test(e.message)
-      return new CliFailure(EXIT.damaged, movable ? `${e.message}; \`chatfold repair-store ${dir}\` moves the damaged records aside` : e.message)
+      return new CliError(EXIT.damaged, movable ? `${e.message}; \`chatfold repair-store ${dir}\` moves the damaged records aside` : e.message)
     }
-    return new CliFailure(e.kind === 'locked' ? EXIT.locked : EXIT.io, e.message)
+    return new CliError(e.code === 'locked' ? EXIT.locked : EXIT.io, e.message)
   }
   const err = e as { readonly code?: unknown; readonly syscall?: unknown; readonly address?: unknown; readonly port?: unknown; readonly message?: unknown }
   if (typeof err?.code !== 'string') return e
@@ -46,9 +46,9 @@ const startFailure = async (e: unknown, dir: string, at?: { readonly host: strin
     const port = at?.port ?? err.port
     const where = `${host.includes(':') ? `[${host}]` : host}:${String(port)}`
     const why = LISTEN_PROBLEMS[err.code]
-    return new CliFailure(EXIT.listen, `cannot listen on ${where}: ${err.code}${why === undefined || err.code === 'EADDRINUSE' ? '' : ` (${why})`}`)
+    return new CliError(EXIT.listen, `cannot listen on ${where}: ${err.code}${why === undefined || err.code === 'EADDRINUSE' ? '' : ` (${why})`}`)
   }
-  return new CliFailure(EXIT.io, `cannot open the store in ${dir}: ${String(err.message)}`)
+  return new CliError(EXIT.io, `cannot open the store in ${dir}: ${String(err.message)}`)
 }
 
 /** A token from an option or the environment: a non-empty value without whitespace. */

@@ -12,7 +12,7 @@ import { type TokenBreakdown } from '../tokens/message-tokens.ts'
 import { type RecordedUsage, recordedUsage, type UsageEstimates } from '../tokens/recorded-usage.ts'
 import { loadHistory, loadOptions, notes, readReport } from './load.ts'
 import { type CliIO, progressBar } from './progress.ts'
-import { CliFailure, EXIT } from './exit.ts'
+import { CliError, EXIT } from './exit.ts'
 import { type Common, showProgress } from './common.ts'
 import { grouped } from '../internal/number.ts'
 import { forLLM, lastCompactionBoundary } from '../history/views.ts'
@@ -177,5 +177,5 @@ export const statsCommand = async (io: CliIO, file: string, o: Common & { readon
       ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived, ...(ledger === undefined ? {} : { cost: costJson(ledger) }) }, null, 2)}\n`
       : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${grouped(archived)} messages before the compaction summary are archived`}${ledger === undefined ? '' : `\n${costLines(ledger).join('\n')}`}\n`,
   )
-  if (!s.toolPairs.valid) throw new CliFailure(EXIT.problems, '')
+  if (!s.toolPairs.valid) throw new CliError(EXIT.problems, '')
 }

@@ -11,7 +11,7 @@ import { smartHeuristic } from '../tokens/heuristic.ts'
 import { type Estimator, MESSAGE_OVERHEAD } from '../tokens/message-tokens.ts'
 import { totalOf } from '../tokens/message-tokens.ts'
 import { planCompaction, type WindowBudget } from './plan.ts'
-import { buildTranscript } from './transcript.ts'
+import { renderTranscript } from './transcript.ts'
 import { isProviderSummary, type ProviderSummary, rebuildAfterCompaction } from './rebuild.ts'
 import { windowOf } from './window.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
@@ -175,7 +175,7 @@ const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A
 
 /**
  * Compacts a history: plans the cut (`planCompaction`), builds the transcript of the head
- * (`buildTranscript`), has `summarize` write the summary, and rebuilds the history
+ * (`renderTranscript`), has `summarize` write the summary, and rebuilds the history
  * (`rebuildAfterCompaction`): system prompt, summary, preserved tail. The archive holds every
  * message the new history no longer has. The report gives the tokens before and after, how many
  * messages were summarised, kept and archived, and which summary sections are missing. When the
@@ -234,7 +234,7 @@ export const compact =
 
     throwIfAborted(signal, ABORTED)
     onProgress?.({ stage: 'transcript', done: 1, total })
-    const transcript = buildTranscript(opts.maxResultLen === undefined ? {} : { maxResultLen: opts.maxResultLen })(plan.head)
+    const transcript = renderTranscript(opts.maxResultLen === undefined ? {} : { maxResultLen: opts.maxResultLen })(plan.head)
     if (transcript.trim() === '') return unchanged() // only messages no model sees: nothing to summarise
 
     throwIfAborted(signal, ABORTED)

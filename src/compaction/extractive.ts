@@ -4,7 +4,7 @@
  * @module
  */
 import type { Messages } from '../message/message.ts'
-import { buildTranscript } from './transcript.ts'
+import { renderTranscript } from './transcript.ts'
 import { PREVIOUS_SUMMARY } from './_previous-summary.ts'
 import { SUMMARY_SECTIONS, type SummarySection } from './summary.ts'
 
@@ -215,7 +215,7 @@ export const extractiveSummary = (transcript: string): string => {
 /**
  * A summariser that needs no model, for offline use, tests and demos; a fallback, not a
  * replacement: real use passes a model to `compact`. From a transcript (or from messages, which
- * it turns into one with `buildTranscript`) it extracts the goals the user stated (the first and
+ * it turns into one with `renderTranscript`) it extracts the goals the user stated (the first and
  * latest requests), their constraints (sentences with must, never, only, …), the tools used and
  * the errors they gave (one line per distinct error, with how often it occurred), the assistant's decisions, the last reply or pending request, and the files
  * and identifiers mentioned most, under the six sections of `SUMMARY_PROMPT` as `### ` headings (so
@@ -230,4 +230,4 @@ export const extractiveSummary = (transcript: string): string => {
  * @category compaction
  */
 export const extractiveSummarize = (input: string | Messages): Promise<string> =>
-  Promise.resolve(extractiveSummary(typeof input === 'string' ? input : buildTranscript({})(input)))
+  Promise.resolve(extractiveSummary(typeof input === 'string' ? input : renderTranscript({})(input)))

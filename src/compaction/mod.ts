@@ -1,6 +1,6 @@
 /**
  * Compaction: when a history no longer fits, summarise its head and keep its recent tail.
- * `shouldCompact` says when, `planCompaction` where to cut, `buildTranscript` what the summariser
+ * `shouldCompact` says when, `planCompaction` where to cut, `renderTranscript` what the summariser
  * reads, `SUMMARY_PROMPT` and `validateSummary` what it must write, `rebuildAfterCompaction` the
  * history after it (with everything else archived), and `compact` all of it with a caller's
  * summariser; `extractiveSummarize` is an offline fallback that needs no model.

@@ -49,7 +49,7 @@ export type ShouldCompactOptions = {
   readonly usage?: ReportedUsage
   /**
    * Tokens the request carries outside the history, in the provider's tokens: its tool definitions
-   * (the `tools` of `countChatRequest`, calibrated already), and its system prompt when that is not
+   * (the `tools` of `countModelRequest`, calibrated already), and its system prompt when that is not
    * a message of the history. Added to the estimate while no report anchors it (a report already
    * counts them).
    */

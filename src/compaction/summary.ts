@@ -34,9 +34,9 @@ export type SummarySection = (typeof SUMMARY_SECTIONS)[number]
  * {@link SUMMARY_SECTIONS} as `## ` headings, which `validateSummary` checks.
  *
  * @example
- * import { SUMMARY_PROMPT, buildTranscript } from 'chatfold/compaction'
+ * import { SUMMARY_PROMPT, renderTranscript } from 'chatfold/compaction'
  * import { type Messages } from 'chatfold/message'
- * const request = (head: Messages) => [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: buildTranscript({ maxResultLen: 2_000 })(head) }]
+ * const request = (head: Messages) => [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: renderTranscript({ maxResultLen: 2_000 })(head) }]
  *
  * @since 0.1.0
  * @category compaction

@@ -5,7 +5,7 @@
  */
 import type { Message, Messages } from '../message/message.ts'
 import { forCompaction } from '../history/views.ts'
-import { forTranscript } from '../history/render.ts'
+import { renderTranscriptLines } from '../history/render.ts'
 import { isCompactionSummary } from '../message/compaction-mark.ts'
 import { PREVIOUS_SUMMARY } from './_previous-summary.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
@@ -13,7 +13,7 @@ import { type ProviderPart } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 
 /**
- * Options of {@link buildTranscript}.
+ * Options of {@link renderTranscript}.
  *
  * @since 0.1.0
  * @category compaction
@@ -42,21 +42,21 @@ const boundaryText = (p: ProviderPart): string => {
 
 /**
  * The head of a history as a transcript for a summariser: `forCompaction` (normal messages only,
- * no reasoning, tool results cut to `maxResultLen` characters) then `forTranscript` on each
+ * no reasoning, tool results cut to `maxResultLen` characters) then `renderTranscriptLines` on each
  * message, one block per message. A previous compaction summary in the head is passed as such,
  * first, under `[Previous summary]:`, so that the new summary extends it rather than summarising
  * a summary as if the user had said it; so is a provider's compaction boundary (its summary text,
  * or a line saying it is opaque).
  *
  * @example
- * import { buildTranscript } from 'chatfold/compaction'
+ * import { renderTranscript } from 'chatfold/compaction'
  * import { textMessage } from 'chatfold/message'
- * buildTranscript({ maxResultLen: 2_000 })([textMessage('user', 'Fix the test')]) // '[User]: Fix the test'
+ * renderTranscript({ maxResultLen: 2_000 })([textMessage('user', 'Fix the test')]) // '[User]: Fix the test'
  *
  * @since 0.1.0
  * @category compaction
  */
-export const buildTranscript =
+export const renderTranscript =
   (opts: TranscriptOptions) =>
   (head: Messages): string => {
     const max = opts.maxResultLen ?? 2_000
@@ -69,7 +69,7 @@ export const buildTranscript =
         if (text !== '') summaries.push(`${PREVIOUS_SUMMARY}\n${text}`)
         continue
       }
-      const block = forTranscript(m)
+      const block = renderTranscriptLines(m)
       if (block !== '') blocks.push(block)
     }
     return [...summaries, ...blocks].join('\n')

@@ -38,7 +38,7 @@ export type WindowBudget = {
   readonly contextWindow?: number
   /** Tokens to keep free in the window: the answer, the next tool results; default 0. */
   readonly reserveTokens?: number
-  /** Tokens the request carries outside the history, in the provider's tokens (the `tools` of `countChatRequest`). */
+  /** Tokens the request carries outside the history, in the provider's tokens (the `tools` of `countModelRequest`). */
   readonly fixedTokens?: number
   /** Tokens left for the summary, in the provider's tokens; default `SUMMARY_ALLOWANCE`. */
   readonly summaryTokens?: number

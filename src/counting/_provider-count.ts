@@ -4,7 +4,7 @@
  * `responses.inputTokens.count`, Gemini's `models.countTokens`), each with the caller's own client
  * (typed by the one method it calls, so no SDK is needed here), and a cache so that the same
  * request is counted once. Counting costs a round trip, and the endpoints are rate-limited: count
- * when it matters (near the window), and let `countChatRequest` estimate the rest.
+ * when it matters (near the window), and let `countModelRequest` estimate the rest.
  *
  * @module
  */

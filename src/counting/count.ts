@@ -26,7 +26,7 @@ import { type Estimator, IMAGE_TOKENS, tokenBreakdown } from '../tokens/message-
 import { smartHeuristic } from '../tokens/heuristic.ts'
 import { imageSize } from '../internal/image-size.ts'
 import { isObject } from '../internal/object.ts'
-import type { ChatRequest, ToolChoice, ToolDefinition } from '../adapters/request.ts'
+import type { ModelRequest, ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { type Vendor, vendorOf, type WireApi } from '../adapters/vocabulary.ts'
 import { WIRE_API_TABLE } from '../adapters/wire-apis.ts'
 
@@ -47,7 +47,7 @@ import { WIRE_API_TABLE } from '../adapters/wire-apis.ts'
 export type RequestTokens = { readonly total: number; readonly system: number; readonly messages: number; readonly tools: number }
 
 /**
- * Options of {@link countChatRequest}: the estimator of text (`smartHeuristic` by default), the
+ * Options of {@link countModelRequest}: the estimator of text (`smartHeuristic` by default), the
  * ratio of the provider's tokenizer to it (`DEFAULT_CALIBRATION[provider]` by default), and the
  * detail OpenAI is asked to see images at (`high` by default, as `auto` is for large images).
  *
@@ -169,9 +169,9 @@ const messageTokens = (provider: Vendor, estimate: Estimator, ratio: number, det
  * system messages are not part of the history they are given).
  *
  * @example
- * import { countChatRequest } from 'chatfold/counting'
+ * import { countModelRequest } from 'chatfold/counting'
  * import { textMessage } from 'chatfold/message'
- * const tokens = countChatRequest('anthropic')({
+ * const tokens = countModelRequest('anthropic')({
  *   messages: [textMessage('system', 'You are a coding agent.'), textMessage('user', 'List the files.')],
  *   tools: [{ type: 'function', name: 'ls', description: 'Lists a folder', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
  * })
@@ -180,9 +180,9 @@ const messageTokens = (provider: Vendor, estimate: Estimator, ratio: number, det
  * @since 0.1.0
  * @category tokens
  */
-export const countChatRequest =
+export const countModelRequest =
   (provider: Vendor, opts: CountRequestOptions = {}) =>
-  (request: ChatRequest): RequestTokens => {
+  (request: ModelRequest): RequestTokens => {
     const estimate = opts.estimate ?? smartHeuristic
     const ratio = opts.calibration ?? DEFAULT_CALIBRATION[provider]
     const detail = opts.imageDetail ?? 'high'
@@ -198,10 +198,10 @@ export const countChatRequest =
   }
 
 /**
- * A provider's request body's tokens as the provider counts them (see `countChatRequest`): the
+ * A provider's request body's tokens as the provider counts them (see `countModelRequest`): the
  * body decoded whole, its system, messages and tool definitions counted by that provider's rules.
  * A body that is not one of that provider's is a `Left` naming each bad field; so is any `'ai-sdk'`
- * body, whose vendor is its model's (count its history with `countChatRequest`).
+ * body, whose vendor is its model's (count its history with `countModelRequest`).
  *
  * @example
  * import { countRequest } from 'chatfold/counting'
@@ -219,8 +219,8 @@ export const countRequest =
   (body: unknown): E.Either<DecodeFailure, RequestTokens> => {
     const request = WIRE_API_TABLE[provider].request
     const vendor = vendorOf(provider)
-    if (request === undefined || vendor === undefined) return E.left([{ path: '', expected: `a wire API whose vendor counts its requests (${provider} is not one: count its history with countChatRequest and its model's vendor)`, actual: provider }])
-    return E.map(countChatRequest(vendor, opts))(request.from(body))
+    if (request === undefined || vendor === undefined) return E.left([{ path: '', expected: `a wire API whose vendor counts its requests (${provider} is not one: count its history with countModelRequest and its model's vendor)`, actual: provider }])
+    return E.map(countModelRequest(vendor, opts))(request.from(body))
   }
 
 /**

@@ -13,7 +13,7 @@
  */
 export {
   calibrationFromUsage,
-  countChatRequest,
+  countModelRequest,
   countRequest,
   type CountRequestOptions,
   DEFAULT_CALIBRATION,

@@ -281,7 +281,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const historyMethods: HistoryMethods = {
     estimate: (messages, o = {}) => history('estimate', messages, o),
     pruneToolResults: (messages, o = {}) => history('pruneToolResults', messages, o),
-    buildTranscript: (messages, o = {}) => history('buildTranscript', messages, o),
+    renderTranscript: (messages, o = {}) => history('renderTranscript', messages, o),
     planCompaction: (messages, o = {}) => history('planCompaction', messages, o),
     compact: (messages, o = {}) => history('compact', messages, o),
   }

@@ -49,7 +49,7 @@ const inlinePort = (s: EngineService): Port => {
   const whole = (): Promise<never> => Promise.reject(new EngineError('session', 'An inline engine answers its lists whole'))
   return {
     service: s,
-    history: { estimate: s.history, pruneToolResults: s.history, buildTranscript: s.history, planCompaction: s.history, compact: s.history },
+    history: { estimate: s.history, pruneToolResults: s.history, renderTranscript: s.history, planCompaction: s.history, compact: s.history },
     session: {
       append: s.session,
       tokens: s.session,
@@ -93,7 +93,7 @@ const remotePort = (endpoint: Endpoint): Port => {
     history: {
       estimate: history<'estimate'>(),
       pruneToolResults: history<'pruneToolResults'>(),
-      buildTranscript: history<'buildTranscript'>(),
+      renderTranscript: history<'renderTranscript'>(),
       planCompaction: history<'planCompaction'>(),
       compact: history<'compact'>(),
     },

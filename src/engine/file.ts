@@ -11,7 +11,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../message/message.ts'
-import { decodeJSONLine, importJSON } from '../history/codec.ts'
+import { decodeJSONLine, fromJSON } from '../history/codec.ts'
 import type { DecodeIssue } from '../message/failure.ts'
 import { invalidUtf8Line, isTornTail, type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
 import { throwIfAborted } from '../internal/abort.ts'
@@ -31,7 +31,7 @@ const SLICE_CHARS = 128 * 1024
 export const historyFile = (u: unknown): Blob => {
   if (typeof Blob === 'function' && u instanceof Blob) return u
   if (u instanceof ArrayBuffer) return new Blob([u])
-  const what = u === null ? 'null' : Array.isArray(u) ? 'an array (open takes messages)' : typeof u === 'string' ? 'a string (wrap text in a Blob, or parse it with importJSONL and open the messages)' : typeof u
+  const what = u === null ? 'null' : Array.isArray(u) ? 'an array (open takes messages)' : typeof u === 'string' ? 'a string (wrap text in a Blob, or parse it with fromJSONL and open the messages)' : typeof u
   throw new TypeError(`openFile takes a Blob of chatfold JSONL or of a JSON array of messages (a File, or await response.blob()); got ${what}`)
 }
 
@@ -261,7 +261,7 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
       else await decode(split.push(text))
     }
     if (format === 'json') {
-      const r = importJSON(whole.join('').replace(/^\uFEFF/, ''))
+      const r = fromJSON(whole.join('').replace(/^\uFEFF/, ''))
       if (E.isLeft(r)) throw decodeError(r.left.slice(0, MAX_ISSUES), r.left.length > MAX_ISSUES)
       total = r.right.length
       decoding = false

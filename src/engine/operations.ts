@@ -76,7 +76,7 @@ export type Operations = {
   readonly history: {
     readonly estimate: Op<EncodingOptions, TokenEstimate, { readonly messages: true; readonly progress: 'estimate'; readonly encoding: true }>
     readonly pruneToolResults: Op<EnginePruneOptions & EncodingOptions, PruneResult, { readonly messages: true; readonly encoding: true }>
-    readonly buildTranscript: Op<TranscriptOptions, string, { readonly messages: true }>
+    readonly renderTranscript: Op<TranscriptOptions, string, { readonly messages: true }>
     readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { readonly messages: true; readonly encoding: true }>
     readonly compact: Op<EngineCompactOptions & EncodingOptions, CompactResult, { readonly messages: true; readonly progress: 'compact'; readonly summarize: true; readonly encoding: true }>
   }
@@ -106,8 +106,8 @@ export const OPERATIONS: Operations = {
     estimate: { messages: true, progress: 'estimate', encoding: true },
     /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
     pruneToolResults: { messages: true, encoding: true },
-    /** The head of a history as a transcript for a summariser (`buildTranscript`). */
-    buildTranscript: { messages: true },
+    /** The head of a history as a transcript for a summariser (`renderTranscript`). */
+    renderTranscript: { messages: true },
     /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
     planCompaction: { messages: true, encoding: true },
     /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */

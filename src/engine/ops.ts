@@ -15,7 +15,7 @@ import { countMessage } from '../tokens/count.ts'
 import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
 import { definitionCount, totalOf } from '../tokens/message-tokens.ts'
 import { type CompactionPlan, planCompaction, shouldCompact } from '../compaction/plan.ts'
-import { buildTranscript } from '../compaction/transcript.ts'
+import { renderTranscript } from '../compaction/transcript.ts'
 import { contextTokens } from '../tokens/usage.ts'
 import { underReadRatio } from '../tokens/usage-ratio.ts'
 import { compact as compactWith, type CompactResult } from '../compaction/compact.ts'
@@ -267,7 +267,7 @@ export const historyHandlers: {
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
   pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
-  buildTranscript: (ms, o) => Promise.resolve(buildTranscript(o)(ms)),
+  renderTranscript: (ms, o) => Promise.resolve(renderTranscript(o)(ms)),
   planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
   compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(ms),
 }

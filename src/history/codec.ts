@@ -22,7 +22,7 @@ export const MAX_REPORTED_LINES = 100
 
 /**
  * Serialises a history as JSONL: one message per line in its JSON form, ending with a newline
- * (empty string for an empty history). Lossless: `importJSONL(toJSONL(h))` is `right(h)`.
+ * (empty string for an empty history). Lossless: `fromJSONL(toJSONL(h))` is `right(h)`.
  *
  * @example
  * import { textMessage, toJSONL } from 'chatfold'
@@ -70,14 +70,14 @@ export const decodeJSONLine = (line: string, n: number): E.Either<DecodeFailure,
  * It never throws.
  *
  * @example
- * import { importJSONL } from 'chatfold'
- * importJSONL('{"id":"1","role":"user","parts":[]}\n{"id":"2","role":"bot","parts":[]}\n')
+ * import { fromJSONL } from 'chatfold'
+ * fromJSONL('{"id":"1","role":"user","parts":[]}\n{"id":"2","role":"bot","parts":[]}\n')
  * // left([{ path: 'line 2: role', expected: '"system" | "user" | "assistant" | "tool"', actual: 'bot' }])
  *
  * @since 0.1.0
  * @category export
  */
-export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => {
+export const fromJSONL = (text: string): E.Either<DecodeFailure, Messages> => {
   const out: Message[] = []
   const issues: DecodeIssue[] = []
   let bad = 0
@@ -96,20 +96,20 @@ export const importJSONL = (text: string): E.Either<DecodeFailure, Messages> => 
  * Decodes a JSON array of messages (the form `toJSON` writes). It never throws.
  *
  * @example
- * import { importJSON } from 'chatfold/history'
- * importJSON('[{"id":"1","role":"user","parts":[]}]')
+ * import { fromJSON } from 'chatfold/history'
+ * fromJSON('[{"id":"1","role":"user","parts":[]}]')
  *
  * @since 0.1.0
  * @category export
  */
-export const importJSON = (text: string): E.Either<DecodeFailure, Messages> => {
+export const fromJSON = (text: string): E.Either<DecodeFailure, Messages> => {
   const u = parseJsonText(text)
   if (E.isLeft(u)) return E.left(decodeIssue('', 'a JSON array of messages', u.left))
   return decodeMessages(u.right)
 }
 
 /**
- * Like `importJSONL`, but throws: a `TypeError` whose message lists every bad line.
+ * Like `fromJSONL`, but throws: a `TypeError` whose message lists every bad line.
  *
  * @example
  * import { parseJSONL } from 'chatfold/history'
@@ -119,7 +119,7 @@ export const importJSON = (text: string): E.Either<DecodeFailure, Messages> => {
  * @category export
  */
 export const parseJSONL = (text: string): Messages => {
-  const r = importJSONL(text)
+  const r = fromJSONL(text)
   if (E.isLeft(r)) throw new TypeError(`Cannot decode JSONL: ${formatDecodeFailure(r.left)}`)
   return r.right
 }

@@ -120,14 +120,14 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
 
 /**
  * The `forExportStructured` view as indented, lossless JSON (the `toJSON` form, two-space indent,
- * ending with a newline), so `importJSON` reads it back. For
+ * ending with a newline), so `fromJSON` reads it back. For
  * the flat `ExportMessage` shape, `JSON.stringify(exportStructuredMessages(ms))`.
  *
  * @example
- * import { exportJSON, importJSON } from 'chatfold/history'
+ * import { exportJSON, fromJSON } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
  * const history = [textMessage('user', 'hi')]
- * importJSON(exportJSON(history)) // right(history)
+ * fromJSON(exportJSON(history)) // right(history)
  *
  * @since 0.1.0
  * @category export
@@ -135,14 +135,14 @@ export const exportStructuredMessages = (ms: Messages): ReadonlyArray<ExportMess
 export const exportJSON = (ms: Messages): string => `${toJSON(forExportStructured(ms), 2)}\n`
 
 /**
- * The `forExportStructured` view as lossless JSONL, one message per line, so `importJSONL` reads
+ * The `forExportStructured` view as lossless JSONL, one message per line, so `fromJSONL` reads
  * it back.
  *
  * @example
- * import { exportJSONL, importJSONL } from 'chatfold/history'
+ * import { exportJSONL, fromJSONL } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
  * const history = [textMessage('user', 'hi')]
- * importJSONL(exportJSONL(history)) // right(history)
+ * fromJSONL(exportJSONL(history)) // right(history)
  *
  * @since 0.1.0
  * @category export

@@ -1,6 +1,6 @@
 /**
- * Rendering a history as text: plain text (`render`, `renderMessage`), log lines (`forLog`),
- * compact transcript lines for a compaction prompt (`forTranscript`), and Markdown
+ * Rendering a history as text: plain text (`render`, `renderMessage`), log lines (`renderLogLines`),
+ * compact transcript lines for a compaction prompt (`renderTranscriptLines`), and Markdown
  * (`renderMarkdown`, `renderMarkdownWith`) with each tool result under its call.
  *
  * Renderers show what they are given (metadata messages excepted, which are never rendered), so
@@ -145,14 +145,14 @@ export const render = (ms: Messages): string => {
  * (`[user/synthetic] …`). No trailing newline.
  *
  * @example
- * import { forLog } from 'chatfold/history'
+ * import { renderLogLines } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
- * forLog(textMessage('user', 'Reminder', { kind: 'synthetic' })) // '[user/synthetic] Reminder'
+ * renderLogLines(textMessage('user', 'Reminder', { kind: 'synthetic' })) // '[user/synthetic] Reminder'
  *
  * @since 0.1.0
  * @category rendering
  */
-export const forLog = (m: Message): string => {
+export const renderLogLines = (m: Message): string => {
   if (m.kind === 'bookmark') return `[bookmark] --- ${oneLine(joinText(m, 'text'))} ---`
   if (m.kind === 'metadata') return `[metadata] ${JSON.stringify(m.metadata ?? {})}`
   const label = m.kind === 'normal' ? m.role : `${m.role}/${m.kind}`
@@ -176,20 +176,20 @@ export const forLog = (m: Message): string => {
  * give the empty string. Content is included as is: cut it first (`forCompaction`).
  *
  * @example
- * import { forTranscript } from 'chatfold/history'
+ * import { renderTranscriptLines } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
- * forTranscript(textMessage('user', 'Fix the test')) // '[User]: Fix the test'
+ * renderTranscriptLines(textMessage('user', 'Fix the test')) // '[User]: Fix the test'
  *
  * @since 0.1.0
  * @category rendering
  */
-export const forTranscript = (m: Message): string => {
+export const renderTranscriptLines = (m: Message): string => {
   if (m.role === 'system' || isInternal(m)) return ''
   const lines: string[] = []
   const text = joinText(m, 'text')
   if (text !== '' || m.role === 'user') lines.push(`[${TITLES[m.role]}]: ${text}`)
   for (const p of m.parts) if (isMedia(p)) lines.push(mediaRef(p))
-  // a compaction boundary is the transcript's previous summary (buildTranscript), not a line here
+  // a compaction boundary is the transcript's previous summary (renderTranscript), not a line here
   lines.push(...providerLines(m, isCompactionBoundary))
   for (const c of callsOf(m)) lines.push(`  → ${c.name}(${c.arguments})`)
   for (const r of resultsOf(m)) lines.push(`  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}`)

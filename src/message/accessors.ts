@@ -6,7 +6,8 @@
  */
 import { isImage, isReasoning, isText, isToolCall, isToolResult } from './part-make.ts'
 import type { ImagePart, ReasoningPart, ToolCallPart, ToolResultPart } from './part-model.ts'
-import type { Message } from './message.ts'
+import type { Kind, Message } from './message.ts'
+import type { Role } from './role.ts'
 
 // --- accessors ---
 
@@ -93,115 +94,35 @@ export const reasoningText = (m: Message): string => {
 // --- refinements ---
 
 /**
- * Whether a message has the `system` role.
+ * Whether a message has the given role; curried, so it goes straight into `filter` or `find`.
  *
  * @example
- * import { isSystem, textMessage } from 'chatfold/message'
- * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isSystem).length // 1
+ * import { hasRole, textMessage } from 'chatfold/message'
+ * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(hasRole('system')).length // 1
  *
  * @since 0.1.0
  * @category refinements
  */
-export const isSystem = (m: Message): boolean => m.role === 'system'
+export const hasRole =
+  (role: Role) =>
+  (m: Message): boolean =>
+    m.role === role
+
 /**
- * Whether a message has the `user` role.
+ * Whether a message is of the given kind (`normal`, `synthetic`, `ephemeral`, `display`,
+ * `bookmark` or `metadata`); curried, so it goes straight into `filter` or `find`.
  *
  * @example
- * import { isUser, textMessage } from 'chatfold/message'
- * [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')].filter(isUser).length // 1
+ * import { hasKind, textMessage } from 'chatfold/message'
+ * [textMessage('user', 'x', { kind: 'synthetic' }), textMessage('user', 'y')].filter(hasKind('synthetic')).length // 1
  *
  * @since 0.1.0
  * @category refinements
  */
-export const isUser = (m: Message): boolean => m.role === 'user'
-/**
- * Whether a message has the `assistant` role.
- *
- * @example
- * import { isAssistant, textMessage } from 'chatfold/message'
- * [textMessage('user', 'Hi'), textMessage('assistant', 'Hello!')].filter(isAssistant).length // 1
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isAssistant = (m: Message): boolean => m.role === 'assistant'
-/**
- * Whether a message has the `tool` role.
- *
- * @example
- * import { isTool, textMessage } from 'chatfold/message'
- * [textMessage('assistant', 'Looking it up.'), textMessage('tool', '42')].filter(isTool).length // 1
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isTool = (m: Message): boolean => m.role === 'tool'
-/**
- * Whether a message is of the `normal` kind: a turn of the conversation proper.
- *
- * @example
- * import { isNormal, textMessage } from 'chatfold/message'
- * isNormal(textMessage('user', 'x', { kind: 'normal' })) // true
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isNormal = (m: Message): boolean => m.kind === 'normal'
-/**
- * Whether a message is of the `synthetic` kind: guidance for one turn, sent to the model.
- *
- * @example
- * import { isSynthetic, textMessage } from 'chatfold/message'
- * isSynthetic(textMessage('user', 'x', { kind: 'synthetic' })) // true
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isSynthetic = (m: Message): boolean => m.kind === 'synthetic'
-/**
- * Whether a message is of the `ephemeral` kind: sent once, never saved.
- *
- * @example
- * import { isEphemeral, textMessage } from 'chatfold/message'
- * isEphemeral(textMessage('user', 'x', { kind: 'ephemeral' })) // true
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isEphemeral = (m: Message): boolean => m.kind === 'ephemeral'
-/**
- * Whether a message is of the `display` kind: shown in the UI, never sent to the model.
- *
- * @example
- * import { isDisplay, textMessage } from 'chatfold/message'
- * isDisplay(textMessage('user', 'x', { kind: 'display' })) // true
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isDisplay = (m: Message): boolean => m.kind === 'display'
-/**
- * Whether a message is of the `bookmark` kind: a mark in the history, never sent.
- *
- * @example
- * import { isBookmark, textMessage } from 'chatfold/message'
- * isBookmark(textMessage('user', 'x', { kind: 'bookmark' })) // true
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isBookmark = (m: Message): boolean => m.kind === 'bookmark'
-/**
- * Whether a message is of the `metadata` kind: data kept with the history, never sent or shown.
- *
- * @example
- * import { isMetadata, textMessage } from 'chatfold/message'
- * isMetadata(textMessage('user', 'x', { kind: 'metadata' })) // true
- *
- * @since 0.1.0
- * @category refinements
- */
-export const isMetadata = (m: Message): boolean => m.kind === 'metadata'
+export const hasKind =
+  (kind: Kind) =>
+  (m: Message): boolean =>
+    m.kind === kind
 
 /**
  * Whether a message must never reach any model: display-only, bookmark or metadata.

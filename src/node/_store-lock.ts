@@ -22,7 +22,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { basename, join } from 'node:path'
-import { StoreFailure } from '../store/failure.ts'
+import { StoreError } from '../store/failure.ts'
 
 const codeOf = (e: unknown): string => String((e as { code?: unknown }).code ?? '')
 
@@ -163,8 +163,8 @@ const place = (mine: string, target: string, content: string): number | undefine
 }
 
 /** A refusal for a LOCK or claim seen empty: being written on a file system without hard links, or left so by a start cut short. */
-const emptyFailure = (dir: string, file: string): StoreFailure =>
-  new StoreFailure('locked', `Cannot open the store in ${dir}: ${file} is empty (being written by a starting server, or left by a start cut short, or by an older version): remove it by hand if no server runs`)
+const emptyFailure = (dir: string, file: string): StoreError =>
+  new StoreError('locked', `Cannot open the store in ${dir}: ${file} is empty (being written by a starting server, or left by a start cut short, or by an older version): remove it by hand if no server runs`)
 
 /**
  * Removes the stale `LOCK` whose content is `stale`, if it still is (see the module): claims the
@@ -184,7 +184,7 @@ const breakStale = (dir: string, file: string, mine: string, content: string, st
       const other = readOr(claim)
       if (other === '') throw emptyFailure(dir, claim)
       if (other !== undefined && isLive(parseHolder(other))) {
-        throw new StoreFailure('locked', `Cannot open the store in ${dir}: ${describe(parseHolder(other))}, taking over from a server that is gone (${file})`)
+        throw new StoreError('locked', `Cannot open the store in ${dir}: ${describe(parseHolder(other))}, taking over from a server that is gone (${file})`)
       }
       continue // its maker died: the next number
     }
@@ -196,11 +196,11 @@ const breakStale = (dir: string, file: string, mine: string, content: string, st
     }
     return
   }
-  throw new StoreFailure('locked', `Cannot open the store in ${dir}: too many claims on its stale LOCK (${prefix}*)`)
+  throw new StoreError('locked', `Cannot open the store in ${dir}: too many claims on its stale LOCK (${prefix}*)`)
 }
 
 /**
- * Takes the directory's lock file (see the module), or throws a `StoreFailure` (`locked`) naming
+ * Takes the directory's lock file (see the module), or throws a `StoreError` (`locked`) naming
  * the live server that holds it (process id, host, since when). On a directory that cannot be
  * written (a read-only mount, no permission) there is no lock to take: the store is read-only,
  * and the reason says why.
@@ -215,7 +215,7 @@ const breakStale = (dir: string, file: string, mine: string, content: string, st
  */
 export const lockStore = (dir: string): StoreLock => {
   const file = join(dir, 'LOCK')
-  if (held.has(file)) throw new StoreFailure('locked', `Cannot open the store in ${dir}: this process holds it already`)
+  if (held.has(file)) throw new StoreError('locked', `Cannot open the store in ${dir}: this process holds it already`)
   const token = randomBytes(12).toString('hex')
   const content = `${process.pid} ${startTime(process.pid) ?? '-'} ${token} ${host()} ${new Date().toISOString()}\n`
   const mine = join(dir, `LOCK.new-${process.pid}-${token}`)
@@ -248,12 +248,12 @@ export const lockStore = (dir: string): StoreLock => {
         const holder = parseHolder(text)
         if (isLive(holder)) {
           const other = otherHost(holder)
-          throw new StoreFailure('locked', `Cannot open the store in ${dir}: ${describe(holder)}${other ? '; a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped' : ''} (${file})`)
+          throw new StoreError('locked', `Cannot open the store in ${dir}: ${describe(holder)}${other ? '; a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped' : ''} (${file})`)
         }
         breakStale(dir, file, mine, content, text)
       }
     }
-    if (!taken) throw new StoreFailure('locked', `Cannot lock the store in ${dir}: its LOCK kept changing`)
+    if (!taken) throw new StoreError('locked', `Cannot lock the store in ${dir}: its LOCK kept changing`)
   } catch (e) {
     closeSync(fd)
     throw e

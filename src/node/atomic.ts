@@ -1,6 +1,6 @@
 /**
  * Writing a file atomically (a temporary file flushed, then renamed over it), with the failure it
- * answers as data (`SessionError`). The session files of `chatfold/node` and the command line's
+ * answers as data (`SessionFailure`). The session files of `chatfold/node` and the command line's
  * `-o` share it, apart from the session modules (which carry the store's), so that a command
  * writing a file loads only this.
  *
@@ -23,30 +23,30 @@ import type { DecodeFailure } from '../message/failure.ts'
  * @since 0.1.0
  * @category fs
  */
-export type SessionError =
-  | { readonly type: 'io'; readonly file: string; readonly message: string; readonly code?: string }
-  | { readonly type: 'decode'; readonly file: string; readonly failure: DecodeFailure }
-  | { readonly type: 'torn'; readonly file: string; readonly line: number }
+export type SessionFailure =
+  | { readonly kind: 'io'; readonly file: string; readonly message: string; readonly code?: string }
+  | { readonly kind: 'decode'; readonly file: string; readonly failure: DecodeFailure }
+  | { readonly kind: 'torn'; readonly file: string; readonly line: number }
 
-export const ioError = (file: string, e: unknown): SessionError => {
+export const ioError = (file: string, e: unknown): SessionFailure => {
   const code = (e as { code?: unknown } | null)?.code
-  return { type: 'io', file, message: e instanceof Error ? e.message : String(e), ...(typeof code === 'string' ? { code } : {}) }
+  return { kind: 'io', file, message: e instanceof Error ? e.message : String(e), ...(typeof code === 'string' ? { code } : {}) }
 }
 
 /**
  * Renders a session error as one line.
  *
  * @example
- * import { formatSessionError } from 'chatfold/node'
- * formatSessionError({ type: 'torn', file: 'chat.jsonl', line: 12 }) // 'chat.jsonl: line 12 is torn (a write cut short)'
+ * import { formatSessionFailure } from 'chatfold/node'
+ * formatSessionFailure({ kind: 'torn', file: 'chat.jsonl', line: 12 }) // 'chat.jsonl: line 12 is torn (a write cut short)'
  *
  * @since 0.1.0
  * @category fs
  */
-export const formatSessionError = (e: SessionError): string =>
-  e.type === 'io'
+export const formatSessionFailure = (e: SessionFailure): string =>
+  e.kind === 'io'
     ? `${e.file}: ${e.message}`
-    : e.type === 'torn'
+    : e.kind === 'torn'
       ? `${e.file}: line ${e.line} is torn (a write cut short)`
       : `${e.file}: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
 
@@ -79,7 +79,7 @@ export const syncDirectory = async (dir: string): Promise<void> => {
  * @since 0.1.0
  * @category fs
  */
-export const writeAtomic = async (file: string, data: string | Uint8Array): Promise<E.Either<SessionError, void>> => {
+export const writeAtomic = async (file: string, data: string | Uint8Array): Promise<E.Either<SessionFailure, void>> => {
   const dir = dirname(file)
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   let created = false

@@ -6,7 +6,7 @@
  * resolve. Before and after each, the log is checked to be the file the directory holds and of the
  * length this process wrote, and the LOCK still its own: a log removed, replaced, truncated (a
  * `copytruncate` rotation) or appended to by another program, or a store another process took,
- * refuses every later write (`StoreFailure`, `lost`, saying which), since what is written would not
+ * refuses every later write (`StoreError`, `lost`, saying which), since what is written would not
  * be read back as written. A full disk
  * undoes the part of a batch it let through, so the log stays whole. On load, a torn last line (a
  * crash mid-append: no line end, never acknowledged) is cut off; a complete line that is not a
@@ -19,7 +19,7 @@
 import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
-import { StoreFailure } from '../store/failure.ts'
+import { StoreError } from '../store/failure.ts'
 import { decodeSnapshot, encodeLine, encodeSnapshot, type Parsed, scanSegment, SEGMENT, segmentName, SNAPSHOT, snapshotName, syncDir } from './_log-segments.ts'
 import { lockStore } from './_store-lock.ts'
 
@@ -28,8 +28,8 @@ const codeOf = (e: unknown): string => String((e as { code?: unknown }).code ?? 
 /** Whether an error is a full disk, a quota or the largest file allowed (EFBIG): the write may succeed once space returns. */
 const isFull = (e: unknown): boolean => codeOf(e) === 'ENOSPC' || codeOf(e) === 'EDQUOT' || codeOf(e) === 'EFBIG'
 
-const fullFailure = (dir: string, e: unknown): StoreFailure =>
-  new StoreFailure(
+const fullFailure = (dir: string, e: unknown): StoreError =>
+  new StoreError(
     'full',
     `${codeOf(e) === 'EFBIG' ? "The store's log file has reached the largest size allowed" : 'No space left for the store'} in ${dir} (${codeOf(e)}): writes are refused until there is room; reads go on`,
     { cause: e },
@@ -38,8 +38,8 @@ const fullFailure = (dir: string, e: unknown): StoreFailure =>
 /** Whether a write was refused by the medium or its permissions (a read-only remount, an immutable file): no later write will do better. */
 const isWriteRefused = (e: unknown): boolean => codeOf(e) === 'EROFS' || codeOf(e) === 'EACCES' || codeOf(e) === 'EPERM'
 
-const refusedFailure = (dir: string, e: unknown): StoreFailure =>
-  new StoreFailure('read-only', `The store in ${dir} can no longer be written (${codeOf(e)}): writes are refused until a restart; reads go on`, { cause: e })
+const refusedFailure = (dir: string, e: unknown): StoreError =>
+  new StoreError('read-only', `The store in ${dir} can no longer be written (${codeOf(e)}): writes are refused until a restart; reads go on`, { cause: e })
 
 /** The segment appended to: its handle, path, identity (device, inode) and the length of its whole records. */
 type Segment = { readonly handle: FileHandle; readonly path: string; readonly dev: number; readonly ino: number; size: number }
@@ -51,7 +51,7 @@ const latestSnapshot = async (dir: string, names: ReadonlyArray<string>): Promis
   if (latest === undefined) return undefined
   const file = join(dir, latest)
   const snapshot = decodeSnapshot(await readFile(file, 'utf8'))
-  if (snapshot === undefined) throw new StoreFailure('corrupt', `Cannot recover the store: the snapshot ${file} is corrupt (checksum mismatch)`)
+  if (snapshot === undefined) throw new StoreError('corrupt', `Cannot recover the store: the snapshot ${file} is corrupt (checksum mismatch)`)
   return snapshot
 }
 
@@ -74,7 +74,7 @@ const readTail = async (dir: string, segments: ReadonlyArray<string>, snapSeq: n
       // a segment a snapshot covers (a crash before it was removed) holds records up to it
       if (covered && r.seq <= snapSeq) continue
       if (r.seq !== previous + 1) {
-        throw new StoreFailure(
+        throw new StoreError(
           'corrupt',
           `Cannot recover the store: record ${r.seq} (${file}, line ${r.line}, byte ${r.byte}) is out of place: it follows record ${previous}${r.seq <= previous ? ' (a number used twice: two processes wrote this log)' : ` (records ${previous + 1}–${r.seq - 1} are missing)`}`,
         )
@@ -86,7 +86,7 @@ const readTail = async (dir: string, segments: ReadonlyArray<string>, snapSeq: n
     if (bad === undefined) continue
     const expected = previous + 1
     if (!bad.torn || si !== segments.length - 1) {
-      throw new StoreFailure('corrupt', `Cannot recover the store: record ${expected} (${file}, line ${bad.line}, byte ${bad.byte}) is corrupt: ${bad.problem}`)
+      throw new StoreError('corrupt', `Cannot recover the store: record ${expected} (${file}, line ${bad.line}, byte ${bad.byte}) is corrupt: ${bad.problem}`)
     }
     const what = `a torn last record (${file}, line ${bad.line}, ${bytes.length - bad.byte} bytes: ${bad.problem}); it was never acknowledged`
     if (readOnly === undefined) {
@@ -144,7 +144,7 @@ const removeCovered = async (dir: string, seq: number): Promise<void> => {
  * A store storage in a directory (created if missing). One process at a time: a `LOCK` file names
  * the holder, and a lock left by a process that died (or naming a live process that is not the one
  * that wrote it) is taken over. A directory that cannot be written (a read-only mount) is loaded
- * read-only: `StoredLog.readOnly` says why, and every append is refused (`StoreFailure`, `read-only`).
+ * read-only: `StoredLog.readOnly` says why, and every append is refused (`StoreError`, `read-only`).
  *
  * @example
  * import { openDurableStore } from 'chatfold/store'
@@ -211,11 +211,11 @@ export const fileStorage = (dir: string): StoreStorage => {
   }
 
   /** A failure refusing every later write, saying why. */
-  const lostFailure = (why: string): StoreFailure =>
-    new StoreFailure('lost', `The store in ${dir} takes no more writes: ${why}; what is written would not be read back as written, so writes are refused until a restart; reads go on`)
+  const lostFailure = (why: string): StoreError =>
+    new StoreError('lost', `The store in ${dir} takes no more writes: ${why}; what is written would not be read back as written, so writes are refused until a restart; reads go on`)
 
   const append = async (entries: ReadonlyArray<LogEntry>): Promise<void> => {
-    if (readOnly !== undefined) throw new StoreFailure('read-only', readOnly)
+    if (readOnly !== undefined) throw new StoreError('read-only', readOnly)
     const s = segment
     if (s === undefined) throw new Error('The file storage is not loaded')
     const data = Buffer.from(entries.map(encodeLine).join(''))

@@ -23,7 +23,7 @@ import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { StoredSnapshot } from '../store/durable.ts'
-import { StoreFailure } from '../store/failure.ts'
+import { StoreError } from '../store/failure.ts'
 import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator } from '../store/log.ts'
 import type { Simulator } from '../store/simulator.ts'
 import { decodeSnapshot, describeRecordText, encodeSnapshot, parseLine, SEGMENT, SNAPSHOT, snapshotName, syncDir, zeroTail } from './_log-segments.ts'
@@ -84,7 +84,7 @@ const writeDurably = async (file: string, text: string): Promise<void> => {
 
 /**
  * Rebuilds the log of the store in `dir` (see the module), holding the store's lock meanwhile: a
- * store a live server holds is refused (`StoreFailure`, `locked`). A log that replays as it is
+ * store a live server holds is refused (`StoreError`, `locked`). A log that replays as it is
  * is left alone.
  *
  * @example
@@ -100,7 +100,7 @@ const writeDurably = async (file: string, text: string): Promise<void> => {
  */
 export const repairFileStore = async (dir: string): Promise<StoreRepair> => {
   const lock = lockStore(dir)
-  if (!('release' in lock)) throw new StoreFailure('read-only', `Cannot repair the store: ${lock.readOnly}`)
+  if (!('release' in lock)) throw new StoreError('read-only', `Cannot repair the store: ${lock.readOnly}`)
   try {
     const names = await readdir(dir)
     const latest = names.filter((n) => SNAPSHOT.test(n)).sort().pop()
@@ -109,7 +109,7 @@ export const repairFileStore = async (dir: string): Promise<StoreRepair> => {
     if (latest !== undefined) {
       snapshot = decodeSnapshot(await readFile(join(dir, latest), 'utf8'))
       const restored = snapshot === undefined ? E.left('checksum mismatch') : restoreSimulator(snapshot.simulator)
-      if (E.isLeft(restored)) throw new StoreFailure('corrupt', `Cannot repair the store: its snapshot ${join(dir, latest)} is corrupt (${restored.left}); the log is rebuilt on a snapshot, not without one`)
+      if (E.isLeft(restored)) throw new StoreError('corrupt', `Cannot repair the store: its snapshot ${join(dir, latest)} is corrupt (${restored.left}); the log is rebuilt on a snapshot, not without one`)
       sim = restored.right
     }
     const from = snapshot?.seq ?? 0

@@ -9,7 +9,7 @@
 import { resolve } from 'node:path'
 import { createChatHandler, type ChatHandlerOptions } from '../store/http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
-import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
+import { isStoreError, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import type { RunningServer, ServeOptions } from './http.ts'
 import { serveGuarded } from './serve-guard.ts'
@@ -85,7 +85,7 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
   let told: string | undefined
   const flush = () =>
     store.flush().catch((e: unknown) => {
-      if (isStoreFailure(e) && writeFailureStatus(e) !== undefined) {
+      if (isStoreError(e) && writeFailureStatus(e) !== undefined) {
         if (told !== e.message) log(`chatfold: ${e.message}`)
         told = e.message
         throw e

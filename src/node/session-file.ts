@@ -19,14 +19,14 @@ import { dirname } from 'node:path'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
-import { importJSONL, toJSONL } from '../history/codec.ts'
+import { fromJSONL, toJSONL } from '../history/codec.ts'
 import { forSave } from '../history/views.ts'
 import { invalidUtf8Line, isTornTail, jsonlLines } from '../internal/lines.ts'
 import type { ChatState } from '../store/state.ts'
 import { fromStoreMessages, toStoreMessages } from '../store/persist.ts'
-import { ioError, removeStaleTemps, type SessionError, syncDirectory, writeAtomic } from './atomic.ts'
+import { ioError, removeStaleTemps, type SessionFailure, syncDirectory, writeAtomic } from './atomic.ts'
 
-export { formatSessionError, type SessionError, writeAtomic } from './atomic.ts'
+export { formatSessionFailure, type SessionFailure, writeAtomic } from './atomic.ts'
 
 // --- errors ---
 
@@ -48,12 +48,12 @@ export type TornTail = 'drop' | 'fail'
 export type LoadOptions = { readonly tornTail?: TornTail }
 
 /** Encodes, then writes atomically; a value that cannot be encoded resolves to an `io` error naming why (the promise never rejects, and nothing is written). */
-const writeEncoded = (file: string, encode: () => string): Promise<E.Either<SessionError, void>> => {
+const writeEncoded = (file: string, encode: () => string): Promise<E.Either<SessionFailure, void>> => {
   let text: string
   try {
     text = encode()
   } catch (e) {
-    return Promise.resolve(E.left({ type: 'io', file, message: `Cannot encode the file's contents: ${e instanceof Error ? e.message : String(e)}` }))
+    return Promise.resolve(E.left({ kind: 'io', file, message: `Cannot encode the file's contents: ${e instanceof Error ? e.message : String(e)}` }))
   }
   return writeAtomic(file, text)
 }
@@ -74,7 +74,7 @@ const writeEncoded = (file: string, encode: () => string): Promise<E.Either<Sess
  */
 export const saveHistory =
   (file: string) =>
-  (ms: Messages): Promise<E.Either<SessionError, void>> =>
+  (ms: Messages): Promise<E.Either<SessionFailure, void>> =>
     writeEncoded(file, () => toJSONL(forSave(ms)))
 
 /**
@@ -91,7 +91,7 @@ export const saveHistory =
  */
 export const saveStore =
   (file: string) =>
-  (state: ChatState): Promise<E.Either<SessionError, void>> =>
+  (state: ChatState): Promise<E.Either<SessionFailure, void>> =>
     writeEncoded(file, () => toJSONL(forSave(toStoreMessages(state))))
 
 // --- reading ---
@@ -117,7 +117,7 @@ const countLines = (text: string): number => {
 }
 
 /** Reads a JSONL file's complete text, with the torn-tail policy. */
-const readText = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, string>> => {
+const readText = async (file: string, options: LoadOptions): Promise<E.Either<SessionFailure, string>> => {
   await removeStaleTemps(file)
   let bytes: Uint8Array
   try {
@@ -126,21 +126,21 @@ const readText = async (file: string, options: LoadOptions): Promise<E.Either<Se
     return E.left(ioError(file, e))
   }
   const split = splitTorn(bytes)
-  if (split === undefined) return E.left({ type: 'decode', file, failure: [{ path: `line ${invalidUtf8Line(bytes)}`, expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
-  if (split.torn && options.tornTail === 'fail') return E.left({ type: 'torn', file, line: countLines(split.text) })
+  if (split === undefined) return E.left({ kind: 'decode', file, failure: [{ path: `line ${invalidUtf8Line(bytes)}`, expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
+  if (split.torn && options.tornTail === 'fail') return E.left({ kind: 'torn', file, line: countLines(split.text) })
   return E.right(split.text)
 }
 
-const decodeLines = (file: string, text: string): E.Either<SessionError, Messages> =>
-  E.mapLeft((failure: DecodeFailure): SessionError => ({ type: 'decode', file, failure }))(importJSONL(text))
+const decodeLines = (file: string, text: string): E.Either<SessionFailure, Messages> =>
+  E.mapLeft((failure: DecodeFailure): SessionFailure => ({ kind: 'decode', file, failure }))(fromJSONL(text))
 
 /** Reads a JSONL file into messages, with the torn-tail policy. */
-const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionError, Messages>> => {
+const readLines = async (file: string, options: LoadOptions): Promise<E.Either<SessionFailure, Messages>> => {
   const text = await readText(file, options)
   return E.isLeft(text) ? text : decodeLines(file, text.right)
 }
 
-/** The 1-based line of each message of a JSONL text: the lines that are not blank, as importJSONL reads them. */
+/** The 1-based line of each message of a JSONL text: the lines that are not blank, as fromJSONL reads them. */
 const messageLines = (text: string): number[] => jsonlLines(text).map((line) => line.n)
 
 /**
@@ -155,7 +155,7 @@ const messageLines = (text: string): number[] => jsonlLines(text).map((line) => 
  * @since 0.1.0
  * @category fs
  */
-export const loadHistory = (file: string, options: LoadOptions = {}): Promise<E.Either<SessionError, Messages>> => readLines(file, options)
+export const loadHistory = (file: string, options: LoadOptions = {}): Promise<E.Either<SessionFailure, Messages>> => readLines(file, options)
 
 /**
  * Loads a chat store saved with `saveStore`, checking every line and the state's invariants;
@@ -168,7 +168,7 @@ export const loadHistory = (file: string, options: LoadOptions = {}): Promise<E.
  * @since 0.1.0
  * @category fs
  */
-export const loadStore = async (file: string, options: LoadOptions = {}): Promise<E.Either<SessionError, ChatState>> => {
+export const loadStore = async (file: string, options: LoadOptions = {}): Promise<E.Either<SessionFailure, ChatState>> => {
   const text = await readText(file, options)
   if (E.isLeft(text)) return text
   const lines = decodeLines(file, text.right)
@@ -180,7 +180,7 @@ export const loadStore = async (file: string, options: LoadOptions = {}): Promis
       const m = /^\[(\d+)\]\.?(.*)$/.exec(i.path)
       return m === null ? i : { ...i, path: `line ${at[Number(m[1])] ?? Number(m[1]) + 1}: ${m[2] ?? ''}`.replace(/: $/, '') }
     })
-  return E.mapLeft((f: DecodeFailure): SessionError => ({ type: 'decode', file, failure: toLines(f) }))(fromStoreMessages(lines.right))
+  return E.mapLeft((f: DecodeFailure): SessionFailure => ({ kind: 'decode', file, failure: toLines(f) }))(fromStoreMessages(lines.right))
 }
 
 // --- appending ---
@@ -203,7 +203,7 @@ const TAIL_CHUNK = 64 * 1024
  */
 export const appendHistory =
   (file: string) =>
-  async (ms: Messages): Promise<E.Either<SessionError, void>> => {
+  async (ms: Messages): Promise<E.Either<SessionFailure, void>> => {
     const data = toJSONL(forSave(ms))
     let existed = true
     try {

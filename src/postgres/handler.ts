@@ -11,7 +11,7 @@
 import { type ChatHandlerOptions, createChatHandler, DEFAULT_MAX_BODY_BYTES } from '../store/http.ts'
 import { checkGate, type Refusal } from '../store/http-guard.ts'
 import { fail } from '../store/http-body.ts'
-import { isStoreFailure, writeFailureStatus } from '../store/failure.ts'
+import { isStoreError, writeFailureStatus } from '../store/failure.ts'
 import { wholeOption } from '../internal/number.ts'
 import type { PostgresChatStore } from './store.ts'
 
@@ -76,7 +76,7 @@ export const postgresChatHandler = (store: PostgresChatStore, options: ChatHandl
     try {
       return await store.transaction(() => inner(buffered), { write: writes(request) })
     } catch (e) {
-      const status = isStoreFailure(e) ? writeFailureStatus(e) : undefined
+      const status = isStoreError(e) ? writeFailureStatus(e) : undefined
       if (status === 507) return fail(507, 'insufficient_storage', e instanceof Error ? e.message : String(e), {}, { 'retry-after': '5' })
       return fail(503, 'store_unavailable', `The store could not commit: ${e instanceof Error ? e.message : String(e)}`, {}, { 'retry-after': '1' })
     }

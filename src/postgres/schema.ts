@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { StoreFailure } from '../store/failure.ts'
+import { StoreError } from '../store/failure.ts'
 
 /**
  * The result of a query: its rows (what `pg`'s `QueryResult` and PGlite's `Results` both have).
@@ -92,7 +92,7 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
 /**
  * Creates or migrates the store's tables: applies, in one transaction, the versions the database
  * lacks, and resolves to the versions applied (none when it is up to date). Rejects with a
- * `StoreFailure` of kind `corrupt` when the database was migrated by a newer chatfold.
+ * `StoreError` of code `corrupt` when the database was migrated by a newer chatfold.
  *
  * @example
  * import { migratePostgres, type PgPoolLike } from 'chatfold/postgres'
@@ -109,7 +109,7 @@ export const migratePostgres = (pool: PgPoolLike): Promise<ReadonlyArray<number>
     const r = await client.query('SELECT coalesce(max(version), 0) AS version FROM chatfold_migrations')
     const at = Number(r.rows[0]?.['version'] ?? 0)
     if (at > POSTGRES_SCHEMA_VERSION) {
-      throw new StoreFailure('corrupt', `The database's chatfold schema is at version ${at}, made by a newer chatfold; this one knows versions up to ${POSTGRES_SCHEMA_VERSION}`)
+      throw new StoreError('corrupt', `The database's chatfold schema is at version ${at}, made by a newer chatfold; this one knows versions up to ${POSTGRES_SCHEMA_VERSION}`)
     }
     const applied: number[] = []
     for (const m of MIGRATIONS) {

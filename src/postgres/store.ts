@@ -17,7 +17,7 @@ import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator, ty
 import type { Simulator, SimulatorOptions } from '../store/simulator.ts'
 import { type ChatStore, createChatStore } from '../store/store.ts'
 import type { DurableChatStore, LogEntry, Recovery } from '../store/durable.ts'
-import { StoreFailure } from '../store/failure.ts'
+import { StoreError } from '../store/failure.ts'
 import { wholeOption } from '../internal/number.ts'
 import { migratePostgres, type PgClientLike, type PgPoolLike } from './schema.ts'
 
@@ -41,8 +41,8 @@ export type PostgresStoreOptions = SimulatorOptions & {
  * state the database holds, with the store locked (`write`, the default) or not (a read: it
  * catches up with the database first), and commits them before it resolves; `refresh` catches up
  * with what other processes committed. A step taken outside a transaction is committed by `flush`
- * only if no other process wrote in between; otherwise `flush` rejects with a `StoreFailure` of
- * kind `conflict`, the step undone and the store caught up (run it again). A process runs its
+ * only if no other process wrote in between; otherwise `flush` rejects with a `StoreError` of
+ * code `conflict`, the step undone and the store caught up (run it again). A process runs its
  * transactions one at a time: `run` must not start another (it would wait for itself).
  *
  * @since 0.1.0
@@ -59,7 +59,7 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 
 /** A store that cannot be read back as written (a record or snapshot unreadable, a database behind this process): the store stops. */
 const corrupt = (why: string): never => {
-  throw new StoreFailure('corrupt', why)
+  throw new StoreError('corrupt', why)
 }
 
 /** The records of the store `name` committed after record `after`, in order. */
@@ -146,7 +146,7 @@ const writeSnapshot = async (client: PgClientLike, name: string, last: number, s
 /**
  * Opens the store `options.store` in a PostgreSQL database (migrating the schema first, unless
  * `migrate: false`): reads the latest snapshot and the records after it, and creates the store
- * when the database has none (its clock read now). Rejects with a `StoreFailure` (`corrupt`)
+ * when the database has none (its clock read now). Rejects with a `StoreError` (`corrupt`)
  * naming a record that cannot be replayed.
  *
  * @example
@@ -188,7 +188,7 @@ export const openPostgresStore =
       try {
         return await f()
       } catch (e) {
-        if (e instanceof StoreFailure && e.kind === 'corrupt') failure = e
+        if (e instanceof StoreError && e.code === 'corrupt') failure = e
         throw e
       }
     }
@@ -227,7 +227,7 @@ export const openPostgresStore =
       if (!t.locked) {
         const head = await lock(t.client)
         t.locked = true
-        if (head !== durable) throw new StoreFailure('conflict', `Another process wrote the store ${JSON.stringify(name)} first (record ${head}, this process at ${durable}); the steps taken here were undone: take them again`)
+        if (head !== durable) throw new StoreError('conflict', `Another process wrote the store ${JSON.stringify(name)} first (record ${head}, this process at ${durable}); the steps taken here were undone: take them again`)
       }
       const last = await insertRecords(t.client, name, entries)
       t.written = last
@@ -284,7 +284,7 @@ export const openPostgresStore =
       try {
         await transact(() => undefined, true)
       } catch (e) {
-        if (e instanceof StoreFailure && e.kind === 'conflict') await refresh().catch(() => undefined)
+        if (e instanceof StoreError && e.code === 'conflict') await refresh().catch(() => undefined)
         throw e
       }
     }

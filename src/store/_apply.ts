@@ -24,7 +24,7 @@ import {
   type MessageKey,
   partsOf,
   sortRoles,
-  type StoreError,
+  type StoreFailure,
 } from './core.ts'
 import * as T from './_tree.ts'
 
@@ -54,12 +54,12 @@ const withRole = (roles: ReadonlyArray<ChatRole>, role: ChatRole): ReadonlyArray
  */
 export const applyValidInput =
   (input: ValidInput) =>
-  (state: ChatState): E.Either<StoreError, ChatState> => {
+  (state: ChatState): E.Either<StoreFailure, ChatState> => {
     const conversationId = input.conversation_id ?? state.defaultConversationId
     const id = input.message_id ?? input.input_id
     // message ids are scoped to their conversation: one held elsewhere is no duplicate (nor a sign of it)
     const indexKey = idKey(id, conversationId)
-    if (T.get(compareStrings, indexKey, state.byId) !== undefined) return E.left({ type: 'duplicate_message', messageId: id, conversationId })
+    if (T.get(compareStrings, indexKey, state.byId) !== undefined) return E.left({ kind: 'duplicate_message', messageId: id, conversationId })
     const record: ChatRecord = {
       key: keyOf(input.timestamp, input.input_id, indexKey),
       message: messageOf(input, id, conversationId),

@@ -162,7 +162,7 @@ export const storeChatLog = (store: ChatStore): ChatLog => {
           async (r, id) => {
             const done = store.submit({ role: 'user', content: r.text, conversation_id: conversationId, metadata: r.data, message_id: id })
             if (E.isRight(done)) return 'done'
-            if (done.left.type === 'duplicate_message') return 'taken'
+            if (done.left.kind === 'duplicate_message') return 'taken'
             throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: ${describe(done.left)}`)
           },
         )
@@ -174,8 +174,8 @@ export const storeChatLog = (store: ChatStore): ChatLog => {
   }
 }
 
-const describe = (e: { readonly type: string; readonly failure?: ReadonlyArray<{ readonly path: string; readonly expected: string; readonly actual: unknown }> }): string =>
-  e.failure === undefined ? e.type : formatDecodeFailure(e.failure)
+const describe = (e: { readonly kind: string; readonly failure?: ReadonlyArray<{ readonly path: string; readonly expected: string; readonly actual: unknown }> }): string =>
+  e.failure === undefined ? e.kind : formatDecodeFailure(e.failure)
 
 /**
  * Options of {@link httpChatLog}: the served store's base URL (`chatfold serve`, a Worker, `deno

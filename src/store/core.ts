@@ -158,7 +158,7 @@ export type Conversation = {
  * The chat modality's state: an immutable value holding every conversation,
  * its metadata and its messages, with indexes by conversation, by message id and by time, so that
  * lookups never scan. Build it with `emptyState`, change it with `applyInput`, read it with
- * `query`, `getConversation`, `getRecentMessages`, `getMessageById` and `snapshot`.
+ * `query`, `getConversation`, `getRecentMessages`, `getMessageById` and `toSnapshot`.
  *
  * @since 0.1.0
  * @category model
@@ -189,9 +189,9 @@ export type ChatState = {
  * @since 0.1.0
  * @category model
  */
-export type StoreError =
-  | { readonly type: 'invalid_input'; readonly failure: DecodeFailure }
-  | { readonly type: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
+export type StoreFailure =
+  | { readonly kind: 'invalid_input'; readonly failure: DecodeFailure }
+  | { readonly kind: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

@@ -11,7 +11,7 @@ import * as E from 'fp-ts/Either'
 import { applyCommand, decodeStoreCommand, encodeSimulator, restoreSimulator, type StoreCommand } from './log.ts'
 import type { Simulator, SimulatorOptions } from './simulator.ts'
 import { type ChatStore, createChatStore } from './store.ts'
-import { isStoreFailure, StoreFailure } from './failure.ts'
+import { isStoreError, StoreError } from './failure.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // --- storage ---
@@ -51,8 +51,8 @@ export type StoredLog = {
 /**
  * Where a durable store keeps its log and snapshots. `append` resolves once the records are
  * durable and will be read back by the next `load` (and rejects if they may not be); `writeSnapshot`
- * may drop the records it covers. A `StoreFailure` of kind `full` from `append` means nothing of
- * the batch was kept (the storage undid any part of it) and a later append may succeed; of kind
+ * may drop the records it covers. A `StoreError` of code `full` from `append` means nothing of
+ * the batch was kept (the storage undid any part of it) and a later append may succeed; of code
  * `lost` or `read-only`, that no append will. A storage is used by one store at a time, and its
  * calls never overlap. A storage that several processes can reach keeps one owner: `load` takes it
  * (or rejects, naming the owner), and `check`, called when a flush has nothing to write, rejects
@@ -150,9 +150,9 @@ export type DurableChatStore = ChatStore & {
 
 /**
  * Opens a durable store on a storage: recovers it (snapshot and tail), then logs every accepted
- * step. Rejects with a `StoreFailure` (`corrupt`) naming the record when the log cannot be
+ * step. Rejects with a `StoreError` (`corrupt`) naming the record when the log cannot be
  * replayed. A step the storage cannot keep is undone, with every step taken after it: `flush`
- * rejects with the storage's `StoreFailure` (`full`: later steps may be kept again; `lost`,
+ * rejects with the storage's `StoreError` (`full`: later steps may be kept again; `lost`,
  * `read-only`: the store refuses every later step, and keeps serving what it holds).
  *
  * @example
@@ -171,7 +171,7 @@ export const openDurableStore =
     const replayed = replayLog(log)
     if (E.isLeft(replayed)) {
       await storage.close?.()
-      throw new StoreFailure('corrupt', replayed.left)
+      throw new StoreError('corrupt', replayed.left)
     }
     const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
     let seq = replayed.right.seq
@@ -185,7 +185,7 @@ export const openDurableStore =
     /** A failure that leaves the store unusable. */
     let failure: Error | undefined
     /** Why writes are refused for good (read-only medium, lost log); reads go on. */
-    let refused: StoreFailure | undefined = log.readOnly === undefined ? undefined : new StoreFailure('read-only', log.readOnly)
+    let refused: StoreError | undefined = log.readOnly === undefined ? undefined : new StoreError('read-only', log.readOnly)
     let reset: (simulator: Simulator | undefined) => void = () => undefined
 
     /**
@@ -211,8 +211,8 @@ export const openDurableStore =
         if (refused !== undefined) throw refused
         await storage.append(batch)
       } catch (e) {
-        if (isStoreFailure(e) && (e.kind === 'full' || e.kind === 'lost' || e.kind === 'read-only')) {
-          if (e.kind !== 'full') refused = e
+        if (isStoreError(e) && (e.code === 'full' || e.code === 'lost' || e.code === 'read-only')) {
+          if (e.code !== 'full') refused = e
           undo()
           throw e
         }
@@ -227,9 +227,9 @@ export const openDurableStore =
           snapshotSeq = durable
         } catch (e) {
           // the records are durable: a full disk only puts the snapshot off to a later batch
-          if (isStoreFailure(e) && e.kind === 'full') return
+          if (isStoreError(e) && e.code === 'full') return
           // the records are durable; the store may not write any more (another process owns it now)
-          if (isStoreFailure(e) && (e.kind === 'lost' || e.kind === 'read-only')) {
+          if (isStoreError(e) && (e.code === 'lost' || e.code === 'read-only')) {
             refused = e
             return
           }

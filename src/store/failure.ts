@@ -1,5 +1,5 @@
 /**
- * Why a durable store cannot keep, or cannot open, its log: a `StoreFailure` of a kind that says
+ * Why a durable store cannot keep, or cannot open, its log: a `StoreError` whose `code` says
  * what a server does about it. `full` (the disk or quota is full) is answered 507 and passes when
  * space returns; `lost` (the log the store writes is no longer the one it would read back: the
  * directory or file was removed, replaced, truncated or appended to by another program, or another
@@ -13,28 +13,28 @@
  */
 
 /**
- * The kinds of `StoreFailure`.
+ * The codes of `StoreError`.
  *
  * @since 0.1.0
  * @category model
  */
-export type StoreFailureKind = 'full' | 'lost' | 'read-only' | 'corrupt' | 'locked' | 'conflict'
+export type StoreErrorCode = 'full' | 'lost' | 'read-only' | 'corrupt' | 'locked' | 'conflict'
 
 /**
- * An error of a durable store that says what kind of failure it is (see the module).
+ * An error of a durable store whose `code` says what went wrong (see the module).
  *
  * @example
- * import { StoreFailure } from 'chatfold/store'
- * const e = new StoreFailure('full', 'No space left for the log')
- * e.kind // 'full'
+ * import { StoreError } from 'chatfold/store'
+ * const e = new StoreError('full', 'No space left for the log')
+ * e.code // 'full'
  *
  * @since 0.1.0
  * @category model
  */
-export class StoreFailure extends Error {
-  override readonly name = 'StoreFailure'
+export class StoreError extends Error {
+  override readonly name = 'StoreError'
   constructor(
-    readonly kind: StoreFailureKind,
+    readonly code: StoreErrorCode,
     message: string,
     options?: { readonly cause?: unknown },
   ) {
@@ -43,19 +43,19 @@ export class StoreFailure extends Error {
 }
 
 /**
- * Whether a value is a `StoreFailure` (by its name and kind, so that one thrown by another copy of
+ * Whether a value is a `StoreError` (by its name and code, so that one thrown by another copy of
  * the module counts too).
  *
  * @example
- * import { isStoreFailure, StoreFailure } from 'chatfold/store'
- * isStoreFailure(new StoreFailure('lost', 'gone')) // true
- * isStoreFailure(new Error('x')) // false
+ * import { isStoreError, StoreError } from 'chatfold/store'
+ * isStoreError(new StoreError('lost', 'gone')) // true
+ * isStoreError(new Error('x')) // false
  *
  * @since 0.1.0
  * @category refinements
  */
-export const isStoreFailure = (u: unknown): u is StoreFailure =>
-  u instanceof Error && u.name === 'StoreFailure' && typeof (u as { readonly kind?: unknown }).kind === 'string'
+export const isStoreError = (u: unknown): u is StoreError =>
+  u instanceof Error && u.name === 'StoreError' && typeof (u as { readonly code?: unknown }).code === 'string'
 
 /**
  * The HTTP status a failed write is answered with: 507 for a full disk (try again later), 503 for a
@@ -65,5 +65,5 @@ export const isStoreFailure = (u: unknown): u is StoreFailure =>
  * @since 0.1.0
  * @category http
  */
-export const writeFailureStatus = (f: StoreFailure): 507 | 503 | undefined =>
-  f.kind === 'full' ? 507 : f.kind === 'lost' || f.kind === 'read-only' || f.kind === 'conflict' ? 503 : undefined
+export const writeFailureStatus = (f: StoreError): 507 | 503 | undefined =>
+  f.code === 'full' ? 507 : f.code === 'lost' || f.code === 'read-only' || f.code === 'conflict' ? 503 : undefined

@@ -33,10 +33,10 @@
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, prefixFailure, showActual } from '../message/failure.ts'
 import type { ChatStore } from './store.ts'
-import { isStoreFailure, writeFailureStatus } from './failure.ts'
-import { restrictTo, type ChatState, type StoreError } from './state.ts'
+import { isStoreError, writeFailureStatus } from './failure.ts'
+import { restrictTo, type ChatState, type StoreFailure } from './state.ts'
 import { decodeQuery, query } from './query.ts'
-import { snapshot, toChatMessages, type ChatMessage } from './snapshot.ts'
+import { toSnapshot, toChatMessages, type ChatMessage } from './snapshot.ts'
 import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './simulator.ts'
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
@@ -98,8 +98,8 @@ const invalid = (failure: DecodeFailure, message = 'The request has invalid fiel
     ...(failure.length > MAX_LISTED_ISSUES ? { issues_total: failure.length } : {}),
   })
 
-const storeFailure = (e: StoreError, prefix = ''): Response =>
-  e.type === 'duplicate_message'
+const storeFailure = (e: StoreFailure, prefix = ''): Response =>
+  e.kind === 'duplicate_message'
     ? fail(409, 'duplicate_message', `Message id ${JSON.stringify(e.messageId)} is already held`, { message_id: e.messageId })
     : invalid(prefix === '' ? e.failure : prefixFailure(prefix)(e.failure))
 
@@ -232,11 +232,11 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
     {
       method: 'GET',
       run: async (ctx) => {
-        if (!ctx.access.all) return json(200, snapshot(visibleState(ctx.access, ctx.store.state())))
+        if (!ctx.access.all) return json(200, toSnapshot(visibleState(ctx.access, ctx.store.state())))
         // encoded once per state, and shared by every request that reads it
         const state = ctx.store.state()
         let bytes = encodedSnapshots.get(state)
-        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(snapshot(state)))))
+        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(toSnapshot(state)))))
         return jsonBytes(200, bytes)
       },
     },
@@ -263,10 +263,10 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
           seconds !== undefined
             ? typeof seconds === 'number'
               ? ctx.store.advanceBy(seconds)
-              : E.left<StoreError>({ type: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
+              : E.left<StoreFailure>({ kind: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
             : typeof until === 'string'
               ? ctx.store.advanceTo(until)
-              : E.left<StoreError>({ type: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: until }] })
+              : E.left<StoreFailure>({ kind: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: until }] })
         if (E.isLeft(r)) return storeFailure(r.left)
         return json(200, { current_time: ctx.store.simulator().now, applied: r.right })
       }),
@@ -362,15 +362,15 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
           await store.flush()
         } catch (e) {
           // 507 while a disk is full (writes are taken again once there is space); 503 otherwise
-          if (isStoreFailure(e) && writeFailureStatus(e) === 507) return fail(507, 'insufficient_storage', e.message, {}, { 'retry-after': '5' })
+          if (isStoreError(e) && writeFailureStatus(e) === 507) return fail(507, 'insufficient_storage', e.message, {}, { 'retry-after': '5' })
           return fail(503, 'store_unavailable', e instanceof Error ? e.message : String(e), {}, { 'retry-after': '1' })
         }
       }
       return response
     } catch (e) {
       // a durable store that cannot keep the step: 507 while its disk is full, 503 once it takes no writes
-      const status = isStoreFailure(e) ? writeFailureStatus(e) : undefined
-      if (isStoreFailure(e) && status !== undefined) return fail(status, status === 507 ? 'insufficient_storage' : 'store_unavailable', e.message, {}, status === 507 ? { 'retry-after': '5' } : {})
+      const status = isStoreError(e) ? writeFailureStatus(e) : undefined
+      if (isStoreError(e) && status !== undefined) return fail(status, status === 507 ? 'insufficient_storage' : 'store_unavailable', e.message, {}, status === 507 ? { 'retry-after': '5' } : {})
       // a durable store that has failed (its lease lost, its log unwritable) refuses every step: 503, as its flush would be
       const down = store.failed?.()
       if (down !== undefined) return fail(503, 'store_unavailable', down.message, {}, { 'retry-after': '1' })

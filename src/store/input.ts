@@ -1,6 +1,6 @@
 /**
  * `ChatInput`: the event payload of one chat message from the user or the assistant,
- * its codec, validation with an error for every bad field, and helpers (`describeInput`,
+ * its codec, validation with an error for every bad field, and helpers (`formatInput`,
  * `affectedEntities`). Field names are the store's wire names (snake_case).
  *
  * @module
@@ -337,13 +337,13 @@ const contentText = (content: ChatContent): string =>
  * 60 characters, with media blocks shown as `[image]`, `[audio]`, `[video]`.
  *
  * @example
- * import { describeInput, makeChatInput } from 'chatfold/store'
- * describeInput(makeChatInput({ role: 'user', content: "What's the weather?" })) // "User: 'What's the weather?'"
+ * import { formatInput, makeChatInput } from 'chatfold/store'
+ * formatInput(makeChatInput({ role: 'user', content: "What's the weather?" })) // "User: 'What's the weather?'"
  *
  * @since 0.1.0
  * @category helpers
  */
-export const describeInput = (input: ChatInput): string => {
+export const formatInput = (input: ChatInput): string => {
   const who = input.role === 'user' ? 'User' : 'Assistant'
   const flat = contentText(input.content).replace(/\s+/g, ' ').trim()
   const chars = Array.from(flat)

@@ -14,8 +14,8 @@ import { formatDecodeFailure as formatFailure } from '../message/failure.ts'
 import { validateInput } from './input.ts'
 import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
 import { emptyState, type ChatState } from './state.ts'
-import { type ChatMessage, fromSnapshot, snapshot } from './snapshot.ts'
-import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, describeStoreError } from './simulator.ts'
+import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
+import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, formatStoreFailure } from './simulator.ts'
 import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -106,7 +106,7 @@ export const applyCommand =
         : command.op === 'schedule'
           ? E.map((s: { simulator: Simulator }) => s.simulator)(scheduleEvent(command)(sim))
           : E.map((s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
-    return E.mapLeft(describeStoreError)(r)
+    return E.mapLeft(formatStoreFailure)(r)
   }
 
 // --- the simulator as JSON ---
@@ -123,7 +123,7 @@ const VERSION = 1
 export const encodeSimulator = (sim: Simulator): unknown => {
   const pending: Array<readonly [number, SimEvent]> = []
   T.forEachUp(sim.pending, undefined, (v, k) => void pending.push([k.seq, v]))
-  return { version: VERSION, now: sim.now, seq: sim.seq, idPrefix: sim.idPrefix, state: snapshot(sim.state), pending, history: T.values(sim.history) }
+  return { version: VERSION, now: sim.now, seq: sim.seq, idPrefix: sim.idPrefix, state: toSnapshot(sim.state), pending, history: T.values(sim.history) }
 }
 
 /** Reads an event of a snapshot, its input decoded once here. */

@@ -20,13 +20,13 @@ export {
   ChatInputC,
   type ChatInputFields,
   type ChatRole,
-  describeInput,
+  formatInput,
   makeChatInput,
   type ValidInput,
   validateInput,
 } from './input.ts'
 export { type ChatContent, ChatContentC, type ContentBlock, decodeChatContent, fromChatContent, toChatContent } from './content.ts'
-export type { ChatState, ConversationMetadata, StoreError } from './core.ts'
+export type { ChatState, ConversationMetadata, StoreFailure } from './core.ts'
 export {
   applyInput,
   applyInputs,
@@ -38,13 +38,13 @@ export {
   validateState,
 } from './state.ts'
 export { type ChatQuery, ChatQueryC, decodeQuery, getConversation, getMessageById, getRecentMessages, query } from './query.ts'
-export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, snapshot, toChatMessages } from './snapshot.ts'
+export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, toSnapshot, toChatMessages } from './snapshot.ts'
 export { fromStoreMessages, toStoreMessages } from './persist.ts'
 export {
   advanceBy,
   advanceTo,
   createSimulator,
-  describeStoreError,
+  formatStoreFailure,
   type EventLimits,
   eventHistory,
   pendingEvents,
@@ -69,7 +69,7 @@ export {
   type StoredSnapshot,
   type StoreStorage,
 } from './durable.ts'
-export { isStoreFailure, StoreFailure, type StoreFailureKind } from './failure.ts'
+export { isStoreError, StoreError, type StoreErrorCode } from './failure.ts'
 export { type AuthDecision, type ChatHandlerOptions, createChatHandler } from './http.ts'
 export { durableChatHandler } from './http-durable.ts'
 export { generateToken } from './http-guard.ts'

@@ -12,7 +12,7 @@ import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import type { ChatState } from './core.ts'
 import * as T from './_tree.ts'
-import { fromSnapshot, snapshot } from './snapshot.ts'
+import { fromSnapshot, toSnapshot } from './snapshot.ts'
 import { isObject } from '../internal/object.ts'
 
 /**
@@ -38,7 +38,7 @@ const VERSION = 1
  * @category export
  */
 export const toStoreMessages = (state: ChatState): Messages => {
-  const { messages: _messages, modality_type: _modality, ...header } = snapshot(state)
+  const { messages: _messages, modality_type: _modality, ...header } = toSnapshot(state)
   const head: Message = { id: STORE_HEADER_ID, role: 'system', parts: [], kind: 'metadata', metadata: { chatfold_store: { version: VERSION, ...header } } }
   const out: Message[] = [head]
   for (const r of T.values(state.timeline)) {
@@ -67,7 +67,7 @@ const toHistoryPath = (i: DecodeIssue): DecodeIssue => {
 }
 
 /**
- * Restores a store from the history `toStoreMessages` made (as `importJSONL` decodes it from a
+ * Restores a store from the history `toStoreMessages` made (as `fromJSONL` decodes it from a
  * file), checking every field and every invariant of the state. Paths in the failure point into
  * the history (`[3].metadata.chat.content`), so `[i]` is line `i + 1` of a JSONL file.
  *

@@ -15,7 +15,7 @@ import { IsoTimestampC } from '../message/message.ts'
 import type { ValidInput } from './input.ts'
 import { decodeFields, decoded, type DecodedEvent, decodeSchedule, stampInput } from './_event-data.ts'
 import { compareInstants, instantOf, type Instant } from './core.ts'
-import { type ChatState, type ChatStateOptions, emptyState, type StoreError } from './state.ts'
+import { type ChatState, type ChatStateOptions, emptyState, type StoreFailure } from './state.ts'
 import { applyValidInput } from './_apply.ts'
 import * as T from './_tree.ts'
 import { nonNegativeInt, wholeOption } from '../internal/number.ts'
@@ -175,10 +175,10 @@ const record = (sim: Simulator, event: SimEvent): T.Tree<number, SimEvent> => {
 }
 
 /** Applies one event's input (decoded when the event was made) now; the event lands in the history as applied or failed. */
-const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simulator; readonly event: SimEvent; readonly error?: StoreError } => {
+const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simulator; readonly event: SimEvent; readonly error?: StoreFailure } => {
   const r = applyValidInput(event.input)(sim.state)
   if (E.isLeft(r)) {
-    const failed: SimEvent = { ...event, status: 'failed', applied_at: sim.now, error: describeStoreError(r.left) }
+    const failed: SimEvent = { ...event, status: 'failed', applied_at: sim.now, error: formatStoreFailure(r.left) }
     return { simulator: { ...sim, history: record(sim, failed) }, event: failed, error: r.left }
   }
   const applied: SimEvent = { ...event, status: 'applied', applied_at: sim.now }
@@ -189,14 +189,14 @@ const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simu
  * Renders a store error as one line (`duplicate message id "m-1" in conversation "default"`).
  *
  * @example
- * import { describeStoreError } from 'chatfold/store'
- * describeStoreError({ type: 'duplicate_message', messageId: 'm-1', conversationId: 'default' })
+ * import { formatStoreFailure } from 'chatfold/store'
+ * formatStoreFailure({ kind: 'duplicate_message', messageId: 'm-1', conversationId: 'default' })
  *
  * @since 0.1.0
  * @category model
  */
-export const describeStoreError = (e: StoreError): string =>
-  e.type === 'duplicate_message'
+export const formatStoreFailure = (e: StoreFailure): string =>
+  e.kind === 'duplicate_message'
     ? `duplicate message id ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
     : `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
 
@@ -217,9 +217,9 @@ export const describeStoreError = (e: StoreError): string =>
  */
 export const submitEvent =
   (data: unknown) =>
-  (sim: Simulator): E.Either<StoreError, SimStep> => {
+  (sim: Simulator): E.Either<StoreFailure, SimStep> => {
     const fields = decodeFields(data, nextInputId(sim))
-    return E.isLeft(fields) ? E.left({ type: 'invalid_input', failure: fields.left }) : submitDecodedEvent(decoded({ data: fields.right }))(sim)
+    return E.isLeft(fields) ? E.left({ kind: 'invalid_input', failure: fields.left }) : submitDecodedEvent(decoded({ data: fields.right }))(sim)
   }
 
 /**
@@ -238,9 +238,9 @@ export const submitEvent =
  */
 export const scheduleEvent =
   (request: { readonly scheduled_time: unknown; readonly data: unknown }) =>
-  (sim: Simulator): E.Either<StoreError, SimStep> => {
+  (sim: Simulator): E.Either<StoreFailure, SimStep> => {
     const event = decodeSchedule(request, nextInputId(sim))
-    return E.isLeft(event) ? E.left({ type: 'invalid_input', failure: event.left }) : submitDecodedEvent(event.right)(sim)
+    return E.isLeft(event) ? E.left({ kind: 'invalid_input', failure: event.left }) : submitDecodedEvent(event.right)(sim)
   }
 
 /**
@@ -255,10 +255,10 @@ export const scheduleEvent =
  */
 export const submitDecodedEvent =
   (decodedEvent: DecodedEvent) =>
-  (sim: Simulator): E.Either<StoreError, SimStep> => {
+  (sim: Simulator): E.Either<StoreFailure, SimStep> => {
     const time = decodedEvent.scheduled_time ?? sim.now
     const input = stampInput(decodedEvent.data, nextInputId(sim), time)
-    if (E.isLeft(input)) return E.left({ type: 'invalid_input', failure: decodedEvent.scheduled_time === undefined ? input.left : prefixFailure('data')(input.left) })
+    if (E.isLeft(input)) return E.left({ kind: 'invalid_input', failure: decodedEvent.scheduled_time === undefined ? input.left : prefixFailure('data')(input.left) })
     const next = { ...sim, seq: sim.seq + 1 }
     const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: time, submitted_at: sim.now, status: 'pending', input: input.right }
     const at = instantOf(time)
@@ -285,11 +285,11 @@ export const submitDecodedEvent =
  */
 export const advanceTo =
   (time: string) =>
-  (sim: Simulator): E.Either<StoreError, SimAdvance> => {
-    if (!IsoTimestampC.is(time)) return E.left({ type: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: time }] })
+  (sim: Simulator): E.Either<StoreFailure, SimAdvance> => {
+    if (!IsoTimestampC.is(time)) return E.left({ kind: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: time }] })
     const target = instantOf(time)
     if (compareInstants(target, instantOf(sim.now)) < 0) {
-      return E.left({ type: 'invalid_input', failure: [{ path: 'until', expected: `a time at or after the current time ${sim.now}`, actual: time }] })
+      return E.left({ kind: 'invalid_input', failure: [{ path: 'until', expected: `a time at or after the current time ${sim.now}`, actual: time }] })
     }
     let s = sim
     const applied: SimEvent[] = []
@@ -315,10 +315,10 @@ export const advanceTo =
  */
 export const advanceBy =
   (seconds: number) =>
-  (sim: Simulator): E.Either<StoreError, SimAdvance> => {
+  (sim: Simulator): E.Either<StoreFailure, SimAdvance> => {
     const target = Date.parse(sim.now) + seconds * 1000
     if (!Number.isFinite(seconds) || seconds < 0 || !Number.isFinite(target) || Math.abs(target) > 8.64e15) {
-      return E.left({ type: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
+      return E.left({ kind: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
     }
     return advanceTo(new Date(target).toISOString())(sim)
   }

@@ -90,8 +90,8 @@ const CountC: t.Type<number, number, unknown> = new t.Type<number, number, unkno
  * conversation id to its metadata.
  *
  * @example
- * import { ChatSnapshotC, emptyState, snapshot } from 'chatfold/store'
- * ChatSnapshotC.is(JSON.parse(JSON.stringify(snapshot(emptyState())))) // true
+ * import { ChatSnapshotC, emptyState, toSnapshot } from 'chatfold/store'
+ * ChatSnapshotC.is(JSON.parse(JSON.stringify(toSnapshot(emptyState())))) // true
  *
  * @since 0.1.0
  * @category codecs
@@ -184,13 +184,13 @@ export const toChatMessages =
  * exactly as sent.
  *
  * @example
- * import { emptyState, snapshot } from 'chatfold/store'
- * snapshot(emptyState()).conversations // {}
+ * import { emptyState, toSnapshot } from 'chatfold/store'
+ * toSnapshot(emptyState()).conversations // {}
  *
  * @since 0.1.0
  * @category export
  */
-export const snapshot = (state: ChatState): ChatSnapshotWire => ({
+export const toSnapshot = (state: ChatState): ChatSnapshotWire => ({
   modality_type: 'chat',
   last_updated: state.lastUpdated ?? null,
   update_count: state.updateCount,
@@ -208,9 +208,9 @@ export const snapshot = (state: ChatState): ChatSnapshotWire => ({
  * message ids); every problem is reported by path. Messages may come in any order.
  *
  * @example
- * import { emptyState, fromSnapshot, snapshot } from 'chatfold/store'
+ * import { emptyState, fromSnapshot, toSnapshot } from 'chatfold/store'
  * const state = emptyState()
- * fromSnapshot(JSON.parse(JSON.stringify(snapshot(state)))) // right(state)
+ * fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(state)))) // right(state)
  *
  * @since 0.1.0
  * @category codecs

@@ -21,14 +21,14 @@ import {
   fromConversations,
   instantOf,
   idKey,
-  type StoreError,
+  type StoreFailure,
 } from './core.ts'
 import { applyValidInput } from './_apply.ts'
 import * as T from './_tree.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // the model of the state lives with the store's shared internals; it is public from here
-export { type ChatState, type ConversationMetadata, ConversationMetadataC, type StoreError } from './core.ts'
+export { type ChatState, type ConversationMetadata, ConversationMetadataC, type StoreFailure } from './core.ts'
 
 // --- constructors ---
 
@@ -95,9 +95,9 @@ export const emptyState = (options: ChatStateOptions = {}): ChatState => ({
  */
 export const applyInput =
   (raw: ChatInput) =>
-  (state: ChatState): E.Either<StoreError, ChatState> => {
+  (state: ChatState): E.Either<StoreFailure, ChatState> => {
     const valid = validateInput(raw)
-    return E.isLeft(valid) ? E.left({ type: 'invalid_input', failure: valid.left }) : applyValidInput(valid.right)(state)
+    return E.isLeft(valid) ? E.left({ kind: 'invalid_input', failure: valid.left }) : applyValidInput(valid.right)(state)
   }
 
 /**
@@ -112,7 +112,7 @@ export const applyInput =
  */
 export const applyInputs =
   (inputs: ReadonlyArray<ChatInput>) =>
-  (state: ChatState): E.Either<StoreError, ChatState> => {
+  (state: ChatState): E.Either<StoreFailure, ChatState> => {
     let s = state
     for (const input of inputs) {
       const r = applyInput(input)(s)

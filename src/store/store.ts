@@ -11,7 +11,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { ChatState, StoreError } from './state.ts'
+import type { ChatState, StoreFailure } from './state.ts'
 import {
   advanceBy,
   advanceTo,
@@ -39,20 +39,20 @@ export type ChatStore = {
   /** The current chat state. */
   readonly state: () => ChatState
   /** Applies a chat event now (`submitEvent`): decodes `data`, once. */
-  readonly submit: (data: unknown) => E.Either<StoreError, SimEvent>
+  readonly submit: (data: unknown) => E.Either<StoreFailure, SimEvent>
   /** Schedules a chat event (`scheduleEvent`): decodes the request, once. */
-  readonly schedule: (request: { readonly scheduled_time: unknown; readonly data: unknown }) => E.Either<StoreError, SimEvent>
+  readonly schedule: (request: { readonly scheduled_time: unknown; readonly data: unknown }) => E.Either<StoreFailure, SimEvent>
   /**
    * Applies, or schedules when it has a `scheduled_time`, an event decoded already where it
    * entered (`decodeEventData`, `decodeScheduledEvent`), checking nothing of it again
    * (`submitDecodedEvent`). Optional, so that a store written by hand before it existed still
    * fits: `chatHandler` then passes such an event to `submit` or `schedule`, which check it again.
    */
-  readonly submitDecoded?: (event: DecodedEvent) => E.Either<StoreError, SimEvent>
+  readonly submitDecoded?: (event: DecodedEvent) => E.Either<StoreFailure, SimEvent>
   /** Moves the clock to a time (`advanceTo`), returning the events applied. */
-  readonly advanceTo: (time: string) => E.Either<StoreError, ReadonlyArray<SimEvent>>
+  readonly advanceTo: (time: string) => E.Either<StoreFailure, ReadonlyArray<SimEvent>>
   /** Moves the clock by some seconds (`advanceBy`), returning the events applied. */
-  readonly advanceBy: (seconds: number) => E.Either<StoreError, ReadonlyArray<SimEvent>>
+  readonly advanceBy: (seconds: number) => E.Either<StoreFailure, ReadonlyArray<SimEvent>>
   /** Calls `listener` with the new simulator after every change; returns the unsubscribe function. */
   readonly subscribe: (listener: (simulator: Simulator) => void) => () => void
   /**

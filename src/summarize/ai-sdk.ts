@@ -9,7 +9,7 @@ import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
 import { toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
@@ -80,7 +80,7 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
     const abort = signal === undefined ? {} : { abortSignal: signal }
     if (conversation !== undefined) {
       const written = toModelMessages()(prefixMessages(conversation, turns))
-      if (E.isLeft(written)) throw new Error(`Cannot summarise with the AI SDK: ${formatAdapterError(written.left)}`)
+      if (E.isLeft(written)) throw new Error(`Cannot summarise with the AI SDK: ${formatAdapterFailure(written.left)}`)
       // the leading system messages as the call's system prompt, as the conversation's call gives them
       const all: Array<ModelMessage> = [...written.right.request.messages]
       const lead = all.findIndex((m) => m.role !== 'system')

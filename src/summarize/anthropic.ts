@@ -9,7 +9,7 @@ import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { toAnthropicRequest } from '../adapters/anthropic/request.ts'
 import { fromAnthropicMessage } from '../adapters/anthropic/messages-from.ts'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { wholeOption } from '../internal/number.ts'
@@ -94,7 +94,7 @@ export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly
         ...requestTools(conversation),
         settings: { maxOutputTokens },
       })
-      if (E.isLeft(written)) throw new Error(`Cannot summarise with Anthropic: ${formatAdapterError(written.left)}`)
+      if (E.isLeft(written)) throw new Error(`Cannot summarise with Anthropic: ${formatAdapterFailure(written.left)}`)
       return text(await options.client.messages.create({ ...written.right.request, model: options.model }, request))
     }
     const body = { model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), max_tokens: maxOutputTokens }
@@ -156,7 +156,7 @@ export const anthropicCompaction =
   async (_transcript, context) => {
     if (context.history === undefined) throw new Error('Cannot compact with Anthropic: the summariser needs the messages, as compact gives them')
     const written = toAnthropicRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
-    if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterError(written.left)}`)
+    if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterFailure(written.left)}`)
     const body = {
       ...written.right.request,
       model: options.model,

@@ -9,7 +9,7 @@ import * as E from 'fp-ts/Either'
 import type { Summarizer } from '../compaction/compact.ts'
 import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai/request.ts'
 import { fromOpenAIResponses } from '../adapters/openai/responses-from.ts'
-import { formatAdapterError } from '../adapters/types.ts'
+import { formatAdapterFailure } from '../adapters/types.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
@@ -100,12 +100,12 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
       }
       if (options.api === 'responses') {
         const written = toOpenAIResponsesRequest()(chat)
-        if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterError(written.left)}`)
+        if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterFailure(written.left)}`)
         const body = { ...written.right.request, model: options.model, stream: false }
         return (await options.client.responses.create(body, request)).output_text
       }
       const written = toOpenAIChatRequest()(chat)
-      if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterError(written.left)}`)
+      if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterFailure(written.left)}`)
       const body = { ...written.right.request, model: options.model, stream: false }
       return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
     }
@@ -158,7 +158,7 @@ export const openAICompaction =
   async (_transcript, context) => {
     if (context.history === undefined) throw new Error('Cannot compact with OpenAI: the summariser needs the messages, as compact gives them')
     const written = toOpenAIResponsesRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
-    if (E.isLeft(written)) throw new Error(`Cannot compact with OpenAI: ${formatAdapterError(written.left)}`)
+    if (E.isLeft(written)) throw new Error(`Cannot compact with OpenAI: ${formatAdapterFailure(written.left)}`)
     const { request } = written.right
     const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
     const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }

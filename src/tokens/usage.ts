@@ -177,7 +177,7 @@ export const lastReportedUsage = (ms: Messages): ReportedUsage | undefined => {
 export type ContextTokensOptions = UsageCorrectedOptions & {
   /**
    * Tokens the request carries outside the history, in the provider's tokens (the `tools` of
-   * `countChatRequest`, which are calibrated already; and the system prompt when it is not a
+   * `countModelRequest`, which are calibrated already; and the system prompt when it is not a
    * message of the history). Counted only while no report anchors the count: a report counts them.
    */
   readonly fixedTokens?: number

@@ -95,11 +95,11 @@ describe('provider parts in renders', () => {
   })
 
   it('shows each as a reference in plain text and logs', async () => {
-    const { render, forLog } = await import('../../src/history/render.ts')
+    const { render, renderLogLines } = await import('../../src/history/render.ts')
     const text = render([m])
     expect(text).toContain('[anthropic compaction: The user asked for a parser; it is written and tested.]')
     expect(text).toContain('[anthropic web_search_tool_result]')
-    expect(forLog(m)).toContain('[assistant] [anthropic web_search_tool_result]')
+    expect(renderLogLines(m)).toContain('[assistant] [anthropic web_search_tool_result]')
   })
 
   it('marks a compaction in Markdown, with its summary', async () => {
@@ -109,9 +109,9 @@ describe('provider parts in renders', () => {
     expect(md).toContain('*\\[anthropic web\\_search\\_tool\\_result\\]*')
   })
 
-  it('leaves the boundary out of a transcript line, which buildTranscript passes as the previous summary', async () => {
-    const { forTranscript } = await import('../../src/history/render.ts')
-    const line = forTranscript(m)
+  it('leaves the boundary out of a transcript line, which renderTranscript passes as the previous summary', async () => {
+    const { renderTranscriptLines } = await import('../../src/history/render.ts')
+    const line = renderTranscriptLines(m)
     expect(line).not.toContain('compaction')
     expect(line).toContain('[anthropic web_search_tool_result]')
   })

@@ -5,7 +5,7 @@ import { toAnthropic } from '../../src/adapters/anthropic/messages.ts'
 import { toGemini } from '../../src/adapters/gemini/contents.ts'
 import { toOpenAIChat } from '../../src/adapters/openai/chat.ts'
 import { toOpenAIResponses } from '../../src/adapters/openai/responses.ts'
-import { formatAdapterError } from '../../src/adapters/types.ts'
+import { formatAdapterFailure } from '../../src/adapters/types.ts'
 import { type Part } from '../../src/message/part-model.ts'
 import { registerPart } from '../../src/message/part-registry.ts'
 import { fromDataUrl, sniffImageType, toDataUrl } from '../../src/adapters/media.ts'
@@ -52,7 +52,7 @@ describe('adapter preparation', () => {
 
   it('formats errors for people', () => {
     expect(
-      formatAdapterError({
+      formatAdapterFailure({
         kind: 'invalid_tool_pairs',
         issues: [
           { kind: 'orphan_result', index: 2, messageId: 'm3', toolCallId: 'c9' },
@@ -60,7 +60,7 @@ describe('adapter preparation', () => {
         ],
       }),
     ).toBe('Cannot convert: tool calls and results do not pair up: orphan result "c9" in message "m3"; message "m5" holds only reasoning')
-    expect(formatAdapterError({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{' })).toContain('"c1"')
+    expect(formatAdapterFailure({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{' })).toContain('"c1"')
   })
 })
 

@@ -9,7 +9,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { generateText, jsonSchema, tool, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { textMessage, type Messages } from '../../src/message/message.ts'
-import type { ChatRequest } from '../../src/adapters/request.ts'
+import type { ModelRequest } from '../../src/adapters/request.ts'
 import { toAnthropicRequest } from '../../src/adapters/anthropic/request.ts'
 import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../src/adapters/openai/request.ts'
 import { MAX_BREAKPOINTS, withAnthropicBreakpoints } from '../../src/adapters/cache-hints.ts'
@@ -35,7 +35,7 @@ const history: Messages = [
   { id: 'a1', role: 'assistant', kind: 'normal', parts: [{ type: 'tool_call', id: 'c1', name: 'ls', arguments: '{}', status: 'complete' }] },
   { id: 'r1', role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: 'c1', content: 'cart.ts\nprice.ts', isError: false }] },
 ]
-const request: ChatRequest = {
+const request: ModelRequest = {
   model: 'claude-sonnet-4-5',
   messages: history,
   tools: [

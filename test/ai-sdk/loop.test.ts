@@ -9,7 +9,7 @@ import { generateText, type ModelMessage, stepCountIs, streamText, ToolLoopAgent
 import { describe, expect, it } from 'vitest'
 import { fromModelMessages } from '../../src/adapters/ai-sdk/model-messages-from.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
-import { countChatRequest } from '../../src/counting/count.ts'
+import { countModelRequest } from '../../src/counting/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { contextMiddleware, contextPrepareStep, type ContextRecord } from '../../src/ai-sdk/mod.ts'
 import { initial, LIMIT, LOGS, mockModel, OVERFLOW_STEP, READ_LOG, REQUEST, RESERVE, type Seen, STEPS, tools, WINDOW } from '../support/agent-loop.ts'
@@ -51,7 +51,7 @@ const expectKept = (seen: ReadonlyArray<Seen>, original: ReadonlyArray<ModelMess
 const historyTokens = (ms: ReadonlyArray<ModelMessage>): number => {
   const decoded = fromModelMessages({ messages: ms })
   if (E.isLeft(decoded)) throw new Error('the loop history does not decode')
-  return countChatRequest('anthropic', { estimate: heuristic })({ messages: decoded.right }).total
+  return countModelRequest('anthropic', { estimate: heuristic })({ messages: decoded.right }).total
 }
 
 /**

@@ -10,7 +10,7 @@ import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, t
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
-import { countChatRequest } from '../../src/counting/count.ts'
+import { countModelRequest } from '../../src/counting/count.ts'
 import type { Estimator } from '../../src/tokens/message-tokens.ts'
 import { contextMiddleware, contextPrepareStep, fromLanguageModelPrompt, type LanguageModelCallOptions, toolDefinitionsOf } from '../../src/ai-sdk/mod.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
@@ -40,7 +40,7 @@ const toolsOf = (cls: ContentClass) => ({
 const trueTokens = (params: LanguageModelCallOptions): number => {
   const ms = fromLanguageModelPrompt(params.prompt)
   if (E.isLeft(ms)) throw new Error('the model received a prompt it cannot read')
-  return countChatRequest('openai', { estimate: o200k })({ messages: ms.right, tools: toolDefinitionsOf(params.tools) }).total
+  return countModelRequest('openai', { estimate: o200k })({ messages: ms.right, tools: toolDefinitionsOf(params.tools) }).total
 }
 
 /** A model that calls the tool each step, records the true size of each prompt, and reports it as its usage. */

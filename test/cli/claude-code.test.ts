@@ -6,7 +6,7 @@ import * as E from 'fp-ts/Either'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
-import { importJSONL } from '../../src/history/codec.ts'
+import { fromJSONL } from '../../src/history/codec.ts'
 import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
@@ -33,7 +33,7 @@ const cli = async (...argv: string[]) => {
   return { code, out, err }
 }
 const decoded = (text: string): Message[] => {
-  const r = importJSONL(text)
+  const r = fromJSONL(text)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   return [...r.right]
 }

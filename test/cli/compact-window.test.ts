@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { type Message } from '../../src/message/message.ts'
 import { sampleSession } from '../../sample/session.ts'
@@ -29,7 +29,7 @@ const cli = async (...argv: string[]) => {
 }
 
 const decoded = (text: string): ReadonlyArray<Message> => {
-  const r = importJSONL(text)
+  const r = fromJSONL(text)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   return r.right
 }

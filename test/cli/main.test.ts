@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { type Message, makeMessage, textMessage } from '../../src/message/message.ts'
 import { toolCall, toolResult } from '../../src/message/part-make.ts'
@@ -44,7 +44,7 @@ afterAll(() => {
 })
 
 const decoded = (text: string): ReadonlyArray<Message> => {
-  const r = importJSONL(text)
+  const r = fromJSONL(text)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   return r.right
 }

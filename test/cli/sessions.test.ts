@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
 import { wireApis } from '../../src/adapters/vocabulary.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { type Message, textMessage } from '../../src/message/message.ts'
 
 const fixture = (p: string): string => new URL(`../fixtures/${p}`, import.meta.url).pathname
@@ -26,7 +26,7 @@ const cli = async (...argv: string[]) => {
   return { code, out, err }
 }
 const decoded = (text: string): ReadonlyArray<Message> => {
-  const r = importJSONL(text)
+  const r = fromJSONL(text)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   return r.right
 }

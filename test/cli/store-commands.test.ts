@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { openDurableStore } from '../../src/store/durable.ts'
 import { startChild, stopChild } from '../support/served-store.ts'
@@ -80,7 +80,7 @@ describe('-o replaces a file whole or not at all', () => {
     const after = await readFile(file, 'utf8')
     if (after !== original) {
       // the write finished before the kill landed: then it is the whole pruned history, every message kept
-      const back = importJSONL(after)
+      const back = fromJSONL(after)
       expect(E.isRight(back) && back.right.length).toBe(original.trimEnd().split('\n').length)
     }
   })
@@ -91,7 +91,7 @@ describe('-o replaces a file whole or not at all', () => {
     await writeFile(file, toJSONL(sampleSession({ messages: 40, seed: 2, maxResult: 2_000 })))
     const r = await cli(['prune', file, '-o', file, '--encoding', 'heuristic'])
     expect(r.code, r.err).toBe(EXIT.ok)
-    expect(E.isRight(importJSONL(await readFile(file, 'utf8')))).toBe(true)
+    expect(E.isRight(fromJSONL(await readFile(file, 'utf8')))).toBe(true)
     expect(await readdir(dir)).toEqual(['h.jsonl'])
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
 import { providerPart } from '../../src/message/part-make.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
-import { buildTranscript } from '../../src/compaction/transcript.ts'
+import { renderTranscript } from '../../src/compaction/transcript.ts'
 import { isProviderSummary, rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
 import { compact } from '../../src/compaction/compact.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
@@ -34,7 +34,7 @@ describe('a provider compaction boundary in compaction planning', () => {
   })
 
   it('passes the boundary’s summary to the summariser as the previous summary', () => {
-    const transcript = buildTranscript({})([boundary, ...after])
+    const transcript = renderTranscript({})([boundary, ...after])
     expect(transcript.startsWith('[Previous summary]')).toBe(true)
     expect(transcript).toContain('Goal: a CSV parser. Done: the reader.')
     expect(transcript).toContain('now the writer')
@@ -42,7 +42,7 @@ describe('a provider compaction boundary in compaction planning', () => {
 
   it('says so when the boundary is opaque', () => {
     const opaque = makeMessage({ role: 'assistant', parts: [providerPart('openai', 'compaction', { type: 'compaction', encrypted_content: 'gAAAA' })] })
-    expect(buildTranscript({})([opaque])).toContain('compacted by openai')
+    expect(renderTranscript({})([opaque])).toContain('compacted by openai')
   })
 })
 

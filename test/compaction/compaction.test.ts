@@ -5,7 +5,7 @@ import { extractiveSummarize, extractiveSummary } from '../../src/compaction/ext
 import { planCompaction, shouldCompact } from '../../src/compaction/plan.ts'
 import { rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
 import { SUMMARY_PROMPT, SUMMARY_SECTIONS, validateSummary } from '../../src/compaction/summary.ts'
-import { buildTranscript } from '../../src/compaction/transcript.ts'
+import { renderTranscript } from '../../src/compaction/transcript.ts'
 import { COMPACTION_KEY, isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
@@ -154,9 +154,9 @@ describe('planCompaction', () => {
   })
 })
 
-// --- buildTranscript ---
+// --- renderTranscript ---
 
-describe('buildTranscript', () => {
+describe('renderTranscript', () => {
   it('gives labelled lines, results cut, no reasoning, nothing internal', () => {
     const h = deepFreeze([
       sys,
@@ -165,7 +165,7 @@ describe('buildTranscript', () => {
       result('r0', 'c0', 'z'.repeat(5_000)),
       textMessage('assistant', 'Checkpoint saved', { id: 'n0', kind: 'display' }),
     ])
-    const t = buildTranscript({ maxResultLen: 100 })(h)
+    const t = renderTranscript({ maxResultLen: 100 })(h)
     expect(t).toContain('[User]: Fix the test')
     expect(t).toContain('[Assistant]: Reading.')
     expect(t).toContain('read_file({"path":"a.ts"})')
@@ -176,7 +176,7 @@ describe('buildTranscript', () => {
   })
   it('passes a previous summary first, as such', () => {
     const { messages } = rebuildAfterCompaction(SUMMARY, 50, [])(history(1))
-    const t = buildTranscript({})([...messages.slice(1), user('u9', 'Next request')])
+    const t = renderTranscript({})([...messages.slice(1), user('u9', 'Next request')])
     expect(t.startsWith('[Previous summary]:\n## Goal')).toBe(true)
     expect(t).not.toContain('[User]: ## Goal')
     expect(t).toContain('[User]: Next request')
@@ -331,7 +331,7 @@ describe('extractiveSummarize', () => {
     const a = await extractiveSummarize(h)
     expect(E.isRight(validateSummary(a))).toBe(true)
     expect(await extractiveSummarize(h)).toBe(a)
-    expect(extractiveSummary(buildTranscript({})(h))).toBe(a)
+    expect(extractiveSummary(renderTranscript({})(h))).toBe(a)
   })
   it('extracts goals, constraints, tools, decisions, the last reply and files', async () => {
     const s = await extractiveSummarize(h)

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { makeMessage, type Message, type Messages, textMessage } from '../../src/message/message.ts'
 import { text, toolCall, toolResult } from '../../src/message/part-make.ts'
-import { countChatRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
+import { countModelRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
 import { fromClaudeCode } from '../../src/sessions/claude-code.ts'
 import { planCompaction, shouldCompact, SUMMARY_ALLOWANCE } from '../../src/compaction/plan.ts'
@@ -44,7 +44,7 @@ const agentHistory = (): Messages => {
 
 describe('the request’s fixed part in the budget', () => {
   const history = agentHistory()
-  const count = countChatRequest('anthropic')
+  const count = countModelRequest('anthropic')
   const calibration = DEFAULT_CALIBRATION.anthropic
   const withTools = count({ messages: history, tools })
   const alone = count({ messages: history })

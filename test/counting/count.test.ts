@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
 import { image, text, toolCall, toolResult } from '../../src/message/part-make.ts'
-import { calibrationFromUsage, countChatRequest } from '../../src/counting/count.ts'
+import { calibrationFromUsage, countModelRequest } from '../../src/counting/count.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
 import { imageSize } from '../../src/internal/image-size.ts'
 import { shouldCompact, planCompaction } from '../../src/compaction/plan.ts'
@@ -50,11 +50,11 @@ describe('imageSize', () => {
   })
 })
 
-describe('countChatRequest: images by each provider’s documented rule', () => {
+describe('countModelRequest: images by each provider’s documented rule', () => {
   const one = (data: Uint8Array): Message[] => [makeMessage({ role: 'user', parts: [image({ data, mediaType: 'image/png' })] })]
   const imageOnly = (provider: 'openai' | 'anthropic' | 'google', data: Uint8Array, detail?: 'low' | 'high'): number => {
-    const empty = countChatRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: [makeMessage({ role: 'user', parts: [] })] }).total
-    return countChatRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: one(data) }).total - empty
+    const empty = countModelRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: [makeMessage({ role: 'user', parts: [] })] }).total
+    return countModelRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: one(data) }).total - empty
   }
 
   it('OpenAI: 765 for 1024 × 1024 and 1,105 for 2048 × 4096 at high detail, 85 at low', () => {
@@ -99,14 +99,14 @@ describe('the request’s fixed part in the budget', () => {
 
   it('40 tool definitions weigh thousands of tokens for every provider', () => {
     for (const provider of ['openai', 'anthropic', 'google'] as const) {
-      const t = countChatRequest(provider)({ messages: history, tools })
+      const t = countModelRequest(provider)({ messages: history, tools })
       expect(t.tools).toBeGreaterThan(5_000)
       expect(t.total).toBe(t.system + t.messages + t.tools)
     }
   })
 
   it('tips shouldCompact over the window, and compact brings the whole request back under it', () => {
-    const count = countChatRequest('anthropic')
+    const count = countModelRequest('anthropic')
     const withTools = count({ messages: history, tools })
     const alone = count({ messages: history })
     const window = Math.round((withTools.total + alone.total) / 2) + 4_000
@@ -154,7 +154,7 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
   const anthropicTools = tools.map((t) => (t.type === 'function' ? { name: t.name, description: t.description, input_schema: t.inputSchema } : t))
   const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a coding agent.', tools: anthropicTools, messages: [{ role: 'user', content: 'Fix the cart.' }] }
 
-  it('counts the tools the body offers, as countChatRequest does its envelope', async () => {
+  it('counts the tools the body offers, as countModelRequest does its envelope', async () => {
     const { countRequest } = await import('../../src/counting/count.ts')
     const { fromAnthropicRequest } = await import('../../src/adapters/anthropic/request.ts')
     const r = countRequest('anthropic')(body)
@@ -163,7 +163,7 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
     expect(r.right.system).toBeGreaterThan(0)
     const decoded = fromAnthropicRequest(body)
     if (decoded._tag === 'Left') throw new Error('expected a request')
-    expect(r.right).toEqual(countChatRequest('anthropic')(decoded.right))
+    expect(r.right).toEqual(countModelRequest('anthropic')(decoded.right))
   })
 
   it('reads each provider’s body, and names what is wrong with one that is not', async () => {
@@ -178,7 +178,7 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
   it('takes every wire API, and says why an AI SDK body has no count of its own (its vendor is its model’s)', async () => {
     const { countRequest } = await import('../../src/counting/count.ts')
     const r = countRequest('ai-sdk')({ messages: [{ role: 'user', content: 'Hi' }] })
-    expect(r._tag === 'Left' && r.left[0]?.expected).toMatch(/countChatRequest/)
+    expect(r._tag === 'Left' && r.left[0]?.expected).toMatch(/countModelRequest/)
   })
 })
 

@@ -134,9 +134,9 @@ describe('the packed package', () => {
 
   it('imports from plain Node: decode, estimate with o200k_base, prune and compact inline', () => {
     const r = node(`
-      import { createEngine, importJSONL, textMessage, toJSONL } from 'chatfold'
+      import { createEngine, fromJSONL, textMessage, toJSONL } from 'chatfold'
       const history = [textMessage('user', 'Hello, world!'), textMessage('assistant', 'Hi! How can I help?')]
-      const back = importJSONL(toJSONL(history))
+      const back = fromJSONL(toJSONL(history))
       if (back._tag !== 'Right') throw new Error('round trip failed')
       const engine = createEngine({ encoding: 'o200k_base' })
       if (engine.mode !== 'inline') throw new Error('expected inline on Node, got ' + engine.mode)

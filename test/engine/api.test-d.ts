@@ -20,7 +20,7 @@ const same = <T extends true>(): T | undefined => undefined
 // the engine's methods on a history
 same<Same<Engine['estimate'], (messages: Messages, options?: EncodingOptions & CallOptions & ProgressOptions) => Promise<TokenEstimate>>>()
 same<Same<Engine['pruneToolResults'], (messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions) => Promise<PruneResult>>>()
-same<Same<Engine['buildTranscript'], (messages: Messages, options?: TranscriptOptions & CallOptions) => Promise<string>>>()
+same<Same<Engine['renderTranscript'], (messages: Messages, options?: TranscriptOptions & CallOptions) => Promise<string>>>()
 same<Same<Engine['planCompaction'], (messages: Messages, options?: EnginePlanOptions & EncodingOptions & CallOptions) => Promise<CompactionPlan>>>()
 same<Same<Engine['compact'], (messages: Messages, options?: EngineCompactOptions & EncodingOptions & CallOptions & ProgressOptions) => Promise<CompactResult>>>()
 

@@ -33,7 +33,7 @@ describe('a worker connection', () => {
       // calls of several operations in flight at once, their lists read in slices
       const [estimate, transcript, snapshot, counts, tokens] = await Promise.all([
         engine.estimate(history),
-        engine.buildTranscript(history),
+        engine.renderTranscript(history),
         session.snapshot(),
         session.counts(),
         session.tokens(),

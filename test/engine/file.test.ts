@@ -1,6 +1,6 @@
 /**
  * Reading a saved history on the engine's side (`readHistoryFile`, what `openFile` runs): files of
- * several megabytes read a piece at a time give exactly what `importJSONL` and `importJSON` give,
+ * several megabytes read a piece at a time give exactly what `fromJSONL` and `fromJSON` give,
  * whatever falls on the pieces' edges (characters of four bytes, `\r\n`, a line longer than a
  * piece); bytes that are not UTF-8 are refused with their exact line; a torn last line (a crash
  * mid-append) is dropped as loadHistory drops it, or reported; progress never runs past its total.
@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { readHistoryFile } from '../../src/engine/file.ts'
-import { importJSON, importJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
+import { fromJSON, fromJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
 import { type Messages, textMessage } from '../../src/message/message.ts'
 
 /** Reads `file`, "counting" a message as one token, and records the progress. */
@@ -42,10 +42,10 @@ const bulky = (mb: number): Messages => {
 }
 
 describe('readHistoryFile', () => {
-  it('reads a JSONL file of several megabytes as importJSONL does, \\r\\n endings, a byte-order mark and a long line included', async () => {
+  it('reads a JSONL file of several megabytes as fromJSONL does, \\r\\n endings, a byte-order mark and a long line included', async () => {
     const ms = bulky(3)
     const text = `\uFEFF${toJSONL(ms).replaceAll('\n', '\r\n')}`
-    const expected = importJSONL(text)
+    const expected = fromJSONL(text)
     expect(E.isRight(expected) && expected.right).toEqual(ms)
     const r = await read(new Blob([text]))
     expect(r.messages).toEqual(ms)
@@ -54,11 +54,11 @@ describe('readHistoryFile', () => {
     expect(r.seen.every(([done, total]) => done <= total)).toBe(true)
   })
 
-  it('reads a JSON array as importJSON does', async () => {
+  it('reads a JSON array as fromJSON does', async () => {
     const ms = bulky(1)
     const text = `\uFEFF\n  ${toJSON(ms, 2)}`
     expect((await read(new Blob([text]))).messages).toEqual(ms)
-    expect(E.isRight(importJSON(toJSON(ms, 2)))).toBe(true)
+    expect(E.isRight(fromJSON(toJSON(ms, 2)))).toBe(true)
   })
 
   it('refuses bytes that are not UTF-8 with their line, far into a large file too', async () => {
@@ -73,7 +73,7 @@ describe('readHistoryFile', () => {
     }
   })
 
-  it('names each bad line as importJSONL does, and stops the counting already dealt', async () => {
+  it('names each bad line as fromJSONL does, and stops the counting already dealt', async () => {
     const ms = bulky(1)
     const lines = toJSONL(ms).split('\n')
     lines[200] = '{"id":"x","role":"bot","parts":[]}'
@@ -102,7 +102,7 @@ describe('readHistoryFile', () => {
     const inJson = bytes.subarray(0, bytes.length - 40)
     const inChar = bytes.subarray(0, text.lastIndexOf('😀') === -1 ? 0 : new TextEncoder().encode(text.slice(0, text.lastIndexOf('😀'))).length + 2)
     for (const torn of [inJson, inChar]) {
-      const complete = importJSONL(new TextDecoder().decode(torn.subarray(0, torn.lastIndexOf(0x0a) + 1)))
+      const complete = fromJSONL(new TextDecoder().decode(torn.subarray(0, torn.lastIndexOf(0x0a) + 1)))
       expect(E.isRight(complete)).toBe(true)
       expect((await read(new Blob([torn]))).messages).toEqual(E.isRight(complete) ? complete.right : [])
       const e = await rejection(read(new Blob([torn]), 'fail'))

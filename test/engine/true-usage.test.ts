@@ -8,7 +8,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/client.ts'
 import type { EncodingName } from '../../src/tokenizer/load.ts'
-import { countChatRequest } from '../../src/counting/count.ts'
+import { countModelRequest } from '../../src/counting/count.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { makeMessage, type Messages, textMessage } from '../../src/message/message.ts'
 import { text, toolCall, toolResult } from '../../src/message/part-make.ts'
@@ -20,7 +20,7 @@ const LIMIT = WINDOW - RESERVE
 const STEPS = 30
 
 /** The true input tokens of a prompt: o200k_base's count of what reaches the model. */
-const trueTokens = (ms: Messages): number => countChatRequest('openai', { estimate: (s) => countTokens(s, { disallowedSpecial: new Set<string>() }) })({ messages: forLLM(ms) }).total
+const trueTokens = (ms: Messages): number => countModelRequest('openai', { estimate: (s) => countTokens(s, { disallowedSpecial: new Set<string>() }) })({ messages: forLLM(ms) }).total
 
 const loop = async (cls: ContentClass, encoding: EncodingName | undefined): Promise<ReadonlyArray<number>> => {
   const engine = createEngine({ mode: 'inline', ...(encoding === undefined ? {} : { encoding }) })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { importJSON, importJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINES } from '../../src/history/codec.ts'
+import { fromJSON, fromJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINES } from '../../src/history/codec.ts'
 import { formatDecodeFailure } from '../../src/message/failure.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../support/arbitraries.ts'
@@ -22,14 +22,14 @@ describe('JSONL', () => {
 
   it('an empty history is the empty string, and reads back as empty', () => {
     expect(toJSONL([])).toBe('')
-    expect(importJSONL('')).toEqual(E.right([]))
+    expect(fromJSONL('')).toEqual(E.right([]))
   })
 
   it('round-trips every history (lossless, bytes included)', () => {
     fc.assert(
       fc.property(messagesArb, (ms) => {
-        expect(importJSONL(toJSONL(ms))).toEqual(E.right(ms))
-        expect(importJSON(toJSON(ms, 2))).toEqual(E.right(ms))
+        expect(fromJSONL(toJSONL(ms))).toEqual(E.right(ms))
+        expect(fromJSON(toJSON(ms, 2))).toEqual(E.right(ms))
       }),
       { numRuns: 100 },
     )
@@ -37,7 +37,7 @@ describe('JSONL', () => {
 
   it('skips blank lines and accepts CRLF endings', () => {
     const crlf = `\r\n${good.replace(/\n/g, '\r\n')}\r\n\r\n`
-    const r = importJSONL(crlf)
+    const r = fromJSONL(crlf)
     expect(E.isRight(r) && r.right.map((m) => m.id)).toEqual(['1', '2'])
   })
 
@@ -49,7 +49,7 @@ describe('JSONL', () => {
       '{not json',
       '{"id":"5","role":"user","parts":[{"type":"txt","data":{"text":"x"}}]}',
     ].join('\n')
-    const r = importJSONL(text)
+    const r = fromJSONL(text)
     expect(E.isLeft(r)).toBe(true)
     if (E.isRight(r)) return
     const report = formatDecodeFailure(r.left)
@@ -63,7 +63,7 @@ describe('JSONL', () => {
 
   it('stops listing bad lines after a limit, and says how many there were', () => {
     const text = Array.from({ length: MAX_REPORTED_LINES + 50 }, () => '{}').join('\n')
-    const r = importJSONL(text)
+    const r = fromJSONL(text)
     if (E.isRight(r)) throw new Error('expected a failure')
     expect(r.left[r.left.length - 1]?.actual).toBe(`${MAX_REPORTED_LINES + 50} bad lines`)
   })
@@ -74,8 +74,8 @@ describe('JSONL', () => {
     expect(parseJSONL(good).map((m) => m.id)).toEqual(['1', '2'])
   })
 
-  it('importJSON never throws, even on text that is not JSON', () => {
-    const r = importJSON('[{')
+  it('fromJSON never throws, even on text that is not JSON', () => {
+    const r = fromJSON('[{')
     expect(E.isLeft(r)).toBe(true)
   })
 })
@@ -120,17 +120,17 @@ describe('exportMessages / exportStructuredMessages (seed ExportMessage)', () =>
 })
 
 describe('exportJSON / exportJSONL (lossless, structured view)', () => {
-  it('read back with importJSON / importJSONL as the forExportStructured view', () => {
-    expect(importJSON(exportJSON(everyKind))).toEqual(E.right(forExportStructured(everyKind)))
-    expect(importJSONL(exportJSONL(everyKind))).toEqual(E.right(forExportStructured(everyKind)))
+  it('read back with fromJSON / fromJSONL as the forExportStructured view', () => {
+    expect(fromJSON(exportJSON(everyKind))).toEqual(E.right(forExportStructured(everyKind)))
+    expect(fromJSONL(exportJSONL(everyKind))).toEqual(E.right(forExportStructured(everyKind)))
     expect(exportJSON(everyKind)).toMatch(/^\[\n {2}\{/)
     expect(exportJSON(everyKind).endsWith(']\n')).toBe(true)
   })
   it('round-trips any history view', () => {
     fc.assert(
       fc.property(fc.oneof(messagesArb, conversationArb), (h) => {
-        expect(importJSONL(exportJSONL(h))).toEqual(E.right(forExportStructured(h)))
-        expect(importJSON(exportJSON(h))).toEqual(E.right(forExportStructured(h)))
+        expect(fromJSONL(exportJSONL(h))).toEqual(E.right(forExportStructured(h)))
+        expect(fromJSON(exportJSON(h))).toEqual(E.right(forExportStructured(h)))
       }),
       { numRuns: 100 },
     )

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { forTranscript, render, renderMarkdown, renderMarkdownWith } from '../../src/history/render.ts'
+import { renderTranscriptLines, render, renderMarkdown, renderMarkdownWith } from '../../src/history/render.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../support/arbitraries.ts'
 import type { Message } from '../../src/message/message.ts'
 
@@ -89,7 +89,7 @@ describe('rendering laws', () => {
     fc.assert(
       fc.property(messagesArb, (h) => {
         expect(typeof render(h)).toBe('string')
-        for (const m of h) if (m.kind === 'metadata') expect(forTranscript(m)).toBe('')
+        for (const m of h) if (m.kind === 'metadata') expect(renderTranscriptLines(m)).toBe('')
       }),
       { numRuns: 100 },
     )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forLog, forTranscript, render, renderMarkdown, renderMarkdownWith, renderMessage } from '../../src/history/render.ts'
+import { renderLogLines, renderTranscriptLines, render, renderMarkdown, renderMarkdownWith, renderMessage } from '../../src/history/render.ts'
 import { forExport } from '../../src/history/views.ts'
 import { call, everyKind, msg, result, think, txt } from './fixtures.ts'
 
@@ -43,22 +43,22 @@ describe('renderMessage and render (plain text)', () => {
   })
 })
 
-describe('forLog', () => {
+describe('renderLogLines', () => {
   it('gives labelled log lines, with the kind when not normal', () => {
-    expect(forLog(msg('s', 'user', [txt('Reminder')], 'synthetic'))).toBe('[user/synthetic] Reminder')
-    expect(forLog(msg('a', 'assistant', [think('hmm'), txt('ok'), call('c1', 'ls', '{}')]))).toBe('[assistant (thinking)] hmm\n[assistant] ok\n[call c1] ls({})')
-    expect(forLog(msg('t', 'tool', [result('c1', 'out', 'ls')]))).toBe('[tool c1] ls: out')
-    expect(forLog(msg('b', 'user', [txt('M1')], 'bookmark'))).toBe('[bookmark] --- M1 ---')
-    expect(forLog(msg('m', 'user', [], 'metadata', { metadata: { turn: 3 } }))).toBe('[metadata] {"turn":3}')
+    expect(renderLogLines(msg('s', 'user', [txt('Reminder')], 'synthetic'))).toBe('[user/synthetic] Reminder')
+    expect(renderLogLines(msg('a', 'assistant', [think('hmm'), txt('ok'), call('c1', 'ls', '{}')]))).toBe('[assistant (thinking)] hmm\n[assistant] ok\n[call c1] ls({})')
+    expect(renderLogLines(msg('t', 'tool', [result('c1', 'out', 'ls')]))).toBe('[tool c1] ls: out')
+    expect(renderLogLines(msg('b', 'user', [txt('M1')], 'bookmark'))).toBe('[bookmark] --- M1 ---')
+    expect(renderLogLines(msg('m', 'user', [], 'metadata', { metadata: { turn: 3 } }))).toBe('[metadata] {"turn":3}')
   })
 })
 
-describe('forTranscript', () => {
+describe('renderTranscriptLines', () => {
   it('is compact, without reasoning, and empty for system and internal kinds', () => {
-    expect(forTranscript(msg('u', 'user', [txt('Fix it')]))).toBe('[User]: Fix it')
-    expect(forTranscript(msg('a', 'assistant', [think('secret'), txt('On it.'), call('c1', 'read', '{"p":1}')]))).toBe('[Assistant]: On it.\n  → read({"p":1})')
-    expect(forTranscript(msg('t', 'tool', [result('c1', 'a\nb')]))).toBe('  ← read result:\n    a\n    b')
-    for (const m of [everyKind[0], everyKind[7], everyKind[8], everyKind[9]]) expect(forTranscript(m as never)).toBe('')
+    expect(renderTranscriptLines(msg('u', 'user', [txt('Fix it')]))).toBe('[User]: Fix it')
+    expect(renderTranscriptLines(msg('a', 'assistant', [think('secret'), txt('On it.'), call('c1', 'read', '{"p":1}')]))).toBe('[Assistant]: On it.\n  → read({"p":1})')
+    expect(renderTranscriptLines(msg('t', 'tool', [result('c1', 'a\nb')]))).toBe('  ← read result:\n    a\n    b')
+    for (const m of [everyKind[0], everyKind[7], everyKind[8], everyKind[9]]) expect(renderTranscriptLines(m as never)).toBe('')
   })
 })
 

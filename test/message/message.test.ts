@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { images, isAssistant, isBookmark, isDisplay, isEmpty, isEphemeral, isInternal, isMetadata, isNormal, isSynthetic, isSystem, isTool, isUser, reasoningParts, reasoningText, textContent, toolCalls, toolResults } from '../../src/message/accessors.ts'
+import { hasKind, hasRole, images, isEmpty, isInternal, reasoningParts, reasoningText, textContent, toolCalls, toolResults } from '../../src/message/accessors.ts'
 import { decodeMessage, decodeMessages, encodeMessage, makeMessage, type Message, parseMessages, textMessage } from '../../src/message/message.ts'
 import { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from '../../src/message/edit.ts'
 import { image, isText, reasoning as thinking, text, toolCall, toolResult, finish } from '../../src/message/part-make.ts'
@@ -54,14 +54,14 @@ describe('accessors', () => {
 describe('predicates', () => {
   it('role predicates', () => {
     const [s, u, a, t] = (['system', 'user', 'assistant', 'tool'] as const).map((r) => makeMessage({ role: r }))
-    expect([s, u, a, t].map((m) => [isSystem(m!), isUser(m!), isAssistant(m!), isTool(m!)])).toEqual([
+    expect([s, u, a, t].map((m) => [hasRole('system')(m!), hasRole('user')(m!), hasRole('assistant')(m!), hasRole('tool')(m!)])).toEqual([
       [true, false, false, false], [false, true, false, false], [false, false, true, false], [false, false, false, true],
     ])
   })
 
   it('kind predicates, and internal = display | bookmark | metadata', () => {
     const kinds = ['normal', 'synthetic', 'ephemeral', 'display', 'bookmark', 'metadata'] as const
-    const preds = [isNormal, isSynthetic, isEphemeral, isDisplay, isBookmark, isMetadata]
+    const preds = kinds.map(hasKind)
     kinds.forEach((k, i) => preds.forEach((p, j) => expect(p(makeMessage({ role: 'user', kind: k }))).toBe(i === j)))
     expect(kinds.filter((k) => isInternal(makeMessage({ role: 'user', kind: k })))).toEqual(['display', 'bookmark', 'metadata'])
   })

@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { openDurableStore } from '../../src/store/durable.ts'
-import { isStoreFailure } from '../../src/store/failure.ts'
+import { isStoreError } from '../../src/store/failure.ts'
 
 let dir = ''
 let log = new Uint8Array()
@@ -66,7 +66,7 @@ describe('the file log, torn or corrupt', () => {
         const damaged = new Uint8Array(log)
         damaged[at] = ((damaged[at] as number) + delta) % 256
         const r = await openOn(damaged)
-        expect(isStoreFailure(r.failure) && r.failure.kind).toBe('corrupt')
+        expect(isStoreError(r.failure) && r.failure.code).toBe('corrupt')
         expect((r.failure as Error).message).toMatch(new RegExp(`^Cannot recover the store: record \\d+ \\(.*${FILE}, line \\d+, byte \\d+\\) is corrupt: `))
         expect(Buffer.from(r.file).equals(Buffer.from(damaged))).toBe(true)
       }),

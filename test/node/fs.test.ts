@@ -7,8 +7,8 @@ import { textMessage, type Messages } from '../../src/message/message.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { forSave } from '../../src/history/views.ts'
 import { emptyState } from '../../src/store/state.ts'
-import { snapshot } from '../../src/store/snapshot.ts'
-import { appendHistory, formatSessionError, loadHistory, loadStore, saveHistory, saveStore, writeAtomic } from '../../src/node/session-file.ts'
+import { toSnapshot } from '../../src/store/snapshot.ts'
+import { appendHistory, formatSessionFailure, loadHistory, loadStore, saveHistory, saveStore, writeAtomic } from '../../src/node/session-file.ts'
 import { sampleSession } from '../../sample/session.ts'
 import { applyAll, chat } from '../store/helpers.ts'
 
@@ -46,15 +46,15 @@ describe('saveHistory / loadHistory', () => {
     const good = toJSONL([textMessage('user', 'a', { id: '1' })])
     await writeFile(file, `${good}{"id":"2","role":"bot","parts":[]}\nnot json\n${good}`)
     const r = await loadHistory(file)
-    expect(E.isLeft(r) && r.left.type === 'decode' ? r.left.failure.map((i) => i.path) : []).toEqual(['line 2: role', 'line 3'])
-    expect(E.isLeft(r) ? formatSessionError(r.left) : '').toContain('line 2: role: expected')
+    expect(E.isLeft(r) && r.left.kind === 'decode' ? r.left.failure.map((i) => i.path) : []).toEqual(['line 2: role', 'line 3'])
+    expect(E.isLeft(r) ? formatSessionFailure(r.left) : '').toContain('line 2: role: expected')
   })
 
   it('reports a missing file and a missing directory as I/O errors', async () => {
     const r = await loadHistory(join(dir, 'nope.jsonl'))
-    expect(E.isLeft(r) && r.left.type === 'io' && r.left.code).toBe('ENOENT')
+    expect(E.isLeft(r) && r.left.kind === 'io' && r.left.code).toBe('ENOENT')
     const w = await saveHistory(join(dir, 'no', 'such', 'dir.jsonl'))(history)
-    expect(E.isLeft(w) && w.left.type === 'io' && w.left.code).toBe('ENOENT')
+    expect(E.isLeft(w) && w.left.kind === 'io' && w.left.code).toBe('ENOENT')
     expect(await leftovers()).toEqual([])
   })
 
@@ -62,7 +62,7 @@ describe('saveHistory / loadHistory', () => {
     const file = join(dir, 'latin1.jsonl')
     await writeFile(file, Buffer.from([0x7b, 0xe9, 0x7d, 0x0a]))
     const r = await loadHistory(file)
-    expect(E.isLeft(r) && r.left.type).toBe('decode')
+    expect(E.isLeft(r) && r.left.kind).toBe('decode')
   })
 
   it('writeAtomic writes bytes too', async () => {
@@ -82,7 +82,7 @@ describe('torn last lines', () => {
     const file = join(dir, 'torn.jsonl')
     await writeFile(file, torn)
     expect(await loadHistory(file)).toEqual(E.right([a, b]))
-    expect(await loadHistory(file, { tornTail: 'fail' })).toEqual(E.left({ type: 'torn', file, line: 3 }))
+    expect(await loadHistory(file, { tornTail: 'fail' })).toEqual(E.left({ kind: 'torn', file, line: 3 }))
   })
 
   it('a tail cut inside a multi-byte character is torn too', async () => {
@@ -102,7 +102,7 @@ describe('torn last lines', () => {
     const file = join(dir, 'bad-tail.jsonl')
     await writeFile(file, `${lines}{"id":"c"}`)
     const r = await loadHistory(file)
-    expect(E.isLeft(r) && r.left.type).toBe('decode')
+    expect(E.isLeft(r) && r.left.kind).toBe('decode')
   })
 })
 
@@ -160,7 +160,7 @@ describe('saveStore / loadStore', () => {
     const file = join(dir, 'store.jsonl')
     expect(await saveStore(file)(state)).toEqual(E.right(undefined))
     const r = await loadStore(file)
-    expect(E.isRight(r) ? snapshot(r.right) : r).toEqual(snapshot(state))
+    expect(E.isRight(r) ? toSnapshot(r.right) : r).toEqual(toSnapshot(state))
   })
 
   it('names the line of a bad message', async () => {
@@ -171,13 +171,13 @@ describe('saveStore / loadStore', () => {
     lines[2] = (lines[2] ?? '').replace('"role":"user"', '"role":"tool"')
     await writeFile(file, lines.join('\n'))
     const r = await loadStore(file)
-    expect(E.isLeft(r) && r.left.type === 'decode' ? r.left.failure.map((i) => i.path) : []).toEqual(['line 3: role'])
+    expect(E.isLeft(r) && r.left.kind === 'decode' ? r.left.failure.map((i) => i.path) : []).toEqual(['line 3: role'])
   })
 
   it('refuses a history that is not a store', async () => {
     const file = join(dir, 'not-a-store.jsonl')
     await saveHistory(file)([textMessage('user', 'hi')])
     const r = await loadStore(file)
-    expect(E.isLeft(r) && r.left.type === 'decode' ? r.left.failure.map((i) => i.path) : []).toEqual(['line 1'])
+    expect(E.isLeft(r) && r.left.kind === 'decode' ? r.left.failure.map((i) => i.path) : []).toEqual(['line 1'])
   })
 })

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatHandler } from '../../src/store/http.ts'
 import { image, text } from '../../src/message/part-make.ts'
 import { decodeMessages, IsoTimestampC, makeMessage, textMessage, type Messages } from '../../src/message/message.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { validateInput } from '../../src/store/input.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { applyInput, emptyState, type ChatState } from '../../src/store/state.ts'
-import { snapshot } from '../../src/store/snapshot.ts'
+import { toSnapshot } from '../../src/store/snapshot.ts'
 import { loadHistory, loadStore, saveHistory, saveStore } from '../../src/node/session-file.ts'
 import { serve } from '../../src/node/http.ts'
 import { encodeBase64 } from '../../src/internal/base64.ts'
@@ -69,7 +69,7 @@ describe('the poison request (a content block with an unknown field nested 100,0
       expect(saved).toBeInstanceOf(Promise)
       expect(await saved).toEqual(E.right(undefined))
       const back = await loadStore(file)
-      expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snapshot(store.state()))
+      expect(E.isRight(back) ? toSnapshot(back.right) : back).toEqual(toSnapshot(store.state()))
     } finally {
       await server.close()
     }
@@ -99,7 +99,7 @@ describe('the poison request (a content block with an unknown field nested 100,0
 })
 
 describe('everything the data model accepts saves and loads back equal', () => {
-  it('a session holding a 16 MiB image, through saveHistory/loadHistory, decodeMessages and importJSONL', async () => {
+  it('a session holding a 16 MiB image, through saveHistory/loadHistory, decodeMessages and fromJSONL', async () => {
     const data = bytes(16 * 1024 * 1024)
     const history: Messages = [textMessage('user', 'look'), makeMessage({ role: 'user', parts: [text('the picture'), image({ data, mediaType: 'image/png' })] })]
     const file = join(dir, 'big-image.jsonl')
@@ -108,7 +108,7 @@ describe('everything the data model accepts saves and loads back equal', () => {
     const jsonl = toJSONL(history)
     const same = (r: E.Either<unknown, Messages>): boolean => E.isRight(r) && r.right.length === 2 && toJSONL(r.right) === jsonl
     expect(same(await loadHistory(file))).toBe(true)
-    expect(same(importJSONL(jsonl))).toBe(true)
+    expect(same(fromJSONL(jsonl))).toBe(true)
     expect(same(decodeMessages(jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)))).toBe(true)
   }, 60_000)
 
@@ -148,7 +148,7 @@ describe('everything the data model accepts saves and loads back equal', () => {
     const file = join(dir, 'long-store.jsonl')
     expect(await saveStore(file)(state)).toEqual(E.right(undefined))
     const back = await loadStore(file)
-    expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snapshot(state))
+    expect(E.isRight(back) ? toSnapshot(back.right) : back).toEqual(toSnapshot(state))
   }, 120_000)
 })
 
@@ -182,9 +182,9 @@ describe('smaller edges of the input', () => {
     ])
   })
 
-  it('importJSONL accepts a byte-order mark before the first line, as loadHistory does', () => {
+  it('fromJSONL accepts a byte-order mark before the first line, as loadHistory does', () => {
     const jsonl = toJSONL([textMessage('user', 'hi')])
-    expect(importJSONL(`\uFEFF${jsonl}`)).toEqual(importJSONL(jsonl))
+    expect(fromJSONL(`\uFEFF${jsonl}`)).toEqual(fromJSONL(jsonl))
   })
 
   it('a body in another charset than UTF-8 is a 415, and changes nothing', async () => {

@@ -8,7 +8,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { encodeSimulator } from '../../src/store/log.ts'
-import { isStoreFailure } from '../../src/store/failure.ts'
+import { isStoreError } from '../../src/store/failure.ts'
 import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../src/postgres/schema.ts'
 import { openPostgresStore, type PostgresChatStore } from '../../src/postgres/store.ts'
 import { postgresChatHandler } from '../../src/postgres/handler.ts'
@@ -37,7 +37,7 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
     expect(await migratePostgres(pool)).toEqual([])
     expect((await pool.db.query<{ version: number }>('SELECT version FROM chatfold_migrations')).rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }])
     await pool.db.query("INSERT INTO chatfold_migrations (version, name) VALUES (99, 'future')")
-    await expect(migratePostgres(pool)).rejects.toMatchObject({ kind: 'corrupt' })
+    await expect(migratePostgres(pool)).rejects.toMatchObject({ code: 'corrupt' })
     await pool.db.query('DELETE FROM chatfold_migrations WHERE version = 99')
   })
 
@@ -132,7 +132,7 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
     expect(r.status).toBe(503)
     expect((await r.json()).error.message).toMatch(/ends at record 1, before record 2/)
     expect(await logSeqs(pool, 't8')).toEqual([1])
-    expect(store.failed()).toMatchObject({ kind: 'corrupt' })
+    expect(store.failed()).toMatchObject({ code: 'corrupt' })
   })
 
   it('reads a snapshot when the records it is behind were folded into one', async () => {
@@ -161,7 +161,7 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
       () => undefined,
       (x: unknown) => x,
     )
-    expect(isStoreFailure(e) && e.kind).toBe('conflict')
+    expect(isStoreError(e) && e.code).toBe('conflict')
     // undone, and caught up with what b committed
     expect(a.state().updateCount).toBe(1)
     a.submit({ role: 'user', content: 'from a', message_id: 'a' })

@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 const CONTENDERS = 3
 const ROUNDS = 200
 
-type Reply = { readonly type: string; readonly took?: boolean; readonly why?: string; readonly kind?: string; readonly lost?: string }
+type Reply = { readonly type: string; readonly took?: boolean; readonly why?: string; readonly code?: string; readonly lost?: string }
 let children: Array<{ readonly child: ChildProcess; readonly next: () => Promise<Reply> }> = []
 let root = ''
 
@@ -73,7 +73,7 @@ describe('the LOCK under starts at the same moment', { timeout: 120_000 }, () =>
     }
     expect(counts.filter((n) => n !== 1)).toEqual([])
     // the others were told who holds it
-    for (const r of refused) expect(r).toMatchObject({ kind: 'locked', why: expect.stringMatching(/process \d+ holds it \(on .*, since \d{4}-/) })
+    for (const r of refused) expect(r).toMatchObject({ code: 'locked', why: expect.stringMatching(/process \d+ holds it \(on .*, since \d{4}-/) })
   })
 
   it(`is taken over from a dead process by exactly one of ${CONTENDERS}, ${ROUNDS} rounds`, async () => {

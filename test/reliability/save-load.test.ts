@@ -48,7 +48,7 @@ describe('errors name the line of the file', () => {
     lines[3] = (lines[3] ?? '').replace('"role":"assistant"', '"role":"tool"')
     await writeFile(file, lines.join('\n'))
     const r = await loadStore(file)
-    expect(E.isLeft(r) && r.left.type === 'decode' ? r.left.failure.map((i) => i.path) : r).toEqual(['line 4: role'])
+    expect(E.isLeft(r) && r.left.kind === 'decode' ? r.left.failure.map((i) => i.path) : r).toEqual(['line 4: role'])
   })
 
   it('invalid UTF-8 is reported with its line', async () => {
@@ -56,6 +56,6 @@ describe('errors name the line of the file', () => {
     const good = new TextEncoder().encode('{"a":1}\n{"b":2}\n')
     await writeFile(file, new Uint8Array([...good, 0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]))
     const r = await loadHistory(file)
-    expect(E.isLeft(r) && r.left.type === 'decode' ? r.left.failure.map((i) => i.path) : r).toEqual(['line 3'])
+    expect(E.isLeft(r) && r.left.kind === 'decode' ? r.left.failure.map((i) => i.path) : r).toEqual(['line 3'])
   })
 })

@@ -16,7 +16,7 @@ import { fileStorage } from '../../src/node/file-storage.ts'
 import { repairFileStore } from '../../src/node/repair-store.ts'
 import { serveChatStore } from '../../src/node/serve.ts'
 import { type DurableChatStore, memoryStorage, openDurableStore, type StoreStorage } from '../../src/store/durable.ts'
-import { StoreFailure } from '../../src/store/failure.ts'
+import { StoreError } from '../../src/store/failure.ts'
 
 const START = '2024-03-15T10:00:00Z'
 const dirs: string[] = []
@@ -79,7 +79,7 @@ describe('never acknowledging what is not kept', () => {
     const storage: StoreStorage = {
       ...inner,
       append: async (entries) => {
-        if (full) throw new StoreFailure('full', 'No space left (ENOSPC)')
+        if (full) throw new StoreError('full', 'No space left (ENOSPC)')
         await inner.append(entries)
       },
     }
@@ -144,7 +144,7 @@ describe('a damaged log', () => {
     await writeFile(file, flipped)
     const refused = openDurableStore(fileStorage(dir))()
     await expect(refused).rejects.toThrow(`Cannot recover the store: record 4 (${file}, line 4, byte `)
-    await expect(refused).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/is corrupt: checksum mismatch$/) })
+    await expect(refused).rejects.toMatchObject({ code: 'corrupt', message: expect.stringMatching(/is corrupt: checksum mismatch$/) })
     expect(await readFile(file, 'utf8')).toBe(flipped) // kept as it was
 
     const r = await repairFileStore(dir)
@@ -180,7 +180,7 @@ describe('the lock and the medium', () => {
       const stat = await readFile(`/proc/${other.pid}/stat`, 'utf8')
       const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
       await writeFile(join(dir, 'LOCK'), `${other.pid} ${start}`) // as the process would have written it: it holds the store
-      await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ kind: 'locked', message: expect.stringContaining(`process ${other.pid} holds it`) })
+      await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ code: 'locked', message: expect.stringContaining(`process ${other.pid} holds it`) })
       await writeFile(join(dir, 'LOCK'), `${other.pid} 1`) // a process of that id that started at another time: gone
       const store = await openDurableStore(fileStorage(dir))({ startTime: START })
       await store.close()
@@ -193,11 +193,11 @@ describe('the lock and the medium', () => {
     const dir = await fresh()
     await writeFile(join(dir, 'LOCK'), '4242 - 00ff another-host 2024-03-15T10:00:00.000Z\n')
     await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({
-      kind: 'locked',
+      code: 'locked',
       message: expect.stringContaining('process 4242 holds it (on another-host, since 2024-03-15T10:00:00.000Z); a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped'),
     })
     await writeFile(join(dir, 'LOCK'), '')
-    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ kind: 'locked', message: expect.stringMatching(/LOCK is empty .*remove it by hand if no server runs$/) })
+    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ code: 'locked', message: expect.stringMatching(/LOCK is empty .*remove it by hand if no server runs$/) })
     expect((await readdir(dir)).sort()).toEqual(['LOCK']) // nothing else left
   })
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
-import { importJSONL } from '../../src/history/codec.ts'
+import { fromJSONL } from '../../src/history/codec.ts'
 import type { Message } from '../../src/message/message.ts'
 import { fromClaudeCode } from '../../src/sessions/claude-code.ts'
 
@@ -27,7 +27,7 @@ const cli = async (...argv: string[]) => {
 const ids = async (file: string, ...more: string[]): Promise<string[]> => {
   const r = await cli('convert', file, '--to', 'chatfold-jsonl', ...more)
   expect(r.code, r.err).toBe(EXIT.ok)
-  const ms = importJSONL(r.out)
+  const ms = fromJSONL(r.out)
   if (E.isLeft(ms)) throw new Error(JSON.stringify(ms.left))
   return ms.right.map((m) => m.id)
 }

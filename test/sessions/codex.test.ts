@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromCodexRollout, type SessionRead } from '../../src/sessions/mod.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { type Message } from '../../src/message/message.ts'
 
@@ -18,7 +18,7 @@ const read = (t: string, o: Parameters<typeof fromCodexRollout>[0] = {}): Sessio
 
 /** The history and archive through chatfold JSONL and back: what a reader of the exported file gets. */
 const viaJSONL = (r: SessionRead): ReadonlyArray<Message> => {
-  const back = importJSONL(toJSONL([...r.archive, ...r.messages]))
+  const back = fromJSONL(toJSONL([...r.archive, ...r.messages]))
   if (E.isLeft(back)) throw new Error(JSON.stringify(back.left))
   return back.right
 }

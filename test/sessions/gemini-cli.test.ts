@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromGeminiCliChat, type SessionRead } from '../../src/sessions/mod.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { type Message } from '../../src/message/message.ts'
 
 const JSON_FIXTURE = readFileSync(new URL('../fixtures/gemini-cli/session-2026-04-02T16-30-6f0c2d1e.json', import.meta.url), 'utf8')
@@ -15,7 +15,7 @@ const read = (t: string, o: Parameters<typeof fromGeminiCliChat>[0] = {}): Sessi
   return r.right
 }
 const viaJSONL = (ms: ReadonlyArray<Message>): ReadonlyArray<Message> => {
-  const back = importJSONL(toJSONL(ms))
+  const back = fromJSONL(toJSONL(ms))
   if (E.isLeft(back)) throw new Error(JSON.stringify(back.left))
   return back.right
 }

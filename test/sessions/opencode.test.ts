@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromOpencodeExport, type SessionRead } from '../../src/sessions/mod.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { type Message } from '../../src/message/message.ts'
 
@@ -16,7 +16,7 @@ const read = (t: string): SessionRead => {
   return r.right
 }
 const viaJSONL = (ms: ReadonlyArray<Message>): ReadonlyArray<Message> => {
-  const back = importJSONL(toJSONL(ms))
+  const back = fromJSONL(toJSONL(ms))
   if (E.isLeft(back)) throw new Error(JSON.stringify(back.left))
   return back.right
 }

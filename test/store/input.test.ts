@@ -6,7 +6,7 @@ import {
   ChatInputC,
   ChatRoleC,
   makeChatInput,
-  describeInput,
+  formatInput,
   validateInput,
 } from '../../src/store/input.ts'
 import { deepFreeze } from '../support/arbitraries.ts'
@@ -111,13 +111,13 @@ describe('helpers', () => {
   })
 
   it('summary matches the seed', () => {
-    expect(describeInput(base)).toBe("User: 'What's the weather?'")
-    expect(describeInput({ ...base, role: 'assistant', content: "It's sunny today" })).toBe("Assistant: 'It's sunny today'")
+    expect(formatInput(base)).toBe("User: 'What's the weather?'")
+    expect(formatInput({ ...base, role: 'assistant', content: "It's sunny today" })).toBe("Assistant: 'It's sunny today'")
   })
 
   it('summary marks media and cuts long text on a character boundary', () => {
-    expect(describeInput({ ...base, content: [{ type: 'text', text: 'Look:' }, { type: 'image', source: 'url', url: 'https://e/x.png' }] })).toBe("User: 'Look: [image]'")
-    const long = describeInput({ ...base, content: '😀'.repeat(100) })
+    expect(formatInput({ ...base, content: [{ type: 'text', text: 'Look:' }, { type: 'image', source: 'url', url: 'https://e/x.png' }] })).toBe("User: 'Look: [image]'")
+    const long = formatInput({ ...base, content: '😀'.repeat(100) })
     expect(long).toBe(`User: '${'😀'.repeat(59)}…'`)
   })
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import { emptyState } from '../../src/store/state.ts'
-import { snapshot } from '../../src/store/snapshot.ts'
+import { toSnapshot } from '../../src/store/snapshot.ts'
 import { fromStoreMessages, STORE_HEADER_ID, toStoreMessages } from '../../src/store/persist.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { forSave } from '../../src/history/views.ts'
 import { textMessage, type Message } from '../../src/message/message.ts'
 import { applyAll, chat } from './helpers.ts'
@@ -27,9 +27,9 @@ describe('toStoreMessages', () => {
   })
 
   it('round-trips through JSONL', () => {
-    const r = importJSONL(toJSONL(ms))
+    const r = fromJSONL(toJSONL(ms))
     const back = E.isRight(r) ? fromStoreMessages(r.right) : r
-    expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snapshot(state))
+    expect(E.isRight(back) ? toSnapshot(back.right) : back).toEqual(toSnapshot(state))
   })
 })
 

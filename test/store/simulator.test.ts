@@ -8,7 +8,7 @@ import {
   createSimulator,
   decodeEventData,
   decodeScheduledEvent,
-  describeStoreError,
+  formatStoreFailure,
   eventHistory,
   pendingEvents,
   scheduleEvent,
@@ -60,7 +60,7 @@ describe('submitEvent (immediate)', () => {
   it('refuses bad data with paths relative to the data, and a timestamp, changing nothing', () => {
     const s = start()
     const r = submitEvent({ role: 'bot', content: '', timestamp: '2024-01-01T00:00:00Z' })(s)
-    expect(E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['timestamp', 'role', 'content'])
+    expect(E.isLeft(r) && r.left.kind === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['timestamp', 'role', 'content'])
     expect(E.isLeft(submitEvent('hello')(s))).toBe(true)
     expect(s.seq).toBe(0)
   })
@@ -68,8 +68,8 @@ describe('submitEvent (immediate)', () => {
   it('refuses a duplicate message id and records nothing', () => {
     const s = ok(submitEvent({ role: 'user', content: 'a', message_id: 'm' })(start())).simulator
     const r = submitEvent({ role: 'user', content: 'b', message_id: 'm' })(s)
-    expect(E.isLeft(r) && r.left.type).toBe('duplicate_message')
-    expect(E.isLeft(r) ? describeStoreError(r.left) : '').toBe('duplicate message id "m" in conversation "default"')
+    expect(E.isLeft(r) && r.left.kind).toBe('duplicate_message')
+    expect(E.isLeft(r) ? formatStoreFailure(r.left) : '').toBe('duplicate message id "m" in conversation "default"')
     expect(eventHistory(s)).toHaveLength(1)
   })
 })
@@ -115,7 +115,7 @@ describe('scheduleEvent and the clock', () => {
 
   it('reports bad schedules by path: scheduled_time and data', () => {
     const r = scheduleEvent({ scheduled_time: 'soon', data: { role: 'bot', content: 'x' } })(start())
-    expect(E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['scheduled_time', 'data.role'])
+    expect(E.isLeft(r) && r.left.kind === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['scheduled_time', 'data.role'])
   })
 
   it('never goes back in time', () => {
@@ -177,7 +177,7 @@ describe('an event decoded once (decodeEventData, decodeScheduledEvent, submitDe
   it('checks the one thing it adds: an input id generated from a prefix too long to make an id', () => {
     const s = createSimulator({ startTime: '2024-03-15T10:00:00Z', idPrefix: 'p'.repeat(300) })
     const r = submitDecodedEvent(ok(decodeEventData({ role: 'user', content: 'x' })))(s)
-    expect(E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['input_id'])
+    expect(E.isLeft(r) && r.left.kind === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['input_id'])
     expect(r).toEqual(submitEvent({ role: 'user', content: 'x' })(s))
     expect(E.isRight(submitDecodedEvent(ok(decodeEventData({ role: 'user', content: 'x', input_id: 'mine' })))(s))).toBe(true)
   })

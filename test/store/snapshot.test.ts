@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import { emptyState } from '../../src/store/state.ts'
-import { ChatSnapshotC, fromSnapshot, snapshot, toChatMessages } from '../../src/store/snapshot.ts'
+import { ChatSnapshotC, fromSnapshot, toSnapshot, toChatMessages } from '../../src/store/snapshot.ts'
 import { getConversation } from '../../src/store/query.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { applyAll, chat } from './helpers.ts'
@@ -19,7 +19,7 @@ const paths = (u: unknown) => {
 }
 
 describe('snapshot', () => {
-  const snap = snapshot(state)
+  const snap = toSnapshot(state)
 
   it('has the seed fields in their wire names', () => {
     expect(snap.modality_type).toBe('chat')
@@ -47,18 +47,18 @@ describe('snapshot', () => {
   })
 
   it('writes no limit as null', () => {
-    expect(snapshot(emptyState({ maxHistorySize: Infinity })).max_history_size).toBeNull()
-    const back = fromSnapshot(JSON.parse(JSON.stringify(snapshot(emptyState({ maxHistorySize: Infinity })))))
+    expect(toSnapshot(emptyState({ maxHistorySize: Infinity })).max_history_size).toBeNull()
+    const back = fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(emptyState({ maxHistorySize: Infinity })))))
     expect(E.isRight(back) && back.right.maxHistorySize).toBe(Infinity)
   })
 })
 
 describe('fromSnapshot', () => {
-  const wire = JSON.parse(JSON.stringify(snapshot(state))) as Record<string, unknown> & { messages: Array<Record<string, unknown>>; conversations: Record<string, Record<string, unknown>> }
+  const wire = JSON.parse(JSON.stringify(toSnapshot(state))) as Record<string, unknown> & { messages: Array<Record<string, unknown>>; conversations: Record<string, Record<string, unknown>> }
 
   it('round-trips, __proto__ conversation ids included', () => {
     const r = fromSnapshot(wire)
-    expect(E.isRight(r) ? snapshot(r.right) : r).toEqual(snapshot(state))
+    expect(E.isRight(r) ? toSnapshot(r.right) : r).toEqual(toSnapshot(state))
     expect(E.isRight(r) ? getConversation('__proto__')(r.right).length : 0).toBe(1)
   })
 

@@ -5,9 +5,9 @@ import { textContent } from '../../src/message/accessors.ts'
 import type { ChatInput } from '../../src/store/input.ts'
 import { applyInput, emptyState, validateState } from '../../src/store/state.ts'
 import { type ChatQuery, query } from '../../src/store/query.ts'
-import { fromSnapshot, snapshot } from '../../src/store/snapshot.ts'
+import { fromSnapshot, toSnapshot } from '../../src/store/snapshot.ts'
 import { fromStoreMessages, toStoreMessages } from '../../src/store/persist.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { deepFreeze } from '../support/arbitraries.ts'
 import { type ContentBlock, fromChatContent } from '../../src/store/content.ts'
 import { getMessageById } from '../../src/store/query.ts'
@@ -76,7 +76,7 @@ describe('ChatState properties', () => {
         const it = seeds[Symbol.iterator]()
         const shuffled = [...inputs].sort(() => ((it.next().value as number) % 3) - 1)
         const b = applyAll(emptyState({ maxHistorySize: limit }), shuffled)
-        expect(snapshot(b)).toEqual(snapshot(a))
+        expect(toSnapshot(b)).toEqual(toSnapshot(a))
         expect(validateState(a)).toEqual(E.right(a))
       }),
       { numRuns: 150 },
@@ -93,7 +93,7 @@ describe('ChatState properties', () => {
           const sorted = [...list].sort((x, y) => cmpInstant(x.timestamp, y.timestamp) || (x.input_id < y.input_id ? -1 : 1))
           const kept = limit === Infinity ? sorted : sorted.slice(Math.max(0, sorted.length - limit))
           expect(query({ conversation_id: conv })(s).map((m) => m.id)).toEqual(kept.map((i) => i.input_id))
-          expect(snapshot(s).conversations[conv]?.message_count).toBe(list.length)
+          expect(toSnapshot(s).conversations[conv]?.message_count).toBe(list.length)
         }
         expect(s.updateCount).toBe(inputs.length)
       }),
@@ -126,9 +126,9 @@ describe('ChatState properties', () => {
       fc.property(inputsArb, (inputs) => {
         const half = Math.floor(inputs.length / 2)
         const s = applyAll(emptyState({ maxHistorySize: 3 }), inputs.slice(0, half))
-        const before = JSON.stringify(snapshot(s))
+        const before = JSON.stringify(toSnapshot(s))
         for (const i of inputs.slice(half)) applyInput(i)(s)
-        expect(JSON.stringify(snapshot(s))).toBe(before)
+        expect(JSON.stringify(toSnapshot(s))).toBe(before)
       }),
       { numRuns: 100 },
     )
@@ -138,12 +138,12 @@ describe('ChatState properties', () => {
     fc.assert(
       fc.property(inputsArb, limitArb, (inputs, limit) => {
         const s = applyAll(emptyState({ maxHistorySize: limit }), inputs)
-        const snap = snapshot(s)
+        const snap = toSnapshot(s)
         const back = fromSnapshot(JSON.parse(JSON.stringify(snap)))
-        expect(E.isRight(back) ? snapshot(back.right) : back).toEqual(snap)
-        const lines = importJSONL(toJSONL(toStoreMessages(s)))
+        expect(E.isRight(back) ? toSnapshot(back.right) : back).toEqual(snap)
+        const lines = fromJSONL(toJSONL(toStoreMessages(s)))
         const restored = E.isRight(lines) ? fromStoreMessages(lines.right) : lines
-        expect(E.isRight(restored) ? snapshot(restored.right) : restored).toEqual(snap)
+        expect(E.isRight(restored) ? toSnapshot(restored.right) : restored).toEqual(snap)
       }),
       { numRuns: 100 },
     )
@@ -167,7 +167,7 @@ describe('ChatState properties', () => {
         const s = applyAll(emptyState(), [input])
         const m = getMessageById('i')(s)
         expect(m._tag === 'Some' ? m.value.parts : undefined).toEqual(fromChatContent(content))
-        expect(snapshot(s).messages[0]?.content).toBe(content)
+        expect(toSnapshot(s).messages[0]?.content).toBe(content)
       }),
       { numRuns: 200 },
     )

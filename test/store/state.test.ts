@@ -4,7 +4,7 @@ import * as O from 'fp-ts/Option'
 import { pipe } from 'fp-ts/function'
 import { textContent } from '../../src/message/accessors.ts'
 import { forLLM } from '../../src/history/views.ts'
-import { importJSONL, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import {
   applyInput,
   applyInputs,
@@ -17,7 +17,7 @@ import {
   validateState,
 } from '../../src/store/state.ts'
 import { getConversation, getMessageById } from '../../src/store/query.ts'
-import { snapshot, toChatMessages } from '../../src/store/snapshot.ts'
+import { toSnapshot, toChatMessages } from '../../src/store/snapshot.ts'
 import { fromSnapshot } from '../../src/store/snapshot.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { compareStrings, idKey } from '../../src/store/core.ts'
@@ -95,7 +95,7 @@ describe('applyInput: simple text', () => {
     const t = applyAll(s, [chat('in-2', 'assistant', 'Sunny, 72°F.', 31)])
     const history = getConversation('default')(t)
     expect(forLLM(history)).toBe(history)
-    expect(importJSONL(toJSONL(history))).toEqual(E.right(history))
+    expect(fromJSONL(toJSONL(history))).toEqual(E.right(history))
   })
 })
 
@@ -103,7 +103,7 @@ describe('applyInput: refusals change nothing', () => {
   const s = applyAll(emptyState(), [chat('in-1', 'user', 'hi', 1)])
   it('refuses a duplicate message id', () => {
     expect(applyInput(chat('in-1', 'assistant', 'again', 2))(s)).toEqual(
-      E.left({ type: 'duplicate_message', messageId: 'in-1', conversationId: 'default' }),
+      E.left({ kind: 'duplicate_message', messageId: 'in-1', conversationId: 'default' }),
     )
     // message ids are scoped to a conversation: the same id in another one is a message of its own
     const other = applyInput(chat('in-9', 'assistant', 'again', 2, { message_id: 'in-1', conversation_id: 'other' }))(s)
@@ -112,7 +112,7 @@ describe('applyInput: refusals change nothing', () => {
   })
   it('refuses an invalid input with every bad field', () => {
     const r = applyInput({ ...chat('in-2', 'user', 'x', 2), role: 'bot' as never, content: '' })(s)
-    expect(E.isLeft(r) && r.left.type === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['role', 'content'])
+    expect(E.isLeft(r) && r.left.kind === 'invalid_input' ? r.left.failure.map((i) => i.path) : []).toEqual(['role', 'content'])
   })
 })
 
@@ -230,7 +230,7 @@ describe('multi-conversation isolation', () => {
     const r = restrictTo(['bob'])(s)
     expect(conversationIds(r)).toEqual(['bob'])
     expect(getMessageById('a1')(r)).toEqual(O.none)
-    expect(snapshot(r).messages.map((m) => m.message_id)).toEqual(['b1'])
+    expect(toSnapshot(r).messages.map((m) => m.message_id)).toEqual(['b1'])
     expect(validateState(r)).toEqual(E.right(r))
     expect(restrictTo(['alice', 'bob', 'default', 'zed'])(s)).toBe(s)
   })
@@ -294,7 +294,7 @@ describe('a message holds its media once', () => {
     // the whole store: the event history shares the content with the record
     expect(payloads(store.simulator())).toEqual(once)
     // a state loaded from a snapshot too
-    const loaded = fromSnapshot(JSON.parse(JSON.stringify(snapshot(store.state()))))
+    const loaded = fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(store.state()))))
     expect(E.isRight(loaded) && payloads(loaded.right)).toEqual(once)
     // the message's image part still gives the bytes, decoded when read
     const image = pipe(
@@ -302,14 +302,14 @@ describe('a message holds its media once', () => {
       O.chainNullableK((m) => m.parts[1]),
     )
     expect(O.isSome(image) && image.value.type === 'image' && { ...image.value, data: image.value.data && encodeBase64(image.value.data) }).toEqual({ type: 'image', data, mediaType: 'image/png' })
-    expect(snapshot(store.state()).messages[0]?.content).toBe(content)
+    expect(toSnapshot(store.state()).messages[0]?.content).toBe(content)
   })
 })
 
 describe('applyInputs', () => {
   it('stops at the first refusal and returns it', () => {
     const r = applyInputs([chat('a', 'user', 'a', 1), chat('a', 'user', 'dup', 2), chat('c', 'user', 'c', 3)])(emptyState())
-    expect(E.isLeft(r) && r.left.type).toBe('duplicate_message')
+    expect(E.isLeft(r) && r.left.kind).toBe('duplicate_message')
   })
 })
 

@@ -9,7 +9,7 @@ import { jsonSchema, type ModelMessage, tool } from 'ai'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { type ToolDefinition } from '../../src/adapters/request.ts'
-import { countChatRequest } from '../../src/counting/count.ts'
+import { countModelRequest } from '../../src/counting/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { fromLanguageModelPrompt, type LanguageModelCallOptions, type LanguageModelPrompt, toolDefinitionsOf } from '../../src/ai-sdk/mod.ts'
 import { prng, sampleSession, sampleText } from '../../sample/session.ts'
@@ -53,7 +53,7 @@ export const count = (params: LanguageModelCallOptions): number => {
   const ms = fromLanguageModelPrompt(params.prompt)
   if (E.isLeft(ms)) throw new Error('the model received a prompt it cannot read')
   const defs: ReadonlyArray<ToolDefinition> = toolDefinitionsOf(params.tools)
-  return countChatRequest('anthropic', { estimate: heuristic })({ messages: ms.right, tools: defs }).total
+  return countModelRequest('anthropic', { estimate: heuristic })({ messages: ms.right, tools: defs }).total
 }
 
 export type Seen = { readonly prompt: LanguageModelPrompt; readonly tokens: number }

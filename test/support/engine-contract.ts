@@ -15,7 +15,7 @@ import { createEngineService } from '../../src/engine/service.ts'
 import { EngineError, type EngineProgress } from '../../src/engine/types.ts'
 import * as E from 'fp-ts/Either'
 import { makeMessage, type Message, type Messages, textMessage } from '../../src/message/message.ts'
-import { importJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
+import { fromJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
@@ -23,7 +23,7 @@ import { applyChanges } from '../../src/engine/types.ts'
 import { planCompaction, shouldCompact } from '../../src/compaction/plan.ts'
 import { contextTokens } from '../../src/tokens/usage.ts'
 import { text } from '../../src/message/part-make.ts'
-import { buildTranscript } from '../../src/compaction/transcript.ts'
+import { renderTranscript } from '../../src/compaction/transcript.ts'
 import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { SUMMARY_SECTIONS } from '../../src/compaction/summary.ts'
@@ -152,10 +152,10 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       }
     }))
 
-    it('reads a file\'s lines as importJSONL does (a byte-order mark, \\r\\n endings, blank lines), and an empty file as no messages', withEngine(make, heuristic, async (engine) => {
+    it('reads a file\'s lines as fromJSONL does (a byte-order mark, \\r\\n endings, blank lines), and an empty file as no messages', withEngine(make, heuristic, async (engine) => {
       const ms = history(20, 13)
       const text = `\uFEFF${toJSONL(ms).split('\n').join('\r\n\r\n')}`
-      const expected = importJSONL(text)
+      const expected = fromJSONL(text)
       expect(E.isRight(expected) && expected.right).toEqual(ms)
       const session = await engine.openFile('saved', new Blob([text]))
       expect(await session.snapshot()).toEqual(ms)
@@ -253,10 +253,10 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       expect(result.tokens).toBe(countMessages(estimate)(mirror))
     }))
 
-    it('builds a transcript as buildTranscript does', withEngine(make, heuristic, async (engine) => {
+    it('builds a transcript as renderTranscript does', withEngine(make, heuristic, async (engine) => {
       const ms = history(60, 12)
-      const got = await engine.buildTranscript(ms, { maxResultLen: 300 })
-      expect(got).toBe(buildTranscript({ maxResultLen: 300 })(ms))
+      const got = await engine.renderTranscript(ms, { maxResultLen: 300 })
+      expect(got).toBe(renderTranscript({ maxResultLen: 300 })(ms))
       expect(got.length).toBeGreaterThan(100)
     }))
 
@@ -325,7 +325,7 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
         },
       })
       expect(seen).toHaveLength(1)
-      expect(seen[0]?.transcript).toBe(buildTranscript({})(plan.head))
+      expect(seen[0]?.transcript).toBe(renderTranscript({})(plan.head))
       expect(seen[0]?.prompt).toMatch(/Goal/)
       expect(result.messages.some((m) => m.parts.some((p) => p.type === 'text' && p.text === fixedSummary))).toBe(true)
       expect(result.report.missingSections).toEqual([])

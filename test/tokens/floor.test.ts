@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { smartHeuristic } from '../../src/tokens/heuristic.ts'
-import { countChatRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
+import { countModelRequest, DEFAULT_CALIBRATION } from '../../src/counting/count.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { CONTENT_CLASSES, contentSample } from '../../sample/content-classes.ts'
 
@@ -23,7 +23,7 @@ describe('the default estimate never reads under the tokenizer', () => {
     for (const cls of ['emoji', 'cjk-rare', 'base64', 'json', 'code'] as const)
       for (const provider of ['openai', 'anthropic', 'google'] as const) {
         const text = contentSample(cls, 7, 20_000)
-        const counted = countChatRequest(provider)({ messages: [textMessage('user', text)] }).total
+        const counted = countModelRequest(provider)({ messages: [textMessage('user', text)] }).total
         expect({ cls, provider, floor: counted >= 0.97 * o200k(text) * DEFAULT_CALIBRATION[provider] }).toEqual({ cls, provider, floor: true })
       }
   })

@@ -20,7 +20,7 @@
  * @module
  */
 import type { Message, Messages } from '../../message/message.ts'
-import type { ChatRequest } from '../request.ts'
+import type { ModelRequest } from '../request.ts'
 import type { PruneOptions, PruneReport } from '../../history/prune-options.ts'
 import { settingsOf } from '../../history/prune-options.ts'
 import { type AppliedContextEdit, type ClearToolUsesEdit, type ContextEdit, contextManagement } from '../../compaction/context-edits.ts'
@@ -104,7 +104,7 @@ export const contextEditFromPrune =
  */
 export const withContextEdits =
   (edits: ReadonlyArray<ContextEdit>) =>
-  (request: ChatRequest): ChatRequest => {
+  (request: ModelRequest): ModelRequest => {
     const fields = request.providerFields ?? {}
     const own = fields['anthropic'] ?? {}
     const { context_management, betas } = contextManagement(edits)

@@ -1,6 +1,6 @@
 /**
  * Anthropic Messages, the whole request: a body (`messages.create` parameters) to and from a
- * `ChatRequest`, its envelope kept (model, tools, tool choice, sampling settings, and every other
+ * `ModelRequest`, its envelope kept (model, tools, tool choice, sampling settings, and every other
  * field verbatim), so that `toAnthropicRequest` gives an Anthropic body back as it came, and says
  * what another provider's request held that Anthropic cannot take.
  *
@@ -10,7 +10,7 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from '../types.ts'
-import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
+import type { ModelRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
 import { optional, reader, type Reader, TaggedC } from '../decode.ts'
 import { extrasOf } from './_blocks.ts'
 import { fromAnthropic } from './messages-from.ts'
@@ -117,7 +117,7 @@ const choiceOf = (u: unknown): { readonly choice?: ToolChoice; readonly parallel
 }
 
 /**
- * Decodes a whole Anthropic Messages request body into a `ChatRequest`: the `system` and `messages`
+ * Decodes a whole Anthropic Messages request body into a `ModelRequest`: the `system` and `messages`
  * as `fromAnthropic` reads them; `model`; custom tools as function tools (their `cache_control` and
  * other fields in `providerFields.anthropic`), server tools (web search, code execution, MCP
  * toolsets, …) as provider tools, verbatim; `tool_choice` (`any` is `required`;
@@ -134,7 +134,7 @@ const choiceOf = (u: unknown): { readonly choice?: ToolChoice; readonly parallel
  * @since 0.1.0
  * @category adapters
  */
-export const fromAnthropicRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
+export const fromAnthropicRequest = (u: unknown): E.Either<DecodeFailure, ModelRequest> => {
   const r = reader()
   const body = r.read(BodyC, u, '')
   const tools = (isObject(u) && Array.isArray(u['tools']) ? u['tools'] : []).flatMap((x: unknown, i) => {
@@ -204,7 +204,7 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
 }
 
 /**
- * Writes a `ChatRequest` as an Anthropic Messages request body: the history as `toAnthropic` writes
+ * Writes a `ModelRequest` as an Anthropic Messages request body: the history as `toAnthropic` writes
  * it (its report included), the model, `max_tokens` and the sampling settings, function tools as
  * custom tools and Anthropic's own tools verbatim, the tool choice (`parallelToolCalls: false` is
  * `disable_parallel_tool_use`), and Anthropic's `providerFields` as body fields. For a request
@@ -230,7 +230,7 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  */
 export const toAnthropicRequest =
   (options: AdapterOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ChatRequest): AdapterResult<AnthropicRequestBody> =>
+  (request: ModelRequest): AdapterResult<AnthropicRequestBody> =>
     writeRequest('anthropic', request, toAnthropic(options)(request.messages), ({ history, own, notes }) => {
       const s = request.settings ?? {}
       for (const [key, field] of DROPPED_SETTINGS) {

@@ -1,5 +1,5 @@
 /**
- * A whole Gemini `generateContent` request body to and from a `ChatRequest` (the REST shape; the
+ * A whole Gemini `generateContent` request body to and from a `ModelRequest` (the REST shape; the
  * `@google/genai` shape `{ model, contents, config }` is read as the REST body it stands for and
  * written back in its own shape):
  *
@@ -26,7 +26,7 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { ChatRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
+import type { ModelRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from '../types.ts'
 import { fromGemini } from './contents-from.ts'
 import { type GeminiPart, toGemini } from './contents.ts'
@@ -180,7 +180,7 @@ const nearestChoice = (config: Obj): ToolChoice | undefined => {
 }
 
 /**
- * Decodes a Gemini `generateContent` request body (REST shape) into a `ChatRequest`: the history,
+ * Decodes a Gemini `generateContent` request body (REST shape) into a `ModelRequest`: the history,
  * the model, tools, the tool choice, the settings, and every other field verbatim in
  * `providerFields.google`. Every bad field is reported by path.
  *
@@ -196,7 +196,7 @@ const nearestChoice = (config: Obj): ToolChoice | undefined => {
  * @since 0.1.0
  * @category adapters
  */
-export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ChatRequest> => (isObject(u) && isObject(u['config']) ? fromSdkParameters(u, u['config']) : fromRestBody(u))
+export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ModelRequest> => (isObject(u) && isObject(u['config']) ? fromSdkParameters(u, u['config']) : fromRestBody(u))
 
 /** Where the SDK's `config` holds what a REST body has at its top level. */
 const IN_CONFIG = ['systemInstruction', 'tools', 'toolConfig'] as const
@@ -205,7 +205,7 @@ const IN_CONFIG = ['systemInstruction', 'tools', 'toolConfig'] as const
  * The `@google/genai` shape (`{ model, contents, config }`, every setting flat in `config`): read
  * as the REST body it stands for, marked so that `toGeminiRequest` writes the same shape back.
  */
-const fromSdkParameters = (u: Readonly<Record<string, unknown>>, config: Readonly<Record<string, unknown>>): E.Either<DecodeFailure, ChatRequest> => {
+const fromSdkParameters = (u: Readonly<Record<string, unknown>>, config: Readonly<Record<string, unknown>>): E.Either<DecodeFailure, ModelRequest> => {
   const { config: _, ...top } = u
   const generation: Record<string, unknown> = {}
   const moved: Record<string, unknown> = {}
@@ -222,10 +222,10 @@ const fromSdkParameters = (u: Readonly<Record<string, unknown>>, config: Readonl
   return E.right({ ...request, providerFields: { ...request.providerFields, google: { ...google, sdkShape: true } } })
 }
 
-const fromRestBody = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
+const fromRestBody = (u: unknown): E.Either<DecodeFailure, ModelRequest> => {
   const r = reader()
   const body = r.read(BodyC, u, '')
-  if (body === undefined || !isObject(u)) return r.done<ChatRequest>({ messages: [] })
+  if (body === undefined || !isObject(u)) return r.done<ModelRequest>({ messages: [] })
   const messages = fromGemini({ contents: body.contents, ...(u['systemInstruction'] == null ? {} : { systemInstruction: u['systemInstruction'] }) })
   const tools: ToolDefinition[] = []
   body.tools?.forEach((tool, i) => {
@@ -248,7 +248,7 @@ const fromRestBody = (u: unknown): E.Either<DecodeFailure, ChatRequest> => {
     delete generation[field]
   }
   if (body.generationConfig != null && Object.keys(generation).length > 0) google['generationConfig'] = generation
-  const request: ChatRequest = {
+  const request: ModelRequest = {
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     messages: [],
     ...(body.tools == null ? {} : { tools }),
@@ -303,7 +303,7 @@ const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
 })
 
 /**
- * Writes a `ChatRequest` as a Gemini `generateContent` request body (REST shape): the history
+ * Writes a `ModelRequest` as a Gemini `generateContent` request body (REST shape): the history
  * (`toGemini`), the model, function tools as `functionDeclarations` (`parameters` where Gemini's
  * schema subset can hold the JSON Schema, else `parametersJsonSchema`), Google's own tools, the
  * tool choice as `toolConfig`, the settings in `generationConfig`, and the body fields kept in
@@ -323,7 +323,7 @@ const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
  */
 export const toGeminiRequest =
   (options: AdapterOptions = {}) =>
-  (request: ChatRequest): AdapterResult<GeminiRequestBody> =>
+  (request: ModelRequest): AdapterResult<GeminiRequestBody> =>
     writeRequest('google', request, toGemini(options)(request.messages), ({ history, own, notes }) => {
       const { generationConfig: keptGeneration, toolConfig: keptToolConfig, ...rest } = own
       const generation: Record<string, unknown> = isObject(keptGeneration) ? { ...keptGeneration } : {}

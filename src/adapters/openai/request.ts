@@ -1,5 +1,5 @@
 /**
- * OpenAI request envelopes, both APIs: a whole request body to and from a `ChatRequest`.
+ * OpenAI request envelopes, both APIs: a whole request body to and from a `ModelRequest`.
  *
  * Read: the history (`instructions`, `system` and `developer` messages as system messages), the
  * model, function tools (JSON Schema `parameters`, `strict`) as function definitions and every
@@ -22,7 +22,7 @@
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
 import type { AdapterNote, AdapterResult } from '../types.ts'
-import type { ChatRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
+import type { ModelRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
 import { fromOpenAIResponses } from './responses-from.ts'
 import { isInstructions, isStringInput, type OpenAIResponsesOptions, type OpenAIResponsesRequest, toOpenAIResponses } from './responses.ts'
 import { fromOpenAIChat } from './chat-from.ts'
@@ -121,7 +121,7 @@ const writeChoice = (api: Api, c: ToolChoice): unknown =>
 
 // --- from ---
 
-const readRequest = (api: Api, body: unknown, messages: ChatRequest['messages']): ChatRequest => {
+const readRequest = (api: Api, body: unknown, messages: ModelRequest['messages']): ModelRequest => {
   const b: Obj = isObject(body) ? body : {}
   const settings: Record<string, unknown> = {}
   const used = new Set(['input', 'instructions', 'messages', 'model', 'tools'])
@@ -148,7 +148,7 @@ const readRequest = (api: Api, body: unknown, messages: ChatRequest['messages'])
 }
 
 /**
- * Decodes a whole Responses request body into a `ChatRequest`: its `instructions` and `input` as
+ * Decodes a whole Responses request body into a `ModelRequest`: its `instructions` and `input` as
  * the history, model, tools, tool choice, settings, and every other field verbatim under
  * `providerFields.openai`. Every bad field of the history is reported by path.
  *
@@ -163,15 +163,15 @@ const readRequest = (api: Api, body: unknown, messages: ChatRequest['messages'])
  * @since 0.1.0
  * @category adapters
  */
-export const fromOpenAIResponsesRequest = (body: unknown): E.Either<DecodeFailure, ChatRequest> =>
-  E.map((messages: ChatRequest['messages']) => readRequest('responses', body, isObject(body) && typeof body['input'] === 'string' ? markStringInput(messages) : messages))(fromOpenAIResponses(body))
+export const fromOpenAIResponsesRequest = (body: unknown): E.Either<DecodeFailure, ModelRequest> =>
+  E.map((messages: ModelRequest['messages']) => readRequest('responses', body, isObject(body) && typeof body['input'] === 'string' ? markStringInput(messages) : messages))(fromOpenAIResponses(body))
 
 /** The user message of a string `input`, marked so that `toOpenAIResponsesRequest` writes the string back. */
-const markStringInput = (ms: ChatRequest['messages']): ChatRequest['messages'] =>
+const markStringInput = (ms: ModelRequest['messages']): ModelRequest['messages'] =>
   ms.map((m) => (m.role === 'user' ? { ...m, metadata: { ...m.metadata, providerFields: { openai: { input: 'string' } } } } : m))
 
 /**
- * Decodes a whole Chat Completions request body into a `ChatRequest`: its `messages` as the
+ * Decodes a whole Chat Completions request body into a `ModelRequest`: its `messages` as the
  * history, model, tools, tool choice, settings, and every other field verbatim under
  * `providerFields.openai`. Every bad field of the history is reported by path.
  *
@@ -182,12 +182,12 @@ const markStringInput = (ms: ChatRequest['messages']): ChatRequest['messages'] =
  * @since 0.1.0
  * @category adapters
  */
-export const fromOpenAIChatRequest = (body: unknown): E.Either<DecodeFailure, ChatRequest> =>
-  E.map((messages: ChatRequest['messages']) => readRequest('chat', body, messages))(fromOpenAIChat(body))
+export const fromOpenAIChatRequest = (body: unknown): E.Either<DecodeFailure, ModelRequest> =>
+  E.map((messages: ModelRequest['messages']) => readRequest('chat', body, messages))(fromOpenAIChat(body))
 
 // --- to ---
 
-const writeEnvelope = (api: Api, request: ChatRequest, own: Readonly<Record<string, unknown>>, notes: AdapterNote[]): Record<string, unknown> => {
+const writeEnvelope = (api: Api, request: ModelRequest, own: Readonly<Record<string, unknown>>, notes: AdapterNote[]): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   if (request.model !== undefined) out['model'] = request.model
   if (request.tools !== undefined) out['tools'] = request.tools.flatMap((t) => writeTool(api, t, notes))
@@ -210,7 +210,7 @@ const writeEnvelope = (api: Api, request: ChatRequest, own: Readonly<Record<stri
 }
 
 /**
- * Converts a `ChatRequest` to a whole Responses request body: `toOpenAIResponses` for the
+ * Converts a `ModelRequest` to a whole Responses request body: `toOpenAIResponses` for the
  * history, then the model, tools (function definitions with their JSON Schema; OpenAI's own
  * tools verbatim; another provider's left out with a `tool_dropped` note), tool choice, settings
  * (those the API has no field for, `topK`, `stop`, `seed` and the penalties, are noted as
@@ -230,7 +230,7 @@ const writeEnvelope = (api: Api, request: ChatRequest, own: Readonly<Record<stri
  */
 export const toOpenAIResponsesRequest =
   (options: OpenAIResponsesOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ChatRequest): AdapterResult<OpenAIResponsesBody> =>
+  (request: ModelRequest): AdapterResult<OpenAIResponsesBody> =>
     writeRequest('openai', request, toOpenAIResponses(options)(request.messages), ({ history, own, notes }) =>
       withOpenAICacheKey(options.cache, { ...writeEnvelope('responses', request, own, notes), ...history, ...stringInput(request, history) }),
     )
@@ -239,7 +239,7 @@ export const toOpenAIResponsesRequest =
  * A request read with a string `input` goes back with it while its history is still that one user
  * message (after the instructions).
  */
-const stringInput = (request: ChatRequest, history: OpenAIResponsesRequest): { readonly input?: string } => {
+const stringInput = (request: ModelRequest, history: OpenAIResponsesRequest): { readonly input?: string } => {
   const users = request.messages.filter((m) => !isInstructions(m))
   const only = users[0]
   const item = history.input[0]
@@ -273,7 +273,7 @@ export type OpenAIResponsesBody = Obj & { readonly input: string | OpenAIRespons
 export type OpenAIChatBody = Obj & OpenAIChatRequest
 
 /**
- * Converts a `ChatRequest` to a whole Chat Completions request body: `toOpenAIChat` for the
+ * Converts a `ModelRequest` to a whole Chat Completions request body: `toOpenAIChat` for the
  * history, then the model, tools, tool choice, settings (`topK` is noted as `setting_dropped`) and
  * OpenAI's own fields, and the `cache` hints' key as `prompt_cache_key`, as `toOpenAIResponsesRequest` does.
  *
@@ -289,7 +289,7 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
  */
 export const toOpenAIChatRequest =
   (options: OpenAIChatOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ChatRequest): AdapterResult<OpenAIChatBody> =>
+  (request: ModelRequest): AdapterResult<OpenAIChatBody> =>
     writeRequest('openai', request, toOpenAIChat(options)(request.messages), ({ history, own, notes }) =>
       withOpenAICacheKey(options.cache, { ...writeEnvelope('chat', request, own, notes), ...history }),
     )

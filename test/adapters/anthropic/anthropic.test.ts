@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fromAnthropic, fromAnthropicMessage } from '../../../src/adapters/anthropic/messages-from.ts'
 import { toAnthropic } from '../../../src/adapters/anthropic/messages.ts'
-import type { AdapterError } from '../../../src/adapters/types.ts'
+import type { AdapterFailure } from '../../../src/adapters/types.ts'
 import { call, left, msg, result, right, text, withoutIds } from '../support.ts'
 import * as fx from '../fixtures/anthropic.ts'
 import { deepFreeze } from '../../support/arbitraries.ts'
@@ -17,7 +17,7 @@ describe('toAnthropic', () => {
       msg('tool', [result('c1', '18C', { name: 'weather' })]),
       msg('tool', [result('c2', 'x')]),
     ])
-    const bad = left(toAnthropic()(h)) as Extract<AdapterError, { kind: 'invalid_tool_pairs' }>
+    const bad = left(toAnthropic()(h)) as Extract<AdapterFailure, { kind: 'invalid_tool_pairs' }>
     expect(bad.kind).toBe('invalid_tool_pairs')
     expect(bad.issues.map((i) => i.kind)).toEqual(['orphan_result'])
     const { request, report } = right(toAnthropic({ repair: 'repair' })(h))

@@ -9,7 +9,7 @@ import { toAnthropic } from '../../../src/adapters/anthropic/messages.ts'
 import { toGemini } from '../../../src/adapters/gemini/contents.ts'
 import { toOpenAIChat } from '../../../src/adapters/openai/chat.ts'
 import { toOpenAIResponses } from '../../../src/adapters/openai/responses.ts'
-import { type ChatRequest, type ToolChoice, type ToolDefinition } from '../../../src/adapters/request.ts'
+import { type ModelRequest, type ToolChoice, type ToolDefinition } from '../../../src/adapters/request.ts'
 import { type AdapterNote } from '../../../src/adapters/types.ts'
 import { decodeMessages, encodeMessages, type Message, type Messages, textMessage } from '../../../src/message/message.ts'
 import { isCompactionBoundary } from '../../../src/message/part-make.ts'
@@ -212,7 +212,7 @@ describe('request envelopes', () => {
     )
     fc.assert(
       fc.property(requestArb, (extra) => {
-        const request: ChatRequest = { model: 'gpt-5', messages: [textMessage('user', 'Hi')], ...extra }
+        const request: ModelRequest = { model: 'gpt-5', messages: [textMessage('user', 'Hi')], ...extra }
         const { request: body, report } = right(toAnthropicRequest()(request))
         const noted = new Set(report.notes.flatMap((n) => (n.kind === 'setting_dropped' ? [n.setting] : n.kind === 'tool_dropped' ? [`tool:${n.name}`] : [])))
         const s = request.settings ?? {}

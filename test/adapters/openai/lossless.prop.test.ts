@@ -5,7 +5,7 @@ import { toOpenAIChat } from '../../../src/adapters/openai/chat.ts'
 import { fromOpenAIChatRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../../src/adapters/openai/request.ts'
 import { fromOpenAIResponses } from '../../../src/adapters/openai/responses-from.ts'
 import { toOpenAIResponses } from '../../../src/adapters/openai/responses.ts'
-import { type ChatRequest } from '../../../src/adapters/request.ts'
+import { type ModelRequest } from '../../../src/adapters/request.ts'
 import { type AdapterNote } from '../../../src/adapters/types.ts'
 import { textMessage } from '../../../src/message/message.ts'
 import { uncovered } from './facts.ts'
@@ -195,7 +195,7 @@ describe('a request from another provider', () => {
   it('carries each setting and tool or names it in a note', () => {
     fc.assert(
       fc.property(request, fc.constantFrom('responses', 'chat'), ({ settings: s, extras, provider, tools }, api) => {
-        const r: ChatRequest = {
+        const r: ModelRequest = {
           messages: [textMessage('user', 'Hi')],
           settings: s,
           tools: tools.map((t) =>

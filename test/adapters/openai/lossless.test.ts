@@ -6,7 +6,7 @@ import { toOpenAIChat } from '../../../src/adapters/openai/chat.ts'
 import { fromOpenAIChatRequest, fromOpenAIResponsesRequest, toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../../src/adapters/openai/request.ts'
 import { fromOpenAIResponse, fromOpenAIResponses } from '../../../src/adapters/openai/responses-from.ts'
 import { toOpenAIResponses } from '../../../src/adapters/openai/responses.ts'
-import { type ChatRequest } from '../../../src/adapters/request.ts'
+import { type ModelRequest } from '../../../src/adapters/request.ts'
 import { checkRequest } from '../../../src/adapters/rules.ts'
 import { openAIResponsesStream } from '../../../src/adapters/openai/responses-stream.ts'
 import { makeBuilderState } from '../../../src/builder/state.ts'
@@ -186,7 +186,7 @@ describe('request envelopes', () => {
   })
 
   it('a request from another provider keeps its function tools and notes what OpenAI cannot take', () => {
-    const request: ChatRequest = {
+    const request: ModelRequest = {
       model: 'claude-sonnet-4-5',
       messages: [textMessage('system', 'Be brief.'), textMessage('user', 'Hi')],
       tools: [

@@ -4,7 +4,7 @@ import * as E from 'fp-ts/Either'
 import { createIdGenerator, jsonSchema, simulateReadableStream, stepCountIs, streamText, tool, type UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { createChatStore } from 'chatfold/store'
-import { formatAdapterError, toModelMessages } from 'chatfold/adapters'
+import { formatAdapterFailure, toModelMessages } from 'chatfold/adapters'
 import { forLLM } from 'chatfold/history'
 import { sinceCompaction, uiMessageStore } from 'chatfold/ai-sdk'
 
@@ -40,7 +40,7 @@ const chat = uiMessageStore({ store: createChatStore(), conversationId: 'support
 const messages: UIMessage[] = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Weather in Paris?' }] }]
 await chat.save(messages)
 const request = toModelMessages()(forLLM(sinceCompaction(await chat.loadHistory())))
-if (E.isLeft(request)) throw new Error(formatAdapterError(request.left))
+if (E.isLeft(request)) throw new Error(formatAdapterFailure(request.left))
 const result = streamText({ model, ...request.right.request, tools: { weather }, stopWhen: stepCountIs(2) })
 const errors: unknown[] = []
 const response = result.toUIMessageStreamResponse({

@@ -13,7 +13,7 @@ process.on('message', (m: { readonly type: 'go'; readonly dir: string } | { read
       process.send?.({ type: 'took', took: 'release' in lock })
     } catch (e) {
       lock = undefined
-      process.send?.({ type: 'took', took: false, why: e instanceof Error ? e.message : String(e), kind: (e as { kind?: unknown }).kind })
+      process.send?.({ type: 'took', took: false, why: e instanceof Error ? e.message : String(e), code: (e as { code?: unknown }).code })
     }
   } else if (m.type === 'end') {
     const held = lock !== undefined && 'release' in lock ? lock : undefined

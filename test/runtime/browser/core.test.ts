@@ -3,7 +3,7 @@
  * run unchanged in Chromium (Web-standard APIs only).
  */
 import { describe, expect, it } from 'vitest'
-import { importJSONL, toJSONL } from '../../../src/history/codec.ts'
+import { fromJSONL, toJSONL } from '../../../src/history/codec.ts'
 import { textContent } from '../../../src/message/accessors.ts'
 import { makeMessage, textMessage } from '../../../src/message/message.ts'
 import { image, text, toolCall } from '../../../src/message/part-make.ts'
@@ -23,7 +23,7 @@ describe('core in the browser', () => {
       }),
       makeMessage({ role: 'user', parts: [image({ data: new Uint8Array([137, 80, 78, 71, 0, 255]), mediaType: 'image/png' })] }),
     ]
-    const back = importJSONL(toJSONL(history))
+    const back = fromJSONL(toJSONL(history))
     expect(back._tag).toBe('Right')
     if (back._tag !== 'Right') return
     expect(back.right).toEqual(history)
