@@ -1,11 +1,13 @@
 /**
  * Scheduling helpers of the engine: yielding to the event loop between slices of work, sizing
- * messages for sliced transfers. Private to the engine.
+ * messages for sliced transfers (the explorer in web/ uses them too).
  *
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import type { Item } from './operations.ts'
+import type { Items } from './operations.ts'
+
+type Item = Items[keyof Items]
 
 // --- yielding ---
 

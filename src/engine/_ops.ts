@@ -20,8 +20,8 @@ import { contextTokens } from '../tokens/usage.ts'
 import { underReadRatio } from '../tokens/usage-ratio.ts'
 import { compact as compactWith, type CompactResult } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import type { HistoryAnswer, HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
-import { admit } from './admit.ts'
+import type { HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
+import { admit } from './_admit.ts'
 import type {
   EngineCompactOptions,
   EnginePruneOptions,
@@ -263,7 +263,7 @@ export const windowError = (contextWindow: unknown): TypeError => new TypeError(
 
 /** The operations on a history, given it decoded and (for those that count) its counts. */
 export const historyHandlers: {
-  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<HistoryAnswer<K>>
+  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
   pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),

@@ -14,13 +14,13 @@
  *
  * @module
  */
-import { type Remote, wrap } from 'comlink'
+import { wrap } from 'comlink'
 import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { type TokenBreakdown, tokenBreakdown } from '../tokens/message-tokens.ts'
-import { admit } from './admit.ts'
-import type { EngineService } from './protocol.ts'
+import { admit } from './_admit.ts'
+import type { CountingCalls, EngineService } from './operations.ts'
 import { abortReason } from '../internal/abort.ts'
 import { BACKLOG, COUNTER_DEPTH } from './schedule.ts'
 import { noop } from '../internal/function.ts'
@@ -103,7 +103,7 @@ type Queued = CountJob & { readonly resolve: (c: Counted) => void; readonly reje
 
 /** A lane that counts: this thread (no `remote`), or a counting worker once it has answered its warm-up. */
 type Lane = {
-  readonly remote?: Remote<EngineService>
+  readonly remote?: CountingCalls
   /** Slices given to the lane and not answered yet. */
   busy: number
   ready: boolean
@@ -131,13 +131,13 @@ export const createCountPool = () => {
     return { messages, tokens: counts.total }
   }
 
-  const countThere = async (lane: Lane, remote: Remote<EngineService>, job: CountJob): Promise<Counted> => {
+  const countThere = async (lane: Lane, remote: CountingCalls, job: CountJob): Promise<Counted> => {
     const { messages } = await admit(job.input, { signal: job.signal, offset: job.offset })
     let drop: (e: unknown) => void = noop
     const answer = await new Promise<Float64Array>((resolve, reject) => {
       drop = reject
       lane.drops.add(drop)
-      remote.count({ encoding: job.encoding, messages }).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
+      remote.count(job.encoding, messages).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
     }).finally(() => {
       lane.drops.delete(drop)
     })
@@ -209,10 +209,10 @@ export const createCountPool = () => {
      */
     add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
       for (const port of ports) {
-        const remote = wrap<EngineService>(port)
+        const remote: CountingCalls = wrap<EngineService>(port).counting
         const lane: Lane = { remote, busy: 0, ready: false, drops: new Set(), dead: false }
         counters.push(lane)
-        void remote.count({ encoding, messages: [] }).then(
+        void remote.count(encoding, []).then(
           () => {
             lane.ready = true
             pump()
