@@ -224,18 +224,12 @@ export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
  * The version of the service protocol, answered by `ping`, the first round trip of a worker: it
  * tells a worker that loaded from one that never answers (`load` after `startTimeout`, `crashed`
  * after it), and a worker file emitted from another release of chatfold from this one.
- *
- * @since 0.1.0
- * @category engine
  */
 export const ENGINE_PROTOCOL = 7
 
 /**
  * A progress callback as the service receives it: a plain function inline, a Comlink proxy
  * (whose calls return promises) in a worker.
- *
- * @since 0.1.0
- * @category engine
  */
 export type ProgressCallback = (progress: EngineProgress) => unknown
 
@@ -243,9 +237,6 @@ export type ProgressCallback = (progress: EngineProgress) => unknown
  * A piece of a list too large for one send, in either direction: messages sent ahead of the call
  * that takes them, or the rest of a list an answer carries. `at` is where its items start in the
  * list, `length` the whole list's.
- *
- * @since 0.1.0
- * @category engine
  */
 export type Chunk<A> = { readonly at: number; readonly items: ReadonlyArray<A>; readonly length: number }
 
@@ -255,12 +246,7 @@ type Chunked<R, S> = S extends 'all'
     ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Chunk<I> : never }
     : R
 
-/**
- * An operation's result as the service answers it: the list named by `sliced` comes as its first chunk.
- *
- * @since 0.1.0
- * @category engine
- */
+/** An operation's result as the service answers it: the list named by `sliced` comes as its first chunk. */
 export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Chunked<ResultOf<D>, S> : ResultOf<D>
 
 /** What a caller's options may carry that stays on the caller's side: the signal, callbacks, the summariser and its timeout. */
@@ -271,45 +257,24 @@ export type CallerSide = {
   readonly timeout?: number
 }
 
-/**
- * The options that cross to the service: the caller's, without what stays on the caller's side.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The options that cross to the service: the caller's, without what stays on the caller's side. */
 export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 
-/**
- * A resident session as the service knows it: its id and the handle its `open` answered.
- *
- * @since 0.1.0
- * @category engine
- */
+/** A resident session as the service knows it: its id and the handle its `open` answered. */
 export type SessionRef = { readonly id: string; readonly handle: number }
 
 /**
  * What every call carries: its id, by which `cancel` reaches it and its chunks are kept (what a
  * Comlink call has no handle for), and how many bytes a chunk of its answer may hold.
- *
- * @since 0.1.0
- * @category engine
  */
 export type CallHeader = { readonly callId: number; readonly maxBytes: number }
 
-/**
- * The messages a call takes: sent with it, or (`chunked`) in chunks sent ahead under its id.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The messages a call takes: sent with it, or (`chunked`) in chunks sent ahead under its id. */
 export type Carried = { readonly messages?: Messages; readonly chunked?: true }
 
 /**
  * Starts a resident session (replacing one of the same id) with the messages carried, or with the
  * history saved in `file` (a Blob, or the bytes of one the runtime cannot send to a worker).
- *
- * @since 0.1.0
- * @category engine
  */
 export type OpenRequest = CallHeader & Carried & {
   readonly id: string
@@ -330,49 +295,28 @@ export type HistoryCall<K extends HistoryOperation> = Call<CallHeader & { readon
 /** A call of an operation on a resident session. */
 export type SessionCall<K extends SessionOperation> = Call<CallHeader & Carried & { readonly session: SessionRef; readonly options: WireOptions<Session[K]> }, AnswerOf<Session[K]>>
 
-/**
- * The service's methods on a history, one per operation.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The service's methods on a history, one per operation. */
 export type HistoryCalls = { readonly [K in HistoryOperation]: HistoryCall<K> }
 
-/**
- * The service's methods on a resident session, one per operation.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The service's methods on a resident session, one per operation. */
 export type SessionCalls = { readonly [K in SessionOperation]: SessionCall<K> }
 
 /** The item types of the lists that travel in chunks, by kind. */
 export type Items = { readonly message: Message; readonly change: MessageChange; readonly breakdown: TokenBreakdown }
 
-/**
- * The reads of the rest of an answer's list, one per kind of item: each answers the next chunk.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The reads of the rest of an answer's list, one per kind of item: each answers the next chunk. */
 export type ReadCalls = { readonly [T in keyof Items]: (callId: number) => Promise<Chunk<Items[T]>> }
 
 /**
  * The chunk channel, both ways: `put` sends a chunk of a call's messages ahead of the call (decoded
  * and counted as it arrives); `read` answers the next chunk of the list a call answered. Reading the
  * last chunk of a session change's answer commits it.
- *
- * @since 0.1.0
- * @category engine
  */
 export type ChunkCalls<R = ReadCalls> = { readonly put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => Promise<void>; readonly read: R }
 
 /**
  * The counting pool's methods: a counting worker counts (`count`) for the service that holds the
  * sessions, which it is connected to by `serve`; that service `use`s it, and `drop`s one that failed.
- *
- * @since 0.1.0
- * @category engine
  */
 export type CountingCalls = {
   /** Counts messages: their breakdowns packed four numbers per message (total, content, thinking, tools). */
@@ -390,9 +334,6 @@ export type CountingCalls = {
  * A call that changes a session commits when its answer is sent, or, when the answer carries a list
  * in chunks, when its last chunk is read; `cancel` aborts a running call and undoes one whose
  * chunks are still unread.
- *
- * @since 0.1.0
- * @category engine
  */
 export type EngineService = {
   /** Answers `ENGINE_PROTOCOL`. */
@@ -409,12 +350,7 @@ export type EngineService = {
   readonly counting: Group<CountingCalls>
 }
 
-/**
- * The service as the client calls it: the same methods, in this thread or through Comlink.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The service as the client calls it: the same methods, in this thread or through Comlink. */
 export type ServicePort = {
   readonly ping: () => Promise<number>
   readonly cancel: (callId: number) => Promise<void>
