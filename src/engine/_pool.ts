@@ -1,5 +1,5 @@
 /**
- * Counting on more than one core. The service that holds the sessions counts the slices staged for
+ * Counting on more than one core. The service that holds the sessions counts the chunks sent ahead for
  * them on its own thread and on counting workers: other instances of the engine worker, reached
  * through message ports the client connected. Whichever has room takes the next slice, so a counter
  * that is still starting (or slow) holds nothing up; a counter holds two (`COUNTER_DEPTH`), the one
@@ -80,7 +80,7 @@ const remember = (counter: Counter, ms: Messages, packed: Float64Array): number 
 
 // --- the pool ---
 
-/** A staged slice, decoded and counted. */
+/** A chunk, decoded and counted. */
 export type Counted = { readonly messages: Messages; readonly tokens: number }
 
 /** A slice to decode and count: the input as it arrived, and where it starts in its batch (for the paths of issues). */
@@ -116,7 +116,7 @@ type Lane = {
 class CounterFailed extends Error {}
 
 /**
- * A counting pool: this thread alone until `add` connects counters. `count` decodes a staged slice
+ * A counting pool: this thread alone until `add` connects counters. `count` decodes a chunk
  * (rejecting bad input by path, as everywhere in the engine) and counts it on the first free lane.
  */
 export const createCountPool = () => {
@@ -196,7 +196,7 @@ export const createCountPool = () => {
   }
 
   return {
-    /** Decodes and counts a staged slice on the first free lane. */
+    /** Decodes and counts a chunk on the first free lane. */
     count: (job: CountJob): Promise<Counted> =>
       new Promise<Counted>((resolve, reject) => {
         queue.push({ ...job, resolve, reject })
