@@ -1,42 +1,42 @@
 /**
  * `createEngine`: the engine API, the same whether the work runs in a Web Worker, in a host you
- * provide (a `worker_threads` worker from `chatfold/node`, a test channel), or inline. The client
- * side owns what must never go wrong on the main thread: failures reject every pending and later
- * call (never a promise that hangs), every call can be aborted, histories cross in slices small
- * enough not to block a frame, and resident sessions are addressed by handle.
+ * provide (a `worker_threads` worker from `chatfold/node`, a test channel), or inline. Each method
+ * is one call of the service, its messages sent ahead in chunks when they are too large for one
+ * send and the rest of a list it answers read in chunks, so that no send blocks a frame.
  *
  * @module
  */
 import { proxy, transfer } from 'comlink'
-import type { Messages } from '../message/message.ts'
+import type { Message, Messages } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
-import { type Connection, connections, type Items, type Port, resolveMode } from './connection.ts'
-import { windowError } from './ops.ts'
+import { type Connection, connections, resolveMode } from './_connection.ts'
+import { windowError } from './_ops.ts'
 import {
+  type AnswerOf,
   type CallerSide,
   type CallOf,
-  type HistoryAnswer,
+  type Carried,
+  type Chunk,
   type HistoryMethods,
   type HistoryOperation,
+  type Items,
   OPERATIONS,
   type OperationFeatures,
   type Operations,
-  type SessionAnswer,
+  type ProgressCallback,
+  type ResultOf,
+  type ServicePort,
   type SessionMethods,
   type SessionOperation,
   type SessionRef,
-  type Slice,
 } from './operations.ts'
-import type { OpenRequest, ProgressCallback } from './protocol.ts'
 import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
-import { historyFile, portableFile } from './file.ts'
+import { historyFile, portableFile } from './_file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
-
-// --- the engine ---
 
 type History = Operations['history']
 type Session = Operations['session']
@@ -50,10 +50,10 @@ const wire = <O extends CallerSide>(o: O): Omit<O, keyof CallerSide> => {
   return rest
 }
 
-/** Reads the rest of a list answered in slices, of the kind given: answers the whole list. */
-type Read = <T extends keyof Items>(kind: T, first: Slice<Items[T]>) => Promise<ReadonlyArray<Items[T]>>
+/** Reads the rest of a list answered in chunks, of the kind given: answers the whole list. */
+type Read = <T extends keyof Items>(kind: T, first: Chunk<Items[T]>) => Promise<ReadonlyArray<Items[T]>>
 
-/** An answer taken as it came: what an operation that answers no list in slices gives its caller. */
+/** An answer taken as it came: what an operation that answers no list in chunks gives its caller. */
 const same = <A>(answer: A): A => answer
 
 /** The longest timer `setTimeout` keeps (longer ones fire at once). */
@@ -119,9 +119,9 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
   const remote = mode === 'worker'
   const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()))
-  const inFlightSlices = slicesInFlight(workers)
+  const inFlightChunks = slicesInFlight(workers)
   let disposed: EngineError | undefined
-  let batchIds = 0
+  let callIds = 0
 
   const { call, connect, fail, startCounters } = connections({
     remote,
@@ -135,14 +135,13 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   /**
    * Starts the counting workers (once per connection) with the first call that loads a tokenizer's
    * tables: the engine's worker loads them then too, so the counters load theirs on the other cores
-   * at the same time, and are ready for the first large history. The heuristic needs no tables and
-   * is cheaper than a copy to another worker, so an engine that only uses it starts none.
+   * at the same time. The heuristic needs no tables and is cheaper than a copy to another worker.
    */
   const pool = (c: Connection, counting: EncodingName): void => {
     if (remote && workers > 1 && counting !== 'heuristic') startCounters(c, workers - 1, counting)
   }
 
-  /** How many bytes a list sent back may carry per slice: as much as a send (all of it inline). */
+  /** How many bytes a chunk may carry: as much as a send (all of it inline). */
   const maxBytes = (): number => (remote ? slices.size() : Infinity)
 
   /** A callback that can cross to the service: proxied in worker mode, as it is inline. `proxy` marks the function it is given: give it one made for the call. */
@@ -158,106 +157,80 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     ]
   }
 
-  /** The whole of a list the service answered in slices: the first slice, then the rest, read one by one. */
-  const collect = async <T extends keyof Items>(c: Connection, kind: T, first: Slice<Items[T]>, signal: AbortSignal | undefined): Promise<ReadonlyArray<Items[T]>> => {
-    if (first.next === undefined) return first.items
-    const out: Array<Items[T]> = [...first.items]
-    let from: number | undefined = first.next
-    try {
-      while (from !== undefined) {
-        const at: number = from
-        const slice = await call(c, signal, (port, callId) => port.read[kind]({ callId, list: first.list, from: at, maxBytes: maxBytes() }))
-        for (const m of slice.items) out.push(m)
-        from = slice.next
-      }
-    } catch (e) {
-      void c.port?.service.release({ list: first.list }).catch(noop)
-      throw e
-    }
-    return out
-  }
-
   /**
-   * Performs a call: its request, then what `receive` makes of the answer (the rest of a list it
-   * answers in slices), then, for one that changes a session (`writes`), its commit; or, when
-   * anything after the answer fails or the signal aborts, its undoing, so that a rejected call has
-   * changed nothing.
+   * Sends a call's messages ahead of it in chunks (worker mode), a few in flight, yielding between
+   * sends. Answers what the call itself carries: all the messages when they fit in one send (or
+   * inline), else word that they came in chunks.
    */
-  const perform = async <A, R>(
-    c: Connection,
-    writes: boolean,
-    signal: AbortSignal | undefined,
-    send: (port: Port, callId: number) => Promise<A>,
-    receive: (answer: A, read: Read) => R | Promise<R>,
-  ): Promise<R> => {
-    let id = 0
-    const answer = await call(c, signal, (port, callId) => {
-      id = callId
-      return send(port, callId)
-    })
-    try {
-      const result = await receive(answer, (kind, first) => collect(c, kind, first, signal))
-      throwIfAborted(signal)
-      if (writes) void c.port?.service.commit(id).catch(noop)
-      return result
-    } catch (e) {
-      if (writes) void c.port?.service.cancel(id).catch(noop)
-      throw e
-    }
-  }
-
-  /**
-   * Sends messages ahead of the call that takes them, in slices (worker mode), a few in flight,
-   * yielding between sends. Answers what the call itself carries: all the messages when they fit in
-   * one send (or inline), else the batch they were staged under.
-   */
-  const stage = async (
-    c: Connection,
-    encoding: EncodingName,
-    ms: Messages,
-    signal: AbortSignal | undefined,
-    onProgress: ((p: EngineProgress) => void) | undefined,
-  ): Promise<{ readonly messages: Messages } | { readonly staged: number }> => {
+  const put = async (c: Connection, callId: number, encoding: EncodingName, ms: Messages, signal: AbortSignal | undefined, onProgress?: (p: EngineProgress) => void): Promise<Carried> => {
     if (!remote || ms.length === 0) return { messages: ms }
-    const batch = ++batchIds
-    // slices in flight, whichever lane counts them: a new one is sent as soon as any is done
     const inFlight = new Set<Promise<void>>()
     let at = 0
     let done = 0
     let sent = 0
-    // Near the end, slices shrink to a share of what is left (judged by the bytes per message so
-    // far), so that the lanes finish together rather than one counting a full slice while the others wait.
-    const size = (): number => (at === 0 ? slices.size() : Math.min(slices.size(), Math.max(TAIL_SLICE, ((sent / at) * (ms.length - at)) / inFlightSlices)))
-    try {
-      for (const { messages: slice, bytes } of slicesOf(ms, size)) {
-        if (at === 0 && slice.length === ms.length) return { messages: ms }
-        const from = at
-        at += slice.length
-        sent += bytes
-        const t0 = now()
-        const staged = call(c, signal, (port, callId) => port.service.stage({ callId, batch, at: from, encoding, messages: slice }))
-        // the structured clone of a send happens now, on this thread
-        slices.observe(bytes, now() - t0)
-        const p: Promise<void> = staged.then(() => {
-          inFlight.delete(p)
-          done += slice.length
-          onProgress?.({ phase: 'open', done, total: ms.length })
-        })
-        p.catch(noop)
-        inFlight.add(p)
-        if (inFlight.size >= inFlightSlices) await Promise.race(inFlight)
-        else await yieldToEventLoop()
-      }
-      await Promise.all(inFlight)
-    } catch (e) {
-      void c.port?.service.release({ batch }).catch(noop)
-      throw e
+    // Near the end, chunks shrink to a share of what is left (judged by the bytes per message so
+    // far), so that the lanes finish together rather than one counting a full chunk while the others wait.
+    const size = (): number => (at === 0 ? slices.size() : Math.min(slices.size(), Math.max(TAIL_SLICE, ((sent / at) * (ms.length - at)) / inFlightChunks)))
+    for (const { messages: items, bytes } of slicesOf(ms, size)) {
+      if (at === 0 && items.length === ms.length) return { messages: ms }
+      const chunk: Chunk<Message> = { at, items, length: ms.length }
+      at += items.length
+      sent += bytes
+      const t0 = now()
+      const p: Promise<void> = call(c, callId, signal, 'at once', (port) => port.chunks.put(callId, encoding, chunk))
+      // the structured clone of a send happens now, on this thread
+      slices.observe(bytes, now() - t0)
+      const counted = p.then(() => {
+        inFlight.delete(counted)
+        done += items.length
+        onProgress?.({ phase: 'open', done, total: ms.length })
+      })
+      counted.catch(noop)
+      inFlight.add(counted)
+      if (inFlight.size >= inFlightChunks) await Promise.race(inFlight)
+      else await yieldToEventLoop()
     }
-    return { staged: batch }
+    await Promise.all(inFlight)
+    return { chunked: true }
   }
 
-  /** Performs an operation on a history. */
-  const history = <K extends HistoryOperation>(op: K, messages: Messages, o: CallOf<History[K]>): Promise<HistoryAnswer<K>> => {
+  /**
+   * Performs a call: sends its messages (`messages`, in chunks when large), its request, then has
+   * `receive` make the result of the answer, reading the rest of a list it answers in chunks. A
+   * call that changes a session takes the answer the service gave even when aborted meanwhile (the
+   * change is made); one that fails before is cancelled, which undoes a change whose chunks were unread.
+   */
+  const perform = async <A, R>(
+    c: Connection,
+    declared: OperationFeatures,
+    signal: AbortSignal | undefined,
+    messages: { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void } | undefined,
+    send: (port: ServicePort, callId: number, carried: Carried) => Promise<A>,
+    receive: (answer: A, read: Read) => R | Promise<R>,
+  ): Promise<R> => {
+    const callId = ++callIds
+    const onAbort = declared.writes === true ? 'answer' : 'at once'
+    const read: Read = async (kind, first) => {
+      if (first.items.length === first.length) return first.items
+      const out: Array<Items[typeof kind]> = [...first.items]
+      while (out.length < first.length) {
+        throwIfAborted(signal)
+        const chunk = await call(c, callId, signal, onAbort, (port) => port.chunks.read[kind](callId))
+        for (const item of chunk.items) out.push(item)
+      }
+      return out
+    }
+    try {
+      const carried = messages === undefined ? {} : await put(c, callId, messages.encoding, messages.messages, signal, messages.onProgress)
+      const answer = await call(c, callId, signal, onAbort, (port) => send(port, callId, carried))
+      return await receive(answer, read)
+    } catch (e) {
+      if (c.failure === undefined) void c.port?.cancel(callId).catch(noop)
+      throw e
+    }
+  }
+
+  const history = <K extends HistoryOperation>(op: K, messages: Messages, o: CallOf<History[K]>): Promise<ResultOf<History[K]>> => {
     const declared: OperationFeatures = OPERATIONS.history[op]
     const loose: Loose = o
     const c = current
@@ -266,13 +239,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     return timed(declared, loose, (signal) =>
       perform(
         c,
-        false,
+        declared,
         signal,
+        undefined,
         (port, callId) =>
-          port.history[op](
-            { op, callId, messages, options: declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o), maxBytes: maxBytes() },
-            ...callbacks(declared, loose, signal),
-          ),
+          port.history[op]({ callId, messages, options: declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o), maxBytes: maxBytes() }, ...callbacks(declared, loose, signal)),
         same,
       ),
     )
@@ -286,16 +257,6 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     compact: (messages, o = {}) => history('compact', messages, o),
   }
 
-  /** Opens a session on the service with what `carried` holds (messages, staged ones, or a file); answers its handle once committed. */
-  const start = (
-    c: Connection,
-    id: string,
-    sessionEncoding: EncodingName,
-    carried: Pick<OpenRequest, 'messages' | 'staged' | 'file' | 'tornTail'>,
-    signal: AbortSignal | undefined,
-    progress: ProgressCallback | undefined,
-  ): Promise<number> => perform(c, true, signal, (port, callId) => port.service.open({ callId, id, encoding: sessionEncoding, ...carried }, progress), same)
-
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
     const { id } = ref
     let closed = false
@@ -308,7 +269,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     let sent: Promise<void> = Promise.resolve()
 
     /** Performs an operation on the session, after the calls made on it before; `receive` makes the answer the result. */
-    const session = <K extends SessionOperation, R>(op: K, o: CallOf<Session[K]>, receive: (answer: SessionAnswer<K>, read: Read) => R | Promise<R>, messages?: Messages): Promise<R> => {
+    const session = <K extends SessionOperation, R>(op: K, o: CallOf<Session[K]>, receive: (answer: AnswerOf<Session[K]>, read: Read) => R | Promise<R>, messages?: Messages): Promise<R> => {
       const e = check()
       if (e !== undefined) return Promise.reject(e)
       const declared: OperationFeatures = OPERATIONS.session[op]
@@ -319,13 +280,19 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       return timed(declared, loose, async (signal) => {
         try {
           await before
-          const carried = messages === undefined ? {} : await stage(c, sessionEncoding, messages, signal, undefined)
-          const send = (port: Port, callId: number): Promise<SessionAnswer<K>> => {
-            const p = port.session[op]({ op, callId, session: ref, options: wire(o), maxBytes: maxBytes(), ...carried }, ...callbacks(declared, loose, signal))
-            markSent()
-            return p
-          }
-          return await perform(c, declared.writes === true, signal, send, receive)
+          const carrying = messages === undefined ? undefined : { encoding: sessionEncoding, messages }
+          return await perform(
+            c,
+            declared,
+            signal,
+            carrying,
+            (port, callId, carried) => {
+              const p = port.session[op]({ callId, session: ref, options: wire(o), maxBytes: maxBytes(), ...carried }, ...callbacks(declared, loose, signal))
+              markSent()
+              return p
+            },
+            receive,
+          )
         } finally {
           markSent()
         }
@@ -351,9 +318,41 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         if (closed) return
         closed = true
         if (current !== c || disposed !== undefined || c.failure !== undefined) return
-        await call(c, o.signal, (port) => port.service.close(ref).then(noop))
+        await call(c, 0, o.signal, 'at once', (port) => port.close(ref).then(noop))
       },
     }
+  }
+
+  /** Opens a session on the service with `messages` or a `file`; answers it once the service has. */
+  const open = async (
+    id: string,
+    sessionEncoding: EncodingName,
+    o: { readonly signal?: AbortSignal | undefined; readonly onProgress?: ((p: EngineProgress) => void) | undefined; readonly tornTail?: 'drop' | 'fail' | undefined },
+    carrying: { readonly messages: Messages } | { readonly file: Blob | ArrayBuffer },
+  ): Promise<EngineSession> => {
+    const c = current
+    pool(c, sessionEncoding)
+    const { onProgress } = o
+    // in worker mode, chunks report an open's progress as they are counted; a file's is reported by the service
+    const progress = onProgress === undefined || (remote && 'messages' in carrying) ? undefined : callback<ProgressCallback>((p) => onProgress(p))
+    const messages = 'messages' in carrying ? { encoding: sessionEncoding, messages: carrying.messages, ...(onProgress === undefined ? {} : { onProgress }) } : undefined
+    let chunked = false
+    const handle = await perform(
+      c,
+      { writes: true },
+      o.signal,
+      messages,
+      (port, callId, carried) => {
+        chunked = carried.chunked === true
+        return port.open(
+          { callId, id, encoding: sessionEncoding, maxBytes: maxBytes(), ...carried, ...('file' in carrying ? { file: carrying.file } : {}), ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }) },
+          progress,
+        )
+      },
+      same,
+    )
+    if (remote && !chunked && 'messages' in carrying) onProgress?.({ phase: 'open', done: carrying.messages.length, total: carrying.messages.length })
+    return makeSession(c, { id, handle }, sessionEncoding)
   }
 
   return {
@@ -363,30 +362,15 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       const c = current
       if (disposed !== undefined) return Promise.reject(disposed)
       if (o.signal === undefined) return c.started
-      return call(c, o.signal, () => c.started)
+      return call(c, 0, o.signal, 'at once', () => c.started)
     },
     ...historyMethods,
-    open: async (id, messages, o = {}) => {
-      const c = current
-      const sessionEncoding = o.encoding ?? encoding
-      pool(c, sessionEncoding)
-      const carried = await stage(c, sessionEncoding, messages, o.signal, o.onProgress)
-      const progress = remote || o.onProgress === undefined ? undefined : o.onProgress
-      const handle = await start(c, id, sessionEncoding, carried, o.signal, progress)
-      if (remote && 'messages' in carried) o.onProgress?.({ phase: 'open', done: messages.length, total: messages.length })
-      return makeSession(c, { id, handle }, sessionEncoding)
-    },
+    open: (id, messages, o = {}) => open(id, o.encoding ?? encoding, o, { messages }),
     openFile: async (id, file, o = {}) => {
-      const c = current
       const blob = historyFile(file)
-      const sessionEncoding = o.encoding ?? encoding
-      pool(c, sessionEncoding)
       const sent = remote ? await portableFile(blob) : blob
       throwIfAborted(o.signal)
-      const carried = { file: sent instanceof ArrayBuffer ? transfer(sent, [sent]) : sent, ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }) }
-      const { onProgress } = o
-      const handle = await start(c, id, sessionEncoding, carried, o.signal, onProgress === undefined ? undefined : callback<ProgressCallback>((p) => onProgress(p)))
-      return makeSession(c, { id, handle }, sessionEncoding)
+      return open(id, o.encoding ?? encoding, o, { file: sent instanceof ArrayBuffer ? transfer(sent, [sent]) : sent })
     },
     restart: () => {
       if (disposed !== undefined) return Promise.reject(disposed)

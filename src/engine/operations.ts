@@ -1,14 +1,14 @@
 /**
- * Every engine operation, declared once: its name, its options, its result, and how it travels
- * (whether it reports progress, calls a summariser, takes an encoding, changes a resident session,
- * answers a list in slices). The public API (`Engine`, `EngineSession`), the service protocol, the
- * client and the service are all derived from this one table: its types are mapped over the
- * operations, and what the client and the service do per operation is listed in tables of those
- * types, so that an operation added here and missing there does not compile.
+ * Every engine operation, declared once, and the service protocol derived from it: the public
+ * API (`Engine`, `EngineSession`) and the service's type (what a worker exposes and the client
+ * wraps once) are mapped over this one table, so that an operation added here and missing in the
+ * client or the service does not compile.
  *
  * @module
  */
+import type { ProxyMarked } from 'comlink'
 import type { Message, Messages } from '../message/message.ts'
+import type { EncodingName } from '../tokenizer/load.ts'
 import type { TokenBreakdown } from '../tokens/message-tokens.ts'
 import type { PruneResult } from '../history/prune-options.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
@@ -24,7 +24,9 @@ import type {
   EnginePruneOptions,
   EngineProgress,
   EngineShouldCompactOptions,
+  MessageChange,
   ProgressOptions,
+  RemoteSummarizer,
   SessionCompactResult,
   SessionPlan,
   SessionPruneResult,
@@ -219,29 +221,33 @@ export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
 // --- derived: the protocol ---
 
 /**
- * One slice of a list the service answers (a session's history, a prune's changes, a compaction's
- * rebuilt history): its items, the list's id, and where the next slice starts (absent on the last
- * one). The rest is read with `read`, so that no single message blocks the receiving thread longer
- * than a send is allowed to.
- *
- * @since 0.1.0
- * @category engine
+ * The version of the service protocol, answered by `ping`, the first round trip of a worker: it
+ * tells a worker that loaded from one that never answers (`load` after `startTimeout`, `crashed`
+ * after it), and a worker file emitted from another release of chatfold from this one.
  */
-export type Slice<A> = { readonly list: number; readonly items: ReadonlyArray<A>; readonly next?: number }
-
-type Sliced<R, S> = S extends 'all'
-  ? R extends ReadonlyArray<infer I> ? Slice<I> : never
-  : S extends keyof R
-    ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Slice<I> : never }
-    : R
+export const ENGINE_PROTOCOL = 7
 
 /**
- * An operation's result as the service answers it: the list named by `sliced` comes as its first slice.
- *
- * @since 0.1.0
- * @category engine
+ * A progress callback as the service receives it: a plain function inline, a Comlink proxy
+ * (whose calls return promises) in a worker.
  */
-export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Sliced<ResultOf<D>, S> : ResultOf<D>
+export type ProgressCallback = (progress: EngineProgress) => unknown
+
+/**
+ * A piece of a list too large for one send, in either direction: messages sent ahead of the call
+ * that takes them, or the rest of a list an answer carries. `at` is where its items start in the
+ * list, `length` the whole list's.
+ */
+export type Chunk<A> = { readonly at: number; readonly items: ReadonlyArray<A>; readonly length: number }
+
+type Chunked<R, S> = S extends 'all'
+  ? R extends ReadonlyArray<infer I> ? Chunk<I> : never
+  : S extends keyof R
+    ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Chunk<I> : never }
+    : R
+
+/** An operation's result as the service answers it: the list named by `sliced` comes as its first chunk. */
+export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Chunked<ResultOf<D>, S> : ResultOf<D>
 
 /** What a caller's options may carry that stays on the caller's side: the signal, callbacks, the summariser and its timeout. */
 export type CallerSide = {
@@ -251,72 +257,107 @@ export type CallerSide = {
   readonly timeout?: number
 }
 
-/**
- * The options that cross to the service: the caller's, without what stays on the caller's side
- * (the signal, callbacks, the summariser and its timeout).
- *
- * @since 0.1.0
- * @category engine
- */
+/** The options that cross to the service: the caller's, without what stays on the caller's side. */
 export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 
-/**
- * A resident session as the service knows it: its id and the handle its `open` answered.
- *
- * @since 0.1.0
- * @category engine
- */
+/** A resident session as the service knows it: its id and the handle its `open` answered. */
 export type SessionRef = { readonly id: string; readonly handle: number }
 
-type Common = {
-  /** By which `cancel` aborts the call, and `commit` confirms a session's change. */
-  readonly callId: number
-  /** How many bytes a sliced answer may carry per slice. */
-  readonly maxBytes: number
+/**
+ * What every call carries: its id, by which `cancel` reaches it and its chunks are kept (what a
+ * Comlink call has no handle for), and how many bytes a chunk of its answer may hold.
+ */
+export type CallHeader = { readonly callId: number; readonly maxBytes: number }
+
+/** The messages a call takes: sent with it, or (`chunked`) in chunks sent ahead under its id. */
+export type Carried = { readonly messages?: Messages; readonly chunked?: true }
+
+/**
+ * Starts a resident session (replacing one of the same id) with the messages carried, or with the
+ * history saved in `file` (a Blob, or the bytes of one the runtime cannot send to a worker).
+ */
+export type OpenRequest = CallHeader & Carried & {
+  readonly id: string
+  readonly encoding: EncodingName
+  readonly file?: Blob | ArrayBuffer
+  readonly tornTail?: 'drop' | 'fail'
+}
+
+/** A call with the callbacks an operation may declare: they are top-level arguments, so that Comlink proxies them. */
+type Call<Request, Answer> = (request: Request, onProgress?: ProgressCallback, summarize?: RemoteSummarizer) => Promise<Answer>
+
+/** A group of the service's methods: a sub-object, marked so that Comlink's types follow it (calls on it are one path on the one wrap). */
+type Group<T> = T & ProxyMarked
+
+/** A call of an operation on a history (whose answers are never chunked). */
+export type HistoryCall<K extends HistoryOperation> = Call<CallHeader & { readonly messages: Messages; readonly options: WireOptions<History[K]> }, ResultOf<History[K]>>
+
+/** A call of an operation on a resident session. */
+export type SessionCall<K extends SessionOperation> = Call<CallHeader & Carried & { readonly session: SessionRef; readonly options: WireOptions<Session[K]> }, AnswerOf<Session[K]>>
+
+/** The service's methods on a history, one per operation. */
+export type HistoryCalls = { readonly [K in HistoryOperation]: HistoryCall<K> }
+
+/** The service's methods on a resident session, one per operation. */
+export type SessionCalls = { readonly [K in SessionOperation]: SessionCall<K> }
+
+/** The item types of the lists that travel in chunks, by kind. */
+export type Items = { readonly message: Message; readonly change: MessageChange; readonly breakdown: TokenBreakdown }
+
+/** The reads of the rest of an answer's list, one per kind of item: each answers the next chunk. */
+export type ReadCalls = { readonly [T in keyof Items]: (callId: number) => Promise<Chunk<Items[T]>> }
+
+/**
+ * The chunk channel, both ways: `put` sends a chunk of a call's messages ahead of the call (decoded
+ * and counted as it arrives); `read` answers the next chunk of the list a call answered. Reading the
+ * last chunk of a session change's answer commits it.
+ */
+export type ChunkCalls<R = ReadCalls> = { readonly put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => Promise<void>; readonly read: R }
+
+/**
+ * The counting pool's methods: a counting worker counts (`count`) for the service that holds the
+ * sessions, which it is connected to by `serve`; that service `use`s it, and `drop`s one that failed.
+ */
+export type CountingCalls = {
+  /** Counts messages: their breakdowns packed four numbers per message (total, content, thinking, tools). */
+  readonly count: (encoding: EncodingName, messages: Messages) => Promise<Float64Array>
+  /** Answers calls on `port` too. */
+  readonly serve: (port: MessagePort) => Promise<void>
+  /** Counts chunks on the counting workers at these ports too, each once it has loaded `encoding`'s tables. */
+  readonly use: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName) => Promise<void>
+  /** Stops using a counting worker (by its position in `use`'s ports). */
+  readonly drop: (index: number) => Promise<void>
 }
 
 /**
- * A call of an operation on a history.
- *
- * @since 0.1.0
- * @category engine
+ * The engine service: what an inline engine calls and a worker exposes, wrapped once by the client.
+ * A call that changes a session commits when its answer is sent, or, when the answer carries a list
+ * in chunks, when its last chunk is read; `cancel` aborts a running call and undoes one whose
+ * chunks are still unread.
  */
-export type HistoryRequest<K extends HistoryOperation = HistoryOperation> = Common & {
-  readonly op: K
-  readonly messages: Messages
-  readonly options: WireOptions<History[K]>
+export type EngineService = {
+  /** Answers `ENGINE_PROTOCOL`. */
+  readonly ping: () => Promise<number>
+  /** Aborts a call, forgets its chunks, and undoes its change while its chunks are unread. */
+  readonly cancel: (callId: number) => Promise<void>
+  /** Starts a resident session (replacing one of the same id); answers its handle. */
+  readonly open: Call<OpenRequest, number>
+  /** Ends a session; answers whether it was open. */
+  readonly close: (session: SessionRef) => Promise<boolean>
+  readonly history: Group<HistoryCalls>
+  readonly session: Group<SessionCalls>
+  readonly chunks: Group<ChunkCalls<Group<ReadCalls>>>
+  readonly counting: Group<CountingCalls>
 }
 
-/**
- * A call of an operation on a resident session. Messages (an append's) come in `messages`, after
- * those staged earlier under `staged`.
- *
- * @since 0.1.0
- * @category engine
- */
-export type SessionRequest<K extends SessionOperation = SessionOperation> = Common & {
-  readonly op: K
-  readonly session: SessionRef
-  readonly options: WireOptions<Session[K]>
-  readonly messages?: Messages
-  readonly staged?: number
+/** The service as the client calls it: the same methods, in this thread or through Comlink. */
+export type ServicePort = {
+  readonly ping: () => Promise<number>
+  readonly cancel: (callId: number) => Promise<void>
+  readonly open: Call<OpenRequest, number>
+  readonly close: (session: SessionRef) => Promise<boolean>
+  readonly history: HistoryCalls
+  readonly session: SessionCalls
+  readonly chunks: ChunkCalls
+  readonly counting: CountingCalls
 }
-
-/**
- * The answer of a call on a history.
- *
- * @since 0.1.0
- * @category engine
- */
-export type HistoryAnswer<K extends HistoryOperation> = AnswerOf<History[K]>
-
-/**
- * The answer of a call on a resident session.
- *
- * @since 0.1.0
- * @category engine
- */
-export type SessionAnswer<K extends SessionOperation> = AnswerOf<Session[K]>
-
-/** The item type of a sliced list, for the generic code that slices and collects. */
-export type Item = Message | { readonly index: number; readonly message: Message } | TokenBreakdown

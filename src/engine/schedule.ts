@@ -1,11 +1,13 @@
 /**
  * Scheduling helpers of the engine: yielding to the event loop between slices of work, sizing
- * messages for sliced transfers. Private to the engine.
+ * messages for sliced transfers (the explorer in web/ uses them too).
  *
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import type { Item } from './operations.ts'
+import type { Items } from './operations.ts'
+
+type Item = Items[keyof Items]
 
 // --- yielding ---
 
@@ -111,14 +113,14 @@ export const COUNTER_DEPTH = 2
  */
 export const BACKLOG = 2
 
-/** How many slices a history is staged with in flight: one per place a lane holds one, and one more being sent. */
+/** How many chunks of a history are sent ahead at once: one per place a lane holds one, and one more being sent. */
 export const slicesInFlight = (workers: number): number => 1 + (workers - 1) * COUNTER_DEPTH + 1
 
 /** A send is aimed at this many ms of the sending thread: an eighth of a frame, leaving room for a busy machine. */
 export const SEND_MS = 2
 const FIRST_SLICE = 128 * 1024
 const MIN_SLICE = 16 * 1024
-/** The smallest slice the end of a staged history is cut into. */
+/** The smallest slice the end of a history sent ahead is cut into. */
 export const TAIL_SLICE = 32 * 1024
 const MAX_SLICE = 512 * 1024
 

@@ -1,30 +1,45 @@
 /**
  * The engine service: the one object that does the work, called directly in inline mode and
  * exposed with Comlink in a worker (`workers/engine.worker.ts` is `expose(createEngineService())`).
- * It runs the handlers of `OPERATIONS` on what it has decoded and counted; callbacks (progress, the
- * caller's summariser) are top-level arguments, so that Comlink can proxy them. Each call carries a
- * call id, by which `cancel` aborts it.
- *
- * Resident sessions keep a history on the engine's side: it arrives in slices, new turns are
- * appended, and its token counts stay cached (by message identity) across calls. A call that
- * changes a session is a transaction: its change is undone when the caller gives up on it.
+ * It keeps the resident sessions and runs the handlers of `OPERATIONS` on what it has decoded and
+ * counted; a call's id reaches it for `cancel` and for the chunks of its messages and its answer.
  *
  * @module
  */
-import { expose, releaseProxy, transfer } from 'comlink'
-import type { Message, Messages } from '../message/message.ts'
+import { expose, proxy, type ProxyMarked, releaseProxy, transfer } from 'comlink'
+import type { Message } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
 import { heuristic } from '../tokens/heuristic.ts'
-import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
-import { admit } from './admit.ts'
-import { historyFile, readHistoryFile } from './file.ts'
-import { historyHandlers, type Resident, sessionHandlers } from './ops.ts'
-import { type Item, OPERATIONS, type OperationFeatures, type Operations, type ResultOf, type SessionAnswer, type SessionOperation, type SessionRef, type Slice } from './operations.ts'
-import { ENGINE_PROTOCOL, type EngineService, type ProgressCallback } from './protocol.ts'
-import { type Counter, createCounter, createCountPool, packedBreakdowns } from './pool.ts'
+import type { Estimator, TokenBreakdown } from '../tokens/message-tokens.ts'
+import { admit } from './_admit.ts'
+import { historyFile, readHistoryFile } from './_file.ts'
+import { historyHandlers, type Resident, sessionHandlers } from './_ops.ts'
+import {
+  type AnswerOf,
+  type Carried,
+  type Chunk,
+  type ChunkCalls,
+  ENGINE_PROTOCOL,
+  type EngineService,
+  type HistoryCall,
+  type HistoryCalls,
+  type HistoryOperation,
+  type Items,
+  OPERATIONS,
+  type OperationFeatures,
+  type Operations,
+  type ProgressCallback,
+  type ReadCalls,
+  type ResultOf,
+  type SessionCall,
+  type SessionCalls,
+  type SessionOperation,
+  type SessionRef,
+} from './operations.ts'
+import { type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
 import { approxBytes, now } from './schedule.ts'
-import { throwIfAborted } from '../internal/abort.ts'
-import { type EncodingOptions, EngineError, type EngineProgress } from './types.ts'
+import { abortReason, throwIfAborted } from '../internal/abort.ts'
+import { EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'
 
 // --- callbacks ---
@@ -66,29 +81,21 @@ const release = (...fs: ReadonlyArray<unknown>): void => {
   }
 }
 
-// --- answers ---
-
-type Session = Operations['session']
-
-/** Makes a list an answer: its first slice, the rest kept for `read`. */
-type Ship = <A extends Item>(list: ReadonlyArray<A>) => Slice<A>
-
-const same = <A>(result: A): A => result
-
-/** Each session operation's answer from its result: the list it declares `sliced` comes as its first slice. */
-const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, ship: Ship) => SessionAnswer<K> } = {
-  append: same,
-  tokens: same,
-  prune: (r, ship) => ({ ...r, changes: ship(r.changes) }),
-  plan: same,
-  contextTokens: same,
-  shouldCompact: same,
-  compact: (r, ship) => ({ ...r, messages: ship(r.messages) }),
-  snapshot: (r, ship) => ship(r),
-  counts: (r, ship) => ship(r),
-}
+/** Resolves when `turn` does, or rejects once `signal` aborts, whichever comes first. */
+const until = (turn: Promise<void>, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal))
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    void turn.then(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    })
+  })
 
 // --- state ---
+
+type Session = Operations['session']
 
 type SessionState = {
   readonly id: string
@@ -98,12 +105,32 @@ type SessionState = {
   /** The service's counter of the session's encoding. */
   readonly count: (m: Message) => TokenBreakdown
   state: Resident
-  /** Calls on a session run one after another; a change holds the queue until it is committed or undone. */
+  /** Calls on a session run one after another; a change whose answer is still being read holds the queue. */
   queue: Promise<void>
 }
 
-/** Messages staged for an `open` or `append`: decoded and counted parts, by position. */
-type Batch = { readonly encoding: EncodingName; readonly parts: Array<{ readonly at: number; readonly messages: Messages; readonly tokens: number }> }
+/** A call the service knows of: how to abort it, the chunks of its messages, and the change its unread answer holds. */
+type CallState = {
+  readonly controller: AbortController
+  encoding?: EncodingName
+  readonly parts: Array<{ readonly at: number; readonly length: number; readonly messages: ReadonlyArray<Message>; readonly tokens: number }>
+  /** Whether the rest of its answer's list waits to be read. */
+  reading: boolean
+  /** A change held until its answer is read to the end (`done`) or the call is cancelled (`undo`, then `done`). */
+  held?: { readonly undo: () => void; readonly done: () => void }
+}
+
+/** The rest of an answer's list: read chunk by chunk. */
+type Rest<A> = { readonly list: ReadonlyArray<A>; at: number; readonly maxBytes: number }
+type Rests = { readonly [T in keyof Items]: Map<number, Rest<Items[T]>> }
+
+/** The chunk of `list` from `at` of about `maxBytes` (at least one item). */
+const cut = <A extends Items[keyof Items]>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
+  let to = at
+  let bytes = 0
+  while (to < list.length && (to === at || bytes < maxBytes)) bytes += approxBytes(list[to++] as A)
+  return { at, items: at === 0 && to === list.length ? list : list.slice(at, to), length: list.length }
+}
 
 // --- the service ---
 
@@ -115,52 +142,68 @@ type Batch = { readonly encoding: EncodingName; readonly parts: Array<{ readonly
  * @category engine
  */
 export const createEngineService = (): EngineService => {
-  const running = new Map<number, AbortController>()
-  /** Answered changes not yet committed: how to undo each, and how to let the session go on. */
-  const pending = new Map<number, { readonly undo: () => void; readonly done: () => void }>()
+  const calls = new Map<number, CallState>()
   const sessions = new Map<string, SessionState>()
-  const lists = new Map<number, ReadonlyArray<Item>>()
-  const batches = new Map<number, Batch>()
+  const rests: Rests = { message: new Map(), change: new Map(), breakdown: new Map() }
   const pool = createCountPool()
   /**
-   * A counter per encoding, kept as long as the service: its sessions, staged messages and calls on
-   * histories count with it, and the counting pool fills it with counts made in other workers, so that a message it has counted (by identity) is not estimated again.
-   * It holds messages weakly: a closed session's messages leave it with the session.
+   * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories
+   * count with it, and the counting pool fills it with counts made in other workers, so that a
+   * message it has counted (by identity) is not estimated again. It holds messages weakly.
    */
   const counters = new Map<EncodingName, Counter>()
   let handles = 0
-  let listIds = 0
+
+  const callOf = (callId: number): CallState => {
+    let call = calls.get(callId)
+    if (call === undefined) calls.set(callId, (call = { controller: new AbortController(), parts: [], reading: false }))
+    return call
+  }
 
   /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it. */
-  const run = async <A>(callId: number, f: (signal: AbortSignal) => Promise<A>): Promise<A> => {
-    const controller = new AbortController()
-    running.set(callId, controller)
+  const run = async <A>(callId: number, f: (signal: AbortSignal, call: CallState) => Promise<A>): Promise<A> => {
+    const call = callOf(callId)
     try {
-      return await f(controller.signal)
+      return await f(call.controller.signal, call)
     } finally {
-      running.delete(callId)
+      if (!call.reading && calls.get(callId) === call) calls.delete(callId)
     }
   }
 
-  /** Keeps a change until the call is committed (then resolves) or cancelled (then undoes it and resolves). */
-  const hold = (callId: number, undo: () => void): Promise<void> => new Promise((done) => pending.set(callId, { undo, done }))
+  /** Ends a call read to its end: its change (if any) is kept and its session goes on. */
+  const finish = (callId: number): void => {
+    calls.get(callId)?.held?.done()
+    calls.delete(callId)
+  }
+
+  /** The first chunk of an answer's list; the rest is kept for the call's reads. */
+  const ship = <A extends Items[keyof Items]>(into: Map<number, Rest<A>>, callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
+    const first = cut(list, 0, maxBytes)
+    if (first.items.length < list.length) {
+      into.set(callId, { list, at: first.items.length, maxBytes })
+      callOf(callId).reading = true
+    }
+    return first
+  }
+
+  /** The next chunk of a call's answer; the last one ends the call. */
+  const next = <A extends Items[keyof Items]>(from: Map<number, Rest<A>>, callId: number): Promise<Chunk<A>> => {
+    const rest = from.get(callId)
+    if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
+    const chunk = cut(rest.list, rest.at, rest.maxBytes)
+    rest.at += chunk.items.length
+    if (rest.at >= rest.list.length) {
+      from.delete(callId)
+      finish(callId)
+    }
+    return Promise.resolve(chunk)
+  }
 
   const lookup = ({ id, handle }: SessionRef): SessionState => {
     const s = sessions.get(id)
     if (s === undefined) throw new EngineError('session', `Session ${JSON.stringify(id)} is not open`)
     if (s.handle !== handle) throw new EngineError('session', `Session ${JSON.stringify(id)} was replaced by a later open`)
     return s
-  }
-
-  /** The slice of `list` from `from` of about `maxBytes`; the list is kept under its id until its last slice is read. */
-  const ship = <A extends Item>(list: ReadonlyArray<A>, from: number, maxBytes: number, id: number = ++listIds): Slice<A> => {
-    let to = from
-    let bytes = 0
-    while (to < list.length && (to === from || bytes < maxBytes)) bytes += approxBytes(list[to++] as A)
-    if (to < list.length) lists.set(id, list)
-    else lists.delete(id)
-    const items = from === 0 && to === list.length ? list : list.slice(from, to)
-    return to < list.length ? { list: id, items, next: to } : { list: id, items }
   }
 
   const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
@@ -171,121 +214,122 @@ export const createEngineService = (): EngineService => {
     return counter
   }
 
-  /** The messages of an `open` or `append`: those staged under `staged`, then `messages`, decoded and counted. */
+  /** The messages a call carries, decoded and counted: sent with it, or in the chunks sent ahead of it. */
   const load = async (
     encoding: EncodingName,
     count: (m: Message) => TokenBreakdown,
-    request: { readonly messages?: Messages; readonly staged?: number },
+    request: Carried & { readonly callId: number },
+    call: CallState,
     signal: AbortSignal,
     progress?: (done: number, total: number) => void,
-  ): Promise<{ readonly messages: Messages; readonly tokens: number }> => {
-    const out: Messages[number][] = []
+  ): Promise<{ readonly messages: ReadonlyArray<Message>; readonly tokens: number }> => {
+    if (request.chunked !== true) {
+      const { messages, counts } = await admit(request.messages ?? [], { signal, count, ...(progress === undefined ? {} : { progress }) })
+      return { messages, tokens: counts.total }
+    }
+    const out: Message[] = []
     let tokens = 0
-    if (request.staged !== undefined) {
-      const batch = batches.get(request.staged)
-      batches.delete(request.staged)
-      if (batch === undefined || batch.encoding !== encoding) throw new EngineError('session', `Staged messages ${request.staged} are gone`)
-      for (const part of [...batch.parts].sort((a, b) => a.at - b.at)) {
-        if (part.at !== out.length) throw new EngineError('session', `Staged messages ${request.staged} are incomplete`)
-        for (const m of part.messages) out.push(m)
-        tokens += part.tokens
-      }
+    for (const part of [...call.parts].sort((a, b) => a.at - b.at)) {
+      if (part.at !== out.length || call.encoding !== encoding) break
+      for (const m of part.messages) out.push(m)
+      tokens += part.tokens
     }
-    if (request.messages !== undefined) {
-      const tail = await admit(request.messages, { signal, count, offset: out.length, ...(progress === undefined ? {} : { progress }) })
-      for (const m of tail.messages) out.push(m)
-      tokens += tail.counts.total
-    }
+    if (out.length !== call.parts[0]?.length) throw new EngineError('session', `The messages of call ${request.callId} are incomplete`)
     return { messages: out, tokens }
   }
 
-  const service: EngineService = {
-    ping: () => Promise.resolve(ENGINE_PROTOCOL),
+  /** Each session operation's answer from its result: the list it declares `sliced` comes as its first chunk. */
+  const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, callId: number, maxBytes: number) => AnswerOf<Session[K]> } = {
+    append: (r) => r,
+    tokens: (r) => r,
+    prune: (r, id, max) => ({ ...r, changes: ship(rests.change, id, r.changes, max) }),
+    plan: (r) => r,
+    contextTokens: (r) => r,
+    shouldCompact: (r) => r,
+    compact: (r, id, max) => ({ ...r, messages: ship(rests.message, id, r.messages, max) }),
+    snapshot: (r, id, max) => ship(rests.message, id, r, max),
+    counts: (r, id, max) => ship(rests.breakdown, id, r, max),
+  }
 
-    cancel: (callId) => {
-      running.get(callId)?.abort(new DOMException('The operation was aborted', 'AbortError'))
-      const p = pending.get(callId)
-      if (p !== undefined) {
-        pending.delete(callId)
-        p.undo()
-        p.done()
-      }
-      return Promise.resolve()
-    },
-
-    commit: (callId) => {
-      const p = pending.get(callId)
-      if (p !== undefined) {
-        pending.delete(callId)
-        p.done()
-      }
-      return Promise.resolve()
-    },
-
-    history: (request, onProgress, summarize) =>
+  const onHistory =
+    <K extends HistoryOperation>(op: K): HistoryCall<K> =>
+    (request, onProgress, summarize) =>
       run(request.callId, async (signal) => {
         try {
-          const declared: OperationFeatures = OPERATIONS.history[request.op]
-          const options: EncodingOptions = request.options
+          const declared: OperationFeatures = OPERATIONS.history[op]
+          const options: { readonly encoding?: EncodingName } = request.options
           const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
           const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
           const count = counterOf(encoding, estimate).count
           const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
           const admitted = await admit(request.messages, { signal, ...(declared.encoding === true ? { count } : {}), ...(progress === undefined ? {} : { progress }) })
           const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-          return await historyHandlers[request.op](admitted.messages, request.options, { signal, estimate, count, counts: admitted.counts, summarize, onProgress: onCompact })
+          return await historyHandlers[op](admitted.messages, request.options, { signal, estimate, count, counts: admitted.counts, summarize, onProgress: onCompact })
         } finally {
           release(onProgress, summarize)
         }
-      }),
+      })
 
-    session: (request, onProgress, summarize) =>
-      run(request.callId, async (signal) => {
+  const onSession =
+    <K extends SessionOperation>(op: K): SessionCall<K> =>
+    (request, onProgress, summarize) =>
+      run(request.callId, async (signal, call) => {
         try {
-          const declared: OperationFeatures = OPERATIONS.session[request.op]
+          const declared: OperationFeatures = OPERATIONS.session[op]
           const s = lookup(request.session)
+          const turn = s.queue
           let held: Promise<void> | undefined
-          const result = s.queue.then(async () => {
-            throwIfAborted(signal)
+          const result = (async () => {
+            await until(turn, signal)
             const live = lookup(request.session)
-            const outcome = await sessionHandlers[request.op](request.options, {
+            const outcome = await sessionHandlers[op](request.options, {
               signal,
               estimate: live.estimate,
               count: live.count,
               summarize,
               onProgress: progressOf(onProgress),
               state: live.state,
-              load: () => load(live.encoding, live.count, request, signal),
+              load: () => load(live.encoding, live.count, request, call, signal),
             })
             throwIfAborted(signal)
+            const answer = answers[op](outcome.result, request.callId, request.maxBytes)
             if (declared.writes === true && outcome.next !== undefined) {
               const before = live.state
               live.state = outcome.next
-              held = hold(request.callId, () => {
-                live.state = before
-              })
+              // an answer read in chunks commits with its last chunk: until then the change can be undone
+              if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
             }
-            return answers[request.op](outcome.result, (list) => ship(list, 0, request.maxBytes))
-          })
-          s.queue = result.then(() => held, noop)
+            return answer
+          })()
+          s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
           return await result
         } finally {
           release(onProgress, summarize)
         }
-      }),
+      })
 
-    stage: (request) =>
-      run(request.callId, async (signal) => {
-        const estimate = await estimator(request.encoding)
-        const { messages, tokens } = await pool.count({ input: request.messages, offset: request.at, encoding: request.encoding, counter: counterOf(request.encoding, estimate), signal })
-        throwIfAborted(signal)
-        let batch = batches.get(request.batch)
-        if (batch === undefined) batches.set(request.batch, (batch = { encoding: request.encoding, parts: [] }))
-        batch.parts.push({ at: request.at, messages, tokens })
-      }),
+  const history: HistoryCalls = {
+    estimate: onHistory('estimate'),
+    pruneToolResults: onHistory('pruneToolResults'),
+    renderTranscript: onHistory('renderTranscript'),
+    planCompaction: onHistory('planCompaction'),
+    compact: onHistory('compact'),
+  }
 
-    open: (request, onProgress) =>
-      run(request.callId, async (signal) => {
+  const session: SessionCalls = {
+    append: onSession('append'),
+    tokens: onSession('tokens'),
+    prune: onSession('prune'),
+    plan: onSession('plan'),
+    contextTokens: onSession('contextTokens'),
+    shouldCompact: onSession('shouldCompact'),
+    compact: onSession('compact'),
+    snapshot: onSession('snapshot'),
+    counts: onSession('counts'),
+  }
+
+  const open: EngineService['open'] = (request, onProgress) =>
+      run(request.callId, async (signal, call) => {
         try {
           const { id, encoding } = request
           const estimate = await estimator(encoding)
@@ -293,7 +337,7 @@ export const createEngineService = (): EngineService => {
           const progress = throttled(onProgress, 'open')
           const { messages, tokens } =
             request.file === undefined
-              ? await load(encoding, counter.count, request, signal, progress)
+              ? await load(encoding, counter.count, request, call, signal, progress)
               : await readHistoryFile(historyFile(request.file), {
                   signal,
                   count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
@@ -302,31 +346,45 @@ export const createEngineService = (): EngineService => {
                 })
           throwIfAborted(signal)
           const handle = ++handles
-          const before = sessions.get(id)
-          const queue = hold(request.callId, () => {
-            if (sessions.get(id)?.handle !== handle) return
-            if (before === undefined) sessions.delete(id)
-            else sessions.set(id, before)
-          })
-          sessions.set(id, { id, handle, encoding, estimate, count: counter.count, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue })
+          sessions.set(id, { id, handle, encoding, estimate, count: counter.count, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue: Promise.resolve() })
           return handle
         } finally {
           release(onProgress)
         }
-      }),
+      })
 
-    read: (request) =>
-      run(request.callId, () => {
-        const list = lists.get(request.list)
-        if (list === undefined) return Promise.reject(new EngineError('session', `List ${request.list} is gone`))
-        return Promise.resolve(ship(list, request.from, request.maxBytes, request.list))
-      }),
+  const chunks: ChunkCalls<ReadCalls & ProxyMarked> = {
+    put: (callId, encoding, chunk) => {
+      const call = callOf(callId)
+      call.encoding = encoding
+      return estimator(encoding).then(async (estimate) => {
+        const { signal } = call.controller
+        const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter: counterOf(encoding, estimate), signal })
+        throwIfAborted(signal)
+        call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
+      })
+    },
+    read: proxy({
+      message: (callId: number) => next(rests.message, callId),
+      change: (callId: number) => next(rests.change, callId),
+      breakdown: (callId: number) => next(rests.breakdown, callId),
+    }),
+  }
 
-    release: ({ list, batch }) => {
-      if (list !== undefined) lists.delete(list)
-      if (batch !== undefined) batches.delete(batch)
+  const service: EngineService = {
+    ping: () => Promise.resolve(ENGINE_PROTOCOL),
+
+    cancel: (callId) => {
+      const call = calls.get(callId)
+      calls.delete(callId)
+      for (const kind of [rests.message, rests.change, rests.breakdown]) kind.delete(callId)
+      call?.controller.abort(new DOMException('The operation was aborted', 'AbortError'))
+      call?.held?.undo()
+      call?.held?.done()
       return Promise.resolve()
     },
+
+    open,
 
     close: ({ id, handle }) => {
       const s = sessions.get(id)
@@ -335,25 +393,19 @@ export const createEngineService = (): EngineService => {
       return Promise.resolve(true)
     },
 
-    count: async ({ encoding, messages }) => {
-      const packed = packedBreakdowns(await estimator(encoding), messages)
-      return transfer(packed, [packed.buffer])
-    },
+    history: proxy(history),
+    session: proxy(session),
+    chunks: proxy(chunks),
 
-    serve: (port) => {
-      expose(service, port)
-      return Promise.resolve()
-    },
-
-    useCounters: ({ ports, encoding }) => {
-      pool.add(ports, encoding)
-      return Promise.resolve()
-    },
-
-    dropCounter: (index) => {
-      pool.drop(index)
-      return Promise.resolve()
-    },
+    counting: proxy({
+      count: async (encoding: EncodingName, messages: ReadonlyArray<Message>) => {
+        const packed = packedBreakdowns(await estimator(encoding), messages)
+        return transfer(packed, [packed.buffer])
+      },
+      serve: (port: MessagePort) => Promise.resolve(expose(service, port)),
+      use: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName) => Promise.resolve(pool.add(ports, encoding)),
+      drop: (index: number) => Promise.resolve(pool.drop(index)),
+    }),
   }
   return service
 }

@@ -27,7 +27,9 @@ export type EngineMode = 'worker' | 'inline' | 'auto'
 
 /**
  * Options every engine call takes: an `AbortSignal`. An aborted call rejects at once with the
- * signal's reason, and the engine stops its work at the next slice boundary.
+ * signal's reason, and the engine stops its work at the next slice boundary; one that changes a
+ * resident session rejects once the engine has taken the cancel, or resolves with its whole
+ * effect if the engine had answered it before.
  *
  * @since 0.1.0
  * @category engine

@@ -7,7 +7,7 @@
  */
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { readHistoryFile } from '../../src/engine/file.ts'
+import { readHistoryFile } from '../../src/engine/_file.ts'
 import { fromJSON, fromJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
 import { type Messages, textMessage } from '../../src/message/message.ts'
 

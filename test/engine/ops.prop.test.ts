@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { type Context, diffHistories, type Resident, sessionHandlers } from '../../src/engine/ops.ts'
+import { type Context, type Resident, sessionHandlers } from '../../src/engine/_ops.ts'
+import { diffHistories } from '../support/engine-diff.ts'
 import { applyChanges, type EnginePruneOptions } from '../../src/engine/types.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { countMessage } from '../../src/tokens/count.ts'

@@ -3,7 +3,8 @@
  * counter, and a pruner that remembers what it pruned.
  */
 import { describe, expect, it } from 'vitest'
-import { counter, diffHistories, prune, pruneChanges, prunerKey } from '../../src/engine/ops.ts'
+import { counter, prune, pruneChanges, prunerKey } from '../../src/engine/_ops.ts'
+import { diffHistories } from '../support/engine-diff.ts'
 import { applyChanges } from '../../src/engine/types.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'

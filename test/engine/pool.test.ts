@@ -8,8 +8,11 @@ import { expose } from 'comlink'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEngineService } from '../../src/engine/service.ts'
 import { BACKLOG, COUNTER_DEPTH } from '../../src/engine/schedule.ts'
-import { type Counter, createCounter, createCountPool } from '../../src/engine/pool.ts'
-import type { CountRequest, EngineService } from '../../src/engine/protocol.ts'
+import { type Counter, createCounter, createCountPool } from '../../src/engine/_pool.ts'
+import type { EngineService } from '../../src/engine/operations.ts'
+
+/** What a counting worker is asked to count. */
+type CountRequest = { readonly encoding: 'o200k_base' | 'cl100k_base' | 'heuristic'; readonly messages: Messages }
 import { type Messages, textMessage } from '../../src/message/message.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
@@ -46,12 +49,12 @@ const pooled = async (n: number, counter: () => EngineService = createEngineServ
     const c = counter()
     const { port1, port2 } = new MessageChannel()
     ports.push(port1, port2)
-    await c.serve(port1)
+    await c.counting.serve(port1)
     counters.push(c)
     near.push(port2)
   }
   const warm = Promise.all(near.map(firstAnswer))
-  await service.useCounters({ ports: near, encoding: 'o200k_base' })
+  await service.counting.use(near, 'o200k_base')
   await warm
   return { service, counters }
 }
@@ -60,25 +63,27 @@ const pooled = async (n: number, counter: () => EngineService = createEngineServ
 const openStaged = async (service: EngineService, history: Messages, size: number): Promise<number> => {
   const staged: Array<Promise<void>> = []
   for (let at = 0; at < history.length; at += size) {
-    staged.push(service.stage({ callId: 1000 + at, batch: 1, at, encoding: 'o200k_base', messages: history.slice(at, at + size) }))
+    staged.push(service.chunks.put(1, 'o200k_base', { at, items: history.slice(at, at + size), length: history.length }))
   }
   await Promise.all(staged)
-  const handle = await service.open({ callId: 1, id: 's', encoding: 'o200k_base', staged: 1 })
-  await service.commit(1)
-  const tokens = (await service.session({ op: 'tokens', callId: 2, session: { id: 's', handle }, options: {}, maxBytes: Infinity })) as { tokens: number; messages: number }
+  const handle = await service.open({ callId: 1, id: 's', encoding: 'o200k_base', chunked: true, maxBytes: Infinity })
+  const tokens = await service.session.tokens({ callId: 2, session: { id: 's', handle }, options: {}, maxBytes: Infinity })
   expect(tokens.messages).toBe(history.length)
   return tokens.tokens
 }
 
 /** A counting service whose `count` is replaced (and which serves the replacement on a port). */
-const counterWith = (count: (inner: EngineService) => EngineService['count']): EngineService => {
+const counterWith = (count: (inner: EngineService) => EngineService['counting']['count']): EngineService => {
   const inner = createEngineService()
   const service: EngineService = {
     ...inner,
-    count: count(inner),
-    serve: (port) => {
-      expose(service, port)
-      return Promise.resolve()
+    counting: {
+      ...inner.counting,
+      count: count(inner),
+      serve: (port) => {
+        expose(service, port)
+        return Promise.resolve()
+      },
     },
   }
   return service
@@ -91,10 +96,10 @@ const counterWith = (count: (inner: EngineService) => EngineService['count']): E
 const onSlices = (answer: (inner: EngineService, r: CountRequest) => Promise<Float64Array>) => {
   let asked = 0
   const make = (): EngineService =>
-    counterWith((inner) => (r) => {
-      if (r.messages.length === 0) return inner.count(r)
+    counterWith((inner) => (encoding, messages) => {
+      if (messages.length === 0) return inner.counting.count(encoding, messages)
       asked++
-      return answer(inner, r)
+      return answer(inner, { encoding, messages })
     })
   return { make, asked: (): number => asked }
 }
@@ -113,7 +118,7 @@ describe('counting pool', () => {
   const history = (): Messages => structuredClone(sampleSession({ messages: 600, seed: 11 }))
 
   it('counts a staged history exactly as one service does, with the counters sharing the work', async () => {
-    const seen = onSlices((inner, r) => inner.count(r))
+    const seen = onSlices((inner, r) => inner.counting.count(r.encoding, r.messages))
     const h = history()
     // the counters take slices once their tables are loaded: pooled waits for that
     const { service } = await pooled(2, seen.make)
@@ -122,12 +127,11 @@ describe('counting pool', () => {
   })
 
   it('counts a history read from a file on the counters too, exactly as one service does', async () => {
-    const seen = onSlices((inner, r) => inner.count(r))
+    const seen = onSlices((inner, r) => inner.counting.count(r.encoding, r.messages))
     const h = history()
     const { service } = await pooled(2, seen.make)
-    const handle = await service.open({ callId: 1, id: 'f', encoding: 'o200k_base', file: new Blob([toJSONL(h)]) })
-    await service.commit(1)
-    const tokens = (await service.session({ op: 'tokens', callId: 2, session: { id: 'f', handle }, options: {}, maxBytes: Infinity })) as { tokens: number; messages: number }
+    const handle = await service.open({ callId: 1, id: 'f', encoding: 'o200k_base', file: new Blob([toJSONL(h)]), maxBytes: Infinity })
+    const tokens = await service.session.tokens({ callId: 2, session: { id: 'f', handle }, options: {}, maxBytes: Infinity })
     expect(tokens).toEqual({ messages: h.length, tokens: await exact(structuredClone(h)) })
     expect(seen.asked()).toBeGreaterThan(0)
   })
@@ -146,7 +150,7 @@ describe('counting pool', () => {
     const real = await exact(structuredClone(h))
     expect(tokens).not.toBe(real)
     // a prune of the session starts from the same total: the remembered counts, not a recount
-    const pruned = (await service.session({ op: 'prune', callId: 3, session: { id: 's', handle: 1 }, options: { protectTokens: 1e12 }, maxBytes: Infinity })) as { report: { tokensBefore: number } }
+    const pruned = await service.session.prune({ callId: 3, session: { id: 's', handle: 1 }, options: { protectTokens: 1e12 }, maxBytes: Infinity })
     expect(pruned.report.tokensBefore).toBe(tokens)
   })
 
@@ -156,7 +160,7 @@ describe('counting pool', () => {
     let service: EngineService | undefined
     // a counter that never answers a real slice, and is dropped when asked for one
     const silent = onSlices(() => {
-      setTimeout(() => void service?.dropCounter(0), 5)
+      setTimeout(() => void service?.counting.drop(0), 5)
       return new Promise<Float64Array>(() => undefined)
     })
     const { service: s } = await pooled(1, silent.make)
@@ -178,7 +182,7 @@ describe('counting pool', () => {
   it('refuses bad input by path whichever lane takes it', async () => {
     const { service } = await pooled(1)
     const bad = [textMessage('user', 'fine'), { id: 'x', role: 'bot', kind: 'normal', parts: [] }] as unknown as Messages
-    const results = await Promise.allSettled([0, 1, 2].map((i) => service.stage({ callId: 10 + i, batch: 9, at: i * 2, encoding: 'o200k_base', messages: bad })))
+    const results = await Promise.allSettled([0, 1, 2].map((i) => service.chunks.put(10 + i, 'o200k_base', { at: i * 2, items: bad, length: 6 })))
     for (const r of results) {
       expect(r.status).toBe('rejected')
       expect(String((r as PromiseRejectedResult).reason)).toMatch(/\[\d+\]\.role/)
@@ -188,11 +192,11 @@ describe('counting pool', () => {
   it('while this thread still decodes the slices (a file), it counts one only once BACKLOG wait for the counters, and as any lane when decoding is over', async () => {
     // a counter that holds every real slice until it is let go
     const held: Array<() => void> = []
-    const slow = onSlices((inner, r) => new Promise<Float64Array>((resolve) => held.push(() => resolve(inner.count(r)))))
+    const slow = onSlices((inner, r) => new Promise<Float64Array>((resolve) => held.push(() => resolve(inner.counting.count(r.encoding, r.messages)))))
     const c = slow.make()
     const { port1, port2 } = new MessageChannel()
     ports.push(port1, port2)
-    await c.serve(port1)
+    await c.counting.serve(port1)
     const pool = createCountPool()
     const warm = firstAnswer(port2)
     pool.add([port2], 'o200k_base')

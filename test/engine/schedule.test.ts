@@ -5,7 +5,7 @@
 import { expose } from 'comlink'
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/client.ts'
-import type { EngineService } from '../../src/engine/protocol.ts'
+import type { EngineService } from '../../src/engine/operations.ts'
 import { createEngineService } from '../../src/engine/service.ts'
 import { approxBytes, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from '../../src/engine/schedule.ts'
 import { sampleSession } from '../../sample/session.ts'
@@ -89,11 +89,12 @@ describe('yieldToEventLoop', () => {
 
 describe('staging a history', () => {
   it('cuts the end of a history into smaller slices, so that the lanes counting it finish together, and loses nothing', async () => {
-    // a service over a MessageChannel (every value cloned, as in a worker) whose stage records each slice
+    // a service over a MessageChannel (every value cloned, as in a worker) whose chunk channel records each chunk sent ahead
     const service = createEngineService()
     const slices: Array<{ at: number; bytes: number; count: number }> = []
     const { port1, port2 } = new MessageChannel()
-    expose({ ...service, stage: (r: Parameters<EngineService['stage']>[0]) => (slices.push({ at: r.at, count: r.messages.length, bytes: r.messages.reduce((n, m) => n + approxBytes(m), 0) }), service.stage(r)) }, port1)
+    const put: EngineService['chunks']['put'] = (callId, encoding, chunk) => (slices.push({ at: chunk.at, count: chunk.items.length, bytes: chunk.items.reduce((n, m) => n + approxBytes(m), 0) }), service.chunks.put(callId, encoding, chunk))
+    expose({ ...service, chunks: { ...service.chunks, put } }, port1)
     const sliceBytes = 256 * 1024
     const engine = createEngine({ mode: 'worker', encoding: 'heuristic', sliceBytes, host: () => ({ endpoint: port2, onFailure: () => undefined, terminate: () => (port1.close(), port2.close()) }) })
     try {

@@ -3,7 +3,7 @@
  * its pruner cache included: a prune that the service undoes takes everything it added with it.
  */
 import { describe, expect, it } from 'vitest'
-import { type Pruner, type Resident, sessionHandlers } from '../../src/engine/ops.ts'
+import { type Pruner, type Resident, sessionHandlers } from '../../src/engine/_ops.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { sampleSession } from '../../sample/session.ts'

@@ -16,8 +16,8 @@ import type { DecodeIssue } from '../message/failure.ts'
 import { invalidUtf8Line, isTornTail, type JsonlLine, jsonlSplitter } from '../internal/lines.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { noop } from '../internal/function.ts'
-import { decodeError, MAX_ISSUES } from './admit.ts'
-import type { Counted } from './pool.ts'
+import { decodeError, MAX_ISSUES } from './_admit.ts'
+import type { Counted } from './_pool.ts'
 import { budget, slicesOf, yieldToEventLoop } from './schedule.ts'
 
 /** About how many characters of JSONL (or bytes of messages) each slice dealt for counting holds. */

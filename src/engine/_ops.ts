@@ -20,8 +20,8 @@ import { contextTokens } from '../tokens/usage.ts'
 import { underReadRatio } from '../tokens/usage-ratio.ts'
 import { compact as compactWith, type CompactResult } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import type { HistoryAnswer, HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
-import { admit } from './admit.ts'
+import type { HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
+import { admit } from './_admit.ts'
 import type {
   EngineCompactOptions,
   EnginePruneOptions,
@@ -36,37 +36,6 @@ import type {
 
 /** The per-message total of a new counter (`countMessage(estimate)`), marked as the one definition: keep it, with its cache. */
 export const counter = (estimate: Estimator): ((m: Message) => number) => definitionCount(estimate, totalOf(countMessage(estimate)))
-
-// --- diffs ---
-
-/**
- * What turned `before` into `after` (same positions: messages replaced by identity) and the change
- * in tokens; a history of another length is reported whole. One walk over the whole history: what
- * a session prune's changes must equal (it finds them from the pruners' changes instead).
- */
-export const diffHistories = (
-  before: Messages,
-  after: Messages,
-  count: (m: Message) => number,
-): { readonly changes: ReadonlyArray<MessageChange>; readonly length: number; readonly delta: number } => {
-  const changes: MessageChange[] = []
-  let delta = 0
-  if (before.length === after.length) {
-    for (let i = 0; i < after.length; i++) {
-      const a = before[i] as Message
-      const b = after[i] as Message
-      if (a !== b) {
-        changes.push({ index: i, message: b })
-        delta += count(b) - count(a)
-      }
-    }
-  } else {
-    for (let i = 0; i < after.length; i++) changes.push({ index: i, message: after[i] as Message })
-    for (const m of after) delta += count(m)
-    for (const m of before) delta -= count(m)
-  }
-  return { changes, length: after.length, delta }
-}
 
 // --- operations ---
 
@@ -263,7 +232,7 @@ export const windowError = (contextWindow: unknown): TypeError => new TypeError(
 
 /** The operations on a history, given it decoded and (for those that count) its counts. */
 export const historyHandlers: {
-  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<HistoryAnswer<K>>
+  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
   pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),

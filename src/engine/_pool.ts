@@ -1,5 +1,5 @@
 /**
- * Counting on more than one core. The service that holds the sessions counts the slices staged for
+ * Counting on more than one core. The service that holds the sessions counts the chunks sent ahead for
  * them on its own thread and on counting workers: other instances of the engine worker, reached
  * through message ports the client connected. Whichever has room takes the next slice, so a counter
  * that is still starting (or slow) holds nothing up; a counter holds two (`COUNTER_DEPTH`), the one
@@ -14,13 +14,13 @@
  *
  * @module
  */
-import { type Remote, wrap } from 'comlink'
+import { wrap } from 'comlink'
 import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { type TokenBreakdown, tokenBreakdown } from '../tokens/message-tokens.ts'
-import { admit } from './admit.ts'
-import type { EngineService } from './protocol.ts'
+import { admit } from './_admit.ts'
+import type { CountingCalls, EngineService } from './operations.ts'
 import { abortReason } from '../internal/abort.ts'
 import { BACKLOG, COUNTER_DEPTH } from './schedule.ts'
 import { noop } from '../internal/function.ts'
@@ -80,7 +80,7 @@ const remember = (counter: Counter, ms: Messages, packed: Float64Array): number 
 
 // --- the pool ---
 
-/** A staged slice, decoded and counted. */
+/** A chunk, decoded and counted. */
 export type Counted = { readonly messages: Messages; readonly tokens: number }
 
 /** A slice to decode and count: the input as it arrived, and where it starts in its batch (for the paths of issues). */
@@ -103,7 +103,7 @@ type Queued = CountJob & { readonly resolve: (c: Counted) => void; readonly reje
 
 /** A lane that counts: this thread (no `remote`), or a counting worker once it has answered its warm-up. */
 type Lane = {
-  readonly remote?: Remote<EngineService>
+  readonly remote?: CountingCalls
   /** Slices given to the lane and not answered yet. */
   busy: number
   ready: boolean
@@ -116,7 +116,7 @@ type Lane = {
 class CounterFailed extends Error {}
 
 /**
- * A counting pool: this thread alone until `add` connects counters. `count` decodes a staged slice
+ * A counting pool: this thread alone until `add` connects counters. `count` decodes a chunk
  * (rejecting bad input by path, as everywhere in the engine) and counts it on the first free lane.
  */
 export const createCountPool = () => {
@@ -131,13 +131,13 @@ export const createCountPool = () => {
     return { messages, tokens: counts.total }
   }
 
-  const countThere = async (lane: Lane, remote: Remote<EngineService>, job: CountJob): Promise<Counted> => {
+  const countThere = async (lane: Lane, remote: CountingCalls, job: CountJob): Promise<Counted> => {
     const { messages } = await admit(job.input, { signal: job.signal, offset: job.offset })
     let drop: (e: unknown) => void = noop
     const answer = await new Promise<Float64Array>((resolve, reject) => {
       drop = reject
       lane.drops.add(drop)
-      remote.count({ encoding: job.encoding, messages }).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
+      remote.count(job.encoding, messages).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
     }).finally(() => {
       lane.drops.delete(drop)
     })
@@ -196,7 +196,7 @@ export const createCountPool = () => {
   }
 
   return {
-    /** Decodes and counts a staged slice on the first free lane. */
+    /** Decodes and counts a chunk on the first free lane. */
     count: (job: CountJob): Promise<Counted> =>
       new Promise<Counted>((resolve, reject) => {
         queue.push({ ...job, resolve, reject })
@@ -209,10 +209,10 @@ export const createCountPool = () => {
      */
     add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
       for (const port of ports) {
-        const remote = wrap<EngineService>(port)
+        const remote: CountingCalls = wrap<EngineService>(port).counting
         const lane: Lane = { remote, busy: 0, ready: false, drops: new Set(), dead: false }
         counters.push(lane)
-        void remote.count({ encoding, messages: [] }).then(
+        void remote.count(encoding, []).then(
           () => {
             lane.ready = true
             pump()
