@@ -21,8 +21,8 @@ import type {
   EngineCompactOptions,
   EngineContextOptions,
   EnginePlanOptions,
-  EnginePruneOptions,
   EngineProgress,
+  EnginePruneOptions,
   EngineShouldCompactOptions,
   MessageChange,
   ProgressOptions,
@@ -65,6 +65,9 @@ export type OperationFeatures = {
  */
 export type Declaration<Options, Result> = OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
 
+/** An operation with none of the features above. */
+type NoFeatures = Readonly<Record<never, never>>
+
 type Op<Options, Result, F extends OperationFeatures> = F & Declaration<Options, Result>
 
 /**
@@ -80,16 +83,24 @@ export type Operations = {
     readonly pruneToolResults: Op<EnginePruneOptions & EncodingOptions, PruneResult, { readonly messages: true; readonly encoding: true }>
     readonly renderTranscript: Op<TranscriptOptions, string, { readonly messages: true }>
     readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { readonly messages: true; readonly encoding: true }>
-    readonly compact: Op<EngineCompactOptions & EncodingOptions, CompactResult, { readonly messages: true; readonly progress: 'compact'; readonly summarize: true; readonly encoding: true }>
+    readonly compact: Op<
+      EngineCompactOptions & EncodingOptions,
+      CompactResult,
+      { readonly messages: true; readonly progress: 'compact'; readonly summarize: true; readonly encoding: true }
+    >
   }
   readonly session: {
     readonly append: Op<unknown, SessionTokens, { readonly messages: true; readonly writes: true }>
-    readonly tokens: Op<unknown, SessionTokens, {}>
+    readonly tokens: Op<unknown, SessionTokens, NoFeatures>
     readonly prune: Op<EnginePruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
-    readonly plan: Op<EnginePlanOptions, SessionPlan, {}>
-    readonly contextTokens: Op<EngineContextOptions, ContextTokens, {}>
-    readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, {}>
-    readonly compact: Op<EngineCompactOptions, SessionCompactResult, { readonly progress: 'compact'; readonly summarize: true; readonly writes: true; readonly sliced: 'messages' }>
+    readonly plan: Op<EnginePlanOptions, SessionPlan, NoFeatures>
+    readonly contextTokens: Op<EngineContextOptions, ContextTokens, NoFeatures>
+    readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, NoFeatures>
+    readonly compact: Op<
+      EngineCompactOptions,
+      SessionCompactResult,
+      { readonly progress: 'compact'; readonly summarize: true; readonly writes: true; readonly sliced: 'messages' }
+    >
     readonly snapshot: Op<unknown, Messages, { readonly sliced: 'all' }>
     readonly counts: Op<unknown, ReadonlyArray<TokenBreakdown>, { readonly sliced: 'all' }>
   }
@@ -198,8 +209,7 @@ export type ResultOf<D> = D extends { readonly types?: { readonly result: infer 
 export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progress: string } ? ProgressOptions : unknown)
 
 /** A method of the public API: `(messages, options?)` for an operation that takes messages, else `(options?)`. */
-type Method<D> = D extends { readonly messages: true }
-  ? (messages: Messages, options?: CallOf<D>) => Promise<ResultOf<D>>
+type Method<D> = D extends { readonly messages: true } ? (messages: Messages, options?: CallOf<D>) => Promise<ResultOf<D>>
   : (options?: CallOf<D>) => Promise<ResultOf<D>>
 
 /**
@@ -240,11 +250,9 @@ export type ProgressCallback = (progress: EngineProgress) => unknown
  */
 export type Chunk<A> = { readonly at: number; readonly items: ReadonlyArray<A>; readonly length: number }
 
-type Chunked<R, S> = S extends 'all'
-  ? R extends ReadonlyArray<infer I> ? Chunk<I> : never
-  : S extends keyof R
-    ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Chunk<I> : never }
-    : R
+type Chunked<R, S> = S extends 'all' ? R extends ReadonlyArray<infer I> ? Chunk<I> : never
+  : S extends keyof R ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Chunk<I> : never }
+  : R
 
 /** An operation's result as the service answers it: the list named by `sliced` comes as its first chunk. */
 export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Chunked<ResultOf<D>, S> : ResultOf<D>
@@ -290,10 +298,16 @@ type Call<Request, Answer> = (request: Request, onProgress?: ProgressCallback, s
 type Group<T> = T & ProxyMarked
 
 /** A call of an operation on a history (whose answers are never chunked). */
-export type HistoryCall<K extends HistoryOperation> = Call<CallHeader & { readonly messages: Messages; readonly options: WireOptions<History[K]> }, ResultOf<History[K]>>
+export type HistoryCall<K extends HistoryOperation> = Call<
+  CallHeader & { readonly messages: Messages; readonly options: WireOptions<History[K]> },
+  ResultOf<History[K]>
+>
 
 /** A call of an operation on a resident session. */
-export type SessionCall<K extends SessionOperation> = Call<CallHeader & Carried & { readonly session: SessionRef; readonly options: WireOptions<Session[K]> }, AnswerOf<Session[K]>>
+export type SessionCall<K extends SessionOperation> = Call<
+  CallHeader & Carried & { readonly session: SessionRef; readonly options: WireOptions<Session[K]> },
+  AnswerOf<Session[K]>
+>
 
 /** The service's methods on a history, one per operation. */
 export type HistoryCalls = { readonly [K in HistoryOperation]: HistoryCall<K> }

@@ -6,7 +6,8 @@ import { fromChatGPTExport } from '../../src/sessions/chatgpt.ts'
 import { fromClaudeAiExport } from '../../src/sessions/claude-ai.ts'
 import { joinConversations } from '../../src/sessions/chat-export.ts'
 
-type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+// deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
+type Rec = Record<string, any>
 const json = (p: string): Rec[] => JSON.parse(readFileSync(new URL(`../fixtures/${p}`, import.meta.url).pathname, 'utf8')) as Rec[]
 const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [p.content] : [])))
@@ -19,7 +20,9 @@ describe('the ChatGPT data export', () => {
   const read = r.right
 
   it('reads every conversation, with its id, title and time', () => {
-    expect(read.map((c) => [c.id, c.title, c.createdAt])).toEqual(doc.map((c) => [c['conversation_id'], c['title'], new Date(c['create_time'] * 1000).toISOString()]))
+    expect(read.map((c) => [c.id, c.title, c.createdAt])).toEqual(
+      doc.map((c) => [c['conversation_id'], c['title'], new Date(c['create_time'] * 1000).toISOString()]),
+    )
   })
 
   it.each(doc.map((c, i) => [c['title'] as string, i] as const))('%s: every node of the mapping is kept or named', (_, i) => {
@@ -34,7 +37,13 @@ describe('the ChatGPT data export', () => {
       const m = node['message'] as Rec | null
       if (m === null) continue
       const content = m['content'] as Rec
-      const strings = [...(Array.isArray(content['parts']) ? content['parts'].filter((p: unknown) => typeof p === 'string') : []), content['text'], content['result'], content['user_profile'], content['user_instructions']].filter((s) => typeof s === 'string' && s !== '')
+      const strings = [
+        ...(Array.isArray(content['parts']) ? content['parts'].filter((p: unknown) => typeof p === 'string') : []),
+        content['text'],
+        content['result'],
+        content['user_profile'],
+        content['user_instructions'],
+      ].filter((s) => typeof s === 'string' && s !== '')
       if (m['author']['role'] === 'assistant' && m['recipient'] !== 'all') {
         const call = calls.find((p) => p.id === id)
         expect(call?.name).toBe(m['recipient'])
@@ -49,9 +58,10 @@ describe('the ChatGPT data export', () => {
         continue
       }
       for (const s of strings) expect(all).toContain(s)
-      if (content['content_type'] === 'thoughts') for (const t of content['thoughts']) expect(all).toContain(t['content'])
+      if (content['content_type'] === 'thoughts') { for (const t of content['thoughts']) expect(all).toContain(t['content']) }
       if (content['content_type'] === 'reasoning_recap') expect(metaJSON(got.messages)).toContain(content['content'])
-      for (const p of Array.isArray(content['parts']) ? content['parts'] : []) if (typeof p === 'object' && p !== null) expect(metaJSON(got.messages)).toContain(p['asset_pointer'])
+      for (const p of Array.isArray(content['parts']) ? content['parts'] : [])
+        if (typeof p === 'object' && p !== null) expect(metaJSON(got.messages)).toContain(p['asset_pointer'])
       if (!active.has(id) && strings.length > 0) expect(got.messages.find((x) => x.id === id)?.kind).toBe('display')
     }
     if (c['mapping'] !== undefined && JSON.stringify(c).includes('image_asset_pointer')) expect(got.notes.join('\n')).toContain('image_asset_pointer')
@@ -73,7 +83,12 @@ describe('the ChatGPT data export', () => {
         current_node: 'u2',
         mapping: {
           u1: node('u1', null, ['a1'], { id: 'u1', author: { role: 'user' }, content: { content_type: 'text', parts: ['Take a screenshot'] } }),
-          a1: node('a1', 'u1', ['u2'], { id: 'a1', author: { role: 'assistant' }, recipient: 'computer.do', content: { content_type: 'code', text: '{"action":"screenshot"}' } }),
+          a1: node('a1', 'u1', ['u2'], {
+            id: 'a1',
+            author: { role: 'assistant' },
+            recipient: 'computer.do',
+            content: { content_type: 'code', text: '{"action":"screenshot"}' },
+          }),
           u2: node('u2', 'a1', [], { id: 'u2', author: { role: 'user' }, content: { content_type: 'text', parts: ['Never mind'] } }),
         },
       },
@@ -108,7 +123,7 @@ describe('the Claude.ai data export', () => {
         if (b['type'] === 'text' && b['text'] !== '') expect(all).toContain(b['text'])
         else if (b['type'] === 'thinking') expect(all).toContain(b['thinking'])
         else if (b['type'] === 'tool_use') expect(calls.map((p) => [p.name, JSON.parse(p.arguments)])).toContainEqual([b['name'], b['input']])
-        else if (b['type'] === 'tool_result') for (const x of b['content']) expect(all).toContain(x['text'])
+        else if (b['type'] === 'tool_result') { for (const x of b['content']) expect(all).toContain(x['text']) }
         else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
       }
       for (const a of m['attachments'] ?? []) {

@@ -8,8 +8,10 @@ const fixture = (p: string): string => new URL(`../fixtures/${p}`, import.meta.u
 const CLINE = 'cline/1767949200000'
 const ROO = 'roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30'
 
-type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-const json = (p: string): any => JSON.parse(readFileSync(fixture(p), 'utf8')) // eslint-disable-line @typescript-eslint/no-explicit-any
+// deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
+type Rec = Record<string, any>
+// deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
+const json = (p: string): any => JSON.parse(readFileSync(fixture(p), 'utf8'))
 const read = (dir: string) => {
   const r = fromClineTask({ history: json(`${dir}/api_conversation_history.json`), ui: json(`${dir}/ui_messages.json`) })
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { fromCopilotChatSession } from '../../src/sessions/copilot.ts'
 
 const path = (ext: string): string => new URL(`../fixtures/copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.${ext}`, import.meta.url).pathname
-type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+// deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
+type Rec = Record<string, any>
 
 describe('a GitHub Copilot chat session', () => {
   const doc = JSON.parse(readFileSync(path('json'), 'utf8')) as Rec
@@ -21,7 +22,13 @@ describe('a GitHub Copilot chat session', () => {
         if (round['thinking'] !== undefined) expect(parts).toContainEqual({ type: 'reasoning', text: round['thinking']['text'] })
         for (const c of round['toolCalls']) {
           expect(parts).toContainEqual({ type: 'tool_call', id: c['id'], name: c['name'], arguments: c['arguments'], status: 'complete' })
-          expect(parts).toContainEqual({ type: 'tool_result', toolCallId: c['id'], name: c['name'], content: meta['toolCallResults'][c['id']]['content'].map((x: Rec) => x['value']).join('\n'), isError: false })
+          expect(parts).toContainEqual({
+            type: 'tool_result',
+            toolCallId: c['id'],
+            name: c['name'],
+            content: meta['toolCallResults'][c['id']]['content'].map((x: Rec) => x['value']).join('\n'),
+            isError: false,
+          })
         }
       }
       const last = r.right.messages.filter((m) => m.role === 'assistant' && m.id.startsWith(q['requestId'])).pop()
@@ -37,7 +44,12 @@ describe('a GitHub Copilot chat session', () => {
   })
 
   it('answers a call the session holds no result for, and says so', () => {
-    const q = { requestId: 'q', timestamp: 1, message: { text: 'go' }, result: { metadata: { toolCallRounds: [{ response: '', toolCalls: [{ id: 'c1', name: 'run_in_terminal', arguments: '{}' }] }] } } }
+    const q = {
+      requestId: 'q',
+      timestamp: 1,
+      message: { text: 'go' },
+      result: { metadata: { toolCallRounds: [{ response: '', toolCalls: [{ id: 'c1', name: 'run_in_terminal', arguments: '{}' }] }] } },
+    }
     const s = fromCopilotChatSession(JSON.stringify({ version: 3, sessionId: 's', requests: [q] }))
     expect(E.isRight(s) && s.right.notes).toEqual(['1 tool call with no result in the session answered by a tool message saying so'])
   })

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { fromPiSession } from '../../src/sessions/pi.ts'
 
 const FILE = new URL('../fixtures/pi/2026-02-20T20-17-00-000Z_1a6f6bc4-2e7d-4c1a-9b8e-5f0d3c2a1b90.jsonl', import.meta.url).pathname
-type Rec = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+// deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
+type Rec = Record<string, any>
 const text = readFileSync(FILE, 'utf8')
 const lines = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Rec)
 
@@ -25,7 +26,13 @@ describe('a pi session', () => {
       const m = e['message'] as Rec
       const blocks: Rec[] = typeof m['content'] === 'string' ? [{ type: 'text', text: m['content'] }] : (m['content'] ?? [])
       if (m['role'] === 'toolResult') {
-        expect(parts).toContainEqual({ type: 'tool_result', toolCallId: m['toolCallId'], name: m['toolName'], content: blocks.map((b) => b['text']).join('\n'), isError: m['isError'] })
+        expect(parts).toContainEqual({
+          type: 'tool_result',
+          toolCallId: m['toolCallId'],
+          name: m['toolName'],
+          content: blocks.map((b) => b['text']).join('\n'),
+          isError: m['isError'],
+        })
         continue
       }
       if (m['role'] === 'bashExecution') {
@@ -35,9 +42,16 @@ describe('a pi session', () => {
       for (const b of blocks) {
         if (b['type'] === 'text') expect(parts).toContainEqual({ type: 'text', text: b['text'] })
         else if (b['type'] === 'thinking') expect(parts).toContainEqual({ type: 'reasoning', text: b['thinking'], signature: b['thinkingSignature'] })
-        else if (b['type'] === 'toolCall') expect(parts).toContainEqual({ type: 'tool_call', id: b['id'], name: b['name'], arguments: JSON.stringify(b['arguments']), status: 'complete' })
+        else if (b['type'] === 'toolCall')
+          expect(parts).toContainEqual({ type: 'tool_call', id: b['id'], name: b['name'], arguments: JSON.stringify(b['arguments']), status: 'complete' })
       }
-      if (m['role'] === 'assistant') expect(all.find((x) => x.id === e['id'])?.metadata?.['usage']).toEqual({ input: m['usage']['input'], output: m['usage']['output'], cacheRead: m['usage']['cacheRead'], cacheWrite: m['usage']['cacheWrite'] })
+      if (m['role'] === 'assistant')
+        expect(all.find((x) => x.id === e['id'])?.metadata?.['usage']).toEqual({
+          input: m['usage']['input'],
+          output: m['usage']['output'],
+          cacheRead: m['usage']['cacheRead'],
+          cacheWrite: m['usage']['cacheWrite'],
+        })
     }
     for (const e of path.filter((x) => x['type'] === 'branch_summary')) expect(parts).toContainEqual({ type: 'text', text: e['summary'] })
     // what is off the path is counted

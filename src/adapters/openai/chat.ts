@@ -31,7 +31,7 @@
 import { isReasoning, isText, isToolCall } from '../../message/part-make.ts'
 import { type Part, type ProviderPart, type TextPart, type ToolCallPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
-import { convertWith, type Context, foreignReasoning, idFor, nonEmptyIds, omitPart } from '../convert.ts'
+import { type Context, convertWith, foreignReasoning, idFor, nonEmptyIds, omitPart } from '../convert.ts'
 import { systemAfterResults } from '../tool-turns.ts'
 import { base64Of, imageType, toDataUrl } from '../media.ts'
 import type { AdapterOptions, AdapterResult } from '../types.ts'
@@ -91,11 +91,11 @@ export type OpenAIChatMessage =
   | { readonly role: 'developer'; readonly content: string | Array<OpenAIChatTextPart> }
   | { readonly role: 'user'; readonly content: string | Array<OpenAIChatUserPart> }
   | {
-      readonly role: 'assistant'
-      readonly content: string | Array<OpenAIChatTextPart> | null
-      readonly tool_calls?: Array<OpenAIChatToolCall>
-      readonly reasoning_content?: string
-    }
+    readonly role: 'assistant'
+    readonly content: string | Array<OpenAIChatTextPart> | null
+    readonly tool_calls?: Array<OpenAIChatToolCall>
+    readonly reasoning_content?: string
+  }
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string }
 
 /**
@@ -129,10 +129,6 @@ export type OpenAIChatOptions = AdapterOptions & {
 
 // --- to ---
 
-/** Text parts as a string when there is one, else as an array of text parts. */
-const textContent = (texts: ReadonlyArray<string>): string | Array<OpenAIChatTextPart> =>
-  texts.length === 1 ? (texts[0] as string) : texts.map((text) => ({ type: 'text', text }))
-
 const AUDIO: Readonly<Record<string, 'wav' | 'mp3'>> = {
   'audio/wav': 'wav',
   'audio/x-wav': 'wav',
@@ -157,7 +153,8 @@ const chatFields = (context: Context, m: Message, p: Part, own: (f: Readonly<Rec
 }
 
 /** A text part's fields read from Chat Completions: its part type, or extra fields of a part of a longer list. */
-const isChatText = (f: Readonly<Record<string, unknown>>): boolean => f['type'] === 'text' || f['type'] === 'refusal' || (f['type'] === undefined && f['item'] === undefined)
+const isChatText = (f: Readonly<Record<string, unknown>>): boolean =>
+  f['type'] === 'text' || f['type'] === 'refusal' || (f['type'] === undefined && f['item'] === undefined)
 const onlyDetail = (f: Readonly<Record<string, unknown>>): boolean => Object.keys(f).every((k) => k === 'detail')
 const onlyFileId = (f: Readonly<Record<string, unknown>>): boolean => Object.keys(f).every((k) => k === 'file_id')
 
@@ -184,7 +181,10 @@ const userPart = (context: Context, m: Message, p: Part): OpenAIChatUserPart | u
       if (p.data === undefined) return omitPart(context, m, p, 'a file by URL (Chat Completions takes file bytes only)')
       if (format !== undefined) return { type: 'input_audio', input_audio: { data: base64Of(p.data), format } }
       const fields = chatFields(context, m, p, onlyFileId)
-      return sent({ type: 'file', file: { ...fields, file_data: toDataUrl(p.mediaType, p.data), ...(p.filename === undefined ? {} : { filename: p.filename }) } })
+      return sent({
+        type: 'file',
+        file: { ...fields, file_data: toDataUrl(p.mediaType, p.data), ...(p.filename === undefined ? {} : { filename: p.filename }) },
+      })
     }
     default:
       return omitPart(context, m, p, 'not user content in Chat Completions')
@@ -201,7 +201,9 @@ const toolMessages = (context: Context, m: Message): Array<OpenAIChatMessage> =>
     const f = chatFields(context, m, p, (x) => Object.keys(x).every((k) => k === 'content'))
     // a list of text parts goes back as the list while the text it holds is unchanged
     const list = f['content']
-    const content = Array.isArray(list) && list.map((x) => (isObject(x) && typeof x['text'] === 'string' ? x['text'] : '')).join('') === p.content ? list : p.content
+    const content = Array.isArray(list) && list.map((x) => (isObject(x) && typeof x['text'] === 'string' ? x['text'] : '')).join('') === p.content
+      ? list
+      : p.content
     out.push(sent({ ...residue, role: 'tool', tool_call_id: idFor(context, p.toolCallId), content }))
   }
   return out
@@ -284,16 +286,13 @@ const assistantMessage = (context: Context, m: Message, field: 'none' | 'reasoni
  * @since 0.1.0
  * @category adapters
  */
-export const toOpenAIChat =
-  (options: OpenAIChatOptions = {}) =>
-  (ms: Messages): AdapterResult<OpenAIChatRequest> =>
-    convertWith('openai-chat', options, nonEmptyIds, ms, (context, messages) =>
-      applyRules(
-        openAIChatRules,
-        convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-chat/tool-messages-follow-calls', `(message ${m.id})`, 'moved')), options),
-        context,
-      ),
-    )
+export const toOpenAIChat = (options: OpenAIChatOptions = {}) => (ms: Messages): AdapterResult<OpenAIChatRequest> =>
+  convertWith('openai-chat', options, nonEmptyIds, ms, (context, messages) =>
+    applyRules(
+      openAIChatRules,
+      convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-chat/tool-messages-follow-calls', `(message ${m.id})`, 'moved')), options),
+      context,
+    ))
 
 const convert = (context: Context, ms: Messages, options: OpenAIChatOptions): OpenAIChatRequest => {
   const systemRole = options.systemRole ?? 'system'
@@ -307,7 +306,9 @@ const convert = (context: Context, ms: Messages, options: OpenAIChatOptions): Op
     }
     messages.push(...toolMessages(context, m))
     if (m.role === 'tool') {
-      for (const p of m.parts) if (p.type !== 'tool_result' && !(p.type === 'provider' && p.provider === 'openai' && p.kind === 'function')) omitPart(context, m, p, 'not tool content in Chat Completions')
+      for (const p of m.parts)
+        if (p.type !== 'tool_result' && !(p.type === 'provider' && p.provider === 'openai' && p.kind === 'function'))
+          omitPart(context, m, p, 'not tool content in Chat Completions')
       continue
     }
     const residue = messageResidue(context, m)
@@ -321,7 +322,11 @@ const convert = (context: Context, ms: Messages, options: OpenAIChatOptions): Op
           texts.push({ ...own, type: 'text', text: p.text })
         } else if (p.type !== 'tool_result') omitPart(context, m, p, 'not system content in Chat Completions')
       }
-      const role = residue['role'] === 'developer' || messageFields(m, 'item')?.['role'] === 'developer' ? 'developer' : residue['role'] === 'system' ? 'system' : systemRole
+      const role = residue['role'] === 'developer' || messageFields(m, 'item')?.['role'] === 'developer'
+        ? 'developer'
+        : residue['role'] === 'system'
+        ? 'system'
+        : systemRole
       const only = texts[0]
       const content = texts.length === 0 ? '' : plain && texts.length === 1 && only !== undefined ? only['text'] : texts
       messages.push(sent({ ...residue, role, content }))

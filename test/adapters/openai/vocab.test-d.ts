@@ -5,22 +5,35 @@
  * a member, the build fails here until the adapters give it a home.
  */
 import type {
-  ResponseInputItem,
+  ResponseFunctionCallOutputItem,
   ResponseInputContent,
+  ResponseInputItem,
   ResponseOutputItem,
   ResponseOutputMessage,
-  ResponseFunctionCallOutputItem,
 } from 'openai/resources/responses/responses'
-import type { ChatCompletionContentPart, ChatCompletionContentPartRefusal, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions'
-import type { OPENAI_CHAT_CONTENT, OPENAI_CHAT_ROLES, OPENAI_CHAT_TOOL_CALLS, OPENAI_RESPONSES_CONTENT, OPENAI_RESPONSES_KEPT_ITEMS, OPENAI_RESPONSES_MAPPED_ITEMS } from '../../../src/adapters/openai/_vocab.ts'
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionContentPartRefusal,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions'
+import type {
+  OPENAI_CHAT_CONTENT,
+  OPENAI_CHAT_ROLES,
+  OPENAI_CHAT_TOOL_CALLS,
+  OPENAI_RESPONSES_CONTENT,
+  OPENAI_RESPONSES_KEPT_ITEMS,
+  OPENAI_RESPONSES_MAPPED_ITEMS,
+} from '../../../src/adapters/openai/_vocab.ts'
 
 type Assert<T extends true> = T
 type IsNever<T> = [T] extends [never] ? true : false
 
 /** An item's type tag; an easy input message and an item reference may leave it out (`message`, `item_reference`). */
-type Tag<T> = T extends { type?: infer K }
-  // deno-lint-ignore ban-types -- `{} extends Pick<T, 'type'>` asks whether `type` is optional
-  ? Exclude<K, undefined | null> | ({} extends Pick<T, 'type'> ? (T extends { role: unknown } ? 'message' : 'item_reference') : null extends K ? 'item_reference' : never)
+type Tag<T> = T extends { type?: infer K } ?
+    | Exclude<K, undefined | null>
+    // deno-lint-ignore ban-types -- `{} extends Pick<T, 'type'>` asks whether `type` is optional
+    | ({} extends Pick<T, 'type'> ? (T extends { role: unknown } ? 'message' : 'item_reference') : null extends K ? 'item_reference' : never)
   : never
 
 type ResponsesHandled = (typeof OPENAI_RESPONSES_MAPPED_ITEMS)[number] | (typeof OPENAI_RESPONSES_KEPT_ITEMS)[number]
@@ -33,7 +46,14 @@ export type ResponsesVocabulary = [
   // every output item of a response too
   Assert<IsNever<Exclude<ResponseOutputItem['type'], ResponsesHandled | 'function_call_output' | 'custom_tool_call_output'>>>,
   // every content part of a message, an output message, and a function output list
-  Assert<IsNever<Exclude<ResponseInputContent['type'] | ResponseOutputMessage['content'][number]['type'] | ResponseFunctionCallOutputItem['type'], (typeof OPENAI_RESPONSES_CONTENT)[number]>>>,
+  Assert<
+    IsNever<
+      Exclude<
+        ResponseInputContent['type'] | ResponseOutputMessage['content'][number]['type'] | ResponseFunctionCallOutputItem['type'],
+        (typeof OPENAI_RESPONSES_CONTENT)[number]
+      >
+    >
+  >,
   // and no handler names a type the SDK does not have
   Assert<IsNever<Exclude<ResponsesHandled, Tag<ResponseInputItem> | ResponseOutputItem['type']>>>,
 ]
