@@ -68,5 +68,7 @@ if (missing.length > 0) {
 }
 const files = walk(dist).filter((f) => f.endsWith('.js')).length
 console.log(
-  `build: ${files} modules in ${relative(root, dist)}/ (${workerUrls} worker URLs, ${subpaths} fp-ts/io-ts subpath imports rewritten) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  `build: ${files} modules in ${relative(root, dist)}/ (${workerUrls} worker URLs, ${subpaths} fp-ts/io-ts subpath imports rewritten) in ${
+    ((performance.now() - t0) / 1000).toFixed(1)
+  } s`,
 )

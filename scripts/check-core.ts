@@ -14,4 +14,4 @@ if (found.length > 0) {
   console.error(`check:core: ${found.length} violation(s)`)
   process.exit(1)
 }
-console.log('check:core: the core is Web-standard, its imports go one way and no folder reaches into another\'s private files')
+console.log("check:core: the core is Web-standard, its imports go one way and no folder reaches into another's private files")

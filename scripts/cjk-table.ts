@@ -13,7 +13,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 const bits = (lo: number, hi: number): string => {
   const bytes = new Uint8Array(Math.ceil((hi - lo + 1) / 8))
-  for (let cp = lo; cp <= hi; cp++) if (countTokens(String.fromCodePoint(cp), PLAIN) === 1) bytes[(cp - lo) >> 3] = (bytes[(cp - lo) >> 3] ?? 0) | (1 << ((cp - lo) & 7))
+  for (let cp = lo; cp <= hi; cp++)
+    if (countTokens(String.fromCodePoint(cp), PLAIN) === 1) bytes[(cp - lo) >> 3] = (bytes[(cp - lo) >> 3] ?? 0) | (1 << ((cp - lo) & 7))
   // six bits a character, low bits first
   let out = ''
   for (let i = 0; i < bytes.length * 8; i += 6) {

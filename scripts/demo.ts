@@ -68,7 +68,9 @@ const bar = (label: string) => {
     shown = pct
     const width = 30
     const full = Math.round((width * pct) / 100)
-    const line = `${label.padEnd(8)} [${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(pct).padStart(3)}%  ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')}${p.stage === undefined ? '' : ` ${p.stage}`}`
+    const line = `${label.padEnd(8)} [${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(pct).padStart(3)}%  ${p.done.toLocaleString('en')}/${
+      p.total.toLocaleString('en')
+    }${p.stage === undefined ? '' : ` ${p.stage}`}`
     process.stderr.write(tty ? `\r${line}${pct === 100 ? '\n' : ''}` : `${line}\n`)
   }
 }
@@ -131,7 +133,9 @@ watch.stop()
 
 const bytes = (ms: Messages): number => Buffer.byteLength(toJSONL(ms))
 console.log(
-  `\nplan: summarise ${int(p.messages.head)} messages (${int(p.tokens.head)} tokens), keep ${int(p.messages.preserved)} (${int(p.tokens.preserved)} tokens)${p.splitTurn ? ', cutting inside a turn' : ''}\n`,
+  `\nplan: summarise ${int(p.messages.head)} messages (${int(p.tokens.head)} tokens), keep ${int(p.messages.preserved)} (${int(p.tokens.preserved)} tokens)${
+    p.splitTurn ? ', cutting inside a turn' : ''
+  }\n`,
 )
 printTable(
   ['', 'messages', 'tokens (o200k)', 'JSONL', 'time', 'longest main-thread block'],
@@ -151,11 +155,19 @@ const r = compacted.value.report
 // every number below is one the table or the plan line shows
 const unseen = r.archived - r.summarised
 console.log(
-  `\n${int(r.summarised)} messages summarised into one, ${int(r.preserved)} kept verbatim: ${int(before.messages)} → ${int(final.length)} messages, ${int(before.tokens)} → ${int(compacted.value.tokens)} tokens, ${size(bytes(history))} → ${size(bytes(final))} of JSONL; ${int(r.archived)} archived (your copy keeps them)${unseen > 0 ? `: the ${int(r.summarised)} summarised and ${int(unseen)} no model sees (notices, bookmarks, records)` : ''}`,
+  `\n${int(r.summarised)} messages summarised into one, ${int(r.preserved)} kept verbatim: ${int(before.messages)} → ${int(final.length)} messages, ${
+    int(before.tokens)
+  } → ${int(compacted.value.tokens)} tokens, ${size(bytes(history))} → ${size(bytes(final))} of JSONL; ${int(r.archived)} archived (your copy keeps them)${
+    unseen > 0 ? `: the ${int(r.summarised)} summarised and ${int(unseen)} no model sees (notices, bookmarks, records)` : ''
+  }`,
 )
 if (summary !== undefined) {
   const lines = textContent(summary).split('\n')
-  console.log(`\nthe summary (extractive, offline), first lines:\n${lines.slice(0, 6).map((l) => `  ${l.length > 110 ? `${l.slice(0, 107)}…` : l}`).join('\n')}\n  … ${lines.length - 6} more lines`)
+  console.log(
+    `\nthe summary (extractive, offline), first lines:\n${lines.slice(0, 6).map((l) => `  ${l.length > 110 ? `${l.slice(0, 107)}…` : l}`).join('\n')}\n  … ${
+      lines.length - 6
+    } more lines`,
+  )
 }
 console.log(`\nwrote ${join(OUT, 'compacted.md')} and ${join(OUT, 'compacted.jsonl')}`)
 console.log('explore it in the browser (tokens per message, prune and compact with a frame-time graph): npm run demo:web')

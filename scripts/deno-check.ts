@@ -59,7 +59,10 @@ const main = (): void => {
   try {
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
     // with "manual", Deno takes the npm packages a package.json lists from node_modules
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', dependencies: { ...pkg.dependencies, ...pkg.devDependencies } }, null, 2))
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ private: true, type: 'module', dependencies: { ...pkg.dependencies, ...pkg.devDependencies } }, null, 2),
+    )
     const imports = consumerImports(manifest, (file) => pathToFileURL(join(root, file)).href)
     writeFileSync(join(dir, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual', imports }, null, 2))
     writeFileSync(join(dir, 'main.ts'), consumerModule(manifest))
@@ -67,7 +70,11 @@ const main = (): void => {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  console.log(`deno check: ${sources.length} entries with the project's options ${own ? 'pass' : 'FAIL'}; a consumer importing every entry, with Deno's default options ${consumer ? 'passes' : 'FAILS'}`)
+  console.log(
+    `deno check: ${sources.length} entries with the project's options ${own ? 'pass' : 'FAIL'}; a consumer importing every entry, with Deno's default options ${
+      consumer ? 'passes' : 'FAILS'
+    }`,
+  )
   if (!own || !consumer) process.exit(1)
 }
 

@@ -4,7 +4,7 @@
  * fp-ts's `none`, `some`, `left` and `right` are here so that a shown Option or Either is built the
  * way the library builds it.
  */
-import { isDeepStrictEqual, inspect } from 'node:util'
+import { inspect, isDeepStrictEqual } from 'node:util'
 export { left, right } from 'fp-ts/Either'
 export { none, some } from 'fp-ts/Option'
 

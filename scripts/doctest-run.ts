@@ -30,7 +30,7 @@ for (const e of examples) {
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error(`did not finish within ${LIMIT_MS / 1000} s`)), LIMIT_MS)
         }),
-      ]),
+      ])
     )
   } catch (error) {
     failures.push(`${e.at}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)

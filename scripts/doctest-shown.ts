@@ -110,7 +110,8 @@ export type Shown = {
 const CHECK = '__shows'
 
 /** The import an example with checks needs; added after its code, so line numbers stay. */
-export const CHECK_IMPORT = (from: string): string => `import { shows as ${CHECK}, none as __none, some as __some, left as __left, right as __right } from '${from}'`
+export const CHECK_IMPORT = (from: string): string =>
+  `import { shows as ${CHECK}, none as __none, some as __some, left as __left, right as __right } from '${from}'`
 
 /**
  * Turns each shown result of an example into a check that throws when the result is not the value
@@ -128,7 +129,10 @@ export const checkShown = (code: string, at: (line: number) => string): Shown =>
     if (!showsValue(value)) continue
     count++
     if (/…|\.\.\./.test(value) || !parses(value)) {
-      problems.push({ line: i, message: `the result shown, \`${value}\`, is not a JavaScript value the checker can compare (write the whole value, or prose that begins with a word)` })
+      problems.push({
+        line: i,
+        message: `the result shown, \`${value}\`, is not a JavaScript value the checker can compare (write the whole value, or prose that begins with a word)`,
+      })
       continue
     }
     // the statement ends here; it starts where its brackets balance
@@ -146,8 +150,11 @@ export const checkShown = (code: string, at: (line: number) => string): Shown =>
     else if (guarded !== null) {
       const end = closing(stmt, stmt.indexOf('('))
       const condition = stmt.slice(stmt.indexOf('(') + 1, end - 1)
-      checked = `${CHECK}(Boolean(${condition}), true, ${JSON.stringify(`${at(i)} (its condition)`)}); if (${condition}) ${CHECK}(${stmt.slice(end).trim()}, ${expected})`
-    } else if (logged !== null && closing(stmt, stmt.indexOf('(')) === stmt.length && !topLevelComma(stmt.slice('console.log('.length, -1))) checked = `${CHECK}(${stmt.slice('console.log('.length, -1)}, ${expected})`
+      checked = `${CHECK}(Boolean(${condition}), true, ${JSON.stringify(`${at(i)} (its condition)`)}); if (${condition}) ${CHECK}(${
+        stmt.slice(end).trim()
+      }, ${expected})`
+    } else if (logged !== null && closing(stmt, stmt.indexOf('(')) === stmt.length && !topLevelComma(stmt.slice('console.log('.length, -1)))
+      checked = `${CHECK}(${stmt.slice('console.log('.length, -1)}, ${expected})`
     else checked = `${CHECK}(${stmt}, ${expected})`
     const out = `${indent}${checked}`.split('\n')
     lines.splice(start, i - start + 1, ...out)

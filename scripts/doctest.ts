@@ -15,7 +15,7 @@
  * `--keep` leaves `.doctest/` in place to look at.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,7 +48,9 @@ export const examplesOf = (file: string, text: string): Example[] => {
     const end = i
     const body = lines.slice(start, end + 1).map((l) => l.replace(/^\s*\/\*\*\s?/, '').replace(/\s*\*\/\s*$/, '').replace(/^\s*\* ?/, ''))
     const next = lines.slice(end + 1, end + 4).join(' ')
-    const symbol = /@module/.test(body.join('\n')) ? 'module' : (/export\s+(?:declare\s+)?(?:const|function|type|class|interface|let)\s+([A-Za-z_$][\w$]*)/.exec(next)?.[1] ?? 'anonymous')
+    const symbol = /@module/.test(body.join('\n'))
+      ? 'module'
+      : (/export\s+(?:declare\s+)?(?:const|function|type|class|interface|let)\s+([A-Za-z_$][\w$]*)/.exec(next)?.[1] ?? 'anonymous')
     for (let j = 0; j < body.length; j++) {
       if (!/^@example\b/.test(body[j] ?? '')) continue
       const code: string[] = []
@@ -92,7 +94,9 @@ export const markdownExamples = (file: string, text: string): Example[] => {
 /** The Markdown pages whose examples run: the README and every guide in `docs/guides/`. */
 const pages = (): string[] => {
   const guides = join(root, 'docs', 'guides')
-  const inGuides = statSync(guides, { throwIfNoEntry: false })?.isDirectory() === true ? readdirSync(guides).filter((f) => f.endsWith('.md')).map((f) => join(guides, f)) : []
+  const inGuides = statSync(guides, { throwIfNoEntry: false })?.isDirectory() === true
+    ? readdirSync(guides).filter((f) => f.endsWith('.md')).map((f) => join(guides, f))
+    : []
   return [join(root, 'README.md'), ...inGuides.sort()]
 }
 
@@ -128,22 +132,42 @@ const main = (): void => {
   let shown = 0
   examples.forEach((e, n) => {
     // a relative import means the module beside the source file (an example of a module no entry point exports)
-    const relinked = e.code.replace(/(from\s+|import\(\s*)(['"])(\.\.?\/[^'"]+)\2/g, (_, lead: string, q: string, spec: string) => `${lead}${q}../${join(dirname(e.file), spec)}${q}`)
+    const relinked = e.code.replace(
+      /(from\s+|import\(\s*)(['"])(\.\.?\/[^'"]+)\2/g,
+      (_, lead: string, q: string, spec: string) => `${lead}${q}../${join(dirname(e.file), spec)}${q}`,
+    )
     const checked = checkShown(relinked, (line) => `${e.file}:${e.line + line}`)
     shown += checked.count
     for (const p of checked.problems) shownErrors.push(`${e.file}:${e.line + p.line}: example of ${e.symbol}: ${p.message}`)
-    if (checked.count > 0 && (typeOnly(e.code) || denoOnly(e.code))) shownErrors.push(`${e.file}:${e.line}: example of ${e.symbol}: shows ${checked.count} result(s) but is only type-checked, so nothing checks them (make it run, or describe the result in prose)`)
+    if (checked.count > 0 && (typeOnly(e.code) || denoOnly(e.code)))
+      shownErrors.push(
+        `${e.file}:${e.line}: example of ${e.symbol}: shows ${checked.count} result(s) but is only type-checked, so nothing checks them (make it run, or describe the result in prose)`,
+      )
     const code = checked.count > 0 && !denoOnly(e.code) ? `${checked.code}\n${CHECK_IMPORT('../scripts/doctest-assert.ts')}` : relinked
     // `export {}` keeps each example a module of its own (top-level await, no shared names)
-    writeFileSync(join(out, `${denoOnly(e.code) ? 'deno-' : ''}${names[n]!}`), `${denoOnly(e.code) ? '/// <reference lib="deno.unstable" />\n' : ''}// ${e.file}:${e.line} (${e.symbol})\n${code}\nexport {}\n`)
+    writeFileSync(
+      join(out, `${denoOnly(e.code) ? 'deno-' : ''}${names[n]!}`),
+      `${denoOnly(e.code) ? '/// <reference lib="deno.unstable" />\n' : ''}// ${e.file}:${e.line} (${e.symbol})\n${code}\nexport {}\n`,
+    )
   })
   // package.json lists every entry point (deno.json leaves out the npm-only ones); each maps to its source
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { readonly types: string }> }
   const source = (types: string): string => types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')
-  const paths = Object.fromEntries(Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', source(v.types))]]))
+  const paths = Object.fromEntries(
+    Object.entries(manifest.exports).map(([k, v]) => [k === '.' ? 'chatfold' : `chatfold/${k.slice(2)}`, [join('..', source(v.types))]]),
+  )
   writeFileSync(
     join(out, 'tsconfig.json'),
-    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false, noUnusedParameters: false }, include: ['*.ts', '../src/**/*.d.ts'], exclude: ['deno-*.ts'] }, null, 2),
+    JSON.stringify(
+      {
+        extends: '../tsconfig.json',
+        compilerOptions: { noEmit: true, rootDir: '..', paths, noUnusedLocals: false, noUnusedParameters: false },
+        include: ['*.ts', '../src/**/*.d.ts'],
+        exclude: ['deno-*.ts'],
+      },
+      null,
+      2,
+    ),
   )
 
   // 1. types: one tsc run over every example (Deno's with deno check), errors mapped back to the source line
@@ -156,12 +180,19 @@ const main = (): void => {
   if (tsc.status !== 0 && typeErrors.length === 0) typeErrors.push(`tsc failed: ${tsc.stdout}${tsc.stderr}`)
   const forDeno = examples.flatMap((e, n) => (denoOnly(e.code) ? [join(out, `deno-${names[n]!}`)] : []))
   if (forDeno.length > 0) {
-    const deno = spawnSync(join(root, 'node_modules', '.bin', 'deno'), ['check', '--unstable-kv', ...forDeno], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    const deno = spawnSync(join(root, 'node_modules', '.bin', 'deno'), ['check', '--unstable-kv', ...forDeno], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    })
     if (deno.status !== 0) typeErrors.push(`deno check of the Deno examples failed:\n${deno.stdout}${deno.stderr}`)
   }
 
   // 2. run: the self-contained examples, in one child process (tsx resolves the same paths)
-  const runnable = examples.flatMap((e, n) => (typeOnly(e.code) || denoOnly(e.code) ? [] : [{ n, file: join(out, names[n]!), at: `${e.file}:${e.line} (${e.symbol})` }]))
+  const runnable = examples.flatMap((
+    e,
+    n,
+  ) => (typeOnly(e.code) || denoOnly(e.code) ? [] : [{ n, file: join(out, names[n]!), at: `${e.file}:${e.line} (${e.symbol})` }]))
   writeFileSync(join(out, 'run.json'), JSON.stringify(runnable))
   const scratch = mkdtempSync(join(tmpdir(), 'chatfold-examples-'))
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'doctest-run.ts'), join(out, 'run.json'), scratch], {
@@ -175,9 +206,15 @@ const main = (): void => {
   if (!keep) rmSync(out, { recursive: true, force: true })
 
   for (const e of [...shownErrors, ...typeErrors, ...runErrors]) console.error(e)
-  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${examples.length - runnable.length} type-checked only (they declare values they do not build, are worker scripts, or are for Deno: ${forDeno.length} checked by deno check); ${shown} shown results checked`
+  const summary = `examples: ${examples.length} type-checked, ${runnable.length} run, ${
+    examples.length - runnable.length
+  } type-checked only (they declare values they do not build, are worker scripts, or are for Deno: ${forDeno.length} checked by deno check); ${shown} shown results checked`
   if (shownErrors.length + typeErrors.length + runErrors.length > 0) {
-    console.error(`${summary}; ${shownErrors.length} result(s) that cannot be checked, ${typeErrors.length} type error(s), ${runErrors.length === 0 ? 'all ran' : 'some failed to run'}`)
+    console.error(
+      `${summary}; ${shownErrors.length} result(s) that cannot be checked, ${typeErrors.length} type error(s), ${
+        runErrors.length === 0 ? 'all ran' : 'some failed to run'
+      }`,
+    )
     process.exit(1)
   }
   console.log(`${summary}; all pass`)

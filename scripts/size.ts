@@ -30,9 +30,13 @@ export type Bundle = {
  * Bundles `code` (an ES module importing from the sources, resolved from the project root) or the
  * file `entry`, minified, for the browser, with or without code splitting, in memory.
  */
-export const bundle = async (opts: { readonly code?: string; readonly entry?: string; readonly splitting: boolean; readonly platform?: 'browser' | 'neutral' }): Promise<Bundle> => {
+export const bundle = async (
+  opts: { readonly code?: string; readonly entry?: string; readonly splitting: boolean; readonly platform?: 'browser' | 'neutral' },
+): Promise<Bundle> => {
   const result = await build({
-    ...(opts.code !== undefined ? { stdin: { contents: opts.code, resolveDir: ROOT, sourcefile: 'app.ts', loader: 'ts' as const } } : { entryPoints: [join(ROOT, opts.entry ?? 'src/mod.ts')] }),
+    ...(opts.code !== undefined
+      ? { stdin: { contents: opts.code, resolveDir: ROOT, sourcefile: 'app.ts', loader: 'ts' as const } }
+      : { entryPoints: [join(ROOT, opts.entry ?? 'src/mod.ts')] }),
     absWorkingDir: ROOT,
     bundle: true,
     minify: true,
@@ -51,7 +55,10 @@ export const bundle = async (opts: { readonly code?: string; readonly entry?: st
     const path = relative(ROOT, f.path)
     const meta = result.metafile.outputs[path]
     chunks.set(path, { path, bytes: f.contents.byteLength, gzip: gzipSync(f.contents).byteLength, inputs: Object.keys(meta?.inputs ?? {}) })
-    if (meta?.entryPoint !== undefined && (opts.code !== undefined ? meta.entryPoint.endsWith('app.ts') : meta.entryPoint === relative(ROOT, join(ROOT, opts.entry ?? 'src/mod.ts')))) main = path
+    if (
+      meta?.entryPoint !== undefined &&
+      (opts.code !== undefined ? meta.entryPoint.endsWith('app.ts') : meta.entryPoint === relative(ROOT, join(ROOT, opts.entry ?? 'src/mod.ts')))
+    ) main = path
   }
   if (main === '') throw new Error('Cannot measure the bundle: no chunk for its entry point')
   return { chunks, main, metafile: result.metafile }
@@ -105,9 +112,10 @@ export const sizeOf = (b: Bundle, chunks: Iterable<string>): { readonly bytes: n
 /** The rank tables a set of chunks holds. */
 export const tablesIn = (b: Bundle, chunks: Iterable<string>): Set<string> => {
   const out = new Set<string>()
-  for (const c of chunks) for (const i of b.chunks.get(c)?.inputs ?? []) {
-    const t = tableOf(i)
-    if (t !== undefined) out.add(t)
-  }
+  for (const c of chunks)
+    for (const i of b.chunks.get(c)?.inputs ?? []) {
+      const t = tableOf(i)
+      if (t !== undefined) out.add(t)
+    }
   return out
 }

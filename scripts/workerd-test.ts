@@ -28,7 +28,8 @@ if (files.length === 0) {
   process.exit(1)
 }
 
-const config = (name: string, module: string): string => `using Workerd = import "/workerd/workerd.capnp";
+const config = (name: string, module: string): string =>
+  `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [ (name = "${name}", worker = .worker) ],

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LAYERS, layerOf, privateViolations, ROOT, RUNTIME_ENTRIES, sourceFiles, type Tier, TIERS, tierOf, violations } from './support/layers.ts'
+import { layerOf, LAYERS, privateViolations, ROOT, RUNTIME_ENTRIES, sourceFiles, type Tier, tierOf, TIERS, violations } from './support/layers.ts'
 
 describe('layers and core purity', () => {
   it('every source file has a layer', () => {
@@ -23,7 +23,20 @@ describe('layers and core purity', () => {
   // folders' order: message < tokens < history < compaction < builder < store < engine.
   it('the map ranks the folders in the order of the concepts', () => {
     const rank = (f: string) => layerOf(f) ?? -1
-    const order = ['src/message/message.ts', 'src/tokens/count.ts', 'src/tokenizer/load.ts', 'src/history/views.ts', 'src/compaction/plan.ts', 'src/builder/builder.ts', 'src/store/store.ts', 'src/engine/client.ts', 'src/sessions/codex.ts', 'src/mod.ts', 'src/node/mod.ts', 'src/cli/main.ts']
+    const order = [
+      'src/message/message.ts',
+      'src/tokens/count.ts',
+      'src/tokenizer/load.ts',
+      'src/history/views.ts',
+      'src/compaction/plan.ts',
+      'src/builder/builder.ts',
+      'src/store/store.ts',
+      'src/engine/client.ts',
+      'src/sessions/codex.ts',
+      'src/mod.ts',
+      'src/node/mod.ts',
+      'src/cli/main.ts',
+    ]
     const ranks = order.map(rank)
     expect(ranks.every((r) => r >= 0)).toBe(true)
     // strictly increasing: each folder sits above the one before it
@@ -33,7 +46,7 @@ describe('layers and core purity', () => {
   describe('private files', () => {
     const tree = (files: Record<string, string>) => new Map(Object.entries(files))
 
-    it('fails on an import of another folder\'s private file', () => {
+    it("fails on an import of another folder's private file", () => {
       const found = privateViolations(tree({
         'src/a/_walk.ts': 'export const walk = 1\n',
         'src/b/use.ts': "import { x } from './x.ts'\nimport { walk } from '../a/_walk.ts'\n",
@@ -100,7 +113,9 @@ describe('layers and core purity', () => {
           .filter(([, file]) => (folder.endsWith('/') ? file.startsWith(`./${folder}`) : file === `./${folder}`))
           .map(([key]) => (key === '.' ? 'chatfold' : `chatfold/${key.slice(2)}`))
           .sort()
-      expect(rows.map((r) => ({ folder: r.folder, subpaths: [...r.subpaths].sort() }))).toEqual(rows.map((r) => ({ folder: r.folder, subpaths: served(r.folder) })))
+      expect(rows.map((r) => ({ folder: r.folder, subpaths: [...r.subpaths].sort() }))).toEqual(
+        rows.map((r) => ({ folder: r.folder, subpaths: served(r.folder) })),
+      )
     })
   })
 })

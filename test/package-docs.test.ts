@@ -20,7 +20,9 @@ const linksOf = (page: string): string[] =>
 describe('the packed package', () => {
   // npm pack lists what it would ship (a second or more: it starts npm)
   it('ships every page and image the README links to, and those they link to', () => {
-    const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ files: Array<{ path: string }> }>
+    const [info] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    ) as Array<{ files: Array<{ path: string }> }>
     const shipped = new Set(info?.files.map((f) => f.path))
     const seen = new Set<string>()
     const missing: string[] = []

@@ -13,7 +13,7 @@ import type { Part, PartWire, ProviderFields, ToolCallPart } from '../src/messag
 import type { Role } from '../src/message/role.ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../src/message/failure.ts'
-import { type ChatInput, type ValidInput, validateInput } from '../src/store/input.ts'
+import { type ChatInput, validateInput, type ValidInput } from '../src/store/input.ts'
 import { submitDecodedEvent } from '../src/store/simulator.ts'
 
 declare const m: Message

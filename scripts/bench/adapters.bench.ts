@@ -40,8 +40,13 @@ const longReply = (deltas: number): ReadonlyArray<unknown> => {
   events.push({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQBbench' } }, { type: 'content_block_stop', index: 0 })
   events.push({ type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } })
   for (let i = 0; i < deltas; i++) events.push({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: `word${i} ` } })
-  events.push({ type: 'content_block_stop', index: 1 }, { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_bench', name: 'write', input: {} } })
-  for (let i = 0; i < deltas; i++) events.push({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: i === 0 ? '{"text":"' : 'x' } })
+  events.push({ type: 'content_block_stop', index: 1 }, {
+    type: 'content_block_start',
+    index: 2,
+    content_block: { type: 'tool_use', id: 'toolu_bench', name: 'write', input: {} },
+  })
+  for (let i = 0; i < deltas; i++)
+    events.push({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: i === 0 ? '{"text":"' : 'x' } })
   events.push({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '"}' } }, { type: 'content_block_stop', index: 2 })
   events.push({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: deltas * 3 } }, { type: 'message_stop' })
   return events

@@ -39,7 +39,9 @@ const run = async (how: { readonly middleware?: LanguageModelMiddleware; readonl
     return r
   }
   const mw = how.middleware
-  const model = mw === undefined ? base : wrapLanguageModel({ model: base, middleware: { ...mw, ...(mw.transformParams === undefined ? {} : { transformParams: timedHook(mw.transformParams) }) } })
+  const model = mw === undefined
+    ? base
+    : wrapLanguageModel({ model: base, middleware: { ...mw, ...(mw.transformParams === undefined ? {} : { transformParams: timedHook(mw.transformParams) }) } })
   const { system, messages } = initial()
   let last = performance.now()
   await generateText({
@@ -64,9 +66,18 @@ export default async (): Promise<void> => {
   const cases: ReadonlyArray<readonly [string, () => Promise<Timed>]> = [
     ['none (the loop alone; its prompts pass the window from step 5 on)', () => run({})],
     ['contextMiddleware, pruning enough', () => run({ middleware: contextMiddleware(options) })],
-    ['contextMiddleware, compacting (tool output protected)', () => run({ middleware: contextMiddleware({ ...options, pruning: { protectedTools: ['read_log'] } }) })],
-    ['contextPrepareStep, compacting (pruning off)', () => run({ prepareStep: contextPrepareStep({ ...options, pruning: 'off', system: initial().system, tools: [READ_LOG] }) })],
-    ['AI SDK pruneMessages as prepareStep (tool calls before the last 2 messages)', () => run({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }) }) })],
+    [
+      'contextMiddleware, compacting (tool output protected)',
+      () => run({ middleware: contextMiddleware({ ...options, pruning: { protectedTools: ['read_log'] } }) }),
+    ],
+    [
+      'contextPrepareStep, compacting (pruning off)',
+      () => run({ prepareStep: contextPrepareStep({ ...options, pruning: 'off', system: initial().system, tools: [READ_LOG] }) }),
+    ],
+    [
+      'AI SDK pruneMessages as prepareStep (tool calls before the last 2 messages)',
+      () => run({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }) }) }),
+    ],
   ]
   const rows: string[][] = []
   for (const [name, f] of cases) {

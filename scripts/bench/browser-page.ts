@@ -14,7 +14,7 @@ import { createEngine } from '../../src/engine/client.ts'
 import { type EngineHost, webWorkerHost } from '../../src/engine/host.ts'
 import { type Message, type Messages } from '../../src/message/message.ts'
 import { sampleSession } from '../../sample/session.ts'
-import { type Alone, type CountingThread, countAlone } from './ceiling.ts'
+import { type Alone, countAlone, type CountingThread } from './ceiling.ts'
 
 export type Window = { readonly timer: number; readonly frame: number; readonly longTask: number; readonly longTasks: number; readonly total: number }
 export type BrowserRun = {
@@ -150,10 +150,12 @@ const run = async (mode: BrowserRun['mode'], opts: { readonly messages: number; 
   const workers = mode === 'pool' ? navigator.hardwareConcurrency : mode === 'worker' ? 1 : 0
   // the engine's own worker is the timed one; counting workers (pool) are plain ones
   let hosts = 0
-  const engine: Engine =
-    timed === undefined
-      ? createEngine({ mode: 'inline', encoding: 'o200k_base' })
-      : createEngine({ mode: 'worker', encoding: 'o200k_base', workers: Math.max(1, workers), host: () => (hosts++ === 0 ? timed.host : webWorkerHost(workerUrl)) })
+  const engine: Engine = timed === undefined ? createEngine({ mode: 'inline', encoding: 'o200k_base' }) : createEngine({
+    mode: 'worker',
+    encoding: 'o200k_base',
+    workers: Math.max(1, workers),
+    host: () => (hosts++ === 0 ? timed.host : webWorkerHost(workerUrl)),
+  })
   // start the engine and load the o200k ranks before anything is watched
   await engine.estimate([history[0] as Message])
   const take = (): number => timed?.take() ?? Number.NaN

@@ -20,7 +20,7 @@ import type { BrowserRun, FileRun, Window } from './browser-page.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { sampleSession } from '../../sample/session.ts'
 import type { Alone } from './ceiling.ts'
-import { TRACE_CATEGORIES, type TaskFigures, tasksByWindow } from './browser-trace.ts'
+import { type TaskFigures, tasksByWindow, TRACE_CATEGORIES } from './browser-trace.ts'
 import { inFreshPages, launchChromium } from '../chromium.ts'
 import { between, type CoresWindow, type Snapshot, snapshot } from './cores.ts'
 import { ms, pairedRatios, spread, stats, table } from './lib.ts'
@@ -37,12 +37,19 @@ export default async function browserBench(): Promise<void> {
   const browser = await launchChromium()
   const { server, url } = await (async () => {
     await bundlePages({ bench: 'scripts/bench/browser-page.ts', 'ceiling.worker': 'scripts/bench/ceiling.worker.ts' }, dir)
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="./bench.js"></script>\n')
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="./bench.js"></script>\n',
+    )
     // the saved session the file runs fetch, as a page would from its server or a file input hand over
     writeFileSync(join(dir, 'history.jsonl'), toJSONL(sampleSession({ messages: MESSAGES, seed: 42 })))
     return serveDir(dir)
   })()
-  const results: Record<'worker' | 'pool' | 'inline', Array<BrowserRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = { worker: [], pool: [], inline: [] }
+  const results: Record<'worker' | 'pool' | 'inline', Array<BrowserRun & { readonly traced: ReadonlyMap<string, TaskFigures> }>> = {
+    worker: [],
+    pool: [],
+    inline: [],
+  }
   // counting alone, on one thread and on as many as the pool has, in the same rounds
   const alone: Record<'one' | 'all', Alone[]> = { one: [], all: [] }
   // a saved session restored with openFile, on one worker and on the pool
@@ -65,7 +72,9 @@ export default async function browserBench(): Promise<void> {
       await page.goto(url)
       await page.waitForFunction(() => document.title === 'ready')
       if (mode === 'one' || mode === 'all') {
-        alone[mode].push((await page.evaluate(`window.runCeiling(${mode === 'one' ? 1 : 'navigator.hardwareConcurrency'}, { messages: ${MESSAGES} })`)) as Alone)
+        alone[mode].push(
+          (await page.evaluate(`window.runCeiling(${mode === 'one' ? 1 : 'navigator.hardwareConcurrency'}, { messages: ${MESSAGES} })`)) as Alone,
+        )
         return
       }
       if (mode === 'file' || mode === 'file-pool') {
@@ -75,7 +84,10 @@ export default async function browserBench(): Promise<void> {
         return
       }
       await browser.startTracing(page, { categories: TRACE_CATEGORIES })
-      const r = (await page.evaluate(([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }), [mode, MESSAGES, mode === 'pool' ? 0 : TURNS] as const)) as BrowserRun
+      const r = (await page.evaluate(
+        ([m, n, t]) => (window as unknown as { runBench: (mode: string, o: object) => Promise<unknown> }).runBench(m as string, { messages: n, turns: t }),
+        [mode, MESSAGES, mode === 'pool' ? 0 : TURNS] as const,
+      )) as BrowserRun
       results[mode].push({ ...r, traced: tasksByWindow(await browser.stopTracing()) })
     })
   } finally {
@@ -99,7 +111,11 @@ export default async function browserBench(): Promise<void> {
   /** A watched window of the open table: the trace's longest task in it, the page's probes, and the engine's sends where timed. */
   type Watched = { readonly task: TaskFigures; readonly window: Window; readonly send?: number; readonly slice?: number }
   const ofRuns = (rs: ReadonlyArray<Run>, label: 'idle' | 'open', sends: boolean): Watched[] =>
-    rs.map((r) => ({ task: traced(r, label), window: r[label], ...(sends && label === 'open' ? { send: r.open.send, slice: r.open.bytes / r.open.sends / 1024 } : {}) }))
+    rs.map((r) => ({
+      task: traced(r, label),
+      window: r[label],
+      ...(sends && label === 'open' ? { send: r.open.send, slice: r.open.bytes / r.open.sends / 1024 } : {}),
+    }))
   const ofFiles = (fs: ReadonlyArray<(typeof files)['file'][number]>): Watched[] => fs.map((f) => ({ task: f.traced.get('open-file') ?? none, window: f.open }))
   const openRow = (label: string, ws: ReadonlyArray<Watched>): string[] => [
     label,
@@ -116,13 +132,27 @@ export default async function browserBench(): Promise<void> {
   const poolSize = results.pool[0]?.workers ?? '?'
   table(
     `browser (Chromium ${version}): open the ${messages.toLocaleString('en')}-message history, o200k_base; median [min–max] of ${runs} runs (ms)`,
-    ['how', 'longest task: CPU (trace)', 'longest task: wall (trace)', 'longest GC pause', 'timer gap', 'rAF gap', 'Long Tasks (≥ 50 ms)', 'longest send', 'mean slice (KiB of JSON)', 'total'],
+    [
+      'how',
+      'longest task: CPU (trace)',
+      'longest task: wall (trace)',
+      'longest GC pause',
+      'timer gap',
+      'rAF gap',
+      'Long Tasks (≥ 50 ms)',
+      'longest send',
+      'mean slice (KiB of JSON)',
+      'total',
+    ],
     [
       openRow("nothing (300 ms idle: the probes' baseline)", ofRuns(w, 'idle', false)),
       openRow('worker session: open (sliced, counted in the worker)', ofRuns(w, 'open', true)),
       openRow(`worker session with the pool (${poolSize} workers): open`, ofRuns(results.pool, 'open', true)),
       openRow('inline session: open', ofRuns(il, 'open', false)),
-      openRow('a saved session restored: openFile of the fetched JSONL, in a page holding nothing else (read, decoded and counted in the worker)', ofFiles(files.file)),
+      openRow(
+        'a saved session restored: openFile of the fetched JSONL, in a page holding nothing else (read, decoded and counted in the worker)',
+        ofFiles(files.file),
+      ),
       openRow(`the same with the pool (${files['file-pool'][0]?.workers ?? '?'} workers)`, ofFiles(files['file-pool'])),
     ],
   )
@@ -141,8 +171,19 @@ export default async function browserBench(): Promise<void> {
       ran(m, (c) => c.rest),
     ]
     table(
-      `browser (Chromium): where the ${cores.worker[0]?.cores ?? '?'} cores went while opening, by Linux's accounting of each thread (/proc/…/schedstat): time on a core; time runnable but waiting for one. Median [min–max] of ${runs} runs (ms)`,
-      ['how', 'the open', 'cores busy', "the page's main thread", "the engine's workers", "the renderer's thread pool (V8's garbage collection helpers, …)", "the rest of Chromium's threads", 'the rest of the machine (other processes, the kernel)'],
+      `browser (Chromium): where the ${
+        cores.worker[0]?.cores ?? '?'
+      } cores went while opening, by Linux's accounting of each thread (/proc/…/schedstat): time on a core; time runnable but waiting for one. Median [min–max] of ${runs} runs (ms)`,
+      [
+        'how',
+        'the open',
+        'cores busy',
+        "the page's main thread",
+        "the engine's workers",
+        "the renderer's thread pool (V8's garbage collection helpers, …)",
+        "the rest of Chromium's threads",
+        'the rest of the machine (other processes, the kernel)',
+      ],
       [
         coresRow('worker session: open', 'worker'),
         coresRow(`the pool (${poolSize} workers): open`, 'pool'),
@@ -163,13 +204,27 @@ export default async function browserBench(): Promise<void> {
   const fileOneAgain = files.file.map((f) => f.reopen)
   const filePoolAgain = files['file-pool'].map((f) => f.reopen)
   table(
-    `browser (Chromium): opening the history on more than one core (navigator.hardwareConcurrency ${results.pool[0]?.workers ?? '?'}): the first open (the counting workers started by the call before it) and a second one (all warm), median [min–max] of ${runs} runs`,
+    `browser (Chromium): opening the history on more than one core (navigator.hardwareConcurrency ${
+      results.pool[0]?.workers ?? '?'
+    }): the first open (the counting workers started by the call before it) and a second one (all warm), median [min–max] of ${runs} runs`,
     ['workers', 'first open (ms)', 'time / one worker', 'second open (ms)', 'time / one worker'],
     [
       ['1', spread(single), '1.00', spread(singleAgain), '1.00'],
-      [String(poolSize), spread(pooled), (median(pooled) / median(single)).toFixed(2), spread(pooledAgain), (median(pooledAgain) / median(singleAgain)).toFixed(2)],
+      [
+        String(poolSize),
+        spread(pooled),
+        (median(pooled) / median(single)).toFixed(2),
+        spread(pooledAgain),
+        (median(pooledAgain) / median(singleAgain)).toFixed(2),
+      ],
       ['openFile: 1', spread(fileOne), '1.00', spread(fileOneAgain), '1.00'],
-      [`openFile: ${files['file-pool'][0]?.workers ?? '?'}`, spread(filePool), (median(filePool) / median(fileOne)).toFixed(2), spread(filePoolAgain), (median(filePoolAgain) / median(fileOneAgain)).toFixed(2)],
+      [
+        `openFile: ${files['file-pool'][0]?.workers ?? '?'}`,
+        spread(filePool),
+        (median(filePool) / median(fileOne)).toFixed(2),
+        spread(filePoolAgain),
+        (median(filePoolAgain) / median(fileOneAgain)).toFixed(2),
+      ],
     ],
   )
 
@@ -182,7 +237,13 @@ export default async function browserBench(): Promise<void> {
     ['threads', 'counting alone (ms)', 'time / one', 'per run', 'the pool against one worker, per run: first open; second'],
     [
       ['1', spread(aloneOne), '1.00', pairedRatios(aloneOne, aloneOne), `${pairedRatios(single, single)}; ${pairedRatios(singleAgain, singleAgain)}`],
-      [String(results.pool[0]?.workers ?? '?'), spread(aloneAll), (median(aloneAll) / median(aloneOne)).toFixed(2), pairedRatios(aloneAll, aloneOne), `${pairedRatios(pooled, single)}; ${pairedRatios(pooledAgain, singleAgain)}`],
+      [
+        String(results.pool[0]?.workers ?? '?'),
+        spread(aloneAll),
+        (median(aloneAll) / median(aloneOne)).toFixed(2),
+        pairedRatios(aloneAll, aloneOne),
+        `${pairedRatios(pooled, single)}; ${pairedRatios(pooledAgain, singleAgain)}`,
+      ],
     ],
   )
 
@@ -201,7 +262,19 @@ export default async function browserBench(): Promise<void> {
   ]
   table(
     `browser (Chromium): one turn (append, prune, plan) on the resident history, ${TURNS} turns; longest main-thread task per turn, median [min–max] of ${runs} runs (ms)`,
-    ['engine', 'CPU: median', 'CPU: max', 'wall: median', 'wall: max', "longest GC pause (the page's own)", 'timer gap: max', 'Long Tasks', 'longest send', 'latency median', 'first prune: longest task (wall; CPU)'],
+    [
+      'engine',
+      'CPU: median',
+      'CPU: max',
+      'wall: median',
+      'wall: max',
+      "longest GC pause (the page's own)",
+      'timer gap: max',
+      'Long Tasks',
+      'longest send',
+      'latency median',
+      'first prune: longest task (wall; CPU)',
+    ],
     [
       ['nothing (idle 50 ms waits)', ...turnRow('', w, floorLabels, false, true).slice(1)],
       turnRow('worker session', w, turnLabels, true),
@@ -224,7 +297,9 @@ export default async function browserBench(): Promise<void> {
   console.log(
     `\ntargets, worker session, worst of ${runs} runs, longest main-thread task by the trace (wall; CPU): ` +
       `open ${ms(openWall)}; ${ms(openCpu)} ms (≤ 16: ${verdict(openWall, 16)}; ${verdict(openCpu, 16)}), ` +
-      `per turn median ${ms(turnMedian)} ms (< 2: ${verdict(turnMedian, 2)}), worst ${ms(turnMax)}; ${ms(turnMaxCpu)} ms (< 16: ${verdict(turnMax, 16)}; ${verdict(turnMaxCpu, 16)}); ` +
+      `per turn median ${ms(turnMedian)} ms (< 2: ${verdict(turnMedian, 2)}), worst ${ms(turnMax)}; ${ms(turnMaxCpu)} ms (< 16: ${verdict(turnMax, 16)}; ${
+        verdict(turnMaxCpu, 16)
+      }); ` +
       `a saved session restored with openFile (one worker) ${ms(fileWall)}; ${ms(fileCpu)} ms (≤ 16: ${verdict(fileWall, 16)}; ${verdict(fileCpu, 16)})`,
   )
 }

@@ -35,7 +35,12 @@ export default async (): Promise<void> => {
   const rows: string[][] = []
 
   const stream = await measure(streamReply, { runs: 15 })
-  rows.push([`stream one reply: ${CHUNKS} chunks (thinking, text, 2 tool calls), events to a sink`, ms(stream.median), ms(stream.p95), `${((stream.median * 1000) / CHUNKS).toFixed(2)} µs/chunk`])
+  rows.push([
+    `stream one reply: ${CHUNKS} chunks (thinking, text, 2 tool calls), events to a sink`,
+    ms(stream.median),
+    ms(stream.p95),
+    `${((stream.median * 1000) / CHUNKS).toFixed(2)} µs/chunk`,
+  ])
 
   // an agent turn on top of a long history: nothing per chunk depends on the history's length
   const b = createBuilder({ idPrefix: 't' })
@@ -54,7 +59,12 @@ export default async (): Promise<void> => {
     b.completeToolCall({ id: `b${turn}`, result: 'matches' })
   }
   const turnStats = await measure(agentTurn, { runs: 50, warmup: 5 })
-  rows.push([`one agent turn (user, 50 chunks, 2 calls, 2 results) on ${history.length.toLocaleString('en')} messages`, ms(turnStats.median), ms(turnStats.p95), `${b.len().toLocaleString('en')} messages after`])
+  rows.push([
+    `one agent turn (user, 50 chunks, 2 calls, 2 results) on ${history.length.toLocaleString('en')} messages`,
+    ms(turnStats.median),
+    ms(turnStats.p95),
+    `${b.len().toLocaleString('en')} messages after`,
+  ])
 
   const replay: BuilderEvent[] = []
   const r = createBuilder({ sink: (e) => replay.push(e) })
@@ -72,7 +82,12 @@ export default async (): Promise<void> => {
       parsePartialJSON(text)
     }
   }, { runs: 10 })
-  rows.push([`parsePartialJSON after each of 500 fragments of a ${(full.length / 1000).toFixed(0)} KB argument`, ms(partial.median), ms(partial.p95), `${((partial.median * 1000) / 500).toFixed(0)} µs/fragment`])
+  rows.push([
+    `parsePartialJSON after each of 500 fragments of a ${(full.length / 1000).toFixed(0)} KB argument`,
+    ms(partial.median),
+    ms(partial.p95),
+    `${((partial.median * 1000) / 500).toFixed(0)} µs/fragment`,
+  ])
 
   // Chat: 20,000 single appends, with 10 consumers in the wait/since style
   const msgs: Message[] = Array.from({ length: 20_000 }, (_, i) => textMessage('assistant', `m${i}`, { id: `m${i}` }))

@@ -80,7 +80,9 @@ export default async function cliBench(): Promise<void> {
         cpus[j]?.push(t.cpu)
       })
     table(
-      `Command line, from the built package: ms per process, median [min–max] of ${RUNS} (history: ${(text.length / 1e6).toFixed(2)} MB, ${text.split('\n').length - 1} messages; load average before: ${loadavg()[0]?.toFixed(1)})`,
+      `Command line, from the built package: ms per process, median [min–max] of ${RUNS} (history: ${(text.length / 1e6).toFixed(2)} MB, ${
+        text.split('\n').length - 1
+      } messages; load average before: ${loadavg()[0]?.toFixed(1)})`,
       ['command', 'wall ms', 'CPU ms (user + system)'],
       cases.map(([name], j) => [name, spread(walls[j] ?? []), spread(cpus[j] ?? [])]),
     )

@@ -134,7 +134,10 @@ export const between = (a: Snapshot, b: Snapshot): CoresWindow => {
     const before = a.threads.get(key) ?? { ran: 0, waited: 0 }
     return { group: t.group, ran: t.ran - before.ran, waited: t.waited - before.waited }
   })
-  const page = deltas.filter((d) => d.group === 'main').reduce<(typeof deltas)[number] | undefined>((x, d) => (x === undefined || d.ran > x.ran ? d : x), undefined)
+  const page = deltas.filter((d) => d.group === 'main').reduce<(typeof deltas)[number] | undefined>(
+    (x, d) => (x === undefined || d.ran > x.ran ? d : x),
+    undefined,
+  )
   let chromium = 0
   for (const d of deltas) {
     const g = groups[d === page ? 'page' : d.group === 'main' ? 'browser' : d.group]

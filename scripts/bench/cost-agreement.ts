@@ -20,7 +20,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const CCUSAGE = join(ROOT, 'node_modules', 'ccusage', 'dist', 'index.js')
 export const CLAUDE_DIR = join(ROOT, 'test', 'fixtures', 'claude-code')
 
-type Rec = { readonly type?: string; readonly requestId?: string; readonly message?: { readonly id?: string; readonly model?: string; readonly usage?: Readonly<Record<string, unknown>> } }
+type Rec = {
+  readonly type?: string
+  readonly requestId?: string
+  readonly message?: { readonly id?: string; readonly model?: string; readonly usage?: Readonly<Record<string, unknown>> }
+}
 const records = (file: string): Rec[] =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -38,7 +42,8 @@ export const sessionFiles = (): ReadonlyArray<{ readonly file: string; readonly 
 
 const finalUsage = (file: string): Map<string, Readonly<Record<string, unknown>>> => {
   const last = new Map<string, Readonly<Record<string, unknown>>>()
-  for (const r of records(file)) if (r.type === 'assistant' && r.message?.id !== undefined && r.message.usage !== undefined) last.set(`${r.message.id}:${r.requestId}`, r.message.usage)
+  for (const r of records(file))
+    if (r.type === 'assistant' && r.message?.id !== undefined && r.message.usage !== undefined) last.set(`${r.message.id}:${r.requestId}`, r.message.usage)
   return last
 }
 
@@ -57,7 +62,12 @@ const withFinalUsage = (file: string): string => {
 }
 
 const ccusage = (configDir: string, command: 'daily' | 'session'): Record<string, unknown> =>
-  JSON.parse(execFileSync(process.execPath, [CCUSAGE, command, '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, TZ: 'UTC' }, encoding: 'utf8' })) as Record<string, unknown>
+  JSON.parse(
+    execFileSync(process.execPath, [CCUSAGE, command, '--json', '--offline'], {
+      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, TZ: 'UTC' },
+      encoding: 'utf8',
+    }),
+  ) as Record<string, unknown>
 
 /** A project folder of its own for a session file (and its sub-agents), as Claude Code lays them out. */
 const project = (s: { readonly file: string; readonly agents: ReadonlyArray<string> }, final: boolean): string => {
@@ -75,7 +85,15 @@ const project = (s: { readonly file: string; readonly agents: ReadonlyArray<stri
 }
 
 /** The models the files name (Claude Code's own stand-in `<synthetic>` aside). */
-const modelsOf = (files: ReadonlyArray<string>): string[] => [...new Set(files.flatMap((f) => records(f).flatMap((r) => (r.type === 'assistant' && typeof r.message?.model === 'string' && r.message.model !== '<synthetic>' ? [r.message.model] : []))))]
+const modelsOf = (
+  files: ReadonlyArray<string>,
+): string[] => [
+  ...new Set(
+    files.flatMap((f) =>
+      records(f).flatMap((r) => (r.type === 'assistant' && typeof r.message?.model === 'string' && r.message.model !== '<synthetic>' ? [r.message.model] : []))
+    ),
+  ),
+]
 
 /**
  * ccusage's price of each model, in USD per million tokens, measured through its command: one probe
@@ -93,7 +111,18 @@ export const ccusagePrices = (models: ReadonlyArray<string>) => {
       const p = join(dir, 'projects', `m${i}-${kind}`)
       mkdirSync(p, { recursive: true })
       const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, [field]: PROBE }
-      writeFileSync(join(p, 'probe.jsonl'), `${JSON.stringify({ type: 'assistant', timestamp: '2026-01-01T00:00:00.000Z', sessionId: 'probe', requestId: `req_${i}_${kind}`, message: { id: `msg_${i}_${kind}`, model, usage } })}\n`)
+      writeFileSync(
+        join(p, 'probe.jsonl'),
+        `${
+          JSON.stringify({
+            type: 'assistant',
+            timestamp: '2026-01-01T00:00:00.000Z',
+            sessionId: 'probe',
+            requestId: `req_${i}_${kind}`,
+            message: { id: `msg_${i}_${kind}`, model, usage },
+          })
+        }\n`,
+      )
     }
   })
   const sessions = ccusage(dir, 'session')['sessions'] as ReadonlyArray<{ readonly sessionId: string; readonly totalCost: number }>
@@ -103,14 +132,25 @@ export const ccusagePrices = (models: ReadonlyArray<string>) => {
     if (s === undefined) throw new Error(`ccusage priced no probe for ${models[i]} ${kind}`)
     return Math.round(s.totalCost * (1_000_000 / PROBE) * 1e6) / 1e6
   }
-  return models.map((model, i) => ({ model, input: rate(i, 'input'), output: rate(i, 'output'), cacheRead: rate(i, 'cacheRead'), cacheWrite5m: rate(i, 'cacheWrite'), cacheWrite1h: rate(i, 'cacheWrite') }))
+  return models.map((model, i) => ({
+    model,
+    input: rate(i, 'input'),
+    output: rate(i, 'output'),
+    cacheRead: rate(i, 'cacheRead'),
+    cacheWrite5m: rate(i, 'cacheWrite'),
+    cacheWrite1h: rate(i, 'cacheWrite'),
+  }))
 }
 
 /** `chatfold stats FILE --cost --json` (with `--prices`), as the command prints it. */
 export const chatfoldCost = async (file: string, prices?: string) => {
   let out = ''
   let err = ''
-  const code = await run(['stats', file, '--cost', '--json', '--encoding', 'heuristic', ...(prices === undefined ? [] : ['--prices', prices])], { out: (s) => void (out += s), err: (s) => void (err += s), errIsTTY: false })
+  const code = await run(['stats', file, '--cost', '--json', '--encoding', 'heuristic', ...(prices === undefined ? [] : ['--prices', prices])], {
+    out: (s) => void (out += s),
+    err: (s) => void (err += s),
+    errIsTTY: false,
+  })
   if (code !== 0 && code !== 1) throw new Error(`chatfold stats exited ${code}: ${err}`)
   return (JSON.parse(out) as { cost: { total: number; messages: ReadonlyArray<{ id: string; cost: number }>; unpriced: ReadonlyArray<unknown> } }).cost
 }
@@ -135,7 +175,16 @@ const firstRecordShortfall = (files: ReadonlyArray<string>, prices: ReadonlyArra
   return usd
 }
 
-export type Agreement = { readonly file: string; readonly chatfold: number; readonly chatfoldOwnPrices: number; readonly ccusage: number; readonly ccusageFinal: number; readonly expected: number; readonly messagesSum: number; readonly unpriced: number }
+export type Agreement = {
+  readonly file: string
+  readonly chatfold: number
+  readonly chatfoldOwnPrices: number
+  readonly ccusage: number
+  readonly ccusageFinal: number
+  readonly expected: number
+  readonly messagesSum: number
+  readonly unpriced: number
+}
 
 /** Both tools on every fixture. */
 export const agreement = async (): Promise<ReadonlyArray<Agreement>> => {
@@ -174,8 +223,17 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const usd = (n: number) => `$${n.toFixed(6)}`
   const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * (a - b)) / b).toFixed(3)}%`)
   console.log('file | chatfold (ccusage prices) | ccusage final usage | diff | ccusage as written | diff explained by first records | chatfold own prices')
-  for (const r of rows) console.log(`${r.file.slice(0, 8)} | ${usd(r.chatfold)} | ${usd(r.ccusageFinal)} | ${pct(r.chatfold, r.ccusageFinal)} | ${usd(r.ccusage)} | ${usd(r.chatfold - r.ccusage)} = ${usd(r.expected)} | ${usd(r.chatfoldOwnPrices)}`)
+  for (const r of rows)
+    console.log(
+      `${r.file.slice(0, 8)} | ${usd(r.chatfold)} | ${usd(r.ccusageFinal)} | ${pct(r.chatfold, r.ccusageFinal)} | ${usd(r.ccusage)} | ${
+        usd(r.chatfold - r.ccusage)
+      } = ${usd(r.expected)} | ${usd(r.chatfoldOwnPrices)}`,
+    )
   const sum = (k: keyof Agreement) => rows.reduce((a, r) => a + (r[k] as number), 0)
-  console.log(`total | ${usd(sum('chatfold'))} | ${usd(sum('ccusageFinal'))} | ${pct(sum('chatfold'), sum('ccusageFinal'))} | ${usd(sum('ccusage'))} | ${usd(sum('chatfold') - sum('ccusage'))} = ${usd(sum('expected'))} | ${usd(sum('chatfoldOwnPrices'))}`)
+  console.log(
+    `total | ${usd(sum('chatfold'))} | ${usd(sum('ccusageFinal'))} | ${pct(sum('chatfold'), sum('ccusageFinal'))} | ${usd(sum('ccusage'))} | ${
+      usd(sum('chatfold') - sum('ccusage'))
+    } = ${usd(sum('expected'))} | ${usd(sum('chatfoldOwnPrices'))}`,
+  )
   console.log(`per-message costs sum to ${usd(sum('messagesSum'))} against the total ${usd(sum('chatfold'))}`)
 }

@@ -5,10 +5,20 @@
  * same way every time, so equal messages give equal tokens). Its usage reports the prompt's true
  * token count, and as cache reads the prefix it shares with the previous prompt.
  */
-import { generateText, type JSONSchema7, jsonSchema, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, stepCountIs, tool, wrapLanguageModel } from 'ai'
+import {
+  generateText,
+  jsonSchema,
+  type JSONSchema7,
+  type LanguageModelMiddleware,
+  type ModelMessage,
+  type PrepareStepFunction,
+  stepCountIs,
+  tool,
+  wrapLanguageModel,
+} from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base'
-import { prng, sampleText, type ContentKind } from '../../sample/session.ts'
+import { type ContentKind, prng, sampleText } from '../../sample/session.ts'
 
 export const STEPS = 200
 export const WINDOW = 200_000
@@ -35,7 +45,14 @@ export const OUTPUTS: ReadonlyArray<Output> = (() => {
 
 // --- a prompt as tokens ---
 
-type Part = { readonly type: string; readonly text?: string; readonly toolCallId?: string; readonly toolName?: string; readonly input?: unknown; readonly output?: unknown }
+type Part = {
+  readonly type: string
+  readonly text?: string
+  readonly toolCallId?: string
+  readonly toolName?: string
+  readonly input?: unknown
+  readonly output?: unknown
+}
 type AnyMessage = { readonly role: string; readonly content: string | ReadonlyArray<Part> }
 
 /** A tool result's output as text (the shapes of the AI SDK's `ToolResultOutput`). */
@@ -52,10 +69,10 @@ const partText = (p: Part): string =>
   p.type === 'text' || p.type === 'reasoning'
     ? (p.text ?? '')
     : p.type === 'tool-call'
-      ? `<call ${p.toolCallId} ${p.toolName}>${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`
-      : p.type === 'tool-result'
-        ? `<result ${p.toolCallId} ${p.toolName}>\n${outputText(p.output)}`
-        : JSON.stringify(p)
+    ? `<call ${p.toolCallId} ${p.toolName}>${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`
+    : p.type === 'tool-result'
+    ? `<result ${p.toolCallId} ${p.toolName}>\n${outputText(p.output)}`
+    : JSON.stringify(p)
 
 /** A message serialised: the key equal messages share. */
 export const messageKey = (m: AnyMessage): string => `<|${m.role}|>\n${typeof m.content === 'string' ? m.content : m.content.map(partText).join('\n')}`
@@ -64,14 +81,19 @@ const tokenCache = new Map<string, ReadonlyArray<number>>()
 /** The o200k tokens of a serialised message (each distinct one encoded once). */
 export const tokensOf = (key: string): ReadonlyArray<number> => {
   let t = tokenCache.get(key)
-  if (t === undefined) tokenCache.set(key, (t = encode(key)))
+  if (t === undefined) tokenCache.set(key, t = encode(key))
   return t
 }
 
 const TOOLS_KEY = `<|tools|>\n${JSON.stringify([{ name: TOOL_NAME, description: DESCRIPTION, inputSchema: SCHEMA }])}`
 
 /** A prompt as the bill reads it: its messages' keys and tokens (the tool definitions first), and the intact tool output it holds. */
-export type Prompt = { readonly keys: ReadonlyArray<string>; readonly tokens: ReadonlyArray<ReadonlyArray<number>>; readonly total: number; readonly intact: number }
+export type Prompt = {
+  readonly keys: ReadonlyArray<string>
+  readonly tokens: ReadonlyArray<ReadonlyArray<number>>
+  readonly total: number
+  readonly intact: number
+}
 
 const original = new Map<string, Output>(OUTPUTS.map((o, i) => [`call_${i}`, o]))
 
@@ -81,11 +103,12 @@ export const promptOf = (ms: ReadonlyArray<AnyMessage>): Prompt => {
   const tokens = keys.map(tokensOf)
   let intact = 0
   for (const m of ms)
-    if (typeof m.content !== 'string')
+    if (typeof m.content !== 'string') {
       for (const p of m.content) {
         const o = p.type === 'tool-result' ? original.get(p.toolCallId ?? '') : undefined
         if (o !== undefined && outputText(p.output) === o.text) intact += o.tokens
       }
+    }
   return { keys, tokens, total: tokens.reduce((a, t) => a + t.length, 0), intact }
 }
 
@@ -118,11 +141,13 @@ const mock = (capture: Capture) => {
     const cached = sharedPrefix(capture.prompts[capture.prompts.length - 1], p)
     capture.prompts.push(p)
     const step = capture.prompts.length - 1
-    const usage = { inputTokens: { total: p.total, noCache: p.total - cached, cacheRead: cached, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: undefined } }
-    const content =
-      step >= STEPS - 1
-        ? [{ type: 'text' as const, text: 'Fixed: the build passes.' }]
-        : [{ type: 'tool-call' as const, toolCallId: `call_${step}`, toolName: TOOL_NAME, input: JSON.stringify({ step }) }]
+    const usage = {
+      inputTokens: { total: p.total, noCache: p.total - cached, cacheRead: cached, cacheWrite: undefined },
+      outputTokens: { total: 20, text: 20, reasoning: undefined },
+    }
+    const content = step >= STEPS - 1
+      ? [{ type: 'text' as const, text: 'Fixed: the build passes.' }]
+      : [{ type: 'tool-call' as const, toolCallId: `call_${step}`, toolName: TOOL_NAME, input: JSON.stringify({ step }) }]
     return { content, finishReason: { unified: step >= STEPS - 1 ? ('stop' as const) : ('tool-calls' as const), raw: undefined }, usage, warnings: [] }
   }
   return new MockLanguageModelV3({ provider: 'openai.responses', modelId: 'gpt-5', doGenerate: async (params) => answer(params.prompt) })
@@ -144,6 +169,13 @@ export const runLoop = async (hook: Hook, capture: Capture): Promise<Capture> =>
   const base = mock(capture)
   const model = hook.middleware === undefined ? base : wrapLanguageModel({ model: base, middleware: hook.middleware })
   const messages: ModelMessage[] = [{ role: 'user', content: REQUEST }]
-  await generateText({ model, system: SYSTEM, messages, tools, stopWhen: stepCountIs(STEPS), ...(hook.prepareStep === undefined ? {} : { prepareStep: hook.prepareStep }) })
+  await generateText({
+    model,
+    system: SYSTEM,
+    messages,
+    tools,
+    stopWhen: stepCountIs(STEPS),
+    ...(hook.prepareStep === undefined ? {} : { prepareStep: hook.prepareStep }),
+  })
   return capture
 }

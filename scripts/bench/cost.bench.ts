@@ -40,13 +40,17 @@ type ToolResultRef = { readonly message: number; readonly part: number; readonly
  * included) passes `trigger` tokens, every tool result but the last `keep` is replaced by a
  * placeholder, oldest first, unless that clears fewer than `clearAtLeast` tokens.
  */
-const clearToolUses = (ms: ReadonlyArray<ModelMessage>, o: { readonly trigger: number; readonly keep: number; readonly clearAtLeast: number }): ReadonlyArray<ModelMessage> => {
+const clearToolUses = (
+  ms: ReadonlyArray<ModelMessage>,
+  o: { readonly trigger: number; readonly keep: number; readonly clearAtLeast: number },
+): ReadonlyArray<ModelMessage> => {
   if (promptOf([{ role: 'system', content: SYSTEM }, ...ms]).total <= o.trigger) return ms
   const refs: ToolResultRef[] = []
   ms.forEach((m, i) => {
     if (m.role !== 'tool') return
     m.content.forEach((p, j) => {
-      if (p.type === 'tool-result') refs.push({ message: i, part: j, tokens: outputText(p.output) === CLEARED_RESULT ? 0 : tokensOf(outputText(p.output)).length })
+      if (p.type === 'tool-result')
+        refs.push({ message: i, part: j, tokens: outputText(p.output) === CLEARED_RESULT ? 0 : tokensOf(outputText(p.output)).length })
     })
   })
   const clear = refs.slice(0, Math.max(0, refs.length - o.keep)).filter((r) => r.tokens > 0)
@@ -54,7 +58,10 @@ const clearToolUses = (ms: ReadonlyArray<ModelMessage>, o: { readonly trigger: n
   const out = ms.slice()
   for (const r of clear) {
     const m = out[r.message] as Extract<ModelMessage, { role: 'tool' }>
-    out[r.message] = { ...m, content: m.content.map((p, j) => (j === r.part && p.type === 'tool-result' ? { ...p, output: { type: 'text' as const, value: CLEARED_RESULT } } : p)) }
+    out[r.message] = {
+      ...m,
+      content: m.content.map((p, j) => (j === r.part && p.type === 'tool-result' ? { ...p, output: { type: 'text' as const, value: CLEARED_RESULT } } : p)),
+    }
   }
   return out
 }
@@ -78,19 +85,46 @@ type Policy = { readonly name: string; readonly hook: (c: Capture) => Hook }
 
 const POLICIES: ReadonlyArray<Policy> = [
   { name: 'no management', hook: () => ({}) },
-  { name: 'AI SDK pruneMessages, before-last-2-messages (documented)', hook: () => ({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }) }) }) },
-  { name: 'AI SDK pruneMessages, before-last-20-messages', hook: () => ({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-20-messages', emptyMessages: 'remove' }) }) }) },
-  { name: 'Anthropic clear_tool_uses, whole history each request', hook: () => ({ prepareStep: ({ messages }) => ({ messages: [...clearToolUses(messages, CLEAR)] }) }) },
+  {
+    name: 'AI SDK pruneMessages, before-last-2-messages (documented)',
+    hook: () => ({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }) }) }),
+  },
+  {
+    name: 'AI SDK pruneMessages, before-last-20-messages',
+    hook: () => ({ prepareStep: ({ messages }) => ({ messages: pruneMessages({ messages, toolCalls: 'before-last-20-messages', emptyMessages: 'remove' }) }) }),
+  },
+  {
+    name: 'Anthropic clear_tool_uses, whole history each request',
+    hook: () => ({ prepareStep: ({ messages }) => ({ messages: [...clearToolUses(messages, CLEAR)] }) }),
+  },
   { name: 'Anthropic clear_tool_uses, kept client-side', hook: clearKept },
-  { name: 'compaction only, at 90% of the window', hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, reserveTokens: WINDOW / 10, pruning: 'off', summarize: recorded(c) }) }) },
-  { name: 'chatfold contextMiddleware({ contextWindow: 200_000 })', hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, summarize: recorded(c) }) }) },
+  {
+    name: 'compaction only, at 90% of the window',
+    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, reserveTokens: WINDOW / 10, pruning: 'off', summarize: recorded(c) }) }),
+  },
+  {
+    name: 'chatfold contextMiddleware({ contextWindow: 200_000 })',
+    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, summarize: recorded(c) }) }),
+  },
   {
     name: 'chatfold, batches only at the limit (pruning: { triggerTokens: Infinity, protectTokens: 20_000 })',
-    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, pruning: { triggerTokens: Number.POSITIVE_INFINITY, protectTokens: 20_000 }, summarize: recorded(c) }) }),
+    hook: (c) => ({
+      middleware: contextMiddleware({
+        contextWindow: WINDOW,
+        pruning: { triggerTokens: Number.POSITIVE_INFINITY, protectTokens: 20_000 },
+        summarize: recorded(c),
+      }),
+    }),
   },
   {
     name: "chatfold, fresh pruning (pruning: { policy: 'fresh', protectTokens: 40_000 }, the earlier default)",
-    hook: (c) => ({ middleware: contextMiddleware({ contextWindow: WINDOW, pruning: { policy: 'fresh', protectTokens: 40_000, minimumSavings: 20_000 }, summarize: recorded(c) }) }),
+    hook: (c) => ({
+      middleware: contextMiddleware({
+        contextWindow: WINDOW,
+        pruning: { policy: 'fresh', protectTokens: 40_000, minimumSavings: 20_000 },
+        summarize: recorded(c),
+      }),
+    }),
   },
 ]
 
@@ -178,11 +212,31 @@ export default async (): Promise<void> => {
         ...(extra ? [String(r.capture.summaries.length), ...stats(r.capture)] : []),
       ]
     })
-  const about = `${STEPS} steps, tool results of ${k(Math.min(...OUTPUTS.map((o) => o.tokens)))}–${k(Math.max(...OUTPUTS.map((o) => o.tokens)))} tokens (${k(totalOutput)} in all), window ${k(WINDOW)}, o200k; cost as a ratio to compaction only`
+  const about = `${STEPS} steps, tool results of ${k(Math.min(...OUTPUTS.map((o) => o.tokens)))}–${k(Math.max(...OUTPUTS.map((o) => o.tokens)))} tokens (${
+    k(totalOutput)
+  } in all), window ${k(WINDOW)}, o200k; cost as a ratio to compaction only`
   table(
     `Input cost, Anthropic 5-minute cache (read 0.1, write 1.25): ${about}`,
-    ['policy', 'cost', 'floor', 'cost/floor', 'vs clear kept', 'cache hit', 'summaries', 'cache-breaking edits', 'max prompt', 'intact tool output', 'prompts over window'],
+    [
+      'policy',
+      'cost',
+      'floor',
+      'cost/floor',
+      'vs clear kept',
+      'cache hit',
+      'summaries',
+      'cache-breaking edits',
+      'max prompt',
+      'intact tool output',
+      'prompts over window',
+    ],
     each('anthropic', true),
   )
-  table(`Input cost, OpenAI gpt-5 cache (read 0.1 from 1,024 tokens in steps of 128, no write premium): ${about}`, ['policy', 'cost', 'floor', 'cost/floor', 'cache hit'], each('openai', false))
+  table(`Input cost, OpenAI gpt-5 cache (read 0.1 from 1,024 tokens in steps of 128, no write premium): ${about}`, [
+    'policy',
+    'cost',
+    'floor',
+    'cost/floor',
+    'cache hit',
+  ], each('openai', false))
 }

@@ -36,7 +36,7 @@ import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessages } from '../../src/tokens/count.ts'
 import { sampleSession } from '../../sample/session.ts'
 import { bundlePages } from '../../web/serve.ts'
-import { type CountingThread, countAlone } from './ceiling.ts'
+import { countAlone, type CountingThread } from './ceiling.ts'
 import { threadTimes, type Times } from './cores.ts'
 import { benchHistory, ms, pairedRatios, spread, stats, table } from './lib.ts'
 
@@ -61,7 +61,9 @@ const waitedForCore = (): number => threadTimes(process.pid, process.pid)?.waite
  */
 const blocked = async <A>(
   f: () => Promise<A>,
-): Promise<{ readonly value: A; readonly longest: number; readonly stretch: number; readonly total: number; readonly busy: number; readonly waited: number }> => {
+): Promise<
+  { readonly value: A; readonly longest: number; readonly stretch: number; readonly total: number; readonly busy: number; readonly waited: number }
+> => {
   let longest = 0
   let stretch = 0
   let last = performance.now()
@@ -188,10 +190,16 @@ export default async function engineBench(): Promise<void> {
 
   // --- worker start and first call ---
   const distWorker = new URL('../../dist/src/node/engine.worker.js', import.meta.url)
-  const startRows: Row[] = [await startRow('worker_threads, from source (tsx in the worker)', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost() }))]
+  const startRows: Row[] = [
+    await startRow('worker_threads, from source (tsx in the worker)', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost() })),
+  ]
   startRows.push(await startRow('worker_threads, built dist/', () => createEngine({ mode: 'worker', host: () => nodeWorkerHost({ url: distWorker }) })))
   startRows.push(await startRow('inline', () => createEngine({ mode: 'inline' })))
-  table('engine: start and first call (o200k_base ranks load on the first call)', ['engine', 'start → ready (ms)', 'first estimate (ms)', 'second (ms)'], startRows)
+  table(
+    'engine: start and first call (o200k_base ranks load on the first call)',
+    ['engine', 'start → ready (ms)', 'first estimate (ms)', 'second (ms)'],
+    startRows,
+  )
 
   // --- opening the history ---
   // the built worker: what users run (a worker from source adds tsx's loader thread, which competes for the cores)
@@ -254,14 +262,70 @@ export default async function engineBench(): Promise<void> {
   const clone = await blocked(() => Promise.resolve(structuredClone(history).length))
   table(
     `engine: the ${history.length.toLocaleString('en')}-message history (${mb(JSON.stringify(history).length)} of JSON), o200k_base, worker built dist/`,
-    ['how', 'longest main-thread block (ms)', 'longest busy stretch (ms)', 'longest send (ms)', 'main thread busy in all (ms)', 'main thread waited for a core (ms)', 'total (ms)'],
     [
-      ['nothing (the probe\'s own baseline: timer period and scheduling)', ms(idle.longest), ms(idle.stretch), '—', ms(idle.busy), ms(idle.waited), ms(idle.total)],
-      ['worker session: open (sliced, counted in the worker)', ms(opened.longest), ms(opened.stretch), ms(openSend), ms(opened.busy), ms(opened.waited), ms(opened.total)],
-      ['worker session: openFile, from a Blob of the JSONL (read, decoded and counted in the worker)', ms(fromFile.longest), ms(fromFile.stretch), ms(fileSend), ms(fromFile.busy), ms(fromFile.waited), ms(fromFile.total)],
-      ['inline session: openFile (read, decoded and counted on this thread, in slices)', ms(inlineFile.longest), ms(inlineFile.stretch), '—', ms(inlineFile.busy), ms(inlineFile.waited), ms(inlineFile.total)],
-      ['worker, stateless call with the whole history (one postMessage)', ms(whole.longest), ms(whole.stretch), ms(wholeSend), ms(whole.busy), ms(whole.waited), ms(whole.total)],
-      ['inline: structuredClone of the history (what one send costs)', ms(clone.longest), ms(clone.stretch), '—', ms(clone.busy), ms(clone.waited), ms(clone.total)],
+      'how',
+      'longest main-thread block (ms)',
+      'longest busy stretch (ms)',
+      'longest send (ms)',
+      'main thread busy in all (ms)',
+      'main thread waited for a core (ms)',
+      'total (ms)',
+    ],
+    [
+      [
+        "nothing (the probe's own baseline: timer period and scheduling)",
+        ms(idle.longest),
+        ms(idle.stretch),
+        '—',
+        ms(idle.busy),
+        ms(idle.waited),
+        ms(idle.total),
+      ],
+      [
+        'worker session: open (sliced, counted in the worker)',
+        ms(opened.longest),
+        ms(opened.stretch),
+        ms(openSend),
+        ms(opened.busy),
+        ms(opened.waited),
+        ms(opened.total),
+      ],
+      [
+        'worker session: openFile, from a Blob of the JSONL (read, decoded and counted in the worker)',
+        ms(fromFile.longest),
+        ms(fromFile.stretch),
+        ms(fileSend),
+        ms(fromFile.busy),
+        ms(fromFile.waited),
+        ms(fromFile.total),
+      ],
+      [
+        'inline session: openFile (read, decoded and counted on this thread, in slices)',
+        ms(inlineFile.longest),
+        ms(inlineFile.stretch),
+        '—',
+        ms(inlineFile.busy),
+        ms(inlineFile.waited),
+        ms(inlineFile.total),
+      ],
+      [
+        'worker, stateless call with the whole history (one postMessage)',
+        ms(whole.longest),
+        ms(whole.stretch),
+        ms(wholeSend),
+        ms(whole.busy),
+        ms(whole.waited),
+        ms(whole.total),
+      ],
+      [
+        'inline: structuredClone of the history (what one send costs)',
+        ms(clone.longest),
+        ms(clone.stretch),
+        '—',
+        ms(clone.busy),
+        ms(clone.waited),
+        ms(clone.total),
+      ],
       ['inline: full estimate, cold cache', ms(cold.longest), ms(cold.stretch), '—', ms(cold.busy), ms(cold.waited), ms(cold.total)],
     ],
   )
@@ -280,12 +344,60 @@ export default async function engineBench(): Promise<void> {
   const il = stats(onInline.latency)
   table(
     `engine: one turn (append ≈ ${(turnBytes / 1e3).toFixed(0)} KB, prune, plan) on the resident history, ${TURNS} turns (ms)`,
-    ['engine', 'block median', 'block max', 'busy stretch: median', 'busy stretch: max', 'busy in all: median', 'longest send', 'latency median', 'latency max', 'first prune: block; busy stretch', 'first prune: total'],
     [
-      ['nothing (the probe\'s noise floor: idle 50 ms waits)', ms(fb.median), ms(fb.max), ms(ft.median), ms(ft.max), ms(fu.median), '—', '—', '—', '—', '—'],
-      ['worker session', ms(wb.median), ms(wb.max), ms(wt.median), ms(wt.max), ms(wu.median), ms(ws.max), ms(wl.median), ms(wl.max), `${ms(firstWorker.longest)}; ${ms(firstWorker.stretch)}`, ms(firstWorker.total)],
-      ['inline session (cached counts)', ms(ib.median), ms(ib.max), ms(it.median), ms(it.max), ms(iu.median), '—', ms(il.median), ms(il.max), `${ms(firstInline.longest)}; ${ms(firstInline.stretch)}`, ms(firstInline.total)],
-      ['inline, full re-estimate per turn (no cache)', ms(cold.longest), ms(cold.longest), ms(cold.stretch), ms(cold.stretch), ms(cold.busy), '—', ms(cold.total), ms(cold.total), '—', '—'],
+      'engine',
+      'block median',
+      'block max',
+      'busy stretch: median',
+      'busy stretch: max',
+      'busy in all: median',
+      'longest send',
+      'latency median',
+      'latency max',
+      'first prune: block; busy stretch',
+      'first prune: total',
+    ],
+    [
+      ["nothing (the probe's noise floor: idle 50 ms waits)", ms(fb.median), ms(fb.max), ms(ft.median), ms(ft.max), ms(fu.median), '—', '—', '—', '—', '—'],
+      [
+        'worker session',
+        ms(wb.median),
+        ms(wb.max),
+        ms(wt.median),
+        ms(wt.max),
+        ms(wu.median),
+        ms(ws.max),
+        ms(wl.median),
+        ms(wl.max),
+        `${ms(firstWorker.longest)}; ${ms(firstWorker.stretch)}`,
+        ms(firstWorker.total),
+      ],
+      [
+        'inline session (cached counts)',
+        ms(ib.median),
+        ms(ib.max),
+        ms(it.median),
+        ms(it.max),
+        ms(iu.median),
+        '—',
+        ms(il.median),
+        ms(il.max),
+        `${ms(firstInline.longest)}; ${ms(firstInline.stretch)}`,
+        ms(firstInline.total),
+      ],
+      [
+        'inline, full re-estimate per turn (no cache)',
+        ms(cold.longest),
+        ms(cold.longest),
+        ms(cold.stretch),
+        ms(cold.stretch),
+        ms(cold.busy),
+        '—',
+        ms(cold.total),
+        ms(cold.total),
+        '—',
+        '—',
+      ],
     ],
   )
 
@@ -453,8 +565,19 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
   const touches = [firstTouch(), firstTouch(), firstTouch()]
   const touch = { fresh: stats(touches.map((t) => t.fresh)).median, resident: stats(touches.map((t) => t.resident)).median }
   table(
-    `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time. Page faults: the process's minor faults (a page of fresh memory taken from the system); writing a fresh 4 KiB page takes ${ms(touch.fresh)} µs on this machine, and one already there ${ms(touch.resident)} µs`,
-    ['workers', 'first open (ms)', 'next open (ms)', 'next open: cores busy', 'next open: page faults', 'next open: system CPU (% of its CPU)', 'then openFile of its JSONL (ms)', 'openFile: per round'],
+    `engine: opening the history on ${availableParallelism()} cores (worker_threads, built dist/), median [min–max] of ${POOL_ROUNDS} rounds and the time against one worker; the same tokens every time. Page faults: the process's minor faults (a page of fresh memory taken from the system); writing a fresh 4 KiB page takes ${
+      ms(touch.fresh)
+    } µs on this machine, and one already there ${ms(touch.resident)} µs`,
+    [
+      'workers',
+      'first open (ms)',
+      'next open (ms)',
+      'next open: cores busy',
+      'next open: page faults',
+      'next open: system CPU (% of its CPU)',
+      'then openFile of its JSONL (ms)',
+      'openFile: per round',
+    ],
     sizes.map((n) => [
       String(n),
       cell(first.get(n) ?? [], first.get(1) ?? []),
@@ -477,7 +600,12 @@ const poolScaling = async (history: Messages, url: URL): Promise<void> => {
     ['workers', 'each counting thread: running', 'each counting thread: waiting for a core', 'all other threads: running'],
     sizes.map((n) => {
       const xs = threads.get(n) ?? []
-      return [String(n), spread(xs.flatMap((x) => x.counting.map(([run]) => run))), spread(xs.flatMap((x) => x.counting.map(([, wait]) => wait))), spread(xs.map((x) => x.others))]
+      return [
+        String(n),
+        spread(xs.flatMap((x) => x.counting.map(([run]) => run))),
+        spread(xs.flatMap((x) => x.counting.map(([, wait]) => wait))),
+        spread(xs.map((x) => x.others)),
+      ]
     }),
   )
 }

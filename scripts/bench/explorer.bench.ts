@@ -92,7 +92,7 @@ export default async function explorerBench(): Promise<void> {
         spread(rs.map((r) => r.longest)),
         spread(rs.map((r) => r.frameGap)),
       ]
-    }),
+    })
   )
   table(
     `explorer (Chromium ${version}): the bench history exported as chatfold JSONL (${loaded}); median [min–max] of ${runs} runs (ms)`,

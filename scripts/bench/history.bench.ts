@@ -4,19 +4,40 @@
  * Vercel AI SDK's `pruneMessages` and LangChain.js's `trimMessages`, on the same history in the
  * same run. Conversions to the peers' message formats happen before timing.
  */
-import { type AssistantModelMessage, pruneMessages, type ModelMessage } from 'ai'
+import { type AssistantModelMessage, type ModelMessage, pruneMessages } from 'ai'
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages'
 import type { Message, Messages } from '../../src/message/message.ts'
 import { textContent } from '../../src/message/accessors.ts'
-import { forCompaction, forDisplay, forExport, forExportStructured, forLLM, forPreservation, forSave, withoutInternal, withoutSynthetic, withoutThinking } from '../../src/history/views.ts'
-import { append, clear, deduplicateSystem, dropN, keepFirstByRole, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from '../../src/history/edit.ts'
+import {
+  forCompaction,
+  forDisplay,
+  forExport,
+  forExportStructured,
+  forLLM,
+  forPreservation,
+  forSave,
+  withoutInternal,
+  withoutSynthetic,
+  withoutThinking,
+} from '../../src/history/views.ts'
+import {
+  append,
+  clear,
+  deduplicateSystem,
+  dropN,
+  keepFirstByRole,
+  pruneEmptyAssistant,
+  trimDuplicateSynthetics,
+  truncated,
+  truncateResults,
+} from '../../src/history/edit.ts'
 import { at, last } from '../../src/history/lookup.ts'
 import { repairToolPairs, validateToolPairs } from '../../src/history/pairs.ts'
 import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { counter } from '../../src/engine/_ops.ts'
-import { renderTranscriptLines, render, renderMarkdown } from '../../src/history/render.ts'
+import { render, renderMarkdown, renderTranscriptLines } from '../../src/history/render.ts'
 import { exportJSONL, exportMessages } from '../../src/history/export.ts'
 import { totalTokens } from '../../src/history/recorded-tokens.ts'
 import { benchHistory, measure, ms, ratio, type Stats, table } from './lib.ts'
@@ -30,11 +51,9 @@ const PROTECT = 40_000
  * collections: a cost of the harness, growing with the size of what a function returns, that a
  * caller does not pay. Every row here, the peers' included, is timed this way.
  */
-const dropped =
-  (f: () => unknown) =>
-  async (): Promise<void> => {
-    await f()
-  }
+const dropped = (f: () => unknown) => async (): Promise<void> => {
+  await f()
+}
 
 // --- token counts: the one definition, with the heuristic estimator, cached as the engine caches it ---
 
@@ -71,7 +90,9 @@ const toModelMessages = (h: Messages): ModelMessage[] =>
         return {
           role: 'tool',
           content: m.parts.flatMap((p) =>
-            p.type === 'tool_result' ? [{ type: 'tool-result' as const, toolCallId: p.toolCallId, toolName: p.name ?? '', output: { type: 'text' as const, value: p.content } }] : [],
+            p.type === 'tool_result'
+              ? [{ type: 'tool-result' as const, toolCallId: p.toolCallId, toolName: p.name ?? '', output: { type: 'text' as const, value: p.content } }]
+              : []
           ),
         }
     }
@@ -87,10 +108,15 @@ const toLangChain = (h: Messages): BaseMessage[] =>
       case 'assistant':
         return new AIMessage({
           content: textContent(m),
-          tool_calls: m.parts.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, name: p.name, args: JSON.parse(p.arguments) as Record<string, unknown>, type: 'tool_call' as const }] : [])),
+          tool_calls: m.parts.flatMap((p) => (p.type === 'tool_call'
+            ? [{ id: p.id, name: p.name, args: JSON.parse(p.arguments) as Record<string, unknown>, type: 'tool_call' as const }]
+            : [])
+          ),
         })
       case 'tool': {
-        const r = m.parts.find((p) => p.type === 'tool_result')
+        const r = m.parts.find((p) =>
+          p.type === 'tool_result'
+        )
         return new ToolMessage({ content: r?.type === 'tool_result' ? r.content : '', tool_call_id: r?.type === 'tool_result' ? r.toolCallId : '' })
       }
     }
@@ -151,13 +177,14 @@ export default async function historyBench(): Promise<void> {
   kept.prune(h)
   // a session's turns: each history the last one plus a new message (made before timing)
   const turns: Messages[] = []
-  for (let t = 0, cur: Messages = h; t < 100; t++) turns.push((cur = [...cur, { id: `n${t}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: `next ${t}` }] }]))
+  for (let t = 0, cur: Messages = h; t < 100; t++)
+    turns.push(cur = [...cur, { id: `n${t}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: `next ${t}` }] }])
   const session = createPruner(opts)
   session.prune(h)
   let turn = 0
   const ours: ReadonlyArray<readonly [string, () => unknown]> = [
     ['pruneToolResultsWithReport, fresh (pure; counts every message by the definition, nothing cached)', () => pruneToolResultsWithReport(opts)(h)],
-    ['pruneToolResultsWithReport, fresh, with the engine\'s cached counter (warm)', () => pruneToolResultsWithReport({ ...opts, count })(h)],
+    ["pruneToolResultsWithReport, fresh, with the engine's cached counter (warm)", () => pruneToolResultsWithReport({ ...opts, count })(h)],
     ['createPruner, first prune (a new pruner each run)', () => createPruner(opts).prune(h)],
     ['createPruner, again (same pruner, same history)', () => kept.prune(h)],
     ['createPruner, next turn (same pruner, +1 message each run)', () => session.prune(turns[turn++ % turns.length] as Messages)],
@@ -178,11 +205,26 @@ export default async function historyBench(): Promise<void> {
     const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y)
     const med = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] as number
     const rs = sorted(ratios)
-    rows2.push([`chatfold ${name}`, ms(med(all)), ms(Math.max(...all)), `${med(ratios).toFixed(1)}×`, `${(rs[0] as number).toFixed(1)}–${(rs[rs.length - 1] as number).toFixed(1)}×`])
+    rows2.push([
+      `chatfold ${name}`,
+      ms(med(all)),
+      ms(Math.max(...all)),
+      `${med(ratios).toFixed(1)}×`,
+      `${(rs[0] as number).toFixed(1)}–${(rs[rs.length - 1] as number).toFixed(1)}×`,
+    ])
   }
-  const aiStats: Stats = { median: [...aiAll].sort((x, y) => x - y)[Math.floor(aiAll.length / 2)] as number, p95: Math.max(...aiAll), min: Math.min(...aiAll), max: Math.max(...aiAll), runs: aiAll.length }
+  const aiStats: Stats = {
+    median: [...aiAll].sort((x, y) => x - y)[Math.floor(aiAll.length / 2)] as number,
+    p95: Math.max(...aiAll),
+    min: Math.min(...aiAll),
+    max: Math.max(...aiAll),
+    runs: aiAll.length,
+  }
   const lc = toLangChain(h)
-  const lang = await measure(dropped(() => trimMessages(lc, { maxTokens: PROTECT, strategy: 'last', tokenCounter: lcCount, includeSystem: true })), { runs: 3, warmup: 0 })
+  const lang = await measure(dropped(() => trimMessages(lc, { maxTokens: PROTECT, strategy: 'last', tokenCounter: lcCount, includeSystem: true })), {
+    runs: 3,
+    warmup: 0,
+  })
 
   table(
     `pruning old tool output (${h.length} messages, protect ${PROTECT} tokens = the newest ${tail} messages; ${report.prunedResults} results pruned, ${report.tokensBefore} → ${report.tokensAfter} tokens)`,
@@ -190,20 +232,28 @@ export default async function historyBench(): Promise<void> {
     [
       ...rows2,
       [`ai pruneMessages (toolCalls: before-last-${tail}-messages), over all rounds`, ms(aiStats.median), ms(aiStats.max), '', ''],
-      [`@langchain/core trimMessages (maxTokens ${PROTECT}, strategy last; ${lang.runs} runs)`, ms(lang.median), ms(lang.p95), `ours fresh: ${ratio(lang.median, Number.parseFloat(rows2[0]?.[1] ?? 'NaN'))}`, ''],
+      [
+        `@langchain/core trimMessages (maxTokens ${PROTECT}, strategy last; ${lang.runs} runs)`,
+        ms(lang.median),
+        ms(lang.p95),
+        `ours fresh: ${ratio(lang.median, Number.parseFloat(rows2[0]?.[1] ?? 'NaN'))}`,
+        '',
+      ],
     ],
   )
   console.log(`\n(ratios: peer median ÷ ours, per round of 7 runs each, ${ROUNDS} rounds alternating; above 1× means chatfold is faster)`)
 
   const out: string[][] = []
-  for (const [name, f] of [
-    ['render', render],
-    ['renderMarkdown', renderMarkdown],
-    ['forCompaction(2000) then renderTranscriptLines each', (ms: Messages) => forCompaction(2000)(ms).map(renderTranscriptLines).join('\n')],
-    ['exportMessages', exportMessages],
-    ['exportJSONL', exportJSONL],
-    ['totalTokens', totalTokens],
-  ] as ReadonlyArray<readonly [string, (ms: Messages) => unknown]>) {
+  for (
+    const [name, f] of [
+      ['render', render],
+      ['renderMarkdown', renderMarkdown],
+      ['forCompaction(2000) then renderTranscriptLines each', (ms: Messages) => forCompaction(2000)(ms).map(renderTranscriptLines).join('\n')],
+      ['exportMessages', exportMessages],
+      ['exportJSONL', exportJSONL],
+      ['totalTokens', totalTokens],
+    ] as ReadonlyArray<readonly [string, (ms: Messages) => unknown]>
+  ) {
     const s = await measure(dropped(() => f(h)), { runs: 5, warmup: 1 })
     out.push([name, ms(s.median), ms(s.p95)])
   }

@@ -57,7 +57,12 @@ const nodeServer = (mode: 'memory' | 'file', dir: string): Promise<Backend> =>
     child.stderr.on('data', (d: Buffer) => {
       out += d.toString()
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-      if (m?.[1] !== undefined) resolve({ name: mode === 'memory' ? 'Node, in memory' : 'Node, file (fdatasync)', url: m[1], stop: () => stopChild(child, 'SIGKILL') })
+      if (m?.[1] !== undefined)
+        resolve({
+          name: mode === 'memory' ? 'Node, in memory' : 'Node, file (fdatasync)',
+          url: m[1],
+          stop: () => stopChild(child, 'SIGKILL'),
+        })
     })
     child.once('exit', (code) => reject(new Error(`the ${mode} server exited (${code}): ${out}`)))
   })
@@ -66,7 +71,18 @@ const denoServer = async (dir: string): Promise<Backend> => {
   const port = await freePort()
   const child: ChildProcess = spawn(
     join(ROOT, 'node_modules', '.bin', 'deno'),
-    ['serve', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN', '--host', '127.0.0.1', '--port', String(port), join('examples', 'deno', 'serve.ts')],
+    [
+      'serve',
+      '--unstable-kv',
+      '--allow-read',
+      '--allow-write',
+      '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      join('examples', 'deno', 'serve.ts'),
+    ],
     { cwd: ROOT, env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3') }), stdio: 'ignore' },
   )
   const url = `http://127.0.0.1:${port}`
@@ -96,7 +112,11 @@ const load = async (urlOf: (c: number) => string, clients: number, perClient: nu
       for (let i = 0; i < perClient && Date.now() < end; i++) {
         const s = performance.now()
         try {
-          const r = await call(urlOf(c), 'POST', '/modalities/chat/submit', { role: i % 2 === 0 ? 'user' : 'assistant', content: `client ${c}, message ${i}: ${'the quick brown fox '.repeat(8)}`, conversation_id: `client-${c}` })
+          const r = await call(urlOf(c), 'POST', '/modalities/chat/submit', {
+            role: i % 2 === 0 ? 'user' : 'assistant',
+            content: `client ${c}, message ${i}: ${'the quick brown fox '.repeat(8)}`,
+            conversation_id: `client-${c}`,
+          })
           if (r.status !== 201) failed++
         } catch {
           failed++
@@ -120,7 +140,14 @@ const throughputBench = async (): Promise<void> => {
         const r = await load(() => b.url, CLIENTS, PER_CLIENT)
         const rate = (r.answered / r.wall) * 1000
         if (Number.isNaN(memoryRate)) memoryRate = rate
-        rows.push([b.name, `${r.answered.toLocaleString('en')} (${r.failed} not 201)`, Math.round(rate).toLocaleString('en'), `${(memoryRate / rate).toFixed(1)}×`, ms(percentile(r.sorted, 0.5)), ms(percentile(r.sorted, 0.99))])
+        rows.push([
+          b.name,
+          `${r.answered.toLocaleString('en')} (${r.failed} not 201)`,
+          Math.round(rate).toLocaleString('en'),
+          `${(memoryRate / rate).toFixed(1)}×`,
+          ms(percentile(r.sorted, 0.5)),
+          ms(percentile(r.sorted, 0.99)),
+        ])
       } finally {
         await b.stop()
       }
@@ -161,7 +188,12 @@ const recoveryBench = async (): Promise<void> => {
         await back.close()
       }
       times.sort((a, b) => a - b)
-      rows.push([withSnapshot ? 'snapshot, then the tail' : 'the whole log', replayed.toLocaleString('en'), ms(times[1] ?? Number.NaN), `${ms(times[0] ?? Number.NaN)}–${ms(times[2] ?? Number.NaN)}`])
+      rows.push([
+        withSnapshot ? 'snapshot, then the tail' : 'the whole log',
+        replayed.toLocaleString('en'),
+        ms(times[1] ?? Number.NaN),
+        `${ms(times[0] ?? Number.NaN)}–${ms(times[2] ?? Number.NaN)}`,
+      ])
       if (!withSnapshot) {
         // the fold alone, from records already in memory
         const storage = fileStorage(dir)
@@ -191,8 +223,18 @@ const scaleOutBench = async (): Promise<void> => {
     await load(() => `${base}/stores/warm`, 5, 10)
     const one = await load(() => `${base}/stores/single`, CLIENTS, PER_CLIENT)
     const many = await load((c) => `${base}/stores/s-${c % STORES}`, STORES, (CLIENTS * PER_CLIENT) / STORES)
-    rows.push(['1 store (1 object), 50 clients × 40', `${one.answered}`, Math.round((one.answered / one.wall) * 1000).toLocaleString('en'), ms(percentile(one.sorted, 0.99))])
-    rows.push([`${STORES} stores (${STORES} objects), ${STORES} clients × ${(CLIENTS * PER_CLIENT) / STORES}`, `${many.answered}`, Math.round((many.answered / many.wall) * 1000).toLocaleString('en'), ms(percentile(many.sorted, 0.99))])
+    rows.push([
+      '1 store (1 object), 50 clients × 40',
+      `${one.answered}`,
+      Math.round((one.answered / one.wall) * 1000).toLocaleString('en'),
+      ms(percentile(one.sorted, 0.99)),
+    ])
+    rows.push([
+      `${STORES} stores (${STORES} objects), ${STORES} clients × ${(CLIENTS * PER_CLIENT) / STORES}`,
+      `${many.answered}`,
+      Math.round((many.answered / many.wall) * 1000).toLocaleString('en'),
+      ms(percentile(many.sorted, 0.99)),
+    ])
     const q = async (urls: ReadonlyArray<string>) => {
       const t0 = performance.now()
       const rs = await Promise.all(urls.map((u) => call(u, 'POST', '/environment/modalities/chat/query', { search: 'message 7', limit: 1000 })))

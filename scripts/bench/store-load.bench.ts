@@ -11,7 +11,7 @@
  *
  * Run alone with `npm run bench store-load`.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/Either'
@@ -54,7 +54,11 @@ type Reply = { readonly status: number; readonly body: string }
 
 const send = (agent: Agent, url: string, method: 'GET' | 'POST', path: string, body?: string): Promise<Reply> =>
   new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, agent, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = request(`${url}${path}`, {
+      method,
+      agent,
+      headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => void (text += d))
@@ -118,7 +122,12 @@ const loadTest = async (): Promise<void> => {
         ['latency p50', `${ms(percentile(sorted, 0.5))} ms`],
         ['latency p99', `${ms(percentile(sorted, 0.99))} ms`],
         ['latency max', `${ms(sorted[sorted.length - 1] ?? Number.NaN)} ms`],
-        ['stored once each', once ? `yes (${snap.messages.length.toLocaleString('en')} messages, ${ids.size.toLocaleString('en')} ids)` : `NO: ${snap.messages.length} messages, ${ids.size} ids, update_count ${snap.update_count}`],
+        [
+          'stored once each',
+          once
+            ? `yes (${snap.messages.length.toLocaleString('en')} messages, ${ids.size.toLocaleString('en')} ids)`
+            : `NO: ${snap.messages.length} messages, ${ids.size} ids, update_count ${snap.update_count}`,
+        ],
         ['each client in order', inOrder ? 'yes' : 'NO'],
       ],
     )
@@ -164,7 +173,13 @@ const applyBench = (): void => {
       const f0 = performance.now()
       const found = query({ search: 'message 4242' })(s).length
       const scan = performance.now() - f0
-      rows.push([`${n.toLocaleString('en')} ${order}`, `${((total / n) * 1000).toFixed(1)} µs`, `${ms(total)} ms`, `${(recent * 1000).toFixed(1)} µs`, `${ms(scan)} ms (${found})`])
+      rows.push([
+        `${n.toLocaleString('en')} ${order}`,
+        `${((total / n) * 1000).toFixed(1)} µs`,
+        `${ms(total)} ms`,
+        `${(recent * 1000).toFixed(1)} µs`,
+        `${ms(scan)} ms (${found})`,
+      ])
     }
   }
   table('ChatState: applyInput into 20 conversations, no history limit', ['inputs', 'per apply', 'all', 'last 10 of a conversation', 'full-text search'], rows)

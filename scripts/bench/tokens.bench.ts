@@ -14,7 +14,7 @@ import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { renderTranscript } from '../../src/compaction/transcript.ts'
-import { prng, sampleText, type ContentKind } from '../../sample/session.ts'
+import { type ContentKind, prng, sampleText } from '../../sample/session.ts'
 import { CONTENT_CLASSES, contentSample } from '../../sample/content-classes.ts'
 import { benchHistory, measure, ms, type Stats, stats, table } from './lib.ts'
 
@@ -45,14 +45,33 @@ const newTurn = (): Message[] => {
       id: `bench-a${t}`,
       role: 'assistant',
       kind: 'normal',
-      parts: [{ type: 'text', text: 'Running them.' }, { type: 'tool_call', id: `bench-c${t}`, name: 'bash', arguments: '{"cmd":"npm test"}', status: 'complete' }],
+      parts: [{ type: 'text', text: 'Running them.' }, {
+        type: 'tool_call',
+        id: `bench-c${t}`,
+        name: 'bash',
+        arguments: '{"cmd":"npm test"}',
+        status: 'complete',
+      }],
     },
-    { id: `bench-r${t}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: `bench-c${t}`, name: 'bash', content: sampleText(prng(t), 'logs', 3_000), isError: false }] },
+    {
+      id: `bench-r${t}`,
+      role: 'tool',
+      kind: 'normal',
+      parts: [{ type: 'tool_result', toolCallId: `bench-c${t}`, name: 'bash', content: sampleText(prng(t), 'logs', 3_000), isError: false }],
+    },
     { id: `bench-d${t}`, role: 'assistant', kind: 'normal', parts: [{ type: 'text', text: 'All green.' }] },
   ]
 }
 
-const KIND_OF_TOOL: Readonly<Record<string, ContentKind>> = { read_file: 'code', grep: 'code', edit_file: 'code', bash: 'logs', list_dir: 'json', fetch_docs: 'prose', translate: 'cjk' }
+const KIND_OF_TOOL: Readonly<Record<string, ContentKind>> = {
+  read_file: 'code',
+  grep: 'code',
+  edit_file: 'code',
+  bash: 'logs',
+  list_dir: 'json',
+  fetch_docs: 'prose',
+  translate: 'cjk',
+}
 
 export default async function tokensBench(): Promise<void> {
   const h = benchHistory()
@@ -93,14 +112,28 @@ export default async function tokensBench(): Promise<void> {
     ['what', 'median ms', 'throughput', 'tokens', 'vs raw encode'],
     [
       ['gpt-tokenizer encode, raw (throws on special tokens unless told)', ms(rawEncode.median), mbps(chars, rawEncode.median), raw.toLocaleString('en'), '—'],
-      ['gpt-tokenizer countTokens, raw', ms(rawCount.median), mbps(chars, rawCount.median), raw.toLocaleString('en'), pct(rawCount.median / rawEncode.median - 1)],
-      ['chatfold countMessages(o200k_base), per-message breakdown', ms(full.median), mbps(chars, full.median), ours.toLocaleString('en'), pct(full.median / rawEncode.median - 1)],
+      [
+        'gpt-tokenizer countTokens, raw',
+        ms(rawCount.median),
+        mbps(chars, rawCount.median),
+        raw.toLocaleString('en'),
+        pct(rawCount.median / rawEncode.median - 1),
+      ],
+      [
+        'chatfold countMessages(o200k_base), per-message breakdown',
+        ms(full.median),
+        mbps(chars, full.median),
+        ours.toLocaleString('en'),
+        pct(full.median / rawEncode.median - 1),
+      ],
     ],
   )
   const images = h.reduce((a, m) => a + m.parts.filter((p) => p.type === 'image').length, 0)
   const framing = h.length * MESSAGE_OVERHEAD + images * IMAGE_TOKENS
   console.log(
-    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${IMAGE_TOKENS.toLocaleString('en')}; and differs from the raw count by ${(ours - raw - framing).toLocaleString('en')} beyond that)`,
+    `(chatfold counts ${framing.toLocaleString('en')} more for framing: ${h.length.toLocaleString('en')} messages × ${MESSAGE_OVERHEAD} + ${images} images × ${
+      IMAGE_TOKENS.toLocaleString('en')
+    }; and differs from the raw count by ${(ours - raw - framing).toLocaleString('en')} beyond that)`,
   )
 
   // --- incremental, planning, transcript, compact (cache warm: a counter kept, as a session keeps one) ---
@@ -122,7 +155,9 @@ export default async function tokensBench(): Promise<void> {
   let report = ''
   const whole = await measure(async () => {
     const r = await compact({ summarize: extractiveSummarize, keepRecentTokens: 20_000, estimate: o200k, count: total })(h)
-    report = `${r.report.tokensBefore.toLocaleString('en')} → ${r.report.tokensAfter.toLocaleString('en')} tokens, ${r.report.summarised.toLocaleString('en')} messages summarised, ${r.report.preserved} kept`
+    report = `${r.report.tokensBefore.toLocaleString('en')} → ${r.report.tokensAfter.toLocaleString('en')} tokens, ${
+      r.report.summarised.toLocaleString('en')
+    } messages summarised, ${r.report.preserved} kept`
   }, { runs: 3, warmup: 1 })
   table(
     'Estimate again and compact (o200k_base, counts cached by message identity in a kept counter)',
@@ -161,7 +196,14 @@ export default async function tokensBench(): Promise<void> {
     const tSmart = await measure(() => smartHeuristic(joined), { runs: 5, warmup: 1 })
     rows.push([kind, sample.length.toString(), (len / exact).toFixed(2), pct(quarter / exact - 1), pct(smart / exact - 1), mbps(joined.length, tSmart.median)])
   }
-  table('Heuristics against o200k_base, per content kind (tool results of the history)', ['kind', 'results', 'chars/token', 'chars / 4', 'smartHeuristic', 'smartHeuristic speed'], rows)
+  table('Heuristics against o200k_base, per content kind (tool results of the history)', [
+    'kind',
+    'results',
+    'chars/token',
+    'chars / 4',
+    'smartHeuristic',
+    'smartHeuristic speed',
+  ], rows)
 
   // --- the default estimate's floor: smartHeuristic against o200k_base on each content class ---
   const classRows: string[][] = []
@@ -175,14 +217,23 @@ export default async function tokensBench(): Promise<void> {
     allChars += joined.length
     allMs += t.median
     const mean = ratios.reduce((a, r) => a + r, 0) / ratios.length
-    classRows.push([cls, (joined.length / countTokens(joined, PLAIN)).toFixed(2), Math.min(...ratios).toFixed(3), mean.toFixed(3), Math.max(...ratios).toFixed(3), mbps(joined.length, t.median)])
+    classRows.push([
+      cls,
+      (joined.length / countTokens(joined, PLAIN)).toFixed(2),
+      Math.min(...ratios).toFixed(3),
+      mean.toFixed(3),
+      Math.max(...ratios).toFixed(3),
+      mbps(joined.length, t.median),
+    ])
   }
   table(
     'smartHeuristic against o200k_base per content class (sample/content-classes.ts: 6 samples of 2,000 and 6 of 20,000 characters each; the floor test asserts min >= 0.97)',
     ['class', 'chars/token', 'min ratio', 'mean ratio (the over-count)', 'max ratio', 'speed'],
     classRows,
   )
-  console.log(`(smartHeuristic over all the classes: ${mbps(allChars, allMs)}; Anthropic and Google read the same ratios times their calibration, DEFAULT_CALIBRATION)`)
+  console.log(
+    `(smartHeuristic over all the classes: ${mbps(allChars, allMs)}; Anthropic and Google read the same ratios times their calibration, DEFAULT_CALIBRATION)`,
+  )
 
   // --- hostile inputs: raw gpt-tokenizer against chatfold's estimator, then chatfold alone at 1 MB ---
   let seed = 7
@@ -229,9 +280,13 @@ export default async function tokensBench(): Promise<void> {
     hostileRows.push([name, ms(rawMs), ms(ourSmall.median), got === exact ? 'equal' : `${got} ≠ ${exact}`, ms(largeMs), usPerChar.toFixed(2)])
   }
   table(
-    `Hostile input: raw gpt-tokenizer countTokens (one cold call) against chatfold's o200k_base estimator, ${SMALL.toLocaleString('en')} characters; then chatfold alone on ${LARGE.toLocaleString('en')}`,
+    `Hostile input: raw gpt-tokenizer countTokens (one cold call) against chatfold's o200k_base estimator, ${
+      SMALL.toLocaleString('en')
+    } characters; then chatfold alone on ${LARGE.toLocaleString('en')}`,
     ['input', 'raw ms', 'chatfold ms', 'count', `chatfold ms, ${(LARGE / 1e6).toFixed(0)} M chars`, 'µs/char'],
     hostileRows,
   )
-  console.log(`(worst case at 1 M characters: ${worst.name}, ${worst.usPerChar.toFixed(2)} µs a character; the raw tokenizer is quadratic on each of the first ten)`)
+  console.log(
+    `(worst case at 1 M characters: ${worst.name}, ${worst.usPerChar.toFixed(2)} µs a character; the raw tokenizer is quadratic on each of the first ten)`,
+  )
 }

@@ -57,14 +57,13 @@ export const formatOf = (name: string, text: string): SessionFormat | undefined 
 
 /** A session file read as a history (the one that would be sent now), or why it could not be. */
 export const readSession = (format: SessionFormat, text: string): E.Either<string, Messages> => {
-  const r =
-    format === 'claude-code'
-      ? E.map((s: { readonly messages: Messages }) => s.messages)(fromClaudeCode()(text))
-      : format === 'codex'
-        ? E.map((s: { readonly messages: Messages }) => s.messages)(fromCodexRollout({ badLines: 'skip' })(text))
-        : format === 'gemini-cli'
-          ? E.map((s: { readonly messages: Messages }) => s.messages)(fromGeminiCliChat({ badLines: 'skip' })(text))
-          : E.map((s: { readonly messages: Messages }) => s.messages)(fromOpencodeExport(text))
+  const r = format === 'claude-code'
+    ? E.map((s: { readonly messages: Messages }) => s.messages)(fromClaudeCode()(text))
+    : format === 'codex'
+    ? E.map((s: { readonly messages: Messages }) => s.messages)(fromCodexRollout({ badLines: 'skip' })(text))
+    : format === 'gemini-cli'
+    ? E.map((s: { readonly messages: Messages }) => s.messages)(fromGeminiCliChat({ badLines: 'skip' })(text))
+    : E.map((s: { readonly messages: Messages }) => s.messages)(fromOpencodeExport(text))
   return E.mapLeft((f: unknown) => JSON.stringify(f).slice(0, 300))(r)
 }
 
@@ -173,7 +172,12 @@ export const withPromptAsInput = (format: SessionFormat, ms: Messages): Messages
  * failing that, the newest of the same family (`claude-opus-4-6` → `anthropic/claude-opus-4.5`);
  * else the provider's `fallback`. `exact` says whether the model itself was found.
  */
-export const peerModel = (keys: ReadonlyArray<string>, provider: Vendor, model: string | undefined, fallback: Readonly<Record<Vendor, string>>): { readonly key: string; readonly exact: boolean } => {
+export const peerModel = (
+  keys: ReadonlyArray<string>,
+  provider: Vendor,
+  model: string | undefined,
+  fallback: Readonly<Record<Vendor, string>>,
+): { readonly key: string; readonly exact: boolean } => {
   const name = (model ?? '')
     .toLowerCase()
     .replace(/^[a-z-]+\//, '')
@@ -182,7 +186,9 @@ export const peerModel = (keys: ReadonlyArray<string>, provider: Vendor, model: 
   const key = `${provider}/${name}`
   if (keys.includes(key)) return { key, exact: true }
   const family = `${provider}/${name.replace(/-\d[\d.]*(?:-.*)?$/, '-')}`
-  const kin = keys.filter((k) => family.length > provider.length + 2 && k.startsWith(family) && /^\d/.test(k.slice(family.length))).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  const kin = keys.filter((k) => family.length > provider.length + 2 && k.startsWith(family) && /^\d/.test(k.slice(family.length))).sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true })
+  )
   const newest = kin[kin.length - 1]
   return { key: newest ?? fallback[provider], exact: false }
 }

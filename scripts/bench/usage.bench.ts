@@ -29,7 +29,17 @@ import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { smartHeuristic } from '../../src/tokens/heuristic.ts'
 import { type Estimator } from '../../src/tokens/message-tokens.ts'
 import { benchHistory, measure, ms, pairedRatios, stats, table } from './lib.ts'
-import { fitLine, type LeftOut, loadSession, peerModel, type RecordedRequest, recordedRequests, type SessionFormat, sessionFiles, withPromptAsInput } from './usage-sessions.ts'
+import {
+  fitLine,
+  type LeftOut,
+  loadSession,
+  peerModel,
+  type RecordedRequest,
+  recordedRequests,
+  sessionFiles,
+  type SessionFormat,
+  withPromptAsInput,
+} from './usage-sessions.ts'
 
 type ModelKey = keyof typeof models
 const MODEL_KEYS = Object.keys(models)
@@ -54,7 +64,7 @@ const newTokenizer = (encoding: EncodingName): PeerTokenizer => {
 const tokenizers = new Map<string, PeerTokenizer>()
 const tokenizerFor = (encoding: EncodingName): PeerTokenizer => {
   let t = tokenizers.get(encoding)
-  if (t === undefined) tokenizers.set(encoding, (t = newTokenizer(encoding)))
+  if (t === undefined) tokenizers.set(encoding, t = newTokenizer(encoding))
   return t
 }
 
@@ -121,8 +131,9 @@ const peerAnchored = (p: Prepared, result: ReturnType<typeof peerCount> | undefi
 
 const figuresOf = (p: Prepared, o200k: Estimator): Figures => {
   const request = { messages: p.messages }
-  const anchored =
-    p.previous === undefined ? undefined : usageCorrected({ usage: { messageId: p.previous.messageId, tokens: p.previous.prompt + p.previous.output }, estimate: smartHeuristic })(p.messages)
+  const anchored = p.previous === undefined
+    ? undefined
+    : usageCorrected({ usage: { messageId: p.previous.messageId, tokens: p.previous.prompt + p.previous.output }, estimate: smartHeuristic })(p.messages)
   const result = peerResult(p)
   const peer = result?.total
   const peerAnchor = peerAnchored(p, result)
@@ -169,7 +180,11 @@ export default async function usageBench(): Promise<void> {
   const unread: string[] = []
   const left: LeftOut = { subconversation: 0, noPrompt: 0, noProvider: 0 }
   const add = (a: LeftOut): void => {
-    Object.assign(left, { subconversation: left.subconversation + a.subconversation, noPrompt: left.noPrompt + a.noPrompt, noProvider: left.noProvider + a.noProvider })
+    Object.assign(left, {
+      subconversation: left.subconversation + a.subconversation,
+      noPrompt: left.noPrompt + a.noPrompt,
+      noProvider: left.noProvider + a.noProvider,
+    })
   }
   let sessions = 0
   for (const path of sessionFiles(root)) {
@@ -187,7 +202,11 @@ export default async function usageBench(): Promise<void> {
     for (const r of requests) prepared.push(prepare(short, s.right.format, r))
   }
   console.log(
-    `\nSessions: ${own === undefined || own === '' ? 'the test fixtures (their usage figures are written in the shape of real files, not measured: the errors show the method, not the providers)' : 'the files under BENCH_SESSIONS'}; ${sessions} with recorded usage, ${prepared.length} requests rebuilt.` +
+    `\nSessions: ${
+      own === undefined || own === ''
+        ? 'the test fixtures (their usage figures are written in the shape of real files, not measured: the errors show the method, not the providers)'
+        : 'the files under BENCH_SESSIONS'
+    }; ${sessions} with recorded usage, ${prepared.length} requests rebuilt.` +
       ` None of the formats records the tool definitions sent, and Claude Code's files not its system prompt: the reported prompts hold that fixed part, which no count of the file's messages sees.` +
       ` Replies with usage left out: ${left.subconversation} of sub-conversations, ${left.noPrompt} reporting no prompt (a client's own error record), ${left.noProvider} of an unknown provider.`,
   )
@@ -198,7 +217,19 @@ export default async function usageBench(): Promise<void> {
   const figures = prepared.map((p) => figuresOf(p, o200k))
   table(
     'Prompt tokens of each recorded request: reported, and each count with its error against it',
-    ['session', 'model (ai-tokenizer model)', 'messages', 'reported', 'o200k ×1', 'chatfold ×1', 'DEFAULT_CALIBRATION', 'calibrationFromUsage', 'usageCorrected', 'ai-tokenizer', 'ai-tokenizer anchored'],
+    [
+      'session',
+      'model (ai-tokenizer model)',
+      'messages',
+      'reported',
+      'o200k ×1',
+      'chatfold ×1',
+      'DEFAULT_CALIBRATION',
+      'calibrationFromUsage',
+      'usageCorrected',
+      'ai-tokenizer',
+      'ai-tokenizer anchored',
+    ],
     prepared.map((p, i) => {
       const f = figures[i] as Figures
       const peer = p.peer === undefined ? `(${p.peerError ?? 'none'})` : `(${p.peer.key.replace(/^[a-z]+\//, '')}${p.peer.exact ? '' : '?'})`
@@ -223,7 +254,8 @@ export default async function usageBench(): Promise<void> {
 
   const byFormat = new Map<string, number[]>()
   prepared.forEach((p, i) => byFormat.set(`${p.format}, ${p.provider}`, [...(byFormat.get(`${p.format}, ${p.provider}`) ?? []), i]))
-  const pick = (is: ReadonlyArray<number>, f: (x: Figures) => number | undefined) => is.map((i) => [f(figures[i] as Figures), (prepared[i] as Prepared).reported] as const)
+  const pick = (is: ReadonlyArray<number>, f: (x: Figures) => number | undefined) =>
+    is.map((i) => [f(figures[i] as Figures), (prepared[i] as Prepared).reported] as const)
   const groups = [...byFormat, ['all', prepared.map((_, i) => i)] as const]
   table(
     'Per source: the median of count / reported (the median and 95th percentile of the error, the requests counted)',
@@ -267,7 +299,7 @@ export default async function usageBench(): Promise<void> {
   }
   if (fitRows.length > 0) {
     table(
-      'Each session\'s requests (3 or more of one model) fitted as reported = fixed + ratio × count: the tokens each counted token brings, and what every request carries that the file does not hold (the whole session, described: not a prediction)',
+      "Each session's requests (3 or more of one model) fitted as reported = fixed + ratio × count: the tokens each counted token brings, and what every request carries that the file does not hold (the whole session, described: not a prediction)",
       ['session', 'model', 'requests', 'reported', 'ratio to o200k ×1', 'fixed', 'ratio to chatfold ×1', 'fixed'],
       fitRows,
     )
@@ -296,7 +328,7 @@ export default async function usageBench(): Promise<void> {
     [
       ['chatfold countModelRequest (smartHeuristic, the default)', ms(ours.median), ms(ours.p95), '1.0×'],
       ['chatfold countModelRequest (o200k_base, exact)', ms(oursExact.median), ms(oursExact.p95), `${(oursExact.median / ours.median).toFixed(1)}×`],
-      ['ai-tokenizer count (each reply\'s model and encoding)', ms(peer.median), ms(peer.p95), `${(peer.median / ours.median).toFixed(1)}×`],
+      ["ai-tokenizer count (each reply's model and encoding)", ms(peer.median), ms(peer.p95), `${(peer.median / ours.median).toFixed(1)}×`],
       ['(toModelMessages, the conversion ai-tokenizer needs)', ms(convert.median), ms(convert.p95), ''],
     ],
   )
@@ -336,8 +368,15 @@ export default async function usageBench(): Promise<void> {
       ['chatfold countModelRequest(openai, o200k_base)', ms(stats(s0).median), (totals[0] ?? 0).toLocaleString('en'), ''],
       ['ai-tokenizer count(openai/gpt-5, o200k_base)', ms(stats(s1).median), (totals[1] ?? 0).toLocaleString('en'), pairedRatios(s1, s0)],
       ['chatfold countModelRequest(anthropic) (smartHeuristic × 1.25)', ms(stats(s2).median), (totals[2] ?? 0).toLocaleString('en'), ''],
-      ['ai-tokenizer count(anthropic/claude-sonnet-4.5, its claude encoding × 1.1)', ms(stats(s3).median), (totals[3] ?? 0).toLocaleString('en'), pairedRatios(s3, s2)],
+      [
+        'ai-tokenizer count(anthropic/claude-sonnet-4.5, its claude encoding × 1.1)',
+        ms(stats(s3).median),
+        (totals[3] ?? 0).toLocaleString('en'),
+        pairedRatios(s3, s2),
+      ],
     ],
   )
-  console.log('(ai-tokenizer counts text, tool calls and results, and 85 per image; it leaves reasoning out, and counts a tool\'s input schema only when it is a Zod schema)')
+  console.log(
+    "(ai-tokenizer counts text, tool calls and results, and 85 per image; it leaves reasoning out, and counts a tool's input schema only when it is a Zod schema)",
+  )
 }

@@ -32,14 +32,19 @@ const hasBreakpoint = (u: unknown): boolean => isObject(u) && u['cache_control']
 const countIn = (xs: unknown): number => (Array.isArray(xs) ? xs.filter(hasBreakpoint).length : 0)
 
 /** Whether a content block may carry a breakpoint: not a thinking block, not an empty text. */
-const cacheable = (b: unknown): boolean => isObject(b) && b['type'] !== 'thinking' && b['type'] !== 'redacted_thinking' && !(b['type'] === 'text' && b['text'] === '')
+const cacheable = (b: unknown): boolean =>
+  isObject(b) && b['type'] !== 'thinking' && b['type'] !== 'redacted_thinking' && !(b['type'] === 'text' && b['text'] === '')
 
 /**
  * Blocks (a string as one text block) with a breakpoint on the last one that may carry it;
  * `undefined` when none may, or the last already has one.
  */
 const marked = (content: unknown, control: Obj): ReadonlyArray<unknown> | undefined => {
-  const blocks: ReadonlyArray<unknown> = typeof content === 'string' ? (content === '' ? [] : [{ type: 'text', text: content }]) : Array.isArray(content) ? content : []
+  const blocks: ReadonlyArray<unknown> = typeof content === 'string'
+    ? (content === '' ? [] : [{ type: 'text', text: content }])
+    : Array.isArray(content)
+    ? content
+    : []
   let i = blocks.length - 1
   while (i >= 0 && !cacheable(blocks[i])) i--
   const last = blocks[i]
@@ -76,7 +81,8 @@ export const withAnthropicBreakpoints = <B extends Obj>(hints: CacheHints | unde
   }
   const tools = body['tools']
   const lastTool: unknown = Array.isArray(tools) ? tools[tools.length - 1] : undefined
-  if (count < MAX_BREAKPOINTS && Array.isArray(tools) && isObject(lastTool) && !hasBreakpoint(lastTool)) out['tools'] = [...tools.slice(0, -1), { ...lastTool, cache_control: control }]
+  if (count < MAX_BREAKPOINTS && Array.isArray(tools) && isObject(lastTool) && !hasBreakpoint(lastTool))
+    out['tools'] = [...tools.slice(0, -1), { ...lastTool, cache_control: control }]
   return { ...body, ...out }
 }
 

@@ -90,14 +90,14 @@ export const settleStatuses = (ms: ReadonlyArray<Message>): Messages => {
   return ms.map((m) =>
     m.parts.some(isToolCall)
       ? {
-          ...m,
-          parts: m.parts.map((p) => {
-            if (!isToolCall(p)) return p
-            const isError = outcome.get(p.id)
-            return { ...p, status: isError === undefined ? 'pending' : isError ? 'error' : 'complete' }
-          }),
-        }
-      : m,
+        ...m,
+        parts: m.parts.map((p) => {
+          if (!isToolCall(p)) return p
+          const isError = outcome.get(p.id)
+          return { ...p, status: isError === undefined ? 'pending' : isError ? 'error' : 'complete' }
+        }),
+      }
+      : m
   )
 }
 

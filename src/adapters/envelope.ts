@@ -19,7 +19,8 @@ type Obj = Readonly<Record<string, unknown>>
 export const ownFields = (owner: string, fields: ProviderFields | undefined, notes: AdapterNote[], at = ''): Obj => {
   for (const [provider, value] of Object.entries(fields ?? {})) {
     if (provider === owner) continue
-    for (const field of Object.keys(value)) notes.push({ kind: 'setting_dropped', setting: `${at}${provider}.${field}`, reason: `a field only ${provider} knows` })
+    for (const field of Object.keys(value))
+      notes.push({ kind: 'setting_dropped', setting: `${at}${provider}.${field}`, reason: `a field only ${provider} knows` })
   }
   return fields?.[owner] ?? {}
 }
@@ -32,7 +33,12 @@ export type EnvelopeInput<H> = { readonly history: H; readonly own: Obj; readonl
  * given the request fields of `owner` (another provider's are noted), its notes after the
  * history's, and the history's repair report kept.
  */
-export const writeRequest = <H, B>(owner: string, request: ModelRequest, history: AdapterResult<H>, envelope: (input: EnvelopeInput<H>) => B): AdapterResult<B> =>
+export const writeRequest = <H, B>(
+  owner: string,
+  request: ModelRequest,
+  history: AdapterResult<H>,
+  envelope: (input: EnvelopeInput<H>) => B,
+): AdapterResult<B> =>
   E.map(({ request: written, report }: Converted<H>): Converted<B> => {
     const notes = [...report.notes]
     const own = ownFields(owner, request.providerFields, notes)

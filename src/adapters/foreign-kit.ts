@@ -34,4 +34,3 @@ export type PortableRules = {
 
 /** Fields with no mapping: the part without them, every field named. */
 export const dropAllFields = (p: Part, fields: Readonly<Record<string, unknown>>): PortableFields => ({ part: p, dropped: Object.keys(fields) })
-

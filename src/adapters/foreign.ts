@@ -22,7 +22,6 @@ import { aiSdkPortable } from './ai-sdk/foreign.ts'
 import { dropAllFields, type PortableRules } from './foreign-kit.ts'
 import { isObject } from '../internal/object.ts'
 
-
 const RULES: Readonly<Record<string, PortableRules>> = {
   anthropic: anthropicPortable,
   openai: openAIPortable,

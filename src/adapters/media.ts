@@ -32,12 +32,12 @@ export const sniffImageType = (data: Uint8Array): string | undefined =>
   startsWith(data, [0x89, 0x50, 0x4e, 0x47])
     ? 'image/png'
     : startsWith(data, [0xff, 0xd8, 0xff])
-      ? 'image/jpeg'
-      : startsWith(data, [0x47, 0x49, 0x46, 0x38])
-        ? 'image/gif'
-        : startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8)
-          ? 'image/webp'
-          : undefined
+    ? 'image/jpeg'
+    : startsWith(data, [0x47, 0x49, 0x46, 0x38])
+    ? 'image/gif'
+    : startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8)
+    ? 'image/webp'
+    : undefined
 
 /** An image's media type: the recorded one, else sniffed from its bytes. */
 export const imageType = (p: { readonly mediaType?: string; readonly data?: Uint8Array }): string | undefined =>

@@ -24,15 +24,10 @@
 export type { AdapterFailure, AdapterNote, AdapterOptions, AdapterReport, AdapterResult, Converted } from './types.ts'
 export type { Vendor, WireApi } from './vocabulary.ts'
 export { formatAdapterFailure, formatAdapterNote } from './types.ts'
-export type { ModelRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
+export type { JsonSchema, ModelRequest, RequestSettings, ToolChoice, ToolDefinition } from './request.ts'
 export type { CacheHints } from './cache-hints.ts'
 export { fromOpenAIChat, fromOpenAIChatCompletion } from './openai/chat-from.ts'
-export {
-  type OpenAIChatMessage,
-  type OpenAIChatOptions,
-  type OpenAIChatRequest,
-  toOpenAIChat,
-} from './openai/chat.ts'
+export { type OpenAIChatMessage, type OpenAIChatOptions, type OpenAIChatRequest, toOpenAIChat } from './openai/chat.ts'
 export { fromOpenAIResponse, fromOpenAIResponses } from './openai/responses-from.ts'
 export {
   fromOpenAIChatRequest,
@@ -42,26 +37,15 @@ export {
   toOpenAIChatRequest,
   toOpenAIResponsesRequest,
 } from './openai/request.ts'
-export {
-  type OpenAIResponsesItem,
-  type OpenAIResponsesOptions,
-  type OpenAIResponsesRequest,
-  toOpenAIResponses,
-} from './openai/responses.ts'
-export {
-  type AnthropicBlock,
-  type AnthropicMessage,
-  type AnthropicProviderBlock,
-  type AnthropicRequest,
-  toAnthropic,
-} from './anthropic/messages.ts'
+export { type OpenAIResponsesItem, type OpenAIResponsesOptions, type OpenAIResponsesRequest, toOpenAIResponses } from './openai/responses.ts'
+export { type AnthropicBlock, type AnthropicMessage, type AnthropicProviderBlock, type AnthropicRequest, toAnthropic } from './anthropic/messages.ts'
 export { type AnthropicRequestBody, type AnthropicTool, fromAnthropicRequest, toAnthropicRequest } from './anthropic/request.ts'
 export {
   anthropicInputTokens,
   appliedEditsOf,
   contextEditFromPrune,
-  contextEditReport,
   type ContextEditReport,
+  contextEditReport,
   type PruneEditOptions,
   withContextEdits,
 } from './anthropic/context-edits.ts'

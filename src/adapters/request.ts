@@ -43,13 +43,13 @@ export type JsonSchema = Readonly<Record<string, unknown>>
  */
 export type ToolDefinition =
   | {
-      readonly type: 'function'
-      readonly name: string
-      readonly description?: string
-      readonly inputSchema: JsonSchema
-      readonly strict?: boolean
-      readonly providerFields?: ProviderFields
-    }
+    readonly type: 'function'
+    readonly name: string
+    readonly description?: string
+    readonly inputSchema: JsonSchema
+    readonly strict?: boolean
+    readonly providerFields?: ProviderFields
+  }
   | { readonly type: 'provider'; readonly provider: string; readonly kind: string; readonly data: unknown }
 
 /**
@@ -128,7 +128,8 @@ export type ModelRequest = {
 /** Whether a value is a `ToolDefinition`: a function tool with its name and schema, or a provider's tool. */
 export const isToolDefinition = (u: unknown): u is ToolDefinition =>
   isObject(u) &&
-  ((u['type'] === 'function' && typeof u['name'] === 'string' && isObject(u['inputSchema'])) || (u['type'] === 'provider' && typeof u['provider'] === 'string' && typeof u['kind'] === 'string'))
+  ((u['type'] === 'function' && typeof u['name'] === 'string' && isObject(u['inputSchema'])) ||
+    (u['type'] === 'provider' && typeof u['provider'] === 'string' && typeof u['kind'] === 'string'))
 
 /** Whether a value is a `ToolChoice`. */
 export const isToolChoice = (u: unknown): u is ToolChoice =>

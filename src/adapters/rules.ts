@@ -25,14 +25,12 @@ export type { RequestViolation } from './rules-kit.ts'
  * @since 0.1.0
  * @category adapters
  */
-export const checkRequest =
-  (provider: WireApi) =>
-  (request: unknown): ReadonlyArray<RequestViolation> => {
-    const { rules, field, fieldMayBeText } = WIRE_API_TABLE[provider]
-    if (!isObject(request)) return [{ path: '', rule: `${provider}/shape`, message: 'a request is an object' }]
-    const body = request[field]
-    if (!Array.isArray(body) && !(fieldMayBeText === true && typeof body === 'string')) {
-      return [{ path: field, rule: `${provider}/shape`, message: `a ${provider} request holds an array "${field}"` }]
-    }
-    return checkRules(rules, request)
+export const checkRequest = (provider: WireApi) => (request: unknown): ReadonlyArray<RequestViolation> => {
+  const { rules, field, fieldMayBeText } = WIRE_API_TABLE[provider]
+  if (!isObject(request)) return [{ path: '', rule: `${provider}/shape`, message: 'a request is an object' }]
+  const body = request[field]
+  if (!Array.isArray(body) && !(fieldMayBeText === true && typeof body === 'string')) {
+    return [{ path: field, rule: `${provider}/shape`, message: `a ${provider} request holds an array "${field}"` }]
   }
+  return checkRules(rules, request)
+}

@@ -14,7 +14,9 @@ import { isObject } from '../internal/object.ts'
 export type ShapeFit = { readonly why: string; readonly plain?: true }
 
 /** The messages of a body: the array itself, or its `messages` array. */
-export const messagesOf = (u: unknown): ReadonlyArray<unknown> | undefined => (Array.isArray(u) ? u : isObject(u) && Array.isArray(u['messages']) ? u['messages'] : undefined)
+export const messagesOf = (
+  u: unknown,
+): ReadonlyArray<unknown> | undefined => (Array.isArray(u) ? u : isObject(u) && Array.isArray(u['messages']) ? u['messages'] : undefined)
 
 /** Where those messages are, for a fit's `why`: `messages`, or nothing for a bare array. */
 export const where = (u: unknown): string => (Array.isArray(u) ? '' : 'messages')
@@ -23,7 +25,9 @@ export const where = (u: unknown): string => (Array.isArray(u) ? '' : 'messages'
 export const blocks = (ms: ReadonlyArray<unknown>): Map<string, number> => {
   const seen = new Map<string, number>()
   ms.forEach((m, i) => {
-    if (isObject(m) && Array.isArray(m['content'])) for (const b of m['content']) if (isObject(b) && typeof b['type'] === 'string' && !seen.has(b['type'])) seen.set(b['type'], i)
+    if (isObject(m) && Array.isArray(m['content'])) {
+      for (const b of m['content']) if (isObject(b) && typeof b['type'] === 'string' && !seen.has(b['type'])) seen.set(b['type'], i)
+    }
   })
   return seen
 }

@@ -54,7 +54,7 @@ export const systemAfterResults = (ms: Messages, onMove?: (m: Message) => void):
     }
     release()
     open.clear()
-    if (m.role === 'assistant') for (const p of m.parts) if (isToolCall(p)) open.add(p.id)
+    if (m.role === 'assistant') { for (const p of m.parts) if (isToolCall(p)) open.add(p.id) }
     out.push(m)
   }
   release()

@@ -63,7 +63,13 @@ export type AdapterNote =
   | { readonly kind: 'request_fixed'; readonly rule: string; readonly path: string; readonly action: 'trimmed' | 'dropped' | 'filled' | 'moved' | 'merged' }
   | { readonly kind: 'provider_part_dropped'; readonly messageId: string; readonly provider: string; readonly type: string; readonly reason: string }
   | { readonly kind: 'provider_part_mapped'; readonly messageId: string; readonly provider: string; readonly type: string; readonly to: ReadonlyArray<string> }
-  | { readonly kind: 'provider_fields_dropped'; readonly messageId: string; readonly provider: string; readonly part: string; readonly fields: ReadonlyArray<string> }
+  | {
+    readonly kind: 'provider_fields_dropped'
+    readonly messageId: string
+    readonly provider: string
+    readonly part: string
+    readonly fields: ReadonlyArray<string>
+  }
   | { readonly kind: 'setting_dropped'; readonly setting: string; readonly reason: string }
   | { readonly kind: 'tool_dropped'; readonly name: string; readonly reason: string }
 
@@ -182,6 +188,11 @@ export type AdapterResult<A> = E.Either<AdapterFailure, Converted<A>>
 export const formatAdapterFailure = (e: AdapterFailure): string =>
   e.kind === 'invalid_arguments'
     ? `Cannot convert: tool call "${e.toolCallId}" of message "${e.messageId}" has arguments that are not a JSON object`
-    : `Cannot convert: tool calls and results do not pair up: ${e.issues
-        .map((i) => (i.kind === 'reasoning_only' ? `message "${i.messageId}" holds only reasoning` : `${i.kind.replace('_', ' ')} "${i.toolCallId}" in message "${i.messageId}"`))
-        .join('; ')}`
+    : `Cannot convert: tool calls and results do not pair up: ${
+      e.issues
+        .map((i) => (i.kind === 'reasoning_only'
+          ? `message "${i.messageId}" holds only reasoning`
+          : `${i.kind.replace('_', ' ')} "${i.toolCallId}" in message "${i.messageId}"`)
+        )
+        .join('; ')
+    }`

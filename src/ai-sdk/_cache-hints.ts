@@ -41,11 +41,13 @@ export const withCacheHints = (provider: Vendor, conversation: string, params: L
   const prompt = params.prompt
   const tools = params.tools ?? []
   let count = tools.filter((t) => t.type === 'function' && marked(t.providerOptions)).length
-  for (const m of prompt) count += (marked(m.providerOptions) ? 1 : 0) + (typeof m.content === 'string' ? 0 : m.content.filter((p) => marked(p.providerOptions)).length)
+  for (const m of prompt)
+    count += (marked(m.providerOptions) ? 1 : 0) + (typeof m.content === 'string' ? 0 : m.content.filter((p) => marked(p.providerOptions)).length)
   let out = prompt
   const mark = (i: number): void => {
     const m = out[i]
-    if (m === undefined || count >= 4 || marked(m.providerOptions) || (typeof m.content !== 'string' && m.content.some((p) => marked(p.providerOptions)))) return
+    if (m === undefined || count >= 4 || marked(m.providerOptions) || (typeof m.content !== 'string' && m.content.some((p) => marked(p.providerOptions))))
+      return
     out = out.map((x, j) => (j === i ? { ...x, providerOptions: withBreakpoint(x.providerOptions) } : x))
     count++
   }
@@ -55,7 +57,9 @@ export const withCacheHints = (provider: Vendor, conversation: string, params: L
   if (system > 0 && system < prompt.length) mark(system - 1)
   const last = tools.length - 1
   const tool = tools[last]
-  const outTools = count < 4 && tool?.type === 'function' && !marked(tool.providerOptions) ? tools.map((t, j) => (j === last && t.type === 'function' ? { ...t, providerOptions: withBreakpoint(t.providerOptions) } : t)) : undefined
+  const outTools = count < 4 && tool?.type === 'function' && !marked(tool.providerOptions)
+    ? tools.map((t, j) => (j === last && t.type === 'function' ? { ...t, providerOptions: withBreakpoint(t.providerOptions) } : t))
+    : undefined
   if (out === prompt && outTools === undefined) return params
   return { ...params, prompt: out, ...(outTools === undefined ? {} : { tools: outTools }) }
 }

@@ -11,7 +11,7 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { MessageC, type Message, type Messages, MessagesC } from '../message/message.ts'
+import { type Message, MessageC, type Messages, MessagesC } from '../message/message.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { digest } from '../internal/digest.ts'
 import type { ContextStateStore } from './state.ts'
@@ -56,7 +56,12 @@ const fingerprint = <W>(wire: ReadonlyArray<W>, covered: number): string => {
  * message each) still starts with the messages it replaced; `undefined` when there is none or it
  * no longer holds. Rejects with a `TypeError` on a record that is not a boundary of this version.
  */
-export const loadBoundary = async <W>(store: ContextStateStore, key: string, wire: ReadonlyArray<W>, ms: Messages): Promise<{ readonly boundary: Boundary; readonly stored: StoredBoundary } | undefined> => {
+export const loadBoundary = async <W>(
+  store: ContextStateStore,
+  key: string,
+  wire: ReadonlyArray<W>,
+  ms: Messages,
+): Promise<{ readonly boundary: Boundary; readonly stored: StoredBoundary } | undefined> => {
   const d = await read(store, key)
   const r = d === undefined ? undefined : d.version === 1 ? d : d.boundary
   if (r === undefined || r === null) return undefined
@@ -77,7 +82,9 @@ export const loadPruning = async (store: ContextStateStore, key: string): Promis
   const d = await read(store, key)
   if (d === undefined || d.version === 1 || d.pruning === null || d.pruning === undefined) return {}
   const p = PrunerStateC.decode(d.pruning)
-  return E.isRight(p) ? { resume: p.right } : { discarded: `the pruning state kept is not one this version reads (${formatDecodeFailure(failureFromErrors(p.left))}): pruning afresh` }
+  return E.isRight(p)
+    ? { resume: p.right }
+    : { discarded: `the pruning state kept is not one this version reads (${formatDecodeFailure(failureFromErrors(p.left))}): pruning afresh` }
 }
 
 /** Keeps the boundary of `key` (or none) and its pruner's state (or none) in the state store. */

@@ -43,7 +43,11 @@ export const sameValue = (a: unknown, b: unknown): boolean => {
  * The mirror of `wire`: the previous mirror's messages for the prefix both share, the rest decoded
  * with `decode` (which must give one message a wire message).
  */
-export const mirrorOf = <W>(previous: Mirror<W> | undefined, wire: ReadonlyArray<W>, decode: (ws: ReadonlyArray<W>) => E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Mirror<W>> => {
+export const mirrorOf = <W>(
+  previous: Mirror<W> | undefined,
+  wire: ReadonlyArray<W>,
+  decode: (ws: ReadonlyArray<W>) => E.Either<DecodeFailure, Messages>,
+): E.Either<DecodeFailure, Mirror<W>> => {
   let same = 0
   if (previous !== undefined) {
     const limit = Math.min(previous.wire.length, wire.length)

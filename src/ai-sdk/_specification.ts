@@ -73,7 +73,9 @@ const contentItemToV3 = (item: unknown): unknown => {
   return keeping({ type: 'custom' }, item)
 }
 
-const messageToV3 = (m: Fields): Fields => (Array.isArray(m['content']) ? { ...m, content: m['content'].map((p: unknown) => (isObject(p) ? partToV3(p) : p)) } : m)
+const messageToV3 = (
+  m: Fields,
+): Fields => (Array.isArray(m['content']) ? { ...m, content: m['content'].map((p: unknown) => (isObject(p) ? partToV3(p) : p)) } : m)
 
 /**
  * A V4 prompt in the V3 shapes the middleware's logic reads.
@@ -108,14 +110,17 @@ const contentItemToV4 = (item: unknown): unknown => {
   const { type, providerOptions: _, ...rest } = item
   const options = isObject(item['providerOptions']) ? { providerOptions: item['providerOptions'] } : {}
   const filename = typeof rest['filename'] === 'string' ? { filename: rest['filename'] } : {}
-  if (type === 'file-data' || type === 'image-data') return { type: 'file', data: { type: 'data', data: rest['data'] }, mediaType: rest['mediaType'], ...filename, ...options }
+  if (type === 'file-data' || type === 'image-data')
+    return { type: 'file', data: { type: 'data', data: rest['data'] }, mediaType: rest['mediaType'], ...filename, ...options }
   if ((type === 'file-url' || type === 'image-url') && typeof rest['url'] === 'string') {
     return { type: 'file', data: { type: 'url', url: new URL(rest['url']) }, mediaType: rest['mediaType'] ?? 'application/octet-stream', ...options }
   }
   return item
 }
 
-const messageToV4 = (m: Fields): Fields => (Array.isArray(m['content']) ? { ...m, content: m['content'].map((p: unknown) => (isObject(p) ? partToV4(p) : p)) } : m)
+const messageToV4 = (
+  m: Fields,
+): Fields => (Array.isArray(m['content']) ? { ...m, content: m['content'].map((p: unknown) => (isObject(p) ? partToV4(p) : p)) } : m)
 
 /**
  * A V3 prompt written by the middleware's logic, in the V4 shapes an `ai` 7 model takes.

@@ -27,13 +27,24 @@ export type HttpTarget = {
 export type Held = { readonly id: string; readonly role: 'user' | 'assistant'; readonly parts: ReadonlyArray<Part>; readonly metadata: unknown }
 
 /** A store message to add. */
-export type Row = { readonly message_id: string; readonly role: 'user' | 'assistant'; readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }
+export type Row = {
+  readonly message_id: string
+  readonly role: 'user' | 'assistant'
+  readonly content: string
+  readonly metadata: Readonly<Record<string, unknown>>
+}
 
 /** What the persistence needs of a store: its messages of the conversation, in order, and adding one ('held': the id is taken). */
 export type Backend = { readonly list: () => Promise<ReadonlyArray<Held>>; readonly add: (row: Row) => Promise<'added' | 'held'> }
 
 export const inProcess = (store: ChatStore, conversationId: string): Backend => ({
-  list: async () => getConversation(conversationId)(store.state()).map((m) => ({ id: m.id, role: m.role === 'assistant' ? 'assistant' : 'user', parts: m.parts, metadata: m.metadata })),
+  list: async () =>
+    getConversation(conversationId)(store.state()).map((m) => ({
+      id: m.id,
+      role: m.role === 'assistant' ? 'assistant' : 'user',
+      parts: m.parts,
+      metadata: m.metadata,
+    })),
   add: async (row) => {
     const r = store.submit({ ...row, conversation_id: conversationId })
     if (E.isLeft(r)) {
@@ -73,10 +84,12 @@ export const overHttp = (o: HttpTarget): Backend => {
       if (res.status !== 200) throw await answerError(`Cannot load conversation ${JSON.stringify(o.conversationId)}`, res)
       const body: unknown = await res.json()
       const rows = isObject(body) && Array.isArray(body['messages']) ? body['messages'] : undefined
-      if (rows === undefined) throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
+      if (rows === undefined)
+        throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: the store's answer has no messages list`)
       return rows.map((u: unknown, i) => {
         const d = ChatMessageC.decode(u)
-        if (E.isLeft(d)) throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
+        if (E.isLeft(d))
+          throw new UIMessageStoreError('unreadable', `Cannot load conversation ${JSON.stringify(o.conversationId)}: messages[${i}] is not a stored message`)
         return { id: d.right.message_id, role: d.right.role, parts: fromChatContent(d.right.content), metadata: d.right.metadata }
       })
     },

@@ -22,7 +22,14 @@ export const INSTRUCTION_ALLOWANCE = 1_000
  */
 export const summaryRequestOf = (
   xs: Messages,
-  options: { readonly cut: number; readonly budget: number; readonly fixed: number; readonly count: (m: Message) => number; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice },
+  options: {
+    readonly cut: number
+    readonly budget: number
+    readonly fixed: number
+    readonly count: (m: Message) => number
+    readonly tools: ReadonlyArray<ToolDefinition>
+    readonly toolChoice?: ToolChoice
+  },
 ): SummarizerRequest | undefined => {
   const open = new Set<string>()
   let total = options.fixed
@@ -38,5 +45,9 @@ export const summaryRequestOf = (
     if (open.size === 0 && i + 1 >= options.cut) best = i + 1
   }
   if (best < 0) return undefined
-  return { messages: best === xs.length ? xs : xs.slice(0, best), tools: options.tools, ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }) }
+  return {
+    messages: best === xs.length ? xs : xs.slice(0, best),
+    tools: options.tools,
+    ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
+  }
 }

@@ -27,11 +27,15 @@ export type CallAnswer = {
   readonly response?: { readonly modelId?: string | undefined } | undefined
   readonly usage?:
     | {
-        readonly inputTokens?: number | undefined
-        readonly outputTokens?: number | undefined
-        readonly inputTokenDetails?: { readonly noCacheTokens?: number | undefined; readonly cacheReadTokens?: number | undefined; readonly cacheWriteTokens?: number | undefined } | undefined
-        readonly outputTokenDetails?: { readonly reasoningTokens?: number | undefined } | undefined
-      }
+      readonly inputTokens?: number | undefined
+      readonly outputTokens?: number | undefined
+      readonly inputTokenDetails?: {
+        readonly noCacheTokens?: number | undefined
+        readonly cacheReadTokens?: number | undefined
+        readonly cacheWriteTokens?: number | undefined
+      } | undefined
+      readonly outputTokenDetails?: { readonly reasoningTokens?: number | undefined } | undefined
+    }
     | undefined
 }
 
@@ -47,7 +51,11 @@ export type CallAnswer = {
  * @since 0.1.0
  * @category ai-sdk
  */
-export type CallCostFailure = { readonly kind: 'no-usage' } | { readonly kind: 'no-model' } | { readonly kind: 'unpriced'; readonly model: string } | MissingRateFailure
+export type CallCostFailure =
+  | { readonly kind: 'no-usage' }
+  | { readonly kind: 'no-model' }
+  | { readonly kind: 'unpriced'; readonly model: string }
+  | MissingRateFailure
 
 const n = (x: number | undefined): number => (x !== undefined && Number.isFinite(x) && x > 0 ? x : 0)
 
@@ -69,24 +77,22 @@ const n = (x: number | undefined): number => (x !== undefined && Number.isFinite
  * @since 0.1.0
  * @category ai-sdk
  */
-export const callCostOf =
-  (opts: { readonly prices?: PriceTable }) =>
-  (answer: CallAnswer): E.Either<CallCostFailure, Charge> => {
-    const u = answer.usage
-    if (u === undefined || (u.inputTokens === undefined && u.outputTokens === undefined)) return E.left({ kind: 'no-usage' })
-    const model = answer.response?.modelId
-    if (model === undefined || model === '') return E.left({ kind: 'no-model' })
-    const row = priceOf(opts.prices ?? PRICES)(model)
-    if (O.isNone(row)) return E.left({ kind: 'unpriced', model })
-    const cacheRead = n(u.inputTokenDetails?.cacheReadTokens)
-    const cacheWrite = n(u.inputTokenDetails?.cacheWriteTokens)
-    const noCache = u.inputTokenDetails?.noCacheTokens
-    const usage: CostUsage = {
-      input: noCache !== undefined ? n(noCache) : Math.max(0, n(u.inputTokens) - cacheRead - cacheWrite),
-      output: n(u.outputTokens),
-      cacheRead,
-      cacheWrite,
-      reasoning: n(u.outputTokenDetails?.reasoningTokens),
-    }
-    return chargeOf(row.value)(usage)
+export const callCostOf = (opts: { readonly prices?: PriceTable }) => (answer: CallAnswer): E.Either<CallCostFailure, Charge> => {
+  const u = answer.usage
+  if (u === undefined || (u.inputTokens === undefined && u.outputTokens === undefined)) return E.left({ kind: 'no-usage' })
+  const model = answer.response?.modelId
+  if (model === undefined || model === '') return E.left({ kind: 'no-model' })
+  const row = priceOf(opts.prices ?? PRICES)(model)
+  if (O.isNone(row)) return E.left({ kind: 'unpriced', model })
+  const cacheRead = n(u.inputTokenDetails?.cacheReadTokens)
+  const cacheWrite = n(u.inputTokenDetails?.cacheWriteTokens)
+  const noCache = u.inputTokenDetails?.noCacheTokens
+  const usage: CostUsage = {
+    input: noCache !== undefined ? n(noCache) : Math.max(0, n(u.inputTokens) - cacheRead - cacheWrite),
+    output: n(u.outputTokens),
+    cacheRead,
+    cacheWrite,
+    reasoning: n(u.outputTokenDetails?.reasoningTokens),
   }
+  return chargeOf(row.value)(usage)
+}

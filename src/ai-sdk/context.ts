@@ -13,7 +13,7 @@ import { type DecodeFailure, formatDecodeFailure } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { createPruner } from '../history/prune-incremental.ts'
-import type { Pruner, PruneOptions } from '../history/prune-options.ts'
+import type { PruneOptions, Pruner } from '../history/prune-options.ts'
 import type { PrunerState } from '../history/prune-state.ts'
 import { compact, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -119,7 +119,13 @@ export type ContextRecord = {
 }
 
 /** A request to fit: the framework's messages and the tool definitions they go with. */
-export type FitInput<W> = { readonly wire: ReadonlyArray<W>; readonly tools: ReadonlyArray<ToolDefinition>; readonly toolChoice?: ToolChoice; readonly provider: Vendor; readonly reserveTokens?: number }
+export type FitInput<W> = {
+  readonly wire: ReadonlyArray<W>
+  readonly tools: ReadonlyArray<ToolDefinition>
+  readonly toolChoice?: ToolChoice
+  readonly provider: Vendor
+  readonly reserveTokens?: number
+}
 
 /** The history to send, and what was done (`undefined`: the request fit as it was, and is `messages`); `sent` is what `report` is told the usage of. */
 export type Fitted = { readonly messages: Messages; readonly record: ContextRecord | undefined; readonly sent: SentPrompt }
@@ -168,9 +174,9 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
   const estimateOpts = options.estimate === undefined ? {} : { estimate: options.estimate }
   const ratioOf = (provider: Vendor): number => options.calibration ?? DEFAULT_CALIBRATION[provider]
 
-  const counter = (provider: Vendor): ((m: Message) => number) => {
+  const counter = (provider: Vendor): (m: Message) => number => {
     let cache = counts.get(provider)
-    if (cache === undefined) counts.set(provider, (cache = new WeakMap()))
+    if (cache === undefined) counts.set(provider, cache = new WeakMap())
     const c = cache
     const count = countModelRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })
     const prime = provider === 'openai' ? 3 : 0
@@ -211,7 +217,11 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     if (E.isLeft(mirrored)) throw new ContextError('unreadable', `Cannot read the messages: ${formatDecodeFailure(mirrored.left)}`)
     c.mirror = mirrored.right
     const ms = mirrored.right.messages
-    const fixed = countModelRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({ messages: [], ...(input.tools.length > 0 ? { tools: input.tools } : {}), ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) }).total
+    const fixed = countModelRequest(provider, { ...estimateOpts, calibration: ratioOf(provider) })({
+      messages: [],
+      ...(input.tools.length > 0 ? { tools: input.tools } : {}),
+      ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }),
+    }).total
     // the estimate, at the ratio the provider counted over it on the prompt last sent (if over)
     const total = (xs: Messages): number => anchored(c.anchor, xs.reduce((a, m) => a + count(m), fixed))
     const sent = (messages: Messages): SentPrompt => ({ key, provider, messages, fixed })
@@ -241,7 +251,9 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const lead = b === undefined ? 0 : b.head.length + (b.held === undefined ? 0 : 1)
     const origin = (j: number): number => (b === undefined ? j : j < lead ? -1 : b.covered + j - lead)
     // the pruner counts by the estimate: its limit is the window read back at the provider's ratio
-    const pruned = c.pruner === undefined ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } } : c.pruner.prune(list, { limit: Math.floor(limit / underRatioOf(c.anchor)) - fixed })
+    const pruned = c.pruner === undefined
+      ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } }
+      : c.pruner.prune(list, { limit: Math.floor(limit / underRatioOf(c.anchor)) - fixed })
     const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number): ContextRecord => ({
       limit,
       tokensBefore: before,
@@ -278,7 +290,14 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       const plan = planCompaction(opts)(xs)
       if (plan.head.length === 0) return undefined
       // a model summariser is sent the conversation's own prefix, read from the prompt cache
-      const asSent = summaryRequestOf(xs, { cut: plan.cut, budget: options.contextWindow - INSTRUCTION_ALLOWANCE - (options.summaryTokens ?? SUMMARY_ALLOWANCE), fixed, count, tools: input.tools, ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }) })
+      const asSent = summaryRequestOf(xs, {
+        cut: plan.cut,
+        budget: options.contextWindow - INSTRUCTION_ALLOWANCE - (options.summaryTokens ?? SUMMARY_ALLOWANCE),
+        fixed,
+        count,
+        tools: input.tools,
+        ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }),
+      })
       const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize, ...(asSent === undefined ? {} : { request: asSent }) })(xs)
       const held = request !== undefined && u < plan.cut ? request : undefined
       const head = done.messages.slice(0, sys + 1)
@@ -292,7 +311,10 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     if (r === undefined || total(r.sent) > limit) r = (await attempt('message', Math.floor(keep / 4))) ?? r
     if (r === undefined || total(r.sent) > limit) {
       const least = r === undefined ? total(xs) : total(r.sent)
-      throw new ContextError('too-large', `Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`)
+      throw new ContextError(
+        'too-large',
+        `Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`,
+      )
     }
     const last = ms[r.covered - 1]
     c.boundary = last === undefined || r.covered === 0 ? undefined : { head: r.head, held: r.held, covered: r.covered, last }
@@ -350,6 +372,10 @@ export const conversationKeyOf = (wire: ReadonlyArray<{ readonly role: string; r
   const first = wire.find((m) => m.role === 'user')
   if (first === undefined) return ''
   const content = first.content
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: unknown) => (isObject(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('\n') : ''
+  const text = typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+    ? content.map((p: unknown) => (isObject(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('\n')
+    : ''
   return `${text.length}:${text.slice(0, 2_000)}`
 }

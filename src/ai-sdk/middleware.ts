@@ -37,7 +37,10 @@ import { isSpecificationV4, promptToV3, promptToV4 } from './_specification.ts'
  * @since 0.1.0
  * @category compaction
  */
-export type ContextMiddlewareOptions = ContextOptions & { readonly conversationKey?: (params: LanguageModelCallOptions) => string; readonly cache?: 'auto' | 'off' }
+export type ContextMiddlewareOptions = ContextOptions & {
+  readonly conversationKey?: (params: LanguageModelCallOptions) => string
+  readonly cache?: 'auto' | 'off'
+}
 
 /**
  * A middleware (`LanguageModelMiddleware` of the installed `ai`: `ai` 6's `LanguageModelV3`

@@ -28,4 +28,4 @@ export {
 export * from './persistence.ts'
 export { chatStoreContextState, type ChatStoreContextStateOptions, type ContextStateStore, memoryContextState } from './state.ts'
 export { contextRecordOf } from './record.ts'
-export { type CallAnswer, callCostOf, type CallCostFailure } from './call-cost.ts'
+export { type CallAnswer, type CallCostFailure, callCostOf } from './call-cost.ts'

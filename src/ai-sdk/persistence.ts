@@ -19,10 +19,10 @@ import * as E from 'fp-ts/Either'
 import { isInternal, textContent } from '../message/accessors.ts'
 import { decodeMessages, encodeMessages, type Message, type Messages } from '../message/message.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
-import { isCompactionSummary, COMPACTION_KEY } from '../message/compaction-mark.ts'
+import { COMPACTION_KEY, isCompactionSummary } from '../message/compaction-mark.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
-import { toUIMessages, type AIUIMessage } from '../adapters/ai-sdk/ui-messages.ts'
+import { type AIUIMessage, toUIMessages } from '../adapters/ai-sdk/ui-messages.ts'
 import { fromUIMessages } from '../adapters/ai-sdk/ui-messages-from.ts'
 import { formatAdapterFailure } from '../adapters/types.ts'
 import type { ChatStore } from '../store/store.ts'
@@ -41,10 +41,12 @@ const KEY = 'chatfold'
  * compaction; `n` numbers the messages saved here in a conversation (0, 1, 2, …), so that the
  * ones the store dropped can be counted.
  */
-type Stored = { readonly storeId: string; readonly n?: number; readonly wire: unknown; readonly messages: Messages } & (
-  | { readonly type: 'ui'; readonly uiId: string; readonly revision: number; readonly stepStart?: false }
-  | { readonly type: 'compaction' }
-)
+type Stored =
+  & { readonly storeId: string; readonly n?: number; readonly wire: unknown; readonly messages: Messages }
+  & (
+    | { readonly type: 'ui'; readonly uiId: string; readonly revision: number; readonly stepStart?: false }
+    | { readonly type: 'compaction' }
+  )
 
 /** A stored message as a record: one saved here, or one written by another client (its content as one message). */
 const recordOf = (h: Held): Stored => {
@@ -126,11 +128,16 @@ const messagesOfUI = (ui: UIMessage): Messages => {
   if (E.isLeft(r)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: ${formatDecodeFailure(r.left)}`)
   const ms = r.right.map((m, i) => (i === 0 ? { ...m, id: ui.id } : { ...m, id: `${ui.id}~${i}` }))
   const back = toUIMessages()(ms)
-  if (E.isLeft(back)) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterFailure(back.left)})`)
+  if (E.isLeft(back))
+    throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back (${formatAdapterFailure(back.left)})`)
   // an assistant message comes back opened by a `step-start` part, as the AI SDK streams it: one without is the same message
   const expected = ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { ...ui, parts: [{ type: 'step-start' }, ...ui.parts] } : ui
   const lost = firstDifference(JSON.parse(JSON.stringify(back.right.request.messages[0])), JSON.parse(JSON.stringify(expected)), '')
-  if (lost !== undefined) throw new UIMessageStoreError('unsavable', `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`)
+  if (lost !== undefined)
+    throw new UIMessageStoreError(
+      'unsavable',
+      `Cannot save UI message ${JSON.stringify(ui.id)}: it would not load back as it is (it differs at ${lost === '' ? 'the message' : lost.slice(1)})`,
+    )
   return ms
 }
 
@@ -156,7 +163,12 @@ const uiOf = (r: Stored): ReadonlyArray<UIMessage> => {
     const m = r.messages[0]
     if (m === undefined) return []
     const info = m.metadata?.[COMPACTION_KEY]
-    return [{ id: r.storeId, role: m.role === 'assistant' ? 'assistant' : 'user', metadata: { [KEY]: { compaction: info ?? {} } }, parts: [{ type: 'text', text: summaryText(m) }] }]
+    return [{
+      id: r.storeId,
+      role: m.role === 'assistant' ? 'assistant' : 'user',
+      metadata: { [KEY]: { compaction: info ?? {} } },
+      parts: [{ type: 'text', text: summaryText(m) }],
+    }]
   }
   const back = toUIMessages()(r.messages)
   if (E.isLeft(back)) throw new UIMessageStoreError('unreadable', `Cannot load message ${JSON.stringify(r.storeId)}: ${formatAdapterFailure(back.left)}`)
@@ -214,7 +226,12 @@ export type InProcessStoreOptions = {
  * @since 0.1.0
  * @category ai-sdk
  */
-export type SaveReport = { readonly added: ReadonlyArray<string>; readonly revised: ReadonlyArray<string>; readonly unchanged: number; readonly skipped: number }
+export type SaveReport = {
+  readonly added: ReadonlyArray<string>
+  readonly revised: ReadonlyArray<string>
+  readonly unchanged: number
+  readonly skipped: number
+}
 
 /**
  * A conversation's UI messages kept in a chat store.
@@ -284,7 +301,13 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
   const save = async (messages: ReadonlyArray<UIMessage>): Promise<SaveReport> => {
     const noId = messages.findIndex((ui) => !ChatIdC.is(ui.id))
     // the AI SDK streams a message without an id unless toUIMessageStreamResponse is given a generateMessageId
-    if (noId >= 0) throw new UIMessageStoreError('no-id', `Cannot save messages[${noId}]: its id ${JSON.stringify(messages[noId]?.id)} is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`)
+    if (noId >= 0)
+      throw new UIMessageStoreError(
+        'no-id',
+        `Cannot save messages[${noId}]: its id ${
+          JSON.stringify(messages[noId]?.id)
+        } is not a store message id (a non-empty id of at most 256 characters); give toUIMessageStreamResponse a generateMessageId`,
+      )
     const latest = new Map<string, Stored>()
     const stored = await records()
     let n = nextNumber(stored)
@@ -321,7 +344,9 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
         message_id: revision === 1 ? ui.id : `${ui.id}#${revision}`,
         role: ui.role === 'assistant' ? 'assistant' : 'user',
         content: contentOf(ms, `(${ui.role} message ${ui.id})`),
-        metadata: { [KEY]: { ui: ui.id, revision, n, messages: wire, ...(ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { stepStart: false } : {}) } },
+        metadata: {
+          [KEY]: { ui: ui.id, revision, n, messages: wire, ...(ui.role === 'assistant' && ui.parts[0]?.type !== 'step-start' ? { stepStart: false } : {}) },
+        },
       }
       await add(row, wire)
       latest.set(ui.id, { type: 'ui', storeId: row.message_id, uiId: ui.id, revision, n: n++, wire, messages: ms })
@@ -332,7 +357,10 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
 
   const saveCompaction = async (summary: Message): Promise<void> => {
     if (!isCompactionSummary(summary) && !summary.parts.some(isCompactionBoundary)) {
-      throw new UIMessageStoreError('not-compaction', `Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`)
+      throw new UIMessageStoreError(
+        'not-compaction',
+        `Cannot save message ${JSON.stringify(summary.id)} as a compaction: it is neither a compaction summary nor holds a compaction boundary`,
+      )
     }
     const wire = encodeMessages([summary])
     const held = await records()

@@ -41,7 +41,9 @@ export type ContextPrepareStepOptions = ContextOptions & {
 }
 
 /** The provider ids of a model, a string id (`anthropic/claude-sonnet-4.5`) naming both. */
-const idsOf = (model: LanguageModel): { readonly provider: string; readonly modelId: string } => (typeof model === 'string' ? { provider: model, modelId: model } : model)
+const idsOf = (
+  model: LanguageModel,
+): { readonly provider: string; readonly modelId: string } => (typeof model === 'string' ? { provider: model, modelId: model } : model)
 
 /**
  * A `prepareStep` function that keeps each step of an agent loop within `contextWindow −
@@ -71,7 +73,9 @@ const idsOf = (model: LanguageModel): { readonly provider: string; readonly mode
  */
 export const contextPrepareStep = (
   options: ContextPrepareStepOptions,
-): ((step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number }) => Promise<{ messages: Array<ModelMessage> } | undefined>) => {
+): (
+  step: { readonly messages: Array<ModelMessage>; readonly model: LanguageModel; readonly stepNumber: number },
+) => Promise<{ messages: Array<ModelMessage> } | undefined> => {
   const keeper = createContextKeeper<ModelMessage>(options, (ws) => fromModelMessages({ messages: ws }))
   const system: ReadonlyArray<ModelMessage> = options.system === undefined ? [] : [{ role: 'system', content: options.system }]
   // the prompt each conversation sent at its last step, to which the next step's `steps` report the usage

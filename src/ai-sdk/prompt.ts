@@ -61,7 +61,7 @@ const stashed = (m: PromptMessage): unknown => {
   return {
     ...m,
     content: m.content.map((p) =>
-      p.type === 'file' && p.originalUrl !== undefined ? { ...p, providerOptions: { ...p.providerOptions, [STASH]: { originalUrl: p.originalUrl } } } : p,
+      p.type === 'file' && p.originalUrl !== undefined ? { ...p, providerOptions: { ...p.providerOptions, [STASH]: { originalUrl: p.originalUrl } } } : p
     ),
   }
 }
@@ -112,7 +112,9 @@ const outputText = (output: Readonly<Record<string, unknown>>): string | undefin
     case 'execution-denied':
       return typeof output['reason'] === 'string' ? output['reason'] : 'Tool execution denied.'
     case 'content':
-      return Array.isArray(value) ? value.map((c: unknown) => (isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string' ? c['text'] : '')).join('') : ''
+      return Array.isArray(value)
+        ? value.map((c: unknown) => (isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string' ? c['text'] : '')).join('')
+        : ''
     default:
       return undefined
   }
@@ -132,12 +134,20 @@ const outgoingPart = (p: Part): Part => {
   if (typeof fields['originalUrl'] === 'string') {
     const { originalUrl, ...rest } = fields
     const options = isObject(rest['providerOptions']) ? rest['providerOptions'] : {}
-    return { ...p, providerFields: { ...(p as { readonly providerFields?: Readonly<Record<string, unknown>> }).providerFields, 'ai-sdk': { ...rest, providerOptions: { ...options, [STASH]: { originalUrl } } } } } as Part
+    return {
+      ...p,
+      providerFields: {
+        ...(p as { readonly providerFields?: Readonly<Record<string, unknown>> }).providerFields,
+        'ai-sdk': { ...rest, providerOptions: { ...options, [STASH]: { originalUrl } } },
+      },
+    } as Part
   }
   return p
 }
 
-const outgoing = (m: Message): Message => (m.parts.some((p) => p.type === 'tool_result' || aiFields(p)['originalUrl'] !== undefined) ? { ...m, parts: m.parts.map(outgoingPart) } : m)
+const outgoing = (
+  m: Message,
+): Message => (m.parts.some((p) => p.type === 'tool_result' || aiFields(p)['originalUrl'] !== undefined) ? { ...m, parts: m.parts.map(outgoingPart) } : m)
 
 /** URL text (never base64, which has no colon; never a data URL) as the `URL` a prompt carries. */
 const dataOf = (u: unknown): unknown => (typeof u === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(u) && !u.startsWith('data:') ? new URL(u) : u)
@@ -179,12 +189,10 @@ const promptMessage = (u: { readonly role: string; readonly content: unknown }):
  * @since 0.1.0
  * @category adapters
  */
-export const toLanguageModelPrompt =
-  (options: AdapterOptions = {}) =>
-  (ms: Messages): AdapterResult<LanguageModelPrompt> => {
-    const r = toModelMessages(options)(ms.map(outgoing))
-    return E.isLeft(r) ? r : E.right({ request: r.right.request.messages.map(promptMessage), report: r.right.report })
-  }
+export const toLanguageModelPrompt = (options: AdapterOptions = {}) => (ms: Messages): AdapterResult<LanguageModelPrompt> => {
+  const r = toModelMessages(options)(ms.map(outgoing))
+  return E.isLeft(r) ? r : E.right({ request: r.right.request.messages.map(promptMessage), report: r.right.report })
+}
 
 // --- tools ---
 
@@ -204,8 +212,14 @@ export const toLanguageModelPrompt =
 export const toolDefinitionsOf = (tools: LanguageModelCallOptions['tools']): ReadonlyArray<ToolDefinition> =>
   (tools ?? []).map((t): ToolDefinition =>
     t.type === 'function'
-      ? { type: 'function', name: t.name, ...(t.description === undefined ? {} : { description: t.description }), inputSchema: t.inputSchema as Readonly<Record<string, unknown>>, ...(t.strict === undefined ? {} : { strict: t.strict }) }
-      : { type: 'provider', provider: t.id.split('.')[0] ?? t.id, kind: t.id.slice(t.id.indexOf('.') + 1), data: t },
+      ? {
+        type: 'function',
+        name: t.name,
+        ...(t.description === undefined ? {} : { description: t.description }),
+        inputSchema: t.inputSchema as Readonly<Record<string, unknown>>,
+        ...(t.strict === undefined ? {} : { strict: t.strict }),
+      }
+      : { type: 'provider', provider: t.id.split('.')[0] ?? t.id, kind: t.id.slice(t.id.indexOf('.') + 1), data: t }
   )
 
 /**

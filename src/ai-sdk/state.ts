@@ -69,9 +69,11 @@ const STATE_KEY = 'chatfold_context_state'
  * @since 0.1.0
  * @category ai-sdk
  */
-export type ChatStoreContextStateOptions = ({ readonly store: ChatStore } | { readonly url: string; readonly token?: string; readonly fetch?: (request: Request) => Promise<Response> }) & {
-  readonly prefix?: string
-}
+export type ChatStoreContextStateOptions =
+  & ({ readonly store: ChatStore } | { readonly url: string; readonly token?: string; readonly fetch?: (request: Request) => Promise<Response> })
+  & {
+    readonly prefix?: string
+  }
 
 /**
  * A state store kept in a chat store, where the conversations are (`createChatStore`,
@@ -97,7 +99,15 @@ export const chatStoreContextState = (options: ChatStoreContextStateOptions): Co
   const backendOf = (key: string): { readonly id: string; readonly backend: Backend } => {
     const id = `${prefix}${digest(key)}`
     if ('store' in options) return { id, backend: inProcess(options.store, id) }
-    return { id, backend: overHttp({ url: options.url, conversationId: id, ...(options.token === undefined ? {} : { token: options.token }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) }) }
+    return {
+      id,
+      backend: overHttp({
+        url: options.url,
+        conversationId: id,
+        ...(options.token === undefined ? {} : { token: options.token }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      }),
+    }
   }
   /** The newest state record of `key` held, and the number of the next. */
   const newest = async (backend: Backend, key: string): Promise<{ readonly value: unknown; readonly next: number }> => {
@@ -118,7 +128,12 @@ export const chatStoreContextState = (options: ChatStoreContextStateOptions): Co
       let { next } = await newest(backend, key)
       // an id taken already is a concurrent write (or a state the store dropped): the next number
       for (let tries = 0; tries < 8; tries++, next++) {
-        const added = await backend.add({ message_id: `${id}-${next}`, role: 'assistant', content: 'chatfold context state', metadata: { [STATE_KEY]: { key, n: next, value } } })
+        const added = await backend.add({
+          message_id: `${id}-${next}`,
+          role: 'assistant',
+          content: 'chatfold context state',
+          metadata: { [STATE_KEY]: { key, n: next, value } },
+        })
         if (added === 'added') return
       }
       throw new Error(`Cannot save the context state of ${JSON.stringify(key)}: the store holds every id tried`)

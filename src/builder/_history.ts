@@ -9,14 +9,7 @@ import { type ImagePart, type Part } from '../message/part-model.ts'
 import { hasKind, hasRole } from '../message/accessors.ts'
 import { type Kind, type Message, type Messages } from '../message/message.ts'
 import type { Role } from '../message/role.ts'
-import {
-  append,
-  clear,
-  deduplicateSystem,
-  dropN,
-  pruneEmptyAssistant,
-  trimDuplicateSynthetics,
-} from '../history/edit.ts'
+import { append, clear, deduplicateSystem, dropN, pruneEmptyAssistant, trimDuplicateSynthetics } from '../history/edit.ts'
 import { forSave, withoutSynthetic } from '../history/views.ts'
 import { pruneToolResultsWithReport } from '../history/prune.ts'
 import { backfillToolTokens } from '../tokens/usage.ts'
@@ -87,9 +80,7 @@ const addUserMessage = (state: BuilderState, input: Of<'addUserMessage'>): StepR
 }
 
 const addAssistantMessage = (state: BuilderState, input: Of<'addAssistantMessage'>): StepResult =>
-  input.message.role === 'assistant'
-    ? added(state, input.message)
-    : warn(state, input.type, `the message has role "${input.message.role}", not "assistant"`)
+  input.message.role === 'assistant' ? added(state, input.message) : warn(state, input.type, `the message has role "${input.message.role}", not "assistant"`)
 
 /**
  * Records a tool result. A call has one result: a result for a call that has one replaces it
@@ -111,10 +102,9 @@ const addToolResult = (state: BuilderState, input: Of<'addToolResult'> | Of<'add
   })
   // the call this answers: finished, if it was not yet (marking it moves no message)
   const call = site?.message.parts[site.part]
-  const marked =
-    site !== undefined && call !== undefined && isToolCall(call) && !isFinished(call)
-      ? putCall(claimed, site, { ...call, status: isError ? 'error' : 'complete' }, input.at)
-      : { state: claimed, events: [] }
+  const marked = site !== undefined && call !== undefined && isToolCall(call) && !isFinished(call)
+    ? putCall(claimed, site, { ...call, status: isError ? 'error' : 'complete' }, input.at)
+    : { state: claimed, events: [] }
   const s = marked.state
   if (recorded?.where === 'results') return { state: { ...s, results: replaceAt(s.results, recorded.index, message) }, events: marked.events }
   if (recorded?.where === 'history') {

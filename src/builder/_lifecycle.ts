@@ -145,8 +145,7 @@ const appendChunk = (
 const isTextPart = (p: Part | undefined): p is TextPart => p !== undefined && isText(p)
 
 /** An open reasoning block: not redacted, and not closed by a signature. */
-const isOpenReasoning = (p: Part | undefined): p is ReasoningPart =>
-  p !== undefined && isReasoning(p) && p.redacted !== true && p.signature === undefined
+const isOpenReasoning = (p: Part | undefined): p is ReasoningPart => p !== undefined && isReasoning(p) && p.redacted !== true && p.signature === undefined
 
 const setThinkingSignature = (state: BuilderState, input: Of<'setThinkingSignature'>): StepResult => {
   const current = state.current

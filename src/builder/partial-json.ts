@@ -48,7 +48,7 @@ const escaped = (s: string, at: number, floor: number): boolean => {
 /** A string from its opening quote; an unterminated one is closed, minus any half-written escape. */
 const readString = (r: Reader): string => {
   const start = r.i
-  for (let from = start + 1; ; ) {
+  for (let from = start + 1;;) {
     const q = r.s.indexOf('"', from)
     if (q < 0) break
     if (!escaped(r.s, q, start)) {
@@ -108,7 +108,7 @@ const readValue = (r: Reader): Parsed => {
 const readObject = (r: Reader): Record<string, unknown> => {
   const o: Record<string, unknown> = {}
   r.i++
-  for (let first = true; ; first = false) {
+  for (let first = true;; first = false) {
     skipSpace(r)
     if (isDone(r)) return o
     if (r.s[r.i] === '}') {
@@ -136,7 +136,7 @@ const readObject = (r: Reader): Record<string, unknown> => {
 const readArray = (r: Reader): unknown[] => {
   const a: unknown[] = []
   r.i++
-  for (let first = true; ; first = false) {
+  for (let first = true;; first = false) {
     skipSpace(r)
     if (isDone(r)) return a
     if (r.s[r.i] === ']') {

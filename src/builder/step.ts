@@ -63,18 +63,16 @@ export const step = (state: BuilderState, input: BuilderInput): StepResult => {
  * @since 0.1.0
  * @category builder
  */
-export const replayBuilderInputs =
-  (inputs: ReadonlyArray<BuilderInput>) =>
-  (state: BuilderState): StepResult => {
-    let s = state
-    const events: BuilderEvent[] = []
-    for (const input of inputs) {
-      const r = step(s, input)
-      s = r.state
-      for (const e of r.events) events.push(e)
-    }
-    return { state: s, events }
+export const replayBuilderInputs = (inputs: ReadonlyArray<BuilderInput>) => (state: BuilderState): StepResult => {
+  let s = state
+  const events: BuilderEvent[] = []
+  for (const input of inputs) {
+    const r = step(s, input)
+    s = r.state
+    for (const e of r.events) events.push(e)
   }
+  return { state: s, events }
+}
 
 // --- mirror ---
 
@@ -93,26 +91,24 @@ const insertAt = (ms: Messages, i: number, m: Messages[number]): Messages => [..
  * @since 0.1.0
  * @category builder
  */
-export const applyBuilderEvent =
-  (event: BuilderEvent) =>
-  (history: Messages): Messages => {
-    switch (event.type) {
-      case 'messageFinalized':
-      case 'messageAdded':
-      case 'syntheticInjected':
-        return insertAt(history, event.index, event.message)
-      case 'messageUpdated': {
-        if (event.index < 0 || event.index >= history.length) return history
-        const out = history.slice()
-        out[event.index] = event.message
-        return out
-      }
-      case 'historyChanged':
-        return event.history
-      default:
-        return history
+export const applyBuilderEvent = (event: BuilderEvent) => (history: Messages): Messages => {
+  switch (event.type) {
+    case 'messageFinalized':
+    case 'messageAdded':
+    case 'syntheticInjected':
+      return insertAt(history, event.index, event.message)
+    case 'messageUpdated': {
+      if (event.index < 0 || event.index >= history.length) return history
+      const out = history.slice()
+      out[event.index] = event.message
+      return out
     }
+    case 'historyChanged':
+      return event.history
+    default:
+      return history
   }
+}
 
 /**
  * Rebuilds a history from a builder's events, starting from the history it began with: the
@@ -128,7 +124,5 @@ export const applyBuilderEvent =
  * @since 0.1.0
  * @category builder
  */
-export const replayBuilderEvents =
-  (events: ReadonlyArray<BuilderEvent>) =>
-  (history: Messages): Messages =>
-    events.reduce((h, e) => applyBuilderEvent(e)(h), history)
+export const replayBuilderEvents = (events: ReadonlyArray<BuilderEvent>) => (history: Messages): Messages =>
+  events.reduce((h, e) => applyBuilderEvent(e)(h), history)

@@ -47,7 +47,14 @@ export type LifecycleInput =
   | { readonly type: 'addToolCall'; readonly id: string; readonly name: string; readonly arguments?: string; readonly at?: string }
   | { readonly type: 'appendToolCallArguments'; readonly id: string; readonly fragment: string; readonly at?: string }
   | { readonly type: 'startToolCall'; readonly id: string; readonly at?: string }
-  | { readonly type: 'completeToolCall'; readonly id: string; readonly result: string; readonly error?: string; readonly resultId?: string; readonly at?: string }
+  | {
+    readonly type: 'completeToolCall'
+    readonly id: string
+    readonly result: string
+    readonly error?: string
+    readonly resultId?: string
+    readonly at?: string
+  }
   | { readonly type: 'finish'; readonly reason: string; readonly at?: string }
   | { readonly type: 'setError'; readonly error: string; readonly at?: string }
   | { readonly type: 'finalizeAssistant'; readonly tokens?: Tokens; readonly at?: string }
@@ -81,21 +88,28 @@ export type ToolResultFields = {
  */
 export type HistoryInput =
   | {
-      readonly type: 'addUserMessage'
-      readonly text: string
-      readonly images?: ReadonlyArray<ImagePart>
-      readonly sender?: string
-      readonly estimatedTokens?: number
-      readonly id?: string
-      readonly at?: string
-    }
+    readonly type: 'addUserMessage'
+    readonly text: string
+    readonly images?: ReadonlyArray<ImagePart>
+    readonly sender?: string
+    readonly estimatedTokens?: number
+    readonly id?: string
+    readonly at?: string
+  }
   | { readonly type: 'addAssistantMessage'; readonly message: Message }
   | ({ readonly type: 'addToolResult' } & ToolResultFields)
   | ({ readonly type: 'addEphemeralToolResult' } & ToolResultFields)
   | { readonly type: 'addDisplayMessage'; readonly role: Role; readonly text: string; readonly id?: string; readonly at?: string }
   | { readonly type: 'addBookmark'; readonly label: string; readonly id?: string; readonly at?: string }
   | { readonly type: 'addMetadata'; readonly data: Readonly<Record<string, unknown>>; readonly id?: string; readonly at?: string }
-  | { readonly type: 'injectMessage'; readonly role: Role; readonly text: string; readonly estimatedTokens?: number; readonly id?: string; readonly at?: string }
+  | {
+    readonly type: 'injectMessage'
+    readonly role: Role
+    readonly text: string
+    readonly estimatedTokens?: number
+    readonly id?: string
+    readonly at?: string
+  }
   | { readonly type: 'updateThinking'; readonly index: number; readonly thinking: string; readonly at?: string }
   | { readonly type: 'updateSystemPrompt'; readonly prompt: string; readonly estimatedTokens?: number; readonly id?: string; readonly at?: string }
   | { readonly type: 'backfillToolTokens'; readonly delta: number }
@@ -109,11 +123,11 @@ export type HistoryInput =
   | { readonly type: 'pruneEmptyAssistantMessages' }
   | ({ readonly type: 'pruneToolResults' } & PruneOptions)
   | {
-      readonly type: 'rebuildAfterCompaction'
-      readonly summary: string
-      readonly summaryTokens: number
-      readonly preserved: Messages
-    }
+    readonly type: 'rebuildAfterCompaction'
+    readonly summary: string
+    readonly summaryTokens: number
+    readonly preserved: Messages
+  }
 
 /**
  * Everything a builder accepts: the assistant lifecycle and the history edits.

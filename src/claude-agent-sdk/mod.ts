@@ -9,11 +9,11 @@
 import type { SessionKey, SessionStore, SessionStoreEntry } from '@anthropic-ai/claude-agent-sdk'
 import * as E from 'fp-ts/Either'
 import type { ChatLog, ChatLogRead } from '../store/chat-log.ts'
-import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
+import { type JsonRecord, JsonRecordC } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
-import { readClaudeCode, type ClaudeCodeOptions, type ClaudeCodeSession } from '../sessions/claude-code.ts'
+import { type ClaudeCodeOptions, type ClaudeCodeSession, readClaudeCode } from '../sessions/claude-code.ts'
 
-export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../store/chat-log.ts'
+export { type ChatLog, type ChatLogRead, type ChatLogRecord, httpChatLog, type HttpChatLogOptions, storeChatLog } from '../store/chat-log.ts'
 
 /** The store's conversation ids are at most this long. */
 const MAX_ID = 256
@@ -23,8 +23,15 @@ const PREFIX = 'claude-agent-sdk/'
 /** The conversation of a key: its parts encoded, so that `/` only separates them. */
 const conversationOf = (key: SessionKey): string => {
   if (key.subpath === '') throw new Error('Cannot use a session key with an empty subpath: omit it for the main transcript')
-  const id = [PREFIX + encodeURIComponent(key.projectKey), encodeURIComponent(key.sessionId), ...(key.subpath === undefined ? [] : [encodeURIComponent(key.subpath)])].join('/')
-  if (id.length > MAX_ID) throw new Error(`Cannot store session ${JSON.stringify(key.sessionId)}: its key makes a conversation id of ${id.length} characters, over the store's ${MAX_ID}`)
+  const id = [
+    PREFIX + encodeURIComponent(key.projectKey),
+    encodeURIComponent(key.sessionId),
+    ...(key.subpath === undefined ? [] : [encodeURIComponent(key.subpath)]),
+  ].join('/')
+  if (id.length > MAX_ID)
+    throw new Error(
+      `Cannot store session ${JSON.stringify(key.sessionId)}: its key makes a conversation id of ${id.length} characters, over the store's ${MAX_ID}`,
+    )
   return id
 }
 
@@ -46,7 +53,12 @@ const isEntries = (r: JsonRecord): r is JsonRecord & Entries => r['kind'] === 'e
 const fold = (read: ChatLogRead, id: string): Folded => {
   const { records, from } = read
   const start = from === 0 ? 0 : records.findIndex((r) => r['kind'] === 'deleted')
-  if (start < 0) throw new Error(`Cannot read transcript ${JSON.stringify(id)}: the store has dropped its first ${from} records (its maxHistorySize); open it with maxHistorySize: Infinity`)
+  if (start < 0)
+    throw new Error(
+      `Cannot read transcript ${
+        JSON.stringify(id)
+      }: the store has dropped its first ${from} records (its maxHistorySize); open it with maxHistorySize: Infinity`,
+    )
   let entries: SessionStoreEntry[] = []
   let seen = new Set<string>()
   let at = 0
@@ -66,7 +78,9 @@ const fold = (read: ChatLogRead, id: string): Folded => {
       entries = []
       seen = new Set()
       written = false
-    } else throw new Error(`Cannot read transcript ${JSON.stringify(id)}: record ${from + start + i} is not a transcript record (kind: ${JSON.stringify(r['kind'])})`)
+    } else throw new Error(
+        `Cannot read transcript ${JSON.stringify(id)}: record ${from + start + i} is not a transcript record (kind: ${JSON.stringify(r['kind'])})`,
+      )
   })
   return { at, entries, written }
 }
@@ -184,7 +198,7 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
       return out
     },
     delete: async (key) => {
-      if (key.subpath === undefined) for (const subpath of await subkeys(key)) await remove({ ...key, subpath })
+      if (key.subpath === undefined) { for (const subpath of await subkeys(key)) await remove({ ...key, subpath }) }
       await remove(key)
     },
     listSubkeys: subkeys,

@@ -20,7 +20,13 @@ import { CliError, EXIT } from './exit.ts'
 import type { Common } from './common.ts'
 
 /** The options of `convert`. */
-export type ConvertFlags = Common & { readonly to: string; readonly repair?: boolean; readonly foreignReasoning: 'drop' | 'text'; readonly model?: string; readonly archive?: string }
+export type ConvertFlags = Common & {
+  readonly to: string
+  readonly repair?: boolean
+  readonly foreignReasoning: 'drop' | 'text'
+  readonly model?: string
+  readonly archive?: string
+}
 
 /** How many of a conversion's notes `convert` prints one a line; `--json` gives them all. */
 const MAX_NOTE_LINES = 20
@@ -37,15 +43,36 @@ export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): 
   if (target === undefined) throw new CliError(EXIT.usage, `unknown output format ${o.to}: one of ${OUTPUT_FORMATS.map((f) => f.name).join(', ')}`)
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
-  const options = { repair: o.repair === true ? 'repair' : 'fail', foreignReasoning: o.foreignReasoning, ...(o.model === undefined ? {} : { model: o.model }) } as const
+  const options = {
+    repair: o.repair === true ? 'repair' : 'fail',
+    foreignReasoning: o.foreignReasoning,
+    ...(o.model === undefined ? {} : { model: o.model }),
+  } as const
   // a request body goes out whole (its tools, settings and other fields mapped, or each noted)
   const whole = h.request !== undefined && target.writeRequest !== undefined
-  const r = whole ? target.writeRequest(options)({ ...h.request, messages: h.messages, ...(o.model === undefined ? {} : { model: o.model }) }) : target.write(options)(h.messages)
-  if (E.isLeft(r)) throw new CliError(EXIT.problems, `cannot convert ${file} to ${o.to}: ${formatAdapterFailure(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`)
+  const r = whole
+    ? target.writeRequest(options)({ ...h.request, messages: h.messages, ...(o.model === undefined ? {} : { model: o.model }) })
+    : target.write(options)(h.messages)
+  if (E.isLeft(r))
+    throw new CliError(
+      EXIT.problems,
+      `cannot convert ${file} to ${o.to}: ${formatAdapterFailure(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`,
+    )
   await writeText(o.output, r.right.text, io.out)
   if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
   const ns = [...(r.right.report?.notes ?? []), ...(h.request !== undefined && !whole ? envelopeNotes(h.request, o.to) : [])]
-  if (o.json === true) io.err(`${JSON.stringify({ read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }), archived: h.archive.length, notes: ns, ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }) })}\n`)
+  if (o.json === true)
+    io.err(
+      `${
+        JSON.stringify({
+          read: h.notes,
+          ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }),
+          archived: h.archive.length,
+          notes: ns,
+          ...(r.right.report?.repair === undefined ? {} : { repair: r.right.report.repair }),
+        })
+      }\n`,
+    )
   else {
     const repaired = repairLines(r.right.report?.repair)
     if (repaired.length > 0) io.err(`${file}: --repair changed the history:\n${repaired.map((l) => `  ${l}\n`).join('')}`)
@@ -92,7 +119,13 @@ const FIELD = (api: WireApi): string => WIRE_API_TABLE[api].field
 /** The options of `check`. */
 export type CheckFlags = Common & { readonly provider?: WireApi; readonly model?: string }
 
-type Checked = { readonly provider: WireApi; readonly checked: 'request' | 'history'; readonly violations: ReadonlyArray<RequestViolation>; readonly notes: ReadonlyArray<RequestViolation>; readonly detected?: string }
+type Checked = {
+  readonly provider: WireApi
+  readonly checked: 'request' | 'history'
+  readonly violations: ReadonlyArray<RequestViolation>
+  readonly notes: ReadonlyArray<RequestViolation>
+  readonly detected?: string
+}
 
 /** A request body checked as it is, by `checkRequest`; the provider is the one its shape shows, or the one named when the shape allows it. */
 const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): Checked => {
@@ -119,7 +152,9 @@ const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): 
 export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
   const text = readText(file)
   const doc = docOf(file, text)
-  const fit: Candidate | undefined = o.from !== undefined ? (isWireApi(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined) : E.getOrElseW(() => undefined)(detectFormat(doc))
+  const fit: Candidate | undefined = o.from !== undefined
+    ? (isWireApi(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined)
+    : E.getOrElseW(() => undefined)(detectFormat(doc))
   let c: Checked
   let h: Pick<Loaded, 'notes' | 'skipped'> = { notes: [], skipped: [] }
   if (fit !== undefined && isWireApi(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)
@@ -127,20 +162,50 @@ export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
     const loaded = loadHistory(file, loadOptions(o))
     h = loaded
     notes(io, file, o, h)
-    if (o.provider === undefined) throw new CliError(EXIT.usage, `${file} is not a request body but a history (${loaded.format}): name the provider whose rules apply with --provider`)
+    if (o.provider === undefined)
+      throw new CliError(EXIT.usage, `${file} is not a request body but a history (${loaded.format}): name the provider whose rules apply with --provider`)
     const target = outputFormat(o.provider)
     if (target === undefined) throw new CliError(EXIT.usage, `unknown provider ${o.provider}`)
     const r = target.write({ repair: 'fail', ...(o.model === undefined ? {} : { model: o.model }) })(loaded.messages)
-    if (E.isLeft(r)) throw new CliError(EXIT.problems, `${file}: cannot be sent to ${o.provider}: ${formatAdapterFailure(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (convert --repair fixes them)' : ''}`)
-    const fixed = (r.right.report?.notes ?? []).flatMap((n) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
+    if (E.isLeft(r))
+      throw new CliError(
+        EXIT.problems,
+        `${file}: cannot be sent to ${o.provider}: ${formatAdapterFailure(r.left)}${
+          r.left.kind === 'invalid_tool_pairs' ? ' (convert --repair fixes them)' : ''
+        }`,
+      )
+    const fixed = (r.right.report?.notes ?? []).flatMap((
+      n,
+    ) => (n.kind === 'request_fixed' ? [{ path: n.path, rule: n.rule, message: `the adapter ${n.action} it` }] : []))
     c = { provider: o.provider, checked: 'history', violations: checkRequest(o.provider)(r.right.request), notes: fixed }
   }
   const { provider, checked, violations } = c
-  if (o.json === true) io.out(`${JSON.stringify({ file, provider, checked, ...(c.detected === undefined ? {} : { detected: c.detected }), violations, ...(checked === 'history' ? { notes: c.notes, read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }) } : {}) })}\n`)
+  if (o.json === true)
+    io.out(
+      `${
+        JSON.stringify({
+          file,
+          provider,
+          checked,
+          ...(c.detected === undefined ? {} : { detected: c.detected }),
+          violations,
+          ...(checked === 'history' ? { notes: c.notes, read: h.notes, ...(h.skipped.length === 0 ? {} : { skipped: h.skipped }) } : {}),
+        })
+      }\n`,
+    )
   else {
     for (const n of c.notes) io.out(`${file}: note: ${n.path}: ${n.message} (${n.rule})\n`)
-    if (violations.length === 0) io.out(`${file}: follows every ${provider} request rule${c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''}${c.detected === undefined ? '' : ` (its shape is ${provider}'s: ${c.detected})`}\n`)
+    if (violations.length === 0)
+      io.out(
+        `${file}: follows every ${provider} request rule${
+          c.notes.length > 0 ? ` once the adapter applies the ${c.notes.length} fix${c.notes.length === 1 ? '' : 'es'} noted` : ''
+        }${c.detected === undefined ? '' : ` (its shape is ${provider}'s: ${c.detected})`}\n`,
+      )
     else for (const v of violations) io.out(`${file}: ${v.path}: ${v.message} (${v.rule})\n`)
   }
-  if (violations.length > 0) throw new CliError(EXIT.problems, o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`)
+  if (violations.length > 0)
+    throw new CliError(
+      EXIT.problems,
+      o.json === true ? '' : `${violations.length} violation${violations.length === 1 ? '' : 's'} of ${provider}'s request rules`,
+    )
 }

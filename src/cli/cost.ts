@@ -48,7 +48,9 @@ const agentFiles = (file: string): string[] => {
 export const billedLedger = (file: string, o: Common & { readonly prices?: string | undefined }, h: Loaded): CostLedger => {
   const all = o.allBranches === true ? h : loadHistory(file, { ...loadOptions(o), branches: 'all' })
   const known = new Set(all.messages.map((m) => m.id))
-  const agents = h.format === 'claude-code' ? agentFiles(file).flatMap((f) => loadHistory(f, { ...loadOptions(o), branches: 'all' }).messages.filter((m) => !known.has(m.id))) : []
+  const agents = h.format === 'claude-code'
+    ? agentFiles(file).flatMap((f) => loadHistory(f, { ...loadOptions(o), branches: 'all' }).messages.filter((m) => !known.has(m.id)))
+    : []
   return costLedger({ prices: pricesFrom(o.prices) })([...all.archive, ...all.messages, ...agents])
 }
 
@@ -57,21 +59,37 @@ const usd = (n: number | undefined): string => (n === undefined ? '—' : n >= 1
 const table = (title: string, rows: ReadonlyArray<readonly [string, CostSum]>): string[] => {
   const cols = ['replies', 'input', 'output', 'cache read', 'cache write', 'cost']
   const width = Math.max(5, ...rows.map(([k]) => k.length))
-  const line = (name: string, xs: ReadonlyArray<string>): string => `  ${name.padEnd(width)} ${xs.map((x, i) => x.padStart(Math.max(9, (cols[i] as string).length))).join(' ')}`
-  const cells = (s: CostSum): string[] => [grouped(s.replies), grouped(s.input), grouped(s.output), grouped(s.cacheRead), grouped(s.cacheWrite), `${usd(s.cost)}${s.unpriced > 0 ? '*' : ''}`]
+  const line = (name: string, xs: ReadonlyArray<string>): string =>
+    `  ${name.padEnd(width)} ${xs.map((x, i) => x.padStart(Math.max(9, (cols[i] as string).length))).join(' ')}`
+  const cells = (
+    s: CostSum,
+  ): string[] => [
+    grouped(s.replies),
+    grouped(s.input),
+    grouped(s.output),
+    grouped(s.cacheRead),
+    grouped(s.cacheWrite),
+    `${usd(s.cost)}${s.unpriced > 0 ? '*' : ''}`,
+  ]
   return [title, line('', cols), ...rows.map(([k, s]) => line(k, cells(s)))]
 }
 
 /** The ledger as lines for a person: the total, by model, by day, what could not be priced. */
 export const costLines = (l: CostLedger): string[] => {
-  const unpriced = [...new Set(l.failures.map((f) => (f.kind === 'unpriced' ? f.model : f.kind === 'missing-rate' ? `${f.model} (no ${f.rate} rate)` : f.kind)))]
+  const unpriced = [
+    ...new Set(l.failures.map((f) => (f.kind === 'unpriced' ? f.model : f.kind === 'missing-rate' ? `${f.model} (no ${f.rate} rate)` : f.kind))),
+  ]
   return [
-    `cost: ${usd(l.total)} over ${grouped(l.lines.length)} priced replies (prices of ${l.prices.taken}${l.duplicates.length > 0 ? `; ${grouped(l.duplicates.length)} repeated replies counted once` : ''})`,
+    `cost: ${usd(l.total)} over ${grouped(l.lines.length)} priced replies (prices of ${l.prices.taken}${
+      l.duplicates.length > 0 ? `; ${grouped(l.duplicates.length)} repeated replies counted once` : ''
+    })`,
     ...table('cost by model:', l.byModel.map((m) => [m.model, m] as const)),
     ...table('cost by day (UTC):', l.byDay.map((d) => [d.day, d] as const)),
-    ...(l.failures.length === 0
-      ? []
-      : [`  * not priced, left out of the cost (never counted as zero): ${grouped(l.failures.length)} replies: ${unpriced.join(', ')}; add their prices with --prices FILE`]),
+    ...(l.failures.length === 0 ? [] : [
+      `  * not priced, left out of the cost (never counted as zero): ${grouped(l.failures.length)} replies: ${
+        unpriced.join(', ')
+      }; add their prices with --prices FILE`,
+    ]),
   ]
 }
 
@@ -81,7 +99,13 @@ export const costJson = (l: CostLedger) => ({
   byModel: Object.fromEntries(l.byModel.map(({ model, ...s }) => [model, s])),
   byDay: Object.fromEntries(l.byDay.map(({ day, ...s }) => [day, s])),
   byTurn: l.byTurn,
-  messages: l.lines.map((x) => ({ id: x.messageId, model: x.model, ...(x.createdAt === undefined ? {} : { createdAt: x.createdAt }), turn: x.turn, cost: x.charge.total })),
+  messages: l.lines.map((x) => ({
+    id: x.messageId,
+    model: x.model,
+    ...(x.createdAt === undefined ? {} : { createdAt: x.createdAt }),
+    turn: x.turn,
+    cost: x.charge.total,
+  })),
   unpriced: l.failures,
   duplicates: l.duplicates,
   prices: l.prices,

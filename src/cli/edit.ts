@@ -20,17 +20,35 @@ import { type Common, showProgress } from './common.ts'
 import { grouped } from '../internal/number.ts'
 
 /** The options of `prune`. */
-export type PruneFlags = Common & { readonly encoding: EncodingName; readonly protectTokens: number; readonly minimumSavings: number; readonly argThreshold: number; readonly protectedTools: ReadonlyArray<string> }
+export type PruneFlags = Common & {
+  readonly encoding: EncodingName
+  readonly protectTokens: number
+  readonly minimumSavings: number
+  readonly argThreshold: number
+  readonly protectedTools: ReadonlyArray<string>
+}
 
 /** `chatfold prune FILE`: old tool results and large arguments replaced by placeholders. */
 export const pruneCommand = async (io: CliIO, file: string, o: PruneFlags): Promise<void> => {
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
   const estimate = await loadEstimator(o.encoding)
-  const r = pruneToolResultsWithReport({ protectTokens: o.protectTokens, minimumSavings: o.minimumSavings, argThreshold: o.argThreshold, protectedTools: o.protectedTools, estimate })(h.messages)
+  const r = pruneToolResultsWithReport({
+    protectTokens: o.protectTokens,
+    minimumSavings: o.minimumSavings,
+    argThreshold: o.argThreshold,
+    protectedTools: o.protectedTools,
+    estimate,
+  })(h.messages)
   await writeText(o.output, toJSONL(r.messages), io.out)
   const rep = r.report
-  io.err(o.json === true ? `${JSON.stringify({ ...rep, ...readReport(h) })}\n` : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${grouped(rep.tokensBefore)} → ${grouped(rep.tokensAfter)} tokens (${o.encoding})\n`)
+  io.err(
+    o.json === true
+      ? `${JSON.stringify({ ...rep, ...readReport(h) })}\n`
+      : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${grouped(rep.tokensBefore)} → ${
+        grouped(rep.tokensAfter)
+      } tokens (${o.encoding})\n`,
+  )
 }
 
 /** The options of `compact`. */
@@ -55,7 +73,11 @@ type Decision = { readonly compact: boolean; readonly limit: number; readonly co
 
 const decide = (o: CompactFlags & { readonly contextWindow: number }, count: (m: Message) => number, ms: Messages): Decision => {
   const limit = o.contextWindow - (o.reserveTokens ?? 0)
-  const context = contextTokens({ count, ...(o.fixedTokens === undefined ? {} : { fixedTokens: o.fixedTokens }), ...(o.calibration === undefined ? {} : { calibration: o.calibration }) })(ms)
+  const context = contextTokens({
+    count,
+    ...(o.fixedTokens === undefined ? {} : { fixedTokens: o.fixedTokens }),
+    ...(o.calibration === undefined ? {} : { calibration: o.calibration }),
+  })(ms)
   let sum = 0
   for (const m of ms) if (!isInternal(m)) sum += count(m)
   const estimate = Math.round(sum * (o.calibration ?? 1)) + (o.fixedTokens ?? 0)
@@ -80,12 +102,18 @@ const impliedFixed = (c: ContextTokens, count: (m: Message) => number, calibrati
 /** The decision in words: the figure, where it comes from, and the limit it was held against. */
 const because = (d: Decision, o: CompactFlags & { readonly contextWindow: number }, encoding: string): string => {
   const c = d.context
-  const figure =
-    c.anchor === undefined
-      ? `${grouped(c.estimated)} estimated (${encoding}${o.calibration === undefined ? '' : ` × ${o.calibration}`}; no usage recorded to anchor it)${c.fixed > 0 ? ` + ${grouped(c.fixed)} fixed` : ''}`
-      : `${grouped(c.reported)} reported at ${c.anchor} + ${grouped(c.estimated)} estimated since (${encoding}${o.calibration === undefined ? '' : ` × ${o.calibration}`})`
+  const figure = c.anchor === undefined
+    ? `${grouped(c.estimated)} estimated (${encoding}${o.calibration === undefined ? '' : ` × ${o.calibration}`}; no usage recorded to anchor it)${
+      c.fixed > 0 ? ` + ${grouped(c.fixed)} fixed` : ''
+    }`
+    : `${grouped(c.reported)} reported at ${c.anchor} + ${grouped(c.estimated)} estimated since (${encoding}${
+      o.calibration === undefined ? '' : ` × ${o.calibration}`
+    })`
   const window = `${grouped(d.limit)} (window ${grouped(o.contextWindow)} − reserve ${grouped(o.reserveTokens ?? 0)})`
-  if (d.compact && c.total <= d.limit) return `the context is ${grouped(c.total)} tokens (${figure}), within ${window}, but the estimate of the whole history is ${grouped(d.estimate)}, over it (a report lower than the estimate does not lower it)`
+  if (d.compact && c.total <= d.limit)
+    return `the context is ${grouped(c.total)} tokens (${figure}), within ${window}, but the estimate of the whole history is ${
+      grouped(d.estimate)
+    }, over it (a report lower than the estimate does not lower it)`
   return `the context is ${grouped(c.total)} tokens (${figure}), ${d.compact ? 'over' : 'within'} ${window}`
 }
 
@@ -101,7 +129,9 @@ export const compactCommand = async (io: CliIO, file: string, o: CompactFlags): 
     // shouldCompact says no: the history is written as it was read
     await writeText(o.output, toJSONL(h.messages), io.out)
     if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
-    io.err(o.json === true ? `${JSON.stringify({ compacted: false, decision, ...readReport(h) })}\n` : `not compacted: ${because(decision, windowed, o.encoding)}\n`)
+    io.err(
+      o.json === true ? `${JSON.stringify({ compacted: false, decision, ...readReport(h) })}\n` : `not compacted: ${because(decision, windowed, o.encoding)}\n`,
+    )
     return
   }
   const bar = progressBar(io, 'compact', showProgress(io, o))
@@ -112,14 +142,12 @@ export const compactCommand = async (io: CliIO, file: string, o: CompactFlags): 
     boundary: o.boundary,
     estimate,
     count,
-    ...(windowed === undefined || decision === undefined
-      ? {}
-      : {
-          contextWindow: windowed.contextWindow,
-          reserveTokens: o.reserveTokens ?? 0,
-          fixedTokens: o.fixedTokens ?? impliedFixed(decision.context, count, o.calibration ?? 1, h.messages),
-          ...(o.calibration === undefined ? {} : { calibration: o.calibration }),
-        }),
+    ...(windowed === undefined || decision === undefined ? {} : {
+      contextWindow: windowed.contextWindow,
+      reserveTokens: o.reserveTokens ?? 0,
+      fixedTokens: o.fixedTokens ?? impliedFixed(decision.context, count, o.calibration ?? 1, h.messages),
+      ...(o.calibration === undefined ? {} : { calibration: o.calibration }),
+    }),
     onProgress: (p) => bar.update(p.done, p.total, p.stage),
   })(h.messages)
   bar.update(4, 4, 'done')
@@ -128,18 +156,23 @@ export const compactCommand = async (io: CliIO, file: string, o: CompactFlags): 
   // the archive the file held (what a recorded compaction replaced) first, then what this compaction archived
   if (o.archive !== undefined) await writeText(o.archive, toJSONL([...h.archive, ...r.archive]), io.out)
   const rep = r.report
-  const fixed = windowed === undefined || decision === undefined ? undefined : (o.fixedTokens ?? impliedFixed(decision.context, count, o.calibration ?? 1, h.messages))
-  const why =
-    windowed === undefined || decision === undefined
-      ? ''
-      : `compacting: ${because(decision, windowed, o.encoding)}; the request's part outside the history${o.fixedTokens === undefined ? ', as the last report implies it,' : ''} is ${grouped(fixed ?? 0)}\n`
+  const fixed = windowed === undefined || decision === undefined
+    ? undefined
+    : (o.fixedTokens ?? impliedFixed(decision.context, count, o.calibration ?? 1, h.messages))
+  const why = windowed === undefined || decision === undefined
+    ? ''
+    : `compacting: ${because(decision, windowed, o.encoding)}; the request's part outside the history${
+      o.fixedTokens === undefined ? ', as the last report implies it,' : ''
+    } is ${grouped(fixed ?? 0)}\n`
   io.err(
     o.json === true
       ? `${JSON.stringify({ ...rep, ...(decision === undefined ? {} : { decision: { ...decision, fixedTokens: fixed } }), ...readReport(h) })}\n`
       : why +
         (rep.compacted
-        ? `summarised ${rep.summarised} messages into one, kept ${rep.preserved}, archived ${rep.archived}: ${grouped(rep.tokensBefore)} → ${grouped(rep.tokensAfter)} tokens (${o.encoding})\n`
-        : windowed === undefined
+          ? `summarised ${rep.summarised} messages into one, kept ${rep.preserved}, archived ${rep.archived}: ${grouped(rep.tokensBefore)} → ${
+            grouped(rep.tokensAfter)
+          } tokens (${o.encoding})\n`
+          : windowed === undefined
           ? `nothing to compact: the history fits in ${grouped(o.keepRecentTokens)} tokens\n`
           : `nothing to compact: the whole history is in the tail the window leaves room for\n`),
   )

@@ -92,7 +92,8 @@ export const parseDoc = (text: string): E.Either<{ readonly line: number; readon
 }
 
 const asBody = (u: unknown): unknown => (Array.isArray(u) ? { messages: u } : u)
-const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> => E.map((messages: Messages) => ({ messages, archive: [], notes: [], skipped: [] }))(r)
+const plain = (r: E.Either<DecodeFailure, Messages>): E.Either<DecodeFailure, Read> =>
+  E.map((messages: Messages) => ({ messages, archive: [], notes: [], skipped: [] }))(r)
 const textOf = (doc: Doc): string => (doc.kind === 'jsonl' ? doc.text : JSON.stringify(doc.value))
 
 /**
@@ -134,10 +135,8 @@ export type InputFormat = {
   readonly read: (doc: Doc, options: ReadOptions) => E.Either<DecodeFailure, Read>
 }
 
-const needJSON =
-  (f: (u: unknown) => E.Either<DecodeFailure, Messages>) =>
-  (doc: Doc): E.Either<DecodeFailure, Read> =>
-    doc.kind === 'json' ? plain(f(asBody(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
+const needJSON = (f: (u: unknown) => E.Either<DecodeFailure, Messages>) => (doc: Doc): E.Either<DecodeFailure, Read> =>
+  doc.kind === 'json' ? plain(f(asBody(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
 
 /**
  * A provider's request body read whole, envelope and all: a body object through the provider's
@@ -152,31 +151,31 @@ const requestBody =
   }
 
 /** A Claude Code session's text read with the options, the extra records (sub-agent files) after the file's own. */
-const readClaudeCodeText =
-  (o: ReadOptions) =>
-  (text: string): E.Either<DecodeFailure, ClaudeCodeSession> => {
-    const options = { ...(o.branches === undefined ? {} : { branches: o.branches }), ...(o.subagents === undefined ? {} : { subagents: o.subagents }) }
-    if (o.extraRecords === undefined || o.extraRecords.length === 0) return fromClaudeCode(options)(text)
-    const records: unknown[] = []
-    const lineNumbers: number[] = []
-    const lines = text.split('\n')
-    for (let i = 0; i < lines.length; i++) {
-      const l = (lines[i] as string).trim()
-      if (l === '') continue
-      const v = parseJsonText(l)
-      if (E.isLeft(v)) return E.left([{ path: `line ${i + 1}`, expected: 'a JSON record', actual: v.left }])
-      records.push(v.right)
-      lineNumbers.push(i + 1)
-    }
-    return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])
+const readClaudeCodeText = (o: ReadOptions) => (text: string): E.Either<DecodeFailure, ClaudeCodeSession> => {
+  const options = { ...(o.branches === undefined ? {} : { branches: o.branches }), ...(o.subagents === undefined ? {} : { subagents: o.subagents }) }
+  if (o.extraRecords === undefined || o.extraRecords.length === 0) return fromClaudeCode(options)(text)
+  const records: unknown[] = []
+  const lineNumbers: number[] = []
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const l = (lines[i] as string).trim()
+    if (l === '') continue
+    const v = parseJsonText(l)
+    if (E.isLeft(v)) return E.left([{ path: `line ${i + 1}`, expected: 'a JSON record', actual: v.left }])
+    records.push(v.right)
+    lineNumbers.push(i + 1)
   }
+  return readClaudeCode({ ...options, lineNumbers })([...records, ...o.extraRecords])
+}
 const chatfoldLines = skippingLines(fromJSONL)
 
 /** A chat export's conversations read one after another (see `joinConversations`). */
 const chatExport =
   (from: (o: { readonly branches?: 'active' | 'all' }) => (u: unknown) => E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>>) =>
   (doc: Doc, o: ReadOptions): E.Either<DecodeFailure, Read> =>
-    doc.kind === 'json' ? E.map(joinConversations)(from(o.branches === undefined ? {} : { branches: o.branches })(doc.value)) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
+    doc.kind === 'json'
+      ? E.map(joinConversations)(from(o.branches === undefined ? {} : { branches: o.branches })(doc.value))
+      : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
 
 /** Every input format. */
 export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
@@ -184,7 +183,13 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     name: 'chatfold-jsonl',
     description: 'chatfold JSONL: one message a line (toJSONL)',
     lines: true,
-    read: (doc, o) => E.map((r: { readonly value: Messages; readonly skipped: ReadonlyArray<SkippedLine> }) => ({ messages: r.value, archive: [], notes: [], skipped: r.skipped }))(chatfoldLines(textOf(doc), o)),
+    read: (doc, o) =>
+      E.map((r: { readonly value: Messages; readonly skipped: ReadonlyArray<SkippedLine> }) => ({
+        messages: r.value,
+        archive: [],
+        notes: [],
+        skipped: r.skipped,
+      }))(chatfoldLines(textOf(doc), o)),
   },
   {
     name: 'chatfold-json',
@@ -202,7 +207,9 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
         archive: r.value.archive,
         notes: [
           ...r.value.notes,
-          ...(Object.keys(r.value.skipped).length === 0 ? [] : [`skipped records not part of the conversation: ${Object.entries(r.value.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`]),
+          ...(Object.keys(r.value.skipped).length === 0
+            ? []
+            : [`skipped records not part of the conversation: ${Object.entries(r.value.skipped).map(([type, n]) => `${n} ${type}`).join(', ')}`]),
         ],
         skipped: r.skipped,
       }))(skippingLines(readClaudeCodeText(o))(textOf(doc), o)),
@@ -256,7 +263,11 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     name: 'opencode',
     description: 'opencode export JSON (opencode export SESSION)',
     lines: false,
-    read: (doc) => (doc.kind === 'json' ? fromOpencodeExport(JSON.stringify(doc.value)) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])),
+    read: (
+      doc,
+    ) => (doc.kind === 'json'
+      ? fromOpencodeExport(JSON.stringify(doc.value))
+      : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])),
   },
   {
     name: 'ui-messages',
@@ -265,7 +276,12 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     read: needJSON(fromUIMessages),
   },
   ...wireApiRows.map(
-    (row): InputFormat => ({ name: row.api, description: row.cli.input, lines: false, read: row.request === undefined ? needJSON(row.from) : requestBody(row.request.from, row.from) }),
+    (row): InputFormat => ({
+      name: row.api,
+      description: row.cli.input,
+      lines: false,
+      read: row.request === undefined ? needJSON(row.from) : requestBody(row.request.from, row.from),
+    }),
   ),
 ]
 
@@ -295,11 +311,18 @@ export const candidates = (doc: Doc): ReadonlyArray<Candidate> => {
 export const detectFormat = (doc: Doc): E.Either<string, Candidate> => {
   const cs = candidates(doc)
   if (cs.length === 1) return E.right(cs[0] as Candidate)
-  if (cs.length === 0) return E.left(`no format's signature fits (${doc.kind === 'jsonl' ? `JSON lines, line ${doc.head[0]?.n ?? 1} has keys ${keys(doc.head[0]?.value)}` : `one JSON document with ${keys(doc.value)}`})`)
+  if (cs.length === 0)
+    return E.left(
+      `no format's signature fits (${
+        doc.kind === 'jsonl' ? `JSON lines, line ${doc.head[0]?.n ?? 1} has keys ${keys(doc.head[0]?.value)}` : `one JSON document with ${keys(doc.value)}`
+      })`,
+    )
   return E.left(`it fits several formats: ${cs.map((c) => `${c.format.name} (${c.why})`).join('; ')}`)
 }
 
-const keys = (u: unknown): string => (isObject(u) ? Object.keys(u).slice(0, 8).join(', ') || 'no keys' : Array.isArray(u) ? `an array of ${u.length}` : typeof u)
+const keys = (
+  u: unknown,
+): string => (isObject(u) ? Object.keys(u).slice(0, 8).join(', ') || 'no keys' : Array.isArray(u) ? `an array of ${u.length}` : typeof u)
 
 // --- output formats ---
 
@@ -324,14 +347,20 @@ export type OutputFormat = {
 const bytesAsBase64 = (_: string, v: unknown): unknown => (v instanceof Uint8Array ? encodeBase64(v) : v)
 
 const body = (r: E.Either<AdapterFailure, { readonly request: unknown; readonly report: AdapterReport }>): E.Either<AdapterFailure, Written> =>
-  E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({ text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`, request: c.request, report: c.report }))(r)
+  E.map((c: { readonly request: unknown; readonly report: AdapterReport }) => ({
+    text: `${JSON.stringify(c.request, bytesAsBase64, 2)}\n`,
+    request: c.request,
+    report: c.report,
+  }))(r)
 
 /** Every output format. */
 export const OUTPUT_FORMATS: ReadonlyArray<OutputFormat> = [
   ...wireApiRows.map((row): OutputFormat => {
     const request = row.request
     const write = (o: AdapterOptions) => (ms: Messages) => body(row.to(o)(ms))
-    return request === undefined ? { name: row.api, description: row.cli.output, write } : { name: row.api, description: row.cli.output, write, writeRequest: (o) => (r) => body(request.to(o)(r)) }
+    return request === undefined
+      ? { name: row.api, description: row.cli.output, write }
+      : { name: row.api, description: row.cli.output, write, writeRequest: (o) => (r) => body(request.to(o)(r)) }
   }),
   { name: 'chatfold-jsonl', description: 'chatfold JSONL', write: () => (ms) => E.right({ text: toJSONL(ms) }) },
   { name: 'chatfold-json', description: 'chatfold JSON', write: () => (ms) => E.right({ text: `${toJSON(ms, 2)}\n` }) },

@@ -63,7 +63,10 @@ const writeTarget = (file: string): string => {
   try {
     return realpathSync(file)
   } catch (e) {
-    throw new CliError(EXIT.io, `cannot write ${file}: it is a symbolic link to ${(e as { readonly code?: string }).code === 'ENOENT' ? 'nothing' : 'what cannot be read'}`)
+    throw new CliError(
+      EXIT.io,
+      `cannot write ${file}: it is a symbolic link to ${(e as { readonly code?: string }).code === 'ENOENT' ? 'nothing' : 'what cannot be read'}`,
+    )
   }
 }
 
@@ -139,7 +142,9 @@ const parseLines = (f: string, text: string): unknown[] => {
 
 /** The session id a transcript's records name (its first record that has one). */
 const sessionIdOf = (records: ReadonlyArray<unknown>): string | undefined => {
-  for (const r of records) if (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)['sessionId'] === 'string') return (r as Record<string, string>)['sessionId']
+  for (const r of records)
+    if (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)['sessionId'] === 'string')
+      return (r as Record<string, string>)['sessionId']
   return undefined
 }
 
@@ -220,7 +225,11 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   let format = forced
   if (format === undefined) {
     const found = detectFormat(doc)
-    if (E.isLeft(found)) throw new CliError(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`)
+    if (E.isLeft(found))
+      throw new CliError(
+        EXIT.input,
+        `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`,
+      )
     format = found.right.format
   }
   const extra = format.name === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
@@ -234,18 +243,32 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   })
   if (E.isLeft(read)) {
     const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
-    throw new CliError(EXIT.input, `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''}`)
+    throw new CliError(
+      EXIT.input,
+      `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${
+        byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''
+      }`,
+    )
   }
-  const readNotes = o.skipBadLines === true && !format.lines ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`] : read.right.notes
+  const readNotes = o.skipBadLines === true && !format.lines
+    ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`]
+    : read.right.notes
   const more = [
-    ...(extra.files.length === 0 ? [] : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]),
+    ...(extra.files.length === 0
+      ? []
+      : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]),
     ...Object.keys(beside).map((n) => `read ${join(dirname(file), n)} beside it`),
   ]
   return { ...read.right, notes: [...more, ...readNotes], format: format.name, bytes: new TextEncoder().encode(text).length }
 }
 
 /** How the common options read a history file. */
-export const loadOptions = (o: Common): LoadOptions => ({ from: o.from, skipBadLines: o.skipBadLines, branches: o.allBranches === true ? 'all' : 'active', subagents: o.subagents ?? 'inline' })
+export const loadOptions = (o: Common): LoadOptions => ({
+  from: o.from,
+  skipBadLines: o.skipBadLines,
+  branches: o.allBranches === true ? 'all' : 'active',
+  subagents: o.subagents ?? 'inline',
+})
 
 /** Reading notes and skipped lines on stderr for a person; with `--json` they go into the JSON report instead. */
 export const notes = (io: CliIO, file: string, o: Common, h: Pick<Loaded, 'notes' | 'skipped'>): void => {

@@ -55,13 +55,20 @@ const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((
 const common = (c: Command): Command =>
   c
     .option('--from <format>', 'input format, detected when not given (chatfold formats lists them)')
-    .option('--skip-bad-lines', 'JSON lines input: leave out lines that are not JSON or not records of the format, and list them on stderr (and in --json output)')
+    .option(
+      '--skip-bad-lines',
+      'JSON lines input: leave out lines that are not JSON or not records of the format, and list them on stderr (and in --json output)',
+    )
     .option('--json', 'machine-readable output (JSON)')
     .option('--progress', 'show a progress bar on stderr even when it is not a terminal')
     .option('--all-branches', 'Claude Code: also read abandoned branches, after the active one, as display messages')
-    .addOption(new Option('--subagents <mode>', 'Claude Code: sub-agent runs inline (display messages after their Task call) or omitted').choices(['inline', 'omit']).default('inline'))
+    .addOption(
+      new Option('--subagents <mode>', 'Claude Code: sub-agent runs inline (display messages after their Task call) or omitted').choices(['inline', 'omit'])
+        .default('inline'),
+    )
 
-const encodingOption = (c: Command): Command => c.option('--encoding <name>', 'token encoding: o200k_base, cl100k_base or heuristic', encoding, 'o200k_base' as EncodingName)
+const encodingOption = (c: Command): Command =>
+  c.option('--encoding <name>', 'token encoding: o200k_base, cl100k_base or heuristic', encoding, 'o200k_base' as EncodingName)
 const output = (c: Command): Command => c.option('-o, --output <file>', 'write here instead of stdout')
 
 // --- commands ---
@@ -69,14 +76,30 @@ const output = (c: Command): Command => c.option('-o, --output <file>', 'write h
 type CommandDef = (program: Command, io: CliIO) => void
 
 const stats: CommandDef = (program, io) =>
-  encodingOption(common(program.command('stats').argument('<file>', 'history file').description('messages by role and kind, tokens by kind, the largest messages, tool-pair problems, and the usage recorded per model next to the estimate')))
+  encodingOption(
+    common(
+      program.command('stats').argument('<file>', 'history file').description(
+        'messages by role and kind, tokens by kind, the largest messages, tool-pair problems, and the usage recorded per model next to the estimate',
+      ),
+    ),
+  )
     .option('--top <n>', 'how many of the largest messages to list', count('top'), 5)
     .option('--cost', 'also the cost of the usage recorded, by model and by day (every branch and the archive, as billed)')
     .option('--prices <file>', 'with --cost: a JSON list of price rows that replace or add to the built-in table')
-    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string }) => (await import('./stats.ts')).statsCommand(io, file, o))
+    .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string }) =>
+      (await import('./stats.ts')).statsCommand(io, file, o)
+    )
 
 const prune: CommandDef = (program, io) =>
-  output(encodingOption(common(program.command('prune').argument('<file>', 'history file').description('replace old tool results and large arguments by placeholders (pruneToolResults); writes JSONL'))))
+  output(
+    encodingOption(
+      common(
+        program.command('prune').argument('<file>', 'history file').description(
+          'replace old tool results and large arguments by placeholders (pruneToolResults); writes JSONL',
+        ),
+      ),
+    ),
+  )
     .option('--protect-tokens <n>', 'the newest messages worth this many tokens are never touched', count('protect-tokens'), 40_000)
     .option('--minimum-savings <n>', 'prune nothing unless this many tokens would be freed', count('minimum-savings'), 20_000)
     .option('--arg-threshold <n>', 'cut tool-call arguments above this many tokens', count('arg-threshold'), 2_000)
@@ -84,19 +107,45 @@ const prune: CommandDef = (program, io) =>
     .action(async (file: string, o: import('./edit.ts').PruneFlags) => (await import('./edit.ts')).pruneCommand(io, file, o))
 
 const compactCmd: CommandDef = (program, io) =>
-  output(encodingOption(common(program.command('compact').argument('<file>', 'history file').description('summarise the head of the history and keep its recent tail (compact, with the offline extractive summariser); writes JSONL'))))
+  output(
+    encodingOption(
+      common(
+        program.command('compact').argument('<file>', 'history file').description(
+          'summarise the head of the history and keep its recent tail (compact, with the offline extractive summariser); writes JSONL',
+        ),
+      ),
+    ),
+  )
     .option('--keep-recent-tokens <n>', 'budget of the recent tail kept verbatim', count('keep-recent-tokens'), 20_000)
     .option('--max-result-len <n>', 'cut tool results in the transcript to this many characters', count('max-result-len'), 2_000)
     .addOption(new Option('--boundary <where>', 'where the kept tail may start').choices(['turn', 'message']).default('turn'))
     .option('--archive <file>', 'also write the messages the new history no longer has (JSONL)')
-    .option('--context-window <n>', "compact only when the context (the last usage the file records plus the estimate since) leaves less than --reserve-tokens of this window, and fit the whole request in it", count('context-window'))
+    .option(
+      '--context-window <n>',
+      'compact only when the context (the last usage the file records plus the estimate since) leaves less than --reserve-tokens of this window, and fit the whole request in it',
+      count('context-window'),
+    )
     .option('--reserve-tokens <n>', 'with --context-window: tokens to keep free for the answer and the next results', count('reserve-tokens'), 0)
-    .option('--fixed-tokens <n>', 'with --context-window: tokens the requests carry outside the history (system prompt, tool definitions); by default what the last recorded usage implies, else 0', count('fixed-tokens'))
-    .option('--calibration <ratio>', "with --context-window: the provider's tokens per estimated token (1.25 for Claude, 1.1 for Gemini), applied to what is estimated", ratio('calibration'))
+    .option(
+      '--fixed-tokens <n>',
+      'with --context-window: tokens the requests carry outside the history (system prompt, tool definitions); by default what the last recorded usage implies, else 0',
+      count('fixed-tokens'),
+    )
+    .option(
+      '--calibration <ratio>',
+      "with --context-window: the provider's tokens per estimated token (1.25 for Claude, 1.1 for Gemini), applied to what is estimated",
+      ratio('calibration'),
+    )
     .action(async (file: string, o: import('./edit.ts').CompactFlags) => (await import('./edit.ts')).compactCommand(io, file, o))
 
 const renderCmd: CommandDef = (program, io) =>
-  output(common(program.command('render').argument('<file>', 'history file').description('render the history as Markdown, plain text, a compaction transcript or one self-contained HTML page')))
+  output(
+    common(
+      program.command('render').argument('<file>', 'history file').description(
+        'render the history as Markdown, plain text, a compaction transcript or one self-contained HTML page',
+      ),
+    ),
+  )
     .addOption(new Option('--format <format>', 'output format').choices(renderFormats).default('markdown'))
     .addOption(new Option('--reasoning <what>', 'show reasoning (markdown)').choices(['omit', 'include']).default('omit'))
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
@@ -105,7 +154,13 @@ const renderCmd: CommandDef = (program, io) =>
     .action(async (file: string, o: import('./render.ts').RenderFlags) => (await import('./render.ts')).renderCommand(io, file, o))
 
 const convert: CommandDef = (program, io) =>
-  output(common(program.command('convert').argument('<file>', 'history file').description('convert the history to a provider request body, AI SDK messages or chatfold JSONL')))
+  output(
+    common(
+      program.command('convert').argument('<file>', 'history file').description(
+        'convert the history to a provider request body, AI SDK messages or chatfold JSONL',
+      ),
+    ),
+  )
     .addOption(new Option('--to <format>', 'output format (chatfold formats lists them)').makeOptionMandatory())
     .option('--repair', 'repair tool calls and results that do not pair up instead of refusing')
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
@@ -114,7 +169,11 @@ const convert: CommandDef = (program, io) =>
     .action(async (file: string, o: import('./convert.ts').ConvertFlags) => (await import('./convert.ts')).convertCommand(io, file, o))
 
 const check: CommandDef = (program, io) =>
-  common(program.command('check').argument('<file>', 'request body or history file').description("check a request body, or a history, against a provider's request rules"))
+  common(
+    program.command('check').argument('<file>', 'request body or history file').description(
+      "check a request body, or a history, against a provider's request rules",
+    ),
+  )
     .addOption(new Option('--provider <name>', "the provider whose rules apply (a request body's is told from its shape)").choices([...wireApis]))
     .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
     .action(async (file: string, o: import('./convert.ts').CheckFlags) => (await import('./convert.ts')).checkCommand(io, file, o))
@@ -127,11 +186,20 @@ const formats: CommandDef = (program, io) =>
     .option('--json', 'machine-readable output (JSON)')
     .action(async (o: { readonly json?: boolean }) => {
       const { INPUT_FORMATS, OUTPUT_FORMATS } = await import('./formats.ts')
-      const named = (fs: ReadonlyArray<{ readonly name: string; readonly description: string }>) => fs.map((f) => ({ name: f.name, description: f.description }))
+      const named = (fs: ReadonlyArray<{ readonly name: string; readonly description: string }>) =>
+        fs.map((f) => ({ name: f.name, description: f.description }))
       if (o.json === true) return io.out(`${JSON.stringify({ input: named(INPUT_FORMATS), output: named(OUTPUT_FORMATS) }, null, 2)}\n`)
       const width = Math.max(...[...INPUT_FORMATS, ...OUTPUT_FORMATS].map((f) => f.name.length))
       const lines = (fs: ReadonlyArray<{ readonly name: string; readonly description: string }>) => fs.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`)
-      io.out(['input formats (--from; detected in this order when not given):', ...lines(INPUT_FORMATS), 'output formats (convert --to):', ...lines(OUTPUT_FORMATS), ''].join('\n'))
+      io.out(
+        [
+          'input formats (--from; detected in this order when not given):',
+          ...lines(INPUT_FORMATS),
+          'output formats (convert --to):',
+          ...lines(OUTPUT_FORMATS),
+          '',
+        ].join('\n'),
+      )
     })
 
 /** Every command of the program, in the order `--help` lists them. */
@@ -183,7 +251,11 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIO): Promise<numbe
     }
     // one line, unless asked for the stack
     const message = e instanceof Error ? e.message : String(e)
-    io.err(debug && e instanceof Error && e.stack !== undefined ? `chatfold: ${e.stack}\n` : `chatfold: ${message.split('\n')[0] ?? ''} (an unforeseen failure: --debug prints its stack)\n`)
+    io.err(
+      debug && e instanceof Error && e.stack !== undefined
+        ? `chatfold: ${e.stack}\n`
+        : `chatfold: ${message.split('\n')[0] ?? ''} (an unforeseen failure: --debug prints its stack)\n`,
+    )
     return EXIT.internal
   }
 }

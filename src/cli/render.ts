@@ -15,7 +15,13 @@ import type { CliIO } from './progress.ts'
 import type { Common } from './common.ts'
 
 /** The options of `render`. */
-export type RenderFlags = Common & { readonly format: RenderFormat; readonly reasoning: 'omit' | 'include'; readonly maxResultLen: number; readonly last?: number; readonly title?: string }
+export type RenderFlags = Common & {
+  readonly format: RenderFormat
+  readonly reasoning: 'omit' | 'include'
+  readonly maxResultLen: number
+  readonly last?: number
+  readonly title?: string
+}
 
 /** The formats of `render --format`. */
 export const RENDER_FORMATS = ['markdown', 'text', 'transcript', 'html'] as const

@@ -80,48 +80,85 @@ export const serveCommand = (): Command =>
     .option('-p, --port <port>', 'the port to listen on (0: a free one)', port, 8787)
     .option('-H, --host <host>', 'the address to listen on (beyond loopback, a token is always asked)', '127.0.0.1')
     .addOption(
-      new Option('--token <token>', 'the bearer token every request must send (made and printed when listening beyond loopback without one); other users see it in ps: prefer CHATFOLD_TOKEN')
+      new Option(
+        '--token <token>',
+        'the bearer token every request must send (made and printed when listening beyond loopback without one); other users see it in ps: prefer CHATFOLD_TOKEN',
+      )
         .env('CHATFOLD_TOKEN')
         .argParser(tokenValue),
     )
-    .addOption(new Option('--read-token <token>', 'a bearer token for reads only; other users see it in ps: prefer CHATFOLD_READ_TOKEN').env('CHATFOLD_READ_TOKEN').argParser(tokenValue))
-    .option('--allowed-host <name>', 'a host name requests may be addressed to, besides loopback and --host (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .addOption(
+      new Option('--read-token <token>', 'a bearer token for reads only; other users see it in ps: prefer CHATFOLD_READ_TOKEN').env('CHATFOLD_READ_TOKEN')
+        .argParser(tokenValue),
+    )
+    .option(
+      '--allowed-host <name>',
+      'a host name requests may be addressed to, besides loopback and --host (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--simulator', 'serve the simulator routes (GET /simulator, POST /simulator/advance)', false)
-    .addOption(new Option('--postgres <url>', 'keep the store in PostgreSQL instead of --data (any number of servers may share one database)').env('CHATFOLD_POSTGRES_URL'))
+    .addOption(
+      new Option('--postgres <url>', 'keep the store in PostgreSQL instead of --data (any number of servers may share one database)').env(
+        'CHATFOLD_POSTGRES_URL',
+      ),
+    )
     .option('--snapshot-every <records>', 'log records between snapshots', (v) => {
       const n = Number(v)
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
       return n
     })
-    .action(async (opts: { data: string; port: number; host: string; token?: string; readToken?: string; allowedHost: string[]; simulator: boolean; snapshotEvery?: number; postgres?: string }, command: Command) => {
-      // a token on the command line is in the process list, which every user of the machine can read
-      for (const [option, name, variable] of [['token', '--token', 'CHATFOLD_TOKEN'], ['readToken', '--read-token', 'CHATFOLD_READ_TOKEN']] as const) {
-        if (command.getOptionValueSource(option) === 'cli') process.stderr.write(`chatfold: ${name} is visible to other users of this machine (ps, /proc/<pid>/cmdline); set ${variable} instead\n`)
-      }
-      const handler = {
-        simulator: opts.simulator,
-        ...(opts.token === undefined ? {} : { token: opts.token }),
-        ...(opts.readToken === undefined ? {} : { readToken: opts.readToken }),
-        ...(opts.allowedHost.length === 0 ? {} : { allowedHosts: opts.allowedHost }),
-      }
-      const every = opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }
-      if (opts.postgres !== undefined && opts.postgres !== '') {
-        try {
-          const { servePostgresStore } = await import('../postgres/serve.ts')
-          await servePostgresStore({ url: opts.postgres, port: opts.port, host: opts.host, handler, ...every })
-        } catch (e) {
-          throw await startFailure(e, 'the PostgreSQL database')
+    .action(
+      async (
+        opts: {
+          data: string
+          port: number
+          host: string
+          token?: string
+          readToken?: string
+          allowedHost: string[]
+          simulator: boolean
+          snapshotEvery?: number
+          postgres?: string
+        },
+        command: Command,
+      ) => {
+        // a token on the command line is in the process list, which every user of the machine can read
+        for (const [option, name, variable] of [['token', '--token', 'CHATFOLD_TOKEN'], ['readToken', '--read-token', 'CHATFOLD_READ_TOKEN']] as const) {
+          if (command.getOptionValueSource(option) === 'cli')
+            process.stderr.write(`chatfold: ${name} is visible to other users of this machine (ps, /proc/<pid>/cmdline); set ${variable} instead\n`)
         }
-        return
-      }
-      try {
-        // the server's modules load only when it is asked for
-        const { serveChatStore } = await import('../node/serve.ts')
-        await serveChatStore({ dataDir: opts.data, port: opts.port, host: opts.host, handler, ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }) })
-      } catch (e) {
-        throw await startFailure(e, opts.data, { host: opts.host, port: opts.port })
-      }
-    })
+        const handler = {
+          simulator: opts.simulator,
+          ...(opts.token === undefined ? {} : { token: opts.token }),
+          ...(opts.readToken === undefined ? {} : { readToken: opts.readToken }),
+          ...(opts.allowedHost.length === 0 ? {} : { allowedHosts: opts.allowedHost }),
+        }
+        const every = opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }
+        if (opts.postgres !== undefined && opts.postgres !== '') {
+          try {
+            const { servePostgresStore } = await import('../postgres/serve.ts')
+            await servePostgresStore({ url: opts.postgres, port: opts.port, host: opts.host, handler, ...every })
+          } catch (e) {
+            throw await startFailure(e, 'the PostgreSQL database')
+          }
+          return
+        }
+        try {
+          // the server's modules load only when it is asked for
+          const { serveChatStore } = await import('../node/serve.ts')
+          await serveChatStore({
+            dataDir: opts.data,
+            port: opts.port,
+            host: opts.host,
+            handler,
+            ...(opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }),
+          })
+        } catch (e) {
+          throw await startFailure(e, opts.data, { host: opts.host, port: opts.port })
+        }
+      },
+    )
 
 /** How many records set aside `repair-store` names on its output (the quarantine file holds them all). */
 const REPAIR_EXAMPLES = 5
@@ -142,7 +179,9 @@ const REPAIR_EXAMPLES = 5
  */
 export const repairStoreCommand = (io: CliIO): Command =>
   new Command('repair-store')
-    .description("rebuild a store log that cannot be replayed (damaged lines set aside into a quarantine file beside it, records out of place renumbered), so that the store starts again")
+    .description(
+      'rebuild a store log that cannot be replayed (damaged lines set aside into a quarantine file beside it, records out of place renumbered), so that the store starts again',
+    )
     .argument('<dir>', 'the data directory of the store')
     .action(async (dir: string) => {
       let r: Awaited<ReturnType<typeof import('../node/repair-store.ts').repairFileStore>>
@@ -159,7 +198,9 @@ export const repairStoreCommand = (io: CliIO): Command =>
       const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
       // a summary and a few examples: the quarantine file lists every record set aside
       if (r.quarantine !== undefined) {
-        io.out(`set aside ${plural(r.moved.length, 'record')} into ${r.quarantine} (the store no longer holds what ${r.moved.length === 1 ? 'it' : 'they'} held):\n`)
+        io.out(
+          `set aside ${plural(r.moved.length, 'record')} into ${r.quarantine} (the store no longer holds what ${r.moved.length === 1 ? 'it' : 'they'} held):\n`,
+        )
         for (const m of r.moved.slice(0, REPAIR_EXAMPLES)) io.out(`  ${m.file}, line ${m.line}, byte ${m.byte} (${m.problem}): ${m.what}\n`)
         if (r.moved.length > REPAIR_EXAMPLES) io.out(`  … and ${r.moved.length - REPAIR_EXAMPLES} more, each in the quarantine file\n`)
       }

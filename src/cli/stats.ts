@@ -78,13 +78,32 @@ export const statsOf = (count: (m: Message) => TokenBreakdown, ms: Messages, byt
   const at = lastCompactionBoundary(ms)
   const boundary = at === undefined ? undefined : ms[at.message]
   const part = boundary?.parts[at?.part ?? 0]
-  const compactionBoundary =
-    at === undefined || boundary === undefined || part?.type !== 'provider'
-      ? {}
-      : { compactionBoundary: { index: at.message, id: boundary.id, provider: part.provider, replaced: ms.slice(0, at.message).filter((m) => m.role !== 'system').length } }
+  const compactionBoundary = at === undefined || boundary === undefined || part?.type !== 'provider' ? {} : {
+    compactionBoundary: {
+      index: at.message,
+      id: boundary.id,
+      provider: part.provider,
+      replaced: ms.slice(0, at.message).filter((m) => m.role !== 'system').length,
+    },
+  }
   const context = contextTokens({ count: (m) => count(m).total })(ms)
   const contextEstimate = usageCorrected({ count: (m) => count(m).total })(ms)
-  return { messages: ms.length, bytes, byRole, byKind, tokens: { total, content, thinking, tools }, toolCalls, toolErrors, largest, toolPairs: validateToolPairs(forLLM(ms)), usage, context, contextEstimate, providerParts, ...compactionBoundary }
+  return {
+    messages: ms.length,
+    bytes,
+    byRole,
+    byKind,
+    tokens: { total, content, thinking, tools },
+    toolCalls,
+    toolErrors,
+    largest,
+    toolPairs: validateToolPairs(forLLM(ms)),
+    usage,
+    context,
+    contextEstimate,
+    providerParts,
+    ...compactionBoundary,
+  }
 }
 
 const int = grouped
@@ -92,10 +111,10 @@ const issueLine = (i: ToolPairIssue): string =>
   i.kind === 'missing_result'
     ? `#${i.index} ${i.messageId}: call ${i.toolCallId} (${i.name}) has no result`
     : i.kind === 'orphan_result'
-      ? `#${i.index} ${i.messageId}: result for ${i.toolCallId} has no call`
-      : i.kind === 'duplicate_id'
-        ? `#${i.index} ${i.messageId}: call id ${i.toolCallId} used twice`
-        : `#${i.index} ${i.messageId}: reasoning with no answer`
+    ? `#${i.index} ${i.messageId}: result for ${i.toolCallId} has no call`
+    : i.kind === 'duplicate_id'
+    ? `#${i.index} ${i.messageId}: call id ${i.toolCallId} used twice`
+    : `#${i.index} ${i.messageId}: reasoning with no answer`
 
 const duration = (ms: number): string => {
   const s = Math.round(ms / 1000)
@@ -111,17 +130,30 @@ const usageLines = (u: RecordedUsage, encoding: string): string[] => {
   if (u.byModel.length === 0) return [...lines, `usage: none recorded${u.malformed.length > 0 ? ` (${u.malformed.length} unreadable)` : ''}`]
   const cols = ['replies', 'input', 'output', 'cache read', 'cache write', 'est. prompt', 'est. output']
   const width = Math.max(5, ...u.byModel.map((m) => m.model.length))
-  const row = (name: string, xs: ReadonlyArray<number | string>): string => `  ${name.padEnd(width)} ${xs.map((x, i) => (typeof x === 'number' ? int(x) : x).padStart(Math.max(9, (cols[i] as string).length))).join(' ')}`
+  const row = (name: string, xs: ReadonlyArray<number | string>): string =>
+    `  ${name.padEnd(width)} ${xs.map((x, i) => (typeof x === 'number' ? int(x) : x).padStart(Math.max(9, (cols[i] as string).length))).join(' ')}`
   /** The estimate of the prompts as a share of the reported ones. */
   const share = (m: UsageEstimates): string => (m.reportedPrompt > 0 ? `${((100 * m.estimatedPrompt) / m.reportedPrompt).toFixed(0)}%` : '—')
   lines.push(`usage as reported, per model (est.: ${encoding}; est. prompt: the history's part of the reported prompts):`, row('model', cols))
   for (const m of u.byModel) lines.push(row(m.model, [m.replies, m.input, m.output, m.cacheRead, m.cacheWrite, share(m), m.estimatedOutput]))
-  if (u.byModel.length > 1) lines.push(row('total', [u.total.replies, u.total.input, u.total.output, u.total.cacheRead, u.total.cacheWrite, share(u.total), u.total.estimatedOutput]))
-  if (u.unreported > 0 || u.malformed.length > 0) lines.push(`  ${int(u.unreported)} replies without usage${u.malformed.length > 0 ? `, ${u.malformed.length} with usage in an unknown shape: ${u.malformed.slice(0, 5).join(', ')}${u.malformed.length > 5 ? ', …' : ''}` : ''}`)
+  if (u.byModel.length > 1)
+    lines.push(row('total', [u.total.replies, u.total.input, u.total.output, u.total.cacheRead, u.total.cacheWrite, share(u.total), u.total.estimatedOutput]))
+  if (u.unreported > 0 || u.malformed.length > 0)
+    lines.push(
+      `  ${int(u.unreported)} replies without usage${
+        u.malformed.length > 0
+          ? `, ${u.malformed.length} with usage in an unknown shape: ${u.malformed.slice(0, 5).join(', ')}${u.malformed.length > 5 ? ', …' : ''}`
+          : ''
+      }`,
+    )
   const l = u.last
   if (l !== undefined)
     lines.push(
-      `last request (${l.messageId}${l.model === undefined ? '' : `, ${l.model}`}): reported prompt ${int(l.reportedContext)} (input ${int(l.reported.input)} + cache read ${int(l.reported.cacheRead)} + cache write ${int(l.reported.cacheWrite)}), estimated ${int(l.estimatedContext)} (${encoding})${l.ratio === undefined ? '' : `, ratio ${l.ratio.toFixed(3)}`}`,
+      `last request (${l.messageId}${l.model === undefined ? '' : `, ${l.model}`}): reported prompt ${int(l.reportedContext)} (input ${
+        int(l.reported.input)
+      } + cache read ${int(l.reported.cacheRead)} + cache write ${int(l.reported.cacheWrite)}), estimated ${int(l.estimatedContext)} (${encoding})${
+        l.ratio === undefined ? '' : `, ratio ${l.ratio.toFixed(3)}`
+      }`,
     )
   return lines
 }
@@ -130,7 +162,9 @@ const usageLines = (u: RecordedUsage, encoding: string): string[] => {
 const contextLine = (c: ContextTokens, alone: number, encoding: string): string =>
   c.anchor === undefined
     ? `context: ${int(c.total)} tokens estimated (${encoding}; no usage recorded to anchor it)`
-    : `context: ${int(c.total)} tokens = ${int(c.reported)} reported at ${c.anchor} + ${int(c.estimated)} estimated since (${encoding}); the estimate alone: ${int(alone)}`
+    : `context: ${int(c.total)} tokens = ${int(c.reported)} reported at ${c.anchor} + ${int(c.estimated)} estimated since (${encoding}); the estimate alone: ${
+      int(alone)
+    }`
 
 /** The stats as text for a person. */
 export const formatStats = (file: string, format: string, encoding: string, s: Stats): string => {
@@ -148,9 +182,11 @@ export const formatStats = (file: string, format: string, encoding: string, s: S
     rows({ total: s.tokens.total, content: s.tokens.content, thinking: s.tokens.thinking, tools: s.tokens.tools }),
     `tool calls: ${int(s.toolCalls)}, tool errors: ${int(s.toolErrors)}`,
     ...(Object.keys(s.providerParts).length === 0 ? [] : ['kept as provider parts (blocks only one provider knows):', rows(s.providerParts)]),
-    ...(s.compactionBoundary === undefined
-      ? []
-      : [`compacted by ${s.compactionBoundary.provider} at #${s.compactionBoundary.index} ${s.compactionBoundary.id}: the ${int(s.compactionBoundary.replaced)} messages before it are not sent`]),
+    ...(s.compactionBoundary === undefined ? [] : [
+      `compacted by ${s.compactionBoundary.provider} at #${s.compactionBoundary.index} ${s.compactionBoundary.id}: the ${
+        int(s.compactionBoundary.replaced)
+      } messages before it are not sent`,
+    ]),
     'largest messages:',
     ...s.largest.map((l) => `  #${String(l.index).padEnd(6)} ${l.role.padEnd(9)} ${int(l.tokens).padStart(9)} tokens  ${l.id}`),
     ...usageLines(s.usage, encoding),
@@ -162,7 +198,11 @@ export const formatStats = (file: string, format: string, encoding: string, s: S
 }
 
 /** `chatfold stats FILE`: the figures for a person, or as JSON; exit 1 when the tool pairs have problems. */
-export const statsCommand = async (io: CliIO, file: string, o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string }): Promise<void> => {
+export const statsCommand = async (
+  io: CliIO,
+  file: string,
+  o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string },
+): Promise<void> => {
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
   const count = countMessage(await loadEstimator(o.encoding))
@@ -174,8 +214,16 @@ export const statsCommand = async (io: CliIO, file: string, o: Common & { readon
   const ledger = o.cost === true ? billedLedger(file, o, h) : undefined
   io.out(
     o.json === true
-      ? `${JSON.stringify({ file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived, ...(ledger === undefined ? {} : { cost: costJson(ledger) }) }, null, 2)}\n`
-      : `${formatStats(file, h.format, o.encoding, s)}${archived === 0 ? '' : `\ncompacted: ${grouped(archived)} messages before the compaction summary are archived`}${ledger === undefined ? '' : `\n${costLines(ledger).join('\n')}`}\n`,
+      ? `${
+        JSON.stringify(
+          { file, format: h.format, encoding: o.encoding, ...readReport(h), ...s, archived, ...(ledger === undefined ? {} : { cost: costJson(ledger) }) },
+          null,
+          2,
+        )
+      }\n`
+      : `${formatStats(file, h.format, o.encoding, s)}${
+        archived === 0 ? '' : `\ncompacted: ${grouped(archived)} messages before the compaction summary are archived`
+      }${ledger === undefined ? '' : `\n${costLines(ledger).join('\n')}`}\n`,
   )
   if (!s.toolPairs.valid) throw new CliError(EXIT.problems, '')
 }

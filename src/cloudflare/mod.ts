@@ -84,11 +84,18 @@ export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStore
     constructor(ctx: DurableObjectStateLike, env?: unknown) {
       const handlerOptions = servedChatOptions({ token: secret(env, 'CHATFOLD_TOKEN'), readToken: secret(env, 'CHATFOLD_READ_TOKEN'), ...rest })
       if (typeof handlerOptions === 'string') {
-        this.#handler = async () => json(503, { error: { status: 503, code: 'no_token', message: `${handlerOptions} (a Worker secret: npx wrangler secret put CHATFOLD_TOKEN)` } })
+        this.#handler = async () =>
+          json(503, { error: { status: 503, code: 'no_token', message: `${handlerOptions} (a Worker secret: npx wrangler secret put CHATFOLD_TOKEN)` } })
         return
       }
       const owner = randomOwner()
-      this.#handler = durableChatHandler(() => openDurableStore(sqlStorage(ctx.storage, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(snapshotEvery === undefined ? {} : { snapshotEvery }), handlerOptions)
+      this.#handler = durableChatHandler(
+        () =>
+          openDurableStore(sqlStorage(ctx.storage, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(
+            snapshotEvery === undefined ? {} : { snapshotEvery },
+          ),
+        handlerOptions,
+      )
     }
     async fetch(request: Request): Promise<Response> {
       return this.#handler(request)
@@ -120,7 +127,8 @@ export type DurableObjectNamespaceLike = {
   get(id: unknown): { fetch: (request: Request) => Promise<Response> }
 }
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } })
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } })
 
 const notFound = (message: string): Response => json(404, { error: { status: 404, code: 'not_found', message } })
 
@@ -182,10 +190,19 @@ export const chatStoreWorker = (options: ChatStoreWorkerOptions = {}): ChatStore
         const t = await checkToken(request, token, readToken)
         if (typeof t !== 'string') {
           await request.body?.cancel().catch(() => undefined)
-          return new Response(JSON.stringify({ error: { status: t.status, code: t.code, message: t.message } }), { status: t.status, headers: { 'content-type': 'application/json; charset=utf-8', ...t.headers } })
+          return new Response(JSON.stringify({ error: { status: t.status, code: t.code, message: t.message } }), {
+            status: t.status,
+            headers: { 'content-type': 'application/json; charset=utf-8', ...t.headers },
+          })
         }
       } else if (options.requireToken !== false) {
-        return json(503, { error: { status: 503, code: 'no_token', message: 'This store is served without a token: set one (a Worker secret: npx wrangler secret put CHATFOLD_TOKEN)' } })
+        return json(503, {
+          error: {
+            status: 503,
+            code: 'no_token',
+            message: 'This store is served without a token: set one (a Worker secret: npx wrangler secret put CHATFOLD_TOKEN)',
+          },
+        })
       }
       const rest = url.pathname.slice(prefix.length + 1)
       const slash = rest.indexOf('/')

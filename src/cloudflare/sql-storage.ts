@@ -80,7 +80,9 @@ export const sqlStorage = (storage: DurableObjectStorageLike, options: SqlStorag
     return r === undefined ? undefined : { owner: String(r['owner']), generation: Number(r['generation']), expires: Number(r['expires']) }
   }
   const held = (l: LeaseRow): Error =>
-    new Error(`the store is owned by another process (owner ${l.owner}, lease until ${new Date(l.expires).toISOString()}); one process serves a store at a time`)
+    new Error(
+      `the store is owned by another process (owner ${l.owner}, lease until ${new Date(l.expires).toISOString()}); one process serves a store at a time`,
+    )
 
   /** Takes the lease: free, ours, or ended; waits out one that is not renewed; refuses one that is. */
   const acquire = async (): Promise<void> => {
@@ -175,7 +177,8 @@ export const sqlStorage = (storage: DurableObjectStorageLike, options: SqlStorag
     storage.transactionSync(() => {
       ensureLease()
       sql.exec('DELETE FROM chatfold_snapshot')
-      for (let i = 0, at = 0; at < body.length || i === 0; i++, at += PART) sql.exec('INSERT INTO chatfold_snapshot (part, seq, body) VALUES (?, ?, ?)', i, s.seq, body.slice(at, at + PART))
+      for (let i = 0, at = 0; at < body.length || i === 0; i++, at += PART)
+        sql.exec('INSERT INTO chatfold_snapshot (part, seq, body) VALUES (?, ?, ?)', i, s.seq, body.slice(at, at + PART))
       sql.exec('DELETE FROM chatfold_log WHERE seq <= ?', s.seq)
     })
   }

@@ -195,80 +195,85 @@ const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A
  * @since 0.1.0
  * @category compaction
  */
-export const compact =
-  (opts: CompactOptions) =>
-  async (ms: Messages): Promise<CompactResult> => {
-    const { signal, onProgress } = opts
-    const total = 4
-    throwIfAborted(signal, ABORTED)
-    const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
-    const count = opts.count ?? totalOf(countMessage(estimate))
-    const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
+export const compact = (opts: CompactOptions) => async (ms: Messages): Promise<CompactResult> => {
+  const { signal, onProgress } = opts
+  const total = 4
+  throwIfAborted(signal, ABORTED)
+  const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
+  const count = opts.count ?? totalOf(countMessage(estimate))
+  const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
 
-    onProgress?.({ stage: 'plan', done: 0, total })
-    const plan = planCompaction({
-      ...windowOf(opts),
-      estimate,
-      count,
-      ...(opts.keepRecentTokens === undefined ? {} : { keepRecentTokens: opts.keepRecentTokens }),
-      ...(opts.boundary === undefined ? {} : { boundary: opts.boundary }),
-    })(ms)
-    const tokensBefore = tokensOf(ms)
-    const unchanged = (): CompactResult => ({
-      messages: ms,
-      archive: [],
-      report: {
-        compacted: false,
-        tokensBefore,
-        tokensAfter: tokensBefore,
-        summarised: 0,
-        preserved: ms.length - plan.system.length,
-        archived: 0,
-        summaryTokens: 0,
-        splitTurn: false,
-        truncatedResults: [],
-        missingSections: [],
-      },
-    })
-    if (plan.head.length === 0) return unchanged()
+  onProgress?.({ stage: 'plan', done: 0, total })
+  const plan = planCompaction({
+    ...windowOf(opts),
+    estimate,
+    count,
+    ...(opts.keepRecentTokens === undefined ? {} : { keepRecentTokens: opts.keepRecentTokens }),
+    ...(opts.boundary === undefined ? {} : { boundary: opts.boundary }),
+  })(ms)
+  const tokensBefore = tokensOf(ms)
+  const unchanged = (): CompactResult => ({
+    messages: ms,
+    archive: [],
+    report: {
+      compacted: false,
+      tokensBefore,
+      tokensAfter: tokensBefore,
+      summarised: 0,
+      preserved: ms.length - plan.system.length,
+      archived: 0,
+      summaryTokens: 0,
+      splitTurn: false,
+      truncatedResults: [],
+      missingSections: [],
+    },
+  })
+  if (plan.head.length === 0) return unchanged()
 
-    throwIfAborted(signal, ABORTED)
-    onProgress?.({ stage: 'transcript', done: 1, total })
-    const transcript = renderTranscript(opts.maxResultLen === undefined ? {} : { maxResultLen: opts.maxResultLen })(plan.head)
-    if (transcript.trim() === '') return unchanged() // only messages no model sees: nothing to summarise
+  throwIfAborted(signal, ABORTED)
+  onProgress?.({ stage: 'transcript', done: 1, total })
+  const transcript = renderTranscript(opts.maxResultLen === undefined ? {} : { maxResultLen: opts.maxResultLen })(plan.head)
+  if (transcript.trim() === '') return unchanged() // only messages no model sees: nothing to summarise
 
-    throwIfAborted(signal, ABORTED)
-    onProgress?.({ stage: 'summarize', done: 2, total })
-    const prompt = opts.prompt ?? SUMMARY_PROMPT
-    const context: SummarizerContext = { prompt, history: { system: plan.system, head: plan.head }, ...(signal === undefined ? {} : { signal }), ...(opts.request === undefined ? {} : { request: opts.request }) }
-    const summary: unknown = await abortable(opts.summarize(transcript, context), signal)
-    throwIfAborted(signal, ABORTED)
-    const boundary = isProviderSummary(summary)
-    if (!boundary && (typeof summary !== 'string' || summary.trim() === '')) throw new Error('Cannot compact: the summariser returned an empty summary')
-    const answer: Summary = boundary ? summary : String(summary)
-
-    onProgress?.({ stage: 'rebuild', done: 3, total })
-    const rebuilt = rebuildAfterCompaction(answer, typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : 0, plan.preserved)(ms)
-    const { archive } = rebuilt
-    // a provider's boundary is counted as every other message: its message, by `count`
-    const summaryMessage = rebuilt.messages[plan.system.length] as Message
-    const summaryTokens = typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : count(summaryMessage)
-    const messages = typeof answer === 'string' ? rebuilt.messages : rebuilt.messages.map((m) => (m === summaryMessage ? { ...m, tokens: { total: summaryTokens } } : m))
-    const problems = typeof answer === 'string' ? validateSummary(answer) : right(answer)
-    return {
-      messages,
-      archive,
-      report: {
-        compacted: true,
-        tokensBefore,
-        tokensAfter: tokensOf(messages),
-        summarised: plan.head.length,
-        preserved: plan.preserved.length,
-        archived: archive.length,
-        summaryTokens,
-        splitTurn: plan.splitTurn,
-        truncatedResults: plan.truncatedResults,
-        missingSections: problems._tag === 'Left' ? [...problems.left.missing, ...problems.left.empty] : [],
-      },
-    }
+  throwIfAborted(signal, ABORTED)
+  onProgress?.({ stage: 'summarize', done: 2, total })
+  const prompt = opts.prompt ?? SUMMARY_PROMPT
+  const context: SummarizerContext = {
+    prompt,
+    history: { system: plan.system, head: plan.head },
+    ...(signal === undefined ? {} : { signal }),
+    ...(opts.request === undefined ? {} : { request: opts.request }),
   }
+  const summary: unknown = await abortable(opts.summarize(transcript, context), signal)
+  throwIfAborted(signal, ABORTED)
+  const boundary = isProviderSummary(summary)
+  if (!boundary && (typeof summary !== 'string' || summary.trim() === '')) throw new Error('Cannot compact: the summariser returned an empty summary')
+  const answer: Summary = boundary ? summary : String(summary)
+
+  onProgress?.({ stage: 'rebuild', done: 3, total })
+  const rebuilt = rebuildAfterCompaction(answer, typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : 0, plan.preserved)(ms)
+  const { archive } = rebuilt
+  // a provider's boundary is counted as every other message: its message, by `count`
+  const summaryMessage = rebuilt.messages[plan.system.length] as Message
+  const summaryTokens = typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : count(summaryMessage)
+  const messages = typeof answer === 'string'
+    ? rebuilt.messages
+    : rebuilt.messages.map((m) => (m === summaryMessage ? { ...m, tokens: { total: summaryTokens } } : m))
+  const problems = typeof answer === 'string' ? validateSummary(answer) : right(answer)
+  return {
+    messages,
+    archive,
+    report: {
+      compacted: true,
+      tokensBefore,
+      tokensAfter: tokensOf(messages),
+      summarised: plan.head.length,
+      preserved: plan.preserved.length,
+      archived: archive.length,
+      summaryTokens,
+      splitTurn: plan.splitTurn,
+      truncatedResults: plan.truncatedResults,
+      missingSections: problems._tag === 'Left' ? [...problems.left.missing, ...problems.left.empty] : [],
+    },
+  }
+}

@@ -191,11 +191,17 @@ const clearThinking = (e: ClearThinkingEdit, ms: Messages, count: (m: Message) =
   const cleared = new Set(turns.slice(0, Math.max(0, turns.length - keep)))
   if (cleared.size === 0) return { messages: ms, applied: [] }
   const messages = ms.map((m, i) =>
-    m.role === 'assistant' && cleared.has(turnOf[i] ?? 0) && m.parts.some((p) => p.type === 'reasoning') ? replaceParts(m, m.parts.filter((p) => p.type !== 'reasoning')) : m,
+    m.role === 'assistant' && cleared.has(turnOf[i] ?? 0) && m.parts.some((p) => p.type === 'reasoning')
+      ? replaceParts(m, m.parts.filter((p) => p.type !== 'reasoning'))
+      : m
   )
   return {
     messages,
-    applied: [{ type: 'clear_thinking_20251015', cleared_thinking_turns: cleared.size, cleared_input_tokens: Math.max(0, sum(ms, count) - sum(messages, count)) }],
+    applied: [{
+      type: 'clear_thinking_20251015',
+      cleared_thinking_turns: cleared.size,
+      cleared_input_tokens: Math.max(0, sum(ms, count) - sum(messages, count)),
+    }],
   }
 }
 
@@ -203,7 +209,7 @@ const clearThinking = (e: ClearThinkingEdit, ms: Messages, count: (m: Message) =
 const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) => number, placeholder: string): ContextEditResult => {
   const sent = forLLM(ms)
   const calls: { readonly id: string; readonly name: string }[] = []
-  for (const m of sent) if (m.role === 'assistant') for (const p of m.parts) if (p.type === 'tool_call') calls.push({ id: p.id, name: p.name })
+  for (const m of sent) if (m.role === 'assistant') { for (const p of m.parts) if (p.type === 'tool_call') calls.push({ id: p.id, name: p.name }) }
   const trigger = e.trigger ?? { type: 'input_tokens', value: 100_000 }
   const reached = trigger.type === 'tool_uses' ? calls.length > trigger.value : sum(ms, count) > trigger.value
   if (!reached) return { messages: ms, applied: [] }
@@ -258,17 +264,15 @@ const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) =
  * @since 0.1.0
  * @category compaction
  */
-export const applyContextEdits =
-  (edits: ReadonlyArray<ContextEdit>, opts: ContextEditOptions = {}) =>
-  (ms: Messages): ContextEditResult => {
-    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
-    const placeholder = opts.placeholder ?? CLEARED_RESULT
-    let messages = ms
-    const applied: AppliedContextEdit[] = []
-    for (const e of ordered(edits)) {
-      const r = e.type === 'clear_thinking_20251015' ? clearThinking(e, messages, count) : clearToolUses(e, messages, count, placeholder)
-      messages = r.messages
-      applied.push(...r.applied)
-    }
-    return { messages, applied }
+export const applyContextEdits = (edits: ReadonlyArray<ContextEdit>, opts: ContextEditOptions = {}) => (ms: Messages): ContextEditResult => {
+  const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+  const placeholder = opts.placeholder ?? CLEARED_RESULT
+  let messages = ms
+  const applied: AppliedContextEdit[] = []
+  for (const e of ordered(edits)) {
+    const r = e.type === 'clear_thinking_20251015' ? clearThinking(e, messages, count) : clearToolUses(e, messages, count, placeholder)
+    messages = r.messages
+    applied.push(...r.applied)
   }
+  return { messages, applied }
+}

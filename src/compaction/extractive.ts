@@ -145,7 +145,8 @@ const latestDistinct = (items: ReadonlyArray<string>, max: number): string[] => 
  * A section under a third-level heading: a summary is the text of one message, which Markdown
  * renders under its own `## Role` heading, so the sections nest below it.
  */
-const section = (name: SummarySection, items: ReadonlyArray<string>): string => `### ${name}\n${items.length === 0 ? '- none' : items.map((x) => `- ${x}`).join('\n')}`
+const section = (name: SummarySection, items: ReadonlyArray<string>): string =>
+  `### ${name}\n${items.length === 0 ? '- none' : items.map((x) => `- ${x}`).join('\n')}`
 
 /**
  * The extractive summary of a transcript, synchronously: what `extractiveSummarize` resolves to.
@@ -160,7 +161,7 @@ const section = (name: SummarySection, items: ReadonlyArray<string>): string => 
 export const extractiveSummary = (transcript: string): string => {
   const blocks = parse(transcript)
   const previous = new Map<SummarySection, string[]>()
-  for (const b of blocks) if (b.kind === 'summary') for (const [k, v] of sectionsOf(b.text)) previous.set(k, [...(previous.get(k) ?? []), ...v])
+  for (const b of blocks) if (b.kind === 'summary') { for (const [k, v] of sectionsOf(b.text)) previous.set(k, [...(previous.get(k) ?? []), ...v]) }
   const prev = (s: SummarySection): string[] => previous.get(s) ?? []
   const users = blocks.filter((b) => b.kind === 'user' && b.text.trim() !== '')
   const assistants = blocks.filter((b) => b.kind === 'assistant' && b.text.trim() !== '')
@@ -175,22 +176,34 @@ export const extractiveSummary = (transcript: string): string => {
     ...(first === undefined ? [] : [`First request: ${oneLine(first.text, 400)}`]),
     ...(latest !== undefined && latest !== first ? [`Latest request: ${oneLine(latest.text, 400)}`] : []),
   ]
-  const constraints = unique([...prev('Constraints'), ...users.flatMap((b) => sentences(b.text).filter((s) => CONSTRAINT.test(s)).map((s) => oneLine(s, 200)))], 10)
+  const constraints = unique(
+    [...prev('Constraints'), ...users.flatMap((b) => sentences(b.text).filter((s) => CONSTRAINT.test(s)).map((s) => oneLine(s, 200)))],
+    10,
+  )
   const tools = ranked(
     calls.map((c) => c.name),
     12,
   ).map(([name, n]) => `${name} ×${n}`)
   const progress = unique([
     ...prev('Progress').slice(0, 8),
-    `${users.length} user messages, ${assistants.length} assistant replies, ${calls.length} tool calls${tools.length === 0 ? '' : ` (${tools.join(', ')})`}, ${errors.length} tool errors`,
+    `${users.length} user messages, ${assistants.length} assistant replies, ${calls.length} tool calls${
+      tools.length === 0 ? '' : ` (${tools.join(', ')})`
+    }, ${errors.length} tool errors`,
     ...latestDistinct(
       errors.map((e) => `${e.name} failed: ${oneLine(e.text.split('\n')[0] ?? '', 160)}`),
       5,
     ),
   ], 20)
-  const decisions = unique([...prev('Decisions'), ...assistants.flatMap((b) => sentences(b.text).filter((s) => DECISION.test(s)).map((s) => oneLine(s, 200)))].slice(-10), 10)
+  const decisions = unique(
+    [...prev('Decisions'), ...assistants.flatMap((b) => sentences(b.text).filter((s) => DECISION.test(s)).map((s) => oneLine(s, 200)))].slice(-10),
+    10,
+  )
   const next = [
-    ...(last === undefined ? [] : last.kind === 'user' ? [`Answer the pending request: ${oneLine(last.text, 400)}`] : [`Continue from the last reply: ${oneLine(last.text, 600)}`]),
+    ...(last === undefined
+      ? []
+      : last.kind === 'user'
+      ? [`Answer the pending request: ${oneLine(last.text, 400)}`]
+      : [`Continue from the last reply: ${oneLine(last.text, 600)}`]),
     ...prev('Next steps').slice(0, 3),
   ]
   const mentioned = blocks.flatMap((b) => filesIn(b.text))

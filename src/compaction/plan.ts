@@ -77,20 +77,18 @@ export type ShouldCompactOptions = {
  * @since 0.1.0
  * @category compaction
  */
-export const shouldCompact =
-  (opts: ShouldCompactOptions) =>
-  (ms: Messages): boolean => {
-    const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
-    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
-    const anchored = contextTokens({ ...opts, count })(ms)
-    if (anchored.total > limit) return true
-    if (anchored.anchor === undefined) return false
-    // never under the fresh estimate: a report lower than it anchors nothing
-    const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
-    let fresh = 0
-    for (const m of ms) if (!isInternal(m)) fresh += count(m)
-    return Math.round(fresh * ratio) + nonNegativeInt(opts.fixedTokens, 0) > limit
-  }
+export const shouldCompact = (opts: ShouldCompactOptions) => (ms: Messages): boolean => {
+  const limit = nonNegativeInt(opts.contextWindow, 0) - nonNegativeInt(opts.reserveTokens, 0)
+  const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+  const anchored = contextTokens({ ...opts, count })(ms)
+  if (anchored.total > limit) return true
+  if (anchored.anchor === undefined) return false
+  // never under the fresh estimate: a report lower than it anchors nothing
+  const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
+  let fresh = 0
+  for (const m of ms) if (!isInternal(m)) fresh += count(m)
+  return Math.round(fresh * ratio) + nonNegativeInt(opts.fixedTokens, 0) > limit
+}
 
 // --- planCompaction ---
 
@@ -236,58 +234,56 @@ const fitTail = (
  * @since 0.1.0
  * @category compaction
  */
-export const planCompaction =
-  (opts: PlanOptions) =>
-  (ms: Messages): CompactionPlan => {
-    const estimate = opts.estimate ?? smartHeuristic
-    const count = opts.count ?? totalOf(countMessage(estimate))
-    const sys = systemPrefix(ms)
-    const sum = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
-    const system = ms.slice(0, sys)
-    const systemTokens = sum(system)
-    const budget = tailBudget(nonNegativeInt(opts.keepRecentTokens, 20_000), opts, systemTokens)
-    // A provider's compaction boundary is where the history starts for the provider: what precedes
-    // it (but the system prompt) is neither summarised again nor kept, and is archived.
-    const start = Math.max(sys, lastCompactionBoundary(ms)?.message ?? 0)
-    const n = ms.length
-    const unsafe = unsafeCuts(ms, sys)
-    const anyBoundary = opts.boundary === 'message'
+export const planCompaction = (opts: PlanOptions) => (ms: Messages): CompactionPlan => {
+  const estimate = opts.estimate ?? smartHeuristic
+  const count = opts.count ?? totalOf(countMessage(estimate))
+  const sys = systemPrefix(ms)
+  const sum = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
+  const system = ms.slice(0, sys)
+  const systemTokens = sum(system)
+  const budget = tailBudget(nonNegativeInt(opts.keepRecentTokens, 20_000), opts, systemTokens)
+  // A provider's compaction boundary is where the history starts for the provider: what precedes
+  // it (but the system prompt) is neither summarised again nor kept, and is archived.
+  const start = Math.max(sys, lastCompactionBoundary(ms)?.message ?? 0)
+  const n = ms.length
+  const unsafe = unsafeCuts(ms, sys)
+  const anyBoundary = opts.boundary === 'message'
 
-    // Walk back from the newest message while the kept messages fit.
-    let tokens = 0
-    let best = n // the earliest safe cut within budget
-    let bestTurn = n // the earliest safe cut at a user message within budget
-    for (let c = n - 1; c >= start; c--) {
-      const m = ms[c] as Message
-      const safe = (unsafe[c] ?? 0) === 0
-      if (m.kind === 'normal') tokens += count(m)
-      if (tokens > budget) break
-      if (safe) {
-        best = c
-        if (m.role === 'user' && m.kind === 'normal') bestTurn = c
-      }
-    }
-    let newest = n - 1 // the latest safe cut before the end: the smallest tail there is
-    while (newest > start && (unsafe[newest] ?? 0) !== 0) newest--
-    let cut = anyBoundary ? best : bestTurn < n ? bestTurn : best
-    let preserved: Messages
-    let truncated: ReadonlyArray<string> = []
-    if (cut === n && newest >= start) {
-      // Not even the newest unit fits: keep it, with its results cut to fit.
-      cut = newest
-      const fitted = fitTail(forPreservation(ms.slice(cut)), budget, estimate, count)
-      preserved = fitted.messages
-      truncated = fitted.truncated
-    } else preserved = forPreservation(ms.slice(cut))
-    const first = ms[cut]
-    const head = ms.slice(start, cut)
-    return {
-      system,
-      head,
-      preserved,
-      cut,
-      splitTurn: first !== undefined && !(first.role === 'user' && first.kind === 'normal'),
-      truncatedResults: truncated,
-      tokens: { system: systemTokens, head: sum(head), preserved: sum(preserved) },
+  // Walk back from the newest message while the kept messages fit.
+  let tokens = 0
+  let best = n // the earliest safe cut within budget
+  let bestTurn = n // the earliest safe cut at a user message within budget
+  for (let c = n - 1; c >= start; c--) {
+    const m = ms[c] as Message
+    const safe = (unsafe[c] ?? 0) === 0
+    if (m.kind === 'normal') tokens += count(m)
+    if (tokens > budget) break
+    if (safe) {
+      best = c
+      if (m.role === 'user' && m.kind === 'normal') bestTurn = c
     }
   }
+  let newest = n - 1 // the latest safe cut before the end: the smallest tail there is
+  while (newest > start && (unsafe[newest] ?? 0) !== 0) newest--
+  let cut = anyBoundary ? best : bestTurn < n ? bestTurn : best
+  let preserved: Messages
+  let truncated: ReadonlyArray<string> = []
+  if (cut === n && newest >= start) {
+    // Not even the newest unit fits: keep it, with its results cut to fit.
+    cut = newest
+    const fitted = fitTail(forPreservation(ms.slice(cut)), budget, estimate, count)
+    preserved = fitted.messages
+    truncated = fitted.truncated
+  } else preserved = forPreservation(ms.slice(cut))
+  const first = ms[cut]
+  const head = ms.slice(start, cut)
+  return {
+    system,
+    head,
+    preserved,
+    cut,
+    splitTurn: first !== undefined && !(first.role === 'user' && first.kind === 'normal'),
+    truncatedResults: truncated,
+    tokens: { system: systemTokens, head: sum(head), preserved: sum(preserved) },
+  }
+}

@@ -47,7 +47,8 @@ export type ProviderSummary = { readonly boundary: ProviderPart }
 export const isProviderSummary = (u: unknown): u is ProviderSummary => {
   if (typeof u !== 'object' || u === null || !('boundary' in u)) return false
   const b: unknown = u.boundary
-  return typeof b === 'object' && b !== null && 'type' in b && b.type === 'provider' && 'kind' in b && b.kind === 'compaction' && 'provider' in b && typeof b.provider === 'string'
+  return typeof b === 'object' && b !== null && 'type' in b && b.type === 'provider' && 'kind' in b && b.kind === 'compaction' && 'provider' in b &&
+    typeof b.provider === 'string'
 }
 
 /**
@@ -80,28 +81,26 @@ export const isProviderSummary = (u: unknown): u is ProviderSummary => {
  * @since 0.1.0
  * @category compaction
  */
-export const rebuildAfterCompaction =
-  (summary: string | ProviderSummary, summaryTokens: number, preserved: Messages) =>
-  (ms: Messages): RebuildResult => {
-    const sys = systemPrefix(ms)
-    const kept = new Set<Message>(preserved)
-    const archive: Message[] = []
-    for (let i = sys; i < ms.length; i++) {
-      const m = ms[i] as Message
-      if (!kept.has(m)) archive.push(m)
-    }
-    const through = archive.length === 0 ? undefined : (archive[archive.length - 1] as Message)
-    const info: CompactionInfo = { summarised: archive.length, ...(through === undefined ? {} : { through: through.id }) }
-    const tokens = Number.isFinite(summaryTokens) && summaryTokens > 0 ? { tokens: { total: Math.floor(summaryTokens) } } : {}
-    const summaryMessage: Message = {
-      id: `compaction-${through?.id ?? preserved[0]?.id ?? 'start'}`,
-      ...(typeof summary === 'string'
-        ? { role: 'user' as const, parts: [{ type: 'text' as const, text: summary }] }
-        : { role: 'assistant' as const, parts: [summary.boundary], provider: summary.boundary.provider }),
-      kind: 'normal',
-      ...(through?.createdAt === undefined ? {} : { createdAt: through.createdAt }),
-      ...tokens,
-      metadata: { [COMPACTION_KEY]: info },
-    }
-    return { messages: [...ms.slice(0, sys), summaryMessage, ...preserved], archive }
+export const rebuildAfterCompaction = (summary: string | ProviderSummary, summaryTokens: number, preserved: Messages) => (ms: Messages): RebuildResult => {
+  const sys = systemPrefix(ms)
+  const kept = new Set<Message>(preserved)
+  const archive: Message[] = []
+  for (let i = sys; i < ms.length; i++) {
+    const m = ms[i] as Message
+    if (!kept.has(m)) archive.push(m)
   }
+  const through = archive.length === 0 ? undefined : (archive[archive.length - 1] as Message)
+  const info: CompactionInfo = { summarised: archive.length, ...(through === undefined ? {} : { through: through.id }) }
+  const tokens = Number.isFinite(summaryTokens) && summaryTokens > 0 ? { tokens: { total: Math.floor(summaryTokens) } } : {}
+  const summaryMessage: Message = {
+    id: `compaction-${through?.id ?? preserved[0]?.id ?? 'start'}`,
+    ...(typeof summary === 'string'
+      ? { role: 'user' as const, parts: [{ type: 'text' as const, text: summary }] }
+      : { role: 'assistant' as const, parts: [summary.boundary], provider: summary.boundary.provider }),
+    kind: 'normal',
+    ...(through?.createdAt === undefined ? {} : { createdAt: through.createdAt }),
+    ...tokens,
+    metadata: { [COMPACTION_KEY]: info },
+  }
+  return { messages: [...ms.slice(0, sys), summaryMessage, ...preserved], archive }
+}

@@ -99,7 +99,6 @@ export const validateSummary = (summary: string): E.Either<SummaryProblems, stri
   return missing.length === 0 && empty.length === 0 ? E.right(summary) : E.left({ missing, empty })
 }
 
-
 /**
  * What a summary message records about the compaction that made it.
  *

@@ -56,21 +56,19 @@ const boundaryText = (p: ProviderPart): string => {
  * @since 0.1.0
  * @category compaction
  */
-export const renderTranscript =
-  (opts: TranscriptOptions) =>
-  (head: Messages): string => {
-    const max = opts.maxResultLen ?? 2_000
-    const summaries: string[] = []
-    const blocks: string[] = []
-    for (const m of forCompaction(max)(head)) {
-      for (const p of m.parts) if (isCompactionBoundary(p)) summaries.push(`${PREVIOUS_SUMMARY}\n${boundaryText(p)}`)
-      if (isCompactionSummary(m)) {
-        const text = summaryText(m)
-        if (text !== '') summaries.push(`${PREVIOUS_SUMMARY}\n${text}`)
-        continue
-      }
-      const block = renderTranscriptLines(m)
-      if (block !== '') blocks.push(block)
+export const renderTranscript = (opts: TranscriptOptions) => (head: Messages): string => {
+  const max = opts.maxResultLen ?? 2_000
+  const summaries: string[] = []
+  const blocks: string[] = []
+  for (const m of forCompaction(max)(head)) {
+    for (const p of m.parts) if (isCompactionBoundary(p)) summaries.push(`${PREVIOUS_SUMMARY}\n${boundaryText(p)}`)
+    if (isCompactionSummary(m)) {
+      const text = summaryText(m)
+      if (text !== '') summaries.push(`${PREVIOUS_SUMMARY}\n${text}`)
+      continue
     }
-    return [...summaries, ...blocks].join('\n')
+    const block = renderTranscriptLines(m)
+    if (block !== '') blocks.push(block)
   }
+  return [...summaries, ...blocks].join('\n')
+}

@@ -56,8 +56,7 @@ const ratioOf = (c: number | undefined): number => (c !== undefined && Number.is
 export const tailBudget = (keep: number, w: WindowBudget, system: number): number => {
   if (w.contextWindow === undefined) return keep
   const ratio = ratioOf(w.calibration)
-  const room =
-    nonNegativeInt(w.contextWindow, 0) -
+  const room = nonNegativeInt(w.contextWindow, 0) -
     nonNegativeInt(w.reserveTokens, 0) -
     nonNegativeInt(w.fixedTokens, 0) -
     nonNegativeInt(w.summaryTokens, SUMMARY_ALLOWANCE) -

@@ -81,30 +81,28 @@ const MILLION = 1_000_000
  * @since 0.1.0
  * @category cost
  */
-export const chargeOf =
-  (price: Price) =>
-  (u: CostUsage): E.Either<MissingRateFailure, Charge> => {
-    const prompt = u.input + u.cacheRead + u.cacheWrite
-    const tier = price.longContext !== undefined && prompt > price.longContext.above ? price.longContext : undefined
-    const rate = <K extends 'input' | 'output' | 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h' | 'reasoning'>(k: K): number | undefined => tier?.[k] ?? price[k]
-    const h1 = Math.min(u.cacheWrite, u.cacheWrite1h ?? 0)
-    const m5 = u.cacheWrite - h1
-    const need = (k: 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h', tokens: number): E.Either<MissingRateFailure, number> => {
-      if (tokens === 0) return E.right(0)
-      const r = rate(k)
-      return r === undefined ? E.left({ kind: 'missing-rate', model: price.model, rate: k }) : E.right((tokens * r) / MILLION)
-    }
-    const read = need('cacheRead', u.cacheRead)
-    if (E.isLeft(read)) return read
-    const write5 = need('cacheWrite5m', m5)
-    if (E.isLeft(write5)) return write5
-    const write1 = need('cacheWrite1h', h1)
-    if (E.isLeft(write1)) return write1
-    const outputRate = rate('output') ?? price.output
-    const reasoning = Math.min(u.reasoning, u.output)
-    const reasoningRate = rate('reasoning') ?? outputRate
-    const input = (u.input * (rate('input') ?? price.input)) / MILLION
-    const output = ((u.output - reasoning) * outputRate + reasoning * reasoningRate) / MILLION
-    const cacheWrite = write5.right + write1.right
-    return E.right({ input, output, cacheRead: read.right, cacheWrite, total: input + output + read.right + cacheWrite, longContext: tier !== undefined })
+export const chargeOf = (price: Price) => (u: CostUsage): E.Either<MissingRateFailure, Charge> => {
+  const prompt = u.input + u.cacheRead + u.cacheWrite
+  const tier = price.longContext !== undefined && prompt > price.longContext.above ? price.longContext : undefined
+  const rate = <K extends 'input' | 'output' | 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h' | 'reasoning'>(k: K): number | undefined => tier?.[k] ?? price[k]
+  const h1 = Math.min(u.cacheWrite, u.cacheWrite1h ?? 0)
+  const m5 = u.cacheWrite - h1
+  const need = (k: 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h', tokens: number): E.Either<MissingRateFailure, number> => {
+    if (tokens === 0) return E.right(0)
+    const r = rate(k)
+    return r === undefined ? E.left({ kind: 'missing-rate', model: price.model, rate: k }) : E.right((tokens * r) / MILLION)
   }
+  const read = need('cacheRead', u.cacheRead)
+  if (E.isLeft(read)) return read
+  const write5 = need('cacheWrite5m', m5)
+  if (E.isLeft(write5)) return write5
+  const write1 = need('cacheWrite1h', h1)
+  if (E.isLeft(write1)) return write1
+  const outputRate = rate('output') ?? price.output
+  const reasoning = Math.min(u.reasoning, u.output)
+  const reasoningRate = rate('reasoning') ?? outputRate
+  const input = (u.input * (rate('input') ?? price.input)) / MILLION
+  const output = ((u.output - reasoning) * outputRate + reasoning * reasoningRate) / MILLION
+  const cacheWrite = write5.right + write1.right
+  return E.right({ input, output, cacheRead: read.right, cacheWrite, total: input + output + read.right + cacheWrite, longContext: tier !== undefined })
+}

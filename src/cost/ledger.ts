@@ -115,8 +115,12 @@ const usageOf = (m: Message): CostUsage | undefined | false => {
   const u = m.metadata?.['usage']
   if (u === undefined) return undefined
   if (!isObject(u)) return false
-  const [input, output, cacheRead, cacheWrite, reasoning, h1] = (['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'cacheWrite1h'] as const).map((k, i) => figure(u, k, i < 2))
-  if (input === undefined || output === undefined || cacheRead === undefined || cacheWrite === undefined || reasoning === undefined || h1 === undefined) return false
+  const [input, output, cacheRead, cacheWrite, reasoning, h1] = (['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'cacheWrite1h'] as const).map((
+    k,
+    i,
+  ) => figure(u, k, i < 2))
+  if (input === undefined || output === undefined || cacheRead === undefined || cacheWrite === undefined || reasoning === undefined || h1 === undefined)
+    return false
   if (input === false || output === false || cacheRead === false || cacheWrite === false || reasoning === false || h1 === false) return false
   return { input, output, cacheRead, cacheWrite, reasoning, ...(h1 === 0 ? {} : { cacheWrite1h: h1 }) }
 }
@@ -168,7 +172,7 @@ const add = (a: Acc, u: UsageFigures, cost: number | undefined): void => {
 }
 const bucket = <K>(map: Map<K, Acc>, k: K): Acc => {
   let a = map.get(k)
-  if (a === undefined) map.set(k, (a = zero()))
+  if (a === undefined) map.set(k, a = zero())
   return a
 }
 
@@ -195,58 +199,56 @@ const bucket = <K>(map: Map<K, Acc>, k: K): Acc => {
  * @since 0.1.0
  * @category cost
  */
-export const costLedger =
-  (opts: CostLedgerOptions) =>
-  (ms: Messages): CostLedger => {
-    const table = opts.prices ?? PRICES
-    const find = priceOf(table)
-    const lines: CostLine[] = []
-    const failures: CostFailure[] = []
-    const duplicates: string[] = []
-    const seen = new Set<string>()
-    const models = new Map<string, Acc>()
-    const days = new Map<string, Acc>()
-    const turns = new Map<number, Acc & { messageId?: string }>()
-    let turn = 0
-    let total = 0
-    for (const m of ms) {
-      if (opensTurn(m)) {
-        turn++
-        turns.set(turn, { ...zero(), messageId: m.id })
-      }
-      if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
-      const u = usageOf(m)
-      if (u === undefined) continue
-      const key = keyOf(m)
-      if (seen.has(key)) {
-        duplicates.push(m.id)
-        continue
-      }
-      seen.add(key)
-      if (u === false) {
-        failures.push({ kind: 'malformed', messageId: m.id })
-        continue
-      }
-      const priced = priceReply(find, m, u)
-      const cost = E.isRight(priced) ? priced.right.total : undefined
-      const model = m.model ?? 'unknown'
-      if (E.isLeft(priced)) failures.push(priced.left)
-      else {
-        total += priced.right.total
-        lines.push({ messageId: m.id, model, ...(m.createdAt === undefined ? {} : { createdAt: m.createdAt }), turn, usage: u, charge: priced.right })
-      }
-      add(bucket(models, model), u, cost)
-      add(bucket(days, dayOf(m.createdAt)), u, cost)
-      add(bucket(turns, turn), u, cost)
+export const costLedger = (opts: CostLedgerOptions) => (ms: Messages): CostLedger => {
+  const table = opts.prices ?? PRICES
+  const find = priceOf(table)
+  const lines: CostLine[] = []
+  const failures: CostFailure[] = []
+  const duplicates: string[] = []
+  const seen = new Set<string>()
+  const models = new Map<string, Acc>()
+  const days = new Map<string, Acc>()
+  const turns = new Map<number, Acc & { messageId?: string }>()
+  let turn = 0
+  let total = 0
+  for (const m of ms) {
+    if (opensTurn(m)) {
+      turn++
+      turns.set(turn, { ...zero(), messageId: m.id })
     }
-    return {
-      total,
-      lines,
-      byModel: [...models].map(([model, a]) => ({ model, ...a })),
-      byDay: [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, a]) => ({ day, ...a })),
-      byTurn: [...turns].filter(([, a]) => a.replies > 0).map(([n, a]) => ({ ...a, turn: n })),
-      failures,
-      duplicates,
-      prices: { taken: table.taken, sources: table.sources },
+    if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
+    const u = usageOf(m)
+    if (u === undefined) continue
+    const key = keyOf(m)
+    if (seen.has(key)) {
+      duplicates.push(m.id)
+      continue
     }
+    seen.add(key)
+    if (u === false) {
+      failures.push({ kind: 'malformed', messageId: m.id })
+      continue
+    }
+    const priced = priceReply(find, m, u)
+    const cost = E.isRight(priced) ? priced.right.total : undefined
+    const model = m.model ?? 'unknown'
+    if (E.isLeft(priced)) failures.push(priced.left)
+    else {
+      total += priced.right.total
+      lines.push({ messageId: m.id, model, ...(m.createdAt === undefined ? {} : { createdAt: m.createdAt }), turn, usage: u, charge: priced.right })
+    }
+    add(bucket(models, model), u, cost)
+    add(bucket(days, dayOf(m.createdAt)), u, cost)
+    add(bucket(turns, turn), u, cost)
   }
+  return {
+    total,
+    lines,
+    byModel: [...models].map(([model, a]) => ({ model, ...a })),
+    byDay: [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, a]) => ({ day, ...a })),
+    byTurn: [...turns].filter(([, a]) => a.replies > 0).map(([n, a]) => ({ ...a, turn: n })),
+    failures,
+    duplicates,
+    prices: { taken: table.taken, sources: table.sources },
+  }
+}

@@ -30,17 +30,15 @@ const names = (p: Price): ReadonlyArray<string> => [p.model, ...(p.aliases ?? []
  * @since 0.1.0
  * @category cost
  */
-export const priceOf =
-  (table: PriceTable) =>
-  (model: string): O.Option<Price> => {
-    const given = model.trim().toLowerCase()
-    const bare = given.replace(PREFIX, '')
-    for (const name of [given, bare, bare.replace(DATED, '')]) {
-      const row = table.prices.find((p) => names(p).includes(name))
-      if (row !== undefined) return O.some(row)
-    }
-    return O.none
+export const priceOf = (table: PriceTable) => (model: string): O.Option<Price> => {
+  const given = model.trim().toLowerCase()
+  const bare = given.replace(PREFIX, '')
+  for (const name of [given, bare, bare.replace(DATED, '')]) {
+    const row = table.prices.find((p) => names(p).includes(name))
+    if (row !== undefined) return O.some(row)
   }
+  return O.none
+}
 
 /**
  * The table with rows of your own: each replaces the row of the same model (by `model`, letter
@@ -57,14 +55,12 @@ export const priceOf =
  * @since 0.1.0
  * @category cost
  */
-export const withPrices =
-  (rows: ReadonlyArray<Price>) =>
-  (table: PriceTable): PriceTable => {
-    if (rows.length === 0) return table
-    const given = new Set(rows.map((r) => r.model.toLowerCase()))
-    return {
-      taken: table.taken,
-      sources: [...table.sources, 'rows given by the caller'],
-      prices: [...rows, ...table.prices.filter((p) => !given.has(p.model.toLowerCase()))],
-    }
+export const withPrices = (rows: ReadonlyArray<Price>) => (table: PriceTable): PriceTable => {
+  if (rows.length === 0) return table
+  const given = new Set(rows.map((r) => r.model.toLowerCase()))
+  return {
+    taken: table.taken,
+    sources: [...table.sources, 'rows given by the caller'],
+    prices: [...rows, ...table.prices.filter((p) => !given.has(p.model.toLowerCase()))],
   }
+}

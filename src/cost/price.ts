@@ -11,7 +11,12 @@ import * as t from 'io-ts'
 const isRate = (u: unknown): u is number => typeof u === 'number' && Number.isFinite(u) && u >= 0
 
 /** A price in USD per million tokens: a finite number, zero or more. */
-const RateC: t.Type<number, number, unknown> = new t.Type<number, number, unknown>('Rate', isRate, (u, c) => (isRate(u) ? t.success(u) : t.failure(u, c)), t.identity)
+const RateC: t.Type<number, number, unknown> = new t.Type<number, number, unknown>(
+  'Rate',
+  isRate,
+  (u, c) => (isRate(u) ? t.success(u) : t.failure(u, c)),
+  t.identity,
+)
 
 type RateC = typeof RateC
 type Rates = { cacheRead: RateC; cacheWrite5m: RateC; cacheWrite1h: RateC; reasoning: RateC }
@@ -36,7 +41,10 @@ const ratesOf: Rates = {
  * @since 0.1.0
  * @category codecs
  */
-export const LongContextC: t.ReadonlyC<t.IntersectionC<[t.TypeC<{ above: RateC; input: RateC; output: RateC }>, t.PartialC<Rates>]>> = t.readonly(t.intersection([t.type({ above: RateC, input: RateC, output: RateC }), t.partial(ratesOf)]), 'LongContext')
+export const LongContextC: t.ReadonlyC<t.IntersectionC<[t.TypeC<{ above: RateC; input: RateC; output: RateC }>, t.PartialC<Rates>]>> = t.readonly(
+  t.intersection([t.type({ above: RateC, input: RateC, output: RateC }), t.partial(ratesOf)]),
+  'LongContext',
+)
 
 /**
  * A long-context tier (see {@link LongContextC}).
@@ -68,7 +76,12 @@ export type LongContext = t.TypeOf<typeof LongContextC>
  * @category codecs
  */
 export const PriceC: t.ReadonlyC<
-  t.IntersectionC<[t.TypeC<{ model: t.StringC; input: RateC; output: RateC }>, t.PartialC<{ provider: t.StringC; aliases: t.ReadonlyArrayC<t.StringC>; longContext: typeof LongContextC } & Rates>]>
+  t.IntersectionC<
+    [
+      t.TypeC<{ model: t.StringC; input: RateC; output: RateC }>,
+      t.PartialC<{ provider: t.StringC; aliases: t.ReadonlyArrayC<t.StringC>; longContext: typeof LongContextC } & Rates>,
+    ]
+  >
 > = t.readonly(
   t.intersection([
     t.type({ model: t.string, input: RateC, output: RateC }),
@@ -101,7 +114,8 @@ export type Price = t.TypeOf<typeof PriceC>
  * @since 0.1.0
  * @category codecs
  */
-export const PriceTableC: t.ReadonlyC<t.TypeC<{ taken: t.StringC; sources: t.ReadonlyArrayC<t.StringC>; prices: t.ReadonlyArrayC<typeof PriceC> }>> = t.readonly(t.type({ taken: t.string, sources: t.readonlyArray(t.string), prices: t.readonlyArray(PriceC) }), 'PriceTable')
+export const PriceTableC: t.ReadonlyC<t.TypeC<{ taken: t.StringC; sources: t.ReadonlyArrayC<t.StringC>; prices: t.ReadonlyArrayC<typeof PriceC> }>> = t
+  .readonly(t.type({ taken: t.string, sources: t.readonlyArray(t.string), prices: t.readonlyArray(PriceC) }), 'PriceTable')
 
 /**
  * A price table (see {@link PriceTableC}).

@@ -59,7 +59,11 @@ const gemini = (model: string, input: number, cacheRead: number, output: number,
  */
 export const PRICES: PriceTable = {
   taken: '2026-11-29',
-  sources: ['https://docs.anthropic.com/en/docs/about-claude/pricing', 'https://platform.openai.com/docs/pricing', 'https://ai.google.dev/gemini-api/docs/pricing'],
+  sources: [
+    'https://docs.anthropic.com/en/docs/about-claude/pricing',
+    'https://platform.openai.com/docs/pricing',
+    'https://ai.google.dev/gemini-api/docs/pricing',
+  ],
   prices: [
     claude('claude-opus-4-7', 5, 25),
     claude('claude-opus-4-6', 5, 25),
@@ -89,7 +93,10 @@ export const PRICES: PriceTable = {
     openai('gpt-4o-mini', 0.15, 0.075, 0.6),
     openai('o3', 2, 0.5, 8),
     openai('o4-mini', 1.1, 0.275, 4.4),
-    gemini('gemini-3-pro-preview', 2, 0.2, 12, { aliases: ['gemini-3-pro'], longContext: { above: 200_000, input: 4, output: 18, cacheRead: 0.4, cacheWrite5m: 4 } }),
+    gemini('gemini-3-pro-preview', 2, 0.2, 12, {
+      aliases: ['gemini-3-pro'],
+      longContext: { above: 200_000, input: 4, output: 18, cacheRead: 0.4, cacheWrite5m: 4 },
+    }),
     gemini('gemini-3-flash-preview', 0.5, 0.05, 3, { aliases: ['gemini-3-flash'] }),
     gemini('gemini-2.5-pro', 1.25, 0.125, 10, { longContext: { above: 200_000, input: 2.5, output: 15, cacheRead: 0.25, cacheWrite5m: 2.5 } }),
     gemini('gemini-2.5-flash', 0.3, 0.03, 2.5),

@@ -132,7 +132,10 @@ export const anthropicCounter = <P>(client: AnthropicCountClient<P>, opts: { rea
  * @category tokens
  */
 export const openAICounter = <P>(client: OpenAICountClient<P>, opts: { readonly size?: number } = {}): TokenCounter<P> =>
-  cachedCounter(async (body: P, signal?: AbortSignal) => (await client.responses.inputTokens.count(body, signal === undefined ? {} : { signal })).input_tokens, opts)
+  cachedCounter(
+    async (body: P, signal?: AbortSignal) => (await client.responses.inputTokens.count(body, signal === undefined ? {} : { signal })).input_tokens,
+    opts,
+  )
 
 /**
  * Counts a Gemini request with the caller's Google Gen AI client (`client.models.countTokens`),

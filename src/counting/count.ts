@@ -180,22 +180,20 @@ const messageTokens = (provider: Vendor, estimate: Estimator, ratio: number, det
  * @since 0.1.0
  * @category tokens
  */
-export const countModelRequest =
-  (provider: Vendor, opts: CountRequestOptions = {}) =>
-  (request: ModelRequest): RequestTokens => {
-    const estimate = opts.estimate ?? smartHeuristic
-    const ratio = opts.calibration ?? DEFAULT_CALIBRATION[provider]
-    const detail = opts.imageDetail ?? 'high'
-    let system = 0
-    let messages = provider === 'openai' ? 3 : 0
-    for (const m of request.messages) {
-      const n = messageTokens(provider, estimate, ratio, detail, m)
-      if (m.role === 'system') system += n
-      else messages += n
-    }
-    const tools = Math.round(toolTokens(provider, estimate, request.tools ?? [], request.toolChoice) * ratio)
-    return { total: system + messages + tools, system, messages, tools }
+export const countModelRequest = (provider: Vendor, opts: CountRequestOptions = {}) => (request: ModelRequest): RequestTokens => {
+  const estimate = opts.estimate ?? smartHeuristic
+  const ratio = opts.calibration ?? DEFAULT_CALIBRATION[provider]
+  const detail = opts.imageDetail ?? 'high'
+  let system = 0
+  let messages = provider === 'openai' ? 3 : 0
+  for (const m of request.messages) {
+    const n = messageTokens(provider, estimate, ratio, detail, m)
+    if (m.role === 'system') system += n
+    else messages += n
   }
+  const tools = Math.round(toolTokens(provider, estimate, request.tools ?? [], request.toolChoice) * ratio)
+  return { total: system + messages + tools, system, messages, tools }
+}
 
 /**
  * A provider's request body's tokens as the provider counts them (see `countModelRequest`): the
@@ -214,14 +212,17 @@ export const countModelRequest =
  * @since 0.1.0
  * @category tokens
  */
-export const countRequest =
-  (provider: WireApi, opts: CountRequestOptions = {}) =>
-  (body: unknown): E.Either<DecodeFailure, RequestTokens> => {
-    const request = WIRE_API_TABLE[provider].request
-    const vendor = vendorOf(provider)
-    if (request === undefined || vendor === undefined) return E.left([{ path: '', expected: `a wire API whose vendor counts its requests (${provider} is not one: count its history with countModelRequest and its model's vendor)`, actual: provider }])
-    return E.map(countModelRequest(vendor, opts))(request.from(body))
-  }
+export const countRequest = (provider: WireApi, opts: CountRequestOptions = {}) => (body: unknown): E.Either<DecodeFailure, RequestTokens> => {
+  const request = WIRE_API_TABLE[provider].request
+  const vendor = vendorOf(provider)
+  if (request === undefined || vendor === undefined)
+    return E.left([{
+      path: '',
+      expected: `a wire API whose vendor counts its requests (${provider} is not one: count its history with countModelRequest and its model's vendor)`,
+      actual: provider,
+    }])
+  return E.map(countModelRequest(vendor, opts))(request.from(body))
+}
 
 /**
  * The ratio of a model's reported prompt tokens to chatfold's estimate of the same messages,
@@ -248,8 +249,7 @@ export const countRequest =
  * @category tokens
  */
 export const calibrationFromUsage =
-  (opts: { readonly estimate?: Estimator; readonly fixed?: number; readonly minStep?: number }) =>
-  (ms: Messages): number | undefined => {
+  (opts: { readonly estimate?: Estimator; readonly fixed?: number; readonly minStep?: number }) => (ms: Messages): number | undefined => {
     const estimate = opts.estimate ?? smartHeuristic
     const minStep = Math.max(1, opts.minStep ?? 256)
     const steps: number[] = []
@@ -262,7 +262,8 @@ export const calibrationFromUsage =
         wholes.push(reported / before)
         const model = m.model ?? ''
         const previous = last.get(model)
-        if (previous !== undefined && before - previous.before >= minStep && reported > previous.reported) steps.push((reported - previous.reported) / (before - previous.before))
+        if (previous !== undefined && before - previous.before >= minStep && reported > previous.reported)
+          steps.push((reported - previous.reported) / (before - previous.before))
         last.set(model, { reported, before })
       }
       if (!isInternal(m)) before += tokenBreakdown(estimate, m).total

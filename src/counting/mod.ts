@@ -11,14 +11,7 @@
  *
  * @module
  */
-export {
-  calibrationFromUsage,
-  countModelRequest,
-  countRequest,
-  type CountRequestOptions,
-  DEFAULT_CALIBRATION,
-  type RequestTokens,
-} from './count.ts'
+export { calibrationFromUsage, countModelRequest, countRequest, type CountRequestOptions, DEFAULT_CALIBRATION, type RequestTokens } from './count.ts'
 export {
   type AnthropicCountClient,
   anthropicCounter,

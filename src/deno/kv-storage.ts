@@ -149,7 +149,7 @@ const writeSnapshotParts = async (kv: KvLike, P: Key, s: StoredSnapshot): Promis
 const staleKeys = async (kv: KvLike, P: Key, seq: number, old: number | undefined): Promise<Key[]> => {
   const stale: Key[] = []
   for await (const e of kv.list({ prefix: [...P, 'log'] })) if ((e.key[3] as number) <= seq) stale.push(e.key)
-  if (old !== undefined) for await (const e of kv.list({ prefix: [...P, 'snapshot-part', old] })) stale.push(e.key)
+  if (old !== undefined) { for await (const e of kv.list({ prefix: [...P, 'snapshot-part', old] })) stale.push(e.key) }
   return stale
 }
 
@@ -213,7 +213,11 @@ export const kvStorage = (kv: KvLike, storeId = 'default', options: KvStorageOpt
   const name = JSON.stringify(storeId)
 
   const held = (l: Lease): Error =>
-    new Error(`the store ${name} in Deno KV is owned by another process (owner ${l.owner}, lease renewed until ${new Date(l.expires).toISOString()}); one process serves a store at a time`)
+    new Error(
+      `the store ${name} in Deno KV is owned by another process (owner ${l.owner}, lease renewed until ${
+        new Date(l.expires).toISOString()
+      }); one process serves a store at a time`,
+    )
 
   /** Takes the lease (see `takeLease`). */
   const acquire = async (): Promise<void> => {

@@ -43,7 +43,10 @@ const openKv = (path: string | undefined): Promise<KvLike> => {
 }
 
 const notConfigured = (message: string) => async (): Promise<Response> =>
-  new Response(JSON.stringify({ error: { status: 503, code: 'no_token', message } }), { status: 503, headers: { 'content-type': 'application/json; charset=utf-8' } })
+  new Response(JSON.stringify({ error: { status: 503, code: 'no_token', message } }), {
+    status: 503,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  })
 
 /**
  * A `deno serve` module (`{ fetch }`) serving a chat store kept in Deno KV. Nothing happens at
@@ -64,6 +67,9 @@ export const kvChatServer = (options: KvChatServerOptions = {}): { readonly fetc
   const handlerOptions = servedChatOptions(rest)
   if (typeof handlerOptions === 'string') return { fetch: notConfigured(handlerOptions) }
   const owner = newOwnerId()
-  const open = async () => openDurableStore(kvStorage(await openKv(path), storeId, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(snapshotEvery === undefined ? {} : { snapshotEvery })
+  const open = async () =>
+    openDurableStore(kvStorage(await openKv(path), storeId, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(
+      snapshotEvery === undefined ? {} : { snapshotEvery },
+    )
   return { fetch: durableChatHandler(open, handlerOptions) }
 }

@@ -74,7 +74,10 @@ export const connections = (o: ConnectionOptions) => {
   const spawn = (): EngineHost | EngineError => {
     if (o.host !== undefined) return o.host()
     if (typeof Worker !== 'function') {
-      return new EngineError('unsupported', 'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)')
+      return new EngineError(
+        'unsupported',
+        'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)',
+      )
     }
     return webWorkerHost()
   }
@@ -146,7 +149,7 @@ export const connections = (o: ConnectionOptions) => {
         answered
           ? new EngineError('crashed', `The engine worker died: ${error.message}`, { cause: error })
           : new EngineError('load', `The engine worker failed to load: ${error.message}`, { cause: error }),
-      ),
+      )
     )
     host.unref?.()
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -158,7 +161,10 @@ export const connections = (o: ConnectionOptions) => {
         clearTimeout(timer)
         answered = true
         if (protocol !== ENGINE_PROTOCOL) {
-          const e = new EngineError('load', `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`)
+          const e = new EngineError(
+            'load',
+            `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`,
+          )
           fail(c, e)
           throw e
         }

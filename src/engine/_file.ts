@@ -31,7 +31,13 @@ const SLICE_CHARS = 128 * 1024
 export const historyFile = (u: unknown): Blob => {
   if (typeof Blob === 'function' && u instanceof Blob) return u
   if (u instanceof ArrayBuffer) return new Blob([u])
-  const what = u === null ? 'null' : Array.isArray(u) ? 'an array (open takes messages)' : typeof u === 'string' ? 'a string (wrap text in a Blob, or parse it with fromJSONL and open the messages)' : typeof u
+  const what = u === null
+    ? 'null'
+    : Array.isArray(u)
+    ? 'an array (open takes messages)'
+    : typeof u === 'string'
+    ? 'a string (wrap text in a Blob, or parse it with fromJSONL and open the messages)'
+    : typeof u
   throw new TypeError(`openFile takes a Blob of chatfold JSONL or of a JSON array of messages (a File, or await response.blob()); got ${what}`)
 }
 
@@ -213,7 +219,11 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
     let head = ''
     const whole: string[] = []
     /** Bytes that are not UTF-8, as the issue of their line. */
-    const notUtf8 = (e: unknown): unknown => (e instanceof NotUtf8 ? decodeError([{ path: `line ${lines + e.line}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false) : e)
+    const notUtf8 = (
+      e: unknown,
+    ): unknown => (e instanceof NotUtf8
+      ? decodeError([{ path: `line ${lines + e.line}`, expected: 'UTF-8 text', actual: '(bytes that are not UTF-8)' }], false)
+      : e)
     for (;;) {
       let next: IteratorResult<Piece>
       try {
@@ -240,7 +250,12 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
         }
         if (format === 'jsonl' && isTornTail(tail)) {
           // a torn last line, as a crash mid-append leaves it: dropped, as loadHistory drops it
-          if (o.tornTail === 'fail') issues.push({ path: `line ${lines + 1}`, expected: 'a complete last line', actual: '(a torn line: the file ends inside it, as after a crash mid-append)' })
+          if (o.tornTail === 'fail')
+            issues.push({
+              path: `line ${lines + 1}`,
+              expected: 'a complete last line',
+              actual: '(a torn line: the file ends inside it, as after a crash mid-append)',
+            })
         } else {
           try {
             text += decodeLines(tail)

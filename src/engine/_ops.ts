@@ -9,7 +9,7 @@
  */
 import type { Message, Messages } from '../message/message.ts'
 import { createPruner } from '../history/prune-incremental.ts'
-import { type PruneChange, type PrunerResult, type PruneResult } from '../history/prune-options.ts'
+import { type PruneChange, type PruneResult, type PrunerResult } from '../history/prune-options.ts'
 import { pruneToolResultsWithReport } from '../history/prune.ts'
 import { countMessage } from '../tokens/count.ts'
 import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
@@ -22,20 +22,12 @@ import { compact as compactWith, type CompactResult } from '../compaction/compac
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import type { HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { admit } from './_admit.ts'
-import type {
-  EngineCompactOptions,
-  EnginePruneOptions,
-  EngineProgress,
-  MessageChange,
-  RemoteSummarizer,
-  SessionPlan,
-  TokenEstimate,
-} from './types.ts'
+import type { EngineCompactOptions, EngineProgress, EnginePruneOptions, MessageChange, RemoteSummarizer, SessionPlan, TokenEstimate } from './types.ts'
 
 // --- counting ---
 
 /** The per-message total of a new counter (`countMessage(estimate)`), marked as the one definition: keep it, with its cache. */
-export const counter = (estimate: Estimator): ((m: Message) => number) => definitionCount(estimate, totalOf(countMessage(estimate)))
+export const counter = (estimate: Estimator): (m: Message) => number => definitionCount(estimate, totalOf(countMessage(estimate)))
 
 // --- operations ---
 
@@ -96,38 +88,36 @@ export type PruneChanges = PruneResult & {
  * the changes this answer carried over from it are the same records in both, and only the rest are
  * looked at: a turn later, the few messages that newly left the protected tail.
  */
-export const pruneChanges =
-  (pruner: Pruner, count: (m: Message) => number) =>
-  (session: PruneSession): PruneChanges => {
-    const { appended } = session
-    const { messages, report, changes: pruned, carried, previous } = pruner(appended)
-    const before = session.pruned
-    const from = before === previous ? carried : 0
-    const changes: MessageChange[] = []
-    let delta = 0
-    let j = from
-    let k = from
-    while (j < before.length || k < pruned.length) {
-      const b = before[j]
-      const p = pruned[k]
-      const i = Math.min(b === undefined ? Infinity : b.index, p === undefined ? Infinity : p.index)
-      let was = appended[i] as Message
-      let now = was
-      if (b !== undefined && b.index === i) {
-        was = b.message
-        j++
-      }
-      if (p !== undefined && p.index === i) {
-        now = p.message
-        k++
-      }
-      if (was !== now) {
-        changes.push({ index: i, message: now })
-        delta += count(now) - count(was)
-      }
+export const pruneChanges = (pruner: Pruner, count: (m: Message) => number) => (session: PruneSession): PruneChanges => {
+  const { appended } = session
+  const { messages, report, changes: pruned, carried, previous } = pruner(appended)
+  const before = session.pruned
+  const from = before === previous ? carried : 0
+  const changes: MessageChange[] = []
+  let delta = 0
+  let j = from
+  let k = from
+  while (j < before.length || k < pruned.length) {
+    const b = before[j]
+    const p = pruned[k]
+    const i = Math.min(b === undefined ? Infinity : b.index, p === undefined ? Infinity : p.index)
+    let was = appended[i] as Message
+    let now = was
+    if (b !== undefined && b.index === i) {
+      was = b.message
+      j++
     }
-    return { messages, report, pruned, changes, length: messages.length, delta }
+    if (p !== undefined && p.index === i) {
+      now = p.message
+      k++
+    }
+    if (was !== now) {
+      changes.push({ index: i, message: now })
+      delta += count(now) - count(was)
+    }
   }
+  return { messages, report, pruned, changes, length: messages.length, delta }
+}
 
 /** The key a session keeps a pruner under: its options, whatever order their keys came in. */
 export const prunerKey = (options: EnginePruneOptions): string =>
@@ -150,16 +140,16 @@ export const compact = (
   summarize: RemoteSummarizer | undefined,
   signal: AbortSignal,
   onProgress: ((p: EngineProgress) => void) | undefined,
-): ((ms: Messages) => Promise<CompactResult>) =>
+): (ms: Messages) => Promise<CompactResult> =>
   compactWith({
     ...options,
     estimate,
     count,
     signal,
-    summarize:
-      summarize === undefined
-        ? extractiveSummarize
-        : (transcript, context) => summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
+    summarize: summarize === undefined
+      ? extractiveSummarize
+      : (transcript, context) =>
+        summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
     ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
   })
 
@@ -209,7 +199,7 @@ export type Outcome<R> = { readonly result: R; readonly next?: Resident }
  * service's counter caches `tokenBreakdown`), marked so, so that pruning derives a rewritten
  * message's count instead of estimating its unchanged parts again.
  */
-const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): ((m: Message) => number) => definitionCount(c.estimate, totalOf(c.count))
+const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): (m: Message) => number => definitionCount(c.estimate, totalOf(c.count))
 
 type History = Operations['history']
 type Session = Operations['session']
@@ -228,14 +218,20 @@ const anchoredCalibration = (given: number | undefined, c: Pick<SessionContext, 
 }
 
 /** How a session's `shouldCompact` rejects a window that is no number of tokens (or none at all). */
-export const windowError = (contextWindow: unknown): TypeError => new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(contextWindow)}`)
+export const windowError = (contextWindow: unknown): TypeError =>
+  new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(contextWindow)}`)
 
 /** The operations on a history, given it decoded and (for those that count) its counts. */
 export const historyHandlers: {
-  readonly [K in HistoryOperation]: (messages: Messages, options: WireOptions<History[K]>, context: Context & { readonly counts: TokenEstimate }) => Promise<ResultOf<History[K]>>
+  readonly [K in HistoryOperation]: (
+    messages: Messages,
+    options: WireOptions<History[K]>,
+    context: Context & { readonly counts: TokenEstimate },
+  ) => Promise<ResultOf<History[K]>>
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
-  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
+  pruneToolResults: (ms, { encoding: _encoding, ...o }, c) =>
+    Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
   renderTranscript: (ms, o) => Promise.resolve(renderTranscript(o)(ms)),
   planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
   compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(ms),
@@ -265,10 +261,9 @@ export const sessionHandlers: {
     const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalsOf(c))(state)
     const tokens = state.tokens + delta
     // (with no change the resident history stays as it is; a new record of the same differences is kept all the same)
-    const next =
-      changes.length === 0 && pruned === state.pruned && pruners === state.pruners
-        ? undefined
-        : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
+    const next = changes.length === 0 && pruned === state.pruned && pruners === state.pruners
+      ? undefined
+      : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
     return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
   },
 
@@ -283,7 +278,9 @@ export const sessionHandlers: {
 
   compact: async (o, c) => {
     const { state } = c
-    const result = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(state.messages)
+    const result = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(
+      state.messages,
+    )
     const answer = { archived: result.archive.length, report: result.report }
     if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
     // counted in slices (an abort while counting leaves the session as it was)

@@ -60,7 +60,7 @@ export const createCounter = (estimate: Estimator): Counter => {
   return {
     count: (m) => {
       let b = cache.get(m)
-      if (b === undefined) cache.set(m, (b = tokenBreakdown(estimate, m)))
+      if (b === undefined) cache.set(m, b = tokenBreakdown(estimate, m))
       return b
     },
     remember: (m, b) => void cache.set(m, b),
@@ -71,7 +71,12 @@ export const createCounter = (estimate: Estimator): Counter => {
 const remember = (counter: Counter, ms: Messages, packed: Float64Array): number => {
   let total = 0
   for (let i = 0; i < ms.length; i++) {
-    const b: TokenBreakdown = { total: packed[i * FIELDS] as number, content: packed[i * FIELDS + 1] as number, thinking: packed[i * FIELDS + 2] as number, tools: packed[i * FIELDS + 3] as number }
+    const b: TokenBreakdown = {
+      total: packed[i * FIELDS] as number,
+      content: packed[i * FIELDS + 1] as number,
+      thinking: packed[i * FIELDS + 2] as number,
+      tools: packed[i * FIELDS + 3] as number,
+    }
     counter.remember(ms[i] as Message, b)
     total += b.total
   }

@@ -21,8 +21,8 @@ import {
   type HistoryMethods,
   type HistoryOperation,
   type Items,
-  OPERATIONS,
   type OperationFeatures,
+  OPERATIONS,
   type Operations,
   type ProgressCallback,
   type ResultOf,
@@ -31,7 +31,7 @@ import {
   type SessionOperation,
   type SessionRef,
 } from './operations.ts'
-import { now, sliceSizer, slicesInFlight, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
+import { now, slicesInFlight, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
@@ -162,7 +162,14 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
    * sends. Answers what the call itself carries: all the messages when they fit in one send (or
    * inline), else word that they came in chunks.
    */
-  const put = async (c: Connection, callId: number, encoding: EncodingName, ms: Messages, signal: AbortSignal | undefined, onProgress?: (p: EngineProgress) => void): Promise<Carried> => {
+  const put = async (
+    c: Connection,
+    callId: number,
+    encoding: EncodingName,
+    ms: Messages,
+    signal: AbortSignal | undefined,
+    onProgress?: (p: EngineProgress) => void,
+  ): Promise<Carried> => {
     if (!remote || ms.length === 0) return { messages: ms }
     const inFlight = new Set<Promise<void>>()
     let at = 0
@@ -243,10 +250,12 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         signal,
         undefined,
         (port, callId) =>
-          port.history[op]({ callId, messages, options: declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o), maxBytes: maxBytes() }, ...callbacks(declared, loose, signal)),
+          port.history[op](
+            { callId, messages, options: declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o), maxBytes: maxBytes() },
+            ...callbacks(declared, loose, signal),
+          ),
         same,
-      ),
-    )
+      ))
   }
 
   const historyMethods: HistoryMethods = {
@@ -262,14 +271,20 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     let closed = false
     const check = (): EngineError | undefined => {
       if (closed) return new EngineError('session', `Session ${JSON.stringify(id)} is closed`)
-      if (current !== c && disposed === undefined) return new EngineError('session', `Session ${JSON.stringify(id)} was lost when the engine restarted; open it again`)
+      if (current !== c && disposed === undefined)
+        return new EngineError('session', `Session ${JSON.stringify(id)} was lost when the engine restarted; open it again`)
       return undefined
     }
     /** Resolves once the last call made on this session has sent its request: calls reach the engine in the order they were made. */
     let sent: Promise<void> = Promise.resolve()
 
     /** Performs an operation on the session, after the calls made on it before; `receive` makes the answer the result. */
-    const session = <K extends SessionOperation, R>(op: K, o: CallOf<Session[K]>, receive: (answer: AnswerOf<Session[K]>, read: Read) => R | Promise<R>, messages?: Messages): Promise<R> => {
+    const session = <K extends SessionOperation, R>(
+      op: K,
+      o: CallOf<Session[K]>,
+      receive: (answer: AnswerOf<Session[K]>, read: Read) => R | Promise<R>,
+      messages?: Messages,
+    ): Promise<R> => {
       const e = check()
       if (e !== undefined) return Promise.reject(e)
       const declared: OperationFeatures = OPERATIONS.session[op]
@@ -327,7 +342,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const open = async (
     id: string,
     sessionEncoding: EncodingName,
-    o: { readonly signal?: AbortSignal | undefined; readonly onProgress?: ((p: EngineProgress) => void) | undefined; readonly tornTail?: 'drop' | 'fail' | undefined },
+    o: {
+      readonly signal?: AbortSignal | undefined
+      readonly onProgress?: ((p: EngineProgress) => void) | undefined
+      readonly tornTail?: 'drop' | 'fail' | undefined
+    },
     carrying: { readonly messages: Messages } | { readonly file: Blob | ArrayBuffer },
   ): Promise<EngineSession> => {
     const c = current
@@ -335,7 +354,9 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const { onProgress } = o
     // in worker mode, chunks report an open's progress as they are counted; a file's is reported by the service
     const progress = onProgress === undefined || (remote && 'messages' in carrying) ? undefined : callback<ProgressCallback>((p) => onProgress(p))
-    const messages = 'messages' in carrying ? { encoding: sessionEncoding, messages: carrying.messages, ...(onProgress === undefined ? {} : { onProgress }) } : undefined
+    const messages = 'messages' in carrying
+      ? { encoding: sessionEncoding, messages: carrying.messages, ...(onProgress === undefined ? {} : { onProgress }) }
+      : undefined
     let chunked = false
     const handle = await perform(
       c,
@@ -345,7 +366,15 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       (port, callId, carried) => {
         chunked = carried.chunked === true
         return port.open(
-          { callId, id, encoding: sessionEncoding, maxBytes: maxBytes(), ...carried, ...('file' in carrying ? { file: carrying.file } : {}), ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }) },
+          {
+            callId,
+            id,
+            encoding: sessionEncoding,
+            maxBytes: maxBytes(),
+            ...carried,
+            ...('file' in carrying ? { file: carrying.file } : {}),
+            ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }),
+          },
           progress,
         )
       },

@@ -25,8 +25,7 @@ export type EngineHost = {
 }
 
 /** The one line that fixes a worker the bundler did not emit (the manual's engine chapter, "Bundlers"). */
-const WORKER_FIX =
-  "emit chatfold's worker (the chatfold/worker entry) as its own file next to your bundle and pass its URL: " +
+const WORKER_FIX = "emit chatfold's worker (the chatfold/worker entry) as its own file next to your bundle and pass its URL: " +
   "createEngine({ host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) }); " +
   'Vite and webpack 5 emit it by themselves (see docs/manual/engine.md#bundlers)'
 
@@ -102,7 +101,9 @@ const diagnose = async (url: string): Promise<string> => {
   void response.body?.cancel().catch(() => undefined)
   const type = response.headers.get('content-type') ?? ''
   if (!response.ok) {
-    return `the worker script ${url} could not be loaded: HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}; fix: ${WORKER_FIX}`
+    return `the worker script ${url} could not be loaded: HTTP ${response.status}${
+      response.statusText === '' ? '' : ` ${response.statusText}`
+    }; fix: ${WORKER_FIX}`
   }
   if (type !== '' && !JS_TYPES.test(type)) {
     return `the worker script ${url} is served as ${type}, not JavaScript (HTTP ${response.status}: likely a fallback page); fix: ${WORKER_FIX}`
@@ -126,9 +127,7 @@ const diagnose = async (url: string): Promise<string> => {
  */
 export const webWorkerHost = (url?: string | URL): EngineHost => {
   const { worker, seen } = recordingUrl(() =>
-    url === undefined
-      ? new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' })
-      : new Worker(url, { type: 'module' }),
+    url === undefined ? new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' }) : new Worker(url, { type: 'module' })
   )
   const tried = absolute(seen ?? url ?? defaultWorkerUrl())
   const listeners: Array<(error: Error) => void> = []

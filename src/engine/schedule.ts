@@ -63,7 +63,7 @@ const sizeOf = (u: unknown, depth: number): number => {
   if (typeof u !== 'object' || u === null || depth > 4) return 8
   let n = PART_OVERHEAD
   // indexed and `for…in` walks: no array of values is made per object (the main thread sizes every message it sends)
-  if (Array.isArray(u)) for (let i = 0; i < u.length; i++) n += sizeOf(u[i], depth + 1)
+  if (Array.isArray(u)) { for (let i = 0; i < u.length; i++) n += sizeOf(u[i], depth + 1) }
   else for (const k in u) if (Object.hasOwn(u, k)) n += sizeOf((u as Record<string, unknown>)[k], depth + 1)
   return n
 }

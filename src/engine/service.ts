@@ -25,8 +25,8 @@ import {
   type HistoryCalls,
   type HistoryOperation,
   type Items,
-  OPERATIONS,
   type OperationFeatures,
+  OPERATIONS,
   type Operations,
   type ProgressCallback,
   type ReadCalls,
@@ -46,15 +46,13 @@ import { noop } from '../internal/function.ts'
 
 /** A progress callback that is never awaited and never fails the call (a proxy's call may reject). */
 const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => void) | undefined =>
-  cb === undefined
-    ? undefined
-    : (p) => {
-        try {
-          void Promise.resolve(cb(p)).catch(noop)
-        } catch {
-          // a failing progress callback must not fail the call
-        }
-      }
+  cb === undefined ? undefined : (p) => {
+    try {
+      void Promise.resolve(cb(p)).catch(noop)
+    } catch {
+      // a failing progress callback must not fail the call
+    }
+  }
 
 /** Reports `{ phase, done, total }` at most every `ms`, and always the last step. */
 const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50): ((done: number, total: number) => void) | undefined => {
@@ -156,7 +154,7 @@ export const createEngineService = (): EngineService => {
 
   const callOf = (callId: number): CallState => {
     let call = calls.get(callId)
-    if (call === undefined) calls.set(callId, (call = { controller: new AbortController(), parts: [], reading: false }))
+    if (call === undefined) calls.set(callId, call = { controller: new AbortController(), parts: [], reading: false })
     return call
   }
 
@@ -210,7 +208,7 @@ export const createEngineService = (): EngineService => {
 
   const counterOf = (encoding: EncodingName, estimate: Estimator): Counter => {
     let counter = counters.get(encoding)
-    if (counter === undefined) counters.set(encoding, (counter = createCounter(estimate)))
+    if (counter === undefined) counters.set(encoding, counter = createCounter(estimate))
     return counter
   }
 
@@ -251,62 +249,69 @@ export const createEngineService = (): EngineService => {
     counts: (r, id, max) => ship(rests.breakdown, id, r, max),
   }
 
-  const onHistory =
-    <K extends HistoryOperation>(op: K): HistoryCall<K> =>
-    (request, onProgress, summarize) =>
-      run(request.callId, async (signal) => {
-        try {
-          const declared: OperationFeatures = OPERATIONS.history[op]
-          const options: { readonly encoding?: EncodingName } = request.options
-          const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
-          const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
-          const count = counterOf(encoding, estimate).count
-          const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
-          const admitted = await admit(request.messages, { signal, ...(declared.encoding === true ? { count } : {}), ...(progress === undefined ? {} : { progress }) })
-          const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-          return await historyHandlers[op](admitted.messages, request.options, { signal, estimate, count, counts: admitted.counts, summarize, onProgress: onCompact })
-        } finally {
-          release(onProgress, summarize)
-        }
-      })
+  const onHistory = <K extends HistoryOperation>(op: K): HistoryCall<K> => (request, onProgress, summarize) =>
+    run(request.callId, async (signal) => {
+      try {
+        const declared: OperationFeatures = OPERATIONS.history[op]
+        const options: { readonly encoding?: EncodingName } = request.options
+        const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
+        const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
+        const count = counterOf(encoding, estimate).count
+        const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
+        const admitted = await admit(request.messages, {
+          signal,
+          ...(declared.encoding === true ? { count } : {}),
+          ...(progress === undefined ? {} : { progress }),
+        })
+        const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
+        return await historyHandlers[op](admitted.messages, request.options, {
+          signal,
+          estimate,
+          count,
+          counts: admitted.counts,
+          summarize,
+          onProgress: onCompact,
+        })
+      } finally {
+        release(onProgress, summarize)
+      }
+    })
 
-  const onSession =
-    <K extends SessionOperation>(op: K): SessionCall<K> =>
-    (request, onProgress, summarize) =>
-      run(request.callId, async (signal, call) => {
-        try {
-          const declared: OperationFeatures = OPERATIONS.session[op]
-          const s = lookup(request.session)
-          const turn = s.queue
-          let held: Promise<void> | undefined
-          const result = (async () => {
-            await until(turn, signal)
-            const live = lookup(request.session)
-            const outcome = await sessionHandlers[op](request.options, {
-              signal,
-              estimate: live.estimate,
-              count: live.count,
-              summarize,
-              onProgress: progressOf(onProgress),
-              state: live.state,
-              load: () => load(live.encoding, live.count, request, call, signal),
-            })
-            throwIfAborted(signal)
-            const answer = answers[op](outcome.result, request.callId, request.maxBytes)
-            if (declared.writes === true && outcome.next !== undefined) {
-              const before = live.state
-              live.state = outcome.next
-              // an answer read in chunks commits with its last chunk: until then the change can be undone
-              if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
-            }
-            return answer
-          })()
-          s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
-          return await result
-        } finally {
-          release(onProgress, summarize)
-        }
-      })
+  const onSession = <K extends SessionOperation>(op: K): SessionCall<K> => (request, onProgress, summarize) =>
+    run(request.callId, async (signal, call) => {
+      try {
+        const declared: OperationFeatures = OPERATIONS.session[op]
+        const s = lookup(request.session)
+        const turn = s.queue
+        let held: Promise<void> | undefined
+        const result = (async () => {
+          await until(turn, signal)
+          const live = lookup(request.session)
+          const outcome = await sessionHandlers[op](request.options, {
+            signal,
+            estimate: live.estimate,
+            count: live.count,
+            summarize,
+            onProgress: progressOf(onProgress),
+            state: live.state,
+            load: () => load(live.encoding, live.count, request, call, signal),
+          })
+          throwIfAborted(signal)
+          const answer = answers[op](outcome.result, request.callId, request.maxBytes)
+          if (declared.writes === true && outcome.next !== undefined) {
+            const before = live.state
+            live.state = outcome.next
+            // an answer read in chunks commits with its last chunk: until then the change can be undone
+            if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
+          }
+          return answer
+        })()
+        s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
+        return await result
+      } finally {
+        release(onProgress, summarize)
+      }
+    })
 
   const history: HistoryCalls = {
     estimate: onHistory('estimate'),
@@ -329,29 +334,36 @@ export const createEngineService = (): EngineService => {
   }
 
   const open: EngineService['open'] = (request, onProgress) =>
-      run(request.callId, async (signal, call) => {
-        try {
-          const { id, encoding } = request
-          const estimate = await estimator(encoding)
-          const counter = counterOf(encoding, estimate)
-          const progress = throttled(onProgress, 'open')
-          const { messages, tokens } =
-            request.file === undefined
-              ? await load(encoding, counter.count, request, call, signal, progress)
-              : await readHistoryFile(historyFile(request.file), {
-                  signal,
-                  count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
-                  ...(progress === undefined ? {} : { progress }),
-                  ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
-                })
-          throwIfAborted(signal)
-          const handle = ++handles
-          sessions.set(id, { id, handle, encoding, estimate, count: counter.count, state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() }, queue: Promise.resolve() })
-          return handle
-        } finally {
-          release(onProgress)
-        }
-      })
+    run(request.callId, async (signal, call) => {
+      try {
+        const { id, encoding } = request
+        const estimate = await estimator(encoding)
+        const counter = counterOf(encoding, estimate)
+        const progress = throttled(onProgress, 'open')
+        const { messages, tokens } = request.file === undefined
+          ? await load(encoding, counter.count, request, call, signal, progress)
+          : await readHistoryFile(historyFile(request.file), {
+            signal,
+            count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
+            ...(progress === undefined ? {} : { progress }),
+            ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
+          })
+        throwIfAborted(signal)
+        const handle = ++handles
+        sessions.set(id, {
+          id,
+          handle,
+          encoding,
+          estimate,
+          count: counter.count,
+          state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() },
+          queue: Promise.resolve(),
+        })
+        return handle
+      } finally {
+        release(onProgress)
+      }
+    })
 
   const chunks: ChunkCalls<ReadCalls & ProxyMarked> = {
     put: (callId, encoding, chunk) => {

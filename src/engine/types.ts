@@ -10,7 +10,7 @@ import type { EncodingName } from '../tokenizer/load.ts'
 import type { PruneOptions, PruneReport } from '../history/prune-options.ts'
 import type { CompactionPlan, PlanOptions, ShouldCompactOptions } from '../compaction/plan.ts'
 import type { ContextTokensOptions } from '../tokens/usage.ts'
-import type { CompactOptions, CompactionReport, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
+import type { CompactionReport, CompactOptions, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
 
 // --- modes ---
 
@@ -250,15 +250,13 @@ export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerCont
  * @since 0.1.0
  * @category engine
  */
-export const applyChanges =
-  (diff: HistoryChanges) =>
-  (ms: Messages): Messages => {
-    if (diff.changes.length === 0 && diff.length === ms.length) return ms
-    const out: Array<Message | undefined> = ms.slice(0, diff.length)
-    out.length = diff.length
-    for (const c of diff.changes) if (c.index >= 0 && c.index < diff.length) out[c.index] = c.message
-    return out.filter((m): m is Message => m !== undefined)
-  }
+export const applyChanges = (diff: HistoryChanges) => (ms: Messages): Messages => {
+  if (diff.changes.length === 0 && diff.length === ms.length) return ms
+  const out: Array<Message | undefined> = ms.slice(0, diff.length)
+  out.length = diff.length
+  for (const c of diff.changes) if (c.index >= 0 && c.index < diff.length) out[c.index] = c.message
+  return out.filter((m): m is Message => m !== undefined)
+}
 
 // --- errors ---
 

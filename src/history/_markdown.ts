@@ -22,46 +22,44 @@ const BLOCK_START = /^ {0,3}(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|<|(?:[-
  * import { demoteHeadings } from './_markdown.ts'
  * demoteHeadings(2)('# Cause\n\nText') // '### Cause\n\nText'
  */
-export const demoteHeadings =
-  (by: number) =>
-  (s: string): string => {
-    if (by <= 0 || (!s.includes('#') && !s.includes('==') && !s.includes('--'))) return s
-    const out: string[] = []
-    let fence: { readonly ch: string; readonly len: number } | undefined
-    let paragraph = 0 // how many of the last lines in `out` form an open paragraph
-    const level = (n: number): string => '#'.repeat(Math.min(6, n + by))
-    for (const line of s.split('\n')) {
-      if (fence !== undefined) {
-        const m = FENCE.exec(line)
-        if (m !== null && (m[1] as string)[0] === fence.ch && (m[1] as string).length >= fence.len && (m[2] as string).trim() === '') fence = undefined
-        out.push(line)
-        continue
-      }
-      const f = FENCE.exec(line)
-      if (f !== null && !((f[1] as string)[0] === '`' && (f[2] as string).includes('`'))) {
-        fence = { ch: (f[1] as string)[0] as string, len: (f[1] as string).length }
-        paragraph = 0
-        out.push(line)
-        continue
-      }
-      const atx = ATX.exec(line)
-      if (atx !== null) {
-        out.push(`${atx[1] as string}${level((atx[2] as string).length)}${line.slice(atx[0].length)}`)
-        paragraph = 0
-        continue
-      }
-      const setext = SETEXT.exec(line)
-      if (setext !== null && paragraph > 0) {
-        const title = out.splice(out.length - paragraph, paragraph).map((l) => l.trim()).join(' ')
-        out.push(`${level((setext[1] as string)[0] === '=' ? 1 : 2)} ${title}`)
-        paragraph = 0
-        continue
-      }
-      // an indented line continues an open paragraph but starts none (it is code)
-      if (line.trim() === '' || BLOCK_START.test(line)) paragraph = 0
-      else if (/^(?: {4}|\t)/.test(line)) paragraph = paragraph > 0 ? paragraph + 1 : 0
-      else paragraph++
+export const demoteHeadings = (by: number) => (s: string): string => {
+  if (by <= 0 || (!s.includes('#') && !s.includes('==') && !s.includes('--'))) return s
+  const out: string[] = []
+  let fence: { readonly ch: string; readonly len: number } | undefined
+  let paragraph = 0 // how many of the last lines in `out` form an open paragraph
+  const level = (n: number): string => '#'.repeat(Math.min(6, n + by))
+  for (const line of s.split('\n')) {
+    if (fence !== undefined) {
+      const m = FENCE.exec(line)
+      if (m !== null && (m[1] as string)[0] === fence.ch && (m[1] as string).length >= fence.len && (m[2] as string).trim() === '') fence = undefined
       out.push(line)
+      continue
     }
-    return out.join('\n')
+    const f = FENCE.exec(line)
+    if (f !== null && !((f[1] as string)[0] === '`' && (f[2] as string).includes('`'))) {
+      fence = { ch: (f[1] as string)[0] as string, len: (f[1] as string).length }
+      paragraph = 0
+      out.push(line)
+      continue
+    }
+    const atx = ATX.exec(line)
+    if (atx !== null) {
+      out.push(`${atx[1] as string}${level((atx[2] as string).length)}${line.slice(atx[0].length)}`)
+      paragraph = 0
+      continue
+    }
+    const setext = SETEXT.exec(line)
+    if (setext !== null && paragraph > 0) {
+      const title = out.splice(out.length - paragraph, paragraph).map((l) => l.trim()).join(' ')
+      out.push(`${level((setext[1] as string)[0] === '=' ? 1 : 2)} ${title}`)
+      paragraph = 0
+      continue
+    }
+    // an indented line continues an open paragraph but starts none (it is code)
+    if (line.trim() === '' || BLOCK_START.test(line)) paragraph = 0
+    else if (/^(?: {4}|\t)/.test(line)) paragraph = paragraph > 0 ? paragraph + 1 : 0
+    else paragraph++
+    out.push(line)
   }
+  return out.join('\n')
+}

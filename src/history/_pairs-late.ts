@@ -20,12 +20,15 @@ type Move = { readonly from: number; readonly part: number; readonly id: string;
  * when it holds nothing else, else the result joins the last tool message of that turn. A result that
  * would need a message of its own split out of another stays where it is (and is treated as an orphan).
  */
-export const moveLateResults = (ms: Messages, issues: ReadonlyArray<PairIssue>): { readonly messages: Messages; readonly moved: string[]; readonly emptied: string[] } | undefined => {
+export const moveLateResults = (
+  ms: Messages,
+  issues: ReadonlyArray<PairIssue>,
+): { readonly messages: Messages; readonly moved: string[]; readonly emptied: string[] } | undefined => {
   const missingAt = new Map<string, number>()
   for (const i of issues) if (i.kind === 'missing_result' && i.toolCallId !== undefined && !missingAt.has(i.toolCallId)) missingAt.set(i.toolCallId, i.index)
   if (missingAt.size === 0) return undefined
   const uses = new Map<string, number>()
-  for (const m of ms) if (m.role === 'assistant') for (const p of m.parts) if (isToolCall(p)) uses.set(p.id, (uses.get(p.id) ?? 0) + 1)
+  for (const m of ms) if (m.role === 'assistant') { for (const p of m.parts) if (isToolCall(p)) uses.set(p.id, (uses.get(p.id) ?? 0) + 1) }
   const candidates: Move[] = []
   const taken = new Set<string>()
   for (const i of issues) {
@@ -80,4 +83,3 @@ export const moveLateResults = (ms: Messages, issues: ReadonlyArray<PairIssue>):
   })
   return { messages: out, moved: moves.map((c) => c.id), emptied }
 }
-

@@ -159,21 +159,19 @@ const resume = (cx: Context, mem: Memory, r: PrunerState, ms: Messages): void =>
 /** The state to resume a pruner from, as its memory holds it (undefined before its first answer). */
 const stateOf = (cx: Context, mem: Memory): PrunerState | undefined => {
   const lastInput = mem.lastInput
-  return lastInput === undefined
-    ? undefined
-    : {
-        version: 1,
-        length: lastInput.length,
-        input: cx.fingerprint(lastInput),
-        output: cx.fingerprint(mem.lastOutput),
-        rewritten: mem.lastRecords.map((c) => cx.keyOf(lastInput[c.index] as Message)),
-        total: mem.lastTotal,
-        afterBatch: mem.afterBatch,
-        tailBatch: mem.tailBatch,
-        retryAt: mem.retryAt,
-        growth: mem.growth,
-        calls: mem.calls,
-      }
+  return lastInput === undefined ? undefined : {
+    version: 1,
+    length: lastInput.length,
+    input: cx.fingerprint(lastInput),
+    output: cx.fingerprint(mem.lastOutput),
+    rewritten: mem.lastRecords.map((c) => cx.keyOf(lastInput[c.index] as Message)),
+    total: mem.lastTotal,
+    afterBatch: mem.afterBatch,
+    tailBatch: mem.tailBatch,
+    retryAt: mem.retryAt,
+    growth: mem.growth,
+    calls: mem.calls,
+  }
 }
 
 /**
@@ -217,7 +215,13 @@ const extend = (cx: Context, mem: Memory, ms: Messages): Extended => {
  * limit) or when it is weighed and pays: every tool result outside the protected tail pruned at
  * once, the rewritings remembered. Returns the answer, its tokens and whether a batch was made.
  */
-const batchOver = (cx: Context, mem: Memory, ms: Messages, x: Extended, budget?: PruneBudget): { readonly out: Messages; readonly total: number; readonly batch: boolean } => {
+const batchOver = (
+  cx: Context,
+  mem: Memory,
+  ms: Messages,
+  x: Extended,
+  budget?: PruneBudget,
+): { readonly out: Messages; readonly total: number; readonly batch: boolean } => {
   const s = cx.s
   let { out, total } = x
   const limit = budget?.limit
@@ -226,7 +230,8 @@ const batchOver = (cx: Context, mem: Memory, ms: Messages, x: Extended, budget?:
   // a batch frees at most the messages between the last batch's protected tail and the current
   // one, and writes at least the tail again: when even that would not pay, the walk is not made
   const most = total - tailOf(cx, out) - (mem.afterBatch - mem.tailBatch)
-  const weighed = (total > trigger || (s.trigger === undefined && limit === undefined)) && total >= mem.retryAt && most >= s.minimumSavings && batchPays(most, s.protect, mem.growth)
+  const weighed = (total > trigger || (s.trigger === undefined && limit === undefined)) && total >= mem.retryAt && most >= s.minimumSavings &&
+    batchPays(most, s.protect, mem.growth)
   let batch = false
   if (x.first || must || weighed) {
     const r = pruneAll(must ? { ...s, minimumSavings: 0 } : s, out)
@@ -292,7 +297,7 @@ export const cachedPruner = (s: Settings, seed: PrunerSeed = {}): Pruner & { rea
   const counts = new WeakMap<Message, number>()
   const count = (m: Message): number => {
     let n = counts.get(m)
-    if (n === undefined) counts.set(m, (n = s.count(m)))
+    if (n === undefined) counts.set(m, n = s.count(m))
     return n
   }
   const cx: Context = { s, count, keyOf, fingerprint, onDiscard: seed.onDiscard }

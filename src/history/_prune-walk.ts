@@ -57,7 +57,8 @@ const CHANGE: Change = { index: 0, message: { id: '', role: 'user', kind: 'norma
 export const isKept = (o: Outcome): o is Kept => 'kept' in o
 
 /** The tool name of the call that result `j` of message `i` answers, the walk's {@link Lookups} made at the first call. */
-const nameFor = (w: WalkState, i: number, j: number): string | undefined => (w.lookups ??= lookupsOf(w.input, w.bounded ? startOf(w.input) : 0, w.lookupTo))[i]?.[j]
+const nameFor = (w: WalkState, i: number, j: number): string | undefined =>
+  (w.lookups ??= lookupsOf(w.input, w.bounded ? startOf(w.input) : 0, w.lookupTo))[i]?.[j]
 
 /**
  * The last message holding a compaction boundary among `ms[above, below)` (at index 1 or later),
@@ -114,7 +115,8 @@ export const lookupsOf = (ms: Messages, from: number, to: number): Lookups => {
     for (let j = 0; j < ps.length; j++) {
       const p = ps[j] as Part
       if (p.type === 'tool_call') names.set((p as ToolCallPart).id, (p as ToolCallPart).name)
-      else if (p.type === 'tool_result' && (p as ToolResultPart).name === undefined) (found ??= new Array<string | undefined>(ps.length))[j] = names.get((p as ToolResultPart).toolCallId)
+      else if (p.type === 'tool_result' && (p as ToolResultPart).name === undefined)
+        (found ??= new Array<string | undefined>(ps.length))[j] = names.get((p as ToolResultPart).toolCallId)
     }
     out[i] = found
   }
@@ -252,14 +254,40 @@ const state = (
   changes: Change[] | undefined,
   lookedUp: number[],
   boundary: number,
-): WalkState => ({ input, bounded, start: 0, counts, limit, lookups: undefined, lookupTo: boundary, recall, changes, lookedUp, total: 0, boundary, out: undefined, results: 0, args: 0, newest: -1, saved: [], at: [], tally: tally() })
+): WalkState => ({
+  input,
+  bounded,
+  start: 0,
+  counts,
+  limit,
+  lookups: undefined,
+  lookupTo: boundary,
+  recall,
+  changes,
+  lookedUp,
+  total: 0,
+  boundary,
+  out: undefined,
+  results: 0,
+  args: 0,
+  newest: -1,
+  saved: [],
+  at: [],
+  tally: tally(),
+})
 
 /** A walk over `ms`, down to its newest compaction boundary, that writes the pruned history straight into the result, keeping no record of what it did (the pure prune's). */
 export const writing = (ms: Messages, limit: number): WalkState => state(ms, true, undefined, limit, undefined, undefined, [], limit < 0 ? ms.length : limit)
 
 /** A walk over `ms` below the known first protected index `limit`, with known counts, that records what it did into `changes` and `lookedUp` (an incremental pruner's). */
-export const recording = (ms: Messages, counts: ArrayLike<number>, limit: number, recall: WalkState['recall'], changes: Change[], lookedUp: number[]): WalkState =>
-  state(ms, false, counts, limit, recall, changes, lookedUp, limit)
+export const recording = (
+  ms: Messages,
+  counts: ArrayLike<number>,
+  limit: number,
+  recall: WalkState['recall'],
+  changes: Change[],
+  lookedUp: number[],
+): WalkState => state(ms, false, counts, limit, recall, changes, lookedUp, limit)
 
 /**
  * The walk: messages `to - 1` down to `from`, each counted (or its count read from `w.counts`)
@@ -293,7 +321,8 @@ export const walk = (s: Settings, ms: Messages, w: WalkState, from: number, to: 
     const next = rewrite(s, m, c, w, i, t)
     if (changes !== undefined) {
       if (t.lookedUp) lookedUp.push(i)
-      if (next !== undefined) changes.push({ ...CHANGE, index: i, message: next, was: c, tokens: t.after, results: t.results, args: t.args, lookedUp: t.lookedUp })
+      if (next !== undefined)
+        changes.push({ ...CHANGE, index: i, message: next, was: c, tokens: t.after, results: t.results, args: t.args, lookedUp: t.lookedUp })
       continue
     }
     if (next === undefined) continue
@@ -345,7 +374,7 @@ export const pruneAll = (s: Settings, ms: Messages): PruneResult => {
     walk(s, ms, w, start, ms.length)
   }
   const { out, saved, at } = w
-  if (out !== undefined)
+  if (out !== undefined) {
     for (let k = at.length - 1; k >= 0; k--) {
       const i = at[k] as number
       const rewritten = out[i] as Message
@@ -354,9 +383,11 @@ export const pruneAll = (s: Settings, ms: Messages): PruneResult => {
       // a message that carried `tokens` gets the fresh `{ total }`
       if ((ms[i] as Message).tokens !== undefined) out[i] = { ...rewritten, tokens: { total: after } }
     }
+  }
   let savings = 0
   for (let k = saved.length - 1; k >= 0; k--) savings += saved[k] as number
   const total = w.total
-  if (out === undefined || savings <= 0 || savings < s.minimumSavings) return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: total, tokensAfter: total } }
+  if (out === undefined || savings <= 0 || savings < s.minimumSavings)
+    return { messages: ms, report: { prunedResults: 0, prunedArgs: 0, tokensBefore: total, tokensAfter: total } }
   return { messages: out, report: { prunedResults: w.results, prunedArgs: w.args, tokensBefore: total, tokensAfter: total - savings } }
 }

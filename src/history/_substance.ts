@@ -38,6 +38,6 @@ export const hasSubstance = (parts: ReadonlyArray<Part>): boolean => {
     if (type === 'text') text = true
     else if (type !== 'reasoning' && type !== 'finish') return true
   }
-  if (text) for (let i = 0; i < parts.length; i++) if (isSubstantive(parts[i] as Part)) return true
+  if (text) { for (let i = 0; i < parts.length; i++) if (isSubstantive(parts[i] as Part)) return true }
   return false
 }

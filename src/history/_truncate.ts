@@ -11,7 +11,7 @@ import { nonNegativeInt } from '../internal/number.ts'
  * when the marker fits; never splits a surrogate pair. Returns a string itself when it already
  * fits. The marker's fixed tail is built once per `max`.
  */
-export const truncator = (max: number): ((s: string) => string) => {
+export const truncator = (max: number): (s: string) => string => {
   const tail = ` chars to ${max}]`
   return (s) => {
     if (s.length <= max) return s
@@ -29,7 +29,7 @@ const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
  * A message rewrite that cuts tool results, `f(m, max, cut)`, with the limit normalised and its
  * truncator built once, for the views and edits that take a result length.
  */
-export const cuttingResults = (maxLen: number, f: (m: Message, max: number, cut: (s: string) => string) => Message): ((m: Message) => Message) => {
+export const cuttingResults = (maxLen: number, f: (m: Message, max: number, cut: (s: string) => string) => Message): (m: Message) => Message => {
   const max = nonNegativeInt(maxLen)
   const cut = truncator(max)
   return (m) => f(m, max, cut)

@@ -86,7 +86,7 @@ export const fromJSONL = (text: string): E.Either<DecodeFailure, Messages> => {
     last = n
     const r = decodeJSONLine(line, n)
     if (E.isRight(r)) out.push(r.right)
-    else if (++bad <= MAX_REPORTED_LINES) for (const i of r.left) issues.push(i)
+    else if (++bad <= MAX_REPORTED_LINES) { for (const i of r.left) issues.push(i) }
   }
   if (bad > MAX_REPORTED_LINES) issues.push({ path: `line ${last}`, expected: `at most ${MAX_REPORTED_LINES} bad lines listed`, actual: `${bad} bad lines` })
   return issues.length > 0 ? E.left(issues) : E.right(out)

@@ -32,10 +32,7 @@ import { nonNegativeInt } from '../internal/number.ts'
  * @since 0.1.0
  * @category edits
  */
-export const append =
-  (added: Messages) =>
-  (ms: Messages): Messages =>
-    added.length === 0 ? ms : ms.concat(added)
+export const append = (added: Messages) => (ms: Messages): Messages => added.length === 0 ? ms : ms.concat(added)
 
 /**
  * Keeps only the first message, the system prompt; a history of at most one message
@@ -72,15 +69,13 @@ export const clear = (ms: Messages): Messages => {
  * @since 0.1.0
  * @category edits
  */
-export const dropN =
-  (n: number) =>
-  (ms: Messages): Messages => {
-    const k = nonNegativeInt(n)
-    if (k === 0) return ms
-    if (k >= ms.length) return ms.length === 0 ? ms : []
-    const cut = ms.length - k
-    return selectPaired(ms, (_, i) => i < cut)
-  }
+export const dropN = (n: number) => (ms: Messages): Messages => {
+  const k = nonNegativeInt(n)
+  if (k === 0) return ms
+  if (k >= ms.length) return ms.length === 0 ? ms : []
+  const cut = ms.length - k
+  return selectPaired(ms, (_, i) => i < cut)
+}
 
 /**
  * Keeps the first message of `role` and removes every later one of that role;
@@ -94,12 +89,10 @@ export const dropN =
  * @since 0.1.0
  * @category edits
  */
-export const keepFirstByRole =
-  (role: Role) =>
-  (ms: Messages): Messages => {
-    const first = ms.findIndex((m) => m.role === role)
-    return first < 0 ? ms : selectPaired(ms, (m, i) => m.role !== role || i === first)
-  }
+export const keepFirstByRole = (role: Role) => (ms: Messages): Messages => {
+  const first = ms.findIndex((m) => m.role === role)
+  return first < 0 ? ms : selectPaired(ms, (m, i) => m.role !== role || i === first)
+}
 
 /**
  * Keeps the first system message and removes the others: `keepFirstByRole('system')`.
@@ -172,7 +165,7 @@ export const trimDuplicateSynthetics = (ms: Messages): Messages => {
  * @since 0.1.0
  * @category edits
  */
-export const truncateResults = (maxLen: number): ((ms: Messages) => Messages) => {
+export const truncateResults = (maxLen: number): (ms: Messages) => Messages => {
   const truncate = cuttingResults(maxLen, truncateResultsOf)
   return (ms) => mapSame(ms, truncate)
 }
@@ -189,7 +182,7 @@ export const truncateResults = (maxLen: number): ((ms: Messages) => Messages) =>
  * @since 0.1.0
  * @category edits
  */
-export const truncated = (maxLen: number): ((ms: Messages) => Messages) => {
+export const truncated = (maxLen: number): (ms: Messages) => Messages => {
   const truncate = cuttingResults(maxLen, truncateResultsOf)
   return (ms) => selectPaired(ms, (m) => m.kind !== 'ephemeral', truncate)
 }

@@ -68,7 +68,13 @@ const flatten = (m: Message, out: ExportMessage[]): void => {
     else if (p.type === 'tool_call') calls.push({ id: p.id, name: p.name, arguments: parseArguments(p.arguments) })
     else if (p.type === 'tool_result') {
       results++
-      out.push({ role: m.role, ...(p.content === '' ? {} : { content: p.content }), ...(p.name === undefined ? {} : { tool_name: p.name }), tool_call_id: p.toolCallId, ...at })
+      out.push({
+        role: m.role,
+        ...(p.content === '' ? {} : { content: p.content }),
+        ...(p.name === undefined ? {} : { tool_name: p.name }),
+        tool_call_id: p.toolCallId,
+        ...at,
+      })
     }
   }
   if (m.kind === 'metadata' && content === '' && m.metadata !== undefined) content = JSON.stringify(m.metadata)

@@ -35,7 +35,4 @@ export const last = (ms: Messages): O.Option<Message> => (ms.length === 0 ? O.no
  * @since 0.1.0
  * @category edits
  */
-export const at =
-  (i: number) =>
-  (ms: Messages): O.Option<Message> =>
-    Number.isInteger(i) && i >= 0 && i < ms.length ? O.some(ms[i] as Message) : O.none
+export const at = (i: number) => (ms: Messages): O.Option<Message> => Number.isInteger(i) && i >= 0 && i < ms.length ? O.some(ms[i] as Message) : O.none

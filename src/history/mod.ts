@@ -29,24 +29,14 @@ export {
   withoutThinking,
 } from './views.ts'
 export { at, last } from './lookup.ts'
-export {
-  append,
-  clear,
-  deduplicateSystem,
-  dropN,
-  keepFirstByRole,
-  pruneEmptyAssistant,
-  trimDuplicateSynthetics,
-  truncated,
-  truncateResults,
-} from './edit.ts'
-export { repairToolPairs, type RepairReport, type ToolPairIssue, type ToolPairReport, validateToolPairs } from './pairs.ts'
+export { append, clear, deduplicateSystem, dropN, keepFirstByRole, pruneEmptyAssistant, trimDuplicateSynthetics, truncated, truncateResults } from './edit.ts'
+export { type RepairReport, repairToolPairs, type ToolPairIssue, type ToolPairReport, validateToolPairs } from './pairs.ts'
 export { pruneToolResults, pruneToolResultsWithReport } from './prune.ts'
 export { createPruner } from './prune-incremental.ts'
 export type { PrunerSeed, PrunerState } from './prune-state.ts'
-export type { PruneBudget, PruneChange, PruneOptions, Pruner, PrunerResult, PruneReport, PruneResult } from './prune-options.ts'
-export { renderLogLines, renderTranscriptLines, type MarkdownOptions, render, renderMarkdown, renderMarkdownWith, renderMessage } from './render.ts'
+export type { PruneBudget, PruneChange, PruneOptions, Pruner, PruneReport, PruneResult, PrunerResult } from './prune-options.ts'
+export { type MarkdownOptions, render, renderLogLines, renderMarkdown, renderMarkdownWith, renderMessage, renderTranscriptLines } from './render.ts'
 export { type HtmlOptions, renderHtml, renderHtmlWith } from './render-html.ts'
 export { fromJSON, fromJSONL, parseJSONL, toJSON, toJSONL } from './codec.ts'
-export { type ExportMessage, exportJSON, exportJSONL, exportMessages, exportStructuredMessages, type ExportToolCall } from './export.ts'
+export { exportJSON, exportJSONL, type ExportMessage, exportMessages, exportStructuredMessages, type ExportToolCall } from './export.ts'
 export { tokensForEstimation, totalTokens } from './recorded-tokens.ts'

@@ -168,7 +168,7 @@ const analyse = (ms: Messages): Plan => {
   const fresh = (id: string): string => {
     if (allIds === undefined) {
       allIds = new Set()
-      for (const m of ms) if (m.role === 'assistant') for (const p of m.parts) if (isToolCall(p)) allIds.add(p.id)
+      for (const m of ms) if (m.role === 'assistant') { for (const p of m.parts) if (isToolCall(p)) allIds.add(p.id) }
     }
     let k = 2
     while (allIds.has(`${id}_${k}`) || seen.has(`${id}_${k}`)) k++

@@ -8,10 +8,19 @@
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import { type PruneBudget, type PruneChange, type Pruner, type PruneOptions, type PruneResult, type PrunerResult, type Settings, settingsOf } from './prune-options.ts'
+import {
+  type PruneBudget,
+  type PruneChange,
+  type PruneOptions,
+  type Pruner,
+  type PruneResult,
+  type PrunerResult,
+  type Settings,
+  settingsOf,
+} from './prune-options.ts'
 import { cachedPruner } from './_prune-cached.ts'
 import type { PrunerSeed, PrunerState } from './prune-state.ts'
-import { type Change, countFrom, oldestFirst, type Outcome, lastBoundaryIn, protectedFrom, recording, startOf, walk } from './_prune-walk.ts'
+import { type Change, countFrom, lastBoundaryIn, oldestFirst, type Outcome, protectedFrom, recording, startOf, walk } from './_prune-walk.ts'
 
 // --- records ---
 

@@ -84,7 +84,7 @@ export const digester = () => {
   const cache = new WeakMap<Message, string>()
   const keyOf = (m: Message): string => {
     let k = cache.get(m)
-    if (k === undefined) cache.set(m, (k = digest(JSON.stringify({ ...m, id: '' }))))
+    if (k === undefined) cache.set(m, k = digest(JSON.stringify({ ...m, id: '' })))
     return k
   }
   const fingerprint = (ms: Messages): string => `${ms.length}:${digest(ms.map(keyOf).join(''))}`

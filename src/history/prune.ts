@@ -27,7 +27,7 @@ import { type PruneOptions, type PruneResult, settingsOf } from './prune-options
 import { pruneAll } from './_prune-walk.ts'
 
 export type { Estimator } from '../tokens/message-tokens.ts'
-export type { PruneBudget, PruneChange, PruneOptions, PruneReport, PruneResult, Pruner, PrunerResult } from './prune-options.ts'
+export type { PruneBudget, PruneChange, PruneOptions, Pruner, PruneReport, PruneResult, PrunerResult } from './prune-options.ts'
 export { createPruner } from './prune-incremental.ts'
 
 /**
@@ -47,7 +47,7 @@ export { createPruner } from './prune-incremental.ts'
  * @since 0.1.0
  * @category edits
  */
-export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) => PruneResult) => {
+export const pruneToolResultsWithReport = (opts: PruneOptions): (ms: Messages) => PruneResult => {
   const s = settingsOf(opts)
   return (ms) => pruneAll(s, ms)
 }
@@ -65,7 +65,7 @@ export const pruneToolResultsWithReport = (opts: PruneOptions): ((ms: Messages) 
  * @since 0.1.0
  * @category edits
  */
-export const pruneToolResults = (opts: PruneOptions): ((ms: Messages) => Messages) => {
+export const pruneToolResults = (opts: PruneOptions): (ms: Messages) => Messages => {
   const run = pruneToolResultsWithReport(opts)
   return (ms) => run(ms).messages
 }

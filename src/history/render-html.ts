@@ -41,7 +41,9 @@ const clock = (iso: string, day: { last: string }): string => {
 
 const subagentOf = (m: Message): { readonly toolCallId: string; readonly agentId?: string } | undefined => {
   const s = m.metadata?.['subagent']
-  return isObject(s) && typeof s['toolCallId'] === 'string' ? { toolCallId: s['toolCallId'], ...(typeof s['agentId'] === 'string' ? { agentId: s['agentId'] } : {}) } : undefined
+  return isObject(s) && typeof s['toolCallId'] === 'string'
+    ? { toolCallId: s['toolCallId'], ...(typeof s['agentId'] === 'string' ? { agentId: s['agentId'] } : {}) }
+    : undefined
 }
 
 const originOf = (m: Message): string | undefined => {
@@ -54,26 +56,37 @@ const usageLine = (m: Message): string => {
   if (!isObject(u)) return ''
   const n = (k: string): number | undefined => (typeof u[k] === 'number' && Number.isFinite(u[k]) ? (u[k] as number) : undefined)
   const bits = [['in', n('input')], ['out', n('output')], ['cache read', n('cacheRead')], ['cache write', n('cacheWrite')]].flatMap(([label, v]) =>
-    v === undefined || (v === 0 && label !== 'in' && label !== 'out') ? [] : [`${label as string} ${grouped(v as number)}`],
+    v === undefined || (v === 0 && label !== 'in' && label !== 'out') ? [] : [`${label as string} ${grouped(v as number)}`]
   )
   return bits.length === 0 ? '' : `<span class="usage" title="tokens as reported">${esc(bits.join(' · '))}</span>`
 }
 
 /** The media type of image bytes from their first bytes, for bytes stored without one. */
 const sniff = (b: Uint8Array): string | undefined =>
-  b[0] === 0x89 && b[1] === 0x50 ? 'image/png' : b[0] === 0xff && b[1] === 0xd8 ? 'image/jpeg' : b[0] === 0x47 && b[1] === 0x49 ? 'image/gif' : b[8] === 0x57 && b[9] === 0x45 ? 'image/webp' : undefined
+  b[0] === 0x89 && b[1] === 0x50
+    ? 'image/png'
+    : b[0] === 0xff && b[1] === 0xd8
+    ? 'image/jpeg'
+    : b[0] === 0x47 && b[1] === 0x49
+    ? 'image/gif'
+    : b[8] === 0x57 && b[9] === 0x45
+    ? 'image/webp'
+    : undefined
 
 const SAFE_IMAGE = /^image\/(?:png|jpeg|gif|webp|avif|bmp|svg\+xml)$/
 
 const media = (p: ImagePart | FilePart): string => {
   if (p.type === 'image' && p.data !== undefined) {
     const type = p.mediaType ?? sniff(p.data)
-    if (type !== undefined && SAFE_IMAGE.test(type)) return `<img alt="image (${esc(type)}, ${p.data.length} bytes)" src="data:${type};base64,${encodeBase64(p.data)}">`
+    if (type !== undefined && SAFE_IMAGE.test(type))
+      return `<img alt="image (${esc(type)}, ${p.data.length} bytes)" src="data:${type};base64,${encodeBase64(p.data)}">`
   }
-  if (p.type === 'image' && p.url !== undefined && /^data:image\/(?:png|jpeg|gif|webp|avif|bmp|svg\+xml)[;,]/i.test(p.url)) return `<img alt="image" src="${esc(p.url)}">`
+  if (p.type === 'image' && p.url !== undefined && /^data:image\/(?:png|jpeg|gif|webp|avif|bmp|svg\+xml)[;,]/i.test(p.url))
+    return `<img alt="image" src="${esc(p.url)}">`
   const what = p.type === 'image' ? 'image' : `file${p.filename === undefined ? '' : ` ${p.filename}`}`
   // a link loads nothing until followed; the page itself fetches nothing
-  if (p.url !== undefined && /^https?:/i.test(p.url)) return `<p class="media"><a href="${esc(p.url)}" rel="noreferrer noopener">${esc(`${what}: ${p.url}`)}</a></p>`
+  if (p.url !== undefined && /^https?:/i.test(p.url))
+    return `<p class="media"><a href="${esc(p.url)}" rel="noreferrer noopener">${esc(`${what}: ${p.url}`)}</a></p>`
   const size = p.data === undefined ? '' : `, ${p.data.length} bytes`
   return `<p class="media">${esc(`[${what}: ${p.mediaType ?? 'inline'}${size}]`)}</p>`
 }
@@ -116,25 +129,32 @@ const header = (m: Message, ctx: Ctx, label: string): string =>
     m.model === undefined ? '' : ` <span class="model">${esc(m.model)}</span>`
   }${usageLine(m)}${m.createdAt === undefined ? '' : ` <time datetime="${esc(m.createdAt)}">${esc(clock(m.createdAt, ctx.day))}</time>`}</header>`
 
-const resultHtml = (r: ToolResultPart): string => `<div class="result${r.isError ? ' error' : ''}"><div class="label">${r.isError ? 'Error' : 'Result'}</div><pre>${esc(r.content)}</pre></div>`
+const resultHtml = (r: ToolResultPart): string =>
+  `<div class="result${r.isError ? ' error' : ''}"><div class="label">${r.isError ? 'Error' : 'Result'}</div><pre>${esc(r.content)}</pre></div>`
 
 const callHtml = (c: ToolCallPart, ctx: Ctx): string => {
   const r = ctx.results.get(c.id)
   if (r !== undefined) ctx.shown.add(r)
   const sub = ctx.expanded.has(c.id) ? undefined : ctx.subs.get(c.id)
   if (sub !== undefined) ctx.expanded.add(c.id)
-  const state = r === undefined ? `<span class="state">${esc(c.status === 'complete' ? 'no result' : c.status)}</span>` : r.isError ? '<span class="state error">error</span>' : ''
-  return `<details class="tool" id="call-${esc(c.id)}"><summary><span class="tool-name">${esc(c.name)}</span> <code>${esc(preview(c.arguments))}</code>${state}${
-    sub === undefined ? '' : ` <span class="state sub">${sub.length} nested</span>`
-  }</summary><pre class="args">${esc(prettyArguments(c.arguments))}</pre>${r === undefined ? '' : resultHtml(r)}${sub === undefined ? '' : subHtml(sub, ctx)}</details>`
+  const state = r === undefined
+    ? `<span class="state">${esc(c.status === 'complete' ? 'no result' : c.status)}</span>`
+    : r.isError
+    ? '<span class="state error">error</span>'
+    : ''
+  return `<details class="tool" id="call-${esc(c.id)}"><summary><span class="tool-name">${esc(c.name)}</span> <code>${
+    esc(preview(c.arguments))
+  }</code>${state}${sub === undefined ? '' : ` <span class="state sub">${sub.length} nested</span>`}</summary><pre class="args">${
+    esc(prettyArguments(c.arguments))
+  }</pre>${r === undefined ? '' : resultHtml(r)}${sub === undefined ? '' : subHtml(sub, ctx)}</details>`
 }
 
 const subHtml = (ms: ReadonlyArray<Message>, ctx: Ctx): string => {
   const s = subagentOf(ms[0] as Message)
   const models = [...new Set(ms.flatMap((m) => (m.model === undefined ? [] : [m.model])))]
-  return `<details class="subagent"><summary>Sub-conversation${s?.agentId === undefined ? '' : ` <code>${esc(s.agentId)}</code>`} · ${ms.length} message${ms.length === 1 ? '' : 's'}${
-    models.length === 0 ? '' : ` · ${esc(models.join(', '))}`
-  }</summary>${ms.map((m) => messageHtml(m, ctx)).join('')}</details>`
+  return `<details class="subagent"><summary>Sub-conversation${s?.agentId === undefined ? '' : ` <code>${esc(s.agentId)}</code>`} · ${ms.length} message${
+    ms.length === 1 ? '' : 's'
+  }${models.length === 0 ? '' : ` · ${esc(models.join(', '))}`}</summary>${ms.map((m) => messageHtml(m, ctx)).join('')}</details>`
 }
 
 const partsHtml = (m: Message, ctx: Ctx): string => {
@@ -142,7 +162,10 @@ const partsHtml = (m: Message, ctx: Ctx): string => {
   for (const p of m.parts as ReadonlyArray<Part>) {
     if (p.type === 'image' || p.type === 'file') b += media(p)
     else if (p.type === 'tool_call') b += callHtml(p, ctx)
-    else if (p.type === 'tool_result' && !ctx.shown.has(p)) b += `<details class="tool orphan" open><summary><span class="tool-name">${esc(p.name ?? 'tool')}</span> result for <code>${esc(p.toolCallId)}</code></summary>${resultHtml(p)}</details>`
+    else if (p.type === 'tool_result' && !ctx.shown.has(p))
+      b += `<details class="tool orphan" open><summary><span class="tool-name">${esc(p.name ?? 'tool')}</span> result for <code>${
+        esc(p.toolCallId)
+      }</code></summary>${resultHtml(p)}</details>`
   }
   return b
 }
@@ -154,16 +177,23 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
   if (isCompactionSummary(m)) {
     const info = m.metadata?.['compaction']
     const n = isObject(info) && typeof info['summarised'] === 'number' ? ` · ${info['summarised']} earlier messages summarised` : ''
-    return `<section class="compaction" id="m-${esc(m.id)}">${header(m, ctx, `Compaction${n}`)}<details><summary>Summary</summary><div class="text">${textHtml(text)}</div></details></section>`
+    return `<section class="compaction" id="m-${esc(m.id)}">${header(m, ctx, `Compaction${n}`)}<details><summary>Summary</summary><div class="text">${
+      textHtml(text)
+    }</div></details></section>`
   }
   // a message of results that each show under their call adds nothing where it stands
-  if (text === '' && m.error === undefined && m.parts.some((p) => p.type === 'tool_result') && m.parts.every((p) => p.type === 'finish' || (p.type === 'tool_result' && ctx.results.get(p.toolCallId) === p))) {
+  if (
+    text === '' && m.error === undefined && m.parts.some((p) => p.type === 'tool_result') &&
+    m.parts.every((p) => p.type === 'finish' || (p.type === 'tool_result' && ctx.results.get(p.toolCallId) === p))
+  ) {
     for (const p of m.parts) if (p.type === 'tool_result') ctx.shown.add(p)
     return ''
   }
   const origin = originOf(m)
   if (origin !== undefined && m.kind !== 'normal') {
-    return `<details class="injected" id="m-${esc(m.id)}"><summary>${esc(origin)}${m.createdAt === undefined ? '' : ` · ${esc(clock(m.createdAt, ctx.day))}`}</summary><div class="text">${esc(text)}</div>${partsHtml(m, ctx)}</details>`
+    return `<details class="injected" id="m-${esc(m.id)}"><summary>${esc(origin)}${
+      m.createdAt === undefined ? '' : ` · ${esc(clock(m.createdAt, ctx.day))}`
+    }</summary><div class="text">${esc(text)}</div>${partsHtml(m, ctx)}</details>`
   }
   const thinking = m.role === 'assistant' ? textOf(m, 'reasoning') : ''
   const sub = subagentOf(m) !== undefined
@@ -171,7 +201,9 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
   const label = m.kind === 'display' && !sub ? 'Notice' : m.kind === 'synthetic' || m.kind === 'ephemeral' ? `${TITLES[m.role]} · ${m.kind}` : TITLES[m.role]
   return `<article class="msg ${m.role}${kind}" id="m-${esc(m.id)}">${header(m, ctx, label)}${
     thinking === '' ? '' : `<details class="thinking"><summary>Thinking</summary><div class="text">${esc(thinking)}</div></details>`
-  }${text === '' ? '' : `<div class="text">${textHtml(text)}</div>`}${partsHtml(m, ctx)}${m.error === undefined ? '' : `<p class="error">${esc(m.error)}</p>`}</article>`
+  }${text === '' ? '' : `<div class="text">${textHtml(text)}</div>`}${partsHtml(m, ctx)}${
+    m.error === undefined ? '' : `<p class="error">${esc(m.error)}</p>`
+  }</article>`
 }
 
 /**
@@ -199,55 +231,63 @@ export type HtmlOptions = { readonly title?: string }
  * @since 0.1.0
  * @category rendering
  */
-export const renderHtmlWith =
-  (opts: HtmlOptions) =>
-  (ms: Messages): string => {
-    const subs = new Map<string, Message[]>()
-    const calls = new Set<string>()
-    for (const m of ms) {
-      const s = subagentOf(m)
-      if (s !== undefined) subs.set(s.toolCallId, [...(subs.get(s.toolCallId) ?? []), m])
-      if (m.kind !== 'metadata' && m.kind !== 'bookmark') for (const p of m.parts) if (p.type === 'tool_call') calls.add(p.id)
+export const renderHtmlWith = (opts: HtmlOptions) => (ms: Messages): string => {
+  const subs = new Map<string, Message[]>()
+  const calls = new Set<string>()
+  for (const m of ms) {
+    const s = subagentOf(m)
+    if (s !== undefined) subs.set(s.toolCallId, [...(subs.get(s.toolCallId) ?? []), m])
+    if (m.kind !== 'metadata' && m.kind !== 'bookmark') { for (const p of m.parts) if (p.type === 'tool_call') calls.add(p.id) }
+  }
+  const results = new Map<string, ToolResultPart>()
+  for (const m of ms)
+    if (m.kind !== 'metadata') {
+      for (const p of m.parts)
+        if (p.type === 'tool_result' && calls.has(p.toolCallId) && !results.has(p.toolCallId))
+          results.set(
+            p.toolCallId,
+            p,
+          )
     }
-    const results = new Map<string, ToolResultPart>()
-    for (const m of ms) if (m.kind !== 'metadata') for (const p of m.parts) if (p.type === 'tool_result' && calls.has(p.toolCallId) && !results.has(p.toolCallId)) results.set(p.toolCallId, p)
-    const ctx: Ctx = { results, subs, calls, shown: new Set(), expanded: new Set(), day: { last: '' } }
-    const body: string[] = []
-    let turn = 0
-    let open = false
-    for (const m of ms) {
-      const s = subagentOf(m)
-      if (s !== undefined) {
-        // nested under its call; a sub-conversation whose call is not in the history stands where it starts
-        if (calls.has(s.toolCallId) || ctx.expanded.has(s.toolCallId)) continue
-        ctx.expanded.add(s.toolCallId)
-        body.push(subHtml(subs.get(s.toolCallId) ?? [m], ctx))
-        continue
-      }
-      if (startsTurn(m)) {
-        if (open) body.push('</section>')
-        body.push(`<section class="turn" id="turn-${++turn}"><div class="turn-label">Turn ${turn}</div>`)
-        open = true
-      }
-      body.push(messageHtml(m, ctx))
+  const ctx: Ctx = { results, subs, calls, shown: new Set(), expanded: new Set(), day: { last: '' } }
+  const body: string[] = []
+  let turn = 0
+  let open = false
+  for (const m of ms) {
+    const s = subagentOf(m)
+    if (s !== undefined) {
+      // nested under its call; a sub-conversation whose call is not in the history stands where it starts
+      if (calls.has(s.toolCallId) || ctx.expanded.has(s.toolCallId)) continue
+      ctx.expanded.add(s.toolCallId)
+      body.push(subHtml(subs.get(s.toolCallId) ?? [m], ctx))
+      continue
     }
-    if (open) body.push('</section>')
-    // a sub-conversation whose call shows only inside another sub-conversation that is never shown
-    for (const [id, group] of subs) {
-      if (ctx.expanded.has(id)) continue
-      ctx.expanded.add(id)
-      body.push(subHtml(group, ctx))
+    if (startsTurn(m)) {
+      if (open) body.push('</section>')
+      body.push(`<section class="turn" id="turn-${++turn}"><div class="turn-label">Turn ${turn}</div>`)
+      open = true
     }
-    const title = opts.title ?? 'Conversation'
-    const times = ms.flatMap((m) => (m.createdAt === undefined ? [] : [m.createdAt])).sort()
-    const models = [...new Set(ms.flatMap((m) => (m.model === undefined ? [] : [m.model])))]
-    const facts = [
-      `${ms.length} message${ms.length === 1 ? '' : 's'}`,
-      `${turn} turn${turn === 1 ? '' : 's'}`,
-      ...(models.length === 0 ? [] : [models.join(', ')]),
-      ...(times.length === 0 ? [] : [`${(times[0] as string).replace('T', ' ').slice(0, 19)} to ${(times[times.length - 1] as string).replace('T', ' ').slice(0, 19)} UTC`]),
-    ]
-    return `<!doctype html>
+    body.push(messageHtml(m, ctx))
+  }
+  if (open) body.push('</section>')
+  // a sub-conversation whose call shows only inside another sub-conversation that is never shown
+  for (const [id, group] of subs) {
+    if (ctx.expanded.has(id)) continue
+    ctx.expanded.add(id)
+    body.push(subHtml(group, ctx))
+  }
+  const title = opts.title ?? 'Conversation'
+  const times = ms.flatMap((m) => (m.createdAt === undefined ? [] : [m.createdAt])).sort()
+  const models = [...new Set(ms.flatMap((m) => (m.model === undefined ? [] : [m.model])))]
+  const facts = [
+    `${ms.length} message${ms.length === 1 ? '' : 's'}`,
+    `${turn} turn${turn === 1 ? '' : 's'}`,
+    ...(models.length === 0 ? [] : [models.join(', ')]),
+    ...(times.length === 0
+      ? []
+      : [`${(times[0] as string).replace('T', ' ').slice(0, 19)} to ${(times[times.length - 1] as string).replace('T', ' ').slice(0, 19)} UTC`]),
+  ]
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <title>${esc(title)}</title><style>${HTML_STYLE}</style></head>
@@ -256,7 +296,7 @@ export const renderHtmlWith =
 ${body.join('\n')}
 </main></body></html>
 `
-  }
+}
 
 /**
  * A history as one self-contained HTML page: each turn (a user message and what follows it) with

@@ -217,7 +217,6 @@ const fenced = (content: string, info = ''): string => {
   return `${f}${info}\n${content}${content.endsWith('\n') || content === '' ? '' : '\n'}${f}\n`
 }
 
-
 /** CommonMark HTML blocks that run until an end marker rather than a blank line: start, end, closing line. */
 const HTML_BLOCKS: ReadonlyArray<readonly [RegExp, RegExp, string]> = [
   [/^ {0,3}<(?:pre|script|style|textarea)(?:\s|>|$)/i, /<\/(?:pre|script|style|textarea)>/i, '</pre></script></style></textarea>'],
@@ -300,7 +299,11 @@ const readableTime = (iso: string): string => {
 /** The line under a message's heading: where an injected message came from (`metadata.origin`), its model and time, when it has them. */
 const byline = (m: Message): string => {
   const origin = m.metadata?.['origin']
-  const bits = [...(typeof origin === 'string' && m.kind !== 'normal' ? [origin] : []), ...(m.model === undefined ? [] : [m.model]), ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)])]
+  const bits = [
+    ...(typeof origin === 'string' && m.kind !== 'normal' ? [origin] : []),
+    ...(m.model === undefined ? [] : [m.model]),
+    ...(m.createdAt === undefined ? [] : [readableTime(m.createdAt)]),
+  ]
   return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\\x60[\]<]/g, '\\$&')).join(' · ')}*\n`
 }
 
@@ -331,58 +334,57 @@ export type MarkdownOptions = { readonly reasoning?: 'omit' | 'include' }
  * @since 0.1.0
  * @category rendering
  */
-export const renderMarkdownWith =
-  (opts: MarkdownOptions) =>
-  (ms: Messages): string => {
-    const withReasoning = opts.reasoning === 'include'
-    // each result goes under its call; the rest stand alone (calls of metadata and bookmark
-    // messages are not rendered, so their results stand alone too)
-    const calls = new Set<string>()
-    for (const m of ms) if (m.role === 'assistant' && m.kind !== 'metadata' && m.kind !== 'bookmark') for (const p of m.parts) if (p.type === 'tool_call') calls.add(p.id)
-    const results = new Map<string, ToolResultPart>()
-    for (const m of ms) {
-      if (m.kind === 'metadata') continue
-      for (const p of m.parts) if (p.type === 'tool_result' && calls.has(p.toolCallId) && !results.has(p.toolCallId)) results.set(p.toolCallId, p)
-    }
-    const shown = new Set<ToolResultPart>()
-    const blocks: string[] = []
-    for (const m of ms) {
-      if (m.kind === 'metadata') continue
-      const text = joinText(m, 'text')
-      if (m.kind === 'bookmark') {
-        blocks.push(`---\n\n*${oneLine(text).replace(/[*_\\]/g, '\\$&') || 'Bookmark'}*\n`)
-        continue
-      }
-      let b = ''
-      if (m.kind === 'display') b += `${quote(`**${noticeLabel(m)}:** ${contained(demoted(text))}`)}\n`
-      else if (m.role !== 'tool' || text !== '') {
-        b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n${byline(m)}`
-        if (withReasoning) {
-          const thinking = joinText(m, 'reasoning')
-          if (thinking !== '') b += `\n${quote(`**Thinking:** ${contained(demoted(thinking))}`)}\n`
-        }
-        if (text !== '') b += `\n${contained(demoted(text))}\n`
-      }
-      for (const p of m.parts) if (isMedia(p)) b += `\n${mediaMarkdown(p)}\n`
-      for (const p of m.parts) if (p.type === 'provider') b += `\n${providerMarkdown(p)}\n`
-      for (const p of m.parts) {
-        if (p.type === 'tool_call') {
-          const args = prettyArguments(p.arguments)
-          b += `\n### Tool: ${oneLine(p.name)}\n\n**Arguments:**\n\n${fenced(args.text, args.info)}`
-          const r = m.role === 'assistant' ? results.get(p.id) : undefined
-          if (r !== undefined && !shown.has(r)) {
-            shown.add(r)
-            b += resultBlock(r)
-          }
-        } else if (p.type === 'tool_result' && results.get(p.toolCallId) !== p) {
-          // unpaired (or a repeat): on its own, where it stands
-          b += `${b === '' ? '' : '\n'}## Tool result: ${oneLine(p.name ?? 'tool')}\n${resultBlock(p)}`
-        }
-      }
-      if (b !== '') blocks.push(b)
-    }
-    return blocks.join('\n')
+export const renderMarkdownWith = (opts: MarkdownOptions) => (ms: Messages): string => {
+  const withReasoning = opts.reasoning === 'include'
+  // each result goes under its call; the rest stand alone (calls of metadata and bookmark
+  // messages are not rendered, so their results stand alone too)
+  const calls = new Set<string>()
+  for (const m of ms)
+    if (m.role === 'assistant' && m.kind !== 'metadata' && m.kind !== 'bookmark') { for (const p of m.parts) if (p.type === 'tool_call') calls.add(p.id) }
+  const results = new Map<string, ToolResultPart>()
+  for (const m of ms) {
+    if (m.kind === 'metadata') continue
+    for (const p of m.parts) if (p.type === 'tool_result' && calls.has(p.toolCallId) && !results.has(p.toolCallId)) results.set(p.toolCallId, p)
   }
+  const shown = new Set<ToolResultPart>()
+  const blocks: string[] = []
+  for (const m of ms) {
+    if (m.kind === 'metadata') continue
+    const text = joinText(m, 'text')
+    if (m.kind === 'bookmark') {
+      blocks.push(`---\n\n*${oneLine(text).replace(/[*_\\]/g, '\\$&') || 'Bookmark'}*\n`)
+      continue
+    }
+    let b = ''
+    if (m.kind === 'display') b += `${quote(`**${noticeLabel(m)}:** ${contained(demoted(text))}`)}\n`
+    else if (m.role !== 'tool' || text !== '') {
+      b += `## ${TITLES[m.role]}${m.sender === undefined ? '' : ` (${oneLine(m.sender)})`}\n${byline(m)}`
+      if (withReasoning) {
+        const thinking = joinText(m, 'reasoning')
+        if (thinking !== '') b += `\n${quote(`**Thinking:** ${contained(demoted(thinking))}`)}\n`
+      }
+      if (text !== '') b += `\n${contained(demoted(text))}\n`
+    }
+    for (const p of m.parts) if (isMedia(p)) b += `\n${mediaMarkdown(p)}\n`
+    for (const p of m.parts) if (p.type === 'provider') b += `\n${providerMarkdown(p)}\n`
+    for (const p of m.parts) {
+      if (p.type === 'tool_call') {
+        const args = prettyArguments(p.arguments)
+        b += `\n### Tool: ${oneLine(p.name)}\n\n**Arguments:**\n\n${fenced(args.text, args.info)}`
+        const r = m.role === 'assistant' ? results.get(p.id) : undefined
+        if (r !== undefined && !shown.has(r)) {
+          shown.add(r)
+          b += resultBlock(r)
+        }
+      } else if (p.type === 'tool_result' && results.get(p.toolCallId) !== p) {
+        // unpaired (or a repeat): on its own, where it stands
+        b += `${b === '' ? '' : '\n'}## Tool result: ${oneLine(p.name ?? 'tool')}\n${resultBlock(p)}`
+      }
+    }
+    if (b !== '') blocks.push(b)
+  }
+  return blocks.join('\n')
+}
 
 /**
  * A history as Markdown, reasoning left out: a `## Role` section per

@@ -178,7 +178,7 @@ export const forPreservation = (ms: Messages): Messages => selectPaired(ms, (m) 
  * @since 0.1.0
  * @category views
  */
-export const forCompaction = (maxResultLen: number): ((ms: Messages) => Messages) => {
+export const forCompaction = (maxResultLen: number): (ms: Messages) => Messages => {
   const compact = cuttingResults(maxResultLen, compactMessage)
   return (ms) => selectPaired(ms, (m) => m.kind === 'normal', compact)
 }
@@ -242,20 +242,18 @@ export const withoutThinking = (ms: Messages): Messages => mapSame(ms, stripReas
  * @since 0.1.0
  * @category views
  */
-export const lastTurns =
-  (n: number) =>
-  (ms: Messages): Messages => {
-    const want = Number.isFinite(n) ? Math.max(0, Math.floor(n)) : n > 0 ? Infinity : 0
-    if (want === 0) return ms.length === 0 ? ms : []
-    // from the last message back: each turn start counted, until the n-th
-    let seen = 0
-    let start = ms.length
-    for (let i = ms.length - 1; i >= 0 && seen < want; i--) {
-      const m = ms[i] as Messages[number]
-      if (startsTurn(m)) {
-        seen++
-        start = i
-      }
+export const lastTurns = (n: number) => (ms: Messages): Messages => {
+  const want = Number.isFinite(n) ? Math.max(0, Math.floor(n)) : n > 0 ? Infinity : 0
+  if (want === 0) return ms.length === 0 ? ms : []
+  // from the last message back: each turn start counted, until the n-th
+  let seen = 0
+  let start = ms.length
+  for (let i = ms.length - 1; i >= 0 && seen < want; i--) {
+    const m = ms[i] as Messages[number]
+    if (startsTurn(m)) {
+      seen++
+      start = i
     }
-    return start === 0 ? ms : ms.slice(start)
   }
+  return start === 0 ? ms : ms.slice(start)
+}

@@ -103,10 +103,7 @@ export const reasoningText = (m: Message): string => {
  * @since 0.1.0
  * @category refinements
  */
-export const hasRole =
-  (role: Role) =>
-  (m: Message): boolean =>
-    m.role === role
+export const hasRole = (role: Role) => (m: Message): boolean => m.role === role
 
 /**
  * Whether a message is of the given kind (`normal`, `synthetic`, `ephemeral`, `display`,
@@ -119,10 +116,7 @@ export const hasRole =
  * @since 0.1.0
  * @category refinements
  */
-export const hasKind =
-  (kind: Kind) =>
-  (m: Message): boolean =>
-    m.kind === kind
+export const hasKind = (kind: Kind) => (m: Message): boolean => m.kind === kind
 
 /**
  * Whether a message must never reach any model: display-only, bookmark or metadata.
@@ -148,6 +142,4 @@ export const isInternal = (m: Message): boolean => m.kind === 'display' || m.kin
  * @category refinements
  */
 export const isEmpty = (m: Message): boolean =>
-  m.parts.every((p) =>
-    p.type === 'text' ? p.text.trim() === '' : p.type === 'reasoning' ? p.text === '' && p.signature === undefined : p.type === 'finish',
-  )
+  m.parts.every((p) => p.type === 'text' ? p.text.trim() === '' : p.type === 'reasoning' ? p.text === '' && p.signature === undefined : p.type === 'finish')

@@ -24,13 +24,11 @@ import type { Message } from './message.ts'
  * @since 0.1.0
  * @category metadata
  */
-export const setMeta =
-  (key: string, value: unknown) =>
-  (m: Message): Message => {
-    const metadata: Record<string, unknown> = { ...m.metadata }
-    Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true })
-    return { ...m, metadata }
-  }
+export const setMeta = (key: string, value: unknown) => (m: Message): Message => {
+  const metadata: Record<string, unknown> = { ...m.metadata }
+  Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true })
+  return { ...m, metadata }
+}
 
 /**
  * Looks up a metadata value: `none` when the key is absent. Only own keys
@@ -43,10 +41,8 @@ export const setMeta =
  * @since 0.1.0
  * @category metadata
  */
-export const getMeta =
-  (key: string) =>
-  (m: Message): O.Option<unknown> =>
-    m.metadata !== undefined && Object.prototype.hasOwnProperty.call(m.metadata, key) ? O.some(m.metadata[key]) : O.none
+export const getMeta = (key: string) => (m: Message): O.Option<unknown> =>
+  m.metadata !== undefined && Object.prototype.hasOwnProperty.call(m.metadata, key) ? O.some(m.metadata[key]) : O.none
 
 // --- parts ---
 
@@ -61,9 +57,7 @@ export const getMeta =
  * @since 0.1.0
  * @category parts
  */
-export const addPart =
-  (part: Part, at: string = nowIso()) =>
-  (m: Message): Message => ({ ...m, parts: [...m.parts, part], updatedAt: at })
+export const addPart = (part: Part, at: string = nowIso()) => (m: Message): Message => ({ ...m, parts: [...m.parts, part], updatedAt: at })
 
 /**
  * Adds a tool call, or replaces the call with the same id in place (for
@@ -77,13 +71,11 @@ export const addPart =
  * @since 0.1.0
  * @category parts
  */
-export const upsertToolCall =
-  (call: ToolCallPart, at: string = nowIso()) =>
-  (m: Message): Message => {
-    const i = m.parts.findIndex((p) => isToolCall(p) && p.id === call.id)
-    const parts = i < 0 ? [...m.parts, call] : m.parts.map((p, j) => (j === i ? call : p))
-    return { ...m, parts, updatedAt: at }
-  }
+export const upsertToolCall = (call: ToolCallPart, at: string = nowIso()) => (m: Message): Message => {
+  const i = m.parts.findIndex((p) => isToolCall(p) && p.id === call.id)
+  const parts = i < 0 ? [...m.parts, call] : m.parts.map((p, j) => (j === i ? call : p))
+  return { ...m, parts, updatedAt: at }
+}
 
 /**
  * Replaces the parts of a message (without moving `updatedAt`), returning the message itself
@@ -96,12 +88,10 @@ export const upsertToolCall =
  * @since 0.1.0
  * @category parts
  */
-export const mapParts =
-  (f: (parts: ReadonlyArray<Part>) => ReadonlyArray<Part>) =>
-  (m: Message): Message => {
-    const parts = f(m.parts)
-    return parts === m.parts ? m : { ...m, parts }
-  }
+export const mapParts = (f: (parts: ReadonlyArray<Part>) => ReadonlyArray<Part>) => (m: Message): Message => {
+  const parts = f(m.parts)
+  return parts === m.parts ? m : { ...m, parts }
+}
 
 // --- instances ---
 
@@ -128,4 +118,3 @@ const equalValues = (a: unknown, b: unknown): boolean => {
  * @category instances
  */
 export const MessageEq: Eq<Message> = { equals: equalValues }
-

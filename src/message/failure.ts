@@ -50,21 +50,18 @@ export const decodeIssue = (path: string, expected: string, actual: unknown): De
  * @since 0.1.0
  * @category codecs
  */
-export const prefixFailure =
-  (prefix: string) =>
-  (failure: DecodeFailure): DecodeFailure =>
-    failure.map((i) => ({ ...i, path: joinPath(prefix, i.path) }))
+export const prefixFailure = (prefix: string) => (failure: DecodeFailure): DecodeFailure => failure.map((i) => ({ ...i, path: joinPath(prefix, i.path) }))
 
 const joinPath = (prefix: string, path: string): string =>
   prefix === ''
     ? path
     : path === ''
-      ? prefix.replace(/:$/, '')
-      : prefix.endsWith(':')
-        ? `${prefix} ${path}`
-        : path.startsWith('[')
-          ? prefix + path
-          : `${prefix}.${path}`
+    ? prefix.replace(/:$/, '')
+    : prefix.endsWith(':')
+    ? `${prefix} ${path}`
+    : path.startsWith('[')
+    ? prefix + path
+    : `${prefix}.${path}`
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
@@ -90,8 +87,8 @@ const expectation = (type: t.Decoder<unknown, unknown>): string => {
   const x = unwrap(type)
   return x._tag === 'KeyofType' && x.keys !== undefined
     ? Object.keys(x.keys)
-        .map((k) => JSON.stringify(k))
-        .join(' | ')
+      .map((k) => JSON.stringify(k))
+      .join(' | ')
     : type.name
 }
 

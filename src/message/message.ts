@@ -7,7 +7,7 @@
  */
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { RoleC, type Role } from './role.ts'
+import { type Role, RoleC } from './role.ts'
 import type { Part } from './part-model.ts'
 import { PartC } from './part-registry.ts'
 import { type DecodeFailure, failureFromErrors, formatDecodeFailure, prefixFailure } from './failure.ts'
@@ -90,7 +90,14 @@ const TokenCountC: t.Type<number, number, unknown> = new t.Type<number, number, 
  * @since 0.1.0
  * @category codecs
  */
-export const TokensC: t.ReadonlyC<t.IntersectionC<[t.ExactC<t.TypeC<{ total: typeof TokenCountC }>>, t.ExactC<t.PartialC<{ content: typeof TokenCountC; thinking: typeof TokenCountC; tools: typeof TokenCountC }>>]>> = t.readonly(
+export const TokensC: t.ReadonlyC<
+  t.IntersectionC<
+    [
+      t.ExactC<t.TypeC<{ total: typeof TokenCountC }>>,
+      t.ExactC<t.PartialC<{ content: typeof TokenCountC; thinking: typeof TokenCountC; tools: typeof TokenCountC }>>,
+    ]
+  >
+> = t.readonly(
   t.intersection([t.exact(t.type({ total: TokenCountC })), t.exact(t.partial({ content: TokenCountC, thinking: TokenCountC, tools: TokenCountC }))]),
   'Tokens',
 )

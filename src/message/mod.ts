@@ -31,16 +31,7 @@ export type {
   ToolCallStatus,
   ToolResultPart,
 } from './part-model.ts'
-export {
-  decodePart,
-  encodePart,
-  marshalParts,
-  PartC,
-  type PartDefinition,
-  partTypes,
-  registerPart,
-  unmarshalParts,
-} from './part-registry.ts'
+export { decodePart, encodePart, marshalParts, PartC, type PartDefinition, partTypes, registerPart, unmarshalParts } from './part-registry.ts'
 export {
   file,
   finish,
@@ -61,18 +52,7 @@ export {
   toolCall,
   toolResult,
 } from './part-make.ts'
-export {
-  hasKind,
-  hasRole,
-  images,
-  isEmpty,
-  isInternal,
-  reasoningParts,
-  reasoningText,
-  textContent,
-  toolCalls,
-  toolResults,
-} from './accessors.ts'
+export { hasKind, hasRole, images, isEmpty, isInternal, reasoningParts, reasoningText, textContent, toolCalls, toolResults } from './accessors.ts'
 export {
   decodeMessage,
   decodeMessages,

@@ -73,7 +73,6 @@ export const ProviderFieldsC: t.ReadonlyC<t.RecordC<t.StringC, t.ReadonlyC<t.Unk
   'ProviderFields',
 )
 
-
 /**
  * Plain text.
  *
@@ -93,7 +92,10 @@ export const TextPartC: StructC<{ type: t.LiteralC<'text'>; text: t.StringC }, {
  * @since 0.1.0
  * @category codecs
  */
-export const ReasoningPartC: StructC<{ type: t.LiteralC<'reasoning'>; text: t.StringC }, { signature: t.StringC; redacted: t.BooleanC; providerFields: typeof ProviderFieldsC }> = struct(
+export const ReasoningPartC: StructC<
+  { type: t.LiteralC<'reasoning'>; text: t.StringC },
+  { signature: t.StringC; redacted: t.BooleanC; providerFields: typeof ProviderFieldsC }
+> = struct(
   'ReasoningPart',
   { type: t.literal('reasoning'), text: t.string },
   { signature: t.string, redacted: t.boolean, providerFields: ProviderFieldsC },
@@ -105,7 +107,10 @@ export const ReasoningPartC: StructC<{ type: t.LiteralC<'reasoning'>; text: t.St
  * @since 0.1.0
  * @category codecs
  */
-type ImagePartFields = StructC<{ type: t.LiteralC<'image'> }, { url: t.StringC; data: typeof BytesC; mediaType: t.StringC; providerFields: typeof ProviderFieldsC }>
+type ImagePartFields = StructC<
+  { type: t.LiteralC<'image'> },
+  { url: t.StringC; data: typeof BytesC; mediaType: t.StringC; providerFields: typeof ProviderFieldsC }
+>
 export const ImagePartC: t.Type<t.TypeOf<ImagePartFields>, t.OutputOf<ImagePartFields>, unknown> = refine(
   struct('ImagePart', { type: t.literal('image') }, { url: t.string, data: BytesC, mediaType: t.string, providerFields: ProviderFieldsC }),
   (p) => p.url !== undefined || p.data !== undefined,
@@ -118,7 +123,10 @@ export const ImagePartC: t.Type<t.TypeOf<ImagePartFields>, t.OutputOf<ImagePartF
  * @since 0.1.0
  * @category codecs
  */
-type FilePartFields = StructC<{ type: t.LiteralC<'file'>; mediaType: t.StringC }, { url: t.StringC; data: typeof BytesC; filename: t.StringC; providerFields: typeof ProviderFieldsC }>
+type FilePartFields = StructC<
+  { type: t.LiteralC<'file'>; mediaType: t.StringC },
+  { url: t.StringC; data: typeof BytesC; filename: t.StringC; providerFields: typeof ProviderFieldsC }
+>
 export const FilePartC: t.Type<t.TypeOf<FilePartFields>, t.OutputOf<FilePartFields>, unknown> = refine(
   struct('FilePart', { type: t.literal('file'), mediaType: t.string }, { url: t.string, data: BytesC, filename: t.string, providerFields: ProviderFieldsC }),
   (p) => p.url !== undefined || p.data !== undefined,
@@ -131,7 +139,12 @@ export const FilePartC: t.Type<t.TypeOf<FilePartFields>, t.OutputOf<FilePartFiel
  * @since 0.1.0
  * @category codecs
  */
-export const ToolCallStatusC: t.KeyofC<{ pending: null; running: null; complete: null; error: null }> = t.keyof({ pending: null, running: null, complete: null, error: null }, 'ToolCallStatus')
+export const ToolCallStatusC: t.KeyofC<{ pending: null; running: null; complete: null; error: null }> = t.keyof({
+  pending: null,
+  running: null,
+  complete: null,
+  error: null,
+}, 'ToolCallStatus')
 
 /**
  * The assistant's request to run a tool. `arguments` is the raw JSON text, kept byte for byte.
@@ -141,7 +154,13 @@ export const ToolCallStatusC: t.KeyofC<{ pending: null; running: null; complete:
  * @category codecs
  */
 export const ToolCallPartC: StructC<
-  { type: t.LiteralC<'tool_call'>; id: t.StringC; name: t.StringC; arguments: t.StringC; status: t.Type<t.TypeOf<typeof ToolCallStatusC>, t.OutputOf<typeof ToolCallStatusC>, unknown> },
+  {
+    type: t.LiteralC<'tool_call'>
+    id: t.StringC
+    name: t.StringC
+    arguments: t.StringC
+    status: t.Type<t.TypeOf<typeof ToolCallStatusC>, t.OutputOf<typeof ToolCallStatusC>, unknown>
+  },
   { providerFields: typeof ProviderFieldsC }
 > = struct(
   'ToolCallPart',
@@ -177,7 +196,11 @@ export const ToolResultPartC: StructC<
  * @category codecs
  */
 // deno-lint-ignore ban-types -- `{}` is io-ts's empty set of optional props
-export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct('FinishPart', { type: t.literal('finish'), reason: t.string }, {})
+export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct(
+  'FinishPart',
+  { type: t.literal('finish'), reason: t.string },
+  {},
+)
 
 /**
  * A block that only one provider knows, kept as it came: `provider` names who sent it

@@ -89,7 +89,7 @@ export type PartDefinition<A extends { readonly type: string }, O extends { read
  */
 export const registerPart = <A extends { readonly type: string }, O extends { readonly type: string }>(
   definition: PartDefinition<A, O>,
-): (() => void) => {
+): () => void => {
   const { type, codec } = definition
   if (builtins.has(type)) throw new TypeError(`Cannot register part type "${type}": it is built in`)
   if (custom.has(type)) throw new TypeError(`Cannot register part type "${type}": it is registered already`)

@@ -14,7 +14,10 @@ import type { Ord } from 'fp-ts/Ord'
  * @since 0.1.0
  * @category codecs
  */
-export const RoleC: t.KeyofC<{ system: null; user: null; assistant: null; tool: null }> = t.keyof({ system: null, user: null, assistant: null, tool: null }, 'Role')
+export const RoleC: t.KeyofC<{ system: null; user: null; assistant: null; tool: null }> = t.keyof(
+  { system: null, user: null, assistant: null, tool: null },
+  'Role',
+)
 
 /**
  * Who speaks in a message.

@@ -8,7 +8,7 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import { open, type FileHandle } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import type { LogEntry, StoredSnapshot } from '../store/durable.ts'
 
 /**
@@ -164,10 +164,12 @@ export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
     const torn = end < 0
     const text = decoder.decode(bytes.subarray(byte, torn ? bytes.length : end))
     const r = parseLine(text)
-    if (typeof r === 'string' && zeroTail(bytes, byte)) return { records, bad: { line, byte, text, problem: 'zero bytes to the end of the file (a write lost with the power)', torn: true } }
+    if (typeof r === 'string' && zeroTail(bytes, byte))
+      return { records, bad: { line, byte, text, problem: 'zero bytes to the end of the file (a write lost with the power)', torn: true } }
     if (torn) {
       // a whole record whose line end became another byte is damage, not an append cut short
-      if (text.length > 1 && typeof parseLine(text.slice(0, -1)) !== 'string') return { records, bad: { line, byte, text, problem: 'line end damaged', torn: false } }
+      if (text.length > 1 && typeof parseLine(text.slice(0, -1)) !== 'string')
+        return { records, bad: { line, byte, text, problem: 'line end damaged', torn: false } }
       return { records, bad: { line, byte, text, problem: typeof r === 'string' ? r : 'no line end', torn } }
     }
     if (typeof r === 'string') return { records, bad: { line, byte, text, problem: r, torn } }
@@ -187,9 +189,14 @@ export const scanSegment = (bytes: Uint8Array): ScannedSegment => {
  */
 export const describeRecordText = (text: string): string => {
   try {
-    const r = JSON.parse(text.slice(0, text.lastIndexOf('\t') < 0 ? text.length : text.lastIndexOf('\t'))) as { seq?: unknown; command?: { op?: unknown; data?: Record<string, unknown> } }
+    const r = JSON.parse(text.slice(0, text.lastIndexOf('\t') < 0 ? text.length : text.lastIndexOf('\t'))) as {
+      seq?: unknown
+      command?: { op?: unknown; data?: Record<string, unknown> }
+    }
     const data = r.command?.data
-    const content = typeof data?.['content'] === 'string' ? `: ${JSON.stringify(data['content'].length > 60 ? `${data['content'].slice(0, 60)}…` : data['content'])}` : ''
+    const content = typeof data?.['content'] === 'string'
+      ? `: ${JSON.stringify(data['content'].length > 60 ? `${data['content'].slice(0, 60)}…` : data['content'])}`
+      : ''
     const who = typeof data?.['role'] === 'string' ? ` ${data['role']}` : ''
     const id = typeof data?.['message_id'] === 'string' ? ` ${JSON.stringify(data['message_id'])}` : ''
     return `record ${String(r.seq ?? '?')}, ${String(r.command?.op ?? 'unknown step')}${who} message${id}${content}`

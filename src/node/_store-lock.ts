@@ -83,7 +83,8 @@ const parseHolder = (text: string): Holder => {
   return { pid: Number(pid), start, host, since }
 }
 
-const describe = (h: Holder): string => `process ${h.pid} holds it${h.host === undefined ? '' : ` (on ${h.host}${h.since === undefined ? '' : `, since ${h.since}`})`}`
+const describe = (h: Holder): string =>
+  `process ${h.pid} holds it${h.host === undefined ? '' : ` (on ${h.host}${h.since === undefined ? '' : `, since ${h.since}`})`}`
 
 /** Whether the holder a lock names is a live server: a process of this host that is the one that wrote it; one of another host is taken to be. */
 const isLive = (h: Holder): boolean => {
@@ -164,7 +165,10 @@ const place = (mine: string, target: string, content: string): number | undefine
 
 /** A refusal for a LOCK or claim seen empty: being written on a file system without hard links, or left so by a start cut short. */
 const emptyFailure = (dir: string, file: string): StoreError =>
-  new StoreError('locked', `Cannot open the store in ${dir}: ${file} is empty (being written by a starting server, or left by a start cut short, or by an older version): remove it by hand if no server runs`)
+  new StoreError(
+    'locked',
+    `Cannot open the store in ${dir}: ${file} is empty (being written by a starting server, or left by a start cut short, or by an older version): remove it by hand if no server runs`,
+  )
 
 /**
  * Removes the stale `LOCK` whose content is `stale`, if it still is (see the module): claims the
@@ -248,7 +252,12 @@ export const lockStore = (dir: string): StoreLock => {
         const holder = parseHolder(text)
         if (isLive(holder)) {
           const other = otherHost(holder)
-          throw new StoreError('locked', `Cannot open the store in ${dir}: ${describe(holder)}${other ? '; a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped' : ''} (${file})`)
+          throw new StoreError(
+            'locked',
+            `Cannot open the store in ${dir}: ${describe(holder)}${
+              other ? '; a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped' : ''
+            } (${file})`,
+          )
         }
         breakStale(dir, file, mine, content, text)
       }

@@ -47,8 +47,8 @@ export const formatSessionFailure = (e: SessionFailure): string =>
   e.kind === 'io'
     ? `${e.file}: ${e.message}`
     : e.kind === 'torn'
-      ? `${e.file}: line ${e.line} is torn (a write cut short)`
-      : `${e.file}: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+    ? `${e.file}: line ${e.line} is torn (a write cut short)`
+    : `${e.file}: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
 
 // --- writing ---
 

@@ -111,5 +111,10 @@ export const nodeWorkerHost = (options: NodeWorkerHostOptions = {}): EngineHost 
  */
 export const createNodeEngine = (options: Omit<EngineOptions, 'host'> & NodeWorkerHostOptions = {}): Engine => {
   const { url, ...rest } = options
-  return createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, availableParallelism() - 1)), ...rest, host: () => nodeWorkerHost(url === undefined ? {} : { url }) })
+  return createEngine({
+    mode: 'worker',
+    workers: Math.max(1, Math.min(4, availableParallelism() - 1)),
+    ...rest,
+    host: () => nodeWorkerHost(url === undefined ? {} : { url }),
+  })
 }

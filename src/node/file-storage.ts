@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogEntry, StoredLog, StoredSnapshot, StoreStorage } from '../store/durable.ts'
 import { StoreError } from '../store/failure.ts'
@@ -31,7 +31,9 @@ const isFull = (e: unknown): boolean => codeOf(e) === 'ENOSPC' || codeOf(e) === 
 const fullFailure = (dir: string, e: unknown): StoreError =>
   new StoreError(
     'full',
-    `${codeOf(e) === 'EFBIG' ? "The store's log file has reached the largest size allowed" : 'No space left for the store'} in ${dir} (${codeOf(e)}): writes are refused until there is room; reads go on`,
+    `${codeOf(e) === 'EFBIG' ? "The store's log file has reached the largest size allowed" : 'No space left for the store'} in ${dir} (${
+      codeOf(e)
+    }): writes are refused until there is room; reads go on`,
     { cause: e },
   )
 
@@ -60,7 +62,12 @@ const latestSnapshot = async (dir: string, names: ReadonlyArray<string>): Promis
  * follow the one before; a torn last record of the last segment is cut off (left, and said so, when
  * the store is read-only), any other bad line is corruption.
  */
-const readTail = async (dir: string, segments: ReadonlyArray<string>, snapSeq: number, readOnly: string | undefined): Promise<{ readonly tail: Parsed[]; readonly repaired: string[] }> => {
+const readTail = async (
+  dir: string,
+  segments: ReadonlyArray<string>,
+  snapSeq: number,
+  readOnly: string | undefined,
+): Promise<{ readonly tail: Parsed[]; readonly repaired: string[] }> => {
   const tail: Parsed[] = []
   const repaired: string[] = []
   /** The last record read after the snapshot: each next one must follow it (two processes writing one log number records twice). */
@@ -76,7 +83,9 @@ const readTail = async (dir: string, segments: ReadonlyArray<string>, snapSeq: n
       if (r.seq !== previous + 1) {
         throw new StoreError(
           'corrupt',
-          `Cannot recover the store: record ${r.seq} (${file}, line ${r.line}, byte ${r.byte}) is out of place: it follows record ${previous}${r.seq <= previous ? ' (a number used twice: two processes wrote this log)' : ` (records ${previous + 1}–${r.seq - 1} are missing)`}`,
+          `Cannot recover the store: record ${r.seq} (${file}, line ${r.line}, byte ${r.byte}) is out of place: it follows record ${previous}${
+            r.seq <= previous ? ' (a number used twice: two processes wrote this log)' : ` (records ${previous + 1}–${r.seq - 1} are missing)`
+          }`,
         )
       }
       previous = r.seq
@@ -196,7 +205,7 @@ export const fileStorage = (dir: string): StoreStorage => {
 
   const recover = async (): Promise<StoredLog> => {
     const names = await readdir(dir)
-    if (readOnly === undefined) for (const n of names) if (n.endsWith('.tmp')) await rm(join(dir, n), { force: true })
+    if (readOnly === undefined) { for (const n of names) if (n.endsWith('.tmp')) await rm(join(dir, n), { force: true }) }
     const snapshot = await latestSnapshot(dir, names)
     const segments = names.flatMap((n) => (SEGMENT.test(n) ? [n] : [])).sort()
     const snapSeq = snapshot?.seq ?? 0
@@ -212,7 +221,10 @@ export const fileStorage = (dir: string): StoreStorage => {
 
   /** A failure refusing every later write, saying why. */
   const lostFailure = (why: string): StoreError =>
-    new StoreError('lost', `The store in ${dir} takes no more writes: ${why}; what is written would not be read back as written, so writes are refused until a restart; reads go on`)
+    new StoreError(
+      'lost',
+      `The store in ${dir} takes no more writes: ${why}; what is written would not be read back as written, so writes are refused until a restart; reads go on`,
+    )
 
   const append = async (entries: ReadonlyArray<LogEntry>): Promise<void> => {
     if (readOnly !== undefined) throw new StoreError('read-only', readOnly)

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { limitConcurrency, oneAtATime } from './_http-limits.ts'
-import { send, sendBudget, type SendBudget } from './_http-send.ts'
+import { send, type SendBudget, sendBudget } from './_http-send.ts'
 
 /**
  * A fetch handler: Web `Request` in, Web `Response` out.
@@ -119,7 +119,14 @@ const internalError = (): Response => new Response('Internal error', { status: 5
  * Handles one request: builds the Web request, runs the handler (a throw is a 500), tells
  * `answered` once it has answered, and sends the answer within `budget`.
  */
-const respond = async (handler: FetchHandler, origin: string | undefined, req: IncomingMessage, res: ServerResponse, answered: () => void, budget: SendBudget): Promise<void> => {
+const respond = async (
+  handler: FetchHandler,
+  origin: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answered: () => void,
+  budget: SendBudget,
+): Promise<void> => {
   const aborted = new AbortController()
   res.once('close', () => {
     if (!res.writableFinished) aborted.abort()
@@ -170,7 +177,7 @@ const DEFAULT_MAX_UNSENT_BYTES = 64 * 1_048_576
  * @since 0.1.0
  * @category http
  */
-export const toNodeListener = (handler: FetchHandler, options: { readonly origin?: string } = {}): ((req: IncomingMessage, res: ServerResponse) => void) => {
+export const toNodeListener = (handler: FetchHandler, options: { readonly origin?: string } = {}): (req: IncomingMessage, res: ServerResponse) => void => {
   const budget = sendBudget(DEFAULT_SEND_TIMEOUT_MS, DEFAULT_MAX_UNSENT_BYTES)
   return (req: IncomingMessage, res: ServerResponse): void => void respond(handler, options.origin, req, res, () => undefined, budget)
 }
@@ -251,7 +258,11 @@ export const serve = (handler: FetchHandler, options: ServeOptions = {}): Promis
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
       },
       oneAtATime(
-        limitConcurrency(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS, options.maxBodiesPerClient ?? DEFAULT_MAX_BODIES_PER_CLIENT, (req, res, answered) => void respond(handler, undefined, req, res, answered, budget)),
+        limitConcurrency(
+          options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+          options.maxBodiesPerClient ?? DEFAULT_MAX_BODIES_PER_CLIENT,
+          (req, res, answered) => void respond(handler, undefined, req, res, answered, budget),
+        ),
       ),
     )
     server.once('error', reject)

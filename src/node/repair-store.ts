@@ -109,7 +109,11 @@ export const repairFileStore = async (dir: string): Promise<StoreRepair> => {
     if (latest !== undefined) {
       snapshot = decodeSnapshot(await readFile(join(dir, latest), 'utf8'))
       const restored = snapshot === undefined ? E.left('checksum mismatch') : restoreSimulator(snapshot.simulator)
-      if (E.isLeft(restored)) throw new StoreError('corrupt', `Cannot repair the store: its snapshot ${join(dir, latest)} is corrupt (${restored.left}); the log is rebuilt on a snapshot, not without one`)
+      if (E.isLeft(restored))
+        throw new StoreError(
+          'corrupt',
+          `Cannot repair the store: its snapshot ${join(dir, latest)} is corrupt (${restored.left}); the log is rebuilt on a snapshot, not without one`,
+        )
       sim = restored.right
     }
     const from = snapshot?.seq ?? 0
@@ -133,7 +137,11 @@ export const repairFileStore = async (dir: string): Promise<StoreRepair> => {
         const r = parseLine(l.text)
         if (typeof r === 'string') {
           if (last && zeroTail(bytes, l.byte)) {
-            aside(name, { ...l, text: new TextDecoder().decode(bytes.subarray(l.byte)) }, 'torn: zero bytes to the end of the file (a write lost with the power)')
+            aside(
+              name,
+              { ...l, text: new TextDecoder().decode(bytes.subarray(l.byte)) },
+              'torn: zero bytes to the end of the file (a write lost with the power)',
+            )
             break
           }
           aside(name, l, last && !l.ended ? `torn: ${r}` : r)
@@ -162,7 +170,10 @@ export const repairFileStore = async (dir: string): Promise<StoreRepair> => {
     let quarantine: string | undefined
     if (moved.length > 0) {
       quarantine = join(dir, `quarantine-${new Date().toISOString().replace(/[-:.]/g, '')}.jsonl`)
-      await writeDurably(quarantine, moved.map((m, i) => `${JSON.stringify({ file: m.file, line: m.line, byte: m.byte, problem: m.problem, text: texts[i] })}\n`).join(''))
+      await writeDurably(
+        quarantine,
+        moved.map((m, i) => `${JSON.stringify({ file: m.file, line: m.line, byte: m.byte, problem: m.problem, text: texts[i] })}\n`).join(''),
+      )
       await syncDir(dir)
     }
     // set aside first, then the store rebuilt as a snapshot covering every file found, then the old files removed

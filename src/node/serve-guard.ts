@@ -69,17 +69,18 @@ export const serveGuarded = async (o: GuardedServing): Promise<RunningServer> =>
   })
   const options = guarded(o.host, boundAddress(running.server, o.host), o.handler, o.log)
   handler = o.make(options)
-  const asks = options.token === undefined && options.readToken === undefined ? 'no token (loopback only)' : `a bearer token${options.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
+  const asks = options.token === undefined && options.readToken === undefined
+    ? 'no token (loopback only)'
+    : `a bearer token${options.readToken === undefined ? '' : ' (or the read-only one for reads)'}`
   o.log(`chatfold: asks ${asks}; simulator routes ${options.simulator === true ? 'on' : 'off'}`)
   o.log(`chatfold: listening on ${running.url}`)
   let closing: Promise<void> | undefined
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      await running.close()
-      await o.release()
-    })())
+  const close = (): Promise<void> => (closing ??= (async () => {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await running.close()
+    await o.release()
+  })())
   const onSignal = (signal: NodeJS.Signals) => {
     o.log(`chatfold: ${signal}: closing`)
     close().then(

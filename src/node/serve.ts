@@ -7,7 +7,7 @@
  * @module
  */
 import { resolve } from 'node:path'
-import { createChatHandler, type ChatHandlerOptions } from '../store/http.ts'
+import { type ChatHandlerOptions, createChatHandler } from '../store/http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreError, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
@@ -78,7 +78,9 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
   log(
     r.seq === 0
       ? `chatfold: a new store in ${dir}`
-      : `chatfold: recovered ${r.messages} message${r.messages === 1 ? '' : 's'} from ${dir} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
+      : `chatfold: recovered ${r.messages} message${
+        r.messages === 1 ? '' : 's'
+      } from ${dir} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
   )
   if (r.readOnly !== undefined) log(`chatfold: ${r.readOnly}: queries are served, writes answered 503`)
   /** The write failure last told (a full disk, a lost log), so that a run of refused writes is told once. */

@@ -72,10 +72,7 @@ const writeEncoded = (file: string, encode: () => string): Promise<E.Either<Sess
  * @since 0.1.0
  * @category fs
  */
-export const saveHistory =
-  (file: string) =>
-  (ms: Messages): Promise<E.Either<SessionFailure, void>> =>
-    writeEncoded(file, () => toJSONL(forSave(ms)))
+export const saveHistory = (file: string) => (ms: Messages): Promise<E.Either<SessionFailure, void>> => writeEncoded(file, () => toJSONL(forSave(ms)))
 
 /**
  * Saves a whole chat store as JSONL, atomically (`toStoreMessages`: a header line with every
@@ -89,10 +86,8 @@ export const saveHistory =
  * @since 0.1.0
  * @category fs
  */
-export const saveStore =
-  (file: string) =>
-  (state: ChatState): Promise<E.Either<SessionFailure, void>> =>
-    writeEncoded(file, () => toJSONL(forSave(toStoreMessages(state))))
+export const saveStore = (file: string) => (state: ChatState): Promise<E.Either<SessionFailure, void>> =>
+  writeEncoded(file, () => toJSONL(forSave(toStoreMessages(state))))
 
 // --- reading ---
 
@@ -126,7 +121,8 @@ const readText = async (file: string, options: LoadOptions): Promise<E.Either<Se
     return E.left(ioError(file, e))
   }
   const split = splitTorn(bytes)
-  if (split === undefined) return E.left({ kind: 'decode', file, failure: [{ path: `line ${invalidUtf8Line(bytes)}`, expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
+  if (split === undefined)
+    return E.left({ kind: 'decode', file, failure: [{ path: `line ${invalidUtf8Line(bytes)}`, expected: 'UTF-8 text', actual: '(invalid UTF-8)' }] })
   if (split.torn && options.tornTail === 'fail') return E.left({ kind: 'torn', file, line: countLines(split.text) })
   return E.right(split.text)
 }
@@ -201,55 +197,53 @@ const TAIL_CHUNK = 64 * 1024
  * @since 0.1.0
  * @category fs
  */
-export const appendHistory =
-  (file: string) =>
-  async (ms: Messages): Promise<E.Either<SessionFailure, void>> => {
-    const data = toJSONL(forSave(ms))
-    let existed = true
-    try {
-      await stat(file)
-    } catch {
-      existed = false
-    }
-    try {
-      const fh = await open(file, 'a+', 0o644)
-      try {
-        const size = (await fh.stat()).size
-        let prefix = ''
-        if (size > 0) {
-          const last = Buffer.alloc(1)
-          await fh.read(last, 0, 1, size - 1)
-          if (last[0] !== NEWLINE) {
-            // find the start of the last line, reading backwards
-            let start = 0
-            let tail = Buffer.alloc(0)
-            for (let end = size; end > 0; ) {
-              const from = Math.max(0, end - TAIL_CHUNK)
-              const chunk = Buffer.alloc(end - from)
-              await fh.read(chunk, 0, chunk.length, from)
-              tail = Buffer.concat([chunk, tail])
-              const nl = chunk.lastIndexOf(NEWLINE)
-              if (nl >= 0) {
-                start = from + nl + 1
-                tail = tail.subarray(nl + 1)
-                break
-              }
-              end = from
-            }
-            if (isTornTail(tail)) await fh.truncate(start)
-            else prefix = '\n'
-          }
-        }
-        if (prefix !== '' || data !== '') {
-          await fh.writeFile(prefix + data)
-          await fh.sync()
-        }
-      } finally {
-        await fh.close()
-      }
-      if (!existed) await syncDirectory(dirname(file))
-      return E.right(undefined)
-    } catch (e) {
-      return E.left(ioError(file, e))
-    }
+export const appendHistory = (file: string) => async (ms: Messages): Promise<E.Either<SessionFailure, void>> => {
+  const data = toJSONL(forSave(ms))
+  let existed = true
+  try {
+    await stat(file)
+  } catch {
+    existed = false
   }
+  try {
+    const fh = await open(file, 'a+', 0o644)
+    try {
+      const size = (await fh.stat()).size
+      let prefix = ''
+      if (size > 0) {
+        const last = Buffer.alloc(1)
+        await fh.read(last, 0, 1, size - 1)
+        if (last[0] !== NEWLINE) {
+          // find the start of the last line, reading backwards
+          let start = 0
+          let tail = Buffer.alloc(0)
+          for (let end = size; end > 0;) {
+            const from = Math.max(0, end - TAIL_CHUNK)
+            const chunk = Buffer.alloc(end - from)
+            await fh.read(chunk, 0, chunk.length, from)
+            tail = Buffer.concat([chunk, tail])
+            const nl = chunk.lastIndexOf(NEWLINE)
+            if (nl >= 0) {
+              start = from + nl + 1
+              tail = tail.subarray(nl + 1)
+              break
+            }
+            end = from
+          }
+          if (isTornTail(tail)) await fh.truncate(start)
+          else prefix = '\n'
+        }
+      }
+      if (prefix !== '' || data !== '') {
+        await fh.writeFile(prefix + data)
+        await fh.sync()
+      }
+    } finally {
+      await fh.close()
+    }
+    if (!existed) await syncDirectory(dirname(file))
+    return E.right(undefined)
+  } catch (e) {
+    return E.left(ioError(file, e))
+  }
+}

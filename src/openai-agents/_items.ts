@@ -34,11 +34,16 @@ const outputOf = (output: unknown): unknown => {
 export const responsesItemOf = (item: AgentInputItem): unknown => {
   const u: Readonly<Record<string, unknown>> = item
   const type = u['type']
-  if (type === 'function_call') return { type, call_id: u['callId'], name: u['name'], arguments: u['arguments'], ...(typeof u['id'] === 'string' ? { id: u['id'] } : {}) }
+  if (type === 'function_call')
+    return { type, call_id: u['callId'], name: u['name'], arguments: u['arguments'], ...(typeof u['id'] === 'string' ? { id: u['id'] } : {}) }
   if (type === 'function_call_result') return { type: 'function_call_output', call_id: u['callId'], output: outputOf(u['output']) }
   if (type === 'reasoning') {
     const content = Array.isArray(u['content']) ? u['content'] : []
-    return { type, id: typeof u['id'] === 'string' ? u['id'] : 'rs', summary: content.map((c: unknown) => ({ type: 'summary_text', text: isObject(c) ? textOf(c['text']) : textOf(c) })) }
+    return {
+      type,
+      id: typeof u['id'] === 'string' ? u['id'] : 'rs',
+      summary: content.map((c: unknown) => ({ type: 'summary_text', text: isObject(c) ? textOf(c['text']) : textOf(c) })),
+    }
   }
   if ('role' in u) {
     const { providerData: _p, ...rest } = u
@@ -92,7 +97,11 @@ export const itemsOfSummary = (summary: Messages): ReadonlyArray<AgentInputItem>
     const u: Readonly<Record<string, unknown>> = item
     if (u['type'] !== 'message') return item as AgentInputItem
     const content = u['content']
-    const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((c: unknown) => (isObject(c) ? textOf(c['text']) : '')).join('\n') : textOf(content)
+    const text = typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+      ? content.map((c: unknown) => (isObject(c) ? textOf(c['text']) : '')).join('\n')
+      : textOf(content)
     return u['role'] === 'assistant' ? { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] } : { role: 'user', content: text }
   })
 }

@@ -8,7 +8,7 @@
 import type { AgentInputItem, OpenAIResponsesCompactionArgs, OpenAIResponsesCompactionAwareSession, OpenAIResponsesCompactionResult } from '@openai/agents'
 import type { ChatLog, ChatLogRead } from '../store/chat-log.ts'
 import * as E from 'fp-ts/Either'
-import { JsonRecordC, type JsonRecord } from '../internal/json.ts'
+import { type JsonRecord, JsonRecordC } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { compact, type CompactionReport, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -17,7 +17,7 @@ import { shouldCompact } from '../compaction/plan.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './_items.ts'
 import type { Messages } from '../message/message.ts'
 
-export { httpChatLog, storeChatLog, type ChatLog, type ChatLogRead, type ChatLogRecord, type HttpChatLogOptions } from '../store/chat-log.ts'
+export { type ChatLog, type ChatLogRead, type ChatLogRecord, httpChatLog, type HttpChatLogOptions, storeChatLog } from '../store/chat-log.ts'
 
 /**
  * When and how a {@link chatStoreSession} compacts: once the stored history's tokens (estimated,
@@ -87,7 +87,8 @@ export const isOpenAIModel = (model: string): boolean => /^(gpt-|o\d|codex-|chat
 
 /** The summariser a compaction uses (see {@link SessionCompactionOptions}). */
 const summarizerOf = (c: SessionCompactionOptions): Summarizer =>
-  c.summarize ?? (c.openai !== undefined && c.model !== undefined && isOpenAIModel(c.model) ? openAICompaction({ client: c.openai, model: c.model }) : extractiveSummarize)
+  c.summarize ??
+    (c.openai !== undefined && c.model !== undefined && isOpenAIModel(c.model) ? openAICompaction({ client: c.openai, model: c.model }) : extractiveSummarize)
 
 /** A change of the session: `add` one item (what earlier versions wrote, read still), `add-items` a batch as one record (whole or not at all), `pop`, `clear`, `replace` (a compaction). */
 type Op =
@@ -97,7 +98,8 @@ type Op =
   | { readonly op: 'clear' }
   | { readonly op: 'replace'; readonly items: ReadonlyArray<AgentInputItem> }
 
-const isOp = (u: JsonRecord): u is JsonRecord & Op => u['op'] === 'add' || u['op'] === 'add-items' || u['op'] === 'pop' || u['op'] === 'clear' || u['op'] === 'replace'
+const isOp = (u: JsonRecord): u is JsonRecord & Op =>
+  u['op'] === 'add' || u['op'] === 'add-items' || u['op'] === 'pop' || u['op'] === 'clear' || u['op'] === 'replace'
 
 /**
  * The items a session's records leave, in order. When the store has dropped the oldest records
@@ -109,12 +111,15 @@ const fold = (read: ChatLogRead, sessionId: string): AgentInputItem[] => {
   const start = from === 0 ? 0 : records.findIndex((r) => r['op'] === 'clear' || r['op'] === 'replace')
   if (start < 0) {
     throw new Error(
-      `Cannot read session ${JSON.stringify(sessionId)}: the store has dropped its first ${from} records (its maxHistorySize), and what it holds starts with no clear or compaction to read from`,
+      `Cannot read session ${
+        JSON.stringify(sessionId)
+      }: the store has dropped its first ${from} records (its maxHistorySize), and what it holds starts with no clear or compaction to read from`,
     )
   }
   let items: AgentInputItem[] = []
   records.slice(start).forEach((r, i) => {
-    if (!isOp(r)) throw new Error(`Cannot read session ${JSON.stringify(sessionId)}: record ${from + start + i} is not a session record (op: ${JSON.stringify(r['op'])})`)
+    if (!isOp(r))
+      throw new Error(`Cannot read session ${JSON.stringify(sessionId)}: record ${from + start + i} is not a session record (op: ${JSON.stringify(r['op'])})`)
     if (r.op === 'add') items.push(r.item)
     else if (r.op === 'add-items') items.push(...r.items)
     else if (r.op === 'pop') items.pop()
@@ -128,7 +133,11 @@ const fold = (read: ChatLogRead, sessionId: string): AgentInputItem[] => {
 const record = (op: Op): { readonly text: string; readonly data: JsonRecord } => {
   const data = JsonRecordC.decode(op)
   if (E.isLeft(data)) throw new Error(`Cannot store the session's ${op.op}: ${formatDecodeFailure(failureFromErrors(data.left))}`)
-  const text = op.op === 'add' ? `item ${typeof op.item.type === 'string' ? op.item.type : 'message'}` : op.op === 'add-items' ? `${op.items.length} item${op.items.length === 1 ? '' : 's'}` : op.op
+  const text = op.op === 'add'
+    ? `item ${typeof op.item.type === 'string' ? op.item.type : 'message'}`
+    : op.op === 'add-items'
+    ? `${op.items.length} item${op.items.length === 1 ? '' : 's'}`
+    : op.op
   return { text, data: data.right }
 }
 
@@ -178,7 +187,9 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     const history = historyOfItems(stored)
     const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
     if (!force && !shouldCompact(budget)(history)) return undefined
-    const r = await compact({ ...budget, summarize: summarizerOf(c), ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(history)
+    const r = await compact({ ...budget, summarize: summarizerOf(c), ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(
+      history,
+    )
     if (!r.report.compacted) return r.report
     const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
     const first = kept.length === 0 ? stored.length : Math.min(...kept)

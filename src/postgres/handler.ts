@@ -43,7 +43,8 @@ const readCapped = async (request: Request, limit: number): Promise<Uint8Array<A
 }
 
 /** Whether a request may change the store: every POST but the query. */
-const writes = (request: Request): boolean => request.method === 'POST' && !new URL(request.url).pathname.replace(/\/+$/, '').endsWith('/environment/modalities/chat/query')
+const writes = (request: Request): boolean =>
+  request.method === 'POST' && !new URL(request.url).pathname.replace(/\/+$/, '').endsWith('/environment/modalities/chat/query')
 
 /**
  * A fetch handler serving the chat HTTP API over a PostgreSQL store, any number of processes on
@@ -60,7 +61,7 @@ const writes = (request: Request): boolean => request.method === 'POST' && !new 
  * @since 0.1.0
  * @category postgres
  */
-export const postgresChatHandler = (store: PostgresChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
+export const postgresChatHandler = (store: PostgresChatStore, options: ChatHandlerOptions = {}): (request: Request) => Promise<Response> => {
   const inner = createChatHandler(store, options)
   const limit = wholeOption(options.maxBodyBytes, { fallback: DEFAULT_MAX_BODY_BYTES })
   return async (request) => {

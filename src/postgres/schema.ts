@@ -105,11 +105,16 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
 export const migratePostgres = (pool: PgPoolLike): Promise<ReadonlyArray<number>> =>
   inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
-    await client.query('CREATE TABLE IF NOT EXISTS chatfold_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())')
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS chatfold_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    )
     const r = await client.query('SELECT coalesce(max(version), 0) AS version FROM chatfold_migrations')
     const at = Number(r.rows[0]?.['version'] ?? 0)
     if (at > POSTGRES_SCHEMA_VERSION) {
-      throw new StoreError('corrupt', `The database's chatfold schema is at version ${at}, made by a newer chatfold; this one knows versions up to ${POSTGRES_SCHEMA_VERSION}`)
+      throw new StoreError(
+        'corrupt',
+        `The database's chatfold schema is at version ${at}, made by a newer chatfold; this one knows versions up to ${POSTGRES_SCHEMA_VERSION}`,
+      )
     }
     const applied: number[] = []
     for (const m of MIGRATIONS) {

@@ -81,7 +81,11 @@ export const servePostgresStore = async (options: ServePostgresStoreOptions): Pr
     throw e
   }
   const r = store.recovery
-  log(`chatfold: store ${JSON.stringify(name)} in ${shown(options.url)} at record ${r.seq}: ${r.messages} message${r.messages === 1 ? '' : 's'} (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`)
+  log(
+    `chatfold: store ${JSON.stringify(name)} in ${shown(options.url)} at record ${r.seq}: ${r.messages} message${
+      r.messages === 1 ? '' : 's'
+    } (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
+  )
   const running = await serveGuarded({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8787,

@@ -88,7 +88,12 @@ const snapshotBefore = async (client: PgClientLike, name: string, at: number, fi
 }
 
 /** The simulator `sim` (at record `at`) with the records `rows` after it replayed, and the record it ends at. */
-const replay = (name: string, sim: Simulator | undefined, at: number, rows: ReadonlyArray<Row>): { readonly sim: Simulator | undefined; readonly at: number } => {
+const replay = (
+  name: string,
+  sim: Simulator | undefined,
+  at: number,
+  rows: ReadonlyArray<Row>,
+): { readonly sim: Simulator | undefined; readonly at: number } => {
   for (const row of rows) {
     if (row.seq <= at) continue
     if (row.seq !== at + 1) corrupt(`Cannot replay the store ${JSON.stringify(name)}: record ${row.seq} follows record ${at}`)
@@ -118,7 +123,12 @@ const lockStore = async (client: PgClientLike, name: string, durable: number): P
   }
   const head = Number(row?.['head'] ?? 0)
   // a database behind what this process saw committed (restored from a backup, or another one): nothing here is written to it
-  if (head < durable) corrupt(`The store ${JSON.stringify(name)} in the database ends at record ${head}, before record ${durable} this process saw committed: was the database restored or replaced?`)
+  if (head < durable)
+    corrupt(
+      `The store ${
+        JSON.stringify(name)
+      } in the database ends at record ${head}, before record ${durable} this process saw committed: was the database restored or replaced?`,
+    )
   return head
 }
 
@@ -128,7 +138,11 @@ const insertRecords = async (client: PgClientLike, name: string, entries: Readon
   for (const e of entries) {
     const insert = 'INSERT INTO chatfold_log (store, seq, command) VALUES ($1, $2, $3)'
     // the last record moves the head in the same statement: one round trip a record
-    await client.query(e.seq === last ? `WITH inserted AS (${insert}) UPDATE chatfold_store SET head = $2 WHERE store = $1` : insert, [name, e.seq, JSON.stringify(e.command)])
+    await client.query(e.seq === last ? `WITH inserted AS (${insert}) UPDATE chatfold_store SET head = $2 WHERE store = $1` : insert, [
+      name,
+      e.seq,
+      JSON.stringify(e.command),
+    ])
   }
   return last
 }
@@ -158,158 +172,162 @@ const writeSnapshot = async (client: PgClientLike, name: string, last: number, s
  * @since 0.1.0
  * @category postgres
  */
-export const openPostgresStore =
-  (pool: PgPoolLike) =>
-  async (options: PostgresStoreOptions = {}): Promise<PostgresChatStore> => {
-    if (options.migrate !== false) await migratePostgres(pool)
-    const name = options.store ?? 'default'
-    const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
-    /** The last record this process knows committed, and the simulator after it. */
-    let durable = 0
-    let kept: Simulator | undefined
-    /** The last record taken here (committed or not), and the simulator after it. */
-    let seq = 0
-    let latest: Simulator | undefined
-    let pending: LogEntry[] = []
-    let snapshotSeq = 0
-    let failure: Error | undefined
-    let reset: (simulator: Simulator | undefined) => void = () => undefined
-    /** The transaction under way in this process: its connection, whether it holds the lock, what it inserted. */
-    let tx: { readonly client: PgClientLike; locked: boolean; written: number } | undefined
-    let queue: Promise<unknown> = Promise.resolve()
-    const exclusive = <A>(f: () => Promise<A>): Promise<A> => {
-      const run = queue.then(f, f)
-      queue = run.catch(() => undefined)
-      return run
-    }
+export const openPostgresStore = (pool: PgPoolLike) => async (options: PostgresStoreOptions = {}): Promise<PostgresChatStore> => {
+  if (options.migrate !== false) await migratePostgres(pool)
+  const name = options.store ?? 'default'
+  const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
+  /** The last record this process knows committed, and the simulator after it. */
+  let durable = 0
+  let kept: Simulator | undefined
+  /** The last record taken here (committed or not), and the simulator after it. */
+  let seq = 0
+  let latest: Simulator | undefined
+  let pending: LogEntry[] = []
+  let snapshotSeq = 0
+  let failure: Error | undefined
+  let reset: (simulator: Simulator | undefined) => void = () => undefined
+  /** The transaction under way in this process: its connection, whether it holds the lock, what it inserted. */
+  let tx: { readonly client: PgClientLike; locked: boolean; written: number } | undefined
+  let queue: Promise<unknown> = Promise.resolve()
+  const exclusive = <A>(f: () => Promise<A>): Promise<A> => {
+    const run = queue.then(f, f)
+    queue = run.catch(() => undefined)
+    return run
+  }
 
-    /** Runs `f`; a store it finds it cannot read back stops this one (every later call rejects with the same failure). */
-    const stopping = async <A>(f: () => Promise<A>): Promise<A> => {
-      try {
-        return await f()
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'corrupt') failure = e
-        throw e
-      }
-    }
-
-    /** Puts the store back to what this process knows committed. */
-    const undo = (): void => {
-      pending = []
-      seq = durable
-      latest = kept
-      reset(kept)
-    }
-
-    /** Reads and replays what other processes committed after `durable` (no step of this process pending). */
-    const catchUp = (client: PgClientLike): Promise<number> =>
-      stopping(async () => {
-        const rows = await recordsAfter(client, name, durable)
-        const first = rows[0]?.seq
-        if (first === undefined) return 0
-        // the records after `durable` may have been folded into a snapshot: then start from it
-        const base = first !== durable + 1 ? await snapshotBefore(client, name, durable, first) : { sim: kept, at: durable }
-        if (first !== durable + 1) snapshotSeq = Math.max(snapshotSeq, base.at)
-        const { sim, at } = replay(name, base.sim, base.at, rows)
-        durable = seq = at
-        kept = latest = sim
-        reset(sim)
-        return at - base.at
-      })
-
-    /** Locks the store's row (made when missing) and returns its head. */
-    const lock = (client: PgClientLike): Promise<number> => stopping(() => lockStore(client, name, durable))
-
-    /** Inserts the records not yet inserted in this transaction, after checking no other process wrote since this one looked. */
-    const insertPending = async (t: NonNullable<typeof tx>): Promise<void> => {
-      const entries = pending.filter((e) => e.seq > t.written)
-      if (entries.length === 0) return
-      if (!t.locked) {
-        const head = await lock(t.client)
-        t.locked = true
-        if (head !== durable) throw new StoreError('conflict', `Another process wrote the store ${JSON.stringify(name)} first (record ${head}, this process at ${durable}); the steps taken here were undone: take them again`)
-      }
-      const last = await insertRecords(t.client, name, entries)
-      t.written = last
-      if (latest !== undefined && last - snapshotSeq >= every) await writeSnapshot(t.client, name, last, latest)
-    }
-
-    /** One transaction: lock (for a write), catch up, run, insert what `run` took, commit. */
-    const transact = <A>(run: () => A | Promise<A>, write: boolean): Promise<A> =>
-      exclusive(async () => {
-        if (failure !== undefined) throw failure
-        const client = await pool.connect()
-        let broken: Error | boolean = false
-        const t = { client, locked: false, written: durable }
-        try {
-          await client.query('BEGIN')
-          if (pending.length > 0) {
-            // steps taken outside a transaction: committed first, if nothing came in between
-            tx = t
-            await insertPending(t)
-          } else {
-            // a write locks the store, and reads the log only when the head moved since this process looked
-            const head = write ? await lock(client) : undefined
-            t.locked = write
-            if (head === undefined || head !== durable) await catchUp(client)
-            t.written = durable
-            tx = t
-          }
-          const a = await run()
-          await insertPending(t)
-          await client.query('COMMIT')
-          pending = []
-          durable = t.written
-          kept = latest
-          if (durable - snapshotSeq >= every) snapshotSeq = durable
-          return a
-        } catch (e) {
-          await client.query('ROLLBACK').catch((r: unknown) => void (broken = r instanceof Error ? r : true))
-          undo()
-          throw e
-        } finally {
-          tx = undefined
-          client.release(broken)
-        }
-      })
-
-    /** Catches up in a read transaction of its own. */
-    const refresh = (): Promise<void> => transact(() => undefined, false)
-
-    const flush = async (): Promise<void> => {
-      if (failure !== undefined) throw failure
-      // inside a transaction: its records are inserted now, and committed when it ends
-      if (tx !== undefined) return insertPending(tx)
-      if (pending.length === 0) return
-      try {
-        await transact(() => undefined, true)
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'conflict') await refresh().catch(() => undefined)
-        throw e
-      }
-    }
-
-    const journal = {
-      record: (command: StoreCommand, next: Simulator) => {
-        if (failure !== undefined) throw failure
-        seq += 1
-        pending.push({ seq, command })
-        latest = next
-      },
-      flush,
-      attach: (r: (simulator: Simulator | undefined) => void) => void (reset = r),
-    }
-    const store: ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> = createChatStore(options, journal)
-    // recovery, and the store created when the database has none (its clock read now)
-    await transact(() => store.simulator(), true)
-    const recovery: Recovery = { snapshotSeq, replayed: durable - snapshotSeq, seq: durable, messages: kept?.state.updateCount ?? 0, repaired: [] }
-    return {
-      ...store,
-      flush,
-      recovery,
-      failed: () => failure,
-      close: () => flush(),
-      transaction: (run, o) => transact(run, o?.write ?? true),
-      refresh,
+  /** Runs `f`; a store it finds it cannot read back stops this one (every later call rejects with the same failure). */
+  const stopping = async <A>(f: () => Promise<A>): Promise<A> => {
+    try {
+      return await f()
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'corrupt') failure = e
+      throw e
     }
   }
+
+  /** Puts the store back to what this process knows committed. */
+  const undo = (): void => {
+    pending = []
+    seq = durable
+    latest = kept
+    reset(kept)
+  }
+
+  /** Reads and replays what other processes committed after `durable` (no step of this process pending). */
+  const catchUp = (client: PgClientLike): Promise<number> =>
+    stopping(async () => {
+      const rows = await recordsAfter(client, name, durable)
+      const first = rows[0]?.seq
+      if (first === undefined) return 0
+      // the records after `durable` may have been folded into a snapshot: then start from it
+      const base = first !== durable + 1 ? await snapshotBefore(client, name, durable, first) : { sim: kept, at: durable }
+      if (first !== durable + 1) snapshotSeq = Math.max(snapshotSeq, base.at)
+      const { sim, at } = replay(name, base.sim, base.at, rows)
+      durable = seq = at
+      kept = latest = sim
+      reset(sim)
+      return at - base.at
+    })
+
+  /** Locks the store's row (made when missing) and returns its head. */
+  const lock = (client: PgClientLike): Promise<number> => stopping(() => lockStore(client, name, durable))
+
+  /** Inserts the records not yet inserted in this transaction, after checking no other process wrote since this one looked. */
+  const insertPending = async (t: NonNullable<typeof tx>): Promise<void> => {
+    const entries = pending.filter((e) => e.seq > t.written)
+    if (entries.length === 0) return
+    if (!t.locked) {
+      const head = await lock(t.client)
+      t.locked = true
+      if (head !== durable)
+        throw new StoreError(
+          'conflict',
+          `Another process wrote the store ${
+            JSON.stringify(name)
+          } first (record ${head}, this process at ${durable}); the steps taken here were undone: take them again`,
+        )
+    }
+    const last = await insertRecords(t.client, name, entries)
+    t.written = last
+    if (latest !== undefined && last - snapshotSeq >= every) await writeSnapshot(t.client, name, last, latest)
+  }
+
+  /** One transaction: lock (for a write), catch up, run, insert what `run` took, commit. */
+  const transact = <A>(run: () => A | Promise<A>, write: boolean): Promise<A> =>
+    exclusive(async () => {
+      if (failure !== undefined) throw failure
+      const client = await pool.connect()
+      let broken: Error | boolean = false
+      const t = { client, locked: false, written: durable }
+      try {
+        await client.query('BEGIN')
+        if (pending.length > 0) {
+          // steps taken outside a transaction: committed first, if nothing came in between
+          tx = t
+          await insertPending(t)
+        } else {
+          // a write locks the store, and reads the log only when the head moved since this process looked
+          const head = write ? await lock(client) : undefined
+          t.locked = write
+          if (head === undefined || head !== durable) await catchUp(client)
+          t.written = durable
+          tx = t
+        }
+        const a = await run()
+        await insertPending(t)
+        await client.query('COMMIT')
+        pending = []
+        durable = t.written
+        kept = latest
+        if (durable - snapshotSeq >= every) snapshotSeq = durable
+        return a
+      } catch (e) {
+        await client.query('ROLLBACK').catch((r: unknown) => void (broken = r instanceof Error ? r : true))
+        undo()
+        throw e
+      } finally {
+        tx = undefined
+        client.release(broken)
+      }
+    })
+
+  /** Catches up in a read transaction of its own. */
+  const refresh = (): Promise<void> => transact(() => undefined, false)
+
+  const flush = async (): Promise<void> => {
+    if (failure !== undefined) throw failure
+    // inside a transaction: its records are inserted now, and committed when it ends
+    if (tx !== undefined) return insertPending(tx)
+    if (pending.length === 0) return
+    try {
+      await transact(() => undefined, true)
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'conflict') await refresh().catch(() => undefined)
+      throw e
+    }
+  }
+
+  const journal = {
+    record: (command: StoreCommand, next: Simulator) => {
+      if (failure !== undefined) throw failure
+      seq += 1
+      pending.push({ seq, command })
+      latest = next
+    },
+    flush,
+    attach: (r: (simulator: Simulator | undefined) => void) => void (reset = r),
+  }
+  const store: ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> = createChatStore(options, journal)
+  // recovery, and the store created when the database has none (its clock read now)
+  await transact(() => store.simulator(), true)
+  const recovery: Recovery = { snapshotSeq, replayed: durable - snapshotSeq, seq: durable, messages: kept?.state.updateCount ?? 0, repaired: [] }
+  return {
+    ...store,
+    flush,
+    recovery,
+    failed: () => failure,
+    close: () => flush(),
+    transaction: (run, o) => transact(run, o?.write ?? true),
+    refresh,
+  }
+}

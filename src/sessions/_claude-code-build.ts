@@ -74,7 +74,13 @@ const toolMessage = (r: ResultAt, name: string | undefined): Message => {
     id: k === 0 ? idOf(r.entry) : `${idOf(r.entry)}.${k}`,
     role: 'tool',
     kind: 'normal',
-    parts: [{ type: 'tool_result', toolCallId: String(b['tool_use_id']), ...(name === undefined ? {} : { name }), content: resultText(b['content']), isError: b['is_error'] === true }],
+    parts: [{
+      type: 'tool_result',
+      toolCallId: String(b['tool_use_id']),
+      ...(name === undefined ? {} : { name }),
+      content: resultText(b['content']),
+      isError: b['is_error'] === true,
+    }],
     ...createdAtOf(r.entry),
   }
 }
@@ -103,7 +109,9 @@ const userMessages = (e: Entry): Message[] => {
     kind: g.origin === undefined ? 'normal' : 'synthetic',
     parts: g.parts,
     ...createdAtOf(e),
-    ...(g.origin === undefined ? {} : { metadata: { origin: g.origin, ...(g.origin === 'attachment' && e.attachment !== undefined ? { attachment: e.attachment } : {}) } }),
+    ...(g.origin === undefined
+      ? {}
+      : { metadata: { origin: g.origin, ...(g.origin === 'attachment' && e.attachment !== undefined ? { attachment: e.attachment } : {}) } }),
   }))
 }
 
@@ -231,6 +239,9 @@ export const buildChain = (ctx: BuildContext, chain: ReadonlyArray<Entry>): Buil
   flush()
   let lastAssistant = -1
   out.forEach((m, i) => void (m.role === 'assistant' && m.kind === 'normal' && (lastAssistant = i)))
-  const messages = out.map((m, i) => (i > lastAssistant && m.kind === 'synthetic' && m.metadata?.['origin'] !== undefined ? { ...m, kind: 'display' as const } : m))
+  const messages = out.map((
+    m,
+    i,
+  ) => (i > lastAssistant && m.kind === 'synthetic' && m.metadata?.['origin'] !== undefined ? { ...m, kind: 'display' as const } : m))
   return { messages, boundaries }
 }

@@ -73,7 +73,8 @@ const textOfValue = (u: unknown): string | undefined => {
 export const attachmentText = (a: Rec): { readonly text: string; readonly field: string } | undefined => {
   for (const field of ATTACHMENT_TEXT) {
     const text = textOfValue(a[field])
-    if (text !== undefined && text.trim() !== '') return { text: field === 'snippet' && typeof a['filename'] === 'string' ? `${a['filename']}:\n${text}` : text, field }
+    if (text !== undefined && text.trim() !== '')
+      return { text: field === 'snippet' && typeof a['filename'] === 'string' ? `${a['filename']}:\n${text}` : text, field }
   }
   return undefined
 }
@@ -153,7 +154,9 @@ export const resultText = (c: unknown): string => {
   if (typeof c === 'string') return c
   if (!Array.isArray(c)) return c === undefined || c === null ? '' : JSON.stringify(c)
   return c
-    .map((b: unknown) => (isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string' ? b['text'] : isObject(b) && b['type'] === 'image' ? '[image]' : ''))
+    .map((
+      b: unknown,
+    ) => (isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string' ? b['text'] : isObject(b) && b['type'] === 'image' ? '[image]' : ''))
     .filter((s) => s !== '')
     .join('\n')
 }
@@ -174,7 +177,13 @@ export const assistantPart = (b: Rec, fallbackId: string): Part | undefined => {
     case 'redacted_thinking':
       return { type: 'reasoning', text: '', signature: str(b['data']) ?? '', redacted: true }
     case 'tool_use':
-      return { type: 'tool_call', id: str(b['id']) ?? fallbackId, name: str(b['name']) ?? 'tool', arguments: JSON.stringify(b['input'] ?? {}), status: 'complete' }
+      return {
+        type: 'tool_call',
+        id: str(b['id']) ?? fallbackId,
+        name: str(b['name']) ?? 'tool',
+        arguments: JSON.stringify(b['input'] ?? {}),
+        status: 'complete',
+      }
     case 'image':
       return imagePart(b)
     default:
@@ -215,7 +224,13 @@ export const usageOf = (message: Rec | undefined): MessageUsage | undefined => {
   const cacheWrite = num(u['cache_creation_input_tokens'])
   // the part of the writes cached for an hour, priced apart (2 × input, against 1.25 × for 5 minutes)
   const cacheWrite1h = isObject(u['cache_creation']) ? num(u['cache_creation']['ephemeral_1h_input_tokens']) : undefined
-  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }), ...(cacheWrite1h === undefined || cacheWrite1h === 0 ? {} : { cacheWrite1h }) }
+  return {
+    input,
+    output,
+    ...(cacheRead === undefined ? {} : { cacheRead }),
+    ...(cacheWrite === undefined ? {} : { cacheWrite }),
+    ...(cacheWrite1h === undefined || cacheWrite1h === 0 ? {} : { cacheWrite1h }),
+  }
 }
 
 /** The tool calls (`tool_use` blocks) of an assistant entry: id, name and the prompt a Task/Agent call gave. */
@@ -223,8 +238,10 @@ export const callsOf = (e: Entry): ReadonlyArray<{ readonly id: string; readonly
   e.type !== 'assistant'
     ? []
     : e.blocks.flatMap((b) =>
-        b['type'] === 'tool_use' && typeof b['id'] === 'string' ? [{ id: b['id'], name: str(b['name']) ?? '', prompt: isObject(b['input']) ? str(b['input']['prompt']) : undefined }] : [],
-      )
+      b['type'] === 'tool_use' && typeof b['id'] === 'string'
+        ? [{ id: b['id'], name: str(b['name']) ?? '', prompt: isObject(b['input']) ? str(b['input']['prompt']) : undefined }]
+        : []
+    )
 
 /** Whether a tool name starts a sub-agent (`Task`, or `Agent` in later versions). */
 export const isAgentTool = (name: string): boolean => name === 'Task' || name === 'Agent'

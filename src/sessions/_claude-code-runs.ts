@@ -35,16 +35,22 @@ export const groupRuns = (side: ReadonlyArray<Entry>): Entry[][] => {
 }
 
 /** The call that started a sub-agent run, by agent id, by the first record's parent, or by prompt. */
-export const linkRun = (run: ReadonlyArray<Entry>, all: ReadonlyArray<Entry>, byUuid: ReadonlyMap<string, Entry>, taken: ReadonlySet<string>): string | undefined => {
+export const linkRun = (
+  run: ReadonlyArray<Entry>,
+  all: ReadonlyArray<Entry>,
+  byUuid: ReadonlyMap<string, Entry>,
+  taken: ReadonlySet<string>,
+): string | undefined => {
   const first = run[0] as Entry
   const agentId = first.agentId
-  if (agentId !== undefined)
+  if (agentId !== undefined) {
     for (const e of all) {
       const r = e.record['toolUseResult']
       if (e.type !== 'user' || !isObject(r) || r['agentId'] !== agentId) continue
       const b = e.blocks.find((x) => x['type'] === 'tool_result' && typeof x['tool_use_id'] === 'string')
       if (b !== undefined) return String(b['tool_use_id'])
     }
+  }
   const prompt = run.find((e) => e.type === 'user')?.blocks.find((b) => b['type'] === 'text')?.['text']
   const agentCalls = (e: Entry) => callsOf(e).filter((c) => isAgentTool(c.name) && !taken.has(c.id))
   // up from the first record's parent to the nearest record holding a free agent call: a run
@@ -56,7 +62,7 @@ export const linkRun = (run: ReadonlyArray<Entry>, all: ReadonlyArray<Entry>, by
     const byPrompt = calls.find((c) => c.prompt !== undefined && c.prompt === prompt)
     if (byPrompt !== undefined || calls.length === 1) return (byPrompt ?? calls[0])?.id
   }
-  if (typeof prompt === 'string') for (const e of all) for (const c of agentCalls(e)) if (c.prompt === prompt) return c.id
+  if (typeof prompt === 'string') { for (const e of all) for (const c of agentCalls(e)) if (c.prompt === prompt) return c.id }
   // else the one free agent call whose prompt the run's first message opens with
   if (typeof prompt !== 'string') return undefined
   const opening = all.flatMap((e) => agentCalls(e).filter((c) => c.prompt !== undefined && c.prompt.trim() !== '' && prompt.includes(c.prompt.trim())))
@@ -104,10 +110,15 @@ export const mirroredRuns = (main: ReadonlyArray<Entry>, taken: ReadonlySet<stri
   for (const e of main) {
     const d = e.record['data']
     const tool = e.record['parentToolUseID']
-    if (e.type !== 'progress' || !isObject(d) || d['type'] !== 'agent_progress' || !isObject(d['message']) || typeof tool !== 'string' || taken.has(tool)) continue
+    if (e.type !== 'progress' || !isObject(d) || d['type'] !== 'agent_progress' || !isObject(d['message']) || typeof tool !== 'string' || taken.has(tool))
+      continue
     const inner = d['message']
     if (typeof inner['uuid'] === 'string' && seen.has(inner['uuid'])) continue
-    const decoded = decodeEntry({ ...inner, isSidechain: true, ...(typeof d['agentId'] === 'string' ? { agentId: d['agentId'] } : {}) }, e.index, `${e.where}.data.message`)
+    const decoded = decodeEntry(
+      { ...inner, isSidechain: true, ...(typeof d['agentId'] === 'string' ? { agentId: d['agentId'] } : {}) },
+      e.index,
+      `${e.where}.data.message`,
+    )
     if (E.isLeft(decoded) || !isMessageEntry(decoded.right)) continue
     if (typeof inner['uuid'] === 'string') seen.add(inner['uuid'])
     mirrors.set(tool, [...(mirrors.get(tool) ?? []), decoded.right])

@@ -13,7 +13,12 @@ import { type Draft, draftOf, messagesOf } from './_draft.ts'
  * summary message with the text (timed when the compaction was), then `after`; what it replaced is
  * returned as the archive.
  */
-export const compactHistory = (history: ReadonlyArray<Draft>, summary: string, after: ReadonlyArray<Draft>, createdAt: string | undefined): { readonly history: Draft[]; readonly archive: Messages } => {
+export const compactHistory = (
+  history: ReadonlyArray<Draft>,
+  summary: string,
+  after: ReadonlyArray<Draft>,
+  createdAt: string | undefined,
+): { readonly history: Draft[]; readonly archive: Messages } => {
   const r = rebuildAfterCompaction(summary, 0, [])(messagesOf(history))
   const kept = r.messages.map((m) => draftOf(m.metadata !== undefined && 'compaction' in m.metadata && createdAt !== undefined ? { ...m, createdAt } : m))
   return { history: [...kept, ...after], archive: r.archive }

@@ -25,7 +25,18 @@ export type Draft = {
 }
 
 /** A new draft. */
-export const draft = (d: { readonly id: string; readonly role: Role; readonly kind?: Kind; readonly parts?: Part[]; readonly metadata?: Record<string, unknown>; readonly createdAt?: string | undefined; readonly model?: string | undefined; readonly provider?: string | undefined }): Draft => ({
+export const draft = (
+  d: {
+    readonly id: string
+    readonly role: Role
+    readonly kind?: Kind
+    readonly parts?: Part[]
+    readonly metadata?: Record<string, unknown>
+    readonly createdAt?: string | undefined
+    readonly model?: string | undefined
+    readonly provider?: string | undefined
+  },
+): Draft => ({
   ...d,
   kind: d.kind ?? 'normal',
   parts: d.parts ?? [],
@@ -50,11 +61,17 @@ export const messageOf = (d: Draft): Message => ({
   ...(d.model === undefined ? {} : { model: d.model }),
   ...(d.provider === undefined ? {} : { provider: d.provider }),
   ...(d.error === undefined ? {} : { error: d.error }),
-  ...(hollow(d) ? { metadata: { ...d.metadata, [SHOWN_ONLY]: 'a reply with no text and no tool call' } } : Object.keys(d.metadata).length === 0 ? {} : { metadata: d.metadata }),
+  ...(hollow(d)
+    ? { metadata: { ...d.metadata, [SHOWN_ONLY]: 'a reply with no text and no tool call' } }
+    : Object.keys(d.metadata).length === 0
+    ? {}
+    : { metadata: d.metadata }),
 })
 
 /** The read's result, with a note on the replies kept as display messages because they had no text and no tool call. */
-export const sessionRead = (r: { readonly messages: Messages; readonly archive: Messages; readonly notes: string[]; readonly skipped: ReadonlyArray<SkippedLine> }): SessionRead => {
+export const sessionRead = (
+  r: { readonly messages: Messages; readonly archive: Messages; readonly notes: string[]; readonly skipped: ReadonlyArray<SkippedLine> },
+): SessionRead => {
   const n = r.messages.filter((m) => m.metadata?.[SHOWN_ONLY] !== undefined).length
   return n === 0 ? r : { ...r, notes: [...r.notes, `${n} replies with no text and no tool call (only reasoning, or nothing) kept as display messages`] }
 }

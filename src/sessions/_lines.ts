@@ -33,9 +33,15 @@ export const eachLine = (
       failure = [{ path: '', expected: 'a JSON record', actual: e instanceof Error ? `not JSON: ${e.message}` : String(e) }]
     }
     if (failure.length === 0) continue
-    if (options.badLines !== 'skip') return E.left(failure.map((i) => ({ ...i, path: `line ${n}${i.path === '' || i.path.startsWith('[') ? '' : '.'}${i.path}` })))
+    if (options.badLines !== 'skip')
+      return E.left(failure.map((i) => ({ ...i, path: `line ${n}${i.path === '' || i.path.startsWith('[') ? '' : '.'}${i.path}` })))
     const first = failure[0] as DecodeIssue
-    skipped.push({ line: n, reason: `${first.path === '' ? '' : `${first.path}: `}expected ${first.expected}${typeof first.actual === 'string' && first.actual.startsWith('not JSON') ? ` (${first.actual})` : ''}` })
+    skipped.push({
+      line: n,
+      reason: `${first.path === '' ? '' : `${first.path}: `}expected ${first.expected}${
+        typeof first.actual === 'string' && first.actual.startsWith('not JSON') ? ` (${first.actual})` : ''
+      }`,
+    })
   }
   return E.right(skipped)
 }

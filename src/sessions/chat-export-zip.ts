@@ -34,7 +34,10 @@ const base = (name: string): string => name.slice(name.lastIndexOf('/') + 1)
 const assetId = (pointer: string): string => pointer.replace(/^[a-z-]+:\/\//, '')
 
 /** The ChatGPT messages with the images their assets point to put in from the zip's entries, and how many were found and not. */
-const withImages = (ms: ReadonlyArray<Message>, entries: ReadonlyMap<string, Uint8Array>): { readonly messages: Message[]; readonly found: number; readonly missing: number } => {
+const withImages = (
+  ms: ReadonlyArray<Message>,
+  entries: ReadonlyMap<string, Uint8Array>,
+): { readonly messages: Message[]; readonly found: number; readonly missing: number } => {
   let found = 0
   let missing = 0
   const messages = ms.map((m) => {
@@ -78,32 +81,41 @@ const withImages = (ms: ReadonlyArray<Message>, entries: ReadonlyMap<string, Uin
  * @since 0.1.0
  * @category adapters
  */
-export const fromChatExportZip =
-  (options: ChatExportOptions = {}) =>
-  (zip: Uint8Array): E.Either<DecodeFailure, ChatExportZip> => {
-    let head: Record<string, Uint8Array>
-    try {
-      head = unzipSync(zip, { filter: (f) => base(f.name) === CONVERSATIONS })
-    } catch (e) {
-      return E.left([{ path: '', expected: 'a zip archive', actual: e instanceof Error ? e.message : String(e) }])
-    }
-    const name = Object.keys(head).sort((a, b) => a.length - b.length)[0]
-    if (name === undefined) return E.left([{ path: CONVERSATIONS, expected: 'a file of the archive', actual: 'none' }])
-    const doc = parseJsonText(strFromU8(head[name] as Uint8Array))
-    if (E.isLeft(doc)) return E.left([{ path: name, expected: 'JSON', actual: doc.left }])
-    const at = (r: E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>>) => E.mapLeft((f: DecodeFailure): DecodeFailure => f.map((i) => ({ ...i, path: `${name}${i.path.startsWith('[') || i.path === '' ? '' : '.'}${i.path}` })))(r)
-    if (isClaudeAiExport(doc.right)) return E.map((conversations: ReadonlyArray<ChatExportConversation>): ChatExportZip => ({ format: 'claude-ai', conversations }))(at(fromClaudeAiExport(options)(doc.right)))
-    if (!isChatGPTExport(doc.right)) return E.left([{ path: name, expected: 'a ChatGPT or Claude.ai conversations.json', actual: 'another document' }])
-    const read = at(fromChatGPTExport(options)(doc.right))
-    if (E.isLeft(read)) return read
-    const wanted = new Set<string>()
-    for (const c of read.right) for (const m of c.read.messages) for (const a of Array.isArray(m.metadata?.['assets']) ? (m.metadata['assets'] as unknown[]) : []) if (isObject(a) && typeof a['asset_pointer'] === 'string') wanted.add(assetId(a['asset_pointer']))
-    const files = wanted.size === 0 ? {} : unzipSync(zip, { filter: (f) => [...wanted].some((id) => base(f.name).startsWith(id)) })
-    const entries = new Map(Object.entries(files))
-    const conversations = read.right.map((c) => {
-      const r = withImages(c.read.messages, entries)
-      const notes = [...c.read.notes, ...(r.found > 0 ? [`${r.found} image${r.found === 1 ? '' : 's'} read from the zip`] : []), ...(r.missing > 0 ? [`${r.missing} image${r.missing === 1 ? '' : 's'} the zip does not hold, named in metadata.assets`] : [])]
-      return { ...c, read: { ...c.read, messages: r.messages, notes } }
-    })
-    return E.right({ format: 'chatgpt', conversations })
+export const fromChatExportZip = (options: ChatExportOptions = {}) => (zip: Uint8Array): E.Either<DecodeFailure, ChatExportZip> => {
+  let head: Record<string, Uint8Array>
+  try {
+    head = unzipSync(zip, { filter: (f) => base(f.name) === CONVERSATIONS })
+  } catch (e) {
+    return E.left([{ path: '', expected: 'a zip archive', actual: e instanceof Error ? e.message : String(e) }])
   }
+  const name = Object.keys(head).sort((a, b) => a.length - b.length)[0]
+  if (name === undefined) return E.left([{ path: CONVERSATIONS, expected: 'a file of the archive', actual: 'none' }])
+  const doc = parseJsonText(strFromU8(head[name] as Uint8Array))
+  if (E.isLeft(doc)) return E.left([{ path: name, expected: 'JSON', actual: doc.left }])
+  const at = (r: E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>>) =>
+    E.mapLeft((f: DecodeFailure): DecodeFailure => f.map((i) => ({ ...i, path: `${name}${i.path.startsWith('[') || i.path === '' ? '' : '.'}${i.path}` })))(r)
+  if (isClaudeAiExport(doc.right))
+    return E.map((conversations: ReadonlyArray<ChatExportConversation>): ChatExportZip => ({ format: 'claude-ai', conversations }))(
+      at(fromClaudeAiExport(options)(doc.right)),
+    )
+  if (!isChatGPTExport(doc.right)) return E.left([{ path: name, expected: 'a ChatGPT or Claude.ai conversations.json', actual: 'another document' }])
+  const read = at(fromChatGPTExport(options)(doc.right))
+  if (E.isLeft(read)) return read
+  const wanted = new Set<string>()
+  for (const c of read.right)
+    for (const m of c.read.messages)
+      for (const a of Array.isArray(m.metadata?.['assets']) ? (m.metadata['assets'] as unknown[]) : [])
+        if (isObject(a) && typeof a['asset_pointer'] === 'string') wanted.add(assetId(a['asset_pointer']))
+  const files = wanted.size === 0 ? {} : unzipSync(zip, { filter: (f) => [...wanted].some((id) => base(f.name).startsWith(id)) })
+  const entries = new Map(Object.entries(files))
+  const conversations = read.right.map((c) => {
+    const r = withImages(c.read.messages, entries)
+    const notes = [
+      ...c.read.notes,
+      ...(r.found > 0 ? [`${r.found} image${r.found === 1 ? '' : 's'} read from the zip`] : []),
+      ...(r.missing > 0 ? [`${r.missing} image${r.missing === 1 ? '' : 's'} the zip does not hold, named in metadata.assets`] : []),
+    ]
+    return { ...c, read: { ...c.read, messages: r.messages, notes } }
+  })
+  return E.right({ format: 'chatgpt', conversations })
+}

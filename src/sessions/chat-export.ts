@@ -40,7 +40,14 @@ export const joinConversations = (cs: ReadonlyArray<ChatExportConversation>): Se
   const notes: string[] = []
   for (const c of cs) {
     const conversation = { id: c.id, ...(c.title === undefined ? {} : { title: c.title }) }
-    messages.push({ id: `${c.id}:conversation`, role: 'system', kind: 'metadata', parts: [], ...(c.createdAt === undefined ? {} : { createdAt: c.createdAt }), metadata: { conversation } })
+    messages.push({
+      id: `${c.id}:conversation`,
+      role: 'system',
+      kind: 'metadata',
+      parts: [],
+      ...(c.createdAt === undefined ? {} : { createdAt: c.createdAt }),
+      metadata: { conversation },
+    })
     messages.push(...c.read.messages)
     archive.push(...c.read.archive)
     for (const n of c.read.notes) notes.push(`${c.title ?? c.id}: ${n}`)

@@ -58,17 +58,20 @@ export type ChatExportOptions = { readonly branches?: 'active' | 'all' }
 
 type Node = { readonly id: string; readonly message: Rec | undefined; readonly parent: string | undefined; readonly children: ReadonlyArray<string> }
 
-const seconds = (u: unknown): { readonly createdAt?: string } => (typeof u === 'number' && Number.isFinite(u) && u > 0 ? { createdAt: new Date(u * 1000).toISOString() } : {})
+const seconds = (
+  u: unknown,
+): { readonly createdAt?: string } => (typeof u === 'number' && Number.isFinite(u) && u > 0 ? { createdAt: new Date(u * 1000).toISOString() } : {})
 
 /** The text of a content record's `parts`, `text`, `result` or its context fields; assets listed apart. */
 const textOf = (c: Rec, assets: Rec[]): string => {
   const out: string[] = []
-  if (Array.isArray(c['parts']))
+  if (Array.isArray(c['parts'])) {
     for (const p of c['parts']) {
       if (typeof p === 'string') out.push(p)
       else if (isObject(p) && typeof p['text'] === 'string') out.push(p['text'])
       else if (isObject(p)) assets.push(p)
     }
+  }
   for (const k of ['text', 'result', 'user_profile', 'user_instructions', 'model_set_context']) if (typeof c[k] === 'string') out.push(c[k] as string)
   return out.filter((s) => s !== '').join('\n\n')
 }
@@ -96,7 +99,13 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
     const unanswered = open.filter((x) => x.result === undefined)
     if (unanswered.length > 0) {
       t.unanswered += unanswered.length
-      const parts = unanswered.map((x): Part => ({ type: 'tool_result', toolCallId: x.id, name: x.name, content: '(the export holds no result of this call)', isError: false }))
+      const parts = unanswered.map((x): Part => ({
+        type: 'tool_result',
+        toolCallId: x.id,
+        name: x.name,
+        content: '(the export holds no result of this call)',
+        isError: false,
+      }))
       out.push(draft({ id: `${unanswered[0]?.id ?? 'call'}.unanswered`, role: 'tool', kind: 'synthetic', parts, ...when, metadata: { origin: 'export' } }))
     }
     open.length = 0
@@ -124,7 +133,11 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
     for (const k of ['citations', 'content_references']) if (Array.isArray(meta[k]) && (meta[k] as unknown[]).length > 0) extra[k] = meta[k]
     if (type === 'thoughts') {
       const ts = Array.isArray(c['thoughts']) ? c['thoughts'].filter(isObject) : []
-      for (const th of ts) thoughts.push({ type: 'reasoning', text: [optStr(th, 'summary'), optStr(th, 'content')].filter((s) => s !== undefined && s !== '').join('\n\n') })
+      for (const th of ts)
+        thoughts.push({
+          type: 'reasoning',
+          text: [optStr(th, 'summary'), optStr(th, 'content')].filter((s) => s !== undefined && s !== '').join('\n\n'),
+        })
       continue
     }
     if (type === 'reasoning_recap') {
@@ -133,7 +146,16 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
     }
     if (role === 'system' || type === 'user_editable_context' || type === 'model_editable_context') {
       if (text === '') continue
-      out.push(draft({ id: n.id, role: 'system', kind: type === 'text' ? 'normal' : 'synthetic', parts: [{ type: 'text', text }], ...when, metadata: { ...extra, ...(type === 'text' ? {} : { origin: type }) } }))
+      out.push(
+        draft({
+          id: n.id,
+          role: 'system',
+          kind: type === 'text' ? 'normal' : 'synthetic',
+          parts: [{ type: 'text', text }],
+          ...when,
+          metadata: { ...extra, ...(type === 'text' ? {} : { origin: type }) },
+        }),
+      )
       continue
     }
     if (role === 'tool') {
@@ -142,7 +164,13 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
       const said = type === 'system_error' && typeof c['name'] === 'string' ? `${c['name']}: ${text}` : text
       const content = said === '' && type !== 'text' && type !== 'multimodal_text' && type !== 'execution_output' ? JSON.stringify(c) : said
       if (call !== undefined) {
-        call.result = draft({ id: n.id, role: 'tool', parts: [{ type: 'tool_result', toolCallId: call.id, name: call.name, content, isError: type === 'system_error' }], ...when, metadata: { ...extra, contentType: type } })
+        call.result = draft({
+          id: n.id,
+          role: 'tool',
+          parts: [{ type: 'tool_result', toolCallId: call.id, name: call.name, content, isError: type === 'system_error' }],
+          ...when,
+          metadata: { ...extra, contentType: type },
+        })
         out.push(call.result)
         continue
       }
@@ -154,7 +182,16 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
         continue
       }
       t.orphans++
-      out.push(draft({ id: n.id, role: 'assistant', kind: 'display', parts: content === '' ? [] : [{ type: 'text', text: content }], ...when, metadata: { ...extra, origin: 'tool', tool: name } }))
+      out.push(
+        draft({
+          id: n.id,
+          role: 'assistant',
+          kind: 'display',
+          parts: content === '' ? [] : [{ type: 'text', text: content }],
+          ...when,
+          metadata: { ...extra, origin: 'tool', tool: name },
+        }),
+      )
       continue
     }
     const recipient = optStr(m, 'recipient') ?? 'all'
@@ -250,12 +287,17 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
       const branch = { index: k + 1, leaf: leaf.id, ...(fork === undefined ? {} : { forkedFrom: fork.id }) }
       for (const m of readChain(path, t)) messages.push({ ...m, kind: 'display', metadata: { ...m.metadata, branch } })
     })
-    if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) read after the active one, as display messages`)
-  } else if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) left out (--all-branches reads them)`)
+    if (others.length > 0)
+      notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) read after the active one, as display messages`)
+  } else if (others.length > 0)
+    notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) left out (--all-branches reads them)`)
   if (t.wrapped > 0) notes.push(`${t.wrapped} tool call${t.wrapped === 1 ? '' : 's'} whose input is code, not a JSON object, carried as { "input": code }`)
-  if (t.unanswered > 0) notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
-  if (t.orphans > 0) notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)
-  if (t.assets.size() > 0) notes.push(`files and images the export keeps beside conversations.json, named in metadata (assets, attachments): ${t.assets.text()}`)
+  if (t.unanswered > 0)
+    notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
+  if (t.orphans > 0)
+    notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)
+  if (t.assets.size() > 0)
+    notes.push(`files and images the export keeps beside conversations.json, named in metadata (assets, attachments): ${t.assets.text()}`)
   if (t.other.size() > 0) notes.push(`content of a type not read as parts, kept as it came in metadata.content: ${t.other.text()}`)
   const title = optStr(c, 'title')
   return { id, ...(title === undefined ? {} : { title }), ...seconds(c['create_time']), read: sessionRead({ messages, archive: [], notes, skipped: [] }) }
@@ -282,20 +324,18 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
  * @since 0.1.0
  * @category adapters
  */
-export const fromChatGPTExport =
-  (options: ChatExportOptions = {}) =>
-  (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
-    const f = fields()
-    const list = f.arr(u, '')
-    if (list === undefined) return E.left(f.issues)
-    const out: ChatExportConversation[] = []
-    list.forEach((x, i) => {
-      const c = f.obj(x, `[${i}]`)
-      const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
-      if (r !== undefined) out.push(r)
-    })
-    return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
-  }
+export const fromChatGPTExport = (options: ChatExportOptions = {}) => (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
+  const f = fields()
+  const list = f.arr(u, '')
+  if (list === undefined) return E.left(f.issues)
+  const out: ChatExportConversation[] = []
+  list.forEach((x, i) => {
+    const c = f.obj(x, `[${i}]`)
+    const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
+    if (r !== undefined) out.push(r)
+  })
+  return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
+}
 
 /**
  * Whether a parsed document looks like a ChatGPT export's `conversations.json`: an array of
@@ -308,4 +348,5 @@ export const fromChatGPTExport =
  * @since 0.1.0
  * @category adapters
  */
-export const isChatGPTExport = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((c: unknown) => isObject(c) && isObject(c['mapping']) && 'current_node' in c)
+export const isChatGPTExport = (u: unknown): boolean =>
+  Array.isArray(u) && u.length > 0 && u.every((c: unknown) => isObject(c) && isObject(c['mapping']) && 'current_node' in c)

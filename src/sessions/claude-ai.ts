@@ -38,17 +38,19 @@ import { at, counter, type Fields, fields, optStr, type Rec } from './_fields.ts
 type Tally = { readonly other: ReturnType<typeof counter>; readonly files: ReturnType<typeof counter>; unanswered: number }
 
 const resultText = (c: unknown): string =>
-  typeof c === 'string'
+  typeof c === 'string' ? c : Array.isArray(c)
     ? c
-    : Array.isArray(c)
-      ? c
-          .flatMap((x: unknown) =>
-            isObject(x) && typeof x['text'] === 'string' ? [[x['title'], x['url'], x['text']].filter((s): s is string => typeof s === 'string' && s !== '').join('\n')] : isObject(x) ? [JSON.stringify(x)] : [],
-          )
-          .join('\n\n')
-      : c === undefined
-        ? ''
-        : JSON.stringify(c)
+      .flatMap((x: unknown) =>
+        isObject(x) && typeof x['text'] === 'string'
+          ? [[x['title'], x['url'], x['text']].filter((s): s is string => typeof s === 'string' && s !== '').join('\n')]
+          : isObject(x)
+          ? [JSON.stringify(x)]
+          : []
+      )
+      .join('\n\n')
+    : c === undefined
+    ? ''
+    : JSON.stringify(c)
 
 /** The drafts of one message: a human message is one user draft; a reply is split around its tool results. */
 const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
@@ -66,7 +68,16 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   let k = 0
   const open: Array<{ id: string; name: string }> = []
   const flush = (): void => {
-    if (parts.length > 0) out.push(draft({ id: k === 0 ? id : `${id}.${k}`, role: sender === 'human' ? 'user' : 'assistant', parts, ...when, ...(sender === 'assistant' ? { provider: 'anthropic' } : {}) }))
+    if (parts.length > 0)
+      out.push(
+        draft({
+          id: k === 0 ? id : `${id}.${k}`,
+          role: sender === 'human' ? 'user' : 'assistant',
+          parts,
+          ...when,
+          ...(sender === 'assistant' ? { provider: 'anthropic' } : {}),
+        }),
+      )
     if (parts.length > 0) k++
     parts = []
   }
@@ -85,12 +96,20 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
       if (text !== '') parts.push({ type: 'text', text })
     } else if (type === 'thinking') {
       const signature = optStr(b, 'signature')
-      const summaries = Array.isArray(b['summaries']) ? b['summaries'].flatMap((s: unknown) => (isObject(s) && typeof s['summary'] === 'string' ? [s['summary']] : [])) : []
+      const summaries = Array.isArray(b['summaries'])
+        ? b['summaries'].flatMap((s: unknown) => (isObject(s) && typeof s['summary'] === 'string' ? [s['summary']] : []))
+        : []
       parts.push({ type: 'reasoning', text: optStr(b, 'thinking') ?? summaries.join('\n'), ...(signature === undefined ? {} : { signature }) })
     } else if (type === 'tool_use') {
       const callId = optStr(b, 'id') ?? `${id}-${i}`
       const name = optStr(b, 'name') ?? 'tool'
-      parts.push({ type: 'tool_call', id: callId, name, arguments: JSON.stringify(isObject(b['input']) ? b['input'] : { input: b['input'] ?? null }), status: 'complete' })
+      parts.push({
+        type: 'tool_call',
+        id: callId,
+        name,
+        arguments: JSON.stringify(isObject(b['input']) ? b['input'] : { input: b['input'] ?? null }),
+        status: 'complete',
+      })
       open.push({ id: callId, name })
     } else if (type === 'tool_result') {
       const byId = optStr(b, 'tool_use_id')
@@ -110,13 +129,16 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   })
   if (open.length > 0) {
     t.unanswered += open.length
-    answer(open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: '(the export holds no result of this call)', isError: false })))
+    answer(
+      open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: '(the export holds no result of this call)', isError: false })),
+    )
     const last = out[out.length - 1] as Draft
     out[out.length - 1] = { ...last, kind: 'synthetic', metadata: { ...last.metadata, origin: 'export' } }
   }
   if (Array.isArray(m['attachments']) && m['attachments'].length > 0) {
     const as = m['attachments'].filter(isObject)
-    for (const a of as) if (typeof a['extracted_content'] === 'string' && a['extracted_content'] !== '') parts.push({ type: 'text', text: a['extracted_content'] })
+    for (const a of as)
+      if (typeof a['extracted_content'] === 'string' && a['extracted_content'] !== '') parts.push({ type: 'text', text: a['extracted_content'] })
     extra['attachments'] = as.map((a) => Object.fromEntries(Object.entries(a).filter(([key]) => key !== 'extracted_content')))
   }
   if (Array.isArray(m['files']) && m['files'].length > 0) {
@@ -169,17 +191,28 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
   const notes: string[] = []
   if (options.branches === 'all') {
     others.forEach((b, k) => {
-      const branch = { index: k + 1, leaf: b[b.length - 1]?.['uuid'], ...(typeof b[0]?.['parent_message_uuid'] === 'string' ? { forkedFrom: b[0]['parent_message_uuid'] } : {}) }
-      for (const m of messagesOf(b.flatMap((x) => draftsOf(f, x, where.get(x) ?? path, t)))) messages.push({ ...m, kind: 'display', metadata: { ...m.metadata, branch } })
+      const branch = {
+        index: k + 1,
+        leaf: b[b.length - 1]?.['uuid'],
+        ...(typeof b[0]?.['parent_message_uuid'] === 'string' ? { forkedFrom: b[0]['parent_message_uuid'] } : {}),
+      }
+      for (const m of messagesOf(b.flatMap((x) => draftsOf(f, x, where.get(x) ?? path, t))))
+        messages.push({ ...m, kind: 'display', metadata: { ...m.metadata, branch } })
     })
     if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} read after the active one, as display messages`)
   } else if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} left out (--all-branches reads them)`)
-  if (t.unanswered > 0) notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
+  if (t.unanswered > 0)
+    notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
   if (t.files.size() > 0) notes.push(`files the export names but does not hold, kept in metadata.files: ${t.files.text()}`)
   if (t.other.size() > 0) notes.push(`blocks of a type not read as parts, kept as they came in metadata.blocks: ${t.other.text()}`)
   const id = optStr(c, 'uuid') ?? path
   const title = optStr(c, 'name')
-  return { id, ...(title === undefined || title === '' ? {} : { title }), ...at(c['created_at']), read: sessionRead({ messages, archive: [], notes, skipped: [] }) }
+  return {
+    id,
+    ...(title === undefined || title === '' ? {} : { title }),
+    ...at(c['created_at']),
+    read: sessionRead({ messages, archive: [], notes, skipped: [] }),
+  }
 }
 
 /**
@@ -203,20 +236,18 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
  * @since 0.1.0
  * @category adapters
  */
-export const fromClaudeAiExport =
-  (options: ChatExportOptions = {}) =>
-  (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
-    const f = fields()
-    const list = f.arr(u, '')
-    if (list === undefined) return E.left(f.issues)
-    const out: ChatExportConversation[] = []
-    list.forEach((x, i) => {
-      const c = f.obj(x, `[${i}]`)
-      const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
-      if (r !== undefined) out.push(r)
-    })
-    return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
-  }
+export const fromClaudeAiExport = (options: ChatExportOptions = {}) => (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
+  const f = fields()
+  const list = f.arr(u, '')
+  if (list === undefined) return E.left(f.issues)
+  const out: ChatExportConversation[] = []
+  list.forEach((x, i) => {
+    const c = f.obj(x, `[${i}]`)
+    const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
+    if (r !== undefined) out.push(r)
+  })
+  return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
+}
 
 /**
  * Whether a parsed document looks like a Claude.ai export's `conversations.json`: an array of
@@ -229,4 +260,5 @@ export const fromClaudeAiExport =
  * @since 0.1.0
  * @category adapters
  */
-export const isClaudeAiExport = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((c: unknown) => isObject(c) && typeof c['uuid'] === 'string' && Array.isArray(c['chat_messages']))
+export const isClaudeAiExport = (u: unknown): boolean =>
+  Array.isArray(u) && u.length > 0 && u.every((c: unknown) => isObject(c) && typeof c['uuid'] === 'string' && Array.isArray(c['chat_messages']))

@@ -67,7 +67,7 @@ import { decodeIssue } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import { COMPACTION_KEY, isCompactionSummary } from '../message/compaction-mark.ts'
 import { isObject } from '../internal/object.ts'
-import { type BuildContext, buildChain, indexReplies, indexResults } from './_claude-code-build.ts'
+import { buildChain, type BuildContext, indexReplies, indexResults } from './_claude-code-build.ts'
 import { decodeEntry, type Entry, isMessageEntry, isResultOnly } from './_claude-code-records.ts'
 import { asSubagent, groupRuns, linkRun, mirroredRuns, placeRuns } from './_claude-code-runs.ts'
 
@@ -153,7 +153,8 @@ const chainTo = (leaf: Entry, byUuid: ReadonlyMap<string, Entry>, all: ReadonlyA
     let next: Entry | undefined = e.parent === undefined ? undefined : byUuid.get(e.parent)
     if (next === undefined && e.type === 'system' && e.subtype === 'compact_boundary') {
       const at: number = e.index
-      next = (e.logicalParent === undefined ? undefined : byUuid.get(e.logicalParent)) ?? lastWhere(all, (x: Entry): boolean => x.index < at && isLeafCandidate(x))
+      next = (e.logicalParent === undefined ? undefined : byUuid.get(e.logicalParent)) ??
+        lastWhere(all, (x: Entry): boolean => x.index < at && isLeafCandidate(x))
     }
     e = next
   }
@@ -188,7 +189,12 @@ const mendLinks = (entries: ReadonlyArray<Entry>, notes: string[]): Entry[] => {
     if (uuid !== undefined) before = uuid
     return parent === e.parent && uuid === e.uuid ? e : { ...e, uuid, parent }
   })
-  if (dangling > 0) notes.push(`${dangling} record${dangling === 1 ? '' : 's'} whose parent is not in the file (a line skipped as bad, or a file cut short) read as following the record before ${dangling === 1 ? 'it' : 'them'}`)
+  if (dangling > 0)
+    notes.push(
+      `${dangling} record${
+        dangling === 1 ? '' : 's'
+      } whose parent is not in the file (a line skipped as bad, or a file cut short) read as following the record before ${dangling === 1 ? 'it' : 'them'}`,
+    )
   if (linear > 0) notes.push(`${linear} message record${linear === 1 ? '' : 's'} without a parent link read in file order, as one conversation`)
   return out
 }
@@ -212,7 +218,8 @@ const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): C
   const leaf = lastWhere(main, isLeafCandidate) ?? lastWhere(main, isMessageEntry)
   const chain = leaf === undefined ? [] : chainTo(leaf, byUuid, main, new Set())
   const first = chain[0]
-  if (first?.parent !== undefined && !byUuid.has(first.parent)) notes.push(`the first record read (${first.where}) has a parent that is not in the file: the history starts there`)
+  if (first?.parent !== undefined && !byUuid.has(first.parent))
+    notes.push(`the first record read (${first.where}) has a parent that is not in the file: the history starts there`)
   const active = buildChain(ctx, chain)
 
   // other branches: leaves with no message record below them, off the active chain
@@ -270,13 +277,23 @@ const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): C
     const ms = buildChain({ ...ctx, results: indexResults(run), replies: indexReplies(run) }, run).messages.map(asSubagent(toolCallId, agentId))
     runs.set(toolCallId, ms)
     subagents.push({ toolCallId, ...(agentId === undefined ? {} : { agentId }), messages: ms.length, placed: false })
-    notes.push(`sub-agent ${agentId ?? toolCallId} read from the progress records mirroring it in the session file (its own transcript was not given; a mirror can lack records)`)
+    notes.push(
+      `sub-agent ${
+        agentId ?? toolCallId
+      } read from the progress records mirroring it in the session file (its own transcript was not given; a mirror can lack records)`,
+    )
   }
 
   // records read as nothing
   for (const e of main) {
     if (ctx.consumed.has(e.index) || (e.type === 'system' && e.subtype === 'compact_boundary' && onActive.has(e.index))) continue
-    if (!isMessageEntry(e)) skip(e.type === 'attachment' && isObject(e.record['attachment']) && typeof e.record['attachment']['type'] === 'string' ? `attachment (${e.record['attachment']['type']}, no text)` : e.type, e.index)
+    if (!isMessageEntry(e))
+      skip(
+        e.type === 'attachment' && isObject(e.record['attachment']) && typeof e.record['attachment']['type'] === 'string'
+          ? `attachment (${e.record['attachment']['type']}, no text)`
+          : e.type,
+        e.index,
+      )
     else if (options.branches !== 'all' && !onActive.has(e.index)) skip('abandoned branch', e.index)
     else if (isResultOnly(e)) skip('tool results without a call', e.index)
   }
@@ -291,10 +308,19 @@ const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): C
   const archive = activeAll.slice(0, cut)
   const kept = activeAll.slice(cut)
   const head = kept[0]
-  const messages =
-    head !== undefined && last !== undefined && isCompactionSummary(head)
-      ? [{ ...head, metadata: { ...head.metadata, [COMPACTION_KEY]: { summarised: archive.length, ...(archive.length === 0 ? {} : { through: (archive[archive.length - 1] as Message).id }) } } }, ...kept.slice(1), ...branchAll]
-      : [...kept, ...branchAll]
+  const messages = head !== undefined && last !== undefined && isCompactionSummary(head)
+    ? [
+      {
+        ...head,
+        metadata: {
+          ...head.metadata,
+          [COMPACTION_KEY]: { summarised: archive.length, ...(archive.length === 0 ? {} : { through: (archive[archive.length - 1] as Message).id }) },
+        },
+      },
+      ...kept.slice(1),
+      ...branchAll,
+    ]
+    : [...kept, ...branchAll]
   for (const b of active.boundaries)
     notes.push(`compacted${b.trigger === undefined ? '' : ` (${b.trigger}${b.preTokens === undefined ? '' : `, ${int(b.preTokens)} tokens before`})`}`)
   if (last !== undefined) notes.push(`${int(archive.length)} messages before the last compaction summary are archived (--archive FILE writes them)`)
@@ -302,7 +328,9 @@ const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): C
   if (done.length > 0)
     notes.push(
       inline
-        ? `${done.length} sub-agent run${done.length === 1 ? '' : 's'} read inline as display messages${done.some((s) => !s.placed) ? ` (${done.filter((s) => !s.placed).length} whose call is not in the history read left out)` : ''}`
+        ? `${done.length} sub-agent run${done.length === 1 ? '' : 's'} read inline as display messages${
+          done.some((s) => !s.placed) ? ` (${done.filter((s) => !s.placed).length} whose call is not in the history read left out)` : ''
+        }`
         : `${done.length} sub-agent run${done.length === 1 ? '' : 's'} left out (--subagents inline reads them)`,
     )
   const skipped = Object.fromEntries([...skippedAt.entries()].sort((a, b) => a[1].first - b[1].first).map(([k, v]) => [k, v.n]))
@@ -333,18 +361,16 @@ const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): C
  * @since 0.1.0
  * @category adapters
  */
-export const readClaudeCode =
-  (options: ClaudeCodeOptions = {}) =>
-  (records: ReadonlyArray<unknown>): E.Either<DecodeFailure, ClaudeCodeSession> => {
-    const entries: Entry[] = []
-    for (let i = 0; i < records.length; i++) {
-      const n = options.lineNumbers?.[i]
-      const e = decodeEntry(records[i], i, n === undefined ? `records[${i}]` : `line ${n}`)
-      if (E.isLeft(e)) return e
-      entries.push(e.right)
-    }
-    return E.right(readEntries(options, entries))
+export const readClaudeCode = (options: ClaudeCodeOptions = {}) => (records: ReadonlyArray<unknown>): E.Either<DecodeFailure, ClaudeCodeSession> => {
+  const entries: Entry[] = []
+  for (let i = 0; i < records.length; i++) {
+    const n = options.lineNumbers?.[i]
+    const e = decodeEntry(records[i], i, n === undefined ? `records[${i}]` : `line ${n}`)
+    if (E.isLeft(e)) return e
+    entries.push(e.right)
   }
+  return E.right(readEntries(options, entries))
+}
 
 /**
  * Reads a Claude Code session file's text (JSON lines) as a history, as {@link readClaudeCode} does.
@@ -357,21 +383,19 @@ export const readClaudeCode =
  * @since 0.1.0
  * @category adapters
  */
-export const fromClaudeCode =
-  (options: ClaudeCodeOptions = {}) =>
-  (text: string): E.Either<DecodeFailure, ClaudeCodeSession> => {
-    const records: unknown[] = []
-    const lineNumbers: number[] = []
-    const lines = text.split('\n')
-    for (let i = 0; i < lines.length; i++) {
-      const raw = (lines[i] as string).trim()
-      if (raw === '') continue
-      try {
-        records.push(JSON.parse(raw) as unknown)
-      } catch (e) {
-        return E.left(decodeIssue(`line ${i + 1}`, 'a JSON record', e instanceof Error ? e.message : String(e)))
-      }
-      lineNumbers.push(i + 1)
+export const fromClaudeCode = (options: ClaudeCodeOptions = {}) => (text: string): E.Either<DecodeFailure, ClaudeCodeSession> => {
+  const records: unknown[] = []
+  const lineNumbers: number[] = []
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const raw = (lines[i] as string).trim()
+    if (raw === '') continue
+    try {
+      records.push(JSON.parse(raw) as unknown)
+    } catch (e) {
+      return E.left(decodeIssue(`line ${i + 1}`, 'a JSON record', e instanceof Error ? e.message : String(e)))
     }
-    return readClaudeCode({ ...options, lineNumbers })(records)
+    lineNumbers.push(i + 1)
   }
+  return readClaudeCode({ ...options, lineNumbers })(records)
+}

@@ -87,7 +87,20 @@ const uiFacts = (ui: ReadonlyArray<Ui>): UiFacts => {
     // a line written while the reply history[index + 1] was streaming or after it
     if (!f.firstAt.has(u.index + 1)) f.firstAt.set(u.index + 1, u.ts)
     if (u.model !== undefined && !f.model.has(u.index + 1)) f.model.set(u.index + 1, u.model)
-    if (!['say:text', 'say:reasoning', 'say:tool', 'say:completion_result', 'say:user_feedback', 'ask:followup', 'ask:tool', 'ask:completion_result', 'ask:command', 'say:command'].includes(u.kind)) f.other.add(u.kind)
+    if (
+      ![
+        'say:text',
+        'say:reasoning',
+        'say:tool',
+        'say:completion_result',
+        'say:user_feedback',
+        'ask:followup',
+        'ask:tool',
+        'ask:completion_result',
+        'ask:command',
+        'say:command',
+      ].includes(u.kind)
+    ) f.other.add(u.kind)
   }
   return f
 }
@@ -105,7 +118,9 @@ const usageOf = (metrics: unknown, request: Rec | undefined): MessageUsage | und
   const output = optNum(request, 'tokensOut')
   const cacheRead = optNum(request, 'cacheReads')
   const cacheWrite = optNum(request, 'cacheWrites')
-  return input === undefined || output === undefined ? undefined : { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }) }
+  return input === undefined || output === undefined
+    ? undefined
+    : { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }) }
 }
 
 /** Whether Roo Code took a message out of the context (a condensing or a truncation names the message standing for it). */
@@ -141,7 +156,13 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
       const o = f.obj(u, `${UI}[${i}]`)
       const ts = o === undefined ? undefined : f.num(o, 'ts', `${UI}[${i}]`)
       if (o === undefined || ts === undefined) return
-      ui.push({ ts, kind: `${optStr(o, 'type') ?? '?'}:${optStr(o, 'say') ?? optStr(o, 'ask') ?? '?'}`, index: optNum(o, 'conversationHistoryIndex'), text: optStr(o, 'text'), model: isObject(o['modelInfo']) ? o['modelInfo'] : undefined })
+      ui.push({
+        ts,
+        kind: `${optStr(o, 'type') ?? '?'}:${optStr(o, 'say') ?? optStr(o, 'ask') ?? '?'}`,
+        index: optNum(o, 'conversationHistoryIndex'),
+        text: optStr(o, 'text'),
+        model: isObject(o['modelInfo']) ? o['modelInfo'] : undefined,
+      })
     })
   }
   const facts = uiFacts(ui)
@@ -189,7 +210,12 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
     })
     if (role === 'assistant') {
       closeOpen(when)
-      const parts: Part[] = reasoning.map((r): Part => ({ type: 'reasoning', text: Array.isArray(r['summary']) ? r['summary'].flatMap((x: unknown) => (isObject(x) && typeof x['text'] === 'string' ? [x['text']] : [])).join('\n') : (optStr(r, 'text') ?? '') }))
+      const parts: Part[] = reasoning.map((r): Part => ({
+        type: 'reasoning',
+        text: Array.isArray(r['summary'])
+          ? r['summary'].flatMap((x: unknown) => (isObject(x) && typeof x['text'] === 'string' ? [x['text']] : [])).join('\n')
+          : (optStr(r, 'text') ?? ''),
+      }))
       const items = reasoning
       reasoning = []
       for (const [k, b] of valid.entries()) {
@@ -241,7 +267,13 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
         const callId = typeof b['tool_use_id'] === 'string' ? b['tool_use_id'] : `${id}-${k}`
         const call = open.find((x) => x.id === callId)
         open = open.filter((x) => x !== call)
-        results.push({ type: 'tool_result', toolCallId: callId, ...(call === undefined ? {} : { name: call.name }), content: resultText(content), isError: b['is_error'] === true })
+        results.push({
+          type: 'tool_result',
+          toolCallId: callId,
+          ...(call === undefined ? {} : { name: call.name }),
+          content: resultText(content),
+          isError: b['is_error'] === true,
+        })
       } else if (b['type'] === 'text' && typeof b['text'] === 'string') {
         const name = resultHead(b['text'])
         const call = name === undefined ? undefined : open.find((x) => x.name === name)
@@ -263,9 +295,14 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
   const ending = open.map((x) => x.name)
   closeOpen({})
   if (interrupted > 0)
-    notes.push(`${interrupted} tool call${interrupted === 1 ? '' : 's'} without a result${ending.length === 0 ? '' : ` (the task ends on ${ending.join(', ')})`} answered "${INTERRUPTED}", as the tool does when it resumes a task (synthetic tool messages, metadata.origin 'resume')`)
+    notes.push(
+      `${interrupted} tool call${interrupted === 1 ? '' : 's'} without a result${
+        ending.length === 0 ? '' : ` (the task ends on ${ending.join(', ')})`
+      } answered "${INTERRUPTED}", as the tool does when it resumes a task (synthetic tool messages, metadata.origin 'resume')`,
+    )
   if (reasoning.length > 0) notes.push(`${reasoning.length} reasoning item${reasoning.length === 1 ? '' : 's'} after the last reply left out`)
-  if (archived.length > 0) notes.push(`${archived.length} messages a condensing or truncation took out of the context (condenseParent, truncationParent) are in the archive`)
+  if (archived.length > 0)
+    notes.push(`${archived.length} messages a condensing or truncation took out of the context (condenseParent, truncationParent) are in the archive`)
   if (summaries > 0) notes.push(`${summaries} condense summar${summaries === 1 ? 'y' : 'ies'} (isSummary) read as replies marked metadata.condenseSummary`)
   if (unknown.size() > 0) notes.push(`blocks of a type not read, left out: ${unknown.text()}`)
   if (extras.size() > 0) notes.push(`block fields not carried: ${extras.text()}`)

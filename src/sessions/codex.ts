@@ -30,7 +30,19 @@ import { eachLine, type Line } from './_lines.ts'
 import { type SessionOptions, type SessionRead } from './session-read.ts'
 
 /** The Responses items a rollout records, which the older form writes bare. */
-const ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call', 'ghost_snapshot', 'compaction', 'compaction_summary'])
+const ITEM_TYPES = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+  'ghost_snapshot',
+  'compaction',
+  'compaction_summary',
+])
 
 /** Event messages that repeat a response item (the text a person typed, the reply, its reasoning). */
 const ECHOES = new Set(['user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break'])
@@ -46,7 +58,13 @@ const usageOf = (u: Rec): MessageUsage | undefined => {
   // OpenAI counts cached tokens inside input_tokens; the usage contract keeps them apart, so that
   // input + cacheRead + cacheWrite is the prompt for every source
   const uncached = Math.max(0, input - (cacheRead ?? 0))
-  return { input: uncached, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }), ...(reasoning === undefined ? {} : { reasoning }) }
+  return {
+    input: uncached,
+    output,
+    ...(cacheRead === undefined ? {} : { cacheRead }),
+    ...(cacheWrite === undefined ? {} : { cacheWrite }),
+    ...(reasoning === undefined ? {} : { reasoning }),
+  }
 }
 
 /** The text of a tool output: a string, content items (text joined; images kept aside), or `{ content, success }`. */
@@ -77,252 +95,278 @@ const outputOf = (u: unknown): { readonly content: string; readonly isError: boo
  * @since 0.1.0
  * @category adapters
  */
-export const fromCodexRollout =
-  (options: SessionOptions = {}) =>
-  (text: string): E.Either<DecodeFailure, SessionRead> => {
-    let history: Draft[] = []
-    let archive: Messages = []
-    const echoes: Array<{ readonly index: number; readonly draft: Draft }> = []
-    let sawMessages = false
-    const notes: string[] = []
-    const events = counter()
-    const echoed = counter()
-    const kept = counter()
-    const legacy = counter()
-    let emptyCounts = 0
-    let model: string | undefined
-    let session = 'codex'
-    // the reply being built, the tool message gathering its outputs, and the reply the next usage is for
-    let reply: Draft | undefined
-    let outputs: Draft | undefined
-    let unmetered: Draft | undefined
+export const fromCodexRollout = (options: SessionOptions = {}) => (text: string): E.Either<DecodeFailure, SessionRead> => {
+  let history: Draft[] = []
+  let archive: Messages = []
+  const echoes: Array<{ readonly index: number; readonly draft: Draft }> = []
+  let sawMessages = false
+  const notes: string[] = []
+  const events = counter()
+  const echoed = counter()
+  const kept = counter()
+  const legacy = counter()
+  let emptyCounts = 0
+  let model: string | undefined
+  let session = 'codex'
+  // the reply being built, the tool message gathering its outputs, and the reply the next usage is for
+  let reply: Draft | undefined
+  let outputs: Draft | undefined
+  let unmetered: Draft | undefined
 
-    const idAt = (n: number, suffix = ''): string => `${session}:${n}${suffix}`
-    const assistant = (n: number, ts: unknown): Draft => {
-      if (reply === undefined) {
-        reply = draft({ id: idAt(n), role: 'assistant', ...at(ts), ...(model === undefined ? {} : { model }), provider: 'openai' })
-        history.push(reply)
-        outputs = undefined
-      }
-      unmetered = reply
-      return reply
-    }
-    const tool = (n: number, ts: unknown): Draft => {
-      if (outputs === undefined) {
-        outputs = draft({ id: idAt(n), role: 'tool', ...at(ts) })
-        history.push(outputs)
-        reply = undefined
-      }
-      return outputs
-    }
-    const standalone = (d: Draft): void => {
-      reply = undefined
+  const idAt = (n: number, suffix = ''): string => `${session}:${n}${suffix}`
+  const assistant = (n: number, ts: unknown): Draft => {
+    if (reply === undefined) {
+      reply = draft({ id: idAt(n), role: 'assistant', ...at(ts), ...(model === undefined ? {} : { model }), provider: 'openai' })
+      history.push(reply)
       outputs = undefined
-      history.push(d)
     }
-    const keep = (n: number, ts: unknown, what: string, record: Rec): void => {
-      kept.add(what)
-      history.push(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(ts), metadata: { codex: record } }))
+    unmetered = reply
+    return reply
+  }
+  const tool = (n: number, ts: unknown): Draft => {
+    if (outputs === undefined) {
+      outputs = draft({ id: idAt(n), role: 'tool', ...at(ts) })
+      history.push(outputs)
+      reply = undefined
     }
+    return outputs
+  }
+  const standalone = (d: Draft): void => {
+    reply = undefined
+    outputs = undefined
+    history.push(d)
+  }
+  const keep = (n: number, ts: unknown, what: string, record: Rec): void => {
+    kept.add(what)
+    history.push(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(ts), metadata: { codex: record } }))
+  }
 
-    const item = (n: number, ts: unknown, p: Rec, path: string): DecodeFailure => {
-      const f = fields()
-      const sub = (k: string): string => (path === '' ? k : `${path}.${k}`)
-      const type = f.str(p, 'type', path)
-      if (type === undefined) return f.issues
-      if (type === 'message') {
-        const role = f.str(p, 'role', path)
-        const content = f.arr(p['content'], sub('content'))
-        if (role === undefined || content === undefined) return f.issues
-        const parts: Part[] = []
-        const other: unknown[] = []
-        content.forEach((c, i) => {
-          const x = f.obj(c, sub(`content[${i}]`))
-          if (x === undefined) return
-          if (typeof x['text'] === 'string' && (x['type'] === 'input_text' || x['type'] === 'output_text' || x['type'] === 'text')) parts.push({ type: 'text', text: x['text'] })
-          else if (x['type'] === 'input_image' && typeof x['image_url'] === 'string') parts.push(imageFromUrl(x['image_url']))
-          else other.push(c)
-        })
-        if (f.issues.length > 0) return f.issues
-        sawMessages = true
-        const extra = { ...(other.length === 0 ? {} : { content: other }), ...(typeof p['phase'] === 'string' ? { phase: p['phase'] } : {}) }
-        if (other.length > 0) kept.add('message content items chatfold has no part for (in metadata.codex.content)')
-        if (role === 'assistant') {
-          const d = assistant(n, ts)
-          d.parts.push(...parts)
-          if (Object.keys(extra).length > 0) d.metadata['codex'] = { ...(d.metadata['codex'] as Rec | undefined), ...extra }
-          return []
-        }
-        const first = parts.find((x) => x.type === 'text')
-        const origin = first?.type === 'text' ? injectedOrigin(first.text) : undefined
-        const system = role === 'developer' || role === 'system'
-        const injected = origin ?? (system ? role : undefined)
+  const item = (n: number, ts: unknown, p: Rec, path: string): DecodeFailure => {
+    const f = fields()
+    const sub = (k: string): string => (path === '' ? k : `${path}.${k}`)
+    const type = f.str(p, 'type', path)
+    if (type === undefined) return f.issues
+    if (type === 'message') {
+      const role = f.str(p, 'role', path)
+      const content = f.arr(p['content'], sub('content'))
+      if (role === undefined || content === undefined) return f.issues
+      const parts: Part[] = []
+      const other: unknown[] = []
+      content.forEach((c, i) => {
+        const x = f.obj(c, sub(`content[${i}]`))
+        if (x === undefined) return
+        if (typeof x['text'] === 'string' && (x['type'] === 'input_text' || x['type'] === 'output_text' || x['type'] === 'text'))
+          parts.push({ type: 'text', text: x['text'] })
+        else if (x['type'] === 'input_image' && typeof x['image_url'] === 'string') parts.push(imageFromUrl(x['image_url']))
+        else other.push(c)
+      })
+      if (f.issues.length > 0) return f.issues
+      sawMessages = true
+      const extra = { ...(other.length === 0 ? {} : { content: other }), ...(typeof p['phase'] === 'string' ? { phase: p['phase'] } : {}) }
+      if (other.length > 0) kept.add('message content items chatfold has no part for (in metadata.codex.content)')
+      if (role === 'assistant') {
+        const d = assistant(n, ts)
+        d.parts.push(...parts)
+        if (Object.keys(extra).length > 0) d.metadata['codex'] = { ...(d.metadata['codex'] as Rec | undefined), ...extra }
+        return []
+      }
+      const first = parts.find((x) => x.type === 'text')
+      const origin = first?.type === 'text' ? injectedOrigin(first.text) : undefined
+      const system = role === 'developer' || role === 'system'
+      const injected = origin ?? (system ? role : undefined)
+      standalone(
+        draft({
+          id: idAt(n),
+          role: system ? 'system' : 'user',
+          ...(injected === undefined ? {} : { kind: 'synthetic' as const }),
+          parts,
+          ...at(ts),
+          metadata: { ...(injected === undefined ? {} : { origin: injected }), ...(Object.keys(extra).length === 0 ? {} : { codex: extra }) },
+        }),
+      )
+      return []
+    }
+    if (type === 'reasoning') {
+      const summary = p['summary'] === undefined ? [] : f.arr(p['summary'], sub('summary'))
+      if (summary === undefined) return f.issues
+      const raw = Array.isArray(p['content']) ? p['content'] : []
+      const texts = [...summary, ...raw].flatMap((s: unknown) => (isObject(s) && typeof s['text'] === 'string' ? [s['text']] : []))
+      const encrypted = optStr(p, 'encrypted_content')
+      const token = referenceOf(optStr(p, 'id') ?? '', encrypted)
+      const d = assistant(n, ts)
+      if (texts.length === 0) d.parts.push({ type: 'reasoning', text: token, redacted: true })
+      for (const t of texts) d.parts.push({ type: 'reasoning', text: t, signature: token })
+      return []
+    }
+    if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
+      const callId = type === 'local_shell_call' ? (optStr(p, 'call_id') ?? optStr(p, 'id')) : f.str(p, 'call_id', path)
+      if (callId === undefined) return type === 'local_shell_call' ? [{ path: sub('call_id'), expected: 'string', actual: p['call_id'] }] : f.issues
+      const name = type === 'local_shell_call' ? 'local_shell' : f.str(p, 'name', path)
+      const args = type === 'function_call'
+        ? f.str(p, 'arguments', path)
+        : type === 'custom_tool_call'
+        ? f.str(p, 'input', path)
+        : JSON.stringify(p['action'] ?? null)
+      if (name === undefined || args === undefined) return f.issues
+      const d = assistant(n, ts)
+      d.parts.push({ type: 'tool_call', id: callId, name, arguments: type === 'custom_tool_call' ? JSON.stringify({ input: args }) : args, status: 'pending' })
+      if (type === 'custom_tool_call') {
+        const codex = (d.metadata['codex'] as Rec | undefined) ?? {}
+        d.metadata['codex'] = { ...codex, freeform: [...((codex['freeform'] as string[] | undefined) ?? []), callId] }
+      }
+      return []
+    }
+    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
+      const callId = f.str(p, 'call_id', path)
+      const out = outputOf(p['output'])
+      if (out === undefined) f.fail(sub('output'), 'a string, content items, or { content, success }', p['output'])
+      if (callId === undefined || out === undefined) return f.issues
+      const d = tool(n, ts)
+      d.parts.push({ type: 'tool_result', toolCallId: callId, content: out.content, isError: out.isError })
+      if (out.items !== undefined) {
+        kept.add('tool outputs with items other than text (in metadata.codex.outputs)')
+        const codex = (d.metadata['codex'] as Rec | undefined) ?? {}
+        d.metadata['codex'] = { ...codex, outputs: { ...(codex['outputs'] as Rec | undefined), [callId]: out.items } }
+      }
+      return []
+    }
+    if (type === 'web_search_call') {
+      const action = isObject(p['action']) ? p['action'] : {}
+      const what = optStr(action, 'query') ?? optStr(action, 'url') ?? optStr(action, 'type') ?? 'web search'
+      kept.add('web searches (display messages)')
+      // shown before the reply it happened in, so that the reply's calls stay next to their results
+      const shown = draft({
+        id: idAt(n),
+        role: 'assistant',
+        kind: 'display',
+        parts: [{ type: 'text', text: `Web search: ${what}` }],
+        ...at(ts),
+        metadata: { codex: p },
+      })
+      const open = reply === undefined ? -1 : history.indexOf(reply)
+      if (open < 0) history.push(shown)
+      else history.splice(open, 0, shown)
+      return []
+    }
+    keep(n, ts, `${type} items (metadata messages)`, { type: 'response_item', payload: p })
+    return []
+  }
+
+  const take = ({ n, value }: Line): DecodeFailure => {
+    const f = fields()
+    const rec = f.obj(value, '')
+    if (rec === undefined) return f.issues
+    // the rollouts of 2025 before the { timestamp, type, payload } lines: a bare session line, state markers, bare items
+    if (!('payload' in rec)) {
+      if (rec['record_type'] === 'state') {
+        legacy.add('state markers')
+        return []
+      }
+      if (typeof rec['type'] === 'string' && ITEM_TYPES.has(rec['type'])) {
+        legacy.add('bare response items')
+        return item(n, undefined, rec, '')
+      }
+      if (typeof rec['id'] === 'string' && typeof rec['timestamp'] === 'string' && history.length === 0) {
+        session = rec['id']
+        legacy.add('bare session line')
         standalone(
-          draft({
-            id: idAt(n),
-            role: system ? 'system' : 'user',
-            ...(injected === undefined ? {} : { kind: 'synthetic' as const }),
-            parts,
-            ...at(ts),
-            metadata: { ...(injected === undefined ? {} : { origin: injected }), ...(Object.keys(extra).length === 0 ? {} : { codex: extra }) },
-          }),
+          draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(rec['timestamp']), metadata: { codex: { type: 'session_meta', payload: rec } } }),
         )
         return []
       }
-      if (type === 'reasoning') {
-        const summary = p['summary'] === undefined ? [] : f.arr(p['summary'], sub('summary'))
-        if (summary === undefined) return f.issues
-        const raw = Array.isArray(p['content']) ? p['content'] : []
-        const texts = [...summary, ...raw].flatMap((s: unknown) => (isObject(s) && typeof s['text'] === 'string' ? [s['text']] : []))
-        const encrypted = optStr(p, 'encrypted_content')
-        const token = referenceOf(optStr(p, 'id') ?? '', encrypted)
-        const d = assistant(n, ts)
-        if (texts.length === 0) d.parts.push({ type: 'reasoning', text: token, redacted: true })
-        for (const t of texts) d.parts.push({ type: 'reasoning', text: t, signature: token })
-        return []
-      }
-      if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
-        const callId = type === 'local_shell_call' ? (optStr(p, 'call_id') ?? optStr(p, 'id')) : f.str(p, 'call_id', path)
-        if (callId === undefined) return type === 'local_shell_call' ? [{ path: sub('call_id'), expected: 'string', actual: p['call_id'] }] : f.issues
-        const name = type === 'local_shell_call' ? 'local_shell' : f.str(p, 'name', path)
-        const args = type === 'function_call' ? f.str(p, 'arguments', path) : type === 'custom_tool_call' ? f.str(p, 'input', path) : JSON.stringify(p['action'] ?? null)
-        if (name === undefined || args === undefined) return f.issues
-        const d = assistant(n, ts)
-        d.parts.push({ type: 'tool_call', id: callId, name, arguments: type === 'custom_tool_call' ? JSON.stringify({ input: args }) : args, status: 'pending' })
-        if (type === 'custom_tool_call') {
-          const codex = (d.metadata['codex'] as Rec | undefined) ?? {}
-          d.metadata['codex'] = { ...codex, freeform: [...((codex['freeform'] as string[] | undefined) ?? []), callId] }
-        }
-        return []
-      }
-      if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-        const callId = f.str(p, 'call_id', path)
-        const out = outputOf(p['output'])
-        if (out === undefined) f.fail(sub('output'), 'a string, content items, or { content, success }', p['output'])
-        if (callId === undefined || out === undefined) return f.issues
-        const d = tool(n, ts)
-        d.parts.push({ type: 'tool_result', toolCallId: callId, content: out.content, isError: out.isError })
-        if (out.items !== undefined) {
-          kept.add('tool outputs with items other than text (in metadata.codex.outputs)')
-          const codex = (d.metadata['codex'] as Rec | undefined) ?? {}
-          d.metadata['codex'] = { ...codex, outputs: { ...(codex['outputs'] as Rec | undefined), [callId]: out.items } }
-        }
-        return []
-      }
-      if (type === 'web_search_call') {
-        const action = isObject(p['action']) ? p['action'] : {}
-        const what = optStr(action, 'query') ?? optStr(action, 'url') ?? optStr(action, 'type') ?? 'web search'
-        kept.add('web searches (display messages)')
-        // shown before the reply it happened in, so that the reply's calls stay next to their results
-        const shown = draft({ id: idAt(n), role: 'assistant', kind: 'display', parts: [{ type: 'text', text: `Web search: ${what}` }], ...at(ts), metadata: { codex: p } })
-        const open = reply === undefined ? -1 : history.indexOf(reply)
-        if (open < 0) history.push(shown)
-        else history.splice(open, 0, shown)
-        return []
-      }
-      keep(n, ts, `${type} items (metadata messages)`, { type: 'response_item', payload: p })
+    }
+    const type = f.str(rec, 'type', '')
+    const payload = f.obj(rec['payload'], 'payload')
+    if (type === undefined || payload === undefined) return f.issues
+    const ts = rec['timestamp']
+    if (type === 'response_item') return item(n, ts, payload, 'payload')
+    if (type === 'session_meta') {
+      const id = optStr(payload, 'id') ?? optStr(payload, 'session_id')
+      if (id !== undefined && history.length === 0) session = id
+      standalone(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(ts), metadata: { codex: { type, payload } } }))
       return []
     }
-
-    const take = ({ n, value }: Line): DecodeFailure => {
-      const f = fields()
-      const rec = f.obj(value, '')
-      if (rec === undefined) return f.issues
-      // the rollouts of 2025 before the { timestamp, type, payload } lines: a bare session line, state markers, bare items
-      if (!('payload' in rec)) {
-        if (rec['record_type'] === 'state') {
-          legacy.add('state markers')
-          return []
-        }
-        if (typeof rec['type'] === 'string' && ITEM_TYPES.has(rec['type'])) {
-          legacy.add('bare response items')
-          return item(n, undefined, rec, '')
-        }
-        if (typeof rec['id'] === 'string' && typeof rec['timestamp'] === 'string' && history.length === 0) {
-          session = rec['id']
-          legacy.add('bare session line')
-          standalone(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(rec['timestamp']), metadata: { codex: { type: 'session_meta', payload: rec } } }))
-          return []
-        }
-      }
-      const type = f.str(rec, 'type', '')
-      const payload = f.obj(rec['payload'], 'payload')
-      if (type === undefined || payload === undefined) return f.issues
-      const ts = rec['timestamp']
-      if (type === 'response_item') return item(n, ts, payload, 'payload')
-      if (type === 'session_meta') {
-        const id = optStr(payload, 'id') ?? optStr(payload, 'session_id')
-        if (id !== undefined && history.length === 0) session = id
-        standalone(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(ts), metadata: { codex: { type, payload } } }))
-        return []
-      }
-      if (type === 'turn_context') {
-        model = optStr(payload, 'model') ?? model
-        standalone(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(ts), metadata: { codex: { type, payload } } }))
-        return []
-      }
-      if (type === 'compacted') {
-        const message = f.str(payload, 'message', 'payload')
-        const replacement = payload['replacement_history'] === undefined || payload['replacement_history'] === null ? [] : f.arr(payload['replacement_history'], 'payload.replacement_history')
-        if (message === undefined || replacement === undefined) return f.issues
-        const before = history
-        history = []
-        reply = undefined
-        outputs = undefined
-        const failures = replacement.flatMap((u, i) => (isObject(u) ? item(n, ts, u, `payload.replacement_history[${i}]`) : [{ path: `payload.replacement_history[${i}]`, expected: 'object', actual: u }]))
-        if (failures.length > 0) return failures
-        const c = compactHistory(before, message, history.map((d, i) => ({ ...d, id: idAt(n, `.${i}`) })), typeof ts === 'string' ? ts : undefined)
-        history = c.history
-        archive = [...archive, ...c.archive]
-        reply = undefined
-        outputs = undefined
-        unmetered = undefined
-        notes.push(`line ${n}: a compaction replaced ${c.archive.length} messages by its summary (they are in the archive)`)
-        return []
-      }
-      if (type === 'event_msg') {
-        const kind = f.str(payload, 'type', 'payload')
-        if (kind === undefined) return f.issues
-        if (kind === 'token_count') {
-          const info = payload['info']
-          if (info === null || info === undefined) {
-            emptyCounts++
-            return []
-          }
-          const i = f.obj(info, 'payload.info')
-          const last = i === undefined ? undefined : f.obj(i['last_token_usage'], 'payload.info.last_token_usage')
-          if (i === undefined || last === undefined) return f.issues
-          const usage = usageOf(last)
-          if (usage !== undefined && unmetered !== undefined && unmetered.metadata['usage'] === undefined) {
-            unmetered.metadata['usage'] = usage
-            unmetered = undefined
-          } else keep(n, ts, 'token counts with no reply of their own (metadata messages)', { type, payload })
-          return []
-        }
-        if (ECHOES.has(kind)) {
-          echoed.add(kind)
-          const message = optStr(payload, kind === 'user_message' || kind === 'agent_message' ? 'message' : 'text')
-          if (message !== undefined && (kind === 'user_message' || kind === 'agent_message'))
-            echoes.push({ index: history.length, draft: draft({ id: idAt(n), role: kind === 'user_message' ? 'user' : 'assistant', parts: [{ type: 'text', text: message }], ...at(ts), ...(kind === 'agent_message' ? { provider: 'openai', ...(model === undefined ? {} : { model }) } : {}) }) })
-          return []
-        }
-        events.add(kind)
-        return []
-      }
-      keep(n, ts, `records of type ${type} (metadata messages)`, { type, payload })
+    if (type === 'turn_context') {
+      model = optStr(payload, 'model') ?? model
+      standalone(draft({ id: idAt(n), role: 'system', kind: 'metadata', ...at(ts), metadata: { codex: { type, payload } } }))
       return []
     }
-
-    const read = eachLine(text, options, take)
-    if (E.isLeft(read)) return read
-    if (!sawMessages && echoes.length > 0) {
-      // a rollout with no message items: its event messages are the conversation
-      for (const e of [...echoes].reverse()) history.splice(e.index, 0, e.draft)
-      notes.push(`no message items: ${echoes.length} user and agent event messages read as the conversation`)
-    } else if (echoed.size() > 0) notes.push(`event records that repeat response items, not kept twice: ${echoed.text()}`)
-    if (events.size() > 0) notes.push(`event records not part of the conversation: ${events.text()}`)
-    if (emptyCounts > 0) notes.push(`${emptyCounts} token_count events without usage`)
-    if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
-    if (legacy.size() > 0) notes.push(`the older rollout form (no timestamps on items, so replies have none): ${legacy.text()}`)
-    return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
+    if (type === 'compacted') {
+      const message = f.str(payload, 'message', 'payload')
+      const replacement = payload['replacement_history'] === undefined || payload['replacement_history'] === null
+        ? []
+        : f.arr(payload['replacement_history'], 'payload.replacement_history')
+      if (message === undefined || replacement === undefined) return f.issues
+      const before = history
+      history = []
+      reply = undefined
+      outputs = undefined
+      const failures = replacement.flatMap((
+        u,
+        i,
+      ) => (isObject(u) ? item(n, ts, u, `payload.replacement_history[${i}]`) : [{ path: `payload.replacement_history[${i}]`, expected: 'object', actual: u }]))
+      if (failures.length > 0) return failures
+      const c = compactHistory(before, message, history.map((d, i) => ({ ...d, id: idAt(n, `.${i}`) })), typeof ts === 'string' ? ts : undefined)
+      history = c.history
+      archive = [...archive, ...c.archive]
+      reply = undefined
+      outputs = undefined
+      unmetered = undefined
+      notes.push(`line ${n}: a compaction replaced ${c.archive.length} messages by its summary (they are in the archive)`)
+      return []
+    }
+    if (type === 'event_msg') {
+      const kind = f.str(payload, 'type', 'payload')
+      if (kind === undefined) return f.issues
+      if (kind === 'token_count') {
+        const info = payload['info']
+        if (info === null || info === undefined) {
+          emptyCounts++
+          return []
+        }
+        const i = f.obj(info, 'payload.info')
+        const last = i === undefined ? undefined : f.obj(i['last_token_usage'], 'payload.info.last_token_usage')
+        if (i === undefined || last === undefined) return f.issues
+        const usage = usageOf(last)
+        if (usage !== undefined && unmetered !== undefined && unmetered.metadata['usage'] === undefined) {
+          unmetered.metadata['usage'] = usage
+          unmetered = undefined
+        } else keep(n, ts, 'token counts with no reply of their own (metadata messages)', { type, payload })
+        return []
+      }
+      if (ECHOES.has(kind)) {
+        echoed.add(kind)
+        const message = optStr(payload, kind === 'user_message' || kind === 'agent_message' ? 'message' : 'text')
+        if (message !== undefined && (kind === 'user_message' || kind === 'agent_message'))
+          echoes.push({
+            index: history.length,
+            draft: draft({
+              id: idAt(n),
+              role: kind === 'user_message' ? 'user' : 'assistant',
+              parts: [{ type: 'text', text: message }],
+              ...at(ts),
+              ...(kind === 'agent_message' ? { provider: 'openai', ...(model === undefined ? {} : { model }) } : {}),
+            }),
+          })
+        return []
+      }
+      events.add(kind)
+      return []
+    }
+    keep(n, ts, `records of type ${type} (metadata messages)`, { type, payload })
+    return []
   }
+
+  const read = eachLine(text, options, take)
+  if (E.isLeft(read)) return read
+  if (!sawMessages && echoes.length > 0) {
+    // a rollout with no message items: its event messages are the conversation
+    for (const e of [...echoes].reverse()) history.splice(e.index, 0, e.draft)
+    notes.push(`no message items: ${echoes.length} user and agent event messages read as the conversation`)
+  } else if (echoed.size() > 0) notes.push(`event records that repeat response items, not kept twice: ${echoed.text()}`)
+  if (events.size() > 0) notes.push(`event records not part of the conversation: ${events.text()}`)
+  if (emptyCounts > 0) notes.push(`${emptyCounts} token_count events without usage`)
+  if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
+  if (legacy.size() > 0) notes.push(`the older rollout form (no timestamps on items, so replies have none): ${legacy.text()}`)
+  return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
+}

@@ -50,13 +50,16 @@ const replay = (lines: ReadonlyArray<Rec>): unknown => {
     if (!isObject(at) && !Array.isArray(at)) continue
     const target = at as Record<string | number, unknown>
     if (op['kind'] === 1) target[last] = op['v']
-    else if (op['kind'] === 2) target[last] = [...(Array.isArray(target[last]) ? (target[last] as unknown[]) : []), ...(Array.isArray(op['v']) ? op['v'] : [op['v']])]
+    else if (op['kind'] === 2)
+      target[last] = [...(Array.isArray(target[last]) ? (target[last] as unknown[]) : []), ...(Array.isArray(op['v']) ? op['v'] : [op['v']])]
   }
   return doc
 }
 
 const valuesOf = (u: unknown): string =>
-  isObject(u) && Array.isArray(u['content']) ? u['content'].map((c: unknown) => (isObject(c) && typeof c['value'] === 'string' ? c['value'] : JSON.stringify(c))).join('\n') : JSON.stringify(u ?? null)
+  isObject(u) && Array.isArray(u['content'])
+    ? u['content'].map((c: unknown) => (isObject(c) && typeof c['value'] === 'string' ? c['value'] : JSON.stringify(c))).join('\n')
+    : JSON.stringify(u ?? null)
 
 /**
  * Reads a Copilot chat session's text: the `.json` document, or the `.jsonl` journal of it (see
@@ -84,7 +87,8 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
       const l = (lines[i] as string).trim()
       if (l === '') continue
       const v = parseJsonText(l)
-      if (E.isLeft(v) || !isObject(v.right)) return E.left([{ path: `line ${i + 1}`, expected: 'a journal operation ({ kind, k, v })', actual: E.isLeft(v) ? v.left : v.right }])
+      if (E.isLeft(v) || !isObject(v.right))
+        return E.left([{ path: `line ${i + 1}`, expected: 'a journal operation ({ kind, k, v })', actual: E.isLeft(v) ? v.left : v.right }])
       ops.push(v.right)
     }
     doc = replay(ops)
@@ -104,20 +108,34 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
     const when = at(q['timestamp'])
     const message = isObject(q['message']) ? q['message'] : {}
     const vars = isObject(q['variableData']) && Array.isArray(q['variableData']['variables']) ? q['variableData']['variables'] : []
-    out.push(draft({ id, role: 'user', parts: [{ type: 'text', text: optStr(message, 'text') ?? '' }], ...when, metadata: vars.length === 0 ? {} : { variables: vars } }))
+    out.push(
+      draft({
+        id,
+        role: 'user',
+        parts: [{ type: 'text', text: optStr(message, 'text') ?? '' }],
+        ...when,
+        metadata: vars.length === 0 ? {} : { variables: vars },
+      }),
+    )
     const result = isObject(q['result']) ? q['result'] : {}
     const meta = isObject(result['metadata']) ? result['metadata'] : {}
     const model = optStr(meta, 'resolvedModel') ?? optStr(q, 'modelId')?.replace(/^copilot\//, '')
     const results = isObject(meta['toolCallResults']) ? meta['toolCallResults'] : {}
     const rounds = Array.isArray(meta['toolCallRounds']) ? meta['toolCallRounds'].filter(isObject) : []
     const reply = (k: number, parts: Part[], extra: Record<string, unknown>): void =>
-      void out.push(draft({ id: `${id}.${k}`, role: 'assistant', parts, ...when, ...(model === undefined ? {} : { model }), provider: 'github-copilot', metadata: extra }))
+      void out.push(
+        draft({ id: `${id}.${k}`, role: 'assistant', parts, ...when, ...(model === undefined ? {} : { model }), provider: 'github-copilot', metadata: extra }),
+      )
     const response = Array.isArray(q['response']) ? q['response'].filter(isObject) : []
     const shown = response.filter((r) => r['kind'] !== undefined && r['kind'] !== 'thinking' && r['kind'] !== 'markdownContent')
     for (const r of shown) other.add(String(r['kind']))
     if (rounds.length === 0) {
       const parts: Part[] = response.flatMap((r): Part[] => {
-        const v = typeof r['value'] === 'string' ? r['value'] : isObject(r['content']) && typeof r['content']['value'] === 'string' ? r['content']['value'] : undefined
+        const v = typeof r['value'] === 'string'
+          ? r['value']
+          : isObject(r['content']) && typeof r['content']['value'] === 'string'
+          ? r['content']['value']
+          : undefined
         if (v === undefined || v === '') return []
         if (r['kind'] === 'thinking') return [{ type: 'reasoning', text: v }]
         return r['kind'] === undefined || r['kind'] === 'markdownContent' ? [{ type: 'text', text: v }] : []
@@ -131,18 +149,32 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
       const parts: Part[] = [
         ...(thinking === undefined || thinking === '' ? [] : [{ type: 'reasoning' as const, text: thinking }]),
         ...(text === '' ? [] : [{ type: 'text' as const, text }]),
-        ...calls.map((c, n): Part => ({ type: 'tool_call', id: optStr(c, 'id') ?? `${id}.${k}.${n}`, name: optStr(c, 'name') ?? 'tool', arguments: optStr(c, 'arguments') ?? JSON.stringify(c['arguments'] ?? {}), status: 'complete' })),
+        ...calls.map((c, n): Part => ({
+          type: 'tool_call',
+          id: optStr(c, 'id') ?? `${id}.${k}.${n}`,
+          name: optStr(c, 'name') ?? 'tool',
+          arguments: optStr(c, 'arguments') ?? JSON.stringify(c['arguments'] ?? {}),
+          status: 'complete',
+        })),
       ]
       reply(k, parts, k === 0 && shown.length > 0 ? { response: shown } : {})
       const answers = parts.flatMap((p): Part[] => {
         if (p.type !== 'tool_call') return []
         const r = results[p.id]
         if (r === undefined) unanswered++
-        return [{ type: 'tool_result', toolCallId: p.id, name: p.name, content: r === undefined ? '(the session holds no result of this call)' : valuesOf(r), isError: false }]
+        return [{
+          type: 'tool_result',
+          toolCallId: p.id,
+          name: p.name,
+          content: r === undefined ? '(the session holds no result of this call)' : valuesOf(r),
+          isError: false,
+        }]
       })
       if (answers.length > 0) out.push(draft({ id: `${id}.${k}.results`, role: 'tool', parts: answers, ...when }))
     })
-    const usage = optNum(meta, 'promptTokens') !== undefined && optNum(meta, 'outputTokens') !== undefined ? { input: optNum(meta, 'promptTokens') as number, output: optNum(meta, 'outputTokens') as number } : undefined
+    const usage = optNum(meta, 'promptTokens') !== undefined && optNum(meta, 'outputTokens') !== undefined
+      ? { input: optNum(meta, 'promptTokens') as number, output: optNum(meta, 'outputTokens') as number }
+      : undefined
     const last = [...out].reverse().find((d) => d.role === 'assistant')
     if (last !== undefined && usage !== undefined) last.metadata['usage'] = usage
     if (last !== undefined && q['isCanceled'] === true) last.metadata['canceled'] = true
@@ -167,4 +199,6 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
  * @category adapters
  */
 export const isCopilotChatSession = (u: unknown): boolean =>
-  isObject(u) && ((Array.isArray(u['requests']) && typeof u['sessionId'] === 'string' && ('version' in u || 'requesterUsername' in u)) || (u['kind'] === 0 && isObject(u['v']) && Array.isArray(u['v']['requests'])))
+  isObject(u) &&
+  ((Array.isArray(u['requests']) && typeof u['sessionId'] === 'string' && ('version' in u || 'requesterUsername' in u)) ||
+    (u['kind'] === 0 && isObject(u['v']) && Array.isArray(u['v']['requests'])))

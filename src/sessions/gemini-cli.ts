@@ -37,7 +37,9 @@ const partOf = (u: unknown): Part | undefined => {
   if (isObject(inline) && typeof inline['data'] === 'string' && typeof inline['mimeType'] === 'string') {
     const data = bytesOf(inline['data'])
     if (data === undefined) return undefined
-    return inline['mimeType'].startsWith('image/') ? { type: 'image', data, mediaType: inline['mimeType'] } : { type: 'file', data, mediaType: inline['mimeType'] }
+    return inline['mimeType'].startsWith('image/')
+      ? { type: 'image', data, mediaType: inline['mimeType'] }
+      : { type: 'file', data, mediaType: inline['mimeType'] }
   }
   const file = u['fileData']
   if (isObject(file) && typeof file['fileUri'] === 'string') {
@@ -68,7 +70,9 @@ const resultText = (u: unknown): { readonly text: string; readonly other: unknow
     const fr = isObject(x) ? x['functionResponse'] : undefined
     if (isObject(fr)) {
       const r = fr['response']
-      texts.push(isObject(r) && typeof r['output'] === 'string' ? r['output'] : isObject(r) && typeof r['error'] === 'string' ? r['error'] : JSON.stringify(r ?? null))
+      texts.push(
+        isObject(r) && typeof r['output'] === 'string' ? r['output'] : isObject(r) && typeof r['error'] === 'string' ? r['error'] : JSON.stringify(r ?? null),
+      )
     } else if (typeof x === 'string') texts.push(x)
     else if (isObject(x) && typeof x['text'] === 'string') texts.push(x['text'])
     else other.push(x)
@@ -105,11 +109,29 @@ const messageDrafts = (f: Fields, u: unknown, path: string, kept: ReturnType<typ
   if (type === 'user') {
     const first = parts.find((p) => p.type === 'text')
     const origin = first?.type === 'text' ? injectedOrigin(first.text) : undefined
-    return [draft({ id, role: 'user', ...(origin === undefined ? {} : { kind: 'synthetic' as const }), parts, ...at(m['timestamp']), metadata: { ...(origin === undefined ? {} : { origin }), ...(Object.keys(gemini).length === 0 ? {} : { gemini }) } })]
+    return [
+      draft({
+        id,
+        role: 'user',
+        ...(origin === undefined ? {} : { kind: 'synthetic' as const }),
+        parts,
+        ...at(m['timestamp']),
+        metadata: { ...(origin === undefined ? {} : { origin }), ...(Object.keys(gemini).length === 0 ? {} : { gemini }) },
+      }),
+    ]
   }
   if (type !== 'gemini') {
     kept.add(`${type} notices (display messages)`)
-    return [draft({ id, role: 'system', kind: 'display', parts, ...at(m['timestamp']), metadata: { origin: `gemini-cli:${type}`, ...(Object.keys(gemini).length === 0 ? {} : { gemini }) } })]
+    return [
+      draft({
+        id,
+        role: 'system',
+        kind: 'display',
+        parts,
+        ...at(m['timestamp']),
+        metadata: { origin: `gemini-cli:${type}`, ...(Object.keys(gemini).length === 0 ? {} : { gemini }) },
+      }),
+    ]
   }
   const reasoning: Part[] = []
   const thoughts = m['thoughts'] === undefined || m['thoughts'] === null ? [] : f.arr(m['thoughts'], `${path}.thoughts`)
@@ -182,69 +204,80 @@ const sessionMeta = (o: Rec): Record<string, unknown> => {
  * @since 0.1.0
  * @category adapters
  */
-export const fromGeminiCliChat =
-  (options: SessionOptions = {}) =>
-  (text: string): E.Either<DecodeFailure, SessionRead> => {
-    const kept = counter()
-    const notes: string[] = []
-    const parsed = parseJsonText(text)
-    const whole = E.isRight(parsed) ? parsed.right : undefined
-    if (isObject(whole) && Array.isArray(whole['messages'])) {
-      const f = fields()
-      const ds = whole['messages'].flatMap((m, i) => messageDrafts(f, m, `messages[${i}]`, kept))
-      if (f.issues.length > 0) return E.left(f.issues)
-      if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
-      const meta = draft({ id: `${optStr(whole, 'sessionId') ?? 'gemini'}:session`, role: 'system', kind: 'metadata', ...at(whole['startTime']), metadata: { gemini: sessionMeta(whole) } })
-      return E.right(sessionRead({ messages: messagesOf([meta, ...ds]), archive: [], notes, skipped: [] }))
-    }
-    let metadata: Record<string, unknown> = {}
-    // the records as replayed (a record read again later replaces the one before it); read into messages at the end
-    const byId = new Map<string, { readonly n: number; readonly record: unknown }>()
-    // messages a rewind dropped, in file order: kept in the archive
-    const rewound: Array<{ readonly n: number; readonly record: unknown }> = []
-    const take = ({ n, value }: Line): DecodeFailure => {
-      const f = fields()
-      const rec = f.obj(value, '')
-      if (rec === undefined) return f.issues
-      if (typeof rec['$rewindTo'] === 'string') {
-        const ids = [...byId.keys()]
-        const from = ids.indexOf(rec['$rewindTo'])
-        for (const id of from < 0 ? ids : ids.slice(from)) {
-          const dropped = byId.get(id)
-          if (dropped !== undefined) rewound.push(dropped)
-          byId.delete(id)
-        }
-        return []
-      }
-      if (typeof rec['id'] === 'string') {
-        messageDrafts(f, rec, '', counter())
-        if (f.issues.length > 0) return f.issues
-        byId.set(rec['id'], { n, record: rec })
-        return []
-      }
-      if (isObject(rec['$set'])) {
-        metadata = { ...metadata, ...rec['$set'] }
-        return []
-      }
-      if (typeof rec['sessionId'] === 'string' && typeof rec['projectHash'] === 'string') {
-        metadata = { ...metadata, ...rec }
-        return []
-      }
-      f.fail('', 'a message record (id), a $set or $rewindTo record, or the session line (sessionId, projectHash)', value)
-      return f.issues
-    }
-    const read = eachLine(text, options, take)
-    if (E.isLeft(read)) return read
+export const fromGeminiCliChat = (options: SessionOptions = {}) => (text: string): E.Either<DecodeFailure, SessionRead> => {
+  const kept = counter()
+  const notes: string[] = []
+  const parsed = parseJsonText(text)
+  const whole = E.isRight(parsed) ? parsed.right : undefined
+  if (isObject(whole) && Array.isArray(whole['messages'])) {
     const f = fields()
-    const replaced = metadata['messages']
-    const fromSet = Array.isArray(replaced) && replaced.length > 0
-    const lines = [...byId.values()].flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, fromSet ? counter() : kept))
-    const ds = fromSet ? replaced.flatMap((m, i) => messageDrafts(f, m, `$set.messages[${i}]`, kept)) : lines
-    const dropped = rewound.flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, counter()))
+    const ds = whole['messages'].flatMap((m, i) => messageDrafts(f, m, `messages[${i}]`, kept))
     if (f.issues.length > 0) return E.left(f.issues)
-    if (fromSet) notes.push(`the history is the recording's last $set.messages (${replaced.length} records); the ${byId.size} message lines it replaced are in the archive`)
-    if (rewound.length > 0) notes.push(`${rewound.length} messages dropped by $rewindTo records, as the command line drops them (they are in the archive)`)
     if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
-    const meta = draft({ id: `${optStr(metadata, 'sessionId') ?? 'gemini'}:session`, role: 'system', kind: 'metadata', ...at(metadata['startTime']), metadata: { gemini: sessionMeta(metadata) } })
-    return E.right(sessionRead({ messages: messagesOf([meta, ...ds]), archive: messagesOf([...dropped, ...(fromSet ? lines : [])]), notes, skipped: read.right }))
+    const meta = draft({
+      id: `${optStr(whole, 'sessionId') ?? 'gemini'}:session`,
+      role: 'system',
+      kind: 'metadata',
+      ...at(whole['startTime']),
+      metadata: { gemini: sessionMeta(whole) },
+    })
+    return E.right(sessionRead({ messages: messagesOf([meta, ...ds]), archive: [], notes, skipped: [] }))
   }
+  let metadata: Record<string, unknown> = {}
+  // the records as replayed (a record read again later replaces the one before it); read into messages at the end
+  const byId = new Map<string, { readonly n: number; readonly record: unknown }>()
+  // messages a rewind dropped, in file order: kept in the archive
+  const rewound: Array<{ readonly n: number; readonly record: unknown }> = []
+  const take = ({ n, value }: Line): DecodeFailure => {
+    const f = fields()
+    const rec = f.obj(value, '')
+    if (rec === undefined) return f.issues
+    if (typeof rec['$rewindTo'] === 'string') {
+      const ids = [...byId.keys()]
+      const from = ids.indexOf(rec['$rewindTo'])
+      for (const id of from < 0 ? ids : ids.slice(from)) {
+        const dropped = byId.get(id)
+        if (dropped !== undefined) rewound.push(dropped)
+        byId.delete(id)
+      }
+      return []
+    }
+    if (typeof rec['id'] === 'string') {
+      messageDrafts(f, rec, '', counter())
+      if (f.issues.length > 0) return f.issues
+      byId.set(rec['id'], { n, record: rec })
+      return []
+    }
+    if (isObject(rec['$set'])) {
+      metadata = { ...metadata, ...rec['$set'] }
+      return []
+    }
+    if (typeof rec['sessionId'] === 'string' && typeof rec['projectHash'] === 'string') {
+      metadata = { ...metadata, ...rec }
+      return []
+    }
+    f.fail('', 'a message record (id), a $set or $rewindTo record, or the session line (sessionId, projectHash)', value)
+    return f.issues
+  }
+  const read = eachLine(text, options, take)
+  if (E.isLeft(read)) return read
+  const f = fields()
+  const replaced = metadata['messages']
+  const fromSet = Array.isArray(replaced) && replaced.length > 0
+  const lines = [...byId.values()].flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, fromSet ? counter() : kept))
+  const ds = fromSet ? replaced.flatMap((m, i) => messageDrafts(f, m, `$set.messages[${i}]`, kept)) : lines
+  const dropped = rewound.flatMap((x) => messageDrafts(f, x.record, `line ${x.n}`, counter()))
+  if (f.issues.length > 0) return E.left(f.issues)
+  if (fromSet)
+    notes.push(`the history is the recording's last $set.messages (${replaced.length} records); the ${byId.size} message lines it replaced are in the archive`)
+  if (rewound.length > 0) notes.push(`${rewound.length} messages dropped by $rewindTo records, as the command line drops them (they are in the archive)`)
+  if (kept.size() > 0) notes.push(`kept outside the conversation: ${kept.text()}`)
+  const meta = draft({
+    id: `${optStr(metadata, 'sessionId') ?? 'gemini'}:session`,
+    role: 'system',
+    kind: 'metadata',
+    ...at(metadata['startTime']),
+    metadata: { gemini: sessionMeta(metadata) },
+  })
+  return E.right(sessionRead({ messages: messagesOf([meta, ...ds]), archive: messagesOf([...dropped, ...(fromSet ? lines : [])]), notes, skipped: read.right }))
+}

@@ -25,11 +25,4 @@ export { fromClaudeAiExport, isClaudeAiExport } from './claude-ai.ts'
 export { type ChatExportZip, fromChatExportZip } from './chat-export-zip.ts'
 export { fromPiSession, isPiSessionLine } from './pi.ts'
 export { fromCopilotChatSession, isCopilotChatSession } from './copilot.ts'
-export {
-  type ClaudeCodeOptions,
-  type ClaudeCodeOrigin,
-  type ClaudeCodeSession,
-  fromClaudeCode,
-  isClaudeCodeRecord,
-  readClaudeCode,
-} from './claude-code.ts'
+export { type ClaudeCodeOptions, type ClaudeCodeOrigin, type ClaudeCodeSession, fromClaudeCode, isClaudeCodeRecord, readClaudeCode } from './claude-code.ts'

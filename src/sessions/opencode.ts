@@ -34,7 +34,13 @@ const usageOf = (t: Rec): MessageUsage | undefined => {
   const cacheRead = optNum(cache, 'read')
   const cacheWrite = optNum(cache, 'write')
   const reasoning = optNum(t, 'reasoning')
-  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }), ...(reasoning === undefined ? {} : { reasoning }) }
+  return {
+    input,
+    output,
+    ...(cacheRead === undefined ? {} : { cacheRead }),
+    ...(cacheWrite === undefined ? {} : { cacheWrite }),
+    ...(reasoning === undefined ? {} : { reasoning }),
+  }
 }
 
 /** A file part as an image or file, when its URL holds the bytes or is on the web; `undefined` for a local path. */
@@ -45,7 +51,9 @@ const fileOf = (x: Rec): Part | undefined => {
   const filename = optStr(x, 'filename')
   if (mime.startsWith('image/')) return imageFromUrl(url, mime)
   const img = imageFromUrl(url, mime)
-  return img.type === 'image' && img.data !== undefined ? { type: 'file', data: img.data, mediaType: mime, ...(filename === undefined ? {} : { filename }) } : { type: 'file', url, mediaType: mime, ...(filename === undefined ? {} : { filename }) }
+  return img.type === 'image' && img.data !== undefined
+    ? { type: 'file', data: img.data, mediaType: mime, ...(filename === undefined ? {} : { filename }) }
+    : { type: 'file', url, mediaType: mime, ...(filename === undefined ? {} : { filename }) }
 }
 
 /**
@@ -82,14 +90,32 @@ const push = (d: Draft, key: string, value: unknown): void => {
 /** The drafts of a user message: its text and files, then injected (synthetic) text, then text shown only. */
 const userDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: string, kept: ReturnType<typeof counter>): Draft[] => {
   const id = f.str(info, 'id', `${path}.info`) ?? ''
-  const main = draft({ id, role: 'user', ...at(isObject(info['time']) ? info['time']['created'] : undefined), metadata: { opencode: { info: withoutKeys(info, ['id', 'sessionID', 'role', 'time']) } } })
-  const synthetic = draft({ id: `${id}:synthetic`, role: 'user', kind: 'synthetic', ...at(isObject(info['time']) ? info['time']['created'] : undefined), metadata: { origin: 'opencode:synthetic' } })
-  const shown = draft({ id: `${id}:ignored`, role: 'user', kind: 'display', ...at(isObject(info['time']) ? info['time']['created'] : undefined), metadata: { origin: 'opencode:ignored' } })
+  const main = draft({
+    id,
+    role: 'user',
+    ...at(isObject(info['time']) ? info['time']['created'] : undefined),
+    metadata: { opencode: { info: withoutKeys(info, ['id', 'sessionID', 'role', 'time']) } },
+  })
+  const synthetic = draft({
+    id: `${id}:synthetic`,
+    role: 'user',
+    kind: 'synthetic',
+    ...at(isObject(info['time']) ? info['time']['created'] : undefined),
+    metadata: { origin: 'opencode:synthetic' },
+  })
+  const shown = draft({
+    id: `${id}:ignored`,
+    role: 'user',
+    kind: 'display',
+    ...at(isObject(info['time']) ? info['time']['created'] : undefined),
+    metadata: { origin: 'opencode:ignored' },
+  })
   parts.forEach((u, j) => {
     const x = f.obj(u, `${path}.parts[${j}]`)
     const type = x === undefined ? undefined : f.str(x, 'type', `${path}.parts[${j}]`)
     if (x === undefined || type === undefined) return
-    if (type === 'text' && typeof x['text'] === 'string') (x['ignored'] === true ? shown : x['synthetic'] === true ? synthetic : main).parts.push({ type: 'text', text: x['text'] })
+    if (type === 'text' && typeof x['text'] === 'string')
+      (x['ignored'] === true ? shown : x['synthetic'] === true ? synthetic : main).parts.push({ type: 'text', text: x['text'] })
     else if (type === 'file' && fileOf(x) !== undefined) main.parts.push(fileOf(x) as Part)
     else {
       kept.add(`${type} parts of user messages (in metadata.opencode.parts)`)
@@ -113,7 +139,13 @@ const replyDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: 
   const current = (): Draft => step ?? [...out].reverse().find((d) => d.role === 'assistant') ?? open()
   const open = (): Draft => {
     if (step === undefined) {
-      step = draft({ id: out.length === 0 ? id : `${id}:${out.length}`, role: 'assistant', ...at(created), ...(model === undefined ? {} : { model }), ...(provider === undefined ? {} : { provider }) })
+      step = draft({
+        id: out.length === 0 ? id : `${id}:${out.length}`,
+        role: 'assistant',
+        ...at(created),
+        ...(model === undefined ? {} : { model }),
+        ...(provider === undefined ? {} : { provider }),
+      })
       out.push(step)
       results = undefined
     }
@@ -151,7 +183,11 @@ const replyDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: 
         out.push(results)
       }
       results.parts.push({ type: 'tool_result', toolCallId: callId, name, content, isError: status === 'error' })
-      push(results, 'tools', { callID: callId, ...withoutKeys(state, ['input', 'output', 'error', 'status']), ...(x['metadata'] === undefined ? {} : { partMetadata: x['metadata'] }) })
+      push(results, 'tools', {
+        callID: callId,
+        ...withoutKeys(state, ['input', 'output', 'error', 'status']),
+        ...(x['metadata'] === undefined ? {} : { partMetadata: x['metadata'] }),
+      })
     } else if (type === 'step-finish') {
       const d = current()
       const tokens = isObject(x['tokens']) ? usageOf(x['tokens']) : undefined
@@ -174,7 +210,11 @@ const replyDrafts = (f: Fields, info: Rec, parts: ReadonlyArray<unknown>, path: 
     const u = usageOf(tokens)
     if (u !== undefined) first.metadata['usage'] = u
   }
-  first.metadata['opencode'] = { ...(first.metadata['opencode'] as Rec | undefined), info: withoutKeys(info, ['id', 'sessionID', 'role', 'time', 'modelID', 'providerID', 'error']), time: info['time'] }
+  first.metadata['opencode'] = {
+    ...(first.metadata['opencode'] as Rec | undefined),
+    info: withoutKeys(info, ['id', 'sessionID', 'role', 'time', 'modelID', 'providerID', 'error']),
+    time: info['time'],
+  }
   const error = errorText(info['error'])
   const last = [...out].reverse().find((d) => d.role === 'assistant')
   if (error !== undefined && last !== undefined) last.error = error
@@ -210,7 +250,15 @@ export const fromOpencodeExport = (text: string): E.Either<DecodeFailure, Sessio
   const session = root === undefined ? undefined : f.obj(root['info'], 'info')
   const list = root === undefined ? undefined : f.arr(root['messages'], 'messages')
   if (root === undefined || session === undefined || list === undefined) return E.left(f.issues)
-  let history: Draft[] = [draft({ id: `${optStr(session, 'id') ?? 'opencode'}:session`, role: 'system', kind: 'metadata', ...at(isObject(session['time']) ? session['time']['created'] : undefined), metadata: { opencode: { session, ...(root['todos'] === undefined ? {} : { todos: root['todos'] }) } } })]
+  let history: Draft[] = [
+    draft({
+      id: `${optStr(session, 'id') ?? 'opencode'}:session`,
+      role: 'system',
+      kind: 'metadata',
+      ...at(isObject(session['time']) ? session['time']['created'] : undefined),
+      metadata: { opencode: { session, ...(root['todos'] === undefined ? {} : { todos: root['todos'] }) } },
+    }),
+  ]
   let archive: Messages = []
   list.forEach((u, i) => {
     const path = `messages[${i}]`

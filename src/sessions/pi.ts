@@ -66,113 +66,156 @@ const contentParts = (c: unknown, images: boolean): { readonly parts: Part[]; re
  * @since 0.1.0
  * @category adapters
  */
-export const fromPiSession =
-  (options: SessionOptions = {}) =>
-  (text: string): E.Either<DecodeFailure, SessionRead> => {
-    let header: Rec | undefined
-    const entries: Entry[] = []
-    const read = eachLine(text, options, ({ n, value }) => {
-      if (!isObject(value) || typeof value['type'] !== 'string') return [{ path: 'type', expected: 'a pi session entry', actual: isObject(value) ? value['type'] : value }]
-      if (value['type'] === 'session') {
-        header ??= value
-        return []
-      }
-      if (typeof value['id'] !== 'string') return [{ path: 'id', expected: 'string', actual: value['id'] }]
-      if (value['type'] === 'message' && !isObject(value['message'])) return [{ path: 'message', expected: 'object', actual: value['message'] }]
-      entries.push({ n, id: value['id'], parent: typeof value['parentId'] === 'string' ? value['parentId'] : undefined, record: value })
+export const fromPiSession = (options: SessionOptions = {}) => (text: string): E.Either<DecodeFailure, SessionRead> => {
+  let header: Rec | undefined
+  const entries: Entry[] = []
+  const read = eachLine(text, options, ({ n, value }) => {
+    if (!isObject(value) || typeof value['type'] !== 'string')
+      return [{ path: 'type', expected: 'a pi session entry', actual: isObject(value) ? value['type'] : value }]
+    if (value['type'] === 'session') {
+      header ??= value
       return []
-    })
-    if (E.isLeft(read)) return read
-    const byId = new Map(entries.map((e) => [e.id, e]))
-    const chain: Entry[] = []
-    const seen = new Set<string>()
-    for (let e = entries[entries.length - 1]; e !== undefined && !seen.has(e.id); e = e.parent === undefined ? undefined : byId.get(e.parent)) {
-      seen.add(e.id)
-      chain.unshift(e)
     }
-    const notes: string[] = []
-    const other = counter()
-    let resultImages = 0
-    let history: Draft[] = []
-    let archive: Messages = []
-    const draftOfEntry = new Map<string, number>()
-    if (header !== undefined) history.push(draft({ id: `${optStr(header, 'id') ?? 'pi'}:session`, role: 'system', kind: 'metadata', ...at(header['timestamp']), metadata: { pi: header } }))
-    const injected = (e: Entry, text: string, origin: string, kind: 'synthetic' | 'display' = 'synthetic', extra: Record<string, unknown> = {}): void =>
-      void history.push(draft({ id: e.id, role: 'user', kind, parts: [{ type: 'text', text }], ...at(e.record['timestamp']), metadata: { origin, ...extra } }))
-    for (const e of chain) {
-      const r = e.record
-      const when = at(r['timestamp'])
-      draftOfEntry.set(e.id, history.length)
-      if (r['type'] === 'compaction') {
-        const summary = optStr(r, 'summary') ?? ''
-        const firstKept = optStr(r, 'firstKeptEntryId')
-        const cut = firstKept === undefined ? undefined : draftOfEntry.get(firstKept)
-        const head = cut === undefined ? history : history.slice(0, cut)
-        const kept = cut === undefined ? [] : history.slice(cut)
-        const c = compactHistory(head, summary, kept, when.createdAt)
-        history = c.history
-        archive = [...archive, ...c.archive]
-        const before = optNum(r, 'tokensBefore')
-        notes.push(`compacted${before === undefined ? '' : ` (${before.toLocaleString('en')} tokens before)`}: ${c.archive.length} messages archived`)
-        continue
-      }
-      if (r['type'] === 'branch_summary') {
-        injected(e, optStr(r, 'summary') ?? '', 'branch-summary', 'synthetic', { fromId: r['fromId'] })
-        continue
-      }
-      if (r['type'] === 'custom_message') {
-        const { parts } = contentParts(r['content'], true)
-        history.push(draft({ id: e.id, role: 'user', kind: 'synthetic', parts, ...when, metadata: { origin: 'custom', customType: r['customType'] } }))
-        continue
-      }
-      if (r['type'] !== 'message') {
-        other.add(String(r['type']))
-        continue
-      }
-      const m = r['message'] as Rec
-      const role = optStr(m, 'role')
-      if (role === 'user') {
-        const { parts } = contentParts(m['content'], true)
-        history.push(draft({ id: e.id, role: 'user', parts, ...when }))
-      } else if (role === 'assistant') {
-        const parts: Part[] = []
-        for (const b of Array.isArray(m['content']) ? m['content'].filter(isObject) : []) {
-          if (b['type'] === 'text' && typeof b['text'] === 'string' && b['text'].trim() !== '') parts.push({ type: 'text', text: b['text'] })
-          else if (b['type'] === 'thinking') {
-            const signature = optStr(b, 'thinkingSignature')
-            parts.push({ type: 'reasoning', text: optStr(b, 'thinking') ?? '', ...(signature === undefined || signature === '' ? {} : { signature }) })
-          } else if (b['type'] === 'toolCall') parts.push({ type: 'tool_call', id: optStr(b, 'id') ?? `${e.id}-${parts.length}`, name: optStr(b, 'name') ?? 'tool', arguments: JSON.stringify(b['arguments'] ?? {}), status: 'complete' })
-          else other.add(`assistant ${String(b['type'])} block`)
-        }
-        const u = isObject(m['usage']) ? m['usage'] : undefined
-        const input = u === undefined ? undefined : optNum(u, 'input')
-        const output = u === undefined ? undefined : optNum(u, 'output')
-        const usage = input === undefined || output === undefined || u === undefined ? undefined : { input, output, ...(optNum(u, 'cacheRead') === undefined ? {} : { cacheRead: optNum(u, 'cacheRead') }), ...(optNum(u, 'cacheWrite') === undefined ? {} : { cacheWrite: optNum(u, 'cacheWrite') }) }
-        const cost = u !== undefined && isObject(u['cost']) ? optNum(u['cost'], 'total') : undefined
-        const stop = optStr(m, 'stopReason')
-        const d = draft({ id: e.id, role: 'assistant', parts: [...parts, ...(stop === undefined ? [] : [{ type: 'finish' as const, reason: stop }])], ...when, model: optStr(m, 'model'), provider: optStr(m, 'provider'), metadata: { ...(usage === undefined ? {} : { usage }), ...(cost === undefined ? {} : { cost }), ...(typeof m['api'] === 'string' ? { api: m['api'] } : {}) } })
-        d.error = optStr(m, 'errorMessage')
-        history.push(d)
-      } else if (role === 'toolResult') {
-        const { parts, dropped } = contentParts(m['content'], false)
-        resultImages += dropped
-        const content = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
-        history.push(draft({ id: e.id, role: 'tool', parts: [{ type: 'tool_result', toolCallId: optStr(m, 'toolCallId') ?? e.id, ...(typeof m['toolName'] === 'string' ? { name: m['toolName'] } : {}), content, isError: m['isError'] === true }], ...when, ...(m['details'] === undefined ? {} : { metadata: { details: m['details'] } }) }))
-      } else if (role === 'bashExecution') {
-        const text = `$ ${optStr(m, 'command') ?? ''}\n${optStr(m, 'output') ?? ''}${typeof m['exitCode'] === 'number' && m['exitCode'] !== 0 ? `\n(exit ${m['exitCode']})` : ''}`
-        injected(e, text, 'bash-execution', m['excludeFromContext'] === true ? 'display' : 'synthetic')
-      } else if (role === 'custom') {
-        const { parts } = contentParts(m['content'], true)
-        history.push(draft({ id: e.id, role: 'user', kind: 'synthetic', parts, ...when, metadata: { origin: 'custom', customType: m['customType'] } }))
-      } else if (role === 'branchSummary' || role === 'compactionSummary') injected(e, optStr(m, 'summary') ?? '', role === 'branchSummary' ? 'branch-summary' : 'compaction-summary')
-      else other.add(`message role ${String(role)}`)
-    }
-    const off = entries.length - chain.length
-    if (off > 0) notes.push(`${off} entr${off === 1 ? 'y' : 'ies'} on other branches of the session tree left out`)
-    if (resultImages > 0) notes.push(`${resultImages} image${resultImages === 1 ? '' : 's'} in tool results left out (a tool result holds text)`)
-    if (other.size() > 0) notes.push(`entries not part of the conversation: ${other.text()}`)
-    return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
+    if (typeof value['id'] !== 'string') return [{ path: 'id', expected: 'string', actual: value['id'] }]
+    if (value['type'] === 'message' && !isObject(value['message'])) return [{ path: 'message', expected: 'object', actual: value['message'] }]
+    entries.push({ n, id: value['id'], parent: typeof value['parentId'] === 'string' ? value['parentId'] : undefined, record: value })
+    return []
+  })
+  if (E.isLeft(read)) return read
+  const byId = new Map(entries.map((e) => [e.id, e]))
+  const chain: Entry[] = []
+  const seen = new Set<string>()
+  for (let e = entries[entries.length - 1]; e !== undefined && !seen.has(e.id); e = e.parent === undefined ? undefined : byId.get(e.parent)) {
+    seen.add(e.id)
+    chain.unshift(e)
   }
+  const notes: string[] = []
+  const other = counter()
+  let resultImages = 0
+  let history: Draft[] = []
+  let archive: Messages = []
+  const draftOfEntry = new Map<string, number>()
+  if (header !== undefined)
+    history.push(
+      draft({ id: `${optStr(header, 'id') ?? 'pi'}:session`, role: 'system', kind: 'metadata', ...at(header['timestamp']), metadata: { pi: header } }),
+    )
+  const injected = (e: Entry, text: string, origin: string, kind: 'synthetic' | 'display' = 'synthetic', extra: Record<string, unknown> = {}): void =>
+    void history.push(draft({ id: e.id, role: 'user', kind, parts: [{ type: 'text', text }], ...at(e.record['timestamp']), metadata: { origin, ...extra } }))
+  for (const e of chain) {
+    const r = e.record
+    const when = at(r['timestamp'])
+    draftOfEntry.set(e.id, history.length)
+    if (r['type'] === 'compaction') {
+      const summary = optStr(r, 'summary') ?? ''
+      const firstKept = optStr(r, 'firstKeptEntryId')
+      const cut = firstKept === undefined ? undefined : draftOfEntry.get(firstKept)
+      const head = cut === undefined ? history : history.slice(0, cut)
+      const kept = cut === undefined ? [] : history.slice(cut)
+      const c = compactHistory(head, summary, kept, when.createdAt)
+      history = c.history
+      archive = [...archive, ...c.archive]
+      const before = optNum(r, 'tokensBefore')
+      notes.push(`compacted${before === undefined ? '' : ` (${before.toLocaleString('en')} tokens before)`}: ${c.archive.length} messages archived`)
+      continue
+    }
+    if (r['type'] === 'branch_summary') {
+      injected(e, optStr(r, 'summary') ?? '', 'branch-summary', 'synthetic', { fromId: r['fromId'] })
+      continue
+    }
+    if (r['type'] === 'custom_message') {
+      const { parts } = contentParts(r['content'], true)
+      history.push(draft({ id: e.id, role: 'user', kind: 'synthetic', parts, ...when, metadata: { origin: 'custom', customType: r['customType'] } }))
+      continue
+    }
+    if (r['type'] !== 'message') {
+      other.add(String(r['type']))
+      continue
+    }
+    const m = r['message'] as Rec
+    const role = optStr(m, 'role')
+    if (role === 'user') {
+      const { parts } = contentParts(m['content'], true)
+      history.push(draft({ id: e.id, role: 'user', parts, ...when }))
+    } else if (role === 'assistant') {
+      const parts: Part[] = []
+      for (const b of Array.isArray(m['content']) ? m['content'].filter(isObject) : []) {
+        if (b['type'] === 'text' && typeof b['text'] === 'string' && b['text'].trim() !== '') parts.push({ type: 'text', text: b['text'] })
+        else if (b['type'] === 'thinking') {
+          const signature = optStr(b, 'thinkingSignature')
+          parts.push({ type: 'reasoning', text: optStr(b, 'thinking') ?? '', ...(signature === undefined || signature === '' ? {} : { signature }) })
+        } else if (b['type'] === 'toolCall')
+          parts.push({
+            type: 'tool_call',
+            id: optStr(b, 'id') ?? `${e.id}-${parts.length}`,
+            name: optStr(b, 'name') ?? 'tool',
+            arguments: JSON.stringify(b['arguments'] ?? {}),
+            status: 'complete',
+          })
+        else other.add(`assistant ${String(b['type'])} block`)
+      }
+      const u = isObject(m['usage']) ? m['usage'] : undefined
+      const input = u === undefined ? undefined : optNum(u, 'input')
+      const output = u === undefined ? undefined : optNum(u, 'output')
+      const usage = input === undefined || output === undefined || u === undefined ? undefined : {
+        input,
+        output,
+        ...(optNum(u, 'cacheRead') === undefined ? {} : { cacheRead: optNum(u, 'cacheRead') }),
+        ...(optNum(u, 'cacheWrite') === undefined ? {} : { cacheWrite: optNum(u, 'cacheWrite') }),
+      }
+      const cost = u !== undefined && isObject(u['cost']) ? optNum(u['cost'], 'total') : undefined
+      const stop = optStr(m, 'stopReason')
+      const d = draft({
+        id: e.id,
+        role: 'assistant',
+        parts: [...parts, ...(stop === undefined ? [] : [{ type: 'finish' as const, reason: stop }])],
+        ...when,
+        model: optStr(m, 'model'),
+        provider: optStr(m, 'provider'),
+        metadata: {
+          ...(usage === undefined ? {} : { usage }),
+          ...(cost === undefined ? {} : { cost }),
+          ...(typeof m['api'] === 'string' ? { api: m['api'] } : {}),
+        },
+      })
+      d.error = optStr(m, 'errorMessage')
+      history.push(d)
+    } else if (role === 'toolResult') {
+      const { parts, dropped } = contentParts(m['content'], false)
+      resultImages += dropped
+      const content = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
+      history.push(
+        draft({
+          id: e.id,
+          role: 'tool',
+          parts: [{
+            type: 'tool_result',
+            toolCallId: optStr(m, 'toolCallId') ?? e.id,
+            ...(typeof m['toolName'] === 'string' ? { name: m['toolName'] } : {}),
+            content,
+            isError: m['isError'] === true,
+          }],
+          ...when,
+          ...(m['details'] === undefined ? {} : { metadata: { details: m['details'] } }),
+        }),
+      )
+    } else if (role === 'bashExecution') {
+      const text = `$ ${optStr(m, 'command') ?? ''}\n${optStr(m, 'output') ?? ''}${
+        typeof m['exitCode'] === 'number' && m['exitCode'] !== 0 ? `\n(exit ${m['exitCode']})` : ''
+      }`
+      injected(e, text, 'bash-execution', m['excludeFromContext'] === true ? 'display' : 'synthetic')
+    } else if (role === 'custom') {
+      const { parts } = contentParts(m['content'], true)
+      history.push(draft({ id: e.id, role: 'user', kind: 'synthetic', parts, ...when, metadata: { origin: 'custom', customType: m['customType'] } }))
+    } else if (role === 'branchSummary' || role === 'compactionSummary')
+      injected(e, optStr(m, 'summary') ?? '', role === 'branchSummary' ? 'branch-summary' : 'compaction-summary')
+    else other.add(`message role ${String(role)}`)
+  }
+  const off = entries.length - chain.length
+  if (off > 0) notes.push(`${off} entr${off === 1 ? 'y' : 'ies'} on other branches of the session tree left out`)
+  if (resultImages > 0) notes.push(`${resultImages} image${resultImages === 1 ? '' : 's'} in tool results left out (a tool result holds text)`)
+  if (other.size() > 0) notes.push(`entries not part of the conversation: ${other.text()}`)
+  return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
+}
 
 /**
  * Whether a parsed line looks like a pi session line: the header (`type: 'session'` with `version`
@@ -186,4 +229,6 @@ export const fromPiSession =
  * @category adapters
  */
 export const isPiSessionLine = (u: unknown): boolean =>
-  isObject(u) && ((u['type'] === 'session' && 'version' in u && typeof u['cwd'] === 'string') || (typeof u['type'] === 'string' && typeof u['id'] === 'string' && 'parentId' in u && typeof u['timestamp'] === 'string' && !('uuid' in u)))
+  isObject(u) &&
+  ((u['type'] === 'session' && 'version' in u && typeof u['cwd'] === 'string') ||
+    (typeof u['type'] === 'string' && typeof u['id'] === 'string' && 'parentId' in u && typeof u['timestamp'] === 'string' && !('uuid' in u)))

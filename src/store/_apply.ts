@@ -18,8 +18,8 @@ import {
   type Conversation,
   type ConversationMetadata,
   conversationOf,
-  instantOf,
   idKey,
+  instantOf,
   keyOf,
   type MessageKey,
   partsOf,
@@ -52,47 +52,44 @@ const withRole = (roles: ReadonlyArray<ChatRole>, role: ChatRole): ReadonlyArray
  * `updateCount`, and drops the conversation's oldest messages beyond `maxHistorySize`. Fails,
  * changing nothing, on a message id the state already holds.
  */
-export const applyValidInput =
-  (input: ValidInput) =>
-  (state: ChatState): E.Either<StoreFailure, ChatState> => {
-    const conversationId = input.conversation_id ?? state.defaultConversationId
-    const id = input.message_id ?? input.input_id
-    // message ids are scoped to their conversation: one held elsewhere is no duplicate (nor a sign of it)
-    const indexKey = idKey(id, conversationId)
-    if (T.get(compareStrings, indexKey, state.byId) !== undefined) return E.left({ kind: 'duplicate_message', messageId: id, conversationId })
-    const record: ChatRecord = {
-      key: keyOf(input.timestamp, input.input_id, indexKey),
-      message: messageOf(input, id, conversationId),
-      content: input.content,
-      inputId: input.input_id,
-    }
-    const old = conversationOf(state, conversationId)
-    const meta: ConversationMetadata =
-      old === undefined
-        ? { conversation_id: conversationId, created_at: input.timestamp, last_message_at: input.timestamp, message_count: 1, participant_roles: [input.role] }
-        : {
-            conversation_id: conversationId,
-            created_at: earlier(old.meta.created_at, input.timestamp),
-            last_message_at: later(old.meta.last_message_at, input.timestamp),
-            message_count: old.meta.message_count + 1,
-            participant_roles: withRole(old.meta.participant_roles, input.role),
-          }
-    let messages: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, old?.messages)
-    let byId: T.Tree<string, ChatRecord> = T.insert(compareStrings, indexKey, record, state.byId)
-    let timeline: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, state.timeline)
-    while (messages !== undefined && messages.n > state.maxHistorySize) {
-      const [oldest, rest]: readonly [T.Node<MessageKey, ChatRecord>, T.Tree<MessageKey, ChatRecord>] = T.removeMin(messages)
-      messages = rest
-      byId = T.remove(compareStrings, idKey(oldest.v.message.id, conversationId), byId)
-      timeline = T.remove(compareKeys, oldest.k, timeline)
-    }
-    const conversation: Conversation = { meta, messages }
-    return E.right({
-      ...state,
-      lastUpdated: state.lastUpdated === undefined ? input.timestamp : later(state.lastUpdated, input.timestamp),
-      updateCount: state.updateCount + 1,
-      conversations: T.insert(compareStrings, conversationId, conversation, state.conversations),
-      byId,
-      timeline,
-    })
+export const applyValidInput = (input: ValidInput) => (state: ChatState): E.Either<StoreFailure, ChatState> => {
+  const conversationId = input.conversation_id ?? state.defaultConversationId
+  const id = input.message_id ?? input.input_id
+  // message ids are scoped to their conversation: one held elsewhere is no duplicate (nor a sign of it)
+  const indexKey = idKey(id, conversationId)
+  if (T.get(compareStrings, indexKey, state.byId) !== undefined) return E.left({ kind: 'duplicate_message', messageId: id, conversationId })
+  const record: ChatRecord = {
+    key: keyOf(input.timestamp, input.input_id, indexKey),
+    message: messageOf(input, id, conversationId),
+    content: input.content,
+    inputId: input.input_id,
   }
+  const old = conversationOf(state, conversationId)
+  const meta: ConversationMetadata = old === undefined
+    ? { conversation_id: conversationId, created_at: input.timestamp, last_message_at: input.timestamp, message_count: 1, participant_roles: [input.role] }
+    : {
+      conversation_id: conversationId,
+      created_at: earlier(old.meta.created_at, input.timestamp),
+      last_message_at: later(old.meta.last_message_at, input.timestamp),
+      message_count: old.meta.message_count + 1,
+      participant_roles: withRole(old.meta.participant_roles, input.role),
+    }
+  let messages: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, old?.messages)
+  let byId: T.Tree<string, ChatRecord> = T.insert(compareStrings, indexKey, record, state.byId)
+  let timeline: T.Tree<MessageKey, ChatRecord> = T.insert(compareKeys, record.key, record, state.timeline)
+  while (messages !== undefined && messages.n > state.maxHistorySize) {
+    const [oldest, rest]: readonly [T.Node<MessageKey, ChatRecord>, T.Tree<MessageKey, ChatRecord>] = T.removeMin(messages)
+    messages = rest
+    byId = T.remove(compareStrings, idKey(oldest.v.message.id, conversationId), byId)
+    timeline = T.remove(compareKeys, oldest.k, timeline)
+  }
+  const conversation: Conversation = { meta, messages }
+  return E.right({
+    ...state,
+    lastUpdated: state.lastUpdated === undefined ? input.timestamp : later(state.lastUpdated, input.timestamp),
+    updateCount: state.updateCount + 1,
+    conversations: T.insert(compareStrings, conversationId, conversation, state.conversations),
+    byId,
+    timeline,
+  })
+}

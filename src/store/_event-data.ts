@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, failureFromErrors, prefixFailure } from '../message/failure.ts'
 import { IsoTimestampC } from '../message/message.ts'
-import { type ChatInput, ChatIdC, type ValidInput, validateInput } from './input.ts'
+import { ChatIdC, type ChatInput, validateInput, type ValidInput } from './input.ts'
 
 declare const decodedEvent: unique symbol
 
@@ -61,10 +61,16 @@ export const decodeFields = (data: unknown, inputId: string): E.Either<DecodeFai
 }
 
 /** Decodes a request to schedule an event: `scheduled_time` and the data, paths from the request (`data.role`). */
-export const decodeSchedule = (request: { readonly scheduled_time: unknown; readonly data: unknown }, inputId: string): E.Either<DecodeFailure, DecodedEvent> => {
+export const decodeSchedule = (
+  request: { readonly scheduled_time: unknown; readonly data: unknown },
+  inputId: string,
+): E.Either<DecodeFailure, DecodedEvent> => {
   const time = IsoTimestampC.decode(request.scheduled_time)
   const fields = decodeFields(request.data, inputId)
-  const issues = [...(E.isLeft(time) ? prefixFailure('scheduled_time')(failureFromErrors(time.left)) : []), ...(E.isLeft(fields) ? prefixFailure('data')(fields.left) : [])]
+  const issues = [
+    ...(E.isLeft(time) ? prefixFailure('scheduled_time')(failureFromErrors(time.left)) : []),
+    ...(E.isLeft(fields) ? prefixFailure('data')(fields.left) : []),
+  ]
   if (issues.length > 0 || E.isLeft(time) || E.isLeft(fields)) return E.left(issues)
   return E.right(decoded({ scheduled_time: time.right, data: fields.right }))
 }
@@ -94,7 +100,8 @@ export const stampInput = (data: EventFields, inputId: string, timestamp: string
  * @since 0.1.0
  * @category codecs
  */
-export const decodeEventData = (data: unknown): E.Either<DecodeFailure, DecodedEvent> => E.map((fields: EventFields) => decoded({ data: fields }))(decodeFields(data, SOME_ID))
+export const decodeEventData = (data: unknown): E.Either<DecodeFailure, DecodedEvent> =>
+  E.map((fields: EventFields) => decoded({ data: fields }))(decodeFields(data, SOME_ID))
 
 /**
  * Decodes a request to schedule a chat event (`POST /events`), once: `scheduled_time` (an ISO-8601

@@ -84,7 +84,10 @@ const positionOf = (id: string): number | undefined => {
 const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: string; readonly metadata?: JsonRecord | undefined }>): ChatLogRead => {
   const first = held[0] === undefined ? 0 : positionOf(held[0].id)
   held.forEach((m, i) => {
-    if (first === undefined || positionOf(m.id) !== first + i) throw new Error(`Cannot read conversation ${JSON.stringify(conversationId)}: message ${JSON.stringify(m.id)} is not a log record at position ${(first ?? 0) + i}`)
+    if (first === undefined || positionOf(m.id) !== first + i)
+      throw new Error(
+        `Cannot read conversation ${JSON.stringify(conversationId)}: message ${JSON.stringify(m.id)} is not a log record at position ${(first ?? 0) + i}`,
+      )
   })
   return { records: held.map((m) => withoutKey(m.metadata ?? {})), from: first ?? 0 }
 }
@@ -102,11 +105,16 @@ const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTi
  * Appends each record at the next position, counting again (after a random pause) when another
  * writer took it; with `at`, the first record at that position or nothing (false).
  */
-const appendAt = async <R>(records: ReadonlyArray<R>, at: number | undefined, count: () => Promise<number>, put: (record: R, id: string) => Promise<'taken' | 'done'>): Promise<boolean> => {
+const appendAt = async <R>(
+  records: ReadonlyArray<R>,
+  at: number | undefined,
+  count: () => Promise<number>,
+  put: (record: R, id: string) => Promise<'taken' | 'done'>,
+): Promise<boolean> => {
   if (records.length === 0) return true
   let n = at ?? (await count())
   for (const [i, r] of records.entries()) {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       if ((await put(r, `r${n}`)) === 'done') break
       if (i === 0 && at !== undefined) return false
       if (attempt >= MAX_TRIES) throw new Error(`Cannot append: position r${n} stays taken`)
@@ -174,8 +182,9 @@ export const storeChatLog = (store: ChatStore): ChatLog => {
   }
 }
 
-const describe = (e: { readonly kind: string; readonly failure?: ReadonlyArray<{ readonly path: string; readonly expected: string; readonly actual: unknown }> }): string =>
-  e.failure === undefined ? e.kind : formatDecodeFailure(e.failure)
+const describe = (
+  e: { readonly kind: string; readonly failure?: ReadonlyArray<{ readonly path: string; readonly expected: string; readonly actual: unknown }> },
+): string => e.failure === undefined ? e.kind : formatDecodeFailure(e.failure)
 
 /**
  * Options of {@link httpChatLog}: the served store's base URL (`chatfold serve`, a Worker, `deno
@@ -207,7 +216,10 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
     const f = options.fetch ?? fetch
     const r = await f(`${base}${path}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }) },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
     const text = await r.text()
@@ -215,7 +227,8 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
     // not JSON: kept as text for the error
     return { status: r.status, json: E.isRight(parsed) ? parsed.right : text }
   }
-  const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error => new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
+  const fail = (what: string, r: { readonly status: number; readonly json: unknown }): Error =>
+    new Error(`Cannot ${what}: the store answered ${r.status} ${JSON.stringify(r.json).slice(0, 500)}`)
   const held = async (conversationId: string): Promise<ReadonlyArray<{ readonly message_id: string; readonly metadata?: JsonRecord }>> => {
     const answer = await call('POST', '/environment/modalities/chat/query', { conversation_id: conversationId })
     if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
@@ -227,7 +240,7 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
    */
   const put = async (conversationId: string, r: ChatLogRecord & { readonly key: string }, id: string): Promise<'taken' | 'done'> => {
     const body = { role: 'user', content: r.text, conversation_id: conversationId, metadata: { ...r.data, [KEY_FIELD]: r.key }, message_id: id }
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       let answer: { readonly status: number; readonly json: unknown }
       try {
         answer = await call('POST', '/modalities/chat/submit', body)
@@ -254,12 +267,12 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
             if (answer.status !== 200) throw fail(`read conversation ${JSON.stringify(conversationId)}`, answer)
             const last = (answer.json as { readonly messages?: ReadonlyArray<{ readonly message_id?: string }> }).messages?.[0]?.message_id
             const at = last === undefined ? -1 : positionOf(last)
-            if (at === undefined) throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: its last message ${JSON.stringify(last)} is not a log record`)
+            if (at === undefined)
+              throw new Error(`Cannot append to conversation ${JSON.stringify(conversationId)}: its last message ${JSON.stringify(last)} is not a log record`)
             return at + 1
           },
           (r, id) => put(conversationId, r, id),
-        ),
-      ),
+        )),
     read: async (conversationId) => {
       const messages = await held(conversationId)
       return readHeld(

@@ -19,7 +19,9 @@ const Base64StringC: t.Type<string, string, unknown> = new t.Type<string, string
   t.identity,
 )
 
-type MediaSourceC<K extends string, S extends t.Props> = t.ReadonlyC<t.IntersectionC<[t.ExactC<t.TypeC<{ type: t.LiteralC<K> } & S>>, t.ExactC<t.PartialC<{ media_type: t.StringC }>>]>>
+type MediaSourceC<K extends string, S extends t.Props> = t.ReadonlyC<
+  t.IntersectionC<[t.ExactC<t.TypeC<{ type: t.LiteralC<K> } & S>>, t.ExactC<t.PartialC<{ media_type: t.StringC }>>]>
+>
 
 /**
  * The codec type of a media block (`image`, `audio`, `video`): by URL or by base64 data.
@@ -48,7 +50,10 @@ const media = <K extends 'image' | 'audio' | 'video'>(kind: K): MediaBlockC<K> =
   )
 
 /** @since 0.1.0 @category codecs */
-export const TextBlockC: t.ReadonlyC<t.ExactC<t.TypeC<{ type: t.LiteralC<'text'>; text: t.StringC }>>> = t.readonly(t.exact(t.type({ type: t.literal('text'), text: t.string })), 'TextBlock')
+export const TextBlockC: t.ReadonlyC<t.ExactC<t.TypeC<{ type: t.LiteralC<'text'>; text: t.StringC }>>> = t.readonly(
+  t.exact(t.type({ type: t.literal('text'), text: t.string })),
+  'TextBlock',
+)
 /** @since 0.1.0 @category codecs */
 export const ImageBlockC: MediaBlockC<'image'> = media('image')
 /** @since 0.1.0 @category codecs */
@@ -62,7 +67,12 @@ export const VideoBlockC: MediaBlockC<'video'> = media('video')
  * @since 0.1.0
  * @category codecs
  */
-export const ContentBlockC: t.UnionC<[typeof TextBlockC, typeof ImageBlockC, typeof AudioBlockC, typeof VideoBlockC]> = t.union([TextBlockC, ImageBlockC, AudioBlockC, VideoBlockC], 'ContentBlock')
+export const ContentBlockC: t.UnionC<[typeof TextBlockC, typeof ImageBlockC, typeof AudioBlockC, typeof VideoBlockC]> = t.union([
+  TextBlockC,
+  ImageBlockC,
+  AudioBlockC,
+  VideoBlockC,
+], 'ContentBlock')
 
 /**
  * Chat content: simple text, or a list of typed blocks.

@@ -43,8 +43,7 @@ export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a 
 
 export const compareInstants = (a: Instant, b: Instant): number => (a.ms !== b.ms ? (a.ms < b.ms ? -1 : 1) : a.sub - b.sub)
 
-export const compareKeys: T.Compare<MessageKey> = (a, b) =>
-  compareInstants(a, b) || compareStrings(a.inputId, b.inputId) || compareStrings(a.id, b.id)
+export const compareKeys: T.Compare<MessageKey> = (a, b) => compareInstants(a, b) || compareStrings(a.inputId, b.inputId) || compareStrings(a.id, b.id)
 
 export const keyOf = (timestamp: string, inputId: string, id: string): MessageKey => ({ ...instantOf(timestamp), inputId, id })
 
@@ -197,8 +196,7 @@ export type StoreFailure =
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)
 
 /** Roles in a fixed order: user first. */
-export const sortRoles = (roles: ReadonlyArray<ChatRole>): ReadonlyArray<ChatRole> =>
-  (['user', 'assistant'] as const).filter((r) => roles.includes(r))
+export const sortRoles = (roles: ReadonlyArray<ChatRole>): ReadonlyArray<ChatRole> => (['user', 'assistant'] as const).filter((r) => roles.includes(r))
 
 /**
  * Builds a state from conversations whose message trees are already built: the id and time

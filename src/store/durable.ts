@@ -97,7 +97,9 @@ export type Recovery = {
  * @since 0.1.0
  * @category codecs
  */
-export const replayLog = (log: StoredLog): E.Either<string, { readonly simulator: Simulator | undefined; readonly seq: number; readonly snapshotSeq: number }> => {
+export const replayLog = (
+  log: StoredLog,
+): E.Either<string, { readonly simulator: Simulator | undefined; readonly seq: number; readonly snapshotSeq: number }> => {
   let sim: Simulator | undefined
   const snapshotSeq = log.snapshot?.seq ?? 0
   if (log.snapshot !== undefined) {
@@ -164,136 +166,134 @@ export type DurableChatStore = ChatStore & {
  * @since 0.1.0
  * @category constructors
  */
-export const openDurableStore =
-  (storage: StoreStorage) =>
-  async (options: DurableStoreOptions = {}): Promise<DurableChatStore> => {
-    const log = await storage.load()
-    const replayed = replayLog(log)
-    if (E.isLeft(replayed)) {
-      await storage.close?.()
-      throw new StoreError('corrupt', replayed.left)
-    }
-    const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
-    let seq = replayed.right.seq
-    let durable = seq
-    let snapshotSeq = replayed.right.snapshotSeq
-    let latest: Simulator | undefined = replayed.right.simulator
-    /** The simulator after the last durable record: what the store goes back to when a batch cannot be kept. */
-    let kept: Simulator | undefined = latest
-    let pending: LogEntry[] = []
-    let writing: Promise<void> | undefined
-    /** A failure that leaves the store unusable. */
-    let failure: Error | undefined
-    /** Why writes are refused for good (read-only medium, lost log); reads go on. */
-    let refused: StoreError | undefined = log.readOnly === undefined ? undefined : new StoreError('read-only', log.readOnly)
-    let reset: (simulator: Simulator | undefined) => void = () => undefined
+export const openDurableStore = (storage: StoreStorage) => async (options: DurableStoreOptions = {}): Promise<DurableChatStore> => {
+  const log = await storage.load()
+  const replayed = replayLog(log)
+  if (E.isLeft(replayed)) {
+    await storage.close?.()
+    throw new StoreError('corrupt', replayed.left)
+  }
+  const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })
+  let seq = replayed.right.seq
+  let durable = seq
+  let snapshotSeq = replayed.right.snapshotSeq
+  let latest: Simulator | undefined = replayed.right.simulator
+  /** The simulator after the last durable record: what the store goes back to when a batch cannot be kept. */
+  let kept: Simulator | undefined = latest
+  let pending: LogEntry[] = []
+  let writing: Promise<void> | undefined
+  /** A failure that leaves the store unusable. */
+  let failure: Error | undefined
+  /** Why writes are refused for good (read-only medium, lost log); reads go on. */
+  let refused: StoreError | undefined = log.readOnly === undefined ? undefined : new StoreError('read-only', log.readOnly)
+  let reset: (simulator: Simulator | undefined) => void = () => undefined
 
-    /**
-     * Undoes every step not yet durable: the failed batch, and those taken on top of it while it was
-     * written, whose callers wait for this batch or the next and are rejected with it. (A caller that
-     * flushes in the task of its step, as the HTTP handler does, is always one of them: an undo runs
-     * when a write fails, in another task.)
-     */
-    const undo = (): void => {
-      pending = []
-      seq = durable
-      latest = kept
-      reset(kept)
-    }
+  /**
+   * Undoes every step not yet durable: the failed batch, and those taken on top of it while it was
+   * written, whose callers wait for this batch or the next and are rejected with it. (A caller that
+   * flushes in the task of its step, as the HTTP handler does, is always one of them: an undo runs
+   * when a write fails, in another task.)
+   */
+  const undo = (): void => {
+    pending = []
+    seq = durable
+    latest = kept
+    reset(kept)
+  }
 
-    const writeBatch = async (): Promise<void> => {
-      const batch = pending
-      const after = latest
-      pending = []
-      const last = batch[batch.length - 1]
-      if (last === undefined) return
+  const writeBatch = async (): Promise<void> => {
+    const batch = pending
+    const after = latest
+    pending = []
+    const last = batch[batch.length - 1]
+    if (last === undefined) return
+    try {
+      if (refused !== undefined) throw refused
+      await storage.append(batch)
+    } catch (e) {
+      if (isStoreError(e) && (e.code === 'full' || e.code === 'lost' || e.code === 'read-only')) {
+        if (e.code !== 'full') refused = e
+        undo()
+        throw e
+      }
+      failure = new Error(`The store's log could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+      throw failure
+    }
+    durable = last.seq
+    kept = after
+    if (after !== undefined && durable - snapshotSeq >= every) {
       try {
-        if (refused !== undefined) throw refused
-        await storage.append(batch)
+        await storage.writeSnapshot({ seq: durable, simulator: encodeSimulator(after) })
+        snapshotSeq = durable
       } catch (e) {
-        if (isStoreError(e) && (e.code === 'full' || e.code === 'lost' || e.code === 'read-only')) {
-          if (e.code !== 'full') refused = e
-          undo()
-          throw e
+        // the records are durable: a full disk only puts the snapshot off to a later batch
+        if (isStoreError(e) && e.code === 'full') return
+        // the records are durable; the store may not write any more (another process owns it now)
+        if (isStoreError(e) && (e.code === 'lost' || e.code === 'read-only')) {
+          refused = e
+          return
         }
-        failure = new Error(`The store's log could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+        failure = new Error(`The store's snapshot could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
         throw failure
       }
-      durable = last.seq
-      kept = after
-      if (after !== undefined && durable - snapshotSeq >= every) {
-        try {
-          await storage.writeSnapshot({ seq: durable, simulator: encodeSimulator(after) })
-          snapshotSeq = durable
-        } catch (e) {
-          // the records are durable: a full disk only puts the snapshot off to a later batch
-          if (isStoreError(e) && e.code === 'full') return
-          // the records are durable; the store may not write any more (another process owns it now)
-          if (isStoreError(e) && (e.code === 'lost' || e.code === 'read-only')) {
-            refused = e
-            return
-          }
-          failure = new Error(`The store's snapshot could not be written: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-          throw failure
-        }
-      }
-    }
-
-    const flush = async (): Promise<void> => {
-      const target = seq
-      if (durable >= target && failure === undefined && storage.check !== undefined) {
-        try {
-          await storage.check()
-        } catch (e) {
-          failure ??= new Error(`The store cannot be served from here: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-        }
-      }
-      while (durable < target) {
-        if (failure !== undefined) throw failure
-        if (writing === undefined) writing = writeBatch().finally(() => (writing = undefined))
-        await writing
-      }
-      if (failure !== undefined) throw failure
-    }
-
-    const journal = {
-      record: (command: StoreCommand, next: Simulator) => {
-        if (failure !== undefined) throw failure
-        if (refused !== undefined) {
-          // a store that cannot write still reads: its simulator is made, in memory only
-          if (command.op === 'create' && seq === 0) return
-          throw refused
-        }
-        seq += 1
-        pending.push({ seq, command })
-        latest = next
-      },
-      flush,
-      attach: (r: (simulator: Simulator | undefined) => void) => void (reset = r),
-    }
-    const store = createChatStore(latest === undefined ? options : { simulator: latest }, journal)
-    const recovery: Recovery = {
-      snapshotSeq: replayed.right.snapshotSeq,
-      replayed: replayed.right.seq - replayed.right.snapshotSeq,
-      seq: replayed.right.seq,
-      messages: latest?.state.updateCount ?? 0,
-      repaired: log.repaired ?? [],
-      ...(log.readOnly === undefined ? {} : { readOnly: log.readOnly }),
-    }
-    return {
-      ...store,
-      flush,
-      recovery,
-      failed: () => failure,
-      close: async () => {
-        try {
-          await flush()
-        } finally {
-          await storage.close?.()
-        }
-      },
     }
   }
+
+  const flush = async (): Promise<void> => {
+    const target = seq
+    if (durable >= target && failure === undefined && storage.check !== undefined) {
+      try {
+        await storage.check()
+      } catch (e) {
+        failure ??= new Error(`The store cannot be served from here: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+      }
+    }
+    while (durable < target) {
+      if (failure !== undefined) throw failure
+      if (writing === undefined) writing = writeBatch().finally(() => (writing = undefined))
+      await writing
+    }
+    if (failure !== undefined) throw failure
+  }
+
+  const journal = {
+    record: (command: StoreCommand, next: Simulator) => {
+      if (failure !== undefined) throw failure
+      if (refused !== undefined) {
+        // a store that cannot write still reads: its simulator is made, in memory only
+        if (command.op === 'create' && seq === 0) return
+        throw refused
+      }
+      seq += 1
+      pending.push({ seq, command })
+      latest = next
+    },
+    flush,
+    attach: (r: (simulator: Simulator | undefined) => void) => void (reset = r),
+  }
+  const store = createChatStore(latest === undefined ? options : { simulator: latest }, journal)
+  const recovery: Recovery = {
+    snapshotSeq: replayed.right.snapshotSeq,
+    replayed: replayed.right.seq - replayed.right.snapshotSeq,
+    seq: replayed.right.seq,
+    messages: latest?.state.updateCount ?? 0,
+    repaired: log.repaired ?? [],
+    ...(log.readOnly === undefined ? {} : { readOnly: log.readOnly }),
+  }
+  return {
+    ...store,
+    flush,
+    recovery,
+    failed: () => failure,
+    close: async () => {
+      try {
+        await flush()
+      } finally {
+        await storage.close?.()
+      }
+    },
+  }
+}
 
 // --- a storage in memory ---
 

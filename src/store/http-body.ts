@@ -39,8 +39,13 @@ export const jsonBytes = (status: number, bytes: Uint8Array): Response => {
 }
 
 /** An error response: `{ error: { status, code, message, … } }`. */
-export const fail = (status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}): Response =>
-  json(status, { error: { status, code, message, ...extra } }, headers)
+export const fail = (
+  status: number,
+  code: string,
+  message: string,
+  extra: Readonly<Record<string, unknown>> = {},
+  headers: Readonly<Record<string, string>> = {},
+): Response => json(status, { error: { status, code, message, ...extra } }, headers)
 
 /**
  * JSON media types only: `text/plain`, forms and a missing type are what a page elsewhere can send
@@ -54,11 +59,20 @@ export const readJson = async (request: Request, limit: number): Promise<E.Eithe
   const charset = type === null ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     await request.body?.cancel().catch(() => undefined)
-    return E.left(fail(415, 'unsupported_media_type', `Expected a UTF-8 JSON body, got charset ${charset.slice(0, 40)}`, { accept: 'application/json; charset=utf-8' }))
+    return E.left(
+      fail(415, 'unsupported_media_type', `Expected a UTF-8 JSON body, got charset ${charset.slice(0, 40)}`, { accept: 'application/json; charset=utf-8' }),
+    )
   }
   if (type === null || !isJsonType(type)) {
     await request.body?.cancel().catch(() => undefined)
-    return E.left(fail(415, 'unsupported_media_type', `Expected a JSON body (content-type: application/json), got ${type === null ? 'no content type' : type.slice(0, 100)}`, { accept: 'application/json' }))
+    return E.left(
+      fail(
+        415,
+        'unsupported_media_type',
+        `Expected a JSON body (content-type: application/json), got ${type === null ? 'no content type' : type.slice(0, 100)}`,
+        { accept: 'application/json' },
+      ),
+    )
   }
   const tooLarge = () => fail(413, 'payload_too_large', `The body is larger than ${limit} bytes`, { limit })
   const declared = request.headers.get('content-length')

@@ -43,7 +43,7 @@ type Open = { readonly store: DurableChatStore; readonly handler: (request: Requ
  * @since 0.1.0
  * @category http
  */
-export const durableChatHandler = (open: () => Promise<DurableChatStore>, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
+export const durableChatHandler = (open: () => Promise<DurableChatStore>, options: ChatHandlerOptions = {}): (request: Request) => Promise<Response> => {
   let current: Promise<Open> | undefined
   let refusedUntil = 0
   let reason = ''
@@ -88,6 +88,7 @@ export const servedChatOptions = (options: ChatHandlerOptions & { readonly requi
   // an empty value (a variable set to nothing) is no token
   const handler: ChatHandlerOptions = { ...rest, ...(token ? { token } : {}), ...(readToken ? { readToken } : {}) }
   const tokenless = handler.token === undefined && handler.readToken === undefined
-  if (tokenless && requireToken !== false) return 'This store is served without a token: set one (CHATFOLD_TOKEN), or pass requireToken: false to serve loopback host names only'
+  if (tokenless && requireToken !== false)
+    return 'This store is served without a token: set one (CHATFOLD_TOKEN), or pass requireToken: false to serve loopback host names only'
   return { ...handler, allowedHosts: handler.allowedHosts ?? (tokenless ? LOOPBACK_HOSTS : 'any'), simulator: handler.simulator ?? false }
 }

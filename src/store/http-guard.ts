@@ -90,7 +90,8 @@ export const checkHostAndOrigin = (request: Request, allowed: ReadonlyArray<stri
   } catch {
     from = undefined
   }
-  const ok = from !== undefined && (from.toLowerCase() === host.trim().toLowerCase() || (allowed !== 'any' && allowed.some((a) => hostName(a) === hostName(from as string))))
+  const ok = from !== undefined &&
+    (from.toLowerCase() === host.trim().toLowerCase() || (allowed !== 'any' && allowed.some((a) => hostName(a) === hostName(from as string))))
   return ok ? undefined : { status: 403, code: 'origin_not_allowed', message: `Requests from origin ${JSON.stringify(origin.slice(0, 100))} are refused` }
 }
 
@@ -118,7 +119,10 @@ export const checkToken = async (request: Request, token: string | undefined, re
  * `allowedHosts`, any when not given) and, when a token is set, the bearer token; the refusal, or
  * `undefined` to go on.
  */
-export const checkGate = async (request: Request, options: { readonly allowedHosts?: ReadonlyArray<string> | 'any' | undefined; readonly token?: string | undefined; readonly readToken?: string | undefined }): Promise<Refusal | undefined> => {
+export const checkGate = async (
+  request: Request,
+  options: { readonly allowedHosts?: ReadonlyArray<string> | 'any' | undefined; readonly token?: string | undefined; readonly readToken?: string | undefined },
+): Promise<Refusal | undefined> => {
   const misdirected = checkHostAndOrigin(request, options.allowedHosts ?? 'any')
   if (misdirected !== undefined) return misdirected
   if (options.token === undefined && options.readToken === undefined) return undefined

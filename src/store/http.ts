@@ -34,9 +34,9 @@ import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, prefixFailure, showActual } from '../message/failure.ts'
 import type { ChatStore } from './store.ts'
 import { isStoreError, writeFailureStatus } from './failure.ts'
-import { restrictTo, type ChatState, type StoreFailure } from './state.ts'
+import { type ChatState, restrictTo, type StoreFailure } from './state.ts'
 import { decodeQuery, query } from './query.ts'
-import { toSnapshot, toChatMessages, type ChatMessage } from './snapshot.ts'
+import { type ChatMessage, toChatMessages, toSnapshot } from './snapshot.ts'
 import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './simulator.ts'
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
@@ -143,12 +143,10 @@ const envelopeIssues = (body: Readonly<Record<string, unknown>>, fields: Readonl
   return out
 }
 
-const withBody =
-  (run: (ctx: Ctx, body: unknown) => Response) =>
-  async (ctx: Ctx): Promise<Response> => {
-    const body = await readJson(ctx.request, ctx.limit)
-    return E.isLeft(body) ? body.left : run(ctx, body.right)
-  }
+const withBody = (run: (ctx: Ctx, body: unknown) => Response) => async (ctx: Ctx): Promise<Response> => {
+  const body = await readJson(ctx.request, ctx.limit)
+  return E.isLeft(body) ? body.left : run(ctx, body.right)
+}
 
 /**
  * Submits an event decoded once, here at the edge, to the store, which trusts it: bad data was a
@@ -160,19 +158,24 @@ const submitDecoded = (ctx: Ctx, decoded: E.Either<DecodeFailure, DecodedEvent>,
   const target = decoded.right.data.conversation_id ?? ctx.store.state().defaultConversationId
   if (!canSee(ctx.access, target)) return forbidden(target)
   // a generated input id numbers the store's events: a limited caller gets a random one instead, which tells it nothing
-  const event: DecodedEvent = ctx.access.all || decoded.right.data.input_id !== undefined ? decoded.right : { ...decoded.right, data: { ...decoded.right.data, input_id: newId() } }
+  const event: DecodedEvent = ctx.access.all || decoded.right.data.input_id !== undefined
+    ? decoded.right
+    : { ...decoded.right, data: { ...decoded.right.data, input_id: newId() } }
   const { store } = ctx
-  const r =
-    store.submitDecoded !== undefined
-      ? store.submitDecoded(event)
-      : event.scheduled_time === undefined
-        ? store.submit(event.data)
-        : store.schedule({ scheduled_time: event.scheduled_time, data: event.data })
+  const r = store.submitDecoded !== undefined
+    ? store.submitDecoded(event)
+    : event.scheduled_time === undefined
+    ? store.submit(event.data)
+    : store.schedule({ scheduled_time: event.scheduled_time, data: event.data })
   return E.isLeft(r) ? storeFailure(r.left, prefix) : eventResponse(ctx.store, r.right)
 }
 
 /** Decoded data, or its issues after the envelope's (paths under `prefix`). */
-const withEnvelope = (envelope: ReadonlyArray<DecodeIssue>, decoded: E.Either<DecodeFailure, DecodedEvent>, prefix: string): E.Either<DecodeFailure, DecodedEvent> => {
+const withEnvelope = (
+  envelope: ReadonlyArray<DecodeIssue>,
+  decoded: E.Either<DecodeFailure, DecodedEvent>,
+  prefix: string,
+): E.Either<DecodeFailure, DecodedEvent> => {
   const issues = [...envelope, ...(E.isLeft(decoded) ? prefixFailure(prefix)(decoded.left) : [])]
   return issues.length > 0 ? E.left(issues) : decoded
 }
@@ -236,7 +239,7 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
         // encoded once per state, and shared by every request that reads it
         const state = ctx.store.state()
         let bytes = encodedSnapshots.get(state)
-        if (bytes === undefined) encodedSnapshots.set(state, (bytes = new TextEncoder().encode(JSON.stringify(toSnapshot(state)))))
+        if (bytes === undefined) encodedSnapshots.set(state, bytes = new TextEncoder().encode(JSON.stringify(toSnapshot(state))))
         return jsonBytes(200, bytes)
       },
     },
@@ -259,14 +262,13 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
         }
         const seconds = body['seconds']
         const until = body['until']
-        const r =
-          seconds !== undefined
-            ? typeof seconds === 'number'
-              ? ctx.store.advanceBy(seconds)
-              : E.left<StoreFailure>({ kind: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
-            : typeof until === 'string'
-              ? ctx.store.advanceTo(until)
-              : E.left<StoreFailure>({ kind: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: until }] })
+        const r = seconds !== undefined
+          ? typeof seconds === 'number'
+            ? ctx.store.advanceBy(seconds)
+            : E.left<StoreFailure>({ kind: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
+          : typeof until === 'string'
+          ? ctx.store.advanceTo(until)
+          : E.left<StoreFailure>({ kind: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: until }] })
         if (E.isLeft(r)) return storeFailure(r.left)
         return json(200, { current_time: ctx.store.simulator().now, applied: r.right })
       }),
@@ -309,7 +311,7 @@ const normaliseBase = (base: string | undefined): string => {
  * @since 0.1.0
  * @category http
  */
-export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions = {}): ((request: Request) => Promise<Response>) => {
+export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions = {}): (request: Request) => Promise<Response> => {
   const base = normaliseBase(options.basePath)
   const limit = wholeOption(options.maxBodyBytes, { fallback: DEFAULT_MAX_BODY_BYTES })
   const { token, readToken } = options
@@ -337,7 +339,11 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
       const candidates = known ? routes[local] : undefined
       if (candidates === undefined) {
         const off = local !== undefined && SIMULATOR_ROUTES.includes(local)
-        return await refuse(request, { status: 404, code: 'not_found', message: `No route ${request.method} ${url.pathname}${off ? ' (the simulator routes are off on this server)' : ''}` })
+        return await refuse(request, {
+          status: 404,
+          code: 'not_found',
+          message: `No route ${request.method} ${url.pathname}${off ? ' (the simulator routes are off on this server)' : ''}`,
+        })
       }
       const route = candidates.find((r) => r.method === request.method)
       if (route === undefined) {
@@ -349,12 +355,23 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
         const d = await options.authorize(request)
         if (d.type === 'deny') {
           await request.body?.cancel().catch(() => undefined)
-          return fail(d.status, d.status === 401 ? 'unauthorized' : 'forbidden', d.message ?? (d.status === 401 ? 'Authentication required' : 'Not allowed'), {}, d.headers)
+          return fail(
+            d.status,
+            d.status === 401 ? 'unauthorized' : 'forbidden',
+            d.message ?? (d.status === 401 ? 'Authentication required' : 'Not allowed'),
+            {},
+            d.headers,
+          )
         }
         if (d.conversations !== undefined && d.conversations !== 'all') access = { all: false, ids: new Set(d.conversations) }
         readOnly ||= d.readOnly === true
       }
-      if (readOnly && route.writes === true) return await refuse(request, { status: 403, code: 'read_only', message: `${request.method} ${url.pathname} changes the store: a read-only token may not` })
+      if (readOnly && route.writes === true)
+        return await refuse(request, {
+          status: 403,
+          code: 'read_only',
+          message: `${request.method} ${url.pathname} changes the store: a read-only token may not`,
+        })
       const response = await route.run({ store, access, request, url, limit })
       // a durable store answers only once what the response tells is in its log
       if (store.flush !== undefined) {
@@ -370,7 +387,8 @@ export const createChatHandler = (store: ChatStore, options: ChatHandlerOptions 
     } catch (e) {
       // a durable store that cannot keep the step: 507 while its disk is full, 503 once it takes no writes
       const status = isStoreError(e) ? writeFailureStatus(e) : undefined
-      if (isStoreError(e) && status !== undefined) return fail(status, status === 507 ? 'insufficient_storage' : 'store_unavailable', e.message, {}, status === 507 ? { 'retry-after': '5' } : {})
+      if (isStoreError(e) && status !== undefined)
+        return fail(status, status === 507 ? 'insufficient_storage' : 'store_unavailable', e.message, {}, status === 507 ? { 'retry-after': '5' } : {})
       // a durable store that has failed (its lease lost, its log unwritable) refuses every step: 503, as its flush would be
       const down = store.failed?.()
       if (down !== undefined) return fail(503, 'store_unavailable', down.message, {}, { 'retry-after': '1' })

@@ -86,7 +86,8 @@ const decodeContent = (u: unknown): E.Either<ReadonlyArray<DecodeIssue>, ChatCon
 const toErrors = (c: t.Context, found: ReadonlyArray<DecodeIssue>): t.Errors =>
   found.map((i) => {
     let ctx = c
-    for (const k of i.path.match(/\.[^.[]+|\[[^\]]+\]/g) ?? []) ctx = t.appendContext(ctx, k.startsWith('.') ? k.slice(1) : k.slice(1, -1), t.unknown, undefined)
+    for (const k of i.path.match(/\.[^.[]+|\[[^\]]+\]/g) ?? [])
+      ctx = t.appendContext(ctx, k.startsWith('.') ? k.slice(1) : k.slice(1, -1), t.unknown, undefined)
     return { value: i.actual, context: ctx, message: i.expected }
   })
 
@@ -156,7 +157,17 @@ export type ChatRole = t.TypeOf<typeof ChatRoleC>
 export const ChatInputC: t.ReadonlyC<
   t.IntersectionC<
     [
-      t.ExactC<t.TypeC<{ modality_type: t.LiteralC<'chat'>; timestamp: typeof IsoTimestampC; input_id: typeof ChatIdC; role: typeof ChatRoleC; content: typeof ChatInputContentC }>>,
+      t.ExactC<
+        t.TypeC<
+          {
+            modality_type: t.LiteralC<'chat'>
+            timestamp: typeof IsoTimestampC
+            input_id: typeof ChatIdC
+            role: typeof ChatRoleC
+            content: typeof ChatInputContentC
+          }
+        >
+      >,
       t.ExactC<t.PartialC<{ message_id: typeof ChatIdC; conversation_id: typeof ChatIdC; metadata: typeof JsonRecordC }>>,
     ]
   >
@@ -264,7 +275,7 @@ export const validateInput = (u: unknown): E.Either<DecodeFailure, ValidInput> =
   if (isValidInput(u)) return E.right(valid(u))
   const out: DecodeIssue[] = []
   const r = ChatInputC.decode(u)
-  if (E.isLeft(r)) for (const i of failureFromErrors(r.left)) out.push(i)
+  if (E.isLeft(r)) { for (const i of failureFromErrors(r.left)) out.push(i) }
   for (const k of Object.keys(u)) {
     if (!chatInputFields.includes(k)) out.push({ path: k, expected: `no such field (a chat input has ${chatInputFields.join(', ')})`, actual: u[k] })
   }

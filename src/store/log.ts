@@ -13,9 +13,9 @@ import { IsoTimestampC } from '../message/message.ts'
 import { formatDecodeFailure as formatFailure } from '../message/failure.ts'
 import { validateInput } from './input.ts'
 import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
-import { emptyState, type ChatState } from './state.ts'
+import { type ChatState, emptyState } from './state.ts'
 import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
-import { advanceTo, scheduleEvent, type SimEvent, type Simulator, submitEvent, formatStoreFailure } from './simulator.ts'
+import { advanceTo, formatStoreFailure, scheduleEvent, type SimEvent, type Simulator, submitEvent } from './simulator.ts'
 import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -31,12 +31,12 @@ import { isObject } from '../internal/object.ts'
  */
 export type StoreCommand =
   | {
-      readonly op: 'create'
-      readonly startTime: string
-      readonly idPrefix: string
-      readonly maxHistorySize: number | null
-      readonly defaultConversationId: string
-    }
+    readonly op: 'create'
+    readonly startTime: string
+    readonly idPrefix: string
+    readonly maxHistorySize: number | null
+    readonly defaultConversationId: string
+  }
   | { readonly op: 'submit'; readonly data: unknown }
   | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
   | { readonly op: 'advance'; readonly until: string }
@@ -91,23 +91,20 @@ export const createCommand = (sim: Simulator): StoreCommand => ({
  * @since 0.1.0
  * @category edits
  */
-export const applyCommand =
-  (command: StoreCommand) =>
-  (sim: Simulator | undefined): E.Either<string, Simulator> => {
-    if (command.op === 'create') {
-      if (sim !== undefined) return E.left('a second create command')
-      const state = emptyState({ maxHistorySize: command.maxHistorySize ?? Infinity, defaultConversationId: command.defaultConversationId })
-      return E.right({ now: command.startTime, state, seq: 0, idPrefix: command.idPrefix, pending: undefined, history: undefined })
-    }
-    if (sim === undefined) return E.left(`a ${command.op} command before the create command`)
-    const r =
-      command.op === 'submit'
-        ? E.map((s: { simulator: Simulator }) => s.simulator)(submitEvent(command.data)(sim))
-        : command.op === 'schedule'
-          ? E.map((s: { simulator: Simulator }) => s.simulator)(scheduleEvent(command)(sim))
-          : E.map((s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
-    return E.mapLeft(formatStoreFailure)(r)
+export const applyCommand = (command: StoreCommand) => (sim: Simulator | undefined): E.Either<string, Simulator> => {
+  if (command.op === 'create') {
+    if (sim !== undefined) return E.left('a second create command')
+    const state = emptyState({ maxHistorySize: command.maxHistorySize ?? Infinity, defaultConversationId: command.defaultConversationId })
+    return E.right({ now: command.startTime, state, seq: 0, idPrefix: command.idPrefix, pending: undefined, history: undefined })
   }
+  if (sim === undefined) return E.left(`a ${command.op} command before the create command`)
+  const r = command.op === 'submit'
+    ? E.map((s: { simulator: Simulator }) => s.simulator)(submitEvent(command.data)(sim))
+    : command.op === 'schedule'
+    ? E.map((s: { simulator: Simulator }) => s.simulator)(scheduleEvent(command)(sim))
+    : E.map((s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
+  return E.mapLeft(formatStoreFailure)(r)
+}
 
 // --- the simulator as JSON ---
 
@@ -129,7 +126,8 @@ export const encodeSimulator = (sim: Simulator): unknown => {
 /** Reads an event of a snapshot, its input decoded once here. */
 const decodeEvent = (u: unknown, path: string): E.Either<string, SimEvent> => {
   if (!isObject(u)) return E.left(`${path}: expected an event`)
-  if (typeof u['event_id'] !== 'string' || typeof u['scheduled_time'] !== 'string' || !IsoTimestampC.is(u['scheduled_time'])) return E.left(`${path}: expected event_id and scheduled_time`)
+  if (typeof u['event_id'] !== 'string' || typeof u['scheduled_time'] !== 'string' || !IsoTimestampC.is(u['scheduled_time']))
+    return E.left(`${path}: expected event_id and scheduled_time`)
   const input = validateInput(u['input'])
   return E.isLeft(input) ? E.left(`${path}.input: ${formatFailure(input.left)}`) : E.right({ ...(u as SimEvent), input: input.right })
 }
@@ -173,7 +171,8 @@ export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
  * snapshot then costs little more than reading it.
  */
 const restoreState = (u: unknown): E.Either<string, ChatState> => {
-  if (!isObject(u) || !Array.isArray(u['messages']) || !isObject(u['conversations'])) return E.left('state: expected a snapshot with messages and conversations')
+  if (!isObject(u) || !Array.isArray(u['messages']) || !isObject(u['conversations']))
+    return E.left('state: expected a snapshot with messages and conversations')
   const byConversation = new Map<string, Array<readonly [ChatRecord['key'], ChatRecord]>>()
   for (const m of u['messages'] as ReadonlyArray<ChatMessage>) {
     const record = recordOf(m)
@@ -216,6 +215,15 @@ export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
   }
   const state = restoreState(u['state'])
   if (E.isLeft(state)) return state
-  const queued = (pending as ReadonlyArray<readonly [number, SimEvent]>).map(([position, event]) => [{ ...instantOf(event.scheduled_time), seq: position }, event] as const)
-  return E.right({ now, seq, idPrefix, state: state.right, pending: T.fromSorted(queued), history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)) })
+  const queued = (pending as ReadonlyArray<readonly [number, SimEvent]>).map(([position, event]) =>
+    [{ ...instantOf(event.scheduled_time), seq: position }, event] as const
+  )
+  return E.right({
+    now,
+    seq,
+    idPrefix,
+    state: state.right,
+    pending: T.fromSorted(queued),
+    history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)),
+  })
 }

@@ -22,31 +22,22 @@ export {
   type ChatRole,
   formatInput,
   makeChatInput,
-  type ValidInput,
   validateInput,
+  type ValidInput,
 } from './input.ts'
 export { type ChatContent, ChatContentC, type ContentBlock, decodeChatContent, fromChatContent, toChatContent } from './content.ts'
 export type { ChatState, ConversationMetadata, StoreFailure } from './core.ts'
-export {
-  applyInput,
-  applyInputs,
-  type ChatStateOptions,
-  conversationIds,
-  emptyState,
-  getConversationMetadata,
-  restrictTo,
-  validateState,
-} from './state.ts'
+export { applyInput, applyInputs, type ChatStateOptions, conversationIds, emptyState, getConversationMetadata, restrictTo, validateState } from './state.ts'
 export { type ChatQuery, ChatQueryC, decodeQuery, getConversation, getMessageById, getRecentMessages, query } from './query.ts'
-export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, toSnapshot, toChatMessages } from './snapshot.ts'
+export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, toChatMessages, toSnapshot } from './snapshot.ts'
 export { fromStoreMessages, toStoreMessages } from './persist.ts'
 export {
   advanceBy,
   advanceTo,
   createSimulator,
-  formatStoreFailure,
-  type EventLimits,
   eventHistory,
+  type EventLimits,
+  formatStoreFailure,
   pendingEvents,
   recentEvents,
   scheduleEvent,

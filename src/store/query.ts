@@ -85,7 +85,7 @@ export const decodeQuery = (u: unknown): E.Either<DecodeFailure, ChatQuery> => {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return E.left([{ path: '', expected: 'a query object', actual: u }])
   const out: DecodeIssue[] = []
   const r = ChatQueryC.decode(u)
-  if (E.isLeft(r)) for (const i of failureFromErrors(r.left)) out.push(i)
+  if (E.isLeft(r)) { for (const i of failureFromErrors(r.left)) out.push(i) }
   const record = u as Readonly<Record<string, unknown>>
   for (const k of Object.keys(record)) {
     if (!queryFields.includes(k)) out.push({ path: k, expected: `no such field (a query has ${queryFields.join(', ')})`, actual: record[k] })
@@ -96,35 +96,33 @@ export const decodeQuery = (u: unknown): E.Either<DecodeFailure, ChatQuery> => {
 // --- queries ---
 
 /** The matching records, chronological. */
-const queryRecords =
-  (params: ChatQuery) =>
-  (state: ChatState): ReadonlyArray<ChatRecord> => {
-    const source = params.conversation_id === undefined ? state.timeline : conversationOf(state, params.conversation_id)?.messages
-    const since = params.since === undefined ? undefined : instantOf(params.since)
-    const until = params.until === undefined ? undefined : instantOf(params.until)
-    const needle = params.search === undefined || params.search === '' ? undefined : params.search.toLowerCase()
-    const matches = (r: ChatRecord): boolean =>
-      (params.role === undefined || r.message.role === params.role) &&
-      (needle === undefined || textContent(r.message).toLowerCase().includes(needle))
-    const atLeastSince = since === undefined ? undefined : (k: MessageKey) => compareInstants(k, since) >= 0
-    const atMostUntil = until === undefined ? undefined : (k: MessageKey) => compareInstants(k, until) <= 0
-    const out: ChatRecord[] = []
-    if (params.limit === undefined) {
-      T.forEachUp(source, atLeastSince, (r, k) => {
-        if (atMostUntil !== undefined && !atMostUntil(k)) return false
-        if (matches(r)) out.push(r)
-      })
-      return out
-    }
-    const limit = params.limit
-    if (limit <= 0) return out
-    T.forEachDown(source, atMostUntil, (r, k) => {
-      if (atLeastSince !== undefined && !atLeastSince(k)) return false
+const queryRecords = (params: ChatQuery) => (state: ChatState): ReadonlyArray<ChatRecord> => {
+  const source = params.conversation_id === undefined ? state.timeline : conversationOf(state, params.conversation_id)?.messages
+  const since = params.since === undefined ? undefined : instantOf(params.since)
+  const until = params.until === undefined ? undefined : instantOf(params.until)
+  const needle = params.search === undefined || params.search === '' ? undefined : params.search.toLowerCase()
+  const matches = (r: ChatRecord): boolean =>
+    (params.role === undefined || r.message.role === params.role) &&
+    (needle === undefined || textContent(r.message).toLowerCase().includes(needle))
+  const atLeastSince = since === undefined ? undefined : (k: MessageKey) => compareInstants(k, since) >= 0
+  const atMostUntil = until === undefined ? undefined : (k: MessageKey) => compareInstants(k, until) <= 0
+  const out: ChatRecord[] = []
+  if (params.limit === undefined) {
+    T.forEachUp(source, atLeastSince, (r, k) => {
+      if (atMostUntil !== undefined && !atMostUntil(k)) return false
       if (matches(r)) out.push(r)
-      return out.length < limit
     })
-    return out.reverse()
+    return out
   }
+  const limit = params.limit
+  if (limit <= 0) return out
+  T.forEachDown(source, atMostUntil, (r, k) => {
+    if (atLeastSince !== undefined && !atLeastSince(k)) return false
+    if (matches(r)) out.push(r)
+    return out.length < limit
+  })
+  return out.reverse()
+}
 
 const messagesOf = (records: ReadonlyArray<ChatRecord>): Messages => records.map((r) => r.message)
 
@@ -141,10 +139,7 @@ const messagesOf = (records: ReadonlyArray<ChatRecord>): Messages => records.map
  * @since 0.1.0
  * @category lookups
  */
-export const query =
-  (params: ChatQuery) =>
-  (state: ChatState): Messages =>
-    messagesOf(queryRecords(params)(state))
+export const query = (params: ChatQuery) => (state: ChatState): Messages => messagesOf(queryRecords(params)(state))
 
 /**
  * Every message a conversation holds, chronologically; empty for an
@@ -157,10 +152,7 @@ export const query =
  * @since 0.1.0
  * @category lookups
  */
-export const getConversation =
-  (conversationId: string) =>
-  (state: ChatState): Messages =>
-    messagesOf(T.values(conversationOf(state, conversationId)?.messages))
+export const getConversation = (conversationId: string) => (state: ChatState): Messages => messagesOf(T.values(conversationOf(state, conversationId)?.messages))
 
 /**
  * The `limit` most recent messages, chronologically, of one
@@ -174,13 +166,11 @@ export const getConversation =
  * @since 0.1.0
  * @category lookups
  */
-export const getRecentMessages =
-  (limit: number, conversationId?: string) =>
-  (state: ChatState): Messages =>
-    query({
-      limit: nonNegativeInt(limit),
-      ...(conversationId === undefined ? {} : { conversation_id: conversationId }),
-    })(state)
+export const getRecentMessages = (limit: number, conversationId?: string) => (state: ChatState): Messages =>
+  query({
+    limit: nonNegativeInt(limit),
+    ...(conversationId === undefined ? {} : { conversation_id: conversationId }),
+  })(state)
 
 /**
  * A held message by id, in O(log n); `none` when absent or pruned.
@@ -195,15 +185,13 @@ export const getRecentMessages =
  * @since 0.1.0
  * @category lookups
  */
-export const getMessageById =
-  (messageId: string, conversationId?: string) =>
-  (state: ChatState): O.Option<Message> => {
-    if (conversationId !== undefined) return O.fromNullable(T.get(compareStrings, idKey(messageId, conversationId), state.byId)?.message)
-    const prefix = idKey(messageId, '')
-    let found: Message | undefined
-    T.forEachUp(state.byId, (k) => compareStrings(k, prefix) >= 0, (r, k) => {
-      if (k.startsWith(prefix)) found = r.message
-      return false
-    })
-    return O.fromNullable(found)
-  }
+export const getMessageById = (messageId: string, conversationId?: string) => (state: ChatState): O.Option<Message> => {
+  if (conversationId !== undefined) return O.fromNullable(T.get(compareStrings, idKey(messageId, conversationId), state.byId)?.message)
+  const prefix = idKey(messageId, '')
+  let found: Message | undefined
+  T.forEachUp(state.byId, (k) => compareStrings(k, prefix) >= 0, (r, k) => {
+    if (k.startsWith(prefix)) found = r.message
+    return false
+  })
+  return O.fromNullable(found)
+}

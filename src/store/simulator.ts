@@ -13,8 +13,8 @@ import { prefixFailure } from '../message/failure.ts'
 import { newId, nowIso } from '../internal/id.ts'
 import { IsoTimestampC } from '../message/message.ts'
 import type { ValidInput } from './input.ts'
-import { decodeFields, decoded, type DecodedEvent, decodeSchedule, stampInput } from './_event-data.ts'
-import { compareInstants, instantOf, type Instant } from './core.ts'
+import { decoded, type DecodedEvent, decodeFields, decodeSchedule, stampInput } from './_event-data.ts'
+import { compareInstants, type Instant, instantOf } from './core.ts'
 import { type ChatState, type ChatStateOptions, emptyState, type StoreFailure } from './state.ts'
 import { applyValidInput } from './_apply.ts'
 import * as T from './_tree.ts'
@@ -215,12 +215,10 @@ export const formatStoreFailure = (e: StoreFailure): string =>
  * @since 0.1.0
  * @category edits
  */
-export const submitEvent =
-  (data: unknown) =>
-  (sim: Simulator): E.Either<StoreFailure, SimStep> => {
-    const fields = decodeFields(data, nextInputId(sim))
-    return E.isLeft(fields) ? E.left({ kind: 'invalid_input', failure: fields.left }) : submitDecodedEvent(decoded({ data: fields.right }))(sim)
-  }
+export const submitEvent = (data: unknown) => (sim: Simulator): E.Either<StoreFailure, SimStep> => {
+  const fields = decodeFields(data, nextInputId(sim))
+  return E.isLeft(fields) ? E.left({ kind: 'invalid_input', failure: fields.left }) : submitDecodedEvent(decoded({ data: fields.right }))(sim)
+}
 
 /**
  * Schedules a chat event for `scheduled_time`: it waits in the queue until
@@ -236,12 +234,10 @@ export const submitEvent =
  * @since 0.1.0
  * @category edits
  */
-export const scheduleEvent =
-  (request: { readonly scheduled_time: unknown; readonly data: unknown }) =>
-  (sim: Simulator): E.Either<StoreFailure, SimStep> => {
-    const event = decodeSchedule(request, nextInputId(sim))
-    return E.isLeft(event) ? E.left({ kind: 'invalid_input', failure: event.left }) : submitDecodedEvent(event.right)(sim)
-  }
+export const scheduleEvent = (request: { readonly scheduled_time: unknown; readonly data: unknown }) => (sim: Simulator): E.Either<StoreFailure, SimStep> => {
+  const event = decodeSchedule(request, nextInputId(sim))
+  return E.isLeft(event) ? E.left({ kind: 'invalid_input', failure: event.left }) : submitDecodedEvent(event.right)(sim)
+}
 
 /**
  * Applies or schedules a chat event decoded already (`decodeEventData`, `decodeScheduledEvent`),
@@ -253,21 +249,27 @@ export const scheduleEvent =
  * @since 0.1.0
  * @category edits
  */
-export const submitDecodedEvent =
-  (decodedEvent: DecodedEvent) =>
-  (sim: Simulator): E.Either<StoreFailure, SimStep> => {
-    const time = decodedEvent.scheduled_time ?? sim.now
-    const input = stampInput(decodedEvent.data, nextInputId(sim), time)
-    if (E.isLeft(input)) return E.left({ kind: 'invalid_input', failure: decodedEvent.scheduled_time === undefined ? input.left : prefixFailure('data')(input.left) })
-    const next = { ...sim, seq: sim.seq + 1 }
-    const event: SimEvent = { event_id: input.right.input_id, modality: 'chat', scheduled_time: time, submitted_at: sim.now, status: 'pending', input: input.right }
-    const at = instantOf(time)
-    if (compareInstants(at, instantOf(sim.now)) <= 0) {
-      const r = applyEvent(next, event)
-      return r.error === undefined ? E.right({ simulator: r.simulator, event: r.event }) : E.left(r.error)
-    }
-    return E.right({ simulator: { ...next, pending: T.insert(comparePending, { ...at, seq: next.seq }, event, sim.pending) }, event })
+export const submitDecodedEvent = (decodedEvent: DecodedEvent) => (sim: Simulator): E.Either<StoreFailure, SimStep> => {
+  const time = decodedEvent.scheduled_time ?? sim.now
+  const input = stampInput(decodedEvent.data, nextInputId(sim), time)
+  if (E.isLeft(input))
+    return E.left({ kind: 'invalid_input', failure: decodedEvent.scheduled_time === undefined ? input.left : prefixFailure('data')(input.left) })
+  const next = { ...sim, seq: sim.seq + 1 }
+  const event: SimEvent = {
+    event_id: input.right.input_id,
+    modality: 'chat',
+    scheduled_time: time,
+    submitted_at: sim.now,
+    status: 'pending',
+    input: input.right,
   }
+  const at = instantOf(time)
+  if (compareInstants(at, instantOf(sim.now)) <= 0) {
+    const r = applyEvent(next, event)
+    return r.error === undefined ? E.right({ simulator: r.simulator, event: r.event }) : E.left(r.error)
+  }
+  return E.right({ simulator: { ...next, pending: T.insert(comparePending, { ...at, seq: next.seq }, event, sim.pending) }, event })
+}
 
 // --- the clock ---
 
@@ -283,25 +285,23 @@ export const submitDecodedEvent =
  * @since 0.1.0
  * @category edits
  */
-export const advanceTo =
-  (time: string) =>
-  (sim: Simulator): E.Either<StoreFailure, SimAdvance> => {
-    if (!IsoTimestampC.is(time)) return E.left({ kind: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: time }] })
-    const target = instantOf(time)
-    if (compareInstants(target, instantOf(sim.now)) < 0) {
-      return E.left({ kind: 'invalid_input', failure: [{ path: 'until', expected: `a time at or after the current time ${sim.now}`, actual: time }] })
-    }
-    let s = sim
-    const applied: SimEvent[] = []
-    for (let next = s.pending; next !== undefined; next = s.pending) {
-      const [first, rest] = T.removeMin(next)
-      if (compareInstants(first.k, target) > 0) break
-      const r = applyEvent({ ...s, now: canonical(first.v.scheduled_time), pending: rest }, first.v)
-      s = r.simulator
-      applied.push(r.event)
-    }
-    return E.right({ simulator: { ...s, now: canonical(time) }, applied })
+export const advanceTo = (time: string) => (sim: Simulator): E.Either<StoreFailure, SimAdvance> => {
+  if (!IsoTimestampC.is(time)) return E.left({ kind: 'invalid_input', failure: [{ path: 'until', expected: 'an ISO-8601 timestamp', actual: time }] })
+  const target = instantOf(time)
+  if (compareInstants(target, instantOf(sim.now)) < 0) {
+    return E.left({ kind: 'invalid_input', failure: [{ path: 'until', expected: `a time at or after the current time ${sim.now}`, actual: time }] })
   }
+  let s = sim
+  const applied: SimEvent[] = []
+  for (let next = s.pending; next !== undefined; next = s.pending) {
+    const [first, rest] = T.removeMin(next)
+    if (compareInstants(first.k, target) > 0) break
+    const r = applyEvent({ ...s, now: canonical(first.v.scheduled_time), pending: rest }, first.v)
+    s = r.simulator
+    applied.push(r.event)
+  }
+  return E.right({ simulator: { ...s, now: canonical(time) }, applied })
+}
 
 /**
  * Moves the clock forward by `seconds` (a non-negative number), applying what falls due.
@@ -313,15 +313,13 @@ export const advanceTo =
  * @since 0.1.0
  * @category edits
  */
-export const advanceBy =
-  (seconds: number) =>
-  (sim: Simulator): E.Either<StoreFailure, SimAdvance> => {
-    const target = Date.parse(sim.now) + seconds * 1000
-    if (!Number.isFinite(seconds) || seconds < 0 || !Number.isFinite(target) || Math.abs(target) > 8.64e15) {
-      return E.left({ kind: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
-    }
-    return advanceTo(new Date(target).toISOString())(sim)
+export const advanceBy = (seconds: number) => (sim: Simulator): E.Either<StoreFailure, SimAdvance> => {
+  const target = Date.parse(sim.now) + seconds * 1000
+  if (!Number.isFinite(seconds) || seconds < 0 || !Number.isFinite(target) || Math.abs(target) > 8.64e15) {
+    return E.left({ kind: 'invalid_input', failure: [{ path: 'seconds', expected: 'a non-negative number of seconds', actual: seconds }] })
   }
+  return advanceTo(new Date(target).toISOString())(sim)
+}
 
 // --- reading ---
 
@@ -349,8 +347,7 @@ export const eventHistory = (sim: Simulator): ReadonlyArray<SimEvent> => T.value
  * @category lookups
  */
 export const recentEvents =
-  (options: { readonly limit: number; readonly keep?: (event: SimEvent) => boolean }) =>
-  (sim: Simulator): ReadonlyArray<SimEvent> => {
+  (options: { readonly limit: number; readonly keep?: (event: SimEvent) => boolean }) => (sim: Simulator): ReadonlyArray<SimEvent> => {
     const out: SimEvent[] = []
     const limit = nonNegativeInt(options.limit)
     if (limit === 0) return out

@@ -74,7 +74,14 @@ export type ChatMessage = t.TypeOf<typeof ChatMessageC>
 const LimitC: t.Type<number, number | null, unknown> = new t.Type<number, number | null, unknown>(
   'MaxHistorySize',
   (u): u is number => typeof u === 'number' && (u === Infinity || (Number.isInteger(u) && u >= 0)),
-  (u, c) => (u === null ? t.success(Infinity) : typeof u === 'number' && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, 'a non-negative integer or null (no limit)')),
+  (
+    u,
+    c,
+  ) => (u === null
+    ? t.success(Infinity)
+    : typeof u === 'number' && Number.isInteger(u) && u >= 0
+    ? t.success(u)
+    : t.failure(u, c, 'a non-negative integer or null (no limit)')),
   (n) => (n === Infinity ? null : n),
 )
 
@@ -167,16 +174,14 @@ const wireOf = (r: ChatRecord): ChatMessage => ({
  * @since 0.1.0
  * @category export
  */
-export const toChatMessages =
-  (state: ChatState) =>
-  (ms: Messages): ReadonlyArray<ChatMessage> => {
-    const out: ChatMessage[] = []
-    for (const m of ms) {
-      const r = T.get(compareStrings, idKey(m.id, m.conversationId ?? state.defaultConversationId), state.byId)
-      if (r !== undefined) out.push(wireOf(r))
-    }
-    return out
+export const toChatMessages = (state: ChatState) => (ms: Messages): ReadonlyArray<ChatMessage> => {
+  const out: ChatMessage[] = []
+  for (const m of ms) {
+    const r = T.get(compareStrings, idKey(m.id, m.conversationId ?? state.defaultConversationId), state.byId)
+    if (r !== undefined) out.push(wireOf(r))
   }
+  return out
+}
 
 /**
  * A snapshot of the whole state, ready for `JSON.stringify`: counters,
@@ -224,7 +229,7 @@ export const fromSnapshot = (u: unknown): E.Either<DecodeFailure, ChatState> => 
   for (const [id, m] of Object.entries(s.conversations)) {
     const path = `conversations[${JSON.stringify(id)}]`
     const d = ConversationMetadataC.decode(m)
-    if (E.isLeft(d)) for (const i of prefixFailure(path)(failureFromErrors(d.left))) issues.push(i)
+    if (E.isLeft(d)) { for (const i of prefixFailure(path)(failureFromErrors(d.left))) issues.push(i) }
     else if (d.right.conversation_id !== id) issues.push({ path: `${path}.conversation_id`, expected: JSON.stringify(id), actual: d.right.conversation_id })
     else metas.set(id, d.right)
   }
@@ -248,7 +253,12 @@ export const fromSnapshot = (u: unknown): E.Either<DecodeFailure, ChatState> => 
     return { meta, messages: T.fromSorted(records.map((x) => [x.key, x] as const)) }
   })
   const state = fromConversations(
-    { lastUpdated: s.last_updated ?? undefined, updateCount: s.update_count, maxHistorySize: s.max_history_size, defaultConversationId: s.default_conversation_id },
+    {
+      lastUpdated: s.last_updated ?? undefined,
+      updateCount: s.update_count,
+      maxHistorySize: s.max_history_size,
+      defaultConversationId: s.default_conversation_id,
+    },
     conversations,
   )
   return validateState(state)

@@ -10,7 +10,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
-import { type ChatInput, ChatIdC, type ChatRole, validateInput } from './input.ts'
+import { ChatIdC, type ChatInput, type ChatRole, validateInput } from './input.ts'
 import {
   type ChatState,
   compareInstants,
@@ -19,8 +19,8 @@ import {
   type ConversationMetadata,
   conversationOf,
   fromConversations,
-  instantOf,
   idKey,
+  instantOf,
   type StoreFailure,
 } from './core.ts'
 import { applyValidInput } from './_apply.ts'
@@ -52,8 +52,7 @@ export type ChatStateOptions = {
   readonly defaultConversationId?: string
 }
 
-const normaliseLimit = (n: number | undefined): number =>
-  wholeOption(n, { fallback: DEFAULT_MAX_HISTORY_SIZE })
+const normaliseLimit = (n: number | undefined): number => wholeOption(n, { fallback: DEFAULT_MAX_HISTORY_SIZE })
 
 /**
  * A state without conversations.
@@ -93,12 +92,10 @@ export const emptyState = (options: ChatStateOptions = {}): ChatState => ({
  * @since 0.1.0
  * @category edits
  */
-export const applyInput =
-  (raw: ChatInput) =>
-  (state: ChatState): E.Either<StoreFailure, ChatState> => {
-    const valid = validateInput(raw)
-    return E.isLeft(valid) ? E.left({ kind: 'invalid_input', failure: valid.left }) : applyValidInput(valid.right)(state)
-  }
+export const applyInput = (raw: ChatInput) => (state: ChatState): E.Either<StoreFailure, ChatState> => {
+  const valid = validateInput(raw)
+  return E.isLeft(valid) ? E.left({ kind: 'invalid_input', failure: valid.left }) : applyValidInput(valid.right)(state)
+}
 
 /**
  * Applies inputs in turn, stopping at the first that fails.
@@ -110,17 +107,15 @@ export const applyInput =
  * @since 0.1.0
  * @category edits
  */
-export const applyInputs =
-  (inputs: ReadonlyArray<ChatInput>) =>
-  (state: ChatState): E.Either<StoreFailure, ChatState> => {
-    let s = state
-    for (const input of inputs) {
-      const r = applyInput(input)(s)
-      if (E.isLeft(r)) return r
-      s = r.right
-    }
-    return E.right(s)
+export const applyInputs = (inputs: ReadonlyArray<ChatInput>) => (state: ChatState): E.Either<StoreFailure, ChatState> => {
+  let s = state
+  for (const input of inputs) {
+    const r = applyInput(input)(s)
+    if (E.isLeft(r)) return r
+    s = r.right
   }
+  return E.right(s)
+}
 
 // --- lookups ---
 
@@ -147,10 +142,8 @@ export const conversationIds = (state: ChatState): ReadonlyArray<string> => T.va
  * @since 0.1.0
  * @category lookups
  */
-export const getConversationMetadata =
-  (conversationId: string) =>
-  (state: ChatState): O.Option<ConversationMetadata> =>
-    O.fromNullable(conversationOf(state, conversationId)?.meta)
+export const getConversationMetadata = (conversationId: string) => (state: ChatState): O.Option<ConversationMetadata> =>
+  O.fromNullable(conversationOf(state, conversationId)?.meta)
 
 /**
  * The state seen by a caller allowed only some conversations: the others and their messages
@@ -167,21 +160,19 @@ export const getConversationMetadata =
  * @since 0.1.0
  * @category lookups
  */
-export const restrictTo =
-  (conversationIds: ReadonlyArray<string>) =>
-  (state: ChatState): ChatState => {
-    const allowed = new Set(conversationIds)
-    const all = T.values(state.conversations)
-    const kept = all.filter((c) => allowed.has(c.meta.conversation_id))
-    if (kept.length === all.length) return state
-    let updateCount = 0
-    let lastUpdated: string | undefined
-    for (const c of kept) {
-      updateCount += c.meta.message_count
-      if (lastUpdated === undefined || compareInstants(instantOf(c.meta.last_message_at), instantOf(lastUpdated)) > 0) lastUpdated = c.meta.last_message_at
-    }
-    return fromConversations({ ...state, updateCount, lastUpdated }, kept)
+export const restrictTo = (conversationIds: ReadonlyArray<string>) => (state: ChatState): ChatState => {
+  const allowed = new Set(conversationIds)
+  const all = T.values(state.conversations)
+  const kept = all.filter((c) => allowed.has(c.meta.conversation_id))
+  if (kept.length === all.length) return state
+  let updateCount = 0
+  let lastUpdated: string | undefined
+  for (const c of kept) {
+    updateCount += c.meta.message_count
+    if (lastUpdated === undefined || compareInstants(instantOf(c.meta.last_message_at), instantOf(lastUpdated)) > 0) lastUpdated = c.meta.last_message_at
   }
+  return fromConversations({ ...state, updateCount, lastUpdated }, kept)
+}
 
 // --- validation ---
 
@@ -220,12 +211,15 @@ export const validateState = (state: ChatState): E.Either<DecodeFailure, ChatSta
     if (c.meta.message_count < records.length) push(`${at(id)}.message_count`, `at least ${records.length} (the messages held)`, c.meta.message_count)
     const first = records[0]
     const last = records[records.length - 1]
-    if (first !== undefined && compareInstants(instantOf(c.meta.created_at), first.key) > 0) push(`${at(id)}.created_at`, `at or before ${first.message.createdAt}`, c.meta.created_at)
-    if (last !== undefined && compareInstants(instantOf(c.meta.last_message_at), last.key) < 0) push(`${at(id)}.last_message_at`, `at or after ${last.message.createdAt}`, c.meta.last_message_at)
+    if (first !== undefined && compareInstants(instantOf(c.meta.created_at), first.key) > 0)
+      push(`${at(id)}.created_at`, `at or before ${first.message.createdAt}`, c.meta.created_at)
+    if (last !== undefined && compareInstants(instantOf(c.meta.last_message_at), last.key) < 0)
+      push(`${at(id)}.last_message_at`, `at or after ${last.message.createdAt}`, c.meta.last_message_at)
     records.forEach((r, i) => {
       const path = `${at(id)}.messages[${i}]`
       if (r.message.conversationId !== id) push(`${path}.conversation_id`, JSON.stringify(id), r.message.conversationId)
-      if (!c.meta.participant_roles.includes(r.message.role as ChatRole)) push(`${at(id)}.participant_roles`, `to include ${r.message.role}`, c.meta.participant_roles)
+      if (!c.meta.participant_roles.includes(r.message.role as ChatRole))
+        push(`${at(id)}.participant_roles`, `to include ${r.message.role}`, c.meta.participant_roles)
       if (T.get(compareStrings, idKey(r.message.id, id), state.byId) !== r) push(`${path}.message_id`, 'indexed by message id', r.message.id)
       if (T.get(compareKeys, r.key, state.timeline) !== r) push(path, 'in the time index', r.message.id)
     })

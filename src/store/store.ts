@@ -19,9 +19,9 @@ import {
   type DecodedEvent,
   scheduleEvent,
   type SimEvent,
+  type SimStep,
   type Simulator,
   type SimulatorOptions,
-  type SimStep,
   submitDecodedEvent,
   submitEvent,
 } from './simulator.ts'
@@ -131,19 +131,21 @@ export const createChatStore = (
     commit({ op: 'advance', until: a.simulator.now }, a.simulator)
     return a.applied
   }
-  const stepped =
-    (command: StoreCommand) =>
-    (step: SimStep): SimEvent => {
-      commit(command, step.simulator)
-      return step.event
-    }
+  const stepped = (command: StoreCommand) => (step: SimStep): SimEvent => {
+    commit(command, step.simulator)
+    return step.event
+  }
   return {
     simulator: sim,
     state: () => sim().state,
     submit: (data) => E.map(stepped({ op: 'submit', data }))(submitEvent(data)(sim())),
     schedule: (request) => E.map(stepped({ op: 'schedule', scheduled_time: request.scheduled_time, data: request.data }))(scheduleEvent(request)(sim())),
     submitDecoded: (event) =>
-      E.map(stepped(event.scheduled_time === undefined ? { op: 'submit', data: event.data } : { op: 'schedule', scheduled_time: event.scheduled_time, data: event.data }))(
+      E.map(
+        stepped(
+          event.scheduled_time === undefined ? { op: 'submit', data: event.data } : { op: 'schedule', scheduled_time: event.scheduled_time, data: event.data },
+        ),
+      )(
         submitDecodedEvent(event)(sim()),
       ),
     advanceTo: (time) => E.map(advanced)(advanceTo(time)(sim())),

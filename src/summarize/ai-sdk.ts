@@ -13,7 +13,7 @@ import { formatAdapterFailure } from '../adapters/types.ts'
 import { isObject } from '../internal/object.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
-export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
+export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
 /** A provider tool's id as the AI SDK names it (`anthropic.web_search_20250305`). */
 const isProviderId = (u: unknown): u is `${string}.${string}` => typeof u === 'string' && u.includes('.')
@@ -86,7 +86,8 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
       const lead = all.findIndex((m) => m.role !== 'system')
       const system = all.slice(0, lead < 0 ? all.length : lead).flatMap((m) => (m.role === 'system' ? [m] : []))
       // Anthropic cache breakpoints where the middleware writes them (the end of the system prompt, the last message), so that the prefix is read from the cache
-      const marked = <M extends ModelMessage>(ms: Array<M>): Array<M> => ms.map((m, i) => (i === ms.length - 1 ? { ...m, providerOptions: { ...m.providerOptions, ...BREAKPOINT } } : m))
+      const marked = <M extends ModelMessage>(ms: Array<M>): Array<M> =>
+        ms.map((m, i) => (i === ms.length - 1 ? { ...m, providerOptions: { ...m.providerOptions, ...BREAKPOINT } } : m))
       const messages = marked(all.slice(system.length))
       const checked = requestTools(conversation)
       const tools = checked.tools === undefined || checked.tools.length === 0 ? undefined : toolSetOf(checked.tools)
@@ -101,6 +102,12 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
       })
       return r.text
     }
-    const r = await generateText({ model: options.model, system, messages: turns.map((t) => ({ role: t.role, content: t.content })), maxOutputTokens, ...abort })
+    const r = await generateText({
+      model: options.model,
+      system,
+      messages: turns.map((t) => ({ role: t.role, content: t.content })),
+      maxOutputTokens,
+      ...abort,
+    })
     return r.text
   }, options)

@@ -15,7 +15,7 @@ import { isCompactionBoundary } from '../message/part-make.ts'
 import { wholeOption } from '../internal/number.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
-export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
+export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
 /**
  * The part of an Anthropic SDK client (`new Anthropic()`) that `anthropicSummarizer` uses:
@@ -57,7 +57,9 @@ export type AnthropicSummarizerClient = {
  * @category compaction
  */
 export type AnthropicCompactionClient = {
-  readonly beta: { readonly messages: { create(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly stop_reason?: unknown }> } }
+  readonly beta: {
+    readonly messages: { create(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly stop_reason?: unknown }> }
+  }
 }
 
 /**
@@ -85,7 +87,8 @@ export type AnthropicCompactionClient = {
 export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: AnthropicSummarizerClient; readonly model: string }): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
-    const text = (r: Awaited<ReturnType<AnthropicSummarizerClient['messages']['create']>>): string => r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
+    const text = (r: Awaited<ReturnType<AnthropicSummarizerClient['messages']['create']>>): string =>
+      r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
     if (conversation !== undefined) {
       // with cache breakpoints: the request reads the prefix from the cache only at a breakpoint
       const written = toAnthropicRequest({ cache: {} })({
@@ -151,26 +154,25 @@ export type AnthropicCompactionOptions = {
  * @since 0.1.0
  * @category compaction
  */
-export const anthropicCompaction =
-  (options: AnthropicCompactionOptions): Summarizer =>
-  async (_transcript, context) => {
-    if (context.history === undefined) throw new Error('Cannot compact with Anthropic: the summariser needs the messages, as compact gives them')
-    const written = toAnthropicRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
-    if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterFailure(written.left)}`)
-    const body = {
-      ...written.right.request,
-      model: options.model,
-      max_tokens: wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 }),
-      compaction: { type: 'summarize' as const, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
-      betas: [ANTHROPIC_COMPACTION_BETA],
-    }
-    const response = await options.client.beta.messages.create(body, context.signal === undefined ? {} : { signal: context.signal })
-    const message = fromAnthropicMessage(response)
-    if (E.isLeft(message)) throw new Error(`Cannot compact with Anthropic: ${formatDecodeFailure(message.left)}`)
-    const boundary = message.right.parts.find(isCompactionBoundary)
-    if (boundary === undefined) throw new Error(`Cannot compact with Anthropic: the answer holds no compaction block (stop_reason ${String(response.stop_reason)})`)
-    const data = boundary.data
-    if (typeof data !== 'object' || data === null || !('content' in data) || typeof data.content !== 'string' || data.content === '')
-      throw new Error('Cannot compact with Anthropic: the compaction block has no summary (the compaction failed)')
-    return { boundary }
+export const anthropicCompaction = (options: AnthropicCompactionOptions): Summarizer => async (_transcript, context) => {
+  if (context.history === undefined) throw new Error('Cannot compact with Anthropic: the summariser needs the messages, as compact gives them')
+  const written = toAnthropicRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
+  if (E.isLeft(written)) throw new Error(`Cannot compact with Anthropic: ${formatAdapterFailure(written.left)}`)
+  const body = {
+    ...written.right.request,
+    model: options.model,
+    max_tokens: wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 }),
+    compaction: { type: 'summarize' as const, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+    betas: [ANTHROPIC_COMPACTION_BETA],
   }
+  const response = await options.client.beta.messages.create(body, context.signal === undefined ? {} : { signal: context.signal })
+  const message = fromAnthropicMessage(response)
+  if (E.isLeft(message)) throw new Error(`Cannot compact with Anthropic: ${formatDecodeFailure(message.left)}`)
+  const boundary = message.right.parts.find(isCompactionBoundary)
+  if (boundary === undefined)
+    throw new Error(`Cannot compact with Anthropic: the answer holds no compaction block (stop_reason ${String(response.stop_reason)})`)
+  const data = boundary.data
+  if (typeof data !== 'object' || data === null || !('content' in data) || typeof data.content !== 'string' || data.content === '')
+    throw new Error('Cannot compact with Anthropic: the compaction block has no summary (the compaction failed)')
+  return { boundary }
+}

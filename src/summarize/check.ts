@@ -65,10 +65,13 @@ export type AskModel = (request: {
  * @since 0.1.0
  * @category compaction
  */
-export const PREFIX_INSTRUCTION = 'The transcript is this conversation, every message above this one. Do not call a tool and do not go on with the work: answer with the summary alone.'
+export const PREFIX_INSTRUCTION =
+  'The transcript is this conversation, every message above this one. Do not call a tool and do not go on with the work: answer with the summary alone.'
 
 const missingNote = (missing: ReadonlyArray<string>): string =>
-  `Your summary lacks these sections, or leaves them empty: ${missing.join(', ')}. Answer again with all six sections as "## " headings, in order, and "- none" under a section with nothing to say.`
+  `Your summary lacks these sections, or leaves them empty: ${
+    missing.join(', ')
+  }. Answer again with all six sections as "## " headings, in order, and "- none" under a section with nothing to say.`
 
 /**
  * A summariser from a function that asks a model: given the conversation's request
@@ -84,30 +87,28 @@ const missingNote = (missing: ReadonlyArray<string>): string =>
  * @since 0.1.0
  * @category compaction
  */
-export const modelSummarizer =
-  (ask: AskModel, options: ModelSummarizerOptions = {}): Summarizer =>
-  async (transcript, context) => {
-    const attempts = wholeOption(options.attempts, { fallback: 2, min: 1 })
-    const maxOutputTokens = wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 })
-    const conversation = options.form === 'transcript' ? undefined : context.request
-    const turns: SummaryTurn[] = [{ role: 'user', content: conversation === undefined ? transcript : `${context.prompt}\n\n${PREFIX_INSTRUCTION}` }]
-    let missing: ReadonlyArray<string> = []
-    for (let i = 0; i < attempts; i++) {
-      context.signal?.throwIfAborted()
-      const answer = await ask({
-        system: conversation === undefined ? context.prompt : '',
-        turns: [...turns],
-        maxOutputTokens,
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-        ...(conversation === undefined ? {} : { conversation }),
-      })
-      const checked = validateSummary(answer)
-      if (E.isRight(checked)) return checked.right
-      missing = [...checked.left.missing, ...checked.left.empty]
-      turns.push({ role: 'assistant', content: answer }, { role: 'user', content: missingNote(missing) })
-    }
-    throw new Error(`Cannot summarise: after ${attempts} attempt${attempts === 1 ? '' : 's'} the summary still lacks ${missing.join(', ')}`)
+export const modelSummarizer = (ask: AskModel, options: ModelSummarizerOptions = {}): Summarizer => async (transcript, context) => {
+  const attempts = wholeOption(options.attempts, { fallback: 2, min: 1 })
+  const maxOutputTokens = wholeOption(options.maxOutputTokens, { fallback: 4_096, min: 1 })
+  const conversation = options.form === 'transcript' ? undefined : context.request
+  const turns: SummaryTurn[] = [{ role: 'user', content: conversation === undefined ? transcript : `${context.prompt}\n\n${PREFIX_INSTRUCTION}` }]
+  let missing: ReadonlyArray<string> = []
+  for (let i = 0; i < attempts; i++) {
+    context.signal?.throwIfAborted()
+    const answer = await ask({
+      system: conversation === undefined ? context.prompt : '',
+      turns: [...turns],
+      maxOutputTokens,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(conversation === undefined ? {} : { conversation }),
+    })
+    const checked = validateSummary(answer)
+    if (E.isRight(checked)) return checked.right
+    missing = [...checked.left.missing, ...checked.left.empty]
+    turns.push({ role: 'assistant', content: answer }, { role: 'user', content: missingNote(missing) })
   }
+  throw new Error(`Cannot summarise: after ${attempts} attempt${attempts === 1 ? '' : 's'} the summary still lacks ${missing.join(', ')}`)
+}
 
 /** The messages of a prefix-form request: the conversation's, then the summariser's turns. */
 export const prefixMessages = (conversation: SummarizerRequest, turns: ReadonlyArray<SummaryTurn>): Messages => [

@@ -15,7 +15,7 @@ import { isCompactionBoundary } from '../message/part-make.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
 
-export { modelSummarizer, type AskModel, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
+export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
 /**
  * The part of an OpenAI SDK client (`new OpenAI()`) that `openAISummarizer` uses:
@@ -88,7 +88,9 @@ export type OpenAICompactionClient = {
  * @since 0.1.0
  * @category compaction
  */
-export const openAISummarizer = (options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' }): Summarizer =>
+export const openAISummarizer = (
+  options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' },
+): Summarizer =>
   modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
     const request = signal === undefined ? {} : { signal }
     if (conversation !== undefined) {
@@ -110,10 +112,19 @@ export const openAISummarizer = (options: ModelSummarizerOptions & { readonly cl
       return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
     }
     if (options.api === 'responses') {
-      const body = { model: options.model, instructions: system, input: turns.map((t) => ({ role: t.role, content: t.content })), max_output_tokens: maxOutputTokens }
+      const body = {
+        model: options.model,
+        instructions: system,
+        input: turns.map((t) => ({ role: t.role, content: t.content })),
+        max_output_tokens: maxOutputTokens,
+      }
       return (await options.client.responses.create(body, request)).output_text
     }
-    const body = { model: options.model, messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))], max_completion_tokens: maxOutputTokens }
+    const body = {
+      model: options.model,
+      messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))],
+      max_completion_tokens: maxOutputTokens,
+    }
     return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
   }, options)
 
@@ -153,20 +164,18 @@ export type OpenAICompactionOptions = {
  * @since 0.1.0
  * @category compaction
  */
-export const openAICompaction =
-  (options: OpenAICompactionOptions): Summarizer =>
-  async (_transcript, context) => {
-    if (context.history === undefined) throw new Error('Cannot compact with OpenAI: the summariser needs the messages, as compact gives them')
-    const written = toOpenAIResponsesRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
-    if (E.isLeft(written)) throw new Error(`Cannot compact with OpenAI: ${formatAdapterFailure(written.left)}`)
-    const { request } = written.right
-    const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
-    const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
-    const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
-    const window = fromOpenAIResponses({ input: compacted.output })
-    if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
-    const at = lastCompactionBoundary(window.right)
-    const boundary = at === undefined ? undefined : window.right[at.message]?.parts[at.part]
-    if (boundary === undefined || !isCompactionBoundary(boundary)) throw new Error('Cannot compact with OpenAI: the compacted window holds no compaction item')
-    return { boundary }
-  }
+export const openAICompaction = (options: OpenAICompactionOptions): Summarizer => async (_transcript, context) => {
+  if (context.history === undefined) throw new Error('Cannot compact with OpenAI: the summariser needs the messages, as compact gives them')
+  const written = toOpenAIResponsesRequest()({ model: options.model, messages: [...context.history.system, ...context.history.head] })
+  if (E.isLeft(written)) throw new Error(`Cannot compact with OpenAI: ${formatAdapterFailure(written.left)}`)
+  const { request } = written.right
+  const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
+  const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
+  const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
+  const window = fromOpenAIResponses({ input: compacted.output })
+  if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
+  const at = lastCompactionBoundary(window.right)
+  const boundary = at === undefined ? undefined : window.right[at.message]?.parts[at.part]
+  if (boundary === undefined || !isCompactionBoundary(boundary)) throw new Error('Cannot compact with OpenAI: the compacted window holds no compaction item')
+  return { boundary }
+}

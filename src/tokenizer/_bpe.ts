@@ -32,7 +32,7 @@ const hashOf = (b: Uint8Array, from: number, to: number): number => {
  * U+10FFFF): the bytes gpt-tokenizer looks up by their text rather than by their bytes.
  */
 const isUtf8 = (b: Uint8Array, from: number, to: number): boolean => {
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     const c = b[i] as number
     if (c < 0x80) {
       i++
@@ -91,7 +91,7 @@ const buildTable = (ranks: RawRanks): RankTable => {
       const len = (start[r + 1] as number) - from
       bytes.copyWithin(from, size + at, size + at + len)
       at += len
-    } else if (v !== undefined) for (let k = 0; k < v.length; k++) bytes[from + k] = v[k] as number
+    } else if (v !== undefined) { for (let k = 0; k < v.length; k++) bytes[from + k] = v[k] as number }
   }
   if (at !== written) throw new Error(`Cannot index the ranks: ${written} bytes encoded, ${at} expected`)
   let cap = 1
@@ -135,9 +135,7 @@ const rankOf = (t: RankTable, b: Uint8Array, from: number, to: number): number =
  */
 const pairRank = (t: RankTable, b: Uint8Array, from: number, to: number): number =>
   b[from] === 0xef && b[from + 1] === 0xbb && b[from + 2] === 0xbf && to - from >= 3 && isUtf8(b, from, to)
-    ? to - from === 3
-      ? -1
-      : rankOf(t, b, from + 3, to)
+    ? to - from === 3 ? -1 : rankOf(t, b, from + 3, to)
     : rankOf(t, b, from, to)
 
 // --- merging ---
@@ -273,7 +271,7 @@ const FRONT_WIDTH = 6
  * itself, so a hit is exact. Text the pattern does not match (none of the encodings' patterns
  * leaves any) is skipped, as gpt-tokenizer's `matchAll` skips it.
  */
-export const exactCounter = (ranks: RawRanks, split: RegExp): ((text: string) => number) => {
+export const exactCounter = (ranks: RawRanks, split: RegExp): (text: string) => number => {
   let table: RankTable | undefined
   const flags = split.flags.replace('g', '')
   const sticky = new RegExp(split.source, `${flags}y`)

@@ -21,7 +21,11 @@ import { exactCounter, type RawRanks } from './_bpe.ts'
  * @since 0.1.0
  * @category codecs
  */
-export const EncodingNameC: t.KeyofC<{ o200k_base: null; cl100k_base: null; heuristic: null }> = t.keyof({ o200k_base: null, cl100k_base: null, heuristic: null }, 'EncodingName')
+export const EncodingNameC: t.KeyofC<{ o200k_base: null; cl100k_base: null; heuristic: null }> = t.keyof({
+  o200k_base: null,
+  cl100k_base: null,
+  heuristic: null,
+}, 'EncodingName')
 
 /**
  * The estimators chatfold can name: gpt-tokenizer's `o200k_base` (GPT-4o and later; the default)
@@ -53,26 +57,24 @@ const importEncoding = (name: Exclude<EncodingName, 'heuristic'>): Promise<Encod
   // Literal specifiers, so that bundlers split each encoding's ranks into a chunk of its own.
   name === 'cl100k_base'
     ? Promise.all([import('gpt-tokenizer/bpeRanks/cl100k_base'), import('gpt-tokenizer/encodingParams/constants')]).then(([ranks, patterns]) => ({
-        ranks: ranks.default,
-        split: patterns.CL100K_TOKEN_SPLIT_REGEX,
-      }))
+      ranks: ranks.default,
+      split: patterns.CL100K_TOKEN_SPLIT_REGEX,
+    }))
     : Promise.all([import('gpt-tokenizer/bpeRanks/o200k_base'), import('gpt-tokenizer/encodingParams/constants')]).then(([ranks, patterns]) => ({
-        ranks: ranks.default,
-        split: patterns.O200K_TOKEN_SPLIT_REGEX,
-      }))
+      ranks: ranks.default,
+      split: patterns.O200K_TOKEN_SPLIT_REGEX,
+    }))
 
 /** Never throws: a throw or a non-finite answer falls back to characters / 4. */
-const neverThrows =
-  (count: (text: string) => number): Estimator =>
-  (text) => {
-    if (text === '') return 0
-    try {
-      const n = count(text)
-      return Number.isFinite(n) && n >= 0 ? n : heuristic(text)
-    } catch {
-      return heuristic(text)
-    }
+const neverThrows = (count: (text: string) => number): Estimator => (text) => {
+  if (text === '') return 0
+  try {
+    const n = count(text)
+    return Number.isFinite(n) && n >= 0 ? n : heuristic(text)
+  } catch {
+    return heuristic(text)
   }
+}
 
 const loading = new Map<EncodingName, Promise<Estimator>>()
 const loaded = new Map<EncodingName, Estimator>([['heuristic', heuristic]])

@@ -20,7 +20,10 @@ export const classOf = (c: number): number => {
     return PUNCT
   }
   if (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000) return WS
-  if ((c >= 0x2010 && c <= 0x205e) || (c >= 0x3001 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) || (c >= 0xff5b && c <= 0xff65)) return PUNCT
+  if (
+    (c >= 0x2010 && c <= 0x205e) || (c >= 0x3001 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20) ||
+    (c >= 0xff3b && c <= 0xff40) || (c >= 0xff5b && c <= 0xff65)
+  ) return PUNCT
   if ((c >= 0x2e80 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff66 && c <= 0xffdc)) return CJK
   return LETTER
 }
@@ -54,7 +57,7 @@ const pretokenBitsOf = (c: number): number => {
  * two characters can be in one long pre-token only if they share a bit. Each classifier fills
  * its own table on first sight of each code unit.
  */
-export const pretokenClassifier = (): ((s: string, i: number) => number) => {
+export const pretokenClassifier = (): (s: string, i: number) => number => {
   const bits = new Uint8Array(65_536) // class bits + 8; 0 for not classified yet
   return (s, i) => {
     const c = s.charCodeAt(i)
@@ -73,7 +76,7 @@ export const pretokenClassifier = (): ((s: string, i: number) => number) => {
  * it; it may also report a long run that the pattern cuts (never the reverse). Each scanner
  * classifies characters through its own table, filled on first sight of each code unit.
  */
-export const longPretokenTest = (stride: number): ((text: string) => boolean) => {
+export const longPretokenTest = (stride: number): (text: string) => boolean => {
   const at = pretokenClassifier()
   return (text) => {
     let prev = 0

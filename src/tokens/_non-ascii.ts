@@ -73,7 +73,9 @@ const kindOfBmp = (c: number): number => {
   if (c >= 0x1e00 && c <= 0x1eff) return LATIN
   if (c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff) return SPACE
   if (c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0x20d0 && c <= 0x20ff) || (c >= 0x200b && c <= 0x200f)) return JOINER
-  if ((c >= 0x2000 && c <= 0x2bff) || (c >= 0x2e00 && c <= 0x2e7f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xfe10 && c <= 0xfe6f) || (c >= 0xff00 && c <= 0xffef)) return SYMBOL
+  if (
+    (c >= 0x2000 && c <= 0x2bff) || (c >= 0x2e00 && c <= 0x2e7f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xfe10 && c <= 0xfe6f) || (c >= 0xff00 && c <= 0xffef)
+  ) return SYMBOL
   if (c >= 0x1100 && c <= 0x11ff) return HANGUL_BYTES
   if (c >= 0x3130 && c <= 0x318f) return HANGUL_BYTES
   if (c >= 0x2e80 && c <= 0x2fdf) return RARE_HAN

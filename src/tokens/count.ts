@@ -33,11 +33,11 @@ export { IMAGE_TOKENS, MESSAGE_OVERHEAD, type TokenBreakdown }
  * @since 0.1.0
  * @category tokens
  */
-export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdown) => {
+export const countMessage = (estimate: Estimator): (m: Message) => TokenBreakdown => {
   const cache = new WeakMap<Message, TokenBreakdown>()
   return (m) => {
     let b = cache.get(m)
-    if (b === undefined) cache.set(m, (b = tokenBreakdown(estimate, m)))
+    if (b === undefined) cache.set(m, b = tokenBreakdown(estimate, m))
     return b
   }
 }
@@ -57,7 +57,7 @@ export const countMessage = (estimate: Estimator): ((m: Message) => TokenBreakdo
  * @since 0.1.0
  * @category tokens
  */
-export const countMessages = (estimate: Estimator): ((ms: Messages) => number) => {
+export const countMessages = (estimate: Estimator): (ms: Messages) => number => {
   const count = countMessage(estimate)
   return (ms) => {
     let total = 0
@@ -80,7 +80,7 @@ export const countMessages = (estimate: Estimator): ((ms: Messages) => number) =
  * @since 0.1.0
  * @category tokens
  */
-export const withTokens = (estimate: Estimator): ((ms: Messages) => Messages) => {
+export const withTokens = (estimate: Estimator): (ms: Messages) => Messages => {
   const count = countMessage(estimate)
   return (ms) => {
     let out: Message[] | undefined

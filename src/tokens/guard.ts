@@ -42,7 +42,7 @@ const countRun = (count: (text: string) => number, run: string): number => {
   // deno-lint-ignore no-control-regex -- the class is every ASCII character, control ones included
   const size = /[^\x00-\x7f]/.test(run) ? RUN / 4 : RUN
   const bounds: number[] = [0]
-  for (let at = 0; at < run.length; ) bounds.push((at = chunkEnd(run, at, size)))
+  for (let at = 0; at < run.length;) bounds.push(at = chunkEnd(run, at, size))
   const chunks = bounds.length - 1
   if (chunks <= SAMPLES) {
     let total = 0

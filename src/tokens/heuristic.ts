@@ -54,8 +54,19 @@ const W_HEX = 0.6 // hex digits only
 // letter, 3 digit, 4 space, 5 line feed, 6 punctuation; 7 stands for "start of text or non-ASCII".
 const ASCII = new Uint8Array(128)
 for (let c = 0; c < 128; c++)
-  ASCII[c] =
-    c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : c === 32 ? 4 : c === 10 ? 5 : (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126) ? 6 : 0
+  ASCII[c] = c >= 97 && c <= 122
+    ? 1
+    : c >= 65 && c <= 90
+    ? 2
+    : c >= 48 && c <= 57
+    ? 3
+    : c === 32
+    ? 4
+    : c === 10
+    ? 5
+    : (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)
+    ? 6
+    : 0
 
 // Bits of what a blob run holds: lower-case, upper-case, digit, a letter that is not a hex digit;
 // BLOB_BITS has them for each ASCII character, B_IN for one that may be in a blob (0: it ends one).
@@ -67,8 +78,15 @@ const B_IN = 16
 const BLOB_BITS = new Uint8Array(128)
 for (let c = 0; c < 128; c++) {
   const k = ASCII[c] as number
-  BLOB_BITS[c] =
-    k === 1 ? B_IN | B_LOWER | (c > 102 ? B_NOT_HEX : 0) : k === 2 ? B_IN | B_UPPER | (c > 70 ? B_NOT_HEX : 0) : k === 3 ? B_IN | B_DIGIT : c === 43 || c === 47 || c === 61 || c === 95 || c === 45 ? B_IN : 0
+  BLOB_BITS[c] = k === 1
+    ? B_IN | B_LOWER | (c > 102 ? B_NOT_HEX : 0)
+    : k === 2
+    ? B_IN | B_UPPER | (c > 70 ? B_NOT_HEX : 0)
+    : k === 3
+    ? B_IN | B_DIGIT
+    : c === 43 || c === 47 || c === 61 || c === 95 || c === 45
+    ? B_IN
+    : 0
 }
 
 /** What a blob run costs at least: 0 when it is not one. */

@@ -114,7 +114,8 @@ export const partTokens = (estimate: Estimator, p: Part): number => {
     case 'image':
       return IMAGE_TOKENS
     case 'file':
-      return (p.filename === undefined ? 0 : estimate(p.filename)) + (p.data !== undefined && isTextual(p.mediaType) ? estimate(decoder.decode(p.data)) : IMAGE_TOKENS)
+      return (p.filename === undefined ? 0 : estimate(p.filename)) +
+        (p.data !== undefined && isTextual(p.mediaType) ? estimate(decoder.decode(p.data)) : IMAGE_TOKENS)
     case 'finish':
       return 0
     case 'provider':
@@ -136,13 +137,11 @@ export const tokenBreakdown = (estimate: Estimator, m: Message): TokenBreakdown 
 }
 
 /** A message's total tokens, uncached: `tokenBreakdown(estimate, m).total`, without the breakdown. */
-export const messageTokens =
-  (estimate: Estimator) =>
-  (m: Message): number => {
-    let total = MESSAGE_OVERHEAD
-    for (const p of m.parts) total += partTokens(estimate, p)
-    return total
-  }
+export const messageTokens = (estimate: Estimator) => (m: Message): number => {
+  let total = MESSAGE_OVERHEAD
+  for (const p of m.parts) total += partTokens(estimate, p)
+  return total
+}
 
 /** What marks a message count as the one definition with an estimator, however it is cached. */
 const DEFINITION: unique symbol = Symbol('chatfold.definition')
@@ -152,7 +151,7 @@ const DEFINITION: unique symbol = Symbol('chatfold.definition')
  * so that pruning derives a rewritten message's count from its original's (the definition adds up
  * over parts) instead of estimating the parts that stay again, as it does with its default count.
  */
-export const definitionCount = (estimate: Estimator, count: (m: Message) => number): ((m: Message) => number) =>
+export const definitionCount = (estimate: Estimator, count: (m: Message) => number): (m: Message) => number =>
   Object.defineProperty(count, DEFINITION, { value: estimate })
 
 /** Whether `count` was marked by {@link definitionCount} as the one definition with `estimate`. */
@@ -160,7 +159,4 @@ export const isDefinitionOf = (count: unknown, estimate: Estimator): boolean =>
   typeof count === 'function' && (count as { readonly [DEFINITION]?: unknown })[DEFINITION] === estimate
 
 /** The totals of a counter that gives breakdowns (a kept `countMessage(estimate)`), from its cache. */
-export const totalOf =
-  (count: (m: Message) => TokenBreakdown) =>
-  (m: Message): number =>
-    count(m).total
+export const totalOf = (count: (m: Message) => TokenBreakdown) => (m: Message): number => count(m).total

@@ -188,7 +188,17 @@ const subconversationOf = (m: Message): string | undefined => {
 }
 
 type Sum = { -readonly [K in keyof (UsageFigures & UsageEstimates)]: number }
-const zero = (): Sum => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, replies: 0, reportedPrompt: 0, estimatedPrompt: 0, estimatedOutput: 0 })
+const zero = (): Sum => ({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  reasoning: 0,
+  replies: 0,
+  reportedPrompt: 0,
+  estimatedPrompt: 0,
+  estimatedOutput: 0,
+})
 const add = (s: Sum, u: UsageFigures, prompt: number, output: number): void => {
   s.input += u.input
   s.output += u.output
@@ -225,77 +235,75 @@ const add = (s: Sum, u: UsageFigures, prompt: number, output: number): void => {
  * @since 0.1.0
  * @category tokens
  */
-export const recordedUsage =
-  (opts: RecordedUsageOptions) =>
-  (ms: Messages): RecordedUsage => {
-    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
-    const models = new Map<string, Sum & { provider?: string }>()
-    const total = zero()
-    const malformed: string[] = []
-    let unreported = 0
-    let first: string | undefined
-    let firstMs = Infinity
-    let last: string | undefined
-    let lastMs = -Infinity
-    let last_: { readonly at: number; readonly usage: UsageFigures; readonly prompt: number } | undefined
-    // what a request's prompt holds so far, estimated: the main conversation's (from its last
-    // compaction summary on), and each sub-conversation's, by the call that started it
-    let mainContext = 0
-    const subContext = new Map<string, number>()
-    for (let i = 0; i < ms.length; i++) {
-      const m = ms[i] as Message
-      if (m.createdAt !== undefined) {
-        const t = Date.parse(m.createdAt)
-        if (t < firstMs) {
-          firstMs = t
-          first = m.createdAt
-        }
-        if (t > lastMs) {
-          lastMs = t
-          last = m.createdAt
-        }
+export const recordedUsage = (opts: RecordedUsageOptions) => (ms: Messages): RecordedUsage => {
+  const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+  const models = new Map<string, Sum & { provider?: string }>()
+  const total = zero()
+  const malformed: string[] = []
+  let unreported = 0
+  let first: string | undefined
+  let firstMs = Infinity
+  let last: string | undefined
+  let lastMs = -Infinity
+  let last_: { readonly at: number; readonly usage: UsageFigures; readonly prompt: number } | undefined
+  // what a request's prompt holds so far, estimated: the main conversation's (from its last
+  // compaction summary on), and each sub-conversation's, by the call that started it
+  let mainContext = 0
+  const subContext = new Map<string, number>()
+  for (let i = 0; i < ms.length; i++) {
+    const m = ms[i] as Message
+    if (m.createdAt !== undefined) {
+      const t = Date.parse(m.createdAt)
+      if (t < firstMs) {
+        firstMs = t
+        first = m.createdAt
       }
-      const sub = subconversationOf(m)
-      const prompt = sub === undefined ? mainContext : (subContext.get(sub) ?? 0)
-      if (sub !== undefined) subContext.set(sub, prompt + count(m))
-      else if (isCompactionSummary(m)) mainContext = count(m)
-      else if (!isInternal(m)) mainContext += count(m)
-      if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
-      const u = usageOf(m)
-      if (u === false) malformed.push(m.id)
-      if (u === undefined || u === false) {
-        if (m.kind === 'normal') unreported++
-        continue
-      }
-      const key = m.model ?? 'unknown'
-      let s = models.get(key)
-      if (s === undefined) models.set(key, (s = m.provider === undefined ? zero() : { ...zero(), provider: m.provider }))
-      const output = count(m)
-      add(s, u, prompt, output)
-      add(total, u, prompt, output)
-      if (sub === undefined) last_ = { at: i, usage: u, prompt }
-    }
-    const byModel = [...models].map(([model, s]): ModelUsage => ({ model, ...s }))
-    let lastRequest: LastRequestUsage | undefined
-    if (last_ !== undefined) {
-      const m = ms[last_.at] as Message
-      const reportedContext = last_.usage.input + last_.usage.cacheRead + last_.usage.cacheWrite
-      lastRequest = {
-        messageId: m.id,
-        ...(m.model === undefined ? {} : { model: m.model }),
-        ...(m.createdAt === undefined ? {} : { createdAt: m.createdAt }),
-        reported: last_.usage,
-        reportedContext,
-        estimatedContext: last_.prompt,
-        ...(reportedContext > 0 ? { ratio: last_.prompt / reportedContext } : {}),
+      if (t > lastMs) {
+        lastMs = t
+        last = m.createdAt
       }
     }
-    return {
-      byModel,
-      total,
-      ...(first !== undefined && last !== undefined ? { span: { first, last, ms: lastMs - firstMs } } : {}),
-      ...(lastRequest === undefined ? {} : { last: lastRequest }),
-      unreported,
-      malformed,
+    const sub = subconversationOf(m)
+    const prompt = sub === undefined ? mainContext : (subContext.get(sub) ?? 0)
+    if (sub !== undefined) subContext.set(sub, prompt + count(m))
+    else if (isCompactionSummary(m)) mainContext = count(m)
+    else if (!isInternal(m)) mainContext += count(m)
+    if (m.role !== 'assistant' || m.kind === 'metadata' || m.kind === 'bookmark') continue
+    const u = usageOf(m)
+    if (u === false) malformed.push(m.id)
+    if (u === undefined || u === false) {
+      if (m.kind === 'normal') unreported++
+      continue
+    }
+    const key = m.model ?? 'unknown'
+    let s = models.get(key)
+    if (s === undefined) models.set(key, s = m.provider === undefined ? zero() : { ...zero(), provider: m.provider })
+    const output = count(m)
+    add(s, u, prompt, output)
+    add(total, u, prompt, output)
+    if (sub === undefined) last_ = { at: i, usage: u, prompt }
+  }
+  const byModel = [...models].map(([model, s]): ModelUsage => ({ model, ...s }))
+  let lastRequest: LastRequestUsage | undefined
+  if (last_ !== undefined) {
+    const m = ms[last_.at] as Message
+    const reportedContext = last_.usage.input + last_.usage.cacheRead + last_.usage.cacheWrite
+    lastRequest = {
+      messageId: m.id,
+      ...(m.model === undefined ? {} : { model: m.model }),
+      ...(m.createdAt === undefined ? {} : { createdAt: m.createdAt }),
+      reported: last_.usage,
+      reportedContext,
+      estimatedContext: last_.prompt,
+      ...(reportedContext > 0 ? { ratio: last_.prompt / reportedContext } : {}),
     }
   }
+  return {
+    byModel,
+    total,
+    ...(first !== undefined && last !== undefined ? { span: { first, last, ms: lastMs - firstMs } } : {}),
+    ...(lastRequest === undefined ? {} : { last: lastRequest }),
+    unreported,
+    malformed,
+  }
+}

@@ -24,23 +24,22 @@ const promptOf = (m: Message): number | undefined => {
  * `minStep` estimated tokens. At least 1: an estimate that reads over is not lowered. 1 when the
  * history records no two such reports.
  */
-export const underReadRatio =
-  (count: (m: Message) => number, minStep = 64) =>
-  (ms: Messages): number => {
-    const ratios: number[] = []
-    const last = new Map<string, { readonly reported: number; readonly before: number }>()
-    let before = 0
-    for (const m of ms) {
-      const reported = m.role === 'assistant' && m.kind !== 'display' ? promptOf(m) : undefined
-      if (reported !== undefined) {
-        const model = m.model ?? ''
-        const previous = last.get(model)
-        if (previous !== undefined && before - previous.before >= minStep && reported > previous.reported) ratios.push((reported - previous.reported) / (before - previous.before))
-        last.set(model, { reported, before })
-      }
-      if (!isInternal(m)) before += count(m)
+export const underReadRatio = (count: (m: Message) => number, minStep = 64) => (ms: Messages): number => {
+  const ratios: number[] = []
+  const last = new Map<string, { readonly reported: number; readonly before: number }>()
+  let before = 0
+  for (const m of ms) {
+    const reported = m.role === 'assistant' && m.kind !== 'display' ? promptOf(m) : undefined
+    if (reported !== undefined) {
+      const model = m.model ?? ''
+      const previous = last.get(model)
+      if (previous !== undefined && before - previous.before >= minStep && reported > previous.reported)
+        ratios.push((reported - previous.reported) / (before - previous.before))
+      last.set(model, { reported, before })
     }
-    if (ratios.length === 0) return 1
-    ratios.sort((a, b) => a - b)
-    return Math.max(1, ratios[Math.floor(ratios.length / 2)] as number)
+    if (!isInternal(m)) before += count(m)
   }
+  if (ratios.length === 0) return 1
+  ratios.sort((a, b) => a - b)
+  return Math.max(1, ratios[Math.floor(ratios.length / 2)] as number)
+}

@@ -36,39 +36,37 @@ const resultLength = (m: Message): number => {
  * @since 0.1.0
  * @category tokens
  */
-export const backfillToolTokens =
-  (delta: number) =>
-  (ms: Messages): Messages => {
-    const total = Math.floor(delta)
-    if (!(total > 0) || !Number.isFinite(total)) return ms
-    const at: number[] = []
-    for (let i = ms.length - 1; i >= 0; i--) {
-      const m = ms[i] as Message
-      if (m.role === 'assistant') break
-      if (m.role === 'tool') at.push(i)
-    }
-    if (at.length === 0) return ms
-    at.reverse()
-    const lengths = at.map((i) => resultLength(ms[i] as Message))
-    const sum = lengths.reduce((a, b) => a + b, 0)
-    const weights = sum === 0 ? lengths.map(() => 1) : lengths
-    const wsum = sum === 0 ? lengths.length : sum
-    // Largest remainder: floors first, then one more token to the largest fractions.
-    const exact = weights.map((w) => (total * w) / wsum)
-    const shares = exact.map(Math.floor)
-    let left = total - shares.reduce((a, b) => a + b, 0)
-    const order = exact.map((x, j) => [x - Math.floor(x), j] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1])
-    for (const [, j] of order) {
-      if (left <= 0) break
-      shares[j] = (shares[j] ?? 0) + 1
-      left--
-    }
-    const out = ms.slice()
-    at.forEach((i, j) => {
-      out[i] = { ...(ms[i] as Message), tokens: { total: shares[j] ?? 0 } }
-    })
-    return out
+export const backfillToolTokens = (delta: number) => (ms: Messages): Messages => {
+  const total = Math.floor(delta)
+  if (!(total > 0) || !Number.isFinite(total)) return ms
+  const at: number[] = []
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i] as Message
+    if (m.role === 'assistant') break
+    if (m.role === 'tool') at.push(i)
   }
+  if (at.length === 0) return ms
+  at.reverse()
+  const lengths = at.map((i) => resultLength(ms[i] as Message))
+  const sum = lengths.reduce((a, b) => a + b, 0)
+  const weights = sum === 0 ? lengths.map(() => 1) : lengths
+  const wsum = sum === 0 ? lengths.length : sum
+  // Largest remainder: floors first, then one more token to the largest fractions.
+  const exact = weights.map((w) => (total * w) / wsum)
+  const shares = exact.map(Math.floor)
+  let left = total - shares.reduce((a, b) => a + b, 0)
+  const order = exact.map((x, j) => [x - Math.floor(x), j] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1])
+  for (const [, j] of order) {
+    if (left <= 0) break
+    shares[j] = (shares[j] ?? 0) + 1
+    left--
+  }
+  const out = ms.slice()
+  at.forEach((i, j) => {
+    out[i] = { ...(ms[i] as Message), tokens: { total: shares[j] ?? 0 } }
+  })
+  return out
+}
 
 /**
  * What a provider last reported: the context tokens of the request that produced the message
@@ -116,21 +114,19 @@ export type UsageCorrectedOptions = {
  * @since 0.1.0
  * @category tokens
  */
-export const usageCorrected =
-  (opts: UsageCorrectedOptions) =>
-  (ms: Messages): number => {
-    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
-    const usage = opts.usage
-    let at = -1
-    if (usage !== undefined) for (let i = ms.length - 1; i >= 0 && at < 0; i--) if ((ms[i] as Message).id === usage.messageId) at = i
-    const base = usage !== undefined && at >= 0 && Number.isFinite(usage.tokens) ? Math.max(0, usage.tokens) : 0
-    let total = base
-    for (let i = at + 1; i < ms.length; i++) {
-      const m = ms[i] as Message
-      if (!isInternal(m)) total += count(m)
-    }
-    return total
+export const usageCorrected = (opts: UsageCorrectedOptions) => (ms: Messages): number => {
+  const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+  const usage = opts.usage
+  let at = -1
+  if (usage !== undefined) { for (let i = ms.length - 1; i >= 0 && at < 0; i--) if ((ms[i] as Message).id === usage.messageId) at = i }
+  const base = usage !== undefined && at >= 0 && Number.isFinite(usage.tokens) ? Math.max(0, usage.tokens) : 0
+  let total = base
+  for (let i = at + 1; i < ms.length; i++) {
+    const m = ms[i] as Message
+    if (!isInternal(m)) total += count(m)
   }
+  return total
+}
 
 /**
  * The last usage a history records: the newest assistant message whose `metadata.usage` holds the
@@ -230,22 +226,20 @@ export type ContextTokens = {
  * @since 0.1.0
  * @category tokens
  */
-export const contextTokens =
-  (opts: ContextTokensOptions) =>
-  (ms: Messages): ContextTokens => {
-    const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
-    const usage = opts.usage ?? lastReportedUsage(ms)
-    let at = -1
-    if (usage !== undefined) for (let i = ms.length - 1; i >= 0 && at < 0; i--) if ((ms[i] as Message).id === usage.messageId) at = i
-    const anchored = usage !== undefined && at >= 0
-    const reported = anchored && Number.isFinite(usage.tokens) ? Math.max(0, usage.tokens) : 0
-    let sum = 0
-    for (let i = at + 1; i < ms.length; i++) {
-      const m = ms[i] as Message
-      if (!isInternal(m)) sum += count(m)
-    }
-    const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
-    const estimated = Math.round(sum * ratio)
-    const fixed = anchored ? 0 : nonNegativeInt(opts.fixedTokens, 0)
-    return { total: reported + estimated + fixed, reported, estimated, fixed, ...(anchored ? { anchor: usage.messageId } : {}) }
+export const contextTokens = (opts: ContextTokensOptions) => (ms: Messages): ContextTokens => {
+  const count = opts.count ?? totalOf(countMessage(opts.estimate ?? smartHeuristic))
+  const usage = opts.usage ?? lastReportedUsage(ms)
+  let at = -1
+  if (usage !== undefined) { for (let i = ms.length - 1; i >= 0 && at < 0; i--) if ((ms[i] as Message).id === usage.messageId) at = i }
+  const anchored = usage !== undefined && at >= 0
+  const reported = anchored && Number.isFinite(usage.tokens) ? Math.max(0, usage.tokens) : 0
+  let sum = 0
+  for (let i = at + 1; i < ms.length; i++) {
+    const m = ms[i] as Message
+    if (!isInternal(m)) sum += count(m)
   }
+  const ratio = opts.calibration !== undefined && Number.isFinite(opts.calibration) && opts.calibration > 0 ? opts.calibration : 1
+  const estimated = Math.round(sum * ratio)
+  const fixed = anchored ? 0 : nonNegativeInt(opts.fixedTokens, 0)
+  return { total: reported + estimated + fixed, reported, estimated, fixed, ...(anchored ? { anchor: usage.messageId } : {}) }
+}

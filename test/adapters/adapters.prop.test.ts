@@ -39,7 +39,9 @@ const bytesArb = fc.uint8Array({ minLength: 1, maxLength: 24 })
 const pngArb = bytesArb.map((b) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, ...b]))
 const objectArgs = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((o) => JSON.stringify(o))
 /** A reasoning item token; ids long enough that two items never share one (parts of one id are one item). */
-const token = fc.tuple(fc.stringMatching(/^rs_[a-z0-9]{12}$/), fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined })).map(([id, enc]) => JSON.stringify(enc === undefined ? { id } : { id, encrypted_content: enc }))
+const token = fc.tuple(fc.stringMatching(/^rs_[a-z0-9]{12}$/), fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined })).map((
+  [id, enc],
+) => JSON.stringify(enc === undefined ? { id } : { id, encrypted_content: enc }))
 
 /** system, then turns of: a user message, an assistant message, the tool results of its calls. */
 const historyArb = (p: Profile): fc.Arbitrary<Messages> =>
@@ -78,7 +80,9 @@ const historyArb = (p: Profile): fc.Arbitrary<Messages> =>
 const text = (min = 0) => fc.string({ minLength: min, maxLength: 12 }).map((t): Part => ({ type: 'text', text: t }))
 /** Assistant content that says something (so never reasoning-only), with tool calls among it. */
 const said = (parts: fc.Arbitrary<Part | 'call'>, anchor: fc.Arbitrary<Part>) =>
-  fc.tuple(fc.array(parts, { maxLength: 4 }), anchor).map(([ps, a]) => (ps.some((p) => p === 'call' || (p.type === 'text' && p.text.trim() !== '')) ? ps : [...ps, a]))
+  fc.tuple(fc.array(parts, { maxLength: 4 }), anchor).map((
+    [ps, a],
+  ) => (ps.some((p) => p === 'call' || (p.type === 'text' && p.text.trim() !== '')) ? ps : [...ps, a]))
 const nonBlank = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '').map((t): Part => ({ type: 'text', text: t }))
 /** Non-blank text with no whitespace at its end (what a final Anthropic assistant turn keeps). */
 const trimmed = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '').map((t): Part => ({ type: 'text', text: t.trimEnd() }))
@@ -100,12 +104,19 @@ const profiles: ReadonlyArray<{
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
           fc.tuple(bytesArb, fc.constantFrom('audio/wav', 'audio/mpeg')).map(([data, mediaType]): Part => ({ type: 'file', data, mediaType })),
           // a file by bytes goes out with a filename (made up from its media type when it has none: rules.test.ts)
-          fc.tuple(bytesArb, fc.string({ minLength: 1, maxLength: 8 })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', filename })),
+          fc.tuple(bytesArb, fc.string({ minLength: 1, maxLength: 8 })).map(([data, filename]): Part => ({
+            type: 'file',
+            data,
+            mediaType: 'application/pdf',
+            filename,
+          })),
         ),
         { minLength: 1, maxLength: 3 },
       ),
       // Chat Completions puts the text first and the tool calls after it
-      assistant: said(fc.oneof(text(), fc.constant('call' as const)), nonBlank).map((ps) => [...ps.filter((p) => p !== 'call'), ...ps.filter((p) => p === 'call')]),
+      assistant: said(fc.oneof(text(), fc.constant('call' as const)), nonBlank).map((
+        ps,
+      ) => [...ps.filter((p) => p !== 'call'), ...ps.filter((p) => p === 'call')]),
       args: fc.string({ maxLength: 16 }),
       isError: fc.constant(false),
     },
@@ -122,7 +133,12 @@ const profiles: ReadonlyArray<{
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
           // a file by bytes goes out with a filename (made up from its media type when it has none: rules.test.ts)
-          fc.tuple(bytesArb, fc.string({ minLength: 1, maxLength: 8 })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', filename })),
+          fc.tuple(bytesArb, fc.string({ minLength: 1, maxLength: 8 })).map(([data, filename]): Part => ({
+            type: 'file',
+            data,
+            mediaType: 'application/pdf',
+            filename,
+          })),
         ),
         { minLength: 1, maxLength: 3 },
       ),
@@ -149,9 +165,18 @@ const profiles: ReadonlyArray<{
       user: fc.array(
         fc.oneof(
           nonBlank,
-          fc.tuple(bytesArb, fc.constantFrom('image/png', 'image/jpeg', 'image/gif', 'image/webp')).map(([data, mediaType]): Part => ({ type: 'image', data, mediaType })),
+          fc.tuple(bytesArb, fc.constantFrom('image/png', 'image/jpeg', 'image/gif', 'image/webp')).map(([data, mediaType]): Part => ({
+            type: 'image',
+            data,
+            mediaType,
+          })),
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
-          fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', ...(filename === undefined ? {} : { filename }) })),
+          fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({
+            type: 'file',
+            data,
+            mediaType: 'application/pdf',
+            ...(filename === undefined ? {} : { filename }),
+          })),
           fc.string({ maxLength: 12 }).map((s): Part => ({ type: 'file', data: new TextEncoder().encode(s), mediaType: 'text/plain' })),
         ),
         { minLength: 1, maxLength: 3 },
@@ -161,7 +186,11 @@ const profiles: ReadonlyArray<{
         fc.oneof(
           trimmed,
           fc.constant('call' as const),
-          fc.tuple(fc.string({ maxLength: 12 }), fc.base64String({ minLength: 4, maxLength: 16 })).map(([t, signature]): Part => ({ type: 'reasoning', text: t, signature })),
+          fc.tuple(fc.string({ maxLength: 12 }), fc.base64String({ minLength: 4, maxLength: 16 })).map(([t, signature]): Part => ({
+            type: 'reasoning',
+            text: t,
+            signature,
+          })),
           fc.base64String({ minLength: 4, maxLength: 16 }).map((t): Part => ({ type: 'reasoning', text: t, redacted: true })),
         ),
         trimmed,
@@ -181,7 +210,9 @@ const profiles: ReadonlyArray<{
         fc.oneof(
           text(1),
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
-          fc.tuple(fc.webUrl(), fc.constantFrom('image/jpeg', 'application/pdf')).map(([url, mediaType]): Part => (mediaType === 'application/pdf' ? { type: 'file', url, mediaType } : { type: 'image', url, mediaType })),
+          fc.tuple(fc.webUrl(), fc.constantFrom('image/jpeg', 'application/pdf')).map((
+            [url, mediaType],
+          ): Part => (mediaType === 'application/pdf' ? { type: 'file', url, mediaType } : { type: 'image', url, mediaType })),
         ),
         { minLength: 1, maxLength: 3 },
       ),
@@ -191,7 +222,11 @@ const profiles: ReadonlyArray<{
           fc.constant('call' as const),
           // an empty unsigned thought is dropped by Gemini's rules: not representable
           fc.string({ minLength: 1, maxLength: 12 }).map((t): Part => ({ type: 'reasoning', text: t })),
-          fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.base64String({ minLength: 4, maxLength: 16 })).map(([t, signature]): Part => ({ type: 'reasoning', text: t, signature })),
+          fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.base64String({ minLength: 4, maxLength: 16 })).map(([t, signature]): Part => ({
+            type: 'reasoning',
+            text: t,
+            signature,
+          })),
           fc.base64String({ minLength: 4, maxLength: 16 }).map((t): Part => ({ type: 'reasoning', text: t, redacted: true })),
           pngArb.map((data): Part => ({ type: 'image', data, mediaType: 'image/png' })),
         ),
@@ -209,13 +244,25 @@ const profiles: ReadonlyArray<{
       user: fc.array(
         fc.oneof(
           text(),
-          fc.tuple(bytesArb, fc.option(fc.constantFrom('image/png', 'image/jpeg'), { nil: undefined })).map(([data, mediaType]): Part => ({ type: 'image', data, ...(mediaType === undefined ? {} : { mediaType }) })),
+          fc.tuple(bytesArb, fc.option(fc.constantFrom('image/png', 'image/jpeg'), { nil: undefined })).map(([data, mediaType]): Part => ({
+            type: 'image',
+            data,
+            ...(mediaType === undefined ? {} : { mediaType }),
+          })),
           fc.webUrl().map((url): Part => ({ type: 'image', url })),
-          fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({ type: 'file', data, mediaType: 'application/pdf', ...(filename === undefined ? {} : { filename }) })),
+          fc.tuple(bytesArb, fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined })).map(([data, filename]): Part => ({
+            type: 'file',
+            data,
+            mediaType: 'application/pdf',
+            ...(filename === undefined ? {} : { filename }),
+          })),
         ),
         { maxLength: 3 },
       ),
-      assistant: said(fc.oneof(text(), fc.constant('call' as const), fc.string({ maxLength: 12 }).map((t): Part => ({ type: 'reasoning', text: t }))), nonBlank),
+      assistant: said(
+        fc.oneof(text(), fc.constant('call' as const), fc.string({ maxLength: 12 }).map((t): Part => ({ type: 'reasoning', text: t }))),
+        nonBlank,
+      ),
       args: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
       isError: fc.boolean(),
       batchResults: true,
@@ -294,11 +341,18 @@ describe('checkRequest on any value', () => {
       fc.record({ contents: fc.array(fc.record({ role: fc.anything(), parts: fc.array(fc.anything(), { maxLength: 3 }) }), { maxLength: 4 }) }),
     )
     fc.assert(
-      fc.property(shaped, fc.constantFrom('openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk') as fc.Arbitrary<Parameters<typeof checkRequest>[0]>, (u, provider) => {
-        const first = checkRequest(provider)(u)
-        expect(checkRequest(provider)(u)).toEqual(first)
-        for (const v of first) expect(typeof v.path === 'string' && typeof v.rule === 'string' && v.rule.startsWith(`${provider}/`) && v.message !== '').toBe(true)
-      }),
+      fc.property(
+        shaped,
+        fc.constantFrom('openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk') as fc.Arbitrary<Parameters<typeof checkRequest>[0]>,
+        (u, provider) => {
+          const first = checkRequest(provider)(u)
+          expect(checkRequest(provider)(u)).toEqual(first)
+          for (const v of first)
+            expect(typeof v.path === 'string' && typeof v.rule === 'string' && v.rule.startsWith(`${provider}/`) && v.message !== '').toBe(
+              true,
+            )
+        },
+      ),
       RUNS,
     )
   })

@@ -83,7 +83,9 @@ describe('forTarget', () => {
     const m = makeMessage({ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'ok' }, providerPart('google', 'somethingNew', { somethingNew: {} })] })
     const r = toOpenAIChat()([textMessage('user', 'hi'), m])
     if (E.isLeft(r)) throw new Error('expected a request')
-    expect(r.right.report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_dropped', messageId: 'a', provider: 'google', type: 'somethingNew' }))
+    expect(r.right.report.notes).toContainEqual(
+      expect.objectContaining({ kind: 'provider_part_dropped', messageId: 'a', provider: 'google', type: 'somethingNew' }),
+    )
   })
 })
 
@@ -91,7 +93,10 @@ describe('provider parts in renders', () => {
   const m = makeMessage({
     id: 'r1',
     role: 'assistant',
-    parts: [compaction, providerPart('anthropic', 'web_search_tool_result', { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }), { type: 'text', text: 'Done.' }],
+    parts: [compaction, providerPart('anthropic', 'web_search_tool_result', { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }), {
+      type: 'text',
+      text: 'Done.',
+    }],
   })
 
   it('shows each as a reference in plain text and logs', async () => {

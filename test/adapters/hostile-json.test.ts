@@ -64,43 +64,56 @@ describe('from… on hostile JSON', () => {
     expect(response[0]?.path).toMatch(/^contents\[0\]\.parts\[0\]\.functionResponse\.response\.v(\[0\])+$/)
     const big = failure(() => fromGemini({ contents: [{ role: 'model', parts: [{ functionCall: { name: 'f', args: { n: [1n] } } }] }] }))
     expect(big.map((i) => i.path)).toEqual(['contents[0].parts[0].functionCall.args.n[0]'])
-    const reply = failure(() => fromGeminiResponse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: deepObject(DEEP) } }] } }] }))
+    const reply = failure(() =>
+      fromGeminiResponse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: deepObject(DEEP) } }] } }] })
+    )
     expect(reply[0]?.path).toMatch(/functionCall\.args(\.a)+$/)
   })
 
   it('fromModelMessages: tool-call input and json tool output nested 100,000 deep, and a BigInt', () => {
     const input = failure(() =>
-      fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: deepObject(DEEP) }] }] }),
+      fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: deepObject(DEEP) }] }] })
     )
     expect(input[0]?.path).toMatch(/^messages\[0\]\.content\[0\]\.input(\.a)+$/)
     const output = failure(() =>
       fromModelMessages({
         messages: [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'f', output: { type: 'json', value: deepArray(DEEP) } }] }],
-      }),
+      })
     )
     expect(output[0]?.path).toMatch(/^messages\[0\]\.content\[0\]\.output\.value(\[0\])+$/)
-    const big = failure(() => fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: { n: 2n } }] }] }))
+    const big = failure(() =>
+      fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: { n: 2n } }] }] })
+    )
     expect(big).toEqual([{ path: 'messages[0].content[0].input.n', expected: 'a JSON value (not a BigInt)', actual: 2n }])
   })
 
   it('a cycle is a failure too, and a value just under the depth limit decodes', () => {
     const cyclic: Record<string, unknown> = {}
     cyclic['self'] = cyclic
-    const f = failure(() => fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: cyclic }] }] }))
+    const f = failure(() =>
+      fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: cyclic }] }] })
+    )
     expect(f[0]).toMatchObject({ path: 'messages[0].content[0].input.self', expected: 'JSON without cycles' })
     const shared = { k: 1 }
-    const ok = fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: { a: shared, b: shared, d: deepObject(MAX_JSON_DEPTH - 2) } }] }] })
+    const ok = fromModelMessages({
+      messages: [{
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'f', input: { a: shared, b: shared, d: deepObject(MAX_JSON_DEPTH - 2) } }],
+      }],
+    })
     expect(E.isRight(ok)).toBe(true)
   })
 
   it('the OpenAI decoders carry tool arguments as text and never throw on deep values elsewhere', () => {
     const deep = deepArray(DEEP)
-    for (const run of [
-      () => fromOpenAIChat({ messages: [{ role: 'user', content: deep }] }),
-      () => fromOpenAIChatCompletion({ id: 'x', choices: [{ message: { role: 'assistant', content: deep } }] }),
-      () => fromOpenAIResponses({ input: [{ type: 'function_call_output', call_id: 'c', output: deep }] }),
-      () => fromOpenAIResponse({ id: 'r', output: deep }),
-    ]) {
+    for (
+      const run of [
+        () => fromOpenAIChat({ messages: [{ role: 'user', content: deep }] }),
+        () => fromOpenAIChatCompletion({ id: 'x', choices: [{ message: { role: 'assistant', content: deep } }] }),
+        () => fromOpenAIResponses({ input: [{ type: 'function_call_output', call_id: 'c', output: deep }] }),
+        () => fromOpenAIResponse({ id: 'r', output: deep }),
+      ]
+    ) {
       expect(() => run()).not.toThrow()
       expect(E.isLeft(run())).toBe(true)
     }

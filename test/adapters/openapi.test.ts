@@ -57,7 +57,7 @@ beforeAll(() => {
   }
   // A few schemas carry OpenAPI 3.0's `nullable` without a `type`: meaningless in 3.1, and an error to ajv.
   const strip = (u: unknown): void => {
-    if (Array.isArray(u)) for (const x of u) strip(x)
+    if (Array.isArray(u)) { for (const x of u) strip(x) }
     else if (typeof u === 'object' && u !== null) {
       const o = u as Record<string, unknown>
       if ('nullable' in o && !('type' in o)) delete o['nullable']
@@ -123,72 +123,81 @@ describe.runIf(HAVE_SPEC)(`toOpenAIChat against the OpenAPI document${HAVE_SPEC 
   })
 })
 
-describe.runIf(HAVE_SPEC)(`toOpenAIResponses against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`, () => {
-  it.each(histories)('writes valid input items for %s', (_, history) => {
-    const h = history()
-    const r = toOpenAIResponses({ systemRole: 'developer', foreignReasoning: 'text' })(h)
-    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-    for (const item of r.right.request.input) check(v.item, item)
-    check(v.responseRequest, { model: 'gpt-5', ...r.right.request })
-  })
+describe.runIf(HAVE_SPEC)(
+  `toOpenAIResponses against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`,
+  () => {
+    it.each(histories)('writes valid input items for %s', (_, history) => {
+      const h = history()
+      const r = toOpenAIResponses({ systemRole: 'developer', foreignReasoning: 'text' })(h)
+      if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+      for (const item of r.right.request.input) check(v.item, item)
+      check(v.responseRequest, { model: 'gpt-5', ...r.right.request })
+    })
 
-  it('writes valid input items for any history it repairs', () => {
-    fc.assert(
-      fc.property(fc.oneof(messagesArb, conversationArb), (h) => {
-        const r = toOpenAIResponses({ repair: 'repair', foreignReasoning: 'text' })(h)
-        if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-        for (const item of r.right.request.input) check(v.item, item)
-      }),
-      { numRuns: 150 },
-    )
-  })
+    it('writes valid input items for any history it repairs', () => {
+      fc.assert(
+        fc.property(fc.oneof(messagesArb, conversationArb), (h) => {
+          const r = toOpenAIResponses({ repair: 'repair', foreignReasoning: 'text' })(h)
+          if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+          for (const item of r.right.request.input) check(v.item, item)
+        }),
+        { numRuns: 150 },
+      )
+    })
 
-  it('rejects what the API rejects (the validator is not vacuous)', () => {
-    expect(v.item({ type: 'function_call_output', call_id: 'x'.repeat(65), output: 'o' })).toBe(false)
-    expect(v.item({ type: 'reasoning', summary: [] })).toBe(false)
-  })
-})
+    it('rejects what the API rejects (the validator is not vacuous)', () => {
+      expect(v.item({ type: 'function_call_output', call_id: 'x'.repeat(65), output: 'o' })).toBe(false)
+      expect(v.item({ type: 'reasoning', summary: [] })).toBe(false)
+    })
+  },
+)
 
-describe.runIf(HAVE_SPEC)(`the OpenAI corpus against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`, () => {
-  // Where the document and the API disagree, the API wins: it takes a reasoning item without an id
-  // (stateless histories strip item ids), and the document's `required` lists of two items name
-  // fields their `properties` do not have (`call_id`, `request_id`; the SDK's types do not have them).
-  const disagrees = (item: unknown): boolean => {
-    const o = item as { type?: unknown; id?: unknown }
-    return (o.type === 'reasoning' && o.id === undefined) || o.type === 'local_shell_call_output' || o.type === 'mcp_approval_response'
-  }
+describe.runIf(HAVE_SPEC)(
+  `the OpenAI corpus against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`,
+  () => {
+    // Where the document and the API disagree, the API wins: it takes a reasoning item without an id
+    // (stateless histories strip item ids), and the document's `required` lists of two items name
+    // fields their `properties` do not have (`call_id`, `request_id`; the SDK's types do not have them).
+    const disagrees = (item: unknown): boolean => {
+      const o = item as { type?: unknown; id?: unknown }
+      return (o.type === 'reasoning' && o.id === undefined) || o.type === 'local_shell_call_output' || o.type === 'mcp_approval_response'
+    }
 
-  it.each(Object.entries(corpus.responsesCorpus))('every item of Responses %s is a documented input item, and goes back as one', (_, body) => {
-    const input: ReadonlyArray<unknown> = body.input
-    for (const item of input) if (!disagrees(item)) check(v.item, item)
-    const r = toOpenAIResponses()(E.getOrElseW(() => [] as Messages)(fromOpenAIResponses(body)))
-    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-    check(v.responseRequest, { model: 'gpt-5', ...r.right.request, input: r.right.request.input.filter((i) => !disagrees(i)) })
-  })
+    it.each(Object.entries(corpus.responsesCorpus))('every item of Responses %s is a documented input item, and goes back as one', (_, body) => {
+      const input: ReadonlyArray<unknown> = body.input
+      for (const item of input) if (!disagrees(item)) check(v.item, item)
+      const r = toOpenAIResponses()(E.getOrElseW(() => [] as Messages)(fromOpenAIResponses(body)))
+      if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+      check(v.responseRequest, { model: 'gpt-5', ...r.right.request, input: r.right.request.input.filter((i) => !disagrees(i)) })
+    })
 
-  it('the disagreements are only those', () => {
-    expect(v.item({ type: 'reasoning', summary: [] })).toBe(false)
-    expect(v.item({ type: 'mcp_approval_response', approval_request_id: 'r', approve: true })).toBe(false)
-  })
+    it('the disagreements are only those', () => {
+      expect(v.item({ type: 'reasoning', summary: [] })).toBe(false)
+      expect(v.item({ type: 'mcp_approval_response', approval_request_id: 'r', approve: true })).toBe(false)
+    })
 
-  it.each(Object.entries(corpus.chatCorpus))('every message of Chat %s is a documented message, and goes back as one', (_, body) => {
-    for (const m of body.messages) check(v.message, m)
-    const r = toOpenAIChat()(E.getOrElseW(() => [] as Messages)(fromOpenAIChat(body)))
-    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-    check(v.chatRequest, { model: 'gpt-5', ...r.right.request })
-  })
-})
+    it.each(Object.entries(corpus.chatCorpus))('every message of Chat %s is a documented message, and goes back as one', (_, body) => {
+      for (const m of body.messages) check(v.message, m)
+      const r = toOpenAIChat()(E.getOrElseW(() => [] as Messages)(fromOpenAIChat(body)))
+      if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+      check(v.chatRequest, { model: 'gpt-5', ...r.right.request })
+    })
+  },
+)
 
-describe.runIf(HAVE_SPEC)(`OpenAI request envelopes against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`, () => {
-  it('the corpus bodies are documented requests, and go back as documented requests', () => {
-    check(v.responseRequest, corpus.responsesRequest)
-    check(v.chatRequest, corpus.chatRequest)
-    const read = [fromOpenAIResponsesRequest(corpus.responsesRequest), fromOpenAIChatRequest(corpus.chatRequest)] as const
-    if (E.isLeft(read[0]) || E.isLeft(read[1])) throw new Error('decoding failed')
-    const responses = toOpenAIResponsesRequest()(read[0].right)
-    const chatBody = toOpenAIChatRequest()(read[1].right)
-    if (E.isLeft(responses) || E.isLeft(chatBody)) throw new Error('conversion failed')
-    check(v.responseRequest, responses.right.request)
-    check(v.chatRequest, chatBody.right.request)
-  })
-})
+describe.runIf(HAVE_SPEC)(
+  `OpenAI request envelopes against the OpenAPI document${HAVE_SPEC ? '' : ' (skipped: no OpenAPI document; set OPENAI_OPENAPI_SPEC)'}`,
+  () => {
+    it('the corpus bodies are documented requests, and go back as documented requests', () => {
+      check(v.responseRequest, corpus.responsesRequest)
+      check(v.chatRequest, corpus.chatRequest)
+      const read = [fromOpenAIResponsesRequest(corpus.responsesRequest), fromOpenAIChatRequest(corpus.chatRequest)] as const
+      if (E.isLeft(read[0]) || E.isLeft(read[1])) throw new Error('decoding failed')
+      const responses = toOpenAIResponsesRequest()(read[0].right)
+      const chatBody = toOpenAIChatRequest()(read[1].right)
+      if (E.isLeft(responses) || E.isLeft(chatBody)) throw new Error('conversion failed')
+      check(v.responseRequest, responses.right.request)
+      check(v.chatRequest, chatBody.right.request)
+    })
+  },
+)

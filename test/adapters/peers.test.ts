@@ -44,7 +44,9 @@ describe('vercel/ai Google provider: Gemini 3 replays of unsigned calls', () => 
   const h = [msg('user', [text('go')]), msg('assistant', [call('c1', 'f')], { provider: 'openai' }), msg('tool', [result('c1', 'ok', { name: 'f' })])]
 
   it('puts skip_thought_signature_validator on an unsigned call for Gemini 3, not for earlier models', () => {
-    expect(right(toGemini({ model: 'gemini-3-flash-preview' })(h)).request.contents[1]?.parts[0]).toMatchObject({ thoughtSignature: 'skip_thought_signature_validator' })
+    expect(right(toGemini({ model: 'gemini-3-flash-preview' })(h)).request.contents[1]?.parts[0]).toMatchObject({
+      thoughtSignature: 'skip_thought_signature_validator',
+    })
     expect(right(toGemini({ model: 'gemini-2.5-flash' })(h)).request.contents[1]?.parts[0]).not.toHaveProperty('thoughtSignature')
   })
 
@@ -66,7 +68,11 @@ describe('pi-mono transform-messages and cross-provider hand-off', () => {
   })
 
   it('thinking of another provider: pi-mono sends it as plain text; chatfold drops it by default and, when asked, sends it inside <thinking> tags (on purpose: the model should not take it for something said)', () => {
-    const h = [msg('user', [text('q')]), msg('assistant', [{ type: 'reasoning', text: 'mull', signature: 'anthropic-sig' }, text('a')], { provider: 'anthropic' }), msg('user', [text('q2')])]
+    const h = [
+      msg('user', [text('q')]),
+      msg('assistant', [{ type: 'reasoning', text: 'mull', signature: 'anthropic-sig' }, text('a')], { provider: 'anthropic' }),
+      msg('user', [text('q2')]),
+    ]
     const dropped = right(toGemini()(h))
     expect(dropped.request.contents[1]).toEqual({ role: 'model', parts: [{ text: 'a' }] })
     const kept = right(toGemini({ foreignReasoning: 'text' })(h))

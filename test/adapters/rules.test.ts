@@ -77,11 +77,25 @@ describe('Anthropic rules', () => {
   })
 
   it('error-result-not-empty: an error result with no content gets a short text', () => {
-    const bad = { messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: '', is_error: true }] }] }
-    expect(checkRequest('anthropic')(bad)).toEqual([{ path: 'messages[1].content[0].content', rule: 'anthropic/error-result-not-empty', message: 'content cannot be empty if is_error is true' }])
+    const bad = {
+      messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }, {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 't', content: '', is_error: true }],
+      }],
+    }
+    expect(checkRequest('anthropic')(bad)).toEqual([{
+      path: 'messages[1].content[0].content',
+      rule: 'anthropic/error-result-not-empty',
+      message: 'content cannot be empty if is_error is true',
+    }])
     const { request, report } = right(toAnthropic()([msg('assistant', [call('t', 'f')]), msg('tool', [result('t', '', { isError: true })])]))
     expect(request.messages[1]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'Error (no output)', is_error: true }] })
-    expect(fixes(report.notes)).toEqual([{ kind: 'request_fixed', rule: 'anthropic/error-result-not-empty', path: 'messages[1].content[0].content', action: 'filled' }])
+    expect(fixes(report.notes)).toEqual([{
+      kind: 'request_fixed',
+      rule: 'anthropic/error-result-not-empty',
+      path: 'messages[1].content[0].content',
+      action: 'filled',
+    }])
   })
 
   it('content-not-empty: a turn emptied by the rules goes, and the turns of one role that then meet are joined', () => {
@@ -97,7 +111,12 @@ describe('Anthropic rules', () => {
     ])
     const { request, report } = right(toAnthropic()([msg('user', [text('Hi')]), msg('assistant', [text('  {"a": '), text('1 \n')])]))
     expect(request.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: '  {"a": ' }, { type: 'text', text: '1' }] })
-    expect(fixes(report.notes)).toEqual([{ kind: 'request_fixed', rule: 'anthropic/prefill-no-trailing-whitespace', path: 'messages[1].content[1].text', action: 'trimmed' }])
+    expect(fixes(report.notes)).toEqual([{
+      kind: 'request_fixed',
+      rule: 'anthropic/prefill-no-trailing-whitespace',
+      path: 'messages[1].content[1].text',
+      action: 'trimmed',
+    }])
     // not the final turn: left alone
     expect(right(toAnthropic()([msg('assistant', [text('a ')]), msg('user', [text('b')])])).request.messages[0]).toEqual({ role: 'assistant', content: 'a ' })
   })
@@ -125,13 +144,16 @@ describe('Anthropic rules', () => {
 
 describe('Gemini rules', () => {
   it('text-not-empty and parts-not-empty: an empty text part goes, and so does the content it leaves empty', () => {
-    expect(checkRequest('gemini')({ contents: [{ role: 'user', parts: [{ text: '' }] }, { role: 'model', parts: [] }] }).map((v) => `${v.rule} ${v.path}`)).toEqual([
-      'gemini/text-not-empty contents[0].parts[0].text',
-      'gemini/parts-not-empty contents[1].parts',
-    ])
+    expect(checkRequest('gemini')({ contents: [{ role: 'user', parts: [{ text: '' }] }, { role: 'model', parts: [] }] }).map((v) => `${v.rule} ${v.path}`))
+      .toEqual([
+        'gemini/text-not-empty contents[0].parts[0].text',
+        'gemini/parts-not-empty contents[1].parts',
+      ])
     // a signature carrier (an empty text with a signature) is what Gemini itself sends: kept
     expect(checkRequest('gemini')({ contents: [{ role: 'model', parts: [{ text: '', thoughtSignature: 'c2ln' }] }] })).toEqual([])
-    const { request, report } = right(toGemini()([msg('system', [text('')]), msg('user', [text('Hi')]), msg('assistant', [text('')]), msg('user', [text('')]), msg('user', [text('?')])]))
+    const { request, report } = right(
+      toGemini()([msg('system', [text('')]), msg('user', [text('Hi')]), msg('assistant', [text('')]), msg('user', [text('')]), msg('user', [text('?')])]),
+    )
     expect(request).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }, { text: '?' }] }] })
     expect(fixes(report.notes).map((n) => `${n.rule} ${n.action}`)).toEqual([
       'gemini/text-not-empty dropped',
@@ -155,7 +177,9 @@ describe('Gemini rules', () => {
       msg('tool', [result('d', '4', { name: 'f' })]),
     ]
     const three = right(toGemini({ model: 'gemini-3-pro-preview' })(h))
-    const signed = three.request.contents.flatMap((c, i) => c.parts.flatMap((p, j) => ('thoughtSignature' in p ? [`${i}.${j}=${String(p.thoughtSignature)}`] : [])))
+    const signed = three.request.contents.flatMap((c, i) =>
+      c.parts.flatMap((p, j) => ('thoughtSignature' in p ? [`${i}.${j}=${String(p.thoughtSignature)}`] : []))
+    )
     // contents: 0 user, 1 model a, 2 user (a's response and "now"), 3 model b c, 4 user, 5 model d, 6 user;
     // the current turn starts after content 2, and only the first call of a step is signed
     expect(signed).toEqual([`3.0=${GEMINI_PLACEHOLDER_SIGNATURE}`, `5.0=${GEMINI_PLACEHOLDER_SIGNATURE}`])
@@ -192,29 +216,62 @@ describe('OpenAI rules', () => {
     expect(filenameFor('text/plain; charset=utf-8')).toBe('file.txt')
     expect(filenameFor('application/x-foo')).toBe('file.foo')
     expect(filenameFor('weird')).toBe('file.bin')
-    const h = [msg('user', [{ type: 'file', data: new Uint8Array([1]), mediaType: 'text/csv' }, { type: 'file', data: new Uint8Array([1]), mediaType: 'application/pdf', filename: 'r.pdf' }])]
+    const h = [
+      msg('user', [{ type: 'file', data: new Uint8Array([1]), mediaType: 'text/csv' }, {
+        type: 'file',
+        data: new Uint8Array([1]),
+        mediaType: 'application/pdf',
+        filename: 'r.pdf',
+      }]),
+    ]
     const chat = right(toOpenAIChat()(h))
     expect(chat.request.messages[0]).toMatchObject({ content: [{ file: { filename: 'file.csv' } }, { file: { filename: 'r.pdf' } }] })
-    expect(fixes(chat.report.notes)).toEqual([{ kind: 'request_fixed', rule: 'openai-chat/file-filename', path: 'messages[0].content[0].file.filename', action: 'filled' }])
-    expect(rulesOf(checkRequest('openai-chat')({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:text/csv;base64,AQ==' } }] }] }))).toEqual(['openai-chat/file-filename'])
+    expect(fixes(chat.report.notes)).toEqual([{
+      kind: 'request_fixed',
+      rule: 'openai-chat/file-filename',
+      path: 'messages[0].content[0].file.filename',
+      action: 'filled',
+    }])
+    expect(
+      rulesOf(checkRequest('openai-chat')({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:text/csv;base64,AQ==' } }] }] })),
+    ).toEqual(['openai-chat/file-filename'])
     const responses = right(toOpenAIResponses()(h))
     expect(responses.request.input[0]).toMatchObject({ content: [{ filename: 'file.csv' }, { filename: 'r.pdf' }] })
     expect(checkRequest('openai-responses')(responses.request)).toEqual([])
   })
 
   it('tool-messages-follow-calls: a system message inside a tool turn moves after the results, with a note', () => {
-    const h = [msg('assistant', [call('c1', 'ls'), call('c2', 'ls')]), msg('tool', [result('c1', 'a')]), msg('system', [text('Be brief.')]), msg('tool', [result('c2', 'b')])]
+    const h = [
+      msg('assistant', [call('c1', 'ls'), call('c2', 'ls')]),
+      msg('tool', [result('c1', 'a')]),
+      msg('system', [text('Be brief.')]),
+      msg('tool', [result('c2', 'b')]),
+    ]
     const chat = right(toOpenAIChat()(h))
     expect(chat.request.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'tool', 'system'])
     expect(fixes(chat.report.notes).map((n) => n.action)).toEqual(['moved'])
     expect(checkRequest('openai-chat')(chat.request)).toEqual([])
-    expect(rulesOf(checkRequest('openai-chat')({ messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'user', content: 'x' }] }))).toEqual([
+    expect(
+      rulesOf(
+        checkRequest('openai-chat')({
+          messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, {
+            role: 'user',
+            content: 'x',
+          }],
+        }),
+      ),
+    ).toEqual([
       'openai-chat/tool-messages-follow-calls',
     ])
   })
 
   it('unique-item-ids: a reasoning item with several summaries goes out as the one item it was, and comes back unmodified', () => {
-    const item = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'first' }, { type: 'summary_text', text: 'second' }], encrypted_content: 'ENC' }
+    const item = {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [{ type: 'summary_text', text: 'first' }, { type: 'summary_text', text: 'second' }],
+      encrypted_content: 'ENC',
+    }
     const input = [{ type: 'message', role: 'user', content: 'Hi' }, item, { type: 'message', role: 'assistant', content: 'Hello' }]
     const h = right(fromOpenAIResponses({ input }))
     const { request, report } = right(toOpenAIResponses()(h))
@@ -243,12 +300,24 @@ describe('OpenAI rules', () => {
   })
 
   it('tool-call-id-format and call-id-format: empty ids (Chat) and ids over 64 characters (Responses) are found', () => {
-    expect(checkRequest('openai-chat')({ messages: [{ role: 'assistant', content: null, tool_calls: [{ id: '', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: '', content: 'x' }] }).map((v) => `${v.rule} ${v.path}`)).toEqual([
+    expect(
+      checkRequest('openai-chat')({
+        messages: [{ role: 'assistant', content: null, tool_calls: [{ id: '', type: 'function', function: { name: 'f', arguments: '{}' } }] }, {
+          role: 'tool',
+          tool_call_id: '',
+          content: 'x',
+        }],
+      }).map((v) => `${v.rule} ${v.path}`),
+    ).toEqual([
       'openai-chat/tool-call-id-format messages[0].tool_calls[0].id',
       'openai-chat/tool-call-id-format messages[1].tool_call_id',
     ])
     const long = 'c'.repeat(65)
-    expect(checkRequest('openai-responses')({ input: [{ type: 'function_call', call_id: long, name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: long, output: 'x' }] }).map((v) => v.path)).toEqual(['input[0].call_id', 'input[1].call_id'])
+    expect(
+      checkRequest('openai-responses')({
+        input: [{ type: 'function_call', call_id: long, name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: long, output: 'x' }],
+      }).map((v) => v.path),
+    ).toEqual(['input[0].call_id', 'input[1].call_id'])
     const { request, report } = right(toOpenAIResponses()([msg('assistant', [call(long, 'f')]), msg('tool', [result(long, 'x')])]))
     expect(checkRequest('openai-responses')(request)).toEqual([])
     expect(report.notes.map((n) => n.kind)).toEqual(['id_renamed'])
@@ -262,7 +331,13 @@ describe('OpenAI rules', () => {
 
 describe('AI SDK rules', () => {
   it('results-before-user-or-system: a system message between a call and its result moves after the results', () => {
-    const h = [msg('user', [text('go')]), msg('assistant', [call('c1', 'ls')]), msg('system', [text('Note.')]), msg('tool', [result('c1', 'a', { name: 'ls' })]), msg('user', [text('then')])]
+    const h = [
+      msg('user', [text('go')]),
+      msg('assistant', [call('c1', 'ls')]),
+      msg('system', [text('Note.')]),
+      msg('tool', [result('c1', 'a', { name: 'ls' })]),
+      msg('user', [text('then')]),
+    ]
     const { request, report } = right(toModelMessages()(h))
     expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'system', 'user'])
     expect(fixes(report.notes)).toEqual([{ kind: 'request_fixed', rule: 'ai-sdk/results-before-user-or-system', path: 'messages[2]', action: 'moved' }])
@@ -274,6 +349,10 @@ describe('AI SDK rules', () => {
           { role: 'system', content: [{ type: 'text', text: 'x' }] },
         ],
       }).map((v) => `${v.rule} ${v.path}`),
-    ).toEqual(['ai-sdk/results-before-user-or-system messages[1]', 'ai-sdk/results-before-user-or-system messages[1]', 'ai-sdk/system-content-string messages[1].content'])
+    ).toEqual([
+      'ai-sdk/results-before-user-or-system messages[1]',
+      'ai-sdk/results-before-user-or-system messages[1]',
+      'ai-sdk/system-content-string messages[1].content',
+    ])
   })
 })

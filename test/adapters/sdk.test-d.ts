@@ -4,11 +4,11 @@
  * response and event shapes. The SDKs are imported here only, never from `src/`.
  */
 import type OpenAI from 'openai'
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
-import type { ResponseCreateParamsNonStreaming, ResponseInputItem, Response as OpenAIResponse, ResponseStreamEvent } from 'openai/resources/responses/responses'
+import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import type { Response as OpenAIResponse, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type Anthropic from '@anthropic-ai/sdk'
 import type { BetaMessageParam, MessageCreateParamsNonStreaming as BetaMessageCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages'
-import type { GenerateContentParameters, GenerateContentResponse, Content } from '@google/genai'
+import type { Content, GenerateContentParameters, GenerateContentResponse } from '@google/genai'
 import type { generateText, ModelMessage, UIMessage } from 'ai'
 import type { AIUIMessage, AIUIMessages } from '../../src/adapters/ai-sdk/ui-messages.ts'
 import type { AIModelMessage, AIModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
@@ -26,19 +26,17 @@ type Assert<T extends true> = T
 type Assignable<A, B> = [A] extends [B] ? true : false
 type IsNever<T> = [T] extends [never] ? true : false
 /** A type without the blocks an adapter keeps verbatim (those whose `type` is any string), arrays made mutable. */
-type Typed<T> = T extends string
-  ? T
-  : T extends ReadonlyArray<infer U>
-    ? Array<Typed<U>>
-    : T extends { readonly type: infer K }
-      ? string extends K
-        ? never
-        : { [P in keyof T]: Typed<T[P]> }
-      : T extends object
-        ? { [P in keyof T]: Typed<T[P]> }
-        : T
+type Typed<T> = T extends string ? T
+  : T extends ReadonlyArray<infer U> ? Array<Typed<U>>
+  : T extends { readonly type: infer K } ? string extends K ? never
+    : { [P in keyof T]: Typed<T[P]> }
+  : T extends object ? { [P in keyof T]: Typed<T[P]> }
+  : T
 /** A fixture written `as const`, made mutable, as data decoded from JSON would be. */
-type Mutable<T> = T extends Uint8Array ? T : T extends ReadonlyArray<infer U> ? Array<Mutable<U>> : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T
+type Mutable<T> = T extends Uint8Array ? T
+  : T extends ReadonlyArray<infer U> ? Array<Mutable<U>>
+  : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> }
+  : T
 
 // --- adapter output → SDK request types ---
 
@@ -61,7 +59,10 @@ export type AnthropicChecks = [
 ]
 export type GeminiChecks = [Assert<Assignable<GeminiContent, Content>>, Assert<Assignable<NonNullable<GeminiRequest['systemInstruction']>, Content>>]
 export type AISDKUIChecks = [Assert<Assignable<AIUIMessage, UIMessage>>, Assert<Assignable<AIUIMessages['messages'], UIMessage[]>>]
-export type AISDKChecks = [Assert<Assignable<AIModelMessage, ModelMessage>>, Assert<Assignable<AIModelMessages['messages'], NonNullable<Parameters<typeof generateText>[0]['messages']>>>]
+export type AISDKChecks = [
+  Assert<Assignable<AIModelMessage, ModelMessage>>,
+  Assert<Assignable<AIModelMessages['messages'], NonNullable<Parameters<typeof generateText>[0]['messages']>>>,
+]
 
 // The way the README shows it: spread the request into the SDK call.
 declare const chatRequest: OpenAIChatRequest

@@ -91,7 +91,10 @@ describe('openai SDK', () => {
     expect(captured[0]?.url).toBe('https://api.openai.com/v1/responses')
     expect(captured[0]?.body).toEqual({ model: 'o4-mini', store: false, include: ['reasoning.encrypted_content'], ...(wire(request) as object) })
     const m = right(fromOpenAIResponse(response))
-    expect(m.parts[0]).toMatchObject({ type: 'reasoning', signature: JSON.stringify({ id: responsesFx.functionCallResponse.output[0].id, encrypted_content: 'gAAAAABoISQ24OyVRYbkYfukvQ' }) })
+    expect(m.parts[0]).toMatchObject({
+      type: 'reasoning',
+      signature: JSON.stringify({ id: responsesFx.functionCallResponse.output[0].id, encrypted_content: 'gAAAAABoISQ24OyVRYbkYfukvQ' }),
+    })
   })
 
   it('streams chat chunks that the assembler builds into a message', async () => {
@@ -112,18 +115,31 @@ describe('@anthropic-ai/sdk', () => {
     const client = new Anthropic({ apiKey: 'sk-ant-test', fetch, maxRetries: 0 })
     const { request } = right(toAnthropic()(anthropicHistory))
     // the request's blocks kept verbatim are typed loosely (the API's own JSON): the SDK's type is named here
-    const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1024, ...(request as Pick<Anthropic.MessageCreateParamsNonStreaming, 'messages' | 'system'>) })
+    const message = await client.messages.create({
+      model: 'claude-sonnet-5-5',
+      max_tokens: 1024,
+      ...(request as Pick<Anthropic.MessageCreateParamsNonStreaming, 'messages' | 'system'>),
+    })
     expect(captured[0]?.url).toBe('https://api.anthropic.com/v1/messages')
     expect(captured[0]?.body).toEqual({ model: 'claude-sonnet-5-5', max_tokens: 1024, ...(wire(request) as object) })
     expect(JSON.stringify(captured[0]?.body)).toContain('"signature":"EqQBCgIYAhIMsig1"')
     const decoded = right(fromAnthropicMessage(message))
-    expect(decoded.parts[0]).toEqual({ type: 'reasoning', text: anthropicFx.toolUseResponse.content[0].thinking, signature: anthropicFx.toolUseResponse.content[0].signature })
+    expect(decoded.parts[0]).toEqual({
+      type: 'reasoning',
+      text: anthropicFx.toolUseResponse.content[0].thinking,
+      signature: anthropicFx.toolUseResponse.content[0].signature,
+    })
   })
 
   it('streams events that the assembler builds into the same message', async () => {
     const { fetch } = capturing(anthropicFx.streamEvents, 'sse')
     const client = new Anthropic({ apiKey: 'sk-ant-test', fetch, maxRetries: 0 })
-    const stream = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Weather?' }], stream: true })
+    const stream = await client.messages.create({
+      model: 'claude-sonnet-5-5',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'Weather?' }],
+      stream: true,
+    })
     const events: unknown[] = []
     for await (const event of stream) events.push(event)
     const [message] = build(anthropicStream(), events)

@@ -87,7 +87,10 @@ describe('media helpers', () => {
 
 describe('settleStatuses', () => {
   it('makes answered calls complete (or error) and unanswered ones pending', () => {
-    const h = settleStatuses([msg('assistant', [call('a', 'x', '{}', 'running'), call('b', 'y', '{}', 'complete'), call('c', 'z')]), msg('tool', [result('a', 'ok'), result('c', 'no', { isError: true })])])
+    const h = settleStatuses([
+      msg('assistant', [call('a', 'x', '{}', 'running'), call('b', 'y', '{}', 'complete'), call('c', 'z')]),
+      msg('tool', [result('a', 'ok'), result('c', 'no', { isError: true })]),
+    ])
     expect(h[0]?.parts.map((p) => (p.type === 'tool_call' ? p.status : p.type))).toEqual(['complete', 'pending', 'error'])
   })
 })

@@ -104,7 +104,8 @@ describe('anthropicStream', () => {
 
   it('ignores malformed and unknown events', () => {
     const a = anthropicStream()
-    expect([null, 42, { type: 'content_block_start', content_block: 'x' }, { type: 'ping' }, { type: 'message_delta', delta: {} }].flatMap((e) => a.push(e))).toEqual([])
+    expect([null, 42, { type: 'content_block_start', content_block: 'x' }, { type: 'ping' }, { type: 'message_delta', delta: {} }].flatMap((e) => a.push(e)))
+      .toEqual([])
     expect(a.end()).toEqual([])
   })
 })

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../../src/message/message.ts'
 import type { Part } from '../../src/message/part-model.ts'
-import { formatDecodeFailure, type DecodeFailure } from '../../src/message/failure.ts'
+import { type DecodeFailure, formatDecodeFailure } from '../../src/message/failure.ts'
 
 /** The Right of an Either, or a thrown error naming the Left. */
 export const right = <L, A>(e: E.Either<L, A>): A => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkRequest } from '../../src/adapters/rules.ts'
-import { wireApis, vendorOf } from '../../src/adapters/vocabulary.ts'
+import { vendorOf, wireApis } from '../../src/adapters/vocabulary.ts'
 import { WIRE_API_TABLE, wireApiRows } from '../../src/adapters/wire-apis.ts'
 import { INPUT_FORMATS, OUTPUT_FORMATS } from '../../src/cli/formats.ts'
 import { SIGNATURES } from '../../src/cli/detect.ts'
@@ -23,6 +23,7 @@ describe('the wire API table is the one list of providers', () => {
   })
 
   it('gives checkRequest the field each request holds its history in', () => {
-    for (const row of wireApiRows) expect(checkRequest(row.api)({})).toEqual([{ path: row.field, rule: `${row.api}/shape`, message: `a ${row.api} request holds an array "${row.field}"` }])
+    for (const row of wireApiRows)
+      expect(checkRequest(row.api)({})).toEqual([{ path: row.field, rule: `${row.api}/shape`, message: `a ${row.api} request holds an array "${row.field}"` }])
   })
 })

@@ -7,7 +7,8 @@ describe('the reported usage as an anchor', () => {
     expect(inputTokensOf({ inputTokens: { total: 1_200, noCache: 200, cacheRead: 1_000, cacheWrite: undefined } })).toBe(1_200)
     expect(inputTokensOf({ inputTokens: { total: undefined, noCache: 200, cacheRead: 1_000, cacheWrite: 30 } })).toBe(1_230)
     expect(inputTokensOf({ inputTokens: 900, outputTokens: 20 })).toBe(900)
-    for (const u of [undefined, null, {}, { inputTokens: undefined }, { inputTokens: { total: undefined } }, { inputTokens: Number.NaN }, { inputTokens: -3 }]) expect(inputTokensOf(u)).toBeUndefined()
+    for (const u of [undefined, null, {}, { inputTokens: undefined }, { inputTokens: { total: undefined } }, { inputTokens: Number.NaN }, { inputTokens: -3 }])
+      expect(inputTokensOf(u)).toBeUndefined()
   })
 
   it('reads a prompt at the ratio the provider counted over the estimate, never under the estimate', () => {

@@ -17,7 +17,9 @@ const recording = (prompts: string[][]) =>
       prompts.push(params.prompt.map((m) => JSON.stringify(m)))
       const step = prompts.length - 1
       return {
-        content: step >= STEPS - 1 ? [{ type: 'text' as const, text: 'done' }] : [{ type: 'tool-call' as const, toolCallId: `c${step}`, toolName: 'read', input: JSON.stringify({ step }) }],
+        content: step >= STEPS - 1
+          ? [{ type: 'text' as const, text: 'done' }]
+          : [{ type: 'tool-call' as const, toolCallId: `c${step}`, toolName: 'read', input: JSON.stringify({ step }) }],
         finishReason: { unified: step >= STEPS - 1 ? ('stop' as const) : ('tool-calls' as const), raw: undefined },
         usage,
         warnings: [],
@@ -25,7 +27,13 @@ const recording = (prompts: string[][]) =>
     },
   })
 
-const tools = { read: tool({ description: 'Reads a log', inputSchema: jsonSchema<{ step: number }>({ type: 'object', properties: { step: { type: 'number' } }, required: ['step'] }), execute: async ({ step }) => output(step) }) }
+const tools = {
+  read: tool({
+    description: 'Reads a log',
+    inputSchema: jsonSchema<{ step: number }>({ type: 'object', properties: { step: { type: 'number' } }, required: ['step'] }),
+    execute: async ({ step }) => output(step),
+  }),
+}
 const messages: ModelMessage[] = [{ role: 'user', content: 'Find the bug.' }]
 
 /** The steps whose prompt does not start with the previous prompt (an edit before the cached prefix). */

@@ -8,7 +8,7 @@ import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
 import { generateText, jsonSchema, tool, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
-import { textMessage, type Messages } from '../../src/message/message.ts'
+import { type Messages, textMessage } from '../../src/message/message.ts'
 import type { ModelRequest } from '../../src/adapters/request.ts'
 import { toAnthropicRequest } from '../../src/adapters/anthropic/request.ts'
 import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../../src/adapters/openai/request.ts'
@@ -49,7 +49,16 @@ const breakpoints = (body: unknown): number => (JSON.stringify(body).match(/"cac
 
 describe('toAnthropicRequest with cache hints', () => {
   it('puts breakpoints on the last tool, the system prompt and the last message, as the SDK sends them', async () => {
-    const { bodies, fetch } = capturing({ id: 'm', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } })
+    const { bodies, fetch } = capturing({
+      id: 'm',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    })
     const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 })
     await client.messages.create(right(toAnthropicRequest({ cache: {} })(request)).request as Anthropic.MessageCreateParamsNonStreaming)
     const body = bodies[0] as { system: unknown; tools: Array<Record<string, unknown>>; messages: Array<{ content: Array<Record<string, unknown>> }> }
@@ -80,29 +89,57 @@ describe('toAnthropicRequest with cache hints', () => {
     }
     const out = withAnthropicBreakpoints({}, body)
     expect(breakpoints(out)).toBe(MAX_BREAKPOINTS)
-    expect(out.messages.at(-1)?.content).toEqual([{ type: 'text', text: 'Done.', cache_control: EPHEMERAL }, { type: 'thinking', thinking: 'hm', signature: 's' }])
+    expect(out.messages.at(-1)?.content).toEqual([{ type: 'text', text: 'Done.', cache_control: EPHEMERAL }, {
+      type: 'thinking',
+      thinking: 'hm',
+      signature: 's',
+    }])
     expect(out.system).toBe('Be brief.')
   })
 })
 
 describe('the OpenAI writers with cache hints', () => {
   it('send the conversation key as prompt_cache_key, Chat Completions and Responses', async () => {
-    const { bodies, fetch } = capturing({ id: 'c', object: 'chat.completion', created: 0, model: 'gpt-4.1', choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }] })
+    const { bodies, fetch } = capturing({
+      id: 'c',
+      object: 'chat.completion',
+      created: 0,
+      model: 'gpt-4.1',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }],
+    })
     const client = new OpenAI({ apiKey: 'sk-test', fetch, maxRetries: 0 })
     const chat = { ...request, model: 'gpt-4.1' }
-    await client.chat.completions.create({ ...right(toOpenAIChatRequest({ cache: { key: 'chat-42' } })(chat)).request, model: 'gpt-4.1' } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
-    await client.responses.create({ ...right(toOpenAIResponsesRequest({ cache: { key: 'chat-42' } })(chat)).request, model: 'gpt-4.1' } as OpenAI.Responses.ResponseCreateParamsNonStreaming).catch(() => undefined)
+    await client.chat.completions.create(
+      { ...right(toOpenAIChatRequest({ cache: { key: 'chat-42' } })(chat)).request, model: 'gpt-4.1' } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+    )
+    await client.responses.create(
+      {
+        ...right(toOpenAIResponsesRequest({ cache: { key: 'chat-42' } })(chat)).request,
+        model: 'gpt-4.1',
+      } as OpenAI.Responses.ResponseCreateParamsNonStreaming,
+    ).catch(() => undefined)
     expect(bodies.map((b) => b['prompt_cache_key'])).toEqual(['chat-42', 'chat-42'])
     expect(right(toOpenAIChatRequest()(chat)).request['prompt_cache_key']).toBeUndefined()
-    expect(right(toOpenAIResponsesRequest({ cache: { key: 'other' } })({ ...chat, providerFields: { openai: { prompt_cache_key: 'kept' } } })).request['prompt_cache_key']).toBe('kept')
+    expect(
+      right(toOpenAIResponsesRequest({ cache: { key: 'other' } })({ ...chat, providerFields: { openai: { prompt_cache_key: 'kept' } } }))
+        .request['prompt_cache_key'],
+    ).toBe('kept')
   })
 })
 
 describe('contextMiddleware cache hints', () => {
-  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  }
   const run = async (provider: string, options: { cache?: 'auto' | 'off' } = {}, first = 'List the files.') => {
     const calls: LanguageModelCallOptions[] = []
-    const inner = new MockLanguageModelV3({ provider, doGenerate: async (params) => (calls.push(params), { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }) })
+    const inner = new MockLanguageModelV3({
+      provider,
+      doGenerate: async (
+        params,
+      ) => (calls.push(params), { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }),
+    })
     const model = wrapLanguageModel({ model: inner, middleware: contextMiddleware({ contextWindow: 200_000, ...options }) })
     const read = tool({ inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } } }), execute: async () => '' })
     const ls = tool({ inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }), execute: async () => '' })

@@ -12,13 +12,18 @@ describe('callCostOf', () => {
       doGenerate: {
         content: [{ type: 'text', text: 'Done.' }],
         finishReason: { unified: 'stop', raw: undefined },
-        usage: { inputTokens: { total: 1_300_000, noCache: 100_000, cacheRead: 1_000_000, cacheWrite: 200_000 }, outputTokens: { total: 100_000, text: 100_000, reasoning: undefined } },
+        usage: {
+          inputTokens: { total: 1_300_000, noCache: 100_000, cacheRead: 1_000_000, cacheWrite: 200_000 },
+          outputTokens: { total: 100_000, text: 100_000, reasoning: undefined },
+        },
         warnings: [],
       },
     })
     const answer = await generateText({ model, prompt: 'Hi' })
     // Haiku 4.5: $1 input, $0.10 cache read, $1.25 cache write (5 minutes), $5 output, per million
-    expect(callCostOf({})(answer)).toEqual(E.right({ input: 0.1, cacheRead: 0.1, cacheWrite: 0.25, output: 0.5, total: 0.1 + 0.1 + 0.25 + 0.5, longContext: false }))
+    expect(callCostOf({})(answer)).toEqual(
+      E.right({ input: 0.1, cacheRead: 0.1, cacheWrite: 0.25, output: 0.5, total: 0.1 + 0.1 + 0.25 + 0.5, longContext: false }),
+    )
   })
 
   it('says why when a call cannot be priced, and prices it once the row is given', () => {

@@ -8,7 +8,7 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import * as O from 'fp-ts/Option'
 import { describe, expect, it } from 'vitest'
 import { heuristic } from '../../src/tokens/heuristic.ts'
-import { contextMiddleware, contextPrepareStep, contextRecordOf, ContextError, UIMessageStoreError, uiMessageStore } from '../../src/ai-sdk/mod.ts'
+import { ContextError, contextMiddleware, contextPrepareStep, contextRecordOf, uiMessageStore, UIMessageStoreError } from '../../src/ai-sdk/mod.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { textMessage } from '../../src/message/message.ts'
@@ -52,7 +52,10 @@ const rejection = async (p: Promise<unknown>): Promise<unknown> => {
 
 describe('ContextError', () => {
   it("too-large: the middleware's call whose last request alone is over the window", async () => {
-    const model = wrapLanguageModel({ model: mock(), middleware: contextMiddleware({ contextWindow: 1_000, reserveTokens: 100, estimate: heuristic, summarize: async () => SUMMARY }) })
+    const model = wrapLanguageModel({
+      model: mock(),
+      middleware: contextMiddleware({ contextWindow: 1_000, reserveTokens: 100, estimate: heuristic, summarize: async () => SUMMARY }),
+    })
     const e = await rejection(generateText({ model, messages: messages(2, 'fix '.repeat(2_000)) }))
     expect(e).toBeInstanceOf(ContextError)
     expect(e).toMatchObject({ name: 'ContextError', code: 'too-large', message: expect.stringMatching(/over the limit of 900/) })
@@ -122,7 +125,8 @@ describe('UIMessageStoreError', () => {
 })
 
 describe('contextRecordOf', () => {
-  const tight = () => contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize: async () => SUMMARY, pruning: 'off' })
+  const tight = () =>
+    contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize: async () => SUMMARY, pruning: 'off' })
 
   it("reads the middleware's record from generateText's answer, typed", async () => {
     const model = wrapLanguageModel({ model: mock(), middleware: tight() })

@@ -19,7 +19,8 @@ const options = { contextWindow: WINDOW, reserveTokens: RESERVE, estimate: heuri
 /** Every prompt the model saw: within the window, by the AI SDK's rules, the request and every kept tool pair intact. */
 const expectKept = (seen: ReadonlyArray<Seen>, original: ReadonlyArray<ModelMessage>) => {
   const calls = new Map<string, unknown>()
-  for (const m of original) if (m.role === 'assistant' && typeof m.content !== 'string') for (const p of m.content) if (p.type === 'tool-call') calls.set(p.toolCallId, p.input)
+  for (const m of original)
+    if (m.role === 'assistant' && typeof m.content !== 'string') { for (const p of m.content) if (p.type === 'tool-call') calls.set(p.toolCallId, p.input) }
   seen.forEach(({ prompt, tokens }, i) => {
     expect(tokens, `step ${i + 1}`).toBeLessThanOrEqual(LIMIT)
     expect(checkRequest('ai-sdk')({ messages: prompt }), `step ${i + 1}`).toEqual([])
@@ -28,14 +29,18 @@ const expectKept = (seen: ReadonlyArray<Seen>, original: ReadonlyArray<ModelMess
     expect(users.at(-1)?.content, `step ${i + 1}`).toEqual([{ type: 'text', text: REQUEST }])
     const called = new Map<string, unknown>()
     for (const m of prompt) {
-      if (m.role === 'assistant') for (const p of m.content) if (p.type === 'tool-call') called.set(p.toolCallId, p.input)
-      if (m.role === 'tool') for (const p of m.content) if (p.type === 'tool-result') expect(called.has(p.toolCallId), `step ${i + 1}: ${p.toolCallId} answered without its call`).toBe(true)
+      if (m.role === 'assistant') { for (const p of m.content) if (p.type === 'tool-call') called.set(p.toolCallId, p.input) }
+      if (m.role === 'tool') {
+        for (const p of m.content)
+          if (p.type === 'tool-result') expect(called.has(p.toolCallId), `step ${i + 1}: ${p.toolCallId} answered without its call`).toBe(true)
+      }
     }
     // every call sent is one of the history's, with its input as it was (loop calls: `{ step }`), and answered
     for (const [id, input] of called) {
       if (calls.has(id)) expect(input).toEqual(calls.get(id))
       else expect(input).toEqual({ step: Number(id.slice('call_'.length)) })
-      expect(prompt.some((m) => m.role === 'tool' && m.content.some((p) => p.type === 'tool-result' && p.toolCallId === id)), `step ${i + 1}: ${id} unanswered`).toBe(true)
+      expect(prompt.some((m) => m.role === 'tool' && m.content.some((p) => p.type === 'tool-result' && p.toolCallId === id)), `step ${i + 1}: ${id} unanswered`)
+        .toBe(true)
     }
     // the newest tool output goes as it came
     if (i > 0) {

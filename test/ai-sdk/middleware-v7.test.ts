@@ -26,7 +26,12 @@ const recording = (calls: CallOptions[]) =>
     },
     doStream: async (params) => {
       calls.push(params)
-      return { stream: convertArrayToReadableStream([{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: 'ok' }, { type: 'text-end' as const, id: 't' }, { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage }]) }
+      return {
+        stream: convertArrayToReadableStream([{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: 'ok' }, {
+          type: 'text-end' as const,
+          id: 't',
+        }, { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage }]),
+      }
     },
   })
 
@@ -38,7 +43,10 @@ const middlewareV7 = (options: ContextMiddlewareOptions): LanguageModelMiddlewar
 const conversation = (turns: number, size: number): ModelMessage[] => [
   { role: 'user', content: [{ type: 'text', text: 'The cart total is off by a cent.' }, { type: 'file', data: SHOT, mediaType: 'image/png' }] },
   ...Array.from({ length: turns }, (_, i): ModelMessage[] => [
-    { role: 'assistant', content: [{ type: 'text', text: `Reading part ${i}.` }, { type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { part: i } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: `Reading part ${i}.` }, { type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { part: i } }],
+    },
     { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read', output: { type: 'text', value: `part ${i} `.repeat(size / 7) } }] },
   ]).flat(),
   { role: 'user', content: [{ type: 'text', text: 'Now fix it; this is what I see.' }, { type: 'file', data: PNG, mediaType: 'image/png' }] },
@@ -49,7 +57,10 @@ describe('contextMiddleware under ai 7 (LanguageModelV4)', () => {
     const plain: CallOptions[] = []
     await generateText({ model: recording(plain), system: 'You are a coding agent.', messages: conversation(3, 200) })
     const calls: CallOptions[] = []
-    const model = wrapLanguageModel({ model: recording(calls), middleware: middlewareV7({ contextWindow: 100_000, reserveTokens: 1_000, estimate: heuristic }) })
+    const model = wrapLanguageModel({
+      model: recording(calls),
+      middleware: middlewareV7({ contextWindow: 100_000, reserveTokens: 1_000, estimate: heuristic }),
+    })
     const r = await generateText({ model, system: 'You are a coding agent.', messages: conversation(3, 200) })
     expect(calls[0]?.prompt).toEqual(plain[0]?.prompt)
     expect(r.providerMetadata?.['chatfold']).toBeUndefined()
@@ -75,7 +86,10 @@ describe('contextMiddleware under ai 7 (LanguageModelV4)', () => {
   it('compacts in a stream, recording it on the finish part', async () => {
     const calls: CallOptions[] = []
     const summarize = vi.fn(async (_transcript: string) => SUMMARY)
-    const model = wrapLanguageModel({ model: recording(calls), middleware: middlewareV7({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize, pruning: 'off' }) })
+    const model = wrapLanguageModel({
+      model: recording(calls),
+      middleware: middlewareV7({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize, pruning: 'off' }),
+    })
     const result = streamText({ model, system: 'You are a coding agent.', messages: conversation(8, 1_400) })
     expect(await result.text).toBe('ok')
     const record = (await result.providerMetadata)?.['chatfold'] as ContextRecord | undefined
@@ -110,12 +124,19 @@ describe('promptToV3 and promptToV4', () => {
       },
       {
         role: 'tool',
-        content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'shot', output: { type: 'content', value: [{ type: 'text', text: 'taken' }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: PNG } }] } }],
+        content: [{
+          type: 'tool-result',
+          toolCallId: 'c',
+          toolName: 'shot',
+          output: { type: 'content', value: [{ type: 'text', text: 'taken' }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: PNG } }] },
+        }],
       },
     ]
     const v3 = promptToV3(prompt)
     // in V3 shapes: a file's data bare, a tool result's file as file-data (base64)
-    expect(v3[1]).toMatchObject({ content: [{ type: 'text', text: 'notes' }, { type: 'text' }, { type: 'file', data: SHOT, originalUrl: 'https://example.com/s.png' }] })
+    expect(v3[1]).toMatchObject({
+      content: [{ type: 'text', text: 'notes' }, { type: 'text' }, { type: 'file', data: SHOT, originalUrl: 'https://example.com/s.png' }],
+    })
     expect(v3[3]).toMatchObject({ content: [{ output: { value: [{ type: 'text' }, { type: 'file-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] } }] })
     expect(promptToV4(v3)).toEqual(prompt)
   })

@@ -16,7 +16,12 @@ const recording = (calls: LanguageModelCallOptions[]) =>
     },
     doStream: async (params) => {
       calls.push(params)
-      return { stream: convertArrayToReadableStream([{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: 'ok' }, { type: 'text-end' as const, id: 't' }, { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage }]) }
+      return {
+        stream: convertArrayToReadableStream([{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: 'ok' }, {
+          type: 'text-end' as const,
+          id: 't',
+        }, { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage }]),
+      }
     },
   })
 
@@ -25,7 +30,10 @@ const history = (turns: number, size: number, request = 'Now fix it.'): Language
   { role: 'system', content: 'You are a coding agent.' },
   { role: 'user', content: [{ type: 'text', text: 'The cart total is off by a cent.' }] },
   ...Array.from({ length: turns }, (_, i): LanguageModelPrompt => [
-    { role: 'assistant', content: [{ type: 'text', text: `Reading part ${i}.` }, { type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { part: i } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: `Reading part ${i}.` }, { type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { part: i } }],
+    },
     { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read', output: { type: 'text', value: `part ${i} `.repeat(size / 7) } }] },
   ]).flat(),
   { role: 'user', content: [{ type: 'text', text: request }] },
@@ -41,7 +49,10 @@ const argsOf = (prompt: LanguageModelPrompt): { system: string; messages: ModelM
 describe('contextMiddleware', () => {
   it('lets a request that fits go through as it is, with no record', async () => {
     const calls: LanguageModelCallOptions[] = []
-    const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware({ contextWindow: 100_000, reserveTokens: 1_000, estimate: heuristic }) })
+    const model = wrapLanguageModel({
+      model: recording(calls),
+      middleware: contextMiddleware({ contextWindow: 100_000, reserveTokens: 1_000, estimate: heuristic }),
+    })
     const prompt = history(3, 200)
     const r = await generateText({ model, ...argsOf(prompt) })
     expect(calls[0]?.prompt).toEqual(prompt)
@@ -50,12 +61,23 @@ describe('contextMiddleware', () => {
 
   it('counts the tool definitions: the same prompt is compacted once large tools leave it no room', async () => {
     const calls: LanguageModelCallOptions[] = []
-    const options = { contextWindow: 4_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize: async () => SUMMARY, pruning: 'off' } as const
+    const options = {
+      contextWindow: 4_000,
+      reserveTokens: 500,
+      estimate: heuristic,
+      keepRecentTokens: 300,
+      summarize: async () => SUMMARY,
+      pruning: 'off',
+    } as const
     const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware(options) })
     const prompt = history(6, 1_400)
     await generateText({ model, ...argsOf(prompt) })
     expect(calls[0]?.prompt).toEqual(prompt)
-    const big = tool({ description: 'x '.repeat(4_000), inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }), execute: async () => '' })
+    const big = tool({
+      description: 'x '.repeat(4_000),
+      inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+      execute: async () => '',
+    })
     const r = await generateText({ model, ...argsOf(prompt), tools: { big } })
     const record = r.providerMetadata?.['chatfold'] as ContextRecord | undefined
     expect(record?.tokensBefore).toBeGreaterThan(3_500)
@@ -68,7 +90,10 @@ describe('contextMiddleware', () => {
   it('compacts with the summariser given, recording what it summarised, in a stream too', async () => {
     const calls: LanguageModelCallOptions[] = []
     const summarize = vi.fn(async (_transcript: string) => SUMMARY)
-    const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize, pruning: 'off' }) })
+    const model = wrapLanguageModel({
+      model: recording(calls),
+      middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize, pruning: 'off' }),
+    })
     const prompt = history(8, 1_400)
     const result = streamText({ model, ...argsOf(prompt) })
     expect(await result.text).toBe('ok')
@@ -89,7 +114,10 @@ describe('contextMiddleware', () => {
   it('keeps conversations apart by their first request', async () => {
     const calls: LanguageModelCallOptions[] = []
     const summarize = vi.fn(async (_transcript: string) => SUMMARY)
-    const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize, pruning: 'off' }) })
+    const model = wrapLanguageModel({
+      model: recording(calls),
+      middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic, keepRecentTokens: 300, summarize, pruning: 'off' }),
+    })
     const a = history(8, 1_400)
     const b: LanguageModelPrompt = a.map((m) => (m.role === 'user' && m === a[1] ? { role: 'user', content: [{ type: 'text', text: 'Another bug.' }] } : m))
     await generateText({ model, ...argsOf(a) })
@@ -102,7 +130,10 @@ describe('contextMiddleware', () => {
 
   it('names in the record what the prompt sent could not carry', async () => {
     const calls: LanguageModelCallOptions[] = []
-    const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic }) })
+    const model = wrapLanguageModel({
+      model: recording(calls),
+      middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic }),
+    })
     const prompt = history(8, 1_400)
     const thinking: LanguageModelPrompt[number] = { role: 'assistant', content: [{ type: 'reasoning', text: 'Where does the cent go?' }] }
     const r = await generateText({ model, ...argsOf([...prompt.slice(0, -1), thinking, ...prompt.slice(-1)]) })
@@ -114,7 +145,12 @@ describe('contextMiddleware', () => {
   })
 
   it('rejects, naming the limit, when not even the last request fits', async () => {
-    const model = wrapLanguageModel({ model: recording([]), middleware: contextMiddleware({ contextWindow: 1_000, reserveTokens: 100, estimate: heuristic, summarize: async () => SUMMARY }) })
-    await expect(generateText({ model, ...argsOf(history(2, 100, 'fix '.repeat(2_000))) })).rejects.toThrow(/Cannot fit the request in the context window: \d+ tokens .* over the limit of 900/)
+    const model = wrapLanguageModel({
+      model: recording([]),
+      middleware: contextMiddleware({ contextWindow: 1_000, reserveTokens: 100, estimate: heuristic, summarize: async () => SUMMARY }),
+    })
+    await expect(generateText({ model, ...argsOf(history(2, 100, 'fix '.repeat(2_000))) })).rejects.toThrow(
+      /Cannot fit the request in the context window: \d+ tokens .* over the limit of 900/,
+    )
   })
 })

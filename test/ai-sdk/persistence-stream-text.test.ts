@@ -22,7 +22,11 @@ describe("the AI SDK's onFinish", () => {
             { type: 'text-start', id: 't1' },
             { type: 'text-delta', id: 't1', delta: 'It is 18°C.' },
             { type: 'text-end', id: 't1' },
-            { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 9, noCache: 9, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } } },
+            {
+              type: 'finish',
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage: { inputTokens: { total: 9, noCache: 9, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+            },
           ],
         }),
       }),

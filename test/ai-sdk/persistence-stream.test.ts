@@ -10,7 +10,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { sinceCompaction, uiMessageStore, type UIMessageStore } from '../../src/ai-sdk/persistence.ts'
+import { sinceCompaction, type UIMessageStore, uiMessageStore } from '../../src/ai-sdk/persistence.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
@@ -24,22 +24,21 @@ const toolCallingModel = (): MockLanguageModelV3 => {
   let calls = 0
   return new MockLanguageModelV3({
     doStream: async () => ({
-      stream:
-        calls++ === 0
-          ? simulateReadableStream({
-              chunks: [
-                { type: 'tool-call', toolCallId: 'call-1', toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) },
-                { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-              ],
-            })
-          : simulateReadableStream({
-              chunks: [
-                { type: 'text-start', id: 't1' },
-                { type: 'text-delta', id: 't1', delta: 'It is 18°C in Paris.' },
-                { type: 'text-end', id: 't1' },
-                { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-              ],
-            }),
+      stream: calls++ === 0
+        ? simulateReadableStream({
+          chunks: [
+            { type: 'tool-call', toolCallId: 'call-1', toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) },
+            { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+          ],
+        })
+        : simulateReadableStream({
+          chunks: [
+            { type: 'text-start', id: 't1' },
+            { type: 'text-delta', id: 't1', delta: 'It is 18°C in Paris.' },
+            { type: 'text-end', id: 't1' },
+            { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+          ],
+        }),
     }),
   })
 }
@@ -84,7 +83,12 @@ describe('the guide route with a tool the route executes', () => {
     expect(history.flatMap((m) => m.parts.map((p) => p.type))).toEqual(['text', 'tool_call', 'tool_result', 'text'])
 
     // the next turn brings the saved messages back: they are held as they are
-    expect(await chat.save([...saved, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks' }] }])).toEqual({ added: ['u2'], revised: [], unchanged: 2, skipped: 0 })
+    expect(await chat.save([...saved, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks' }] }])).toEqual({
+      added: ['u2'],
+      revised: [],
+      unchanged: 2,
+      skipped: 0,
+    })
   })
 
   it('saves message metadata whose fields the app wrote as undefined, without them', async () => {
@@ -110,7 +114,9 @@ describe('a save onFinish cannot make is never silent', () => {
     const handler = createChatHandler(createChatStore())
     let submits = 0
     return async (request: Request): Promise<Response> =>
-      request.url.endsWith('/submit') && submits++ > 0 ? new Response(JSON.stringify({ error: { message: 'storage is full' } }), { status: 507 }) : handler(request)
+      request.url.endsWith('/submit') && submits++ > 0
+        ? new Response(JSON.stringify({ error: { message: 'storage is full' } }), { status: 507 })
+        : handler(request)
   }
 
   it('the stream the guide reads ends with the error', async () => {

@@ -65,29 +65,34 @@ const losing = (store: ChatStore, lose: Map<number, boolean>, count: { n: number
 describe('UI messages saved across restarts and lost answers', () => {
   it('load back equal, each stored once', async () => {
     await fc.assert(
-      fc.asyncProperty(conversation, fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.tuple(fc.nat({ max: 8 }), fc.boolean()), { maxLength: 3 }), async (ui, cuts, faults) => {
-        const storage = memoryStorage()
-        const lose = new Map(faults)
-        const count = { n: 0 }
-        const points = [...new Set([...cuts.map((c) => c % (ui.length + 1)), ui.length])].sort((a, b) => a - b)
-        for (const p of points) {
-          for (let tries = 0; ; tries++) {
-            const store = await openDurableStore(storage)()
-            try {
-              await uiMessageStore({ store: losing(store, lose, count), conversationId: 'c' }).save(ui.slice(0, p))
-              await store.close()
-              break
-            } catch (e) {
-              expect(String(e)).toContain('the answer was lost')
-              expect(tries).toBeLessThan(faults.length)
+      fc.asyncProperty(
+        conversation,
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat({ max: 8 }), fc.boolean()), { maxLength: 3 }),
+        async (ui, cuts, faults) => {
+          const storage = memoryStorage()
+          const lose = new Map(faults)
+          const count = { n: 0 }
+          const points = [...new Set([...cuts.map((c) => c % (ui.length + 1)), ui.length])].sort((a, b) => a - b)
+          for (const p of points) {
+            for (let tries = 0;; tries++) {
+              const store = await openDurableStore(storage)()
+              try {
+                await uiMessageStore({ store: losing(store, lose, count), conversationId: 'c' }).save(ui.slice(0, p))
+                await store.close()
+                break
+              } catch (e) {
+                expect(String(e)).toContain('the answer was lost')
+                expect(tries).toBeLessThan(faults.length)
+              }
             }
           }
-        }
-        expect(lose.size === 0 || count.n <= Math.min(...lose.keys())).toBe(true) // every loss due was met
-        const store = await openDurableStore(storage)()
-        expect(await uiMessageStore({ store, conversationId: 'c' }).load()).toEqual(ui)
-        expect(getConversation('c')(store.state()).map((m) => m.id)).toEqual(ui.map((m) => m.id))
-      }),
+          expect(lose.size === 0 || count.n <= Math.min(...lose.keys())).toBe(true) // every loss due was met
+          const store = await openDurableStore(storage)()
+          expect(await uiMessageStore({ store, conversationId: 'c' }).load()).toEqual(ui)
+          expect(getConversation('c')(store.state()).map((m) => m.id)).toEqual(ui.map((m) => m.id))
+        },
+      ),
       { numRuns: 40 },
     )
   })

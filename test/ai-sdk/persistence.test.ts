@@ -142,7 +142,11 @@ describe('uiMessageStore over a store in this process', () => {
     )
     expect(await chat.load()).toEqual([])
     // a step of data parts alone does not come back as a step of its own (its chatfold messages have no step for it)
-    const dataStep = untyped([{ id: 'x3', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'data-note', data: 1 }, { type: 'step-start' }, { type: 'text', text: 'hi', state: 'done' }] }])
+    const dataStep = untyped([{
+      id: 'x3',
+      role: 'assistant',
+      parts: [{ type: 'step-start' }, { type: 'data-note', data: 1 }, { type: 'step-start' }, { type: 'text', text: 'hi', state: 'done' }],
+    }])
     await expect(chat.save(dataStep)).rejects.toThrow('Cannot save UI message "x3": it would not load back as it is (it differs at parts[2].type)')
   })
 
@@ -183,7 +187,12 @@ describe('a compaction kept as the boundary it is', () => {
     const ui = await chat.load()
     expect(ui).toEqual(next)
     expect(ui.map((m) => m.id)).toEqual(['u0', 'a0', made.id, 'u1', 'a1', 'u2', 'a2', 'u3'])
-    expect(ui[2]).toEqual({ id: made.id, role: 'user', metadata: { chatfold: { compaction: { summarised: 4, through: 'a0~2' } } }, parts: [{ type: 'text', text: '## Goal\nWeather in Paris' }] })
+    expect(ui[2]).toEqual({
+      id: made.id,
+      role: 'user',
+      metadata: { chatfold: { compaction: { summarised: 4, through: 'a0~2' } } },
+      parts: [{ type: 'text', text: '## Goal\nWeather in Paris' }],
+    })
     const sent = sinceCompaction(await chat.loadHistory())
     expect(sent[0]).toEqual(made)
     expect(sent.map((m) => m.id)).toEqual([made.id, 'u1', 'a1', 'a1~1', 'a1~2', 'u2', 'a2', 'a2~1', 'a2~2', 'u3'])

@@ -15,13 +15,32 @@ type Json = Extract<ToolOutput, { type: 'json' }>['value']
 /** JSON as it travels (no -0, which JSON text cannot carry). */
 const json: fc.Arbitrary<Json> = fc.jsonValue({ maxDepth: 2 }).map((v): Json => JSON.parse(JSON.stringify(v)))
 /** Provider options under keys no reader takes for a signature (those are the adapters' own tests). */
-const options = fc.option(fc.record({ custom: fc.dictionary(fc.constantFrom('a', 'b', 'cacheControl'), fc.oneof(fc.string(), fc.integer(), fc.boolean())) }), { nil: undefined })
-const withOptions = <T extends object>(part: T, o: Record<string, Record<string, unknown>> | undefined): T => (o === undefined ? part : { ...part, providerOptions: o })
+const options = fc.option(fc.record({ custom: fc.dictionary(fc.constantFrom('a', 'b', 'cacheControl'), fc.oneof(fc.string(), fc.integer(), fc.boolean())) }), {
+  nil: undefined,
+})
+const withOptions = <T extends object>(
+  part: T,
+  o: Record<string, Record<string, unknown>> | undefined,
+): T => (o === undefined ? part : { ...part, providerOptions: o })
 
 const bytes = fc.uint8Array({ minLength: 1, maxLength: 12 })
 const filePart: fc.Arbitrary<UserPart> = fc
-  .tuple(fc.oneof(bytes, bytes.map((b) => btoa(String.fromCharCode(...b))) /* base64 as encoders write it */, fc.webUrl().map((u) => new URL(u))), fc.constantFrom('image/png', 'application/pdf', 'text/plain'), fc.option(fc.constantFrom('a.pdf', 'notes.txt'), { nil: undefined }), fc.option(fc.webUrl(), { nil: undefined }), options)
-  .map(([data, mediaType, filename, originalUrl, o]) => withOptions({ type: 'file' as const, data, mediaType, ...(filename === undefined ? {} : { filename }), ...(originalUrl === undefined ? {} : { originalUrl }) }, o))
+  .tuple(
+    fc.oneof(bytes, bytes.map((b) => btoa(String.fromCharCode(...b))), /* base64 as encoders write it */ fc.webUrl().map((u) => new URL(u))),
+    fc.constantFrom('image/png', 'application/pdf', 'text/plain'),
+    fc.option(fc.constantFrom('a.pdf', 'notes.txt'), { nil: undefined }),
+    fc.option(fc.webUrl(), { nil: undefined }),
+    options,
+  )
+  .map(([data, mediaType, filename, originalUrl, o]) =>
+    withOptions({
+      type: 'file' as const,
+      data,
+      mediaType,
+      ...(filename === undefined ? {} : { filename }),
+      ...(originalUrl === undefined ? {} : { originalUrl }),
+    }, o)
+  )
 const textPart = fc.tuple(text, options).map(([t, o]) => withOptions({ type: 'text' as const, text: t }, o))
 
 const output = fc.oneof(
@@ -35,7 +54,12 @@ const output = fc.oneof(
 
 /** One round: an assistant message (text, reasoning, calls) and the tool message answering its calls. */
 const round = (n: number): fc.Arbitrary<Msg[]> =>
-  fc.tuple(fc.option(textPart, { nil: undefined }), fc.option(text, { nil: undefined }), fc.array(fc.tuple(json.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v)), output, options), { maxLength: 3 }), options).map(([t, reasoning, calls, o]) => {
+  fc.tuple(
+    fc.option(textPart, { nil: undefined }),
+    fc.option(text, { nil: undefined }),
+    fc.array(fc.tuple(json.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v)), output, options), { maxLength: 3 }),
+    options,
+  ).map(([t, reasoning, calls, o]) => {
     const assistant: Msg = withOptions(
       {
         role: 'assistant' as const,
@@ -51,15 +75,19 @@ const round = (n: number): fc.Arbitrary<Msg[]> =>
     return results.length === 0 ? [assistant] : [assistant, { role: 'tool' as const, content: results }]
   })
 
-const user = fc.tuple(fc.array(fc.oneof(textPart, filePart), { minLength: 1, maxLength: 3 }), options).map(([content, o]): Msg => withOptions({ role: 'user' as const, content }, o))
+const user = fc.tuple(fc.array(fc.oneof(textPart, filePart), { minLength: 1, maxLength: 3 }), options).map(([content, o]): Msg =>
+  withOptions({ role: 'user' as const, content }, o)
+)
 
 const prompt: fc.Arbitrary<LanguageModelPrompt> = fc
   .tuple(fc.option(text, { nil: undefined }), fc.array(fc.tuple(user, fc.nat(3)), { minLength: 1, maxLength: 4 }))
   .chain(([system, turns]) =>
-    fc.tuple(...turns.map(([u, rounds], t) => fc.tuple(...Array.from({ length: rounds }, (_, r) => round(t * 10 + r))).map((rs) => [u, ...rs.flat()]))).map((ts) => [
+    fc.tuple(...turns.map(([u, rounds], t) => fc.tuple(...Array.from({ length: rounds }, (_, r) => round(t * 10 + r))).map((rs) => [u, ...rs.flat()]))).map((
+      ts,
+    ) => [
       ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
       ...ts.flat(),
-    ]),
+    ])
   )
 
 describe('the language-model prompt, as a law', () => {

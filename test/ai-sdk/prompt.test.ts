@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { toModelMessages } from '../../src/adapters/ai-sdk/model-messages.ts'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { textMessage } from '../../src/message/message.ts'
-import { fromLanguageModelPrompt, type LanguageModelPrompt, providerOfModel, toLanguageModelPrompt, toolChoiceOf, toolDefinitionsOf } from '../../src/ai-sdk/prompt.ts'
+import {
+  fromLanguageModelPrompt,
+  type LanguageModelPrompt,
+  providerOfModel,
+  toLanguageModelPrompt,
+  toolChoiceOf,
+  toolDefinitionsOf,
+} from '../../src/ai-sdk/prompt.ts'
 import { sampleSession } from '../../sample/session.ts'
 
 const roundTrip = (prompt: LanguageModelPrompt): LanguageModelPrompt => {
@@ -27,7 +34,13 @@ const everything: LanguageModelPrompt = [
       { type: 'file', data: bytes, mediaType: 'image/png' },
       { type: 'file', data: 'aGVsbG8=', mediaType: 'text/plain', filename: 'notes.txt' },
       { type: 'file', data: new URL('https://example.com/spec.pdf'), mediaType: 'application/pdf', filename: 'spec.pdf' },
-      { type: 'file', data: bytes, mediaType: 'image/png', originalUrl: 'https://example.com/shot.png', providerOptions: { google: { mediaResolution: 'high' } } },
+      {
+        type: 'file',
+        data: bytes,
+        mediaType: 'image/png',
+        originalUrl: 'https://example.com/shot.png',
+        providerOptions: { google: { mediaResolution: 'high' } },
+      },
     ],
   },
   {
@@ -48,9 +61,20 @@ const everything: LanguageModelPrompt = [
     content: [
       { type: 'tool-result', toolCallId: 'c1', toolName: 'bash', output: { type: 'text', value: '1 failing' } },
       { type: 'tool-result', toolCallId: 'c2', toolName: 'read', output: { type: 'json', value: { lines: 40, text: 'export const total = …' } } },
-      { type: 'tool-result', toolCallId: 'c3', toolName: 'grep', output: { type: 'error-text', value: 'no match' }, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } },
+      {
+        type: 'tool-result',
+        toolCallId: 'c3',
+        toolName: 'grep',
+        output: { type: 'error-text', value: 'no match' },
+        providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+      },
       { type: 'tool-result', toolCallId: 'c4', toolName: 'rm', output: { type: 'execution-denied', reason: 'not allowed' } },
-      { type: 'tool-result', toolCallId: 'c5', toolName: 'screenshot', output: { type: 'content', value: [{ type: 'text', text: 'the page' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] } },
+      {
+        type: 'tool-result',
+        toolCallId: 'c5',
+        toolName: 'screenshot',
+        output: { type: 'content', value: [{ type: 'text', text: 'the page' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] },
+      },
       { type: 'tool-result', toolCallId: 'c6', toolName: 'ls', output: { type: 'error-json', value: { code: 2 } } },
       { type: 'tool-approval-response', approvalId: 'a1', approved: false, reason: 'later' },
     ],
@@ -85,7 +109,15 @@ describe('the language-model prompt', () => {
     const written = toModelMessages()(sampleSession({ messages: 120, seed: 7 }))
     if (E.isLeft(written)) throw new Error('sample did not convert')
     // the prompt form of the sample: what the SDK's standardisation makes of ModelMessages
-    const once = toLanguageModelPrompt()(E.getOrElseW(() => [])(fromLanguageModelPrompt(written.right.request.messages.map((m) => (m.role === 'system' || typeof m.content !== 'string' ? m : { ...m, content: [{ type: 'text', text: m.content }] })) as LanguageModelPrompt)))
+    const once = toLanguageModelPrompt()(
+      E.getOrElseW(() => [])(
+        fromLanguageModelPrompt(
+          written.right.request.messages.map((
+            m,
+          ) => (m.role === 'system' || typeof m.content !== 'string' ? m : { ...m, content: [{ type: 'text', text: m.content }] })) as LanguageModelPrompt,
+        ),
+      ),
+    )
     if (E.isLeft(once)) throw new Error('prompt did not convert')
     const prompt = once.right.request
     expect(prompt.length).toBeGreaterThan(100)
@@ -98,7 +130,9 @@ describe('the language-model prompt', () => {
   it('sends a tool result rewritten since it was read as text, not its old output', () => {
     const ms = fromLanguageModelPrompt(everything)
     if (E.isLeft(ms)) throw new Error('decode')
-    const pruned = ms.right.map((m) => (m.role === 'tool' ? { ...m, parts: m.parts.map((p) => (p.type === 'tool_result' ? { ...p, content: '[pruned]' } : p)) } : m))
+    const pruned = ms.right.map((
+      m,
+    ) => (m.role === 'tool' ? { ...m, parts: m.parts.map((p) => (p.type === 'tool_result' ? { ...p, content: '[pruned]' } : p)) } : m))
     const back = toLanguageModelPrompt()(pruned)
     if (E.isLeft(back)) throw new Error('encode')
     const tool = back.right.request[3]
@@ -115,7 +149,10 @@ describe('the language-model prompt', () => {
   })
 
   it('writes a history built elsewhere in the prompt form: arrays of content, images as files', () => {
-    const back = toLanguageModelPrompt()([textMessage('system', 'S'), { ...textMessage('user', 'look'), parts: [{ type: 'text', text: 'look' }, { type: 'image', data: bytes, mediaType: 'image/png' }] }, textMessage('assistant', 'ok')])
+    const back = toLanguageModelPrompt()([textMessage('system', 'S'), {
+      ...textMessage('user', 'look'),
+      parts: [{ type: 'text', text: 'look' }, { type: 'image', data: bytes, mediaType: 'image/png' }],
+    }, textMessage('assistant', 'ok')])
     if (E.isLeft(back)) throw new Error('encode')
     expect(back.right.request).toEqual([
       { role: 'system', content: 'S' },
@@ -140,7 +177,12 @@ describe('the call envelope', () => {
       ]),
     ).toEqual([
       { type: 'function', name: 'ls', description: 'Lists', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, strict: true },
-      { type: 'provider', provider: 'anthropic', kind: 'web_search_20250305', data: { type: 'provider', id: 'anthropic.web_search_20250305', name: 'web_search', args: { maxUses: 3 } } },
+      {
+        type: 'provider',
+        provider: 'anthropic',
+        kind: 'web_search_20250305',
+        data: { type: 'provider', id: 'anthropic.web_search_20250305', name: 'web_search', args: { maxUses: 3 } },
+      },
     ])
     expect(toolChoiceOf({ type: 'tool', toolName: 'ls' })).toEqual({ type: 'tool', name: 'ls' })
     expect(toolChoiceOf({ type: 'required' })).toEqual({ type: 'required' })

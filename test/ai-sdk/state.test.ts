@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { conversationIds } from '../../src/store/state.ts'
-import { chatStoreContextState, contextMiddleware, type ContextRecord, type ContextMiddlewareOptions, contextPrepareStep, type ContextOptions, type ContextStateStore, type LanguageModelCallOptions, memoryContextState } from '../../src/ai-sdk/mod.ts'
+import {
+  chatStoreContextState,
+  contextMiddleware,
+  type ContextMiddlewareOptions,
+  type ContextOptions,
+  contextPrepareStep,
+  type ContextRecord,
+  type ContextStateStore,
+  type LanguageModelCallOptions,
+  memoryContextState,
+} from '../../src/ai-sdk/mod.ts'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
 const SUMMARY = '## Goal\n- fix\n## Constraints\n- none\n## Progress\n- read\n## Decisions\n- none\n## Next steps\n- test\n## Files\n- cart.ts'
@@ -27,15 +37,23 @@ const lines = 150
 const turn = (n: number): ModelMessage[] => [
   ...Array.from({ length: n }, (_, i): ModelMessage[] => [
     { role: 'user', content: i === 0 ? 'The cart total is off by a cent.' : `Go on with step ${i}.` },
-    { role: 'assistant', content: [{ type: 'text', text: `Reading part ${i}.` }, { type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { part: i } }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read', output: { type: 'text', value: `line ${i} of the file `.repeat(lines) } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: `Reading part ${i}.` }, { type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { part: i } }],
+    },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read', output: { type: 'text', value: `line ${i} of the file `.repeat(lines) } }],
+    },
     { role: 'assistant', content: `Part ${i} read: ${'the rounding happens before the discount is applied, '.repeat(60)}` },
   ]).flat(),
   { role: 'user', content: n === 0 ? 'The cart total is off by a cent.' : `Go on with step ${n}.` },
 ]
 
 /** Twelve turns of a chat route: the prompts the model was sent, and how many times the summariser ran. */
-const run = async (middlewareOf: () => ReturnType<typeof contextMiddleware>): Promise<{ prompts: LanguageModelCallOptions['prompt'][]; summaries: number; records: ContextRecord[] }> => {
+const run = async (
+  middlewareOf: () => ReturnType<typeof contextMiddleware>,
+): Promise<{ prompts: LanguageModelCallOptions['prompt'][]; summaries: number; records: ContextRecord[] }> => {
   const calls: LanguageModelCallOptions[] = []
   const records: ContextRecord[] = []
   for (let n = 1; n <= 12; n++) {
@@ -89,7 +107,13 @@ describe('a middleware made per request, given a state store', () => {
     const state = memoryContextState()
     await run(() => contextMiddleware(options(state)))
     const calls: LanguageModelCallOptions[] = []
-    const edited = turn(12).map((m, i) => (i === 2 && m.role === 'tool' ? { ...m, content: m.content.map((p) => (p.type === 'tool-result' ? { ...p, output: { type: 'text' as const, value: 'edited' } } : p)) } : m))
+    const edited = turn(12).map((
+      m,
+      i,
+    ) => (i === 2 && m.role === 'tool'
+      ? { ...m, content: m.content.map((p) => (p.type === 'tool-result' ? { ...p, output: { type: 'text' as const, value: 'edited' } } : p)) }
+      : m)
+    )
     const model = wrapLanguageModel({ model: recording(calls), middleware: contextMiddleware(options(state)) })
     await generateText({ model, system: 'You are a coding agent.', messages: edited })
     expect(summarised.splice(0)).toHaveLength(1)
@@ -101,12 +125,17 @@ describe('a middleware made per request, given a state store', () => {
     const model = wrapLanguageModel({ model: recording([]), middleware: contextMiddleware(options(state)) })
     const r = await generateText({ model, system: 'You are a coding agent.', messages: turn(4) })
     summarised.splice(0)
-    expect((r.providerMetadata?.['chatfold'] as ContextRecord | undefined)?.notes).toEqual([expect.stringMatching(/^the pruning state kept is not one this version reads/)])
+    expect((r.providerMetadata?.['chatfold'] as ContextRecord | undefined)?.notes).toEqual([
+      expect.stringMatching(/^the pruning state kept is not one this version reads/),
+    ])
   })
 
   it('rejects a state that is not a kept compaction, naming the key', async () => {
     const state: ContextStateStore = { get: async () => ({ version: 9 }), set: async () => undefined }
-    const model = wrapLanguageModel({ model: recording([]), middleware: contextMiddleware({ ...options(state), conversationKey: () => 'chat-7' } satisfies ContextMiddlewareOptions) })
+    const model = wrapLanguageModel({
+      model: recording([]),
+      middleware: contextMiddleware({ ...options(state), conversationKey: () => 'chat-7' } satisfies ContextMiddlewareOptions),
+    })
     await expect(generateText({ model, system: 'You are a coding agent.', messages: turn(12) })).rejects.toThrow(/Cannot read the context state of "chat-7"/)
   })
 })
@@ -120,7 +149,11 @@ describe('a contextPrepareStep made per request, given a state store', () => {
       for (let n = 1; n <= 12; n++) out.push(await prepareOf()({ messages: turn(n), model, stepNumber: 0 }))
       return { out, summaries: summarised.splice(0).length, records: records.splice(0) }
     }
-    const prepareOptions = (state?: ContextStateStore) => ({ ...options(state), system: 'You are a coding agent.', onRecord: (r: ContextRecord) => void records.push(r) })
+    const prepareOptions = (state?: ContextStateStore) => ({
+      ...options(state),
+      system: 'You are a coding agent.',
+      onRecord: (r: ContextRecord) => void records.push(r),
+    })
     const kept = contextPrepareStep(prepareOptions())
     const once = await steps(() => kept)
     const state = memoryContextState()

@@ -14,7 +14,7 @@ import { countModelRequest } from '../../src/counting/count.ts'
 import type { Estimator } from '../../src/tokens/message-tokens.ts'
 import { contextMiddleware, contextPrepareStep, fromLanguageModelPrompt, type LanguageModelCallOptions, toolDefinitionsOf } from '../../src/ai-sdk/mod.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
-import { contentSample, type ContentClass } from '../../sample/content-classes.ts'
+import { type ContentClass, contentSample } from '../../sample/content-classes.ts'
 
 const WINDOW = 12_000
 const RESERVE = 1_000
@@ -27,7 +27,12 @@ const CLASSES: ReadonlyArray<ContentClass> = ['emoji', 'cjk-rare', 'base64', 'js
 /** The exact count of o200k_base, as the model's own tokenizer. */
 const o200k: Estimator = (s) => countTokens(s, { disallowedSpecial: new Set<string>() })
 
-const READ_RUN: ToolDefinition = { type: 'function', name: 'read_run', description: 'Reads the captured output of a run', inputSchema: { type: 'object', properties: { step: { type: 'number' } }, required: ['step'] } }
+const READ_RUN: ToolDefinition = {
+  type: 'function',
+  name: 'read_run',
+  description: 'Reads the captured output of a run',
+  inputSchema: { type: 'object', properties: { step: { type: 'number' } }, required: ['step'] },
+}
 const toolsOf = (cls: ContentClass) => ({
   read_run: tool({
     description: 'Reads the captured output of a run',
@@ -49,9 +54,13 @@ const trueModel = (seen: number[]) => {
     const tokens = trueTokens(params)
     seen.push(tokens)
     const step = seen.length
-    const usage = { inputTokens: { total: tokens, noCache: tokens, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } }
-    const content =
-      step >= STEPS ? [{ type: 'text' as const, text: 'Run 7 failed.' }] : [{ type: 'tool-call' as const, toolCallId: `call_${step}`, toolName: 'read_run', input: JSON.stringify({ step }) }]
+    const usage = {
+      inputTokens: { total: tokens, noCache: tokens, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 10, text: 10, reasoning: undefined },
+    }
+    const content = step >= STEPS
+      ? [{ type: 'text' as const, text: 'Run 7 failed.' }]
+      : [{ type: 'tool-call' as const, toolCallId: `call_${step}`, toolName: 'read_run', input: JSON.stringify({ step }) }]
     return { content, finishReason: { unified: step >= STEPS ? ('stop' as const) : ('tool-calls' as const), raw: undefined }, usage }
   }
   return new MockLanguageModelV3({
@@ -60,8 +69,19 @@ const trueModel = (seen: number[]) => {
     doGenerate: async (params) => ({ ...answer(params), warnings: [] }),
     doStream: async (params) => {
       const a = answer(params)
-      const parts = a.content.map((c) => (c.type === 'text' ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: c.text }, { type: 'text-end' as const, id: 't' }] : [c])).flat()
-      return { stream: convertArrayToReadableStream([{ type: 'stream-start' as const, warnings: [] }, ...parts, { type: 'finish' as const, finishReason: a.finishReason, usage: a.usage }]) }
+      const parts = a.content.map((
+        c,
+      ) => (c.type === 'text'
+        ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: c.text }, { type: 'text-end' as const, id: 't' }]
+        : [c])
+      ).flat()
+      return {
+        stream: convertArrayToReadableStream([{ type: 'stream-start' as const, warnings: [] }, ...parts, {
+          type: 'finish' as const,
+          finishReason: a.finishReason,
+          usage: a.usage,
+        }]),
+      }
     },
   })
 }
@@ -105,7 +125,10 @@ describe('prompts within the window, by the model’s own count', () => {
   it('the middleware anchors on the reported usage when its estimate reads far under (generateText and streamText)', async () => {
     for (const stream of [false, true]) {
       const seen: number[] = []
-      const model = wrapLanguageModel({ model: trueModel(seen), middleware: contextMiddleware({ contextWindow: WINDOW, reserveTokens: RESERVE, estimate: underReading }) })
+      const model = wrapLanguageModel({
+        model: trueModel(seen),
+        middleware: contextMiddleware({ contextWindow: WINDOW, reserveTokens: RESERVE, estimate: underReading }),
+      })
       const args = { model, system: SYSTEM, messages, tools: toolsOf('code'), stopWhen: stepCountIs(STEPS) }
       if (stream) await streamText(args).consumeStream()
       else await generateText(args)

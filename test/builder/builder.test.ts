@@ -8,7 +8,7 @@ import { image, toolCall, toolResult } from '../../src/message/part-make.ts'
 
 const clock = () => {
   let t = Date.UTC(2026, 0, 1)
-  return () => new Date((t += 1000)).toISOString()
+  return () => new Date(t += 1000).toISOString()
 }
 const words = (s: string) => s.split(/\s+/).filter((w) => w !== '').length
 

@@ -32,23 +32,25 @@ describe('parsePartialJSON properties', () => {
 
   it('never throws on a prefix, keeps the container kind, and only ever shows keys the whole text has', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 })), (v) => {
-        const s = JSON.stringify(v)
-        const whole = JSON.parse(s) as unknown
-        const wholeKeys = new Set(keysOf(whole))
-        let seen = 0
-        for (const p of prefixes(s)) {
-          const r = parsePartialJSON(p)
-          const keys = keysOf(r)
-          const ok =
-            Array.isArray(r) === Array.isArray(whole) &&
-            (!Array.isArray(r) || r.length <= (whole as unknown[]).length) &&
-            keys.every((k) => wholeKeys.has(k)) &&
-            keys.length >= seen
-          if (!ok) expect({ prefix: p, parsed: r }).toBe('a prefix-consistent value')
-          seen = keys.length
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 })),
+        (v) => {
+          const s = JSON.stringify(v)
+          const whole = JSON.parse(s) as unknown
+          const wholeKeys = new Set(keysOf(whole))
+          let seen = 0
+          for (const p of prefixes(s)) {
+            const r = parsePartialJSON(p)
+            const keys = keysOf(r)
+            const ok = Array.isArray(r) === Array.isArray(whole) &&
+              (!Array.isArray(r) || r.length <= (whole as unknown[]).length) &&
+              keys.every((k) => wholeKeys.has(k)) &&
+              keys.length >= seen
+            if (!ok) expect({ prefix: p, parsed: r }).toBe('a prefix-consistent value')
+            seen = keys.length
+          }
+        },
+      ),
       { numRuns: 150 },
     )
   })
@@ -99,9 +101,23 @@ const inputArb: fc.Arbitrary<BuilderInput> = fc.oneof(
       result: 'r',
     })),
   },
-  { weight: 1, arbitrary: fc.constantFrom<BuilderInput>({ type: 'addBookmark', label: 'b' }, { type: 'addMetadata', data: { k: 1 } }, { type: 'addDisplayMessage', role: 'assistant', text: 'd' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<BuilderInput>({ type: 'addBookmark', label: 'b' }, { type: 'addMetadata', data: { k: 1 } }, {
+      type: 'addDisplayMessage',
+      role: 'assistant',
+      text: 'd',
+    }),
+  },
   { weight: 1, arbitrary: fc.constant<BuilderInput>({ type: 'injectMessage', role: 'user', text: 'remember' }) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: -1, max: 8 }), fc.constantFrom('', 'new')).map(([index, thinking]): BuilderInput => ({ type: 'updateThinking', index, thinking })) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: -1, max: 8 }), fc.constantFrom('', 'new')).map(([index, thinking]): BuilderInput => ({
+      type: 'updateThinking',
+      index,
+      thinking,
+    })),
+  },
   { weight: 1, arbitrary: fc.constantFrom('sys', 'other').map((prompt): BuilderInput => ({ type: 'updateSystemPrompt', prompt })) },
   {
     weight: 2,

@@ -72,7 +72,11 @@ describe('a builder fed a recorded provider stream', () => {
     expect(b.history().map((m) => m.role)).toEqual(['system', 'user', 'assistant'])
     expect(assistant).toMatchObject({ id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: 'claude-sonnet-4-5', provider: 'anthropic' })
     expect(assistant?.parts).toEqual([
-      { type: 'reasoning', text: 'The user wants the config. I should read it and grep for the port.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds' },
+      {
+        type: 'reasoning',
+        text: 'The user wants the config. I should read it and grep for the port.',
+        signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds',
+      },
       { type: 'text', text: 'Let me look at the configuration.' },
       { type: 'tool_call', id: READ, name: 'read_file', arguments: '{"path": "config/app.yaml", "lines": [1, 200]}', status: 'pending' },
       { type: 'tool_call', id: GREP, name: 'grep', arguments: '{"pattern": "port\\\\s*:", "glob": "**/*.yaml"}', status: 'pending' },

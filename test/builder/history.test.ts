@@ -23,8 +23,24 @@ describe('makeBuilderState', () => {
 describe('adding messages', () => {
   it('addUserMessage appends a user message with images, a sender and the estimate, and emits messageAdded', () => {
     const png = image({ data: new Uint8Array([1, 2]), mediaType: 'image/png' })
-    const { state, events } = run([{ type: 'addUserMessage', text: 'Look', images: [png], sender: 'alice', estimatedTokens: 7, at: '2026-01-01T00:00:00.000Z' }])
-    const m = { id: 'm2', role: 'user', kind: 'normal', sender: 'alice', parts: [text('Look'), png], tokens: { total: 7 }, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }
+    const { state, events } = run([{
+      type: 'addUserMessage',
+      text: 'Look',
+      images: [png],
+      sender: 'alice',
+      estimatedTokens: 7,
+      at: '2026-01-01T00:00:00.000Z',
+    }])
+    const m = {
+      id: 'm2',
+      role: 'user',
+      kind: 'normal',
+      sender: 'alice',
+      parts: [text('Look'), png],
+      tokens: { total: 7 },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    }
     expect(state.history[1]).toEqual(m)
     expect(events).toEqual([{ type: 'messageAdded', message: m, index: 1 }])
   })
@@ -53,7 +69,13 @@ describe('adding messages', () => {
       { type: 'addToolResult', toolName: 'read', toolCallId: 'c1', result: 'body', estimatedTokens: 5 },
     ])
     expect(state.history[1]?.parts[0]).toMatchObject({ status: 'complete' })
-    expect(state.history[2]).toEqual({ id: 'm3', role: 'tool', kind: 'normal', parts: [toolResult({ toolCallId: 'c1', name: 'read', content: 'body' })], tokens: { total: 5 } })
+    expect(state.history[2]).toEqual({
+      id: 'm3',
+      role: 'tool',
+      kind: 'normal',
+      parts: [toolResult({ toolCallId: 'c1', name: 'read', content: 'body' })],
+      tokens: { total: 5 },
+    })
     expect(types(events).slice(-2)).toEqual(['messageUpdated', 'messageAdded'])
   })
 
@@ -181,15 +203,17 @@ describe('bulk edits reuse the history core', () => {
     )
   const ids = (s: BuilderState) => s.history.map((m) => m.id)
 
-  it.each([
-    ['clear', { type: 'clear' }, ['s']],
-    ['dropN', { type: 'dropN', n: 2 }, ['s', 'u1', 's2', 'r1', 'a1', 't1']],
-    ['deduplicateSystemMessages', { type: 'deduplicateSystemMessages' }, ['s', 'u1', 'r1', 'a1', 't1', 'r2', 'a2']],
-    ['ejectEphemeralMessages', { type: 'ejectEphemeralMessages' }, ['s', 'u1', 's2', 'r1', 'r2', 'a2']],
-    ['ejectSyntheticMessages', { type: 'ejectSyntheticMessages' }, ['s', 'u1', 's2', 'a1', 't1', 'a2']],
-    ['trimDuplicateSynthetics', { type: 'trimDuplicateSynthetics' }, ['s', 'u1', 's2', 'a1', 't1', 'r2', 'a2']],
-    ['pruneEmptyAssistantMessages', { type: 'pruneEmptyAssistantMessages' }, ['s', 'u1', 's2', 'r1', 'a1', 't1', 'r2']],
-  ] as const)('%s', (_, input, expected) => {
+  it.each(
+    [
+      ['clear', { type: 'clear' }, ['s']],
+      ['dropN', { type: 'dropN', n: 2 }, ['s', 'u1', 's2', 'r1', 'a1', 't1']],
+      ['deduplicateSystemMessages', { type: 'deduplicateSystemMessages' }, ['s', 'u1', 'r1', 'a1', 't1', 'r2', 'a2']],
+      ['ejectEphemeralMessages', { type: 'ejectEphemeralMessages' }, ['s', 'u1', 's2', 'r1', 'r2', 'a2']],
+      ['ejectSyntheticMessages', { type: 'ejectSyntheticMessages' }, ['s', 'u1', 's2', 'a1', 't1', 'a2']],
+      ['trimDuplicateSynthetics', { type: 'trimDuplicateSynthetics' }, ['s', 'u1', 's2', 'a1', 't1', 'r2', 'a2']],
+      ['pruneEmptyAssistantMessages', { type: 'pruneEmptyAssistantMessages' }, ['s', 'u1', 's2', 'r1', 'a1', 't1', 'r2']],
+    ] as const,
+  )('%s', (_, input, expected) => {
     const s = history()
     const { state, events } = step(s, input)
     expect(ids(state)).toEqual(expected)
@@ -213,7 +237,10 @@ describe('bulk edits reuse the history core', () => {
   it('backfillToolTokens spreads a delta over the tool results since the last assistant message', () => {
     const s = restored(
       textMessage('system', 'sys'),
-      makeMessage({ role: 'assistant', parts: [toolCall({ id: 'a', name: 'x', arguments: '{}', status: 'complete' }), toolCall({ id: 'b', name: 'x', arguments: '{}', status: 'complete' })] }),
+      makeMessage({
+        role: 'assistant',
+        parts: [toolCall({ id: 'a', name: 'x', arguments: '{}', status: 'complete' }), toolCall({ id: 'b', name: 'x', arguments: '{}', status: 'complete' })],
+      }),
       makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'a', content: 'x'.repeat(30) })] }),
       makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'b', content: 'x'.repeat(10) })] }),
     )

@@ -205,7 +205,10 @@ describe('tool calls', () => {
 
   it('records no second result for a call that has one', () => {
     const s = open({ type: 'addToolCall', id: 'c1', name: 'read', arguments: '{}' }, { type: 'finalizeAssistant' }).state
-    const withResult = { ...s, history: [...s.history, makeMessage({ id: 'r', role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'c1', content: 'x', isError: false }] })] }
+    const withResult = {
+      ...s,
+      history: [...s.history, makeMessage({ id: 'r', role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'c1', content: 'x', isError: false }] })],
+    }
     const { state } = step(withResult, { type: 'completeToolCall', id: 'c1', result: 'again' })
     expect(state.history).toHaveLength(2)
     expect(state.history[0]?.parts[0]).toMatchObject({ status: 'complete' })

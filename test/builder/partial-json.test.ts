@@ -3,38 +3,40 @@ import { parsePartialJSON, partialArguments } from '../../src/builder/partial-js
 import { toolCall } from '../../src/message/part-make.ts'
 
 describe('parsePartialJSON', () => {
-  it.each([
-    ['{"path":"src/ma', { path: 'src/ma' }],
-    ['{"a":1,"b', { a: 1 }],
-    ['{"a":1,"b"', { a: 1 }],
-    ['{"a":1,"b":', { a: 1 }],
-    ['{"a":1,"b": ', { a: 1 }],
-    ['{"a":1,', { a: 1 }],
-    ['{', {}],
-    ['[', []],
-    ['[1,2,', [1, 2]],
-    ['[1,[2,[3', [1, [2, [3]]]],
-    ['{"a":[1,2,{"b":tr', { a: [1, 2, { b: true }] }],
-    ['{"a":fal', { a: false }],
-    ['{"a":n', { a: null }],
-    ['{"n":12', { n: 12 }],
-    ['{"n":-1.', { n: -1 }],
-    ['{"n":2e', { n: 2 }],
-    ['{"n":2.5e-', { n: 2.5 }],
-    ['[1, -', [1]],
-    ['"abc', 'abc'],
-    ['"a\\', 'a'],
-    ['"a\\n', 'a\n'],
-    ['"\\u00', ''],
-    ['"\\u00e9', 'é'],
-    ['"a\\\\', 'a\\'], // an escaped backslash at the end is complete
-    ['"\\\\u00', '\\u00'], // a literal \u00, not an escape
-    ['"ab\\u0', 'ab'],
-    ['{"q":"say \\"hi', { q: 'say "hi' }],
-    ['  {"a" : { "b" : [ "c" ', { a: { b: ['c'] } }],
-    ['12', 12],
-    ['true', true],
-  ] as const)('%s', (text, expected) => {
+  it.each(
+    [
+      ['{"path":"src/ma', { path: 'src/ma' }],
+      ['{"a":1,"b', { a: 1 }],
+      ['{"a":1,"b"', { a: 1 }],
+      ['{"a":1,"b":', { a: 1 }],
+      ['{"a":1,"b": ', { a: 1 }],
+      ['{"a":1,', { a: 1 }],
+      ['{', {}],
+      ['[', []],
+      ['[1,2,', [1, 2]],
+      ['[1,[2,[3', [1, [2, [3]]]],
+      ['{"a":[1,2,{"b":tr', { a: [1, 2, { b: true }] }],
+      ['{"a":fal', { a: false }],
+      ['{"a":n', { a: null }],
+      ['{"n":12', { n: 12 }],
+      ['{"n":-1.', { n: -1 }],
+      ['{"n":2e', { n: 2 }],
+      ['{"n":2.5e-', { n: 2.5 }],
+      ['[1, -', [1]],
+      ['"abc', 'abc'],
+      ['"a\\', 'a'],
+      ['"a\\n', 'a\n'],
+      ['"\\u00', ''],
+      ['"\\u00e9', 'é'],
+      ['"a\\\\', 'a\\'], // an escaped backslash at the end is complete
+      ['"\\\\u00', '\\u00'], // a literal \u00, not an escape
+      ['"ab\\u0', 'ab'],
+      ['{"q":"say \\"hi', { q: 'say "hi' }],
+      ['  {"a" : { "b" : [ "c" ', { a: { b: ['c'] } }],
+      ['12', 12],
+      ['true', true],
+    ] as const,
+  )('%s', (text, expected) => {
     expect(parsePartialJSON(text)).toEqual(expected)
   })
 

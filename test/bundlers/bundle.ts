@@ -100,7 +100,7 @@ export const webpack: Bundler = {
           optimization: { minimize: false },
         },
         (err, s) => (err ? reject(err) : resolve(s)),
-      ),
+      )
     )
     if (stats?.hasErrors() === true) throw new Error(stats.toString('errors-only'))
     writeFileSync(join(out, 'index.html'), html('page.js'))

@@ -16,7 +16,6 @@ import { textMessage } from '../../src/message/message.ts'
 import * as B from './bundle.ts'
 import { launchChromium } from '../../scripts/chromium.ts'
 
-
 type FixtureResult = {
   readonly mode: string
   readonly before?: { readonly messages: number; readonly tokens: number }
@@ -57,7 +56,8 @@ describe('the engine worker under each bundler, in Chromium', () => {
   let expected: { before: number; after: number }
 
   beforeAll(async () => {
-    if (!existsSync(join(B.root, 'dist', 'workers', 'engine.worker.js'))) throw new Error('Cannot bundle the fixture: dist/ is missing (run `npm run build`, or `npm run test:bundlers`)')
+    if (!existsSync(join(B.root, 'dist', 'workers', 'engine.worker.js')))
+      throw new Error('Cannot bundle the fixture: dist/ is missing (run `npm run build`, or `npm run test:bundlers`)')
     dir = mkdtempSync(join(tmpdir(), 'chatfold-bundlers-'))
     project = B.makeProject(join(dir, 'project'))
     www = join(dir, 'www')

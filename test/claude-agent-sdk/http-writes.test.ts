@@ -10,7 +10,11 @@ import { createChatHandler } from '../../src/store/http.ts'
 import { chatStoreSessionStore, httpChatLog } from '../../src/claude-agent-sdk/mod.ts'
 
 const key: SessionKey = { projectKey: '/home/dev/app', sessionId: 's-1' }
-const entry = (text: string, uuid?: string): SessionStoreEntry => ({ type: 'user', ...(uuid === undefined ? {} : { uuid }), message: { role: 'user', content: text } })
+const entry = (text: string, uuid?: string): SessionStoreEntry => ({
+  type: 'user',
+  ...(uuid === undefined ? {} : { uuid }),
+  message: { role: 'user', content: text },
+})
 
 const served = (options: { readonly maxBodyBytes?: number } = {}) => {
   const handler = createChatHandler(createChatStore({ maxHistorySize: Infinity }), { token: 'secret', ...options })

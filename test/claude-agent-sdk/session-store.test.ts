@@ -88,7 +88,8 @@ describe('chatStoreSessionStore: the SessionStore contract', () => {
           // the SDK's keeps an emptied key as [] where ours answers null: the contract allows either
           expect(await ours.load(key)).toEqual(theirsLoaded?.length === 0 ? null : theirsLoaded)
         }
-        const ids = async (s: { listSessions: (p: string) => Promise<Array<{ sessionId: string }>> }) => (await s.listSessions(main.projectKey)).map((x) => x.sessionId).sort()
+        const ids = async (s: { listSessions: (p: string) => Promise<Array<{ sessionId: string }>> }) =>
+          (await s.listSessions(main.projectKey)).map((x) => x.sessionId).sort()
         const nonEmpty = []
         for (const id of await ids(theirs)) if (((await theirs.load({ ...main, sessionId: id })) ?? []).length > 0) nonEmpty.push(id)
         expect(await ids(ours)).toEqual(nonEmpty)

@@ -14,7 +14,11 @@ describe('chatfold convert --repair on UI messages with a JSON-text tool input',
         JSON.stringify({
           messages: [
             { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Weather?' }] },
-            { id: 'a', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'tool-weather', toolCallId: 'c1', state: 'input-available', input: '{"city":"Oslo"}' }] },
+            {
+              id: 'a',
+              role: 'assistant',
+              parts: [{ type: 'step-start' }, { type: 'tool-weather', toolCallId: 'c1', state: 'input-available', input: '{"city":"Oslo"}' }],
+            },
           ],
         }),
       )

@@ -54,7 +54,13 @@ const records = (file: string): Rec[] =>
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Rec)
-const blocksOf = (r: Rec): Rec[] => (typeof r['message']?.content === 'string' ? [{ type: 'text', text: r['message'].content }] : Array.isArray(r['message']?.content) ? r['message'].content : [])
+const blocksOf = (
+  r: Rec,
+): Rec[] => (typeof r['message']?.content === 'string'
+  ? [{ type: 'text', text: r['message'].content }]
+  : Array.isArray(r['message']?.content)
+  ? r['message'].content
+  : [])
 const joined = (c: unknown): string => (typeof c === 'string' ? c : (c as Rec[]).filter((b) => b['type'] === 'text').map((b) => b['text'] as string).join('\n'))
 
 const factsOf = (rs: Rec[]) => {
@@ -110,32 +116,41 @@ describe('every fact of each fixture is in chatfold JSONL', () => {
     for (const [, { first, last }] of f.replies) {
       const m = ms.find((x) => x.id === first['uuid'])
       const u = last['message'].usage as Rec | undefined
-      const usage =
-        u === undefined
-          ? undefined
-          : {
-              input: u['input_tokens'],
-              output: u['output_tokens'],
-              ...(u['cache_read_input_tokens'] === undefined ? {} : { cacheRead: u['cache_read_input_tokens'] }),
-              ...(u['cache_creation_input_tokens'] === undefined ? {} : { cacheWrite: u['cache_creation_input_tokens'] }),
-              ...((u['cache_creation'] as Rec | undefined)?.['ephemeral_1h_input_tokens'] ? { cacheWrite1h: (u['cache_creation'] as Rec)['ephemeral_1h_input_tokens'] } : {}),
-            }
-      expect(m, `reply ${first['message'].id}`).toMatchObject({ role: 'assistant', model: first['message'].model, provider: 'anthropic', createdAt: first['timestamp'] })
+      const usage = u === undefined ? undefined : {
+        input: u['input_tokens'],
+        output: u['output_tokens'],
+        ...(u['cache_read_input_tokens'] === undefined ? {} : { cacheRead: u['cache_read_input_tokens'] }),
+        ...(u['cache_creation_input_tokens'] === undefined ? {} : { cacheWrite: u['cache_creation_input_tokens'] }),
+        ...((u['cache_creation'] as Rec | undefined)?.['ephemeral_1h_input_tokens']
+          ? { cacheWrite1h: (u['cache_creation'] as Rec)['ephemeral_1h_input_tokens'] }
+          : {}),
+      }
+      expect(m, `reply ${first['message'].id}`).toMatchObject({
+        role: 'assistant',
+        model: first['message'].model,
+        provider: 'anthropic',
+        createdAt: first['timestamp'],
+      })
       expect(m?.metadata?.['usage']).toEqual(usage)
     }
-    if (file !== AGENT_FILE) for (const a of f.agents) expect(ms.some((m) => (m.metadata?.['subagent'] as { agentId?: string } | undefined)?.agentId === a)).toBe(true)
+    if (file !== AGENT_FILE) {
+      for (const a of f.agents) expect(ms.some((m) => (m.metadata?.['subagent'] as { agentId?: string } | undefined)?.agentId === a)).toBe(true)
+    }
   })
 })
 
 describe('each fixture converts to every provider without repair', () => {
   const providers = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const
-  it.each(MAIN_FILES.flatMap((f) => providers.map((p) => [`${f.slice(DIR.length + 1, DIR.length + 9)} to ${p}`, f, p] as const)))('%s', async (_, file, provider) => {
-    const r = await cli('convert', file, '--to', provider, '--json')
-    expect(r.code, r.err).toBe(EXIT.ok)
-    expect(checkRequest(provider)(JSON.parse(r.out))).toEqual([])
-    const report = JSON.parse(r.err.trim().split('\n').pop() as string) as { repair?: unknown }
-    expect(report.repair).toBeUndefined()
-  })
+  it.each(MAIN_FILES.flatMap((f) => providers.map((p) => [`${f.slice(DIR.length + 1, DIR.length + 9)} to ${p}`, f, p] as const)))(
+    '%s',
+    async (_, file, provider) => {
+      const r = await cli('convert', file, '--to', provider, '--json')
+      expect(r.code, r.err).toBe(EXIT.ok)
+      expect(checkRequest(provider)(JSON.parse(r.out))).toEqual([])
+      const report = JSON.parse(r.err.trim().split('\n').pop() as string) as { repair?: unknown }
+      expect(report.repair).toBeUndefined()
+    },
+  )
 })
 
 describe('a parallel result recorded after the next turn', () => {
@@ -205,15 +220,40 @@ describe('a compaction', () => {
 })
 
 describe('compactions in records', () => {
-  const u = (uuid: string, parentUuid: string | null, content: string, extra: object = {}) => ({ type: 'user', uuid, parentUuid, message: { role: 'user', content }, ...extra })
-  const a = (uuid: string, parentUuid: string, text: string) => ({ type: 'assistant', uuid, parentUuid, message: { id: `msg_${uuid}`, role: 'assistant', model: 'm', content: [{ type: 'text', text }] } })
-  const boundary = (uuid: string, logicalParentUuid: string) => ({ type: 'system', subtype: 'compact_boundary', uuid, parentUuid: null, logicalParentUuid, compactMetadata: { trigger: 'auto', preTokens: 1000 } })
+  const u = (uuid: string, parentUuid: string | null, content: string, extra: object = {}) => ({
+    type: 'user',
+    uuid,
+    parentUuid,
+    message: { role: 'user', content },
+    ...extra,
+  })
+  const a = (uuid: string, parentUuid: string, text: string) => ({
+    type: 'assistant',
+    uuid,
+    parentUuid,
+    message: { id: `msg_${uuid}`, role: 'assistant', model: 'm', content: [{ type: 'text', text }] },
+  })
+  const boundary = (uuid: string, logicalParentUuid: string) => ({
+    type: 'system',
+    subtype: 'compact_boundary',
+    uuid,
+    parentUuid: null,
+    logicalParentUuid,
+    compactMetadata: { trigger: 'auto', preTokens: 1000 },
+  })
 
   it('archive everything before the last summary, an earlier summary among it', () => {
     const rs = [
-      u('u1', null, 'one'), a('a1', 'u1', 'two'),
-      boundary('b1', 'a1'), u('s1', 'b1', 'first summary', { isCompactSummary: true }), u('u2', 's1', 'three'), a('a2', 'u2', 'four'),
-      boundary('b2', 'a2'), u('s2', 'b2', 'second summary', { isCompactSummary: true }), u('u3', 's2', 'five'), a('a3', 'u3', 'six'),
+      u('u1', null, 'one'),
+      a('a1', 'u1', 'two'),
+      boundary('b1', 'a1'),
+      u('s1', 'b1', 'first summary', { isCompactSummary: true }),
+      u('u2', 's1', 'three'),
+      a('a2', 'u2', 'four'),
+      boundary('b2', 'a2'),
+      u('s2', 'b2', 'second summary', { isCompactSummary: true }),
+      u('u3', 's2', 'five'),
+      a('a3', 'u3', 'six'),
     ]
     const r = readClaudeCode()(rs)
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
@@ -224,7 +264,13 @@ describe('compactions in records', () => {
   })
 
   it('go on through the last message before the boundary when its logical parent is not in the file', () => {
-    const rs = [u('u1', null, 'one'), a('a1', 'u1', 'two'), boundary('b1', 'not-in-this-file'), u('s1', 'b1', 'summary', { isCompactSummary: true }), u('u2', 's1', 'three')]
+    const rs = [
+      u('u1', null, 'one'),
+      a('a1', 'u1', 'two'),
+      boundary('b1', 'not-in-this-file'),
+      u('s1', 'b1', 'summary', { isCompactSummary: true }),
+      u('u2', 's1', 'three'),
+    ]
     const r = readClaudeCode()(rs)
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
     expect(r.right.archive.map((m) => m.id)).toEqual(['u1', 'a1'])
@@ -236,15 +282,37 @@ describe('a prompt queued while a reply ran', () => {
   it('reads as the user message it is, after the results of the turn it arrived in', () => {
     const rs = [
       { type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'build it' } },
-      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'msg_1', role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }] } },
-      { type: 'attachment', uuid: 'q1', parentUuid: 'a1', attachment: { type: 'queued_command', prompt: [{ type: 'text', text: 'also run the tests' }], commandMode: 'prompt' } },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        message: { id: 'msg_1', role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }] },
+      },
+      {
+        type: 'attachment',
+        uuid: 'q1',
+        parentUuid: 'a1',
+        attachment: { type: 'queued_command', prompt: [{ type: 'text', text: 'also run the tests' }], commandMode: 'prompt' },
+      },
       { type: 'user', uuid: 'r1', parentUuid: 'q1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } },
       { type: 'attachment', uuid: 'x1', parentUuid: 'r1', attachment: { type: 'skill_listing', content: '…' } },
-      { type: 'assistant', uuid: 'a2', parentUuid: 'x1', message: { id: 'msg_2', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Built; running the tests next.' }] } },
+      {
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 'x1',
+        message: { id: 'msg_2', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Built; running the tests next.' }] },
+      },
     ]
     const r = readClaudeCode()(rs)
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-    expect(r.right.messages.map((m) => `${m.id}/${m.role}/${m.kind}`)).toEqual(['u1/user/normal', 'a1/assistant/normal', 'r1/tool/normal', 'q1/user/normal', 'x1/user/synthetic', 'a2/assistant/normal'])
+    expect(r.right.messages.map((m) => `${m.id}/${m.role}/${m.kind}`)).toEqual([
+      'u1/user/normal',
+      'a1/assistant/normal',
+      'r1/tool/normal',
+      'q1/user/normal',
+      'x1/user/synthetic',
+      'a2/assistant/normal',
+    ])
     expect(r.right.skipped).toEqual({})
   })
 })
@@ -266,7 +334,7 @@ describe('injected text', () => {
     expect(ms.filter((m) => m.role === 'user' && m.kind === 'normal' && !isCompactionSummary(m))).toHaveLength(4)
   })
 
-  it('an API error Claude Code wrote in the model\'s place is display-only, with its text as the error', async () => {
+  it("an API error Claude Code wrote in the model's place is display-only, with its text as the error", async () => {
     const ms = await everything(COMPACTED)
     const standIns = ms.filter((m) => m.model === '<synthetic>')
     expect(standIns).toHaveLength(1)
@@ -279,7 +347,8 @@ describe('injected text', () => {
     const summary = decoded(r.out).find((m) => isCompactionSummary(m) && m.id.startsWith('compaction-'))
     const text = summary?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? ''
     expect(text).toContain('Latest request: Use an options object instead')
-    for (const injected of ['<command-name>', '<local-command-stdout>', '[Request interrupted', 'task-notification', 'API Error']) expect(text).not.toContain(injected)
+    for (const injected of ['<command-name>', '<local-command-stdout>', '[Request interrupted', 'task-notification', 'API Error'])
+      expect(text).not.toContain(injected)
   })
 })
 
@@ -315,7 +384,10 @@ describe('sub-agents', () => {
     writeFileSync(join(dir, '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl'), readFileSync(SUBAGENT))
     writeFileSync(join(dir, 'agent-a3f9d21.jsonl'), readFileSync(AGENT_FILE))
     // another session's agent file in the same folder is not read
-    writeFileSync(join(dir, 'agent-b0000ff.jsonl'), readFileSync(AGENT_FILE, 'utf8').replaceAll('7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47', '00000000-0000-4000-8000-000000000000'))
+    writeFileSync(
+      join(dir, 'agent-b0000ff.jsonl'),
+      readFileSync(AGENT_FILE, 'utf8').replaceAll('7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47', '00000000-0000-4000-8000-000000000000'),
+    )
     const r = await cli('convert', join(dir, '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl'), '--to', 'chatfold-jsonl')
     expect(r.err).toContain('read 1 sub-agent transcript from')
     expect(decoded(r.out).filter((m) => m.metadata?.['subagent'] !== undefined)).toHaveLength(7)
@@ -324,14 +396,54 @@ describe('sub-agents', () => {
   it('of parallel Task calls each follow their own result, and stats judges the pairing of what is sent', async () => {
     const base = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's', version: '2.1.39', gitBranch: 'main' }
     const task = (id: string, prompt: string) => ({ type: 'tool_use', id, name: 'Task', input: { subagent_type: 'Explore', description: prompt, prompt } })
-    const side = (agentId: string, uuid: string, parentUuid: string | null, type: string, content: unknown) => ({ ...base, isSidechain: true, agentId, parentUuid, type, uuid, message: { role: type, content, ...(type === 'assistant' ? { id: `msg_${uuid}`, model: 'claude-haiku-4-5' } : {}) } })
+    const side = (agentId: string, uuid: string, parentUuid: string | null, type: string, content: unknown) => ({
+      ...base,
+      isSidechain: true,
+      agentId,
+      parentUuid,
+      type,
+      uuid,
+      message: { role: type, content, ...(type === 'assistant' ? { id: `msg_${uuid}`, model: 'claude-haiku-4-5' } : {}) },
+    })
     const rs = [
       { ...base, parentUuid: null, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Look at a and b.' } },
-      { ...base, parentUuid: 'u1', type: 'assistant', uuid: 'a1', message: { id: 'msg_A', role: 'assistant', model: 'claude-opus-4-6', content: [task('t1', 'look at a')] } },
-      { ...base, parentUuid: 'a1', type: 'assistant', uuid: 'a2', message: { id: 'msg_A', role: 'assistant', model: 'claude-opus-4-6', content: [task('t2', 'look at b')], stop_reason: 'tool_use' } },
-      { ...base, parentUuid: 'a1', type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a is fine' }] }, toolUseResult: { status: 'completed', agentId: 'x1' } },
-      { ...base, parentUuid: 'a2', type: 'user', uuid: 'r2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'b is fine' }] }, toolUseResult: { status: 'completed', agentId: 'x2' } },
-      { ...base, parentUuid: 'r2', type: 'assistant', uuid: 'a3', message: { id: 'msg_B', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'Both fine.' }], stop_reason: 'end_turn' } },
+      {
+        ...base,
+        parentUuid: 'u1',
+        type: 'assistant',
+        uuid: 'a1',
+        message: { id: 'msg_A', role: 'assistant', model: 'claude-opus-4-6', content: [task('t1', 'look at a')] },
+      },
+      {
+        ...base,
+        parentUuid: 'a1',
+        type: 'assistant',
+        uuid: 'a2',
+        message: { id: 'msg_A', role: 'assistant', model: 'claude-opus-4-6', content: [task('t2', 'look at b')], stop_reason: 'tool_use' },
+      },
+      {
+        ...base,
+        parentUuid: 'a1',
+        type: 'user',
+        uuid: 'r1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a is fine' }] },
+        toolUseResult: { status: 'completed', agentId: 'x1' },
+      },
+      {
+        ...base,
+        parentUuid: 'a2',
+        type: 'user',
+        uuid: 'r2',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'b is fine' }] },
+        toolUseResult: { status: 'completed', agentId: 'x2' },
+      },
+      {
+        ...base,
+        parentUuid: 'r2',
+        type: 'assistant',
+        uuid: 'a3',
+        message: { id: 'msg_B', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'Both fine.' }], stop_reason: 'end_turn' },
+      },
       side('x1', 's1', null, 'user', 'look at a'),
       side('x1', 's2', 's1', 'assistant', [{ type: 'text', text: 'a is fine' }]),
       side('x2', 's3', null, 'user', 'look at b'),
@@ -358,7 +470,16 @@ describe('sub-agents', () => {
 
   it('inline in an older file are linked by their prompt', async () => {
     const ms = decoded((await cli('convert', INLINE, '--to', 'chatfold-jsonl')).out)
-    expect(ms.map((m) => `${m.role}/${m.kind}`)).toEqual(['user/normal', 'assistant/normal', 'tool/normal', 'user/display', 'assistant/display', 'tool/display', 'assistant/display', 'assistant/normal'])
+    expect(ms.map((m) => `${m.role}/${m.kind}`)).toEqual([
+      'user/normal',
+      'assistant/normal',
+      'tool/normal',
+      'user/display',
+      'assistant/display',
+      'tool/display',
+      'assistant/display',
+      'assistant/normal',
+    ])
     expect(ms[3]?.metadata).toEqual({ subagent: { toolCallId: 'toolu_01TaskFixtures' } })
   })
 

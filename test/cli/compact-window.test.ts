@@ -67,7 +67,9 @@ describe('chatfold compact --context-window', () => {
   it('leaves a history whose reported context is within the window as it was, and says why', async () => {
     const r = await cli('compact', SESSION, '--encoding', 'heuristic', '--context-window', '16000', '--reserve-tokens', '500')
     expect(r.code, r.err).toBe(EXIT.ok)
-    expect(r.err).toMatch(/not compacted: the context is 15,229 tokens \(15,229 reported at \S+ \+ 0 estimated since \(heuristic\)\), within 15,500 \(window 16,000 − reserve 500\)/)
+    expect(r.err).toMatch(
+      /not compacted: the context is 15,229 tokens \(15,229 reported at \S+ \+ 0 estimated since \(heuristic\)\), within 15,500 \(window 16,000 − reserve 500\)/,
+    )
     const same = await cli('convert', SESSION, '--to', 'chatfold-jsonl')
     expect(decoded(r.out)).toEqual(decoded(same.out))
   })
@@ -75,7 +77,9 @@ describe('chatfold compact --context-window', () => {
   it('compacts one whose reported context is over it, though its estimate alone is far below', async () => {
     const r = await cli('compact', SESSION, '--encoding', 'heuristic', '--context-window', '15000', '--reserve-tokens', '500', '--keep-recent-tokens', '50')
     expect(r.code, r.err).toBe(EXIT.ok)
-    expect(r.err).toMatch(/compacting: the context is 15,229 tokens .*, over 14,500 \(window 15,000 − reserve 500\); the request's part outside the history, as the last report implies it, is [\d,]+/)
+    expect(r.err).toMatch(
+      /compacting: the context is 15,229 tokens .*, over 14,500 \(window 15,000 − reserve 500\); the request's part outside the history, as the last report implies it, is [\d,]+/,
+    )
     expect(decoded(r.out).filter(isCompactionSummary)).toHaveLength(1)
     const json = await cli('compact', SESSION, '--encoding', 'heuristic', '--context-window', '15000', '--reserve-tokens', '500', '--json')
     const report = JSON.parse(json.err) as { decision: { compact: boolean; limit: number; fixedTokens: number; context: { total: number } } }
@@ -89,7 +93,19 @@ describe('chatfold compact --context-window', () => {
     const window = alone.context.total + 2_000
     const fits = await cli('compact', plain, '--encoding', 'heuristic', '--context-window', String(window), '--reserve-tokens', '1000')
     expect(fits.err).toMatch(/^not compacted: .*no usage recorded to anchor it/m)
-    const over = await cli('compact', plain, '--encoding', 'heuristic', '--context-window', String(window), '--reserve-tokens', '1000', '--fixed-tokens', '5000', '--json')
+    const over = await cli(
+      'compact',
+      plain,
+      '--encoding',
+      'heuristic',
+      '--context-window',
+      String(window),
+      '--reserve-tokens',
+      '1000',
+      '--fixed-tokens',
+      '5000',
+      '--json',
+    )
     expect(over.code, over.err).toBe(EXIT.ok)
     const report = JSON.parse(over.err) as { compacted: boolean; tokensAfter: number; summaryTokens: number; decision: { compact: boolean; limit: number } }
     expect(report.decision.compact).toBe(true)

@@ -23,7 +23,11 @@ describe('convert tells what did not cross', () => {
     file,
     toJSONL([
       textMessage('user', 'Search the docs', { id: 'u1' }),
-      makeMessage({ id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Found it.' }, providerPart('google', 'somethingNew', { somethingNew: { x: 1 } })] }),
+      makeMessage({
+        id: 'a1',
+        role: 'assistant',
+        parts: [{ type: 'text', text: 'Found it.' }, providerPart('google', 'somethingNew', { somethingNew: { x: 1 } })],
+      }),
     ]),
   )
 
@@ -59,7 +63,10 @@ describe('stats shows what only one provider knows', () => {
     expect(r.code, r.err).toBe(EXIT.ok)
     expect(r.out).toContain('kept as provider parts')
     expect(r.out).toContain('compacted by anthropic at #2 b: the 2 messages before it are not sent')
-    const json = JSON.parse((await cli('stats', file, '--encoding', 'heuristic', '--json')).out) as { providerParts: Record<string, number>; compactionBoundary: { index: number } }
+    const json = JSON.parse((await cli('stats', file, '--encoding', 'heuristic', '--json')).out) as {
+      providerParts: Record<string, number>
+      compactionBoundary: { index: number }
+    }
     expect(json.providerParts).toEqual({ 'anthropic compaction': 1 })
     expect(json.compactionBoundary).toMatchObject({ index: 2, provider: 'anthropic', replaced: 2 })
   })

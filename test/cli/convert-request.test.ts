@@ -23,7 +23,11 @@ const anthropicBody = {
   thinking: { type: 'enabled', budget_tokens: 1024 },
   tool_choice: { type: 'auto' },
   tools: [
-    { name: 'read_file', description: 'Reads a file of the project', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    {
+      name: 'read_file',
+      description: 'Reads a file of the project',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
     { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
   ],
   messages: [{ role: 'user', content: 'Why does the cart test fail?' }],
@@ -44,7 +48,10 @@ describe('convert keeps the request, not only its messages', () => {
     const body = JSON.parse(r.out) as Record<string, unknown>
     expect(body).toMatchObject({ model: 'claude-sonnet-4-5', temperature: 0.2, tool_choice: 'auto' })
     expect(body['tools']).toEqual([
-      expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'read_file', description: 'Reads a file of the project', parameters: anthropicBody.tools[0]?.input_schema }) }),
+      expect.objectContaining({
+        type: 'function',
+        function: expect.objectContaining({ name: 'read_file', description: 'Reads a file of the project', parameters: anthropicBody.tools[0]?.input_schema }),
+      }),
     ])
     const notes = (JSON.parse(r.err) as { notes: ReadonlyArray<{ kind: string; name?: string; setting?: string }> }).notes
     expect(notes).toContainEqual(expect.objectContaining({ kind: 'tool_dropped', name: 'web_search_20250305' }))
@@ -56,6 +63,8 @@ describe('convert keeps the request, not only its messages', () => {
     expect(r.code, r.err).toBe(EXIT.ok)
     const notes = (JSON.parse(r.err) as { notes: ReadonlyArray<{ kind: string; name?: string; setting?: string }> }).notes
     expect(notes.filter((n) => n.kind === 'tool_dropped').map((n) => n.name)).toEqual(['read_file', 'anthropic web_search_20250305'])
-    expect(notes.filter((n) => n.kind === 'setting_dropped').map((n) => n.setting)).toEqual(expect.arrayContaining(['model', 'toolChoice', 'maxOutputTokens', 'temperature', 'anthropic.thinking']))
+    expect(notes.filter((n) => n.kind === 'setting_dropped').map((n) => n.setting)).toEqual(
+      expect.arrayContaining(['model', 'toolChoice', 'maxOutputTokens', 'temperature', 'anthropic.thinking']),
+    )
   })
 })

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, run } from '../../src/cli/main.ts'
 import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
-import { type Message, makeMessage, textMessage } from '../../src/message/message.ts'
+import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { toolCall, toolResult } from '../../src/message/part-make.ts'
 import { sampleSession } from '../../sample/session.ts'
 
@@ -55,7 +55,12 @@ describe('each command on each input format', () => {
   it.each(formats)('stats detects %s and counts its messages', async (format) => {
     const r = await cli('stats', files[format] as string, '--json', '--encoding', 'heuristic')
     expect(r.code, r.err).toBe(EXIT.ok)
-    const s = JSON.parse(r.out) as { format: string; messages: number; tokens: { total: number; content: number; thinking: number; tools: number }; byRole: Record<string, number> }
+    const s = JSON.parse(r.out) as {
+      format: string
+      messages: number
+      tokens: { total: number; content: number; thinking: number; tools: number }
+      byRole: Record<string, number>
+    }
     expect(s.format).toBe(format)
     expect(s.messages).toBeGreaterThan(5)
     expect(s.tokens.total).toBeGreaterThan(s.tokens.content + s.tokens.tools)
@@ -108,7 +113,15 @@ describe('Claude Code session files', () => {
     expect(r.err).toContain('skipped records not part of the conversation: 1 summary, 1 file-history-snapshot, 1 sidechain, 1 system')
     const ms = decoded(r.out)
     expect(ms.map((m) => `${m.role}/${m.kind}`)).toEqual([
-      'user/normal', 'assistant/normal', 'tool/normal', 'assistant/normal', 'tool/normal', 'assistant/normal', 'tool/normal', 'user/synthetic', 'assistant/normal',
+      'user/normal',
+      'assistant/normal',
+      'tool/normal',
+      'assistant/normal',
+      'tool/normal',
+      'assistant/normal',
+      'tool/normal',
+      'user/synthetic',
+      'assistant/normal',
     ])
     const first = ms[1] as Message
     expect(first.parts.map((p) => p.type)).toEqual(['reasoning', 'text', 'tool_call', 'finish'])
@@ -198,10 +211,18 @@ describe('exit codes and errors', () => {
 
 describe('the chatfold bin, spawned', () => {
   it('runs from a clone through `npm run chatfold --` and the bin file, with exit codes', () => {
-    const viaNpm = spawnSync('npm', ['run', '-s', 'chatfold', '--', 'stats', FIXTURE, '--json', '--encoding', 'heuristic'], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+    const viaNpm = spawnSync('npm', ['run', '-s', 'chatfold', '--', 'stats', FIXTURE, '--json', '--encoding', 'heuristic'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(viaNpm.status, viaNpm.stderr).toBe(0)
     expect((JSON.parse(viaNpm.stdout) as { format: string }).format).toBe('claude-code')
-    const missing = spawnSync(process.execPath, [join(root, 'bin', 'chatfold.mjs'), 'render', join(dir, 'nope.jsonl')], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+    const missing = spawnSync(process.execPath, [join(root, 'bin', 'chatfold.mjs'), 'render', join(dir, 'nope.jsonl')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(missing.status).toBe(EXIT.io)
     expect(missing.stderr).toContain('no such file')
     // npx in the repository runs the project's own bin, without asking the registry

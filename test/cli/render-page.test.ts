@@ -33,7 +33,11 @@ describe('the HTML transcript in Chromium', () => {
     mkdirSync(shots, { recursive: true })
     const file = join(dir, 'history.jsonl')
     writeFileSync(file, toJSONL(recordedHistory()))
-    const r = await run(['render', file, '--format', 'html', '--title', 'Fixing the cart total', '-o', join(dir, 'page.html')], { out: () => {}, err: () => {}, errIsTTY: false })
+    const r = await run(['render', file, '--format', 'html', '--title', 'Fixing the cart total', '-o', join(dir, 'page.html')], {
+      out: () => {},
+      err: () => {},
+      errIsTTY: false,
+    })
     expect(r).toBe(EXIT.ok)
     html = readFileSync(join(dir, 'page.html'), 'utf8')
     browser = await launchChromium()

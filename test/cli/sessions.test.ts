@@ -50,11 +50,14 @@ describe('session files of other tools', () => {
     expect(JSON.parse(r.out)).toMatchObject({ format: name.replace(/-jsonl$/, '') })
   })
 
-  it.each(Object.entries(FIXTURES).flatMap(([name, file]) => PROVIDERS.map((p) => [name, p, file] as const)))('converts %s to %s without --repair, and the request follows its rules', async (_, provider, file) => {
-    const r = await cli('convert', file, '--to', provider)
-    expect(r.code, r.err).toBe(EXIT.ok)
-    expect(checkRequest(provider)(JSON.parse(r.out))).toEqual([])
-  })
+  it.each(Object.entries(FIXTURES).flatMap(([name, file]) => PROVIDERS.map((p) => [name, p, file] as const)))(
+    'converts %s to %s without --repair, and the request follows its rules',
+    async (_, provider, file) => {
+      const r = await cli('convert', file, '--to', provider)
+      expect(r.code, r.err).toBe(EXIT.ok)
+      expect(checkRequest(provider)(JSON.parse(r.out))).toEqual([])
+    },
+  )
 
   it('writes what a recorded compaction replaced with convert --archive', async () => {
     const archive = join(dir, 'archive.jsonl')
@@ -104,13 +107,23 @@ describe('detection that does not guess', () => {
           parts: [
             { type: 'step-start' },
             { type: 'reasoning', reasoning: 'Need the forecast.', details: [{ type: 'text', text: 'Need the forecast.', signature: 'sig-1' }] },
-            { type: 'tool-invocation', toolInvocation: { state: 'result', step: 0, toolCallId: 'call_1', toolName: 'getWeather', args: { city: 'Paris' }, result: { tempC: 21 } } },
+            {
+              type: 'tool-invocation',
+              toolInvocation: { state: 'result', step: 0, toolCallId: 'call_1', toolName: 'getWeather', args: { city: 'Paris' }, result: { tempC: 21 } },
+            },
             { type: 'step-start' },
             { type: 'text', text: 'It is 21°C in Paris.' },
           ],
         },
         { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And in Rome?' }] },
-        { id: 'a2', role: 'assistant', parts: [{ type: 'tool-getWeather', toolCallId: 'call_2', state: 'output-available', input: { city: 'Rome' }, output: { tempC: 24 } }, { type: 'text', text: 'Rome: 24°C.' }] },
+        {
+          id: 'a2',
+          role: 'assistant',
+          parts: [{ type: 'tool-getWeather', toolCallId: 'call_2', state: 'output-available', input: { city: 'Rome' }, output: { tempC: 24 } }, {
+            type: 'text',
+            text: 'Rome: 24°C.',
+          }],
+        },
       ],
     }
     const file = write('ui-mix.json', JSON.stringify(mix))
@@ -144,7 +157,9 @@ describe('--skip-bad-lines', () => {
     ['chatfold-jsonl', '', 2],
     ['claude-code', new URL('../fixtures/claude-code/session.jsonl', import.meta.url).pathname, 3],
   ])('%s: without it the error names the line and suggests the flag; with it the rest is read and the line listed', async (format, source, at) => {
-    const text = source === '' ? toJSONL([textMessage('user', 'hi', { id: 'a' }), textMessage('assistant', 'hello', { id: 'b' })]) : readFileSync(source, 'utf8')
+    const text = source === ''
+      ? toJSONL([textMessage('user', 'hi', { id: 'a' }), textMessage('assistant', 'hello', { id: 'b' })])
+      : readFileSync(source, 'utf8')
     const file = write(`bad-${format}.jsonl`, broken(text, at, '{"type":"response_item",'))
     const failed = await cli('stats', file, '--from', format)
     expect(failed.code).toBe(EXIT.input)
@@ -163,17 +178,37 @@ describe('--skip-bad-lines', () => {
 
 describe('check tells a request body’s provider from its shape', () => {
   it('checks a body without --provider against the provider its shape shows', async () => {
-    const body = write('anthropic-body.json', JSON.stringify({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt' }] }] }))
+    const body = write(
+      'anthropic-body.json',
+      JSON.stringify({
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] }, {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt' }],
+        }],
+      }),
+    )
     const r = await cli('check', body, '--json')
     expect(r.code, r.err).toBe(EXIT.ok)
     expect(JSON.parse(r.out)).toMatchObject({ provider: 'anthropic', checked: 'request', violations: [], detected: expect.stringContaining('tool_use') })
   })
 
   it('says which provider the shape looks like when another is named', async () => {
-    const body = write('chat-tools.json', JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'a.txt' }] }))
+    const body = write(
+      'chat-tools.json',
+      JSON.stringify({
+        messages: [{ role: 'user', content: 'Hi' }, {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+        }, { role: 'tool', tool_call_id: 'c1', content: 'a.txt' }],
+      }),
+    )
     const r = await cli('check', body, '--provider', 'anthropic')
     expect(r.code).toBe(EXIT.usage)
-    expect(r.err).toContain('looks like a openai-chat request body (messages[1] has OpenAI tool calls or results), not anthropic; check it with --provider openai-chat')
+    expect(r.err).toContain(
+      'looks like a openai-chat request body (messages[1] has OpenAI tool calls or results), not anthropic; check it with --provider openai-chat',
+    )
   })
 
   it('accepts a plain chat body for any provider whose shape it has', async () => {

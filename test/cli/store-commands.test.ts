@@ -103,7 +103,11 @@ describe('serve that cannot start, and repair-store', () => {
     await writeFile(file, (await readFile(file, 'utf8')).replace('"m2"', '"m9"'))
     const r = await cli(['serve', '--data', dir, '--port', '0'])
     expect(r.code).toBe(EXIT.damaged)
-    expect(oneLine(r.err)).toBe(`chatfold: Cannot recover the store: record 4 (${file}, line 4, byte ${(await readFile(file, 'utf8')).split('\n').slice(0, 3).join('\n').length + 1}) is corrupt: checksum mismatch; \`chatfold repair-store ${dir}\` moves the damaged records aside`)
+    expect(oneLine(r.err)).toBe(
+      `chatfold: Cannot recover the store: record 4 (${file}, line 4, byte ${
+        (await readFile(file, 'utf8')).split('\n').slice(0, 3).join('\n').length + 1
+      }) is corrupt: checksum mismatch; \`chatfold repair-store ${dir}\` moves the damaged records aside`,
+    )
     const repaired = await cli(['repair-store', dir])
     expect(repaired.code, repaired.err).toBe(EXIT.ok)
     expect(repaired.out).toMatch(
@@ -186,7 +190,11 @@ describe('the command line at its edges', () => {
 
   it('--token on the command line warns that other users see it, and points to CHATFOLD_TOKEN', async () => {
     const dir = await fresh()
-    const child = await startChild(process.execPath, [bin, 'serve', '--data', join(dir, 'data'), '--port', '0', '--token', 'a-token-seen-in-ps-0123456789'], /listening on /)
+    const child = await startChild(
+      process.execPath,
+      [bin, 'serve', '--data', join(dir, 'data'), '--port', '0', '--token', 'a-token-seen-in-ps-0123456789'],
+      /listening on /,
+    )
     try {
       expect(child.output()).toContain('chatfold: --token is visible to other users of this machine (ps, /proc/<pid>/cmdline); set CHATFOLD_TOKEN instead')
     } finally {

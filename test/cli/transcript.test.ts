@@ -32,7 +32,13 @@ describe('stats: usage as recorded', () => {
   it('--json carries the usage per model, the span and the last request next to the estimate', async () => {
     const r = await cli('stats', file, '--json', '--encoding', 'heuristic')
     expect(r.code, r.err).toBe(EXIT.ok)
-    const s = JSON.parse(r.out) as { usage: { byModel: Array<{ model: string; output: number; reportedPrompt: number; estimatedPrompt: number; estimatedOutput: number }>; span: { ms: number }; last: { messageId: string; reportedContext: number; estimatedContext: number; ratio: number } } }
+    const s = JSON.parse(r.out) as {
+      usage: {
+        byModel: Array<{ model: string; output: number; reportedPrompt: number; estimatedPrompt: number; estimatedOutput: number }>
+        span: { ms: number }
+        last: { messageId: string; reportedContext: number; estimatedContext: number; ratio: number }
+      }
+    }
     expect(s.usage.byModel.map((m) => [m.model, m.output, m.reportedPrompt])).toEqual([['claude-sonnet-4-5', 437, 19_610], ['claude-haiku-4-5', 75, 4_160]])
     expect(s.usage.byModel.every((m) => m.estimatedOutput > 0 && m.estimatedPrompt > 0)).toBe(true)
     expect(s.usage.span.ms).toBe(422_000)
@@ -47,7 +53,9 @@ describe('stats: usage as recorded', () => {
     expect(r.out).toMatch(/^usage as reported, per model \(est\.: heuristic; .*\):$/m)
     expect(r.out).toMatch(/^ {2}claude-sonnet-4-5 +5 +30 +437 +12,140 +7,440 +\d+% +\d+$/m)
     expect(r.out).toMatch(/^ {2}total +7 /m)
-    expect(r.out).toMatch(/^last request \(a5, claude-sonnet-4-5\): reported prompt 1,506 \(input 6 \+ cache read 1,300 \+ cache write 200\), estimated [\d,]+ \(heuristic\), ratio \d+\.\d{3}$/m)
+    expect(r.out).toMatch(
+      /^last request \(a5, claude-sonnet-4-5\): reported prompt 1,506 \(input 6 \+ cache read 1,300 \+ cache write 200\), estimated [\d,]+ \(heuristic\), ratio \d+\.\d{3}$/m,
+    )
   })
 })
 

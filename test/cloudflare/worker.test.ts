@@ -64,7 +64,8 @@ describe('chatStoreWorker', () => {
   it('a token given in its options wins over the secret', async () => {
     const { ns, calls } = countingNamespace()
     const worker = chatStoreWorker({ token: TOKEN })
-    expect((await worker.fetch(storeRequest(1, 'Bearer the-secret-of-the-env-0000'), { CHAT_STORE: ns, CHATFOLD_TOKEN: 'the-secret-of-the-env-0000' })).status).toBe(401)
+    expect((await worker.fetch(storeRequest(1, 'Bearer the-secret-of-the-env-0000'), { CHAT_STORE: ns, CHATFOLD_TOKEN: 'the-secret-of-the-env-0000' })).status)
+      .toBe(401)
     expect((await worker.fetch(storeRequest(1, `Bearer ${TOKEN}`), { CHAT_STORE: ns })).status).toBe(200)
     expect(calls.get).toBe(1)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { providerPart } from '../../src/message/part-make.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { renderTranscript } from '../../src/compaction/transcript.ts'
@@ -15,7 +15,11 @@ const boundary = makeMessage({
   role: 'assistant',
   parts: [providerPart('anthropic', 'compaction', { type: 'compaction', content: 'Goal: a CSV parser. Done: the reader.' })],
 })
-const after = [textMessage('user', 'now the writer', { id: 'u1' }), textMessage('assistant', 'written', { id: 'a1' }), textMessage('user', 'tests?', { id: 'u2' })]
+const after = [
+  textMessage('user', 'now the writer', { id: 'u1' }),
+  textMessage('assistant', 'written', { id: 'a1' }),
+  textMessage('user', 'tests?', { id: 'u2' }),
+]
 const history = [system, ...replaced, boundary, ...after]
 
 describe('a provider compaction boundary in compaction planning', () => {

@@ -10,7 +10,7 @@ import { COMPACTION_KEY, isCompactionSummary } from '../../src/message/compactio
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { type Estimator, MESSAGE_OVERHEAD } from '../../src/tokens/message-tokens.ts'
-import { makeMessage, textMessage, type Message, type Messages } from '../../src/message/message.ts'
+import { makeMessage, type Message, type Messages, textMessage } from '../../src/message/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { forLLM, forPreservation } from '../../src/history/views.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
@@ -22,7 +22,11 @@ const sys = textMessage('system', 'You are a careful coding agent.', { id: 'sys'
 const user = (id: string, s: string, fields: Partial<Message> = {}): Message => textMessage('user', s, { id, ...fields })
 const say = (id: string, s: string): Message => textMessage('assistant', s, { id })
 const calls = (id: string, ...ids: string[]): Message =>
-  makeMessage({ id, role: 'assistant', parts: [text('Let me look.'), ...ids.map((c) => toolCall({ id: c, name: 'read_file', arguments: `{"path":"src/${c}.ts"}` }))] })
+  makeMessage({
+    id,
+    role: 'assistant',
+    parts: [text('Let me look.'), ...ids.map((c) => toolCall({ id: c, name: 'read_file', arguments: `{"path":"src/${c}.ts"}` }))],
+  })
 const result = (id: string, callId: string, content: string, fields: Partial<Message> = {}): Message =>
   makeMessage({ id, role: 'tool', parts: [toolResult({ toolCallId: callId, name: 'read_file', content })], ...fields })
 
@@ -30,7 +34,12 @@ const result = (id: string, callId: string, content: string, fields: Partial<Mes
 const history = (turns: number, size = 400): Messages => {
   const out: Message[] = [sys]
   for (let t = 0; t < turns; t++)
-    out.push(user(`u${t}`, `Turn ${t}: fix src/parse.ts, and never touch the tests.`), calls(`a${t}`, `c${t}`), result(`r${t}`, `c${t}`, 'x '.repeat(size / 2)), say(`d${t}`, `Done with turn ${t}: I decided to keep the parser because it is fast.`))
+    out.push(
+      user(`u${t}`, `Turn ${t}: fix src/parse.ts, and never touch the tests.`),
+      calls(`a${t}`, `c${t}`),
+      result(`r${t}`, `c${t}`, 'x '.repeat(size / 2)),
+      say(`d${t}`, `Done with turn ${t}: I decided to keep the parser because it is fast.`),
+    )
   return deepFreeze(out)
 }
 
@@ -149,7 +158,9 @@ describe('planCompaction', () => {
   })
   it('normalises the budget', () => {
     const h = history(3)
-    expect(planCompaction({ keepRecentTokens: Number.NaN, estimate: heuristic })(h).cut).toBe(planCompaction({ keepRecentTokens: 0, estimate: heuristic })(h).cut)
+    expect(planCompaction({ keepRecentTokens: Number.NaN, estimate: heuristic })(h).cut).toBe(
+      planCompaction({ keepRecentTokens: 0, estimate: heuristic })(h).cut,
+    )
     expect(planCompaction({ keepRecentTokens: -5, estimate: heuristic })(h).preserved.length).toBeGreaterThan(0)
   })
 })
@@ -161,7 +172,11 @@ describe('renderTranscript', () => {
     const h = deepFreeze([
       sys,
       user('u0', 'Fix the test'),
-      makeMessage({ id: 'a0', role: 'assistant', parts: [reasoning('secret thoughts'), text('Reading.'), toolCall({ id: 'c0', name: 'read_file', arguments: '{"path":"a.ts"}' })] }),
+      makeMessage({
+        id: 'a0',
+        role: 'assistant',
+        parts: [reasoning('secret thoughts'), text('Reading.'), toolCall({ id: 'c0', name: 'read_file', arguments: '{"path":"a.ts"}' })],
+      }),
       result('r0', 'c0', 'z'.repeat(5_000)),
       textMessage('assistant', 'Checkpoint saved', { id: 'n0', kind: 'display' }),
     ])

@@ -2,7 +2,11 @@
  * Type-level checks, run by `tsc` (`npm run typecheck`): the context edits chatfold applies and
  * sends are the ones the installed Anthropic SDK defines, both ways.
  */
-import type { BetaClearThinking20251015Edit, BetaClearToolUses20250919Edit, BetaContextManagementResponse } from '@anthropic-ai/sdk/resources/beta/messages/messages'
+import type {
+  BetaClearThinking20251015Edit,
+  BetaClearToolUses20250919Edit,
+  BetaContextManagementResponse,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages'
 import type { AppliedContextEdit, ClearThinkingEdit, ClearToolUsesEdit } from '../../src/compaction/context-edits.ts'
 
 type Assert<T extends true> = T

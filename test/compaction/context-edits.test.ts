@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
-import { applyContextEdits, CLEARED_RESULT, contextManagement, type ContextEdit } from '../../src/compaction/context-edits.ts'
+import { applyContextEdits, CLEARED_RESULT, type ContextEdit, contextManagement } from '../../src/compaction/context-edits.ts'
 
 // Tokens: one per character of text, result and arguments, so that the figures can be checked by hand.
 const count = (m: Message): number =>
-  m.parts.reduce((n, p) => n + (p.type === 'text' || p.type === 'reasoning' ? p.text.length : p.type === 'tool_result' ? p.content.length : p.type === 'tool_call' ? p.arguments.length : 0), 0)
+  m.parts.reduce(
+    (n, p) =>
+      n + (p.type === 'text' || p.type === 'reasoning'
+        ? p.text.length
+        : p.type === 'tool_result'
+        ? p.content.length
+        : p.type === 'tool_call'
+        ? p.arguments.length
+        : 0),
+    0,
+  )
 
 const use = (n: number, name = 'read_file', size = 1_000): Message[] => [
   makeMessage({ id: `a${n}`, role: 'assistant', parts: [toolCall({ id: `c${n}`, name, arguments: `{"path":"f${n}"}`, status: 'complete' })] }),
@@ -37,7 +47,12 @@ describe('clear_tool_uses_20250919, as Anthropic documents it', () => {
 
   it('triggers on a number of tool uses, keeps what keep says, and spares exclude_tools', () => {
     const mixed = [textMessage('user', 'Go'), ...use(1), ...use(2, 'web_search'), ...use(3), ...use(4), ...use(5)]
-    const edit: ContextEdit = { type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: 4 }, keep: { type: 'tool_uses', value: 2 }, exclude_tools: ['web_search'] }
+    const edit: ContextEdit = {
+      type: 'clear_tool_uses_20250919',
+      trigger: { type: 'tool_uses', value: 4 },
+      keep: { type: 'tool_uses', value: 2 },
+      exclude_tools: ['web_search'],
+    }
     const r = applyContextEdits([edit], { count })(mixed)
     expect(['c1', 'c2', 'c3', 'c4', 'c5'].map((id) => resultOf(r.messages, id) === CLEARED_RESULT)).toEqual([true, false, true, false, false])
     expect(r.applied[0]).toMatchObject({ cleared_tool_uses: 2 })
@@ -46,7 +61,12 @@ describe('clear_tool_uses_20250919, as Anthropic documents it', () => {
   })
 
   it('clears the inputs too with clear_tool_inputs, of every tool or the named ones', () => {
-    const edit = (inputs: boolean | ReadonlyArray<string>): ContextEdit => ({ type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: 1 }, keep: { type: 'tool_uses', value: 0 }, clear_tool_inputs: inputs })
+    const edit = (inputs: boolean | ReadonlyArray<string>): ContextEdit => ({
+      type: 'clear_tool_uses_20250919',
+      trigger: { type: 'tool_uses', value: 1 },
+      keep: { type: 'tool_uses', value: 0 },
+      clear_tool_inputs: inputs,
+    })
     const two = [textMessage('user', 'Go'), ...use(1), ...use(2, 'bash')]
     const all = applyContextEdits([edit(true)], { count })(two).messages
     expect(all.filter((m) => m.role === 'assistant').map((m) => (m.parts[0] as { arguments: string }).arguments)).toEqual(['{}', '{}'])
@@ -55,7 +75,11 @@ describe('clear_tool_uses_20250919, as Anthropic documents it', () => {
   })
 
   it('clears nothing when it cannot clear clear_at_least input tokens', () => {
-    const edit = (least: number): ContextEdit => ({ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 1_000 }, clear_at_least: { type: 'input_tokens', value: least } })
+    const edit = (least: number): ContextEdit => ({
+      type: 'clear_tool_uses_20250919',
+      trigger: { type: 'input_tokens', value: 1_000 },
+      clear_at_least: { type: 'input_tokens', value: least },
+    })
     expect(applyContextEdits([edit(10_000)], { count })(history).messages).toBe(history)
     expect(applyContextEdits([edit(2_000)], { count })(history).applied).toHaveLength(1)
   })
@@ -82,16 +106,22 @@ describe('clear_thinking_20251015, as Anthropic documents it', () => {
   })
 
   it('keeps the last N turns, or all of them', () => {
-    expect(thinkingOf(applyContextEdits([{ type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 2 } }], { count })(history).messages)).toEqual(['thinking 2', 'thinking 3'])
+    expect(thinkingOf(applyContextEdits([{ type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 2 } }], { count })(history).messages))
+      .toEqual(['thinking 2', 'thinking 3'])
     expect(applyContextEdits([{ type: 'clear_thinking_20251015', keep: 'all' }], { count })(history).messages).toBe(history)
   })
 })
 
 describe('contextManagement', () => {
   it('sends the same edits to Anthropic, thinking clearing first, with the beta flag', () => {
-    const edits: ReadonlyArray<ContextEdit> = [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 5 } }, { type: 'clear_thinking_20251015', keep: 'all' }]
+    const edits: ReadonlyArray<ContextEdit> = [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 5 } }, {
+      type: 'clear_thinking_20251015',
+      keep: 'all',
+    }]
     expect(contextManagement(edits)).toEqual({
-      context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }, { type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 5 } }] },
+      context_management: {
+        edits: [{ type: 'clear_thinking_20251015', keep: 'all' }, { type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 5 } }],
+      },
       betas: ['context-management-2025-06-27'],
     })
   })

@@ -31,7 +31,8 @@ describe('extractive summary', () => {
   })
 
   it("nests its sections under the summary message's heading when rendered as Markdown", async () => {
-    const history = Array.from({ length: 8 }, (_, i) => [textMessage('user', `Fix step ${i} in src/a.ts.`), textMessage('assistant', `Fixed step ${i}.`)]).flat()
+    const history = Array.from({ length: 8 }, (_, i) => [textMessage('user', `Fix step ${i} in src/a.ts.`), textMessage('assistant', `Fixed step ${i}.`)])
+      .flat()
     const { messages } = await compact({ summarize: extractiveSummarize, keepRecentTokens: 20 })(history)
     const summary = messages.find(isCompactionSummary)
     expect(summary).toBeDefined()

@@ -25,7 +25,16 @@ const tools: ReadonlyArray<ToolDefinition> = Array.from({ length: 40 }, (_, i) =
   inputSchema: {
     type: 'object',
     properties: Object.fromEntries(
-      Array.from({ length: 8 }, (_, k) => [`option_${k}`, { type: 'string', description: `The ${k}th option of tool ${i}: a path, a pattern or a flag, as the tool documents it at length.` }]),
+      Array.from(
+        { length: 8 },
+        (
+          _,
+          k,
+        ) => [`option_${k}`, {
+          type: 'string',
+          description: `The ${k}th option of tool ${i}: a path, a pattern or a flag, as the tool documents it at length.`,
+        }],
+      ),
     ),
     required: ['option_0'],
   },
@@ -35,7 +44,13 @@ const agentHistory = (): Messages => {
   const h: Message[] = [textMessage('system', 'You are a coding agent.', { id: 's' })]
   for (let i = 0; i < 40; i++) {
     h.push(textMessage('user', `Fix bug ${i} in the cart module, please.`, { id: `u${i}` }))
-    h.push(makeMessage({ id: `a${i}`, role: 'assistant', parts: [toolCall({ id: `c${i}`, name: 'tool_1', arguments: '{"option_0":"src/cart.ts"}', status: 'complete' })] }))
+    h.push(
+      makeMessage({
+        id: `a${i}`,
+        role: 'assistant',
+        parts: [toolCall({ id: `c${i}`, name: 'tool_1', arguments: '{"option_0":"src/cart.ts"}', status: 'complete' })],
+      }),
+    )
     h.push(makeMessage({ id: `t${i}`, role: 'tool', parts: [toolResult({ toolCallId: `c${i}`, content: `line ${i} of the cart module\n`.repeat(40) })] }))
     h.push(textMessage('assistant', `Bug ${i} is fixed.`, { id: `b${i}` }))
   }
@@ -114,7 +129,12 @@ describe('calibration and the anchor in decisions', () => {
     expect(c.total - usageCorrected({ usage: { messageId: 'a1', tokens: 50_200 } })(anchored)).toBe(Math.round(count(added) * 1.3) - count(added))
     const loose = [textMessage('user', 'first', { id: 'f' }), added]
     const all = count(loose[0] as Message) + count(added)
-    expect(contextTokens({ calibration: 1.3, fixedTokens: 9_999 })(loose)).toEqual({ total: Math.round(all * 1.3) + 9_999, reported: 0, estimated: Math.round(all * 1.3), fixed: 9_999 })
+    expect(contextTokens({ calibration: 1.3, fixedTokens: 9_999 })(loose)).toEqual({
+      total: Math.round(all * 1.3) + 9_999,
+      reported: 0,
+      estimated: Math.round(all * 1.3),
+      fixed: 9_999,
+    })
     // the decision follows the calibrated figure
     expect(shouldCompact({ contextWindow: c.total, reserveTokens: 0, calibration: 1.3 })(anchored)).toBe(false)
     expect(shouldCompact({ contextWindow: c.total - 1, reserveTokens: 0, calibration: 1.3 })(anchored)).toBe(true)
@@ -123,7 +143,13 @@ describe('calibration and the anchor in decisions', () => {
   })
 
   it('anchors on no reply a model does not see again, nor on a report of no prompt', () => {
-    const subAgent = makeMessage({ id: 'sub', role: 'assistant', kind: 'display', parts: [text('sub-agent')], metadata: { usage: { input: 3_000, output: 10 } } })
+    const subAgent = makeMessage({
+      id: 'sub',
+      role: 'assistant',
+      kind: 'display',
+      parts: [text('sub-agent')],
+      metadata: { usage: { input: 3_000, output: 10 } },
+    })
     const failed = makeMessage({ id: 'err', role: 'assistant', parts: [text('API Error')], metadata: { usage: { input: 0, output: 0, cacheRead: 0 } } })
     expect(lastReportedUsage([textMessage('user', 'go'), reply('a1', 40_000, 100), subAgent, failed])).toEqual({ messageId: 'a1', tokens: 40_100 })
   })

@@ -28,7 +28,13 @@ export const openInChromium = async (url: string): Promise<string> => {
   }
 }
 
-const TYPES: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.map': 'application/json', '.wasm': 'application/wasm' }
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+}
 
 export type Served = { readonly url: string; readonly close: () => Promise<void> }
 

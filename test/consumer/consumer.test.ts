@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkAndRun, guideExamples, limit, pack, project, ROOT, run, runTs, scratch } from './support.ts'
-import { openInChromium, serveStatic, type Served } from './browser.ts'
+import { openInChromium, type Served, serveStatic } from './browser.ts'
 
 const dir = scratch()
 let tarball = ''

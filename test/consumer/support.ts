@@ -16,7 +16,11 @@ const BIN = join(ROOT, 'node_modules', '.bin')
 export type Ran = { readonly stdout: string; readonly stderr: string }
 
 /** Runs a command; rejects with its output when it exits other than 0. */
-export const run = (command: string, args: ReadonlyArray<string>, options: { readonly cwd: string; readonly env?: Readonly<Record<string, string>> }): Promise<Ran> =>
+export const run = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env?: Readonly<Record<string, string>> },
+): Promise<Ran> =>
   new Promise((resolve, reject) => {
     const child = spawn(command, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
@@ -87,7 +91,16 @@ export const guideExamples = (page: string): GuideExample[] =>
  * `skipLibCheck` as `tsc --init` writes it: the AI SDK's declarations import `json-schema`, whose
  * types it does not install. The package's own declarations are checked by the dist tests.
  */
-const COMPILER_OPTIONS = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], strict: true, skipLibCheck: true, noEmit: true }
+const COMPILER_OPTIONS = {
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+  types: ['node'],
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+}
 
 /**
  * Writes `examples` into `cwd/src/<folder>/`, type-checks them with `tsc` (this repository's

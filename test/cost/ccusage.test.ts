@@ -14,7 +14,7 @@ describe('stats --cost agrees with ccusage on the same Claude Code sessions', ()
     for (const r of rows) expect({ file: r.file, unpriced: r.unpriced, priced: r.chatfold > 0 }).toEqual({ file: r.file, unpriced: 0, priced: true })
   })
 
-  it('within 0.5% of ccusage per file and in total, once each record of a reply carries the reply\'s final usage', () => {
+  it("within 0.5% of ccusage per file and in total, once each record of a reply carries the reply's final usage", () => {
     for (const r of rows) expect(Math.abs(r.chatfold - r.ccusageFinal), r.file).toBeLessThanOrEqual(0.005 * r.ccusageFinal)
     const sum = (k: 'chatfold' | 'ccusageFinal') => rows.reduce((a, r) => a + r[k], 0)
     expect(Math.abs(sum('chatfold') - sum('ccusageFinal'))).toBeLessThanOrEqual(0.005 * sum('ccusageFinal'))
@@ -26,11 +26,11 @@ describe('stats --cost agrees with ccusage on the same Claude Code sessions', ()
     for (const r of rows) expect(r.chatfold - r.ccusage, r.file).toBeCloseTo(r.expected, 9)
   })
 
-  it('each message\'s cost adds up to the total within 0.1%', () => {
+  it("each message's cost adds up to the total within 0.1%", () => {
     for (const r of rows) expect(Math.abs(r.messagesSum - r.chatfold), r.file).toBeLessThanOrEqual(0.001 * r.chatfold)
   })
 
-  it('prices the 1-hour cache writes Claude Code makes above ccusage\'s single write rate, never below', () => {
+  it("prices the 1-hour cache writes Claude Code makes above ccusage's single write rate, never below", () => {
     for (const r of rows) expect(r.chatfoldOwnPrices, r.file).toBeGreaterThanOrEqual(r.chatfold - 1e-12)
     expect(rows.some((r) => r.chatfoldOwnPrices > r.chatfold)).toBe(true)
   })

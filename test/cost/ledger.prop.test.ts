@@ -53,7 +53,11 @@ describe('cost ledger laws', () => {
     fc.assert(
       fc.property(reportedArb, (ms) => {
         const l = costLedger({})(ms)
-        expect(l.lines.filter((x) => x.model === 'in-house-7b' && x.charge.total === 0 && x.usage.input + x.usage.output + x.usage.cacheRead + x.usage.cacheWrite > 0)).toEqual([])
+        expect(
+          l.lines.filter((x) =>
+            x.model === 'in-house-7b' && x.charge.total === 0 && x.usage.input + x.usage.output + x.usage.cacheRead + x.usage.cacheWrite > 0
+          ),
+        ).toEqual([])
         for (const f of l.failures) if (f.kind === 'unpriced') expect(f.model).toBe('in-house-7b')
       }),
     )

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { describe, expect, it } from 'vitest'
-import { chargeOf, costLedger, type Price, PRICES, priceOf, withPrices } from '../../src/cost/mod.ts'
+import { chargeOf, costLedger, type Price, priceOf, PRICES, withPrices } from '../../src/cost/mod.ts'
 import { makeMessage, text, textMessage } from '../../src/message/mod.ts'
 import type { Message } from '../../src/message/message.ts'
 
@@ -29,7 +29,8 @@ describe('the price table', () => {
     expect(PRICES.sources.length).toBeGreaterThanOrEqual(3)
     for (const p of PRICES.prices) expect(typeof p.cacheRead, p.model).toBe('number')
     // Anthropic's rule: a 5-minute write 1.25 × input, a 1-hour one 2 ×, a read 0.1 × (Haiku 3's page figures are rounded)
-    for (const p of PRICES.prices.filter((x) => x.provider === 'anthropic' && x.model !== 'claude-3-haiku')) expect([p.cacheWrite5m, p.cacheWrite1h, p.cacheRead], p.model).toEqual([p.input * 1.25, p.input * 2, p.input / 10])
+    for (const p of PRICES.prices.filter((x) => x.provider === 'anthropic' && x.model !== 'claude-3-haiku'))
+      expect([p.cacheWrite5m, p.cacheWrite1h, p.cacheRead], p.model).toEqual([p.input * 1.25, p.input * 2, p.input / 10])
   })
 
   it('takes rows of the caller before its own, replacing the row of the same model', () => {
@@ -43,7 +44,14 @@ describe('the price table', () => {
 
 describe('the charge of one request', () => {
   it('prices each kind of token at its rate, 1-hour cache writes apart', () => {
-    const c = chargeOf(row('claude-opus-4-6'))({ input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 2_000_000, reasoning: 0, cacheWrite1h: 1_000_000 })
+    const c = chargeOf(row('claude-opus-4-6'))({
+      input: 1_000_000,
+      output: 1_000_000,
+      cacheRead: 1_000_000,
+      cacheWrite: 2_000_000,
+      reasoning: 0,
+      cacheWrite1h: 1_000_000,
+    })
     expect(c).toEqual(E.right({ input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 + 10, total: 5 + 25 + 0.5 + 16.25, longContext: false }))
   })
 
@@ -58,12 +66,16 @@ describe('the charge of one request', () => {
   it('prices reasoning at its own rate when the row has one, else as output', () => {
     const p: Price = { model: 'r', input: 0, output: 10, reasoning: 2 }
     expect(chargeOf(p)({ input: 0, output: 1_000_000, cacheRead: 0, cacheWrite: 0, reasoning: 500_000 })).toMatchObject(E.right({ output: 6, total: 6 }))
-    expect(chargeOf({ model: 'r', input: 0, output: 10 })({ input: 0, output: 1_000_000, cacheRead: 0, cacheWrite: 0, reasoning: 500_000 })).toMatchObject(E.right({ output: 10 }))
+    expect(chargeOf({ model: 'r', input: 0, output: 10 })({ input: 0, output: 1_000_000, cacheRead: 0, cacheWrite: 0, reasoning: 500_000 })).toMatchObject(
+      E.right({ output: 10 }),
+    )
   })
 
   it('is a failure, not zero, when a kind of token used has no rate', () => {
     const p: Price = { model: 'bare', input: 1, output: 1 }
-    expect(chargeOf(p)({ input: 1, output: 1, cacheRead: 5, cacheWrite: 0, reasoning: 0 })).toEqual(E.left({ kind: 'missing-rate', model: 'bare', rate: 'cacheRead' }))
+    expect(chargeOf(p)({ input: 1, output: 1, cacheRead: 5, cacheWrite: 0, reasoning: 0 })).toEqual(
+      E.left({ kind: 'missing-rate', model: 'bare', rate: 'cacheRead' }),
+    )
     expect(chargeOf(p)({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0 })).toMatchObject(E.right({ total: 2 / 1e6 }))
   })
 })
@@ -109,8 +121,14 @@ describe('the ledger of a history', () => {
   })
 
   it('counts a reply repeated in the history once: by the provider request id, else by the message id', () => {
-    const once = [reply('a1', 'claude-haiku-4-5', { input: 1_000_000, output: 0 }, { metadata: { usage: { input: 1_000_000, output: 0 }, requestId: 'req_1' } })]
-    const twice = [...once, reply('a1-copy', 'claude-haiku-4-5', { input: 1_000_000, output: 0 }, { metadata: { usage: { input: 1_000_000, output: 0 }, requestId: 'req_1' } }), once[0] as Message]
+    const once = [
+      reply('a1', 'claude-haiku-4-5', { input: 1_000_000, output: 0 }, { metadata: { usage: { input: 1_000_000, output: 0 }, requestId: 'req_1' } }),
+    ]
+    const twice = [
+      ...once,
+      reply('a1-copy', 'claude-haiku-4-5', { input: 1_000_000, output: 0 }, { metadata: { usage: { input: 1_000_000, output: 0 }, requestId: 'req_1' } }),
+      once[0] as Message,
+    ]
     const l = costLedger({})(twice)
     expect(l.total).toBe(costLedger({})(once).total)
     expect(l.duplicates).toEqual(['a1-copy', 'a1'])

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { image, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { calibrationFromUsage, countModelRequest } from '../../src/counting/count.ts'
 import type { ToolDefinition } from '../../src/adapters/request.ts'
 import { imageSize } from '../../src/internal/image-size.ts'
-import { shouldCompact, planCompaction } from '../../src/compaction/plan.ts'
+import { planCompaction, shouldCompact } from '../../src/compaction/plan.ts'
 import { lastReportedUsage } from '../../src/tokens/usage.ts'
 import { smartHeuristic } from '../../src/tokens/heuristic.ts'
 import { forLLM } from '../../src/history/views.ts'
@@ -26,7 +26,26 @@ const gif = (w: number, h: number): Uint8Array => {
 }
 const jpeg = (w: number, h: number): Uint8Array => {
   // SOI, an APP0 segment of 16 bytes, then SOF0 with height and width
-  const d = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, ...new Array<number>(14).fill(0), 0xff, 0xc0, 0, 17, 8, h >> 8, h & 255, w >> 8, w & 255, 3, ...new Array<number>(12).fill(0)])
+  const d = new Uint8Array([
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0,
+    16,
+    ...new Array<number>(14).fill(0),
+    0xff,
+    0xc0,
+    0,
+    17,
+    8,
+    h >> 8,
+    h & 255,
+    w >> 8,
+    w & 255,
+    3,
+    ...new Array<number>(12).fill(0),
+  ])
   return d
 }
 const webpX = (w: number, h: number): Uint8Array => {
@@ -53,7 +72,8 @@ describe('imageSize', () => {
 describe('countModelRequest: images by each provider’s documented rule', () => {
   const one = (data: Uint8Array): Message[] => [makeMessage({ role: 'user', parts: [image({ data, mediaType: 'image/png' })] })]
   const imageOnly = (provider: 'openai' | 'anthropic' | 'google', data: Uint8Array, detail?: 'low' | 'high'): number => {
-    const empty = countModelRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: [makeMessage({ role: 'user', parts: [] })] }).total
+    const empty =
+      countModelRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: [makeMessage({ role: 'user', parts: [] })] }).total
     return countModelRequest(provider, detail === undefined ? {} : { imageDetail: detail })({ messages: one(data) }).total - empty
   }
 
@@ -82,7 +102,16 @@ const tools: ReadonlyArray<ToolDefinition> = Array.from({ length: 40 }, (_, i) =
   inputSchema: {
     type: 'object',
     properties: Object.fromEntries(
-      Array.from({ length: 8 }, (_, k) => [`option_${k}`, { type: 'string', description: `The ${k}th option of tool ${i}: a path, a pattern or a flag, as the tool documents it at length.` }]),
+      Array.from(
+        { length: 8 },
+        (
+          _,
+          k,
+        ) => [`option_${k}`, {
+          type: 'string',
+          description: `The ${k}th option of tool ${i}: a path, a pattern or a flag, as the tool documents it at length.`,
+        }],
+      ),
     ),
     required: ['option_0'],
   },
@@ -92,7 +121,13 @@ describe('the request’s fixed part in the budget', () => {
   const history: Message[] = [textMessage('system', 'You are a coding agent.', { id: 's' })]
   for (let i = 0; i < 40; i++) {
     history.push(textMessage('user', `Fix bug ${i} in the cart module, please.`, { id: `u${i}` }))
-    history.push(makeMessage({ id: `a${i}`, role: 'assistant', parts: [toolCall({ id: `c${i}`, name: 'tool_1', arguments: '{"option_0":"src/cart.ts"}', status: 'complete' })] }))
+    history.push(
+      makeMessage({
+        id: `a${i}`,
+        role: 'assistant',
+        parts: [toolCall({ id: `c${i}`, name: 'tool_1', arguments: '{"option_0":"src/cart.ts"}', status: 'complete' })],
+      }),
+    )
     history.push(makeMessage({ id: `t${i}`, role: 'tool', parts: [toolResult({ toolCallId: `c${i}`, content: 'line of the cart module\n'.repeat(40) })] }))
     history.push(textMessage('assistant', `Bug ${i} is fixed.`, { id: `b${i}` }))
   }
@@ -122,10 +157,14 @@ describe('the request’s fixed part in the budget', () => {
 })
 
 describe('usage as the anchor', () => {
-  const reply = (id: string, input: number): Message => makeMessage({ id, role: 'assistant', parts: [text('ok')], metadata: { usage: { input: input - 100, cacheRead: 100, output: 20 } } })
+  const reply = (id: string, input: number): Message =>
+    makeMessage({ id, role: 'assistant', parts: [text('ok')], metadata: { usage: { input: input - 100, cacheRead: 100, output: 20 } } })
 
   it('lastReportedUsage reads the newest recorded report', () => {
-    expect(lastReportedUsage([textMessage('user', 'a'), reply('a1', 1_000), textMessage('user', 'b'), reply('a2', 5_000)])).toEqual({ messageId: 'a2', tokens: 5_020 })
+    expect(lastReportedUsage([textMessage('user', 'a'), reply('a1', 1_000), textMessage('user', 'b'), reply('a2', 5_000)])).toEqual({
+      messageId: 'a2',
+      tokens: 5_020,
+    })
     expect(lastReportedUsage([textMessage('user', 'a')])).toBeUndefined()
   })
 
@@ -152,7 +191,13 @@ describe('usage as the anchor', () => {
 
 describe('countRequest: a provider’s own request body, counted whole', () => {
   const anthropicTools = tools.map((t) => (t.type === 'function' ? { name: t.name, description: t.description, input_schema: t.inputSchema } : t))
-  const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a coding agent.', tools: anthropicTools, messages: [{ role: 'user', content: 'Fix the cart.' }] }
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    system: 'You are a coding agent.',
+    tools: anthropicTools,
+    messages: [{ role: 'user', content: 'Fix the cart.' }],
+  }
 
   it('counts the tools the body offers, as countModelRequest does its envelope', async () => {
     const { countRequest } = await import('../../src/counting/count.ts')
@@ -168,7 +213,11 @@ describe('countRequest: a provider’s own request body, counted whole', () => {
 
   it('reads each provider’s body, and names what is wrong with one that is not', async () => {
     const { countRequest } = await import('../../src/counting/count.ts')
-    const chat = countRequest('openai-chat')({ model: 'gpt-5', messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'function', function: { name: 'ls', parameters: { type: 'object', properties: {} } } }] })
+    const chat = countRequest('openai-chat')({
+      model: 'gpt-5',
+      messages: [{ role: 'user', content: 'Hi' }],
+      tools: [{ type: 'function', function: { name: 'ls', parameters: { type: 'object', properties: {} } } }],
+    })
     expect(chat._tag === 'Right' && chat.right.tools).toBeGreaterThan(12)
     const gemini = countRequest('gemini')({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
     expect(gemini._tag === 'Right' && gemini.right.messages).toBeGreaterThan(0)

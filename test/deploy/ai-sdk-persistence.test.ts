@@ -39,7 +39,9 @@ describe('UI messages kept by chatfold serve', { timeout: 60_000 }, () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'chatfold-ui-')), 'chat-data')
     dirs.push(dirname(dir))
     const start = () =>
-      startChild(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--host', '127.0.0.1'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, { env: servedEnv() })
+      startChild(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--host', '127.0.0.1'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, {
+        env: servedEnv(),
+      })
     const client = (url: string, token = TEST_TOKEN) => uiMessageStore({ url, token, conversationId: 'support-42' })
 
     const turn1 = [user('u1', 'Weather in Paris?'), answer('a1', 'It is 18°C in Paris.')]

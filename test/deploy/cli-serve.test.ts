@@ -46,7 +46,9 @@ describe('chatfold serve', { timeout: 60_000 }, () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'chatfold-cli-')), 'chat-data')
     dirs.push(dirname(dir))
     const token = 'a-token-from-the-environment-0123'
-    const c = await startChild(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--simulator'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, { env: { ...process.env, CHATFOLD_TOKEN: token } })
+    const c = await startChild(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--simulator'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, {
+      env: { ...process.env, CHATFOLD_TOKEN: token },
+    })
     try {
       const url = c.match[1] as string
       expect(c.output()).toContain('chatfold: asks a bearer token; simulator routes on')

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { call, freePort, servedEnv, stopChild, TEST_TOKEN, waitUntilUp, type ServedStore } from '../support/served-store.ts'
+import { call, freePort, servedEnv, type ServedStore, stopChild, TEST_TOKEN, waitUntilUp } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
 import { ROOT } from './support/workerd.ts'
 
@@ -25,7 +25,18 @@ export const serveDeno = async (module = join('test', 'deploy', 'support', 'deno
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const start = (): ChildProcess =>
-    spawn(deno, ['serve', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN', '--host', '127.0.0.1', '--port', String(port), module], {
+    spawn(deno, [
+      'serve',
+      '--unstable-kv',
+      '--allow-read',
+      '--allow-write',
+      '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      module,
+    ], {
       cwd: ROOT,
       env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3'), NO_COLOR: '1' }),
       stdio: ['ignore', 'ignore', 'ignore'],
@@ -67,7 +78,12 @@ describe('one deno serve per store', { timeout: 60_000 }, () => {
     const b = await serveDeno(join('examples', 'deno', 'serve.ts'), a.dir)
     try {
       expect((await call(a.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'kept by a' })).status).toBe(201)
-      for (const r of [await call(b.url(), 'GET', '/environment/modalities/chat'), await call(b.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'from b' })]) {
+      for (
+        const r of [
+          await call(b.url(), 'GET', '/environment/modalities/chat'),
+          await call(b.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'from b' }),
+        ]
+      ) {
         expect(r.status).toBe(503)
         expect(r.body.error.message).toMatch(/owned by another process/)
       }
@@ -94,7 +110,11 @@ describe('one deno serve per store', { timeout: 60_000 }, () => {
       expect((await call(s.url(), 'GET', '/environment/modalities/chat', undefined, null)).status).toBe(401)
       expect((await call(s.url(), 'GET', '/environment/modalities/chat', undefined, 'not-the-token-0000000000')).status).toBe(401)
       expect((await call(s.url(), 'POST', '/simulator/advance', { seconds: 60 })).status).toBe(404)
-      const text = await fetch(`${s.url()}/modalities/chat/submit`, { method: 'POST', headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'text/plain' }, body: '{"role":"user","content":"x"}' })
+      const text = await fetch(`${s.url()}/modalities/chat/submit`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'text/plain' },
+        body: '{"role":"user","content":"x"}',
+      })
       expect(text.status).toBe(415)
       await text.text()
     } finally {

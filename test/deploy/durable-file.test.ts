@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createChatHandler } from '../../src/store/http.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { openDurableStore } from '../../src/store/durable.ts'
-import { call, type Child, servedEnv, startChild, stopChild, type ServedStore } from '../support/served-store.ts'
+import { call, type Child, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'support', 'serve-store.ts')
@@ -28,7 +28,8 @@ const serveFresh = async (): Promise<ServedStore & { readonly dir: string }> => 
   const dir = await mkdtemp(join(tmpdir(), 'chatfold-serve-'))
   dirs.push(dir)
   // a snapshot every 100 records, so that the kill test recovers through snapshots and rotated logs
-  const start = () => startChild(process.execPath, ['--import', 'tsx', script, dir, String(SNAPSHOT_EVERY)], /listening on (http:\/\/127\.0\.0\.1:\d+)/, { env: servedEnv() })
+  const start = () =>
+    startChild(process.execPath, ['--import', 'tsx', script, dir, String(SNAPSHOT_EVERY)], /listening on (http:\/\/127\.0\.0\.1:\d+)/, { env: servedEnv() })
   let child: Child & { match: RegExpExecArray } = await start()
   return {
     dir,
@@ -55,7 +56,10 @@ describe('the file backend on disk', { timeout: 60_000 }, () => {
     const served = await serveFresh()
     const n = SNAPSHOT_EVERY + 50
     for (let i = 0; i < n; i++) {
-      expect((await call(served.url(), 'POST', '/modalities/chat/submit', { role: i % 2 === 0 ? 'user' : 'assistant', content: `m${i}`, message_id: `f-${i}` })).status).toBe(201)
+      expect(
+        (await call(served.url(), 'POST', '/modalities/chat/submit', { role: i % 2 === 0 ? 'user' : 'assistant', content: `m${i}`, message_id: `f-${i}` }))
+          .status,
+      ).toBe(201)
     }
     const before = (await call(served.url(), 'GET', '/environment/modalities/chat')).body
     expect(before.messages).toHaveLength(n)

@@ -7,9 +7,9 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, type Child, messageOf, servedEnv, startChild, stopChild, type ServedStore } from '../support/served-store.ts'
+import { call, type Child, messageOf, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
-import { startPostgres, type PostgresServer } from '../support/postgres-server.ts'
+import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
 let server: PostgresServer | undefined
@@ -27,9 +27,14 @@ afterAll(async () => {
  * `--postgres` (the simulator routes on: the contract moves the clock).
  */
 const startServer = (url: string, flag = false) =>
-  startChild(process.execPath, [bin, 'serve', '--port', '0', '--simulator', ...(flag ? ['--postgres', url] : [])], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, {
-    env: servedEnv(flag ? {} : { CHATFOLD_POSTGRES_URL: url }),
-  })
+  startChild(
+    process.execPath,
+    [bin, 'serve', '--port', '0', '--simulator', ...(flag ? ['--postgres', url] : [])],
+    /listening on (http:\/\/127\.0\.0\.1:\d+)\n/,
+    {
+      env: servedEnv(flag ? {} : { CHATFOLD_POSTGRES_URL: url }),
+    },
+  )
 
 /** Two servers on a fresh database: `url()` alternates between them, `restart` SIGKILLs (or stops) one of them, in turn, and starts it again. */
 const serveTwo = async (): Promise<ServedStore> => {
@@ -77,7 +82,7 @@ describe('chatfold serve --postgres, eight writers over two servers, one of them
         sent[w] = n + 1
         const m = messageOf(w, n)
         let lostOne = false
-        for (let attempt = 0; ; attempt++) {
+        for (let attempt = 0;; attempt++) {
           // each try to either server, in turn: a writer is served by both
           const url = children[(w + n + attempt) % 2]?.match[1] as string
           try {
@@ -120,7 +125,9 @@ describe('chatfold serve --postgres, eight writers over two servers, one of them
     expect(ids.length).toBe(new Set(ids).size)
     expect(new Set(ids)).toEqual(acknowledged)
     for (let w = 0; w < writers; w++) {
-      const mine = snap.messages.filter((m: { conversation_id: string }) => m.conversation_id === `client-${w}`).map((m: { message_id: string }) => m.message_id)
+      const mine = snap.messages.filter((m: { conversation_id: string }) => m.conversation_id === `client-${w}`).map((m: { message_id: string }) =>
+        m.message_id
+      )
       expect(mine).toEqual(Array.from({ length: sent[w] ?? 0 }, (_, n) => messageOf(w, n).message_id))
     }
     // both servers answer the same

@@ -67,7 +67,12 @@ describe('one workerd per store', { timeout: 60_000 }, () => {
     const b = await a.second()
     try {
       expect((await call(a.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'kept by a' })).status).toBe(201)
-      for (const r of [await call(b.url(), 'GET', '/environment/modalities/chat'), await call(b.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'from b' })]) {
+      for (
+        const r of [
+          await call(b.url(), 'GET', '/environment/modalities/chat'),
+          await call(b.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'from b' }),
+        ]
+      ) {
         expect(r.status).toBe(503)
         expect(r.body.error.message).toMatch(/owned by another process/)
       }

@@ -25,7 +25,10 @@ beforeAll(() => {
   file = join(dir, 'history.jsonl')
   writeFileSync(file, toJSONL(recordedHistory()))
   // the hooks run in a thread of their own: each resolved URL is appended to the file LOG names
-  writeFileSync(join(dir, 'hooks.mjs'), "import { appendFileSync } from 'node:fs'\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.LOG, r.url + '\\n'); return r }\n")
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    "import { appendFileSync } from 'node:fs'\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.LOG, r.url + '\\n'); return r }\n",
+  )
   writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)})\n`)
 })
 afterAll(() => {
@@ -36,7 +39,11 @@ afterAll(() => {
 const loaded = (...args: string[]): string[] => {
   const log = join(dir, `log-${args.join('-').replace(/[^\w-]/g, '_')}.txt`)
   writeFileSync(log, '')
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, bin, ...args], { env: { ...process.env, LOG: log }, encoding: 'utf8', timeout: 60_000 })
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, bin, ...args], {
+    env: { ...process.env, LOG: log },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
   expect(r.status, r.stderr).toBe(0)
   const prefix = `${pathToFileURL(root).href}/`
   const named = (u: string): string | undefined => {
@@ -73,6 +80,8 @@ describe('what each command loads', () => {
     expect(mods).toContain('dist/src/history/render-html.js')
     // node/atomic.js writes -o through a temporary file (it was src/fs/atomic.ts before the Node
     // entries became one); nothing else of node/, and no store or engine, loads
-    expect(mods.filter((m) => m.startsWith('pkg:gpt-tokenizer') || (/^dist\/src\/(node|store|engine)\//.test(m) && m !== 'dist/src/node/atomic.js'))).toEqual([])
+    expect(mods.filter((m) => m.startsWith('pkg:gpt-tokenizer') || (/^dist\/src\/(node|store|engine)\//.test(m) && m !== 'dist/src/node/atomic.js'))).toEqual(
+      [],
+    )
   })
 })

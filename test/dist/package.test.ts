@@ -26,8 +26,7 @@ let scratch = ''
 let installed = ''
 let packed: string[] = []
 
-const node = (code: string, timeout = 60_000) =>
-  spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: scratch, encoding: 'utf8', timeout })
+const node = (code: string, timeout = 60_000) => spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: scratch, encoding: 'utf8', timeout })
 
 beforeAll(() => {
   if (!existsSync(join(root, 'dist', 'src', 'mod.js'))) throw new Error('dist/ is missing: run `npm run build` first')
@@ -69,10 +68,18 @@ describe('the packed package', () => {
     expect(packed).toContain('bin/chatfold.mjs')
     const bin = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string> }
     const fixture = join(root, 'test', 'fixtures', 'claude-code', 'session.jsonl')
-    const r = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'stats', fixture, '--json', '--encoding', 'heuristic'], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    const r = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'stats', fixture, '--json', '--encoding', 'heuristic'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(r.status, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'claude-code', messages: 9 })
-    const bad = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'render', join(scratch, 'missing.jsonl')], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
+    const bad = spawnSync(process.execPath, [join(installed, bin.bin['chatfold'] as string), 'render', join(scratch, 'missing.jsonl')], {
+      cwd: scratch,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(bad.status).toBe(3)
   })
 

@@ -47,7 +47,9 @@ describe('publishing to npm', () => {
       }
     }
     // only the two documented kinds of report, and only for the two resolutions an ESM-only package cannot serve
-    const unexpected = problems.filter((p) => !(p.resolutionKind === 'node10' && p.kind === 'NoResolution') && !(p.resolutionKind === 'node16-cjs' && p.kind === 'CJSResolvesToESM'))
+    const unexpected = problems.filter((p) =>
+      !(p.resolutionKind === 'node10' && p.kind === 'NoResolution') && !(p.resolutionKind === 'node16-cjs' && p.kind === 'CJSResolvesToESM')
+    )
     expect(unexpected).toEqual([])
     expect(r.status).toBe(0)
   })

@@ -11,7 +11,10 @@ import { sampleSession } from '../../sample/session.ts'
 import { deepFreeze } from '../support/arbitraries.ts'
 
 const signal = new AbortController().signal
-const failure = (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a rejection') }, (e: unknown) => e as Error)
+const failure = (p: Promise<unknown>): Promise<Error> =>
+  p.then(() => {
+    throw new Error('expected a rejection')
+  }, (e: unknown) => e as Error)
 
 describe('admit', () => {
   it('keeps a history in memory form as it is, and counts it', async () => {
@@ -53,7 +56,7 @@ describe('admit', () => {
     expect((await failure(admit({ messages: [] }, { signal }))).message).toMatch(/^Cannot decode messages: .*expected/)
   })
 
-  it('rejects with the signal\'s reason once aborted', async () => {
+  it("rejects with the signal's reason once aborted", async () => {
     const controller = new AbortController()
     controller.abort(new Error('stop'))
     expect((await failure(admit([], { signal: controller.signal }))).message).toBe('stop')

@@ -9,9 +9,17 @@ import type { TranscriptOptions } from '../../src/compaction/transcript.ts'
 import type { CompactResult } from '../../src/compaction/compact.ts'
 import type { ContextTokens } from '../../src/tokens/usage.ts'
 import type { Engine, EngineSession } from '../../src/engine/api.ts'
-import type { EngineCompactOptions, EngineContextOptions, EnginePlanOptions, EnginePruneOptions, EngineShouldCompactOptions, SessionCompactResult, SessionPlan, SessionPruneResult } from '../../src/engine/types.ts'
+import type {
+  EngineCompactOptions,
+  EngineContextOptions,
+  EnginePlanOptions,
+  EnginePruneOptions,
+  EngineShouldCompactOptions,
+  SessionCompactResult,
+  SessionPlan,
+  SessionPruneResult,
+} from '../../src/engine/types.ts'
 import type { CallOptions, EncodingOptions, ProgressOptions, SessionTokens, TokenEstimate } from '../../src/engine/types.ts'
-
 
 /** Mutual assignability: what a caller could pass or receive before, it can now, and the other way round. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -22,7 +30,9 @@ same<Same<Engine['estimate'], (messages: Messages, options?: EncodingOptions & C
 same<Same<Engine['pruneToolResults'], (messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions) => Promise<PruneResult>>>()
 same<Same<Engine['renderTranscript'], (messages: Messages, options?: TranscriptOptions & CallOptions) => Promise<string>>>()
 same<Same<Engine['planCompaction'], (messages: Messages, options?: EnginePlanOptions & EncodingOptions & CallOptions) => Promise<CompactionPlan>>>()
-same<Same<Engine['compact'], (messages: Messages, options?: EngineCompactOptions & EncodingOptions & CallOptions & ProgressOptions) => Promise<CompactResult>>>()
+same<
+  Same<Engine['compact'], (messages: Messages, options?: EngineCompactOptions & EncodingOptions & CallOptions & ProgressOptions) => Promise<CompactResult>>
+>()
 
 // a session's methods
 same<Same<EngineSession['append'], (messages: Messages, options?: CallOptions) => Promise<SessionTokens>>>()

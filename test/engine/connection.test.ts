@@ -26,7 +26,13 @@ describe('a worker connection', () => {
       },
       start: () => port2.start(),
     }
-    const engine = createEngine({ mode: 'worker', encoding: 'heuristic', workers: 1, sliceBytes: 64, host: () => ({ endpoint, onFailure: () => undefined, terminate: () => (port1.close(), port2.close()) }) })
+    const engine = createEngine({
+      mode: 'worker',
+      encoding: 'heuristic',
+      workers: 1,
+      sliceBytes: 64,
+      host: () => ({ endpoint, onFailure: () => undefined, terminate: () => (port1.close(), port2.close()) }),
+    })
     try {
       const history = [textMessage('user', 'a'.repeat(200)), textMessage('assistant', 'b'.repeat(200)), textMessage('user', 'c'.repeat(200))]
       const session = await engine.open('s', history)

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/client.ts'
-import { engineContract, type EngineCase, portableCases } from '../support/engine-contract.ts'
+import { type EngineCase, engineContract, portableCases } from '../support/engine-contract.ts'
 import { engineAborts } from '../support/engine-aborts.ts'
 
 const hasWorker = typeof Worker === 'function'

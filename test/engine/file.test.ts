@@ -35,7 +35,8 @@ const rejection = async (p: Promise<unknown>): Promise<Error> => {
 /** About `mb` megabytes of messages whose text is mostly characters of two to four bytes in UTF-8. */
 const bulky = (mb: number): Messages => {
   const out = []
-  for (let i = 0; out.length * 3_000 < mb * 1_000_000; i++) out.push(textMessage(i % 2 === 0 ? 'user' : 'assistant', `${i} ${'日本語😀é─'.repeat(300)}`, { id: `m${i}` }))
+  for (let i = 0; out.length * 3_000 < mb * 1_000_000; i++)
+    out.push(textMessage(i % 2 === 0 ? 'user' : 'assistant', `${i} ${'日本語😀é─'.repeat(300)}`, { id: `m${i}` }))
   // and one line longer than a piece of 256 KiB
   out.push(textMessage('assistant', 'x'.repeat(400_000), { id: 'long' }))
   return out

@@ -93,10 +93,20 @@ describe('staging a history', () => {
     const service = createEngineService()
     const slices: Array<{ at: number; bytes: number; count: number }> = []
     const { port1, port2 } = new MessageChannel()
-    const put: EngineService['chunks']['put'] = (callId, encoding, chunk) => (slices.push({ at: chunk.at, count: chunk.items.length, bytes: chunk.items.reduce((n, m) => n + approxBytes(m), 0) }), service.chunks.put(callId, encoding, chunk))
+    const put: EngineService['chunks']['put'] = (
+      callId,
+      encoding,
+      chunk,
+    ) => (slices.push({ at: chunk.at, count: chunk.items.length, bytes: chunk.items.reduce((n, m) => n + approxBytes(m), 0) }),
+      service.chunks.put(callId, encoding, chunk))
     expose({ ...service, chunks: { ...service.chunks, put } }, port1)
     const sliceBytes = 256 * 1024
-    const engine = createEngine({ mode: 'worker', encoding: 'heuristic', sliceBytes, host: () => ({ endpoint: port2, onFailure: () => undefined, terminate: () => (port1.close(), port2.close()) }) })
+    const engine = createEngine({
+      mode: 'worker',
+      encoding: 'heuristic',
+      sliceBytes,
+      host: () => ({ endpoint: port2, onFailure: () => undefined, terminate: () => (port1.close(), port2.close()) }),
+    })
     try {
       const history = sampleSession({ messages: 1_500, seed: 5, maxResult: 20_000 })
       const session = await engine.open('s', history)

@@ -15,7 +15,12 @@ import { sampleSession } from '../../sample/session.ts'
 const failure = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e)
 
 const heuristic = { encoding: 'heuristic' } as const
-const estimate = (callId: number, messages: Messages, encoding: 'heuristic' | 'o200k_base' = 'heuristic') => ({ callId, messages, options: { encoding }, maxBytes: Infinity })
+const estimate = (callId: number, messages: Messages, encoding: 'heuristic' | 'o200k_base' = 'heuristic') => ({
+  callId,
+  messages,
+  options: { encoding },
+  maxBytes: Infinity,
+})
 
 /** A history whose prune (`protectTokens: 0`) changes several messages: tool calls with long results. */
 const tools = (n: number): Messages =>
@@ -124,9 +129,15 @@ describe('engine service', () => {
     await service.chunks.put(3, 'heuristic', { at: 2, items: ms.slice(2), length: 3 })
     await service.chunks.put(3, 'heuristic', { at: 0, items: ms.slice(0, 2), length: 3 })
     const handle = await service.open({ callId: 3, id: 's', ...heuristic, chunked: true, maxBytes: Infinity })
-    expect(await service.session.snapshot({ callId: 4, session: { id: 's', handle }, options: {}, maxBytes: Infinity })).toEqual({ at: 0, items: ms, length: 3 })
+    expect(await service.session.snapshot({ callId: 4, session: { id: 's', handle }, options: {}, maxBytes: Infinity })).toEqual({
+      at: 0,
+      items: ms,
+      length: 3,
+    })
     // the chunks went with their call
-    expect(await failure(service.open({ callId: 3, id: 't', ...heuristic, chunked: true, maxBytes: Infinity }))).toMatchObject({ message: expect.stringMatching(/incomplete/) })
+    expect(await failure(service.open({ callId: 3, id: 't', ...heuristic, chunked: true, maxBytes: Infinity }))).toMatchObject({
+      message: expect.stringMatching(/incomplete/),
+    })
   })
 
   it('rejects a chunk with a bad message by its position in the whole list', async () => {

@@ -12,7 +12,7 @@ import { countModelRequest } from '../../src/counting/count.ts'
 import { forLLM } from '../../src/history/views.ts'
 import { makeMessage, type Messages, textMessage } from '../../src/message/message.ts'
 import { text, toolCall, toolResult } from '../../src/message/part-make.ts'
-import { contentSample, type ContentClass } from '../../sample/content-classes.ts'
+import { type ContentClass, contentSample } from '../../sample/content-classes.ts'
 
 const WINDOW = 12_000
 const RESERVE = 1_000
@@ -20,21 +20,30 @@ const LIMIT = WINDOW - RESERVE
 const STEPS = 30
 
 /** The true input tokens of a prompt: o200k_base's count of what reaches the model. */
-const trueTokens = (ms: Messages): number => countModelRequest('openai', { estimate: (s) => countTokens(s, { disallowedSpecial: new Set<string>() }) })({ messages: forLLM(ms) }).total
+const trueTokens = (ms: Messages): number =>
+  countModelRequest('openai', { estimate: (s) => countTokens(s, { disallowedSpecial: new Set<string>() }) })({ messages: forLLM(ms) }).total
 
 const loop = async (cls: ContentClass, encoding: EncodingName | undefined): Promise<ReadonlyArray<number>> => {
   const engine = createEngine({ mode: 'inline', ...(encoding === undefined ? {} : { encoding }) })
   try {
-    const session = await engine.open(`loop-${cls}`, [textMessage('system', 'You are a coding agent.'), textMessage('user', 'Read the output of every run and tell me which one failed.')])
+    const session = await engine.open(`loop-${cls}`, [
+      textMessage('system', 'You are a coding agent.'),
+      textMessage('user', 'Read the output of every run and tell me which one failed.'),
+    ])
     const seen: number[] = []
     for (let step = 1; step <= STEPS; step++) {
-      if (await session.shouldCompact({ contextWindow: WINDOW, reserveTokens: RESERVE })) await session.compact({ contextWindow: WINDOW, reserveTokens: RESERVE })
+      if (await session.shouldCompact({ contextWindow: WINDOW, reserveTokens: RESERVE }))
+        await session.compact({ contextWindow: WINDOW, reserveTokens: RESERVE })
       const prompt = await session.snapshot()
       const input = trueTokens(prompt)
       seen.push(input)
       const id = `call_${step}`
       await session.append([
-        makeMessage({ role: 'assistant', parts: [text('Reading the next run.'), toolCall({ id, name: 'read_run', arguments: JSON.stringify({ step }) })], metadata: { usage: { input, output: 12 } } }),
+        makeMessage({
+          role: 'assistant',
+          parts: [text('Reading the next run.'), toolCall({ id, name: 'read_run', arguments: JSON.stringify({ step }) })],
+          metadata: { usage: { input, output: 12 } },
+        }),
         makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: id, name: 'read_run', content: contentSample(cls, step, 3_000) })] }),
       ])
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { fromJSON, fromJSONL, parseJSONL, toJSON, toJSONL, MAX_REPORTED_LINES } from '../../src/history/codec.ts'
+import { fromJSON, fromJSONL, MAX_REPORTED_LINES, parseJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
 import { formatDecodeFailure } from '../../src/message/failure.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { conversationArb, messagesArb } from '../support/arbitraries.ts'
@@ -82,7 +82,6 @@ describe('JSONL', () => {
 
 // --- seed 002 exports and token totals ---
 
-
 describe('exportMessages / exportStructuredMessages (seed ExportMessage)', () => {
   it('flattens the forExport view into the seed shape, omitting empty fields', () => {
     const out = exportMessages(everyKind)
@@ -114,7 +113,12 @@ describe('exportMessages / exportStructuredMessages (seed ExportMessage)', () =>
     ])
   })
   it('leaves out images, signatures and redacted reasoning', () => {
-    const out = exportMessages([msg('a', 'assistant', [think('visible', 'sig'), { type: 'reasoning', text: 'opaque', redacted: true }, txt('hi'), { type: 'image', url: 'https://x.test/i.png' }])])
+    const out = exportMessages([
+      msg('a', 'assistant', [think('visible', 'sig'), { type: 'reasoning', text: 'opaque', redacted: true }, txt('hi'), {
+        type: 'image',
+        url: 'https://x.test/i.png',
+      }]),
+    ])
     expect(out).toEqual([{ role: 'assistant', content: 'hi', thinking: 'visible' }])
   })
 })

@@ -65,7 +65,12 @@ describe('last, at', () => {
 
 describe('pruneEmptyAssistant', () => {
   it('removes assistant messages with no content, thinking or calls (seed)', () => {
-    const h = [msg('u', 'user', [txt('')]), msg('a', 'assistant', [txt('  '), { type: 'finish', reason: 'end_turn' }]), msg('b', 'assistant', [think('x')]), msg('c', 'assistant', [call('c1')])]
+    const h = [
+      msg('u', 'user', [txt('')]),
+      msg('a', 'assistant', [txt('  '), { type: 'finish', reason: 'end_turn' }]),
+      msg('b', 'assistant', [think('x')]),
+      msg('c', 'assistant', [call('c1')]),
+    ]
     expect(ids(pruneEmptyAssistant(h))).toEqual(['u', 'b', 'c'])
     expect(pruneEmptyAssistant(everyKind)).toBe(everyKind)
   })

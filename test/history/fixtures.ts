@@ -8,7 +8,10 @@ export const msg = (id: string, role: Role, parts: ReadonlyArray<Part>, kind: Ki
   deepFreeze({ id, role, kind, parts, ...extra })
 
 export const txt = (text: string): Part => ({ type: 'text', text })
-export const think = (text: string, signature?: string): Part => (signature === undefined ? { type: 'reasoning', text } : { type: 'reasoning', text, signature })
+export const think = (
+  text: string,
+  signature?: string,
+): Part => (signature === undefined ? { type: 'reasoning', text } : { type: 'reasoning', text, signature })
 export const call = (id: string, name = 'read', args = '{}'): Part => ({ type: 'tool_call', id, name, arguments: args, status: 'complete' })
 export const result = (toolCallId: string, content = 'ok', name = 'read'): Part => ({ type: 'tool_result', toolCallId, content, isError: false, name })
 

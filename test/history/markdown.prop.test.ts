@@ -4,7 +4,23 @@ import { renderMarkdownWith } from '../../src/history/render.ts'
 import { msg, think, txt } from './fixtures.ts'
 
 /** Lines that make Markdown headings, fences, lists, quotes and rules, and plain text (HTML blocks apart: the checker below does not read them). */
-const line = fc.constantFrom('# Title', '## Sub', '###### Deep', 'Text', 'more text', '===', '---', '- item', '> quote', '```', '~~~', '    # code', '', '#tag', '1. one')
+const line = fc.constantFrom(
+  '# Title',
+  '## Sub',
+  '###### Deep',
+  'Text',
+  'more text',
+  '===',
+  '---',
+  '- item',
+  '> quote',
+  '```',
+  '~~~',
+  '    # code',
+  '',
+  '#tag',
+  '1. one',
+)
 const text = fc.array(line, { maxLength: 12 }).map((ls) => ls.join('\n'))
 
 /** Headings of a Markdown document outside code blocks, as CommonMark reads ATX headings (levels). */

@@ -32,9 +32,12 @@ describe('renderMarkdown: models, times and headings inside messages', () => {
   it('puts the model and time under the heading, when a message has them', () => {
     const a = msg('a', 'assistant', [txt('Done.')], 'normal', { model: 'claude-sonnet-4-5', createdAt: '2026-03-02T10:00:09.000Z' })
     const u = msg('u', 'user', [txt('Go')], 'normal', { createdAt: '2026-03-02T10:00:05.000Z' })
-    expect(renderMarkdown([u, a])).toBe('## User\n\n*2026-03-02 10:00:05 UTC*\n\nGo\n\n## Assistant\n\n*claude-sonnet-4-5 · 2026-03-02 10:00:09 UTC*\n\nDone.\n')
+    expect(renderMarkdown([u, a])).toBe(
+      '## User\n\n*2026-03-02 10:00:05 UTC*\n\nGo\n\n## Assistant\n\n*claude-sonnet-4-5 · 2026-03-02 10:00:09 UTC*\n\nDone.\n',
+    )
     expect(renderMarkdown([msg('x', 'assistant', [txt('ok')], 'normal', { model: 'a_b*c' })])).toContain('*a\\_b\\*c*')
-    expect(renderMarkdown([msg('r', 'user', [txt('<system-reminder>Run tests</system-reminder>')], 'synthetic', { metadata: { origin: 'system-reminder' } })])).toMatch(/^## User\n\n\*system-reminder\*\n/)
+    expect(renderMarkdown([msg('r', 'user', [txt('<system-reminder>Run tests</system-reminder>')], 'synthetic', { metadata: { origin: 'system-reminder' } })]))
+      .toMatch(/^## User\n\n\*system-reminder\*\n/)
   })
   it("keeps a message's headings below the export's sections, in its text and its reasoning", () => {
     const md = renderMarkdownWith({ reasoning: 'include' })([msg('a', 'assistant', [think('# Plan'), txt('# Cause\n\nRounding.\n\nFix\n===')])])

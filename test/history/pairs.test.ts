@@ -66,7 +66,7 @@ describe('repairToolPairs', () => {
     expect(r.report).toEqual({ addedResults: [], droppedResults: [], droppedMessages: [], changed: false })
   })
 
-  it('answers an orphan call with an interrupted error result after the turn\'s results', () => {
+  it("answers an orphan call with an interrupted error result after the turn's results", () => {
     const h = [
       msg('u', 'user', [txt('go')]),
       msg('a', 'assistant', [call('c1'), call('c2', 'bash')]),
@@ -124,7 +124,7 @@ describe('repairToolPairs with a result recorded late', () => {
     expect(validateToolPairs(messages).valid).toBe(true)
   })
 
-  it('joins a late result to its turn\'s last tool message when it shares a message with another result', () => {
+  it("joins a late result to its turn's last tool message when it shares a message with another result", () => {
     const h = [
       msg('a1', 'assistant', [call('c1'), call('c2')]),
       msg('t1', 'tool', [result('c1')]),

@@ -35,7 +35,8 @@ const run = (options: Parameters<typeof createPruner>[0], turns: number, limit?:
 }
 
 /** The calls whose answer does not start with the previous answer (an edit before the cached prefix). */
-const breaks = (answers: ReadonlyArray<Messages>): number[] => answers.flatMap((a, i) => (i > 0 && shared(answers[i - 1] as Messages, a) < (answers[i - 1] as Messages).length ? [i] : []))
+const breaks = (answers: ReadonlyArray<Messages>): number[] =>
+  answers.flatMap((a, i) => (i > 0 && shared(answers[i - 1] as Messages, a) < (answers[i - 1] as Messages).length ? [i] : []))
 
 describe('createPruner, cached policy (the default)', () => {
   const options = { protectTokens: 3_000, minimumSavings: 0 }

@@ -35,7 +35,9 @@ const protectedFrom = (h: Messages, protect: number): number => {
 const bulkyArb: fc.Arbitrary<Messages> = fc
   .array(
     fc.tuple(
-      fc.array(fc.tuple(fc.constantFrom('read', 'grep', 'bash'), fc.nat({ max: 3000 }), fc.nat({ max: 600 }), fc.constantFrom('normal', 'ephemeral')), { maxLength: 3 }),
+      fc.array(fc.tuple(fc.constantFrom('read', 'grep', 'bash'), fc.nat({ max: 3000 }), fc.nat({ max: 600 }), fc.constantFrom('normal', 'ephemeral')), {
+        maxLength: 3,
+      }),
       fc.boolean(),
     ),
     { maxLength: 10 },
@@ -48,10 +50,21 @@ const bulkyArb: fc.Arbitrary<Messages> = fc
         id: `a${t}`,
         role: 'assistant',
         kind: 'normal',
-        parts: calls.map(([name, , argLen], i) => ({ type: 'tool_call', id: `c${t}_${i}`, name, arguments: JSON.stringify({ path: 'a.ts', body: 'b'.repeat(argLen), n: [1, { deep: 'd'.repeat(argLen) }] }), status: 'complete' })),
+        parts: calls.map(([name, , argLen], i) => ({
+          type: 'tool_call',
+          id: `c${t}_${i}`,
+          name,
+          arguments: JSON.stringify({ path: 'a.ts', body: 'b'.repeat(argLen), n: [1, { deep: 'd'.repeat(argLen) }] }),
+          status: 'complete',
+        })),
       })
       calls.forEach(([name, size, , kind], i) =>
-        out.push({ id: `r${t}_${i}`, role: 'tool', kind, parts: [{ type: 'tool_result', toolCallId: `c${t}_${i}`, content: `${t}${i}`.padEnd(size, 'r'), isError: false, ...(named ? { name } : {}) }] }),
+        out.push({
+          id: `r${t}_${i}`,
+          role: 'tool',
+          kind,
+          parts: [{ type: 'tool_result', toolCallId: `c${t}_${i}`, content: `${t}${i}`.padEnd(size, 'r'), isError: false, ...(named ? { name } : {}) }],
+        })
       )
     })
     return deepFreeze(out)
@@ -107,7 +120,12 @@ describe('pruning laws', () => {
   it('a pruner answers as the pure prune on histories with a provider compaction boundary, turn after turn', () => {
     // an assistant message holding a provider's compaction block starts what the provider reads:
     // what precedes it is neither pruned nor counted, by a kept pruner as by the pure prune
-    const boundary = (id: string): Message => ({ id, role: 'assistant', kind: 'normal', parts: [{ type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: 'summary' } }] })
+    const boundary = (id: string): Message => ({
+      id,
+      role: 'assistant',
+      kind: 'normal',
+      parts: [{ type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: 'summary' } }],
+    })
     fc.assert(
       fc.property(bulkyArb, bulkyArb, optsArb, fc.nat({ max: 12 }), (before, after, o, cut) => {
         const h = deepFreeze([...before, boundary('b1'), ...after.slice(1)])
@@ -156,7 +174,7 @@ describe('pruning laws', () => {
     )
   })
 
-  it('the pure walk (one pass from the newest) and the pruner\'s (forward) agree, with counts of any sign', () => {
+  it("the pure walk (one pass from the newest) and the pruner's (forward) agree, with counts of any sign", () => {
     fc.assert(
       fc.property(bulkyArb, optsArb, fc.integer({ min: -300, max: 300 }), (h, o, shift) => {
         // a count of the caller that can be negative for some messages
@@ -169,7 +187,7 @@ describe('pruning laws', () => {
     )
   })
 
-  it('the pure walk with derived counts agrees with the pruner\'s, with estimates of any sign and fractional ones', () => {
+  it("the pure walk with derived counts agrees with the pruner's, with estimates of any sign and fractional ones", () => {
     fc.assert(
       fc.property(bulkyArb, optsArb, fc.integer({ min: -40, max: 40 }), fc.nat({ max: 3000 }), fc.constantFrom(1, 3.7), (h, o, shift, pull, per) => {
         // an estimator (so counts are derived) that gives some texts a negative or fractional count,

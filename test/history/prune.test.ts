@@ -70,7 +70,12 @@ describe('pruneToolResults', () => {
   it('skips protected tools, named on the result or on its call', () => {
     const h = history(10, 4000, 'todo')
     expect(pruneToolResults({ ...small, protectedTools: ['todo'] })(h)).toBe(h)
-    const unnamed = h.map((m) => (m.role === 'tool' ? { ...m, parts: m.parts.map((p) => (p.type === 'tool_result' ? { type: p.type, toolCallId: p.toolCallId, content: p.content, isError: p.isError } : p)) } : m))
+    const unnamed = h.map((
+      m,
+    ) => (m.role === 'tool'
+      ? { ...m, parts: m.parts.map((p) => (p.type === 'tool_result' ? { type: p.type, toolCallId: p.toolCallId, content: p.content, isError: p.isError } : p)) }
+      : m)
+    )
     expect(pruneToolResults({ ...small, protectedTools: ['todo'] })(unnamed)).toBe(unnamed)
     expect(pruneToolResults({ ...small, protectedTools: ['other'] })(unnamed)).not.toBe(unnamed)
   })
@@ -78,7 +83,8 @@ describe('pruneToolResults', () => {
   it('names a result by the latest call with its id before it, as the walk backwards looks it up', () => {
     // the call id `x` is used twice: a result between the two calls answers the first (`todo`,
     // protected), one before any call answers none (so no tool of its name is protected)
-    const bare = (id: string, content: string): Message => msg(`t-${id}-${content.length}`, 'tool', [{ type: 'tool_result', toolCallId: id, content, isError: false }])
+    const bare = (id: string, content: string): Message =>
+      msg(`t-${id}-${content.length}`, 'tool', [{ type: 'tool_result', toolCallId: id, content, isError: false }])
     const h: Message[] = [
       msg('u0', 'user', [txt('start')]),
       bare('x', 'a'.repeat(4000)),
@@ -144,9 +150,19 @@ describe('pruneToolResults', () => {
   })
 
   it('derives rewritten counts exactly for a count that adds up its parts the default way', () => {
-    const h = [...history(10), msg('a99', 'assistant', [txt('Two more.'), call('x1'), call('x2')]), msg('t99', 'tool', [result('x1', 'p'.repeat(5000)), result('x2', 'q'.repeat(7001))]), ...history(3)]
+    const h = [
+      ...history(10),
+      msg('a99', 'assistant', [txt('Two more.'), call('x1'), call('x2')]),
+      msg('t99', 'tool', [result('x1', 'p'.repeat(5000)), result('x2', 'q'.repeat(7001))]),
+      ...history(3),
+    ]
     // a per-message overhead and a fixed price for images, as token counters have
-    const count = (m: Message) => 4 + m.parts.reduce((s, p) => s + (p.type === 'tool_result' ? Math.ceil(p.content.length / 4) : p.type === 'image' ? 85 : Math.ceil(JSON.stringify(p).length / 4)), 0)
+    const count = (m: Message) =>
+      4 +
+      m.parts.reduce(
+        (s, p) => s + (p.type === 'tool_result' ? Math.ceil(p.content.length / 4) : p.type === 'image' ? 85 : Math.ceil(JSON.stringify(p).length / 4)),
+        0,
+      )
     const { messages, report } = pruneToolResultsWithReport({ ...small, count })(h)
     expect(report.prunedResults).toBeGreaterThan(2)
     expect(report.tokensBefore).toBe(h.reduce((s, m) => s + count(m), 0))
@@ -192,7 +208,12 @@ describe('createPruner', () => {
     expect(again.messages).toBe(first.messages)
     expect(again.changes).toEqual([])
     // one turn later the newly unprotected result is the only change
-    const later = [...first.messages, msg('u10', 'user', [txt('question 10')]), msg('a10', 'assistant', [call('c10', 'read', '{}')]), msg('t10', 'tool', [result('c10', 'y'.repeat(4000), 'read')])]
+    const later = [
+      ...first.messages,
+      msg('u10', 'user', [txt('question 10')]),
+      msg('a10', 'assistant', [call('c10', 'read', '{}')]),
+      msg('t10', 'tool', [result('c10', 'y'.repeat(4000), 'read')]),
+    ]
     const next = pruner.prune(later)
     expect(next.changes.map((c) => c.message.id)).toEqual(['t7'])
   })
@@ -208,8 +229,7 @@ describe('pruneToolResultsWithReport with a count of the caller', () => {
       { id: 'u', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'a recent question, longer than the window' }] },
     ]
     // a counter unlike chars/4: one token per character of every part's text
-    const count = (m: Message): number =>
-      m.parts.reduce((n, p) => n + (p.type === 'tool_result' ? p.content.length : p.type === 'text' ? p.text.length : 0), 0)
+    const count = (m: Message): number => m.parts.reduce((n, p) => n + (p.type === 'tool_result' ? p.content.length : p.type === 'text' ? p.text.length : 0), 0)
     const { messages, report } = pruneToolResultsWithReport({ protectTokens: 10, minimumSavings: 1, count })(history)
     expect(report.prunedResults).toBe(1)
     expect(report.tokensBefore).toBe(history.reduce((n, m) => n + count(m), 0))
@@ -220,7 +240,8 @@ describe('pruneToolResultsWithReport with a count of the caller', () => {
 describe('a count marked as the one definition', () => {
   // old tool results, then enough recent text to push them out of the protected tail
   const history: Message[] = []
-  for (let i = 0; i < 20; i++) history.push(msg(`a${i}`, 'assistant', [call(`c${i}`, 'read')]), msg(`t${i}`, 'tool', [result(`c${i}`, 'x'.repeat(4_000), 'read')]))
+  for (let i = 0; i < 20; i++)
+    history.push(msg(`a${i}`, 'assistant', [call(`c${i}`, 'read')]), msg(`t${i}`, 'tool', [result(`c${i}`, 'x'.repeat(4_000), 'read')]))
   history.push(msg('u', 'user', [txt('y'.repeat(40_000))]))
 
   it('prunes as the default does, without estimating the replaced results again', () => {

@@ -5,8 +5,42 @@ import { renderHtmlWith } from '../../src/history/render-html.ts'
 import { all, tree } from '../support/html-tree.ts'
 
 /** Every tag the page may have. */
-const TAGS = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'p', 'main', 'section', 'div', 'article', 'span', 'time', 'details', 'summary', 'pre', 'code', 'strong', 'img', 'a'])
-const NASTY = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "'; background:url(http://x)", '</details></main><script>', '&amp;', '<!--', ']]>', 'javascript:alert(1)', '\u2028', '# Title']
+const TAGS = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'header',
+  'h1',
+  'p',
+  'main',
+  'section',
+  'div',
+  'article',
+  'span',
+  'time',
+  'details',
+  'summary',
+  'pre',
+  'code',
+  'strong',
+  'img',
+  'a',
+])
+const NASTY = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "'; background:url(http://x)",
+  '</details></main><script>',
+  '&amp;',
+  '<!--',
+  ']]>',
+  'javascript:alert(1)',
+  '\u2028',
+  '# Title',
+]
 const str = fc.oneof(fc.string(), fc.constantFrom(...NASTY), fc.string({ unit: fc.constantFrom('<', '>', '&', '"', "'", 'a', '\n', '/') }))
 
 const history = fc.array(
@@ -39,7 +73,9 @@ const toMessages = (xs: Drawn): Message[] =>
       ...(x.image === null ? [] : [{ type: 'image' as const, ...x.image }]),
     ],
     ...(x.model === null ? {} : { model: x.model }),
-    ...(x.origin === null && x.sub === null ? {} : { metadata: { ...(x.origin === null ? {} : { origin: x.origin }), ...(x.sub === null ? {} : { subagent: x.sub }) } }),
+    ...(x.origin === null && x.sub === null
+      ? {}
+      : { metadata: { ...(x.origin === null ? {} : { origin: x.origin }), ...(x.sub === null ? {} : { subagent: x.sub }) } }),
   }))
 
 describe('renderHtml on any history', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { renderTranscriptLines, render, renderMarkdown, renderMarkdownWith } from '../../src/history/render.ts'
+import { render, renderMarkdown, renderMarkdownWith, renderTranscriptLines } from '../../src/history/render.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../support/arbitraries.ts'
 import type { Message } from '../../src/message/message.ts'
 
@@ -13,11 +13,22 @@ const nastyHistoryArb = fc
     deepFreeze(
       rows.flatMap(([say, args, out], i): Message[] => [
         { id: `u${i}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: say }] },
-        { id: `a${i}`, role: 'assistant', kind: 'normal', parts: [{ type: 'text', text: say }, { type: 'reasoning', text: out }, { type: 'tool_call', id: `c${i}`, name: 'bash', arguments: args, status: 'complete' }] },
+        {
+          id: `a${i}`,
+          role: 'assistant',
+          kind: 'normal',
+          parts: [{ type: 'text', text: say }, { type: 'reasoning', text: out }, {
+            type: 'tool_call',
+            id: `c${i}`,
+            name: 'bash',
+            arguments: args,
+            status: 'complete',
+          }],
+        },
         { id: `t${i}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: `c${i}`, content: out, isError: false }] },
         { id: `z${i}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: `orphan${i}`, content: args, isError: false }] },
       ]),
-    ),
+    )
   )
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderLogLines, renderTranscriptLines, render, renderMarkdown, renderMarkdownWith, renderMessage } from '../../src/history/render.ts'
+import { render, renderLogLines, renderMarkdown, renderMarkdownWith, renderMessage, renderTranscriptLines } from '../../src/history/render.ts'
 import { forExport } from '../../src/history/views.ts'
 import { call, everyKind, msg, result, think, txt } from './fixtures.ts'
 
@@ -46,7 +46,9 @@ describe('renderMessage and render (plain text)', () => {
 describe('renderLogLines', () => {
   it('gives labelled log lines, with the kind when not normal', () => {
     expect(renderLogLines(msg('s', 'user', [txt('Reminder')], 'synthetic'))).toBe('[user/synthetic] Reminder')
-    expect(renderLogLines(msg('a', 'assistant', [think('hmm'), txt('ok'), call('c1', 'ls', '{}')]))).toBe('[assistant (thinking)] hmm\n[assistant] ok\n[call c1] ls({})')
+    expect(renderLogLines(msg('a', 'assistant', [think('hmm'), txt('ok'), call('c1', 'ls', '{}')]))).toBe(
+      '[assistant (thinking)] hmm\n[assistant] ok\n[call c1] ls({})',
+    )
     expect(renderLogLines(msg('t', 'tool', [result('c1', 'out', 'ls')]))).toBe('[tool c1] ls: out')
     expect(renderLogLines(msg('b', 'user', [txt('M1')], 'bookmark'))).toBe('[bookmark] --- M1 ---')
     expect(renderLogLines(msg('m', 'user', [], 'metadata', { metadata: { turn: 3 } }))).toBe('[metadata] {"turn":3}')
@@ -56,7 +58,9 @@ describe('renderLogLines', () => {
 describe('renderTranscriptLines', () => {
   it('is compact, without reasoning, and empty for system and internal kinds', () => {
     expect(renderTranscriptLines(msg('u', 'user', [txt('Fix it')]))).toBe('[User]: Fix it')
-    expect(renderTranscriptLines(msg('a', 'assistant', [think('secret'), txt('On it.'), call('c1', 'read', '{"p":1}')]))).toBe('[Assistant]: On it.\n  → read({"p":1})')
+    expect(renderTranscriptLines(msg('a', 'assistant', [think('secret'), txt('On it.'), call('c1', 'read', '{"p":1}')]))).toBe(
+      '[Assistant]: On it.\n  → read({"p":1})',
+    )
     expect(renderTranscriptLines(msg('t', 'tool', [result('c1', 'a\nb')]))).toBe('  ← read result:\n    a\n    b')
     for (const m of [everyKind[0], everyKind[7], everyKind[8], everyKind[9]]) expect(renderTranscriptLines(m as never)).toBe('')
   })
@@ -88,7 +92,9 @@ describe('renderMarkdown', () => {
     expect(md).toContain('## User\n\nthanks')
   })
   it('closes an HTML comment or <pre> block a message leaves open', () => {
-    expect(renderMarkdown([msg('u', 'user', [txt('<!-- hidden')]), msg('a', 'assistant', [txt('seen')])])).toBe('## User\n\n<!-- hidden\n-->\n\n## Assistant\n\nseen\n')
+    expect(renderMarkdown([msg('u', 'user', [txt('<!-- hidden')]), msg('a', 'assistant', [txt('seen')])])).toBe(
+      '## User\n\n<!-- hidden\n-->\n\n## Assistant\n\nseen\n',
+    )
     expect(renderMarkdown([msg('u', 'user', [txt('<pre>\nx')])])).toContain('<pre>\nx\n</pre>')
     expect(renderMarkdown([msg('u', 'user', [txt('```\n<!-- in code')])])).toBe('## User\n\n```\n<!-- in code\n```\n')
   })
@@ -125,7 +131,9 @@ describe('renderMarkdown', () => {
 describe('sub-conversations in plain text', () => {
   it('shows a sub-conversation message as the message it is, calls included', () => {
     const sub = { metadata: { subagent: { toolCallId: 'task1' } } }
-    expect(renderMessage(msg('s', 'assistant', [txt('Searching.'), call('c9', 'grep', '{}')], 'display', sub))).toBe('[Assistant (sub-conversation)]: Searching.\n  → grep({})\n')
+    expect(renderMessage(msg('s', 'assistant', [txt('Searching.'), call('c9', 'grep', '{}')], 'display', sub))).toBe(
+      '[Assistant (sub-conversation)]: Searching.\n  → grep({})\n',
+    )
     expect(renderMessage(msg('r', 'tool', [result('c9', 'a.ts:2')], 'display', sub))).toBe('  ← read result:\n    a.ts:2\n')
   })
 })

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
   forCompaction,
-  lastTurns,
   forDisplay,
   forExport,
   forExportStructured,
   forLLM,
   forPreservation,
   forSave,
+  lastTurns,
   withoutInternal,
   withoutSynthetic,
   withoutThinking,
@@ -24,7 +24,7 @@ describe('views against the seed lists', () => {
   it('forDisplay: normal user/assistant, display, bookmark; no system, tool or metadata', () => {
     expect(ids(forDisplay(everyKind))).toEqual(['u1', 'a1', 'a2', 'disp', 'book'])
   })
-  it('forDisplay keeps an assistant message\'s tool calls as they are', () => {
+  it("forDisplay keeps an assistant message's tool calls as they are", () => {
     expect(forDisplay(everyKind)[1]).toBe(everyKind[3])
   })
   it('forExport: normal, display, bookmark; no synthetic, ephemeral or metadata', () => {
@@ -61,7 +61,12 @@ describe('pair safety', () => {
     }
   })
   it('an assistant message left with nothing but reasoning goes too', () => {
-    const h = [msg('u', 'user', [txt('q')]), msg('a', 'assistant', [think('hmm', 's'), call('c9')]), msg('t', 'tool', [result('c9')], 'ephemeral'), msg('a2', 'assistant', [txt('ok')])]
+    const h = [
+      msg('u', 'user', [txt('q')]),
+      msg('a', 'assistant', [think('hmm', 's'), call('c9')]),
+      msg('t', 'tool', [result('c9')], 'ephemeral'),
+      msg('a2', 'assistant', [txt('ok')]),
+    ]
     expect(ids(forPreservation(h))).toEqual(['u', 'a2'])
     expect(ids(forSave(h))).toEqual(['u', 'a2'])
   })
@@ -164,10 +169,23 @@ describe('lastTurns', () => {
 
 describe('forLLM after provider compactions', () => {
   const boundary = (id: string, kind: Message['kind'] = 'normal'): Message =>
-    msg(id, 'assistant', [txt(`before ${id}`), { type: 'provider', provider: 'anthropic', kind: 'compaction', data: { type: 'compaction', content: `summary ${id}` } }], kind)
+    msg(id, 'assistant', [txt(`before ${id}`), {
+      type: 'provider',
+      provider: 'anthropic',
+      kind: 'compaction',
+      data: { type: 'compaction', content: `summary ${id}` },
+    }], kind)
 
   it('starts at the last boundary sent to the model, keeping the system messages before it', () => {
-    const h = [msg('s', 'system', [txt('Be brief.')]), msg('u1', 'user', [txt('one')]), boundary('b1'), msg('u2', 'user', [txt('two')]), boundary('b2'), msg('u3', 'user', [txt('three')]), boundary('b3', 'display')]
+    const h = [
+      msg('s', 'system', [txt('Be brief.')]),
+      msg('u1', 'user', [txt('one')]),
+      boundary('b1'),
+      msg('u2', 'user', [txt('two')]),
+      boundary('b2'),
+      msg('u3', 'user', [txt('three')]),
+      boundary('b3', 'display'),
+    ]
     const view = forLLM(h)
     expect(ids(view)).toEqual(['s', 'b2', 'u3'])
     expect(view[1]?.parts.map((p) => p.type)).toEqual(['provider'])

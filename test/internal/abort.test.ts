@@ -32,7 +32,7 @@ describe('abortReason', () => {
     expect(abortReason(c.signal, 'The wait was aborted')).toBe(reason)
   })
 
-  it('is an AbortError with the caller\'s message, or a generic one, when the signal has no reason', () => {
+  it("is an AbortError with the caller's message, or a generic one, when the signal has no reason", () => {
     const signal = reasonless()
     expect(abortReason(signal)).toMatchObject({ name: 'AbortError', message: 'The operation was aborted' })
     expect(abortReason(signal, 'The compaction was aborted')).toMatchObject({ name: 'AbortError', message: 'The compaction was aborted' })
@@ -41,6 +41,9 @@ describe('abortReason', () => {
 
   it('keeps the messages a chat wait and a compaction reject with', async () => {
     await expect(createChat().wait(1, { signal: reasonless() })).rejects.toMatchObject({ name: 'AbortError', message: 'The wait was aborted' })
-    await expect(compact({ summarize: async () => '', signal: reasonless() })([])).rejects.toMatchObject({ name: 'AbortError', message: 'The compaction was aborted' })
+    await expect(compact({ summarize: async () => '', signal: reasonless() })([])).rejects.toMatchObject({
+      name: 'AbortError',
+      message: 'The compaction was aborted',
+    })
   })
 })

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
 import { decodeMessage, decodeMessages, encodeMessage, encodeMessages, makeMessage, textMessage } from '../../src/message/message.ts'
 import { addPart, getMeta, setMeta, upsertToolCall } from '../../src/message/edit.ts'
-import { deepFreeze, jsonArb, messageArb, messagesArb, partArb, roleArb, kindArb } from '../support/arbitraries.ts'
+import { deepFreeze, jsonArb, kindArb, messageArb, messagesArb, partArb, roleArb } from '../support/arbitraries.ts'
 import * as O from 'fp-ts/Option'
 
 describe('message laws', () => {

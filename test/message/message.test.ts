@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { hasKind, hasRole, images, isEmpty, isInternal, reasoningParts, reasoningText, textContent, toolCalls, toolResults } from '../../src/message/accessors.ts'
+import {
+  hasKind,
+  hasRole,
+  images,
+  isEmpty,
+  isInternal,
+  reasoningParts,
+  reasoningText,
+  textContent,
+  toolCalls,
+  toolResults,
+} from '../../src/message/accessors.ts'
 import { decodeMessage, decodeMessages, encodeMessage, makeMessage, type Message, parseMessages, textMessage } from '../../src/message/message.ts'
 import { addPart, getMeta, mapParts, MessageEq, setMeta, upsertToolCall } from '../../src/message/edit.ts'
-import { image, isText, reasoning as thinking, text, toolCall, toolResult, finish } from '../../src/message/part-make.ts'
+import { finish, image, isText, reasoning as thinking, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { formatDecodeFailure } from '../../src/message/failure.ts'
 import { deepFreeze } from '../support/arbitraries.ts'
 
@@ -29,7 +40,14 @@ describe('constructors (seed New, NewText)', () => {
 describe('accessors', () => {
   const m = makeMessage({
     role: 'assistant',
-    parts: [thinking('plan', { signature: 's' }), text('Let me '), toolCall({ id: 'c1', name: 'search', arguments: '{"q":"golang"}' }), text('search.'), image({ url: 'u' }), finish('tool_use')],
+    parts: [
+      thinking('plan', { signature: 's' }),
+      text('Let me '),
+      toolCall({ id: 'c1', name: 'search', arguments: '{"q":"golang"}' }),
+      text('search.'),
+      image({ url: 'u' }),
+      finish('tool_use'),
+    ],
   })
 
   it('textContent concatenates the text parts (seed TextContent)', () => {
@@ -55,7 +73,10 @@ describe('predicates', () => {
   it('role predicates', () => {
     const [s, u, a, t] = (['system', 'user', 'assistant', 'tool'] as const).map((r) => makeMessage({ role: r }))
     expect([s, u, a, t].map((m) => [hasRole('system')(m!), hasRole('user')(m!), hasRole('assistant')(m!), hasRole('tool')(m!)])).toEqual([
-      [true, false, false, false], [false, true, false, false], [false, false, true, false], [false, false, false, true],
+      [true, false, false, false],
+      [false, true, false, false],
+      [false, false, true, false],
+      [false, false, false, true],
     ])
   })
 
@@ -131,9 +152,19 @@ describe('parts editing (seed 004 AddPart, AddToolCall)', () => {
 
 describe('message codec', () => {
   const full: Message = {
-    id: 'm1', role: 'assistant', kind: 'normal', sender: 'bot', conversationId: 'c', createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:01Z', tokens: { total: 10, content: 4, thinking: 3, tools: 3 }, model: 'm', provider: 'p', error: 'e',
-    metadata: { a: [1, { b: null }] }, parts: [text('hi'), image({ data: new Uint8Array([1, 2, 3]), mediaType: 'image/png' })],
+    id: 'm1',
+    role: 'assistant',
+    kind: 'normal',
+    sender: 'bot',
+    conversationId: 'c',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:01Z',
+    tokens: { total: 10, content: 4, thinking: 3, tools: 3 },
+    model: 'm',
+    provider: 'p',
+    error: 'e',
+    metadata: { a: [1, { b: null }] },
+    parts: [text('hi'), image({ data: new Uint8Array([1, 2, 3]), mediaType: 'image/png' })],
   }
 
   it('round-trips every field, with images as base64 on the wire', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { file, image, reasoning, text, toolCall, toolResult, finish } from '../../src/message/part-make.ts'
+import { file, finish, image, reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { decodePart, encodePart, marshalParts, unmarshalParts } from '../../src/message/part-registry.ts'
 import { partArb } from '../support/arbitraries.ts'
 
@@ -24,8 +24,14 @@ describe('part laws', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.uint8Array({ maxLength: 16 }), fc.boolean(), (s, id, bytes, b) => {
         const made = [
-          text(s), reasoning(s, { signature: id, redacted: b }), image({ url: s }), image({ data: bytes, mediaType: 'image/png' }),
-          file({ data: bytes, mediaType: 'audio/wav' }), toolCall({ id, name: s, arguments: s }), toolResult({ toolCallId: id, content: s, isError: b }), finish(s),
+          text(s),
+          reasoning(s, { signature: id, redacted: b }),
+          image({ url: s }),
+          image({ data: bytes, mediaType: 'image/png' }),
+          file({ data: bytes, mediaType: 'audio/wav' }),
+          toolCall({ id, name: s, arguments: s }),
+          toolResult({ toolCallId: id, content: s, isError: b }),
+          finish(s),
         ]
         for (const p of made) expect(E.isRight(decodePart(encodePart(p)))).toBe(true)
       }),

@@ -1,7 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { file, finish, image, isFile, isFinish, isFinished, isImage, isReasoning, isText, isToolCall, isToolResult, reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
+import {
+  file,
+  finish,
+  image,
+  isFile,
+  isFinish,
+  isFinished,
+  isImage,
+  isReasoning,
+  isText,
+  isToolCall,
+  isToolResult,
+  reasoning,
+  text,
+  toolCall,
+  toolResult,
+} from '../../src/message/part-make.ts'
 import { type Part } from '../../src/message/part-model.ts'
 import { decodePart, encodePart, isBuiltinPart, marshalParts, PartC, partTypes, registerPart, unmarshalParts } from '../../src/message/part-registry.ts'
 import { formatDecodeFailure } from '../../src/message/failure.ts'
@@ -11,8 +27,13 @@ const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])
 describe('part constructors', () => {
   it('each part reports its kind string (seed PartKind)', () => {
     const parts: Part[] = [
-      text('hi'), reasoning('hmm'), image({ url: 'https://example.com/a.png' }), file({ url: 'https://example.com/a.mp3', mediaType: 'audio/mpeg' }),
-      toolCall({ id: 'c1', name: 'ls' }), toolResult({ toolCallId: 'c1', content: 'a b' }), finish('end_turn'),
+      text('hi'),
+      reasoning('hmm'),
+      image({ url: 'https://example.com/a.png' }),
+      file({ url: 'https://example.com/a.mp3', mediaType: 'audio/mpeg' }),
+      toolCall({ id: 'c1', name: 'ls' }),
+      toolResult({ toolCallId: 'c1', content: 'a b' }),
+      finish('end_turn'),
     ]
     expect(parts.map((p) => p.type)).toEqual(['text', 'reasoning', 'image', 'file', 'tool_call', 'tool_result', 'finish'])
   })
@@ -38,7 +59,15 @@ describe('part constructors', () => {
 
   it('refinements pick exactly their own type', () => {
     const guards = [isText, isReasoning, isImage, isFile, isToolCall, isToolResult, isFinish]
-    const parts: Part[] = [text(''), reasoning(''), image({ data: png }), file({ data: png, mediaType: 'application/pdf' }), toolCall({ id: '1', name: 'n' }), toolResult({ toolCallId: '1', content: '' }), finish('x')]
+    const parts: Part[] = [
+      text(''),
+      reasoning(''),
+      image({ data: png }),
+      file({ data: png, mediaType: 'application/pdf' }),
+      toolCall({ id: '1', name: 'n' }),
+      toolResult({ toolCallId: '1', content: '' }),
+      finish('x'),
+    ]
     guards.forEach((g, i) => parts.forEach((p, j) => expect(g(p)).toBe(i === j)))
     expect(parts.every(isBuiltinPart)).toBe(true)
   })
@@ -98,7 +127,13 @@ describe('part codec', () => {
   })
 
   it('marshalParts/unmarshalParts round-trip (seed 004)', () => {
-    const parts: Part[] = [text('a'), reasoning('b', { signature: 's' }), image({ data: png, mediaType: 'image/png' }), toolCall({ id: '1', name: 'n', arguments: '{"a":1}', status: 'complete' }), finish('tool_use')]
+    const parts: Part[] = [
+      text('a'),
+      reasoning('b', { signature: 's' }),
+      image({ data: png, mediaType: 'image/png' }),
+      toolCall({ id: '1', name: 'n', arguments: '{"a":1}', status: 'complete' }),
+      finish('tool_use'),
+    ]
     const json = marshalParts(parts)
     expect(JSON.parse(json)[0]).toEqual({ type: 'text', data: { text: 'a' } })
     expect(unmarshalParts(json)).toEqual(E.right(parts))
@@ -111,8 +146,13 @@ describe('part codec', () => {
   it('chatfold/message exports the type-tagged wire format: every part type round-trips through it', async () => {
     const entry = await import('../../src/message/mod.ts')
     const parts: Part[] = [
-      text('a'), reasoning('b', { signature: 's' }), image({ data: png, mediaType: 'image/png' }), file({ url: 'https://example.com/a.pdf', mediaType: 'application/pdf' }),
-      toolCall({ id: '1', name: 'n', arguments: '{"a":1}', status: 'complete' }), toolResult({ toolCallId: '1', content: 'ok' }), finish('tool_use'),
+      text('a'),
+      reasoning('b', { signature: 's' }),
+      image({ data: png, mediaType: 'image/png' }),
+      file({ url: 'https://example.com/a.pdf', mediaType: 'application/pdf' }),
+      toolCall({ id: '1', name: 'n', arguments: '{"a":1}', status: 'complete' }),
+      toolResult({ toolCallId: '1', content: 'ok' }),
+      finish('tool_use'),
     ]
     const json = entry.marshalParts(parts)
     // each part as {"type": …, "data": {…}}, bytes as base64

@@ -112,7 +112,10 @@ describe('fileStorage under Deno', () => {
     const here = dirname(fileURLToPath(import.meta.url))
     const deno = join(here, '..', '..', 'node_modules', '.bin', 'deno')
     const outputs = ['one', 'two', 'three'].map((m) => {
-      const r = spawnSync(deno, ['run', '--allow-read', '--allow-write', '--allow-env', join(here, 'support', 'deno-file-store.ts'), dir, m], { encoding: 'utf8', timeout: 60_000 })
+      const r = spawnSync(deno, ['run', '--allow-read', '--allow-write', '--allow-env', join(here, 'support', 'deno-file-store.ts'), dir, m], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
       expect(r.status, r.stderr).toBe(0)
       return r.stdout.trim()
     })

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
-import { textMessage, type Messages } from '../../src/message/message.ts'
+import { type Messages, textMessage } from '../../src/message/message.ts'
 import { toJSONL } from '../../src/history/codec.ts'
 import { forSave } from '../../src/history/views.ts'
 import { emptyState } from '../../src/store/state.ts'

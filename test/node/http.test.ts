@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { type IncomingMessage, request as httpRequest } from 'node:http'
 import type { Socket } from 'node:net'
 import { createChatHandler } from '../../src/store/http.ts'
 import { createChatStore } from '../../src/store/store.ts'
@@ -95,7 +95,11 @@ describe('the chat handler over real HTTP on 127.0.0.1 (node:http)', () => {
   })
 
   it('413 from the declared length', async () => {
-    const res = await fetch(`${running.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1_048_577) })
+    const res = await fetch(`${running.url}/modalities/chat/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(1_048_577),
+    })
     expect(res.status).toBe(413)
   })
 })

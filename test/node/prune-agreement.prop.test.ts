@@ -26,7 +26,10 @@ const historyArb: fc.Arbitrary<Messages> = fc
   .array(
     fc.record({
       attach: fc.constantFrom('none', 'image', 'file', 'text-file'),
-      calls: fc.array(fc.record({ tool: fc.constantFrom('read', 'grep', 'todo'), result: fc.nat({ max: 4000 }), arg: fc.nat({ max: 3000 }), named: fc.boolean() }), { maxLength: 3 }),
+      calls: fc.array(
+        fc.record({ tool: fc.constantFrom('read', 'grep', 'todo'), result: fc.nat({ max: 4000 }), arg: fc.nat({ max: 3000 }), named: fc.boolean() }),
+        { maxLength: 3 },
+      ),
       thinking: fc.nat({ max: 400 }),
     }),
     { maxLength: 14 },
@@ -34,14 +37,13 @@ const historyArb: fc.Arbitrary<Messages> = fc
   .map((turns) => {
     const out: Message[] = [{ id: 'sys', role: 'system', kind: 'normal', parts: [{ type: 'text', text: 'You are careful.' }] }]
     turns.forEach(({ attach, calls, thinking }, t) => {
-      const extra: Part[] =
-        attach === 'image'
-          ? [{ type: 'image', data: new Uint8Array([1, 2, 3, t]), mediaType: 'image/png' }]
-          : attach === 'file'
-            ? [{ type: 'file', mediaType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70]), filename: 'spec.pdf' }]
-            : attach === 'text-file'
-              ? [{ type: 'file', mediaType: 'text/plain', data: new TextEncoder().encode('notes '.repeat(50 + t)), filename: 'notes.txt' }]
-              : []
+      const extra: Part[] = attach === 'image'
+        ? [{ type: 'image', data: new Uint8Array([1, 2, 3, t]), mediaType: 'image/png' }]
+        : attach === 'file'
+        ? [{ type: 'file', mediaType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70]), filename: 'spec.pdf' }]
+        : attach === 'text-file'
+        ? [{ type: 'file', mediaType: 'text/plain', data: new TextEncoder().encode('notes '.repeat(50 + t)), filename: 'notes.txt' }]
+        : []
       out.push({ id: `u${t}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: `question ${t}` }, ...extra] })
       out.push({
         id: `a${t}`,
@@ -49,11 +51,28 @@ const historyArb: fc.Arbitrary<Messages> = fc
         kind: 'normal',
         parts: [
           ...(thinking > 0 ? [{ type: 'reasoning' as const, text: 'h'.repeat(thinking) }] : []),
-          ...calls.map((c, i): Part => ({ type: 'tool_call', id: `c${t}_${i}`, name: c.tool, arguments: JSON.stringify({ path: 'a.ts', body: 'b'.repeat(c.arg) }), status: 'complete' })),
+          ...calls.map((c, i): Part => ({
+            type: 'tool_call',
+            id: `c${t}_${i}`,
+            name: c.tool,
+            arguments: JSON.stringify({ path: 'a.ts', body: 'b'.repeat(c.arg) }),
+            status: 'complete',
+          })),
         ],
       })
       calls.forEach((c, i) =>
-        out.push({ id: `r${t}_${i}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: `c${t}_${i}`, content: `${t}.${i}:`.padEnd(c.result, 'r'), isError: false, ...(c.named ? { name: c.tool } : {}) }] }),
+        out.push({
+          id: `r${t}_${i}`,
+          role: 'tool',
+          kind: 'normal',
+          parts: [{
+            type: 'tool_result',
+            toolCallId: `c${t}_${i}`,
+            content: `${t}.${i}:`.padEnd(c.result, 'r'),
+            isError: false,
+            ...(c.named ? { name: c.tool } : {}),
+          }],
+        })
       )
     })
     return deepFreeze(out)

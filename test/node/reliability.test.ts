@@ -10,11 +10,11 @@ import * as E from 'fp-ts/Either'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatHandler } from '../../src/store/http.ts'
 import { image, text } from '../../src/message/part-make.ts'
-import { decodeMessages, IsoTimestampC, makeMessage, textMessage, type Messages } from '../../src/message/message.ts'
+import { decodeMessages, IsoTimestampC, makeMessage, type Messages, textMessage } from '../../src/message/message.ts'
 import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { validateInput } from '../../src/store/input.ts'
 import { createChatStore } from '../../src/store/store.ts'
-import { applyInput, emptyState, type ChatState } from '../../src/store/state.ts'
+import { applyInput, type ChatState, emptyState } from '../../src/store/state.ts'
 import { toSnapshot } from '../../src/store/snapshot.ts'
 import { loadHistory, loadStore, saveHistory, saveStore } from '../../src/node/session-file.ts'
 import { serve } from '../../src/node/http.ts'
@@ -47,19 +47,27 @@ describe('the poison request (a content block with an unknown field nested 100,0
     const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
     const server = await serve(createChatHandler(store), { port: 0 })
     try {
-      const body = JSON.stringify({ conversation_id: 'c1', message_id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi', extra: 'X' }] }).replace('"X"', nested(100_000))
+      const body = JSON.stringify({ conversation_id: 'c1', message_id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi', extra: 'X' }] }).replace(
+        '"X"',
+        nested(100_000),
+      )
       expect(body.length).toBeGreaterThan(200_000)
       const submit = await fetch(`${server.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       expect(submit.status).toBe(201)
       const stored = (await submit.json()) as { message: { content: unknown } }
       expect(stored.message.content).toEqual([{ type: 'text', text: 'hi' }])
 
-      for (const [method, path, payload] of [
-        ['GET', '/environment/modalities/chat', undefined],
-        ['GET', '/events', undefined],
-        ['POST', '/environment/modalities/chat/query', '{}'],
-      ] as const) {
-        const r = await fetch(`${server.url}${path}`, { method, ...(payload === undefined ? {} : { body: payload, headers: { 'content-type': 'application/json' } }) })
+      for (
+        const [method, path, payload] of [
+          ['GET', '/environment/modalities/chat', undefined],
+          ['GET', '/events', undefined],
+          ['POST', '/environment/modalities/chat/query', '{}'],
+        ] as const
+      ) {
+        const r = await fetch(`${server.url}${path}`, {
+          method,
+          ...(payload === undefined ? {} : { body: payload, headers: { 'content-type': 'application/json' } }),
+        })
         expect({ path, status: r.status }).toEqual({ path, status: 200 })
         expect(await r.text()).not.toContain('extra')
       }
@@ -76,8 +84,16 @@ describe('the poison request (a content block with an unknown field nested 100,0
   })
 
   it('validateInput drops unknown block fields and keeps everything else', () => {
-    const r = validateInput({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] })
-    expect(r).toEqual(E.right({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'text', text: 'hi' }] }))
+    const r = validateInput({
+      modality_type: 'chat',
+      timestamp: '2024-03-15T10:00:00Z',
+      input_id: 'i',
+      role: 'user',
+      content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }],
+    })
+    expect(r).toEqual(
+      E.right({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'text', text: 'hi' }] }),
+    )
   })
 
   it('a request of 130,000 null blocks (under the body limit) is a 400 naming the blocks, not a 500', async () => {
@@ -101,7 +117,10 @@ describe('the poison request (a content block with an unknown field nested 100,0
 describe('everything the data model accepts saves and loads back equal', () => {
   it('a session holding a 16 MiB image, through saveHistory/loadHistory, decodeMessages and fromJSONL', async () => {
     const data = bytes(16 * 1024 * 1024)
-    const history: Messages = [textMessage('user', 'look'), makeMessage({ role: 'user', parts: [text('the picture'), image({ data, mediaType: 'image/png' })] })]
+    const history: Messages = [
+      textMessage('user', 'look'),
+      makeMessage({ role: 'user', parts: [text('the picture'), image({ data, mediaType: 'image/png' })] }),
+    ]
     const file = join(dir, 'big-image.jsonl')
     expect(await saveHistory(file)(history)).toEqual(E.right(undefined))
     // compared through their JSONL (a deep comparison of 16 M bytes one by one is the test's own bottleneck)
@@ -128,20 +147,37 @@ describe('everything the data model accepts saves and loads back equal', () => {
 
   it("a provider request with a 16 MiB image decodes through the adapters' from…", () => {
     const data = encodeBase64(bytes(16 * 1024 * 1024))
-    const r = fromAnthropic({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, { type: 'text', text: 'what is this?' }] }] })
+    const r = fromAnthropic({
+      messages: [{
+        role: 'user',
+        content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, { type: 'text', text: 'what is this?' }],
+      }],
+    })
     expect(E.isRight(r) ? r.right[0]?.parts.map((p) => p.type) : r).toEqual(['image', 'text'])
   }, 60_000)
 
   it('a chat input with an image block of 16 MiB validates', () => {
     const data = encodeBase64(bytes(16 * 1024 * 1024))
-    const r = validateInput({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: 'i', role: 'user', content: [{ type: 'image', source: 'base64', data, media_type: 'image/png' }] })
+    const r = validateInput({
+      modality_type: 'chat',
+      timestamp: '2024-03-15T10:00:00Z',
+      input_id: 'i',
+      role: 'user',
+      content: [{ type: 'image', source: 'base64', data, media_type: 'image/png' }],
+    })
     expect(E.isRight(r)).toBe(true)
   }, 60_000)
 
   it('a conversation of 200,000 messages (maxHistorySize: Infinity) saves and loads back', async () => {
     let state: ChatState = emptyState({ maxHistorySize: Infinity })
     for (let i = 0; i < 200_000; i++) {
-      const r = applyInput({ modality_type: 'chat', timestamp: '2024-03-15T10:00:00Z', input_id: `i${i}`, role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` })(state)
+      const r = applyInput({
+        modality_type: 'chat',
+        timestamp: '2024-03-15T10:00:00Z',
+        input_id: `i${i}`,
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: `message ${i}`,
+      })(state)
       if (E.isLeft(r)) throw new Error(`input ${i} refused`)
       state = r.right
     }
@@ -190,12 +226,20 @@ describe('smaller edges of the input', () => {
   it('a body in another charset than UTF-8 is a 415, and changes nothing', async () => {
     const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
     const r = await createChatHandler(store)(
-      new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{"role":"user","content":"hi"}' }),
+      new Request('http://localhost/modalities/chat/submit', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-16' },
+        body: '{"role":"user","content":"hi"}',
+      }),
     )
     expect(r.status).toBe(415)
     expect(store.state().updateCount).toBe(0)
     const ok = await createChatHandler(store)(
-      new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: '{"role":"user","content":"hi"}' }),
+      new Request('http://localhost/modalities/chat/submit', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=UTF-8' },
+        body: '{"role":"user","content":"hi"}',
+      }),
     )
     expect(ok.status).toBe(201)
   })
@@ -203,7 +247,9 @@ describe('smaller edges of the input', () => {
   it('an error response lists at most 100 issues and says how many there were', async () => {
     const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
     const body = JSON.stringify({ role: 'user', content: new Array(100_000).fill(1) })
-    const r = await createChatHandler(store)(new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+    const r = await createChatHandler(store)(
+      new Request('http://localhost/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    )
     expect(r.status).toBe(400)
     const text = await r.text()
     expect(text.length).toBeLessThan(body.length)

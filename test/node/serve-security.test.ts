@@ -25,7 +25,13 @@ const fresh = async () => {
 /** A request with whatever Host and headers it is given (fetch would not send a foreign Host). */
 const send = (port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> =>
   new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+    }, (res) => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => (text += d))
@@ -45,7 +51,13 @@ describe('chatfold serve on loopback, no token', () => {
       const port = Number(new URL(served.url).port)
       const own = { host: `127.0.0.1:${port}` }
       expect((await send(port, 'GET', '/environment/modalities/chat', { host: `evil.example:${port}` })).status).toBe(403)
-      const csrf = await send(port, 'POST', '/modalities/chat/submit', { ...own, origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' }, hi)
+      const csrf = await send(
+        port,
+        'POST',
+        '/modalities/chat/submit',
+        { ...own, origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' },
+        hi,
+      )
       expect([403, 415]).toContain(csrf.status)
       expect((await send(port, 'POST', '/modalities/chat/submit', { ...own, 'content-type': 'text/plain;charset=UTF-8' }, hi)).status).toBe(415)
       expect((await send(port, 'POST', '/simulator/advance', { ...own, 'content-type': 'application/json' }, '{"seconds":60}')).status).toBe(404)
@@ -79,7 +91,14 @@ describe('chatfold serve beyond loopback', () => {
     const token = 'a-token-of-the-deployment-0001'
     const readToken = 'a-read-token-of-the-deploy-02'
     const lines: string[] = []
-    const served = await serveChatStore({ dataDir: await fresh(), port: 0, host: '0.0.0.0', handler: { token, readToken }, log: (l) => lines.push(l), handleSignals: false })
+    const served = await serveChatStore({
+      dataDir: await fresh(),
+      port: 0,
+      host: '0.0.0.0',
+      handler: { token, readToken },
+      log: (l) => lines.push(l),
+      handleSignals: false,
+    })
     try {
       const port = Number(new URL(served.url).port)
       expect(lines.some((l) => l.includes('made one'))).toBe(false)
@@ -128,7 +147,14 @@ describe('chatfold serve judges loopback by the address it binds, not by the nam
   })
 
   it('--allowed-host keeps the address --host names', async () => {
-    const served = await serveChatStore({ dataDir: await fresh(), port: 0, host: '127.0.0.2', handler: { allowedHosts: ['chat.example'] }, log: () => undefined, handleSignals: false })
+    const served = await serveChatStore({
+      dataDir: await fresh(),
+      port: 0,
+      host: '127.0.0.2',
+      handler: { allowedHosts: ['chat.example'] },
+      log: () => undefined,
+      handleSignals: false,
+    })
     try {
       const port = Number(new URL(served.url).port)
       const get = (host: string) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import OpenAI from 'openai'
-import { Agent, MemorySession, run, type AgentInputItem } from '@openai/agents'
-import { ScriptedModel, assistantMessage } from '@openai/agents/testing'
+import { Agent, type AgentInputItem, MemorySession, run } from '@openai/agents'
+import { assistantMessage, ScriptedModel } from '@openai/agents/testing'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { chatStoreSession, httpChatLog, storeChatLog } from '../../src/openai-agents/mod.ts'
@@ -19,7 +19,13 @@ const servedLog = () => {
 
 const user = (text: string): AgentInputItem => ({ role: 'user', content: text })
 const call = (i: number): AgentInputItem => ({ type: 'function_call', callId: `c${i}`, name: 'read', arguments: `{"path":"f${i}.ts"}`, status: 'completed' })
-const result = (i: number, text: string): AgentInputItem => ({ type: 'function_call_result', callId: `c${i}`, name: 'read', status: 'completed', output: { type: 'text', text } })
+const result = (i: number, text: string): AgentInputItem => ({
+  type: 'function_call_result',
+  callId: `c${i}`,
+  name: 'read',
+  status: 'completed',
+  output: { type: 'text', text },
+})
 
 type Step = { op: 'add'; items: AgentInputItem[] } | { op: 'get'; limit: number | undefined } | { op: 'pop' } | { op: 'clear' }
 
@@ -36,7 +42,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ op: 'clear' as const }),
 )
 
-const apply = async (s: { getItems: (l?: number) => Promise<AgentInputItem[]>; addItems: (i: AgentInputItem[]) => Promise<void>; popItem: () => Promise<AgentInputItem | undefined>; clearSession: () => Promise<void> }, step: Step): Promise<unknown> =>
+const apply = async (
+  s: {
+    getItems: (l?: number) => Promise<AgentInputItem[]>
+    addItems: (i: AgentInputItem[]) => Promise<void>
+    popItem: () => Promise<AgentInputItem | undefined>
+    clearSession: () => Promise<void>
+  },
+  step: Step,
+): Promise<unknown> =>
   step.op === 'add' ? s.addItems(step.items) : step.op === 'get' ? s.getItems(step.limit) : step.op === 'pop' ? s.popItem() : s.clearSession()
 
 describe('chatStoreSession', () => {
@@ -137,11 +151,16 @@ describe('historyOfItems', () => {
 
 describe('chatStoreSession compaction', () => {
   const long = (i: number) => `${'line of a long file read by the tool '.repeat(40)}#${i}`
-  const history = (): AgentInputItem[] => [user('Fix the parser.'), ...Array.from({ length: 12 }, (_, i) => [call(i), result(i, long(i))]).flat(), user('Now the tests.')]
+  const history =
+    (): AgentInputItem[] => [user('Fix the parser.'), ...Array.from({ length: 12 }, (_, i) => [call(i), result(i, long(i))]).flat(), user('Now the tests.')]
 
   it('compacts by tokens after a turn: the summary stands for the old items, the recent ones are kept as they were', async () => {
     const reports: unknown[] = []
-    const session = chatStoreSession({ log: memoryLog(), sessionId: 'c', compaction: { contextWindow: 2_000, reserveTokens: 200, keepRecentTokens: 400, onCompaction: (r) => reports.push(r) } })
+    const session = chatStoreSession({
+      log: memoryLog(),
+      sessionId: 'c',
+      compaction: { contextWindow: 2_000, reserveTokens: 200, keepRecentTokens: 400, onCompaction: (r) => reports.push(r) },
+    })
     const items = history()
     await session.addItems(items)
     await session.runCompaction()
@@ -163,7 +182,11 @@ describe('chatStoreSession compaction', () => {
 
   it('is compacted by the runner itself after a turn of an agent run', async () => {
     const reports: unknown[] = []
-    const session = chatStoreSession({ log: memoryLog(), sessionId: 'r', compaction: { contextWindow: 2_000, keepRecentTokens: 400, onCompaction: (r) => reports.push(r) } })
+    const session = chatStoreSession({
+      log: memoryLog(),
+      sessionId: 'r',
+      compaction: { contextWindow: 2_000, keepRecentTokens: 400, onCompaction: (r) => reports.push(r) },
+    })
     const items = history()
     await session.addItems(items)
     const model = new ScriptedModel([[assistantMessage('Tests written.')]])
@@ -190,13 +213,32 @@ describe('chatStoreSession compaction', () => {
     const asked: string[] = []
     const fetch = async (input: string | URL | Request): Promise<Response> => {
       asked.push(String(input instanceof Request ? input.url : input))
-      return new Response(JSON.stringify({ id: 'resp_c', object: 'response.compaction', created_at: 1, output: [ITEM], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      })
+      return new Response(
+        JSON.stringify({
+          id: 'resp_c',
+          object: 'response.compaction',
+          created_at: 1,
+          output: [ITEM],
+          usage: {
+            input_tokens: 1,
+            output_tokens: 1,
+            total_tokens: 2,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: 0 },
+          },
+        }),
+        {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        },
+      )
     }
     const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 })
-    const session = chatStoreSession({ log: memoryLog(), sessionId: 'o', compaction: { contextWindow: 2_000, keepRecentTokens: 400, summarize: openAICompaction({ client, model: 'gpt-5.4' }) } })
+    const session = chatStoreSession({
+      log: memoryLog(),
+      sessionId: 'o',
+      compaction: { contextWindow: 2_000, keepRecentTokens: 400, summarize: openAICompaction({ client, model: 'gpt-5.4' }) },
+    })
     const items = history()
     await session.addItems(items)
     await session.runCompaction()
@@ -211,10 +253,25 @@ describe('chatStoreSession compaction', () => {
     const asked: string[] = []
     const fetch = async (input: string | URL | Request): Promise<Response> => {
       asked.push(String(input instanceof Request ? input.url : input))
-      return new Response(JSON.stringify({ id: 'resp_d', object: 'response.compaction', created_at: 1, output: [ITEM], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      })
+      return new Response(
+        JSON.stringify({
+          id: 'resp_d',
+          object: 'response.compaction',
+          created_at: 1,
+          output: [ITEM],
+          usage: {
+            input_tokens: 1,
+            output_tokens: 1,
+            total_tokens: 2,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: 0 },
+          },
+        }),
+        {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        },
+      )
     }
     const openai = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 })
     const run = async (model: string) => {

@@ -77,7 +77,16 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
     const handlers = stores.map((s) => postgresChatHandler(s))
     const n = 40
     const replies = await Promise.all(
-      Array.from({ length: n }, (_, i) => post(handlers[i % 2] as (r: Request) => Promise<Response>, '/modalities/chat/submit', { role: 'user', content: `m${i}`, message_id: `p-${i}`, conversation_id: `c-${i % 3}` })),
+      Array.from(
+        { length: n },
+        (_, i) =>
+          post(handlers[i % 2] as (r: Request) => Promise<Response>, '/modalities/chat/submit', {
+            role: 'user',
+            content: `m${i}`,
+            message_id: `p-${i}`,
+            conversation_id: `c-${i % 3}`,
+          }),
+      ),
     )
     expect(replies.map((r) => r.status)).toEqual(Array(n).fill(201))
     const [x, y] = await Promise.all(handlers.map(snapshotOf))
@@ -97,7 +106,13 @@ describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
     const readToken = 'a-read-token-0123456789'
     const handler = postgresChatHandler(store, { token, readToken, maxBodyBytes: 1_000 })
     const send = (body: unknown, bearer?: string) =>
-      handler(new Request('http://127.0.0.1/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) }, body: JSON.stringify(body) }))
+      handler(
+        new Request('http://127.0.0.1/modalities/chat/submit', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+          body: JSON.stringify(body),
+        }),
+      )
     expect((await send({ role: 'user', content: 'no token' })).status).toBe(401)
     expect((await send({ role: 'user', content: 'read token' }, readToken)).status).toBe(403)
     expect((await send({ role: 'user', content: 'x'.repeat(5_000) }, token)).status).toBe(413)

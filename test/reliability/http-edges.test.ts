@@ -34,7 +34,11 @@ describe('HTTP edges', () => {
         const sent = framing.startsWith('content-length') ? [body] : [`${size.toString(16)}\r\n`, body, '\r\n0\r\n\r\n']
         const got = await exchange(
           port,
-          [`POST /modalities/chat/submit HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`, ...sent, 'GET /environment/modalities/chat HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n'],
+          [
+            `POST /modalities/chat/submit HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`,
+            ...sent,
+            'GET /environment/modalities/chat HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n',
+          ],
           /"modality_type"/,
         )
         expect([...got.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1])).toEqual(['413', '200'])

@@ -22,7 +22,12 @@ const served = async () => {
   dirs.push(dir)
   const lines: string[] = []
   const s = await serveChatStore({ dataDir: dir, port: 0, handleSignals: false, log: (l) => void lines.push(l) })
-  const post = (content: string) => fetch(`${s.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content }) })
+  const post = (content: string) =>
+    fetch(`${s.url}/modalities/chat/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'user', content }),
+    })
   const read = async () => {
     const r = await fetch(`${s.url}/environment/modalities/chat`)
     expect(r.status).toBe(200)
@@ -36,7 +41,11 @@ const served = async () => {
 const cases: ReadonlyArray<readonly [string, (s: { dir: string; log: string }) => Promise<unknown>, RegExp]> = [
   ['truncated (copytruncate)', (s) => truncate(s.log, 0), /its log .* was truncated \(0 bytes where \d+ were written\)/],
   ['truncated to a shorter length', (s) => truncate(s.log, 10), /its log .* was truncated \(10 bytes where \d+ were written\)/],
-  ['appended to by another program', (s) => appendFile(s.log, 'a line of another program\n'), /its log .* was appended to by another program \(\d+ bytes where \d+ were written\)/],
+  [
+    'appended to by another program',
+    (s) => appendFile(s.log, 'a line of another program\n'),
+    /its log .* was appended to by another program \(\d+ bytes where \d+ were written\)/,
+  ],
   [
     'replaced by another file',
     async (s) => {

@@ -78,7 +78,11 @@ describe('slow clients', () => {
       const statuses: number[] = []
       const until = Date.now() + 2_000
       for (let i = 0; i < 3 || Date.now() < until; i++) {
-        const post = await fetch(`${running.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content: `honest ${i}` }) })
+        const post = await fetch(`${running.url}/modalities/chat/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ role: 'user', content: `honest ${i}` }),
+        })
         const read = await fetch(`${running.url}/environment/modalities/chat`)
         statuses.push(post.status, read.status)
         await Promise.all([post.text(), read.text()])

@@ -32,7 +32,13 @@ afterEach(async () => {
 })
 
 const submit = (handler: (r: Request) => Promise<Response>, content: string) =>
-  handler(new Request('http://127.0.0.1/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content }) }))
+  handler(
+    new Request('http://127.0.0.1/modalities/chat/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'user', content }),
+    }),
+  )
 const held = async (handler: (r: Request) => Promise<Response>): Promise<string[]> => {
   const r = await handler(new Request('http://127.0.0.1/environment/modalities/chat'))
   expect(r.status).toBe(200)
@@ -56,7 +62,12 @@ describe('never acknowledging what is not kept', () => {
     const lines: string[] = []
     const served = await serveChatStore({ dataDir: dir, port: 0, handleSignals: false, log: (l) => void lines.push(l) })
     try {
-      const post = (content: string) => fetch(`${served.url}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content }) })
+      const post = (content: string) =>
+        fetch(`${served.url}/modalities/chat/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ role: 'user', content }),
+        })
       expect((await post('kept')).status).toBe(201)
       await rm(dir, { recursive: true, force: true })
       const after = await Promise.all(['a', 'b', 'c'].map(post))
@@ -148,7 +159,13 @@ describe('a damaged log', () => {
     expect(await readFile(file, 'utf8')).toBe(flipped) // kept as it was
 
     const r = await repairFileStore(dir)
-    expect(r.moved).toEqual([{ file: 'log-000000000001.jsonl', line: 4, byte: expect.any(Number), problem: 'checksum mismatch', what: 'record 4, submit user message "m2": "m7"' }])
+    expect(r.moved).toEqual([{
+      file: 'log-000000000001.jsonl',
+      line: 4,
+      byte: expect.any(Number),
+      problem: 'checksum mismatch',
+      what: 'record 4, submit user message "m2": "m7"',
+    }])
     expect(r.lastRecord).toBe(3)
     const quarantined = (await readFile(r.quarantine as string, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { text: string })
     expect(quarantined.map((q) => `${q.text}\n`)).toEqual([flipped.split('\n')[3] + '\n'])
@@ -180,7 +197,10 @@ describe('the lock and the medium', () => {
       const stat = await readFile(`/proc/${other.pid}/stat`, 'utf8')
       const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
       await writeFile(join(dir, 'LOCK'), `${other.pid} ${start}`) // as the process would have written it: it holds the store
-      await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ code: 'locked', message: expect.stringContaining(`process ${other.pid} holds it`) })
+      await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({
+        code: 'locked',
+        message: expect.stringContaining(`process ${other.pid} holds it`),
+      })
       await writeFile(join(dir, 'LOCK'), `${other.pid} 1`) // a process of that id that started at another time: gone
       const store = await openDurableStore(fileStorage(dir))({ startTime: START })
       await store.close()
@@ -194,10 +214,15 @@ describe('the lock and the medium', () => {
     await writeFile(join(dir, 'LOCK'), '4242 - 00ff another-host 2024-03-15T10:00:00.000Z\n')
     await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({
       code: 'locked',
-      message: expect.stringContaining('process 4242 holds it (on another-host, since 2024-03-15T10:00:00.000Z); a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped'),
+      message: expect.stringContaining(
+        'process 4242 holds it (on another-host, since 2024-03-15T10:00:00.000Z); a server of another host cannot be asked whether it runs: remove the LOCK by hand once it is stopped',
+      ),
     })
     await writeFile(join(dir, 'LOCK'), '')
-    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ code: 'locked', message: expect.stringMatching(/LOCK is empty .*remove it by hand if no server runs$/) })
+    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({
+      code: 'locked',
+      message: expect.stringMatching(/LOCK is empty .*remove it by hand if no server runs$/),
+    })
     expect((await readdir(dir)).sort()).toEqual(['LOCK']) // nothing else left
   })
 

@@ -95,12 +95,16 @@ describe('a log two writers interleaved', () => {
 
     const served = await cli(['serve', '--data', dir, '--port', '0'])
     expect(served.code).toBe(EXIT.damaged)
-    expect(served.err).toMatch(/record 3 \(.*line 4, byte \d+\) is out of place: it follows record 3 \(a number used twice: two processes wrote this log\); `chatfold repair-store .*` moves the damaged records aside/)
+    expect(served.err).toMatch(
+      /record 3 \(.*line 4, byte \d+\) is out of place: it follows record 3 \(a number used twice: two processes wrote this log\); `chatfold repair-store .*` moves the damaged records aside/,
+    )
 
     const repaired = await cli(['repair-store', dir])
     expect(repaired.code, repaired.err).toBe(EXIT.ok)
     // the create and 'before', then the 40 records: a1 keeps its number 3, every later one is renumbered
-    expect(repaired.out).toBe('kept 42 records in the order written, 39 of them renumbered (their numbers used twice or out of place): the store now ends at record 42\n')
+    expect(repaired.out).toBe(
+      'kept 42 records in the order written, 39 of them renumbered (their numbers used twice or out of place): the store now ends at record 42\n',
+    )
     expect(await contents(dir)).toEqual(['before', ...acknowledged])
     expect((await readdir(dir)).filter((n) => n.startsWith('quarantine-'))).toEqual([]) // nothing set aside
   })
@@ -109,9 +113,18 @@ describe('a log two writers interleaved', () => {
     const { lines, acknowledged } = await twoWriters(await fresh(), 5)
     const dir = await fresh()
     await writeFile(join(dir, LOG), lines.map((l) => `${l}\n`).join(''))
-    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({ code: 'corrupt', message: expect.stringMatching(/record 1 .* is out of place: it follows record 1/) })
+    await expect(openDurableStore(fileStorage(dir))()).rejects.toMatchObject({
+      code: 'corrupt',
+      message: expect.stringMatching(/record 1 .* is out of place: it follows record 1/),
+    })
     const r = await repairFileStore(dir)
-    expect(r.moved).toEqual([{ file: LOG, line: 2, byte: expect.any(Number), problem: 'does not apply after the records kept before it: a second create command', what: 'record 1, create message' }])
+    expect(r.moved).toEqual([{
+      file: LOG,
+      line: 2,
+      byte: expect.any(Number),
+      problem: 'does not apply after the records kept before it: a second create command',
+      what: 'record 1, create message',
+    }])
     expect(r).toMatchObject({ kept: 11, lastRecord: 11 })
     expect(await contents(dir)).toEqual(acknowledged)
     const q = (await readFile(r.quarantine as string, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { text: string })
@@ -166,7 +179,11 @@ describe('a zero-filled tail', () => {
     await writeFile(join(dir, LOG), Buffer.concat([whole, Buffer.alloc(300), Buffer.from('\n'), Buffer.alloc(100)]))
     const store = await openDurableStore(fileStorage(dir))()
     try {
-      expect(store.recovery.repaired).toEqual([expect.stringMatching(/^cut a torn last record \(.*line 3, 401 bytes: zero bytes to the end of the file \(a write lost with the power\)\); it was never acknowledged$/)])
+      expect(store.recovery.repaired).toEqual([
+        expect.stringMatching(
+          /^cut a torn last record \(.*line 3, 401 bytes: zero bytes to the end of the file \(a write lost with the power\)\); it was never acknowledged$/,
+        ),
+      ])
       expect(store.recovery.messages).toBe(1)
     } finally {
       await store.close()

@@ -89,13 +89,19 @@ describe('clients that never read their answers', () => {
     const dir = await mkdtemp(join(tmpdir(), 'chatfold-unread-'))
     dirs.push(dir)
     const env = { ...process.env, CHATFOLD_TOKEN: TOKEN, CHATFOLD_READ_TOKEN: READ_TOKEN }
-    const server = await startChild(process.execPath, [bin, 'serve', '--data', join(dir, 'data'), '--port', '0'], /listening on (http:\/\/127\.0\.0\.1:(\d+))\n/, { env })
+    const server = await startChild(
+      process.execPath,
+      [bin, 'serve', '--data', join(dir, 'data'), '--port', '0'],
+      /listening on (http:\/\/127\.0\.0\.1:(\d+))\n/,
+      { env },
+    )
     const url = server.match[1] as string
     const pid = server.process.pid as number
     let readers: ChildProcess | undefined
     try {
       // 40 messages of 100 kB: a 4 MB snapshot
-      for (let i = 0; i < 40; i++) expect((await call(url, 'POST', '/modalities/chat/submit', { role: 'user', content: `${i} ${'x'.repeat(100_000)}` }, TOKEN)).status).toBe(201)
+      for (let i = 0; i < 40; i++)
+        expect((await call(url, 'POST', '/modalities/chat/submit', { role: 'user', content: `${i} ${'x'.repeat(100_000)}` }, TOKEN)).status).toBe(201)
       const before = await fetch(`${url}/environment/modalities/chat`, { headers: { authorization: `Bearer ${READ_TOKEN}` } })
       expect((await before.arrayBuffer()).byteLength).toBeGreaterThan(4_000_000)
 

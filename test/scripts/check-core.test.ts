@@ -13,11 +13,14 @@ const write = (file: string, text: string): void => {
 }
 write('src/message/_walk.ts', '/** A private helper. */\nexport const walk = 1\n')
 write('src/message/message.ts', "/** Its own folder may import it. */\nimport { walk } from './_walk.ts'\nexport const message = walk\n")
-write('src/history/views.ts', "/** Another folder may not. */\nimport { message } from '../message/message.ts'\nimport { walk } from '../message/_walk.ts'\nexport const views = message + walk\n")
+write(
+  'src/history/views.ts',
+  "/** Another folder may not. */\nimport { message } from '../message/message.ts'\nimport { walk } from '../message/_walk.ts'\nexport const views = message + walk\n",
+)
 
 afterAll(() => rmSync(tree, { recursive: true, force: true }))
 
-describe('check:core on an import of another folder\'s private file', () => {
+describe("check:core on an import of another folder's private file", () => {
   it('violations() names the import, and only that one of the private rule', () => {
     const found = violations(tree).filter((v) => v.message.includes('private'))
     expect(found).toEqual([{ file: 'src/history/views.ts', line: 3, message: expect.stringContaining('src/message/_walk.ts') }])

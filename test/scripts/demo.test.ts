@@ -42,7 +42,9 @@ describe('npm start (scripts/demo.ts)', () => {
     expect(num(compactedJsonl)).toBe(compactedBytes)
 
     const plan = /plan: summarise ([\d,]+) messages \([\d,]+ tokens\), keep ([\d,]+) /.exec(out)
-    const sentence = /([\d,]+) messages summarised into one, ([\d,]+) kept verbatim: ([\d,]+) → ([\d,]+) messages, ([\d,]+) → ([\d,]+) tokens, ([\d,]+) B \([^)]*\) → ([\d,]+) B \([^)]*\) of JSONL; ([\d,]+) archived(?: \(your copy keeps them\))?(?:: the ([\d,]+) summarised and ([\d,]+) no model sees)?/.exec(out)
+    const sentence =
+      /([\d,]+) messages summarised into one, ([\d,]+) kept verbatim: ([\d,]+) → ([\d,]+) messages, ([\d,]+) → ([\d,]+) tokens, ([\d,]+) B \([^)]*\) → ([\d,]+) B \([^)]*\) of JSONL; ([\d,]+) archived(?: \(your copy keeps them\))?(?:: the ([\d,]+) summarised and ([\d,]+) no model sees)?/
+        .exec(out)
     expect(plan).not.toBeNull()
     expect(sentence, out).not.toBeNull()
     const [, summarised, kept, m0, m1, t0, t1, b0, b1, archived, again, unseen] = sentence as RegExpExecArray

@@ -9,7 +9,27 @@ const at = (line: number): string => `x.ts:${line + 1}`
 
 describe('shown results in doc examples (scripts/doctest-shown.ts)', () => {
   it('reads a trailing comment that begins with a value as a shown result, and prose as prose', () => {
-    for (const v of ['1', '-1', '0.5', "'a'", '"a"', '`a`', '[]', '{ a: 1 }', 'true', 'false', 'null', 'undefined', 'NaN', 'none', 'some(1)', 'left([])', 'right(state)']) expect([v, showsValue(v)]).toEqual([v, true])
+    for (
+      const v of [
+        '1',
+        '-1',
+        '0.5',
+        "'a'",
+        '"a"',
+        '`a`',
+        '[]',
+        '{ a: 1 }',
+        'true',
+        'false',
+        'null',
+        'undefined',
+        'NaN',
+        'none',
+        'some(1)',
+        'left([])',
+        'right(state)',
+      ]
+    ) expect([v, showsValue(v)]).toEqual([v, true])
     for (const v of ['the summary', 'e.g. openai()', 'nonetheless', 'something(1)', 'rightly so', '<input>']) expect([v, showsValue(v)]).toEqual([v, false])
   })
 
@@ -21,7 +41,19 @@ describe('shown results in doc examples (scripts/doctest-shown.ts)', () => {
   })
 
   it('turns each shown result into a check, line for line: an expression, a declaration, a logged value, a guarded expression, an expression over lines', () => {
-    const code = ['const xs = [1, 2]', 'xs.length // 2', 'const n = xs.length // 2', 'console.log(xs) // [1, 2]', 'if (xs.length > 0) xs[0] // 1', 'Math.max(', '  3,', '  4,', ') // 4', 'xs.length; // 2', 'const words = 1 // the rest is prose']
+    const code = [
+      'const xs = [1, 2]',
+      'xs.length // 2',
+      'const n = xs.length // 2',
+      'console.log(xs) // [1, 2]',
+      'if (xs.length > 0) xs[0] // 1',
+      'Math.max(',
+      '  3,',
+      '  4,',
+      ') // 4',
+      'xs.length; // 2',
+      'const words = 1 // the rest is prose',
+    ]
     const shown = checkShown(code.join('\n'), at)
     expect(shown.count).toBe(6)
     expect(shown.problems).toEqual([])
@@ -67,7 +99,10 @@ describe('the example runner (scripts/doctest-run.ts) with shown results', () =>
       return { file, at: `example-${n}.ts:1` }
     })
     writeFileSync(join(dir, 'run.json'), JSON.stringify(list))
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'doctest-run.ts'), join(dir, 'run.json'), dir], { cwd: root, encoding: 'utf8' })
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'doctest-run.ts'), join(dir, 'run.json'), dir], {
+      cwd: root,
+      encoding: 'utf8',
+    })
     return { status: run.status, output: `${run.stdout}${run.stderr}` }
   }
 
@@ -82,7 +117,15 @@ describe('the example runner (scripts/doctest-run.ts) with shown results', () =>
   }, 60_000)
 
   it('passes when every shown result is true, Options and Eithers as fp-ts builds them', () => {
-    const { status, output } = runExamples([['import * as E from "fp-ts/Either"', 'import * as O from "fp-ts/Option"', 'E.right({ a: [1] }) // right({ a: [1] })', 'E.left("no") // left("no")', 'O.some(3) // some(3)', 'const o = { n: undefined }', 'o // { n: undefined }']])
+    const { status, output } = runExamples([[
+      'import * as E from "fp-ts/Either"',
+      'import * as O from "fp-ts/Option"',
+      'E.right({ a: [1] }) // right({ a: [1] })',
+      'E.left("no") // left("no")',
+      'O.some(3) // some(3)',
+      'const o = { n: undefined }',
+      'o // { n: undefined }',
+    ]])
     expect([status, output]).toEqual([0, ''])
   }, 60_000)
 })

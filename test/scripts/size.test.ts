@@ -13,19 +13,21 @@ describe('bundle size', () => {
   it('a bundle of each table-free entry holds no rank table, nor any of gpt-tokenizer, with or without splitting', async () => {
     expect(TABLE_FREE_ENTRIES.length).toBeGreaterThan(5)
     for (const entry of TABLE_FREE_ENTRIES)
-    for (const splitting of [false, true]) {
-      const b = await bundle({ entry, splitting })
-      const inputs = [...b.chunks.values()].flatMap((c) => c.inputs)
-      expect(inputs).toContain(entry) // the bundle is real
-      expect(inputs.filter((i) => i.includes('gpt-tokenizer'))).toEqual([])
-      expect([...b.chunks.keys()]).toEqual([b.main]) // nothing to load later either
-      expect(b.chunks.get(b.main)?.bytes).toBeLessThan(400_000)
-    }
+      for (const splitting of [false, true]) {
+        const b = await bundle({ entry, splitting })
+        const inputs = [...b.chunks.values()].flatMap((c) => c.inputs)
+        expect(inputs).toContain(entry) // the bundle is real
+        expect(inputs.filter((i) => i.includes('gpt-tokenizer'))).toEqual([])
+        expect([...b.chunks.keys()]).toEqual([b.main]) // nothing to load later either
+        expect(b.chunks.get(b.main)?.bytes).toBeLessThan(400_000)
+      }
   }, 60_000)
 
   it('an app on the concept entries emits no table where the same app on the main entry emits both as chunks', async () => {
     const app = (...from: string[]) =>
-      `import { countMessages, smartHeuristic } from '${from[0]}'\nimport { textMessage } from '${from[1]}'\nimport { forLLM } from '${from[2]}'\nexport const n = countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hi')]))\n`
+      `import { countMessages, smartHeuristic } from '${from[0]}'\nimport { textMessage } from '${from[1]}'\nimport { forLLM } from '${
+        from[2]
+      }'\nexport const n = countMessages(smartHeuristic)(forLLM([textMessage('user', 'Hi')]))\n`
     const lite = await bundle({ code: app('./src/tokens/mod.ts', './src/message/mod.ts', './src/history/mod.ts'), splitting: true })
     const core = await bundle({ code: app('./src/mod.ts', './src/mod.ts', './src/mod.ts'), splitting: true })
     expect(tablesIn(lite, lite.chunks.keys())).toEqual(new Set())

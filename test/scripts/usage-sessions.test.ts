@@ -60,7 +60,10 @@ describe('the usage bench: rebuilding recorded requests (scripts/bench/usage-ses
   })
 
   it('hands calibrationFromUsage the same prompt the library reads from the usage', () => {
-    const ms = [textMessage('user', 'List the files of the repository and say which are tests.'), reply('a1', 'gpt-5-codex', { input: 1_000, output: 50, cacheRead: 3_000 })]
+    const ms = [
+      textMessage('user', 'List the files of the repository and say which are tests.'),
+      reply('a1', 'gpt-5-codex', { input: 1_000, output: 50, cacheRead: 3_000 }),
+    ]
     const asRead = calibrationFromUsage({})(ms) ?? 0
     const rebuilt = calibrationFromUsage({})(withPromptAsInput('codex', ms)) ?? 0
     expect(rebuilt).toBeGreaterThan(0)
@@ -69,7 +72,16 @@ describe('the usage bench: rebuilding recorded requests (scripts/bench/usage-ses
   })
 
   it("names ai-tokenizer's model for a reply's model: exact, else the newest of its family, else the provider's default", () => {
-    const keys = ['anthropic/claude-sonnet-4', 'anthropic/claude-sonnet-4.5', 'anthropic/claude-opus-4', 'anthropic/claude-opus-4.1', 'anthropic/claude-opus-4.5', 'anthropic/claude-3.5-haiku', 'openai/gpt-5-codex', 'google/gemini-2.5-pro']
+    const keys = [
+      'anthropic/claude-sonnet-4',
+      'anthropic/claude-sonnet-4.5',
+      'anthropic/claude-opus-4',
+      'anthropic/claude-opus-4.1',
+      'anthropic/claude-opus-4.5',
+      'anthropic/claude-3.5-haiku',
+      'openai/gpt-5-codex',
+      'google/gemini-2.5-pro',
+    ]
     const fallback = { anthropic: 'anthropic/claude-sonnet-4.5', openai: 'openai/gpt-5', google: 'google/gemini-2.5-pro' } as const
     expect(peerModel(keys, 'anthropic', 'claude-sonnet-4-5-20250929', fallback)).toEqual({ key: 'anthropic/claude-sonnet-4.5', exact: true })
     expect(peerModel(keys, 'anthropic', 'claude-sonnet-4-20250514', fallback)).toEqual({ key: 'anthropic/claude-sonnet-4', exact: true })
@@ -100,7 +112,7 @@ describe('the usage bench: rebuilding recorded requests (scripts/bench/usage-ses
     expect(new Set(read)).toEqual(new Set(['claude-code', 'codex', 'gemini-cli', 'opencode']))
   })
 
-  it('fits reported = fixed + ratio × count through a session\'s requests, and declines too few or degenerate points', () => {
+  it("fits reported = fixed + ratio × count through a session's requests, and declines too few or degenerate points", () => {
     const line = fitLine([
       [1_000, 26_250],
       [5_000, 31_250],

@@ -60,14 +60,20 @@ describe('a chat export read as downloaded', () => {
 
   it('names what it cannot read', () => {
     expect(fromChatExportZip()(strToU8('not a zip'))).toMatchObject({ _tag: 'Left', left: [{ path: '', expected: 'a zip archive' }] })
-    expect(fromChatExportZip()(zipSync({ 'user.json': strToU8('{}') }))).toEqual(E.left([{ path: 'conversations.json', expected: 'a file of the archive', actual: 'none' }]))
-    expect(fromChatExportZip()(zipSync({ 'conversations.json': strToU8('[{"x":1}]') }))).toEqual(E.left([{ path: 'conversations.json', expected: 'a ChatGPT or Claude.ai conversations.json', actual: 'another document' }]))
+    expect(fromChatExportZip()(zipSync({ 'user.json': strToU8('{}') }))).toEqual(
+      E.left([{ path: 'conversations.json', expected: 'a file of the archive', actual: 'none' }]),
+    )
+    expect(fromChatExportZip()(zipSync({ 'conversations.json': strToU8('[{"x":1}]') }))).toEqual(
+      E.left([{ path: 'conversations.json', expected: 'a ChatGPT or Claude.ai conversations.json', actual: 'another document' }]),
+    )
   })
 
-  it.each([
-    ['chatgpt', CHATGPT_ZIP],
-    ['claude-ai', CLAUDE_ZIP],
-  ] as const)('the command line reads a %s zip: stats, render --format html, convert to every target passing check', async (format, zip) => {
+  it.each(
+    [
+      ['chatgpt', CHATGPT_ZIP],
+      ['claude-ai', CLAUDE_ZIP],
+    ] as const,
+  )('the command line reads a %s zip: stats, render --format html, convert to every target passing check', async (format, zip) => {
     const f = file(`${format}-export.zip`, zip)
     const stats = await cli('stats', f, '--json', '--encoding', 'heuristic')
     expect(stats.code, stats.err).toBe(EXIT.ok)

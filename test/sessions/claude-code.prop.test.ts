@@ -16,9 +16,15 @@ const load = (name: string): ReadonlyArray<Rec> =>
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l) as Rec),
   )
-const FILES = ['1e8d4c2f-6a3b-4f1e-9d7c-2b5a8e0f4c61.jsonl', '4b7e2a90-1c5d-4e8f-a3b6-9d0c1e2f3a47.jsonl', '9a3f6e21-7b4c-4d8a-b2e5-0c1d9f8e7a36.jsonl', '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl']
+const FILES = [
+  '1e8d4c2f-6a3b-4f1e-9d7c-2b5a8e0f4c61.jsonl',
+  '4b7e2a90-1c5d-4e8f-a3b6-9d0c1e2f3a47.jsonl',
+  '9a3f6e21-7b4c-4d8a-b2e5-0c1d9f8e7a36.jsonl',
+  '7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47.jsonl',
+]
 
-const isResultRecord = (r: Rec): boolean => r['type'] === 'user' && Array.isArray(r['message']?.content) && r['message'].content.every((b: Rec) => b['type'] === 'tool_result')
+const isResultRecord = (r: Rec): boolean =>
+  r['type'] === 'user' && Array.isArray(r['message']?.content) && r['message'].content.every((b: Rec) => b['type'] === 'tool_result')
 const callIndex = (rs: ReadonlyArray<Rec>, r: Rec): number => {
   const id = r['message'].content[0].tool_use_id as string
   return rs.findIndex((x) => x['type'] === 'assistant' && x['message'].content.some((b: Rec) => b['type'] === 'tool_use' && b['id'] === id))

@@ -102,16 +102,28 @@ describe('records without parent links', () => {
 
 describe('Claude Code 2.1 attachment records', () => {
   const s = read(readFileSync(ATTACHMENTS, 'utf8'))
-  const byId = (n: number): Message | undefined => s.messages.find((m) => m.id === `5a17c0de-00${n.toString(16).padStart(2, '0')}-40${n.toString(16).padStart(2, '0')}-80${n.toString(16).padStart(2, '0')}-0000000000${n.toString(16).padStart(2, '0')}`)
+  const byId = (n: number): Message | undefined =>
+    s.messages.find((m) =>
+      m.id ===
+        `5a17c0de-00${n.toString(16).padStart(2, '0')}-40${n.toString(16).padStart(2, '0')}-80${n.toString(16).padStart(2, '0')}-0000000000${
+          n.toString(16).padStart(2, '0')
+        }`
+    )
 
   it('read the context they put into the prompt as injected user messages, with the attachment as metadata', () => {
     const hook = byId(2)
     expect(hook?.kind).toBe('synthetic')
     expect(hook?.parts).toEqual([{ type: 'text', text: 'Ledger house rule: amounts are integers in cents.' }])
-    expect(hook?.metadata).toEqual({ origin: 'attachment', attachment: { type: 'hook_additional_context', hookName: 'SessionStart:startup', hookEvent: 'SessionStart' } })
+    expect(hook?.metadata).toEqual({
+      origin: 'attachment',
+      attachment: { type: 'hook_additional_context', hookName: 'SessionStart:startup', hookEvent: 'SessionStart' },
+    })
     const edited = byId(6)
     expect(edited?.kind).toBe('synthetic')
-    expect(edited?.parts[0]).toEqual({ type: 'text', text: '/home/dev/ledger/src/post.ts:\n14\t// TODO round half-even\n15\texport const post = (cents: number) => cents' })
+    expect(edited?.parts[0]).toEqual({
+      type: 'text',
+      text: '/home/dev/ledger/src/post.ts:\n14\t// TODO round half-even\n15\texport const post = (cents: number) => cents',
+    })
     expect(edited?.metadata?.['attachment']).toEqual({ type: 'edited_text_file', filename: '/home/dev/ledger/src/post.ts' })
   })
 
@@ -121,7 +133,18 @@ describe('Claude Code 2.1 attachment records', () => {
 
   it('a sidechain written after its Task result is read inline after that result', () => {
     const order = s.messages.map((m) => `${m.role}/${m.kind}${m.metadata?.['subagent'] === undefined ? '' : '/sub'}`)
-    expect(order).toEqual(['user/synthetic', 'user/normal', 'assistant/normal', 'tool/normal', 'user/display/sub', 'assistant/display/sub', 'tool/display/sub', 'assistant/display/sub', 'user/synthetic', 'assistant/normal'])
+    expect(order).toEqual([
+      'user/synthetic',
+      'user/normal',
+      'assistant/normal',
+      'tool/normal',
+      'user/display/sub',
+      'assistant/display/sub',
+      'tool/display/sub',
+      'assistant/display/sub',
+      'user/synthetic',
+      'assistant/normal',
+    ])
     expect(s.subagents).toEqual([{ toolCallId: 'toolu_01TodoTask', agentId: 'a7c41e0', messages: 4, placed: true }])
   })
 })

@@ -8,7 +8,9 @@ import { type Message } from '../../src/message/message.ts'
 
 const FIXTURE = new URL('../fixtures/codex/rollout-2026-03-14T09-12-04-019a7c2e-5d41-7a90-8c3e-2f6b1d0e9a47.jsonl', import.meta.url)
 const text = readFileSync(FIXTURE, 'utf8')
-const records = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { timestamp: string; type: string; payload: Record<string, unknown> })
+const records = text.split('\n').filter((l) => l.trim() !== '').map((l) =>
+  JSON.parse(l) as { timestamp: string; type: string; payload: Record<string, unknown> }
+)
 
 const read = (t: string, o: Parameters<typeof fromCodexRollout>[0] = {}): SessionRead => {
   const r = fromCodexRollout(o)(t)
@@ -39,7 +41,9 @@ describe('fromCodexRollout on a rollout file', () => {
       const call = parts.find((p) => p.type === 'tool_call' && p.id === c['call_id'])
       expect(call, String(c['call_id'])).toMatchObject({ name: c['name'] })
       const args = call?.type === 'tool_call' ? call.arguments : ''
-      expect(c['type'] === 'custom_tool_call' ? (JSON.parse(args) as { input: string }).input : args).toBe(c['type'] === 'custom_tool_call' ? c['input'] : c['arguments'])
+      expect(c['type'] === 'custom_tool_call' ? (JSON.parse(args) as { input: string }).input : args).toBe(
+        c['type'] === 'custom_tool_call' ? c['input'] : c['arguments'],
+      )
     }
     for (const o of outputs) expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === o['call_id'])).toMatchObject({ content: o['output'] })
   })
@@ -63,9 +67,16 @@ describe('fromCodexRollout on a rollout file', () => {
       .map((x) => (x.payload['info'] as { last_token_usage: Record<string, number> }).last_token_usage)
     const onReplies = all.filter((m) => m.role === 'assistant' && m.kind === 'normal' && m.metadata?.['usage'] !== undefined).map((m) => m.metadata?.['usage'])
     // OpenAI's input_tokens include the cached ones, which the usage contract keeps apart
-    const expected = usages.map((u) => ({ input: Number(u['input_tokens']) - Number(u['cached_input_tokens'] ?? 0), output: u['output_tokens'], cacheRead: u['cached_input_tokens'], reasoning: u['reasoning_output_tokens'] }))
+    const expected = usages.map((u) => ({
+      input: Number(u['input_tokens']) - Number(u['cached_input_tokens'] ?? 0),
+      output: u['output_tokens'],
+      cacheRead: u['cached_input_tokens'],
+      reasoning: u['reasoning_output_tokens'],
+    }))
     // one token_count repeats the one before it with no reply between: it is kept as a metadata message, not counted twice
-    const kept = all.filter((m) => m.kind === 'metadata' && (m.metadata?.['codex'] as { payload?: { type?: string } } | undefined)?.payload?.type === 'token_count')
+    const kept = all.filter((m) =>
+      m.kind === 'metadata' && (m.metadata?.['codex'] as { payload?: { type?: string } } | undefined)?.payload?.type === 'token_count'
+    )
     expect(kept).toHaveLength(1)
     expect(onReplies).toHaveLength(expected.length - kept.length)
     for (const u of onReplies) expect(expected).toContainEqual(u)
@@ -93,7 +104,8 @@ describe('fromCodexRollout on a rollout file', () => {
 
   it('names in its notes the records that are not part of the conversation', () => {
     const notes = r.notes.join('\n')
-    for (const t of ['patch_apply_end', 'exec_command_end', 'task_complete', 'context_compacted', 'ghost_snapshot', 'web searches', '2 user_message']) expect(notes).toContain(t)
+    for (const t of ['patch_apply_end', 'exec_command_end', 'task_complete', 'context_compacted', 'ghost_snapshot', 'web searches', '2 user_message'])
+      expect(notes).toContain(t)
     expect(all.find((m) => m.kind === 'display')?.parts[0]).toEqual({ type: 'text', text: 'Web search: cli --dry-run flag output wording' })
   })
 })
@@ -102,7 +114,13 @@ describe('fromCodexRollout on single records', () => {
   it('reads a compaction’s replacement history after its summary', () => {
     const t = [
       line({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'old question' }] } }),
-      line({ type: 'compacted', payload: { message: 'what happened so far', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'kept question' }] }] } }),
+      line({
+        type: 'compacted',
+        payload: {
+          message: 'what happened so far',
+          replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'kept question' }] }],
+        },
+      }),
     ].join('\n')
     const r = read(t)
     expect(r.messages.map((m) => (m.parts[0]?.type === 'text' ? m.parts[0].text : ''))).toEqual(['what happened so far', 'kept question'])
@@ -114,18 +132,34 @@ describe('fromCodexRollout on single records', () => {
       line({ type: 'response_item', payload: { type: 'local_shell_call', call_id: 'ls1', status: 'completed', action: { type: 'exec', command: ['ls'] } } }),
       line({ type: 'response_item', payload: { type: 'function_call_output', call_id: 'ls1', output: { content: 'denied', success: false } } }),
       line({ type: 'response_item', payload: { type: 'function_call', name: 'view', arguments: '{}', call_id: 'v1' } }),
-      line({ type: 'response_item', payload: { type: 'function_call_output', call_id: 'v1', output: [{ type: 'input_text', text: 'a picture:' }, { type: 'input_image', image_url: 'https://example.com/a.png' }] } }),
+      line({
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: 'v1',
+          output: [{ type: 'input_text', text: 'a picture:' }, { type: 'input_image', image_url: 'https://example.com/a.png' }],
+        },
+      }),
     ].join('\n')
     const r = read(t)
     const parts = r.messages.flatMap((m) => m.parts)
-    expect(parts.find((p) => p.type === 'tool_call' && p.id === 'ls1')).toMatchObject({ name: 'local_shell', arguments: '{"type":"exec","command":["ls"]}', status: 'error' })
+    expect(parts.find((p) => p.type === 'tool_call' && p.id === 'ls1')).toMatchObject({
+      name: 'local_shell',
+      arguments: '{"type":"exec","command":["ls"]}',
+      status: 'error',
+    })
     expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === 'ls1')).toMatchObject({ content: 'denied', isError: true })
     expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === 'v1')).toMatchObject({ content: 'a picture:' })
     expect(JSON.stringify(r.messages.map((m) => m.metadata))).toContain('https://example.com/a.png')
   })
 
   it('fails on a bad record with its line and field, or skips it with badLines: skip', () => {
-    const t = [line({ type: 'session_meta', payload: { id: 's' } }), '{"type":"response_item",', line({ type: 'response_item', payload: { type: 'function_call', call_id: 'c', arguments: '{}' } }), line({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } })].join('\n')
+    const t = [
+      line({ type: 'session_meta', payload: { id: 's' } }),
+      '{"type":"response_item",',
+      line({ type: 'response_item', payload: { type: 'function_call', call_id: 'c', arguments: '{}' } }),
+      line({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } }),
+    ].join('\n')
     const failed = fromCodexRollout({})(t)
     expect(E.isLeft(failed) && failed.left[0]?.path).toBe('line 2')
     const r = read(t, { badLines: 'skip' })
@@ -137,7 +171,12 @@ describe('fromCodexRollout on single records', () => {
   })
 
   it('reads the event messages as the conversation when a rollout has no message items', () => {
-    const r = read([line({ type: 'event_msg', payload: { type: 'user_message', message: 'hello' } }), line({ type: 'event_msg', payload: { type: 'agent_message', message: 'hi there' } })].join('\n'))
+    const r = read(
+      [
+        line({ type: 'event_msg', payload: { type: 'user_message', message: 'hello' } }),
+        line({ type: 'event_msg', payload: { type: 'agent_message', message: 'hi there' } }),
+      ].join('\n'),
+    )
     expect(r.messages.map((m) => [m.role, m.parts[0]])).toEqual([
       ['user', { type: 'text', text: 'hello' }],
       ['assistant', { type: 'text', text: 'hi there' }],

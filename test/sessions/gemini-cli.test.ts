@@ -32,7 +32,10 @@ describe('fromGeminiCliChat on a JSON recording', () => {
     for (const c of calls) {
       expect(parts.find((p) => p.type === 'tool_call' && p.id === c['id'])).toMatchObject({ name: c['name'], arguments: JSON.stringify(c['args']) })
       const response = ((c['result'] as Rec[])[0]?.['functionResponse'] as Rec)['response'] as Rec
-      expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === c['id'])).toMatchObject({ content: response['output'] ?? response['error'], isError: c['status'] !== 'success' })
+      expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === c['id'])).toMatchObject({
+        content: response['output'] ?? response['error'],
+        isError: c['status'] !== 'success',
+      })
     }
   })
 
@@ -42,8 +45,16 @@ describe('fromGeminiCliChat on a JSON recording', () => {
       expect(mine).toMatchObject({ role: 'assistant', model: m['model'], provider: 'google', createdAt: m['timestamp'] })
       const tokens = m['tokens'] as Rec
       // Gemini's prompt count includes the cached tokens, which the usage contract keeps apart
-      expect(mine?.metadata?.['usage']).toEqual({ input: Number(tokens['input']) - Number(tokens['cached'] ?? 0), output: tokens['output'], cacheRead: tokens['cached'], reasoning: tokens['thoughts'] })
-      for (const t of (m['thoughts'] as Rec[]) ?? []) expect(mine?.parts.some((p) => p.type === 'reasoning' && p.text.includes(t['subject'] as string) && p.text.includes(t['description'] as string))).toBe(true)
+      expect(mine?.metadata?.['usage']).toEqual({
+        input: Number(tokens['input']) - Number(tokens['cached'] ?? 0),
+        output: tokens['output'],
+        cacheRead: tokens['cached'],
+        reasoning: tokens['thoughts'],
+      })
+      for (const t of (m['thoughts'] as Rec[]) ?? [])
+        expect(mine?.parts.some((p) => p.type === 'reasoning' && p.text.includes(t['subject'] as string) && p.text.includes(t['description'] as string))).toBe(
+          true,
+        )
       if (m['content'] !== '') expect(texts(mine)).toEqual([m['content']])
     }
   })
@@ -99,7 +110,13 @@ describe('fromGeminiCliChat on replies a provider would not take', () => {
       lastUpdated: '2026-01-01T00:00:00.000Z',
       messages: [
         { id: '1', timestamp: '2026-01-01T00:00:01.000Z', type: 'user', content: 'hi' },
-        { id: '2', timestamp: '2026-01-01T00:00:02.000Z', type: 'gemini', content: '', thoughts: [{ subject: 'Hmm', description: 'thinking', timestamp: '2026-01-01T00:00:02.000Z' }] },
+        {
+          id: '2',
+          timestamp: '2026-01-01T00:00:02.000Z',
+          type: 'gemini',
+          content: '',
+          thoughts: [{ subject: 'Hmm', description: 'thinking', timestamp: '2026-01-01T00:00:02.000Z' }],
+        },
         { id: '3', timestamp: '2026-01-01T00:00:03.000Z', type: 'gemini', content: '' },
       ],
     }

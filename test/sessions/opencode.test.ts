@@ -31,8 +31,15 @@ describe('fromOpencodeExport', () => {
     expect(tools).toHaveLength(4)
     for (const t of tools) {
       const state = t['state'] as Rec
-      expect(parts.find((p) => p.type === 'tool_call' && p.id === t['callID'])).toMatchObject({ name: t['tool'], arguments: JSON.stringify(state['input']), status: state['status'] === 'error' ? 'error' : 'complete' })
-      expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === t['callID'])).toMatchObject({ content: state['status'] === 'error' ? state['error'] : state['output'], isError: state['status'] === 'error' })
+      expect(parts.find((p) => p.type === 'tool_call' && p.id === t['callID'])).toMatchObject({
+        name: t['tool'],
+        arguments: JSON.stringify(state['input']),
+        status: state['status'] === 'error' ? 'error' : 'complete',
+      })
+      expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === t['callID'])).toMatchObject({
+        content: state['status'] === 'error' ? state['error'] : state['output'],
+        isError: state['status'] === 'error',
+      })
     }
   })
 
@@ -45,13 +52,22 @@ describe('fromOpencodeExport', () => {
     }
     const steps = allParts.filter((x) => x.p['type'] === 'step-finish').map((x) => x.p['tokens'] as Rec & { cache: Rec })
     const usages = ms.filter((m) => m.role === 'assistant').map((m) => m.metadata?.['usage'])
-    expect(usages).toEqual(steps.map((t) => ({ input: t['input'], output: t['output'], reasoning: t['reasoning'], cacheRead: t.cache['read'], cacheWrite: t.cache['write'] })))
+    expect(usages).toEqual(
+      steps.map((t) => ({ input: t['input'], output: t['output'], reasoning: t['reasoning'], cacheRead: t.cache['read'], cacheWrite: t.cache['write'] })),
+    )
     for (const m of source.messages.filter((x) => x.info['role'] === 'assistant'))
-      for (const r of ms.filter((x) => x.role === 'assistant' && x.id.startsWith(m.info['id'] as string))) expect(r).toMatchObject({ model: m.info['modelID'], provider: m.info['providerID'], createdAt: new Date((m.info['time'] as Rec)['created'] as number).toISOString() })
+      for (const r of ms.filter((x) => x.role === 'assistant' && x.id.startsWith(m.info['id'] as string)))
+        expect(r).toMatchObject({
+          model: m.info['modelID'],
+          provider: m.info['providerID'],
+          createdAt: new Date((m.info['time'] as Rec)['created'] as number).toISOString(),
+        })
   })
 
   it('keeps a reasoning part’s provider signature as its signature', () => {
-    expect(parts.find((p) => p.type === 'reasoning' && p.text.startsWith('The user wants'))).toMatchObject({ signature: 'ErUBCkYIBRgCIkAfakeSignatureForFixtureOnly' })
+    expect(parts.find((p) => p.type === 'reasoning' && p.text.startsWith('The user wants'))).toMatchObject({
+      signature: 'ErUBCkYIBRgCIkAfakeSignatureForFixtureOnly',
+    })
     expect(parts.find((p) => p.type === 'reasoning' && p.text.startsWith('**Updating'))).toMatchObject({ signature: '{"id":"rs_0a1b2c3d4e5f"}' })
   })
 
@@ -68,7 +84,19 @@ describe('fromOpencodeExport', () => {
     const at = { created: 1775900100000 }
     doc.messages.push(
       { info: { id: 'msg_z1', sessionID: 'ses', role: 'user', time: at }, parts: [{ id: 'p1', type: 'compaction', auto: true }] },
-      { info: { id: 'msg_z2', sessionID: 'ses', role: 'assistant', time: at, modelID: 'm', providerID: 'p', summary: true, tokens: { input: 1, output: 2, reasoning: 0, cache: { read: 0, write: 0 } } }, parts: [{ id: 'p2', type: 'text', text: 'We renamed fetchUser.' }] },
+      {
+        info: {
+          id: 'msg_z2',
+          sessionID: 'ses',
+          role: 'assistant',
+          time: at,
+          modelID: 'm',
+          providerID: 'p',
+          summary: true,
+          tokens: { input: 1, output: 2, reasoning: 0, cache: { read: 0, write: 0 } },
+        },
+        parts: [{ id: 'p2', type: 'text', text: 'We renamed fetchUser.' }],
+      },
     )
     const r = read(JSON.stringify(doc))
     const summary = r.messages.filter(isCompactionSummary)

@@ -45,13 +45,16 @@ describe('the command line on each format', () => {
     expect(page.length).toBeGreaterThan(1000)
   })
 
-  it.each(FIXTURES.flatMap(([name, file]) => PROVIDERS.map((p) => [name, p, file] as const)))('convert of %s to %s passes check (%s)', async (_, provider, file) => {
-    const r = await cli('convert', file, '--to', provider)
-    expect(r.code, r.err).toBe(EXIT.ok)
-    const body = join(tmp, `${provider}-${Math.random().toString(36).slice(2)}.json`)
-    writeFileSync(body, r.out)
-    expect(checkRequest(provider)(JSON.parse(r.out))).toEqual([])
-    const c = await cli('check', body, '--provider', provider)
-    expect(c.code, c.out + c.err).toBe(EXIT.ok)
-  })
+  it.each(FIXTURES.flatMap(([name, file]) => PROVIDERS.map((p) => [name, p, file] as const)))(
+    'convert of %s to %s passes check (%s)',
+    async (_, provider, file) => {
+      const r = await cli('convert', file, '--to', provider)
+      expect(r.code, r.err).toBe(EXIT.ok)
+      const body = join(tmp, `${provider}-${Math.random().toString(36).slice(2)}.json`)
+      writeFileSync(body, r.out)
+      expect(checkRequest(provider)(JSON.parse(r.out))).toEqual([])
+      const c = await cli('check', body, '--provider', provider)
+      expect(c.code, c.out + c.err).toBe(EXIT.ok)
+    },
+  )
 })

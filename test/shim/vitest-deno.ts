@@ -27,7 +27,15 @@ type Scope = {
 }
 
 const mkScope = (name: string, parent: Scope | undefined): Scope => ({
-  name, parent, beforeAll: [], afterAll: [], beforeEach: [], afterEach: [], leaves: 0, ran: 0, started: false,
+  name,
+  parent,
+  beforeAll: [],
+  afterAll: [],
+  beforeEach: [],
+  afterEach: [],
+  leaves: 0,
+  ran: 0,
+  started: false,
 })
 
 const root = mkScope('', undefined)
@@ -79,7 +87,7 @@ const register = (name: string, fn: ((...a: unknown[]) => unknown) | undefined, 
         for (const s of [...scopes].reverse()) for (const h of s.afterEach) await h()
         for (const s of [...scopes].reverse()) {
           s.ran++
-          if (s.ran === s.leaves) for (const h of s.afterAll) await h()
+          if (s.ran === s.leaves) { for (const h of s.afterAll) await h() }
         }
       }
     },
@@ -103,8 +111,7 @@ const makeTest = (): TestFn => {
   t.todo = (name) => register(name, undefined, true)
   t.skipIf = (cond) => (name, fn) => register(name, fn as never, Boolean(cond))
   t.runIf = (cond) => (name, fn) => register(name, fn as never, !cond)
-  t.each = (table) => (name, fn) =>
-    table.forEach((row, i) => register(format(name, row, i), fn as never, false, Array.isArray(row) ? row : [row]))
+  t.each = (table) => (name, fn) => table.forEach((row, i) => register(format(name, row, i), fn as never, false, Array.isArray(row) ? row : [row]))
   return t
 }
 

@@ -32,7 +32,10 @@ describe('chat content (seed 001)', () => {
   })
 
   it('leaves out parts chat content cannot carry', () => {
-    expect(toChatContent([text('a'), toolCall({ id: '1', name: 'x' }), file({ url: 'u', mediaType: 'application/pdf' })])).toEqual([{ type: 'text', text: 'a' }])
+    expect(toChatContent([text('a'), toolCall({ id: '1', name: 'x' }), file({ url: 'u', mediaType: 'application/pdf' })])).toEqual([{
+      type: 'text',
+      text: 'a',
+    }])
   })
 
   it('reports bad blocks by path', () => {

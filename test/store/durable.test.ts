@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { openDurableStore, memoryStorage, replayLog, type StoreStorage } from '../../src/store/durable.ts'
-import { encodeSimulator, decodeSimulator, restoreSimulator, type StoreCommand } from '../../src/store/log.ts'
+import { memoryStorage, openDurableStore, replayLog, type StoreStorage } from '../../src/store/durable.ts'
+import { decodeSimulator, encodeSimulator, restoreSimulator, type StoreCommand } from '../../src/store/log.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import type { Simulator } from '../../src/store/simulator.ts'
 

@@ -22,7 +22,13 @@ describe('a handler over a durable store that has failed', () => {
     const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z' })
     const handler = createChatHandler(store)
     const post = (content: string) =>
-      handler(new Request('http://127.0.0.1/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content }) }))
+      handler(
+        new Request('http://127.0.0.1/modalities/chat/submit', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ role: 'user', content }),
+        }),
+      )
     expect((await post('one')).status).toBe(201)
     lost = true
     const found = await post('two')

@@ -13,7 +13,13 @@ const setup = (options: ChatHandlerOptions = {}) => {
   const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
   const handler = createChatHandler(store, options)
   const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string>; host?: string } = {}) => {
-    const res = await handler(new Request(`http://${init.host ?? '127.0.0.1:8787'}${path}`, { method, headers: init.headers ?? {}, ...(init.body === undefined ? {} : { body: init.body }) }))
+    const res = await handler(
+      new Request(`http://${init.host ?? '127.0.0.1:8787'}${path}`, {
+        method,
+        headers: init.headers ?? {},
+        ...(init.body === undefined ? {} : { body: init.body }),
+      }),
+    )
     const text = await res.text()
     // deno-lint-ignore no-explicit-any -- a JSON answer, read field by field
     return { status: res.status, headers: res.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, any>) }
@@ -76,7 +82,12 @@ describe('tokens', () => {
 
   it('without the token, an unknown route or a wrong method is a 401 too: the routes cannot be mapped', async () => {
     const { send, json } = setup({ token })
-    for (const [method, path] of [['GET', '/nope'], ['GET', '/environment/modalities/chat/nope'], ['DELETE', '/events'], ['PUT', '/modalities/chat/submit'], ['GET', '/simulator/advance']] as const) {
+    for (
+      const [method, path] of [['GET', '/nope'], ['GET', '/environment/modalities/chat/nope'], ['DELETE', '/events'], ['PUT', '/modalities/chat/submit'], [
+        'GET',
+        '/simulator/advance',
+      ]] as const
+    ) {
       const r = await send(method, path, { headers: json })
       expect(`${method} ${path} ${r.status}`).toBe(`${method} ${path} 401`)
       expect(r.headers.get('allow')).toBeNull()
@@ -141,7 +152,9 @@ describe('a caller limited to one conversation', () => {
     const after = JSON.stringify({ role: 'user', content: 'second', message_id: 'y-1', conversation_id: 'theirs' })
     expect((await send('POST', '/modalities/chat/submit', { body: after, headers: admin })).status).toBe(201)
     const all = (await send('GET', '/environment/modalities/chat', { headers: admin })).body
-    expect(all?.messages.map((m: { conversation_id: string; message_id: string; content: string }) => `${m.conversation_id}/${m.message_id}:${m.content}`).sort()).toEqual([
+    expect(
+      all?.messages.map((m: { conversation_id: string; message_id: string; content: string }) => `${m.conversation_id}/${m.message_id}:${m.content}`).sort(),
+    ).toEqual([
       'mine/x-1:mine',
       'mine/y-1:first',
       'theirs/x-1:secret',
@@ -151,7 +164,8 @@ describe('a caller limited to one conversation', () => {
 
   it('sees only its own counts in GET /simulator and the snapshot', async () => {
     const { send } = setup(options)
-    for (let i = 0; i < 3; i++) await send('POST', '/modalities/chat/submit', { body: JSON.stringify({ role: 'user', content: `t${i}`, conversation_id: 'theirs' }), headers: admin })
+    for (let i = 0; i < 3; i++)
+      await send('POST', '/modalities/chat/submit', { body: JSON.stringify({ role: 'user', content: `t${i}`, conversation_id: 'theirs' }), headers: admin })
     await send('POST', '/modalities/chat/submit', { body: JSON.stringify({ role: 'user', content: 'm', conversation_id: 'mine' }), headers: limited })
     expect((await send('GET', '/simulator', { headers: admin })).body).toMatchObject({ applied: 4 })
     expect((await send('GET', '/simulator', { headers: limited })).body).toMatchObject({ applied: 1, pending: 0 })

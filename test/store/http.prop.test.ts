@@ -5,7 +5,16 @@ import { createChatHandler } from '../../src/store/http.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { validateState } from '../../src/store/state.ts'
 
-const routes = ['/events', '/events/immediate', '/modalities/chat/submit', '/environment/modalities/chat/query', '/environment/modalities/chat', '/simulator/advance', '/simulator', '/nope']
+const routes = [
+  '/events',
+  '/events/immediate',
+  '/modalities/chat/submit',
+  '/environment/modalities/chat/query',
+  '/environment/modalities/chat',
+  '/simulator/advance',
+  '/simulator',
+  '/nope',
+]
 
 // mostly valid data (so that requests change the store), some of it broken in one field, some random
 const validDataArb = fc.record(
@@ -13,7 +22,13 @@ const validDataArb = fc.record(
     role: fc.constantFrom('user', 'assistant'),
     content: fc.oneof(
       fc.string({ minLength: 1 }),
-      fc.array(fc.oneof(fc.record({ type: fc.constant('text'), text: fc.string() }), fc.record({ type: fc.constant('image'), source: fc.constant('url'), url: fc.webUrl() })), { minLength: 1, maxLength: 3 }),
+      fc.array(
+        fc.oneof(
+          fc.record({ type: fc.constant('text'), text: fc.string() }),
+          fc.record({ type: fc.constant('image'), source: fc.constant('url'), url: fc.webUrl() }),
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
     ),
     conversation_id: fc.constantFrom('a', 'b', '__proto__'),
     message_id: fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'),
@@ -38,10 +53,21 @@ const bodies: Record<string, fc.Arbitrary<unknown>> = {
   '/events': fc.record({ scheduled_time: timeArb, modality: fc.constantFrom('chat', 'chat', 'email'), data: dataArb }, { requiredKeys: ['data'] }),
   '/events/immediate': fc.record({ modality: fc.constantFrom('chat', 'chat', 'email'), data: dataArb }, { requiredKeys: ['data'] }),
   '/environment/modalities/chat/query': fc.record(
-    { conversation_id: fc.constantFrom('a', 'b', 7), role: fc.constantFrom('user', 'bot'), limit: fc.integer({ min: -1, max: 5 }), search: fc.string(), since: timeArb, until: timeArb },
+    {
+      conversation_id: fc.constantFrom('a', 'b', 7),
+      role: fc.constantFrom('user', 'bot'),
+      limit: fc.integer({ min: -1, max: 5 }),
+      search: fc.string(),
+      since: timeArb,
+      until: timeArb,
+    },
     { requiredKeys: [] },
   ),
-  '/simulator/advance': fc.oneof(fc.record({ seconds: fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.double()) }), fc.record({ until: timeArb }), fc.jsonValue()),
+  '/simulator/advance': fc.oneof(
+    fc.record({ seconds: fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.double()) }),
+    fc.record({ until: timeArb }),
+    fc.jsonValue(),
+  ),
 }
 
 const routed = fc.constantFrom(
@@ -56,12 +82,15 @@ const routed = fc.constantFrom(
 )
 
 const requestArb = fc.record({
-  target: fc.oneof({ weight: 6, arbitrary: routed }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), fc.constantFrom(...routes)) }),
+  target: fc.oneof({ weight: 6, arbitrary: routed }, {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), fc.constantFrom(...routes)),
+  }),
   limited: fc.boolean(),
 }).chain(({ target: [method, route], limited }) =>
   fc
     .oneof({ weight: 8, arbitrary: (bodies[route] ?? fc.jsonValue()).map((b) => JSON.stringify(b) ?? 'null') }, { weight: 1, arbitrary: fc.string() })
-    .map((body) => ({ method, route, body, limited })),
+    .map((body) => ({ method, route, body, limited }))
 )
 
 describe('chat API under arbitrary requests', () => {

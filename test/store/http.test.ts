@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type AuthDecision, createChatHandler, type ChatHandlerOptions } from '../../src/store/http.ts'
+import { type AuthDecision, type ChatHandlerOptions, createChatHandler } from '../../src/store/http.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import type { ChatStore } from '../../src/store/store.ts'
 
@@ -29,7 +29,11 @@ const unchanged = async (store: ChatStore, f: () => Promise<unknown>) => {
 describe('chat API: the seed usage patterns', () => {
   it('POST /events schedules a user message; the clock applies it', async () => {
     const { call } = setup()
-    const r = await call('POST', '/events', { scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat', data: { role: 'user', content: "What's the weather today?" } })
+    const r = await call('POST', '/events', {
+      scheduled_time: '2024-03-15T10:30:00Z',
+      modality: 'chat',
+      data: { role: 'user', content: "What's the weather today?" },
+    })
     expect(r.status).toBe(202)
     expect(r.body?.event).toMatchObject({ status: 'pending', scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat' })
     expect((await call('GET', '/environment/modalities/chat')).body?.messages).toEqual([])
@@ -132,14 +136,24 @@ describe('chat API: bad requests change nothing', () => {
       expect((await call('POST', '/modalities/chat/submit', '')).status).toBe(400)
       expect((await call('POST', '/modalities/chat/submit', '[]')).status).toBe(400)
       expect((await call('POST', '/modalities/chat/submit', 'null')).status).toBe(400)
-      const bad = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0xff, 0x7d]) }))
+      const bad = await handler(
+        new Request(`${ORIGIN}/modalities/chat/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new Uint8Array([0x7b, 0xff, 0x7d]),
+        }),
+      )
       expect(bad.status).toBe(400)
       expect((await call('POST', '/modalities/chat/submit', 'role=user', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415)
       expect((await call('POST', '/modalities/chat/submit', '{}', { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(415)
     })
-    expect((await call('POST', '/modalities/chat/submit', { role: 'user', content: 'x' }, { 'content-type': 'application/vnd.api+json; charset=utf-8' })).status).toBe(201)
+    expect(
+      (await call('POST', '/modalities/chat/submit', { role: 'user', content: 'x' }, { 'content-type': 'application/vnd.api+json; charset=utf-8' })).status,
+    ).toBe(201)
     // text/plain (and a body with no type) is what a page elsewhere sends without a preflight: refused
-    expect((await call('POST', '/modalities/chat/submit', JSON.stringify({ role: 'user', content: 'y' }), { 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(415)
+    expect(
+      (await call('POST', '/modalities/chat/submit', JSON.stringify({ role: 'user', content: 'y' }), { 'content-type': 'text/plain;charset=UTF-8' })).status,
+    ).toBe(415)
   })
 
   it('409 for a message id already held', async () => {
@@ -172,7 +186,10 @@ describe('chat API: bad requests change nothing', () => {
     await unchanged(store, async () => {
       let pulled = 0
       const body = new ReadableStream<Uint8Array>({ pull: (c) => void (pulled++, c.enqueue(new Uint8Array(64))) })
-      const req = new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', body, headers: { 'content-length': '1000000', 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
+      const req = new Request(
+        `${ORIGIN}/modalities/chat/submit`,
+        { method: 'POST', body, headers: { 'content-length': '1000000', 'content-type': 'application/json' }, duplex: 'half' } as RequestInit,
+      )
       const res = await handler(req)
       expect(res.status).toBe(413)
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large')
@@ -194,7 +211,12 @@ describe('chat API: bad requests change nothing', () => {
         },
         cancel: () => void (cancelled = true),
       })
-      const res = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit))
+      const res = await handler(
+        new Request(
+          `${ORIGIN}/modalities/chat/submit`,
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit,
+        ),
+      )
       expect(res.status).toBe(413)
       expect(cancelled).toBe(true)
       expect(pulled).toBeLessThanOrEqual(1_048_576 / 65_536 + 3)
@@ -236,7 +258,11 @@ describe('chat API: authorization', () => {
     const { store, call } = setup({ authorize })
     await call('POST', '/modalities/chat/submit', { role: 'user', content: 'secret', conversation_id: 'bob' }, as('admin'))
     await call('POST', '/modalities/chat/submit', { role: 'user', content: 'hi', conversation_id: 'alice' }, as('alice'))
-    await call('POST', '/events', { scheduled_time: '2024-03-16T00:00:00Z', modality: 'chat', data: { role: 'user', content: 'later', conversation_id: 'bob' } }, as('admin'))
+    await call('POST', '/events', {
+      scheduled_time: '2024-03-16T00:00:00Z',
+      modality: 'chat',
+      data: { role: 'user', content: 'later', conversation_id: 'bob' },
+    }, as('admin'))
 
     const snap = (await call('GET', '/environment/modalities/chat', undefined, as('alice'))).body
     expect(Object.keys(snap?.conversations)).toEqual(['alice'])
@@ -251,8 +277,15 @@ describe('chat API: authorization', () => {
       expect((await call('POST', '/environment/modalities/chat/query', { conversation_id: 'bob' }, as('alice'))).status).toBe(403)
       expect((await call('POST', '/modalities/chat/submit', { role: 'user', content: 'x', conversation_id: 'bob' }, as('alice'))).status).toBe(403)
       expect((await call('POST', '/modalities/chat/submit', { role: 'user', content: 'x' }, as('alice'))).status).toBe(403)
-      expect((await call('POST', '/events/immediate', { modality: 'chat', data: { role: 'user', content: 'x', conversation_id: 'bob' } }, as('alice'))).status).toBe(403)
-      expect((await call('POST', '/events', { scheduled_time: '2024-03-17T00:00:00Z', modality: 'chat', data: { role: 'user', content: 'x', conversation_id: 'bob' } }, as('alice'))).status).toBe(403)
+      expect((await call('POST', '/events/immediate', { modality: 'chat', data: { role: 'user', content: 'x', conversation_id: 'bob' } }, as('alice'))).status)
+        .toBe(403)
+      expect(
+        (await call('POST', '/events', {
+          scheduled_time: '2024-03-17T00:00:00Z',
+          modality: 'chat',
+          data: { role: 'user', content: 'x', conversation_id: 'bob' },
+        }, as('alice'))).status,
+      ).toBe(403)
       expect((await call('POST', '/simulator/advance', { seconds: 1 }, as('alice'))).status).toBe(403)
       // bad data is still a 400 for a limited caller
       expect((await call('POST', '/modalities/chat/submit', { role: 'bot', content: 'x', conversation_id: 'alice' }, as('alice'))).status).toBe(400)
@@ -297,7 +330,13 @@ describe('chat API: a request is decoded once, at the edge', () => {
     }
     const handler = createChatHandler(store, { authorize: (r) => (r.headers.has('x-limited') ? { type: 'allow', conversations: ['a'] } : { type: 'allow' }) })
     const post = async (path: string, body: unknown, limited = false) =>
-      (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(limited ? { 'x-limited': '1' } : {}) }, body: JSON.stringify(body) }))).status
+      (await handler(
+        new Request(`${ORIGIN}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(limited ? { 'x-limited': '1' } : {}) },
+          body: JSON.stringify(body),
+        }),
+      )).status
     const data = { role: 'user', content: 'Hi', conversation_id: 'a' }
     expect(await post('/modalities/chat/submit', data)).toBe(201)
     expect(await post('/modalities/chat/submit', data, true)).toBe(201)
@@ -325,7 +364,8 @@ describe('chat API: a request is decoded once, at the edge', () => {
       },
     }
     const handler = createChatHandler(store)
-    const post = async (path: string, body: unknown) => (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).status
+    const post = async (path: string, body: unknown) =>
+      (await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).status
     const data = { role: 'user', content: 'Hi' }
     expect(await post('/modalities/chat/submit', data)).toBe(201)
     expect(await post('/events', { modality: 'chat', scheduled_time: '2024-03-15T11:00:00Z', data })).toBe(202)

@@ -40,7 +40,17 @@ const idArb = fc.oneof(fc.stringMatching(/^[a-z0-9-]{1,12}$/), fc.constantFrom('
 const badIdArb = fc.constantFrom('', 'x'.repeat(257), 'tab\there', 'nul\u0000', 'del\u007f', 42, null, undefined, [], {})
 
 const timestampArb = fc.constantFrom('2024-03-15T10:30:00Z', '2024-03-15T10:30:00.123+01:00', '2024-02-29T23:59:59.000000500Z')
-const badTimestampArb = fc.constantFrom('2024-13-01T00:00:00Z', '2023-02-29T10:00:00Z', '2024-03-15', '2024-03-15T10:30:00', 'yesterday', '', 0, null, undefined)
+const badTimestampArb = fc.constantFrom(
+  '2024-13-01T00:00:00Z',
+  '2023-02-29T10:00:00Z',
+  '2024-03-15',
+  '2024-03-15T10:30:00',
+  'yesterday',
+  '',
+  0,
+  null,
+  undefined,
+)
 
 const base64Arb = fc.constantFrom('', 'aGk=', 'AAAA', 'aGVsbG8=')
 const blockArb: fc.Arbitrary<unknown> = fc.oneof(

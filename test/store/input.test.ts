@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import {
-  affectedEntities,
-  type ChatInput,
-  ChatInputC,
-  ChatRoleC,
-  makeChatInput,
-  formatInput,
-  validateInput,
-} from '../../src/store/input.ts'
+import { affectedEntities, type ChatInput, ChatInputC, ChatRoleC, formatInput, makeChatInput, validateInput } from '../../src/store/input.ts'
 import { deepFreeze } from '../support/arbitraries.ts'
 
 const base: ChatInput = deepFreeze({ modality_type: 'chat', timestamp: '2024-03-15T10:30:00Z', input_id: 'in-1', role: 'user', content: "What's the weather?" })
@@ -40,7 +32,15 @@ describe('validateInput', () => {
   })
 
   it('reports every bad field by path at once', () => {
-    const r = validateInput({ modality_type: 'email', timestamp: 'yesterday', input_id: '', role: 'bot', content: 5, conversation_id: 7, metadata: { f: () => 1 } })
+    const r = validateInput({
+      modality_type: 'email',
+      timestamp: 'yesterday',
+      input_id: '',
+      role: 'bot',
+      content: 5,
+      conversation_id: 7,
+      metadata: { f: () => 1 },
+    })
     expect(E.isLeft(r)).toBe(true)
     const ps = E.isLeft(r) ? r.left.map((i) => i.path) : []
     expect(ps).toEqual(expect.arrayContaining(['modality_type', 'timestamp', 'input_id', 'role', 'content', 'conversation_id', 'metadata.f']))
@@ -49,7 +49,10 @@ describe('validateInput', () => {
   })
 
   it('names the exact bad field of a content block, not the whole union', () => {
-    const r = validateInput({ ...base, content: [{ type: 'text', text: 'ok' }, { type: 'txt', text: 'hi' }, { type: 'image', source: 'url' }, { type: 'image', source: 'ftp' }, 'x'] })
+    const r = validateInput({
+      ...base,
+      content: [{ type: 'text', text: 'ok' }, { type: 'txt', text: 'hi' }, { type: 'image', source: 'url' }, { type: 'image', source: 'ftp' }, 'x'],
+    })
     expect(E.isLeft(r) ? r.left : []).toEqual([
       { path: 'content[1].type', expected: '"text" | "image" | "audio" | "video"', actual: 'txt' },
       { path: 'content[2].url', expected: 'string', actual: undefined },
@@ -116,9 +119,10 @@ describe('helpers', () => {
   })
 
   it('summary marks media and cuts long text on a character boundary', () => {
-    expect(formatInput({ ...base, content: [{ type: 'text', text: 'Look:' }, { type: 'image', source: 'url', url: 'https://e/x.png' }] })).toBe("User: 'Look: [image]'")
+    expect(formatInput({ ...base, content: [{ type: 'text', text: 'Look:' }, { type: 'image', source: 'url', url: 'https://e/x.png' }] })).toBe(
+      "User: 'Look: [image]'",
+    )
     const long = formatInput({ ...base, content: '😀'.repeat(100) })
     expect(long).toBe(`User: '${'😀'.repeat(59)}…'`)
   })
-
 })

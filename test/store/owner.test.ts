@@ -64,7 +64,9 @@ describe('one owner per store in Deno KV', () => {
     opened.push(a)
     a.submit({ role: 'user', content: 'Hi' })
     await a.flush()
-    await expect(openDurableStore(kvStorage(db.kv(), 'x', { owner: 'process-b', leaseMs: 600 }))()).rejects.toThrow(/owned by another process \(owner process-a/)
+    await expect(openDurableStore(kvStorage(db.kv(), 'x', { owner: 'process-b', leaseMs: 600 }))()).rejects.toThrow(
+      /owned by another process \(owner process-a/,
+    )
     // another store id in the same database is another store
     opened.push(await openDurableStore(kvStorage(db.kv(), 'y', { owner: 'process-b', leaseMs: 600 }))())
     await a.close()
@@ -115,8 +117,15 @@ describe('a failed commit', () => {
       return openDurableStore(f.storage)({ startTime: '2024-03-15T10:00:00Z' })
     })
     const post = (content: string) =>
-      handler(new Request('http://127.0.0.1/modalities/chat/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content }) }))
-    const read = async () => (await (await handler(new Request('http://127.0.0.1/environment/modalities/chat'))).json()) as { messages: Array<{ content: string }> }
+      handler(
+        new Request('http://127.0.0.1/modalities/chat/submit', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ role: 'user', content }),
+        }),
+      )
+    const read = async () =>
+      (await (await handler(new Request('http://127.0.0.1/environment/modalities/chat'))).json()) as { messages: Array<{ content: string }> }
     expect((await post('one')).status).toBe(201)
     f.fail(true)
     const failed = await post('two')

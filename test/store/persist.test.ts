@@ -5,7 +5,7 @@ import { toSnapshot } from '../../src/store/snapshot.ts'
 import { fromStoreMessages, STORE_HEADER_ID, toStoreMessages } from '../../src/store/persist.ts'
 import { fromJSONL, toJSONL } from '../../src/history/codec.ts'
 import { forSave } from '../../src/history/views.ts'
-import { textMessage, type Message } from '../../src/message/message.ts'
+import { type Message, textMessage } from '../../src/message/message.ts'
 import { applyAll, chat } from './helpers.ts'
 
 const state = applyAll(emptyState({ maxHistorySize: 3 }), [

@@ -8,8 +8,8 @@ import {
   createSimulator,
   decodeEventData,
   decodeScheduledEvent,
-  formatStoreFailure,
   eventHistory,
+  formatStoreFailure,
   pendingEvents,
   scheduleEvent,
   type Simulator,
@@ -39,7 +39,12 @@ describe('createSimulator', () => {
 describe('submitEvent (immediate)', () => {
   it('applies at the current simulated time with a generated input id', () => {
     const { simulator, event } = ok(submitEvent({ role: 'assistant', content: "It's sunny and 72°F." })(start()))
-    expect(event).toMatchObject({ event_id: 'in-000000000001', status: 'applied', scheduled_time: '2024-03-15T10:00:00.000Z', applied_at: '2024-03-15T10:00:00.000Z' })
+    expect(event).toMatchObject({
+      event_id: 'in-000000000001',
+      status: 'applied',
+      scheduled_time: '2024-03-15T10:00:00.000Z',
+      applied_at: '2024-03-15T10:00:00.000Z',
+    })
     expect(event.input).toEqual({
       modality_type: 'chat',
       input_id: 'in-000000000001',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import { emptyState } from '../../src/store/state.ts'
-import { ChatSnapshotC, fromSnapshot, toSnapshot, toChatMessages } from '../../src/store/snapshot.ts'
+import { ChatSnapshotC, fromSnapshot, toChatMessages, toSnapshot } from '../../src/store/snapshot.ts'
 import { getConversation } from '../../src/store/query.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { applyAll, chat } from './helpers.ts'
@@ -39,7 +39,14 @@ describe('snapshot', () => {
 
   it('lists the held messages chronologically with content as sent', () => {
     expect(snap.messages).toEqual([
-      { message_id: '2', conversation_id: 'default', role: 'assistant', content: [{ type: 'text', text: 'two' }], timestamp: '2024-03-15T10:02:00.000Z', input_id: '2' },
+      {
+        message_id: '2',
+        conversation_id: 'default',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'two' }],
+        timestamp: '2024-03-15T10:02:00.000Z',
+        input_id: '2',
+      },
       { message_id: '3', conversation_id: '__proto__', role: 'user', content: 'three', timestamp: '2024-03-15T10:03:00.000Z', input_id: '3' },
       { message_id: '4', conversation_id: 'default', role: 'user', content: 'four', timestamp: '2024-03-15T10:04:00.000Z', input_id: '4' },
     ])
@@ -54,7 +61,10 @@ describe('snapshot', () => {
 })
 
 describe('fromSnapshot', () => {
-  const wire = JSON.parse(JSON.stringify(toSnapshot(state))) as Record<string, unknown> & { messages: Array<Record<string, unknown>>; conversations: Record<string, Record<string, unknown>> }
+  const wire = JSON.parse(JSON.stringify(toSnapshot(state))) as Record<string, unknown> & {
+    messages: Array<Record<string, unknown>>
+    conversations: Record<string, Record<string, unknown>>
+  }
 
   it('round-trips, __proto__ conversation ids included', () => {
     const r = fromSnapshot(wire)

@@ -39,10 +39,10 @@ const inputsArb: fc.Arbitrary<ReadonlyArray<ChatInput>> = fc
           content: contentArb,
           conv: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined }),
         }).map(({ timestamp, role, content, conv }): ChatInput =>
-          deepFreeze({ modality_type: 'chat', timestamp, input_id: id, role, content, ...(conv === undefined ? {} : { conversation_id: conv }) }),
-        ),
+          deepFreeze({ modality_type: 'chat', timestamp, input_id: id, role, content, ...(conv === undefined ? {} : { conversation_id: conv }) })
+        )
       ),
-    ),
+    )
   )
 
 const limitArb = fc.oneof(fc.constant(Infinity), fc.integer({ min: 0, max: 6 }))
@@ -154,12 +154,18 @@ describe('ChatState properties', () => {
     const blockArb: fc.Arbitrary<ContentBlock> = fc.oneof(
       fc.string().map((text): ContentBlock => ({ type: 'text', text })),
       fc
-        .tuple(fc.constantFrom('image' as const, 'audio' as const, 'video' as const), fc.oneof(fc.webUrl().map((url) => ({ url })), fc.uint8Array({ maxLength: 40 }).map((b) => ({ data: encodeBase64(b) }))), mediaType)
-        .map(([type, source, media_type]): ContentBlock => ({
-          type,
-          ...('url' in source ? { source: 'url' as const, url: source.url } : { source: 'base64' as const, data: source.data }),
-          ...(media_type === undefined ? {} : { media_type }),
-        }) as ContentBlock),
+        .tuple(
+          fc.constantFrom('image' as const, 'audio' as const, 'video' as const),
+          fc.oneof(fc.webUrl().map((url) => ({ url })), fc.uint8Array({ maxLength: 40 }).map((b) => ({ data: encodeBase64(b) }))),
+          mediaType,
+        )
+        .map(([type, source, media_type]): ContentBlock =>
+          ({
+            type,
+            ...('url' in source ? { source: 'url' as const, url: source.url } : { source: 'base64' as const, data: source.data }),
+            ...(media_type === undefined ? {} : { media_type }),
+          }) as ContentBlock
+        ),
     )
     fc.assert(
       fc.property(fc.oneof(fc.string({ minLength: 1 }), fc.array(blockArb, { minLength: 1, maxLength: 5 })), (content) => {

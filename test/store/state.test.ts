@@ -17,7 +17,7 @@ import {
   validateState,
 } from '../../src/store/state.ts'
 import { getConversation, getMessageById } from '../../src/store/query.ts'
-import { toSnapshot, toChatMessages } from '../../src/store/snapshot.ts'
+import { toChatMessages, toSnapshot } from '../../src/store/snapshot.ts'
 import { fromSnapshot } from '../../src/store/snapshot.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { compareStrings, idKey } from '../../src/store/core.ts'
@@ -276,7 +276,11 @@ describe('a message holds its media once', () => {
   /** The values of at least 1 MiB (strings and byte arrays) that `root` holds, described. */
   const payloads = (root: unknown): string[] =>
     held(root).flatMap((v) =>
-      typeof v === 'string' && v.length >= MiB ? [`string of ${v.length}`] : ArrayBuffer.isView(v) && v.byteLength >= MiB ? [`${v.constructor.name} of ${v.byteLength}`] : [],
+      typeof v === 'string' && v.length >= MiB
+        ? [`string of ${v.length}`]
+        : ArrayBuffer.isView(v) && v.byteLength >= MiB
+        ? [`${v.constructor.name} of ${v.byteLength}`]
+        : []
     )
 
   it('a stored 1 MiB image is held as sent, once, and its bytes are decoded from it when read', () => {
@@ -301,7 +305,11 @@ describe('a message holds its media once', () => {
       getMessageById('m')(store.state()),
       O.chainNullableK((m) => m.parts[1]),
     )
-    expect(O.isSome(image) && image.value.type === 'image' && { ...image.value, data: image.value.data && encodeBase64(image.value.data) }).toEqual({ type: 'image', data, mediaType: 'image/png' })
+    expect(O.isSome(image) && image.value.type === 'image' && { ...image.value, data: image.value.data && encodeBase64(image.value.data) }).toEqual({
+      type: 'image',
+      data,
+      mediaType: 'image/png',
+    })
     expect(toSnapshot(store.state()).messages[0]?.content).toBe(content)
   })
 })

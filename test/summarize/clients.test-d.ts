@@ -7,8 +7,8 @@
  */
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { openAICompaction, openAISummarizer, type OpenAICompactionClient, type OpenAISummarizerClient } from '../../src/summarize/openai.ts'
-import { anthropicCompaction, anthropicSummarizer, type AnthropicCompactionClient, type AnthropicSummarizerClient } from '../../src/summarize/anthropic.ts'
+import { openAICompaction, type OpenAICompactionClient, openAISummarizer, type OpenAISummarizerClient } from '../../src/summarize/openai.ts'
+import { anthropicCompaction, type AnthropicCompactionClient, anthropicSummarizer, type AnthropicSummarizerClient } from '../../src/summarize/anthropic.ts'
 import type { SessionCompactionOptions } from '../../src/openai-agents/mod.ts'
 
 type Assert<T extends true> = T
@@ -43,7 +43,13 @@ export type Checks = [
 
 // a plain object with just the methods used
 const chatOnly = {
-  chat: { completions: { create: async (body: { model: string; messages: Array<{ role: string; content: string }> }) => ({ choices: [{ message: { content: `summary of ${body.messages.length}` } }] }) } },
+  chat: {
+    completions: {
+      create: async (body: { model: string; messages: Array<{ role: string; content: string }> }) => ({
+        choices: [{ message: { content: `summary of ${body.messages.length}` } }],
+      }),
+    },
+  },
   responses: { create: async () => ({ output_text: 'summary' }) },
 }
 openAISummarizer({ client: chatOnly, model: 'gpt-5-mini' })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
-import { textMessage, type Message, type Messages } from '../../src/message/message.ts'
+import { type Message, type Messages, textMessage } from '../../src/message/message.ts'
 import { compact } from '../../src/compaction/compact.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
 import { forLLM } from '../../src/history/views.ts'
@@ -62,7 +62,13 @@ describe('anthropicCompaction', () => {
     expect(asked[0]?.url).toMatch(/\/v1\/messages$/)
     expect(asked[0]?.beta).toContain(ANTHROPIC_COMPACTION_BETA)
     const head = right(toAnthropic()(history.slice(0, 3))).request
-    expect(asked[0]?.body).toEqual({ model: 'claude-sonnet-4-6', max_tokens: 4_096, system: head.system, messages: head.messages, compaction: { type: 'summarize' } })
+    expect(asked[0]?.body).toEqual({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 4_096,
+      system: head.system,
+      messages: head.messages,
+      compaction: { type: 'summarize' },
+    })
 
     // the history: system prompt, the block alone in an assistant message, the kept tail
     expect(messages.map((m) => m.role)).toEqual(['system', 'assistant', 'user', 'assistant'])
@@ -104,7 +110,9 @@ describe('anthropicCompaction', () => {
     await expect(compact({ summarize: anthropicCompaction({ client, model: 'm' }), ...compactOpts })(history)).rejects.toThrow(/no summary/)
     const none = mockFetch(() => ({ ...anthropicAnswer({ type: 'text', text: 'Sure.' }), stop_reason: 'end_turn' }))
     const other = new Anthropic({ apiKey: 'test', fetch: none.fetch, maxRetries: 0 })
-    await expect(compact({ summarize: anthropicCompaction({ client: other, model: 'm' }), ...compactOpts })(history)).rejects.toThrow(/no compaction block \(stop_reason end_turn\)/)
+    await expect(compact({ summarize: anthropicCompaction({ client: other, model: 'm' }), ...compactOpts })(history)).rejects.toThrow(
+      /no compaction block \(stop_reason end_turn\)/,
+    )
   })
 
   it('needs the messages: called on a transcript alone it rejects', async () => {
@@ -119,8 +127,20 @@ describe('openAICompaction', () => {
     id: 'resp_cmp_1',
     object: 'response.compaction',
     created_at: 1_760_000_000,
-    output: [{ id: 'msg_u1', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: history[1]?.parts[0]?.type === 'text' ? history[1].parts[0].text : '' }] }, ITEM],
-    usage: { input_tokens: 400, input_tokens_details: { cached_tokens: 0 }, output_tokens: 60, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 460 },
+    output: [{
+      id: 'msg_u1',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      content: [{ type: 'input_text', text: history[1]?.parts[0]?.type === 'text' ? history[1].parts[0].text : '' }],
+    }, ITEM],
+    usage: {
+      input_tokens: 400,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 60,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 460,
+    },
   }
 
   it('sends the head to responses.compact and makes its compaction item the boundary, byte for byte, sent back first', async () => {

@@ -11,12 +11,16 @@ import { aiSdkSummarizer } from '../../src/summarize/ai-sdk.ts'
 import { anthropicSummarizer } from '../../src/summarize/anthropic.ts'
 import { openAISummarizer } from '../../src/summarize/openai.ts'
 
-const GOOD = '## Goal\n- fix the cart total\n## Constraints\n- keep the API\n## Progress\n- tests fail\n## Decisions\n- sum in cents\n## Next steps\n- run the tests\n## Files\n- src/cart.ts'
+const GOOD =
+  '## Goal\n- fix the cart total\n## Constraints\n- keep the API\n## Progress\n- tests fail\n## Decisions\n- sum in cents\n## Next steps\n- run the tests\n## Files\n- src/cart.ts'
 const PARTIAL = '## Goal\n- fix the cart total\n## Progress\n- tests fail'
 
 const history = [
   textMessage('system', 'You are a coding agent.'),
-  ...Array.from({ length: 6 }, (_, i) => [textMessage('user', `Step ${i}: fix the cart total in src/cart.ts, please.`), textMessage('assistant', `Working on step ${i}.`)]).flat(),
+  ...Array.from(
+    { length: 6 },
+    (_, i) => [textMessage('user', `Step ${i}: fix the cart total in src/cart.ts, please.`), textMessage('assistant', `Working on step ${i}.`)],
+  ).flat(),
 ]
 
 const json = (body: unknown): Response => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
@@ -48,12 +52,31 @@ const hanging = () => {
   return { fetch, seen, sent }
 }
 
-const chatCompletion = (text: string) => ({ id: 'c1', object: 'chat.completion', created: 0, model: 'gpt-test', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text, refusal: null } }] })
+const chatCompletion = (text: string) => ({
+  id: 'c1',
+  object: 'chat.completion',
+  created: 0,
+  model: 'gpt-test',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text, refusal: null } }],
+})
 const response = (text: string) => ({
-  id: 'r1', object: 'response', created_at: 0, model: 'gpt-test', status: 'completed',
+  id: 'r1',
+  object: 'response',
+  created_at: 0,
+  model: 'gpt-test',
+  status: 'completed',
   output: [{ type: 'message', id: 'm1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }],
 })
-const anthropicMessage = (text: string) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', stop_reason: 'end_turn', stop_sequence: null, content: [{ type: 'text', text }], usage: { input_tokens: 10, output_tokens: 5 } })
+const anthropicMessage = (text: string) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-test',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  content: [{ type: 'text', text }],
+  usage: { input_tokens: 10, output_tokens: 5 },
+})
 
 const generated = (text: string) => ({
   content: [{ type: 'text' as const, text }],
@@ -157,7 +180,9 @@ describe('anthropicSummarizer (Anthropic client with a custom fetch)', () => {
   it('rejects a summary without the sections after the retries', async () => {
     const { fetch, bodies } = scripted(anthropicMessage, [PARTIAL])
     const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 })
-    await expect(anthropicSummarizer({ client, model: 'claude-test', attempts: 3 })('[User]: hi', { prompt: SUMMARY_PROMPT })).rejects.toThrow('after 3 attempts')
+    await expect(anthropicSummarizer({ client, model: 'claude-test', attempts: 3 })('[User]: hi', { prompt: SUMMARY_PROMPT })).rejects.toThrow(
+      'after 3 attempts',
+    )
     expect(bodies).toHaveLength(3)
   })
 

@@ -39,7 +39,12 @@ export const initial = (): { readonly system: string; readonly messages: ModelMe
 const DESCRIPTION = 'Reads the log of a test run'
 
 /** The loop's tool, as chatfold defines tools (what `contextPrepareStep` counts). */
-export const READ_LOG: ToolDefinition = { type: 'function', name: 'read_log', description: DESCRIPTION, inputSchema: { type: 'object', properties: { step: { type: 'number' } }, required: ['step'] } }
+export const READ_LOG: ToolDefinition = {
+  type: 'function',
+  name: 'read_log',
+  description: DESCRIPTION,
+  inputSchema: { type: 'object', properties: { step: { type: 'number' } }, required: ['step'] },
+}
 
 export const tools = {
   read_log: tool({
@@ -68,9 +73,10 @@ export const mockModel = (seen: Seen[], opts: { readonly steps?: number; readonl
     seen.push({ prompt: params.prompt, tokens })
     if (tokens > WINDOW - RESERVE) throw new Error(`prompt is too long: ${tokens} tokens > ${WINDOW - RESERVE} maximum (step ${seen.length})`)
     const step = seen.length
-    return step >= steps
-      ? { content: [{ type: 'text' as const, text: 'The suite passes.' }], finish: 'stop' as const }
-      : { content: [{ type: 'tool-call' as const, toolCallId: `call_${step}`, toolName: 'read_log', input: JSON.stringify({ step }) }], finish: 'tool-calls' as const }
+    return step >= steps ? { content: [{ type: 'text' as const, text: 'The suite passes.' }], finish: 'stop' as const } : {
+      content: [{ type: 'tool-call' as const, toolCallId: `call_${step}`, toolName: 'read_log', input: JSON.stringify({ step }) }],
+      finish: 'tool-calls' as const,
+    }
   }
   return new MockLanguageModelV3({
     provider: 'anthropic.messages',
@@ -81,9 +87,19 @@ export const mockModel = (seen: Seen[], opts: { readonly steps?: number; readonl
     },
     doStream: async (params) => {
       const a = answer(params)
-      const parts = a.content.map((c) => (c.type === 'text' ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: c.text }, { type: 'text-end' as const, id: 't' }] : [c])).flat()
-      return { stream: convertArrayToReadableStream([{ type: 'stream-start' as const, warnings: [] }, ...parts, { type: 'finish' as const, finishReason: { unified: a.finish, raw: undefined }, usage }]) }
+      const parts = a.content.map((
+        c,
+      ) => (c.type === 'text'
+        ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: c.text }, { type: 'text-end' as const, id: 't' }]
+        : [c])
+      ).flat()
+      return {
+        stream: convertArrayToReadableStream([{ type: 'stream-start' as const, warnings: [] }, ...parts, {
+          type: 'finish' as const,
+          finishReason: { unified: a.finish, raw: undefined },
+          usage,
+        }]),
+      }
     },
   })
 }
-

@@ -3,7 +3,7 @@
  * excepted: they cannot be frozen), so a function that mutates its input throws in strict mode.
  */
 import fc from 'fast-check'
-import type { Message, Kind } from '../../src/message/message.ts'
+import type { Kind, Message } from '../../src/message/message.ts'
 import type { Part, ToolCallStatus } from '../../src/message/part-model.ts'
 import type { Role } from '../../src/message/role.ts'
 
@@ -25,7 +25,8 @@ const isoArb = fc
   .integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) })
   .map((ms) => new Date(ms).toISOString())
 
-const opt = <K extends string, A>(key: K, arb: fc.Arbitrary<A>) => fc.option(arb, { nil: undefined }).map((v) => (v === undefined ? {} : ({ [key]: v } as { [P in K]: A })))
+const opt = <K extends string, A>(key: K, arb: fc.Arbitrary<A>) =>
+  fc.option(arb, { nil: undefined }).map((v) => (v === undefined ? {} : ({ [key]: v } as { [P in K]: A })))
 
 export const jsonArb: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown)
 
@@ -38,7 +39,11 @@ export const partArb: fc.Arbitrary<Part> = fc.oneof(
     .tuple(fc.oneof(fc.webUrl().map((url) => ({ url })), bytesArb.map((data) => ({ data }))), opt('mediaType', fc.constantFrom('image/png', 'image/jpeg')))
     .map(([src, mt]): Part => ({ type: 'image', ...src, ...mt })),
   fc
-    .tuple(fc.oneof(fc.webUrl().map((url) => ({ url })), bytesArb.map((data) => ({ data }))), fc.constantFrom('audio/mpeg', 'video/mp4', 'application/pdf'), opt('filename', fc.string()))
+    .tuple(
+      fc.oneof(fc.webUrl().map((url) => ({ url })), bytesArb.map((data) => ({ data }))),
+      fc.constantFrom('audio/mpeg', 'video/mp4', 'application/pdf'),
+      opt('filename', fc.string()),
+    )
     .map(([src, mediaType, fn]): Part => ({ type: 'file', mediaType, ...src, ...fn })),
   fc
     .tuple(idArb, fc.string(), fc.json(), statusArb)
@@ -96,7 +101,7 @@ export const conversationArb: fc.Arbitrary<ReadonlyArray<Message>> = fc
         ],
       })
       calls.forEach(([name, content], i) =>
-        out.push({ id: `r${t}_${i}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: ids[i] ?? '', name, content, isError: false }] }),
+        out.push({ id: `r${t}_${i}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: ids[i] ?? '', name, content, isError: false }] })
       )
     })
     return deepFreeze(out)

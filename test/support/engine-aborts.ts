@@ -13,7 +13,7 @@ import type { EngineCase } from './engine-contract.ts'
 import { history } from './engine-contract.ts'
 
 /** A small seeded generator (mulberry32): the same delays on every run. */
-const random = (seed: number): (() => number) => {
+const random = (seed: number): () => number => {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -106,85 +106,97 @@ export const engineAborts = (cases: ReadonlyArray<EngineCase>): void => {
           await session.close()
         }
         expect(rejected).toBeGreaterThan(0)
-      })(),
+      })())
+
+    it(
+      'an open aborted after a random delay leaves the session it would replace open and unchanged',
+      withEngine(async (engine) => {
+        const ms = history(120, 4)
+        const next = random(7)
+        let rejected = 0
+        for (let trial = 0; trial < TRIALS; trial++) {
+          const old = await engine.open('s', ms)
+          const controller = new AbortController()
+          const opening = settle(engine.open('s', history(200, 21), { signal: controller.signal }))
+          const delay = trial === 0 ? 0 : Math.floor(next() * 30)
+          if (delay === 0) controller.abort()
+          else setTimeout(() => controller.abort(), delay)
+          const r = await opening
+          if (r.ok) {
+            expect(await r.value.snapshot()).toEqual(history(200, 21))
+          } else {
+            rejected++
+            expect(await old.snapshot()).toEqual(ms)
+          }
+        }
+        expect(rejected).toBeGreaterThan(0)
+      }),
     )
 
-    it('an open aborted after a random delay leaves the session it would replace open and unchanged', withEngine(async (engine) => {
-      const ms = history(120, 4)
-      const next = random(7)
-      let rejected = 0
-      for (let trial = 0; trial < TRIALS; trial++) {
-        const old = await engine.open('s', ms)
-        const controller = new AbortController()
-        const opening = settle(engine.open('s', history(200, 21), { signal: controller.signal }))
-        const delay = trial === 0 ? 0 : Math.floor(next() * 30)
-        if (delay === 0) controller.abort()
-        else setTimeout(() => controller.abort(), delay)
-        const r = await opening
-        if (r.ok) {
-          expect(await r.value.snapshot()).toEqual(history(200, 21))
-        } else {
-          rejected++
-          expect(await old.snapshot()).toEqual(ms)
+    it(
+      'a compaction whose summariser never settles times out, rejects, and leaves the session as it was',
+      withEngine(async (engine) => {
+        const ms = history(150, 6)
+        const session = await engine.open('s', ms)
+        // The timeout counts from the call, and the engine has work to do before it calls the
+        // summariser: on a busy machine a short one can fire first. Such a try still has to time out
+        // and change nothing; the next waits four times as long, until the summariser was called
+        // before the timeout, and then it must see its signal abort.
+        for (let timeout = 50;; timeout *= 4) {
+          let called = false
+          let aborted = false
+          const e = await settle(
+            session.compact({
+              keepRecentTokens: 3_000,
+              timeout,
+              summarize: (_t, context) => {
+                called = true
+                if (context.signal?.aborted === true) aborted = true
+                else context.signal?.addEventListener('abort', () => (aborted = true))
+                return new Promise<string>(() => undefined)
+              },
+            }),
+          )
+          expect(e.ok).toBe(false)
+          expect(!e.ok && (e.error as Error).name).toBe('TimeoutError')
+          expect(await session.snapshot()).toEqual(ms)
+          if (called) {
+            expect(aborted).toBe(true)
+            break
+          }
+          if (timeout >= 12_800) throw new Error(`the summariser was not called within ${timeout} ms`)
         }
-      }
-      expect(rejected).toBeGreaterThan(0)
-    }))
+        // the session is not held: the next call runs
+        expect((await session.append([textMessage('user', 'next')])).messages).toBe(ms.length + 1)
+      }),
+    )
 
-    it('a compaction whose summariser never settles times out, rejects, and leaves the session as it was', withEngine(async (engine) => {
-      const ms = history(150, 6)
-      const session = await engine.open('s', ms)
-      // The timeout counts from the call, and the engine has work to do before it calls the
-      // summariser: on a busy machine a short one can fire first. Such a try still has to time out
-      // and change nothing; the next waits four times as long, until the summariser was called
-      // before the timeout, and then it must see its signal abort.
-      for (let timeout = 50; ; timeout *= 4) {
-        let called = false
-        let aborted = false
-        const e = await settle(
-          session.compact({
-            keepRecentTokens: 3_000,
-            timeout,
-            summarize: (_t, context) => {
-              called = true
-              if (context.signal?.aborted === true) aborted = true
-              else context.signal?.addEventListener('abort', () => (aborted = true))
-              return new Promise<string>(() => undefined)
-            },
-          }),
-        )
-        expect(e.ok).toBe(false)
-        expect(!e.ok && (e.error as Error).name).toBe('TimeoutError')
-        expect(await session.snapshot()).toEqual(ms)
-        if (called) {
-          expect(aborted).toBe(true)
-          break
+    it(
+      "rejects bad messages with the decoder's issues by path, on open, append and a history call",
+      withEngine(async (engine) => {
+        const bad = [{ role: 'bot' }] as unknown as Messages
+        const calls = [
+          settle<unknown>(engine.open('x', bad)),
+          settle<unknown>(engine.estimate(bad)),
+          settle<unknown>(engine.pruneToolResults([textMessage('user', 'ok'), ...bad])),
+        ]
+        for (const p of calls) {
+          const r = await p
+          expect(r.ok).toBe(false)
+          const error = (r as { error: Error }).error
+          expect(error).toBeInstanceOf(TypeError)
+          expect(error.message).toMatch(/^Cannot decode messages: /)
+          expect(error.message).toMatch(/\[\d\]\.role: expected "system" \| "user" \| "assistant" \| "tool", got "bot"/)
         }
-        if (timeout >= 12_800) throw new Error(`the summariser was not called within ${timeout} ms`)
-      }
-      // the session is not held: the next call runs
-      expect((await session.append([textMessage('user', 'next')])).messages).toBe(ms.length + 1)
-    }))
-
-    it('rejects bad messages with the decoder\'s issues by path, on open, append and a history call', withEngine(async (engine) => {
-      const bad = [{ role: 'bot' }] as unknown as Messages
-      const calls = [settle<unknown>(engine.open('x', bad)), settle<unknown>(engine.estimate(bad)), settle<unknown>(engine.pruneToolResults([textMessage('user', 'ok'), ...bad]))]
-      for (const p of calls) {
-        const r = await p
+        const three = batch(3)
+        const session = await engine.open('s', three)
+        const r = await settle(session.append([...batch(60), { id: 'm', role: 'user', parts: [{ type: 'txt' }] }] as unknown as Messages))
         expect(r.ok).toBe(false)
-        const error = (r as { error: Error }).error
-        expect(error).toBeInstanceOf(TypeError)
-        expect(error.message).toMatch(/^Cannot decode messages: /)
-        expect(error.message).toMatch(/\[\d\]\.role: expected "system" \| "user" \| "assistant" \| "tool", got "bot"/)
-      }
-      const three = batch(3)
-      const session = await engine.open('s', three)
-      const r = await settle(session.append([...batch(60), { id: 'm', role: 'user', parts: [{ type: 'txt' }] }] as unknown as Messages))
-      expect(r.ok).toBe(false)
-      expect(((r as { error: Error }).error).message).toMatch(/\[60\]\.parts\[0\]/)
-      expect(await session.snapshot()).toEqual(three)
-      const notArray = await settle(engine.estimate('hello' as unknown as Messages))
-      expect(((notArray as { error: Error }).error).message).toMatch(/Cannot decode messages: .*expected/)
-    }))
+        expect((r as { error: Error }).error.message).toMatch(/\[60\]\.parts\[0\]/)
+        expect(await session.snapshot()).toEqual(three)
+        const notArray = await settle(engine.estimate('hello' as unknown as Messages))
+        expect((notArray as { error: Error }).error.message).toMatch(/Cannot decode messages: .*expected/)
+      }),
+    )
   })
 }

@@ -37,7 +37,12 @@ type DocNode = {
 /** The names each source file exports, with what they stand for. */
 export const exportsOf = (files: ReadonlyArray<string>): ReadonlyMap<string, ReadonlyArray<Exported>> => {
   const deno = join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'deno.cmd' : 'deno')
-  const run = spawnSync(deno, ['doc', '--json', ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } })
+  const run = spawnSync(deno, ['doc', '--json', ...files], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1' },
+  })
   if (run.status !== 0) throw new Error(`deno doc failed: ${run.stderr}`)
   const doc = JSON.parse(run.stdout) as { nodes: Record<string, { symbols: ReadonlyArray<DocNode> }> }
   const out = new Map<string, Exported[]>()

@@ -129,7 +129,8 @@ const RUNTIME_SPECIFIC: ReadonlyArray<readonly [RegExp, string]> = [
 /** Strips comments, so that docs may mention what code may not use. */
 const stripComments = (src: string): string => src.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"])\/\/.*$/gm, '$1')
 
-export const importsOf = (file: string, root: string = ROOT): Array<{ readonly target: string; readonly line: number }> => importsIn(file, readFileSync(join(root, file), 'utf8'))
+export const importsOf = (file: string, root: string = ROOT): Array<{ readonly target: string; readonly line: number }> =>
+  importsIn(file, readFileSync(join(root, file), 'utf8'))
 
 /** The relative imports of `file`, whose text is `text`, each resolved to a path from the root. */
 export const importsIn = (file: string, text: string): Array<{ readonly target: string; readonly line: number }> => {
@@ -156,7 +157,8 @@ export const privateViolations = (tree: ReadonlyMap<string, string>): Violation[
   const out: Violation[] = []
   for (const [file, text] of tree)
     for (const { target, line } of importsIn(file, text))
-      if (isPrivate(target) && dirname(target) !== dirname(file)) out.push({ file, line, message: `imports ${target}, a private file of another folder; import its folder's public files` })
+      if (isPrivate(target) && dirname(target) !== dirname(file))
+        out.push({ file, line, message: `imports ${target}, a private file of another folder; import its folder's public files` })
   return out
 }
 
@@ -179,7 +181,8 @@ export const violations = (root: string = ROOT): Violation[] => {
     }
     const edges: string[] = []
     for (const { target, line } of importsOf(file, root)) {
-      if (file.startsWith('src/') && target.endsWith('/mod.ts') && file !== 'src/mod.ts') out.push({ file, line, message: 'imports mod.ts; import the module itself' })
+      if (file.startsWith('src/') && target.endsWith('/mod.ts') && file !== 'src/mod.ts')
+        out.push({ file, line, message: 'imports mod.ts; import the module itself' })
       if (!target.endsWith('.ts')) out.push({ file, line, message: `import of ${target} without its .ts extension` })
       const to = layerOf(target)
       if (to === undefined) continue
@@ -229,7 +232,8 @@ const TOKENIZER_IMPORT = /(?:from\s+|import\(\s*)['"]gpt-tokenizer[/'"]/
  * gpt-tokenizer: a bundler emits every module a dynamic `import()` names, called or not, so an entry
  * holds no rank table only when nothing it reaches names one.
  */
-const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, root: string): Violation[] => TABLE_FREE_ENTRIES.flatMap((entry) => tableViolations(graph, entry, root))
+const liteViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, root: string): Violation[] =>
+  TABLE_FREE_ENTRIES.flatMap((entry) => tableViolations(graph, entry, root))
 
 const tableViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, entry: string, root: string): Violation[] => {
   if (!graph.has(entry)) return [{ file: entry, line: 1, message: 'a table-free entry that does not exist' }]
@@ -239,7 +243,12 @@ const tableViolations = (graph: ReadonlyMap<string, ReadonlyArray<string>>, entr
   for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
     const src = stripComments(readFileSync(join(root, f), 'utf8'))
     const line = src.split('\n').findIndex((l) => TOKENIZER_IMPORT.test(l))
-    if (line >= 0) out.push({ file: f, line: line + 1, message: `imports gpt-tokenizer and is reached from ${entry} (via ${via.get(f) ?? '?'}); import the token modules without the loader` })
+    if (line >= 0)
+      out.push({
+        file: f,
+        line: line + 1,
+        message: `imports gpt-tokenizer and is reached from ${entry} (via ${via.get(f) ?? '?'}); import the token modules without the loader`,
+      })
     for (const g of graph.get(f) ?? [])
       if (!via.has(g)) {
         via.set(g, f)

@@ -19,9 +19,20 @@ const at = (minute: number, second = 0): string => new Date(Date.UTC(2026, 2, 2,
 const MAIN = { model: 'claude-sonnet-4-5', provider: 'anthropic' } as const
 const SUB = { model: 'claude-haiku-4-5', provider: 'anthropic' } as const
 const usage = (input: number, output: number, cacheRead: number, cacheWrite: number) => ({ usage: { input, output, cacheRead, cacheWrite } })
-const m = (id: string, role: Message['role'], parts: ReadonlyArray<Part>, extra: Partial<Message> = {}): Message => ({ id, role, kind: 'normal', parts, ...extra })
+const m = (id: string, role: Message['role'], parts: ReadonlyArray<Part>, extra: Partial<Message> = {}): Message => ({
+  id,
+  role,
+  kind: 'normal',
+  parts,
+  ...extra,
+})
 const sub = (id: string, role: Message['role'], parts: ReadonlyArray<Part>, createdAt: string, extra: Partial<Message> = {}): Message =>
-  m(id, role, parts, { kind: 'display', createdAt, ...extra, metadata: { ...(extra.metadata ?? {}), subagent: { toolCallId: 'toolu_task', agentId: 'explore-1' } } })
+  m(id, role, parts, {
+    kind: 'display',
+    createdAt,
+    ...extra,
+    metadata: { ...(extra.metadata ?? {}), subagent: { toolCallId: 'toolu_task', agentId: 'explore-1' } },
+  })
 
 /** The history: three turns, one of them after a compaction. */
 export const recordedHistory = (): ReadonlyArray<Message> => [
@@ -37,22 +48,60 @@ export const recordedHistory = (): ReadonlyArray<Message> => [
     ],
     { ...MAIN, createdAt: at(0, 9), metadata: usage(4, 96, 0, 5_210) },
   ),
-  m('t1', 'tool', [toolResult({ toolCallId: 'toolu_read', name: 'Read', content: 'export const total = (lines: Line[]) =>\n  lines.reduce((s, l) => s + Math.round(l.price * l.qty * (1 - l.discount)), 0)\n' })], { createdAt: at(0, 10) }),
-  m('rem', 'user', [text('<system-reminder>The file src/cart.ts was read; prefer editing over rewriting.</system-reminder>')], { kind: 'synthetic', createdAt: at(0, 10), metadata: { origin: 'system-reminder' } }),
+  m('t1', 'tool', [
+    toolResult({
+      toolCallId: 'toolu_read',
+      name: 'Read',
+      content: 'export const total = (lines: Line[]) =>\n  lines.reduce((s, l) => s + Math.round(l.price * l.qty * (1 - l.discount)), 0)\n',
+    }),
+  ], { createdAt: at(0, 10) }),
+  m('rem', 'user', [text('<system-reminder>The file src/cart.ts was read; prefer editing over rewriting.</system-reminder>')], {
+    kind: 'synthetic',
+    createdAt: at(0, 10),
+    metadata: { origin: 'system-reminder' },
+  }),
   m(
     'a2',
     'assistant',
-    [text('Each line is rounded before the sum. I will ask a helper to search for other places that round.'), toolCall({ id: 'toolu_task', name: 'Task', arguments: '{"description":"find rounding","prompt":"Find every Math.round on money in src/"}', status: 'complete' })],
+    [
+      text('Each line is rounded before the sum. I will ask a helper to search for other places that round.'),
+      toolCall({
+        id: 'toolu_task',
+        name: 'Task',
+        arguments: '{"description":"find rounding","prompt":"Find every Math.round on money in src/"}',
+        status: 'complete',
+      }),
+    ],
     { ...MAIN, createdAt: at(0, 20), metadata: usage(3, 141, 5_210, 420) },
   ),
-  m('t2', 'tool', [toolResult({ toolCallId: 'toolu_task', name: 'Task', content: 'Two places round money: src/cart.ts:2 and src/invoice.ts:14.' })], { createdAt: at(1, 30) }),
+  m('t2', 'tool', [toolResult({ toolCallId: 'toolu_task', name: 'Task', content: 'Two places round money: src/cart.ts:2 and src/invoice.ts:14.' })], {
+    createdAt: at(1, 30),
+  }),
   sub('s1', 'user', [text('Find every Math.round on money in src/')], at(0, 21)),
-  sub('s2', 'assistant', [toolCall({ id: 'toolu_grep', name: 'Grep', arguments: '{"pattern":"Math.round","path":"src"}', status: 'complete' })], at(0, 24), { ...SUB, metadata: usage(2_010, 40, 0, 0) }),
-  sub('s3', 'tool', [toolResult({ toolCallId: 'toolu_grep', name: 'Grep', content: 'src/cart.ts:2:  lines.reduce((s, l) => s + Math.round(…\nsrc/invoice.ts:14:  return Math.round(amount * rate)' })], at(0, 25)),
+  sub('s2', 'assistant', [toolCall({ id: 'toolu_grep', name: 'Grep', arguments: '{"pattern":"Math.round","path":"src"}', status: 'complete' })], at(0, 24), {
+    ...SUB,
+    metadata: usage(2_010, 40, 0, 0),
+  }),
+  sub('s3', 'tool', [
+    toolResult({
+      toolCallId: 'toolu_grep',
+      name: 'Grep',
+      content: 'src/cart.ts:2:  lines.reduce((s, l) => s + Math.round(…\nsrc/invoice.ts:14:  return Math.round(amount * rate)',
+    }),
+  ], at(0, 25)),
   sub('s4', 'assistant', [text('Two places round money: src/cart.ts:2 and src/invoice.ts:14.')], at(1, 29), { ...SUB, metadata: usage(2_150, 35, 0, 0) }),
-  m('a3', 'assistant', [text('# Cause\n\nRounding **per line** loses up to half a cent each time.\n\n## Fix\n\nSum first, round once.')], { ...MAIN, createdAt: at(1, 40), metadata: usage(5, 88, 5_630, 310) }),
-  m('sum', 'user', [text('## Goal\nFix the cart total.\n## Progress\nFound per-line rounding in src/cart.ts and src/invoice.ts.')], { createdAt: at(5), metadata: { [COMPACTION_KEY]: { summarised: 11, through: 'a3' } } }),
-  m('u2', 'user', [text('Here is the page after my change:'), image({ data: decodeBase64(PNG_BASE64) ?? new Uint8Array(), mediaType: 'image/png' })], { createdAt: at(6) }),
+  m('a3', 'assistant', [text('# Cause\n\nRounding **per line** loses up to half a cent each time.\n\n## Fix\n\nSum first, round once.')], {
+    ...MAIN,
+    createdAt: at(1, 40),
+    metadata: usage(5, 88, 5_630, 310),
+  }),
+  m('sum', 'user', [text('## Goal\nFix the cart total.\n## Progress\nFound per-line rounding in src/cart.ts and src/invoice.ts.')], {
+    createdAt: at(5),
+    metadata: { [COMPACTION_KEY]: { summarised: 11, through: 'a3' } },
+  }),
+  m('u2', 'user', [text('Here is the page after my change:'), image({ data: decodeBase64(PNG_BASE64) ?? new Uint8Array(), mediaType: 'image/png' })], {
+    createdAt: at(6),
+  }),
   m(
     'a4',
     'assistant',
@@ -62,6 +111,12 @@ export const recordedHistory = (): ReadonlyArray<Message> => [
     ],
     { ...MAIN, createdAt: at(6, 8), metadata: usage(12, 60, 0, 1_300) },
   ),
-  m('t4', 'tool', [toolResult({ toolCallId: 'toolu_bash', name: 'Bash', content: 'FAIL tests/cart.test.ts\n  expected 1999, got 2000', isError: true })], { createdAt: at(6, 20) }),
-  m('a5', 'assistant', [text('One test still expects the old rounding; it is the test that is wrong. All green after updating it.')], { ...MAIN, createdAt: at(7, 2), metadata: usage(6, 52, 1_300, 200) }),
+  m('t4', 'tool', [toolResult({ toolCallId: 'toolu_bash', name: 'Bash', content: 'FAIL tests/cart.test.ts\n  expected 1999, got 2000', isError: true })], {
+    createdAt: at(6, 20),
+  }),
+  m('a5', 'assistant', [text('One test still expects the old rounding; it is the test that is wrong. All green after updating it.')], {
+    ...MAIN,
+    createdAt: at(7, 2),
+    metadata: usage(6, 52, 1_300, 200),
+  }),
 ]

@@ -30,7 +30,12 @@ export const freePort = (): Promise<number> =>
 export type Child = { readonly process: ChildProcess; readonly output: () => string }
 
 /** Starts a child and resolves once `ready` matches its output (stdout and stderr), within `timeoutMs`. */
-export const startChild = (command: string, args: ReadonlyArray<string>, ready: RegExp, options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {}): Promise<Child & { readonly match: RegExpExecArray }> =>
+export const startChild = (
+  command: string,
+  args: ReadonlyArray<string>,
+  ready: RegExp,
+  options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {},
+): Promise<Child & { readonly match: RegExpExecArray }> =>
   new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
@@ -146,7 +151,12 @@ const mulberry = (seed: number) => () => {
 }
 
 /** The message id and conversation of client `c`'s `n`-th message. */
-export const messageOf = (c: number, n: number) => ({ message_id: `c${c}-m${n}`, conversation_id: `client-${c}`, role: 'user', content: `message ${n} of client ${c}` })
+export const messageOf = (c: number, n: number) => ({
+  message_id: `c${c}-m${n}`,
+  conversation_id: `client-${c}`,
+  role: 'user',
+  content: `message ${n} of client ${c}`,
+})
 
 /**
  * Runs `clients` clients, each submitting `perClient` messages one after another to its own

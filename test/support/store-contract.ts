@@ -41,12 +41,18 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
     it('keeps every accepted step across a SIGKILL and a clean restart, and nothing refused', async () => {
       const s = await fresh()
       expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: "What's the weather today?" })).status).toBe(201)
-      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'assistant', content: 'Sunny.', message_id: 'm-2', conversation_id: 'c-1' })).status).toBe(201)
+      expect(
+        (await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'assistant', content: 'Sunny.', message_id: 'm-2', conversation_id: 'c-1' })).status,
+      ).toBe(201)
       expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'bot', content: '' })).status).toBe(400)
-      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'again', message_id: 'm-2', conversation_id: 'c-1' })).status).toBe(409)
+      expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: 'again', message_id: 'm-2', conversation_id: 'c-1' })).status)
+        .toBe(409)
       const later = new Date(Date.parse((await call(s.url(), 'GET', '/simulator')).body.current_time) + 3_600_000).toISOString()
       expect((await call(s.url(), 'POST', '/events', { scheduled_time: later, modality: 'chat', data: { role: 'user', content: 'later' } })).status).toBe(202)
-      expect((await call(s.url(), 'POST', '/events', { scheduled_time: '2999-01-01T00:00:00Z', modality: 'chat', data: { role: 'user', content: 'much later' } })).status).toBe(202)
+      expect(
+        (await call(s.url(), 'POST', '/events', { scheduled_time: '2999-01-01T00:00:00Z', modality: 'chat', data: { role: 'user', content: 'much later' } }))
+          .status,
+      ).toBe(202)
       expect((await call(s.url(), 'POST', '/simulator/advance', { seconds: 7200 })).status).toBe(200)
       const before = await observe(s.url())
       expect(before.snapshot.update_count).toBe(3)
@@ -99,7 +105,16 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       const s = await fresh()
       const n = 40
       const replies = await Promise.all(
-        Array.from({ length: n }, (_, i) => call(s.url(), 'POST', '/modalities/chat/submit', { role: i % 2 === 0 ? 'user' : 'assistant', content: `m${i}`, message_id: `p-${i}`, conversation_id: `c-${i % 3}` })),
+        Array.from(
+          { length: n },
+          (_, i) =>
+            call(s.url(), 'POST', '/modalities/chat/submit', {
+              role: i % 2 === 0 ? 'user' : 'assistant',
+              content: `m${i}`,
+              message_id: `p-${i}`,
+              conversation_id: `c-${i % 3}`,
+            }),
+        ),
       )
       expect(replies.map((r) => r.status)).toEqual(Array(n).fill(201))
       // every event's id is the input id of exactly one stored message: no step saw another half-done
@@ -139,7 +154,9 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       expect(new Set(ids)).toEqual(run.acknowledged)
       // each client's messages in the order it sent them
       for (let c = 0; c < clients; c++) {
-        const mine = snap.messages.filter((m: { conversation_id: string }) => m.conversation_id === `client-${c}`).map((m: { message_id: string }) => m.message_id)
+        const mine = snap.messages.filter((m: { conversation_id: string }) => m.conversation_id === `client-${c}`).map((m: { message_id: string }) =>
+          m.message_id
+        )
         const sent = Array.from({ length: mine.length }, (_, n) => messageOf(c, n).message_id)
         expect(mine).toEqual(sent)
       }

@@ -116,7 +116,9 @@ describe('the exact byte-pair count', () => {
   }, 120_000)
   it("equals the tokenizer's count on each text of a coding-agent session (code, JSON, logs, prose, CJK), its short pieces remembered across texts", () => {
     const texts = sampleSession({ messages: 1_500, seed: 3 }).flatMap((m) =>
-      m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_call' ? [p.arguments] : p.type === 'tool_result' ? [p.content] : [])),
+      m.parts.flatMap((
+        p,
+      ) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_call' ? [p.arguments] : p.type === 'tool_result' ? [p.content] : []))
     )
     expect(texts.length).toBeGreaterThan(2_000)
     const differ = texts.filter((s) => exact.o200k_base(s) !== raw.o200k_base(s) || exact.cl100k_base(s) !== raw.cl100k_base(s))

@@ -30,7 +30,8 @@ describe('the default estimate never reads under the tokenizer', () => {
 
   it('counts a character outside the BMP by what the tokenizer falls back to', () => {
     // an ideograph of CJK Extension B is four byte tokens; a recent emoji three
-    for (const s of ['\u{20000}'.repeat(100), '\u{20001}\u{2A6D0}'.repeat(50), '\u{3400}\u{4DB0}'.repeat(50)]) expect(smartHeuristic(s)).toBeGreaterThanOrEqual(0.97 * o200k(s))
+    for (const s of ['\u{20000}'.repeat(100), '\u{20001}\u{2A6D0}'.repeat(50), '\u{3400}\u{4DB0}'.repeat(50)])
+      expect(smartHeuristic(s)).toBeGreaterThanOrEqual(0.97 * o200k(s))
     expect(smartHeuristic('🫠🪿🫎🪼')).toBeGreaterThanOrEqual(o200k('🫠🪿🫎🪼'))
     expect(smartHeuristic('👨🏽‍💻 👩‍🔬 🇫🇷')).toBeGreaterThanOrEqual(o200k('👨🏽‍💻 👩‍🔬 🇫🇷'))
   })

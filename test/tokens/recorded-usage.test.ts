@@ -32,7 +32,8 @@ describe('recordedUsage', () => {
     const sum = h.findIndex((m) => m.id === 'sum')
     const sonnet = before('a1') + before('a2') + before('a3') + before('a4', sum) + before('a5', sum)
     // a sub-conversation's messages are display messages of the main one: all of each is its prompt
-    const sub = (id: string) => h.slice(0, h.findIndex((m) => m.id === id)).filter((m) => m.metadata?.['subagent'] !== undefined).reduce((s, m) => s + count(m), 0)
+    const sub = (id: string) =>
+      h.slice(0, h.findIndex((m) => m.id === id)).filter((m) => m.metadata?.['subagent'] !== undefined).reduce((s, m) => s + count(m), 0)
     const haiku = sub('s2') + sub('s4')
     expect(haiku).toBeGreaterThan(0)
     expect(r.byModel.map((x) => [x.model, x.reportedPrompt, x.estimatedPrompt])).toEqual([

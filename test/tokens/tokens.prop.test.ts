@@ -45,7 +45,10 @@ describe('estimator laws', () => {
 describe('the run guard', () => {
   /** Text made of runs of one character (an astral symbol too, two code units), of any length up to 700, at any offset. */
   const runsArb = fc
-    .array(fc.tuple(fc.constantFrom('a', 'Z', ' ', '\n', '=', '7', '会', 'é', '😀', "'", '\t'), fc.integer({ min: 0, max: 700 })), { minLength: 1, maxLength: 8 })
+    .array(fc.tuple(fc.constantFrom('a', 'Z', ' ', '\n', '=', '7', '会', 'é', '😀', "'", '\t'), fc.integer({ min: 0, max: 700 })), {
+      minLength: 1,
+      maxLength: 8,
+    })
     .map((runs) => runs.map(([c, n]) => c.repeat(n)).join(''))
   /** The longest pre-token of `s` under either encoding's own split pattern: what a merge loop's cost grows with. */
   const longestPretoken = (s: string): number => {

@@ -4,11 +4,11 @@ import { EncodingNameC, loadedEstimator, loadEstimator } from '../../src/tokeniz
 import { countMessage, countMessages, withTokens } from '../../src/tokens/count.ts'
 import { guardEstimator } from '../../src/tokens/guard.ts'
 import { heuristic, smartHeuristic } from '../../src/tokens/heuristic.ts'
-import { IMAGE_TOKENS, MESSAGE_OVERHEAD, type Estimator } from '../../src/tokens/message-tokens.ts'
+import { type Estimator, IMAGE_TOKENS, MESSAGE_OVERHEAD } from '../../src/tokens/message-tokens.ts'
 import { backfillToolTokens, usageCorrected } from '../../src/tokens/usage.ts'
-import { makeMessage, textMessage, type Message } from '../../src/message/message.ts'
+import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { file, image, reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
-import { sampleSession, sampleText, prng, type ContentKind } from '../../sample/session.ts'
+import { type ContentKind, prng, sampleSession, sampleText } from '../../sample/session.ts'
 import { deepFreeze } from '../support/arbitraries.ts'
 
 /** An estimator that counts its calls and the characters it was given. */
@@ -103,7 +103,9 @@ describe('guardEstimator', () => {
   it('never gives the counter a run of one class longer than 256 characters', () => {
     const lengths: number[] = []
     const guarded = guardEstimator((s) => (lengths.push(longestRun(s)), heuristic(s)))
-    for (const s of ['a'.repeat(50_000), ' '.repeat(50_000), '='.repeat(10_000), '会'.repeat(20_000), `start ${'x'.repeat(3_000)} end`, `${'\n'.repeat(600)}b`]) {
+    for (
+      const s of ['a'.repeat(50_000), ' '.repeat(50_000), '='.repeat(10_000), '会'.repeat(20_000), `start ${'x'.repeat(3_000)} end`, `${'\n'.repeat(600)}b`]
+    ) {
       lengths.length = 0
       guarded(s)
       expect(Math.max(...lengths)).toBeLessThanOrEqual(256)
@@ -152,7 +154,11 @@ describe('guardEstimator', () => {
     }
   })
   it('falls back to characters / 4 when the counter throws or answers nonsense', () => {
-    expect(guardEstimator(() => { throw new Error('boom') })('abcdefgh')).toBe(2)
+    expect(
+      guardEstimator(() => {
+        throw new Error('boom')
+      })('abcdefgh'),
+    ).toBe(2)
     expect(guardEstimator(() => Number.NaN)('abcdefgh')).toBe(2)
     expect(guardEstimator(() => -3)('abcdefgh')).toBe(2)
   })
@@ -163,7 +169,12 @@ describe('countMessage', () => {
     const m = deepFreeze(
       makeMessage({
         role: 'assistant',
-        parts: [text('abcd'.repeat(3)), reasoning('efgh'.repeat(5)), toolCall({ id: 'c1', name: 'read', arguments: '{"path":"a.ts"}' }), image({ url: 'https://example.com/a.png' })],
+        parts: [
+          text('abcd'.repeat(3)),
+          reasoning('efgh'.repeat(5)),
+          toolCall({ id: 'c1', name: 'read', arguments: '{"path":"a.ts"}' }),
+          image({ url: 'https://example.com/a.png' }),
+        ],
       }),
     )
     const b = countMessage(heuristic)(m)
@@ -178,7 +189,7 @@ describe('countMessage', () => {
     expect(countMessage(heuristic)(txt).content).toBe(2)
     expect(countMessage(heuristic)(pdf).content).toBe(IMAGE_TOKENS)
   })
-  it('is cached by message identity, in a cache of each counter\'s own', () => {
+  it("is cached by message identity, in a cache of each counter's own", () => {
     const { estimate, seen } = recording()
     const m = textMessage('user', 'hello there')
     const count = countMessage(estimate)

@@ -84,7 +84,9 @@ describe('the history explorer in Chromium', () => {
     // the chart's counts come from the engine's session: their sum is the history's count
     const sample = sampleSession({ messages: 3_000, seed: 7 })
     const tokens = countMessages(await loadEstimator('o200k_base'))(sample)
-    expect(await text('#summary-title')).toBe(`the sample (3,000 messages): ${sample.length.toLocaleString('en')} messages, ${tokens.toLocaleString('en')} tokens`)
+    expect(await text('#summary-title')).toBe(
+      `the sample (3,000 messages): ${sample.length.toLocaleString('en')} messages, ${tokens.toLocaleString('en')} tokens`,
+    )
     const kinds = await page.$$eval('#per-kind tbody tr td:first-child', (tds) => tds.map((td) => td.textContent))
     expect(kinds).toContain('normal')
     expect(kinds.length).toBeGreaterThan(2)
@@ -154,18 +156,30 @@ describe('the history explorer in Chromium', () => {
     await page.check('input[name=mode][value=worker]')
     const jsonl = toJSONL([textMessage('user', 'What is chatfold?'), textMessage('assistant', 'A history toolkit.')])
     await page.setInputFiles('#file', { name: 'chat.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) })
-    await page.waitForFunction(() => document.getElementById('summary-title')?.textContent?.startsWith('chat.jsonl') === true && document.body.dataset['busy'] === undefined)
+    await page.waitForFunction(() =>
+      document.getElementById('summary-title')?.textContent?.startsWith('chat.jsonl') === true && document.body.dataset['busy'] === undefined
+    )
     expect(await text('#summary-title')).toMatch(/^chat\.jsonl \(chatfold JSONL\): 2 messages, \d+ tokens$/)
 
-    const sdk = { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }, { role: 'assistant', content: 'Hello!' }] }
+    const sdk = {
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }, { role: 'assistant', content: 'Hello!' }],
+    }
     await page.setInputFiles('#file', { name: 'request.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sdk, null, 2)) })
-    await page.waitForFunction(() => document.getElementById('summary-title')?.textContent?.startsWith('request.json') === true && document.body.dataset['busy'] === undefined)
+    await page.waitForFunction(() =>
+      document.getElementById('summary-title')?.textContent?.startsWith('request.json') === true && document.body.dataset['busy'] === undefined
+    )
     expect(await text('#summary-title')).toMatch(/^request\.json \(AI SDK messages\): 3 messages, \d+ tokens$/)
     await shot('7-ai-sdk')
 
-    await page.setInputFiles('#file', { name: 'bad.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${toJSONL([textMessage('user', 'fine')])}{"id":"m2","role":"robot","parts":[]}\n`) })
+    await page.setInputFiles('#file', {
+      name: 'bad.jsonl',
+      mimeType: 'application/jsonl',
+      buffer: Buffer.from(`${toJSONL([textMessage('user', 'fine')])}{"id":"m2","role":"robot","parts":[]}\n`),
+    })
     await page.waitForSelector('#status.error')
-    expect(await text('#status')).toMatch(/^bad\.jsonl: Cannot decode the JSONL: line 2: role: expected "system" \| "user" \| "assistant" \| "tool", got "robot"$/)
+    expect(await text('#status')).toMatch(
+      /^bad\.jsonl: Cannot decode the JSONL: line 2: role: expected "system" \| "user" \| "assistant" \| "tool", got "robot"$/,
+    )
     await shot('8-bad-file')
     expect(consoleErrors).toEqual([])
   })

@@ -9,7 +9,8 @@ import { textMessage } from '../../src/message/message.ts'
 import { decodeSessionFile } from '../../web/load.ts'
 
 const chat = [textMessage('user', 'What is chatfold?'), textMessage('assistant', 'A history toolkit.')]
-const formatOf = (text: string) => E.map((r: { readonly format: string; readonly messages: ReadonlyArray<unknown> }) => [r.format, r.messages.length])(decodeSessionFile(text))
+const formatOf = (text: string) =>
+  E.map((r: { readonly format: string; readonly messages: ReadonlyArray<unknown> }) => [r.format, r.messages.length])(decodeSessionFile(text))
 
 describe('decodeSessionFile', () => {
   it('reads chatfold JSONL, a JSON array, one message written over several lines, and AI SDK messages', () => {
@@ -18,13 +19,17 @@ describe('decodeSessionFile', () => {
     expect(formatOf(JSON.stringify(chat, null, 2))).toEqual(E.right(['chatfold JSON', 2]))
     expect(formatOf(JSON.stringify(chat[0], null, 2))).toEqual(E.right(['chatfold JSON', 1]))
     expect(formatOf(JSON.stringify([{ role: 'user', content: 'Hi' }]))).toEqual(E.right(['AI SDK messages', 1]))
-    expect(formatOf(JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] }, null, 2))).toEqual(E.right(['AI SDK messages', 2]))
+    expect(formatOf(JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] }, null, 2))).toEqual(
+      E.right(['AI SDK messages', 2]),
+    )
   })
 
   it('says a JSON object that is no session is not one, rather than listing its lines as bad JSONL', () => {
     const manifest = JSON.stringify({ name: 'chatfold', version: '0.1.0', scripts: { test: 'vitest' } }, null, 2)
     expect(decodeSessionFile(manifest)).toEqual(
-      E.left('Not a session file: it is one JSON object, not chatfold JSONL (a message a line), a JSON array of messages, nor an object with `messages` (AI SDK)'),
+      E.left(
+        'Not a session file: it is one JSON object, not chatfold JSONL (a message a line), a JSON array of messages, nor an object with `messages` (AI SDK)',
+      ),
     )
   })
 

@@ -27,7 +27,18 @@ const REASONS: Readonly<Record<string, string>> = {
 const part = (p: ProviderPart): Portable => ({ kind: 'drop', reason: `the AI SDK's "${p.kind}" ${REASONS[p.kind] ?? 'has no equivalent on providers'}` })
 
 /** Markers chatfold adds to `providerFields['ai-sdk']`: how a part came, nothing a provider takes. */
-const MARKERS: ReadonlySet<string> = new Set(['outputType', 'inputText', 'state', 'alone', 'dataUrl', 'base64', 'file', 'noInput', 'dynamic', 'providerExecuted'])
+const MARKERS: ReadonlySet<string> = new Set([
+  'outputType',
+  'inputText',
+  'state',
+  'alone',
+  'dataUrl',
+  'base64',
+  'file',
+  'noInput',
+  'dynamic',
+  'providerExecuted',
+])
 
 const fields = (p: Part, f: Readonly<Record<string, unknown>>): PortableFields => ({ part: p, dropped: Object.keys(f).filter((k) => !MARKERS.has(k)) })
 

@@ -11,8 +11,8 @@ import type { DecodeFailure } from '../../message/failure.ts'
 import type { Part } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { parseJson } from '../tool-turns.ts'
-import { fromDataUrl, bytesOf } from '../media.ts'
-import { fromMessage, optional, reader, type Reader, settleStatuses, TaggedC } from '../decode.ts'
+import { bytesOf, fromDataUrl } from '../media.ts'
+import { fromMessage, optional, type Reader, reader, settleStatuses, TaggedC } from '../decode.ts'
 import type { Vendor } from '../vocabulary.ts'
 import { jsonText } from '../json-text.ts'
 import { isObject } from '../../internal/object.ts'
@@ -27,7 +27,16 @@ import { providerPart } from '../../message/part-make.ts'
  * @since 0.1.0
  * @category adapters
  */
-export const AI_MODEL_PART_TYPES = ['text', 'image', 'file', 'reasoning', 'tool-call', 'tool-result', 'tool-approval-request', 'tool-approval-response'] as const
+export const AI_MODEL_PART_TYPES = [
+  'text',
+  'image',
+  'file',
+  'reasoning',
+  'tool-call',
+  'tool-result',
+  'tool-approval-request',
+  'tool-approval-response',
+] as const
 
 /**
  * Every tool-result output type `fromModelMessages` reads (a type-level test checks it against the
@@ -43,8 +52,14 @@ export const PROVIDERS: ReadonlySet<string> = new Set<Vendor>(['openai', 'anthro
 const OptionsC = t.UnknownRecord
 const TextC = t.intersection([t.type({ text: t.string }), t.partial({ providerOptions: optional(OptionsC) })])
 const ImageC = t.intersection([t.type({ image: t.unknown }), t.partial({ mediaType: optional(t.string), providerOptions: optional(OptionsC) })])
-const FileC = t.intersection([t.type({ data: t.unknown, mediaType: t.string }), t.partial({ filename: optional(t.string), providerOptions: optional(OptionsC) })])
-const ToolCallC = t.intersection([t.type({ toolCallId: t.string, toolName: t.string, input: t.unknown }), t.partial({ providerOptions: optional(OptionsC), providerExecuted: optional(t.boolean) })])
+const FileC = t.intersection([
+  t.type({ data: t.unknown, mediaType: t.string }),
+  t.partial({ filename: optional(t.string), providerOptions: optional(OptionsC) }),
+])
+const ToolCallC = t.intersection([
+  t.type({ toolCallId: t.string, toolName: t.string, input: t.unknown }),
+  t.partial({ providerOptions: optional(OptionsC), providerExecuted: optional(t.boolean) }),
+])
 const OutputC = t.intersection([t.type({ type: t.string }), t.partial({ value: t.unknown, reason: optional(t.string) })])
 const ToolResultC = t.intersection([t.type({ toolCallId: t.string, toolName: t.string, output: OutputC }), t.partial({ providerOptions: optional(OptionsC) })])
 const MessageC = t.intersection([
@@ -272,7 +287,13 @@ const contentParts = (r: Reader, content: ReadonlyArray<unknown>, path: string, 
       const part: Part = asImage
         ? { type: 'image', ...s, mediaType: x.mediaType }
         : { type: 'file', ...s, mediaType: x.mediaType, ...(typeof x.filename === 'string' ? { filename: x.filename } : {}) }
-      d.parts.push(withAi(part, { ...bytesForm(x.data), ...(asImage && role === 'user' ? { file: true } : {}), providerOptions: extraOptions(x.providerOptions, GOOGLE_READ) }))
+      d.parts.push(
+        withAi(part, {
+          ...bytesForm(x.data),
+          ...(asImage && role === 'user' ? { file: true } : {}),
+          providerOptions: extraOptions(x.providerOptions, GOOGLE_READ),
+        }),
+      )
     } else if (tag === 'tool-call') {
       const x = r.read(ToolCallC, u, at)
       if (x === undefined) return
@@ -285,7 +306,11 @@ const contentParts = (r: Reader, content: ReadonlyArray<unknown>, path: string, 
       d.parts.push(
         withAi(
           { type: 'tool_call', id: x.toolCallId, name: x.toolName, arguments: input, status: 'complete' },
-          { ...(isObjectText(x.input) ? { inputText: true } : {}), ...(x.providerExecuted === false ? { providerExecuted: false } : {}), providerOptions: extraOptions(x.providerOptions, GOOGLE_READ) },
+          {
+            ...(isObjectText(x.input) ? { inputText: true } : {}),
+            ...(x.providerExecuted === false ? { providerExecuted: false } : {}),
+            providerOptions: extraOptions(x.providerOptions, GOOGLE_READ),
+          },
         ),
       )
     } else if (tag === 'tool-result' && role === 'assistant') {

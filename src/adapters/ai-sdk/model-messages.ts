@@ -17,7 +17,7 @@ import type { Part, ReasoningPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, convertWith, idFor, nonEmptyIds, omitPart } from '../convert.ts'
 import { callNames, parseJson } from '../tool-turns.ts'
-import { imageType, base64Of, toDataUrl } from '../media.ts'
+import { base64Of, imageType, toDataUrl } from '../media.ts'
 import type { AdapterOptions, AdapterResult } from '../types.ts'
 import { aiSdkRules } from './rules.ts'
 import { applyRules } from '../rules-kit.ts'
@@ -50,16 +50,22 @@ export type AIJsonValue = null | string | number | boolean | Array<AIJsonValue> 
 export type AIContentPart =
   | { readonly type: 'text'; readonly text: string; readonly providerOptions?: AIProviderOptions }
   | { readonly type: 'image'; readonly image: Uint8Array | string; readonly mediaType?: string; readonly providerOptions?: AIProviderOptions }
-  | { readonly type: 'file'; readonly data: Uint8Array | string; readonly mediaType: string; readonly filename?: string; readonly providerOptions?: AIProviderOptions }
+  | {
+    readonly type: 'file'
+    readonly data: Uint8Array | string
+    readonly mediaType: string
+    readonly filename?: string
+    readonly providerOptions?: AIProviderOptions
+  }
   | { readonly type: 'reasoning'; readonly text: string; readonly providerOptions?: AIProviderOptions }
   | {
-      readonly type: 'tool-call'
-      readonly toolCallId: string
-      readonly toolName: string
-      readonly input: unknown
-      readonly providerOptions?: AIProviderOptions
-      readonly providerExecuted?: boolean
-    }
+    readonly type: 'tool-call'
+    readonly toolCallId: string
+    readonly toolName: string
+    readonly input: unknown
+    readonly providerOptions?: AIProviderOptions
+    readonly providerExecuted?: boolean
+  }
 
 /**
  * A tool result part of an AI SDK tool message.
@@ -86,7 +92,10 @@ export type AIToolResultOutput =
   | { readonly type: 'text' | 'error-text'; readonly value: string; readonly providerOptions?: AIProviderOptions }
   | { readonly type: 'json' | 'error-json'; readonly value: AIJsonValue; readonly providerOptions?: AIProviderOptions }
   | { readonly type: 'execution-denied'; readonly reason?: string; readonly providerOptions?: AIProviderOptions }
-  | { readonly type: 'content'; readonly value: Array<{ readonly type: 'text'; readonly text: string } | { readonly type: 'media'; readonly data: string; readonly mediaType: string }> }
+  | {
+    readonly type: 'content'
+    readonly value: Array<{ readonly type: 'text'; readonly text: string } | { readonly type: 'media'; readonly data: string; readonly mediaType: string }>
+  }
 
 /**
  * An AI SDK tool approval request (assistant content) or response (tool content), kept as it came.
@@ -111,13 +120,21 @@ export type AIToolApprovalPart =
  */
 export type AIModelMessage =
   | { readonly role: 'system'; readonly content: string; readonly providerOptions?: AIProviderOptions }
-  | { readonly role: 'user'; readonly content: string | Array<Extract<AIContentPart, { readonly type: 'text' | 'image' | 'file' }>>; readonly providerOptions?: AIProviderOptions }
   | {
-      readonly role: 'assistant'
-      readonly content: string | Array<AssistantPart | AIToolResultPart | Extract<AIToolApprovalPart, { readonly type: 'tool-approval-request' }>>
-      readonly providerOptions?: AIProviderOptions
-    }
-  | { readonly role: 'tool'; readonly content: Array<AIToolResultPart | Extract<AIToolApprovalPart, { readonly type: 'tool-approval-response' }>>; readonly providerOptions?: AIProviderOptions }
+    readonly role: 'user'
+    readonly content: string | Array<Extract<AIContentPart, { readonly type: 'text' | 'image' | 'file' }>>
+    readonly providerOptions?: AIProviderOptions
+  }
+  | {
+    readonly role: 'assistant'
+    readonly content: string | Array<AssistantPart | AIToolResultPart | Extract<AIToolApprovalPart, { readonly type: 'tool-approval-request' }>>
+    readonly providerOptions?: AIProviderOptions
+  }
+  | {
+    readonly role: 'tool'
+    readonly content: Array<AIToolResultPart | Extract<AIToolApprovalPart, { readonly type: 'tool-approval-response' }>>
+    readonly providerOptions?: AIProviderOptions
+  }
 
 /**
  * The fields `toModelMessages` produces: spread them into `generateText` or `streamText`.
@@ -131,7 +148,6 @@ export type AIModelMessages = { readonly messages: Array<AIModelMessage> }
 
 /** A part of an assistant `ModelMessage`. */
 export type AssistantPart = Exclude<AIContentPart, { readonly type: 'image' }>
-
 
 /** The `providerOptions` of a signed reasoning part, under its provider's key. */
 const reasoningOptions = (provider: string | undefined, p: ReasoningPart): AIProviderOptions | undefined => {
@@ -182,14 +198,21 @@ const mediaPart = (context: Context, m: Message, p: Part, assistant: boolean): A
   if (p.type === 'image') {
     const source = p.data === undefined ? p.url : bytesOut(p.data, fields)
     if (source === undefined) return undefined
-    if (!assistant && fields['file'] !== true) return optioned<AIContentPart>({ type: 'image', image: source, ...(p.mediaType === undefined ? {} : { mediaType: p.mediaType }) }, undefined, p)
+    if (!assistant && fields['file'] !== true)
+      return optioned<AIContentPart>({ type: 'image', image: source, ...(p.mediaType === undefined ? {} : { mediaType: p.mediaType }) }, undefined, p)
     const mediaType = imageType(p)
-    return mediaType === undefined ? omitPart(context, m, p, 'an image of unknown type') : optioned<AIContentPart>({ type: 'file', data: source, mediaType }, undefined, p)
+    return mediaType === undefined
+      ? omitPart(context, m, p, 'an image of unknown type')
+      : optioned<AIContentPart>({ type: 'file', data: source, mediaType }, undefined, p)
   }
   if (p.type === 'file') {
     const source = p.data === undefined ? p.url : bytesOut(p.data, fields)
     if (source === undefined) return undefined
-    return optioned<AIContentPart>({ type: 'file', data: source, mediaType: p.mediaType, ...(p.filename === undefined ? {} : { filename: p.filename }) }, undefined, p)
+    return optioned<AIContentPart>(
+      { type: 'file', data: source, mediaType: p.mediaType, ...(p.filename === undefined ? {} : { filename: p.filename }) },
+      undefined,
+      p,
+    )
   }
   return undefined
 }
@@ -258,12 +281,19 @@ export const assistantContent = (context: Context, m: Message, kept = true, sour
       } else {
         const options = reasoningOptions(m.provider, p)
         if (options === undefined && p.signature !== undefined) context.notes.push({ kind: 'reasoning_dropped', messageId: m.id, reason: 'foreign' })
-        if (options !== undefined || p.signature === undefined) push({ type: 'reasoning', text: p.text, ...(options === undefined ? {} : { providerOptions: options }) }, p)
+        if (options !== undefined || p.signature === undefined)
+          push({ type: 'reasoning', text: p.text, ...(options === undefined ? {} : { providerOptions: options }) }, p)
       }
     } else if (p.type === 'text') push({ type: 'text', text: p.text }, p)
     else if (p.type === 'tool_call') {
       const executed = aiFields(p)['providerExecuted']
-      push({ type: 'tool-call', toolCallId: idFor(context, p.id), toolName: p.name, input: inputOf(context, m, p), ...(typeof executed === 'boolean' ? { providerExecuted: executed } : {}) }, p)
+      push({
+        type: 'tool-call',
+        toolCallId: idFor(context, p.id),
+        toolName: p.name,
+        input: inputOf(context, m, p),
+        ...(typeof executed === 'boolean' ? { providerExecuted: executed } : {}),
+      }, p)
     } else if (p.type === 'image' || p.type === 'file') {
       const part = mediaPart(context, m, p, true)
       if (part !== undefined && part.type !== 'image') push(part, p)
@@ -311,7 +341,9 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
       for (const p of m.parts) {
         if (p.type === 'tool_result') {
           const toolName = p.name ?? names.get(p.toolCallId) ?? ''
-          content.push(optioned<AIToolResultPart>({ type: 'tool-result', toolCallId: idFor(context, p.toolCallId), toolName, output: outputOf(p) }, undefined, p))
+          content.push(
+            optioned<AIToolResultPart>({ type: 'tool-result', toolCallId: idFor(context, p.toolCallId), toolName, output: outputOf(p) }, undefined, p),
+          )
         } else if (p.type === 'provider' && p.kind === 'tool-approval-response' && keptData(p, MODEL_KEPT) !== undefined) {
           content.push(p.data as Extract<AIToolApprovalPart, { readonly type: 'tool-approval-response' }>)
         } else omitPart(context, m, p, 'not tool content in the AI SDK')
@@ -326,7 +358,11 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
         continue
       }
       const only = content[0]
-      messages.push({ role: 'assistant', content: content.length === 1 && only?.type === 'text' && only.providerOptions === undefined ? only.text : content, ...options })
+      messages.push({
+        role: 'assistant',
+        content: content.length === 1 && only?.type === 'text' && only.providerOptions === undefined ? only.text : content,
+        ...options,
+      })
     } else {
       const content: Array<Extract<AIContentPart, { readonly type: 'text' | 'image' | 'file' }>> = []
       for (const p of m.parts) {
@@ -337,7 +373,11 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
         } else if (p.type !== 'finish') omitPart(context, m, p, 'not user content in the AI SDK')
       }
       const only = content[0]
-      messages.push({ role: 'user', content: content.length === 1 && only?.type === 'text' && only.providerOptions === undefined ? only.text : content, ...options })
+      messages.push({
+        role: 'user',
+        content: content.length === 1 && only?.type === 'text' && only.providerOptions === undefined ? only.text : content,
+        ...options,
+      })
     }
   }
   return { messages }
@@ -363,7 +403,5 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
  * @since 0.1.0
  * @category adapters
  */
-export const toModelMessages =
-  (options: AdapterOptions = {}) =>
-  (ms: Messages): AdapterResult<AIModelMessages> =>
-    convertWith('ai-sdk', options, nonEmptyIds, ms, (context, messages) => applyRules(aiSdkRules, convert(context, messages), context))
+export const toModelMessages = (options: AdapterOptions = {}) => (ms: Messages): AdapterResult<AIModelMessages> =>
+  convertWith('ai-sdk', options, nonEmptyIds, ms, (context, messages) => applyRules(aiSdkRules, convert(context, messages), context))

@@ -11,14 +11,17 @@ import { isObject } from '../../internal/object.ts'
 const PAIRS = 'ai-sdk/results-before-user-or-system'
 
 /** The tool calls left open at each message: `[index, open ids]` where a user or system message meets open calls. */
-const openCalls = (ms: ReadonlyArray<unknown>): { readonly blocked: ReadonlyArray<readonly [number, ReadonlyArray<string>]>; readonly open: ReadonlyArray<string> } => {
+const openCalls = (
+  ms: ReadonlyArray<unknown>,
+): { readonly blocked: ReadonlyArray<readonly [number, ReadonlyArray<string>]>; readonly open: ReadonlyArray<string> } => {
   const open = new Set<string>()
   const blocked: Array<readonly [number, ReadonlyArray<string>]> = []
   ms.forEach((m, i) => {
     if (!isObject(m)) return
     const content = arr(m['content'])
     if (m['role'] === 'assistant') {
-      for (const p of content) if (isObject(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
+      for (const p of content)
+        if (isObject(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
     } else if (m['role'] === 'tool') {
       for (const p of content) if (isObject(p) && p['type'] === 'tool-result' && typeof p['toolCallId'] === 'string') open.delete(p['toolCallId'])
     } else if (open.size > 0) blocked.push([i, [...open]])
@@ -66,7 +69,8 @@ const pairs: Rule = {
       out.push(...held)
       held = []
       if (m['role'] === 'assistant') {
-        for (const p of content) if (isObject(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
+        for (const p of content)
+          if (isObject(p) && p['type'] === 'tool-call' && p['providerExecuted'] !== true && typeof p['toolCallId'] === 'string') open.add(p['toolCallId'])
       } else open.clear()
       out.push(m)
     })
@@ -81,7 +85,9 @@ const systemString: Rule = {
   name: SYSTEM,
   check: (request) =>
     arr(request['messages']).flatMap((m, i) =>
-      isObject(m) && m['role'] === 'system' && typeof m['content'] !== 'string' ? [{ path: `messages[${i}].content`, rule: SYSTEM, message: 'a system message holds a string' }] : [],
+      isObject(m) && m['role'] === 'system' && typeof m['content'] !== 'string'
+        ? [{ path: `messages[${i}].content`, rule: SYSTEM, message: 'a system message holds a string' }]
+        : []
     ),
 }
 

@@ -11,8 +11,21 @@ import type { DecodeFailure } from '../../message/failure.ts'
 import type { Part } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { JsonRecordC, withoutUndefined } from '../../internal/json.ts'
-import { fromMessage, optional, reader, type Reader, settleStatuses } from '../decode.ts'
-import { bytesForm, carrier, inputArguments, withoutNeedlessMarks, isObjectText, type Decoded, extraOptions, GOOGLE_READ, PROVIDERS, reasoningWithExtras, source, withAi } from './model-messages-from.ts'
+import { fromMessage, optional, type Reader, reader, settleStatuses } from '../decode.ts'
+import {
+  bytesForm,
+  carrier,
+  type Decoded,
+  extraOptions,
+  GOOGLE_READ,
+  inputArguments,
+  isObjectText,
+  PROVIDERS,
+  reasoningWithExtras,
+  source,
+  withAi,
+  withoutNeedlessMarks,
+} from './model-messages-from.ts'
 import { isObject } from '../../internal/object.ts'
 import { jsonText } from '../json-text.ts'
 import type { Vendor } from '../vocabulary.ts'
@@ -24,7 +37,10 @@ const MessageC = t.intersection([
 ])
 const TaggedC = t.type({ type: t.string }, 'a part with a string "type"')
 const TextC = t.intersection([t.type({ text: t.string }), t.partial({ providerMetadata: optional(OptionsC), state: t.string })])
-const FileC = t.intersection([t.type({ mediaType: t.string, url: t.string }), t.partial({ filename: optional(t.string), providerMetadata: optional(OptionsC) })])
+const FileC = t.intersection([
+  t.type({ mediaType: t.string, url: t.string }),
+  t.partial({ filename: optional(t.string), providerMetadata: optional(OptionsC) }),
+])
 const ToolC = t.intersection([
   t.type({
     toolCallId: t.string,
@@ -72,7 +88,15 @@ export type AIUIPartType = (typeof AI_UI_PART_TYPES)[number] | `tool-${string}` 
  * @since 0.1.0
  * @category adapters
  */
-export const AI_UI_TOOL_STATES = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'] as const
+export const AI_UI_TOOL_STATES = [
+  'input-streaming',
+  'input-available',
+  'approval-requested',
+  'approval-responded',
+  'output-available',
+  'output-error',
+  'output-denied',
+] as const
 
 /** The fields of a tool part chatfold's call and result carry; every other one is kept on the call (`ui`). */
 const TOOL_OWN: ReadonlyArray<string> = ['type', 'toolCallId', 'toolName', 'state', 'input', 'output', 'errorText', 'callProviderMetadata']
@@ -81,8 +105,13 @@ const TOOL_OWN: ReadonlyArray<string> = ['type', 'toolCallId', 'toolName', 'stat
 const KEPT_STATES: ReadonlySet<string> = new Set(['input-streaming', 'approval-requested', 'approval-responded', 'output-denied'])
 const RequestC = t.type({ messages: t.array(t.unknown) }, 'an object with messages (UIMessage[])')
 
-const V4ToolC = t.type({ toolInvocation: t.intersection([t.type({ state: t.string, toolCallId: t.string, toolName: t.string }), t.partial({ args: t.unknown, result: t.unknown })]) })
-const V4DetailC = t.union([t.intersection([t.type({ type: t.literal('text'), text: t.string }), t.partial({ signature: optional(t.string) })]), t.type({ type: t.literal('redacted'), data: t.string })])
+const V4ToolC = t.type({
+  toolInvocation: t.intersection([t.type({ state: t.string, toolCallId: t.string, toolName: t.string }), t.partial({ args: t.unknown, result: t.unknown })]),
+})
+const V4DetailC = t.union([
+  t.intersection([t.type({ type: t.literal('text'), text: t.string }), t.partial({ signature: optional(t.string) })]),
+  t.type({ type: t.literal('redacted'), data: t.string }),
+])
 const V4ReasoningC = t.intersection([t.type({ reasoning: t.string }), t.partial({ details: t.array(V4DetailC) })])
 
 /**
@@ -94,7 +123,10 @@ const v5Part = (r: Reader, u: unknown, at: string, tag: string): { readonly tag:
     const x = r.read(V4ToolC, u, at)?.toolInvocation
     if (x === undefined) return undefined
     const done = x.state === 'result'
-    return { tag: `tool-${x.toolName}`, part: { toolCallId: x.toolCallId, state: done ? 'output-available' : 'input-available', input: x.args, ...(done ? { output: x.result } : {}) } }
+    return {
+      tag: `tool-${x.toolName}`,
+      part: { toolCallId: x.toolCallId, state: done ? 'output-available' : 'input-available', input: x.args, ...(done ? { output: x.result } : {}) },
+    }
   }
   if (tag === 'file' && isObject(u) && typeof u['mimeType'] === 'string' && typeof u['data'] === 'string' && !('url' in u))
     return { tag, part: { ...u, mediaType: u['mimeType'], url: `data:${u['mimeType']};base64,${u['data']}` } }
@@ -107,7 +139,15 @@ const v4Reasoning = (r: Reader, u: unknown, at: string, d: Decoded): void => {
   if (x === undefined) return
   if (x.details === undefined || x.details.length === 0) return reasoningWithExtras(d, x.reasoning, undefined)
   for (const detail of x.details)
-    reasoningWithExtras(d, detail.type === 'text' ? detail.text : '', detail.type === 'redacted' ? { anthropic: { redactedData: detail.data } } : typeof detail.signature === 'string' ? { anthropic: { signature: detail.signature } } : undefined)
+    reasoningWithExtras(
+      d,
+      detail.type === 'text' ? detail.text : '',
+      detail.type === 'redacted'
+        ? { anthropic: { redactedData: detail.data } }
+        : typeof detail.signature === 'string'
+        ? { anthropic: { signature: detail.signature } }
+        : undefined,
+    )
 }
 
 /** One step of an assistant UI message: its parts and the results of its tools. */
@@ -173,10 +213,9 @@ const contentPart = (r: Reader, u: unknown, at: string, tag: string, d: Decoded,
     if (x === undefined || s === undefined) return true
     carrier(d, x.providerMetadata)
     const filename = typeof x.filename === 'string' ? { filename: x.filename } : {}
-    const part: Part =
-      x.mediaType.startsWith('image/') && typeof x.filename !== 'string'
-        ? { type: 'image', ...s, ...(x.mediaType === 'image/*' ? {} : { mediaType: x.mediaType }) }
-        : { type: 'file', ...s, mediaType: x.mediaType, ...filename }
+    const part: Part = x.mediaType.startsWith('image/') && typeof x.filename !== 'string'
+      ? { type: 'image', ...s, ...(x.mediaType === 'image/*' ? {} : { mediaType: x.mediaType }) }
+      : { type: 'file', ...s, mediaType: x.mediaType, ...filename }
     d.parts.push(withAi(part, { ...bytesForm(x.url), providerOptions: extraOptions(x.providerMetadata, GOOGLE_READ) }))
   } else return false
   return true

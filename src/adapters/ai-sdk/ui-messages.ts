@@ -14,10 +14,10 @@
 import { isInternal } from '../../message/accessors.ts'
 import { type Message, type Messages } from '../../message/message.ts'
 import type { Part } from '../../message/part-model.ts'
-import { newContext, omitPart, type Context } from '../convert.ts'
+import { type Context, newContext, omitPart } from '../convert.ts'
 import { parseJson } from '../tool-turns.ts'
 import { imageType, toDataUrl } from '../media.ts'
-import { type AIProviderOptions, aiFields, assistantContent, mergeOptions } from './model-messages.ts'
+import { aiFields, type AIProviderOptions, assistantContent, mergeOptions } from './model-messages.ts'
 import type { AdapterOptions, AdapterResult } from '../types.ts'
 import * as E from 'fp-ts/Either'
 import { isObject } from '../../internal/object.ts'
@@ -30,11 +30,14 @@ import { isObject } from '../../internal/object.ts'
  * @since 0.1.0
  * @category adapters
  */
-export type AIUIToolPart = ({ readonly type: `tool-${string}` } | { readonly type: 'dynamic-tool'; readonly toolName: string }) & {
-  readonly toolCallId: string
-  readonly input: unknown
-  readonly callProviderMetadata?: AIProviderOptions
-} & (
+export type AIUIToolPart =
+  & ({ readonly type: `tool-${string}` } | { readonly type: 'dynamic-tool'; readonly toolName: string })
+  & {
+    readonly toolCallId: string
+    readonly input: unknown
+    readonly callProviderMetadata?: AIProviderOptions
+  }
+  & (
     | { readonly state: 'input-available' }
     | { readonly state: 'output-available'; readonly output: unknown }
     | { readonly state: 'output-error'; readonly errorText: string }
@@ -143,7 +146,10 @@ const filePart = (p: Part): Extract<AIUIPart, { readonly type: 'file' }> | undef
 }
 
 /** A tool call as a UI tool part: its name or `dynamic-tool`, the state and fields `fromUIMessages` kept. */
-const toolOf = (m: Message, part: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly providerOptions?: AIProviderOptions }): AIUIToolPart => {
+const toolOf = (
+  m: Message,
+  part: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly providerOptions?: AIProviderOptions },
+): AIUIToolPart => {
   const call = m.parts.find((p) => p.type === 'tool_call' && p.id === part.toolCallId)
   const fields = call === undefined ? {} : aiFields(call)
   const ui = isObject(fields['ui']) ? fields['ui'] : {}
@@ -197,7 +203,9 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
     // a denied call keeps its state (its result is the reason, which the approval holds)
     if (call.state === 'output-denied') continue
     const { output: _o, errorText: _e, ...base } = call as AIUIToolPart & { readonly output?: unknown; readonly errorText?: unknown }
-    building.parts[at] = (p.isError ? { ...base, state: 'output-error', errorText: p.content } : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }) as AIUIToolPart
+    building.parts[at] = (p.isError
+      ? { ...base, state: 'output-error', errorText: p.content }
+      : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }) as AIUIToolPart
   }
 }
 
@@ -205,7 +213,13 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
 const finish = (b: Building): AIUIMessage => {
   const parts = [...b.parts]
   for (const { at, part } of [...(b.kept.parts ?? [])].sort((x, y) => x.at - y.at)) parts.splice(Math.min(at, parts.length), 0, part as AIUIPart)
-  return { id: b.id, role: b.role, ...(b.kept.metadata === undefined ? {} : { metadata: b.kept.metadata }), ...(b.kept.content === undefined ? {} : { content: b.kept.content }), parts }
+  return {
+    id: b.id,
+    role: b.role,
+    ...(b.kept.metadata === undefined ? {} : { metadata: b.kept.metadata }),
+    ...(b.kept.content === undefined ? {} : { content: b.kept.content }),
+    parts,
+  }
 }
 
 /**
@@ -225,28 +239,26 @@ const finish = (b: Building): AIUIMessage => {
  * @since 0.1.0
  * @category adapters
  */
-export const toUIMessages =
-  (options: AdapterOptions = {}) =>
-  (ms: Messages): AdapterResult<AIUIMessages> => {
-    const context: Context = newContext('ai-sdk', options)
-    const out: AIUIMessage[] = []
-    let building: Building | undefined
-    const close = (): void => {
-      if (building !== undefined) out.push(finish(building))
-      building = undefined
-    }
-    for (const m of ms) {
-      if (isInternal(m)) {
-        context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
-        continue
-      }
-      if (m.role === 'tool') answer(context, m, building)
-      else if (m.role === 'assistant' && building?.role === 'assistant') building.parts.push(...stepParts(context, m))
-      else {
-        close()
-        building = { id: m.id, role: m.role, parts: m.role === 'assistant' ? stepParts(context, m) : plainParts(context, m), kept: keptOf(m) }
-      }
-    }
-    close()
-    return context.error !== undefined ? E.left(context.error) : E.right({ request: { messages: out }, report: { notes: context.notes } })
+export const toUIMessages = (options: AdapterOptions = {}) => (ms: Messages): AdapterResult<AIUIMessages> => {
+  const context: Context = newContext('ai-sdk', options)
+  const out: AIUIMessage[] = []
+  let building: Building | undefined
+  const close = (): void => {
+    if (building !== undefined) out.push(finish(building))
+    building = undefined
   }
+  for (const m of ms) {
+    if (isInternal(m)) {
+      context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
+      continue
+    }
+    if (m.role === 'tool') answer(context, m, building)
+    else if (m.role === 'assistant' && building?.role === 'assistant') building.parts.push(...stepParts(context, m))
+    else {
+      close()
+      building = { id: m.id, role: m.role, parts: m.role === 'assistant' ? stepParts(context, m) : plainParts(context, m), kept: keptOf(m) }
+    }
+  }
+  close()
+  return context.error !== undefined ? E.left(context.error) : E.right({ request: { messages: out }, report: { notes: context.notes } })
+}

@@ -42,4 +42,3 @@ export const appliedEditsOf = (response: unknown): ReadonlyArray<AppliedContextE
  * @category adapters
  */
 export const CONTEXT_EDITS_KEY = 'contextEdits'
-

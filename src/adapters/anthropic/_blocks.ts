@@ -76,7 +76,10 @@ export const extrasOf = (block: Obj, mapped: ReadonlyArray<string>): Record<stri
   return any ? out : undefined
 }
 
-const withExtras = (p: Part, extras: Record<string, unknown> | undefined): Part => (extras === undefined ? p : { ...p, providerFields: { anthropic: extras } } as Part)
+const withExtras = (
+  p: Part,
+  extras: Record<string, unknown> | undefined,
+): Part => (extras === undefined ? p : { ...p, providerFields: { anthropic: extras } } as Part)
 
 /** Whether an object has exactly the given keys. */
 const onlyKeys = (o: Obj, keys: ReadonlyArray<string>): boolean => Object.keys(o).every((k) => keys.includes(k))
@@ -89,7 +92,9 @@ const keep = (tag: string, block: unknown): Part => providerPart('anthropic', ta
  */
 export const requestShape = (b: unknown): unknown =>
   isObject(b)
-    ? Object.fromEntries(Object.entries(b).filter(([k, v]) => v !== null && !(k === 'caller' && isObject(v) && v['type'] === 'direct' && Object.keys(v).length === 1)))
+    ? Object.fromEntries(
+      Object.entries(b).filter(([k, v]) => v !== null && !(k === 'caller' && isObject(v) && v['type'] === 'direct' && Object.keys(v).length === 1)),
+    )
     : b
 
 // --- handlers ---
@@ -138,7 +143,10 @@ const media = (r: Reader, u: Obj, at: string, kind: 'image' | 'document'): Part 
     const data = canonicalBytes(r, s.data, `${at}.source.data`)
     if (data === 'bad') return undefined
     if (fits && data !== undefined) {
-      return withExtras(kind === 'image' ? { type: 'image', data, mediaType: s.media_type } : { type: 'file', data, mediaType: s.media_type, ...filename }, extras)
+      return withExtras(
+        kind === 'image' ? { type: 'image', data, mediaType: s.media_type } : { type: 'file', data, mediaType: s.media_type, ...filename },
+        extras,
+      )
     }
   }
   return keep(kind, u)
@@ -178,9 +186,7 @@ const toolResult = (r: Reader, u: Obj, at: string): Part[] => {
 
 type Handler = (r: Reader, u: Obj, at: string) => ReadonlyArray<Part>
 
-const verbatim =
-  (tag: AnthropicBlockType): Handler =>
-  (_r, u) => [keep(tag, u)]
+const verbatim = (tag: AnthropicBlockType): Handler => (_r, u) => [keep(tag, u)]
 
 /** One handler for each block type: a built-in part where one carries the block, else the block verbatim. */
 const HANDLERS: { readonly [K in AnthropicBlockType]: Handler } = {

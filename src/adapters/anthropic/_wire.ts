@@ -21,19 +21,19 @@ export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'ima
 export type AnthropicMediaBlock =
   | { readonly type: 'text'; readonly text: string }
   | {
-      readonly type: 'image'
-      readonly source:
-        | { readonly type: 'base64'; readonly media_type: AnthropicImageType; readonly data: string }
-        | { readonly type: 'url'; readonly url: string }
-    }
+    readonly type: 'image'
+    readonly source:
+      | { readonly type: 'base64'; readonly media_type: AnthropicImageType; readonly data: string }
+      | { readonly type: 'url'; readonly url: string }
+  }
   | {
-      readonly type: 'document'
-      readonly source:
-        | { readonly type: 'base64'; readonly media_type: 'application/pdf'; readonly data: string }
-        | { readonly type: 'url'; readonly url: string }
-        | { readonly type: 'text'; readonly media_type: 'text/plain'; readonly data: string }
-      readonly title?: string
-    }
+    readonly type: 'document'
+    readonly source:
+      | { readonly type: 'base64'; readonly media_type: 'application/pdf'; readonly data: string }
+      | { readonly type: 'url'; readonly url: string }
+      | { readonly type: 'text'; readonly media_type: 'text/plain'; readonly data: string }
+    readonly title?: string
+  }
 
 /**
  * A content block of a Messages request, as `toAnthropic` writes it.
@@ -51,7 +51,12 @@ export type AnthropicBlock =
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string | Array<AnthropicMediaBlock | AnthropicProviderBlock>; readonly is_error?: boolean }
+  | {
+    readonly type: 'tool_result'
+    readonly tool_use_id: string
+    readonly content: string | Array<AnthropicMediaBlock | AnthropicProviderBlock>
+    readonly is_error?: boolean
+  }
 
 /**
  * A block written back as it came: one that only Anthropic knows (a server tool call or result, a
@@ -84,10 +89,10 @@ export type AnthropicMessage =
   | { readonly role: 'user'; readonly content: string | Array<AnthropicBlock> }
   | { readonly role: 'assistant'; readonly content: string | Array<AnthropicBlock> }
   | {
-      readonly role: 'system'
-      readonly content?: string | Array<{ readonly type: 'text'; readonly text: string; readonly [field: string]: unknown } | AnthropicProviderBlock>
-      readonly [field: string]: unknown
-    }
+    readonly role: 'system'
+    readonly content?: string | Array<{ readonly type: 'text'; readonly text: string; readonly [field: string]: unknown } | AnthropicProviderBlock>
+    readonly [field: string]: unknown
+  }
 
 /**
  * The request fields `toAnthropic` produces: spread them into `client.messages.create`.

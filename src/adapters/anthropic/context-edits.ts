@@ -57,28 +57,26 @@ export type PruneEditOptions = PruneOptions & {
  * @since 0.1.0
  * @category adapters
  */
-export const contextEditFromPrune =
-  (opts: PruneEditOptions) =>
-  (ms: Messages): ClearToolUsesEdit => {
-    const s = settingsOf(opts)
-    let tokens = 0
-    let keep = 0
-    // the protected tail as a prune finds it: the newest messages worth `protect` tokens, and the
-    // message that reaches it; each tool result in it is a tool use the edit must keep
-    for (let i = ms.length - 1; i >= 0 && tokens < s.protect; i--) {
-      const m = ms[i] as Message
-      tokens += s.count(m)
-      for (const p of m.parts) if (p.type === 'tool_result') keep++
-    }
-    const trigger = opts.triggerTokens === undefined ? s.protect : Math.max(0, Math.floor(opts.triggerTokens))
-    return {
-      type: 'clear_tool_uses_20250919',
-      trigger: { type: 'input_tokens', value: trigger },
-      keep: { type: 'tool_uses', value: keep },
-      ...(s.minimumSavings > 0 ? { clear_at_least: { type: 'input_tokens', value: s.minimumSavings } } : {}),
-      ...(s.protectedTools.size > 0 ? { exclude_tools: [...s.protectedTools] } : {}),
-    }
+export const contextEditFromPrune = (opts: PruneEditOptions) => (ms: Messages): ClearToolUsesEdit => {
+  const s = settingsOf(opts)
+  let tokens = 0
+  let keep = 0
+  // the protected tail as a prune finds it: the newest messages worth `protect` tokens, and the
+  // message that reaches it; each tool result in it is a tool use the edit must keep
+  for (let i = ms.length - 1; i >= 0 && tokens < s.protect; i--) {
+    const m = ms[i] as Message
+    tokens += s.count(m)
+    for (const p of m.parts) if (p.type === 'tool_result') keep++
   }
+  const trigger = opts.triggerTokens === undefined ? s.protect : Math.max(0, Math.floor(opts.triggerTokens))
+  return {
+    type: 'clear_tool_uses_20250919',
+    trigger: { type: 'input_tokens', value: trigger },
+    keep: { type: 'tool_uses', value: keep },
+    ...(s.minimumSavings > 0 ? { clear_at_least: { type: 'input_tokens', value: s.minimumSavings } } : {}),
+    ...(s.protectedTools.size > 0 ? { exclude_tools: [...s.protectedTools] } : {}),
+  }
+}
 
 /**
  * A request carrying the edits for Anthropic: `providerFields.anthropic.context_management` (thinking
@@ -102,18 +100,16 @@ export const contextEditFromPrune =
  * @since 0.1.0
  * @category adapters
  */
-export const withContextEdits =
-  (edits: ReadonlyArray<ContextEdit>) =>
-  (request: ModelRequest): ModelRequest => {
-    const fields = request.providerFields ?? {}
-    const own = fields['anthropic'] ?? {}
-    const { context_management, betas } = contextManagement(edits)
-    const had = Array.isArray(own['betas']) ? own['betas'].filter((b): b is string => typeof b === 'string') : []
-    return {
-      ...request,
-      providerFields: { ...fields, anthropic: { ...own, context_management, betas: [...had, ...betas.filter((b) => !had.includes(b))] } },
-    }
+export const withContextEdits = (edits: ReadonlyArray<ContextEdit>) => (request: ModelRequest): ModelRequest => {
+  const fields = request.providerFields ?? {}
+  const own = fields['anthropic'] ?? {}
+  const { context_management, betas } = contextManagement(edits)
+  const had = Array.isArray(own['betas']) ? own['betas'].filter((b): b is string => typeof b === 'string') : []
+  return {
+    ...request,
+    providerFields: { ...fields, anthropic: { ...own, context_management, betas: [...had, ...betas.filter((b) => !had.includes(b))] } },
   }
+}
 
 // --- reading back ---
 

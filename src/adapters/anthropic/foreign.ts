@@ -33,17 +33,17 @@ const drop = (reason: string): Portable => ({ kind: 'drop', reason })
 
 /** The text blocks of a content that is a string or a list of blocks, joined. */
 const textOf = (content: unknown): string =>
-  typeof content === 'string'
+  typeof content === 'string' ? content : Array.isArray(content)
     ? content
-    : Array.isArray(content)
-      ? content
-          .map((b) => str(b, 'text') ?? '')
-          .filter((s) => s !== '')
-          .join('\n')
-      : ''
+      .map((b) => str(b, 'text') ?? '')
+      .filter((s) => s !== '')
+      .join('\n')
+    : ''
 
 /** The error code of a server tool's error result, when it is one. */
-const errorCode = (content: unknown): string | undefined => (str(content, 'type')?.endsWith('_error') === true ? (str(content, 'error_code') ?? 'unknown error') : undefined)
+const errorCode = (
+  content: unknown,
+): string | undefined => (str(content, 'type')?.endsWith('_error') === true ? (str(content, 'error_code') ?? 'unknown error') : undefined)
 
 const webSearch = (d: Obj): Portable => {
   const failed = errorCode(d['content'])
@@ -77,13 +77,19 @@ const execution = (label: string, d: Obj): Portable => {
     return id === undefined ? [] : [id]
   })
   return text(
-    [`${label} (exit code ${num(c, 'return_code') ?? '?'}):`, ...(stdout === '' ? [] : [stdout]), ...(stderr === '' ? [] : [`stderr:\n${stderr}`]), ...(files.length === 0 ? [] : [`files: ${files.join(', ')}`])].join('\n'),
+    [
+      `${label} (exit code ${num(c, 'return_code') ?? '?'}):`,
+      ...(stdout === '' ? [] : [stdout]),
+      ...(stderr === '' ? [] : [`stderr:\n${stderr}`]),
+      ...(files.length === 0 ? [] : [`files: ${files.join(', ')}`]),
+    ].join('\n'),
   )
 }
 
 const serverCall = (d: Obj): Portable => text(`Called the ${str(d, 'name') ?? 'server'} tool: ${JSON.stringify(d['input'] ?? {})}`)
 
-const searchResultText = (d: unknown): string => [`${str(d, 'title') ?? ''} (${str(d, 'source') ?? ''})`, textOf(isObject(d) ? d['content'] : undefined)].filter((s) => s !== '').join('\n')
+const searchResultText = (d: unknown): string =>
+  [`${str(d, 'title') ?? ''} (${str(d, 'source') ?? ''})`, textOf(isObject(d) ? d['content'] : undefined)].filter((s) => s !== '').join('\n')
 
 const searchResult = (d: Obj): Portable => text(searchResultText(d))
 
@@ -110,21 +116,22 @@ const advisor = (d: Obj): Portable => {
  * bytes or URL as an image or file part, a document of content blocks as its text; one by Files API
  * id is left out.
  */
-const media =
-  (kind: 'image' | 'document') =>
-  (d: Obj): Portable => {
-    const source = d['source']
-    const type = str(source, 'type')
-    const title = str(d, 'title')
-    const mediaType = str(source, 'media_type') ?? (kind === 'image' ? undefined : 'application/pdf')
-    if (type === 'content') return text([...(title === undefined ? [] : [title]), textOf(isObject(source) ? source['content'] : undefined)].join('\n'))
-    const data = type === 'base64' ? decodeBase64(str(source, 'data') ?? '') : undefined
-    const url = type === 'url' ? str(source, 'url') : undefined
-    const where = data !== undefined ? { data } : url !== undefined ? { url } : undefined
-    if (where === undefined) return drop(`${kind === 'image' ? 'an image' : 'a document'} by Anthropic Files API id`)
-    if (kind === 'image') return { kind: 'parts', parts: [{ type: 'image', ...where, ...(mediaType === undefined ? {} : { mediaType }) }] }
-    return { kind: 'parts', parts: [{ type: 'file', ...where, mediaType: mediaType ?? 'application/octet-stream', ...(title === undefined ? {} : { filename: title }) }] }
+const media = (kind: 'image' | 'document') => (d: Obj): Portable => {
+  const source = d['source']
+  const type = str(source, 'type')
+  const title = str(d, 'title')
+  const mediaType = str(source, 'media_type') ?? (kind === 'image' ? undefined : 'application/pdf')
+  if (type === 'content') return text([...(title === undefined ? [] : [title]), textOf(isObject(source) ? source['content'] : undefined)].join('\n'))
+  const data = type === 'base64' ? decodeBase64(str(source, 'data') ?? '') : undefined
+  const url = type === 'url' ? str(source, 'url') : undefined
+  const where = data !== undefined ? { data } : url !== undefined ? { url } : undefined
+  if (where === undefined) return drop(`${kind === 'image' ? 'an image' : 'a document'} by Anthropic Files API id`)
+  if (kind === 'image') return { kind: 'parts', parts: [{ type: 'image', ...where, ...(mediaType === undefined ? {} : { mediaType }) }] }
+  return {
+    kind: 'parts',
+    parts: [{ type: 'file', ...where, mediaType: mediaType ?? 'application/octet-stream', ...(title === undefined ? {} : { filename: title }) }],
   }
+}
 
 const RULES: Readonly<Record<string, (d: Obj) => Portable>> = {
   image: media('image'),

@@ -89,7 +89,9 @@ const textBlock = (p: TextPart): AnthropicBlock => ({ ...own(p, ['type', 'text']
 
 /** A provider part of Anthropic's, written back as the block it holds. */
 const providerBlock = (context: Context, m: Message, p: ProviderPart): AnthropicProviderBlock | undefined =>
-  isObject(p.data) && typeof p.data['type'] === 'string' ? (p.data as AnthropicProviderBlock) : omitPart(context, m, p, `a provider part of kind "${p.kind}" that holds no block`)
+  isObject(p.data) && typeof p.data['type'] === 'string'
+    ? (p.data as AnthropicProviderBlock)
+    : omitPart(context, m, p, `a provider part of kind "${p.kind}" that holds no block`)
 
 const assistantBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   const blocks: AnthropicBlock[] = []
@@ -101,11 +103,18 @@ const assistantBlocks = (context: Context, m: Message): AnthropicBlock[] => {
         break
       case 'reasoning':
         if (native && p.redacted === true) blocks.push({ ...own(p, ['type', 'data']), type: 'redacted_thinking', data: p.text })
-        else if (native && p.signature !== undefined) blocks.push({ ...own(p, ['type', 'thinking', 'signature']), type: 'thinking', thinking: p.text, signature: p.signature })
+        else if (native && p.signature !== undefined)
+          blocks.push({ ...own(p, ['type', 'thinking', 'signature']), type: 'thinking', thinking: p.text, signature: p.signature })
         else for (const x of foreignReasoning(context, m, p, native ? 'unsigned' : 'foreign')) blocks.push({ type: 'text', text: x.text })
         break
       case 'tool_call':
-        blocks.push({ ...own(p, ['type', 'id', 'name', 'input']), type: 'tool_use', id: idFor(context, p.id), name: p.name, input: argumentsObject(context, m, p) })
+        blocks.push({
+          ...own(p, ['type', 'id', 'name', 'input']),
+          type: 'tool_use',
+          id: idFor(context, p.id),
+          name: p.name,
+          input: argumentsObject(context, m, p),
+        })
         break
       case 'provider': {
         const b = providerBlock(context, m, p)
@@ -159,7 +168,13 @@ const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   for (const p of m.parts) {
     if (p.type === 'tool_result') {
       const kept = keptContent(p)
-      last = { ...own(p, ['type', 'tool_use_id', 'content']), type: 'tool_result', tool_use_id: idFor(context, p.toolCallId), content: kept ?? p.content, ...(p.isError ? { is_error: true } : {}) }
+      last = {
+        ...own(p, ['type', 'tool_use_id', 'content']),
+        type: 'tool_result',
+        tool_use_id: idFor(context, p.toolCallId),
+        content: kept ?? p.content,
+        ...(p.isError ? { is_error: true } : {}),
+      }
       sealed = kept !== undefined
       blocks.push(last)
       continue
@@ -167,7 +182,9 @@ const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
     if (sealed && (p.type === 'image' || p.type === 'file')) continue
     const media = (p.type === 'image' || p.type === 'file') && last !== undefined ? mediaBlock(context, m, p) : undefined
     if (media !== undefined && last !== undefined) {
-      last.content = typeof last.content === 'string' ? [...(last.content === '' ? [] : [{ type: 'text' as const, text: last.content }]), media] : [...last.content, media]
+      last.content = typeof last.content === 'string'
+        ? [...(last.content === '' ? [] : [{ type: 'text' as const, text: last.content }]), media]
+        : [...last.content, media]
     } else if (media === undefined && !(p.type === 'image' || p.type === 'file')) omitPart(context, m, p, 'not tool content in the Messages API')
   }
   return blocks
@@ -277,7 +294,5 @@ const convert = (context: Context, ms: Messages): AnthropicRequest => {
  * @since 0.1.0
  * @category adapters
  */
-export const toAnthropic =
-  (options: AdapterOptions = {}) =>
-  (ms: Messages): AdapterResult<AnthropicRequest> =>
-    convertWith('anthropic', options, anthropicIds, ms, (context, messages) => applyRules(anthropicRules, convert(context, messages), context))
+export const toAnthropic = (options: AdapterOptions = {}) => (ms: Messages): AdapterResult<AnthropicRequest> =>
+  convertWith('anthropic', options, anthropicIds, ms, (context, messages) => applyRules(anthropicRules, convert(context, messages), context))

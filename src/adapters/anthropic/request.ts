@@ -11,7 +11,7 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from '../types.ts'
 import type { ModelRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
-import { optional, reader, type Reader, TaggedC } from '../decode.ts'
+import { optional, type Reader, reader, TaggedC } from '../decode.ts'
 import { extrasOf } from './_blocks.ts'
 import { fromAnthropic } from './messages-from.ts'
 import { type AnthropicRequest, toAnthropic } from './messages.ts'
@@ -84,7 +84,8 @@ const ChoiceC = t.intersection([
 
 /** A tool definition: a custom tool as a function, anything else (a server tool, an MCP toolset) verbatim. */
 const toolOf = (r: Reader, u: unknown, at: string): ToolDefinition | undefined => {
-  if (!isObject(u) || (u['type'] === undefined && typeof u['name'] !== 'string')) return r.fail(at, 'a custom tool with a name and an input_schema, or a tool with a type', u)
+  if (!isObject(u) || (u['type'] === undefined && typeof u['name'] !== 'string'))
+    return r.fail(at, 'a custom tool with a name and an input_schema, or a tool with a type', u)
   if (u['type'] !== undefined && u['type'] !== 'custom') {
     const tagged = r.read(TaggedC, u, at)
     return tagged === undefined ? undefined : { type: 'provider', provider: 'anthropic', kind: tagged.type, data: u }
@@ -143,7 +144,7 @@ export const fromAnthropicRequest = (u: unknown): E.Either<DecodeFailure, ModelR
   })
   if (body === undefined || !isObject(u)) return r.done({ messages: [] })
   const messages = fromAnthropic({ messages: body.messages, ...(u['system'] === undefined ? {} : { system: u['system'] }) })
-  if (E.isLeft(messages)) for (const issue of messages.left) r.fail(issue.path, issue.expected, issue.actual)
+  if (E.isLeft(messages)) { for (const issue of messages.left) r.fail(issue.path, issue.expected, issue.actual) }
   const picked = u['tool_choice'] == null ? undefined : choiceOf(u['tool_choice'])
   const settings: RequestSettings = {
     ...(typeof body.max_tokens === 'number' ? { maxOutputTokens: body.max_tokens } : {}),
@@ -196,10 +197,17 @@ const toolTo = (tool: ToolDefinition, notes: AdapterNote[]): AnthropicTool | und
 const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined, notes: AdapterNote[]): AnthropicRequestBody['tool_choice'] => {
   if (choice === undefined && parallel !== false) return undefined
   if (choice?.type === 'none') {
-    if (parallel !== undefined) notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'a tool choice of none takes no disable_parallel_tool_use' })
+    if (parallel !== undefined)
+      notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'a tool choice of none takes no disable_parallel_tool_use' })
     return { type: 'none' }
   }
-  const base = choice === undefined ? { type: 'auto' as const } : choice.type === 'required' ? { type: 'any' as const } : choice.type === 'tool' ? { type: 'tool' as const, name: choice.name } : { type: choice.type }
+  const base = choice === undefined
+    ? { type: 'auto' as const }
+    : choice.type === 'required'
+    ? { type: 'any' as const }
+    : choice.type === 'tool'
+    ? { type: 'tool' as const, name: choice.name }
+    : { type: choice.type }
   return parallel === undefined ? base : { ...base, disable_parallel_tool_use: !parallel }
 }
 
@@ -229,8 +237,7 @@ const choiceTo = (choice: ToolChoice | undefined, parallel: boolean | undefined,
  * @category adapters
  */
 export const toAnthropicRequest =
-  (options: AdapterOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ModelRequest): AdapterResult<AnthropicRequestBody> =>
+  (options: AdapterOptions & { readonly cache?: CacheHints } = {}) => (request: ModelRequest): AdapterResult<AnthropicRequestBody> =>
     writeRequest('anthropic', request, toAnthropic(options)(request.messages), ({ history, own, notes }) => {
       const s = request.settings ?? {}
       for (const [key, field] of DROPPED_SETTINGS) {

@@ -46,7 +46,11 @@ const prefill: Rule = {
   check: (request) => {
     const p = prefillText(request)
     if (p === undefined || p.text === p.text.trimEnd() || isBlank(p.text)) return []
-    return [{ path: `messages[${p.i}].content${p.j === undefined ? '' : `[${p.j}].text`}`, rule: PREFILL, message: 'final assistant content cannot end with trailing whitespace' }]
+    return [{
+      path: `messages[${p.i}].content${p.j === undefined ? '' : `[${p.j}].text`}`,
+      rule: PREFILL,
+      message: 'final assistant content cannot end with trailing whitespace',
+    }]
   },
   fix: (request, context) => {
     const p = prefillText(request)
@@ -160,7 +164,13 @@ const errorResults: Rule = {
   name: ERROR_RESULT,
   check: (request) =>
     messagesOf(request).flatMap((m, i) =>
-      blocksOf(m).flatMap((b, j) => (isEmptyError(b) ? [{ path: `messages[${i}].content[${j}].content`, rule: ERROR_RESULT, message: 'content cannot be empty if is_error is true' }] : [])),
+      blocksOf(m).flatMap((
+        b,
+        j,
+      ) => (isEmptyError(b)
+        ? [{ path: `messages[${i}].content[${j}].content`, rule: ERROR_RESULT, message: 'content cannot be empty if is_error is true' }]
+        : [])
+      )
     ),
   fix: (request, context) => {
     const ms = messagesOf(request)
@@ -170,14 +180,14 @@ const errorResults: Rule = {
       ms.map((m, i) =>
         isObject(m) && Array.isArray(m['content']) && m['content'].some(isEmptyError)
           ? {
-              ...m,
-              content: arr(m['content']).map((b, j) => {
-                if (!isEmptyError(b)) return b
-                noteFix(context, ERROR_RESULT, `messages[${i}].content[${j}].content`, 'filled')
-                return { ...(b as Obj), content: EMPTY_ERROR_TEXT }
-              }),
-            }
-          : m,
+            ...m,
+            content: arr(m['content']).map((b, j) => {
+              if (!isEmptyError(b)) return b
+              noteFix(context, ERROR_RESULT, `messages[${i}].content[${j}].content`, 'filled')
+              return { ...(b as Obj), content: EMPTY_ERROR_TEXT }
+            }),
+          }
+          : m
       ),
     )
   },
@@ -197,7 +207,9 @@ const emptyTurns: Rule = {
   name: EMPTY,
   check: (request) =>
     messagesOf(request).flatMap((m, i) =>
-      isObject(m) && Array.isArray(m['content']) && m['content'].length === 0 ? [{ path: `messages[${i}].content`, rule: EMPTY, message: 'a message must have non-empty content' }] : [],
+      isObject(m) && Array.isArray(m['content']) && m['content'].length === 0
+        ? [{ path: `messages[${i}].content`, rule: EMPTY, message: 'a message must have non-empty content' }]
+        : []
     ),
   fix: (request, context) => {
     const ms = messagesOf(request)
@@ -239,7 +251,12 @@ const toolPairs: Rule = {
         blocks.forEach((b, j) => {
           if (isObject(b) && b['type'] === 'tool_result') {
             const id = str(b, 'tool_use_id') ?? ''
-            if (!open.has(id)) out.push({ path: `messages[${i}].content[${j}].tool_use_id`, rule: PAIRS, message: `tool_result "${id}" answers no tool_use of the previous assistant turn` })
+            if (!open.has(id))
+              out.push({
+                path: `messages[${i}].content[${j}].tool_use_id`,
+                rule: PAIRS,
+                message: `tool_result "${id}" answers no tool_use of the previous assistant turn`,
+              })
             if (seenOther) out.push({ path: `messages[${i}].content[${j}]`, rule: PAIRS, message: 'tool_result blocks must come first in their user turn' })
             open.delete(id)
           } else seenOther = true
@@ -247,9 +264,10 @@ const toolPairs: Rule = {
       }
       if (open.size > 0) out.push({ path: `messages[${i}]`, rule: PAIRS, message: `tool_use ids without a tool_result right after: ${[...open].join(', ')}` })
       open = new Set()
-      if (role === 'assistant') for (const b of blocks) if (isObject(b) && b['type'] === 'tool_use') open.add(str(b, 'id') ?? '')
+      if (role === 'assistant') { for (const b of blocks) if (isObject(b) && b['type'] === 'tool_use') open.add(str(b, 'id') ?? '') }
     })
-    if (open.size > 0 && ms.length > 0) out.push({ path: `messages[${ms.length - 1}]`, rule: PAIRS, message: `tool_use ids without a tool_result right after: ${[...open].join(', ')}` })
+    if (open.size > 0 && ms.length > 0)
+      out.push({ path: `messages[${ms.length - 1}]`, rule: PAIRS, message: `tool_use ids without a tool_result right after: ${[...open].join(', ')}` })
     return out
   },
 }
@@ -268,7 +286,7 @@ const toolIds: Rule = {
         return field !== undefined && (id === undefined || !ANTHROPIC_ID.test(id))
           ? [{ path: `messages[${i}].content[${j}].${field}`, rule: IDS, message: 'a tool id must match ^[a-zA-Z0-9_-]+$' }]
           : []
-      }),
+      })
     ),
 }
 
@@ -285,7 +303,7 @@ const thinkingSigned: Rule = {
         const field = b['type'] === 'thinking' ? 'signature' : 'data'
         const v = str(b, field)
         return v === undefined || v === '' ? [{ path: `${path}.${field}`, rule: SIGNED, message: `a ${String(b['type'])} block needs its ${field}` }] : []
-      }),
+      })
     ),
 }
 

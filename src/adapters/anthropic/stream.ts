@@ -9,7 +9,7 @@ import { providerPart } from '../../message/part-make.ts'
 import { parseJson } from '../tool-turns.ts'
 import { reader } from '../decode.ts'
 import { extrasOf, requestShape } from './_blocks.ts'
-import { field, lifecycle, num, type StreamAssembler, str } from '../stream-kit.ts'
+import { field, lifecycle, num, str, type StreamAssembler } from '../stream-kit.ts'
 import { isObject } from '../../internal/object.ts'
 
 /**
@@ -20,7 +20,10 @@ import { isObject } from '../../internal/object.ts'
  */
 export const ANTHROPIC_DELTA_TYPES = ['text_delta', 'thinking_delta', 'signature_delta', 'input_json_delta', 'citations_delta', 'compaction_delta'] as const
 
-const AnthropicBlockC = t.intersection([t.type({ type: t.string }), t.partial({ id: t.string, name: t.string, text: t.string, thinking: t.string, data: t.string })])
+const AnthropicBlockC = t.intersection([
+  t.type({ type: t.string }),
+  t.partial({ id: t.string, name: t.string, text: t.string, thinking: t.string, data: t.string }),
+])
 
 /** A block being streamed: a built-in one, or one kept verbatim (its input JSON streamed apart). */
 type Open =

@@ -12,7 +12,7 @@ import type { Part } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { newId } from '../../internal/id.ts'
 import { bytesOf } from '../media.ts'
-import { errorText, fromMessage, replyMessage, optional, reader, type Reader, settleStatuses } from '../decode.ts'
+import { errorText, fromMessage, optional, type Reader, reader, replyMessage, settleStatuses } from '../decode.ts'
 import { jsonText } from '../json-text.ts'
 import { providerPart } from '../../message/part-make.ts'
 import { isObject } from '../../internal/object.ts'
@@ -71,10 +71,8 @@ const media = (mimeType: string | null | undefined, source: { data: Uint8Array }
   mimeType != null && mimeType.startsWith('image/')
     ? { type: 'image', ...source, mediaType: mimeType }
     : mimeType == null
-      ? 'url' in source
-        ? { type: 'image', url: source.url }
-        : { type: 'file', data: source.data, mediaType: 'application/octet-stream' }
-      : { type: 'file', ...source, mediaType: mimeType }
+    ? 'url' in source ? { type: 'image', url: source.url } : { type: 'file', data: source.data, mediaType: 'application/octet-stream' }
+    : { type: 'file', ...source, mediaType: mimeType }
 
 /**
  * The response text of a function response: `output` or `error` alone, else the whole response as
@@ -134,7 +132,12 @@ const contentParts = (r: Reader, parts: ReadonlyArray<unknown>, path: string, ca
     if (key === 'text') {
       if (typeof data !== 'string') return void r.fail(`${at}.text`, 'string', data)
       if (data === '' && signature !== undefined) {
-        out.push({ type: 'reasoning', text: signature, redacted: true, providerFields: { google: { alone: true, ...(thought ? { thought: true } : {}), ...fields } } })
+        out.push({
+          type: 'reasoning',
+          text: signature,
+          redacted: true,
+          providerFields: { google: { alone: true, ...(thought ? { thought: true } : {}), ...fields } },
+        })
       } else if (thought) out.push(withFields({ type: 'reasoning', text: data, ...(signature === undefined ? {} : { signature }) }, fields))
       else {
         if (signature !== undefined) out.push({ type: 'reasoning', text: signature, redacted: true })
@@ -294,7 +297,15 @@ export const decodeGeminiResponse = (
   r: Reader,
   u: unknown,
   calls: { readonly prefix: string; count: number },
-): { readonly parts: Part[]; readonly finish?: string; readonly error?: string; readonly id?: string; readonly model?: string; readonly output?: number; readonly thinking?: number } => {
+): {
+  readonly parts: Part[]
+  readonly finish?: string
+  readonly error?: string
+  readonly id?: string
+  readonly model?: string
+  readonly output?: number
+  readonly thinking?: number
+} => {
   if (ErrorBodyC.is(u)) return { parts: [], error: errorText(u.error.status, u.error.message) }
   const x = r.read(ResponseC, u, '')
   if (x === undefined) return { parts: [] }

@@ -257,7 +257,5 @@ const convert = (context: Context, ms: Messages): GeminiRequest => {
  * @since 0.1.0
  * @category adapters
  */
-export const toGemini =
-  (options: AdapterOptions = {}) =>
-  (ms: Messages): AdapterResult<GeminiRequest> =>
-    convertWith('gemini', options, nonEmptyIds, ms, (context, messages) => applyRules(geminiRules, convert(context, messages), context))
+export const toGemini = (options: AdapterOptions = {}) => (ms: Messages): AdapterResult<GeminiRequest> =>
+  convertWith('gemini', options, nonEmptyIds, ms, (context, messages) => applyRules(geminiRules, convert(context, messages), context))

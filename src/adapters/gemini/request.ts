@@ -26,7 +26,7 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { ModelRequest, JsonSchema, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
+import type { JsonSchema, ModelRequest, RequestSettings, ToolChoice, ToolDefinition } from '../request.ts'
 import type { AdapterNote, AdapterOptions, AdapterResult } from '../types.ts'
 import { fromGemini } from './contents-from.ts'
 import { type GeminiPart, toGemini } from './contents.ts'
@@ -99,8 +99,28 @@ const mapTypes = (s: unknown, fix: (type: unknown) => unknown): unknown => {
 
 /** The keys Gemini's `Schema` (the `parameters` subset) takes. */
 const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties',
-  'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
 ])
 
 const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'])
@@ -133,7 +153,10 @@ const BodyC = t.intersection([
   }),
 ])
 
-const DeclarationC = t.intersection([t.type({ name: t.string }), t.partial({ description: optional(t.string), parameters: t.unknown, parametersJsonSchema: t.unknown })])
+const DeclarationC = t.intersection([
+  t.type({ name: t.string }),
+  t.partial({ description: optional(t.string), parameters: t.unknown, parametersJsonSchema: t.unknown }),
+])
 
 const functionTools = (decls: unknown, at: string, fail: (path: string, expected: string, actual: unknown) => void): ToolDefinition[] => {
   if (!Array.isArray(decls)) {
@@ -145,7 +168,11 @@ const functionTools = (decls: unknown, at: string, fail: (path: string, expected
     if (!DeclarationC.is(d)) return fail(`${at}[${i}]`, 'a function declaration with a name', d)
     const { name, description, parameters, parametersJsonSchema, ...rest } = d
     const schemaIn = parametersJsonSchema != null ? 'parametersJsonSchema' : parameters != null ? 'parameters' : 'none'
-    const schema = schemaIn === 'parametersJsonSchema' ? parametersJsonSchema : schemaIn === 'parameters' ? mapTypes(parameters, lower) : { type: 'object', properties: {} }
+    const schema = schemaIn === 'parametersJsonSchema'
+      ? parametersJsonSchema
+      : schemaIn === 'parameters'
+      ? mapTypes(parameters, lower)
+      : { type: 'object', properties: {} }
     if (!isObject(schema)) return fail(`${at}[${i}].${schemaIn}`, 'a schema object', schema)
     const google = { ...rest, ...(schemaIn === 'parameters' ? {} : { schemaIn }) }
     out.push({
@@ -168,7 +195,8 @@ const exactChoice = (config: Obj): ToolChoice | undefined => {
   if (f['mode'] === 'AUTO' && keys.length === 1) return { type: 'auto' }
   if (f['mode'] === 'NONE' && keys.length === 1) return { type: 'none' }
   if (f['mode'] === 'ANY' && keys.length === 1) return { type: 'required' }
-  if (f['mode'] === 'ANY' && keys.length === 2 && Array.isArray(names) && names.length === 1 && typeof names[0] === 'string') return { type: 'tool', name: names[0] }
+  if (f['mode'] === 'ANY' && keys.length === 2 && Array.isArray(names) && names.length === 1 && typeof names[0] === 'string')
+    return { type: 'tool', name: names[0] }
   return undefined
 }
 
@@ -196,7 +224,9 @@ const nearestChoice = (config: Obj): ToolChoice | undefined => {
  * @since 0.1.0
  * @category adapters
  */
-export const fromGeminiRequest = (u: unknown): E.Either<DecodeFailure, ModelRequest> => (isObject(u) && isObject(u['config']) ? fromSdkParameters(u, u['config']) : fromRestBody(u))
+export const fromGeminiRequest = (
+  u: unknown,
+): E.Either<DecodeFailure, ModelRequest> => (isObject(u) && isObject(u['config']) ? fromSdkParameters(u, u['config']) : fromRestBody(u))
 
 /** Where the SDK's `config` holds what a REST body has at its top level. */
 const IN_CONFIG = ['systemInstruction', 'tools', 'toolConfig'] as const
@@ -215,7 +245,14 @@ const fromSdkParameters = (u: Readonly<Record<string, unknown>>, config: Readonl
   }
   const decoded = fromRestBody({ ...top, ...moved, generationConfig: generation })
   if (E.isLeft(decoded)) {
-    return E.left(decoded.left.map((i) => (/^(systemInstruction|tools|toolConfig)\b/.test(i.path) ? { ...i, path: `config.${i.path}` } : { ...i, path: i.path.replace(/^generationConfig\b/, 'config') })))
+    return E.left(
+      decoded.left.map((
+        i,
+      ) => (/^(systemInstruction|tools|toolConfig)\b/.test(i.path)
+        ? { ...i, path: `config.${i.path}` }
+        : { ...i, path: i.path.replace(/^generationConfig\b/, 'config') })
+      ),
+    )
   }
   const request = decoded.right
   const google = request.providerFields?.['google'] ?? {}
@@ -272,11 +309,21 @@ const toSdkParameters = (body: GeminiRequestBody): GeminiRequestBody => {
 
 const declaration = (tool: Extract<ToolDefinition, { readonly type: 'function' }>, notes: AdapterNote[]): Record<string, unknown> => {
   const own = ownFields('google', tool.providerFields, notes, `tools.${tool.name}.`)
-  if (tool.strict !== undefined) notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.strict`, reason: 'Gemini function declarations have no strict mode' })
+  if (tool.strict !== undefined)
+    notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.strict`, reason: 'Gemini function declarations have no strict mode' })
   const { schemaIn, ...rest } = own
   const key = schemaIn === 'none' || schemaIn === 'parametersJsonSchema' ? schemaIn : fitsParameters(tool.inputSchema) ? 'parameters' : 'parametersJsonSchema'
-  const schema: JsonSchema | undefined = key === 'none' ? undefined : key === 'parameters' ? (mapTypes(tool.inputSchema, upper) as JsonSchema) : tool.inputSchema
-  return { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...(schema === undefined ? {} : { [key]: schema }), ...rest }
+  const schema: JsonSchema | undefined = key === 'none'
+    ? undefined
+    : key === 'parameters'
+    ? (mapTypes(tool.inputSchema, upper) as JsonSchema)
+    : tool.inputSchema
+  return {
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...(schema === undefined ? {} : { [key]: schema }),
+    ...rest,
+  }
 }
 
 const toolsOf = (tools: ReadonlyArray<ToolDefinition>, notes: AdapterNote[]): Array<Record<string, unknown>> => {
@@ -298,8 +345,13 @@ const toolsOf = (tools: ReadonlyArray<ToolDefinition>, notes: AdapterNote[]): Ar
 }
 
 const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
-  functionCallingConfig:
-    choice.type === 'auto' ? { mode: 'AUTO' } : choice.type === 'none' ? { mode: 'NONE' } : choice.type === 'required' ? { mode: 'ANY' } : { mode: 'ANY', allowedFunctionNames: [choice.name] },
+  functionCallingConfig: choice.type === 'auto'
+    ? { mode: 'AUTO' }
+    : choice.type === 'none'
+    ? { mode: 'NONE' }
+    : choice.type === 'required'
+    ? { mode: 'ANY' }
+    : { mode: 'ANY', allowedFunctionNames: [choice.name] },
 })
 
 /**
@@ -321,26 +373,25 @@ const toolConfigOf = (choice: ToolChoice): Record<string, unknown> => ({
  * @since 0.1.0
  * @category adapters
  */
-export const toGeminiRequest =
-  (options: AdapterOptions = {}) =>
-  (request: ModelRequest): AdapterResult<GeminiRequestBody> =>
-    writeRequest('google', request, toGemini(options)(request.messages), ({ history, own, notes }) => {
-      const { generationConfig: keptGeneration, toolConfig: keptToolConfig, ...rest } = own
-      const generation: Record<string, unknown> = isObject(keptGeneration) ? { ...keptGeneration } : {}
-      for (const [name, field] of SETTINGS) {
-        const value = request.settings?.[name]
-        if (value !== undefined) generation[field] = value
-      }
-      if (request.settings?.parallelToolCalls !== undefined) notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' })
-      const toolConfig = isObject(keptToolConfig) ? keptToolConfig : request.toolChoice === undefined ? undefined : toolConfigOf(request.toolChoice)
-      const { sdkShape, ...others } = rest
-      const body: GeminiRequestBody = {
-        ...others,
-        ...(request.model === undefined ? {} : { model: request.model }),
-        ...history,
-        ...(request.tools === undefined ? {} : { tools: toolsOf(request.tools, notes) }),
-        ...(toolConfig === undefined ? {} : { toolConfig: { ...toolConfig } }),
-        ...(Object.keys(generation).length === 0 ? {} : { generationConfig: generation }),
-      }
-      return sdkShape === true ? toSdkParameters(body) : body
-    })
+export const toGeminiRequest = (options: AdapterOptions = {}) => (request: ModelRequest): AdapterResult<GeminiRequestBody> =>
+  writeRequest('google', request, toGemini(options)(request.messages), ({ history, own, notes }) => {
+    const { generationConfig: keptGeneration, toolConfig: keptToolConfig, ...rest } = own
+    const generation: Record<string, unknown> = isObject(keptGeneration) ? { ...keptGeneration } : {}
+    for (const [name, field] of SETTINGS) {
+      const value = request.settings?.[name]
+      if (value !== undefined) generation[field] = value
+    }
+    if (request.settings?.parallelToolCalls !== undefined)
+      notes.push({ kind: 'setting_dropped', setting: 'parallelToolCalls', reason: 'Gemini has no such setting' })
+    const toolConfig = isObject(keptToolConfig) ? keptToolConfig : request.toolChoice === undefined ? undefined : toolConfigOf(request.toolChoice)
+    const { sdkShape, ...others } = rest
+    const body: GeminiRequestBody = {
+      ...others,
+      ...(request.model === undefined ? {} : { model: request.model }),
+      ...history,
+      ...(request.tools === undefined ? {} : { tools: toolsOf(request.tools, notes) }),
+      ...(toolConfig === undefined ? {} : { toolConfig: { ...toolConfig } }),
+      ...(Object.keys(generation).length === 0 ? {} : { generationConfig: generation }),
+    }
+    return sdkShape === true ? toSdkParameters(body) : body
+  })

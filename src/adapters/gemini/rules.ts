@@ -19,7 +19,8 @@ const partsOf = (c: unknown): ReadonlyArray<unknown> => (isObject(c) ? arr(c['pa
 
 /** A text part with no text and nothing else to carry (no signature, no other data). */
 const isEmptyText = (p: unknown): boolean =>
-  isObject(p) && p['text'] === '' && (p['thoughtSignature'] === undefined || p['thoughtSignature'] === '') && Object.keys(p).every((k) => k === 'text' || k === 'thought' || k === 'thoughtSignature')
+  isObject(p) && p['text'] === '' && (p['thoughtSignature'] === undefined || p['thoughtSignature'] === '') &&
+  Object.keys(p).every((k) => k === 'text' || k === 'thought' || k === 'thoughtSignature')
 
 const withContents = (request: Obj, contents: ReadonlyArray<unknown>): Obj => ({ ...request, contents })
 
@@ -37,7 +38,7 @@ const emptyText: Rule = {
     contentsOf(request).forEach((c, i) =>
       partsOf(c).forEach((p, j) => {
         if (isEmptyText(p)) out.push({ path: `contents[${i}].parts[${j}].text`, rule: TEXT, message: 'a text part must not be empty' })
-      }),
+      })
     )
     return out
   },
@@ -79,7 +80,10 @@ const PARTS = 'gemini/parts-not-empty'
 const emptyContents: Rule = {
   name: PARTS,
   check: (request) =>
-    contentsOf(request).flatMap((c, i) => (partsOf(c).length === 0 ? [{ path: `contents[${i}].parts`, rule: PARTS, message: 'a content must have at least one part' }] : [])),
+    contentsOf(request).flatMap((
+      c,
+      i,
+    ) => (partsOf(c).length === 0 ? [{ path: `contents[${i}].parts`, rule: PARTS, message: 'a content must have at least one part' }] : [])),
   fix: (request, context) => {
     const contents = contentsOf(request)
     if (!contents.some((c) => partsOf(c).length === 0)) return request
@@ -127,7 +131,11 @@ const pairs: Rule = {
       if (next === undefined) return
       const responses = partsOf(next).filter(isResponse).length
       if (responses !== calls) {
-        out.push({ path: `contents[${i + 1}]`, rule: PAIRS, message: `the ${calls} function call(s) of contents[${i}] need as many function responses right after, found ${responses}` })
+        out.push({
+          path: `contents[${i + 1}]`,
+          rule: PAIRS,
+          message: `the ${calls} function call(s) of contents[${i}] need as many function responses right after, found ${responses}`,
+        })
       }
     })
     contents.forEach((c, i) => {
@@ -171,10 +179,10 @@ const signature: Rule = {
   check: (request) =>
     isGemini3(str(request, 'model'))
       ? unsigned(contentsOf(request)).map(([i, j]) => ({
-          path: `contents[${i}].parts[${j}].thoughtSignature`,
-          rule: SIGNATURE,
-          message: 'Gemini 3 needs a thought signature on the first function call of each step of the current turn',
-        }))
+        path: `contents[${i}].parts[${j}].thoughtSignature`,
+        rule: SIGNATURE,
+        message: 'Gemini 3 needs a thought signature on the first function call of each step of the current turn',
+      }))
       : [],
   fix: (request, context) => {
     if (!isGemini3(str(request, 'model') ?? context.model)) return request

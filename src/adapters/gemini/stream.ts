@@ -7,7 +7,7 @@ import type { LifecycleInput } from '../../builder/types.ts'
 import { newId } from '../../internal/id.ts'
 import { reader } from '../decode.ts'
 import { decodeGeminiResponse } from './contents-from.ts'
-import { lifecycle, type StreamAssembler, str } from '../stream-kit.ts'
+import { lifecycle, str, type StreamAssembler } from '../stream-kit.ts'
 
 /**
  * An assembler for Gemini `generateContentStream` chunks (each a `GenerateContentResponse`): the
@@ -51,8 +51,7 @@ export const geminiStream = (): StreamAssembler => {
           out.push({ type: 'addToolCall', id: p.id, name: p.name, arguments: p.arguments })
           const fields = p.providerFields?.['google']
           if (fields !== undefined) out.push({ type: 'setPartFields', provider: 'google', fields })
-        }
-        // what no streamed input builds (code execution, server tool parts, inline images and
+        } // what no streamed input builds (code execution, server tool parts, inline images and
         // files, grounding kept as provider parts) goes in whole, as the whole response reads it
         else if (p.type !== 'finish') out.push({ type: 'addPart', part: p })
       }

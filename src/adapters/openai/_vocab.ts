@@ -32,7 +32,14 @@ import { isObject } from '../../internal/object.ts'
  * @since 0.1.0
  * @category adapters
  */
-export const OPENAI_RESPONSES_MAPPED_ITEMS = ['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output'] as const
+export const OPENAI_RESPONSES_MAPPED_ITEMS = [
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+] as const
 
 /**
  * The Responses input item types kept verbatim as provider parts (`provider: 'openai'`, `kind` the

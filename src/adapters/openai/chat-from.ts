@@ -10,10 +10,10 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
 import type { Part } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
-import { fromDataUrl, bytesOf, base64Of, toDataUrl } from '../media.ts'
-import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, TaggedC, errorText } from '../decode.ts'
+import { base64Of, bytesOf, fromDataUrl, toDataUrl } from '../media.ts'
+import { errorText, fromMessage, optional, type Reader, reader, replyMessage, settleStatuses, TaggedC } from '../decode.ts'
 import { unsafeJson } from '../json-text.ts'
-import { keptPart, messageMetadata, OPENAI_CHAT_CONTENT, without, withOpenAIFields } from './_vocab.ts'
+import { keptPart, messageMetadata, OPENAI_CHAT_CONTENT, withOpenAIFields, without } from './_vocab.ts'
 import { isObject } from '../../internal/object.ts'
 
 // --- from ---
@@ -56,7 +56,10 @@ const mediaPart = (r: Reader, u: Obj, tag: string, at: string): Part | undefined
     const inline = fromDataUrl(x.image_url.url)
     const fields = without(x.image_url, 'url')
     if (Object.keys(u).length > 2 || (inline !== undefined && toDataUrl(inline.mediaType, inline.data) !== x.image_url.url)) return keptPart(tag, u)
-    return withOpenAIFields(inline === undefined ? { type: 'image', url: x.image_url.url } : { type: 'image', data: inline.data, mediaType: inline.mediaType }, fields)
+    return withOpenAIFields(
+      inline === undefined ? { type: 'image', url: x.image_url.url } : { type: 'image', data: inline.data, mediaType: inline.mediaType },
+      fields,
+    )
   }
   if (tag === 'input_audio') {
     const x = r.read(AudioC, u, at)
@@ -64,7 +67,8 @@ const mediaPart = (r: Reader, u: Obj, tag: string, at: string): Part | undefined
     const data = bytesOf(x.input_audio.data)
     const mediaType = AUDIO_TYPES[x.input_audio.format]
     if (data === undefined) return r.fail(`${at}.input_audio.data`, 'base64 string', x.input_audio.data)
-    if (mediaType === undefined || base64Of(data) !== x.input_audio.data || Object.keys(u).length > 2 || Object.keys(x.input_audio).length > 2) return keptPart(tag, u)
+    if (mediaType === undefined || base64Of(data) !== x.input_audio.data || Object.keys(u).length > 2 || Object.keys(x.input_audio).length > 2)
+      return keptPart(tag, u)
     return { type: 'file', data, mediaType }
   }
   const x = r.read(FileC, u, at)
@@ -72,7 +76,12 @@ const mediaPart = (r: Reader, u: Obj, tag: string, at: string): Part | undefined
   const inline = x.file.file_data === undefined ? undefined : fromDataUrl(x.file.file_data)
   if (inline === undefined || Object.keys(u).length > 2 || toDataUrl(inline.mediaType, inline.data) !== x.file.file_data) return keptPart(tag, u)
   const fields = without(x.file, 'file_data', 'filename')
-  return withOpenAIFields({ type: 'file', data: inline.data, mediaType: inline.mediaType, ...(x.file.filename === undefined ? {} : { filename: x.file.filename }) }, fields)
+  return withOpenAIFields({
+    type: 'file',
+    data: inline.data,
+    mediaType: inline.mediaType,
+    ...(x.file.filename === undefined ? {} : { filename: x.file.filename }),
+  }, fields)
 }
 
 /**
@@ -111,9 +120,19 @@ const callParts = (r: Reader, x: ChatMessageWire, path: string): Part[] => {
   ;(x.tool_calls ?? []).forEach((c, j) => {
     const fields = without(c, 'id', 'function', 'custom')
     if (c.type === 'function' && c.function !== undefined && Object.keys(c.function).length === 2) {
-      parts.push(withOpenAIFields({ type: 'tool_call', id: c.id, name: c.function.name, arguments: c.function.arguments, status: 'complete' }, fields['type'] === 'function' && Object.keys(fields).length === 1 ? undefined : fields))
+      parts.push(
+        withOpenAIFields(
+          { type: 'tool_call', id: c.id, name: c.function.name, arguments: c.function.arguments, status: 'complete' },
+          fields['type'] === 'function' && Object.keys(fields).length === 1 ? undefined : fields,
+        ),
+      )
     } else if (c.type === 'custom' && c.custom !== undefined && Object.keys(c.custom).length === 2) {
-      parts.push(withOpenAIFields({ type: 'tool_call', id: c.id, name: c.custom.name, arguments: JSON.stringify({ input: c.custom.input }), status: 'complete' }, fields))
+      parts.push(
+        withOpenAIFields(
+          { type: 'tool_call', id: c.id, name: c.custom.name, arguments: JSON.stringify({ input: c.custom.input }), status: 'complete' },
+          fields,
+        ),
+      )
     } else r.fail(`${path}.tool_calls[${j}]`, 'a function or custom tool call', c)
   })
   return parts
@@ -139,12 +158,23 @@ const assistantParts = (r: Reader, x: ChatMessageWire, path: string): Part[] => 
 const messageResidue = (u: Obj, x: ChatMessageWire): Obj | undefined => {
   const refusalMoved = typeof x.refusal === 'string' && x.content == null
   // `refusal: null` is what the API sends when there is none: the normal form leaves it out
-  const residue = without(u, 'content', 'tool_calls', 'tool_call_id', 'reasoning_content', 'reasoning', ...(refusalMoved || u['refusal'] === null ? ['refusal'] : []))
+  const residue = without(
+    u,
+    'content',
+    'tool_calls',
+    'tool_call_id',
+    'reasoning_content',
+    'reasoning',
+    ...(refusalMoved || u['refusal'] === null ? ['refusal'] : []),
+  )
   const role = residue['role']
   const marks: Record<string, unknown> = {}
   // what the writer cannot tell from the parts: an assistant message without content, or content null beside text
   if (x.role === 'assistant' && !('content' in u)) marks['content'] = 'absent'
-  const rest = { ...without(residue, ...(role === 'developer' || role === 'function' ? [] : ['role'])), ...(Object.keys(marks).length === 0 ? {} : { chatfold: marks }) }
+  const rest = {
+    ...without(residue, ...(role === 'developer' || role === 'function' ? [] : ['role'])),
+    ...(Object.keys(marks).length === 0 ? {} : { chatfold: marks }),
+  }
   return Object.keys(rest).length === 0 ? undefined : rest
 }
 
@@ -204,7 +234,10 @@ export const fromOpenAIChat = (u: unknown): E.Either<DecodeFailure, Messages> =>
         const name = names.get(x.tool_call_id)
         // a list of text parts goes back as the list while the text it holds is unchanged
         const list = Array.isArray(x.content) ? { content: x.content } : undefined
-        const result = withOpenAIFields({ type: 'tool_result', toolCallId: x.tool_call_id, content, isError: false, ...(name === undefined ? {} : { name }) }, list)
+        const result = withOpenAIFields(
+          { type: 'tool_result', toolCallId: x.tool_call_id, content, isError: false, ...(name === undefined ? {} : { name }) },
+          list,
+        )
         out.push(fromMessage({ role: 'tool', parts: [result], ...meta }))
         return
       }
@@ -231,7 +264,9 @@ const CompletionC = t.intersection([
   t.partial({ model: t.string, usage: optional(UsageC) }),
 ])
 
-const ErrorC = t.type({ error: t.intersection([t.type({ message: t.string }), t.partial({ type: optional(t.string), code: optional(t.union([t.string, t.number])) })]) })
+const ErrorC = t.type({
+  error: t.intersection([t.type({ message: t.string }), t.partial({ type: optional(t.string), code: optional(t.union([t.string, t.number])) })]),
+})
 
 /**
  * Decodes a chat completion response (its first choice) into one assistant message: its id, model,

@@ -6,7 +6,7 @@
 import type { LifecycleInput } from '../../builder/types.ts'
 import { newId } from '../../internal/id.ts'
 import { openAIChatFinish } from './chat-from.ts'
-import { field, lifecycle, num, type StreamAssembler, str } from '../stream-kit.ts'
+import { field, lifecycle, num, str, type StreamAssembler } from '../stream-kit.ts'
 
 /**
  * An assembler for OpenAI Chat Completions stream chunks (`chat.completion.chunk`): the first chunk
@@ -38,7 +38,9 @@ export const openAIChatStream = (): StreamAssembler => {
       const usage = field(chunk, 'usage')
       life.tokens(num(usage, 'completion_tokens'), num(field(usage, 'completion_tokens_details'), 'reasoning_tokens'))
       const choices = field(chunk, 'choices')
-      const choice = Array.isArray(choices) ? (choices as ReadonlyArray<unknown>).find((c) => num(c, 'index') === 0 || num(c, 'index') === undefined) : undefined
+      const choice = Array.isArray(choices)
+        ? (choices as ReadonlyArray<unknown>).find((c) => num(c, 'index') === 0 || num(c, 'index') === undefined)
+        : undefined
       const delta = field(choice, 'delta')
       const thinking = str(delta, 'reasoning_content') ?? str(delta, 'reasoning')
       if (thinking !== undefined && thinking !== '') out.push({ type: 'appendThinking', text: thinking })

@@ -24,7 +24,7 @@
  * @module
  */
 import type { Part, ProviderPart } from '../../message/part-model.ts'
-import type { PortableFields, PortableRules, Portable } from '../foreign-kit.ts'
+import type { Portable, PortableFields, PortableRules } from '../foreign-kit.ts'
 import { isObject } from '../../internal/object.ts'
 import { decodeBase64 } from '../../internal/base64.ts'
 
@@ -48,14 +48,13 @@ const sourceLines = (sources: ReadonlyArray<unknown>): ReadonlyArray<string> =>
 const webSearch = (data: unknown): Portable => {
   const action = isObject(data) ? data['action'] : undefined
   const type = str(action, 'type')
-  const head =
-    type === 'search'
-      ? `Web search: ${JSON.stringify(str(action, 'query') ?? list(action, 'queries').join('; '))}`
-      : type === 'open_page'
-        ? `Web page opened: ${str(action, 'url') ?? ''}`
-        : type === 'find' || type === 'find_in_page'
-          ? `Searched ${str(action, 'url') ?? 'a page'} for ${JSON.stringify(str(action, 'pattern') ?? '')}`
-          : 'Web search'
+  const head = type === 'search'
+    ? `Web search: ${JSON.stringify(str(action, 'query') ?? list(action, 'queries').join('; '))}`
+    : type === 'open_page'
+    ? `Web page opened: ${str(action, 'url') ?? ''}`
+    : type === 'find' || type === 'find_in_page'
+    ? `Searched ${str(action, 'url') ?? 'a page'} for ${JSON.stringify(str(action, 'pattern') ?? '')}`
+    : 'Web search'
   const sources = sourceLines(list(action, 'sources'))
   return text(sources.length === 0 ? head : `${head}\nSources:\n${sources.join('\n')}`)
 }
@@ -99,7 +98,9 @@ const imageGeneration = (data: unknown): Portable => {
 const messageText = (data: unknown): Portable => {
   const content = isObject(data) ? data['content'] : undefined
   const texts = typeof content === 'string' ? [content] : list(data, 'content').flatMap((c) => str(c, 'text') ?? str(c, 'refusal') ?? [])
-  return texts.length === 0 ? drop('a message with no text other providers can take') : { kind: 'parts', parts: texts.map((t): Part => ({ type: 'text', text: t })) }
+  return texts.length === 0
+    ? drop('a message with no text other providers can take')
+    : { kind: 'parts', parts: texts.map((t): Part => ({ type: 'text', text: t })) }
 }
 
 const REASONS: Readonly<Record<string, string>> = {

@@ -57,7 +57,13 @@ const SETTINGS: Readonly<Record<Api, ReadonlyArray<readonly [keyof RequestSettin
 }
 
 const settingValue = (key: keyof RequestSettings, u: unknown): unknown =>
-  key === 'parallelToolCalls' ? (typeof u === 'boolean' ? u : undefined) : key === 'stop' ? (typeof u === 'string' ? [u] : Array.isArray(u) && u.every((x) => typeof x === 'string') ? u : undefined) : typeof u === 'number' ? u : undefined
+  key === 'parallelToolCalls'
+    ? (typeof u === 'boolean' ? u : undefined)
+    : key === 'stop'
+    ? (typeof u === 'string' ? [u] : Array.isArray(u) && u.every((x) => typeof x === 'string') ? u : undefined)
+    : typeof u === 'number'
+    ? u
+    : undefined
 
 // --- tools ---
 
@@ -112,7 +118,11 @@ const writeTool = (api: Api, t: ToolDefinition, notes: AdapterNote[]): ReadonlyA
 const readChoice = (api: Api, u: unknown): ToolChoice | undefined => {
   if (u === 'auto' || u === 'none' || u === 'required') return { type: u }
   if (!isObject(u) || u['type'] !== 'function' || Object.keys(u).length !== 2) return undefined
-  const name = api === 'responses' ? str(u, 'name') : isObject(u['function']) && Object.keys(u['function']).length === 1 ? str(u['function'], 'name') : undefined
+  const name = api === 'responses'
+    ? str(u, 'name')
+    : isObject(u['function']) && Object.keys(u['function']).length === 1
+    ? str(u['function'], 'name')
+    : undefined
   return name === undefined ? undefined : { type: 'tool', name }
 }
 
@@ -164,7 +174,9 @@ const readRequest = (api: Api, body: unknown, messages: ModelRequest['messages']
  * @category adapters
  */
 export const fromOpenAIResponsesRequest = (body: unknown): E.Either<DecodeFailure, ModelRequest> =>
-  E.map((messages: ModelRequest['messages']) => readRequest('responses', body, isObject(body) && typeof body['input'] === 'string' ? markStringInput(messages) : messages))(fromOpenAIResponses(body))
+  E.map((messages: ModelRequest['messages']) =>
+    readRequest('responses', body, isObject(body) && typeof body['input'] === 'string' ? markStringInput(messages) : messages)
+  )(fromOpenAIResponses(body))
 
 /** The user message of a string `input`, marked so that `toOpenAIResponsesRequest` writes the string back. */
 const markStringInput = (ms: ModelRequest['messages']): ModelRequest['messages'] =>
@@ -201,7 +213,8 @@ const writeEnvelope = (api: Api, request: ModelRequest, own: Readonly<Record<str
   for (const [key, value] of Object.entries(request.settings ?? {})) {
     if (value === undefined) continue
     const field = known.get(key as keyof RequestSettings)
-    if (field === undefined) notes.push({ kind: 'setting_dropped', setting: key, reason: `the ${api === 'chat' ? 'Chat Completions' : 'Responses'} API has no such setting` })
+    if (field === undefined)
+      notes.push({ kind: 'setting_dropped', setting: key, reason: `the ${api === 'chat' ? 'Chat Completions' : 'Responses'} API has no such setting` })
     else out[field] = value
   }
   // a Chat request read with the deprecated max_tokens writes it back under that name
@@ -229,10 +242,13 @@ const writeEnvelope = (api: Api, request: ModelRequest, own: Readonly<Record<str
  * @category adapters
  */
 export const toOpenAIResponsesRequest =
-  (options: OpenAIResponsesOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ModelRequest): AdapterResult<OpenAIResponsesBody> =>
-    writeRequest('openai', request, toOpenAIResponses(options)(request.messages), ({ history, own, notes }) =>
-      withOpenAICacheKey(options.cache, { ...writeEnvelope('responses', request, own, notes), ...history, ...stringInput(request, history) }),
+  (options: OpenAIResponsesOptions & { readonly cache?: CacheHints } = {}) => (request: ModelRequest): AdapterResult<OpenAIResponsesBody> =>
+    writeRequest(
+      'openai',
+      request,
+      toOpenAIResponses(options)(request.messages),
+      ({ history, own, notes }) =>
+        withOpenAICacheKey(options.cache, { ...writeEnvelope('responses', request, own, notes), ...history, ...stringInput(request, history) }),
     )
 
 /**
@@ -288,8 +304,10 @@ export type OpenAIChatBody = Obj & OpenAIChatRequest
  * @category adapters
  */
 export const toOpenAIChatRequest =
-  (options: OpenAIChatOptions & { readonly cache?: CacheHints } = {}) =>
-  (request: ModelRequest): AdapterResult<OpenAIChatBody> =>
-    writeRequest('openai', request, toOpenAIChat(options)(request.messages), ({ history, own, notes }) =>
-      withOpenAICacheKey(options.cache, { ...writeEnvelope('chat', request, own, notes), ...history }),
+  (options: OpenAIChatOptions & { readonly cache?: CacheHints } = {}) => (request: ModelRequest): AdapterResult<OpenAIChatBody> =>
+    writeRequest(
+      'openai',
+      request,
+      toOpenAIChat(options)(request.messages),
+      ({ history, own, notes }) => withOpenAICacheKey(options.cache, { ...writeEnvelope('chat', request, own, notes), ...history }),
     )

@@ -12,7 +12,7 @@ import type { Part, ToolResultPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, newContext } from '../convert.ts'
 import { fromDataUrl } from '../media.ts'
-import { fromMessage, replyMessage, optional, reader, type Reader, settleStatuses, TaggedC, errorText } from '../decode.ts'
+import { errorText, fromMessage, optional, type Reader, reader, replyMessage, settleStatuses, TaggedC } from '../decode.ts'
 import { unsafeJson } from '../json-text.ts'
 import { itemsOfMessage, outputText, referenceOf } from './responses.ts'
 import {
@@ -23,8 +23,8 @@ import {
   OPENAI_RESPONSES_KEPT_ITEMS,
   OPENAI_RESPONSES_MAPPED_ITEMS,
   sameJson,
-  without,
   withOpenAIFields,
+  without,
 } from './_vocab.ts'
 import { isObject } from '../../internal/object.ts'
 
@@ -60,7 +60,10 @@ const contentPart = (r: Reader, u: unknown, at: string, inList: boolean): Part |
     const inline = fromDataUrl(x.image_url)
     const rest = without(u, 'type', 'image_url')
     const fields = rest['detail'] === 'auto' ? without(rest, 'detail') : rest
-    return withOpenAIFields(inline === undefined ? { type: 'image', url: x.image_url } : { type: 'image', data: inline.data, mediaType: inline.mediaType }, fields)
+    return withOpenAIFields(
+      inline === undefined ? { type: 'image', url: x.image_url } : { type: 'image', data: inline.data, mediaType: inline.mediaType },
+      fields,
+    )
   }
   if (tag === 'input_file') {
     const x = r.read(InputFileC, u, at)
@@ -69,7 +72,8 @@ const contentPart = (r: Reader, u: unknown, at: string, inList: boolean): Part |
     const inline = x.file_data === undefined ? undefined : fromDataUrl(x.file_data)
     const fields = without(u, 'type', 'file_data', 'file_url', 'filename')
     if (inline !== undefined) return withOpenAIFields({ type: 'file', data: inline.data, mediaType: inline.mediaType, ...filename }, fields)
-    if (x.file_url !== undefined && x.file_data === undefined) return withOpenAIFields({ type: 'file', url: x.file_url, mediaType: 'application/octet-stream', ...filename }, fields)
+    if (x.file_url !== undefined && x.file_data === undefined)
+      return withOpenAIFields({ type: 'file', url: x.file_url, mediaType: 'application/octet-stream', ...filename }, fields)
     return keptPart(tag, u)
   }
   if (tag === 'output_text' || tag === 'refusal') return keptPart(tag, u)
@@ -82,7 +86,11 @@ const assistantContent = (r: Reader, item: Obj, content: ReadonlyArray<unknown>,
   for (const [j, u] of content.entries()) {
     const tag = r.read(TaggedC, u, `${at}[${j}]`)?.type
     if (!isObject(u) || tag === undefined) return undefined
-    const x = tag === 'refusal' ? r.read(RefusalC, u, `${at}[${j}]`)?.refusal : tag === 'output_text' || tag === 'input_text' ? r.read(InputTextC, u, `${at}[${j}]`)?.text : undefined
+    const x = tag === 'refusal'
+      ? r.read(RefusalC, u, `${at}[${j}]`)?.refusal
+      : tag === 'output_text' || tag === 'input_text'
+      ? r.read(InputTextC, u, `${at}[${j}]`)?.text
+      : undefined
     if (x === undefined) return undefined
     const rest = without(u, tag === 'refusal' ? 'refusal' : 'text')
     parts.push(withOpenAIFields({ type: 'text', text: x }, j === 0 ? { item, ...rest } : rest))
@@ -107,15 +115,20 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
       if (x === undefined) return undefined
       const item = without(u, 'content')
       if (x.role === 'assistant') {
-        if (typeof x.content === 'string') return { side: 'assistant', parts: [withOpenAIFields({ type: 'text', text: x.content }, unless(item, { type: 'message', role: 'assistant' }) === undefined ? undefined : { item })] }
+        if (typeof x.content === 'string')
+          return {
+            side: 'assistant',
+            parts: [
+              withOpenAIFields({ type: 'text', text: x.content }, unless(item, { type: 'message', role: 'assistant' }) === undefined ? undefined : { item }),
+            ],
+          }
         const parts = assistantContent(r, item, x.content, `${at}.content`)
         return { side: 'assistant', parts: parts ?? [keptPart('message', u)] }
       }
       const role = x.role === 'user' ? 'user' : 'system'
-      const parts =
-        typeof x.content === 'string'
-          ? [{ type: 'text' as const, text: x.content }]
-          : x.content.flatMap((c, j) => contentPart(r, c, `${at}.content[${j}]`, x.content.length === 1) ?? [])
+      const parts = typeof x.content === 'string'
+        ? [{ type: 'text' as const, text: x.content }]
+        : x.content.flatMap((c, j) => contentPart(r, c, `${at}.content[${j}]`, x.content.length === 1) ?? [])
       const kept = unless(item, { type: 'message', role: x.role })
       return { side: 'message', role, parts, ...(kept === undefined ? {} : { item: kept }) }
     }
@@ -130,7 +143,9 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
       if (summaries.length === 0) return { side: 'assistant', parts: [withOpenAIFields({ type: 'reasoning', text: token, redacted: true }, residue)] }
       return {
         side: 'assistant',
-        parts: summaries.map((s, j) => withOpenAIFields({ type: 'reasoning', text: s.text, signature: token }, j === 0 ? residue : id === undefined ? { continues: true } : undefined)),
+        parts: summaries.map((s, j) =>
+          withOpenAIFields({ type: 'reasoning', text: s.text, signature: token }, j === 0 ? residue : id === undefined ? { continues: true } : undefined)
+        ),
       }
     }
     case 'function_call':
@@ -139,7 +154,12 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
       if (x === undefined) return undefined
       const args = 'arguments' in x ? x.arguments : JSON.stringify({ input: x.input })
       const residue = without(u, 'call_id', 'name', 'arguments', 'input')
-      return { side: 'assistant', parts: [withOpenAIFields({ type: 'tool_call', id: x.call_id, name: x.name, arguments: args, status: 'complete' }, unless(residue, { type: 'function_call' }))] }
+      return {
+        side: 'assistant',
+        parts: [
+          withOpenAIFields({ type: 'tool_call', id: x.call_id, name: x.name, arguments: args, status: 'complete' }, unless(residue, { type: 'function_call' })),
+        ],
+      }
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
@@ -147,7 +167,10 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
       if (x === undefined) return undefined
       const content = typeof x.output === 'string' ? x.output : outputText(x.output)
       const residue = without(u, 'call_id', ...(typeof x.output === 'string' ? ['output'] : []))
-      return { side: 'tool', part: withOpenAIFields({ type: 'tool_result', toolCallId: x.call_id, content, isError: false }, unless(residue, { type: 'function_call_output' })) }
+      return {
+        side: 'tool',
+        part: withOpenAIFields({ type: 'tool_result', toolCallId: x.call_id, content, isError: false }, unless(residue, { type: 'function_call_output' })),
+      }
     }
     default:
       return { side: 'assistant', parts: [keptPart(tag, u)] }
@@ -161,8 +184,8 @@ const alone = (x: Read): Message =>
   x.side === 'assistant'
     ? { id: 'check', role: 'assistant', kind: 'normal', parts: x.parts, provider: 'openai' }
     : x.side === 'tool'
-      ? { id: 'check', role: 'tool', kind: 'normal', parts: [x.part] }
-      : { id: 'check', role: x.role, kind: 'normal', parts: x.parts, ...messageMetadata('item', x.item) }
+    ? { id: 'check', role: 'tool', kind: 'normal', parts: [x.part] }
+    : { id: 'check', role: x.role, kind: 'normal', parts: x.parts, ...messageMetadata('item', x.item) }
 
 /** An item as read, or, when that would not go back as it came, the item kept whole. */
 const readOrKeep = (r: Reader, u: unknown, at: string, tag: string): Read | undefined => {
@@ -230,7 +253,10 @@ const decodeItems = (r: Reader, items: ReadonlyArray<unknown>, path: string): Me
 
 const MAPPED: ReadonlySet<string> = new Set(OPENAI_RESPONSES_MAPPED_ITEMS)
 
-const RequestC = t.intersection([t.type({ input: t.union([t.string, t.array(t.unknown)]) }), t.partial({ instructions: optional(t.string) })], 'a response request with input')
+const RequestC = t.intersection(
+  [t.type({ input: t.union([t.string, t.array(t.unknown)]) }), t.partial({ instructions: optional(t.string) })],
+  'a response request with input',
+)
 
 /** The system message a request's `instructions` become, marked so that they go back as `instructions`. */
 const instructionsMessage = (text: string): Message =>
@@ -271,7 +297,9 @@ const ResponseC = t.intersection([
     status: optional(t.string),
     error: optional(t.type({ message: t.string, code: optional(t.string) })),
     incomplete_details: optional(t.partial({ reason: optional(t.string) })),
-    usage: optional(t.intersection([t.type({ output_tokens: t.number }), t.partial({ output_tokens_details: optional(t.partial({ reasoning_tokens: t.number })) })])),
+    usage: optional(
+      t.intersection([t.type({ output_tokens: t.number }), t.partial({ output_tokens_details: optional(t.partial({ reasoning_tokens: t.number })) })]),
+    ),
   }),
 ])
 
@@ -302,16 +330,11 @@ export const fromOpenAIResponse = (u: unknown): E.Either<DecodeFailure, Message>
   const decoded = decodeItems(r, x.output, 'output')
   const parts: Part[] = decoded.flatMap((m) => (m.role === 'assistant' ? m.parts : []))
   const incomplete = x.incomplete_details?.reason
-  const reason =
-    x.status === 'incomplete'
-      ? incomplete === 'max_output_tokens'
-        ? 'max_tokens'
-        : (incomplete ?? 'incomplete')
-      : x.status === 'completed'
-        ? parts.some((p) => p.type === 'tool_call')
-          ? 'tool_use'
-          : 'end_turn'
-        : undefined
+  const reason = x.status === 'incomplete'
+    ? incomplete === 'max_output_tokens' ? 'max_tokens' : (incomplete ?? 'incomplete')
+    : x.status === 'completed'
+    ? parts.some((p) => p.type === 'tool_call') ? 'tool_use' : 'end_turn'
+    : undefined
   return r.done(
     replyMessage({
       provider: 'openai',

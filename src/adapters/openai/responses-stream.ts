@@ -8,7 +8,7 @@ import type { LifecycleInput } from '../../builder/types.ts'
 import { optional, reader } from '../decode.ts'
 import { referenceOf } from './responses.ts'
 import { streamedItemParts } from './responses-from.ts'
-import { field, lifecycle, num, type StreamAssembler, str } from '../stream-kit.ts'
+import { field, lifecycle, num, str, type StreamAssembler } from '../stream-kit.ts'
 
 const ItemC = t.intersection([
   t.type({ type: t.string }),

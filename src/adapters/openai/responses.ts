@@ -76,11 +76,11 @@ export type OpenAIResponsesItem =
   | { readonly type: 'custom_tool_call'; readonly call_id: string; readonly name: string; readonly input: string }
   | { readonly type: 'custom_tool_call_output'; readonly call_id: string; readonly output: string }
   | {
-      readonly type: 'reasoning'
-      readonly id: string
-      readonly summary: Array<{ readonly type: 'summary_text'; readonly text: string }>
-      readonly encrypted_content?: string
-    }
+    readonly type: 'reasoning'
+    readonly id: string
+    readonly summary: Array<{ readonly type: 'summary_text'; readonly text: string }>
+    readonly encrypted_content?: string
+  }
 
 /**
  * The request fields `toOpenAIResponses` produces: spread them into `client.responses.create`.
@@ -132,7 +132,9 @@ const parseReference = (signature: string): ReasoningRef | undefined => {
   const parsed = parseJson(signature)
   if (parsed === undefined || !isObject(parsed.value)) return undefined
   const { id, encrypted_content, ...rest } = parsed.value
-  if (Object.keys(rest).length > 0 || (id !== undefined && typeof id !== 'string') || (encrypted_content !== undefined && typeof encrypted_content !== 'string')) return undefined
+  if (
+    Object.keys(rest).length > 0 || (id !== undefined && typeof id !== 'string') || (encrypted_content !== undefined && typeof encrypted_content !== 'string')
+  ) return undefined
   if (id === undefined && encrypted_content === undefined) return undefined
   return { ...(typeof id === 'string' ? { id } : {}), ...(typeof encrypted_content === 'string' ? { encrypted_content } : {}) }
 }
@@ -171,7 +173,8 @@ const contentPart = (context: Context, m: Message, p: Part): OpenAIResponsesCont
     case 'image': {
       if (p.url !== undefined) return contentSent({ type: 'input_image', image_url: p.url, detail: 'auto', ...own })
       const mediaType = imageType(p)
-      if (p.data !== undefined && mediaType !== undefined) return contentSent({ type: 'input_image', image_url: toDataUrl(mediaType, p.data), detail: 'auto', ...own })
+      if (p.data !== undefined && mediaType !== undefined)
+        return contentSent({ type: 'input_image', image_url: toDataUrl(mediaType, p.data), detail: 'auto', ...own })
       return omitPart(context, m, p, 'an image of unknown type')
     }
     case 'file': {
@@ -203,13 +206,23 @@ const reasoningItems = (context: Context, m: Message, p: ReasoningPart, previous
     if (item['encrypted_content'] === undefined && ref.encrypted_content !== undefined) item['encrypted_content'] = ref.encrypted_content
     return 'joined'
   }
-  return [sent({ type: 'reasoning', ...(f === undefined ? {} : without(f, 'continues')), ...(ref.id === undefined ? {} : { id: ref.id }), summary, ...(ref.encrypted_content === undefined ? {} : { encrypted_content: ref.encrypted_content }) })]
+  return [
+    sent({
+      type: 'reasoning',
+      ...(f === undefined ? {} : without(f, 'continues')),
+      ...(ref.id === undefined ? {} : { id: ref.id }),
+      summary,
+      ...(ref.encrypted_content === undefined ? {} : { encrypted_content: ref.encrypted_content }),
+    }),
+  ]
 }
 
 /** The input of a custom tool call from its arguments `{"input": …}`; the raw arguments otherwise. */
 export const customInput = (args: string): string => {
   const parsed = parseJson(args)
-  return parsed !== undefined && isObject(parsed.value) && typeof parsed.value['input'] === 'string' && Object.keys(parsed.value).length === 1 ? parsed.value['input'] : args
+  return parsed !== undefined && isObject(parsed.value) && typeof parsed.value['input'] === 'string' && Object.keys(parsed.value).length === 1
+    ? parsed.value['input']
+    : args
 }
 
 const callItem = (context: Context, p: ToolCallPart): OpenAIResponsesItem => {
@@ -273,7 +286,10 @@ export const assistantItems = (context: Context, m: Message): ReadonlyArray<Open
     } else if (p.type === 'tool_call') push(callItem(context, p))
     else if (p.type === 'provider' && p.provider === 'openai' && isResponsesItemKind(p.kind)) push(sent(p.data))
     else if (p.type === 'provider' && p.provider === 'openai') {
-      for (const x of foreignOpenAI(context, m, p)) x.type === 'text' ? push({ type: 'message', role: 'assistant', content: x.text }) : omitPart(context, m, x, 'not assistant content in the Responses API')
+      for (const x of foreignOpenAI(context, m, p))
+        x.type === 'text'
+          ? push({ type: 'message', role: 'assistant', content: x.text })
+          : omitPart(context, m, x, 'not assistant content in the Responses API')
     } else if (p.type !== 'finish') omitPart(context, m, p, 'not assistant content in the Responses API')
   }
   if (items.length === 0) context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
@@ -298,7 +314,8 @@ export const messageItem = (context: Context, m: Message, systemRole: 'system' |
   // one text without fields goes as a string; a text read from a content list keeps its `type`
   const plain = parts.length === 1 && first?.type === 'text' && openAIFields(first) === undefined
   const content = plain ? (first as TextPart).text : parts.length === 0 ? '' : parts
-  const envelope = messageFields(m, 'item') ?? { type: 'message', role: m.role === 'system' ? (messageFields(m, 'message')?.['role'] === 'developer' ? 'developer' : systemRole) : 'user' }
+  const envelope = messageFields(m, 'item') ??
+    { type: 'message', role: m.role === 'system' ? (messageFields(m, 'message')?.['role'] === 'developer' ? 'developer' : systemRole) : 'user' }
   return sent({ ...envelope, content })
 }
 
@@ -360,13 +377,10 @@ const convert = (context: Context, ms: Messages, options: OpenAIResponsesOptions
  * @since 0.1.0
  * @category adapters
  */
-export const toOpenAIResponses =
-  (options: OpenAIResponsesOptions = {}) =>
-  (ms: Messages): AdapterResult<OpenAIResponsesRequest> =>
-    convertWith('openai-responses', options, responsesIds, ms, (context, messages) =>
-      applyRules(
-        openAIResponsesRules,
-        convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-responses/outputs-follow-calls', `(message ${m.id})`, 'moved')), options),
-        context,
-      ),
-    )
+export const toOpenAIResponses = (options: OpenAIResponsesOptions = {}) => (ms: Messages): AdapterResult<OpenAIResponsesRequest> =>
+  convertWith('openai-responses', options, responsesIds, ms, (context, messages) =>
+    applyRules(
+      openAIResponsesRules,
+      convert(context, systemAfterResults(messages, (m) => noteFix(context, 'openai-responses/outputs-follow-calls', `(message ${m.id})`, 'moved')), options),
+      context,
+    ))

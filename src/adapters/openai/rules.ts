@@ -14,7 +14,8 @@ import { isObject } from '../../internal/object.ts'
 
 const CHAT_FILE = 'openai-chat/file-filename'
 
-const needsChatName = (p: unknown): boolean => isObject(p) && p['type'] === 'file' && isObject(p['file']) && typeof p['file']['file_data'] === 'string' && p['file']['filename'] === undefined
+const needsChatName = (p: unknown): boolean =>
+  isObject(p) && p['type'] === 'file' && isObject(p['file']) && typeof p['file']['file_data'] === 'string' && p['file']['filename'] === undefined
 
 const chatFile: Rule = {
   name: CHAT_FILE,
@@ -22,9 +23,9 @@ const chatFile: Rule = {
     arr(request['messages']).flatMap((m, i) =>
       isObject(m)
         ? arr(m['content']).flatMap((p, j) =>
-            needsChatName(p) ? [{ path: `messages[${i}].content[${j}].file.filename`, rule: CHAT_FILE, message: 'a file sent by bytes needs a filename' }] : [],
-          )
-        : [],
+          needsChatName(p) ? [{ path: `messages[${i}].content[${j}].file.filename`, rule: CHAT_FILE, message: 'a file sent by bytes needs a filename' }] : []
+        )
+        : []
     ),
   fix: (request, context) => {
     const ms = arr(request['messages'])
@@ -34,15 +35,15 @@ const chatFile: Rule = {
       messages: ms.map((m, i) =>
         isObject(m) && arr(m['content']).some(needsChatName)
           ? {
-              ...m,
-              content: arr(m['content']).map((p, j) => {
-                if (!needsChatName(p)) return p
-                const file = (p as Obj)['file'] as Obj
-                noteFix(context, CHAT_FILE, `messages[${i}].content[${j}].file.filename`, 'filled')
-                return { ...(p as Obj), file: { ...file, filename: filenameFor(dataUrlType(String(file['file_data'])) ?? '') } }
-              }),
-            }
-          : m,
+            ...m,
+            content: arr(m['content']).map((p, j) => {
+              if (!needsChatName(p)) return p
+              const file = (p as Obj)['file'] as Obj
+              noteFix(context, CHAT_FILE, `messages[${i}].content[${j}].file.filename`, 'filled')
+              return { ...(p as Obj), file: { ...file, filename: filenameFor(dataUrlType(String(file['file_data'])) ?? '') } }
+            }),
+          }
+          : m
       ),
     }
   },
@@ -60,11 +61,17 @@ const chatPairs: Rule = {
       const role = isObject(m) ? m['role'] : undefined
       if (role === 'tool') {
         const id = str(m, 'tool_call_id') ?? ''
-        if (!open.has(id)) out.push({ path: `messages[${i}].tool_call_id`, rule: CHAT_PAIRS, message: `tool message "${id}" answers no tool call of the assistant message before it` })
+        if (!open.has(id))
+          out.push({
+            path: `messages[${i}].tool_call_id`,
+            rule: CHAT_PAIRS,
+            message: `tool message "${id}" answers no tool call of the assistant message before it`,
+          })
         open.delete(id)
         return
       }
-      if (open.size > 0) out.push({ path: `messages[${i}]`, rule: CHAT_PAIRS, message: `tool calls without a tool message before this one: ${[...open].join(', ')}` })
+      if (open.size > 0)
+        out.push({ path: `messages[${i}]`, rule: CHAT_PAIRS, message: `tool calls without a tool message before this one: ${[...open].join(', ')}` })
       open = new Set(role === 'assistant' && isObject(m) ? arr(m['tool_calls']).map((c) => str(c, 'id') ?? '') : [])
     })
     if (open.size > 0) out.push({ path: `messages[${ms.length - 1}]`, rule: CHAT_PAIRS, message: `tool calls without a tool message: ${[...open].join(', ')}` })
@@ -78,9 +85,11 @@ const chatIds: Rule = {
   name: CHAT_IDS,
   check: (request) =>
     arr(request['messages']).flatMap((m, i) => [
-      ...(isObject(m) && m['role'] === 'tool' && (str(m, 'tool_call_id') ?? '') === '' ? [{ path: `messages[${i}].tool_call_id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : []),
+      ...(isObject(m) && m['role'] === 'tool' && (str(m, 'tool_call_id') ?? '') === ''
+        ? [{ path: `messages[${i}].tool_call_id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }]
+        : []),
       ...(isObject(m) ? arr(m['tool_calls']) : []).flatMap((c, j) =>
-        (str(c, 'id') ?? '') === '' ? [{ path: `messages[${i}].tool_calls[${j}].id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : [],
+        (str(c, 'id') ?? '') === '' ? [{ path: `messages[${i}].tool_calls[${j}].id`, rule: CHAT_IDS, message: 'a tool call id is a non-empty string' }] : []
       ),
     ]),
 }
@@ -94,7 +103,8 @@ const itemsOf = (request: Obj): ReadonlyArray<unknown> => arr(request['input'])
 
 const RESPONSES_FILE = 'openai-responses/file-filename'
 
-const needsResponsesName = (p: unknown): boolean => isObject(p) && p['type'] === 'input_file' && typeof p['file_data'] === 'string' && p['filename'] === undefined
+const needsResponsesName = (p: unknown): boolean =>
+  isObject(p) && p['type'] === 'input_file' && typeof p['file_data'] === 'string' && p['filename'] === undefined
 
 const responsesFile: Rule = {
   name: RESPONSES_FILE,
@@ -102,9 +112,9 @@ const responsesFile: Rule = {
     itemsOf(request).flatMap((m, i) =>
       isObject(m)
         ? arr(m['content']).flatMap((p, j) =>
-            needsResponsesName(p) ? [{ path: `input[${i}].content[${j}].filename`, rule: RESPONSES_FILE, message: 'a file sent by bytes needs a filename' }] : [],
-          )
-        : [],
+          needsResponsesName(p) ? [{ path: `input[${i}].content[${j}].filename`, rule: RESPONSES_FILE, message: 'a file sent by bytes needs a filename' }] : []
+        )
+        : []
     ),
   fix: (request, context) => {
     const items = itemsOf(request)
@@ -114,14 +124,14 @@ const responsesFile: Rule = {
       input: items.map((m, i) =>
         isObject(m) && arr(m['content']).some(needsResponsesName)
           ? {
-              ...m,
-              content: arr(m['content']).map((p, j) => {
-                if (!needsResponsesName(p)) return p
-                noteFix(context, RESPONSES_FILE, `input[${i}].content[${j}].filename`, 'filled')
-                return { ...(p as Obj), filename: filenameFor(dataUrlType(String((p as Obj)['file_data'])) ?? '') }
-              }),
-            }
-          : m,
+            ...m,
+            content: arr(m['content']).map((p, j) => {
+              if (!needsResponsesName(p)) return p
+              noteFix(context, RESPONSES_FILE, `input[${i}].content[${j}].filename`, 'filled')
+              return { ...(p as Obj), filename: filenameFor(dataUrlType(String((p as Obj)['file_data'])) ?? '') }
+            }),
+          }
+          : m
       ),
     }
   },
@@ -187,7 +197,8 @@ const responsesPairs: Rule = {
         answered.add(id)
       }
     })
-    for (const [id, i] of calls) if (!answered.has(id)) out.push({ path: `input[${i}]`, rule: RESPONSES_PAIRS, message: `no tool output for function call "${id}"` })
+    for (const [id, i] of calls)
+      if (!answered.has(id)) out.push({ path: `input[${i}]`, rule: RESPONSES_PAIRS, message: `no tool output for function call "${id}"` })
     return out
   },
 }
@@ -204,7 +215,9 @@ const responsesIds: Rule = {
       const type = isObject(item) ? item['type'] : undefined
       if (type !== 'function_call' && type !== 'function_call_output' && type !== 'custom_tool_call' && type !== 'custom_tool_call_output') return []
       const id = str(item, 'call_id')
-      return id === undefined || !isResponsesCallId(id) ? [{ path: `input[${i}].call_id`, rule: RESPONSES_IDS, message: 'a call id is a string of 1 to 64 characters' }] : []
+      return id === undefined || !isResponsesCallId(id)
+        ? [{ path: `input[${i}].call_id`, rule: RESPONSES_IDS, message: 'a call id is a string of 1 to 64 characters' }]
+        : []
     }),
 }
 

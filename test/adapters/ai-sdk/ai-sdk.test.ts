@@ -29,12 +29,20 @@ describe('toModelMessages', () => {
   it('keeps each provider’s reasoning under its key', () => {
     const h = [
       msg('user', [text('q')]),
-      msg('assistant', [{ type: 'reasoning', text: 'a', signature: 'A' }, { type: 'reasoning', text: 'R', redacted: true }, text('x')], { provider: 'anthropic' }),
+      msg('assistant', [{ type: 'reasoning', text: 'a', signature: 'A' }, { type: 'reasoning', text: 'R', redacted: true }, text('x')], {
+        provider: 'anthropic',
+      }),
       msg('user', [text('q')]),
-      msg('assistant', [{ type: 'reasoning', text: 'g', signature: 'G' }, { type: 'reasoning', text: 'C', redacted: true }, call('c1', 'f')], { provider: 'google' }),
+      msg('assistant', [{ type: 'reasoning', text: 'g', signature: 'G' }, { type: 'reasoning', text: 'C', redacted: true }, call('c1', 'f')], {
+        provider: 'google',
+      }),
       msg('tool', [result('c1', 'r')]),
       msg('user', [text('q')]),
-      msg('assistant', [{ type: 'reasoning', text: 'o', signature: '{"id":"rs_1","encrypted_content":"E"}' }, { type: 'reasoning', text: '{"id":"rs_2"}', redacted: true }, text('y')], {
+      msg('assistant', [{ type: 'reasoning', text: 'o', signature: '{"id":"rs_1","encrypted_content":"E"}' }, {
+        type: 'reasoning',
+        text: '{"id":"rs_2"}',
+        redacted: true,
+      }, text('y')], {
         provider: 'openai',
       }),
     ]
@@ -56,7 +64,10 @@ describe('toModelMessages', () => {
   })
 
   it('drops signatures and opaque reasoning of an unknown provider, with a note', () => {
-    const a = msg('assistant', [{ type: 'reasoning', text: 'k', signature: 'S' }, { type: 'reasoning', text: 'O', redacted: true }, { type: 'reasoning', text: 'plain' }, text('t')])
+    const a = msg('assistant', [{ type: 'reasoning', text: 'k', signature: 'S' }, { type: 'reasoning', text: 'O', redacted: true }, {
+      type: 'reasoning',
+      text: 'plain',
+    }, text('t')])
     const { request, report } = right(toModelMessages()([msg('user', [text('q')]), a]))
     expect(request.messages[1]?.content).toEqual([{ type: 'reasoning', text: 'plain' }, { type: 'text', text: 't' }])
     expect(report.notes).toEqual([
@@ -68,7 +79,12 @@ describe('toModelMessages', () => {
   it('fails on arguments that are not JSON, unless repairing', () => {
     const h = [msg('user', [text('q')]), msg('assistant', [call('c1', 'f', 'nope')]), msg('tool', [result('c1', 'r')])]
     expect(left(toModelMessages()(h)).kind).toBe('invalid_arguments')
-    expect(right(toModelMessages({ repair: 'repair' })(h)).request.messages[1]?.content).toEqual([{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: {} }])
+    expect(right(toModelMessages({ repair: 'repair' })(h)).request.messages[1]?.content).toEqual([{
+      type: 'tool-call',
+      toolCallId: 'c1',
+      toolName: 'f',
+      input: {},
+    }])
   })
 })
 
@@ -79,7 +95,12 @@ describe('fromModelMessages', () => {
       {
         role: 'user',
         kind: 'normal',
-        parts: [text('Weather here?'), { type: 'image', data: fx.PNG, mediaType: 'image/png' }, { type: 'file', url: 'https://example.com/report.pdf', mediaType: 'application/pdf', filename: 'report.pdf' }],
+        parts: [text('Weather here?'), { type: 'image', data: fx.PNG, mediaType: 'image/png' }, {
+          type: 'file',
+          url: 'https://example.com/report.pdf',
+          mediaType: 'application/pdf',
+          filename: 'report.pdf',
+        }],
       },
       {
         role: 'assistant',
@@ -109,7 +130,11 @@ describe('fromModelMessages', () => {
     const h = right(fromModelMessages(fx.providerReasoning))
     expect(h[1]).toMatchObject({
       provider: 'google',
-      parts: [{ type: 'reasoning', text: 'Think.', signature: 'CiQBthought' }, { type: 'reasoning', text: 'CiQBcall', redacted: true }, call('g1', 'get_weather', '{"location":"Paris"}')],
+      parts: [
+        { type: 'reasoning', text: 'Think.', signature: 'CiQBthought' },
+        { type: 'reasoning', text: 'CiQBcall', redacted: true },
+        call('g1', 'get_weather', '{"location":"Paris"}'),
+      ],
     })
     expect(h[4]).toMatchObject({
       provider: 'openai',
@@ -123,7 +148,14 @@ describe('fromModelMessages', () => {
   })
 
   it('reports bad fields by path', () => {
-    const bad = left(fromModelMessages({ messages: [{ role: 'user', content: [{ type: 'image', image: 42 }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'x', toolName: 'y', output: { type: 'weird' } }] }] }))
+    const bad = left(
+      fromModelMessages({
+        messages: [{ role: 'user', content: [{ type: 'image', image: 42 }] }, {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: 'x', toolName: 'y', output: { type: 'weird' } }],
+        }],
+      }),
+    )
     expect(bad.map((i) => i.path)).toEqual(['messages[0].content[0].image', 'messages[1].content[0].output.type'])
   })
 })

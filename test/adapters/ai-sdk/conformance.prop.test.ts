@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/Either'
-import { generateText, modelMessageSchema, validateUIMessages, type UIMessage } from 'ai'
+import { generateText, modelMessageSchema, type UIMessage, validateUIMessages } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { fromUIMessages } from '../../../src/adapters/ai-sdk/ui-messages-from.ts'
 import { toUIMessages } from '../../../src/adapters/ai-sdk/ui-messages.ts'
@@ -52,7 +52,7 @@ const facts = (ms: Messages): ReadonlyArray<string> =>
           default:
             return []
         }
-      }),
+      })
     )
 
 describe('AI SDK validators on generated histories', () => {

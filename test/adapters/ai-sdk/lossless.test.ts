@@ -27,7 +27,7 @@ const facts = (ms: Messages): { readonly parts: string[]; readonly fields: strin
     // message-level fields (a message's providerOptions) are noted as fields of the part 'message'
     const own = m.metadata?.['providerFields']
     const sdk = typeof own === 'object' && own !== null ? (own as Readonly<Record<string, unknown>>)['ai-sdk'] : undefined
-    if (typeof sdk === 'object' && sdk !== null) for (const k of Object.keys(sdk)) if (!MARKERS.has(k)) fields.push(`${m.id}/message/${k}`)
+    if (typeof sdk === 'object' && sdk !== null) { for (const k of Object.keys(sdk)) if (!MARKERS.has(k)) fields.push(`${m.id}/message/${k}`) }
     for (const p of m.parts) {
       if (p.type === 'provider') parts.push(`${m.id}/${p.kind}`)
       const own = (p as { readonly providerFields?: Readonly<Record<string, Record<string, unknown>>> }).providerFields?.['ai-sdk'] ?? {}
@@ -43,7 +43,9 @@ const accounted = (notes: ReadonlyArray<AdapterNote>): { readonly parts: string[
   const fields: string[] = []
   for (const n of notes) {
     if ((n.kind === 'provider_part_dropped' || n.kind === 'provider_part_mapped') && n.provider === 'ai-sdk') parts.push(`${n.messageId}/${n.type}`)
-    if (n.kind === 'provider_fields_dropped' && n.provider === 'ai-sdk') for (const f of n.fields) fields.push(`${n.messageId.replace(/:\d+$/, '')}/${n.part}/${f}`)
+    if (n.kind === 'provider_fields_dropped' && n.provider === 'ai-sdk') {
+      for (const f of n.fields) fields.push(`${n.messageId.replace(/:\d+$/, '')}/${n.part}/${f}`)
+    }
   }
   return { parts: parts.sort(), fields: fields.sort() }
 }
@@ -88,13 +90,19 @@ describe('the AI SDK UIMessage corpus', () => {
 describe('tool input as JSON text', () => {
   const ui = [
     { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Weather?' }] },
-    { id: 'a', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'tool-weather', toolCallId: 'c1', state: 'output-available', input: '{"city":"Oslo"}', output: 'cold' }] },
+    {
+      id: 'a',
+      role: 'assistant',
+      parts: [{ type: 'step-start' }, { type: 'tool-weather', toolCallId: 'c1', state: 'output-available', input: '{"city":"Oslo"}', output: 'cold' }],
+    },
   ]
 
   it('is the call’s arguments, never a JSON string of them', () => {
     const ms = right(fromUIMessages({ messages: ui }))
     expect(ms[1]?.parts[0]).toMatchObject({ type: 'tool_call', arguments: '{"city":"Oslo"}' })
-    const model = right(fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'w', input: '{"a":1}' }] }] }))
+    const model = right(
+      fromModelMessages({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'w', input: '{"a":1}' }] }] }),
+    )
     expect(model[0]?.parts[0]).toMatchObject({ type: 'tool_call', arguments: '{"a":1}' })
   })
 
@@ -134,18 +142,32 @@ describe('a v4-era UI message', () => {
 const word = fc.string({ minLength: 1, maxLength: 8 })
 const json = fc.dictionary(fc.constantFrom('a', 'b'), fc.oneof(fc.integer(), word, fc.boolean()))
 const options = fc.option(fc.record({ anthropic: fc.record({ cacheControl: fc.constant({ type: 'ephemeral' }) }) }), { nil: undefined })
-const withOptions = <A extends Record<string, unknown>>(a: fc.Arbitrary<A>) => fc.tuple(a, options).map(([p, o]) => (o === undefined ? p : { ...p, providerOptions: o }))
+const withOptions = <A extends Record<string, unknown>>(a: fc.Arbitrary<A>) =>
+  fc.tuple(a, options).map(([p, o]) => (o === undefined ? p : { ...p, providerOptions: o }))
 const userPart = fc.oneof(
   withOptions(fc.record({ type: fc.constant('text'), text: word })),
-  withOptions(fc.record({ type: fc.constant('image'), image: fc.constantFrom('iVBORw0KGgo=', 'https://example.com/a.png'), mediaType: fc.constant('image/png') })),
-  withOptions(fc.record({ type: fc.constant('file'), data: fc.constantFrom('data:application/pdf;base64,JVBERi0=', 'JVBERi0='), mediaType: fc.constant('application/pdf'), filename: word })),
+  withOptions(
+    fc.record({ type: fc.constant('image'), image: fc.constantFrom('iVBORw0KGgo=', 'https://example.com/a.png'), mediaType: fc.constant('image/png') }),
+  ),
+  withOptions(
+    fc.record({
+      type: fc.constant('file'),
+      data: fc.constantFrom('data:application/pdf;base64,JVBERi0=', 'JVBERi0='),
+      mediaType: fc.constant('application/pdf'),
+      filename: word,
+    }),
+  ),
 )
 const output = fc.oneof(
   fc.record({ type: fc.constantFrom('text', 'error-text'), value: word }),
   fc.record({ type: fc.constantFrom('json', 'error-json'), value: json }),
   fc.record({ type: fc.constant('execution-denied'), reason: word }),
 )
-const turn = fc.tuple(fc.array(withOptions(fc.record({ type: fc.constant('text'), text: word })), { maxLength: 2 }), fc.array(fc.tuple(fc.oneof(json, json.map((j) => JSON.stringify(j))), output), { maxLength: 2 }), fc.array(userPart, { minLength: 2, maxLength: 3 }))
+const turn = fc.tuple(
+  fc.array(withOptions(fc.record({ type: fc.constant('text'), text: word })), { maxLength: 2 }),
+  fc.array(fc.tuple(fc.oneof(json, json.map((j) => JSON.stringify(j))), output), { maxLength: 2 }),
+  fc.array(userPart, { minLength: 2, maxLength: 3 }),
+)
 
 /** Valid messages: each assistant turn's calls answered by the tool message after it. */
 const conversations = fc.array(turn, { minLength: 1, maxLength: 3 }).map((turns) => {
@@ -157,7 +179,8 @@ const conversations = fc.array(turn, { minLength: 1, maxLength: 3 }).map((turns)
     const content = [...texts, ...calls.map(([input], i) => ({ type: 'tool-call', toolCallId: ids[i], toolName: 'f', input }))]
     if (content.length === 0) continue
     messages.push({ role: 'assistant', content })
-    if (calls.length > 0) messages.push({ role: 'tool', content: calls.map(([, out], i) => ({ type: 'tool-result', toolCallId: ids[i], toolName: 'f', output: out })) })
+    if (calls.length > 0)
+      messages.push({ role: 'tool', content: calls.map(([, out], i) => ({ type: 'tool-result', toolCallId: ids[i], toolName: 'f', output: out })) })
   }
   return messages
 })
@@ -199,9 +222,17 @@ const content = fc.oneof(
   fc.tuple(word, state).map(([text, s]) => ({ type: 'reasoning', text, ...s })),
   fc.tuple(fc.constantFrom('weather', 'ls'), input, toolState).map(([name, i, s]) => ({ type: `tool-${name}`, toolCallId: '', input: i, ...s })),
 )
-const extra = fc.oneof(fc.record({ type: fc.constant('data-note'), data: json }), fc.record({ type: fc.constant('source-url'), sourceId: word, url: fc.constant('https://example.com') }))
-const step = fc.tuple(fc.array(content, { minLength: 1, maxLength: 3 }), fc.option(extra, { nil: undefined })).map(([parts, more]) => [{ type: 'step-start' }, ...parts, ...(more === undefined ? [] : [more])])
-const uiConversation = fc.array(fc.tuple(fc.array(fc.record({ type: fc.constant('text'), text: word }), { minLength: 1, maxLength: 2 }), fc.array(step, { minLength: 1, maxLength: 2 })), { minLength: 1, maxLength: 2 }).map((turns) => {
+const extra = fc.oneof(
+  fc.record({ type: fc.constant('data-note'), data: json }),
+  fc.record({ type: fc.constant('source-url'), sourceId: word, url: fc.constant('https://example.com') }),
+)
+const step = fc.tuple(fc.array(content, { minLength: 1, maxLength: 3 }), fc.option(extra, { nil: undefined })).map((
+  [parts, more],
+) => [{ type: 'step-start' }, ...parts, ...(more === undefined ? [] : [more])])
+const uiConversation = fc.array(
+  fc.tuple(fc.array(fc.record({ type: fc.constant('text'), text: word }), { minLength: 1, maxLength: 2 }), fc.array(step, { minLength: 1, maxLength: 2 })),
+  { minLength: 1, maxLength: 2 },
+).map((turns) => {
   let n = 0
   return turns.flatMap(([user, steps], t) => [
     { id: `u${t}`, role: 'user', parts: user },

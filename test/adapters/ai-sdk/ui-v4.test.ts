@@ -11,7 +11,12 @@ const read = (messages: unknown[]): Messages => {
 
 describe('fromUIMessages on AI SDK v4 messages', () => {
   it('reads the parts and leaves the legacy content aside when a message has both', () => {
-    const ms = read([{ id: 'a', role: 'assistant', content: 'only the last text', parts: [{ type: 'text', text: 'first' }, { type: 'text', text: 'only the last text' }] }])
+    const ms = read([{
+      id: 'a',
+      role: 'assistant',
+      content: 'only the last text',
+      parts: [{ type: 'text', text: 'first' }, { type: 'text', text: 'only the last text' }],
+    }])
     expect(ms.flatMap((m) => m.parts)).toEqual([
       expect.objectContaining({ type: 'text', text: 'first' }),
       expect.objectContaining({ type: 'text', text: 'only the last text' }),
@@ -49,7 +54,9 @@ describe('fromUIMessages on AI SDK v4 messages', () => {
   })
 
   it('names the bad field of a tool invocation', () => {
-    const r = fromUIMessages({ messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolName: 'ls' } }] }] })
+    const r = fromUIMessages({
+      messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolName: 'ls' } }] }],
+    })
     expect(E.isLeft(r) && r.left[0]?.path).toBe('messages[0].parts[0].toolInvocation.toolCallId')
   })
 })

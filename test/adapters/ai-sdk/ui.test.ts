@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
-import { convertToModelMessages, generateText, validateUIMessages, type UIMessage } from 'ai'
+import { convertToModelMessages, generateText, type UIMessage, validateUIMessages } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { fromModelMessages } from '../../../src/adapters/ai-sdk/model-messages-from.ts'
 import { fromUIMessages } from '../../../src/adapters/ai-sdk/ui-messages-from.ts'
@@ -69,7 +69,14 @@ describe('AI SDK UI messages', () => {
     expect(history.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant'])
     expect(history.map((m) => m.id).filter((id) => ['s1', 'u1', 'a1', 'u2', 'a2'].includes(id))).toEqual(['s1', 'u1', 'a1', 'u2', 'a2'])
     expect(history[3]?.parts).toEqual([
-      { type: 'tool_result', toolCallId: 'c1', name: 'weather', content: '{"temperature":18}', isError: false, providerFields: { 'ai-sdk': { outputType: 'json' } } },
+      {
+        type: 'tool_result',
+        toolCallId: 'c1',
+        name: 'weather',
+        content: '{"temperature":18}',
+        isError: false,
+        providerFields: { 'ai-sdk': { outputType: 'json' } },
+      },
       { type: 'tool_result', toolCallId: 'c2', name: 'weather', content: 'Service down', isError: true },
     ])
     expect(history[6]?.parts).toEqual([{ type: 'tool_call', id: 'c3', name: 'weather', arguments: '{"city":"Oslo"}', status: 'pending' }])
@@ -114,9 +121,17 @@ describe('AI SDK UI messages', () => {
     const bad = fromUIMessages({
       messages: [
         { id: 'x', role: 'bot', parts: [] },
-        { id: 'y', role: 'assistant', parts: [{ type: 'tool-f', toolCallId: 'c', state: 'done', input: {} }, { type: 'file', mediaType: 'image/png', url: 7 }] },
+        {
+          id: 'y',
+          role: 'assistant',
+          parts: [{ type: 'tool-f', toolCallId: 'c', state: 'done', input: {} }, { type: 'file', mediaType: 'image/png', url: 7 }],
+        },
         { id: 'z', role: 'user', metadata: { n: 1n }, parts: [] },
-        { id: 'w', role: 'assistant', parts: [{ type: 'tool-f', toolCallId: 'c', state: 'input-available', input: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }] },
+        {
+          id: 'w',
+          role: 'assistant',
+          parts: [{ type: 'tool-f', toolCallId: 'c', state: 'input-available', input: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }],
+        },
       ],
     })
     expect(E.isLeft(bad)).toBe(true)

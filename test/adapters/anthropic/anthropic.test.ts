@@ -212,7 +212,11 @@ describe('fromAnthropic', () => {
           { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'screenshot', input: {} }] },
           {
             role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'shot' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: fx.PNG_BASE64 } }] }],
+            content: [{
+              type: 'tool_result',
+              tool_use_id: 't1',
+              content: [{ type: 'text', text: 'shot' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: fx.PNG_BASE64 } }],
+            }],
           },
         ],
       }),
@@ -221,7 +225,11 @@ describe('fromAnthropic', () => {
     const back = right(toAnthropic()(h)).request.messages[1]
     expect(back).toEqual({
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'shot' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: fx.PNG_BASE64 } }] }],
+      content: [{
+        type: 'tool_result',
+        tool_use_id: 't1',
+        content: [{ type: 'text', text: 'shot' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: fx.PNG_BASE64 } }],
+      }],
     })
   })
 
@@ -251,7 +259,11 @@ describe('fromAnthropicMessage', () => {
       model: 'claude-sonnet-4-5',
       tokens: { total: 89 },
       parts: [
-        { type: 'reasoning', text: "The user wants the weather in Paris. I should call get_weather.", signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds' },
+        {
+          type: 'reasoning',
+          text: 'The user wants the weather in Paris. I should call get_weather.',
+          signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds',
+        },
         text("I'll check the current weather in Paris."),
         call('toolu_01A09q90qw90lq917835lq9', 'get_weather', '{"location":"Paris, France","unit":"celsius"}', 'pending'),
         { type: 'finish', reason: 'tool_use' },

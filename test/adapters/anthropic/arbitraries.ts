@@ -32,11 +32,24 @@ const citedText = fc.tuple(words, fc.array(webCitation, { minLength: 1, maxLengt
 const media: fc.Arbitrary<Block> = fc.oneof(
   fc.tuple(cache).map(([c]) => withCache({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }, c)),
   url.map((u): Block => ({ type: 'image', source: { type: 'url', url: u } })),
-  fc.tuple(fc.option(words, { nil: undefined })).map(([title]): Block => ({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF_BASE64 }, ...(title === undefined ? {} : { title }) })),
-  fc.tuple(words, fc.boolean()).map(([d, cited]): Block => ({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: d }, ...(cited ? { citations: { enabled: true } } : {}) })),
+  fc.tuple(fc.option(words, { nil: undefined })).map(([title]): Block => ({
+    type: 'document',
+    source: { type: 'base64', media_type: 'application/pdf', data: PDF_BASE64 },
+    ...(title === undefined ? {} : { title }),
+  })),
+  fc.tuple(words, fc.boolean()).map(([d, cited]): Block => ({
+    type: 'document',
+    source: { type: 'text', media_type: 'text/plain', data: d },
+    ...(cited ? { citations: { enabled: true } } : {}),
+  })),
 )
 
-const searchResult = fc.tuple(words, url, words).map(([title, source, body]): Block => ({ type: 'search_result', source, title, content: [{ type: 'text', text: body }] }))
+const searchResult = fc.tuple(words, url, words).map(([title, source, body]): Block => ({
+  type: 'search_result',
+  source,
+  title,
+  content: [{ type: 'text', text: body }],
+}))
 
 const userBlock: fc.Arbitrary<Block> = fc.oneof(
   { weight: 3, arbitrary: text },
@@ -51,27 +64,28 @@ const thinking: fc.Arbitrary<Block> = fc.oneof(
 )
 
 const webSearch = fc.tuple(words, fc.array(fc.record({ url, title: words }), { maxLength: 2 })).map(
-  ([query, results]): Make =>
-    (id) => [
-      { type: 'server_tool_use', id, name: 'web_search', input: { query } },
-      { type: 'web_search_tool_result', tool_use_id: id, content: results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: 'EqgfCioI' })) },
-    ],
+  ([query, results]): Make => (id) => [
+    { type: 'server_tool_use', id, name: 'web_search', input: { query } },
+    {
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      content: results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: 'EqgfCioI' })),
+    },
+  ],
 )
 
 const codeExecution = fc.tuple(words, words, fc.nat({ max: 2 })).map(
-  ([code, out, rc]): Make =>
-    (id) => [
-      { type: 'server_tool_use', id, name: 'code_execution', input: { code } },
-      { type: 'code_execution_tool_result', tool_use_id: id, content: { type: 'code_execution_result', stdout: out, stderr: '', return_code: rc, content: [] } },
-    ],
+  ([code, out, rc]): Make => (id) => [
+    { type: 'server_tool_use', id, name: 'code_execution', input: { code } },
+    { type: 'code_execution_tool_result', tool_use_id: id, content: { type: 'code_execution_result', stdout: out, stderr: '', return_code: rc, content: [] } },
+  ],
 )
 
 const mcp = fc.tuple(words, words, fc.boolean()).map(
-  ([name, out, failed]): Make =>
-    (id) => [
-      { type: 'mcp_tool_use', id, name: name.replace(/[^A-Za-z0-9]/g, '_'), server_name: 'server', input: { q: out } },
-      { type: 'mcp_tool_result', tool_use_id: id, is_error: failed, content: [{ type: 'text', text: out }] },
-    ],
+  ([name, out, failed]): Make => (id) => [
+    { type: 'mcp_tool_use', id, name: name.replace(/[^A-Za-z0-9]/g, '_'), server_name: 'server', input: { q: out } },
+    { type: 'mcp_tool_result', tool_use_id: id, is_error: failed, content: [{ type: 'text', text: out }] },
+  ],
 )
 
 const assistantPiece: fc.Arbitrary<Make> = fc.oneof(
@@ -109,7 +123,10 @@ const content = (blocks: ReadonlyArray<Block>): string | ReadonlyArray<Block> =>
 
 /** An Anthropic request body: a system prompt or none, then alternating user and assistant turns. */
 export const anthropicBodyArb = fc
-  .tuple(fc.option(fc.tuple(words, cache).map(([t, c]) => (c === undefined ? t : [withCache({ type: 'text', text: t }, c)])), { nil: undefined }), fc.array(exchange, { minLength: 1, maxLength: 4 }))
+  .tuple(
+    fc.option(fc.tuple(words, cache).map(([t, c]) => (c === undefined ? t : [withCache({ type: 'text', text: t }, c)])), { nil: undefined }),
+    fc.array(exchange, { minLength: 1, maxLength: 4 }),
+  )
   .map(([system, exchanges]) => {
     const messages: Array<{ role: 'user' | 'assistant'; content: string | ReadonlyArray<Block> }> = []
     let pending: Block | undefined

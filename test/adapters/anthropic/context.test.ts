@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/Either'
 import Anthropic from '@anthropic-ai/sdk'
-import { makeMessage, textMessage, type Message } from '../../../src/message/message.ts'
+import { makeMessage, type Message, textMessage } from '../../../src/message/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../../../src/message/part-make.ts'
 import { applyContextEdits, CLEARED_RESULT, CONTEXT_MANAGEMENT_BETA, type ContextEdit } from '../../../src/compaction/context-edits.ts'
 import { fromAnthropicRequest, toAnthropicRequest } from '../../../src/adapters/anthropic/request.ts'
 import { fromAnthropicMessage } from '../../../src/adapters/anthropic/messages-from.ts'
-import { anthropicInputTokens, appliedEditsOf, CONTEXT_EDITS_KEY, contextEditFromPrune, contextEditReport, withContextEdits } from '../../../src/adapters/anthropic/context-edits.ts'
+import {
+  anthropicInputTokens,
+  appliedEditsOf,
+  CONTEXT_EDITS_KEY,
+  contextEditFromPrune,
+  contextEditReport,
+  withContextEdits,
+} from '../../../src/adapters/anthropic/context-edits.ts'
 import { pruneToolResultsWithReport } from '../../../src/history/prune.ts'
 
 const right = <A>(r: E.Either<unknown, A>): A => {
@@ -16,7 +23,17 @@ const right = <A>(r: E.Either<unknown, A>): A => {
 
 // Tokens: one per character of text, result and arguments, so that the figures can be checked by hand.
 const count = (m: Message): number =>
-  m.parts.reduce((n, p) => n + (p.type === 'text' || p.type === 'reasoning' ? p.text.length : p.type === 'tool_result' ? p.content.length : p.type === 'tool_call' ? p.arguments.length : 0), 0)
+  m.parts.reduce(
+    (n, p) =>
+      n + (p.type === 'text' || p.type === 'reasoning'
+        ? p.text.length
+        : p.type === 'tool_result'
+        ? p.content.length
+        : p.type === 'tool_call'
+        ? p.arguments.length
+        : 0),
+    0,
+  )
 
 const use = (n: number, name = 'read_file', size = 5_000): Message[] => [
   makeMessage({ id: `a${n}`, role: 'assistant', parts: [toolCall({ id: `c${n}`, name, arguments: `{"n":${n}}`, status: 'complete' })] }),
@@ -80,7 +97,10 @@ describe('one configuration, sent to Anthropic and applied locally', () => {
     expect(body['context_management']).toEqual({ edits: thinkingFirst })
     expect(body['betas']).toEqual([CONTEXT_MANAGEMENT_BETA])
     // the Anthropic reader keeps both, so the same request goes out again
-    expect(right(fromAnthropicRequest(body)).providerFields?.['anthropic']).toMatchObject({ context_management: { edits: thinkingFirst }, betas: [CONTEXT_MANAGEMENT_BETA] })
+    expect(right(fromAnthropicRequest(body)).providerFields?.['anthropic']).toMatchObject({
+      context_management: { edits: thinkingFirst },
+      betas: [CONTEXT_MANAGEMENT_BETA],
+    })
   })
 
   it('tool result clearing locally: past 30,000 tokens, all but the last 3 uses, web_search spared, at least 5,000 freed', () => {
@@ -119,7 +139,11 @@ describe('one configuration, sent to Anthropic and applied locally', () => {
       context_management: { applied_edits: local.applied },
     }))
     const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 })
-    const request = withContextEdits([TOOL_CLEARING, THINKING_TWO_TURNS])({ model: 'claude-sonnet-4-5', messages: history, settings: { maxOutputTokens: 1024 } })
+    const request = withContextEdits([TOOL_CLEARING, THINKING_TWO_TURNS])({
+      model: 'claude-sonnet-4-5',
+      messages: history,
+      settings: { maxOutputTokens: 1024 },
+    })
     const { betas, ...body } = right(toAnthropicRequest()(request)).request
     const params = { ...body, betas } as Anthropic.Beta.MessageCreateParamsNonStreaming
     const response = await client.beta.messages.create(params)
@@ -137,15 +161,23 @@ describe('one configuration, sent to Anthropic and applied locally', () => {
     expect(report.tokensBefore - report.tokensAfter).toBe(local.applied.reduce((n, e) => n + e.cleared_input_tokens, 0))
   })
 
-  it('keeps the request\'s other betas, adds the flag once, and replaces its context_management', () => {
-    const base = { messages: history, providerFields: { anthropic: { betas: ['other-beta', CONTEXT_MANAGEMENT_BETA], context_management: { edits: [THINKING_ALL] } } } }
-    expect(withContextEdits([TOOL_CLEARING])(base).providerFields?.['anthropic']).toEqual({ betas: ['other-beta', CONTEXT_MANAGEMENT_BETA], context_management: { edits: [TOOL_CLEARING] } })
+  it("keeps the request's other betas, adds the flag once, and replaces its context_management", () => {
+    const base = {
+      messages: history,
+      providerFields: { anthropic: { betas: ['other-beta', CONTEXT_MANAGEMENT_BETA], context_management: { edits: [THINKING_ALL] } } },
+    }
+    expect(withContextEdits([TOOL_CLEARING])(base).providerFields?.['anthropic']).toEqual({
+      betas: ['other-beta', CONTEXT_MANAGEMENT_BETA],
+      context_management: { edits: [TOOL_CLEARING] },
+    })
     const fresh = withContextEdits([TOOL_CLEARING])({ messages: history, providerFields: { anthropic: { betas: ['other-beta'] } } })
     expect(fresh.providerFields?.['anthropic']?.['betas']).toEqual(['other-beta', CONTEXT_MANAGEMENT_BETA])
   })
 
   it('a response without context management leaves no trace on the message', () => {
-    const m = right(fromAnthropicMessage({ id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hi' }], usage: { output_tokens: 1 } }))
+    const m = right(
+      fromAnthropicMessage({ id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hi' }], usage: { output_tokens: 1 } }),
+    )
     expect(m.metadata?.[CONTEXT_EDITS_KEY]).toBeUndefined()
     expect(appliedEditsOf(m)).toEqual([])
   })

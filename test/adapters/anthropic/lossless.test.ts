@@ -57,14 +57,18 @@ describe('the probes', () => {
     const ms = history('web search')
     expect(ms[1]?.parts.map((p) => (p.type === 'provider' ? p.kind : p.type))).toEqual(['server_tool_use', 'web_search_tool_result', 'text'])
     const cited = ms[1]?.parts[2]
-    expect(cited?.type === 'text' && cited.providerFields?.['anthropic']?.['citations']).toEqual([expect.objectContaining({ type: 'web_search_result_location', url: 'https://en.wikipedia.org/wiki/Eiffel_Tower' })])
+    expect(cited?.type === 'text' && cited.providerFields?.['anthropic']?.['citations']).toEqual([
+      expect.objectContaining({ type: 'web_search_result_location', url: 'https://en.wikipedia.org/wiki/Eiffel_Tower' }),
+    ])
   })
 
   it('keeps search results and MCP blocks as provider parts, a search result inside a tool result in its content', () => {
     const search = history('search results')
     expect(search[0]?.parts.map((p) => (p.type === 'provider' ? p.kind : p.type))).toEqual(['search_result', 'text'])
     const result = parts(search).find((p) => p.type === 'tool_result')
-    expect(result?.type === 'tool_result' && result.providerFields?.['anthropic']?.['content']).toEqual([expect.objectContaining({ type: 'search_result', title: 'Rate limits' })])
+    expect(result?.type === 'tool_result' && result.providerFields?.['anthropic']?.['content']).toEqual([
+      expect.objectContaining({ type: 'search_result', title: 'Rate limits' }),
+    ])
     expect(parts(history('MCP')).flatMap((p) => (p.type === 'provider' ? [p.kind] : []))).toEqual(
       expect.arrayContaining(['mcp_tool_use', 'mcp_tool_result', 'tool_search_tool_result', 'advisor_tool_result']),
     )
@@ -81,14 +85,30 @@ describe('the probes', () => {
       content: [
         { type: 'compaction', content: 'Summary: the user asked about the tower.', encrypted_content: null },
         { type: 'server_tool_use', id: 'srvtoolu_9', name: 'web_search', input: { query: 'tower' }, caller: { type: 'direct' } },
-        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_9', content: [{ type: 'web_search_result', url: 'https://example.com', title: 'Tower', encrypted_content: 'Eq1', page_age: null }] },
-        { type: 'text', text: 'It is tall.', citations: [{ type: 'web_search_result_location', url: 'https://example.com', title: 'Tower', encrypted_index: 'Eo1', cited_text: 'tall' }] },
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: 'srvtoolu_9',
+          content: [{ type: 'web_search_result', url: 'https://example.com', title: 'Tower', encrypted_content: 'Eq1', page_age: null }],
+        },
+        {
+          type: 'text',
+          text: 'It is tall.',
+          citations: [{ type: 'web_search_result_location', url: 'https://example.com', title: 'Tower', encrypted_index: 'Eo1', cited_text: 'tall' }],
+        },
         { type: 'text', text: 'Anything else?', citations: null },
         { type: 'tool_use', id: 'toolu_9', name: 'note', input: { text: 'tall' }, caller: { type: 'direct' } },
       ],
     }
     const m = right(fromAnthropicMessage(response))
-    expect(m.parts.map((p) => (p.type === 'provider' ? p.kind : p.type))).toEqual(['compaction', 'server_tool_use', 'web_search_tool_result', 'text', 'text', 'tool_call', 'finish'])
+    expect(m.parts.map((p) => (p.type === 'provider' ? p.kind : p.type))).toEqual([
+      'compaction',
+      'server_tool_use',
+      'web_search_tool_result',
+      'text',
+      'text',
+      'tool_call',
+      'finish',
+    ])
     const back = right(toAnthropic({ repair: 'repair' })([m])).request.messages[0]
     expect(back).toEqual({
       role: 'assistant',
@@ -107,7 +127,10 @@ describe('the probes', () => {
     const bad = fromAnthropic({
       messages: [
         { role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'no' }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: '!!' } }] }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'x', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: '!!' } }] }],
+        },
       ],
     })
     expect(E.isLeft(bad) && bad.left.map((i) => i.path)).toEqual(['messages[0].content', 'messages[1].content[0].content[0].source.data'])
@@ -138,7 +161,11 @@ describe('request envelopes', () => {
     const r = right(fromAnthropicRequest(first))
     expect(r.model).toBe('claude-opus-4-6')
     expect(r.messages.map((m) => m.role)).toEqual(['system', 'user'])
-    expect(r.messages[0]?.parts[0]).toEqual({ type: 'text', text: 'You are a careful engineer.', providerFields: { anthropic: { cache_control: { type: 'ephemeral' } } } })
+    expect(r.messages[0]?.parts[0]).toEqual({
+      type: 'text',
+      text: 'You are a careful engineer.',
+      providerFields: { anthropic: { cache_control: { type: 'ephemeral' } } },
+    })
     expect(r.tools?.map((t) => (t.type === 'function' ? `function:${t.name}` : `provider:${t.kind}`))).toEqual([
       'function:read_file',
       'function:ls',
@@ -147,10 +174,21 @@ describe('request envelopes', () => {
       'provider:web_fetch_20250910',
       'provider:mcp_toolset',
     ])
-    expect(r.tools?.[0]).toMatchObject({ description: 'Reads a file of the repository', providerFields: { anthropic: { cache_control: { type: 'ephemeral' } } } })
+    expect(r.tools?.[0]).toMatchObject({
+      description: 'Reads a file of the repository',
+      providerFields: { anthropic: { cache_control: { type: 'ephemeral' } } },
+    })
     expect(r.toolChoice).toEqual({ type: 'required' })
     expect(r.settings).toEqual({ maxOutputTokens: 4096, temperature: 0.2, topP: 0.9, topK: 40, stop: ['</answer>'], parallelToolCalls: false })
-    expect(Object.keys(r.providerFields?.['anthropic'] ?? {}).sort()).toEqual(['betas', 'container', 'context_management', 'mcp_servers', 'metadata', 'service_tier', 'thinking'])
+    expect(Object.keys(r.providerFields?.['anthropic'] ?? {}).sort()).toEqual([
+      'betas',
+      'container',
+      'context_management',
+      'mcp_servers',
+      'metadata',
+      'service_tier',
+      'thinking',
+    ])
   })
 
   it('writes another provider’s request with a note for each tool and setting it cannot take', () => {
@@ -159,7 +197,14 @@ describe('request envelopes', () => {
         model: 'gpt-5',
         messages: right(fromAnthropic({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] })),
         tools: [
-          { type: 'function', name: 'ls', description: 'Lists files', inputSchema: { type: 'object' }, strict: true, providerFields: { openai: { defer_loading: true } } },
+          {
+            type: 'function',
+            name: 'ls',
+            description: 'Lists files',
+            inputSchema: { type: 'object' },
+            strict: true,
+            providerFields: { openai: { defer_loading: true } },
+          },
           { type: 'provider', provider: 'openai', kind: 'web_search', data: { type: 'web_search' } },
         ],
         toolChoice: { type: 'required' },
@@ -197,16 +242,29 @@ describe('request envelopes', () => {
     )
     const toolArb = fc.oneof(
       fc.record({ name: fc.constantFrom('ls', 'cat', 'grep'), extra: fc.option(fc.constantFrom('defer_loading', 'allowed_callers'), { nil: undefined }) }).map(
-        ({ name, extra }): ToolDefinition => ({ type: 'function', name, inputSchema: { type: 'object' }, ...(extra === undefined ? {} : { providerFields: { openai: { [extra]: true } } }) }),
+        ({ name, extra }): ToolDefinition => ({
+          type: 'function',
+          name,
+          inputSchema: { type: 'object' },
+          ...(extra === undefined ? {} : { providerFields: { openai: { [extra]: true } } }),
+        }),
       ),
-      fc.constantFrom('web_search', 'file_search', 'googleSearch').map((kind): ToolDefinition => ({ type: 'provider', provider: kind === 'googleSearch' ? 'google' : 'openai', kind, data: { type: kind } })),
+      fc.constantFrom('web_search', 'file_search', 'googleSearch').map((kind): ToolDefinition => ({
+        type: 'provider',
+        provider: kind === 'googleSearch' ? 'google' : 'openai',
+        kind,
+        data: { type: kind },
+      })),
     )
     const requestArb = fc.record(
       {
         settings: settingArb,
         tools: fc.array(toolArb, { maxLength: 3 }),
         toolChoice: fc.constantFrom<ToolChoice>({ type: 'auto' }, { type: 'none' }, { type: 'required' }, { type: 'tool', name: 'ls' }),
-        providerFields: fc.dictionary(fc.constantFrom('openai', 'google'), fc.dictionary(fc.constantFrom('store', 'reasoning', 'safetySettings'), fc.boolean(), { minKeys: 1 })),
+        providerFields: fc.dictionary(
+          fc.constantFrom('openai', 'google'),
+          fc.dictionary(fc.constantFrom('store', 'reasoning', 'safetySettings'), fc.boolean(), { minKeys: 1 }),
+        ),
       },
       { requiredKeys: [] },
     )
@@ -216,10 +274,17 @@ describe('request envelopes', () => {
         const { request: body, report } = right(toAnthropicRequest()(request))
         const noted = new Set(report.notes.flatMap((n) => (n.kind === 'setting_dropped' ? [n.setting] : n.kind === 'tool_dropped' ? [`tool:${n.name}`] : [])))
         const s = request.settings ?? {}
-        const carried: Record<string, unknown> = { maxOutputTokens: body.max_tokens, temperature: body.temperature, topP: body.top_p, topK: body.top_k, stop: body.stop_sequences }
+        const carried: Record<string, unknown> = {
+          maxOutputTokens: body.max_tokens,
+          temperature: body.temperature,
+          topP: body.top_p,
+          topK: body.top_k,
+          stop: body.stop_sequences,
+        }
         for (const [k, v] of Object.entries(s)) {
           if (k === 'parallelToolCalls' && request.toolChoice?.type === 'none') expect(noted.has(k)).toBe(true)
-          else if (k === 'parallelToolCalls') expect(body.tool_choice?.disable_parallel_tool_use).toBe(v === false ? true : request.toolChoice === undefined ? undefined : false)
+          else if (k === 'parallelToolCalls')
+            expect(body.tool_choice?.disable_parallel_tool_use).toBe(v === false ? true : request.toolChoice === undefined ? undefined : false)
           else if (k in carried) expect(carried[k]).toEqual(v)
           else expect(noted.has(k)).toBe(true)
         }
@@ -230,7 +295,8 @@ describe('request envelopes', () => {
             for (const field of Object.keys(tool.providerFields?.['openai'] ?? {})) expect(noted.has(`tools.${tool.name}.openai.${field}`)).toBe(true)
           }
         }
-        for (const [provider, fields] of Object.entries(request.providerFields ?? {})) for (const field of Object.keys(fields)) expect(noted.has(`${provider}.${field}`)).toBe(true)
+        for (const [provider, fields] of Object.entries(request.providerFields ?? {}))
+          for (const field of Object.keys(fields)) expect(noted.has(`${provider}.${field}`)).toBe(true)
       }),
       { numRuns: 100 },
     )
@@ -259,7 +325,9 @@ const CARRIED = new Set(['citations', 'content', 'is_error'])
  * of Anthropic's fields on a built-in part. Each must come out converted or named in a note.
  */
 const facts = (ms: Messages): ReadonlyArray<{ readonly message: Message; readonly part: Part }> =>
-  forLLM(ms).flatMap((message) => message.parts.filter((p) => p.type === 'provider' || ('providerFields' in p && p.providerFields !== undefined)).map((part) => ({ message, part })))
+  forLLM(ms).flatMap((message) =>
+    message.parts.filter((p) => p.type === 'provider' || ('providerFields' in p && p.providerFields !== undefined)).map((part) => ({ message, part }))
+  )
 
 const accounted = (notes: ReadonlyArray<AdapterNote>, output: string, message: Message, part: Part): boolean => {
   if (part.type === 'provider') {
@@ -267,7 +335,9 @@ const accounted = (notes: ReadonlyArray<AdapterNote>, output: string, message: M
   }
   const fields = ('providerFields' in part ? part.providerFields?.['anthropic'] : undefined) ?? {}
   const dropped = new Set(notes.flatMap((n) => (n.kind === 'provider_fields_dropped' && n.messageId === message.id ? n.fields : [])))
-  return Object.entries(fields).every(([k, v]) => dropped.has(k) || (CARRIED.has(k) && (k !== 'citations' || !Array.isArray(v) || v.length === 0 || output.includes('Sources:'))))
+  return Object.entries(fields).every(([k, v]) =>
+    dropped.has(k) || (CARRIED.has(k) && (k !== 'citations' || !Array.isArray(v) || v.length === 0 || output.includes('Sources:')))
+  )
 }
 
 /** A system turn's fields besides its role (`clear_at`, …), which only Anthropic takes. */
@@ -286,7 +356,8 @@ const crossCheck = (ms: Messages): void => {
     }
     const output = JSON.stringify(r.right.request)
     for (const { message, part } of facts(ms)) {
-      if (!accounted(r.right.report.notes, output, message, part)) throw new Error(`${target}: ${part.type === 'provider' ? part.kind : part.type} of ${message.id} left out without a note`)
+      if (!accounted(r.right.report.notes, output, message, part))
+        throw new Error(`${target}: ${part.type === 'provider' ? part.kind : part.type} of ${message.id} left out without a note`)
     }
   }
 }
@@ -303,8 +374,12 @@ describe('across providers', () => {
     expect(said).toContain('Sources:')
     expect(web.report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_mapped', type: 'web_search_tool_result', to: ['text'] }))
     const mcp = right(toOpenAIResponses()(right(fromAnthropic((corpus.find((c) => c.name.startsWith('MCP')) as CorpusBody).body))))
-    expect(mcp.request.input).toContainEqual(expect.objectContaining({ type: 'function_call', call_id: 'mcptoolu_014Q35RayjACSWkSj4X2yov1', name: 'roll_dice' }))
-    expect(mcp.request.input).toContainEqual(expect.objectContaining({ type: 'function_call_output', call_id: 'mcptoolu_014Q35RayjACSWkSj4X2yov1', output: '4' }))
+    expect(mcp.request.input).toContainEqual(
+      expect.objectContaining({ type: 'function_call', call_id: 'mcptoolu_014Q35RayjACSWkSj4X2yov1', name: 'roll_dice' }),
+    )
+    expect(mcp.request.input).toContainEqual(
+      expect.objectContaining({ type: 'function_call_output', call_id: 'mcptoolu_014Q35RayjACSWkSj4X2yov1', output: '4' }),
+    )
     const summary = right(toGemini()(right(fromAnthropic(compacted.body))))
     expect(JSON.stringify(summary.request.contents)).toContain('the user wants a website for a bakery')
     expect(summary.report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_mapped', type: 'compaction', to: ['text'] }))

@@ -14,10 +14,19 @@ import { right } from '../support.ts'
  * block, input_json_delta, compaction_delta with the whole summary, citations_delta after the text
  * it cites, content_block_stop), and the same reply as one message.
  */
-const citation = { type: 'web_search_result_location', url: 'https://example.com/tower', title: 'Tower', encrypted_index: 'Eo1', cited_text: 'It is 330 m tall.' }
+const citation = {
+  type: 'web_search_result_location',
+  url: 'https://example.com/tower',
+  title: 'Tower',
+  encrypted_index: 'Eo1',
+  cited_text: 'It is 330 m tall.',
+}
 const results = [{ type: 'web_search_result', url: 'https://example.com/tower', title: 'Tower', encrypted_content: 'Eq1', page_age: null }]
 const events = [
-  { type: 'message_start', message: { id: 'msg_01S', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [], usage: { input_tokens: 10, output_tokens: 1 } } },
+  {
+    type: 'message_start',
+    message: { id: 'msg_01S', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [], usage: { input_tokens: 10, output_tokens: 1 } },
+  },
   { type: 'content_block_start', index: 0, content_block: { type: 'compaction', content: null, encrypted_content: null } },
   { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: 'Summary: the user asks about the tower.', encrypted_content: null } },
   { type: 'content_block_stop', index: 0 },
@@ -37,9 +46,17 @@ const events = [
   { type: 'content_block_start', index: 5, content_block: { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'note', server_name: 'notes', input: {} } },
   { type: 'content_block_delta', index: 5, delta: { type: 'input_json_delta', partial_json: '{"text": "330 m"}' } },
   { type: 'content_block_stop', index: 5 },
-  { type: 'content_block_start', index: 6, content_block: { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'saved' }] } },
+  {
+    type: 'content_block_start',
+    index: 6,
+    content_block: { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'saved' }] },
+  },
   { type: 'content_block_stop', index: 6 },
-  { type: 'content_block_start', index: 7, content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {}, caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_2' } } },
+  {
+    type: 'content_block_start',
+    index: 7,
+    content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {}, caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_2' } },
+  },
   { type: 'content_block_delta', index: 7, delta: { type: 'input_json_delta', partial_json: '{"q":1}' } },
   { type: 'content_block_stop', index: 7 },
   { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 40 } },
@@ -94,7 +111,11 @@ describe('anthropicStream and the blocks only Anthropic knows', () => {
     expect(back?.content).toEqual([
       { type: 'compaction', content: 'Summary: the user asks about the tower.' },
       whole.content[1],
-      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://example.com/tower', title: 'Tower', encrypted_content: 'Eq1', page_age: null }] },
+      {
+        type: 'web_search_tool_result',
+        tool_use_id: 'srvtoolu_1',
+        content: [{ type: 'web_search_result', url: 'https://example.com/tower', title: 'Tower', encrypted_content: 'Eq1', page_age: null }],
+      },
       { type: 'text', text: 'The tower ' },
       whole.content[4],
       whole.content[5],
@@ -111,7 +132,9 @@ describe('anthropicStream and the blocks only Anthropic knows', () => {
     b.setPartFields({ provider: 'anthropic', fields: { citations: [citation] } })
     b.addPart({ type: 'provider', provider: 'anthropic', kind: 'container_upload', data: { type: 'container_upload', file_id: 'f1' } })
     b.finalizeAssistant()
-    const warned = replayBuilderInputs([{ type: 'startAssistant' }, { type: 'setPartFields', provider: 'anthropic', fields: { citations: [] } }])(makeBuilderState())
+    const warned = replayBuilderInputs([{ type: 'startAssistant' }, { type: 'setPartFields', provider: 'anthropic', fields: { citations: [] } }])(
+      makeBuilderState(),
+    )
     expect(warned.events.map((e) => e.type)).toEqual(['messageStarted', 'warning'])
     expect(b.history()[0]?.parts).toEqual([
       { type: 'text', text: 'Hi', providerFields: { anthropic: { citations: [citation] } } },

@@ -54,12 +54,22 @@ describe('toGemini', () => {
       { text: '', thoughtSignature: 'S4' },
     ])
     const other = right(toGemini({ model: 'gemini-2.5-flash', foreignReasoning: 'text' })(h))
-    expect(other.request.contents[1]?.parts).toEqual([{ text: '<thinking>\nplan\n</thinking>' }, { functionCall: { id: 'c1', name: 'weather', args: {} } }, { text: 'x' }])
+    expect(other.request.contents[1]?.parts).toEqual([{ text: '<thinking>\nplan\n</thinking>' }, { functionCall: { id: 'c1', name: 'weather', args: {} } }, {
+      text: 'x',
+    }])
     expect(other.report.notes.filter((n) => n.kind === 'reasoning_dropped')).toHaveLength(4)
   })
 
   it('sends images as inlineData or fileData', () => {
-    const { request } = right(toGemini()([msg('user', [{ type: 'image', data: PNG }, { type: 'image', url: 'gs://b/a.jpg', mediaType: 'image/jpeg' }, { type: 'file', url: 'https://x/a.pdf', mediaType: 'application/pdf' }])]))
+    const { request } = right(
+      toGemini()([
+        msg('user', [{ type: 'image', data: PNG }, { type: 'image', url: 'gs://b/a.jpg', mediaType: 'image/jpeg' }, {
+          type: 'file',
+          url: 'https://x/a.pdf',
+          mediaType: 'application/pdf',
+        }]),
+      ]),
+    )
     expect(request.contents[0]?.parts).toEqual([
       { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
       { fileData: { fileUri: 'gs://b/a.jpg', mimeType: 'image/jpeg' } },
@@ -88,7 +98,10 @@ describe('fromGemini', () => {
 
   it('sends the signatures back where they were', () => {
     const back = right(toGemini()(right(fromGemini(fx.request)))).request
-    expect(back.contents[1]?.parts[0]).toEqual({ functionCall: { id: 'get_weather-0', name: 'get_weather', args: { location: 'Paris' } }, thoughtSignature: 'CiQBreq1' })
+    expect(back.contents[1]?.parts[0]).toEqual({
+      functionCall: { id: 'get_weather-0', name: 'get_weather', args: { location: 'Paris' } },
+      thoughtSignature: 'CiQBreq1',
+    })
     expect(back.contents[3]?.parts).toEqual([{ text: 'It is 15 degrees.', thoughtSignature: 'CiQBreq2' }])
   })
 
@@ -134,6 +147,8 @@ describe('fromGeminiResponse', () => {
     expect(right(fromGeminiResponse(fx.textResponse)).parts).toEqual([carrier('CiQBsig2'), text('It is 15 degrees.'), { type: 'finish', reason: 'end_turn' }])
     expect(right(fromGeminiResponse(fx.safetyResponse)).parts).toEqual([{ type: 'finish', reason: 'content_filter' }])
     expect(right(fromGeminiResponse(fx.blockedResponse)).error).toBe('blocked: SAFETY')
-    expect(right(fromGeminiResponse(fx.invalidArgumentError)).error).toBe('INVALID_ARGUMENT: Function call is missing a thought_signature in functionCall parts.')
+    expect(right(fromGeminiResponse(fx.invalidArgumentError)).error).toBe(
+      'INVALID_ARGUMENT: Function call is missing a thought_signature in functionCall parts.',
+    )
   })
 })

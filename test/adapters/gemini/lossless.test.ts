@@ -37,7 +37,7 @@ const accounted = (notes: ReadonlyArray<AdapterNote>): { readonly parts: string[
   const fields: string[] = []
   for (const n of notes) {
     if ((n.kind === 'provider_part_dropped' || n.kind === 'provider_part_mapped') && n.provider === 'google') parts.push(`${n.messageId}/${n.type}`)
-    if (n.kind === 'provider_fields_dropped' && n.provider === 'google') for (const f of n.fields) fields.push(`${n.messageId}/${n.part}/${f}`)
+    if (n.kind === 'provider_fields_dropped' && n.provider === 'google') { for (const f of n.fields) fields.push(`${n.messageId}/${n.part}/${f}`) }
   }
   return { parts: parts.sort(), fields: fields.sort() }
 }
@@ -92,7 +92,11 @@ describe('Gemini code execution', () => {
     const ms = right(fromGeminiRequest(withIds)).messages
     const chat = right(toOpenAIChat()(ms)).request.messages
     expect(chat.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'ex1', type: 'function', function: { name: 'code_execution', arguments: '{"language":"PYTHON","code":"1/0"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'ex1', type: 'function', function: { name: 'code_execution', arguments: '{"language":"PYTHON","code":"1/0"}' } }],
+      },
       { role: 'tool', tool_call_id: 'ex1', content: 'ZeroDivisionError: division by zero' },
     ])
     const anthropic = right(toAnthropic()(ms)).request.messages
@@ -114,7 +118,12 @@ describe('fromGeminiResponse', () => {
         ],
       }),
     )
-    expect(m.parts[1]).toEqual({ type: 'provider', provider: 'google', kind: 'groundingMetadata', data: { webSearchQueries: ['euro 2024 winner'], groundingChunks: [{ web: { uri: 'https://uefa.com/a', title: 'uefa.com' } }] } })
+    expect(m.parts[1]).toEqual({
+      type: 'provider',
+      provider: 'google',
+      kind: 'groundingMetadata',
+      data: { webSearchQueries: ['euro 2024 winner'], groundingChunks: [{ web: { uri: 'https://uefa.com/a', title: 'uefa.com' } }] },
+    })
     const chat = right(toOpenAIChat()([textMessage('user', 'Who won?'), m])).request.messages
     expect(chat[1]).toEqual({
       role: 'assistant',
@@ -199,7 +208,9 @@ const word = fc.string({ minLength: 1, maxLength: 8 })
 const meta = fc.option(fc.record({ partMetadata: fc.dictionary(fc.constantFrom('a', 'b'), fc.integer()) }), { nil: undefined })
 const extra = <A extends Record<string, unknown>>(part: fc.Arbitrary<A>) => fc.tuple(part, meta).map(([p, m]) => ({ ...p, ...(m ?? {}) }))
 const media = fc.oneof(
-  fc.record({ inlineData: fc.record({ mimeType: fc.constantFrom('image/png', 'application/pdf', 'audio/wav'), data: fc.constantFrom('iVBORw0KGgo=', 'AAEC') }) }),
+  fc.record({
+    inlineData: fc.record({ mimeType: fc.constantFrom('image/png', 'application/pdf', 'audio/wav'), data: fc.constantFrom('iVBORw0KGgo=', 'AAEC') }),
+  }),
   fc.record({ fileData: fc.record({ fileUri: word.map((w) => `gs://b/${w}`), mimeType: fc.constantFrom('video/mp4', 'image/jpeg') }) }),
 )
 const userPart = extra(fc.oneof(fc.record({ text: word }), media))
@@ -253,19 +264,30 @@ const schema: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ s: Record<stri
   ),
 })).s
 const declaration = fc.oneof(
-  fc.record({ name: fc.constantFrom('f', 'g'), description: word, parameters: schema.map((s) => ({ type: 'OBJECT', properties: { x: s } })) }, { requiredKeys: ['name', 'parameters'] }),
+  fc.record({ name: fc.constantFrom('f', 'g'), description: word, parameters: schema.map((s) => ({ type: 'OBJECT', properties: { x: s } })) }, {
+    requiredKeys: ['name', 'parameters'],
+  }),
   fc.record({ name: fc.constant('h'), parametersJsonSchema: fc.constant({ type: 'object', properties: { x: { type: ['string', 'null'] } } }) }),
 )
 const envelope = fc.record(
   {
     model: fc.constantFrom('gemini-2.5-pro', 'gemini-3-pro-preview'),
-    tools: fc.tuple(fc.array(declaration, { minLength: 1, maxLength: 2 }), fc.subarray([{ googleSearch: {} }, { codeExecution: {} }, { urlContext: {} }])).map(([fs, others]) => [{ functionDeclarations: fs }, ...others]),
+    tools: fc.tuple(fc.array(declaration, { minLength: 1, maxLength: 2 }), fc.subarray([{ googleSearch: {} }, { codeExecution: {} }, { urlContext: {} }])).map((
+      [fs, others],
+    ) => [{ functionDeclarations: fs }, ...others]),
     toolConfig: fc.oneof(
       fc.constantFrom('AUTO', 'ANY', 'NONE', 'VALIDATED').map((mode) => ({ functionCallingConfig: { mode } })),
       fc.constant({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f', 'g'] } }),
     ),
     generationConfig: fc.record(
-      { maxOutputTokens: fc.nat(4096), temperature: fc.constantFrom(0, 0.5, 1), topK: fc.nat(64), stopSequences: fc.array(word, { maxLength: 2 }), seed: fc.integer(), thinkingConfig: fc.record({ thinkingBudget: fc.nat(2048) }) },
+      {
+        maxOutputTokens: fc.nat(4096),
+        temperature: fc.constantFrom(0, 0.5, 1),
+        topK: fc.nat(64),
+        stopSequences: fc.array(word, { maxLength: 2 }),
+        seed: fc.integer(),
+        thinkingConfig: fc.record({ thinkingBudget: fc.nat(2048) }),
+      },
       { requiredKeys: [] },
     ),
     safetySettings: fc.constant([{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }]),

@@ -17,9 +17,17 @@ const chunks = [
   { responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [{ text: 'Let me compute it.' }] } }] },
   { responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [code] } }] },
   { responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [result] } }] },
-  { responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [image, { text: 'The sum is 45.' }] }, finishReason: 'STOP' }] },
+  {
+    responseId: 'r1',
+    modelVersion: 'gemini-2.5-pro',
+    candidates: [{ content: { role: 'model', parts: [image, { text: 'The sum is 45.' }] }, finishReason: 'STOP' }],
+  },
 ]
-const whole = { responseId: 'r1', modelVersion: 'gemini-2.5-pro', candidates: [{ content: { role: 'model', parts: [{ text: 'Let me compute it.' }, code, result, image, { text: 'The sum is 45.' }] }, finishReason: 'STOP' }] }
+const whole = {
+  responseId: 'r1',
+  modelVersion: 'gemini-2.5-pro',
+  candidates: [{ content: { role: 'model', parts: [{ text: 'Let me compute it.' }, code, result, image, { text: 'The sum is 45.' }] }, finishReason: 'STOP' }],
+}
 
 const streamed = () => {
   const assembler = geminiStream()
@@ -33,7 +41,8 @@ describe('geminiStream keeps every part', () => {
     expect(inputs.filter((i) => i.type === 'addPart')).toHaveLength(3)
     const message = history.at(-1)
     const expected = right(fromGeminiResponse(whole))
-    const kinds = (ps: ReadonlyArray<{ readonly type: string; readonly kind?: string }>) => ps.filter((p) => p.type !== 'finish').map((p) => (p.type === 'provider' ? `provider:${p.kind}` : p.type))
+    const kinds = (ps: ReadonlyArray<{ readonly type: string; readonly kind?: string }>) =>
+      ps.filter((p) => p.type !== 'finish').map((p) => (p.type === 'provider' ? `provider:${p.kind}` : p.type))
     expect(kinds(message?.parts ?? [])).toEqual(kinds(expected.parts))
     expect(message?.parts.filter((p) => p.type === 'provider')).toEqual(expected.parts.filter((p) => p.type === 'provider'))
   })

@@ -19,7 +19,11 @@ describe('toOpenAIChat', () => {
     expect(request.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Weather?' },
-      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{ "city" : "Paris" }' } }] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{ "city" : "Paris" }' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '18C' },
       { role: 'assistant', content: '18C.' },
     ])
@@ -51,7 +55,9 @@ describe('toOpenAIChat', () => {
   })
 
   it('has no field for reasoning: foreign by default, reasoning_content on request', () => {
-    const a = msg('assistant', [{ type: 'reasoning', text: 'think' }, { type: 'reasoning', text: 'signed', signature: 's' }, text('ok')], { provider: 'openai' })
+    const a = msg('assistant', [{ type: 'reasoning', text: 'think' }, { type: 'reasoning', text: 'signed', signature: 's' }, text('ok')], {
+      provider: 'openai',
+    })
     const h = [msg('user', [text('q')]), a]
     expect(right(toOpenAIChat()(h)).request.messages[1]).toEqual({ role: 'assistant', content: 'ok' })
     const compat = right(toOpenAIChat({ reasoningField: 'reasoning_content' })(h))
@@ -80,7 +86,12 @@ describe('toOpenAIChat', () => {
 describe('fromOpenAIChat', () => {
   it('decodes the documented request', () => {
     expect(withoutIds(right(fromOpenAIChat(fx.request)))).toEqual([
-      { role: 'system', kind: 'normal', parts: [text('You are a weather assistant.')], metadata: { providerFields: { openai: { message: { role: 'developer' } } } } },
+      {
+        role: 'system',
+        kind: 'normal',
+        parts: [text('You are a weather assistant.')],
+        metadata: { providerFields: { openai: { message: { role: 'developer' } } } },
+      },
       {
         role: 'user',
         kind: 'normal',
@@ -94,7 +105,10 @@ describe('fromOpenAIChat', () => {
       {
         role: 'tool',
         kind: 'normal',
-        parts: [{ ...result('call_1', '15 degrees', { name: 'get_weather' }), providerFields: { openai: { content: [{ type: 'text', text: '15 degrees' }] } } }],
+        parts: [{
+          ...result('call_1', '15 degrees', { name: 'get_weather' }),
+          providerFields: { openai: { content: [{ type: 'text', text: '15 degrees' }] } },
+        }],
       },
       { role: 'assistant', kind: 'normal', provider: 'openai', parts: [text('It is 15 degrees.')] },
     ])
@@ -106,7 +120,11 @@ describe('fromOpenAIChat', () => {
   })
 
   it('reports bad fields by path', () => {
-    const bad = left(fromOpenAIChat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }, { role: 'tool', content: 'x' }, { role: 'bogus', name: 'f', content: '' }] }))
+    const bad = left(
+      fromOpenAIChat({
+        messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }, { role: 'tool', content: 'x' }, { role: 'bogus', name: 'f', content: '' }],
+      }),
+    )
     expect(bad.map((i) => i.path)).toEqual(['messages[0].content[0].type', 'messages[1].tool_call_id', 'messages[2].role'])
   })
 })

@@ -24,7 +24,7 @@ export const facts = (ms: Messages): ReadonlyArray<Fact> =>
     const message = ['item', 'message'].flatMap((api) =>
       Object.entries(meta?.[api] ?? {})
         .filter(([k, v]) => k !== 'type' && k !== 'chatfold' && !(k === 'role' && ['user', 'system', 'developer'].includes(String(v))))
-        .map(([k]) => ({ messageId: m.id, key: `field:message.${api}.${k}` })),
+        .map(([k]) => ({ messageId: m.id, key: `field:message.${api}.${k}` }))
     )
     return [...own, ...message]
   })
@@ -54,4 +54,3 @@ export const uncovered = (ms: Messages): ReadonlyArray<string> =>
       .filter((f) => !carried(f) && !covers(notes, f))
       .map((f) => `${name}: ${f.key} of ${f.messageId}`)
   })
-

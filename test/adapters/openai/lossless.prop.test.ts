@@ -30,7 +30,9 @@ const responsesTurn = (n: number) =>
         word.map((text) => ({ role: 'developer', content: text })),
       ),
       reasoning: fc.option(
-        fc.record({ id: fc.boolean(), summaries: fc.array(word, { maxLength: 2 }), encrypted: fc.option(word, { nil: undefined }) }).map(({ id, summaries, encrypted }) => ({
+        fc.record({ id: fc.boolean(), summaries: fc.array(word, { maxLength: 2 }), encrypted: fc.option(word, { nil: undefined }) }).map((
+          { id, summaries, encrypted },
+        ) => ({
           type: 'reasoning',
           ...(id ? { id: `rs_${n}` } : {}),
           summary: summaries.map((text) => ({ type: 'summary_text', text })),
@@ -41,7 +43,13 @@ const responsesTurn = (n: number) =>
       reply: fc.option(
         fc.oneof(
           word.map((text) => ({ type: 'message', role: 'assistant', content: text })),
-          word.map((text) => ({ type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] })),
+          word.map((text) => ({
+            type: 'message',
+            id: `msg_${n}`,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text, annotations: [] }],
+          })),
         ),
         { nil: undefined },
       ),
@@ -50,7 +58,14 @@ const responsesTurn = (n: number) =>
           word.map((query) => ({ type: 'web_search_call', id: `ws_${n}`, status: 'completed', action: { type: 'search', query } })),
           fc.constant({ type: 'item_reference', id: `ref_${n}` }),
           word.map((result) => ({ type: 'image_generation_call', id: `ig_${n}`, status: 'completed', result })),
-          fc.jsonValue({ maxDepth: 2 }).map((extra) => ({ type: 'mcp_call', id: `mcp_${n}`, server_label: 's', name: 't', arguments: '{}', output: JSON.stringify(extra) })),
+          fc.jsonValue({ maxDepth: 2 }).map((extra) => ({
+            type: 'mcp_call',
+            id: `mcp_${n}`,
+            server_label: 's',
+            name: 't',
+            arguments: '{}',
+            output: JSON.stringify(extra),
+          })),
         ),
         { nil: undefined },
       ),
@@ -63,14 +78,20 @@ const responsesTurn = (n: number) =>
       ...(reply === undefined ? [] : [reply]),
       ...(kept === undefined ? [] : [kept]),
       ...calls.map((c, j) =>
-        c.custom
-          ? { type: 'custom_tool_call', call_id: `c${n}_${j}`, name: 'apply_patch', input: c.input, ...(c.id ? { id: `ctc_${n}_${j}` } : {}) }
-          : { type: 'function_call', call_id: `c${n}_${j}`, name: 'f', arguments: JSON.stringify({ q: c.input }), ...(c.id ? { id: `fc_${n}_${j}`, status: 'completed' } : {}) },
+        c.custom ? { type: 'custom_tool_call', call_id: `c${n}_${j}`, name: 'apply_patch', input: c.input, ...(c.id ? { id: `ctc_${n}_${j}` } : {}) } : {
+          type: 'function_call',
+          call_id: `c${n}_${j}`,
+          name: 'f',
+          arguments: JSON.stringify({ q: c.input }),
+          ...(c.id ? { id: `fc_${n}_${j}`, status: 'completed' } : {}),
+        }
       ),
       ...calls.map((c, j) => ({ type: c.custom ? 'custom_tool_call_output' : 'function_call_output', call_id: `c${n}_${j}`, output: c.output })),
     ])
 
-const responsesBody = fc.integer({ min: 1, max: 4 }).chain((turns) => fc.tuple(...Array.from({ length: turns }, (_, n) => responsesTurn(n))).map((ts) => ({ input: ts.flat() })))
+const responsesBody = fc.integer({ min: 1, max: 4 }).chain((turns) =>
+  fc.tuple(...Array.from({ length: turns }, (_, n) => responsesTurn(n))).map((ts) => ({ input: ts.flat() }))
+)
 
 const chatTurn = (n: number) =>
   fc
@@ -80,7 +101,10 @@ const chatTurn = (n: number) =>
         word.map((text) => ({ role: 'user', content: text })),
         fc.record({ text: word, detail: fc.option(fc.constantFrom('auto', 'low'), { nil: undefined }) }).map(({ text, detail }) => ({
           role: 'user',
-          content: [{ type: 'text', text }, { type: 'image_url', image_url: { url: `https://example.com/${n}.png`, ...(detail === undefined ? {} : { detail }) } }],
+          content: [{ type: 'text', text }, {
+            type: 'image_url',
+            image_url: { url: `https://example.com/${n}.png`, ...(detail === undefined ? {} : { detail }) },
+          }],
         })),
       ),
       text: fc.option(word, { nil: undefined }),
@@ -92,19 +116,21 @@ const chatTurn = (n: number) =>
       {
         role: 'assistant',
         content: text ?? null,
-        ...(calls.length === 0
-          ? {}
-          : {
-              tool_calls: calls.map((c, j) =>
-                c.custom ? { id: `c${n}_${j}`, type: 'custom', custom: { name: 'p', input: c.input } } : { id: `c${n}_${j}`, type: 'function', function: { name: 'f', arguments: JSON.stringify({ q: c.input }) } },
-              ),
-            }),
+        ...(calls.length === 0 ? {} : {
+          tool_calls: calls.map((c, j) =>
+            c.custom
+              ? { id: `c${n}_${j}`, type: 'custom', custom: { name: 'p', input: c.input } }
+              : { id: `c${n}_${j}`, type: 'function', function: { name: 'f', arguments: JSON.stringify({ q: c.input }) } }
+          ),
+        }),
       },
       ...calls.map((c, j) => ({ role: 'tool', tool_call_id: `c${n}_${j}`, content: c.output })),
     ])
     .filter((ms) => ms.some((m) => m.role === 'assistant' && (m.content !== null || 'tool_calls' in m)))
 
-const chatBody = fc.integer({ min: 1, max: 4 }).chain((turns) => fc.tuple(...Array.from({ length: turns }, (_, n) => chatTurn(n))).map((ts) => ({ messages: ts.flat() })))
+const chatBody = fc.integer({ min: 1, max: 4 }).chain((turns) =>
+  fc.tuple(...Array.from({ length: turns }, (_, n) => chatTurn(n))).map((ts) => ({ messages: ts.flat() }))
+)
 
 describe('generated bodies', () => {
   it('any Chat request settings and extra fields go back as they came and extra fields go back as they came (generated)', () => {
@@ -134,7 +160,6 @@ describe('generated bodies', () => {
     )
   })
 
-
   it('a Responses input goes back as it came, and crosses with a note for every fact', () => {
     fc.assert(
       fc.property(responsesBody, (body) => {
@@ -157,7 +182,6 @@ describe('generated bodies', () => {
     )
   })
 })
-
 
 describe('a request from another provider', () => {
   const FIELDS: Readonly<Record<string, { readonly responses?: string; readonly chat?: string }>> = {
@@ -199,12 +223,16 @@ describe('a request from another provider', () => {
           messages: [textMessage('user', 'Hi')],
           settings: s,
           tools: tools.map((t) =>
-            t.provider ? { type: 'provider', provider, kind: `${t.name}_tool`, data: { type: t.name } } : { type: 'function', name: t.name, inputSchema: { type: 'object' } },
+            t.provider
+              ? { type: 'provider', provider, kind: `${t.name}_tool`, data: { type: t.name } }
+              : { type: 'function', name: t.name, inputSchema: { type: 'object' } }
           ),
           ...(Object.keys(extras).length === 0 ? {} : { providerFields: { [provider]: extras } }),
         }
-        const { request: body, report }: { readonly request: Readonly<Record<string, unknown>>; readonly report: { readonly notes: ReadonlyArray<AdapterNote> } } =
-          api === 'responses' ? right(toOpenAIResponsesRequest()(r)) : right(toOpenAIChatRequest()(r))
+        const { request: body, report }: {
+          readonly request: Readonly<Record<string, unknown>>
+          readonly report: { readonly notes: ReadonlyArray<AdapterNote> }
+        } = api === 'responses' ? right(toOpenAIResponsesRequest()(r)) : right(toOpenAIChatRequest()(r))
         const noted = new Set(report.notes.flatMap((n) => (n.kind === 'setting_dropped' ? [n.setting] : n.kind === 'tool_dropped' ? [n.name] : [])))
         for (const [key, value] of Object.entries(s)) {
           const field = FIELDS[key]?.[api]

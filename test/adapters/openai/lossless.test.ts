@@ -33,7 +33,10 @@ describe('OpenAI round trips over the corpus', () => {
   })
 
   it('drops what precedes a compaction item but the system messages, as the API does', () => {
-    const input = [{ role: 'system', content: 'Rules.' }, { role: 'user', content: 'old' }, { type: 'compaction', encrypted_content: 'gAAAA' }, { role: 'user', content: 'new' }]
+    const input = [{ role: 'system', content: 'Rules.' }, { role: 'user', content: 'old' }, { type: 'compaction', encrypted_content: 'gAAAA' }, {
+      role: 'user',
+      content: 'new',
+    }]
     const { request, report } = right(toOpenAIResponses()(right(fromOpenAIResponses({ input }))))
     expect(request.input).toEqual([input[0], input[2], input[3]])
     expect(report.notes.map((n) => n.kind)).toEqual(['omitted_message'])
@@ -44,7 +47,12 @@ describe('the probes', () => {
   it('web_search_call, image_generation_call, item_reference and compaction are provider parts, in place', () => {
     const h = right(fromOpenAIResponses(responsesCorpus.outputMessage))
     expect(kinds(h)).toEqual(['text', 'openai:web_search_call', 'text', 'text', 'text'])
-    expect(kinds(right(fromOpenAIResponses(responsesCorpus.references)))).toEqual(['openai:item_reference', 'openai:item_reference', 'text', 'openai:compaction_trigger'])
+    expect(kinds(right(fromOpenAIResponses(responsesCorpus.references)))).toEqual([
+      'openai:item_reference',
+      'openai:item_reference',
+      'text',
+      'openai:compaction_trigger',
+    ])
     expect(kinds(right(fromOpenAIResponses(responsesCorpus.compaction)))).toEqual(['text', 'openai:compaction', 'text'])
     expect(kinds(right(fromOpenAIResponses(responsesCorpus.hostedTools)))).toContain('openai:image_generation_call')
   })
@@ -53,13 +61,28 @@ describe('the probes', () => {
     const [, assistant, tool] = right(fromOpenAIResponses(responsesCorpus.customToolCalls))
     const patch = responsesCorpus.customToolCalls.input[1].input
     expect(assistant?.parts).toEqual([
-      { type: 'tool_call', id: 'call_patch', name: 'apply_patch', arguments: JSON.stringify({ input: patch }), status: 'complete', providerFields: { openai: { type: 'custom_tool_call', id: 'ctc_1', status: 'completed' } } },
+      {
+        type: 'tool_call',
+        id: 'call_patch',
+        name: 'apply_patch',
+        arguments: JSON.stringify({ input: patch }),
+        status: 'complete',
+        providerFields: { openai: { type: 'custom_tool_call', id: 'ctc_1', status: 'completed' } },
+      },
     ])
-    expect(tool?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'call_patch', content: 'Done!', providerFields: { openai: { type: 'custom_tool_call_output' } } })
+    expect(tool?.parts[0]).toMatchObject({
+      type: 'tool_result',
+      toolCallId: 'call_patch',
+      content: 'Done!',
+      providerFields: { openai: { type: 'custom_tool_call_output' } },
+    })
   })
 
   it('a reasoning item without an id is read, and goes back without one', () => {
-    const input = [{ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Think.' }], encrypted_content: 'gAAAA' }, { role: 'assistant', content: 'Done.' }]
+    const input = [{ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Think.' }], encrypted_content: 'gAAAA' }, {
+      role: 'assistant',
+      content: 'Done.',
+    }]
     const h = right(fromOpenAIResponses({ input }))
     expect(h[0]?.parts[0]).toEqual({ type: 'reasoning', text: 'Think.', signature: '{"encrypted_content":"gAAAA"}' })
     expect(right(toOpenAIResponses()(h)).request.input).toEqual(input)
@@ -70,7 +93,10 @@ describe('the probes', () => {
       fromOpenAIResponse({ id: 'resp_1', status: 'completed', output: [responsesCorpus.outputMessage.input[1], responsesCorpus.outputMessage.input[2]] }),
     )
     expect(kinds([m])).toEqual(['openai:web_search_call', 'text', 'text', 'finish'])
-    expect(openAIFields(m.parts[1] ?? { type: 'finish', reason: '' })).toMatchObject({ item: { id: 'msg_68a2', status: 'completed' }, annotations: [{ type: 'url_citation' }] })
+    expect(openAIFields(m.parts[1] ?? { type: 'finish', reason: '' })).toMatchObject({
+      item: { id: 'msg_68a2', status: 'completed' },
+      annotations: [{ type: 'url_citation' }],
+    })
   })
 })
 
@@ -93,12 +119,24 @@ describe('a chat completion', () => {
       fromOpenAIChatCompletion({
         id: 'chatcmpl-1',
         model: 'gpt-4o-search-preview',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hi', refusal: null, annotations, audio: { id: 'audio_1', data: 'AA==', expires_at: 1, transcript: 'Hi' } } }],
+        choices: [{
+          index: 0,
+          finish_reason: 'stop',
+          message: { role: 'assistant', content: 'Hi', refusal: null, annotations, audio: { id: 'audio_1', data: 'AA==', expires_at: 1, transcript: 'Hi' } },
+        }],
       }),
     )
-    expect(m.metadata).toEqual({ providerFields: { openai: { message: { annotations, audio: { id: 'audio_1', data: 'AA==', expires_at: 1, transcript: 'Hi' } } } } })
+    expect(m.metadata).toEqual({
+      providerFields: { openai: { message: { annotations, audio: { id: 'audio_1', data: 'AA==', expires_at: 1, transcript: 'Hi' } } } },
+    })
     const { report } = right(toAnthropic()([textMessage('user', 'q'), m]))
-    expect(report.notes).toContainEqual({ kind: 'provider_fields_dropped', messageId: m.id, provider: 'openai', part: 'message', fields: ['message.annotations', 'message.audio'] })
+    expect(report.notes).toContainEqual({
+      kind: 'provider_fields_dropped',
+      messageId: m.id,
+      provider: 'openai',
+      part: 'message',
+      fields: ['message.annotations', 'message.audio'],
+    })
   })
 })
 
@@ -106,7 +144,11 @@ describe('between Chat Completions and Responses', () => {
   it('a custom call crosses as a custom call; a Responses-only item as its documented text or a note', () => {
     const h = right(fromOpenAIResponses(responsesCorpus.customToolCalls))
     const chat = right(toOpenAIChat()(h))
-    expect(chat.request.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_patch', type: 'custom', custom: { name: 'apply_patch', input: responsesCorpus.customToolCalls.input[1].input } }] })
+    expect(chat.request.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_patch', type: 'custom', custom: { name: 'apply_patch', input: responsesCorpus.customToolCalls.input[1].input } }],
+    })
     const search = right(toOpenAIChat()(right(fromOpenAIResponses(responsesCorpus.outputMessage))))
     expect(search.request.messages[1]).toMatchObject({ role: 'assistant' })
     expect(search.report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_mapped', type: 'web_search_call', to: ['text'] }))
@@ -116,7 +158,10 @@ describe('between Chat Completions and Responses', () => {
 })
 
 describe('to other providers, nothing OpenAI sent goes without a note', () => {
-  it.each([...Object.entries(responsesCorpus).map(([k, b]) => [`Responses ${k}`, right(fromOpenAIResponses(b))] as const), ...Object.entries(chatCorpus).map(([k, b]) => [`Chat ${k}`, right(fromOpenAIChat(b))] as const)])(
+  it.each([
+    ...Object.entries(responsesCorpus).map(([k, b]) => [`Responses ${k}`, right(fromOpenAIResponses(b))] as const),
+    ...Object.entries(chatCorpus).map(([k, b]) => [`Chat ${k}`, right(fromOpenAIChat(b))] as const),
+  ])(
     '%s',
     (_, h) => {
       expect(uncovered(h)).toEqual([])
@@ -124,7 +169,8 @@ describe('to other providers, nothing OpenAI sent goes without a note', () => {
   )
 
   it('the check sees what it checks: the corpus holds provider parts and fields on parts and messages', () => {
-    const all = [...Object.values(responsesCorpus).map((b) => right(fromOpenAIResponses(b))), ...Object.values(chatCorpus).map((b) => right(fromOpenAIChat(b)))].flatMap(facts)
+    const all = [...Object.values(responsesCorpus).map((b) => right(fromOpenAIResponses(b))), ...Object.values(chatCorpus).map((b) => right(fromOpenAIChat(b)))]
+      .flatMap(facts)
     const keys = new Set(all.map((f) => f.key.split('.')[0]?.split(':')[0]))
     expect(keys).toEqual(new Set(['part', 'field']))
     expect(all.some((f) => f.key.startsWith('field:message.'))).toBe(true)
@@ -140,7 +186,9 @@ describe('to other providers, nothing OpenAI sent goes without a note', () => {
 
   it('the encrypted compaction is left out with its reason', () => {
     const { report } = right(toGemini()(right(fromOpenAIResponses(responsesCorpus.compaction))))
-    expect(report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_dropped', provider: 'openai', type: 'compaction', reason: expect.stringContaining('encrypted') }))
+    expect(report.notes).toContainEqual(
+      expect.objectContaining({ kind: 'provider_part_dropped', provider: 'openai', type: 'compaction', reason: expect.stringContaining('encrypted') }),
+    )
   })
 })
 
@@ -182,7 +230,11 @@ describe('request envelopes', () => {
     expect(right(toOpenAIResponsesRequest()(r)).request).toEqual(body)
     // once the history grows, the input is the list of items
     const grown = { ...r, messages: [...r.messages, textMessage('assistant', 'Hello.')] }
-    expect(right(toOpenAIResponsesRequest()(grown)).request.input).toEqual([{ type: 'message', role: 'user', content: 'Hi' }, { type: 'message', role: 'assistant', content: 'Hello.' }])
+    expect(right(toOpenAIResponsesRequest()(grown)).request.input).toEqual([{ type: 'message', role: 'user', content: 'Hi' }, {
+      type: 'message',
+      role: 'assistant',
+      content: 'Hello.',
+    }])
   })
 
   it('a request from another provider keeps its function tools and notes what OpenAI cannot take', () => {
@@ -198,7 +250,11 @@ describe('request envelopes', () => {
       providerFields: { anthropic: { thinking: { type: 'enabled', budget_tokens: 1024 } } },
     }
     const { request: body, report } = right(toOpenAIResponsesRequest()(request))
-    expect(body).toMatchObject({ tools: [{ type: 'function', name: 'ls', parameters: { type: 'object', properties: {} }, strict: false }], tool_choice: 'required', max_output_tokens: 100 })
+    expect(body).toMatchObject({
+      tools: [{ type: 'function', name: 'ls', parameters: { type: 'object', properties: {} }, strict: false }],
+      tool_choice: 'required',
+      max_output_tokens: 100,
+    })
     expect(report.notes).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ kind: 'tool_dropped', name: 'web_search_20250305' }),
@@ -209,11 +265,12 @@ describe('request envelopes', () => {
     )
     const chat = right(toOpenAIChatRequest()(request))
     expect(chat.request).toMatchObject({ stop: ['x'], max_completion_tokens: 100, tools: [{ type: 'function', function: { name: 'ls' } }] })
-    expect(chat.report.notes.filter((n) => n.kind === 'setting_dropped' || n.kind === 'tool_dropped').map((n) => ('setting' in n ? n.setting : n.name))).toEqual([
-      'anthropic.thinking',
-      'web_search_20250305',
-      'topK',
-    ])
+    expect(chat.report.notes.filter((n) => n.kind === 'setting_dropped' || n.kind === 'tool_dropped').map((n) => ('setting' in n ? n.setting : n.name)))
+      .toEqual([
+        'anthropic.thinking',
+        'web_search_20250305',
+        'topK',
+      ])
   })
 })
 

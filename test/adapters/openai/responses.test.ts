@@ -11,7 +11,11 @@ describe('toOpenAIResponses', () => {
     const h = [
       msg('system', [text('Be brief.')]),
       msg('user', [text('Weather?')]),
-      msg('assistant', [{ type: 'reasoning', text: 'Need data.', signature: token('rs_1', 'gAAA') }, text('Checking.'), call('c1', 'weather', '{"city":"Paris"}')], {
+      msg('assistant', [
+        { type: 'reasoning', text: 'Need data.', signature: token('rs_1', 'gAAA') },
+        text('Checking.'),
+        call('c1', 'weather', '{"city":"Paris"}'),
+      ], {
         provider: 'openai',
       }),
       msg('tool', [result('c1', '18C')]),
@@ -79,7 +83,12 @@ describe('toOpenAIResponses', () => {
 describe('fromOpenAIResponses', () => {
   it('decodes the documented input list: reasoning items kept whole, consecutive assistant items merged', () => {
     expect(withoutIds(right(fromOpenAIResponses(fx.request)))).toEqual([
-      { role: 'system', kind: 'normal', parts: [text('You are a weather assistant.')], metadata: { providerFields: { openai: { item: { role: 'developer' } } } } },
+      {
+        role: 'system',
+        kind: 'normal',
+        parts: [text('You are a weather assistant.')],
+        metadata: { providerFields: { openai: { item: { role: 'developer' } } } },
+      },
       {
         role: 'user',
         kind: 'normal',
@@ -90,7 +99,10 @@ describe('fromOpenAIResponses', () => {
         role: 'assistant',
         kind: 'normal',
         provider: 'openai',
-        parts: [{ type: 'reasoning', text: 'Need weather.', signature: token('rs_1', 'gAAAAencrypted1') }, call('call_1', 'get_weather', '{"location":"Paris"}')],
+        parts: [
+          { type: 'reasoning', text: 'Need weather.', signature: token('rs_1', 'gAAAAencrypted1') },
+          call('call_1', 'get_weather', '{"location":"Paris"}'),
+        ],
       },
       { role: 'tool', kind: 'normal', parts: [result('call_1', '15 degrees', { name: 'get_weather' })] },
       {
@@ -130,7 +142,10 @@ describe('fromOpenAIResponse', () => {
           text: '**Checking the weather**\n\nThe user asks about Paris.',
           signature: token('rs_6820f383d7c08191846711c5df8233bc0ac5ba57aafcbac7', 'gAAAAABoISQ24OyVRYbkYfukvQ'),
         },
-        { ...call('call_12345xyz', 'get_weather', '{"location":"Paris, France"}', 'pending'), providerFields: { openai: { type: 'function_call', id: 'fc_12345xyz', status: 'completed' } } },
+        {
+          ...call('call_12345xyz', 'get_weather', '{"location":"Paris, France"}', 'pending'),
+          providerFields: { openai: { type: 'function_call', id: 'fc_12345xyz', status: 'completed' } },
+        },
         { type: 'finish', reason: 'tool_use' },
       ],
     })
@@ -143,7 +158,11 @@ describe('fromOpenAIResponse', () => {
       {
         ...text('It is 15 degrees in Paris.'),
         providerFields: {
-          openai: { item: { type: 'message', id: 'msg_67ccd2bf17f0819081ff3bb2cf6508e6', status: 'completed', role: 'assistant' }, type: 'output_text', annotations: [] },
+          openai: {
+            item: { type: 'message', id: 'msg_67ccd2bf17f0819081ff3bb2cf6508e6', status: 'completed', role: 'assistant' },
+            type: 'output_text',
+            annotations: [],
+          },
         },
       },
       { type: 'finish', reason: 'end_turn' },

@@ -15,18 +15,17 @@ let step = 0
 const model = new MockLanguageModelV3({
   doStream: async () => ({
     stream: simulateReadableStream<StreamPart>({
-      chunks:
-        step++ === 0
-          ? [
-              { type: 'tool-call', toolCallId: 'call-1', toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) },
-              { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-            ]
-          : [
-              { type: 'text-start', id: 't1' },
-              { type: 'text-delta', id: 't1', delta: 'It is 18°C in Paris.' },
-              { type: 'text-end', id: 't1' },
-              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-            ],
+      chunks: step++ === 0
+        ? [
+          { type: 'tool-call', toolCallId: 'call-1', toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) },
+          { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+        ]
+        : [
+          { type: 'text-start', id: 't1' },
+          { type: 'text-delta', id: 't1', delta: 'It is 18°C in Paris.' },
+          { type: 'text-end', id: 't1' },
+          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+        ],
     }),
   }),
 })
@@ -61,5 +60,6 @@ const saved = await chat.load()
 const answer = saved[1]
 if (saved.length !== 2 || answer?.role !== 'assistant') throw new Error(`the answer was not saved: ${JSON.stringify(saved)}\n${body}`)
 if (!answer.parts.some((p) => p.type === 'tool-weather')) throw new Error(`the tool call was not saved: ${JSON.stringify(answer.parts)}`)
-if (!answer.parts.some((p) => p.type === 'text' && p.text === 'It is 18°C in Paris.')) throw new Error(`the text was not saved: ${JSON.stringify(answer.parts)}`)
+if (!answer.parts.some((p) => p.type === 'text' && p.text === 'It is 18°C in Paris.'))
+  throw new Error(`the text was not saved: ${JSON.stringify(answer.parts)}`)
 console.log('saved', saved.length, 'messages')

@@ -5,4 +5,10 @@ import { kvChatServer } from '../../../src/deno/mod.ts'
 
 declare const Deno: { env: { get(name: string): string | undefined } }
 
-export default kvChatServer({ path: Deno.env.get('CHATFOLD_KV') ?? './chat-data.sqlite3', snapshotEvery: 100, leaseMs: 1_000, token: Deno.env.get('CHATFOLD_TOKEN'), simulator: true })
+export default kvChatServer({
+  path: Deno.env.get('CHATFOLD_KV') ?? './chat-data.sqlite3',
+  snapshotEvery: 100,
+  leaseMs: 1_000,
+  token: Deno.env.get('CHATFOLD_TOKEN'),
+  simulator: true,
+})

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { freePort, servedEnv, stopChild, waitUntilUp, type ServedStore } from '../../support/served-store.ts'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { freePort, servedEnv, type ServedStore, stopChild, waitUntilUp } from '../../support/served-store.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const workerd = join(ROOT, 'node_modules', '.bin', 'workerd')

@@ -17,7 +17,7 @@ const a = await readFile(pathA, 'utf8')
 const b = await readFile(pathB, 'utf8')
 const lines = (text: string) => text.split(/(?<=\n)/).map((l) => Buffer.from(l))
 const naive = [lines(a), lines(b)] as const
-for (let i = 0; ; i++) {
+for (let i = 0;; i++) {
   const text = i % 2 === 0 ? a : b
   if (mode === 'naive') {
     const fh = await open(file, 'w')

@@ -28,13 +28,18 @@ Deno.test({
       const a = await post('/modalities/chat/submit', JSON.stringify({ role: 'user', content: "What's the weather?" }))
       expect(a.status).toBe(201)
       await a.body?.cancel()
-      const s = await post('/events', JSON.stringify({ scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat', data: { role: 'assistant', content: 'Sunny.' } }))
+      const s = await post(
+        '/events',
+        JSON.stringify({ scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat', data: { role: 'assistant', content: 'Sunny.' } }),
+      )
       expect(s.status).toBe(202)
       await s.body?.cancel()
       const adv = await post('/simulator/advance', JSON.stringify({ seconds: 3600 }))
       expect(adv.status).toBe(200)
       await adv.body?.cancel()
-      const q = (await (await post('/environment/modalities/chat/query', JSON.stringify({ conversation_id: 'default' }))).json()) as { messages: Array<{ content: string }> }
+      const q = (await (await post('/environment/modalities/chat/query', JSON.stringify({ conversation_id: 'default' }))).json()) as {
+        messages: Array<{ content: string }>
+      }
       expect(q.messages.map((m) => m.content)).toEqual(["What's the weather?", 'Sunny.'])
       const bad = await post('/modalities/chat/submit', JSON.stringify({ role: 'bot', content: '' }))
       const badBody = (await bad.json()) as { error: { issues: Array<{ path: string }> } }

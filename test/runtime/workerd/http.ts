@@ -14,13 +14,19 @@ export default {
     const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
     const handler = createChatHandler(store, { maxBodyBytes: 64 * 1024 })
     const post = async (path: string, body: unknown) => {
-      const res = await handler(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+      const res = await handler(
+        new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      )
       // deno-lint-ignore no-explicit-any -- a JSON answer, read field by field
       return { status: res.status, body: (await res.json()) as Record<string, any> }
     }
 
     equal((await post('/modalities/chat/submit', { role: 'user', content: "What's the weather today?" })).status, 201, 'submit')
-    equal((await post('/events', { scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat', data: { role: 'assistant', content: 'Sunny, 72°F.' } })).status, 202, 'schedule')
+    equal(
+      (await post('/events', { scheduled_time: '2024-03-15T10:30:00Z', modality: 'chat', data: { role: 'assistant', content: 'Sunny, 72°F.' } })).status,
+      202,
+      'schedule',
+    )
     equal((await post('/simulator/advance', { seconds: 3600 })).status, 200, 'advance')
     const content = [
       { type: 'text', text: "What's in this image?" },
@@ -47,7 +53,12 @@ export default {
         else c.enqueue(new Uint8Array(16 * 1024).fill(0x20))
       },
     })
-    const big = await handler(new Request(`${ORIGIN}/modalities/chat/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit))
+    const big = await handler(
+      new Request(
+        `${ORIGIN}/modalities/chat/submit`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit,
+      ),
+    )
     equal(big.status, 413, 'streamed body over the limit')
     ok(pulled <= 64 * 1024 / (16 * 1024) + 3, `the rest was left unread (pulled ${pulled} chunks)`)
 
