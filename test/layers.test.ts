@@ -86,7 +86,7 @@ describe('layers and core purity', () => {
       for (const line of readFileSync(join(ROOT, 'src/README.md'), 'utf8').split('\n')) {
         const heading = /^## (.+)$/.exec(line)
         if (heading?.[1] !== undefined) section = heading[1]
-        const row = /^\| `([^`]+)` \| ([^|]+) \|/.exec(line)
+        const row = /^\| `([^`]+)` +\| ([^|]+) \|/.exec(line)
         if (row?.[1] === undefined || row[2] === undefined) continue
         const folder = row[1].startsWith('../') ? row[1].slice(3) : `src/${row[1]}`
         out.push({ folder, section, subpaths: [...row[2].matchAll(/`(chatfold[^`]*)`/g)].map((m) => m[1] ?? '') })
