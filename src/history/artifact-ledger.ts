@@ -17,7 +17,7 @@ import * as t from 'io-ts'
  * @since 0.1.0
  * @category codecs
  */
-export const LedgerCommandC = t.intersection([
+export const LedgerCommandC: t.Type<LedgerCommand, LedgerCommand, unknown> = t.intersection([
   t.type({ toolCallId: t.string, tool: t.string, command: t.string, status: t.keyof({ ok: null, failed: null, unknown: null }) }),
   t.partial({ exitCode: t.number }),
 ], 'LedgerCommand')
@@ -33,7 +33,7 @@ export const LedgerCommandC = t.intersection([
  * @since 0.1.0
  * @category codecs
  */
-export const ArtifactLedgerC = t.type({
+export const ArtifactLedgerC: t.Type<ArtifactLedger, ArtifactLedger, unknown> = t.type({
   read: t.readonlyArray(t.string),
   written: t.readonlyArray(t.string),
   edited: t.readonlyArray(t.string),
@@ -52,7 +52,13 @@ export const ArtifactLedgerC = t.type({
  * @since 0.1.0
  * @category model
  */
-export type LedgerCommand = t.TypeOf<typeof LedgerCommandC>
+export type LedgerCommand = {
+  readonly toolCallId: string
+  readonly tool: string
+  readonly command: string
+  readonly status: 'ok' | 'failed' | 'unknown'
+  readonly exitCode?: number
+}
 
 /**
  * The artifact trail of a stretch of history, read from its tool calls and results alone (no
@@ -72,7 +78,14 @@ export type LedgerCommand = t.TypeOf<typeof LedgerCommandC>
  * @since 0.1.0
  * @category model
  */
-export type ArtifactLedger = t.TypeOf<typeof ArtifactLedgerC>
+export type ArtifactLedger = {
+  readonly read: ReadonlyArray<string>
+  readonly written: ReadonlyArray<string>
+  readonly edited: ReadonlyArray<string>
+  readonly commands: ReadonlyArray<LedgerCommand>
+  readonly errors: ReadonlyArray<{ readonly toolCallId: string; readonly tool: string; readonly preview: string }>
+  readonly instructions: ReadonlyArray<{ readonly messageId: string; readonly text: string }>
+}
 
 /**
  * The ledger with nothing in it.
@@ -155,15 +168,6 @@ export const ledgerMinus = (other: ArtifactLedger) => (ledger: ArtifactLedger): 
   instructions: minusBy(ledger.instructions, other.instructions, byMessage),
 })
 
-/**
- * Whether a ledger holds nothing.
- *
- * @example
- * import { EMPTY_LEDGER, isEmptyLedger } from 'chatfold/history'
- * isEmptyLedger(EMPTY_LEDGER) // true
- *
- * @since 0.1.0
- * @category ledger
- */
+/** Whether a ledger holds nothing (not public: `compact` asks it before it puts a ledger on a summary). */
 export const isEmptyLedger = (l: ArtifactLedger): boolean =>
   l.read.length + l.written.length + l.edited.length + l.commands.length + l.errors.length + l.instructions.length === 0

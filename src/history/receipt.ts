@@ -69,18 +69,8 @@ export const EMPTY_RECEIPT: Receipt = { summarised: [], archived: [], toolCalls:
 
 /**
  * The tool outputs of `before` that `after` (the same message, rewritten) cleared: its parts
- * compared by position, a tool result whose content changed or a tool call whose arguments changed.
- *
- * @example
- * import { clearedOutputs } from 'chatfold/history'
- * import { heuristic } from 'chatfold/tokens'
- * import { makeMessage, toolResult } from 'chatfold/message'
- * const before = makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', name: 'Read', content: 'x'.repeat(4_000) })] })
- * const after = { ...before, parts: [toolResult({ toolCallId: 'c1', name: 'Read', content: '[tool output pruned]' })] }
- * clearedOutputs(heuristic)(before, after) // [{ messageId: before.id, toolCallId: 'c1', tool: 'Read', part: 'result', tokensBefore: 1000, tokensAfter: 5 }]
- *
- * @since 0.1.0
- * @category receipts
+ * compared by position, a tool result whose content changed or a tool call whose arguments changed
+ * (not public: a compaction plan's receipt reads it too).
  */
 export const clearedOutputs = (estimate: Estimator) => (before: Message, after: Message): ReadonlyArray<ClearedOutput> => {
   const out: ClearedOutput[] = []
