@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { compact } from '../../src/compaction/compact.ts'
+import { planCompaction } from '../../src/compaction/plan.ts'
 import { artifactLedger } from '../../src/history/ledger.ts'
 import { EMPTY_LEDGER, ledgerMinus } from '../../src/history/artifact-ledger.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
@@ -41,6 +42,23 @@ describe('the artifact ledger across compactions', () => {
         expect(ledgerMinus(artifactLedger(second.messages))(dropped)).toEqual(EMPTY_LEDGER)
         // and nothing of the whole history is lost either
         expect(ledgerMinus(artifactLedger(second.messages))(artifactLedger(h))).toEqual(EMPTY_LEDGER)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it("a plan's receipt is the compaction's, and lists every message and tool call that left", async () => {
+    await fc.assert(
+      fc.asyncProperty(historyArb, fc.integer({ min: 0, max: 300 }), async (h, k) => {
+        const plan = planCompaction({ keepRecentTokens: k, estimate: heuristic })(h)
+        const r = await compact({ summarize: forgetful, keepRecentTokens: k, estimate: heuristic })(h)
+        if (!r.report.compacted) return
+        expect(r.report.receipt).toEqual(plan.receipt)
+        const after = new Set(r.messages.map((m) => m.id))
+        const left = h.filter((m) => !after.has(m.id))
+        expect([...plan.receipt.summarised, ...plan.receipt.archived]).toEqual(left.map((m) => m.id))
+        const calls = left.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])))
+        expect(plan.receipt.toolCalls.map((c) => c.id)).toEqual(calls)
       }),
       { numRuns: 150 },
     )
