@@ -1,6 +1,6 @@
 /**
  * `chatfold prune` and `chatfold compact`: a new history, written as chatfold JSONL, and a report
- * on stderr.
+ * on stderr (with `--json`, the report and its itemised receipt).
  *
  * @module
  */
@@ -10,7 +10,7 @@ import { type EncodingName, loadEstimator } from '../tokenizer/load.ts'
 import { countMessage } from '../tokens/count.ts'
 import { totalOf } from '../tokens/message-tokens.ts'
 import { type ContextTokens, contextTokens } from '../tokens/usage.ts'
-import { pruneToolResultsWithReport } from '../history/prune.ts'
+import { pruneToolResultsWithReceipt } from '../history/prune.ts'
 import { toJSONL } from '../history/codec.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -33,7 +33,7 @@ export const pruneCommand = async (io: CliIO, file: string, o: PruneFlags): Prom
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
   const estimate = await loadEstimator(o.encoding)
-  const r = pruneToolResultsWithReport({
+  const r = pruneToolResultsWithReceipt({
     protectTokens: o.protectTokens,
     minimumSavings: o.minimumSavings,
     argThreshold: o.argThreshold,
@@ -44,7 +44,7 @@ export const pruneCommand = async (io: CliIO, file: string, o: PruneFlags): Prom
   const rep = r.report
   io.err(
     o.json === true
-      ? `${JSON.stringify({ ...rep, ...readReport(h) })}\n`
+      ? `${JSON.stringify({ ...rep, receipt: r.receipt, ...readReport(h) })}\n`
       : `pruned ${rep.prunedResults} results and ${rep.prunedArgs} arguments: ${grouped(rep.tokensBefore)} → ${
         grouped(rep.tokensAfter)
       } tokens (${o.encoding})\n`,

@@ -17,6 +17,9 @@ import { windowOf } from './window.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
 import { right } from 'fp-ts/Either'
+import { EMPTY_RECEIPT, type Receipt } from '../history/receipt.ts'
+import { LEDGER_KEY } from '../history/ledger.ts'
+import { isEmptyLedger } from '../history/artifact-ledger.ts'
 
 /**
  * The conversation's request as the model is sent it, for a summariser that sends the
@@ -147,6 +150,11 @@ export type CompactionReport = {
   readonly truncatedResults: ReadonlyArray<string>
   /** Sections of `SUMMARY_PROMPT` the summary lacks or leaves empty (it is kept all the same). */
   readonly missingSections: ReadonlyArray<SummarySection>
+  /**
+   * What left the history, itemised (see `Receipt`): the plan's receipt (`planCompaction` gives
+   * the same before anything runs), empty when nothing was compacted.
+   */
+  readonly receipt: Receipt
 }
 
 /**
@@ -187,10 +195,17 @@ const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A
  * with the summariser's error when it fails, and with an `Error` when it returns a blank summary
  * (or anything but text or a compaction boundary).
  *
+ * The summary message keeps the artifact ledger of everything that left the history in its
+ * `metadata.ledger` (see `artifactLedger`: files read, written and edited, commands with their
+ * status, errors, the user's instructions), whichever summariser wrote it; the ledger of an
+ * earlier summary among them is merged in, so the trail is carried from compaction to compaction
+ * and never depends on the summary's text. The report's `receipt` itemises what left.
+ *
  * @example
  * import { compact, extractiveSummarize } from 'chatfold'
  * declare const history: import('chatfold').Messages
  * const { messages, archive, report } = await compact({ summarize: extractiveSummarize, keepRecentTokens: 20_000 })(history)
+ * report.receipt.summarised // the ids of the messages the summary replaced
  *
  * @since 0.1.0
  * @category compaction
@@ -226,6 +241,7 @@ export const compact = (opts: CompactOptions) => async (ms: Messages): Promise<C
       splitTurn: false,
       truncatedResults: [],
       missingSections: [],
+      receipt: EMPTY_RECEIPT,
     },
   })
   if (plan.head.length === 0) return unchanged()
@@ -256,9 +272,12 @@ export const compact = (opts: CompactOptions) => async (ms: Messages): Promise<C
   // a provider's boundary is counted as every other message: its message, by `count`
   const summaryMessage = rebuilt.messages[plan.system.length] as Message
   const summaryTokens = typeof answer === 'string' ? estimate(answer) + MESSAGE_OVERHEAD : count(summaryMessage)
-  const messages = typeof answer === 'string'
-    ? rebuilt.messages
-    : rebuilt.messages.map((m) => (m === summaryMessage ? { ...m, tokens: { total: summaryTokens } } : m))
+  // the artifact ledger of everything that left rides on the summary, whoever wrote it (metadata: no model reads it, no token is spent)
+  const withLedger: Message = isEmptyLedger(plan.ledger)
+    ? summaryMessage
+    : { ...summaryMessage, metadata: { ...summaryMessage.metadata, [LEDGER_KEY]: plan.ledger } }
+  const summaryOut: Message = typeof answer === 'string' ? withLedger : { ...withLedger, tokens: { total: summaryTokens } }
+  const messages = summaryOut === summaryMessage ? rebuilt.messages : rebuilt.messages.map((m) => (m === summaryMessage ? summaryOut : m))
   const problems = typeof answer === 'string' ? validateSummary(answer) : right(answer)
   return {
     messages,
@@ -274,6 +293,7 @@ export const compact = (opts: CompactOptions) => async (ms: Messages): Promise<C
       splitTurn: plan.splitTurn,
       truncatedResults: plan.truncatedResults,
       missingSections: problems._tag === 'Left' ? [...problems.left.missing, ...problems.left.empty] : [],
+      receipt: plan.receipt,
     },
   }
 }

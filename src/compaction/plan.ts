@@ -19,6 +19,9 @@ import { tailBudget, type WindowBudget } from './window.ts'
 
 export { SUMMARY_ALLOWANCE, type WindowBudget } from './window.ts'
 import { nonNegativeInt } from '../internal/number.ts'
+import type { ArtifactLedger } from '../history/artifact-ledger.ts'
+import type { Receipt } from '../history/receipt.ts'
+import { planReceipt } from './_plan-receipt.ts'
 
 // --- shouldCompact ---
 
@@ -145,6 +148,18 @@ export type CompactionPlan = {
   readonly truncatedResults: ReadonlyArray<string>
   /** Estimated tokens of each part (messages that reach a model). */
   readonly tokens: { readonly system: number; readonly head: number; readonly preserved: number }
+  /**
+   * What carrying the plan out takes from the history, itemised (a dry run: `compact`'s report
+   * gives this receipt when it compacts): the head's message ids, the other messages archived, the
+   * tool calls that leave, the results cut to fit the tail, the artifacts only the dropped part holds.
+   * Empty when the head is.
+   */
+  readonly receipt: Receipt
+  /**
+   * The artifact ledger of every message that leaves the history (earlier summaries' ledgers
+   * merged in), which `compact` keeps in the summary's `metadata.ledger`.
+   */
+  readonly ledger: ArtifactLedger
 }
 
 /**
@@ -229,7 +244,8 @@ const fitTail = (
  * @example
  * import { planCompaction } from 'chatfold'
  * declare const history: import('chatfold').Messages
- * const { head, preserved, splitTurn } = planCompaction({ keepRecentTokens: 20_000 })(history)
+ * const { head, preserved, splitTurn, receipt } = planCompaction({ keepRecentTokens: 20_000 })(history)
+ * receipt.summarised // the ids of the messages a compaction would summarise, before anything runs
  *
  * @since 0.1.0
  * @category compaction
@@ -277,6 +293,7 @@ export const planCompaction = (opts: PlanOptions) => (ms: Messages): CompactionP
   } else preserved = forPreservation(ms.slice(cut))
   const first = ms[cut]
   const head = ms.slice(start, cut)
+  const { receipt, ledger } = planReceipt(estimate, { input: ms, sys, start, cut, preserved })
   return {
     system,
     head,
@@ -285,5 +302,7 @@ export const planCompaction = (opts: PlanOptions) => (ms: Messages): CompactionP
     splitTurn: first !== undefined && !(first.role === 'user' && first.kind === 'normal'),
     truncatedResults: truncated,
     tokens: { system: systemTokens, head: sum(head), preserved: sum(preserved) },
+    receipt,
+    ledger,
   }
 }

@@ -15,10 +15,12 @@ import {
   type Pruner,
   type PruneResult,
   type PrunerResult,
+  type PrunerResultWithReceipt,
   type Settings,
   settingsOf,
 } from './prune-options.ts'
 import { cachedPruner } from './_prune-cached.ts'
+import { type Receipt, rewriteReceipt } from './receipt.ts'
 import type { PrunerSeed, PrunerState } from './prune-state.ts'
 import { type Change, countFrom, lastBoundaryIn, oldestFirst, type Outcome, protectedFrom, recording, startOf, walk } from './_prune-walk.ts'
 
@@ -123,6 +125,9 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * from its first call as the one that gave it would, the messages it rewrote recognised by their
  * content. A state that no longer matches the history given is not taken (`onDiscard` is told why).
  *
+ * Each answer gives its receipt when asked (`answer.receipt()`, see `PrunerResultWithReceipt`):
+ * every tool output the answer holds cleared, against the history it was given.
+ *
  * @example
  * import { createPruner } from 'chatfold/history'
  * import { textMessage } from 'chatfold/message'
@@ -131,16 +136,30 @@ const below = <T>(xs: ReadonlyArray<T>, limit: number, index: (x: T) => number):
  * const first = pruner.prune(history, { limit: 150_000 })
  * const next = pruner.prune([...history, textMessage('user', 'next question')], { limit: 150_000 })
  * next.changes.length - next.carried // messages rewritten since the previous answer (none between batches)
+ * next.receipt().cleared // each tool output this answer holds cleared: call id, tool, tokens before and after
  *
  * @since 0.1.0
  * @category edits
  */
-export const createPruner = (options: PruneOptions, seed: PrunerSeed = {}): Pruner & { readonly state: () => PrunerState | undefined } => {
+export const createPruner = (
+  options: PruneOptions,
+  seed: PrunerSeed = {},
+): { readonly prune: (ms: Messages, budget?: PruneBudget) => PrunerResultWithReceipt; readonly state: () => PrunerState | undefined } => {
   const s = settingsOf(options)
-  if (s.policy === 'fresh') return { ...fromBoundary(pruner(s)), state: () => undefined }
+  if (s.policy === 'fresh') return { ...withReceipt(s, fromBoundary(pruner(s))), state: () => undefined }
   const inner = cachedPruner(s, seed)
-  return { ...fromBoundary(inner), state: inner.state }
+  return { ...withReceipt(s, fromBoundary(inner)), state: inner.state }
 }
+
+/** A pruner whose answers give their receipt when asked (made once, from the answer's changes). */
+const withReceipt = (s: Settings, p: Pruner): { readonly prune: (ms: Messages, budget?: PruneBudget) => PrunerResultWithReceipt } => ({
+  prune: (ms, budget) => {
+    const r = p.prune(ms, budget)
+    let made: Receipt | undefined
+    const receipt = (): Receipt => (made ??= rewriteReceipt(s.estimate)(ms, r.messages, r.changes.map((c) => c.index)))
+    return { ...r, receipt }
+  },
+})
 
 /** The incremental pruner over a history that has no provider compaction boundary (or starts with it). */
 const pruner = (s: Settings): Pruner => {

@@ -7,6 +7,7 @@
 import type { Message, Messages } from '../message/message.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 import { type Estimator, isDefinitionOf, messageTokens } from '../tokens/message-tokens.ts'
+import type { Receipt } from './receipt.ts'
 
 // --- model ---
 
@@ -133,6 +134,24 @@ export type PruneChange = { readonly index: number; readonly message: Message }
  * @category edits
  */
 export type PrunerResult = PruneResult & { readonly changes: ReadonlyArray<PruneChange>; readonly carried: number }
+
+/**
+ * What `createPruner`'s pruner answers: a `PrunerResult` and its receipt (see `Receipt`: every
+ * tool result cleared and every call's arguments cut, with tokens before and after, and the
+ * artifacts only the cleared text held), made when asked: `receipt()` compares the rewritten
+ * messages with the input's (and reads both histories' ledgers) on its first call only, so a
+ * session that never asks pays nothing for it.
+ *
+ * @example
+ * import { createPruner, type PrunerResultWithReceipt } from 'chatfold/history'
+ * declare const history: import('chatfold').Messages
+ * const answer: PrunerResultWithReceipt = createPruner({ protectTokens: 20_000 }).prune(history)
+ * answer.receipt().cleared.length // the tool outputs this answer cleared
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export type PrunerResultWithReceipt = PrunerResult & { readonly receipt: () => Receipt }
 
 /**
  * An incremental pruner (see `createPruner`): the same answers as `pruneToolResultsWithReport`

@@ -25,9 +25,10 @@
 import type { Messages } from '../message/message.ts'
 import { type PruneOptions, type PruneResult, settingsOf } from './prune-options.ts'
 import { pruneAll } from './_prune-walk.ts'
+import { type Receipt, rewriteReceipt } from './receipt.ts'
 
 export type { Estimator } from '../tokens/message-tokens.ts'
-export type { PruneBudget, PruneChange, PruneOptions, Pruner, PruneReport, PruneResult, PrunerResult } from './prune-options.ts'
+export type { PruneBudget, PruneChange, PruneOptions, Pruner, PruneReport, PruneResult, PrunerResult, PrunerResultWithReceipt } from './prune-options.ts'
 export { createPruner } from './prune-incremental.ts'
 
 /**
@@ -50,6 +51,30 @@ export { createPruner } from './prune-incremental.ts'
 export const pruneToolResultsWithReport = (opts: PruneOptions): (ms: Messages) => PruneResult => {
   const s = settingsOf(opts)
   return (ms) => pruneAll(s, ms)
+}
+
+/**
+ * `pruneToolResultsWithReport`, with the itemised receipt of what it cleared: every tool result
+ * replaced and every call whose arguments were cut (message id, call id, tool name, tokens before
+ * and after by the prune's estimator), and the artifacts (see `artifactLedger`) that appear only
+ * in what was cleared. A receipt is a separate variant so that the plain prune keeps its return
+ * type and its cost: reading the ledgers walks the whole history.
+ *
+ * @example
+ * import { pruneToolResultsWithReceipt } from 'chatfold/history'
+ * declare const history: import('chatfold').Messages
+ * const { messages, report, receipt } = pruneToolResultsWithReceipt({ protectTokens: 40_000 })(history)
+ * receipt.cleared.map((c) => `${c.tool} ${c.toolCallId} ${c.tokensBefore}→${c.tokensAfter}`)
+ *
+ * @since 0.1.0
+ * @category edits
+ */
+export const pruneToolResultsWithReceipt = (opts: PruneOptions): (ms: Messages) => PruneResult & { readonly receipt: Receipt } => {
+  const s = settingsOf(opts)
+  return (ms) => {
+    const r = pruneAll(s, ms)
+    return { ...r, receipt: rewriteReceipt(s.estimate)(ms, r.messages) }
+  }
 }
 
 /**
