@@ -182,8 +182,9 @@ export type ChatState = {
 // --- errors ---
 
 /**
- * Why an input was not applied: it is not a valid chat input (every bad field listed), or its
- * message id is already held by the store.
+ * Why a step was not applied: it is not a valid chat input (every bad field listed), its message
+ * id is already held by the store, a fork names a message its conversation does not hold
+ * (`unknown_message`), or a fork's new conversation exists already (`conversation_exists`).
  *
  * @since 0.1.0
  * @category model
@@ -191,6 +192,8 @@ export type ChatState = {
 export type StoreFailure =
   | { readonly kind: 'invalid_input'; readonly failure: DecodeFailure }
   | { readonly kind: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
+  | { readonly kind: 'unknown_message'; readonly messageId: string; readonly conversationId: string }
+  | { readonly kind: 'conversation_exists'; readonly conversationId: string }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

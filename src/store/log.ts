@@ -16,6 +16,7 @@ import { type ChatRecord, type Conversation, type ConversationMetadata, fromConv
 import { type ChatState, emptyState } from './state.ts'
 import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
 import { advanceTo, formatStoreFailure, scheduleEvent, type SimEvent, type Simulator, submitEvent } from './simulator.ts'
+import { forkSimulator } from './fork.ts'
 import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -23,8 +24,9 @@ import { isObject } from '../internal/object.ts'
 
 /**
  * One accepted step of a chat store, as its log keeps it: the creation of the simulator (its
- * clock, id prefix and limits, chosen once), a submitted or scheduled event's data, or an advance
- * of the clock to a time.
+ * clock, id prefix and limits, chosen once), a submitted or scheduled event's data, an advance
+ * of the clock to a time, or a fork of a conversation at a message (its new id resolved: replay
+ * makes the same). Logs written before forks existed hold no `fork` record and read unchanged.
  *
  * @since 0.1.0
  * @category model
@@ -40,6 +42,7 @@ export type StoreCommand =
   | { readonly op: 'submit'; readonly data: unknown }
   | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
   | { readonly op: 'advance'; readonly until: string }
+  | { readonly op: 'fork'; readonly conversation_id: string; readonly message_id: string; readonly new_conversation_id: string }
 
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.
@@ -64,8 +67,14 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
       return E.right({ op: 'schedule', scheduled_time: u['scheduled_time'], data: u['data'] })
     case 'advance':
       return typeof u['until'] === 'string' ? E.right({ op: 'advance', until: u['until'] }) : E.left('advance: expected until, a timestamp')
+    case 'fork': {
+      const { conversation_id, message_id, new_conversation_id } = u
+      if (typeof conversation_id !== 'string' || typeof message_id !== 'string' || typeof new_conversation_id !== 'string')
+        return E.left('fork: expected conversation_id, message_id and new_conversation_id, strings')
+      return E.right({ op: 'fork', conversation_id, message_id, new_conversation_id })
+    }
     default:
-      return E.left(`expected op "create" | "submit" | "schedule" | "advance", got ${JSON.stringify(u['op'])}`)
+      return E.left(`expected op "create" | "submit" | "schedule" | "advance" | "fork", got ${JSON.stringify(u['op'])}`)
   }
 }
 
@@ -98,6 +107,7 @@ export const applyCommand = (command: StoreCommand) => (sim: Simulator | undefin
     return E.right({ now: command.startTime, state, seq: 0, idPrefix: command.idPrefix, pending: undefined, history: undefined })
   }
   if (sim === undefined) return E.left(`a ${command.op} command before the create command`)
+  if (command.op === 'fork') return E.bimap(formatStoreFailure, (s: { simulator: Simulator }) => s.simulator)(forkSimulator(command)(sim))
   const r = command.op === 'submit'
     ? E.map((s: { simulator: Simulator }) => s.simulator)(submitEvent(command.data)(sim))
     : command.op === 'schedule'

@@ -195,10 +195,18 @@ const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simu
  * @since 0.1.0
  * @category model
  */
-export const formatStoreFailure = (e: StoreFailure): string =>
-  e.kind === 'duplicate_message'
-    ? `duplicate message id ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
-    : `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+export const formatStoreFailure = (e: StoreFailure): string => {
+  switch (e.kind) {
+    case 'duplicate_message':
+      return `duplicate message id ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
+    case 'unknown_message':
+      return `no message ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
+    case 'conversation_exists':
+      return `conversation ${JSON.stringify(e.conversationId)} exists already`
+    case 'invalid_input':
+      return `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+  }
+}
 
 /**
  * Applies a chat event now (served as `POST /events/immediate` and

@@ -11,7 +11,8 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { ChatState, StoreFailure } from './state.ts'
+import type { ChatState, ConversationMetadata, StoreFailure } from './state.ts'
+import { forkSimulator, type ForkStep } from './fork.ts'
 import {
   advanceBy,
   advanceTo,
@@ -49,6 +50,12 @@ export type ChatStore = {
    * fits: `chatHandler` then passes such an event to `submit` or `schedule`, which check it again.
    */
   readonly submitDecoded?: (event: DecodedEvent) => E.Either<StoreFailure, SimEvent>
+  /**
+   * Forks a conversation at one of its messages (`forkSimulator`): a new conversation (named
+   * `newConversationId`, or generated) holding the history up to and including that message,
+   * returning its metadata. Optional, so that a store written by hand before it existed still fits.
+   */
+  readonly fork?: (conversationId: string, atMessageId: string, newConversationId?: string) => E.Either<StoreFailure, ConversationMetadata>
   /** Moves the clock to a time (`advanceTo`), returning the events applied. */
   readonly advanceTo: (time: string) => E.Either<StoreFailure, ReadonlyArray<SimEvent>>
   /** Moves the clock by some seconds (`advanceBy`), returning the events applied. */
@@ -98,7 +105,7 @@ export type ChatStoreJournal = {
 export const createChatStore = (
   from: SimulatorOptions | { readonly simulator: Simulator } = {},
   journal?: ChatStoreJournal,
-): ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> => {
+): ChatStore & Required<Pick<ChatStore, 'submitDecoded' | 'fork'>> => {
   let current: Simulator | undefined = 'simulator' in from ? from.simulator : undefined
   const listeners = new Set<(simulator: Simulator) => void>()
   const notify = (next: Simulator): void => {
@@ -147,6 +154,18 @@ export const createChatStore = (
         ),
       )(
         submitDecodedEvent(event)(sim()),
+      ),
+    fork: (conversationId, atMessageId, newConversationId) =>
+      E.map((step: ForkStep) => {
+        const request = { conversation_id: conversationId, message_id: atMessageId, new_conversation_id: step.conversation.conversation_id }
+        commit({ op: 'fork', ...request }, step.simulator)
+        return step.conversation
+      })(
+        forkSimulator({
+          conversation_id: conversationId,
+          message_id: atMessageId,
+          ...(newConversationId === undefined ? {} : { new_conversation_id: newConversationId }),
+        })(sim()),
       ),
     advanceTo: (time) => E.map(advanced)(advanceTo(time)(sim())),
     advanceBy: (seconds) => E.map(advanced)(advanceBy(seconds)(sim())),
