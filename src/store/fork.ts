@@ -115,21 +115,8 @@ const generatedId = (sim: Simulator): string => `${sim.idPrefix}fork-${String(si
 /**
  * Forks a conversation of a simulator (`forkConversation` on its state): the new conversation's
  * id is the request's, or one generated from the simulator's prefix and counter (which the fork
- * moves on). Returns the new simulator and the fork's metadata.
- *
- * @example
- * import { createSimulator, forkSimulator, submitEvent } from 'chatfold/store'
- * import * as E from 'fp-ts/Either'
- * import { pipe } from 'fp-ts/function'
- * pipe(
- *   createSimulator(),
- *   submitEvent({ role: 'user', content: 'Hi', message_id: 'm-1', conversation_id: 'c-1' }),
- *   E.chain(({ simulator }) => forkSimulator({ conversation_id: 'c-1', message_id: 'm-1' })(simulator)),
- * )
- * // right({ simulator, conversation: { conversation_id: '…fork-000000000002', message_count: 1, … } })
- *
- * @since 0.1.0
- * @category edits
+ * moves on). Returns the new simulator and the fork's metadata. What `ChatStore.fork` runs and a
+ * log's `fork` record replays (not exported from the package entry).
  */
 export const forkSimulator = (request: ForkRequest) => (sim: Simulator): E.Either<StoreFailure, ForkStep> => {
   const to = request.new_conversation_id ?? generatedId(sim)
@@ -139,12 +126,7 @@ export const forkSimulator = (request: ForkRequest) => (sim: Simulator): E.Eithe
   )
 }
 
-/**
- * A fork made: the simulator after it, and the new conversation's metadata.
- *
- * @since 0.1.0
- * @category model
- */
+/** A fork made: the simulator after it, and the new conversation's metadata. */
 export type ForkStep = { readonly simulator: Simulator; readonly conversation: ConversationMetadata }
 
 const FIELDS = ['conversation_id', 'message_id', 'new_conversation_id'] as const
@@ -153,14 +135,6 @@ const FIELDS = ['conversation_id', 'message_id', 'new_conversation_id'] as const
  * Decodes a fork request (the body of `POST /modalities/chat/fork`): `conversation_id` and
  * `message_id`, and optionally `new_conversation_id`, each a valid id; any other field is refused.
  * Every bad field is reported by path.
- *
- * @example
- * import { decodeForkRequest } from 'chatfold/store'
- * decodeForkRequest({ conversation_id: 'c-1', message_id: 'm-7' })
- * // right({ conversation_id: 'c-1', message_id: 'm-7' })
- *
- * @since 0.1.0
- * @category codecs
  */
 export const decodeForkRequest = (u: unknown): E.Either<DecodeFailure, ForkRequest> => {
   if (!isObject(u)) return E.left([{ path: '', expected: 'a fork request { conversation_id, message_id, new_conversation_id? }', actual: u }])
