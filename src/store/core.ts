@@ -184,7 +184,8 @@ export type ChatState = {
 /**
  * Why a step was not applied: it is not a valid chat input (every bad field listed), its message
  * id is already held by the store, a fork names a message its conversation does not hold
- * (`unknown_message`), or a fork's new conversation exists already (`conversation_exists`).
+ * (`unknown_message`), a fork's new conversation exists already (`conversation_exists`), or a
+ * compaction was computed from a head the conversation has moved on from (`stale_head`: its head now).
  *
  * @since 0.1.0
  * @category model
@@ -194,6 +195,7 @@ export type StoreFailure =
   | { readonly kind: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
   | { readonly kind: 'unknown_message'; readonly messageId: string; readonly conversationId: string }
   | { readonly kind: 'conversation_exists'; readonly conversationId: string }
+  | { readonly kind: 'stale_head'; readonly conversationId: string; readonly expected: string; readonly head: string | null }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

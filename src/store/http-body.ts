@@ -138,6 +138,11 @@ export const storeFailure = (e: StoreFailure, prefix = ''): Response => {
       return fail(409, 'duplicate_message', `Message id ${JSON.stringify(e.messageId)} is already held`, { message_id: e.messageId })
     case 'conversation_exists':
       return fail(409, 'conversation_exists', `Conversation ${JSON.stringify(e.conversationId)} exists already`, { conversation_id: e.conversationId })
+    case 'stale_head':
+      return fail(409, 'stale_head', `Conversation ${JSON.stringify(e.conversationId)} has moved on from ${JSON.stringify(e.expected)}`, {
+        conversation_id: e.conversationId,
+        head: e.head,
+      })
     case 'unknown_message':
       return fail(404, 'unknown_message', `Conversation ${JSON.stringify(e.conversationId)} holds no message ${JSON.stringify(e.messageId)}`, {
         conversation_id: e.conversationId,

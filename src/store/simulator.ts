@@ -18,6 +18,7 @@ import { compareInstants, type Instant, instantOf } from './core.ts'
 import { type ChatState, type ChatStateOptions, emptyState, type StoreFailure } from './state.ts'
 import { applyValidInput } from './_apply.ts'
 import * as T from './_tree.ts'
+import type { Overlays } from './overlay.ts'
 import { nonNegativeInt, wholeOption } from '../internal/number.ts'
 
 // a request's data, decoded once where it enters; the simulator stamps it with its id and time
@@ -75,6 +76,8 @@ export type Simulator = {
   readonly history: T.Tree<number, SimEvent>
   /** How many applied and failed events the history keeps, and for how long: {@link EventLimits} (defaults when absent). */
   readonly eventLimits?: { readonly count: number; readonly ageMs: number }
+  /** The compactions committed on each conversation, oldest first (none when absent). */
+  readonly overlays?: Overlays
 }
 
 /**
@@ -203,6 +206,8 @@ export const formatStoreFailure = (e: StoreFailure): string => {
       return `no message ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
     case 'conversation_exists':
       return `conversation ${JSON.stringify(e.conversationId)} exists already`
+    case 'stale_head':
+      return `conversation ${JSON.stringify(e.conversationId)} has moved on from ${JSON.stringify(e.expected)} to ${JSON.stringify(e.head)}`
     case 'invalid_input':
       return `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
   }
