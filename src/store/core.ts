@@ -2,7 +2,7 @@
  * The chat store's value and its indexes, shared by the store modules (not exported from the
  * package entry): the sort key of a message (timestamp, then input id), the stored record (the
  * content exactly as sent, and the chatfold message read from it), per-conversation metadata, and
- * `ChatState`.
+ * `ChatState`, with the type of the compaction overlays kept beside it.
  *
  * @module
  */
@@ -178,6 +178,24 @@ export type ChatState = {
   /** Every held message in time order, across conversations. */
   readonly timeline: T.Tree<MessageKey, ChatRecord>
 }
+
+// --- overlays ---
+
+/**
+ * A committed compaction: the conversation, the first and the last message it stands for (`head`:
+ * the conversation's last message when it was computed), the summary's text, and when it was
+ * committed.
+ */
+export type Overlay = {
+  readonly conversation_id: string
+  readonly from: string
+  readonly head: string
+  readonly summary: string
+  readonly committed_at: string
+}
+
+/** The overlays of a simulator's conversations, oldest first. */
+export type Overlays = T.Tree<string, ReadonlyArray<Overlay>>
 
 // --- errors ---
 

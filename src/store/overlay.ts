@@ -10,27 +10,13 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Message } from '../message/message.ts'
-import { compareKeys, compareStrings, conversationOf, idKey, type StoreFailure } from './core.ts'
+import { compareKeys, compareStrings, conversationOf, idKey, type Overlay, type Overlays, type StoreFailure } from './core.ts'
+
+export type { Overlay, Overlays } from './core.ts'
 import { getConversation } from './query.ts'
 import type { Simulator } from './simulator.ts'
 import { fromChatContent } from './content.ts'
 import * as T from './_tree.ts'
-
-/**
- * A committed compaction: the conversation, the first and the last message it stands for (`head`:
- * the conversation's last message when it was computed), the summary's text, and when it was
- * committed.
- */
-export type Overlay = {
-  readonly conversation_id: string
-  readonly from: string
-  readonly head: string
-  readonly summary: string
-  readonly committed_at: string
-}
-
-/** The overlays of a simulator's conversations, oldest first. */
-export type Overlays = T.Tree<string, ReadonlyArray<Overlay>>
 
 /** The id of a conversation's last held message, `null` for none. */
 const headOf = (sim: Simulator, conversationId: string): string | null => T.max(conversationOf(sim.state, conversationId)?.messages)?.v.message.id ?? null

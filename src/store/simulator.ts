@@ -14,11 +14,10 @@ import { newId, nowIso } from '../internal/id.ts'
 import { IsoTimestampC } from '../message/message.ts'
 import type { ValidInput } from './input.ts'
 import { decoded, type DecodedEvent, decodeFields, decodeSchedule, stampInput } from './_event-data.ts'
-import { compareInstants, type Instant, instantOf } from './core.ts'
+import { compareInstants, type Instant, instantOf, type Overlays } from './core.ts'
 import { type ChatState, type ChatStateOptions, emptyState, type StoreFailure } from './state.ts'
 import { applyValidInput } from './_apply.ts'
 import * as T from './_tree.ts'
-import type { Overlays } from './overlay.ts'
 import { nonNegativeInt, wholeOption } from '../internal/number.ts'
 
 // a request's data, decoded once where it enters; the simulator stamps it with its id and time
