@@ -378,6 +378,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'createSimulator',
     'decodeChatContent',
     'decodeQuery',
+    'forkConversation',
+    'ForkRequest',
     'formatInput',
     'formatStoreFailure',
     'durableChatHandler',

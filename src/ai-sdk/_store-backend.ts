@@ -10,6 +10,7 @@ import { formatDecodeFailure } from '../message/failure.ts'
 import { fromChatContent } from '../store/content.ts'
 import type { ChatStore } from '../store/store.ts'
 import { getConversation } from '../store/query.ts'
+import { formatStoreFailure } from '../store/simulator.ts'
 import { ChatMessageC } from '../store/snapshot.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
@@ -49,7 +50,12 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
     const r = store.submit({ ...row, conversation_id: conversationId })
     if (E.isLeft(r)) {
       if (r.left.kind === 'duplicate_message') return 'held'
-      throw new UIMessageStoreError('refused', `Cannot save message ${JSON.stringify(row.message_id)}: ${formatDecodeFailure(r.left.failure)}`)
+      throw new UIMessageStoreError(
+        'refused',
+        `Cannot save message ${JSON.stringify(row.message_id)}: ${
+          r.left.kind === 'invalid_input' ? formatDecodeFailure(r.left.failure) : formatStoreFailure(r.left)
+        }`,
+      )
     }
     await store.flush?.()
     return 'added'

@@ -317,7 +317,7 @@ export const openPostgresStore = (pool: PgPoolLike) => async (options: PostgresS
     flush,
     attach: (r: (simulator: Simulator | undefined) => void) => void (reset = r),
   }
-  const store: ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> = createChatStore(options, journal)
+  const store: ChatStore & Required<Pick<ChatStore, 'submitDecoded' | 'fork' | 'compact' | 'compacted'>> = createChatStore(options, journal)
   // recovery, and the store created when the database has none (its clock read now)
   await transact(() => store.simulator(), true)
   const recovery: Recovery = { snapshotSeq, replayed: durable - snapshotSeq, seq: durable, messages: kept?.state.updateCount ?? 0, repaired: [] }

@@ -2,7 +2,7 @@
  * The chat store's value and its indexes, shared by the store modules (not exported from the
  * package entry): the sort key of a message (timestamp, then input id), the stored record (the
  * content exactly as sent, and the chatfold message read from it), per-conversation metadata, and
- * `ChatState`.
+ * `ChatState`, with the type of the compaction overlays kept beside it.
  *
  * @module
  */
@@ -179,11 +179,31 @@ export type ChatState = {
   readonly timeline: T.Tree<MessageKey, ChatRecord>
 }
 
+// --- overlays ---
+
+/**
+ * A committed compaction: the conversation, the first and the last message it stands for (`head`:
+ * the conversation's last message when it was computed), the summary's text, and when it was
+ * committed.
+ */
+export type Overlay = {
+  readonly conversation_id: string
+  readonly from: string
+  readonly head: string
+  readonly summary: string
+  readonly committed_at: string
+}
+
+/** The overlays of a simulator's conversations, oldest first. */
+export type Overlays = T.Tree<string, ReadonlyArray<Overlay>>
+
 // --- errors ---
 
 /**
- * Why an input was not applied: it is not a valid chat input (every bad field listed), or its
- * message id is already held by the store.
+ * Why a step was not applied: it is not a valid chat input (every bad field listed), its message
+ * id is already held by the store, a fork names a message its conversation does not hold
+ * (`unknown_message`), a fork's new conversation exists already (`conversation_exists`), or a
+ * compaction was computed from a head the conversation has moved on from (`stale_head`: its head now).
  *
  * @since 0.1.0
  * @category model
@@ -191,6 +211,9 @@ export type ChatState = {
 export type StoreFailure =
   | { readonly kind: 'invalid_input'; readonly failure: DecodeFailure }
   | { readonly kind: 'duplicate_message'; readonly messageId: string; readonly conversationId: string }
+  | { readonly kind: 'unknown_message'; readonly messageId: string; readonly conversationId: string }
+  | { readonly kind: 'conversation_exists'; readonly conversationId: string }
+  | { readonly kind: 'stale_head'; readonly conversationId: string; readonly expected: string; readonly head: string | null }
 
 /** The conversation of a state, by id. */
 export const conversationOf = (state: ChatState, id: string): Conversation | undefined => T.get(compareStrings, id, state.conversations)

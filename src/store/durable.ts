@@ -144,6 +144,9 @@ export type DurableStoreOptions = SimulatorOptions & { readonly snapshotEvery?: 
  */
 export type DurableChatStore = ChatStore & {
   readonly submitDecoded: NonNullable<ChatStore['submitDecoded']>
+  readonly fork: NonNullable<ChatStore['fork']>
+  readonly compact: NonNullable<ChatStore['compact']>
+  readonly compacted: NonNullable<ChatStore['compacted']>
   readonly flush: () => Promise<void>
   readonly recovery: Recovery
   readonly failed: () => Error | undefined

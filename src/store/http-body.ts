@@ -6,6 +6,8 @@
  */
 import * as E from 'fp-ts/Either'
 import { parseJsonText } from '../internal/json.ts'
+import { type DecodeFailure, prefixFailure, showActual } from '../message/failure.ts'
+import type { StoreFailure } from './core.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -113,4 +115,40 @@ export const readJson = async (request: Request, limit: number): Promise<E.Eithe
   }
   if (text.trim() === '') return E.left(fail(400, 'invalid_json', 'Expected a JSON body, got an empty one'))
   return E.mapLeft((message: string) => fail(400, 'invalid_json', `The body is not JSON: ${message}`))(parseJsonText(text))
+}
+
+/** Most issues one error response lists (a body of 100,000 bad blocks would otherwise get an answer many times its size). */
+const MAX_LISTED_ISSUES = 100
+
+/** A 400 listing every bad field by path (the first hundred, and how many there are). */
+export const invalid = (failure: DecodeFailure, message = 'The request has invalid fields'): Response =>
+  fail(400, 'invalid_request', message, {
+    issues: failure.slice(0, MAX_LISTED_ISSUES).map((i) => ({ path: i.path, expected: i.expected, actual: showActual(i.actual) })),
+    ...(failure.length > MAX_LISTED_ISSUES ? { issues_total: failure.length } : {}),
+  })
+
+/**
+ * The answer to a step the store refused: 409 for a message id held already or a fork's new
+ * conversation that exists, 404 for a fork at a message its conversation does not hold, 400 for
+ * invalid input (paths under `prefix`).
+ */
+export const storeFailure = (e: StoreFailure, prefix = ''): Response => {
+  switch (e.kind) {
+    case 'duplicate_message':
+      return fail(409, 'duplicate_message', `Message id ${JSON.stringify(e.messageId)} is already held`, { message_id: e.messageId })
+    case 'conversation_exists':
+      return fail(409, 'conversation_exists', `Conversation ${JSON.stringify(e.conversationId)} exists already`, { conversation_id: e.conversationId })
+    case 'stale_head':
+      return fail(409, 'stale_head', `Conversation ${JSON.stringify(e.conversationId)} has moved on from ${JSON.stringify(e.expected)}`, {
+        conversation_id: e.conversationId,
+        head: e.head,
+      })
+    case 'unknown_message':
+      return fail(404, 'unknown_message', `Conversation ${JSON.stringify(e.conversationId)} holds no message ${JSON.stringify(e.messageId)}`, {
+        conversation_id: e.conversationId,
+        message_id: e.messageId,
+      })
+    case 'invalid_input':
+      return invalid(prefix === '' ? e.failure : prefixFailure(prefix)(e.failure))
+  }
 }

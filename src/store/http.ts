@@ -8,6 +8,7 @@
  * | `POST /events` | schedules `{ scheduled_time, modality: "chat", data }` |
  * | `POST /events/immediate` | applies `{ modality: "chat", data }` now |
  * | `POST /modalities/chat/submit` | applies the body (the data) now |
+ * | `POST /modalities/chat/fork` | `{ conversation_id, message_id, new_conversation_id? }`: forks a conversation |
  * | `POST /environment/modalities/chat/query` | `query` with the body's parameters |
  * | `GET /environment/modalities/chat` | the snapshot |
  * | `GET /events` | the event history (`?limit=N`: the last N) and the pending events |
@@ -31,7 +32,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import { type DecodeFailure, type DecodeIssue, prefixFailure, showActual } from '../message/failure.ts'
+import { type DecodeFailure, type DecodeIssue, prefixFailure } from '../message/failure.ts'
 import type { ChatStore } from './store.ts'
 import { isStoreError, writeFailureStatus } from './failure.ts'
 import { type ChatState, restrictTo, type StoreFailure } from './state.ts'
@@ -41,7 +42,8 @@ import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory,
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
 import { checkHostAndOrigin, checkToken, type Refusal } from './http-guard.ts'
-import { fail, json, jsonBytes, readJson } from './http-body.ts'
+import { fail, invalid, json, jsonBytes, readJson, storeFailure } from './http-body.ts'
+import { decodeForkRequest } from './fork.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // --- options ---
@@ -88,20 +90,6 @@ export type ChatHandlerOptions = {
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576
 
 // --- responses ---
-
-/** Most issues one error response lists (a body of 100,000 bad blocks would otherwise get an answer many times its size). */
-const MAX_LISTED_ISSUES = 100
-
-const invalid = (failure: DecodeFailure, message = 'The request has invalid fields'): Response =>
-  fail(400, 'invalid_request', message, {
-    issues: failure.slice(0, MAX_LISTED_ISSUES).map((i) => ({ path: i.path, expected: i.expected, actual: showActual(i.actual) })),
-    ...(failure.length > MAX_LISTED_ISSUES ? { issues_total: failure.length } : {}),
-  })
-
-const storeFailure = (e: StoreFailure, prefix = ''): Response =>
-  e.kind === 'duplicate_message'
-    ? fail(409, 'duplicate_message', `Message id ${JSON.stringify(e.messageId)} is already held`, { message_id: e.messageId })
-    : invalid(prefix === '' ? e.failure : prefixFailure(prefix)(e.failure))
 
 // --- access ---
 
@@ -217,6 +205,23 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
     },
   ],
   '/modalities/chat/submit': [{ method: 'POST', writes: true, run: withBody((ctx, body) => submitDecoded(ctx, decodeEventData(body), '')) }],
+  '/modalities/chat/fork': [
+    {
+      method: 'POST',
+      writes: true,
+      run: withBody((ctx, body) => {
+        const request = decodeForkRequest(body)
+        if (E.isLeft(request)) return invalid(request.left)
+        const { conversation_id: from, message_id: at, new_conversation_id: to } = request.right
+        if (!canSee(ctx.access, from)) return forbidden(from)
+        // a caller limited to some conversations names the fork, one of them: a generated id would be none
+        if (!ctx.access.all && (to === undefined || !canSee(ctx.access, to))) return forbidden(to ?? '(generated)')
+        if (ctx.store.fork === undefined) return fail(501, 'not_implemented', 'This store does not fork conversations')
+        const r = ctx.store.fork(from, at, to)
+        return E.isLeft(r) ? storeFailure(r.left) : json(201, { conversation: r.right })
+      }),
+    },
+  ],
   '/environment/modalities/chat/query': [
     {
       method: 'POST',

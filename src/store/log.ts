@@ -16,6 +16,8 @@ import { type ChatRecord, type Conversation, type ConversationMetadata, fromConv
 import { type ChatState, emptyState } from './state.ts'
 import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
 import { advanceTo, formatStoreFailure, scheduleEvent, type SimEvent, type Simulator, submitEvent } from './simulator.ts'
+import { forkSimulator } from './fork.ts'
+import { compactSimulator, decodeOverlays, encodeOverlays } from './overlay.ts'
 import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -23,8 +25,9 @@ import { isObject } from '../internal/object.ts'
 
 /**
  * One accepted step of a chat store, as its log keeps it: the creation of the simulator (its
- * clock, id prefix and limits, chosen once), a submitted or scheduled event's data, or an advance
- * of the clock to a time.
+ * clock, id prefix and limits, chosen once), a submitted or scheduled event's data, an advance
+ * of the clock to a time, or a fork of a conversation at a message (its new id resolved: replay
+ * makes the same). Logs written before forks existed hold no `fork` record and read unchanged.
  *
  * @since 0.1.0
  * @category model
@@ -40,6 +43,8 @@ export type StoreCommand =
   | { readonly op: 'submit'; readonly data: unknown }
   | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
   | { readonly op: 'advance'; readonly until: string }
+  | { readonly op: 'fork'; readonly conversation_id: string; readonly message_id: string; readonly new_conversation_id: string }
+  | { readonly op: 'compact'; readonly conversation_id: string; readonly from: string; readonly head: string; readonly summary: string }
 
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.
@@ -64,8 +69,20 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
       return E.right({ op: 'schedule', scheduled_time: u['scheduled_time'], data: u['data'] })
     case 'advance':
       return typeof u['until'] === 'string' ? E.right({ op: 'advance', until: u['until'] }) : E.left('advance: expected until, a timestamp')
+    case 'fork': {
+      const { conversation_id, message_id, new_conversation_id } = u
+      if (typeof conversation_id !== 'string' || typeof message_id !== 'string' || typeof new_conversation_id !== 'string')
+        return E.left('fork: expected conversation_id, message_id and new_conversation_id, strings')
+      return E.right({ op: 'fork', conversation_id, message_id, new_conversation_id })
+    }
+    case 'compact': {
+      const { conversation_id, from, head, summary } = u
+      if (typeof conversation_id !== 'string' || typeof from !== 'string' || typeof head !== 'string' || typeof summary !== 'string')
+        return E.left('compact: expected conversation_id, from, head and summary, strings')
+      return E.right({ op: 'compact', conversation_id, from, head, summary })
+    }
     default:
-      return E.left(`expected op "create" | "submit" | "schedule" | "advance", got ${JSON.stringify(u['op'])}`)
+      return E.left(`expected op "create" | "submit" | "schedule" | "advance" | "fork" | "compact", got ${JSON.stringify(u['op'])}`)
   }
 }
 
@@ -98,6 +115,8 @@ export const applyCommand = (command: StoreCommand) => (sim: Simulator | undefin
     return E.right({ now: command.startTime, state, seq: 0, idPrefix: command.idPrefix, pending: undefined, history: undefined })
   }
   if (sim === undefined) return E.left(`a ${command.op} command before the create command`)
+  if (command.op === 'compact') return E.mapLeft(formatStoreFailure)(compactSimulator(command)(sim))
+  if (command.op === 'fork') return E.bimap(formatStoreFailure, (s: { simulator: Simulator }) => s.simulator)(forkSimulator(command)(sim))
   const r = command.op === 'submit'
     ? E.map((s: { simulator: Simulator }) => s.simulator)(submitEvent(command.data)(sim))
     : command.op === 'schedule'
@@ -120,7 +139,18 @@ const VERSION = 1
 export const encodeSimulator = (sim: Simulator): unknown => {
   const pending: Array<readonly [number, SimEvent]> = []
   T.forEachUp(sim.pending, undefined, (v, k) => void pending.push([k.seq, v]))
-  return { version: VERSION, now: sim.now, seq: sim.seq, idPrefix: sim.idPrefix, state: toSnapshot(sim.state), pending, history: T.values(sim.history) }
+  const overlays = encodeOverlays(sim)
+  return {
+    version: VERSION,
+    now: sim.now,
+    seq: sim.seq,
+    idPrefix: sim.idPrefix,
+    state: toSnapshot(sim.state),
+    pending,
+    history: T.values(sim.history),
+    // only when there are: snapshots without compactions stay as they were
+    ...(overlays.length === 0 ? {} : { overlays }),
+  }
 }
 
 /** Reads an event of a snapshot, its input decoded once here. */
@@ -160,7 +190,17 @@ export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
     if (E.isLeft(event)) return event
     past.push([i, event.right])
   }
-  return E.right({ now, seq, idPrefix, state: state.right, pending: T.fromSorted(queued), history: T.fromSorted(past) })
+  const overlays = decodeOverlays(u['overlays'])
+  if (E.isLeft(overlays)) return overlays
+  return E.right({
+    now,
+    seq,
+    idPrefix,
+    state: state.right,
+    pending: T.fromSorted(queued),
+    history: T.fromSorted(past),
+    ...(overlays.right === undefined ? {} : { overlays: overlays.right }),
+  })
 }
 
 // --- restoring a trusted snapshot ---
@@ -215,6 +255,8 @@ export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
   }
   const state = restoreState(u['state'])
   if (E.isLeft(state)) return state
+  const overlays = decodeOverlays(u['overlays'])
+  if (E.isLeft(overlays)) return overlays
   const queued = (pending as ReadonlyArray<readonly [number, SimEvent]>).map(([position, event]) =>
     [{ ...instantOf(event.scheduled_time), seq: position }, event] as const
   )
@@ -225,5 +267,6 @@ export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
     state: state.right,
     pending: T.fromSorted(queued),
     history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)),
+    ...(overlays.right === undefined ? {} : { overlays: overlays.right }),
   })
 }

@@ -28,6 +28,7 @@ export {
 export { type ChatContent, ChatContentC, type ContentBlock, decodeChatContent, fromChatContent, toChatContent } from './content.ts'
 export type { ChatState, ConversationMetadata, StoreFailure } from './core.ts'
 export { applyInput, applyInputs, type ChatStateOptions, conversationIds, emptyState, getConversationMetadata, restrictTo, validateState } from './state.ts'
+export { forkConversation, type ForkRequest } from './fork.ts'
 export { type ChatQuery, ChatQueryC, decodeQuery, getConversation, getMessageById, getRecentMessages, query } from './query.ts'
 export { type ChatMessage, type ChatSnapshot, ChatSnapshotC, type ChatSnapshotWire, fromSnapshot, toChatMessages, toSnapshot } from './snapshot.ts'
 export { fromStoreMessages, toStoreMessages } from './persist.ts'

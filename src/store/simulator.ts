@@ -14,7 +14,7 @@ import { newId, nowIso } from '../internal/id.ts'
 import { IsoTimestampC } from '../message/message.ts'
 import type { ValidInput } from './input.ts'
 import { decoded, type DecodedEvent, decodeFields, decodeSchedule, stampInput } from './_event-data.ts'
-import { compareInstants, type Instant, instantOf } from './core.ts'
+import { compareInstants, type Instant, instantOf, type Overlays } from './core.ts'
 import { type ChatState, type ChatStateOptions, emptyState, type StoreFailure } from './state.ts'
 import { applyValidInput } from './_apply.ts'
 import * as T from './_tree.ts'
@@ -75,6 +75,8 @@ export type Simulator = {
   readonly history: T.Tree<number, SimEvent>
   /** How many applied and failed events the history keeps, and for how long: {@link EventLimits} (defaults when absent). */
   readonly eventLimits?: { readonly count: number; readonly ageMs: number }
+  /** The compactions committed on each conversation, oldest first (none when absent). */
+  readonly overlays?: Overlays
 }
 
 /**
@@ -195,10 +197,20 @@ const applyEvent = (sim: Simulator, event: SimEvent): { readonly simulator: Simu
  * @since 0.1.0
  * @category model
  */
-export const formatStoreFailure = (e: StoreFailure): string =>
-  e.kind === 'duplicate_message'
-    ? `duplicate message id ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
-    : `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+export const formatStoreFailure = (e: StoreFailure): string => {
+  switch (e.kind) {
+    case 'duplicate_message':
+      return `duplicate message id ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
+    case 'unknown_message':
+      return `no message ${JSON.stringify(e.messageId)} in conversation ${JSON.stringify(e.conversationId)}`
+    case 'conversation_exists':
+      return `conversation ${JSON.stringify(e.conversationId)} exists already`
+    case 'stale_head':
+      return `conversation ${JSON.stringify(e.conversationId)} has moved on from ${JSON.stringify(e.expected)} to ${JSON.stringify(e.head)}`
+    case 'invalid_input':
+      return `invalid input: ${e.failure.map((i) => `${i.path === '' ? '(root)' : i.path}: expected ${i.expected}`).join('; ')}`
+  }
+}
 
 /**
  * Applies a chat event now (served as `POST /events/immediate` and

@@ -11,7 +11,10 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { ChatState, StoreFailure } from './state.ts'
+import type { ChatState, ConversationMetadata, StoreFailure } from './state.ts'
+import { forkSimulator, type ForkStep } from './fork.ts'
+import { compactSimulator, forCompacted, type Overlay, overlaysOf } from './overlay.ts'
+import type { Message } from '../message/message.ts'
 import {
   advanceBy,
   advanceTo,
@@ -49,6 +52,24 @@ export type ChatStore = {
    * fits: `chatHandler` then passes such an event to `submit` or `schedule`, which check it again.
    */
   readonly submitDecoded?: (event: DecodedEvent) => E.Either<StoreFailure, SimEvent>
+  /**
+   * Forks a conversation at one of its messages (`forkSimulator`): a new conversation (named
+   * `newConversationId`, or generated) holding the history up to and including that message,
+   * returning its metadata. Optional, so that a store written by hand before it existed still fits.
+   */
+  readonly fork?: (conversationId: string, atMessageId: string, newConversationId?: string) => E.Either<StoreFailure, ConversationMetadata>
+  /**
+   * Commits a compaction of a conversation's messages `from`…`head` as an overlay, kept beside
+   * them (nothing is removed), only if `head` is still the conversation's last message: otherwise
+   * a `stale_head` failure names its head now (compute again from it). Returns the overlay.
+   * Optional, as `fork` is.
+   */
+  readonly compact?: (conversationId: string, from: string, head: string, summary: string) => E.Either<StoreFailure, Overlay>
+  /**
+   * A conversation as a model should see it: its messages, the range of its latest compaction
+   * replaced by one synthetic system message holding the summary (id `compaction:<head>`).
+   */
+  readonly compacted?: (conversationId: string) => ReadonlyArray<Message>
   /** Moves the clock to a time (`advanceTo`), returning the events applied. */
   readonly advanceTo: (time: string) => E.Either<StoreFailure, ReadonlyArray<SimEvent>>
   /** Moves the clock by some seconds (`advanceBy`), returning the events applied. */
@@ -98,7 +119,7 @@ export type ChatStoreJournal = {
 export const createChatStore = (
   from: SimulatorOptions | { readonly simulator: Simulator } = {},
   journal?: ChatStoreJournal,
-): ChatStore & Required<Pick<ChatStore, 'submitDecoded'>> => {
+): ChatStore & Required<Pick<ChatStore, 'submitDecoded' | 'fork' | 'compact' | 'compacted'>> => {
   let current: Simulator | undefined = 'simulator' in from ? from.simulator : undefined
   const listeners = new Set<(simulator: Simulator) => void>()
   const notify = (next: Simulator): void => {
@@ -148,6 +169,26 @@ export const createChatStore = (
       )(
         submitDecodedEvent(event)(sim()),
       ),
+    fork: (conversationId, atMessageId, newConversationId) =>
+      E.map((step: ForkStep) => {
+        const request = { conversation_id: conversationId, message_id: atMessageId, new_conversation_id: step.conversation.conversation_id }
+        commit({ op: 'fork', ...request }, step.simulator)
+        return step.conversation
+      })(
+        forkSimulator({
+          conversation_id: conversationId,
+          message_id: atMessageId,
+          ...(newConversationId === undefined ? {} : { new_conversation_id: newConversationId }),
+        })(sim()),
+      ),
+    compact: (conversationId, from, head, summary) => {
+      const command = { op: 'compact', conversation_id: conversationId, from, head, summary } as const
+      return E.map((next: Simulator) => {
+        commit(command, next)
+        return overlaysOf(conversationId)(next).at(-1) ?? { ...command, committed_at: next.now }
+      })(compactSimulator(command)(sim()))
+    },
+    compacted: (conversationId) => forCompacted(conversationId)(sim()),
     advanceTo: (time) => E.map(advanced)(advanceTo(time)(sim())),
     advanceBy: (seconds) => E.map(advanced)(advanceBy(seconds)(sim())),
     subscribe: (listener) => {

@@ -81,6 +81,29 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       expect(snap.messages[0].content).toBe(big)
     })
 
+    it('keeps an acknowledged fork across a SIGKILL, both sides apart, the parent unchanged', async () => {
+      const s = await fresh()
+      const submit = (conversation_id: string, message_id: string) =>
+        call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: message_id, conversation_id, message_id })
+      const ids = async (conversation_id: string) =>
+        (await call(s.url(), 'POST', '/environment/modalities/chat/query', { conversation_id })).body.messages.map((m: { message_id: string }) => m.message_id)
+      for (const id of ['m1', 'm2', 'm3']) expect((await submit('main', id)).status).toBe(201)
+      expect((await call(s.url(), 'POST', '/modalities/chat/fork', { conversation_id: 'main', message_id: 'm2', new_conversation_id: 'f' })).status).toBe(201)
+      expect((await call(s.url(), 'POST', '/modalities/chat/fork', { conversation_id: 'main', message_id: 'nope', new_conversation_id: 'g' })).status).toBe(404)
+      await s.restart('kill')
+      expect(await ids('f')).toEqual(['m1', 'm2'])
+      expect((await submit('f', 'f1')).status).toBe(201)
+      expect((await submit('main', 'm4')).status).toBe(201)
+      expect((await call(s.url(), 'POST', '/modalities/chat/fork', { conversation_id: 'f', message_id: 'f1', new_conversation_id: 'ff' })).status).toBe(201)
+      await s.restart('kill')
+      expect([await ids('main'), await ids('f'), await ids('ff'), await ids('g')]).toEqual([
+        ['m1', 'm2', 'm3', 'm4'],
+        ['m1', 'm2', 'f1'],
+        ['m1', 'm2', 'f1'],
+        [],
+      ])
+    })
+
     it('reads the wall clock from its first request, not the epoch', async () => {
       const s = await fresh()
       const t0 = Date.now()
