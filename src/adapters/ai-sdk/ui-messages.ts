@@ -7,7 +7,8 @@
  * with an error result's text. Reasoning signatures go under each provider's key of
  * `providerMetadata` (a Gemini signature on the part it came with, `callProviderMetadata` for a tool
  * call). Message ids, UI metadata, data and source parts and JSON tool outputs that `fromUIMessages`
- * kept in a message's `metadata.ui` come back where they were.
+ * kept in a message's `metadata.ui` come back where they were. Another provider's parts and fields
+ * become what every other target makes of them (`forTarget`), with the same notes.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { isInternal } from '../../message/accessors.ts'
 import { type Message, type Messages } from '../../message/message.ts'
 import type { Part } from '../../message/part-model.ts'
 import { type Context, newContext, omitPart } from '../convert.ts'
+import { forTarget } from '../foreign.ts'
 import { parseJson } from '../tool-turns.ts'
 import { imageType, toDataUrl } from '../media.ts'
 import { aiFields, type AIProviderOptions, assistantContent, mergeOptions } from './model-messages.ts'
@@ -247,11 +249,14 @@ export const toUIMessages = (options: AdapterOptions = {}) => (ms: Messages): Ad
     if (building !== undefined) out.push(finish(building))
     building = undefined
   }
-  for (const m of ms) {
-    if (isInternal(m)) {
-      context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
-      continue
-    }
+  // another provider's parts and fields become what every other target makes of them (text, a call
+  // and its result, sources), each with the same note
+  const portable = ms.flatMap((m) => {
+    if (!isInternal(m)) return forTarget(context.owner, [m], context.notes)
+    context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
+    return []
+  })
+  for (const m of portable) {
     if (m.role === 'tool') answer(context, m, building)
     else if (m.role === 'assistant' && building?.role === 'assistant') building.parts.push(...stepParts(context, m))
     else {
