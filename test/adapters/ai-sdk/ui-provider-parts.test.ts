@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { type UIMessage, validateUIMessages } from 'ai'
 import { toUIMessages } from '../../../src/adapters/ai-sdk/ui-messages.ts'
 import { fromAnthropicRequest } from '../../../src/adapters/anthropic/request.ts'
 import { fromGeminiRequest } from '../../../src/adapters/gemini/request.ts'
@@ -39,8 +40,10 @@ describe('toUIMessages on provider parts (the recorded bodies of the adapters’
     expect(providers).toEqual(new Set(['anthropic', 'openai', 'google']))
   })
 
-  it.each(withParts)('%s: every provider part is carried or left out with a note, as for every other target', (_, ms) => {
+  it.each(withParts)('%s: every provider part is carried or left out with a note, as for every other target', async (_, ms) => {
     const { request, report } = right(toUIMessages()(ms))
+    // what it writes is UI messages the AI SDK takes
+    await validateUIMessages({ messages: request.messages as Array<UIMessage> })
     expect([...named(report.notes)].sort()).toEqual([...providerParts(ms, 'ai-sdk')].sort())
     // the same words as another provider's target, part for part
     const other = right(toAnthropic()(ms)).report.notes.filter((n) => n.kind === 'provider_part_mapped' || n.kind === 'provider_part_dropped')
@@ -61,5 +64,19 @@ describe('toUIMessages on provider parts (the recorded bodies of the adapters’
     expect(pages.length).toBeGreaterThan(0)
     const text = right(toUIMessages()(ms)).request.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))).join('\n')
     for (const u of pages) expect(text).toContain(u)
+    // and each page as the source-url part the AI SDK has for it
+    const sources = right(toUIMessages()(ms)).request.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'source-url' ? [p.url] : [])))
+    expect(sources).toEqual(pages)
+  })
+
+  it('an OpenAI web search call’s sources come through as source-url parts', () => {
+    const body = Object.values(responsesCorpus).find((b) => JSON.stringify(b).includes('"sources"'))
+    expect(body).toBeDefined()
+    const ms = right(fromOpenAIResponsesRequest({ model: 'gpt-5', ...body })).messages
+    const call = ms.flatMap((m) => m.parts).find((p) => p.type === 'provider' && p.kind === 'web_search_call')
+    const listed = call?.type === 'provider' ? (call.data as { action?: { sources?: ReadonlyArray<{ url?: string }> } }).action?.sources ?? [] : []
+    expect(listed.length).toBeGreaterThan(0)
+    const sources = right(toUIMessages()(ms)).request.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'source-url' ? [p.url] : [])))
+    expect(sources).toEqual(listed.map((x) => x.url))
   })
 })
