@@ -188,11 +188,13 @@ export type AdapterResult<A> = E.Either<AdapterFailure, Converted<A>>
 export const formatAdapterFailure = (e: AdapterFailure): string =>
   e.kind === 'invalid_arguments'
     ? `Cannot convert: tool call "${e.toolCallId}" of message "${e.messageId}" has arguments that are not a JSON object`
-    : `Cannot convert: tool calls and results do not pair up: ${
-      e.issues
-        .map((i) => (i.kind === 'reasoning_only'
-          ? `message "${i.messageId}" holds only reasoning`
-          : `${i.kind.replace('_', ' ')} "${i.toolCallId}" in message "${i.messageId}"`)
-        )
-        .join('; ')
+    : `Cannot convert: ${
+      [
+        ...e.issues.flatMap((i) => (i.kind === 'reasoning_only' ? [] : [`${i.kind.replace('_', ' ')} "${i.toolCallId}" in message "${i.messageId}"`]))
+          .map((x, k) => (k === 0 ? `tool calls and results do not pair up: ${x}` : x)),
+        // not a pairing matter: a reply of reasoning alone, which no provider takes (its reply is missing)
+        ...e.issues.flatMap((i) =>
+          i.kind === 'reasoning_only' ? [`message "${i.messageId}" (number ${i.index + 1} of the history) is reasoning with no reply after it`] : []
+        ),
+      ].join('; ')
     }`

@@ -13,7 +13,8 @@ import { checkRequest } from '../adapters/rules.ts'
 import { type AdapterNote, formatAdapterFailure, formatAdapterNote } from '../adapters/types.ts'
 import { toJSONL } from '../history/codec.ts'
 import type { RepairReport } from '../history/pairs.ts'
-import { type Candidate, detectFormat, OUTPUT_FORMATS, outputFormat } from './formats.ts'
+import { type Candidate, detectFormat, type Doc, OUTPUT_FORMATS, outputFormat } from './formats.ts'
+import { isObject } from '../internal/object.ts'
 import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
 import type { CliIO } from './progress.ts'
 import { CliError, EXIT } from './exit.ts'
@@ -141,6 +142,15 @@ const checkBody = (file: string, body: unknown, fit: Candidate, o: CheckFlags): 
 }
 
 /**
+ * A body no signature fits (an empty request, `{ "messages": [] }`, is any chat provider's) that
+ * holds the named provider's field: that provider's request body.
+ */
+const namedBody = (doc: Doc, provider: WireApi | undefined): Candidate | undefined =>
+  provider !== undefined && doc.kind === 'json' && isObject(doc.value) && FIELD(provider) in doc.value
+    ? { format: namedFormat(provider), why: `--provider ${provider}` }
+    : undefined
+
+/**
  * `check FILE [--provider P]`: a request body (`{ messages }`, `{ input }`, `{ contents }`, or a
  * message array) is linted as it is, by `checkRequest`, against the provider its shape shows (naming
  * another provider is an error that says which one the shape looks like, unless the body is a plain
@@ -154,7 +164,7 @@ export const checkCommand = (io: CliIO, file: string, o: CheckFlags): void => {
   const doc = docOf(file, text)
   const fit: Candidate | undefined = o.from !== undefined
     ? (isWireApi(o.from) ? { format: namedFormat(o.from), why: `--from ${o.from}` } : undefined)
-    : E.getOrElseW(() => undefined)(detectFormat(doc))
+    : E.getOrElseW(() => undefined)(detectFormat(doc)) ?? namedBody(doc, o.provider)
   let c: Checked
   let h: Pick<Loaded, 'notes' | 'skipped'> = { notes: [], skipped: [] }
   if (fit !== undefined && isWireApi(fit.format.name) && doc.kind === 'json') c = checkBody(file, doc.value, fit, o)

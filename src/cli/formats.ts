@@ -138,6 +138,21 @@ export type InputFormat = {
 const needJSON = (f: (u: unknown) => E.Either<DecodeFailure, Messages>) => (doc: Doc): E.Either<DecodeFailure, Read> =>
   doc.kind === 'json' ? plain(f(asBody(doc.value))) : E.left([{ path: 'line 1', expected: 'one JSON document', actual: 'JSON lines' }])
 
+/** The tool parts of UI messages without a `toolCallId`, which `fromUIMessages` keeps as they came in `metadata.ui.parts`: one note each. */
+const unpairedToolParts = (ms: Messages): ReadonlyArray<string> =>
+  ms.flatMap((m) => {
+    const ui = m.metadata?.['ui']
+    const kept = isObject(ui) && Array.isArray(ui['parts']) ? ui['parts'] : []
+    return kept.flatMap((k: unknown) => {
+      const part = isObject(k) ? k['part'] : undefined
+      const type = isObject(part) ? part['type'] : undefined
+      return typeof type === 'string' && (type.startsWith('tool-') || type === 'dynamic-tool') && isObject(k) && isObject(part) &&
+          typeof part['toolCallId'] !== 'string'
+        ? [`message ${m.id}: parts[${String(k['at'])}] (${type}) has no toolCallId: kept as it came (metadata.ui), not read as a tool call`]
+        : []
+    })
+  })
+
 /**
  * A provider's request body read whole, envelope and all: a body object through the provider's
  * `from…Request`, a bare message array (which has no envelope) through its `from…`.
@@ -273,7 +288,7 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     name: 'ui-messages',
     description: 'AI SDK UI messages ({ messages } or an array: what useChat holds and apps persist; v4 and v5)',
     lines: false,
-    read: needJSON(fromUIMessages),
+    read: (doc) => E.map((r: Read) => ({ ...r, notes: [...r.notes, ...unpairedToolParts(r.messages)] }))(needJSON(fromUIMessages)(doc)),
   },
   ...wireApiRows.map(
     (row): InputFormat => ({

@@ -221,6 +221,17 @@ export const loadHistory = (file: string, o: LoadOptions): Loaded => {
   }
   const text = readText(file)
   const forced = o.from === undefined ? undefined : namedFormat(o.from)
+  // an empty history's chatfold JSONL is an empty file (toJSONL writes nothing): read as one, and said
+  if (text.trim() === '' && (forced === undefined || forced.name === 'chatfold-jsonl')) {
+    return {
+      messages: [],
+      archive: [],
+      notes: [`${file} is empty: read as chatfold JSONL with no messages`],
+      skipped: [],
+      format: 'chatfold-jsonl',
+      bytes: text.length,
+    }
+  }
   const doc = docOf(file, text)
   let format = forced
   if (format === undefined) {

@@ -107,7 +107,8 @@ export const decodeEntry = (u: unknown, index: number, where: string): E.Either<
     if (!isObject(m)) return E.left(decodeIssue(`${where}.message`, 'an object', m))
     const c = m['content']
     if (typeof c === 'string') blocks = [{ type: 'text', text: c }]
-    else if (Array.isArray(c)) blocks = c.filter(isObject)
+    // a bare string among the blocks is text, as a string content is
+    else if (Array.isArray(c)) blocks = c.flatMap((b: unknown) => (typeof b === 'string' ? [{ type: 'text', text: b }] : isObject(b) ? [b] : []))
     else return E.left(decodeIssue(`${where}.message.content`, 'a string or an array of blocks', c))
     message = m
   }

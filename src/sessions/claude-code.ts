@@ -324,6 +324,12 @@ const readEntries = (options: ClaudeCodeOptions, given: ReadonlyArray<Entry>): C
   for (const b of active.boundaries)
     notes.push(`compacted${b.trigger === undefined ? '' : ` (${b.trigger}${b.preTokens === undefined ? '' : `, ${int(b.preTokens)} tokens before`})`}`)
   if (last !== undefined) notes.push(`${int(archive.length)} messages before the last compaction summary are archived (--archive FILE writes them)`)
+  // whitespace-only text of a reply (Claude Code writes one before a thinking block) is left out: no provider takes it
+  const blank =
+    entries.filter((e) => e.type === 'assistant').flatMap((e) =>
+      e.blocks.filter((b) => b['type'] === 'text' && typeof b['text'] === 'string' && b['text'].trim() === '')
+    ).length
+  if (blank > 0) notes.push(`${blank} whitespace-only text block${blank === 1 ? '' : 's'} of replies left out (no provider takes one)`)
   const done = subagents.map((s) => ({ ...s, placed: placed.has(s.toolCallId) }))
   if (done.length > 0)
     notes.push(

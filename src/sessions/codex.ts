@@ -8,8 +8,11 @@
  * `web_search_call`. Items of one model reply become one assistant message; the outputs that follow
  * become one tool message. `session_meta` and `turn_context` records are kept as `metadata` messages
  * (the model of a reply is the latest `turn_context`'s), `event_msg` `token_count` usage goes to the
- * reply it counts, a `compacted` record replaces the history so far by its summary (what it replaced
- * goes to the archive), and every other record is counted in the notes. The older form of 2025
+ * reply it counts, a `compacted` record replaces the history so far by its summary, or by its
+ * `replacement_history` when it has one (the whole of what is sent from there on: an encrypted
+ * `compaction` item is sent as it came, an empty summary is no turn, and the prompts from before are
+ * not sent beside the replacement's own; what it replaced goes to the archive), and every other
+ * record is counted in the notes. The older form of 2025
  * (a bare session line with `id` and `timestamp`, `{"record_type":"state"}` markers, and bare items
  * without timestamps) reads too.
  *
@@ -22,7 +25,7 @@ import type { Part } from '../message/part-model.ts'
 import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { referenceOf } from '../adapters/openai/responses.ts'
-import { compactHistory } from './_compact.ts'
+import { compactHistory, replaceHistory } from './_compact.ts'
 import { type Draft, draft, imageFromUrl, messagesOf, sessionRead } from './_draft.ts'
 import { at, counter, fields, optNum, optStr, type Rec } from './_fields.ts'
 import { injectedOrigin } from './_injected.ts'
@@ -181,7 +184,12 @@ export const fromCodexRollout = (options: SessionOptions = {}) => (text: string)
           ...(injected === undefined ? {} : { kind: 'synthetic' as const }),
           parts,
           ...at(ts),
-          metadata: { ...(injected === undefined ? {} : { origin: injected }), ...(Object.keys(extra).length === 0 ? {} : { codex: extra }) },
+          metadata: {
+            ...(injected === undefined ? {} : { origin: injected }),
+            ...(Object.keys(extra).length === 0 ? {} : { codex: extra }),
+            // a developer message goes back to the Responses API as one, as a Responses body's does
+            ...(role === 'developer' ? { providerFields: { openai: { item: { type: 'message', role: 'developer' } } } } : {}),
+          },
         }),
       )
       return []
@@ -192,10 +200,20 @@ export const fromCodexRollout = (options: SessionOptions = {}) => (text: string)
       const raw = Array.isArray(p['content']) ? p['content'] : []
       const texts = [...summary, ...raw].flatMap((s: unknown) => (isObject(s) && typeof s['text'] === 'string' ? [s['text']] : []))
       const encrypted = optStr(p, 'encrypted_content')
-      const token = referenceOf(optStr(p, 'id') ?? '', encrypted)
+      // a rollout writes no id on its reasoning items: none is made up (one empty id on every item is a duplicate the API refuses)
+      const id = optStr(p, 'id')
+      const token = referenceOf(id === '' ? undefined : id, encrypted)
       const d = assistant(n, ts)
       if (texts.length === 0) d.parts.push({ type: 'reasoning', text: token, redacted: true })
-      for (const t of texts) d.parts.push({ type: 'reasoning', text: t, signature: token })
+      // the further summaries of an item without an id are marked as its own, so that it goes back as one item
+      texts.forEach((t, j) =>
+        d.parts.push({
+          type: 'reasoning',
+          text: t,
+          signature: token,
+          ...(j > 0 && id === undefined ? { providerFields: { openai: { continues: true } } } : {}),
+        })
+      )
       return []
     }
     if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
@@ -246,6 +264,11 @@ export const fromCodexRollout = (options: SessionOptions = {}) => (text: string)
       const open = reply === undefined ? -1 : history.indexOf(reply)
       if (open < 0) history.push(shown)
       else history.splice(open, 0, shown)
+      return []
+    }
+    if (type === 'compaction') {
+      // an encrypted compaction item (what the model reads in place of the history it replaced): sent as it came
+      assistant(n, ts).parts.push({ type: 'provider', provider: 'openai', kind: 'compaction', data: p })
       return []
     }
     keep(n, ts, `${type} items (metadata messages)`, { type: 'response_item', payload: p })
@@ -306,13 +329,24 @@ export const fromCodexRollout = (options: SessionOptions = {}) => (text: string)
         i,
       ) => (isObject(u) ? item(n, ts, u, `payload.replacement_history[${i}]`) : [{ path: `payload.replacement_history[${i}]`, expected: 'object', actual: u }]))
       if (failures.length > 0) return failures
-      const c = compactHistory(before, message, history.map((d, i) => ({ ...d, id: idAt(n, `.${i}`) })), typeof ts === 'string' ? ts : undefined)
+      const after = history.map((d, i) => ({ ...d, id: idAt(n, `.${i}`) }))
+      const createdAt = typeof ts === 'string' ? ts : undefined
+      // a replacement history is the whole of what is sent from here on (its own developer prompts and
+      // its compaction item); without one, the summary message follows the leading system messages
+      // the summary opens the replacement unless empty (a remote compaction's is: its compaction item holds it) or already in it
+      const holds = message === '' || after.some((d) => d.parts.some((x) => x.type === 'text' && x.text.includes(message)))
+      const summary = holds ? undefined : draft({ id: idAt(n), role: 'user', parts: [{ type: 'text', text: message }], ...at(ts) })
+      const c = after.length > 0 ? replaceHistory(before, summary, after) : compactHistory(before, message, after, createdAt)
       history = c.history
       archive = [...archive, ...c.archive]
       reply = undefined
       outputs = undefined
       unmetered = undefined
-      notes.push(`line ${n}: a compaction replaced ${c.archive.length} messages by its summary (they are in the archive)`)
+      notes.push(
+        after.length > 0
+          ? `line ${n}: a compaction replaced ${c.archive.length} messages by its replacement history of ${after.length} (they are in the archive)`
+          : `line ${n}: a compaction replaced ${c.archive.length} messages by its summary (they are in the archive)`,
+      )
       return []
     }
     if (type === 'event_msg') {

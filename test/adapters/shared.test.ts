@@ -59,7 +59,12 @@ describe('adapter preparation', () => {
           { kind: 'reasoning_only', index: 4, messageId: 'm5' },
         ],
       }),
-    ).toBe('Cannot convert: tool calls and results do not pair up: orphan result "c9" in message "m3"; message "m5" holds only reasoning')
+    ).toBe(
+      'Cannot convert: tool calls and results do not pair up: orphan result "c9" in message "m3"; message "m5" (number 5 of the history) is reasoning with no reply after it',
+    )
+    expect(formatAdapterFailure({ kind: 'invalid_tool_pairs', issues: [{ kind: 'reasoning_only', index: 1, messageId: 'm2' }] })).toBe(
+      'Cannot convert: message "m2" (number 2 of the history) is reasoning with no reply after it',
+    )
     expect(formatAdapterFailure({ kind: 'invalid_arguments', messageId: 'm1', toolCallId: 'c1', arguments: '{' })).toContain('"c1"')
   })
 })

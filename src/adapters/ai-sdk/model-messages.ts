@@ -300,7 +300,8 @@ export const assistantContent = (context: Context, m: Message, kept = true, sour
     } else if (kept && p.type === 'provider' && p.kind !== 'tool-approval-response' && keptData(p, MODEL_KEPT) !== undefined) {
       flush()
       emit(p.data as AssistantOut, p)
-    } else if (p.type !== 'finish' && !(p.type === 'provider' && !kept)) omitPart(context, m, p, 'not assistant content in the AI SDK')
+    } else if (p.type === 'provider' && !kept) omitPart(context, m, p, `the AI SDK's "${p.kind}" has no UI message part`)
+    else if (p.type !== 'finish') omitPart(context, m, p, 'not assistant content in the AI SDK')
   }
   flush()
   return out

@@ -243,7 +243,9 @@ const userState = (state: string | undefined): string | undefined => state
  * v4-era message is read from its `parts` (its legacy `content` kept and given back), or from its
  * `content` when it has no parts; its `tool-invocation` parts are tool parts (`result` as the
  * output), a `reasoning` part's `details` give its signatures and redacted data, and a `file` with
- * `mimeType` and base64 `data` is a file. Every bad field is reported by path.
+ * `mimeType` and base64 `data` is a file. A tool part without a `toolCallId` (which pairs with
+ * nothing) is kept as it came in `metadata.ui`, like a data part, and the rest of the thread read.
+ * Every bad field is reported by path.
  *
  * @example
  * import { fromUIMessages } from 'chatfold/adapters'
@@ -276,8 +278,11 @@ export const fromUIMessages = (u: unknown): E.Either<DecodeFailure, Messages> =>
       if (tag === 'reasoning' && isObject(p) && typeof p['reasoning'] === 'string' && typeof p['text'] !== 'string') v4Reasoning(r, p, at, step)
       else if (tag === 'step-start' && x.role === 'assistant') {
         if (step.parts.length > 0 || step.results.length > 0) steps.push(newStep())
-      } else if (x.role === 'assistant' && (tag.startsWith('tool-') || tag === 'dynamic-tool')) toolPart(r, p, at, tag, step)
-      else if (!contentPart(r, p, at, tag, step, x.role)) kept.push({ at: j, part: p })
+      } else if (x.role === 'assistant' && (tag.startsWith('tool-') || tag === 'dynamic-tool')) {
+        // a tool part without its call id pairs with nothing: kept as it came (metadata.ui.parts), the rest read
+        if (isObject(p) && typeof p['toolCallId'] !== 'string') kept.push({ at: j, part: p })
+        else toolPart(r, p, at, tag, step)
+      } else if (!contentPart(r, p, at, tag, step, x.role)) kept.push({ at: j, part: p })
     })
     // what chatfold has no place for is kept as JSON in metadata.ui, checked where it stood
     const meta = x.metadata === undefined ? undefined : r.read(JsonRecordC, { metadata: x.metadata }, path)

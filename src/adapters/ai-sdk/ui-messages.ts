@@ -7,7 +7,8 @@
  * with an error result's text. Reasoning signatures go under each provider's key of
  * `providerMetadata` (a Gemini signature on the part it came with, `callProviderMetadata` for a tool
  * call). Message ids, UI metadata, data and source parts and JSON tool outputs that `fromUIMessages`
- * kept in a message's `metadata.ui` come back where they were.
+ * kept in a message's `metadata.ui` come back where they were. Another provider's parts and fields
+ * become what every other target makes of them (`forTarget`), with the same notes.
  *
  * @module
  */
@@ -15,6 +16,8 @@ import { isInternal } from '../../message/accessors.ts'
 import { type Message, type Messages } from '../../message/message.ts'
 import type { Part } from '../../message/part-model.ts'
 import { type Context, newContext, omitPart } from '../convert.ts'
+import { forTarget } from '../foreign.ts'
+import { sourcesOf, type SourceUrlPart } from './_ui-sources.ts'
 import { parseJson } from '../tool-turns.ts'
 import { imageType, toDataUrl } from '../media.ts'
 import { aiFields, type AIProviderOptions, assistantContent, mergeOptions } from './model-messages.ts'
@@ -61,6 +64,7 @@ export type AIUIPart =
   | { readonly type: 'file'; readonly mediaType: string; readonly url: string; readonly filename?: string; readonly providerMetadata?: AIProviderOptions }
   | { readonly type: 'step-start' }
   | { readonly type: `data-${string}`; readonly id?: string; readonly data: unknown }
+  | { readonly type: 'source-url'; readonly sourceId: string; readonly url: string; readonly title?: string }
   | AIUIToolPart
 
 /**
@@ -244,19 +248,36 @@ export const toUIMessages = (options: AdapterOptions = {}) => (ms: Messages): Ad
   const out: AIUIMessage[] = []
   let building: Building | undefined
   const close = (): void => {
-    if (building !== undefined) out.push(finish(building))
+    const b = building
     building = undefined
+    if (b === undefined) return
+    const m = finish(b)
+    // a UI message must hold a part: one whose parts were all left out (each noted) goes too
+    if (m.parts.length > 0) out.push(m)
+    else context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'empty' })
   }
-  for (const m of ms) {
+  // another provider's parts and fields become what every other target makes of them (text, a call
+  // and its result, sources), each with the same note
+  // the pages a web search part lists also go as the `source-url` parts the AI SDK has for them
+  const sources = new Map<Message, ReadonlyArray<SourceUrlPart>>()
+  const portable = ms.flatMap((m) => {
     if (isInternal(m)) {
       context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
-      continue
+      return []
     }
+    const out = forTarget(context.owner, [m], context.notes)
+    const pages = m.role === 'assistant' ? m.parts.flatMap((p) => (p.type === 'provider' && p.provider !== context.owner ? sourcesOf(p) : [])) : []
+    const first = out[0]
+    if (pages.length > 0 && first !== undefined) sources.set(first, pages)
+    return out
+  })
+  for (const m of portable) {
     if (m.role === 'tool') answer(context, m, building)
-    else if (m.role === 'assistant' && building?.role === 'assistant') building.parts.push(...stepParts(context, m))
+    else if (m.role === 'assistant' && building?.role === 'assistant') building.parts.push(...stepParts(context, m), ...(sources.get(m) ?? []))
     else {
       close()
-      building = { id: m.id, role: m.role, parts: m.role === 'assistant' ? stepParts(context, m) : plainParts(context, m), kept: keptOf(m) }
+      const parts = m.role === 'assistant' ? [...stepParts(context, m), ...(sources.get(m) ?? [])] : plainParts(context, m)
+      building = { id: m.id, role: m.role, parts, kept: keptOf(m) }
     }
   }
   close()

@@ -19,7 +19,9 @@
  *
  * `toGeminiRequest(fromGeminiRequest(body))` gives the body back, normalised as `toGemini`
  * normalises contents, with the function declarations of consecutive `tools` entries in one entry
- * and one entry per other tool, and `parameters` types in upper case.
+ * and one entry per other tool, and `parameters` types in upper case unless every one was given in
+ * lower case (which the API takes too: such a schema goes back as it came, marked
+ * `providerFields.google.typeCase: 'lower'` on the tool).
  *
  * @module
  */
@@ -174,7 +176,12 @@ const functionTools = (decls: unknown, at: string, fail: (path: string, expected
       ? mapTypes(parameters, lower)
       : { type: 'object', properties: {} }
     if (!isObject(schema)) return fail(`${at}[${i}].${schemaIn}`, 'a schema object', schema)
-    const google = { ...rest, ...(schemaIn === 'parameters' ? {} : { schemaIn }) }
+    // `parameters` typed in lower case (which the API takes too) goes back so, not upper-cased
+    const typeCase = schemaIn === 'parameters' && JSON.stringify(schema) === JSON.stringify(parameters) &&
+        JSON.stringify(mapTypes(parameters, upper)) !== JSON.stringify(parameters)
+      ? { typeCase: 'lower' }
+      : {}
+    const google = { ...rest, ...(schemaIn === 'parameters' ? typeCase : { schemaIn }) }
     out.push({
       type: 'function',
       name,
@@ -311,12 +318,12 @@ const declaration = (tool: Extract<ToolDefinition, { readonly type: 'function' }
   const own = ownFields('google', tool.providerFields, notes, `tools.${tool.name}.`)
   if (tool.strict !== undefined)
     notes.push({ kind: 'setting_dropped', setting: `tools.${tool.name}.strict`, reason: 'Gemini function declarations have no strict mode' })
-  const { schemaIn, ...rest } = own
+  const { schemaIn, typeCase, ...rest } = own
   const key = schemaIn === 'none' || schemaIn === 'parametersJsonSchema' ? schemaIn : fitsParameters(tool.inputSchema) ? 'parameters' : 'parametersJsonSchema'
   const schema: JsonSchema | undefined = key === 'none'
     ? undefined
     : key === 'parameters'
-    ? (mapTypes(tool.inputSchema, upper) as JsonSchema)
+    ? (typeCase === 'lower' ? tool.inputSchema : (mapTypes(tool.inputSchema, upper) as JsonSchema))
     : tool.inputSchema
   return {
     name: tool.name,
