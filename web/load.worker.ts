@@ -6,7 +6,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Messages } from '../src/message/message.ts'
-import { slicesOf } from '../src/engine/schedule.ts'
+import { slicesOf } from '../src/internal/schedule.ts'
 import { sampleSession } from '../sample/session.ts'
 import { decodeSessionFile } from './load.ts'
 import { type LoaderReply, type LoaderRequest, SLICE_BYTES } from './loader.ts'
@@ -16,8 +16,12 @@ const scope = self as unknown as { onmessage: ((e: MessageEvent<LoaderRequest>) 
 /** The slices of the last load, handed out one per `next`. */
 let pending: Iterator<{ readonly messages: Messages }> | undefined
 
-const decoded = async (request: Extract<LoaderRequest, { readonly type: 'load' }>): Promise<E.Either<string, { readonly messages: Messages; readonly format: string }>> =>
-  request.sample !== undefined ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), format: 'sample' }) : decodeSessionFile(await (request.file as Blob).text())
+const decoded = async (
+  request: Extract<LoaderRequest, { readonly type: 'load' }>,
+): Promise<E.Either<string, { readonly messages: Messages; readonly format: string }>> =>
+  request.sample !== undefined
+    ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), format: 'sample' })
+    : decodeSessionFile(await (request.file as Blob).text())
 
 scope.onmessage = (event) => {
   const request = event.data
