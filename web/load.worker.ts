@@ -16,12 +16,8 @@ const scope = self as unknown as { onmessage: ((e: MessageEvent<LoaderRequest>) 
 /** The slices of the last load, handed out one per `next`. */
 let pending: Iterator<{ readonly messages: Messages }> | undefined
 
-const decoded = async (
-  request: Extract<LoaderRequest, { readonly type: 'load' }>,
-): Promise<E.Either<string, { readonly messages: Messages; readonly format: string }>> =>
-  request.sample !== undefined
-    ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), format: 'sample' })
-    : decodeSessionFile(await (request.file as Blob).text())
+const decoded = async (request: Extract<LoaderRequest, { readonly type: 'load' }>): Promise<E.Either<string, { readonly messages: Messages; readonly format: string }>> =>
+  request.sample !== undefined ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), format: 'sample' }) : decodeSessionFile(await (request.file as Blob).text())
 
 scope.onmessage = (event) => {
   const request = event.data
