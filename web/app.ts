@@ -12,7 +12,7 @@ import { type Message, type Messages } from '../src/message/message.ts'
 import { drawBars, frameGraph } from './graphs.ts'
 import { loadOffThread } from './loader.ts'
 import { markdownStart } from './markdown.ts'
-import { yieldToEventLoop } from '../src/engine/schedule.ts'
+import { yieldToEventLoop } from '../src/internal/schedule.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id)

@@ -6,7 +6,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Messages } from '../src/message/message.ts'
-import { slicesOf } from '../src/engine/schedule.ts'
+import { slicesOf } from '../src/internal/schedule.ts'
 import { sampleSession } from '../sample/session.ts'
 import { decodeSessionFile } from './load.ts'
 import { type LoaderReply, type LoaderRequest, SLICE_BYTES } from './loader.ts'

@@ -5,7 +5,7 @@
  */
 import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../src/message/message.ts'
-import { yieldToEventLoop } from '../src/engine/schedule.ts'
+import { yieldToEventLoop } from '../src/internal/schedule.ts'
 
 /** About how many bytes of messages each slice carries: about 2 ms of the page's time to take in. */
 export const SLICE_BYTES = 128 * 1024

@@ -9,19 +9,13 @@
 import * as E from 'fp-ts/Either'
 import { decodeMessage, decodeMessages, type Message, MessageC, type Messages } from '../message/message.ts'
 import type { TokenBreakdown } from '../tokens/message-tokens.ts'
-import { type DecodeIssue, formatDecodeFailure, prefixFailure } from '../message/failure.ts'
-import { budget, yieldToEventLoop } from './schedule.ts'
+import { type DecodeIssue, prefixFailure } from '../message/failure.ts'
+import { decodeError, MAX_ISSUES } from '../history/blob.ts'
+import { budget, yieldToEventLoop } from '../internal/schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import type { TokenEstimate } from './types.ts'
 
 // --- admission ---
-
-/** At most this many issues are reported: a history of bad messages gives a short error. */
-export const MAX_ISSUES = 20
-
-/** The error bad input rejects with: `TypeError`, with the issues by path, as `parseMessages` throws. */
-export const decodeError = (issues: ReadonlyArray<DecodeIssue>, more: boolean): TypeError =>
-  new TypeError(`Cannot decode messages: ${formatDecodeFailure(issues)}${more ? `\n… (the first ${MAX_ISSUES} issues; there may be more)` : ''}`)
 
 /** Admitted messages: the decoded history (the input itself when every message was in form) and its counts. */
 export type Admitted = { readonly messages: Messages; readonly counts: TokenEstimate }

@@ -8,12 +8,10 @@
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import { createPruner } from '../history/prune-incremental.ts'
-import { type PruneChange, type PruneResult, type PrunerResult } from '../history/prune-options.ts'
+import type { PruneChange } from '../history/prune-options.ts'
+import { prune, pruneChanges, prunerKey, type SessionPruner } from '../history/prune-changes.ts'
 import { pruneToolResultsWithReport } from '../history/prune.ts'
-import { countMessage } from '../tokens/count.ts'
-import { type Estimator, type TokenBreakdown } from '../tokens/message-tokens.ts'
-import { definitionCount, totalOf } from '../tokens/message-tokens.ts'
+import { definitionCount, type Estimator, type TokenBreakdown, totalOf } from '../tokens/message-tokens.ts'
 import { type CompactionPlan, planCompaction, shouldCompact } from '../compaction/plan.ts'
 import { renderTranscript } from '../compaction/transcript.ts'
 import { contextTokens } from '../tokens/usage.ts'
@@ -22,106 +20,7 @@ import { compact as compactWith, type CompactResult } from '../compaction/compac
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import type { HistoryOperation, Operations, ResultOf, SessionOperation, WireOptions } from './operations.ts'
 import { admit } from './_admit.ts'
-import type { EngineCompactOptions, EngineProgress, EnginePruneOptions, MessageChange, RemoteSummarizer, SessionPlan, TokenEstimate } from './types.ts'
-
-// --- counting ---
-
-/** The per-message total of a new counter (`countMessage(estimate)`), marked as the one definition: keep it, with its cache. */
-export const counter = (estimate: Estimator): (m: Message) => number => definitionCount(estimate, totalOf(countMessage(estimate)))
-
-// --- operations ---
-
-/**
- * A pruner as a session keeps it (one per options): the incremental pruner, whose each answer also
- * gives the changes of its answer before, to which its `carried` refers. When every change of an
- * answer is the previous answer's own, the previous answer's array is given again as its changes
- * (the same records), so that a session holding it sees nothing new.
- */
-export type Pruner = (ms: Messages) => PrunerResult & { readonly previous: ReadonlyArray<PruneChange> }
-
-/**
- * A pruner with the engine's estimator and a counter (by default a new one; a session gives its
- * own). It remembers what it pruned: keep it for the next turn.
- */
-export const prune = (options: EnginePruneOptions, estimate: Estimator, count: (m: Message) => number = counter(estimate)): Pruner => {
-  const pruner = createPruner({ ...options, estimate, count })
-  let previous: ReadonlyArray<PruneChange> = []
-  return (ms) => {
-    const { messages, report, changes, carried } = pruner.prune(ms)
-    const same = carried === changes.length && carried === previous.length
-    const answer = { messages, report, changes: same ? previous : changes, carried, previous }
-    previous = answer.changes
-    return answer
-  }
-}
-
-/**
- * A session's history as a prune reads it: as appended, and where the resident history (the
- * appended one with the last prune's changes, as long as it) differs from it.
- */
-export type PruneSession = {
-  /** The history as appended (since the open or the last compaction), before any pruning. */
-  readonly appended: Messages
-  /** The last prune's changes, against the history it was given: where the resident history differs from the appended one. */
-  readonly pruned: ReadonlyArray<PruneChange>
-}
-
-/**
- * A session's prune: the pruner's result and its changes (against the appended history, the
- * session's next `pruned`), what it changed in the resident history, and the change in tokens.
- */
-export type PruneChanges = PruneResult & {
-  readonly pruned: ReadonlyArray<PruneChange>
-  readonly changes: ReadonlyArray<MessageChange>
-  readonly length: number
-  readonly delta: number
-}
-
-/**
- * Prunes a session: `pruner` runs on the history as appended, and answers what changed against the
- * resident history (the result of the session's last prune, which may have had other options), with
- * the token delta. The one place a session prune's changes come from.
- *
- * The resident and the pruned history both differ from the appended one only where a prune changed
- * it, so they can differ from each other only there: at the positions of the last prune's changes
- * and of this one's, merged in index order. When the last prune was this pruner's previous answer,
- * the changes this answer carried over from it are the same records in both, and only the rest are
- * looked at: a turn later, the few messages that newly left the protected tail.
- */
-export const pruneChanges = (pruner: Pruner, count: (m: Message) => number) => (session: PruneSession): PruneChanges => {
-  const { appended } = session
-  const { messages, report, changes: pruned, carried, previous } = pruner(appended)
-  const before = session.pruned
-  const from = before === previous ? carried : 0
-  const changes: MessageChange[] = []
-  let delta = 0
-  let j = from
-  let k = from
-  while (j < before.length || k < pruned.length) {
-    const b = before[j]
-    const p = pruned[k]
-    const i = Math.min(b === undefined ? Infinity : b.index, p === undefined ? Infinity : p.index)
-    let was = appended[i] as Message
-    let now = was
-    if (b !== undefined && b.index === i) {
-      was = b.message
-      j++
-    }
-    if (p !== undefined && p.index === i) {
-      now = p.message
-      k++
-    }
-    if (was !== now) {
-      changes.push({ index: i, message: now })
-      delta += count(now) - count(was)
-    }
-  }
-  return { messages, report, pruned, changes, length: messages.length, delta }
-}
-
-/** The key a session keeps a pruner under: its options, whatever order their keys came in. */
-export const prunerKey = (options: EnginePruneOptions): string =>
-  JSON.stringify(Object.keys(options).sort().map((k) => [k, (options as Record<string, unknown>)[k]]))
+import type { EngineCompactOptions, EngineProgress, RemoteSummarizer, SessionPlan, TokenEstimate } from './types.ts'
 
 /** A plan without its message arrays. */
 export const planSummary = (p: CompactionPlan): SessionPlan => {
@@ -185,7 +84,7 @@ export type Resident = {
    * it. A pruner itself remembers what it pruned (a cache, shared by the states that follow), and
    * `pruneChanges` relies on that memory only where its last answer is this state's `pruned`.
    */
-  readonly pruners: ReadonlyMap<string, Pruner>
+  readonly pruners: ReadonlyMap<string, SessionPruner>
 }
 
 /** A session handler's context: the session's state, and the call's messages (an append's), decoded and counted. */

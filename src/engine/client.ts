@@ -31,12 +31,41 @@ import {
   type SessionOperation,
   type SessionRef,
 } from './operations.ts'
-import { now, slicesInFlight, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from './schedule.ts'
+import { now, slicesOf, yieldToEventLoop } from '../internal/schedule.ts'
+import { slicesInFlight } from './_pool.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
+
+// --- slice sizes ---
+
+/** A send is aimed at this many ms of the sending thread: an eighth of a frame, leaving room for a busy machine. */
+export const SEND_MS = 2
+const FIRST_SLICE = 128 * 1024
+const MIN_SLICE = 16 * 1024
+/** The smallest slice the end of a history sent ahead is cut into. */
+export const TAIL_SLICE = 32 * 1024
+const MAX_SLICE = 512 * 1024
+
+/**
+ * The size of the next slice: `fixed` when given, otherwise learned from how long each send
+ * blocked, aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most
+ * after a fast one, so that no send blocks a frame on a slow or busy machine and fast ones send
+ * fewer, larger slices (16 KiB to 512 KiB).
+ */
+export const sliceSizer = (fixed: number | undefined) => {
+  let bytes = fixed ?? FIRST_SLICE
+  return {
+    size: (): number => bytes,
+    observe: (sent: number, ms: number): void => {
+      if (fixed !== undefined || sent < MIN_SLICE) return
+      const aimed = (sent / Math.max(ms, 0.01)) * SEND_MS
+      bytes = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.min(aimed, bytes * 1.25))))
+    },
+  }
+}
 
 type History = Operations['history']
 type Session = Operations['session']

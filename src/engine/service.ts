@@ -37,7 +37,7 @@ import {
   type SessionRef,
 } from './operations.ts'
 import { type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
-import { approxBytes, now } from './schedule.ts'
+import { approxBytes, now } from '../internal/schedule.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'

@@ -3,7 +3,8 @@
  * (so identities and cached counts hold), bad input refused by path with a bounded report.
  */
 import { describe, expect, it } from 'vitest'
-import { admit, MAX_ISSUES } from '../../src/engine/_admit.ts'
+import { admit } from '../../src/engine/_admit.ts'
+import { MAX_ISSUES } from '../../src/history/blob.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'

@@ -3,7 +3,7 @@
  * counter, and a pruner that remembers what it pruned.
  */
 import { describe, expect, it } from 'vitest'
-import { counter, prune, pruneChanges, prunerKey } from '../../src/engine/_ops.ts'
+import { counter, prune, pruneChanges, prunerKey } from '../../src/history/prune-changes.ts'
 import { diffHistories } from '../support/engine-diff.ts'
 import { applyChanges } from '../../src/engine/types.ts'
 import { textMessage } from '../../src/message/message.ts'

@@ -7,7 +7,7 @@
 import { expose } from 'comlink'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEngineService } from '../../src/engine/service.ts'
-import { BACKLOG, COUNTER_DEPTH } from '../../src/engine/schedule.ts'
+import { BACKLOG, COUNTER_DEPTH } from '../../src/engine/_pool.ts'
 import { type Counter, createCounter, createCountPool } from '../../src/engine/_pool.ts'
 import type { EngineService } from '../../src/engine/operations.ts'
 

@@ -4,10 +4,10 @@
  */
 import { expose } from 'comlink'
 import { describe, expect, it } from 'vitest'
-import { createEngine } from '../../src/engine/client.ts'
+import { createEngine, sliceSizer, TAIL_SLICE } from '../../src/engine/client.ts'
 import type { EngineService } from '../../src/engine/operations.ts'
 import { createEngineService } from '../../src/engine/service.ts'
-import { approxBytes, sliceSizer, slicesOf, TAIL_SLICE, yieldToEventLoop } from '../../src/engine/schedule.ts'
+import { approxBytes, slicesOf, yieldToEventLoop } from '../../src/internal/schedule.ts'
 import { sampleSession } from '../../sample/session.ts'
 import { makeMessage, textMessage } from '../../src/message/message.ts'
 import { image } from '../../src/message/part-make.ts'

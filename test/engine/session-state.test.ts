@@ -3,7 +3,8 @@
  * its pruner cache included: a prune that the service undoes takes everything it added with it.
  */
 import { describe, expect, it } from 'vitest'
-import { type Pruner, type Resident, sessionHandlers } from '../../src/engine/_ops.ts'
+import { type Resident, sessionHandlers } from '../../src/engine/_ops.ts'
+import type { SessionPruner as Pruner } from '../../src/history/prune-changes.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import { sampleSession } from '../../sample/session.ts'
