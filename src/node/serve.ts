@@ -1,5 +1,6 @@
 /**
- * Serving the chat store's HTTP API on Node with the file backend: the store is recovered from
+ * Serving the chat store's HTTP API on Node with the file backend (and its Durable Streams under
+ * `/streams`, kept in `<dataDir>/streams`): the store is recovered from
  * its directory (latest snapshot, then the log's tail), every accepted request is flushed to disk
  * before it is answered 2xx, and SIGINT/SIGTERM close the server and the log cleanly. What
  * `chatfold serve` runs.
@@ -14,6 +15,7 @@ import { fileStorage } from './file-storage.ts'
 import type { RunningServer, ServeOptions } from './http.ts'
 import { serveGuarded } from './serve-guard.ts'
 import { openStreamsHandler } from '../store/streams-handler.ts'
+import { mirrorConversations } from '../store/streams-conversations.ts'
 import { fileStreamsStorage } from './streams-file.ts'
 
 /**
@@ -105,6 +107,7 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
     await store.close()
     throw e
   })
+  const stopMirror = mirrorConversations(store, streams)
   const running = await serveGuarded({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8787,
@@ -121,6 +124,7 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
       return (request: Request) => (isStreamsPath(new URL(request.url).pathname) ? served(request) : chat(request))
     },
     release: async () => {
+      stopMirror()
       await streams.close()
       await store.close()
     },

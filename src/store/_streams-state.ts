@@ -24,6 +24,8 @@ export type Stream = {
   touched: number
   /** Appends so far (the chunks of one append share its number). */
   appends: number
+  /** Kept by the handler's owner (a conversation of the chat store), not by the log: read-only over HTTP. */
+  derived: boolean
   /** Forks of this stream still held: while any is, a deleted or expired stream is only marked gone. */
   forks: number
   /** Deleted or expired while forks of it live: answered 410, its path not to be taken again. */
@@ -125,6 +127,7 @@ export const applyRecord = (streams: Streams, r: StreamRecord, durable: boolean)
       // replayed, a stream's window starts again at the load: nothing alive before a restart expires at it
       touched: durable ? Math.max(r.at, Date.now()) : r.at,
       appends: 0,
+      derived: false,
       forks: 0,
       gone: false,
       closed: r.closed === true,

@@ -65,6 +65,12 @@ export type StreamsHandler = {
   /** The same handler behind another gate (who may call), as a server decides once it listens. */
   readonly gated: (gate: StreamsGate) => (request: Request) => Promise<Response>
   readonly failure: () => string | undefined
+  /**
+   * Appends JSON messages to a read-only stream at `path` the caller keeps (made on first use):
+   * for data already durable elsewhere, such as a conversation of the chat store. Readers see it
+   * at once; HTTP writes to the path are refused (405).
+   */
+  readonly publish: (path: string, messages: ReadonlyArray<unknown>) => void
   readonly close: () => Promise<void>
 }
 
@@ -378,6 +384,8 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     if (pathname !== base && !pathname.startsWith(`${base}/`)) return refuse(404, 'Not found')
     const path = pathname.slice(base.length)
     if (path === '' || path === '/') return refuse(404, 'A stream path is required')
+    if (!reading && streams.byPath.get(path)?.derived === true)
+      return refuse(405, 'This stream is kept by the chat store: read it only', { allow: 'GET, HEAD' })
     if (!reading && failure !== undefined) return refuse(503, failure)
     switch (request.method) {
       case 'PUT':
@@ -394,6 +402,19 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     }
   }
 
+  const publish = (path: string, values: ReadonlyArray<unknown>): void => {
+    let s = streams.byPath.get(path)
+    if (s === undefined || !s.derived) {
+      applyRecord(streams, { t: 'create', path, contentType: 'application/json', at: now(), data: [] }, true)
+      s = streams.byPath.get(path) as Stream
+      s.derived = true
+    }
+    if (values.length === 0) return
+    const enc = new TextEncoder()
+    applyRecord(streams, { t: 'append', path, data: values.map((v) => toBase64(enc.encode(JSON.stringify(v)))) }, true)
+    markDurable(streams, { t: 'append', path, data: [] }, s.end, s)
+  }
+
   const gated = (gate: StreamsGate) => async (request: Request): Promise<Response> => {
     try {
       return await route(request, gate)
@@ -405,6 +426,7 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     handle: gated(options),
     gated,
     failure: () => failure,
+    publish,
     close: () => storage.close(),
   }
 }
