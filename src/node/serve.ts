@@ -1,18 +1,22 @@
 /**
- * Serving the chat store's HTTP API on Node with the file backend: the store is recovered from
+ * Serving the chat store's HTTP API on Node with the file backend (and its Durable Streams under
+ * `/streams`, kept in `<dataDir>/streams`): the store is recovered from
  * its directory (latest snapshot, then the log's tail), every accepted request is flushed to disk
  * before it is answered 2xx, and SIGINT/SIGTERM close the server and the log cleanly. What
  * `chatfold serve` runs.
  *
  * @module
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { type ChatHandlerOptions, createChatHandler } from '../store/http.ts'
 import { type DurableChatStore, openDurableStore } from '../store/durable.ts'
 import { isStoreError, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import type { RunningServer, ServeOptions } from './http.ts'
 import { serveGuarded } from './serve-guard.ts'
+import { openStreamsHandler } from '../store/streams-handler.ts'
+import { mirrorConversations } from '../store/streams-conversations.ts'
+import { fileStreamsStorage } from './streams-file.ts'
 
 /**
  * Options of `serveChatStore`: the data directory, the port (8787 by default; 0 for a free one),
@@ -49,6 +53,9 @@ export type ServeChatStoreOptions = {
  * @category http
  */
 export type ServedChatStore = RunningServer & { readonly store: DurableChatStore }
+
+/** Whether a request's path is under `/streams` (the Durable Streams endpoint). */
+const isStreamsPath = (pathname: string): boolean => pathname === '/streams' || pathname.startsWith('/streams/')
 
 /**
  * Recovers the store in `dataDir` and serves its HTTP API; prints what it recovered and where it
@@ -95,13 +102,32 @@ export const serveChatStore = async (options: ServeChatStoreOptions): Promise<Se
       log(`chatfold: ${e instanceof Error ? e.message : String(e)}; stopping`)
       process.exit(1)
     })
+  const streamsStorage = fileStreamsStorage(join(dir, 'streams'))
+  const streams = await openStreamsHandler(streamsStorage, { basePath: '/streams' }).catch(async (e: unknown) => {
+    await store.close()
+    throw e
+  })
+  const stopMirror = mirrorConversations(store, streams)
   const running = await serveGuarded({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8787,
     ...(options.serve === undefined ? {} : { serve: options.serve }),
     handler: options.handler ?? {},
-    make: (handlerOptions) => createChatHandler({ ...store, flush }, handlerOptions),
-    release: () => store.close(),
+    make: (handlerOptions) => {
+      const chat = createChatHandler({ ...store, flush }, handlerOptions)
+      const gate = {
+        ...(handlerOptions.token === undefined ? {} : { token: handlerOptions.token }),
+        ...(handlerOptions.readToken === undefined ? {} : { readToken: handlerOptions.readToken }),
+        ...(handlerOptions.allowedHosts === undefined ? {} : { allowedHosts: handlerOptions.allowedHosts }),
+      }
+      const served = streams.gated(gate)
+      return (request: Request) => (isStreamsPath(new URL(request.url).pathname) ? served(request) : chat(request))
+    },
+    release: async () => {
+      stopMirror()
+      await streams.close()
+      await store.close()
+    },
     log,
     ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
   })

@@ -1,0 +1,71 @@
+/**
+ * The durable log behind the Durable Streams handler: the records it keeps (a stream created,
+ * bytes appended, a stream closed or deleted), the small storage interface a runtime gives it
+ * (load every record, append a batch durably), and an in-memory storage for tests.
+ *
+ * @module
+ */
+
+/**
+ * The producer that wrote an append: its id, epoch and sequence number (idempotent producers).
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export type StreamProducer = { readonly id: string; readonly epoch: number; readonly seq: number }
+
+/**
+ * One record of the streams log. Data is kept as base64 (`data`: one entry per message for JSON
+ * streams, one per append otherwise). Times are milliseconds since the epoch.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export type StreamRecord =
+  | {
+    readonly t: 'create'
+    readonly path: string
+    readonly contentType: string
+    readonly at: number
+    readonly ttl?: number
+    readonly expiresAt?: number
+    readonly closed?: boolean
+    readonly data: ReadonlyArray<string>
+    readonly fork?: { readonly from: string; readonly offset: number }
+  }
+  | {
+    readonly t: 'append'
+    readonly path: string
+    readonly data: ReadonlyArray<string>
+    readonly streamSeq?: string
+    readonly producer?: StreamProducer
+    readonly close?: boolean
+  }
+  | { readonly t: 'close'; readonly path: string; readonly producer?: StreamProducer }
+  | { readonly t: 'delete'; readonly path: string }
+
+/**
+ * Where the streams log lives: `load` reads every record kept (in order), `append` keeps a batch
+ * and resolves only once it survives a crash, `close` releases it.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export type StreamsStorage = {
+  readonly load: () => Promise<ReadonlyArray<StreamRecord>>
+  readonly append: (records: ReadonlyArray<StreamRecord>) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+/** A streams log in memory (nothing survives the process): for tests (not an entry's export). */
+export const memoryStreamsStorage = (): StreamsStorage => {
+  const records: StreamRecord[] = []
+  return {
+    load: () => Promise.resolve([...records]),
+    append: (batch) => {
+      records.push(...batch)
+      return Promise.resolve()
+    },
+    close: () => Promise.resolve(),
+  }
+}

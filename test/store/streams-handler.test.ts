@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { openStreamsHandler } from '../../src/store/streams-handler.ts'
+import { memoryStreamsStorage, type StreamRecord, type StreamsStorage } from '../../src/store/streams-log.ts'
+
+const TOKEN = 'streams-test-token-0123456789'
+const READ = 'streams-read-token-0123456789'
+const url = 'http://localhost/streams/chat/1'
+const put = (headers: Record<string, string> = {}) => new Request(url, { method: 'PUT', headers: { 'content-type': 'text/plain', ...headers } })
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request(url, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body })
+const get = (headers: Record<string, string> = {}) => new Request(`${url}?offset=-1`, { headers })
+
+describe('the Durable Streams handler', () => {
+  it('asks the token for every request, and the read-only token only reads', async () => {
+    const streams = await openStreamsHandler(memoryStreamsStorage(), { token: TOKEN, readToken: READ })
+    expect((await streams.handle(put())).status).toBe(401)
+    expect((await streams.handle(put({ authorization: 'Bearer nope-nope-nope-nope' }))).status).toBe(401)
+    expect((await streams.handle(put({ authorization: `Bearer ${READ}` }))).status).toBe(403)
+    expect((await streams.handle(put({ authorization: `Bearer ${TOKEN}` }))).status).toBe(201)
+    expect((await streams.handle(post('a', { authorization: `Bearer ${READ}` }))).status).toBe(403)
+    expect((await streams.handle(post('a', { authorization: `Bearer ${TOKEN}` }))).status).toBe(204)
+    const read = await streams.handle(get({ authorization: `Bearer ${READ}` }))
+    expect(read.status).toBe(200)
+    expect(await read.text()).toBe('a')
+  })
+
+  it('refuses a foreign Origin and a Host it does not answer for', async () => {
+    const streams = await openStreamsHandler(memoryStreamsStorage(), { allowedHosts: ['localhost'] })
+    expect((await streams.handle(put({ origin: 'https://elsewhere.example' }))).status).toBe(403)
+    expect((await streams.handle(new Request(url, { method: 'PUT', headers: { host: 'evil.example' } }))).status).toBe(403)
+  })
+
+  it('answers no 2xx for an append the log did not keep, and shows it to no reader', async () => {
+    let fail = false
+    const kept = memoryStreamsStorage()
+    const storage: StreamsStorage = { ...kept, append: (rs: ReadonlyArray<StreamRecord>) => (fail ? Promise.reject(new Error('disk full')) : kept.append(rs)) }
+    const streams = await openStreamsHandler(storage)
+    expect((await streams.handle(put())).status).toBe(201)
+    expect((await streams.handle(post('kept'))).status).toBe(204)
+    fail = true
+    expect((await streams.handle(post('lost'))).status).toBe(503)
+    expect(await (await streams.handle(get())).text()).toBe('kept')
+    // writes stay refused, saying why; reads are served
+    fail = false
+    const again = await streams.handle(post('later'))
+    expect(again.status).toBe(503)
+    expect(await again.text()).toContain('disk full')
+    expect(streams.failure()).toContain('disk full')
+  })
+
+  it('replays its log: data, closure and producer state survive a restart', async () => {
+    const storage = memoryStreamsStorage()
+    const a = await openStreamsHandler(storage)
+    await a.handle(put())
+    const producer = { 'producer-id': 'p', 'producer-epoch': '0', 'producer-seq': '0' }
+    expect((await a.handle(post('one', producer))).status).toBe(200)
+    const b = await openStreamsHandler(storage)
+    // the retry after the restart is recognised as a duplicate
+    expect((await b.handle(post('one', producer))).status).toBe(204)
+    expect((await b.handle(post('two', { ...producer, 'producer-seq': '1' }))).status).toBe(200)
+    expect(await (await b.handle(get())).text()).toBe('onetwo')
+  })
+})
