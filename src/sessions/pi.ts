@@ -85,7 +85,11 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
   const byId = new Map(entries.map((e) => [e.id, e]))
   const chain: Entry[] = []
   const seen = new Set<string>()
-  for (let e: Entry | undefined = entries[entries.length - 1]; e !== undefined && !seen.has(e.id); e = e.parent === undefined ? undefined : byId.get(e.parent)) {
+  for (
+    let e: Entry | undefined = entries[entries.length - 1];
+    e !== undefined && !seen.has(e.id);
+    e = e.parent === undefined ? undefined : byId.get(e.parent)
+  ) {
     seen.add(e.id)
     chain.unshift(e)
   }
