@@ -137,7 +137,8 @@ const runScope = (name: string, fn: () => void) => {
   }
 }
 
-export const describe = ((name: string, fn: () => void) => runScope(name, fn)) as DescribeFn
+// vitest takes `describe(name, fn)`, `describe(name, options, fn)` and `describe(name, fn, options)`
+export const describe = ((name: string, a: unknown, b?: unknown) => runScope(name, (typeof a === 'function' ? a : b) as () => void)) as DescribeFn
 describe.skip = (name) => register(name, undefined, true)
 describe.only = (name, fn) => runScope(name, fn)
 describe.skipIf = (cond) => (name, fn) => (cond ? register(name, undefined, true) : runScope(name, fn))
