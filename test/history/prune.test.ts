@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
@@ -18,7 +19,10 @@ const history = (turns: number, size = 4000, name = 'read'): Message[] => {
   }
   return out
 }
-const contentOf = (m: Message | undefined): string => (m?.parts.find((p) => p.type === 'tool_result') as ToolResultPart | undefined)?.content ?? ''
+const contentOf = (m: Message | undefined): string => {
+  const r = m?.parts.find((p) => p.type === 'tool_result') as ToolResultPart | undefined
+  return r === undefined ? '' : toolResultText(r)
+}
 const small = { protectTokens: 3000, minimumSavings: 0 } // 1000 tokens per result: the newest three turns are protected
 
 describe('pruneToolResults', () => {

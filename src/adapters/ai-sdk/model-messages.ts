@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { toolResultText } from '../../message/tool-result-content.ts'
 import type { Part, ReasoningPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, convertWith, idFor, nonEmptyIds, omitPart } from '../convert.ts'
@@ -312,9 +313,10 @@ const outputOf = (p: Extract<Part, { readonly type: 'tool_result' }>): AIToolRes
   const output = fields['output']
   if (isObject(output) && typeof output['type'] === 'string') return output as AIToolResultOutput
   const type = fields['outputType']
-  const parsed = type === 'json' || type === 'error-json' ? parseJson(p.content) : undefined
+  const content = toolResultText(p)
+  const parsed = type === 'json' || type === 'error-json' ? parseJson(content) : undefined
   if (parsed !== undefined) return { type: type === 'json' ? 'json' : 'error-json', value: parsed.value as AIJsonValue }
-  return { type: p.isError ? 'error-text' : 'text', value: p.content }
+  return { type: p.isError ? 'error-text' : 'text', value: content }
 }
 
 /** The message's own options, kept as they came. */

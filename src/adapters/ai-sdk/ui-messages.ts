@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { toolResultText } from '../../message/tool-result-content.ts'
 import { isInternal } from '../../message/accessors.ts'
 import { type Message, type Messages } from '../../message/message.ts'
 import type { Part } from '../../message/part-model.ts'
@@ -199,13 +200,13 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
       omitPart(context, m, p, 'a result whose call is not in the assistant turn before it')
       continue
     }
-    const parsed = json.has(p.toolCallId) || aiFields(p)['outputType'] === 'json' ? parseJson(p.content) : undefined
+    const parsed = json.has(p.toolCallId) || aiFields(p)['outputType'] === 'json' ? parseJson(toolResultText(p)) : undefined
     // a denied call keeps its state (its result is the reason, which the approval holds)
     if (call.state === 'output-denied') continue
     const { output: _o, errorText: _e, ...base } = call as AIUIToolPart & { readonly output?: unknown; readonly errorText?: unknown }
     building.parts[at] = (p.isError
-      ? { ...base, state: 'output-error', errorText: p.content }
-      : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }) as AIUIToolPart
+      ? { ...base, state: 'output-error', errorText: toolResultText(p) }
+      : { ...base, state: 'output-available', output: parsed === undefined ? toolResultText(p) : parsed.value }) as AIUIToolPart
   }
 }
 

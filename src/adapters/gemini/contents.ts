@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { toolResultText } from '../../message/tool-result-content.ts'
 import type { Part } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { argumentsObject, type Context, convertWith, foreignReasoning, idFor, isNative, nonEmptyIds, omitPart } from '../convert.ts'
@@ -177,9 +178,10 @@ const modelParts = (context: Context, m: Message): GeminiPart[] => {
 
 /** A function response: `{ output }` or `{ error }`, or the object a JSON response was. */
 const responseOf = (p: Extract<Part, { readonly type: 'tool_result' }>, fields: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-  const parsed = fields['responseJson'] === true ? parseJson(p.content) : undefined
+  const content = toolResultText(p)
+  const parsed = fields['responseJson'] === true ? parseJson(content) : undefined
   if (parsed !== undefined && isObject(parsed.value)) return { ...parsed.value }
-  return p.isError ? { error: p.content } : { output: p.content }
+  return p.isError ? { error: content } : { output: content }
 }
 
 const userParts = (context: Context, m: Message, names: ReadonlyMap<string, string>): GeminiPart[] => {
