@@ -4,7 +4,7 @@ import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
 import type { Message } from '../../src/message/message.ts'
-import type { ToolCallPart, ToolResultPart } from '../../src/message/part-model.ts'
+import type { Part, ToolCallPart, ToolResultPart } from '../../src/message/part-model.ts'
 import { call, msg, result, txt } from './fixtures.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { definitionCount, totalOf } from '../../src/tokens/message-tokens.ts'
@@ -47,6 +47,22 @@ describe('pruneToolResults', () => {
     }
     expect(out[h.length - 1]).toBe(h[h.length - 1])
     expect(contentOf(out[h.length - 4])).toBe(contentOf(h[h.length - 4]))
+  })
+
+  it('prunes a result with an image as one unit, its placeholder naming the image', () => {
+    const shot: Part = {
+      type: 'tool_result',
+      toolCallId: 'c0',
+      name: 'screenshot',
+      isError: false,
+      content: [{ type: 'text', text: 'The page' }, { type: 'image', data: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' }],
+    }
+    const h = history(10)
+    h[3] = msg('t0', 'tool', [shot])
+    const out = pruneToolResults(small)(h)
+    const pruned = out[3]?.parts[0]
+    expect(pruned?.type === 'tool_result' && pruned.content).toMatch(/^\[tool output pruned — was ~\d+ tokens, \d+ chars\]\nThe page\n\[image image\/png\]$/)
+    expect(validateToolPairs(out).valid).toBe(true)
   })
 
   it('returns the input itself when nothing is pruned', () => {
