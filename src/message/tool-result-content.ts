@@ -27,7 +27,7 @@ export const toolResultBlocks = (p: { readonly content: ToolResultContent }): Re
  *
  * @example
  * import { image, toolResultBlockLabel } from 'chatfold/message'
- * toolResultBlockLabel(image({ url: 'https://example.com/a.png', mediaType: 'image/png' })) // '[image image/png]'
+ * toolResultBlockLabel(image({ data: new Uint8Array([137, 80]), mediaType: 'image/png' })) // '[image image/png]'
  *
  * @since 0.1.0
  * @category accessors
