@@ -129,4 +129,31 @@ describe('a tool result with an image, in each provider shape', () => {
     )
     expect(right(fromOpenAIChat({ messages: request.messages })).length).toBeGreaterThan(0)
   })
+  it("maps another provider's block in a result (an Anthropic search result) to text for OpenAI Responses, noted", () => {
+    const h = right(fromAnthropic({
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'docs', input: {} }] },
+        {
+          role: 'user',
+          content: [{
+            type: 'tool_result',
+            tool_use_id: 'c1',
+            content: [{
+              type: 'search_result',
+              source: 'https://example.com/limits',
+              title: 'Rate limits',
+              content: [{ type: 'text', text: '50 requests a minute' }],
+            }],
+          }],
+        },
+      ],
+    }))
+    const { request, report } = right(toOpenAIResponses()(h))
+    expect(request.input.at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'c1',
+      output: [{ type: 'input_text', text: 'Rate limits (https://example.com/limits)\n50 requests a minute' }],
+    })
+    expect(report.notes).toContainEqual(expect.objectContaining({ kind: 'provider_part_mapped', provider: 'anthropic', type: 'search_result' }))
+  })
 })
