@@ -4,6 +4,7 @@
  * Vercel AI SDK's `pruneMessages` and LangChain.js's `trimMessages`, on the same history in the
  * same run. Conversions to the peers' message formats happen before timing.
  */
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { type AssistantModelMessage, type ModelMessage, pruneMessages } from 'ai'
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages'
 import type { Message, Messages } from '../../src/message/message.ts'
@@ -91,7 +92,12 @@ const toModelMessages = (h: Messages): ModelMessage[] =>
           role: 'tool',
           content: m.parts.flatMap((p) =>
             p.type === 'tool_result'
-              ? [{ type: 'tool-result' as const, toolCallId: p.toolCallId, toolName: p.name ?? '', output: { type: 'text' as const, value: p.content } }]
+              ? [{
+                type: 'tool-result' as const,
+                toolCallId: p.toolCallId,
+                toolName: p.name ?? '',
+                output: { type: 'text' as const, value: toolResultText(p) },
+              }]
               : []
           ),
         }
@@ -117,7 +123,7 @@ const toLangChain = (h: Messages): BaseMessage[] =>
         const r = m.parts.find((p) =>
           p.type === 'tool_result'
         )
-        return new ToolMessage({ content: r?.type === 'tool_result' ? r.content : '', tool_call_id: r?.type === 'tool_result' ? r.toolCallId : '' })
+        return new ToolMessage({ content: r?.type === 'tool_result' ? toolResultText(r) : '', tool_call_id: r?.type === 'tool_result' ? r.toolCallId : '' })
       }
     }
   })

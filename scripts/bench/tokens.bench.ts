@@ -4,6 +4,7 @@
  * (identity cache), `planCompaction`, `renderTranscript` and a whole `compact` with the extractive
  * summariser; then the heuristics' error against `o200k_base` per content kind, and hostile inputs.
  */
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_base'
 import type { Message, Messages } from '../../src/message/message.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
@@ -27,7 +28,7 @@ const stringsOf = (h: Messages): string[] => {
     for (const p of m.parts) {
       if (p.type === 'text' || p.type === 'reasoning') out.push(p.text)
       else if (p.type === 'tool_call') out.push(p.name, p.arguments)
-      else if (p.type === 'tool_result') out.push(p.content)
+      else if (p.type === 'tool_result') out.push(toolResultText(p))
     }
   return out
 }
@@ -177,7 +178,7 @@ export default async function tokensBench(): Promise<void> {
     for (const p of m.parts)
       if (p.type === 'tool_result' && m.kind === 'normal') {
         const kind = KIND_OF_TOOL[p.name ?? '']
-        if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), p.content])
+        if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), toolResultText(p)])
       }
   const rows: string[][] = []
   for (const [kind, texts] of [...byKind].sort()) {

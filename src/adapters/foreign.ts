@@ -13,7 +13,7 @@
  * @module
  */
 import { makeMessage, type Message, type Messages } from '../message/message.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultPart } from '../message/part-model.ts'
 import type { AdapterNote } from './types.ts'
 import { anthropicPortable } from './anthropic/foreign.ts'
 import { openAIPortable } from './openai/foreign.ts'
@@ -55,6 +55,30 @@ const portableFields = (target: string, m: Message, p: Part, notes: AdapterNote[
   return out
 }
 
+/**
+ * A tool result whose blocks hold another provider's blocks (an Anthropic search result in a
+ * result's content): each mapped by its provider's rules to text, images or files in its place, or
+ * left out, noted. The result itself when it holds none.
+ */
+const portableResult = (target: string, m: Message, p: ToolResultPart, notes: AdapterNote[]): ToolResultPart => {
+  if (typeof p.content === 'string' || !p.content.some((b) => b.type === 'provider' && b.provider !== target)) return p
+  const blocks: ToolResultBlock[] = []
+  for (const b of p.content) {
+    if (b.type !== 'provider' || b.provider === target) {
+      blocks.push(b)
+      continue
+    }
+    const r = rulesOf(b.provider).part(b)
+    const mapped = r.kind === 'drop' ? [] : r.parts.filter((x): x is ToolResultBlock => x.type === 'text' || x.type === 'image' || x.type === 'file')
+    if (r.kind === 'drop' || mapped.length === 0) {
+      const reason = r.kind === 'drop' ? r.reason : 'nothing a tool result holds'
+      notes.push({ kind: 'provider_part_dropped', messageId: m.id, provider: b.provider, type: b.kind, reason })
+    } else notes.push({ kind: 'provider_part_mapped', messageId: m.id, provider: b.provider, type: b.kind, to: mapped.map((x) => x.type) })
+    blocks.push(...mapped)
+  }
+  return { ...p, content: blocks }
+}
+
 /** The parts of one message for `target`, and whether any of them is a tool result. */
 const portableParts = (target: string, m: Message, notes: AdapterNote[]): { readonly parts: ReadonlyArray<Part>; readonly changed: boolean } => {
   let changed = false
@@ -70,7 +94,8 @@ const portableParts = (target: string, m: Message, notes: AdapterNote[]): { read
       }
       continue
     }
-    const q = portableFields(target, m, p, notes)
+    const f = portableFields(target, m, p, notes)
+    const q = f.type === 'tool_result' ? portableResult(target, m, f, notes) : f
     if (q !== p) changed = true
     parts.push(q)
   }

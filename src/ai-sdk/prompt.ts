@@ -13,7 +13,7 @@ import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultContent } from '../message/part-model.ts'
 import { aiFields, toModelMessages } from '../adapters/ai-sdk/model-messages.ts'
 import { fromModelMessages } from '../adapters/ai-sdk/model-messages-from.ts'
 import type { ToolChoice, ToolDefinition } from '../adapters/request.ts'
@@ -120,6 +120,10 @@ const outputText = (output: Readonly<Record<string, unknown>>): string | undefin
   }
 }
 
+/** A result's text as `outputText` reads it: its text, or its text blocks joined. */
+const resultText = (content: ToolResultContent): string =>
+  typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+
 /**
  * A part ready for the `ModelMessage` adapter: a tool result rewritten since it was read (pruned,
  * cut by compaction) loses the output it came with, which would give back the old content; a
@@ -127,7 +131,7 @@ const outputText = (output: Readonly<Record<string, unknown>>): string | undefin
  */
 const outgoingPart = (p: Part): Part => {
   const fields = aiFields(p)
-  if (p.type === 'tool_result' && isObject(fields['output']) && outputText(fields['output']) !== p.content) {
+  if (p.type === 'tool_result' && isObject(fields['output']) && outputText(fields['output']) !== resultText(p.content)) {
     const { output: _, ...rest } = fields
     return { ...p, providerFields: { ...p.providerFields, 'ai-sdk': rest } }
   }

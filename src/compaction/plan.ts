@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { toolResultText } from '../message/tool-result-content.ts'
 import { isInternal } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
 import type { Part, ToolResultPart } from '../message/part-model.ts'
@@ -187,11 +188,18 @@ const unsafeCuts = (ms: Messages, from: number): Int32Array => {
 
 /** A tool result cut to `keep` characters, with a marker saying how much compaction removed. */
 const cutResult = (p: ToolResultPart, keep: number): ToolResultPart => {
+  if (typeof p.content !== 'string') return { ...p, content: cutText(toolResultText(p), keep) }
+  return { ...p, content: cutText(p.content, keep) }
+}
+
+/** Text cut to `keep` characters (never inside a surrogate pair), with a marker saying how much was cut. */
+const cutText = (content: string, keep: number): string => {
+  const p = { content }
   const marker = `\n[… ${p.content.length - keep} of ${p.content.length} characters cut by compaction]`
   let n = Math.max(0, keep)
   const c = p.content.charCodeAt(n - 1)
   if (n > 0 && c >= 0xd800 && c <= 0xdbff) n--
-  return { ...p, content: p.content.slice(0, n) + marker }
+  return p.content.slice(0, n) + marker
 }
 
 /**
@@ -208,7 +216,7 @@ const fitTail = (
   let total = 0
   for (const m of tail) {
     total += count(m)
-    for (const p of m.parts) if (p.type === 'tool_result') resultTokens += estimate(p.content)
+    for (const p of m.parts) if (p.type === 'tool_result') resultTokens += estimate(toolResultText(p))
   }
   if (total <= budget || resultTokens === 0) return { messages: tail, truncated: [] }
   const ratio = Math.max(0, Math.min(1, (resultTokens - (total - budget)) / resultTokens))

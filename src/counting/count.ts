@@ -153,10 +153,13 @@ const toolTokens = (provider: Vendor, estimate: Estimator, tools: ReadonlyArray<
 const messageTokens = (provider: Vendor, estimate: Estimator, ratio: number, detail: 'low' | 'high', m: Message): number => {
   let images = 0
   let fixed = 0
+  // an image a tool returned counts by the same rule as one the user sent
   for (const p of m.parts) {
-    if (p.type === 'image') {
-      images++
-      fixed += imageTokens(provider, p, detail)
+    for (const x of p.type === 'tool_result' && typeof p.content !== 'string' ? p.content : [p]) {
+      if (x.type === 'image') {
+        images++
+        fixed += imageTokens(provider, x, detail)
+      }
     }
   }
   return Math.round((tokenBreakdown(estimate, m).total - images * IMAGE_TOKENS) * ratio) + fixed

@@ -7,8 +7,14 @@
 import { type Part, type ToolResultPart } from '../message/part-model.ts'
 import type { Message } from '../message/message.ts'
 
-/** Whether a part is a tool result longer than `max`. */
-const isLongResult = (p: Part, max: number): boolean => p.type === 'tool_result' && (p as ToolResultPart).content.length > max
+/**
+ * Whether a part is a text tool result longer than `max` (a result of blocks, with an image or a
+ * file, is left whole: pruning replaces it as one unit).
+ */
+const isLongResult = (p: Part, max: number): boolean => p.type === 'tool_result' && typeof p.content === 'string' && p.content.length > max
+
+/** A long result's text (`isLongResult` holds). */
+const textOf = (p: Part): string => (p.type === 'tool_result' && typeof p.content === 'string' ? p.content : '')
 
 /** The message with each tool result's content cut by `cut` (a `truncator(max)`); the message itself when none is longer than `max`. */
 export const truncateResultsOf = (m: Message, max: number, cut: (s: string) => string): Message => {
@@ -18,7 +24,7 @@ export const truncateResultsOf = (m: Message, max: number, cut: (s: string) => s
     const p = ps[i] as Part
     if (!isLongResult(p, max)) continue
     parts ??= ps.slice()
-    parts[i] = { ...p, content: cut((p as ToolResultPart).content) } as Part
+    parts[i] = { ...(p as ToolResultPart), content: cut(textOf(p)) }
   }
   return parts === undefined ? m : { ...m, parts }
 }
@@ -55,7 +61,7 @@ export const compactMessage = (m: Message, max: number, cut: (s: string) => stri
   for (; i < ps.length; i++) {
     const p = ps[i] as Part
     if (p.type === 'reasoning') continue
-    out[k++] = isLongResult(p, max) ? ({ ...p, content: cut((p as ToolResultPart).content) } as Part) : p
+    out[k++] = isLongResult(p, max) ? { ...(p as ToolResultPart), content: cut(textOf(p)) } : p
   }
   return { ...m, parts: out }
 }

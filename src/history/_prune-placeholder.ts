@@ -48,12 +48,19 @@ export const isPlaceholder = (content: string): boolean => content.charCodeAt(0)
 export const tooShortForDefault = (content: string): boolean => content.length <= FIXED_LENGTH + 1 + Math.min(content.length, PREVIEW_CHARS)
 
 /**
- * The text that replaces a result's `content`, worth `tokens`, of tool `name`; `undefined` when it
- * would not be shorter (then the result stays as it is).
+ * The text that replaces a result's `content` (its text form), worth `tokens`, of tool `name`;
+ * `undefined` when it would not be shorter (then the result stays as it is). A result with `media`
+ * (an image or a file) is always replaced, whole: its preview names the media.
  */
-export const placeholderFor = (custom: PruneOptions['placeholder'], name: string, tokens: number, content: string): string | undefined => {
+export const placeholderFor = (
+  custom: PruneOptions['placeholder'],
+  name: string,
+  tokens: number,
+  content: string,
+  media = false,
+): string | undefined => {
   const chars = content.length
   const preview = head(content, PREVIEW_CHARS)
   const text = custom === undefined ? `${PLACEHOLDER_LEAD}${tokens} tokens, ${chars} chars]\n${preview}` : custom({ name, tokens, chars, preview })
-  return text.length < chars ? text : undefined
+  return media || text.length < chars ? text : undefined
 }

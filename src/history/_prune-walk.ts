@@ -10,9 +10,10 @@
  *
  * @module
  */
+import { toolResultText } from '../message/tool-result-content.ts'
 import type { Message, Messages } from '../message/message.ts'
 import type { Part, ToolCallPart, ToolResultPart } from '../message/part-model.ts'
-import { MESSAGE_OVERHEAD } from '../tokens/message-tokens.ts'
+import { MESSAGE_OVERHEAD, partTokens } from '../tokens/message-tokens.ts'
 import type { PruneResult, Settings } from './prune-options.ts'
 import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './_prune-placeholder.ts'
 import { cutArguments } from './_prune-arguments.ts'
@@ -155,7 +156,10 @@ export const rewrite = (s: Settings, m: Message, tokens: number, w: WalkState, i
     const p = ps[j] as Part
     if (p.type === 'tool_result') {
       const r = p as ToolResultPart
-      if ((s.placeholder === undefined && tooShortForDefault(r.content)) || isPlaceholder(r.content)) continue
+      // a result with an image or a file is pruned as one unit, its placeholder naming what it held
+      const media = typeof r.content !== 'string' && r.content.some((b) => b.type !== 'text')
+      const content = toolResultText(r)
+      if ((s.placeholder === undefined && !media && tooShortForDefault(content)) || isPlaceholder(content)) continue
       let name = r.name
       if (name === undefined && lookup) {
         lookedUp = true
@@ -165,8 +169,8 @@ export const rewrite = (s: Settings, m: Message, tokens: number, w: WalkState, i
       if (s.protectedTools.has(name)) continue
       if (s.placeholder !== undefined && prunedIds(m)?.includes(r.toolCallId) === true) continue
       // a lone result's estimate is its message's count without the overhead (when that is the definition)
-      const was = s.derive && ps.length === 1 ? tokens - MESSAGE_OVERHEAD : s.estimate(r.content)
-      const text = placeholderFor(s.placeholder, name, was, r.content)
+      const was = s.derive && ps.length === 1 ? tokens - MESSAGE_OVERHEAD : media ? partTokens(s.estimate, r) : s.estimate(content)
+      const text = placeholderFor(s.placeholder, name, was, content, media)
       if (text === undefined) continue
       if (s.derive) delta += s.estimate(text) - was
       ;(parts ??= ps.slice())[j] = { ...r, content: text }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { toolResultText } from '../message/tool-result-content.ts'
 import type { Message, Messages } from '../message/message.ts'
 import type { Role } from '../message/role.ts'
 import { forExport, forExportStructured } from './views.ts'
@@ -70,7 +71,7 @@ const flatten = (m: Message, out: ExportMessage[]): void => {
       results++
       out.push({
         role: m.role,
-        ...(p.content === '' ? {} : { content: p.content }),
+        ...(p.content === '' ? {} : { content: toolResultText(p) }),
         ...(p.name === undefined ? {} : { tool_name: p.name }),
         tool_call_id: p.toolCallId,
         ...at,

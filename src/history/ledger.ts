@@ -6,6 +6,7 @@
  */
 import type { Message, Messages } from '../message/message.ts'
 import { isCompactionSummary } from '../message/compaction-mark.ts'
+import { toolResultText } from '../message/tool-result-content.ts'
 import { type ArtifactLedger, ArtifactLedgerC, EMPTY_LEDGER, type LedgerCommand, mergeLedgers } from './artifact-ledger.ts'
 import { argumentsOf, commandOf, exitCodeOf, filesOf, type FileUse } from './_ledger-read.ts'
 
@@ -98,11 +99,11 @@ export const artifactLedger = (ms: Messages): ArtifactLedger => {
         }
       } else if (p.type === 'tool_result') {
         const tool = p.name ?? names.get(p.toolCallId) ?? ''
-        if (p.isError) errors.push({ toolCallId: p.toolCallId, tool, preview: p.content.slice(0, ERROR_PREVIEW) })
+        if (p.isError) errors.push({ toolCallId: p.toolCallId, tool, preview: toolResultText(p).slice(0, ERROR_PREVIEW) })
         const at = commandAt.get(p.toolCallId)
         if (at !== undefined) {
           const c = commands[at] as LedgerCommand
-          const exitCode = exitCodeOf(p.content)
+          const exitCode = exitCodeOf(toolResultText(p))
           const failed = p.isError || (exitCode !== undefined && exitCode !== 0)
           commands[at] = { ...c, status: failed ? 'failed' : 'ok', ...(exitCode === undefined ? {} : { exitCode }) }
         }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Message, Messages } from '../message/message.ts'
-import type { Estimator } from '../tokens/message-tokens.ts'
+import { type Estimator, partTokens } from '../tokens/message-tokens.ts'
 import { type ArtifactLedger, EMPTY_LEDGER, ledgerMinus } from './artifact-ledger.ts'
 import { artifactLedger } from './ledger.ts'
 
@@ -83,8 +83,8 @@ export const clearedOutputs = (estimate: Estimator) => (before: Message, after: 
         toolCallId: p.toolCallId,
         tool: p.name ?? '',
         part: 'result',
-        tokensBefore: estimate(p.content),
-        tokensAfter: estimate(q.content),
+        tokensBefore: partTokens(estimate, p),
+        tokensAfter: partTokens(estimate, q),
       })
     } else if (p.type === 'tool_call' && q.type === 'tool_call' && p.arguments !== q.arguments) {
       out.push({

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { toolResultBlockLabel } from '../message/tool-result-content.ts'
 import * as E from 'fp-ts/Either'
 import type { Message, Messages } from '../message/message.ts'
 import type { FilePart, ImagePart, Part, ToolCallPart, ToolResultPart } from '../message/part-model.ts'
@@ -129,8 +130,14 @@ const header = (m: Message, ctx: Ctx, label: string): string =>
     m.model === undefined ? '' : ` <span class="model">${esc(m.model)}</span>`
   }${usageLine(m)}${m.createdAt === undefined ? '' : ` <time datetime="${esc(m.createdAt)}">${esc(clock(m.createdAt, ctx.day))}</time>`}</header>`
 
+/** A result's content: its text in `<pre>`, each image shown (a file named) where it stands among the text. */
+const resultBody = (r: ToolResultPart): string =>
+  typeof r.content === 'string' ? `<pre>${esc(r.content)}</pre>` : r.content
+    .map((b) => (b.type === 'image' || b.type === 'file' ? media(b) : `<pre>${esc(toolResultBlockLabel(b))}</pre>`))
+    .join('')
+
 const resultHtml = (r: ToolResultPart): string =>
-  `<div class="result${r.isError ? ' error' : ''}"><div class="label">${r.isError ? 'Error' : 'Result'}</div><pre>${esc(r.content)}</pre></div>`
+  `<div class="result${r.isError ? ' error' : ''}"><div class="label">${r.isError ? 'Error' : 'Result'}</div>${resultBody(r)}</div>`
 
 const callHtml = (c: ToolCallPart, ctx: Ctx): string => {
   const r = ctx.results.get(c.id)

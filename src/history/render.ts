@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { toolResultText } from '../message/tool-result-content.ts'
 import { isInternal } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
@@ -117,7 +118,7 @@ export const renderMessage = (m: Message): string => {
   if (media !== '') out += `${media}\n`
   for (const line of providerLines(m)) out += `${line}\n`
   for (const c of callsOf(m)) out += `  → ${c.name}(${c.arguments})\n`
-  for (const r of resultsOf(m)) out += `  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}\n`
+  for (const r of resultsOf(m)) out += `  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(toolResultText(r).trim(), '    ')}\n`
   return out
 }
 
@@ -192,7 +193,7 @@ export const renderTranscriptLines = (m: Message): string => {
   // a compaction boundary is the transcript's previous summary (renderTranscript), not a line here
   lines.push(...providerLines(m, isCompactionBoundary))
   for (const c of callsOf(m)) lines.push(`  → ${c.name}(${c.arguments})`)
-  for (const r of resultsOf(m)) lines.push(`  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(r.content.trim(), '    ')}`)
+  for (const r of resultsOf(m)) lines.push(`  ← ${r.name ?? 'tool'} ${r.isError ? 'error' : 'result'}:\n${indent(toolResultText(r).trim(), '    ')}`)
   return lines.join('\n')
 }
 
@@ -307,7 +308,7 @@ const byline = (m: Message): string => {
   return bits.length === 0 ? '' : `\n*${bits.map((b) => oneLine(b).replace(/[*_\\\x60[\]<]/g, '\\$&')).join(' · ')}*\n`
 }
 
-const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 'Result'}:**\n\n${fenced(r.content.trim())}`
+const resultBlock = (r: ToolResultPart): string => `\n**${r.isError ? 'Error' : 'Result'}:**\n\n${fenced(toolResultText(r).trim())}`
 
 /**
  * Options of `renderMarkdownWith`: `reasoning` is `omit` (the default) or `include` (as a quote).

@@ -29,8 +29,11 @@ export type {
   TextPart,
   ToolCallPart,
   ToolCallStatus,
+  ToolResultBlock,
+  ToolResultContent,
   ToolResultPart,
 } from './part-model.ts'
+export { toolResultBlockLabel, toolResultBlocks, toolResultHasMedia, toolResultText } from './tool-result-content.ts'
 export { decodePart, encodePart, marshalParts, PartC, type PartDefinition, partTypes, registerPart, unmarshalParts } from './part-registry.ts'
 export {
   file,

@@ -15,6 +15,7 @@ import type {
   TextPart,
   ToolCallPart,
   ToolCallStatus,
+  ToolResultContent,
   ToolResultPart,
 } from './part-model.ts'
 
@@ -102,18 +103,20 @@ export const toolCall = (fields: {
 })
 
 /**
- * A tool result for the call `toolCallId`.
+ * A tool result for the call `toolCallId`. `content` is text, or a list of text, image, file and
+ * provider blocks for a tool that returns more than text.
  *
  * @example
- * import { toolResult } from 'chatfold'
+ * import { image, text, toolResult } from 'chatfold'
  * toolResult({ toolCallId: 'call_1', name: 'search', content: 'Go is a statically typed language' })
+ * toolResult({ toolCallId: 'call_2', name: 'screenshot', content: [text('The page'), image({ url: 'https://example.com/shot.png' })] })
  *
  * @since 0.1.0
  * @category constructors
  */
 export const toolResult = (fields: {
   readonly toolCallId: string
-  readonly content: string
+  readonly content: ToolResultContent
   readonly name?: string
   readonly isError?: boolean
 }): ToolResultPart => ({

@@ -175,34 +175,6 @@ export const ToolCallPartC: StructC<
 )
 
 /**
- * The output of a tool run, linked to its call by `toolCallId`. On the wire a missing `isError` means `false`.
- *
- * @since 0.1.0
- * @category codecs
- */
-export const ToolResultPartC: StructC<
-  { type: t.LiteralC<'tool_result'>; toolCallId: t.StringC; content: t.StringC; isError: t.Type<boolean, boolean, unknown> },
-  { name: t.StringC; providerFields: typeof ProviderFieldsC }
-> = struct(
-  'ToolResultPart',
-  { type: t.literal('tool_result'), toolCallId: t.string, content: t.string, isError: withDefault(t.boolean, false) },
-  { name: t.string, providerFields: ProviderFieldsC },
-)
-
-/**
- * The end of an assistant turn and why (`end_turn`, `tool_use`, `max_tokens`, …).
- *
- * @since 0.1.0
- * @category codecs
- */
-// deno-lint-ignore ban-types -- `{}` is io-ts's empty set of optional props
-export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct(
-  'FinishPart',
-  { type: t.literal('finish'), reason: t.string },
-  {},
-)
-
-/**
  * A block that only one provider knows, kept as it came: `provider` names who sent it
  * (`'anthropic'`, `'openai'`, `'google'`, `'ai-sdk'`), `kind` is the provider's own type tag
  * (`'web_search_tool_result'`, `'compaction'`, `'executableCode'`, …) and `data` the whole block or
@@ -217,6 +189,66 @@ export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.String
 export const ProviderPartC: StructC<{ type: t.LiteralC<'provider'>; provider: t.StringC; kind: t.StringC; data: t.UnknownC }, {}> = struct(
   'ProviderPart',
   { type: t.literal('provider'), provider: t.string, kind: t.string, data: t.unknown },
+  {},
+)
+
+/**
+ * One block of a tool result's content when it is more than text: a text, image or file part, or a
+ * provider part (a block only its provider knows, kept as it came). Nested parts are written flat
+ * (`{"type":"image","data":"iVBOR…","mediaType":"image/png"}`), bytes as base64.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ToolResultBlockC: t.UnionC<[typeof TextPartC, typeof ImagePartC, typeof FilePartC, typeof ProviderPartC]> = t.union(
+  [TextPartC, ImagePartC, FilePartC, ProviderPartC],
+  'ToolResultBlock',
+)
+
+/**
+ * What a tool returned: text, as every text result has been, or a list of blocks (text, images,
+ * files, provider blocks) for a tool that returns more than text (a screenshot, a PDF page).
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ToolResultContentC: t.UnionC<[t.StringC, t.ReadonlyArrayC<typeof ToolResultBlockC>]> = t.union(
+  [t.string, t.readonlyArray(ToolResultBlockC)],
+  'ToolResultContent',
+)
+
+/**
+ * The output of a tool run, linked to its call by `toolCallId`. `content` is text or a list of
+ * blocks (see `ToolResultContentC`); a text result reads and writes as it always has. On the wire a
+ * missing `isError` means `false`.
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+export const ToolResultPartC: StructC<
+  {
+    type: t.LiteralC<'tool_result'>
+    toolCallId: t.StringC
+    content: typeof ToolResultContentC
+    isError: t.Type<boolean, boolean, unknown>
+  },
+  { name: t.StringC; providerFields: typeof ProviderFieldsC }
+> = struct(
+  'ToolResultPart',
+  { type: t.literal('tool_result'), toolCallId: t.string, content: ToolResultContentC, isError: withDefault(t.boolean, false) },
+  { name: t.string, providerFields: ProviderFieldsC },
+)
+
+/**
+ * The end of an assistant turn and why (`end_turn`, `tool_use`, `max_tokens`, …).
+ *
+ * @since 0.1.0
+ * @category codecs
+ */
+// deno-lint-ignore ban-types -- `{}` is io-ts's empty set of optional props
+export const FinishPartC: StructC<{ type: t.LiteralC<'finish'>; reason: t.StringC }, {}> = struct(
+  'FinishPart',
+  { type: t.literal('finish'), reason: t.string },
   {},
 )
 
@@ -236,6 +268,10 @@ export type ToolCallStatus = t.TypeOf<typeof ToolCallStatusC>
 export type ToolCallPart = t.TypeOf<typeof ToolCallPartC>
 /** @since 0.1.0 @category model */
 export type ToolResultPart = t.TypeOf<typeof ToolResultPartC>
+/** @since 0.1.0 @category model */
+export type ToolResultBlock = t.TypeOf<typeof ToolResultBlockC>
+/** @since 0.1.0 @category model */
+export type ToolResultContent = t.TypeOf<typeof ToolResultContentC>
 /** @since 0.1.0 @category model */
 export type FinishPart = t.TypeOf<typeof FinishPartC>
 /** @since 0.1.0 @category model */

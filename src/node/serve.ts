@@ -14,8 +14,8 @@ import { isStoreError, writeFailureStatus } from '../store/failure.ts'
 import { fileStorage } from './file-storage.ts'
 import type { RunningServer, ServeOptions } from './http.ts'
 import { serveGuarded } from './serve-guard.ts'
-import { openStreamsHandler } from '../store/streams-handler.ts'
-import { mirrorConversations } from '../store/streams-conversations.ts'
+import { openStreamsHandler } from '../streams/handler.ts'
+import { mirrorConversations } from '../streams/conversations.ts'
 import { fileStreamsStorage } from './streams-file.ts'
 
 /**

@@ -7,14 +7,14 @@
  */
 import { mkdir, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { StreamRecord, StreamsStorage } from '../store/streams-log.ts'
+import type { StreamRecord, StreamsStorage } from '../streams/log.ts'
 
 /**
  * The streams log as `streams.log` in `dir` (made when missing).
  *
  * @example
  * import { fileStreamsStorage } from 'chatfold/node'
- * import { openStreamsHandler } from 'chatfold/store'
+ * import { openStreamsHandler } from 'chatfold/streams'
  * const streams = await openStreamsHandler(fileStreamsStorage('./chat-data/streams'))
  * await streams.close()
  *

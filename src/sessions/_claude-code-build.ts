@@ -9,7 +9,7 @@ import type { Message } from '../message/message.ts'
 import type { Part } from '../message/part-model.ts'
 import { COMPACTION_KEY } from '../message/compaction-mark.ts'
 import { isObject } from '../internal/object.ts'
-import { assistantPart, type ClaudeCodeOrigin, createdAtOf, type Entry, imagePart, originOf, resultText, usageOf } from './_claude-code-records.ts'
+import { assistantPart, type ClaudeCodeOrigin, createdAtOf, type Entry, imagePart, originOf, resultContent, usageOf } from './_claude-code-records.ts'
 
 type Rec = Readonly<Record<string, unknown>>
 
@@ -78,7 +78,7 @@ const toolMessage = (r: ResultAt, name: string | undefined): Message => {
       type: 'tool_result',
       toolCallId: String(b['tool_use_id']),
       ...(name === undefined ? {} : { name }),
-      content: resultText(b['content']),
+      content: resultContent(b['content']),
       isError: b['is_error'] === true,
     }],
     ...createdAtOf(r.entry),

@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/Either'
 import type { MessageUsage } from '../tokens/recorded-usage.ts'
 import { type DecodeFailure, decodeIssue } from '../message/failure.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultContent } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 
 type Rec = Readonly<Record<string, unknown>>
@@ -148,6 +148,25 @@ export const imagePart = (b: Rec): Part | undefined => {
   }
   if (src['type'] === 'url' && typeof src['url'] === 'string') return { type: 'image', url: src['url'] }
   return undefined
+}
+
+/**
+ * A tool result's content as Claude Code wrote it: its text, or when it holds an image (a Read of a
+ * PNG, an MCP screenshot) its blocks, text and images in order. An image whose source cannot be
+ * read stays the text `[image]`.
+ */
+export const resultContent = (c: unknown): ToolResultContent => {
+  if (!Array.isArray(c) || !c.some((b) => isObject(b) && b['type'] === 'image')) return resultText(c)
+  const blocks: ToolResultBlock[] = []
+  for (const b of c) {
+    if (!isObject(b)) continue
+    if (b['type'] === 'text' && typeof b['text'] === 'string') blocks.push({ type: 'text', text: b['text'] })
+    else if (b['type'] === 'image') {
+      const image = imagePart(b)
+      blocks.push(image?.type === 'image' ? image : { type: 'text', text: '[image]' })
+    }
+  }
+  return blocks
 }
 
 /** A tool result's content as text: text blocks joined, an image as `[image]`. */

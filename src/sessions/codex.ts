@@ -21,7 +21,7 @@
 import * as E from 'fp-ts/Either'
 import type { MessageUsage } from '../tokens/recorded-usage.ts'
 import type { DecodeFailure } from '../message/failure.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultContent } from '../message/part-model.ts'
 import type { Messages } from '../message/message.ts'
 import { isObject } from '../internal/object.ts'
 import { referenceOf } from '../adapters/openai/responses.ts'
@@ -70,12 +70,31 @@ const usageOf = (u: Rec): MessageUsage | undefined => {
   }
 }
 
-/** The text of a tool output: a string, content items (text joined; images kept aside), or `{ content, success }`. */
-const outputOf = (u: unknown): { readonly content: string; readonly isError: boolean; readonly items?: ReadonlyArray<unknown> } | undefined => {
+/** An `input_image` content item of a tool output as an image block (a data URL's bytes, or the URL). */
+const imageItem = (i: unknown): ToolResultBlock | undefined => {
+  if (!isObject(i) || i['type'] !== 'input_image' || typeof i['image_url'] !== 'string') return undefined
+  const p = imageFromUrl(i['image_url'])
+  return p.type === 'image' ? p : undefined
+}
+
+/**
+ * A tool output: a string; content items (text joined, or with an `input_image` the items as
+ * blocks, text and images in order; any other item kept aside); or `{ content, success }`.
+ */
+const outputOf = (u: unknown): { readonly content: ToolResultContent; readonly isError: boolean; readonly items?: ReadonlyArray<unknown> } | undefined => {
   if (typeof u === 'string') return { content: u, isError: false }
   if (Array.isArray(u)) {
     const texts = u.flatMap((i: unknown) => (isObject(i) && typeof i['text'] === 'string' ? [i['text']] : []))
-    return { content: texts.join('\n'), isError: false, ...(texts.length === u.length ? {} : { items: u }) }
+    if (!u.some((i) => imageItem(i) !== undefined)) return { content: texts.join('\n'), isError: false, ...(texts.length === u.length ? {} : { items: u }) }
+    const blocks: ToolResultBlock[] = []
+    const others: unknown[] = []
+    for (const i of u) {
+      const image = imageItem(i)
+      if (image !== undefined) blocks.push(image)
+      else if (isObject(i) && typeof i['text'] === 'string') blocks.push({ type: 'text', text: i['text'] })
+      else others.push(i)
+    }
+    return { content: blocks, isError: false, ...(others.length === 0 ? {} : { items: others }) }
   }
   if (isObject(u) && typeof u['content'] === 'string') return { content: u['content'], isError: u['success'] === false }
   return undefined

@@ -16,7 +16,7 @@
 import * as E from 'fp-ts/Either'
 import type { MessageUsage } from '../tokens/recorded-usage.ts'
 import type { DecodeFailure } from '../message/failure.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import { bytesOf } from '../adapters/media.ts'
@@ -62,22 +62,40 @@ const contentOf = (u: unknown): { readonly parts: Part[]; readonly other: unknow
   return { parts, other }
 }
 
-/** The text of a tool call's result: each function response's `output` (or `error`, or the response as JSON), then any text. */
-const resultText = (u: unknown): { readonly text: string; readonly other: unknown[] } => {
+/** A part as a block of a tool result: an image or a file (inline bytes or a file URI), else nothing. */
+const mediaOf = (u: unknown): ToolResultBlock | undefined => {
+  const p = partOf(u)
+  return p?.type === 'image' || p?.type === 'file' ? p : undefined
+}
+
+/**
+ * A tool call's result: the text of each function response's `output` (or `error`, or the response
+ * as JSON) and of any text part, and the images and files the tool returned, inside the function
+ * response (`functionResponse.parts`) or as parts beside it.
+ */
+const resultOf = (u: unknown): { readonly text: string; readonly media: ToolResultBlock[]; readonly other: unknown[] } => {
   const texts: string[] = []
+  const media: ToolResultBlock[] = []
   const other: unknown[] = []
   for (const x of Array.isArray(u) ? u : u === undefined || u === null ? [] : [u]) {
     const fr = isObject(x) ? x['functionResponse'] : undefined
+    const m = mediaOf(x)
     if (isObject(fr)) {
       const r = fr['response']
       texts.push(
         isObject(r) && typeof r['output'] === 'string' ? r['output'] : isObject(r) && typeof r['error'] === 'string' ? r['error'] : JSON.stringify(r ?? null),
       )
+      for (const y of Array.isArray(fr['parts']) ? fr['parts'] : []) {
+        const n = mediaOf(y)
+        if (n === undefined) other.push(y)
+        else media.push(n)
+      }
     } else if (typeof x === 'string') texts.push(x)
     else if (isObject(x) && typeof x['text'] === 'string') texts.push(x['text'])
+    else if (m !== undefined) media.push(m)
     else other.push(x)
   }
-  return { text: texts.join('\n'), other }
+  return { text: texts.join('\n'), media, other }
 }
 
 const usageOf = (t: Rec): MessageUsage | undefined => {
@@ -158,10 +176,11 @@ const messageDrafts = (f: Fields, u: unknown, path: string, kept: ReturnType<typ
     const { args: _a, result, id: _i, name: _n, ...rest } = x
     resultsMeta[callId] = rest
     if (!(status in ENDED)) return void kept.add(`tool calls that had not ended (${status}), left without a result`)
-    const r = resultText(result)
+    const r = resultOf(result)
     const text = r.text === '' && typeof x['resultDisplay'] === 'string' ? x['resultDisplay'] : r.text
     if (r.other.length > 0) resultsMeta[callId] = { ...rest, result: r.other }
-    results.push({ type: 'tool_result', toolCallId: callId, name, content: text, isError: ENDED[status] === true })
+    const content = r.media.length === 0 ? text : [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...r.media]
+    results.push({ type: 'tool_result', toolCallId: callId, name, content, isError: ENDED[status] === true })
   })
   const tokens = m['tokens'] === undefined || m['tokens'] === null ? undefined : f.obj(m['tokens'], `${path}.tokens`)
   const usage = tokens === undefined ? undefined : usageOf(tokens)

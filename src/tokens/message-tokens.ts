@@ -110,7 +110,7 @@ export const partTokens = (estimate: Estimator, p: Part): number => {
     case 'tool_call':
       return estimate(p.name) + estimate(p.arguments)
     case 'tool_result':
-      return estimate(p.content)
+      return typeof p.content === 'string' ? estimate(p.content) : p.content.reduce((n, b) => n + partTokens(estimate, b), 0)
     case 'image':
       return IMAGE_TOKENS
     case 'file':

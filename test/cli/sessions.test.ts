@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
@@ -93,7 +94,7 @@ describe('detection that does not guess', () => {
     const r = await cli('convert', FIXTURES['gemini-cli'], '--to', 'chatfold-jsonl')
     expect(r.code, r.err).toBe(EXIT.ok)
     const ms = decoded(r.out)
-    expect(ms.some((m) => m.parts.some((p) => p.type === 'tool_result' && p.content.includes('error TS5058')))).toBe(true)
+    expect(ms.some((m) => m.parts.some((p) => p.type === 'tool_result' && toolResultText(p).includes('error TS5058')))).toBe(true)
   })
 
   it('reads a mix of AI SDK UI v4 and v5 messages as UI messages, parts winning over the legacy content', async () => {

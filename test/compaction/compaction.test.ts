@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import * as E from 'fp-ts/Either'
 import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize, extractiveSummary } from '../../src/compaction/extractive.ts'
@@ -119,7 +120,7 @@ describe('planCompaction', () => {
     expect(plan.truncatedResults).toEqual(['c0'])
     expect(plan.tokens.preserved).toBeLessThanOrEqual(1_000 + 30) // the budget, give or take the marker
     const cut = plan.preserved[1]?.parts[0]
-    expect(cut?.type === 'tool_result' && cut.content.includes('cut by compaction')).toBe(true)
+    expect(cut?.type === 'tool_result' && toolResultText(cut).includes('cut by compaction')).toBe(true)
     expect((h[3]?.parts[0] as { content: string }).content).toBe(big) // the input keeps the original
     expect(validateToolPairs(plan.preserved).valid).toBe(true)
   })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { applyContextEdits, CLEARED_RESULT, type ContextEdit, contextManagement } from '../../src/compaction/context-edits.ts'
@@ -23,7 +24,7 @@ const use = (n: number, name = 'read_file', size = 1_000): Message[] => [
 ]
 
 const resultOf = (ms: ReadonlyArray<Message>, id: string): string | undefined => {
-  for (const m of ms) for (const p of m.parts) if (p.type === 'tool_result' && p.toolCallId === id) return p.content
+  for (const m of ms) for (const p of m.parts) if (p.type === 'tool_result' && p.toolCallId === id) return toolResultText(p)
   return undefined
 }
 

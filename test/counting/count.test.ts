@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { ToolResultContent } from '../../src/message/part-model.ts'
 import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { image, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { calibrationFromUsage, countModelRequest } from '../../src/counting/count.ts'
@@ -92,6 +93,17 @@ describe('countModelRequest: images by each provider’s documented rule', () =>
   it('Gemini: 258 up to 384 × 384, else 258 per 768-pixel tile', () => {
     expect(imageOnly('google', png(384, 384))).toBe(258)
     expect(imageOnly('google', png(1536, 800))).toBe(258 * 2 * 2)
+  })
+
+  it('an image in a tool result counts by the same rule as one the user sent', () => {
+    const inResult = (provider: 'openai' | 'anthropic' | 'google', data: Uint8Array): number => {
+      const result = (content: ToolResultContent): Message[] => [makeMessage({ role: 'tool', parts: [toolResult({ toolCallId: 'c1', content })] })]
+      const without = countModelRequest(provider)({ messages: result([]) }).total
+      return countModelRequest(provider)({ messages: result([image({ data, mediaType: 'image/png' })]) }).total - without
+    }
+    expect(inResult('openai', png(1024, 1024))).toBe(765)
+    expect(inResult('anthropic', png(1000, 1000))).toBe(1_334)
+    expect(inResult('google', png(1536, 800))).toBe(258 * 2 * 2)
   })
 })
 

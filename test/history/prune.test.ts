@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
 import type { Message } from '../../src/message/message.ts'
-import type { ToolCallPart, ToolResultPart } from '../../src/message/part-model.ts'
+import type { Part, ToolCallPart, ToolResultPart } from '../../src/message/part-model.ts'
 import { call, msg, result, txt } from './fixtures.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { definitionCount, totalOf } from '../../src/tokens/message-tokens.ts'
@@ -18,7 +19,10 @@ const history = (turns: number, size = 4000, name = 'read'): Message[] => {
   }
   return out
 }
-const contentOf = (m: Message | undefined): string => (m?.parts.find((p) => p.type === 'tool_result') as ToolResultPart | undefined)?.content ?? ''
+const contentOf = (m: Message | undefined): string => {
+  const r = m?.parts.find((p) => p.type === 'tool_result') as ToolResultPart | undefined
+  return r === undefined ? '' : toolResultText(r)
+}
 const small = { protectTokens: 3000, minimumSavings: 0 } // 1000 tokens per result: the newest three turns are protected
 
 describe('pruneToolResults', () => {
@@ -43,6 +47,22 @@ describe('pruneToolResults', () => {
     }
     expect(out[h.length - 1]).toBe(h[h.length - 1])
     expect(contentOf(out[h.length - 4])).toBe(contentOf(h[h.length - 4]))
+  })
+
+  it('prunes a result with an image as one unit, its placeholder naming the image', () => {
+    const shot: Part = {
+      type: 'tool_result',
+      toolCallId: 'c0',
+      name: 'screenshot',
+      isError: false,
+      content: [{ type: 'text', text: 'The page' }, { type: 'image', data: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' }],
+    }
+    const h = history(10)
+    h[3] = msg('t0', 'tool', [shot])
+    const out = pruneToolResults(small)(h)
+    const pruned = out[3]?.parts[0]
+    expect(pruned?.type === 'tool_result' && pruned.content).toMatch(/^\[tool output pruned — was ~\d+ tokens, \d+ chars\]\nThe page\n\[image image\/png\]$/)
+    expect(validateToolPairs(out).valid).toBe(true)
   })
 
   it('returns the input itself when nothing is pruned', () => {

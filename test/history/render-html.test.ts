@@ -127,3 +127,25 @@ describe('renderHtml', () => {
     expect(renderHtml([textMessage('user', 'hi')])).toContain('1 message · 1 turn')
   })
 })
+
+describe('renderHtml of a tool result with an image', () => {
+  it('shows the image where it stands among the result text', () => {
+    const h = [
+      makeMessage({ id: 'a1', role: 'assistant', parts: [toolCall({ id: 'c1', name: 'screenshot', status: 'complete' })] }),
+      makeMessage({
+        id: 't1',
+        role: 'tool',
+        parts: [
+          toolResult({
+            toolCallId: 'c1',
+            content: [text('The page'), { type: 'image', data: Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0)), mediaType: 'image/png' }],
+          }),
+        ],
+      }),
+    ]
+    const doc = tree(renderHtml(h))
+    const shot = all(doc, (x) => x.attrs['id'] === 'call-c1')[0]
+    expect(shot?.text).toContain('The page')
+    expect(all(doc, (x) => x.tag === 'img').map((i) => i.attrs['src'])).toEqual([`data:image/png;base64,${PNG_BASE64}`])
+  })
+})

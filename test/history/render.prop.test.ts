@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import fc from 'fast-check'
 import { render, renderMarkdown, renderMarkdownWith, renderTranscriptLines } from '../../src/history/render.ts'
 import { conversationArb, deepFreeze, messagesArb } from '../support/arbitraries.ts'
@@ -77,7 +78,7 @@ describe('rendering laws', () => {
         expect(open).toBe(false)
         for (const m of h) {
           if (m.kind === 'metadata' || m.kind === 'bookmark') continue
-          for (const p of m.parts) if (p.type === 'tool_result') expect(blocks).toContain(p.content.trim())
+          for (const p of m.parts) if (p.type === 'tool_result') expect(blocks).toContain(toolResultText(p).trim())
         }
       }),
       { numRuns: 200 },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import {
   forCompaction,
   forDisplay,
@@ -122,7 +123,7 @@ describe('forCompaction', () => {
   it('never splits a surrogate pair', () => {
     const h = [msg('t', 'tool', [result('c1', '😀'.repeat(100))])]
     const p = forCompaction(41)(h)[0]?.parts[0]
-    const content = p?.type === 'tool_result' ? p.content : ''
+    const content = p?.type === 'tool_result' ? toolResultText(p) : ''
     expect(content.length).toBeLessThanOrEqual(41)
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(content)).toBe(false)
   })

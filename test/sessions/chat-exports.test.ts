@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/message/message.ts'
@@ -10,7 +11,7 @@ import { joinConversations } from '../../src/sessions/chat-export.ts'
 type Rec = Record<string, any>
 const json = (p: string): Rec[] => JSON.parse(readFileSync(new URL(`../fixtures/${p}`, import.meta.url).pathname, 'utf8')) as Rec[]
 const texts = (ms: ReadonlyArray<Message>): string[] =>
-  ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [p.content] : [])))
+  ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
 describe('the ChatGPT data export', () => {

@@ -148,3 +148,21 @@ describe('Claude Code 2.1 attachment records', () => {
     expect(s.subagents).toEqual([{ toolCallId: 'toolu_01TodoTask', agentId: 'a7c41e0', messages: 4, placed: true }])
   })
 })
+
+describe('images in Claude Code tool results', () => {
+  const IMAGES = join(DIR, '5e0a7c3d-91b2-4f6e-8d14-a2c6b9e07f35.jsonl')
+  const PNG = Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+    (c) => c.charCodeAt(0),
+  )
+  const results = () => read(readFileSync(IMAGES, 'utf8')).messages.flatMap((m) => m.parts).flatMap((p) => (p.type === 'tool_result' ? [p] : []))
+  it('carries the image of a Read of a PNG, not the text "[image]"', () => {
+    expect(results()[0]).toMatchObject({ toolCallId: 'toolu_01ReadLogo', name: 'Read', content: [{ type: 'image', data: PNG, mediaType: 'image/png' }] })
+  })
+  it("carries an MCP screenshot's text and image in order", () => {
+    expect(results()[1]?.content).toEqual([
+      { type: 'text', text: 'Took a screenshot of the current page viewport.' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+    ])
+  })
+})

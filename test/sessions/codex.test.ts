@@ -149,8 +149,9 @@ describe('fromCodexRollout on single records', () => {
       status: 'error',
     })
     expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === 'ls1')).toMatchObject({ content: 'denied', isError: true })
-    expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === 'v1')).toMatchObject({ content: 'a picture:' })
-    expect(JSON.stringify(r.messages.map((m) => m.metadata))).toContain('https://example.com/a.png')
+    expect(parts.find((p) => p.type === 'tool_result' && p.toolCallId === 'v1')).toMatchObject({
+      content: [{ type: 'text', text: 'a picture:' }, { type: 'image', url: 'https://example.com/a.png' }],
+    })
   })
 
   it('fails on a bad record with its line and field, or skips it with badLines: skip', () => {
@@ -201,5 +202,22 @@ describe('fromCodexRollout on single records', () => {
     expect(r.messages[0]).toMatchObject({ kind: 'metadata', createdAt: '2025-08-20T10:00:00.000Z' })
     expect(r.messages[3]?.parts[0]).toMatchObject({ type: 'tool_result', toolCallId: 'c1', content: 'a.txt' })
     expect(r.notes.join('\n')).toContain('1 state markers')
+  })
+})
+
+describe('images in Codex tool outputs', () => {
+  const IMAGES = readFileSync(new URL('../fixtures/codex/rollout-2026-04-02T10-00-00-019b2f4a-7c13-7e20-9d5a-4e8c0b6f1d23.jsonl', import.meta.url), 'utf8')
+  const PNG = Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+    (c) => c.charCodeAt(0),
+  )
+  const s = read(IMAGES)
+  const results = s.messages.flatMap((m) => m.parts).flatMap((p) => (p.type === 'tool_result' ? [p] : []))
+  it('carries the input_image of a view_image output in the result', () => {
+    expect(results[0]).toMatchObject({ toolCallId: 'call_Vi3wImg7Kq2Pz9Rt', content: [{ type: 'image', data: PNG, mediaType: 'image/png' }] })
+  })
+  it("carries an MCP screenshot's text and image in order, with nothing left aside in metadata", () => {
+    expect(results[1]?.content).toEqual([{ type: 'text', text: 'Screenshot of http://localhost:5173/' }, { type: 'image', data: PNG, mediaType: 'image/png' }])
+    expect(s.messages.some((m) => JSON.stringify(m.metadata ?? {}).includes('outputs'))).toBe(false)
   })
 })

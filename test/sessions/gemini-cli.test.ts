@@ -128,3 +128,19 @@ describe('fromGeminiCliChat on replies a provider would not take', () => {
     expect(r.notes.join('\n')).toContain('2 replies with no text and no tool call')
   })
 })
+
+describe('images in Gemini CLI tool results', () => {
+  const IMAGES = readFileSync(new URL('../fixtures/gemini-cli/session-2026-06-03T14-20-3e7f1a2b.jsonl', import.meta.url), 'utf8')
+  const PNG = Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+    (c) => c.charCodeAt(0),
+  )
+  const shot = [{ type: 'text', text: 'Binary content provided (1 item(s)).' }, { type: 'image', data: PNG, mediaType: 'image/png' }]
+  const results = viaJSONL(read(IMAGES).messages).flatMap((m) => m.parts).flatMap((p) => (p.type === 'tool_result' ? [p] : []))
+  it('carries an image inside the function response (functionResponse.parts) in the result', () => {
+    expect(results[0]).toMatchObject({ toolCallId: 'read_file-1', content: shot })
+  })
+  it('carries an image beside the function response in the result, not only in metadata', () => {
+    expect(results[1]).toMatchObject({ toolCallId: 'read_file-2', content: shot })
+  })
+})

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { toolResultText } from '../../src/message/tool-result-content.ts'
 import fc from 'fast-check'
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base'
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base'
@@ -118,7 +119,14 @@ describe('the exact byte-pair count', () => {
     const texts = sampleSession({ messages: 1_500, seed: 3 }).flatMap((m) =>
       m.parts.flatMap((
         p,
-      ) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_call' ? [p.arguments] : p.type === 'tool_result' ? [p.content] : []))
+      ) => (p.type === 'text' || p.type === 'reasoning'
+        ? [p.text]
+        : p.type === 'tool_call'
+        ? [p.arguments]
+        : p.type === 'tool_result'
+        ? [toolResultText(p)]
+        : [])
+      )
     )
     expect(texts.length).toBeGreaterThan(2_000)
     const differ = texts.filter((s) => exact.o200k_base(s) !== raw.o200k_base(s) || exact.cl100k_base(s) !== raw.cl100k_base(s))

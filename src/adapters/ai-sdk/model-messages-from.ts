@@ -8,7 +8,8 @@
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { Part } from '../../message/part-model.ts'
+import type { Part, ToolResultContent } from '../../message/part-model.ts'
+import { blocksOfContent } from './_tool-content.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { parseJson } from '../tool-turns.ts'
 import { bytesOf, fromDataUrl } from '../media.ts'
@@ -204,7 +205,11 @@ export const bytesForm = (tagged: unknown): Readonly<Record<string, unknown>> =>
   return /^[a-z][a-z0-9+.-]*:/i.test(u) ? {} : { base64: true }
 }
 
-const outputContent = (r: Reader, output: t.TypeOf<typeof OutputC>, at: string): { readonly content: string; readonly isError: boolean } | undefined => {
+const outputContent = (
+  r: Reader,
+  output: t.TypeOf<typeof OutputC>,
+  at: string,
+): { readonly content: ToolResultContent; readonly isError: boolean } | undefined => {
   switch (output.type) {
     case 'text':
     case 'error-text':
@@ -217,12 +222,7 @@ const outputContent = (r: Reader, output: t.TypeOf<typeof OutputC>, at: string):
     case 'execution-denied':
       return { content: output.reason ?? 'Tool execution denied.', isError: true }
     case 'content':
-      return {
-        content: Array.isArray(output.value)
-          ? output.value.map((c: unknown) => (isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string' ? c['text'] : '')).join('')
-          : '',
-        isError: false,
-      }
+      return Array.isArray(output.value) ? { content: blocksOfContent(output.value), isError: false } : r.fail(`${at}.value`, 'an array', output.value)
     default:
       return r.fail(`${at}.type`, '"text" | "error-text" | "json" | "error-json" | "execution-denied" | "content"', output.type)
   }
@@ -237,6 +237,8 @@ export const outputFields = (output: Readonly<Record<string, unknown>>): Readonl
   const plain = Object.keys(output).every((k) => k === 'type' || k === 'value')
   if (plain && (output['type'] === 'text' || output['type'] === 'error-text')) return {}
   if (plain && (output['type'] === 'json' || output['type'] === 'error-json')) return { outputType: output['type'] }
+  // a plain content output is carried by the result's blocks
+  if (plain && output['type'] === 'content') return {}
   return { output }
 }
 

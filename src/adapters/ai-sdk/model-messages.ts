@@ -13,6 +13,8 @@
  *
  * @module
  */
+import { toolResultText } from '../../message/tool-result-content.ts'
+import { contentOfBlocks } from './_tool-content.ts'
 import type { Part, ReasoningPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, convertWith, idFor, nonEmptyIds, omitPart } from '../convert.ts'
@@ -94,7 +96,13 @@ export type AIToolResultOutput =
   | { readonly type: 'execution-denied'; readonly reason?: string; readonly providerOptions?: AIProviderOptions }
   | {
     readonly type: 'content'
-    readonly value: Array<{ readonly type: 'text'; readonly text: string } | { readonly type: 'media'; readonly data: string; readonly mediaType: string }>
+    readonly value: Array<
+      | { readonly type: 'text'; readonly text: string }
+      | { readonly type: 'media' | 'image-data'; readonly data: string; readonly mediaType: string }
+      | { readonly type: 'file-data'; readonly data: string; readonly mediaType: string; readonly filename?: string }
+      | { readonly type: 'image-url'; readonly url: string }
+      | { readonly type: 'file-url'; readonly url: string; readonly mediaType: string }
+    >
   }
 
 /**
@@ -308,14 +316,21 @@ export const assistantContent = (context: Context, m: Message, kept = true, sour
 }
 
 /** A tool result's output: as it came when kept verbatim, JSON again when it was JSON, else text. */
-const outputOf = (p: Extract<Part, { readonly type: 'tool_result' }>): AIToolResultOutput => {
+const outputOf = (context: Context, m: Message, p: Extract<Part, { readonly type: 'tool_result' }>): AIToolResultOutput => {
   const fields = aiFields(p)
   const output = fields['output']
   if (isObject(output) && typeof output['type'] === 'string') return output as AIToolResultOutput
+  if (typeof p.content !== 'string') {
+    // a content output has no error form
+    if (p.isError) context.notes.push({ kind: 'error_flag_lost', messageId: m.id, toolCallId: p.toolCallId })
+    const value = contentOfBlocks(p.content, (b) => omitPart(context, m, b, 'not tool result content in the AI SDK'))
+    return { type: 'content', value: value as Extract<AIToolResultOutput, { readonly type: 'content' }>['value'] }
+  }
   const type = fields['outputType']
-  const parsed = type === 'json' || type === 'error-json' ? parseJson(p.content) : undefined
+  const content = toolResultText(p)
+  const parsed = type === 'json' || type === 'error-json' ? parseJson(content) : undefined
   if (parsed !== undefined) return { type: type === 'json' ? 'json' : 'error-json', value: parsed.value as AIJsonValue }
-  return { type: p.isError ? 'error-text' : 'text', value: p.content }
+  return { type: p.isError ? 'error-text' : 'text', value: content }
 }
 
 /** The message's own options, kept as they came. */
@@ -343,7 +358,11 @@ const convert = (context: Context, ms: Messages): AIModelMessages => {
         if (p.type === 'tool_result') {
           const toolName = p.name ?? names.get(p.toolCallId) ?? ''
           content.push(
-            optioned<AIToolResultPart>({ type: 'tool-result', toolCallId: idFor(context, p.toolCallId), toolName, output: outputOf(p) }, undefined, p),
+            optioned<AIToolResultPart>(
+              { type: 'tool-result', toolCallId: idFor(context, p.toolCallId), toolName, output: outputOf(context, m, p) },
+              undefined,
+              p,
+            ),
           )
         } else if (p.type === 'provider' && p.kind === 'tool-approval-response' && keptData(p, MODEL_KEPT) !== undefined) {
           content.push(p.data as Extract<AIToolApprovalPart, { readonly type: 'tool-approval-response' }>)

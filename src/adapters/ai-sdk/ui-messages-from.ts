@@ -5,10 +5,11 @@
  *
  * @module
  */
+import { blocksOfContent } from './_tool-content.ts'
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { Part } from '../../message/part-model.ts'
+import type { Part, ToolResultContent } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { JsonRecordC, withoutUndefined } from '../../internal/json.ts'
 import { fromMessage, optional, type Reader, reader, settleStatuses } from '../decode.ts'
@@ -181,10 +182,14 @@ const toolPart = (r: Reader, u: unknown, at: string, tag: string, step: Step): v
     providerOptions: extraOptions(x.callProviderMetadata, GOOGLE_READ),
   }
   step.parts.push(withAi({ type: 'tool_call', id: x.toolCallId, name, arguments: args, status: 'pending' }, fields))
-  const result = (content: string, isError: boolean, json = false): void =>
+  const result = (content: ToolResultContent, isError: boolean, json = false): void =>
     void step.results.push(withAi({ type: 'tool_result', toolCallId: x.toolCallId, name, content, isError }, json ? { outputType: 'json' } : {}))
   if (x.state === 'output-available') {
     if (typeof x.output === 'string') return result(x.output, false)
+    // the AI SDK's content output (what toUIMessages writes for a result of blocks)
+    if (isObject(x.output) && x.output['type'] === 'content' && Array.isArray(x.output['value']) && Object.keys(x.output).length === 2) {
+      return result(blocksOfContent(x.output['value']), false)
+    }
     const text = jsonText(r, x.output ?? null, `${at}.output`)
     if (text !== undefined) result(text, false, true)
   } else if (x.state === 'output-error') result(x.errorText ?? '', true)

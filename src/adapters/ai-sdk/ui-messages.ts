@@ -12,9 +12,11 @@
  *
  * @module
  */
+import { toolResultText } from '../../message/tool-result-content.ts'
+import { contentOfBlocks } from './_tool-content.ts'
 import { isInternal } from '../../message/accessors.ts'
 import { type Message, type Messages } from '../../message/message.ts'
-import type { Part } from '../../message/part-model.ts'
+import type { Part, ToolResultPart } from '../../message/part-model.ts'
 import { type Context, newContext, omitPart } from '../convert.ts'
 import { forTarget } from '../foreign.ts'
 import { sourcesOf, type SourceUrlPart } from './_ui-sources.ts'
@@ -189,6 +191,16 @@ const stepParts = (context: Context, m: Message): AIUIPart[] => {
   return out
 }
 
+/**
+ * A result's output in a UI tool part: its text, or for blocks the AI SDK's `content` output
+ * (`{ type: 'content', value: [...] }`, images and files as data or URL), which `fromUIMessages`
+ * reads back as blocks.
+ */
+const outputOf = (context: Context, m: Message, p: ToolResultPart): unknown =>
+  typeof p.content === 'string'
+    ? p.content
+    : { type: 'content', value: contentOfBlocks(p.content, (b) => omitPart(context, m, b, 'not tool result content in a UI message')) }
+
 /** Answers the tool parts of the UI message being built with a tool message's results. */
 const answer = (context: Context, m: Message, building: Building | undefined): void => {
   const json = new Set(keptOf(m).jsonOutputs ?? [])
@@ -203,13 +215,13 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
       omitPart(context, m, p, 'a result whose call is not in the assistant turn before it')
       continue
     }
-    const parsed = json.has(p.toolCallId) || aiFields(p)['outputType'] === 'json' ? parseJson(p.content) : undefined
+    const parsed = json.has(p.toolCallId) || aiFields(p)['outputType'] === 'json' ? parseJson(toolResultText(p)) : undefined
     // a denied call keeps its state (its result is the reason, which the approval holds)
     if (call.state === 'output-denied') continue
     const { output: _o, errorText: _e, ...base } = call as AIUIToolPart & { readonly output?: unknown; readonly errorText?: unknown }
     building.parts[at] = (p.isError
-      ? { ...base, state: 'output-error', errorText: p.content }
-      : { ...base, state: 'output-available', output: parsed === undefined ? p.content : parsed.value }) as AIUIToolPart
+      ? { ...base, state: 'output-error', errorText: toolResultText(p) }
+      : { ...base, state: 'output-available', output: parsed === undefined ? outputOf(context, m, p) : parsed.value }) as AIUIToolPart
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import * as t from 'io-ts'
 import { providerPart } from '../../message/part-make.ts'
-import { type Part } from '../../message/part-model.ts'
+import { type Part, type ToolResultBlock } from '../../message/part-model.ts'
 import { base64Of, bytesOf } from '../media.ts'
 import { optional, type Reader, TaggedC } from '../decode.ts'
 import { jsonText } from '../json-text.ts'
@@ -152,36 +152,38 @@ const media = (r: Reader, u: Obj, at: string, kind: 'image' | 'document'): Part 
   return keep(kind, u)
 }
 
-/** A text block with no other field. */
-const isPlain = (b: unknown): boolean => isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string' && onlyKeys(b, ['type', 'text'])
+/** A text block of a tool result, with the fields no part field carries. */
+const textBlock = (text: string, extras: Record<string, unknown> | undefined): ToolResultBlock =>
+  extras === undefined ? { type: 'text', text } : { type: 'text', text, providerFields: { anthropic: extras } }
 
-/** A `tool_result` block: the result part, then the images and documents of its content. */
+/** A part that can stand in a tool result's content (the media reader gives only these). */
+const isBlock = (p: Part): p is ToolResultBlock => p.type === 'text' || p.type === 'image' || p.type === 'file' || p.type === 'provider'
+
+/**
+ * A `tool_result` block: the result part, its content text or, when the tool returned blocks, those
+ * blocks in order (text, images, documents; a search result or other block verbatim as a provider
+ * part).
+ */
 const toolResult = (r: Reader, u: Obj, at: string): Part[] => {
   const x = r.read(ToolResultC, u, at)
   if (x === undefined) return []
-  const mapped = ['type', 'tool_use_id', ...(typeof x.content === 'string' ? ['content'] : []), ...(x.is_error === true ? ['is_error'] : [])]
-  const extras = extrasOf(u, mapped)
-  const inner = Array.isArray(x.content) ? x.content : []
-  let text = ''
-  const mediaParts: Part[] = []
-  inner.forEach((b, k) => {
+  const extras = extrasOf(u, ['type', 'tool_use_id', ...(x.content === undefined ? [] : ['content']), ...(x.is_error === true ? ['is_error'] : [])])
+  const blocks: ToolResultBlock[] = []
+  ;(Array.isArray(x.content) ? x.content : []).forEach((b, k) => {
     const bat = `${at}.content[${k}]`
     const tag = r.read(TaggedC, b, bat)?.type
+    if (tag === undefined || !isObject(b)) return
     if (tag === 'tool_result') return void r.fail(`${bat}.type`, 'a text, image, document or search result block inside a tool_result', tag)
     if (tag === 'text') {
       const y = r.read(TextC, b, bat)
-      if (y !== undefined) text += y.text
-    } else if ((tag === 'image' || tag === 'document') && isObject(b)) {
+      if (y !== undefined) blocks.push(textBlock(y.text, extrasOf(b, ['type', 'text'])))
+    } else if (tag === 'image' || tag === 'document') {
       const p = media(r, b, bat, tag)
-      if (p !== undefined && p.type !== 'provider') mediaParts.push(p)
-    }
+      if (p !== undefined && isBlock(p)) blocks.push(p)
+    } else blocks.push({ type: 'provider', provider: 'anthropic', kind: tag, data: b })
   })
-  const content = typeof x.content === 'string' ? x.content : text
-  // content the parts give back as it is (a plain text, then images and documents) is not kept twice
-  const lead = isPlain(inner[0]) && text !== '' ? 1 : 0
-  const rebuilt = mediaParts.length > 0 && mediaParts.length === inner.length - lead
-  const fields = rebuilt && extras !== undefined ? extrasOf(extras, ['content']) : extras
-  return [withExtras({ type: 'tool_result', toolCallId: x.tool_use_id, content, isError: x.is_error === true }, fields), ...mediaParts]
+  const content = Array.isArray(x.content) ? blocks : x.content ?? ''
+  return [withExtras({ type: 'tool_result', toolCallId: x.tool_use_id, content, isError: x.is_error === true }, extras)]
 }
 
 type Handler = (r: Reader, u: Obj, at: string) => ReadonlyArray<Part>

@@ -146,7 +146,23 @@ const userBlocks = (context: Context, m: Message): AnthropicBlock[] => {
   return blocks
 }
 
-type ResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | Array<AnthropicMediaBlock | AnthropicProviderBlock>; is_error?: boolean }
+type ResultBlock = {
+  type: 'tool_result'
+  tool_use_id: string
+  content: string | Array<AnthropicBlock | AnthropicMediaBlock | AnthropicProviderBlock>
+  is_error?: boolean
+}
+
+/** A result's content in the Messages API: its text, or its blocks (text, image, document, Anthropic's own). */
+const resultContent = (context: Context, m: Message, p: ToolResultPart): ResultBlock['content'] => {
+  if (typeof p.content === 'string') return p.content
+  const out: Array<AnthropicBlock | AnthropicMediaBlock | AnthropicProviderBlock> = []
+  for (const b of p.content) {
+    const block = b.type === 'text' ? textBlock(b) : b.type === 'provider' ? providerBlock(context, m, b) : mediaBlock(context, m, b)
+    if (block !== undefined) out.push(block)
+  }
+  return out
+}
 
 /**
  * The content blocks a result came with, when they still say what the part says (their text is the
@@ -157,7 +173,7 @@ const keptContent = (p: ToolResultPart): Array<AnthropicProviderBlock> | undefin
   const content = 'providerFields' in p ? p.providerFields?.['anthropic']?.['content'] : undefined
   if (!Array.isArray(content) || !content.every((b): b is AnthropicProviderBlock => isObject(b) && typeof b['type'] === 'string')) return undefined
   const text = content.map((b) => (b.type === 'text' && typeof b['text'] === 'string' ? b['text'] : '')).join('')
-  return text === p.content ? content : undefined
+  return typeof p.content === 'string' && text === p.content ? content : undefined
 }
 
 /** A tool message's results; images and documents after a result go into that result's content. */
@@ -172,7 +188,7 @@ const toolBlocks = (context: Context, m: Message): AnthropicBlock[] => {
         ...own(p, ['type', 'tool_use_id', 'content']),
         type: 'tool_result',
         tool_use_id: idFor(context, p.toolCallId),
-        content: kept ?? p.content,
+        content: kept ?? resultContent(context, m, p),
         ...(p.isError ? { is_error: true } : {}),
       }
       sealed = kept !== undefined

@@ -8,10 +8,10 @@
 import * as t from 'io-ts'
 import type * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { Part } from '../../message/part-model.ts'
+import type { Part, ToolResultBlock } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { newId } from '../../internal/id.ts'
-import { bytesOf } from '../media.ts'
+import { base64Of, bytesOf } from '../media.ts'
 import { errorText, fromMessage, optional, type Reader, reader, replyMessage, settleStatuses } from '../decode.ts'
 import { jsonText } from '../json-text.ts'
 import { providerPart } from '../../message/part-make.ts'
@@ -90,6 +90,39 @@ const responseContent = (
   return content === undefined ? undefined : { content, isError: false, json: true }
 }
 
+/** Whether `o` has exactly the string fields `keys`. */
+const onlyStrings = (o: unknown, keys: ReadonlyArray<string>): o is Readonly<Record<string, string>> =>
+  isObject(o) && Object.keys(o).length === keys.length && keys.every((k) => typeof o[k] === 'string')
+
+/**
+ * The media of a function response (`functionResponse.parts`, inline bytes or a file URI each) as
+ * a result's blocks; a part of any other shape is kept verbatim as a provider part.
+ */
+const responseParts = (parts: ReadonlyArray<unknown>): ToolResultBlock[] =>
+  parts.map((u): ToolResultBlock => {
+    const inline = isObject(u) && Object.keys(u).length === 1 && onlyStrings(u['inlineData'], ['mimeType', 'data']) ? u['inlineData'] : undefined
+    const bytes = inline?.['data'] === undefined ? undefined : bytesOf(inline['data'])
+    if (inline !== undefined && bytes !== undefined && base64Of(bytes) === inline['data']) {
+      const p = media(inline['mimeType'], { data: bytes })
+      if (p.type === 'image' || p.type === 'file') return p
+    }
+    const file = isObject(u) && Object.keys(u).length === 1 && onlyStrings(u['fileData'], ['fileUri', 'mimeType']) ? u['fileData'] : undefined
+    if (file !== undefined && file['fileUri'] !== undefined) {
+      const p = media(file['mimeType'], { url: file['fileUri'] })
+      if (p.type === 'image' || p.type === 'file') return p
+    }
+    return { type: 'provider', provider: 'google', kind: 'functionResponsePart', data: u }
+  })
+
+/** A response's kept fields without its `parts` (read into the result's blocks). */
+const withoutResponseParts = (fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> => {
+  const inner = fields['functionResponse']
+  if (!isObject(inner) || !('parts' in inner)) return fields
+  const { parts: _, ...restOf } = inner
+  const { functionResponse: __, ...others } = fields
+  return Object.keys(restOf).length === 0 ? others : { ...others, functionResponse: restOf }
+}
+
 /** The fields of `o` not in `own`, or `undefined` when there are none. */
 const rest = (o: Readonly<Record<string, unknown>>, own: ReadonlyArray<string>): Record<string, unknown> | undefined => {
   const out: Record<string, unknown> = {}
@@ -163,8 +196,13 @@ const contentParts = (r: Reader, parts: ReadonlyArray<unknown>, path: string, ca
       if (k >= 0) calls.open.splice(k, 1)
       const response = responseContent(r, x.response ?? {}, `${at}.functionResponse.response`)
       if (response === undefined) return
-      const marked = response.json ? { ...fields, responseJson: true } : fields
-      results.push(withFields({ type: 'tool_result', toolCallId: id, name, content: response.content, isError: response.isError }, marked))
+      const media = isObject(data) && Array.isArray(data['parts']) ? responseParts(data['parts']) : undefined
+      const content = media === undefined
+        ? response.content
+        : [...(response.content === '' ? [] : [{ type: 'text' as const, text: response.content }]), ...media]
+      const kept = media === undefined ? fields : withoutResponseParts(fields)
+      const marked = response.json ? { ...kept, responseJson: true } : kept
+      results.push(withFields({ type: 'tool_result', toolCallId: id, name, content, isError: response.isError }, marked))
     } else if (key === 'inlineData') {
       const x = r.read(BlobC, data, `${at}.inlineData`)
       if (x === undefined) return

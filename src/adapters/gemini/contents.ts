@@ -24,7 +24,7 @@
  *
  * @module
  */
-import type { Part } from '../../message/part-model.ts'
+import type { Part, ToolResultBlock } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { argumentsObject, type Context, convertWith, foreignReasoning, idFor, isNative, nonEmptyIds, omitPart } from '../convert.ts'
 import { callNames, parseJson } from '../tool-turns.ts'
@@ -177,9 +177,29 @@ const modelParts = (context: Context, m: Message): GeminiPart[] => {
 
 /** A function response: `{ output }` or `{ error }`, or the object a JSON response was. */
 const responseOf = (p: Extract<Part, { readonly type: 'tool_result' }>, fields: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-  const parsed = fields['responseJson'] === true ? parseJson(p.content) : undefined
+  const content = typeof p.content === 'string' ? p.content : p.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+  const parsed = fields['responseJson'] === true ? parseJson(content) : undefined
   if (parsed !== undefined && isObject(parsed.value)) return { ...parsed.value }
-  return p.isError ? { error: p.content } : { output: p.content }
+  return p.isError ? { error: content } : { output: content }
+}
+
+/**
+ * A result's images and files as a function response's `parts` (inline bytes or a file URI);
+ * Gemini's own response parts go back as they came, any other provider block is left out with a note.
+ */
+const responseMedia = (context: Context, m: Message, blocks: ReadonlyArray<ToolResultBlock>): GeminiPart[] => {
+  const out: GeminiPart[] = []
+  for (const b of blocks) {
+    if (b.type === 'text') continue
+    if (b.type === 'provider') {
+      if (b.provider === 'google' && b.kind === 'functionResponsePart' && isObject(b.data)) out.push(b.data)
+      else omitPart(context, m, b, 'not function response content in Gemini')
+      continue
+    }
+    const media = mediaPart(context, m, b)
+    if (media !== undefined) out.push(media)
+  }
+  return out
 }
 
 const userParts = (context: Context, m: Message, names: ReadonlyMap<string, string>): GeminiPart[] => {
@@ -192,7 +212,9 @@ const userParts = (context: Context, m: Message, names: ReadonlyMap<string, stri
       if (media !== undefined) parts.push(dressed(media, fields))
     } else if (p.type === 'tool_result' && m.role === 'tool') {
       const name = p.name ?? names.get(p.toolCallId) ?? ''
-      parts.push(dressed({ functionResponse: { id: idFor(context, p.toolCallId), name, response: responseOf(p, fields) } }, fields))
+      const media = typeof p.content === 'string' ? [] : responseMedia(context, m, p.content)
+      const response = { id: idFor(context, p.toolCallId), name, response: responseOf(p, fields), ...(media.length === 0 ? {} : { parts: media }) }
+      parts.push(dressed({ functionResponse: response }, fields))
     } else if (p.type === 'provider') {
       const kept = keptPart(context, m, p)
       if (kept !== undefined) parts.push(kept)

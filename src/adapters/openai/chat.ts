@@ -29,7 +29,7 @@
  * @module
  */
 import { isReasoning, isText, isToolCall } from '../../message/part-make.ts'
-import { type Part, type ProviderPart, type TextPart, type ToolCallPart } from '../../message/part-model.ts'
+import { type Part, type ProviderPart, type TextPart, type ToolCallPart, type ToolResultBlock } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, convertWith, foreignReasoning, idFor, nonEmptyIds, omitPart } from '../convert.ts'
 import { systemAfterResults } from '../tool-turns.ts'
@@ -96,7 +96,7 @@ export type OpenAIChatMessage =
     readonly tool_calls?: Array<OpenAIChatToolCall>
     readonly reasoning_content?: string
   }
-  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string }
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string | Array<OpenAIChatTextPart> }
 
 /**
  * The request fields `toOpenAIChat` produces: spread them into `client.chat.completions.create`.
@@ -191,6 +191,26 @@ const userPart = (context: Context, m: Message, p: Part): OpenAIChatUserPart | u
   }
 }
 
+/**
+ * A result's blocks as a tool message's content parts: Chat Completions takes text parts only in a
+ * tool message, so each image, file or provider block is left out with a note.
+ */
+const textParts = (context: Context, m: Message, blocks: ReadonlyArray<ToolResultBlock>): Array<{ type: 'text'; text: string }> => {
+  const out: Array<{ type: 'text'; text: string }> = []
+  for (const b of blocks) {
+    if (b.type === 'text') out.push({ type: 'text', text: b.text })
+    else omitPart(
+        context,
+        m,
+        b,
+        `${
+          b.type === 'provider' ? 'a provider block' : b.type === 'image' ? 'an image' : 'a file'
+        } in a tool result (a Chat Completions tool message takes text only)`,
+      )
+  }
+  return out
+}
+
 const toolMessages = (context: Context, m: Message): Array<OpenAIChatMessage> => {
   const out: Array<OpenAIChatMessage> = []
   const residue = messageResidue(context, m)
@@ -199,6 +219,10 @@ const toolMessages = (context: Context, m: Message): Array<OpenAIChatMessage> =>
     if (p.type !== 'tool_result') continue
     if (p.isError) context.notes.push({ kind: 'error_flag_lost', messageId: m.id, toolCallId: p.toolCallId })
     const f = chatFields(context, m, p, (x) => Object.keys(x).every((k) => k === 'content'))
+    if (typeof p.content !== 'string') {
+      out.push(sent({ ...residue, role: 'tool', tool_call_id: idFor(context, p.toolCallId), content: textParts(context, m, p.content) }))
+      continue
+    }
     // a list of text parts goes back as the list while the text it holds is unchanged
     const list = f['content']
     const content = Array.isArray(list) && list.map((x) => (isObject(x) && typeof x['text'] === 'string' ? x['text'] : '')).join('') === p.content

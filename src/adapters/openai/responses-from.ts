@@ -8,13 +8,13 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../../message/failure.ts'
-import type { Part, ToolResultPart } from '../../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, newContext } from '../convert.ts'
 import { fromDataUrl } from '../media.ts'
 import { errorText, fromMessage, optional, type Reader, reader, replyMessage, settleStatuses, TaggedC } from '../decode.ts'
 import { unsafeJson } from '../json-text.ts'
-import { itemsOfMessage, outputText, referenceOf } from './responses.ts'
+import { itemsOfMessage, referenceOf } from './responses.ts'
 import {
   isKeptItem,
   keptPart,
@@ -78,6 +78,16 @@ const contentPart = (r: Reader, u: unknown, at: string, inList: boolean): Part |
   }
   if (tag === 'output_text' || tag === 'refusal') return keptPart(tag, u)
   return r.fail(`${at}.type`, CONTENT_TYPES, tag)
+}
+
+/** A function output list read as a result's blocks: text, images, files, and other content kept as it came. */
+const outputBlocks = (r: Reader, output: ReadonlyArray<unknown>, at: string): ToolResultBlock[] => {
+  const blocks: ToolResultBlock[] = []
+  output.forEach((u, k) => {
+    const p = contentPart(r, u, `${at}[${k}]`, false)
+    if (p !== undefined && (p.type === 'text' || p.type === 'image' || p.type === 'file' || p.type === 'provider')) blocks.push(p)
+  })
+  return blocks
 }
 
 /** The text parts of an assistant message item's content list; `undefined` when it holds anything else. */
@@ -165,8 +175,8 @@ const readItem = (r: Reader, u: unknown, at: string, tag: string): Read | undefi
     case 'custom_tool_call_output': {
       const x = r.read(FunctionOutputC, u, at)
       if (x === undefined) return undefined
-      const content = typeof x.output === 'string' ? x.output : outputText(x.output)
-      const residue = without(u, 'call_id', ...(typeof x.output === 'string' ? ['output'] : []))
+      const content = typeof x.output === 'string' ? x.output : outputBlocks(r, x.output, `${at}.output`)
+      const residue = without(u, 'call_id', 'output')
       return {
         side: 'tool',
         part: withOpenAIFields({ type: 'tool_result', toolCallId: x.call_id, content, isError: false }, unless(residue, { type: 'function_call_output' })),

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import type { Part, ProviderPart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../message/part-model.ts'
+import type { Part, ProviderPart, ReasoningPart, TextPart, ToolCallPart, ToolResultBlock, ToolResultPart } from '../../message/part-model.ts'
 import type { Message, Messages } from '../../message/message.ts'
 import { type Context, convertWith, foreignReasoning, idFor, type IdRule, isNative, omitPart } from '../convert.ts'
 import { parseJson, systemAfterResults } from '../tool-turns.ts'
@@ -239,9 +239,24 @@ const callItem = (context: Context, p: ToolCallPart): OpenAIResponsesItem => {
 export const outputText = (output: ReadonlyArray<unknown>): string =>
   output.map((x) => (isObject(x) && (x['type'] === 'input_text' || x['type'] === 'output_text') && typeof x['text'] === 'string' ? x['text'] : '')).join('')
 
-const outputItem = (context: Context, p: ToolResultPart): OpenAIResponsesItem => {
+/** A result's blocks as an output list: `input_text`, `input_image`, `input_file` (and OpenAI's own content kept as it came). */
+const outputList = (context: Context, m: Message, blocks: ReadonlyArray<ToolResultBlock>): OpenAIResponsesContent[] => {
+  const out: OpenAIResponsesContent[] = []
+  for (const b of blocks) {
+    const c = b.type === 'provider'
+      ? b.provider === 'openai' && isResponsesContent(b.kind) && isObject(b.data)
+        ? contentSent(b.data)
+        : omitPart(context, m, b, 'not function output content in the Responses API')
+      : contentPart(context, m, b)
+    if (c !== undefined) out.push(c)
+  }
+  return out
+}
+
+const outputItem = (context: Context, m: Message, p: ToolResultPart): OpenAIResponsesItem => {
   const f = openAIFields(p)
   const own = f?.['type'] === 'function_call_output' || f?.['type'] === 'custom_tool_call_output' ? f : { type: 'function_call_output' }
+  if (typeof p.content !== 'string') return sent({ ...own, call_id: idFor(context, p.toolCallId), output: outputList(context, m, p.content) })
   // a list output goes back as the list while the text it holds is unchanged
   const list = own['output']
   const output = Array.isArray(list) && outputText(list) === p.content ? list : p.content
@@ -330,7 +345,7 @@ export const itemsOfMessage = (context: Context, m: Message, systemRole: 'system
   for (const p of m.parts) {
     if (p.type === 'tool_result') {
       if (p.isError) context.notes.push({ kind: 'error_flag_lost', messageId: m.id, toolCallId: p.toolCallId })
-      items.push(outputItem(context, p))
+      items.push(outputItem(context, m, p))
     } else if (p.type === 'provider' && p.provider === 'openai' && isResponsesItemKind(p.kind)) items.push(sent(p.data))
     else omitPart(context, m, p, 'not tool content in the Responses API')
   }

@@ -22,10 +22,16 @@ const cases: ReadonlyArray<Case> = [
   ...geminiCorpus.map((c): Case => [`Gemini ${c.name}`, right(fromGeminiRequest(c.body)).messages]),
 ]
 
-/** The provider parts of the messages a UI shows, as `messageId provider:kind`. */
+/** The provider parts of the messages a UI shows (a tool result's blocks among them), as `messageId provider:kind`. */
 const providerParts = (ms: Messages, owner: string): ReadonlyArray<string> =>
   ms.filter((m) => !isInternal(m)).flatMap((m) =>
-    m.parts.flatMap((p) => (p.type === 'provider' && p.provider !== owner ? [`${m.id} ${p.provider}:${p.type === 'provider' ? p.kind : ''}`] : []))
+    m.parts.flatMap((
+      p,
+    ): ReadonlyArray<
+      { readonly type: string; readonly provider?: string; readonly kind?: string }
+    > => (p.type === 'tool_result' && typeof p.content !== 'string' ? p.content : [p])).flatMap((p) =>
+      p.type === 'provider' && p.provider !== owner ? [`${m.id} ${p.provider}:${p.kind ?? ''}`] : []
+    )
   )
 
 /** The provider parts a report names, mapped or left out. */

@@ -205,7 +205,7 @@ describe('fromAnthropic', () => {
     })
   })
 
-  it('keeps images inside a tool result next to it', () => {
+  it('keeps images inside a tool result in its content', () => {
     const h = right(
       fromAnthropic({
         messages: [
@@ -221,7 +221,9 @@ describe('fromAnthropic', () => {
         ],
       }),
     )
-    expect(h[1]?.parts).toEqual([result('t1', 'shot', { name: 'screenshot' }), { type: 'image', data: PNG, mediaType: 'image/png' }])
+    expect(h[1]?.parts).toEqual([
+      { ...result('t1', 'shot', { name: 'screenshot' }), content: [{ type: 'text', text: 'shot' }, { type: 'image', data: PNG, mediaType: 'image/png' }] },
+    ])
     const back = right(toAnthropic()(h)).request.messages[1]
     expect(back).toEqual({
       role: 'user',

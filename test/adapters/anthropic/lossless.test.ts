@@ -66,8 +66,8 @@ describe('the probes', () => {
     const search = history('search results')
     expect(search[0]?.parts.map((p) => (p.type === 'provider' ? p.kind : p.type))).toEqual(['search_result', 'text'])
     const result = parts(search).find((p) => p.type === 'tool_result')
-    expect(result?.type === 'tool_result' && result.providerFields?.['anthropic']?.['content']).toEqual([
-      expect.objectContaining({ type: 'search_result', title: 'Rate limits' }),
+    expect(result?.type === 'tool_result' && result.content).toEqual([
+      expect.objectContaining({ type: 'provider', provider: 'anthropic', kind: 'search_result', data: expect.objectContaining({ title: 'Rate limits' }) }),
     ])
     expect(parts(history('MCP')).flatMap((p) => (p.type === 'provider' ? [p.kind] : []))).toEqual(
       expect.arrayContaining(['mcp_tool_use', 'mcp_tool_result', 'tool_search_tool_result', 'advisor_tool_result']),

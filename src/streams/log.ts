@@ -57,7 +57,20 @@ export type StreamsStorage = {
   readonly close: () => Promise<void>
 }
 
-/** A streams log in memory (nothing survives the process): for tests (not an entry's export). */
+/**
+ * A streams log in memory: nothing survives the process (tests, a page, a worker that holds its
+ * streams only while it runs). `fileStreamsStorage` (`chatfold/node`) keeps one on disk.
+ *
+ * @example
+ * import { memoryStreamsStorage, openStreamsHandler } from 'chatfold/streams'
+ * const streams = await openStreamsHandler(memoryStreamsStorage())
+ * await streams.handle(new Request('http://localhost/streams/notes', { method: 'PUT', headers: { 'content-type': 'text/plain' } }))
+ * const sent = await streams.handle(new Request('http://localhost/streams/notes', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' }))
+ * sent.status // 204
+ *
+ * @since 0.1.0
+ * @category streams
+ */
 export const memoryStreamsStorage = (): StreamsStorage => {
   const records: StreamRecord[] = []
   return {

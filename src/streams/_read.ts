@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { chunksFrom, expired, type Stream, type Streams, toBase64 } from './_streams-state.ts'
-import { answer, baseHeaders, nextCursor, type Offset, refuse, showOffset } from './_streams-http.ts'
+import { chunksFrom, expired, type Stream, type Streams, toBase64 } from './_state.ts'
+import { answer, baseHeaders, nextCursor, type Offset, refuse, showOffset } from './_http.ts'
 
 /** What a read needs of the handler: the streams, the clock, the limits. */
 export type ReadContext = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createChatStore } from '../../src/store/store.ts'
-import { openStreamsHandler } from '../../src/store/streams-handler.ts'
-import { memoryStreamsStorage } from '../../src/store/streams-log.ts'
-import { conversationStreamPath, mirrorConversations } from '../../src/store/streams-conversations.ts'
+import { openStreamsHandler } from '../../src/streams/handler.ts'
+import { memoryStreamsStorage } from '../../src/streams/log.ts'
+import { conversationStreamPath, mirrorConversations } from '../../src/streams/conversations.ts'
 
 const base = 'http://localhost/streams'
 

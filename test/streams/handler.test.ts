@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { openStreamsHandler } from '../../src/store/streams-handler.ts'
-import { memoryStreamsStorage, type StreamRecord, type StreamsStorage } from '../../src/store/streams-log.ts'
+import { openStreamsHandler } from '../../src/streams/handler.ts'
+import { memoryStreamsStorage, type StreamRecord, type StreamsStorage } from '../../src/streams/log.ts'
 
 const TOKEN = 'streams-test-token-0123456789'
 const READ = 'streams-read-token-0123456789'

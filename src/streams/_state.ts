@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { StreamProducer, StreamRecord } from './streams-log.ts'
+import type { StreamProducer, StreamRecord } from './log.ts'
 
 /** A piece of a stream: bytes at `[start, end)` (for JSON streams, one message), and the append it came in. */
 export type Chunk = { readonly start: number; readonly end: number; readonly bytes: Uint8Array; readonly append: number }

@@ -7,22 +7,11 @@
  *
  * @module
  */
-import { checkHostAndOrigin, checkToken } from './http-guard.ts'
-import type { StreamProducer, StreamRecord, StreamsStorage } from './streams-log.ts'
-import {
-  applyRecord,
-  baseType,
-  chunksFrom,
-  emptyStreams,
-  expired,
-  isJsonType,
-  markDurable,
-  remove as removeStream,
-  type Stream,
-  toBase64,
-} from './_streams-state.ts'
-import { answer, isTrue, parseOffset, parseWhole, readBytes, refuse, showOffset } from './_streams-http.ts'
-import { catchUp, longPoll, nowAnswer, type ReadContext, sse, startOf } from './_streams-read.ts'
+import { checkHostAndOrigin, checkToken } from '../store/http-guard.ts'
+import type { StreamProducer, StreamRecord, StreamsStorage } from './log.ts'
+import { applyRecord, baseType, chunksFrom, emptyStreams, expired, isJsonType, markDurable, remove as removeStream, type Stream, toBase64 } from './_state.ts'
+import { answer, isTrue, parseOffset, parseWhole, readBytes, refuse, showOffset } from './_http.ts'
+import { catchUp, longPoll, nowAnswer, type ReadContext, sse, startOf } from './_read.ts'
 
 /**
  * Options of the streams handler: the base path it serves under (`/streams` by default), who may
@@ -107,7 +96,7 @@ const producerOf = (request: Request): StreamProducer | undefined | string => {
  * Opens a Durable Streams handler over `storage`: replays the log, then serves.
  *
  * @example
- * import { openStreamsHandler } from 'chatfold/store'
+ * import { openStreamsHandler } from 'chatfold/streams'
  * const kept: unknown[] = []
  * const streams = await openStreamsHandler({ load: async () => [], append: async (records) => void kept.push(...records), close: async () => {} })
  * const created = await streams.handle(new Request('http://localhost/streams/chat', { method: 'PUT', headers: { 'content-type': 'application/json' } }))

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { ChatStore } from './store.ts'
-import type { StreamsHandler } from './streams-handler.ts'
-import { getConversation } from './query.ts'
-import { toChatMessages } from './snapshot.ts'
-import { conversationIds } from './state.ts'
+import type { ChatStore } from '../store/store.ts'
+import type { StreamsHandler } from './handler.ts'
+import { getConversation } from '../store/query.ts'
+import { toChatMessages } from '../store/snapshot.ts'
+import { conversationIds } from '../store/state.ts'
 
 /** The stream path of a conversation: `/conversations/<id>`, the id URL-encoded (`support 7` → `/conversations/support%207`). */
 export const conversationStreamPath = (conversationId: string): string => `/conversations/${encodeURIComponent(conversationId)}`
