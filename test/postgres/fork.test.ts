@@ -3,11 +3,11 @@
  * opened again is a second process on the same database, which replays it and goes on.
  */
 import { PGlite } from '@electric-sql/pglite'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgresStore, type PostgresChatStore } from '../../src/postgres/store.ts'
 import { postgresChatHandler } from '../../src/postgres/handler.ts'
 import { pglitePool } from '../support/pglite-pool.ts'
-import { forkCases } from '../support/fork-cases.ts'
+import { forkCases, post, say } from '../support/fork-cases.ts'
 import { compactionCases } from '../support/compaction-cases.ts'
 
 let db: PGlite
@@ -31,6 +31,24 @@ forkCases('PostgreSQL (PGlite), reopened as a second process', async () => {
     },
     close: async () => void (await Promise.all(stores.map((s) => s.close()))),
   }
+})
+
+it('commits a fork as one row of the log, never a copy of the history it shares', async () => {
+  const pool = await pglitePool(db)
+  const name = `fork-rows-${++n}`
+  const store = await openPostgresStore(pool)({ store: name, startTime: '2024-03-15T10:00:00Z' })
+  opened.push(store)
+  const h = postgresChatHandler(store)
+  const long = 'x'.repeat(20_000)
+  for (const id of ['u1', 'a1', 'u2', 'a2']) expect((await say(h, 'main', id, `${id} ${long}`)).status).toBe(201)
+  const rows = async () =>
+    (await db.query<{ seq: number; command: string }>('SELECT seq, command FROM chatfold_log WHERE store = $1 ORDER BY seq', [name])).rows
+  const before = await rows()
+  expect((await post(h, '/modalities/chat/fork', { conversation_id: 'main', message_id: 'a2', new_conversation_id: 'copy' })).status).toBe(201)
+  const after = await rows()
+  expect(after.slice(0, before.length)).toEqual(before)
+  expect(after.slice(before.length).map((r) => JSON.parse(r.command).op)).toEqual(['fork'])
+  expect(after.at(-1)!.command.length).toBeLessThan(500)
 })
 
 describe('compaction as a committed overlay: PostgreSQL (PGlite), the append from a second process', () => {
