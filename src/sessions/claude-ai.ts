@@ -7,9 +7,11 @@
  * - **Content** blocks, in order: `text`; `thinking` (a reasoning part, with its `signature` when
  *   the export has one, else its `summaries`); `tool_use` (a tool call: `id`, else one made of the
  *   message id and the block's place) and `tool_result` (its result, by `tool_use_id`, else the last
- *   open call of that `name`). The app runs its tools itself, so a reply holds its calls and their
- *   results together: the reply is split around them into an assistant message, a tool message,
- *   an assistant message. A message without `content` reads its `text`.
+ *   open call of that `name`; its entries' text, and an `image` entry with a base64 or URL
+ *   `source`, as an MCP screenshot comes, an image block of the result). The app runs its tools
+ *   itself, so a reply holds its calls and their results together: the reply is split around them
+ *   into an assistant message, a tool message, an assistant message. A message without `content`
+ *   reads its `text`.
  * - **A call without a result** in the export (the `artifacts` tool writes none) is followed by a
  *   `synthetic` tool message saying so (`metadata.origin = 'export'`), so every target pairs it; a
  *   note counts them.
@@ -28,10 +30,11 @@
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Message } from '../message/message.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultContent } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatExportConversation } from './chat-export.ts'
 import type { ChatExportOptions } from './chatgpt.ts'
+import { imagePart } from './_claude-code-records.ts'
 import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
 import { at, counter, type Fields, fields, optStr, type Rec } from './_fields.ts'
 
@@ -51,6 +54,26 @@ const resultText = (c: unknown): string =>
     : c === undefined
     ? ''
     : JSON.stringify(c)
+
+/** An `image` entry of a tool result as an image block, when its source can be read. */
+const imageOf = (x: unknown): ToolResultBlock | undefined => {
+  const p = isObject(x) && x['type'] === 'image' ? imagePart(x) : undefined
+  return p?.type === 'image' ? p : undefined
+}
+
+/**
+ * A tool result's content: its text, or when it holds an image (an MCP screenshot) its entries in
+ * order, each text entry as its text and each image as an image block.
+ */
+const resultContent = (c: unknown): ToolResultContent =>
+  Array.isArray(c) && c.some((x) => imageOf(x) !== undefined)
+    ? c.flatMap((x: unknown): ToolResultBlock[] => {
+      const image = imageOf(x)
+      if (image !== undefined) return [image]
+      const text = resultText([x])
+      return text === '' ? [] : [{ type: 'text', text }]
+    })
+    : resultText(c)
 
 /** The drafts of one message: a human message is one user draft; a reply is split around its tool results. */
 const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
@@ -121,7 +144,7 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
         return
       }
       open.splice(open.indexOf(call), 1)
-      answer([{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultText(b['content']), isError: b['is_error'] === true }])
+      answer([{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultContent(b['content']), isError: b['is_error'] === true }])
     } else {
       others.push(b)
       t.other.add(type ?? 'untyped')

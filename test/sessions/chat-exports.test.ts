@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { toolResultText } from '../../src/message/tool-result-content.ts'
+import { toolResultBlocks, toolResultText } from '../../src/message/tool-result-content.ts'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/message/message.ts'
@@ -107,8 +107,8 @@ describe('the ChatGPT data export', () => {
   })
 })
 
-describe('the Claude.ai data export', () => {
-  const doc = json('claude-ai/conversations.json')
+describe.each(['claude-ai/conversations.json', 'claude-ai/conversations-screenshot.json'])('the Claude.ai data export %s', (file) => {
+  const doc = json(file)
   const r = fromClaudeAiExport({ branches: 'all' })(doc)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   const read = r.right
@@ -118,14 +118,27 @@ describe('the Claude.ai data export', () => {
     const got = (read[i] as (typeof read)[number]).read
     const all = texts(got.messages).join('\n\u0000\n')
     const calls = got.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p] : [])))
+    const resultImages = got.messages.flatMap((m) =>
+      m.parts.flatMap((
+        p,
+      ) => (p.type === 'tool_result'
+        ? toolResultBlocks(p).flatMap((b) => (b.type === 'image' && b.data !== undefined ? [Buffer.from(b.data).toString('base64')] : []))
+        : [])
+      )
+    )
+    const images: string[] = []
     for (const m of c['chat_messages'] as Rec[]) {
       const blocks: Rec[] = Array.isArray(m['content']) && m['content'].length > 0 ? m['content'] : [{ type: 'text', text: m['text'] }]
       for (const b of blocks) {
         if (b['type'] === 'text' && b['text'] !== '') expect(all).toContain(b['text'])
         else if (b['type'] === 'thinking') expect(all).toContain(b['thinking'])
         else if (b['type'] === 'tool_use') expect(calls.map((p) => [p.name, JSON.parse(p.arguments)])).toContainEqual([b['name'], b['input']])
-        else if (b['type'] === 'tool_result') { for (const x of b['content']) expect(all).toContain(x['text']) }
-        else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
+        else if (b['type'] === 'tool_result') {
+          for (const x of b['content']) {
+            if (x['type'] === 'image') images.push(x['source']['data'])
+            else expect(all).toContain(x['text'])
+          }
+        } else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
       }
       for (const a of m['attachments'] ?? []) {
         expect(all).toContain(a['extracted_content'])
@@ -133,9 +146,17 @@ describe('the Claude.ai data export', () => {
       }
       for (const f of m['files'] ?? []) expect(metaJSON(got.messages)).toContain(f['file_name'])
     }
+    // an image a tool returned is an image block of its result, its bytes as they came
+    expect(resultImages).toEqual(images)
     // every call has one result, a result the export lacks said so
     for (const p of calls) expect(got.messages.filter((x) => x.parts.some((q) => q.type === 'tool_result' && q.toolCallId === p.id))).toHaveLength(1)
   })
+})
+
+describe('the Claude.ai data export', () => {
+  const r = fromClaudeAiExport({ branches: 'all' })(json('claude-ai/conversations.json'))
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  const read = r.right
 
   it('an edited prompt leaves a branch, read after the active one as a display message', () => {
     const first = (read[0] as (typeof read)[number]).read
