@@ -4,14 +4,17 @@
  *
  * The first line is the session header (`type: 'session'`, `version`, `id`, `cwd`); every other
  * line an entry with `id`, `parentId` and `timestamp`, so the entries form a tree. The history is
- * the chain from the last entry (pi's leaf) up to the root, as pi builds the model's context:
+ * the chain from the last entry (pi's leaf) up to the root, as pi builds the model's context. A
+ * version 1 file (a header without `version`, entries without `id`) is read as pi migrates it:
+ * each entry follows the one before it, a compaction's `firstKeptEntryIndex` (its place among the
+ * file's lines) names its first kept entry, and a version 2 `hookMessage` reads as `custom`.
  *
  * - `message` entries: `user` (text, images), `assistant` (text, `thinking` with its
  *   `thinkingSignature`, `toolCall`; `provider`, `model`, `usage` with its `cost`, `stopReason`,
- *   `errorMessage`), `toolResult` (a tool message; an image in it is named in a note), and pi's own:
- *   `bashExecution` (a command the user ran, `synthetic`, or `display` when `excludeFromContext`),
- *   `custom`, `branchSummary`, `compactionSummary` (injected user text, `synthetic`, with
- *   `metadata.origin`).
+ *   `errorMessage`), `toolResult` (a tool message; an image in it, as a read of a PNG returns, an
+ *   image block of the result), and pi's own: `bashExecution` (a command the user ran,
+ *   `synthetic`, or `display` when `excludeFromContext`), `custom`, `branchSummary`,
+ *   `compactionSummary` (injected user text, `synthetic`, with `metadata.origin`).
  * - `compaction`: its summary opens the history, followed by the messages from `firstKeptEntryId`
  *   on; what it replaced is the archive.
  * - `branch_summary` and `custom_message` entries: injected user text, as pi sends them.
@@ -23,7 +26,7 @@
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Messages } from '../message/message.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultContent } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import { compactHistory } from './_compact.ts'
 import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
@@ -35,19 +38,16 @@ type Entry = { readonly n: number; readonly id: string; readonly parent: string 
 
 const bytes = (b64: string): Uint8Array => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))
 
-/** Text and image blocks (or a string) as parts, and how many images were left out (in a tool result). */
-const contentParts = (c: unknown, images: boolean): { readonly parts: Part[]; readonly dropped: number } => {
-  if (typeof c === 'string') return { parts: c === '' ? [] : [{ type: 'text', text: c }], dropped: 0 }
+/** Text and image blocks (or a string) as parts. */
+const contentParts = (c: unknown): { readonly parts: Part[] } => {
+  if (typeof c === 'string') return { parts: c === '' ? [] : [{ type: 'text', text: c }] }
   const parts: Part[] = []
-  let dropped = 0
   for (const b of Array.isArray(c) ? c.filter(isObject) : []) {
     if (b['type'] === 'text' && typeof b['text'] === 'string' && b['text'] !== '') parts.push({ type: 'text', text: b['text'] })
-    else if (b['type'] === 'image' && typeof b['data'] === 'string') {
-      if (images) parts.push({ type: 'image', data: bytes(b['data']), ...(typeof b['mimeType'] === 'string' ? { mediaType: b['mimeType'] } : {}) })
-      else dropped++
-    }
+    else if (b['type'] === 'image' && typeof b['data'] === 'string')
+      parts.push({ type: 'image', data: bytes(b['data']), ...(typeof b['mimeType'] === 'string' ? { mediaType: b['mimeType'] } : {}) })
   }
-  return { parts, dropped }
+  return { parts }
 }
 
 /**
@@ -69,16 +69,27 @@ const contentParts = (c: unknown, images: boolean): { readonly parts: Part[]; re
 export const fromPiSession = (options: SessionOptions = {}) => (text: string): E.Either<DecodeFailure, SessionRead> => {
   let header: Rec | undefined
   const entries: Entry[] = []
+  // version 1 names a compaction's first kept entry by its place among the file's lines (the header counted)
+  const byIndex = new Map<number, string>()
+  let lines = 0
+  let unlinked = 0
   const read = eachLine(text, options, ({ n, value }) => {
     if (!isObject(value) || typeof value['type'] !== 'string')
       return [{ path: 'type', expected: 'a pi session entry', actual: isObject(value) ? value['type'] : value }]
+    const index = lines++
     if (value['type'] === 'session') {
       header ??= value
       return []
     }
-    if (typeof value['id'] !== 'string') return [{ path: 'id', expected: 'string', actual: value['id'] }]
+    // a version 1 file has no ids: each entry follows the one before it, as pi's own migration links them
+    const v1 = header === undefined || header['version'] === undefined || header['version'] === 1
+    const id = typeof value['id'] === 'string' ? value['id'] : v1 && !('id' in value) ? `line-${n}` : undefined
+    if (id === undefined) return [{ path: 'id', expected: 'string', actual: value['id'] }]
     if (value['type'] === 'message' && !isObject(value['message'])) return [{ path: 'message', expected: 'object', actual: value['message'] }]
-    entries.push({ n, id: value['id'], parent: typeof value['parentId'] === 'string' ? value['parentId'] : undefined, record: value })
+    const parent = typeof value['parentId'] === 'string' ? value['parentId'] : v1 && !('parentId' in value) ? entries[entries.length - 1]?.id : undefined
+    byIndex.set(index, id)
+    if (!('id' in value)) unlinked++
+    entries.push({ n, id, parent, record: value })
     return []
   })
   if (E.isLeft(read)) return read
@@ -95,7 +106,6 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
   }
   const notes: string[] = []
   const other = counter()
-  let resultImages = 0
   let history: Draft[] = []
   let archive: Messages = []
   const draftOfEntry = new Map<string, number>()
@@ -111,7 +121,7 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
     draftOfEntry.set(e.id, history.length)
     if (r['type'] === 'compaction') {
       const summary = optStr(r, 'summary') ?? ''
-      const firstKept = optStr(r, 'firstKeptEntryId')
+      const firstKept = optStr(r, 'firstKeptEntryId') ?? byIndex.get(optNum(r, 'firstKeptEntryIndex') ?? -1)
       const cut = firstKept === undefined ? undefined : draftOfEntry.get(firstKept)
       const head = cut === undefined ? history : history.slice(0, cut)
       const kept = cut === undefined ? [] : history.slice(cut)
@@ -127,7 +137,7 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
       continue
     }
     if (r['type'] === 'custom_message') {
-      const { parts } = contentParts(r['content'], true)
+      const { parts } = contentParts(r['content'])
       history.push(draft({ id: e.id, role: 'user', kind: 'synthetic', parts, ...when, metadata: { origin: 'custom', customType: r['customType'] } }))
       continue
     }
@@ -138,7 +148,7 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
     const m = r['message'] as Rec
     const role = optStr(m, 'role')
     if (role === 'user') {
-      const { parts } = contentParts(m['content'], true)
+      const { parts } = contentParts(m['content'])
       history.push(draft({ id: e.id, role: 'user', parts, ...when }))
     } else if (role === 'assistant') {
       const parts: Part[] = []
@@ -184,9 +194,10 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
       d.error = optStr(m, 'errorMessage')
       history.push(d)
     } else if (role === 'toolResult') {
-      const { parts, dropped } = contentParts(m['content'], false)
-      resultImages += dropped
-      const content = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
+      const { parts } = contentParts(m['content'])
+      const blocks = parts.flatMap((p): ToolResultBlock[] => (p.type === 'text' || p.type === 'image' ? [p] : []))
+      // text as it always was; a result holding an image (a read of a PNG) keeps its blocks in order
+      const content: ToolResultContent = blocks.some((b) => b.type === 'image') ? blocks : blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
       history.push(
         draft({
           id: e.id,
@@ -207,23 +218,24 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
         typeof m['exitCode'] === 'number' && m['exitCode'] !== 0 ? `\n(exit ${m['exitCode']})` : ''
       }`
       injected(e, text, 'bash-execution', m['excludeFromContext'] === true ? 'display' : 'synthetic')
-    } else if (role === 'custom') {
-      const { parts } = contentParts(m['content'], true)
+    } else if (role === 'custom' || role === 'hookMessage') {
+      const { parts } = contentParts(m['content'])
       history.push(draft({ id: e.id, role: 'user', kind: 'synthetic', parts, ...when, metadata: { origin: 'custom', customType: m['customType'] } }))
     } else if (role === 'branchSummary' || role === 'compactionSummary')
       injected(e, optStr(m, 'summary') ?? '', role === 'branchSummary' ? 'branch-summary' : 'compaction-summary')
     else other.add(`message role ${String(role)}`)
   }
   const off = entries.length - chain.length
+  if (unlinked > 0) notes.push(`a version 1 session: its ${unlinked} entries have no ids and follow one another in file order`)
   if (off > 0) notes.push(`${off} entr${off === 1 ? 'y' : 'ies'} on other branches of the session tree left out`)
-  if (resultImages > 0) notes.push(`${resultImages} image${resultImages === 1 ? '' : 's'} in tool results left out (a tool result holds text)`)
   if (other.size() > 0) notes.push(`entries not part of the conversation: ${other.text()}`)
   return E.right(sessionRead({ messages: messagesOf(history), archive, notes, skipped: read.right }))
 }
 
 /**
- * Whether a parsed line looks like a pi session line: the header (`type: 'session'` with `version`
- * and `cwd`) or an entry (`type`, `id`, `parentId`, `timestamp`).
+ * Whether a parsed line looks like a pi session line: the header (`type: 'session'` with `cwd`,
+ * `timestamp` and `version`, or `id` in a version 1 file) or an entry (`type`, `id`, `parentId`,
+ * `timestamp`).
  *
  * @example
  * import { isPiSessionLine } from 'chatfold/sessions'
@@ -234,5 +246,5 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
  */
 export const isPiSessionLine = (u: unknown): boolean =>
   isObject(u) &&
-  ((u['type'] === 'session' && 'version' in u && typeof u['cwd'] === 'string') ||
+  ((u['type'] === 'session' && ('version' in u || typeof u['id'] === 'string') && typeof u['cwd'] === 'string' && typeof u['timestamp'] === 'string') ||
     (typeof u['type'] === 'string' && typeof u['id'] === 'string' && 'parentId' in u && typeof u['timestamp'] === 'string' && !('uuid' in u)))
