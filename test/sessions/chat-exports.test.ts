@@ -14,8 +14,8 @@ const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
-describe('the ChatGPT data export', () => {
-  const doc = json('chatgpt/conversations.json')
+describe.each(['chatgpt/conversations.json', 'chatgpt/conversations-image-gen.json'])('the ChatGPT data export %s', (file) => {
+  const doc = json(file)
   const r = fromChatGPTExport({ branches: 'all' })(doc)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   const read = r.right
@@ -48,11 +48,13 @@ describe('the ChatGPT data export', () => {
       if (m['author']['role'] === 'assistant' && m['recipient'] !== 'all') {
         const call = calls.find((p) => p.id === id)
         expect(call?.name).toBe(m['recipient'])
+        // the call's text: `code` content holds it in `text`, `text` content (an image generation's prompt) in `parts`
+        const said = typeof content['text'] === 'string' ? content['text'] : content['parts'].join('\n\n')
         let input: unknown
         try {
-          input = JSON.parse(content['text'])
+          input = JSON.parse(said)
         } catch {
-          input = { input: content['text'] }
+          input = { input: said }
         }
         expect(JSON.parse(call?.arguments ?? 'null')).toEqual(input)
         expect(got.messages.filter((x) => x.parts.some((p) => p.type === 'tool_result' && p.toolCallId === id))).toHaveLength(1)
@@ -67,6 +69,10 @@ describe('the ChatGPT data export', () => {
     }
     if (c['mapping'] !== undefined && JSON.stringify(c).includes('image_asset_pointer')) expect(got.notes.join('\n')).toContain('image_asset_pointer')
   })
+})
+
+describe('the ChatGPT data export', () => {
+  const doc = json('chatgpt/conversations.json')
 
   it('reads only the active branch by default, and says how many others there are', () => {
     const active = fromChatGPTExport()(doc)
