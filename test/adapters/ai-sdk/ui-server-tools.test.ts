@@ -86,7 +86,7 @@ describe('server tools in UI messages', () => {
 
   it('the AI SDK sends as calls the provider ran, with their results', async () => {
     const model = await convertToModelMessages(request.messages as Array<UIMessage>)
-    const sent = model.flatMap((m) => (typeof m.content === 'string' ? [] : m.content))
+    const sent: ReadonlyArray<unknown> = model.flatMap((m): ReadonlyArray<unknown> => (typeof m.content === 'string' ? [] : m.content))
     expect(sent).toContainEqual(expect.objectContaining({ type: 'tool-call', toolCallId: 'srvtoolu_1', toolName: 'web_search', providerExecuted: true }))
     expect(sent).toContainEqual(expect.objectContaining({ type: 'tool-result', toolCallId: 'srvtoolu_1' }))
   })
