@@ -36,7 +36,8 @@ import type { ChatExportConversation } from './chat-export.ts'
 import type { ChatExportOptions } from './chatgpt.ts'
 import { imagePart } from './_claude-code-records.ts'
 import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
-import { at, counter, type Fields, fields, optStr, type Rec } from './_fields.ts'
+import { at, counter, type Fields, optStr, type Rec } from './_fields.ts'
+import { NO_RESULT, otherBranchesNote, readConversations, unansweredNote } from './_conversations.ts'
 
 type Tally = { readonly other: ReturnType<typeof counter>; readonly files: ReturnType<typeof counter>; unanswered: number }
 
@@ -153,7 +154,7 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   if (open.length > 0) {
     t.unanswered += open.length
     answer(
-      open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: '(the export holds no result of this call)', isError: false })),
+      open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: NO_RESULT, isError: false })),
     )
     const last = out[out.length - 1] as Draft
     out[out.length - 1] = { ...last, kind: 'synthetic', metadata: { ...last.metadata, origin: 'export' } }
@@ -222,10 +223,9 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
       for (const m of messagesOf(b.flatMap((x) => draftsOf(f, x, where.get(x) ?? path, t))))
         messages.push({ ...m, kind: 'display', metadata: { ...m.metadata, branch } })
     })
-    if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} read after the active one, as display messages`)
-  } else if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} left out (--all-branches reads them)`)
-  if (t.unanswered > 0)
-    notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
+  }
+  notes.push(...otherBranchesNote(others.length, options.branches === 'all'))
+  notes.push(...unansweredNote(t.unanswered))
   if (t.files.size() > 0) notes.push(`files the export names but does not hold, kept in metadata.files: ${t.files.text()}`)
   if (t.other.size() > 0) notes.push(`blocks of a type not read as parts, kept as they came in metadata.blocks: ${t.other.text()}`)
   const id = optStr(c, 'uuid') ?? path
@@ -259,18 +259,8 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
  * @since 0.1.0
  * @category adapters
  */
-export const fromClaudeAiExport = (options: ChatExportOptions = {}) => (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
-  const f = fields()
-  const list = f.arr(u, '')
-  if (list === undefined) return E.left(f.issues)
-  const out: ChatExportConversation[] = []
-  list.forEach((x, i) => {
-    const c = f.obj(x, `[${i}]`)
-    const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
-    if (r !== undefined) out.push(r)
-  })
-  return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
-}
+export const fromClaudeAiExport = (options: ChatExportOptions = {}): (u: unknown) => E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> =>
+  readConversations((f, c, at) => readConversation(f, c, at, options))
 
 /**
  * Whether a parsed document looks like a Claude.ai export's `conversations.json`: an array of
