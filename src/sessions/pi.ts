@@ -15,6 +15,9 @@
  *   image block of the result), and pi's own: `bashExecution` (a command the user ran,
  *   `synthetic`, or `display` when `excludeFromContext`), `custom`, `branchSummary`,
  *   `compactionSummary` (injected user text, `synthetic`, with `metadata.origin`).
+ * - As pi builds a request: a reply whose `stopReason` is `error` or `aborted` is a `display`
+ *   message (pi does not send it, nor the calls it holds); a call with no result before the next
+ *   turn (or at the end) is answered "No result provided", an error, in a `synthetic` tool message.
  * - `compaction`: its summary opens the history, followed by the messages from `firstKeptEntryId`
  *   on; what it replaced is the archive.
  * - `branch_summary` and `custom_message` entries: injected user text, as pi sends them.
@@ -33,6 +36,9 @@ import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
 import { at, counter, optNum, optStr, type Rec } from './_fields.ts'
 import { eachLine } from './_lines.ts'
 import type { SessionOptions, SessionRead } from './session-read.ts'
+
+/** What pi answers a call with no result with when it builds a request. */
+const NO_RESULT = 'No result provided'
 
 type Entry = { readonly n: number; readonly id: string; readonly parent: string | undefined; readonly record: Rec }
 
@@ -115,9 +121,34 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
     )
   const injected = (e: Entry, text: string, origin: string, kind: 'synthetic' | 'display' = 'synthetic', extra: Record<string, unknown> = {}): void =>
     void history.push(draft({ id: e.id, role: 'user', kind, parts: [{ type: 'text', text }], ...at(e.record['timestamp']), metadata: { origin, ...extra } }))
+  // what pi does when it builds a request: a call with no result before the next turn is answered
+  // "No result provided" (an error), and a reply that ended in an error or was aborted is not sent
+  let pending: Array<{ readonly id: string; readonly name: string }> = []
+  const answered = new Set<string>()
+  let noResult = 0
+  let failed = 0
+  const settle = (after: string): void => {
+    const open = pending.filter((c) => !answered.has(c.id))
+    if (open.length > 0) {
+      noResult += open.length
+      history.push(
+        draft({
+          id: `${after}.no-result`,
+          role: 'tool',
+          kind: 'synthetic',
+          parts: open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: NO_RESULT, isError: true })),
+          metadata: { origin: 'pi' },
+        }),
+      )
+    }
+    pending = []
+    answered.clear()
+  }
   for (const e of chain) {
     const r = e.record
     const when = at(r['timestamp'])
+    const turn = r['type'] === 'message' && isObject(r['message']) ? r['message']['role'] : undefined
+    if (turn === 'user' || turn === 'assistant') settle(e.id)
     draftOfEntry.set(e.id, history.length)
     if (r['type'] === 'compaction') {
       const summary = optStr(r, 'summary') ?? ''
@@ -178,9 +209,13 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
       }
       const cost = u !== undefined && isObject(u['cost']) ? optNum(u['cost'], 'total') : undefined
       const stop = optStr(m, 'stopReason')
+      const unsent = stop === 'error' || stop === 'aborted'
+      if (unsent) failed++
+      else pending = parts.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, name: p.name }] : []))
       const d = draft({
         id: e.id,
         role: 'assistant',
+        ...(unsent ? { kind: 'display' as const } : {}),
         parts: [...parts, ...(stop === undefined ? [] : [{ type: 'finish' as const, reason: stop }])],
         ...when,
         model: optStr(m, 'model'),
@@ -194,6 +229,8 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
       d.error = optStr(m, 'errorMessage')
       history.push(d)
     } else if (role === 'toolResult') {
+      const resultOf = optStr(m, 'toolCallId') ?? e.id
+      answered.add(resultOf)
       const { parts } = contentParts(m['content'])
       const blocks = parts.flatMap((p): ToolResultBlock[] => (p.type === 'text' || p.type === 'image' ? [p] : []))
       // text as it always was; a result holding an image (a read of a PNG) keeps its blocks in order
@@ -204,7 +241,7 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
           role: 'tool',
           parts: [{
             type: 'tool_result',
-            toolCallId: optStr(m, 'toolCallId') ?? e.id,
+            toolCallId: resultOf,
             ...(typeof m['toolName'] === 'string' ? { name: m['toolName'] } : {}),
             content,
             isError: m['isError'] === true,
@@ -225,6 +262,19 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
       injected(e, optStr(m, 'summary') ?? '', role === 'branchSummary' ? 'branch-summary' : 'compaction-summary')
     else other.add(`message role ${String(role)}`)
   }
+  settle(chain[chain.length - 1]?.id ?? 'pi')
+  if (failed > 0)
+    notes.push(
+      `${failed} repl${failed === 1 ? 'y' : 'ies'} that ended in an error or ${
+        failed === 1 ? 'was' : 'were'
+      } aborted (stopReason) kept as display messages: pi does not send them`,
+    )
+  if (noResult > 0)
+    notes.push(
+      `${noResult} tool call${
+        noResult === 1 ? '' : 's'
+      } with no result answered "${NO_RESULT}" (an error), as pi does when it builds the next request (synthetic tool messages, metadata.origin 'pi')`,
+    )
   const off = entries.length - chain.length
   if (unlinked > 0) notes.push(`a version 1 session: its ${unlinked} entries have no ids and follow one another in file order`)
   if (off > 0) notes.push(`${off} entr${off === 1 ? 'y' : 'ies'} on other branches of the session tree left out`)

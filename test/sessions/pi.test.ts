@@ -139,3 +139,57 @@ describe('an image a tool returned', () => {
     expect(r.right.notes.join('\n')).not.toContain('image')
   })
 })
+
+describe('what pi leaves out of a request, as pi does', () => {
+  const line = (o: Rec): string => JSON.stringify(o)
+  const assistant = (content: Rec[], stopReason: string, extra: Rec = {}) =>
+    line({
+      type: 'message',
+      timestamp: '2025-12-09T10:00:01.000Z',
+      message: { role: 'assistant', content, api: 'anthropic-messages', provider: 'anthropic', model: 'claude-opus-4-5', stopReason, timestamp: 1, ...extra },
+    })
+  const user = (text: string) => line({ type: 'message', timestamp: '2025-12-09T10:00:02.000Z', message: { role: 'user', content: [{ type: 'text', text }] } })
+  const session = line({ type: 'session', id: 's1', timestamp: '2025-12-09T10:00:00.000Z', cwd: '/app', provider: 'anthropic', modelId: 'claude-opus-4-5' })
+  const read = (...ls: string[]) => {
+    const r = fromPiSession()([session, ...ls].join('\n'))
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    return r.right
+  }
+
+  it('a reply that ended in an error (its calls never run) is kept as a display message, not sent', () => {
+    // the shape of a real version 1 file: a reply cut off ("terminated") after it had written its calls
+    const s = read(
+      user('Refactor it'),
+      assistant([{ type: 'text', text: 'On it.' }, { type: 'toolCall', id: 'toolu_a', name: 'read', arguments: { path: 'a.ts' } }], 'error', {
+        errorMessage: 'terminated',
+      }),
+      user('continue'),
+    )
+    const failed = s.messages.find((m) => m.id === 'line-3')
+    expect(failed).toMatchObject({ kind: 'display', error: 'terminated' })
+    expect(s.messages.some((m) => m.parts.some((p) => p.type === 'tool_result'))).toBe(false)
+    expect(s.notes.join('\n')).toContain('1 reply that ended in an error or was aborted (stopReason) kept as display messages')
+  })
+
+  it('a call with no result before the next turn is answered "No result provided", an error', () => {
+    const s = read(
+      user('Read both'),
+      assistant([{ type: 'toolCall', id: 'toolu_a', name: 'read', arguments: { path: 'a.ts' } }, {
+        type: 'toolCall',
+        id: 'toolu_b',
+        name: 'read',
+        arguments: { path: 'b.ts' },
+      }], 'toolUse'),
+      line({
+        type: 'message',
+        timestamp: '2025-12-09T10:00:03.000Z',
+        message: { role: 'toolResult', toolCallId: 'toolu_a', toolName: 'read', content: [{ type: 'text', text: 'a' }], isError: false },
+      }),
+      user('never mind'),
+    )
+    const synthetic = s.messages.find((m) => m.kind === 'synthetic' && m.role === 'tool')
+    expect(synthetic?.parts).toEqual([{ type: 'tool_result', toolCallId: 'toolu_b', name: 'read', content: 'No result provided', isError: true }])
+    expect(s.messages.indexOf(synthetic as (typeof s.messages)[number])).toBe(s.messages.findIndex((m) => m.id === 'line-5') - 1)
+    expect(s.notes.join('\n')).toContain('1 tool call with no result answered "No result provided"')
+  })
+})
