@@ -189,3 +189,46 @@ describe('joinConversations', () => {
     expect(j.notes[0]).toBe('2 conversations read one after another, each opened by a metadata message naming it')
   })
 })
+
+describe('an older Claude.ai export (2024)', () => {
+  it('pairs a call without an id and a result without a tool_use_id, as such exports write them', () => {
+    const r = fromClaudeAiExport()([{
+      uuid: 'c1',
+      name: 'Chart',
+      created_at: '2024-06-01T10:00:00.000000Z',
+      chat_messages: [
+        {
+          uuid: 'm1',
+          sender: 'human',
+          text: 'Sum 2 and 3',
+          created_at: '2024-06-01T10:00:00.000000Z',
+          content: [{ type: 'text', text: 'Sum 2 and 3' }],
+          attachments: [],
+          files: [],
+        },
+        {
+          uuid: 'm2',
+          sender: 'assistant',
+          text: '',
+          created_at: '2024-06-01T10:00:02.000000Z',
+          content: [
+            { type: 'tool_use', name: 'repl', input: { code: 'console.log(2 + 3)' } },
+            { type: 'tool_result', name: 'repl', content: [{ type: 'text', text: '5' }], is_error: false },
+            { type: 'text', text: 'It is 5.' },
+          ],
+          attachments: [],
+          files: [],
+        },
+      ],
+    }])
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const ms = (r.right[0] as (typeof r.right)[number]).read.messages
+    const call = ms.flatMap((m) => m.parts).find((p) => p.type === 'tool_call')
+    expect(call).toMatchObject({ type: 'tool_call', name: 'repl', arguments: '{"code":"console.log(2 + 3)"}' })
+    expect(ms.flatMap((m) => m.parts).find((p) => p.type === 'tool_result')).toMatchObject({
+      toolCallId: call?.type === 'tool_call' ? call.id : '',
+      content: '5',
+    })
+    expect(ms.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+  })
+})
