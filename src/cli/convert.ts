@@ -37,7 +37,9 @@ const MAX_NOTE_LINES = 20
  * note of the conversion (what the target could not take, and why) on stderr, and with `--archive`
  * what a compaction recorded in the input replaced. A provider's request body converted to another
  * provider goes whole: its model, tools, tool choice and settings mapped, and each one the target
- * cannot take noted; converted to a format of messages only, each is noted as left out.
+ * cannot take noted; converted to a format of messages only, each is noted as left out. A history
+ * that converts to a request with no message (none read, or none the provider is sent) is a failure
+ * (exit 1) naming the file and why, not a body that no provider takes.
  */
 export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): Promise<void> => {
   const target = outputFormat(o.to)
@@ -58,6 +60,13 @@ export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): 
     throw new CliError(
       EXIT.problems,
       `cannot convert ${file} to ${o.to}: ${formatAdapterFailure(r.left)}${r.left.kind === 'invalid_tool_pairs' ? ' (--repair fixes them)' : ''}`,
+    )
+  // a request with no message is one no provider takes: a failure naming the file and why, not a body
+  const held = isWireApi(o.to) && isObject(r.right.request) ? r.right.request[FIELD(o.to)] : undefined
+  if (isWireApi(o.to) && Array.isArray(held) && held.length === 0)
+    throw new CliError(
+      EXIT.problems,
+      `cannot convert ${file} to ${o.to}: ${nothingSent(h, r.right.report?.notes ?? [])}; a request's ${FIELD(o.to)} must hold one`,
     )
   await writeText(o.output, r.right.text, io.out)
   if (o.archive !== undefined) await writeText(o.archive, toJSONL(h.archive), io.out)
@@ -83,6 +92,19 @@ export const convertCommand = async (io: CliIO, file: string, o: ConvertFlags): 
       if (ns.length > MAX_NOTE_LINES) io.err(`  … and ${ns.length - MAX_NOTE_LINES} more (--json lists them all)\n`)
     }
   }
+}
+
+/** Why a history sends no message: none read, or each read one left out (by reason), or only a system prompt. */
+const nothingSent = (h: Loaded, ns: ReadonlyArray<AdapterNote>): string => {
+  if (h.messages.length === 0) return `it holds no messages${h.archive.length === 0 ? '' : ` (${h.archive.length} archived by a compaction)`}`
+  const reasons = new Map<string, number>()
+  for (const n of ns) if (n.kind === 'omitted_message') reasons.set(n.reason, (reasons.get(n.reason) ?? 0) + 1)
+  const system = h.messages.filter((m) => m.role === 'system').length
+  const why = [
+    ...[...reasons].map(([reason, k]) => `${k} left out (${reason === 'not_for_llm' ? 'display, bookmark or metadata messages, not for the model' : 'empty'})`),
+    ...(system === 0 ? [] : [`${system} system message${system === 1 ? '' : 's'}, which go${system === 1 ? 'es' : ''} beside the messages`]),
+  ]
+  return `none of its ${h.messages.length} message${h.messages.length === 1 ? '' : 's'} is sent as one${why.length === 0 ? '' : `: ${why.join(', ')}`}`
 }
 
 /** What a repair did, one line a kind, each naming its tool calls or messages. */

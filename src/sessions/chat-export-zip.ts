@@ -8,7 +8,8 @@ import * as E from 'fp-ts/Either'
 import { strFromU8, unzipSync } from 'fflate'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Message } from '../message/message.ts'
-import type { Part } from '../message/part-model.ts'
+import type { ImagePart, Part } from '../message/part-model.ts'
+import { toolResultBlocks } from '../message/tool-result-content.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
 import type { ChatExportConversation } from './chat-export.ts'
@@ -42,8 +43,8 @@ const withImages = (
   let missing = 0
   const messages = ms.map((m) => {
     const assets = m.metadata?.['assets']
-    if (!Array.isArray(assets) || (m.role !== 'user' && m.role !== 'assistant')) return m
-    const images: Part[] = []
+    if (!Array.isArray(assets)) return m
+    const images: ImagePart[] = []
     const kept = assets.map((a: unknown) => {
       if (!isObject(a) || a['content_type'] !== 'image_asset_pointer' || typeof a['asset_pointer'] !== 'string') return a
       const id = assetId(a['asset_pointer'])
@@ -58,7 +59,16 @@ const withImages = (
       images.push({ type: 'image', data, mediaType: MEDIA[ext] })
       return { ...a, file: entry }
     })
-    return images.length === 0 ? m : { ...m, parts: [...images, ...m.parts], metadata: { ...m.metadata, assets: kept } }
+    if (images.length === 0) return m
+    const metadata = { ...m.metadata, assets: kept }
+    // a tool's image (an image generation's result) joins its result, after the result's own text
+    if (m.role === 'tool')
+      return {
+        ...m,
+        parts: m.parts.map((p, i): Part => (i === 0 && p.type === 'tool_result' ? { ...p, content: [...toolResultBlocks(p), ...images] } : p)),
+        metadata,
+      }
+    return { ...m, parts: [...images, ...m.parts], metadata }
   })
   return { messages, found, missing }
 }
@@ -67,7 +77,8 @@ const withImages = (
  * Reads a ChatGPT or Claude.ai data export's zip, as downloaded: its `conversations.json` through
  * `fromChatGPTExport` or `fromClaudeAiExport` (whichever signature it fits), and, for ChatGPT, each
  * image an `image_asset_pointer` names (the zip's entry whose name starts with the file id) put in
- * its message as an image part, the entry's name kept in `metadata.assets`. A note counts the images
+ * its message as an image part (in a tool message, as an image generation's result is, an image
+ * block of the result), the entry's name kept in `metadata.assets`. A note counts the images
  * read and those the zip does not hold. Left: bytes that are not a zip, a zip without
  * `conversations.json`, or one that is neither export, named.
  *

@@ -41,7 +41,8 @@ import type { Part } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatExportConversation } from './chat-export.ts'
 import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
-import { counter, type Fields, fields, optStr, type Rec } from './_fields.ts'
+import { counter, type Fields, optStr, type Rec } from './_fields.ts'
+import { NO_RESULT, otherBranchesNote, readConversations, unansweredNote } from './_conversations.ts'
 
 /**
  * How to read an export: the active branch of each conversation only (the default), or its other
@@ -103,7 +104,7 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
         type: 'tool_result',
         toolCallId: x.id,
         name: x.name,
-        content: '(the export holds no result of this call)',
+        content: NO_RESULT,
         isError: false,
       }))
       out.push(draft({ id: `${unanswered[0]?.id ?? 'call'}.unanswered`, role: 'tool', kind: 'synthetic', parts, ...when, metadata: { origin: 'export' } }))
@@ -287,13 +288,10 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
       const branch = { index: k + 1, leaf: leaf.id, ...(fork === undefined ? {} : { forkedFrom: fork.id }) }
       for (const m of readChain(path, t)) messages.push({ ...m, kind: 'display', metadata: { ...m.metadata, branch } })
     })
-    if (others.length > 0)
-      notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) read after the active one, as display messages`)
-  } else if (others.length > 0)
-    notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} (an edit or a regeneration) left out (--all-branches reads them)`)
+  }
+  notes.push(...otherBranchesNote(others.length, options.branches === 'all', 'an edit or a regeneration'))
   if (t.wrapped > 0) notes.push(`${t.wrapped} tool call${t.wrapped === 1 ? '' : 's'} whose input is code, not a JSON object, carried as { "input": code }`)
-  if (t.unanswered > 0)
-    notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
+  notes.push(...unansweredNote(t.unanswered))
   if (t.orphans > 0)
     notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)
   if (t.assets.size() > 0)
@@ -324,18 +322,8 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
  * @since 0.1.0
  * @category adapters
  */
-export const fromChatGPTExport = (options: ChatExportOptions = {}) => (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
-  const f = fields()
-  const list = f.arr(u, '')
-  if (list === undefined) return E.left(f.issues)
-  const out: ChatExportConversation[] = []
-  list.forEach((x, i) => {
-    const c = f.obj(x, `[${i}]`)
-    const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
-    if (r !== undefined) out.push(r)
-  })
-  return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
-}
+export const fromChatGPTExport = (options: ChatExportOptions = {}): (u: unknown) => E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> =>
+  readConversations((f, c, at) => readConversation(f, c, at, options))
 
 /**
  * Whether a parsed document looks like a ChatGPT export's `conversations.json`: an array of

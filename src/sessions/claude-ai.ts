@@ -7,9 +7,11 @@
  * - **Content** blocks, in order: `text`; `thinking` (a reasoning part, with its `signature` when
  *   the export has one, else its `summaries`); `tool_use` (a tool call: `id`, else one made of the
  *   message id and the block's place) and `tool_result` (its result, by `tool_use_id`, else the last
- *   open call of that `name`). The app runs its tools itself, so a reply holds its calls and their
- *   results together: the reply is split around them into an assistant message, a tool message,
- *   an assistant message. A message without `content` reads its `text`.
+ *   open call of that `name`; its entries' text, and an `image` entry with a base64 or URL
+ *   `source`, as an MCP screenshot comes, an image block of the result). The app runs its tools
+ *   itself, so a reply holds its calls and their results together: the reply is split around them
+ *   into an assistant message, a tool message, an assistant message. A message without `content`
+ *   reads its `text`.
  * - **A call without a result** in the export (the `artifacts` tool writes none) is followed by a
  *   `synthetic` tool message saying so (`metadata.origin = 'export'`), so every target pairs it; a
  *   note counts them.
@@ -28,12 +30,14 @@
 import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import type { Message } from '../message/message.ts'
-import type { Part } from '../message/part-model.ts'
+import type { Part, ToolResultBlock, ToolResultContent } from '../message/part-model.ts'
 import { isObject } from '../internal/object.ts'
 import type { ChatExportConversation } from './chat-export.ts'
 import type { ChatExportOptions } from './chatgpt.ts'
+import { imagePart } from './_claude-code-records.ts'
 import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
-import { at, counter, type Fields, fields, optStr, type Rec } from './_fields.ts'
+import { at, counter, type Fields, optStr, type Rec } from './_fields.ts'
+import { NO_RESULT, otherBranchesNote, readConversations, unansweredNote } from './_conversations.ts'
 
 type Tally = { readonly other: ReturnType<typeof counter>; readonly files: ReturnType<typeof counter>; unanswered: number }
 
@@ -51,6 +55,26 @@ const resultText = (c: unknown): string =>
     : c === undefined
     ? ''
     : JSON.stringify(c)
+
+/** An `image` entry of a tool result as an image block, when its source can be read. */
+const imageOf = (x: unknown): ToolResultBlock | undefined => {
+  const p = isObject(x) && x['type'] === 'image' ? imagePart(x) : undefined
+  return p?.type === 'image' ? p : undefined
+}
+
+/**
+ * A tool result's content: its text, or when it holds an image (an MCP screenshot) its entries in
+ * order, each text entry as its text and each image as an image block.
+ */
+const resultContent = (c: unknown): ToolResultContent =>
+  Array.isArray(c) && c.some((x) => imageOf(x) !== undefined)
+    ? c.flatMap((x: unknown): ToolResultBlock[] => {
+      const image = imageOf(x)
+      if (image !== undefined) return [image]
+      const text = resultText([x])
+      return text === '' ? [] : [{ type: 'text', text }]
+    })
+    : resultText(c)
 
 /** The drafts of one message: a human message is one user draft; a reply is split around its tool results. */
 const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
@@ -121,7 +145,7 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
         return
       }
       open.splice(open.indexOf(call), 1)
-      answer([{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultText(b['content']), isError: b['is_error'] === true }])
+      answer([{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultContent(b['content']), isError: b['is_error'] === true }])
     } else {
       others.push(b)
       t.other.add(type ?? 'untyped')
@@ -130,7 +154,7 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   if (open.length > 0) {
     t.unanswered += open.length
     answer(
-      open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: '(the export holds no result of this call)', isError: false })),
+      open.map((c): Part => ({ type: 'tool_result', toolCallId: c.id, name: c.name, content: NO_RESULT, isError: false })),
     )
     const last = out[out.length - 1] as Draft
     out[out.length - 1] = { ...last, kind: 'synthetic', metadata: { ...last.metadata, origin: 'export' } }
@@ -199,10 +223,9 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
       for (const m of messagesOf(b.flatMap((x) => draftsOf(f, x, where.get(x) ?? path, t))))
         messages.push({ ...m, kind: 'display', metadata: { ...m.metadata, branch } })
     })
-    if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} read after the active one, as display messages`)
-  } else if (others.length > 0) notes.push(`${others.length} other branch${others.length === 1 ? '' : 'es'} left out (--all-branches reads them)`)
-  if (t.unanswered > 0)
-    notes.push(`${t.unanswered} tool call${t.unanswered === 1 ? '' : 's'} with no result in the export followed by a synthetic tool message saying so`)
+  }
+  notes.push(...otherBranchesNote(others.length, options.branches === 'all'))
+  notes.push(...unansweredNote(t.unanswered))
   if (t.files.size() > 0) notes.push(`files the export names but does not hold, kept in metadata.files: ${t.files.text()}`)
   if (t.other.size() > 0) notes.push(`blocks of a type not read as parts, kept as they came in metadata.blocks: ${t.other.text()}`)
   const id = optStr(c, 'uuid') ?? path
@@ -236,18 +259,8 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
  * @since 0.1.0
  * @category adapters
  */
-export const fromClaudeAiExport = (options: ChatExportOptions = {}) => (u: unknown): E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> => {
-  const f = fields()
-  const list = f.arr(u, '')
-  if (list === undefined) return E.left(f.issues)
-  const out: ChatExportConversation[] = []
-  list.forEach((x, i) => {
-    const c = f.obj(x, `[${i}]`)
-    const r = c === undefined ? undefined : readConversation(f, c, `[${i}]`, options)
-    if (r !== undefined) out.push(r)
-  })
-  return f.issues.length > 0 ? E.left(f.issues) : E.right(out)
-}
+export const fromClaudeAiExport = (options: ChatExportOptions = {}): (u: unknown) => E.Either<DecodeFailure, ReadonlyArray<ChatExportConversation>> =>
+  readConversations((f, c, at) => readConversation(f, c, at, options))
 
 /**
  * Whether a parsed document looks like a Claude.ai export's `conversations.json`: an array of

@@ -6,10 +6,12 @@
  * Each message of the history is `{ role, content }` with Anthropic blocks; Cline adds `modelInfo`
  * (`modelId`, `providerId`, `mode`) and `metrics.tokens` (`prompt`, `completion`, `cached`) to a
  * reply, Roo Code and Kilo Code a `ts` (epoch milliseconds) to every message. A tool's result is a
- * `tool_result` block (Roo Code's native tools) or, in Cline, a user text block opening
- * `[name for '…'] Result:` or `[name] Result:` after the reply that called it: that block, whole,
- * becomes the result of the call of that name (in order), in a tool message before the user's other
- * blocks. Thinking keeps its signature; images are kept. Roo Code's own entries: an OpenAI reasoning
+ * `tool_result` block (native tool calls, in Cline with a `call_id`) or, in Cline's text protocol,
+ * a user text block opening `[name for '…'] Result:` or `[name] Result:` after the reply that
+ * called it: that block, whole, becomes the result of the call of that name (in order), in a tool
+ * message before the user's other blocks. Thinking keeps its signature; images are kept, and an
+ * image inside a `tool_result` (a `browser_action` screenshot) stays an image block of that
+ * result. Roo Code's own entries: an OpenAI reasoning
  * item (`{ type: 'reasoning', summary, encrypted_content }`, no role) becomes a reasoning part of the
  * next reply, the item itself kept in its `metadata.reasoningItems`; messages a condensing or a
  * truncation took out (`condenseParent`, `truncationParent`) go to the archive; a condense summary
@@ -32,7 +34,7 @@ import type { DecodeFailure } from '../message/failure.ts'
 import type { Part } from '../message/part-model.ts'
 import type { MessageUsage } from '../tokens/recorded-usage.ts'
 import { isObject } from '../internal/object.ts'
-import { assistantPart, imagePart, resultText } from './_claude-code-records.ts'
+import { assistantPart, imagePart, resultContent } from './_claude-code-records.ts'
 import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
 import { at, counter, fields, optNum, optStr, type Rec } from './_fields.ts'
 import { type SessionRead } from './session-read.ts'
@@ -169,7 +171,6 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
   const notes: string[] = []
   const unknown = counter()
   const extras = counter()
-  let resultImages = 0
   let summaries = 0
   const out: Draft[] = []
   const archived: Draft[] = []
@@ -262,8 +263,6 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
     const parts: Part[] = []
     for (const [k, b] of valid.entries()) {
       if (b['type'] === 'tool_result') {
-        const content = b['content']
-        if (Array.isArray(content)) resultImages += content.filter((x: unknown) => isObject(x) && x['type'] === 'image').length
         const callId = typeof b['tool_use_id'] === 'string' ? b['tool_use_id'] : `${id}-${k}`
         const call = open.find((x) => x.id === callId)
         open = open.filter((x) => x !== call)
@@ -271,7 +270,7 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
           type: 'tool_result',
           toolCallId: callId,
           ...(call === undefined ? {} : { name: call.name }),
-          content: resultText(content),
+          content: resultContent(b['content']),
           isError: b['is_error'] === true,
         })
       } else if (b['type'] === 'text' && typeof b['text'] === 'string') {
@@ -306,7 +305,6 @@ export const fromClineTask = (task: ClineTask): E.Either<DecodeFailure, SessionR
   if (summaries > 0) notes.push(`${summaries} condense summar${summaries === 1 ? 'y' : 'ies'} (isSummary) read as replies marked metadata.condenseSummary`)
   if (unknown.size() > 0) notes.push(`blocks of a type not read, left out: ${unknown.text()}`)
   if (extras.size() > 0) notes.push(`block fields not carried: ${extras.text()}`)
-  if (resultImages > 0) notes.push(`${resultImages} image${resultImages === 1 ? '' : 's'} in tool results kept only as "[image]" (a tool result holds text)`)
   if (facts.other.size() > 0) notes.push(`${UI} lines not part of the conversation: ${facts.other.text()}`)
   return E.right(sessionRead({ messages: messagesOf(out), archive: messagesOf(archived), notes, skipped: [] }))
 }

@@ -1,20 +1,23 @@
 /**
- * GitHub Copilot chat sessions of VS Code (`workspaceStorage/<hash>/chatSessions/<id>.json`, or the
- * newer `.jsonl` journal of the same document) read as a history.
+ * GitHub Copilot chat sessions of VS Code (`workspaceStorage/<hash>/chatSessions/<id>.json`, the
+ * newer `.jsonl` journal of the same document, or the file "Chat: Export Chat…" saves) read as a
+ * history.
  *
- * The session is `{ version, sessionId, creationDate, customTitle, requests }`; the journal writes it
- * as a first snapshot (`kind: 0`, `v`) followed by sets (`kind: 1`, path `k`, value `v`) and appends
- * (`kind: 2`, path `k`, values `v`), which the reader applies in order. Each request is one turn:
+ * The session is `{ version, sessionId, creationDate, customTitle, requests }` (an export keeps
+ * `initialLocation`, `responderUsername` and `requests`); the journal writes it as a first snapshot
+ * (`kind: 0`, `v`) followed by sets (`kind: 1`, path `k`, value `v`) and appends (`kind: 2`, path
+ * `k`, values `v`), which the reader applies in order. Each request is one turn:
  *
- * - `message.text` is the user's message (`timestamp`); attached context (`variableData.variables`)
- *   is kept in `metadata.variables`.
+ * - `message.text` (a string `message` in older exports) is the user's message (`timestamp`);
+ *   attached context (`variableData.variables`) is kept in `metadata.variables`.
  * - `result.metadata.toolCallRounds` are the model's rounds: each round's `response` text and
- *   `toolCalls` (`id`, `name`, `arguments`), after its `thinking.text` as reasoning, are an assistant message, followed by a tool message
- *   with the results `result.metadata.toolCallResults[id].content` holds (its `value`s); a call
- *   with no result there is answered "(the session holds no result of this call)", and a note
- *   counts them. Without rounds, the
- *   `response` items are the reply: markdown `value`s as text, `thinking` items as reasoning;
- *   other items (tool invocations shown, references) are kept in `metadata.response` and counted.
+ *   `toolCalls` (`id`, `name`, `arguments`), after its `thinking.text` as reasoning, are an
+ *   assistant message, followed by a tool message with the results
+ *   `result.metadata.toolCallResults[id].content` holds (its `value`s); a call with no result there
+ *   is answered "(the session holds no result of this call)", and a note counts them. Without
+ *   rounds, the `response` items are the reply: markdown `value`s as text, `thinking` items as
+ *   reasoning; other items (tool invocations shown, references) are kept in `metadata.response` and
+ *   counted.
  * - The reply's model is `result.metadata.resolvedModel` (else `modelId` without `copilot/`), its
  *   usage `promptTokens` / `outputTokens`.
  *
@@ -79,7 +82,8 @@ const valuesOf = (u: unknown): string =>
 export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, SessionRead> => {
   const whole = parseJsonText(text.trim())
   let doc: unknown
-  if (E.isRight(whole)) doc = whole.right
+  // a journal of one line (the snapshot alone) parses as one document
+  if (E.isRight(whole)) doc = isObject(whole.right) && whole.right['kind'] === 0 && isObject(whole.right['v']) ? replay([whole.right]) : whole.right
   else {
     const ops: Rec[] = []
     const lines = text.split('\n')
@@ -112,7 +116,7 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
       draft({
         id,
         role: 'user',
-        parts: [{ type: 'text', text: optStr(message, 'text') ?? '' }],
+        parts: [{ type: 'text', text: typeof q['message'] === 'string' ? q['message'] : (optStr(message, 'text') ?? '') }],
         ...when,
         metadata: vars.length === 0 ? {} : { variables: vars },
       }),
@@ -188,8 +192,9 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
 
 /**
  * Whether a parsed document (or the first line of a journal) looks like a Copilot chat session: an
- * object with `requests`, `sessionId` and `version` (or `requesterUsername`), or a journal operation
- * `{ kind: 0, v: { requests, … } }`.
+ * object with `requests`, `sessionId` and `version` (or `requesterUsername`), VS Code's "Chat:
+ * Export Chat…" file (`requests`, `responderUsername`, `initialLocation`, no `sessionId`), or a
+ * journal operation `{ kind: 0, v: { requests, … } }`.
  *
  * @example
  * import { isCopilotChatSession } from 'chatfold/sessions'
@@ -201,4 +206,5 @@ export const fromCopilotChatSession = (text: string): E.Either<DecodeFailure, Se
 export const isCopilotChatSession = (u: unknown): boolean =>
   isObject(u) &&
   ((Array.isArray(u['requests']) && typeof u['sessionId'] === 'string' && ('version' in u || 'requesterUsername' in u)) ||
+    (Array.isArray(u['requests']) && typeof u['responderUsername'] === 'string' && typeof u['initialLocation'] === 'string') ||
     (u['kind'] === 0 && isObject(u['v']) && Array.isArray(u['v']['requests'])))

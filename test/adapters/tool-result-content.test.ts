@@ -14,27 +14,13 @@ import { toUIMessages } from '../../src/adapters/ai-sdk/ui-messages.ts'
 import type { Messages } from '../../src/message/message.ts'
 import type { ToolResultPart } from '../../src/message/part-model.ts'
 import { right } from './support.ts'
-
-const PNG_B64 = 'iVBORw0KGgo='
-const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])
-const shot = [{ type: 'text', text: 'The page' }, { type: 'image', data: PNG, mediaType: 'image/png' }]
+import { anthropicShot, PNG_B64, shot, shotHistory } from '../support/tool-result-shot.ts'
 
 const resultOf = (ms: Messages): ToolResultPart | undefined => ms.flatMap((m) => m.parts).find((p): p is ToolResultPart => p.type === 'tool_result')
 
 describe('a tool result with an image, in each provider shape', () => {
   it('Anthropic: tool_result content blocks (text, image) read into the result and written back as they came', () => {
-    const messages = [
-      { role: 'user', content: 'Show me the page' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }] },
-      {
-        role: 'user',
-        content: [{
-          type: 'tool_result',
-          tool_use_id: 'toolu_1',
-          content: [{ type: 'text', text: 'The page' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_B64 } }],
-        }],
-      },
-    ]
+    const messages = [{ role: 'user', content: 'Show me the page' }, ...anthropicShot()]
     const h = right(fromAnthropic({ messages }))
     expect(resultOf(h)?.content).toEqual(shot)
     expect(right(toAnthropic()(h)).request.messages).toEqual(messages)
@@ -89,19 +75,7 @@ describe('a tool result with an image, in each provider shape', () => {
     expect(right(toModelMessages()(h)).request.messages).toEqual(messages)
   })
   it('AI SDK UI messages: the image goes out as a content output and comes back as blocks', () => {
-    const h = right(fromAnthropic({
-      messages: [
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'screenshot', input: {} }] },
-        {
-          role: 'user',
-          content: [{
-            type: 'tool_result',
-            tool_use_id: 'c1',
-            content: [{ type: 'text', text: 'The page' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_B64 } }],
-          }],
-        },
-      ],
-    }))
+    const h = shotHistory()
     const ui = right(toUIMessages()(h)).request.messages
     expect(JSON.stringify(ui)).toContain(
       `"output":{"type":"content","value":[{"type":"text","text":"The page"},{"type":"media","data":"${PNG_B64}","mediaType":"image/png"}]}`,
@@ -109,19 +83,7 @@ describe('a tool result with an image, in each provider shape', () => {
     expect(resultOf(right(fromUIMessages({ messages: ui })))?.content).toEqual(shot)
   })
   it('OpenAI Chat: a tool message takes text only, so the image is left out with a note and the text sent', () => {
-    const h = right(fromAnthropic({
-      messages: [
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'screenshot', input: {} }] },
-        {
-          role: 'user',
-          content: [{
-            type: 'tool_result',
-            tool_use_id: 'c1',
-            content: [{ type: 'text', text: 'The page' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_B64 } }],
-          }],
-        },
-      ],
-    }))
+    const h = shotHistory()
     const { request, report } = right(toOpenAIChat()(h))
     expect(request.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'The page' }] })
     expect(report.notes).toContainEqual(

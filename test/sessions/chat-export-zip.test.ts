@@ -48,6 +48,17 @@ describe('a chat export read as downloaded', () => {
     expect(first?.notes).toContain('1 image read from the zip')
   })
 
+  it("puts an image generation's picture in the tool result that answers its call", () => {
+    const r = fromChatExportZip()(
+      zipSync({ 'conversations.json': fixture('chatgpt/conversations-image-gen.json'), 'file_00000000a1b2c3d4e5f60718293a4b5c-9b8c7d6e.png': PNG }),
+    )
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const read = r.right.conversations[0]?.read
+    const result = read?.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool_result')
+    expect(result).toMatchObject({ type: 'tool_result', name: 't2uay3k.sj1i4kz', content: [{ type: 'image', data: PNG, mediaType: 'image/png' }] })
+    expect(read?.notes).toContain('1 image read from the zip')
+  })
+
   it('names an image the zip does not hold', () => {
     const r = fromChatExportZip()(zipSync({ 'conversations.json': fixture('chatgpt/conversations.json') }))
     expect(E.isRight(r) && r.right.conversations[0]?.read.notes).toContain('1 image the zip does not hold, named in metadata.assets')

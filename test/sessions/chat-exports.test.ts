@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { toolResultText } from '../../src/message/tool-result-content.ts'
+import { toolResultBlocks, toolResultText } from '../../src/message/tool-result-content.ts'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/message/message.ts'
@@ -14,8 +14,8 @@ const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
-describe('the ChatGPT data export', () => {
-  const doc = json('chatgpt/conversations.json')
+describe.each(['chatgpt/conversations.json', 'chatgpt/conversations-image-gen.json'])('the ChatGPT data export %s', (file) => {
+  const doc = json(file)
   const r = fromChatGPTExport({ branches: 'all' })(doc)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   const read = r.right
@@ -48,11 +48,13 @@ describe('the ChatGPT data export', () => {
       if (m['author']['role'] === 'assistant' && m['recipient'] !== 'all') {
         const call = calls.find((p) => p.id === id)
         expect(call?.name).toBe(m['recipient'])
+        // the call's text: `code` content holds it in `text`, `text` content (an image generation's prompt) in `parts`
+        const said = typeof content['text'] === 'string' ? content['text'] : content['parts'].join('\n\n')
         let input: unknown
         try {
-          input = JSON.parse(content['text'])
+          input = JSON.parse(said)
         } catch {
-          input = { input: content['text'] }
+          input = { input: said }
         }
         expect(JSON.parse(call?.arguments ?? 'null')).toEqual(input)
         expect(got.messages.filter((x) => x.parts.some((p) => p.type === 'tool_result' && p.toolCallId === id))).toHaveLength(1)
@@ -67,6 +69,10 @@ describe('the ChatGPT data export', () => {
     }
     if (c['mapping'] !== undefined && JSON.stringify(c).includes('image_asset_pointer')) expect(got.notes.join('\n')).toContain('image_asset_pointer')
   })
+})
+
+describe('the ChatGPT data export', () => {
+  const doc = json('chatgpt/conversations.json')
 
   it('reads only the active branch by default, and says how many others there are', () => {
     const active = fromChatGPTExport()(doc)
@@ -107,8 +113,8 @@ describe('the ChatGPT data export', () => {
   })
 })
 
-describe('the Claude.ai data export', () => {
-  const doc = json('claude-ai/conversations.json')
+describe.each(['claude-ai/conversations.json', 'claude-ai/conversations-screenshot.json'])('the Claude.ai data export %s', (file) => {
+  const doc = json(file)
   const r = fromClaudeAiExport({ branches: 'all' })(doc)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   const read = r.right
@@ -118,14 +124,27 @@ describe('the Claude.ai data export', () => {
     const got = (read[i] as (typeof read)[number]).read
     const all = texts(got.messages).join('\n\u0000\n')
     const calls = got.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p] : [])))
+    const resultImages = got.messages.flatMap((m) =>
+      m.parts.flatMap((
+        p,
+      ) => (p.type === 'tool_result'
+        ? toolResultBlocks(p).flatMap((b) => (b.type === 'image' && b.data !== undefined ? [Buffer.from(b.data).toString('base64')] : []))
+        : [])
+      )
+    )
+    const images: string[] = []
     for (const m of c['chat_messages'] as Rec[]) {
       const blocks: Rec[] = Array.isArray(m['content']) && m['content'].length > 0 ? m['content'] : [{ type: 'text', text: m['text'] }]
       for (const b of blocks) {
         if (b['type'] === 'text' && b['text'] !== '') expect(all).toContain(b['text'])
         else if (b['type'] === 'thinking') expect(all).toContain(b['thinking'])
         else if (b['type'] === 'tool_use') expect(calls.map((p) => [p.name, JSON.parse(p.arguments)])).toContainEqual([b['name'], b['input']])
-        else if (b['type'] === 'tool_result') { for (const x of b['content']) expect(all).toContain(x['text']) }
-        else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
+        else if (b['type'] === 'tool_result') {
+          for (const x of b['content']) {
+            if (x['type'] === 'image') images.push(x['source']['data'])
+            else expect(all).toContain(x['text'])
+          }
+        } else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
       }
       for (const a of m['attachments'] ?? []) {
         expect(all).toContain(a['extracted_content'])
@@ -133,9 +152,17 @@ describe('the Claude.ai data export', () => {
       }
       for (const f of m['files'] ?? []) expect(metaJSON(got.messages)).toContain(f['file_name'])
     }
+    // an image a tool returned is an image block of its result, its bytes as they came
+    expect(resultImages).toEqual(images)
     // every call has one result, a result the export lacks said so
     for (const p of calls) expect(got.messages.filter((x) => x.parts.some((q) => q.type === 'tool_result' && q.toolCallId === p.id))).toHaveLength(1)
   })
+})
+
+describe('the Claude.ai data export', () => {
+  const r = fromClaudeAiExport({ branches: 'all' })(json('claude-ai/conversations.json'))
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  const read = r.right
 
   it('an edited prompt leaves a branch, read after the active one as a display message', () => {
     const first = (read[0] as (typeof read)[number]).read
@@ -160,5 +187,48 @@ describe('joinConversations', () => {
       { id: '8b3f0a21-0000-4e7f-9a0b-000000000002' },
     ])
     expect(j.notes[0]).toBe('2 conversations read one after another, each opened by a metadata message naming it')
+  })
+})
+
+describe('an older Claude.ai export (2024)', () => {
+  it('pairs a call without an id and a result without a tool_use_id, as such exports write them', () => {
+    const r = fromClaudeAiExport()([{
+      uuid: 'c1',
+      name: 'Chart',
+      created_at: '2024-06-01T10:00:00.000000Z',
+      chat_messages: [
+        {
+          uuid: 'm1',
+          sender: 'human',
+          text: 'Sum 2 and 3',
+          created_at: '2024-06-01T10:00:00.000000Z',
+          content: [{ type: 'text', text: 'Sum 2 and 3' }],
+          attachments: [],
+          files: [],
+        },
+        {
+          uuid: 'm2',
+          sender: 'assistant',
+          text: '',
+          created_at: '2024-06-01T10:00:02.000000Z',
+          content: [
+            { type: 'tool_use', name: 'repl', input: { code: 'console.log(2 + 3)' } },
+            { type: 'tool_result', name: 'repl', content: [{ type: 'text', text: '5' }], is_error: false },
+            { type: 'text', text: 'It is 5.' },
+          ],
+          attachments: [],
+          files: [],
+        },
+      ],
+    }])
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const ms = (r.right[0] as (typeof r.right)[number]).read.messages
+    const call = ms.flatMap((m) => m.parts).find((p) => p.type === 'tool_call')
+    expect(call).toMatchObject({ type: 'tool_call', name: 'repl', arguments: '{"code":"console.log(2 + 3)"}' })
+    expect(ms.flatMap((m) => m.parts).find((p) => p.type === 'tool_result')).toMatchObject({
+      toolCallId: call?.type === 'tool_call' ? call.id : '',
+      content: '5',
+    })
+    expect(ms.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
   })
 })

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/message/message.ts'
+import { toolResultBlocks, toolResultText } from '../../src/message/tool-result-content.ts'
 import { fromClineTask } from '../../src/sessions/cline.ts'
 
 const fixture = (p: string): string => new URL(`../fixtures/${p}`, import.meta.url).pathname
 const CLINE = 'cline/1767949200000'
+const CLINE_NATIVE = 'cline/1768035600000'
 const ROO = 'roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30'
 
 // deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
@@ -13,7 +15,8 @@ type Rec = Record<string, any>
 // deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
 const json = (p: string): any => JSON.parse(readFileSync(fixture(p), 'utf8'))
 const read = (dir: string) => {
-  const r = fromClineTask({ history: json(`${dir}/api_conversation_history.json`), ui: json(`${dir}/ui_messages.json`) })
+  const ui = existsSync(fixture(`${dir}/ui_messages.json`)) ? { ui: json(`${dir}/ui_messages.json`) } : {}
+  const r = fromClineTask({ history: json(`${dir}/api_conversation_history.json`), ...ui })
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   return r.right
 }
@@ -26,6 +29,7 @@ const factsOf = (history: Rec[]) => {
   const thinking: Array<{ text: string; signature: string }> = []
   const results: string[] = []
   let images = 0
+  const resultImages: string[] = []
   let reasoningItems = 0
   for (const m of history) {
     if (m['type'] === 'reasoning' && !('role' in m)) {
@@ -37,16 +41,20 @@ const factsOf = (history: Rec[]) => {
       if (b['type'] === 'tool_use') calls.push({ id: b['id'], name: b['name'], input: b['input'] })
       else if (b['type'] === 'thinking') thinking.push({ text: b['thinking'], signature: b['signature'] })
       else if (b['type'] === 'image') images++
-      else if (b['type'] === 'tool_result') results.push(typeof b['content'] === 'string' ? b['content'] : b['content'].map((x: Rec) => x['text']).join('\n'))
-      else if (b['type'] === 'text' && /^\[[\w.:-]+( for [^\n]*)?\] Result:/.test(b['text'])) results.push(b['text'])
+      else if (b['type'] === 'tool_result') {
+        const blocks: Rec[] = typeof b['content'] === 'string' ? [{ type: 'text', text: b['content'] }] : b['content']
+        results.push(blocks.flatMap((x) => (x['type'] === 'text' ? [x['text']] : [])).join('\n'))
+        for (const x of blocks) if (x['type'] === 'image') resultImages.push(x['source']['data'])
+      } else if (b['type'] === 'text' && /^\[[\w.:-]+( for [^\n]*)?\] Result:/.test(b['text'])) results.push(b['text'])
       else if (b['type'] === 'text' && b['text'].trim() !== '') texts.push({ role: m['role'], text: b['text'] })
     }
   }
-  return { calls, texts, thinking, results, images, reasoningItems }
+  return { calls, texts, thinking, results, images, resultImages, reasoningItems }
 }
 
 describe.each([
   ['Cline', CLINE],
+  ['Cline (native tool calls)', CLINE_NATIVE],
   ['Roo Code', ROO],
 ])('a %s task folder', (_, dir) => {
   const history = json(`${dir}/api_conversation_history.json`) as Rec[]
@@ -61,7 +69,9 @@ describe.each([
   it('keeps every tool call with its input, each followed by its result', () => {
     const got = parts.filter((p) => p.type === 'tool_call')
     expect(got.map((p) => (p.type === 'tool_call' ? { id: p.id, name: p.name, input: JSON.parse(p.arguments) as unknown } : undefined))).toEqual(facts.calls)
-    const resultTexts = parts.flatMap((p) => (p.type === 'tool_result' ? [p.content] : []))
+    const resultTexts = parts.flatMap((p) =>
+      p.type === 'tool_result' ? [toolResultBlocks(p).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'), toolResultText(p)] : []
+    )
     for (const r of facts.results) expect(resultTexts).toContain(r)
     // every call has exactly one result; a call the file leaves unanswered gets the tool's own resumption answer, and a note says so
     for (const c of facts.calls) expect(parts.filter((p) => p.type === 'tool_result' && p.toolCallId === c.id)).toHaveLength(1)
@@ -72,6 +82,9 @@ describe.each([
   it('keeps every thinking block with its signature, every image and every reasoning item', () => {
     for (const t of facts.thinking) expect(parts).toContainEqual({ type: 'reasoning', text: t.text, signature: t.signature, role: 'assistant' })
     expect(parts.filter((p) => p.type === 'image')).toHaveLength(facts.images)
+    // an image a tool returned stays an image block of its result, its bytes as they came
+    const inResults = parts.flatMap((p) => (p.type === 'tool_result' ? toolResultBlocks(p) : [])).filter((b) => b.type === 'image')
+    expect(inResults.map((b) => (b.type === 'image' && b.data !== undefined ? Buffer.from(b.data).toString('base64') : ''))).toEqual(facts.resultImages)
     expect(s.messages.flatMap((m) => (m.metadata?.['reasoningItems'] as unknown[] | undefined) ?? [])).toHaveLength(facts.reasoningItems)
   })
 })

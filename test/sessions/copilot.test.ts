@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
-import { fromCopilotChatSession } from '../../src/sessions/copilot.ts'
+import { fromCopilotChatSession, isCopilotChatSession } from '../../src/sessions/copilot.ts'
 
 const path = (ext: string): string => new URL(`../fixtures/copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.${ext}`, import.meta.url).pathname
 // deno-lint-ignore no-explicit-any -- the fixture is read as plain JSON, apart from the reader
@@ -56,5 +56,41 @@ describe('a GitHub Copilot chat session', () => {
 
   it('names what it cannot read', () => {
     expect(fromCopilotChatSession('{"version":3,"sessionId":"s"}')).toEqual(E.left([{ path: 'requests', expected: 'array', actual: undefined }]))
+  })
+})
+
+describe('the file "Chat: Export Chat…" saves', () => {
+  const file = new URL('../fixtures/copilot/chat-export.json', import.meta.url).pathname
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as Rec
+  const r = fromCopilotChatSession(readFileSync(file, 'utf8'))
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+
+  it('is detected without a sessionId or version', () => {
+    expect(doc['sessionId']).toBeUndefined()
+    expect(isCopilotChatSession(doc)).toBe(true)
+  })
+
+  it('keeps every message and every markdown value of the reply, in order; the other response items are named', () => {
+    const texts = r.right.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [`${m.role}: ${p.text}`] : [])))
+    const expected = (doc['requests'] as Rec[]).flatMap((q) => [
+      `user: ${q['message']['text']}`,
+      ...(q['response'] as Rec[]).flatMap((x) => (x['kind'] === undefined ? [`assistant: ${x['value']}`] : [])),
+    ])
+    expect(texts).toEqual(expected)
+    expect(r.right.notes.join('\n')).toContain('1 inlineReference, 1 textEditGroup')
+  })
+
+  it('reads an older export whose message is a string, and a journal of one line', () => {
+    const older = fromCopilotChatSession(
+      JSON.stringify({ initialLocation: 'panel', responderUsername: 'GitHub Copilot', requests: [{ message: 'Hi', response: [{ value: 'Hello!' }] }] }),
+    )
+    expect(E.isRight(older) && older.right.messages.map((m) => m.parts)).toEqual([[{ type: 'text', text: 'Hi' }], [{ type: 'text', text: 'Hello!' }]])
+    const oneLine = fromCopilotChatSession(
+      JSON.stringify({
+        kind: 0,
+        v: { version: 3, sessionId: 's1', requests: [{ requestId: 'r1', message: { text: 'Hi' }, response: [{ value: 'Hello!' }] }] },
+      }),
+    )
+    expect(E.isRight(oneLine) && oneLine.right.messages.length).toBe(2)
   })
 })

@@ -10,11 +10,16 @@ const fixture = (p: string): string => new URL(`../fixtures/${p}`, import.meta.u
 /** A fixture of each format read by the readers added for chat exports and task folders, and the format it is detected as. */
 const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['cline', fixture('cline/1767949200000/api_conversation_history.json')],
+  ['cline', fixture('cline/1768035600000/api_conversation_history.json')],
   ['cline', fixture('roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json')],
   ['chatgpt', fixture('chatgpt/conversations.json')],
+  ['chatgpt', fixture('chatgpt/conversations-image-gen.json')],
   ['claude-ai', fixture('claude-ai/conversations.json')],
+  ['claude-ai', fixture('claude-ai/conversations-screenshot.json')],
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json')],
+  ['copilot', fixture('copilot/chat-export.json')],
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl')],
+  ['pi', fixture('pi/2025-12-09T00-53-29-825Z_ffae836b-9420-4060-ac13-7745215f90ff.jsonl')],
   ['pi', fixture('pi/2026-02-20T20-17-00-000Z_1a6f6bc4-2e7d-4c1a-9b8e-5f0d3c2a1b90.jsonl')],
 ]
 const PROVIDERS: ReadonlyArray<WireApi> = wireApis

@@ -30,6 +30,7 @@ import {
 import { isObject } from '../../internal/object.ts'
 import { jsonText } from '../json-text.ts'
 import type { Vendor } from '../vocabulary.ts'
+import { carriedParts } from './_server-tools.ts'
 
 const OptionsC = t.UnknownRecord
 const MessageC = t.intersection([
@@ -165,6 +166,9 @@ const newStep = (): Step => ({ parts: [], provider: undefined, results: [] })
 const toolPart = (r: Reader, u: unknown, at: string, tag: string, step: Step): void => {
   const x = r.read(ToolC, u, at)
   if (x === undefined || !isObject(u)) return
+  // a provider's server tool that toUIMessages wrote: its blocks, as they came
+  const carried = u['providerExecuted'] === true ? carriedParts(x.callProviderMetadata) : undefined
+  if (carried !== undefined) return void step.parts.push(...carried)
   const name = tag === 'dynamic-tool' ? x.toolName : tag.slice('tool-'.length)
   if (name === undefined) return void r.fail(`${at}.toolName`, 'string', undefined)
   const args = inputArguments(r, x.input, `${at}.input`)

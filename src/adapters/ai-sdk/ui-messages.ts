@@ -7,7 +7,10 @@
  * with an error result's text. Reasoning signatures go under each provider's key of
  * `providerMetadata` (a Gemini signature on the part it came with, `callProviderMetadata` for a tool
  * call). Message ids, UI metadata, data and source parts and JSON tool outputs that `fromUIMessages`
- * kept in a message's `metadata.ui` come back where they were. Another provider's parts and fields
+ * kept in a message's `metadata.ui` come back where they were. A provider's server tools (an
+ * Anthropic `server_tool_use` with its result, an OpenAI hosted tool's item) are `dynamic-tool`
+ * parts with `providerExecuted: true`, the provider's blocks carried in
+ * `callProviderMetadata.chatfold` for `fromUIMessages`. Another provider's other parts and fields
  * become what every other target makes of them (`forTarget`), with the same notes.
  *
  * @module
@@ -20,6 +23,7 @@ import type { Part, ToolResultPart } from '../../message/part-model.ts'
 import { type Context, newContext, omitPart } from '../convert.ts'
 import { forTarget } from '../foreign.ts'
 import { sourcesOf, type SourceUrlPart } from './_ui-sources.ts'
+import { withServerTools } from './_server-tools.ts'
 import { parseJson } from '../tool-turns.ts'
 import { imageType, toDataUrl } from '../media.ts'
 import { aiFields, type AIProviderOptions, assistantContent, mergeOptions } from './model-messages.ts'
@@ -277,7 +281,9 @@ export const toUIMessages = (options: AdapterOptions = {}) => (ms: Messages): Ad
       context.notes.push({ kind: 'omitted_message', messageId: m.id, reason: 'not_for_llm' })
       return []
     }
-    const out = forTarget(context.owner, [m], context.notes)
+    // a provider's server tools go as `dynamic-tool` parts, carrying its blocks for `fromUIMessages`
+    const { message } = withServerTools(context.owner, m)
+    const out = forTarget(context.owner, [message], context.notes)
     const pages = m.role === 'assistant' ? m.parts.flatMap((p) => (p.type === 'provider' && p.provider !== context.owner ? sourcesOf(p) : [])) : []
     const first = out[0]
     if (pages.length > 0 && first !== undefined) sources.set(first, pages)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type UIMessage, validateUIMessages } from 'ai'
 import { toUIMessages } from '../../../src/adapters/ai-sdk/ui-messages.ts'
+import { fromUIMessages } from '../../../src/adapters/ai-sdk/ui-messages-from.ts'
 import { fromAnthropicRequest } from '../../../src/adapters/anthropic/request.ts'
 import { fromGeminiRequest } from '../../../src/adapters/gemini/request.ts'
 import { fromOpenAIResponsesRequest } from '../../../src/adapters/openai/request.ts'
@@ -34,6 +35,23 @@ const providerParts = (ms: Messages, owner: string): ReadonlyArray<string> =>
     )
   )
 
+/** The provider parts the `dynamic-tool` parts of UI messages carry (`callProviderMetadata.chatfold`), as `messageId provider:kind` and as parts. */
+const carriedBy = (ms: ReadonlyArray<{ readonly id: string; readonly parts: ReadonlyArray<unknown> }>) =>
+  ms.flatMap((m) =>
+    m.parts.flatMap((p) => {
+      const c = p as {
+        type?: string
+        providerExecuted?: boolean
+        callProviderMetadata?: { chatfold?: { provider: string; kinds: string[]; blocks: unknown[] } }
+      }
+      const carried = c.type === 'dynamic-tool' && c.providerExecuted === true ? c.callProviderMetadata?.chatfold : undefined
+      return carried === undefined ? [] : carried.kinds.map((kind, i) => ({
+        part: `${m.id} ${carried.provider}:${kind}`,
+        data: { type: 'provider', provider: carried.provider, kind, data: carried.blocks[i] },
+      }))
+    })
+  )
+
 /** The provider parts a report names, mapped or left out. */
 const named = (notes: ReadonlyArray<AdapterNote>): ReadonlyArray<string> =>
   notes.flatMap((n) => (n.kind === 'provider_part_mapped' || n.kind === 'provider_part_dropped' ? [`${n.messageId} ${n.provider}:${n.type}`] : []))
@@ -50,10 +68,18 @@ describe('toUIMessages on provider parts (the recorded bodies of the adapters’
     const { request, report } = right(toUIMessages()(ms))
     // what it writes is UI messages the AI SDK takes
     await validateUIMessages({ messages: request.messages as Array<UIMessage> })
-    expect([...named(report.notes)].sort()).toEqual([...providerParts(ms, 'ai-sdk')].sort())
-    // the same words as another provider's target, part for part
+    // a server tool the provider ran is a dynamic-tool part carrying its blocks; every other provider part is named in a note
+    const carried = carriedBy(request.messages)
+    expect([...named(report.notes), ...carried.map((c) => c.part)].sort()).toEqual([...providerParts(ms, 'ai-sdk')].sort())
+    // the same words as another provider's target, part for part, for what is not carried
     const other = right(toAnthropic()(ms)).report.notes.filter((n) => n.kind === 'provider_part_mapped' || n.kind === 'provider_part_dropped')
-    for (const n of other.filter((x) => x.provider !== 'anthropic')) expect(report.notes).toContainEqual(n)
+    for (const n of other.filter((x) => x.provider !== 'anthropic' && !carried.some((c) => c.part === `${x.messageId} ${x.provider}:${x.type}`))) {
+      expect(report.notes).toContainEqual(n)
+    }
+    // and what is carried comes back from fromUIMessages as it came
+    const back = right(fromUIMessages({ messages: request.messages }))
+    const parts = (m: Messages) => m.flatMap((x) => x.parts).filter((p) => p.type === 'provider' && p.provider !== 'ai-sdk')
+    for (const c of carried) expect(parts(back)).toContainEqual(c.data)
     // what a mapping made shows in the UI messages: texts in a text part, calls as tool parts
     const texts = request.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])))
     const calls = request.messages.flatMap((m) => m.parts.flatMap((p) => ('toolCallId' in p ? [p.toolCallId] : [])))
@@ -61,15 +87,17 @@ describe('toUIMessages on provider parts (the recorded bodies of the adapters’
     expect(texts.length + calls.length).toBeGreaterThan(0)
   })
 
-  it('an Anthropic web search result comes through as text naming its pages', () => {
+  it('an Anthropic web search comes through as a dynamic-tool part, its results as the output, its pages as source-url parts', () => {
     const c = corpus.find((x) => JSON.stringify(x.body).includes('web_search_tool_result'))
     expect(c).toBeDefined()
     const ms = right(fromAnthropicRequest({ model: 'claude-sonnet-4-5', max_tokens: 1024, ...c?.body })).messages
     const result = ms.flatMap((m) => m.parts).find((p) => p.type === 'provider' && p.kind === 'web_search_tool_result')
     const pages: ReadonlyArray<string> = JSON.stringify(result).match(/https:\/\/[^"]+/g) ?? []
     expect(pages.length).toBeGreaterThan(0)
-    const text = right(toUIMessages()(ms)).request.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))).join('\n')
-    for (const u of pages) expect(text).toContain(u)
+    const tools = right(toUIMessages()(ms)).request.messages.flatMap((m) => m.parts.filter((p) => p.type === 'dynamic-tool'))
+    expect(tools).toContainEqual(expect.objectContaining({ toolName: 'web_search', providerExecuted: true, state: 'output-available' }))
+    const output = JSON.stringify(tools.map((t) => ('output' in t ? t.output : undefined)))
+    for (const u of pages) expect(output).toContain(u)
     // and each page as the source-url part the AI SDK has for it
     const sources = right(toUIMessages()(ms)).request.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'source-url' ? [p.url] : [])))
     expect(sources).toEqual(pages)
