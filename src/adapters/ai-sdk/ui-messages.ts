@@ -231,8 +231,11 @@ const answer = (context: Context, m: Message, building: Building | undefined): v
 
 /** A built UI message, with the parts and metadata `fromUIMessages` kept put back. */
 const finish = (b: Building): AIUIMessage => {
-  const parts = [...b.parts]
-  for (const { at, part } of [...(b.kept.parts ?? [])].sort((x, y) => x.at - y.at)) parts.splice(Math.min(at, parts.length), 0, part as AIUIPart)
+  const kept = [...(b.kept.parts ?? [])].sort((x, y) => x.at - y.at)
+  // a `source-url` part kept as it came stands in its place for the one a web search part gives again
+  const keptSources = new Set(kept.flatMap(({ part }) => (isObject(part) && part['type'] === 'source-url' ? [part['sourceId']] : [])))
+  const parts = b.parts.filter((p) => p.type !== 'source-url' || !keptSources.has(p.sourceId))
+  for (const { at, part } of kept) parts.splice(Math.min(at, parts.length), 0, part as AIUIPart)
   return {
     id: b.id,
     role: b.role,

@@ -84,6 +84,11 @@ describe('server tools in UI messages', () => {
     expect(assistant).toEqual([[text('Let me look.'), search, found, fetch, failed, text('About 1.5% a month.')], [code, text('2.')]])
   })
 
+  it('written again after a round trip, give each page one source-url part, where it was', () => {
+    const again = right(toUIMessages()(right(fromUIMessages({ messages: request.messages })))).request.messages
+    expect(again.map((m) => m.parts)).toEqual(request.messages.map((m) => m.parts))
+  })
+
   it('the AI SDK sends as calls the provider ran, with their results', async () => {
     const model = await convertToModelMessages(request.messages as Array<UIMessage>)
     const sent: ReadonlyArray<unknown> = model.flatMap((m): ReadonlyArray<unknown> => (typeof m.content === 'string' ? [] : m.content))
