@@ -76,7 +76,7 @@ const choiceOf = (c: ToolChoice): AIToolChoice<ToolSet> => (c.type === 'tool' ? 
  * @category compaction
  */
 export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly model: LanguageModel }): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation, onAnswer }) => {
     const abort = signal === undefined ? {} : { abortSignal: signal }
     if (conversation !== undefined) {
       const written = toModelMessages()(prefixMessages(conversation, turns))
@@ -100,6 +100,7 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
         maxOutputTokens,
         ...abort,
       })
+      onAnswer?.(r)
       return r.text
     }
     const r = await generateText({
@@ -109,5 +110,6 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
       maxOutputTokens,
       ...abort,
     })
+    onAnswer?.(r)
     return r.text
   }, options)
