@@ -745,6 +745,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'HttpChatLogOptions',
     'isOpenAIModel',
     'SessionCompactionOptions',
+    'SessionCompactionReport',
     'storeChatLog',
   ],
   'chatfold/claude-agent-sdk': [

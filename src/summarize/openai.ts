@@ -6,7 +6,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Summarizer } from '../compaction/compact.ts'
+import type { Summarizer, SummarizerContext } from '../compaction/compact.ts'
 import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai/request.ts'
 import { fromOpenAIResponses } from '../adapters/openai/responses-from.ts'
 import { formatAdapterFailure } from '../adapters/types.ts'
@@ -14,6 +14,7 @@ import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
+import { isObject } from '../internal/object.ts'
 
 export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
@@ -64,7 +65,9 @@ export type OpenAISummarizerClient = {
  * @category compaction
  */
 export type OpenAICompactionClient = {
-  readonly responses: { compact(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly output: unknown }> }
+  readonly responses: {
+    compact(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly output: unknown; readonly usage?: unknown }>
+  }
 }
 
 /**
@@ -143,6 +146,24 @@ export type OpenAICompactionOptions = {
   readonly instructions?: string
 }
 
+const count = (u: unknown): number | undefined => (typeof u === 'number' && Number.isFinite(u) && u >= 0 ? u : undefined)
+
+/** The Responses API's usage (`input_tokens`, `input_tokens_details.cached_tokens`, `output_tokens`, `output_tokens_details.reasoning_tokens`) as a summariser's answer reports it. */
+const answerOfResponsesUsage = (model: string, u: unknown): Parameters<NonNullable<SummarizerContext['onAnswer']>>[0] => {
+  if (!isObject(u)) return { response: { modelId: model } }
+  const input = isObject(u['input_tokens_details']) ? u['input_tokens_details'] : {}
+  const output = isObject(u['output_tokens_details']) ? u['output_tokens_details'] : {}
+  return {
+    response: { modelId: model },
+    usage: {
+      inputTokens: count(u['input_tokens']),
+      outputTokens: count(u['output_tokens']),
+      inputTokenDetails: { cacheReadTokens: count(input['cached_tokens']) },
+      outputTokenDetails: { reasoningTokens: count(output['reasoning_tokens']) },
+    },
+  }
+}
+
 /**
  * A summariser for `compact` that has OpenAI compact the history itself with
  * `client.responses.compact`: the system prompt (as `instructions`) and the head (from the last
@@ -151,7 +172,8 @@ export type OpenAICompactionOptions = {
  * by `fromOpenAIResponses`; its `compaction` item, kept as it came, becomes the history's
  * compaction boundary, which the Responses writer sends back first. The user messages before the
  * item are the head's own, kept in the archive: OpenAI's guide lets what precedes the latest
- * compaction item be dropped, as `forLLM` does. Rejects when `compact` gave no history, when the
+ * compaction item be dropped, as `forLLM` does. The usage it answers is told to the caller
+ * (`SummarizerContext.onAnswer`, under `model`), for the compaction's cost. Rejects when `compact` gave no history, when the
  * history cannot be written, and when the answer holds no compaction item.
  *
  * @example
@@ -172,6 +194,7 @@ export const openAICompaction = (options: OpenAICompactionOptions): Summarizer =
   const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
   const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
   const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
+  context.onAnswer?.(answerOfResponsesUsage(options.model, compacted.usage))
   const window = fromOpenAIResponses({ input: compacted.output })
   if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
   const at = lastCompactionBoundary(window.right)
