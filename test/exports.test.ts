@@ -756,6 +756,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'chatStoreSessionStore',
     'httpChatLog',
     'HttpChatLogOptions',
+    'SessionReport',
+    'sessionReportOf',
     'storeChatLog',
   ],
 }
