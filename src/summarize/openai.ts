@@ -6,7 +6,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Summarizer, SummarizerContext } from '../compaction/compact.ts'
+import type { Summarizer } from '../compaction/compact.ts'
 import { toOpenAIChatRequest, toOpenAIResponsesRequest } from '../adapters/openai/request.ts'
 import { fromOpenAIResponses } from '../adapters/openai/responses-from.ts'
 import { formatAdapterFailure } from '../adapters/types.ts'
@@ -14,7 +14,7 @@ import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
-import { isObject } from '../internal/object.ts'
+import { answerOfOpenAIUsage } from './_usage.ts'
 
 export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
@@ -39,14 +39,14 @@ export type OpenAISummarizerClient = {
       create(
         body: { readonly model: string },
         options?: { readonly signal?: AbortSignal },
-      ): PromiseLike<{ readonly choices: ReadonlyArray<{ readonly message: { readonly content: string | null } }> }>
+      ): PromiseLike<{ readonly choices: ReadonlyArray<{ readonly message: { readonly content: string | null } }>; readonly usage?: unknown }>
     }
   }
   readonly responses: {
     create(
       body: { readonly model: string },
       options?: { readonly signal?: AbortSignal },
-    ): PromiseLike<{ readonly output_text: string }>
+    ): PromiseLike<{ readonly output_text: string; readonly usage?: unknown }>
   }
 }
 
@@ -94,8 +94,10 @@ export type OpenAICompactionClient = {
 export const openAISummarizer = (
   options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' },
 ): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation, onAnswer }) => {
     const request = signal === undefined ? {} : { signal }
+    // each answer's usage, told to the caller for the compaction's cost
+    const heard = <R extends { readonly usage?: unknown }>(r: R): R => (onAnswer?.(answerOfOpenAIUsage(options.model, r.usage)), r)
     if (conversation !== undefined) {
       const chat = {
         model: options.model,
@@ -107,12 +109,12 @@ export const openAISummarizer = (
         const written = toOpenAIResponsesRequest()(chat)
         if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterFailure(written.left)}`)
         const body = { ...written.right.request, model: options.model, stream: false }
-        return (await options.client.responses.create(body, request)).output_text
+        return heard(await options.client.responses.create(body, request)).output_text
       }
       const written = toOpenAIChatRequest()(chat)
       if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterFailure(written.left)}`)
       const body = { ...written.right.request, model: options.model, stream: false }
-      return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
+      return heard(await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
     }
     if (options.api === 'responses') {
       const body = {
@@ -121,14 +123,14 @@ export const openAISummarizer = (
         input: turns.map((t) => ({ role: t.role, content: t.content })),
         max_output_tokens: maxOutputTokens,
       }
-      return (await options.client.responses.create(body, request)).output_text
+      return heard(await options.client.responses.create(body, request)).output_text
     }
     const body = {
       model: options.model,
       messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))],
       max_completion_tokens: maxOutputTokens,
     }
-    return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
+    return heard(await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
   }, options)
 
 // --- provider compaction ---
@@ -144,24 +146,6 @@ export type OpenAICompactionOptions = {
   readonly model: string
   /** Sent as the request's `instructions`, with the history's own; by default only the history's. */
   readonly instructions?: string
-}
-
-const count = (u: unknown): number | undefined => (typeof u === 'number' && Number.isFinite(u) && u >= 0 ? u : undefined)
-
-/** The Responses API's usage (`input_tokens`, `input_tokens_details.cached_tokens`, `output_tokens`, `output_tokens_details.reasoning_tokens`) as a summariser's answer reports it. */
-const answerOfResponsesUsage = (model: string, u: unknown): Parameters<NonNullable<SummarizerContext['onAnswer']>>[0] => {
-  if (!isObject(u)) return { response: { modelId: model } }
-  const input = isObject(u['input_tokens_details']) ? u['input_tokens_details'] : {}
-  const output = isObject(u['output_tokens_details']) ? u['output_tokens_details'] : {}
-  return {
-    response: { modelId: model },
-    usage: {
-      inputTokens: count(u['input_tokens']),
-      outputTokens: count(u['output_tokens']),
-      inputTokenDetails: { cacheReadTokens: count(input['cached_tokens']) },
-      outputTokenDetails: { reasoningTokens: count(output['reasoning_tokens']) },
-    },
-  }
 }
 
 /**
@@ -194,7 +178,7 @@ export const openAICompaction = (options: OpenAICompactionOptions): Summarizer =
   const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
   const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
   const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
-  context.onAnswer?.(answerOfResponsesUsage(options.model, compacted.usage))
+  context.onAnswer?.(answerOfOpenAIUsage(options.model, compacted.usage))
   const window = fromOpenAIResponses({ input: compacted.output })
   if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
   const at = lastCompactionBoundary(window.right)
