@@ -19,6 +19,13 @@ import {
   type LanguageModelPrompt,
 } from '../../src/ai-sdk/mod.ts'
 import { aiSdkSummarizer } from '../../src/summarize/ai-sdk.ts'
+import {
+  generateText as generateTextV7,
+  type LanguageModelMiddleware as MiddlewareV7,
+  type ModelMessage as ModelMessageV7,
+  wrapLanguageModel as wrapV7,
+} from 'ai-v7'
+import { MockLanguageModelV4 } from 'ai-v7/test'
 
 const SUMMARY = '## Goal\n- fix\n## Constraints\n- none\n## Progress\n- read\n## Decisions\n- none\n## Next steps\n- test\n## Files\n- cart.ts'
 
@@ -166,6 +173,24 @@ describe("the middleware's record: cost and receipt", () => {
     // none of those calls is in the prompt sent
     const sentIds = new Set(callIdsIn(calls[0]?.prompt ?? []))
     for (const t of record.receipt?.toolCalls ?? []) expect(sentIds.has(t.id)).toBe(false)
+  })
+})
+
+describe("the middleware's record under ai 7 (LanguageModelV4)", () => {
+  it('prices the call from the usage a V4 model reports', async () => {
+    const wrapped = wrapV7({
+      model: new MockLanguageModelV4({
+        provider: 'anthropic.messages',
+        modelId: 'claude-sonnet-4-5',
+        doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage: USAGE, warnings: [] }),
+      }),
+      // the middleware takes either specification; the types of the two packages differ (as in middleware-v7.test.ts)
+      middleware: contextMiddleware({ contextWindow: 3_000, reserveTokens: 500, estimate: heuristic }) as unknown as MiddlewareV7,
+    })
+    const { system, messages } = argsOf(history(8, 1_400))
+    const record = recordOf(await generateTextV7({ model: wrapped, system, messages: messages as ModelMessageV7[] }))
+    expect(record.cost).toMatchObject({ model: 'claude-sonnet-4-5', usd: expect.closeTo(SONNET_USD, 12) })
+    expect(record.receipt?.cleared.length).toBe(record.prunedResults)
   })
 })
 
