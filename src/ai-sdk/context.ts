@@ -348,6 +348,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       throw new ContextError(
         'too-large',
         `Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`,
+        { calls },
       )
     }
     const last = ms[r.covered - 1]

@@ -11,6 +11,7 @@ import * as O from 'fp-ts/Option'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import {
   type CallCostLine,
+  ContextError,
   contextMiddleware,
   contextPrepareStep,
   type ContextRecord,
@@ -173,6 +174,31 @@ describe("the middleware's record: cost and receipt", () => {
     // none of those calls is in the prompt sent
     const sentIds = new Set(callIdsIn(calls[0]?.prompt ?? []))
     for (const t of record.receipt?.toolCalls ?? []) expect(sentIds.has(t.id)).toBe(false)
+  })
+})
+
+describe('a compaction that does not fit', () => {
+  it("rejects with the cost of the summariser's calls it made", async () => {
+    const wrapped = wrapLanguageModel({
+      model: model('claude-sonnet-4-5'),
+      middleware: contextMiddleware({
+        contextWindow: 3_000,
+        reserveTokens: 500,
+        estimate: heuristic,
+        keepRecentTokens: 300,
+        pruning: 'off',
+        summarize: aiSdkSummarizer({ model: model('claude-haiku-4-5', [], SUMMARY) }),
+      }),
+    })
+    // a last request too large for the window, after a head to summarise
+    const prompt = history(8, 1_400)
+    const big: LanguageModelPrompt = [...prompt.slice(0, -1), { role: 'user', content: [{ type: 'text', text: 'fix '.repeat(3_000) }] }]
+    const e = await generateText({ model: wrapped, ...argsOf(big) }).then(() => undefined, (e: unknown) => e)
+    expect(e).toBeInstanceOf(ContextError)
+    if (!(e instanceof ContextError)) return
+    expect(e.code).toBe('too-large')
+    expect(e.calls.length).toBeGreaterThan(0)
+    for (const c of e.calls) expect(c).toMatchObject({ model: 'claude-haiku-4-5', usd: expect.any(Number) })
   })
 })
 
