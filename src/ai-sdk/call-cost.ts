@@ -96,3 +96,41 @@ export const callCostOf = (opts: { readonly prices?: PriceTable }) => (answer: C
   }
   return chargeOf(row.value)(usage)
 }
+
+/**
+ * One call's cost as `contextMiddleware`'s record, `contextPrepareStep` and the sessions report it
+ * (plain JSON): the model and its charge in USD (`usd`, the charge's total), or, when the call could
+ * not be priced, `usd: null` and why (`unpriced`: never counted as zero). `model` is `null` when the
+ * answer names none.
+ *
+ * @example
+ * import type { CallCostLine } from 'chatfold/ai-sdk'
+ * const priced: CallCostLine = { model: 'gpt-5', usd: 0.35, charge: { input: 0.25, output: 0, cacheRead: 0.1, cacheWrite: 0, total: 0.35, longContext: false } }
+ * const unpriced: CallCostLine = { model: 'in-house-7b', usd: null, unpriced: { kind: 'unpriced', model: 'in-house-7b' } }
+ *
+ * @since 0.1.0
+ * @category ai-sdk
+ */
+export type CallCostLine =
+  | { readonly model: string; readonly usd: number; readonly charge: Charge }
+  | { readonly model: string | null; readonly usd: null; readonly unpriced: CallCostFailure }
+
+/**
+ * {@link callCostOf} as a cost line: the model and the charge, or the model (if named) and why the
+ * call has no price.
+ *
+ * @example
+ * import { callCostLineOf } from 'chatfold/ai-sdk'
+ * callCostLineOf({})({ response: { modelId: 'gpt-5' }, usage: { inputTokens: 1_000_000, outputTokens: 0 } }).usd // 1.25
+ * callCostLineOf({})({ response: { modelId: 'in-house-7b' }, usage: { inputTokens: 10, outputTokens: 2 } }).usd // null
+ *
+ * @since 0.1.0
+ * @category ai-sdk
+ */
+export const callCostLineOf = (opts: { readonly prices?: PriceTable }) => (answer: CallAnswer): CallCostLine => {
+  const c = callCostOf(opts)(answer)
+  const model = answer.response?.modelId
+  const named = model === undefined || model === '' ? null : model
+  if (E.isLeft(c)) return { model: named, usd: null, unpriced: c.left }
+  return { model: named ?? '', usd: c.right.total, charge: c.right }
+}

@@ -13,7 +13,9 @@ import { type DecodeFailure, formatDecodeFailure } from '../message/failure.ts'
 import type { Message, Messages } from '../message/message.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { createPruner } from '../history/prune-incremental.ts'
-import type { PruneOptions, Pruner } from '../history/prune-options.ts'
+import type { PruneOptions, PrunerResultWithReceipt } from '../history/prune-options.ts'
+import type { Receipt } from '../history/receipt.ts'
+import type { PriceTable } from '../cost/price.ts'
 import type { PrunerState } from '../history/prune-state.ts'
 import { compact, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
@@ -30,6 +32,8 @@ import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundar
 import type { ContextStateStore } from './state.ts'
 import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './_summary-request.ts'
 import { ContextError } from './errors.ts'
+import { type CallCostLine, callCostLineOf } from './call-cost.ts'
+import { type RecordReceipt, recordReceiptOf } from './_receipt-record.ts'
 import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './_anchor.ts'
 
 // --- model ---
@@ -78,6 +82,8 @@ export type ContextOptions = {
    * request takes it up, and neither summarises again nor sends a different prefix. Default: memory only.
    */
   readonly state?: ContextStateStore
+  /** The price table of each call's cost in the record (`PRICES` of `chatfold/cost` by default; extend it with `withPrices`). */
+  readonly prices?: PriceTable
 }
 
 /**
@@ -105,6 +111,15 @@ export type ContextRecord = {
   readonly summarisedUpTo: number
   /** What the history sent could not carry in the framework's form (`formatAdapterNote`), when anything (a plain array: provider metadata is JSON). */
   readonly notes?: Array<string>
+  /**
+   * What left this call's prompt, itemised (see `Receipt` of `chatfold/history`), each message by
+   * its index in the messages sent: the messages summarised, the tool calls that left with them,
+   * each tool output pruned (message, call id, tool, tokens before and after) and the artifacts
+   * found only in what was dropped.
+   */
+  readonly receipt?: RecordReceipt
+  /** The modelled cost of this call, from the usage its answer reported (cache reads and writes priced apart); set once the model has answered. */
+  readonly cost?: CallCostLine
   /** The compaction this call made, if it made one. */
   readonly compaction: {
     /** The messages summarised: `from` (inclusive) to `to` (exclusive), the previous summary with them when `from` is past the system prompt. */
@@ -115,6 +130,8 @@ export type ContextRecord = {
     readonly tokensAfter: number
     readonly summaryTokens: number
     readonly summary: string
+    /** The cost of each model call the summariser made for this compaction (an offline summariser makes none). */
+    readonly calls?: Array<CallCostLine>
   } | null
 }
 
@@ -137,7 +154,9 @@ type Conversation<W> = {
   boundary: Boundary | undefined
   mirror: Mirror<W> | undefined
   /** The pruner, made at the conversation's first call past the limit (resumed from the state store's, when there is one). */
-  pruner: (Pruner & { readonly state: () => PrunerState | undefined }) | undefined
+  pruner:
+    | ({ readonly prune: (ms: Messages, budget?: { readonly limit: number }) => PrunerResultWithReceipt; readonly state: () => PrunerState | undefined })
+    | undefined
   /** The boundary as the state store keeps it. */
   stored: StoredBoundary | null
   /** What the provider reported for the prompt last sent, which later estimates are read against. */
@@ -250,11 +269,17 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     // the input index of each message of `list` (-1: the system prompt and summary of the boundary)
     const lead = b === undefined ? 0 : b.head.length + (b.held === undefined ? 0 : 1)
     const origin = (j: number): number => (b === undefined ? j : j < lead ? -1 : b.covered + j - lead)
+    // the input index of a message of `list` by its id, for the receipt (none for the boundary's summary)
+    let ids: Map<string, number> | undefined
+    const indexOf = (id: string): number | undefined => {
+      const j = (ids ??= new Map(list.map((m, k) => [m.id, k]))).get(id)
+      return j === undefined || origin(j) < 0 ? undefined : origin(j)
+    }
     // the pruner counts by the estimate: its limit is the window read back at the provider's ratio
     const pruned = c.pruner === undefined
-      ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 } }
+      ? { messages: list, report: { prunedResults: 0, prunedArgs: 0 }, receipt: (): Receipt | undefined => undefined }
       : c.pruner.prune(list, { limit: Math.floor(limit / underRatioOf(c.anchor)) - fixed })
-    const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number): ContextRecord => ({
+    const record = (sent: Messages, compaction: ContextRecord['compaction'], upTo: number, receipt?: Receipt): ContextRecord => ({
       limit,
       tokensBefore: before,
       tokensAfter: total(sent),
@@ -262,6 +287,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       prunedArgs: pruned.report.prunedArgs,
       summarisedUpTo: upTo,
       ...(notes.length === 0 ? {} : { notes }),
+      receipt: recordReceiptOf(pruned.receipt(), receipt, indexOf),
       compaction,
     })
     if (total(pruned.messages) <= limit) {
@@ -276,6 +302,10 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     while (u >= sys && !isLastRequest(xs[u] as Message)) u--
     const request = u >= sys ? (xs[u] as Message) : undefined
     const keep = options.keepRecentTokens ?? Math.min(20_000, Math.floor(limit / 4))
+    // each model call of the summariser (in every attempt), priced as this compaction's
+    const summarize = options.summarize ?? extractiveSummarize
+    const calls: CallCostLine[] = []
+    const priced = callCostLineOf(options.prices === undefined ? {} : { prices: options.prices })
     const attempt = async (boundary: 'turn' | 'message', keepRecentTokens: number) => {
       const opts = {
         contextWindow: options.contextWindow,
@@ -298,7 +328,11 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
         tools: input.tools,
         ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }),
       })
-      const done = await compact({ ...opts, summarize: options.summarize ?? extractiveSummarize, ...(asSent === undefined ? {} : { request: asSent }) })(xs)
+      const done = await compact({
+        ...opts,
+        summarize: (transcript, context) => summarize(transcript, { ...context, onAnswer: (a) => calls.push(priced(a)) }),
+        ...(asSent === undefined ? {} : { request: asSent }),
+      })(xs)
       const held = request !== undefined && u < plan.cut ? request : undefined
       const head = done.messages.slice(0, sys + 1)
       const sent = [...head, ...(held === undefined ? [] : [held]), ...done.messages.slice(sys + 1)]
@@ -314,6 +348,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       throw new ContextError(
         'too-large',
         `Cannot fit the request in the context window: ${least} tokens after pruning and compaction, over the limit of ${limit} (contextWindow ${options.contextWindow} − reserveTokens ${reserve})`,
+        { calls },
       )
     }
     const last = ms[r.covered - 1]
@@ -323,15 +358,21 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     return {
       messages: r.sent,
       sent: sent(r.sent),
-      record: record(r.sent, {
-        from: b === undefined ? sys : b.covered,
-        to: r.covered,
-        messages: r.done.report.summarised,
-        tokensBefore: total(xs),
-        tokensAfter: total(r.sent),
-        summaryTokens: r.done.report.summaryTokens,
-        summary: summaryText(r.done.messages[sys]),
-      }, r.covered),
+      record: record(
+        r.sent,
+        {
+          from: b === undefined ? sys : b.covered,
+          to: r.covered,
+          messages: r.done.report.summarised,
+          tokensBefore: total(xs),
+          tokensAfter: total(r.sent),
+          summaryTokens: r.done.report.summaryTokens,
+          summary: summaryText(r.done.messages[sys]),
+          ...(calls.length === 0 ? {} : { calls }),
+        },
+        r.covered,
+        r.done.report.receipt,
+      ),
     }
   }
 

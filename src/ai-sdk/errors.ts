@@ -17,8 +17,12 @@
  */
 export type ContextErrorCode = 'unreadable' | 'unwritable' | 'too-large'
 
+import type { CallCostLine } from './call-cost.ts'
+
 /**
- * The error `contextMiddleware` and `contextPrepareStep` reject a call with; `code` says why.
+ * The error `contextMiddleware` and `contextPrepareStep` reject a call with; `code` says why, and
+ * `calls` what the summariser's model calls made before it cost (a `too-large` compaction that did
+ * not fit still paid for them; none otherwise).
  *
  * @example
  * import { ContextError } from 'chatfold/ai-sdk'
@@ -30,10 +34,12 @@ export type ContextErrorCode = 'unreadable' | 'unwritable' | 'too-large'
  */
 export class ContextError extends Error {
   readonly code: ContextErrorCode
-  constructor(code: ContextErrorCode, message: string, options?: { readonly cause?: unknown }) {
-    super(message, options)
+  readonly calls: ReadonlyArray<CallCostLine>
+  constructor(code: ContextErrorCode, message: string, options?: { readonly cause?: unknown; readonly calls?: ReadonlyArray<CallCostLine> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'ContextError'
     this.code = code
+    this.calls = options?.calls ?? []
   }
 }
 

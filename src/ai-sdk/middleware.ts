@@ -21,6 +21,8 @@ import {
 } from './prompt.ts'
 import { ContextError } from './errors.ts'
 import { isSpecificationV4, promptToV3, promptToV4 } from './_specification.ts'
+import { type CallCostLine, callCostLineOf } from './call-cost.ts'
+import { answerOfModelUsage } from './_model-usage.ts'
 
 /**
  * Options of {@link contextMiddleware}: those of the context kept (`ContextOptions`), the key
@@ -28,7 +30,9 @@ import { isSpecificationV4, promptToV3, promptToV4 } from './_specification.ts'
  * whether to write the provider's prompt-cache hints into each call (`cache`, default `auto`: for
  * Anthropic, `providerOptions.anthropic.cacheControl` breakpoints on the last message, the system
  * prompt and the last tool, at most four in a call with those it holds; for OpenAI, the
- * conversation's `providerOptions.openai.promptCacheKey`; `off`: none).
+ * conversation's `providerOptions.openai.promptCacheKey`; `off`: none). `onCall` hears every call
+ * once the model has answered: its modelled cost (`CallCostLine`, priced by `prices`) and the
+ * record of what was done to it (`undefined` for a call that went through as it came).
  *
  * @example
  * import type { ContextMiddlewareOptions } from 'chatfold/ai-sdk'
@@ -40,6 +44,7 @@ import { isSpecificationV4, promptToV3, promptToV4 } from './_specification.ts'
 export type ContextMiddlewareOptions = ContextOptions & {
   readonly conversationKey?: (params: LanguageModelCallOptions) => string
   readonly cache?: 'auto' | 'off'
+  readonly onCall?: (call: { readonly record: ContextRecord | undefined; readonly cost: CallCostLine }) => void
 }
 
 /**
@@ -54,7 +59,12 @@ export type ContextMiddlewareOptions = ContextOptions & {
  * compaction is due. The last user request is sent as it is and no tool call is separated from its
  * result. A call it changed answers with what it did under `providerMetadata.chatfold`
  * (`ContextRecord`: tokens before and after, what was pruned, what was summarised and the
- * summary, and what the prompt could not carry, such as an assistant message of reasoning alone).
+ * summary, and what the prompt could not carry, such as an assistant message of reasoning alone),
+ * with its receipt (`receipt`: the messages summarised, each tool output pruned with its call id,
+ * tool and tokens, the artifacts only the dropped part held), the call's modelled cost (`cost`,
+ * from the usage it reported, cache reads and writes priced apart; a model missing from the price
+ * table named, never priced as zero) and the cost of each summariser call of its compaction
+ * (`compaction.calls`).
  * A request that fits goes through as it came, but for the prompt-cache hints written into every
  * call (`cache`, on by default: Anthropic breakpoints, OpenAI's `promptCacheKey`). Each decision
  * anchors on the input tokens the model reported for the conversation's previous call
@@ -83,10 +93,17 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
   const keeper = createContextKeeper<LanguageModelPrompt[number]>(options, (ws) => fromLanguageModelPrompt([...ws]))
   const records = new WeakMap<object, ContextRecord>()
   const prompts = new WeakMap<object, SentPrompt>()
-  const heard = (params: object, usage: unknown): void => {
+  const priced = callCostLineOf(options.prices === undefined ? {} : { prices: options.prices })
+  /** Tells the keeper the usage of a call, and answers the call's record (if any) with its cost. */
+  const heard = (params: object, usage: unknown, modelId: string | undefined): ContextRecord | undefined => {
     const prompt = prompts.get(params)
     const n = inputTokensOf(usage)
     if (prompt !== undefined && n !== undefined) keeper.report(prompt, n)
+    const cost = priced(answerOfModelUsage(modelId, usage))
+    const found = records.get(params)
+    const record = found === undefined ? undefined : { ...found, cost }
+    options.onCall?.({ record, cost })
+    return record
   }
   return {
     specificationVersion: 'v3',
@@ -118,22 +135,22 @@ export const contextMiddleware = (options: ContextMiddlewareOptions): LanguageMo
       prompts.set(out, fitted.sent)
       return out
     },
-    wrapGenerate: async ({ doGenerate, params }) => {
+    wrapGenerate: async ({ doGenerate, params, model }) => {
       const result = await doGenerate()
-      heard(params, result.usage)
-      const record = records.get(params)
+      const record = heard(params, result.usage, result.response?.modelId ?? model.modelId)
       return record === undefined ? result : { ...result, providerMetadata: { ...result.providerMetadata, chatfold: record } }
     },
-    wrapStream: async ({ doStream, params }) => {
+    wrapStream: async ({ doStream, params, model }) => {
       const result = await doStream()
-      const record = records.get(params)
-      if (record === undefined && !prompts.has(params)) return result
+      if (!records.has(params) && !prompts.has(params)) return result
       type StreamPart = typeof result.stream extends ReadableStream<infer P> ? P : never
+      let modelId = model.modelId
       const stream = result.stream.pipeThrough(
         new TransformStream<StreamPart, StreamPart>({
           transform: (part, controller) => {
+            if (part.type === 'response-metadata' && part.modelId !== undefined) modelId = part.modelId
             if (part.type !== 'finish') return controller.enqueue(part)
-            heard(params, part.usage)
+            const record = heard(params, part.usage, modelId)
             controller.enqueue(record === undefined ? part : { ...part, providerMetadata: { ...part.providerMetadata, chatfold: record } })
           },
         }),

@@ -28,4 +28,5 @@ export {
 export * from './persistence.ts'
 export { chatStoreContextState, type ChatStoreContextStateOptions, type ContextStateStore, memoryContextState } from './state.ts'
 export { contextRecordOf } from './record.ts'
-export { type CallAnswer, type CallCostFailure, callCostOf } from './call-cost.ts'
+export { type CallAnswer, type CallCostFailure, type CallCostLine, callCostLineOf, callCostOf } from './call-cost.ts'
+export type { RecordClearedOutput, RecordReceipt } from './_receipt-record.ts'

@@ -14,12 +14,15 @@ import { type ContextOptions, type ContextRecord, conversationKeyOf, createConte
 import { inputTokensOf } from './_anchor.ts'
 import { providerOfModel } from './prompt.ts'
 import { ContextError } from './errors.ts'
+import { type CallAnswer, type CallCostLine, callCostLineOf } from './call-cost.ts'
 
 /**
  * Options of {@link contextPrepareStep}: those of the context kept, and what the step's messages do
  * not show: the `system` prompt and the `tools` the loop sends with them (chatfold's
  * `ToolDefinition`s, counted as the provider counts them), and the key of a conversation (default:
- * the text of its first user message); `onRecord` hears what each step changed.
+ * the text of its first user message); `onRecord` hears what each step changed (with its receipt,
+ * and the cost of its compaction's summariser calls), `onCost` the modelled cost of each step
+ * (priced by `prices`) once the loop's next step shows its answer.
  *
  * @example
  * import type { ContextPrepareStepOptions } from 'chatfold/ai-sdk'
@@ -38,6 +41,7 @@ export type ContextPrepareStepOptions = ContextOptions & {
   readonly tools?: ReadonlyArray<ToolDefinition>
   readonly conversationKey?: (messages: ReadonlyArray<ModelMessage>) => string
   readonly onRecord?: (record: ContextRecord, stepNumber: number) => void
+  readonly onCost?: (cost: CallCostLine, stepNumber: number) => void
 }
 
 /** The provider ids of a model, a string id (`anthropic/claude-sonnet-4.5`) naming both. */
@@ -51,7 +55,9 @@ const idsOf = (
  * pairs kept), and returns `{ messages }` for a step it changed (nothing for one that fits). The
  * middleware sees the tool definitions and the answer's metadata; this sees the step's messages
  * only, so give it the `system` prompt and `tools` to count. Each step anchors on the input tokens
- * the previous step reported (`steps[i].usage.inputTokens`), as the middleware does.
+ * the previous step reported (`steps[i].usage.inputTokens`), as the middleware does, and tells
+ * `onCost` what that step cost (the last step of a loop is priced by no later step: price it, or
+ * every step, with `callCostLineOf` over the result's `steps`).
  *
  * @example
  * import { generateText, stepCountIs } from 'ai'
@@ -80,15 +86,18 @@ export const contextPrepareStep = (
   const system: ReadonlyArray<ModelMessage> = options.system === undefined ? [] : [{ role: 'system', content: options.system }]
   // the prompt each conversation sent at its last step, to which the next step's `steps` report the usage
   const sent = new Map<string, { readonly prompt: SentPrompt; readonly stepNumber: number }>()
+  const priced = callCostLineOf(options.prices === undefined ? {} : { prices: options.prices })
   return async (step: {
     readonly messages: Array<ModelMessage>
     readonly model: LanguageModel
     readonly stepNumber: number
-    readonly steps?: ReadonlyArray<{ readonly usage?: unknown }>
+    readonly steps?: ReadonlyArray<CallAnswer & { readonly usage?: unknown }>
   }): Promise<{ messages: Array<ModelMessage> } | undefined> => {
     const key = options.conversationKey?.(step.messages) ?? conversationKeyOf(step.messages)
     const previous = sent.get(key)
     const n = inputTokensOf(step.steps?.at(-1)?.usage)
+    const answered = step.steps?.at(-1)
+    if (options.onCost !== undefined && answered !== undefined && step.stepNumber > 0) options.onCost(priced(answered), step.stepNumber - 1)
     if (previous !== undefined && previous.stepNumber === step.stepNumber - 1 && n !== undefined) keeper.report(previous.prompt, n)
     const fitted = await keeper.fit(key, {
       wire: [...system, ...step.messages],

@@ -9,16 +9,35 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { ContextRecord } from './context.ts'
+import type { CallCostLine } from './call-cost.ts'
+import { RecordReceiptC } from './_receipt-record.ts'
 
-const CompactionC = t.type({
-  from: t.number,
-  to: t.number,
-  messages: t.number,
-  tokensBefore: t.number,
-  tokensAfter: t.number,
-  summaryTokens: t.number,
-  summary: t.string,
-})
+const ChargeC = t.type({ input: t.number, output: t.number, cacheRead: t.number, cacheWrite: t.number, total: t.number, longContext: t.boolean })
+
+const CallCostFailureC = t.union([
+  t.type({ kind: t.keyof({ 'no-usage': null, 'no-model': null }) }),
+  t.type({ kind: t.literal('unpriced'), model: t.string }),
+  t.type({ kind: t.literal('missing-rate'), model: t.string, rate: t.keyof({ cacheRead: null, cacheWrite5m: null, cacheWrite1h: null }) }),
+])
+
+/** The codec of a call's cost line. */
+const CallCostLineC: t.Type<CallCostLine, unknown, unknown> = t.union([
+  t.type({ model: t.string, usd: t.number, charge: ChargeC }),
+  t.type({ model: t.union([t.string, t.null]), usd: t.null, unpriced: CallCostFailureC }),
+])
+
+const CompactionC = t.intersection([
+  t.type({
+    from: t.number,
+    to: t.number,
+    messages: t.number,
+    tokensBefore: t.number,
+    tokensAfter: t.number,
+    summaryTokens: t.number,
+    summary: t.string,
+  }),
+  t.partial({ calls: t.array(CallCostLineC) }),
+])
 
 /** The codec of a record; typed as `ContextRecord` so that a field added to the one is missed in the other at compile time. */
 const ContextRecordC: t.Type<ContextRecord, unknown, unknown> = t.intersection([
@@ -31,7 +50,7 @@ const ContextRecordC: t.Type<ContextRecord, unknown, unknown> = t.intersection([
     summarisedUpTo: t.number,
     compaction: t.union([CompactionC, t.null]),
   }),
-  t.partial({ notes: t.array(t.string) }),
+  t.partial({ notes: t.array(t.string), receipt: RecordReceiptC, cost: CallCostLineC }),
 ])
 
 /**

@@ -12,8 +12,11 @@ import type { ChatLog, ChatLogRead } from '../store/chat-log.ts'
 import { type JsonRecord, JsonRecordC } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { type ClaudeCodeOptions, type ClaudeCodeSession, readClaudeCode } from '../sessions/claude-code.ts'
+import type { PriceTable } from '../cost/price.ts'
+import { type SessionReport, sessionReportOf } from './session-report.ts'
 
 export { type ChatLog, type ChatLogRead, type ChatLogRecord, httpChatLog, type HttpChatLogOptions, storeChatLog } from '../store/chat-log.ts'
+export { type SessionReport, sessionReportOf } from './session-report.ts'
 
 /** The store's conversation ids are at most this long. */
 const MAX_ID = 256
@@ -106,6 +109,8 @@ const asRecord = (r: Entries | Deleted): JsonRecord => {
 export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load' | 'listSessions' | 'delete' | 'listSubkeys'>> & {
   /** The stored transcript read by `readClaudeCode`: the history from the last compaction on, the archive, the compactions. */
   readonly history: (key: SessionKey, options?: ClaudeCodeOptions) => Promise<ClaudeCodeSession | undefined>
+  /** What the stored transcript cost, and the receipt of what its compactions took out of the prompt (`sessionReportOf` over `history`). */
+  readonly report: (key: SessionKey, options?: ClaudeCodeOptions & { readonly prices?: PriceTable }) => Promise<SessionReport | undefined>
 }
 
 /**
@@ -119,7 +124,8 @@ export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load
  * too; `listSubkeys` lists those. The store is append-only: a deletion is a record, after which
  * the transcript reads as never written (the entries stay in the store's log: retention is the
  * store's). `history(key)` reads the transcript with `readClaudeCode`, its `compact_boundary`
- * records as compaction boundaries.
+ * records as compaction boundaries; `report(key)` gives what it cost (each reply's recorded usage
+ * priced, cache reads and writes apart) and the receipt of what its compactions took out.
  *
  * @example
  * import { createChatStore } from 'chatfold/store'
@@ -147,6 +153,13 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
   const read = async (key: SessionKey): Promise<Folded> => {
     const id = conversationOf(key)
     return fold(await log.read(id), id)
+  }
+  const history = async (key: SessionKey, options: ClaudeCodeOptions = {}): Promise<ClaudeCodeSession | undefined> => {
+    const folded = await read(key)
+    if (!folded.written) return undefined
+    const r = readClaudeCode(options)(folded.entries)
+    if (E.isLeft(r)) throw new Error(`Cannot read session ${JSON.stringify(key.sessionId)} as a history: ${formatDecodeFailure(r.left)}`)
+    return r.right
   }
   const subkeys = async (key: { readonly projectKey: string; readonly sessionId: string }): Promise<string[]> => {
     const main = conversationOf(key)
@@ -202,12 +215,10 @@ export const chatStoreSessionStore = (log: ChatLog): ChatStoreSessionStore => {
       await remove(key)
     },
     listSubkeys: subkeys,
-    history: async (key, options = {}) => {
-      const folded = await read(key)
-      if (!folded.written) return undefined
-      const r = readClaudeCode(options)(folded.entries)
-      if (E.isLeft(r)) throw new Error(`Cannot read session ${JSON.stringify(key.sessionId)} as a history: ${formatDecodeFailure(r.left)}`)
-      return r.right
+    history,
+    report: async (key, { prices, ...options } = {}) => {
+      const session = await history(key, options)
+      return session === undefined ? undefined : sessionReportOf(prices === undefined ? {} : { prices })(session)
     },
   }
 }

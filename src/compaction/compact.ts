@@ -63,6 +63,24 @@ export type SummarizerContext = {
   readonly signal?: AbortSignal
   readonly history?: { readonly system: Messages; readonly head: Messages }
   readonly request?: SummarizerRequest
+  /**
+   * Told of each model call the summariser makes, with what its answer reports (the AI SDK's
+   * `response.modelId` and `usage`), so that the caller counts the call's cost as the compaction's
+   * (`contextMiddleware` does); a summariser that calls no model never calls it.
+   */
+  readonly onAnswer?: (answer: {
+    readonly response?: { readonly modelId?: string | undefined } | undefined
+    readonly usage?: {
+      readonly inputTokens?: number | undefined
+      readonly outputTokens?: number | undefined
+      readonly inputTokenDetails?: {
+        readonly noCacheTokens?: number | undefined
+        readonly cacheReadTokens?: number | undefined
+        readonly cacheWriteTokens?: number | undefined
+      } | undefined
+      readonly outputTokenDetails?: { readonly reasoningTokens?: number | undefined } | undefined
+    } | undefined
+  }) => void
 }
 
 /**

@@ -14,6 +14,8 @@ import { compact, type CompactionReport, type Summarizer } from '../compaction/c
 import { extractiveSummarize } from '../compaction/extractive.ts'
 import { openAICompaction, type OpenAICompactionOptions } from '../summarize/openai.ts'
 import { shouldCompact } from '../compaction/plan.ts'
+import type { PriceTable } from '../cost/price.ts'
+import { type CallCostLine, callCostLineOf } from '../ai-sdk/call-cost.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './_items.ts'
 import type { Messages } from '../message/message.ts'
 
@@ -40,9 +42,27 @@ export type SessionCompactionOptions = {
   readonly model?: string
   /** The caller's OpenAI client, for the Responses API's compaction (`client.responses.compact`). */
   readonly openai?: OpenAICompactionOptions['client']
-  /** Hears what each compaction did: what was summarised, tokens before and after. */
-  readonly onCompaction?: (report: CompactionReport) => void
+  /** Hears what each compaction did: what was summarised (its `receipt`), tokens before and after, what its summariser's calls cost. */
+  readonly onCompaction?: (report: SessionCompactionReport) => void
+  /** The price table of the summariser's calls (`PRICES` of `chatfold/cost` by default). */
+  readonly prices?: PriceTable
 }
+
+/**
+ * What a compaction of a {@link chatStoreSession} did: `compact`'s report (its `receipt` itemises
+ * the items summarised, by history id `item-<index>-<n>`, the tool calls that left with them and
+ * the artifacts only they held) and the modelled cost of each model call its summariser made
+ * (`calls`: none for the offline summariser; a call whose model the price table lacks is named, its
+ * `usd` null).
+ *
+ * @example
+ * import type { SessionCompactionReport } from 'chatfold/openai-agents'
+ * const line = (r: SessionCompactionReport) => `${r.receipt.summarised.length} items summarised for $${r.calls.reduce((a, c) => a + (c.usd ?? 0), 0).toFixed(4)}`
+ *
+ * @since 0.1.0
+ * @category integrations
+ */
+export type SessionCompactionReport = CompactionReport & { readonly calls: ReadonlyArray<CallCostLine> }
 
 /**
  * Options of {@link chatStoreSession}: the log (`storeChatLog(store)` or `httpChatLog({ url, token })`),
@@ -69,7 +89,7 @@ export type ChatStoreSession = OpenAIResponsesCompactionAwareSession & {
   /** The stored items as a chatfold history (one message per item, ids `item-<index>-<n>`). */
   readonly history: () => Promise<Messages>
   /** Compacts now, whatever the tokens; the report, or undefined when there was nothing to summarise or no compaction is configured. */
-  readonly compact: () => Promise<CompactionReport | undefined>
+  readonly compact: () => Promise<SessionCompactionReport | undefined>
 }
 
 /**
@@ -180,24 +200,31 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     tail = run.catch(() => undefined)
     return run
   }
-  const compactNow = async (force: boolean): Promise<CompactionReport | undefined> => {
+  const compactNow = async (force: boolean): Promise<SessionCompactionReport | undefined> => {
     const c = options.compaction
     if (c === undefined) return undefined
     const { items: stored, end } = await current()
     const history = historyOfItems(stored)
     const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
     if (!force && !shouldCompact(budget)(history)) return undefined
-    const r = await compact({ ...budget, summarize: summarizerOf(c), ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(
-      history,
-    )
-    if (!r.report.compacted) return r.report
+    // each model call of the summariser, priced as this compaction's
+    const calls: CallCostLine[] = []
+    const priced = callCostLineOf(c.prices === undefined ? {} : { prices: c.prices })
+    const summarize = summarizerOf(c)
+    const r = await compact({
+      ...budget,
+      summarize: (transcript, context) => summarize(transcript, { ...context, onAnswer: (a) => calls.push(priced(a)) }),
+      ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }),
+    })(history)
+    const report = { ...r.report, calls }
+    if (!r.report.compacted) return report
     const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
     const first = kept.length === 0 ? stored.length : Math.min(...kept)
     const summary = r.messages.filter((m) => itemIndexOf(m) === undefined)
     // only where the read ended: items another writer added meanwhile are not replaced unseen (the next turn compacts them)
     if (!(await log.append(sessionId, [record({ op: 'replace', items: [...itemsOfSummary(summary), ...stored.slice(first)] })], end))) return undefined
-    c.onCompaction?.(r.report)
-    return r.report
+    c.onCompaction?.(report)
+    return report
   }
   return {
     getSessionId: async () => sessionId,

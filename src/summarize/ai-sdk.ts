@@ -62,7 +62,8 @@ const choiceOf = (c: ToolChoice): AIToolChoice<ToolSet> => (c.type === 'tool' ? 
  * reads the shared prefix from its prompt cache (use the conversation's model); else (or with `form:
  * 'transcript'`) the prompt as `system` and the transcript as the user message. `abortSignal` is
  * passed on; the answer must pass `validateSummary` (one retry by default, naming the missing
- * sections). Rejects on a provider tool it cannot give the SDK back.
+ * sections). Each answer's model and usage are told to the caller (`SummarizerContext.onAnswer`),
+ * for the compaction's cost. Rejects on a provider tool it cannot give the SDK back.
  *
  * @example
  * import type { LanguageModel } from 'ai'
@@ -76,7 +77,7 @@ const choiceOf = (c: ToolChoice): AIToolChoice<ToolSet> => (c.type === 'tool' ? 
  * @category compaction
  */
 export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly model: LanguageModel }): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation, onAnswer }) => {
     const abort = signal === undefined ? {} : { abortSignal: signal }
     if (conversation !== undefined) {
       const written = toModelMessages()(prefixMessages(conversation, turns))
@@ -100,6 +101,7 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
         maxOutputTokens,
         ...abort,
       })
+      onAnswer?.(r)
       return r.text
     }
     const r = await generateText({
@@ -109,5 +111,6 @@ export const aiSdkSummarizer = (options: ModelSummarizerOptions & { readonly mod
       maxOutputTokens,
       ...abort,
     })
+    onAnswer?.(r)
     return r.text
   }, options)

@@ -14,6 +14,7 @@ import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { wholeOption } from '../internal/number.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
+import { answerOfAnthropicUsage } from './_usage.ts'
 
 export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
@@ -38,7 +39,7 @@ export type AnthropicSummarizerClient = {
     create(
       body: { readonly model: string },
       options?: { readonly signal?: AbortSignal },
-    ): PromiseLike<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: unknown }> }>
+    ): PromiseLike<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: unknown }>; readonly usage?: unknown }>
   }
 }
 
@@ -58,7 +59,9 @@ export type AnthropicSummarizerClient = {
  */
 export type AnthropicCompactionClient = {
   readonly beta: {
-    readonly messages: { create(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly stop_reason?: unknown }> }
+    readonly messages: {
+      create(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly stop_reason?: unknown; readonly usage?: unknown }>
+    }
   }
 }
 
@@ -85,10 +88,13 @@ export type AnthropicCompactionClient = {
  * @category compaction
  */
 export const anthropicSummarizer = (options: ModelSummarizerOptions & { readonly client: AnthropicSummarizerClient; readonly model: string }): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation, onAnswer }) => {
     const request = signal === undefined ? {} : { signal }
-    const text = (r: Awaited<ReturnType<AnthropicSummarizerClient['messages']['create']>>): string =>
-      r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
+    // the answer's text; its usage told to the caller, for the compaction's cost
+    const text = (r: Awaited<ReturnType<AnthropicSummarizerClient['messages']['create']>>): string => {
+      onAnswer?.(answerOfAnthropicUsage(options.model, r.usage))
+      return r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
+    }
     if (conversation !== undefined) {
       // with cache breakpoints: the request reads the prefix from the cache only at a breakpoint
       const written = toAnthropicRequest({ cache: {} })({
@@ -166,6 +172,7 @@ export const anthropicCompaction = (options: AnthropicCompactionOptions): Summar
     betas: [ANTHROPIC_COMPACTION_BETA],
   }
   const response = await options.client.beta.messages.create(body, context.signal === undefined ? {} : { signal: context.signal })
+  context.onAnswer?.(answerOfAnthropicUsage(options.model, response.usage))
   const message = fromAnthropicMessage(response)
   if (E.isLeft(message)) throw new Error(`Cannot compact with Anthropic: ${formatDecodeFailure(message.left)}`)
   const boundary = message.right.parts.find(isCompactionBoundary)

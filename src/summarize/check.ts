@@ -7,7 +7,7 @@
  * @module
  */
 import * as E from 'fp-ts/Either'
-import type { Summarizer, SummarizerRequest } from '../compaction/compact.ts'
+import type { Summarizer, SummarizerContext, SummarizerRequest } from '../compaction/compact.ts'
 import { validateSummary } from '../compaction/summary.ts'
 import { wholeOption } from '../internal/number.ts'
 import { type Messages, textMessage } from '../message/message.ts'
@@ -52,6 +52,8 @@ export type AskModel = (request: {
   readonly signal?: AbortSignal
   readonly maxOutputTokens: number
   readonly conversation?: SummarizerRequest
+  /** Told of the model's answer (its model id and usage), for the compaction's cost (`SummarizerContext.onAnswer`). */
+  readonly onAnswer?: SummarizerContext['onAnswer']
 }) => Promise<string>
 
 /**
@@ -101,6 +103,7 @@ export const modelSummarizer = (ask: AskModel, options: ModelSummarizerOptions =
       maxOutputTokens,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(conversation === undefined ? {} : { conversation }),
+      ...(context.onAnswer === undefined ? {} : { onAnswer: context.onAnswer }),
     })
     const checked = validateSummary(answer)
     if (E.isRight(checked)) return checked.right

@@ -14,6 +14,7 @@ import { formatDecodeFailure } from '../message/failure.ts'
 import { isCompactionBoundary } from '../message/part-make.ts'
 import { lastCompactionBoundary } from '../history/views.ts'
 import { modelSummarizer, type ModelSummarizerOptions, prefixMessages, requestTools } from './check.ts'
+import { answerOfOpenAIUsage } from './_usage.ts'
 
 export { type AskModel, modelSummarizer, type ModelSummarizerOptions, PREFIX_INSTRUCTION, type SummaryTurn } from './check.ts'
 
@@ -38,14 +39,14 @@ export type OpenAISummarizerClient = {
       create(
         body: { readonly model: string },
         options?: { readonly signal?: AbortSignal },
-      ): PromiseLike<{ readonly choices: ReadonlyArray<{ readonly message: { readonly content: string | null } }> }>
+      ): PromiseLike<{ readonly choices: ReadonlyArray<{ readonly message: { readonly content: string | null } }>; readonly usage?: unknown }>
     }
   }
   readonly responses: {
     create(
       body: { readonly model: string },
       options?: { readonly signal?: AbortSignal },
-    ): PromiseLike<{ readonly output_text: string }>
+    ): PromiseLike<{ readonly output_text: string; readonly usage?: unknown }>
   }
 }
 
@@ -64,7 +65,9 @@ export type OpenAISummarizerClient = {
  * @category compaction
  */
 export type OpenAICompactionClient = {
-  readonly responses: { compact(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly output: unknown }> }
+  readonly responses: {
+    compact(body: { model: string }, options?: { readonly signal?: AbortSignal }): PromiseLike<{ readonly output: unknown; readonly usage?: unknown }>
+  }
 }
 
 /**
@@ -91,8 +94,10 @@ export type OpenAICompactionClient = {
 export const openAISummarizer = (
   options: ModelSummarizerOptions & { readonly client: OpenAISummarizerClient; readonly model: string; readonly api?: 'chat' | 'responses' },
 ): Summarizer =>
-  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation }) => {
+  modelSummarizer(async ({ system, turns, signal, maxOutputTokens, conversation, onAnswer }) => {
     const request = signal === undefined ? {} : { signal }
+    // each answer's usage, told to the caller for the compaction's cost
+    const heard = <R extends { readonly usage?: unknown }>(r: R): R => (onAnswer?.(answerOfOpenAIUsage(options.model, r.usage)), r)
     if (conversation !== undefined) {
       const chat = {
         model: options.model,
@@ -104,12 +109,12 @@ export const openAISummarizer = (
         const written = toOpenAIResponsesRequest()(chat)
         if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterFailure(written.left)}`)
         const body = { ...written.right.request, model: options.model, stream: false }
-        return (await options.client.responses.create(body, request)).output_text
+        return heard(await options.client.responses.create(body, request)).output_text
       }
       const written = toOpenAIChatRequest()(chat)
       if (E.isLeft(written)) throw new Error(`Cannot summarise with OpenAI: ${formatAdapterFailure(written.left)}`)
       const body = { ...written.right.request, model: options.model, stream: false }
-      return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
+      return heard(await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
     }
     if (options.api === 'responses') {
       const body = {
@@ -118,14 +123,14 @@ export const openAISummarizer = (
         input: turns.map((t) => ({ role: t.role, content: t.content })),
         max_output_tokens: maxOutputTokens,
       }
-      return (await options.client.responses.create(body, request)).output_text
+      return heard(await options.client.responses.create(body, request)).output_text
     }
     const body = {
       model: options.model,
       messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))],
       max_completion_tokens: maxOutputTokens,
     }
-    return (await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
+    return heard(await options.client.chat.completions.create(body, request)).choices[0]?.message.content ?? ''
   }, options)
 
 // --- provider compaction ---
@@ -151,7 +156,8 @@ export type OpenAICompactionOptions = {
  * by `fromOpenAIResponses`; its `compaction` item, kept as it came, becomes the history's
  * compaction boundary, which the Responses writer sends back first. The user messages before the
  * item are the head's own, kept in the archive: OpenAI's guide lets what precedes the latest
- * compaction item be dropped, as `forLLM` does. Rejects when `compact` gave no history, when the
+ * compaction item be dropped, as `forLLM` does. The usage it answers is told to the caller
+ * (`SummarizerContext.onAnswer`, under `model`), for the compaction's cost. Rejects when `compact` gave no history, when the
  * history cannot be written, and when the answer holds no compaction item.
  *
  * @example
@@ -172,6 +178,7 @@ export const openAICompaction = (options: OpenAICompactionOptions): Summarizer =
   const instructions = [request.instructions, options.instructions].filter((s): s is string => s !== undefined && s !== '').join('\n\n')
   const body = { ...request, model: options.model, ...(instructions === '' ? {} : { instructions }) }
   const compacted = await options.client.responses.compact(body, context.signal === undefined ? {} : { signal: context.signal })
+  context.onAnswer?.(answerOfOpenAIUsage(options.model, compacted.usage))
   const window = fromOpenAIResponses({ input: compacted.output })
   if (E.isLeft(window)) throw new Error(`Cannot compact with OpenAI: ${formatDecodeFailure(window.left)}`)
   const at = lastCompactionBoundary(window.right)

@@ -1,7 +1,8 @@
 /**
- * Receipts and the artifact ledger on recorded Claude Code sessions and a Codex rollout: the
- * sessions are read here as plain JSON, independently of chatfold's readers and ledger, and
- * everything a tool touched in the part that left the prompt must be in the compacted history.
+ * Receipts and the artifact ledger on recorded Claude Code sessions and Codex rollouts, each
+ * session compacted on its own (and all of them joined): the sessions are read here as plain JSON,
+ * independently of chatfold's readers and ledger, and everything a tool touched in the part that
+ * left the prompt must be in the compacted history.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -46,6 +47,7 @@ const rawCodex = (text: string, into: Raw): void => {
       into.calls.set(String(p['call_id']), { paths, failed: false })
     } else if (p['type'] === 'function_call_output' || p['type'] === 'custom_tool_call_output') {
       const out = String(p['output'])
+      if (typeof p['output'] !== 'string') continue // content items (an image, a screenshot): no exit status
       const code = out.startsWith('{')
         ? (JSON.parse(out) as { metadata?: { exit_code?: number } }).metadata?.exit_code
         : Number(/^Exit code: (\d+)/.exec(out)?.[1] ?? 0)
@@ -58,7 +60,30 @@ const rawCodex = (text: string, into: Raw): void => {
 const callIds = (ms: Messages): Set<string> => new Set(ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p.id] : []))))
 
 const CC = new URL('../fixtures/claude-code/', import.meta.url)
-const CODEX = new URL('../fixtures/codex/rollout-2026-03-14T09-12-04-019a7c2e-5d41-7a90-8c3e-2f6b1d0e9a47.jsonl', import.meta.url)
+const CODEX_DIR = new URL('../fixtures/codex/', import.meta.url)
+const CODEX = new URL('rollout-2026-03-14T09-12-04-019a7c2e-5d41-7a90-8c3e-2f6b1d0e9a47.jsonl', CODEX_DIR)
+
+/** Every session file of the fixtures: Claude Code's (a sub-agent's transcript among them) and Codex's rollouts. */
+const SESSIONS: ReadonlyArray<{ readonly name: string; readonly url: URL; readonly kind: 'claude-code' | 'codex' }> = [
+  ...readdirSync(CC).filter((f) => f.endsWith('.jsonl')).sort().map((f) => ({ name: `claude-code/${f}`, url: new URL(f, CC), kind: 'claude-code' as const })),
+  ...['7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47/subagents/agent-a3f9d21.jsonl'].map((f) => ({
+    name: `claude-code/${f}`,
+    url: new URL(f, CC),
+    kind: 'claude-code' as const,
+  })),
+  ...readdirSync(CODEX_DIR).filter((f) => f.endsWith('.jsonl')).sort().map((f) => ({ name: `codex/${f}`, url: new URL(f, CODEX_DIR), kind: 'codex' as const })),
+]
+
+/** One session: its history as chatfold reads it (archive and messages), and its calls as read here. */
+const loadOne = (s: (typeof SESSIONS)[number]): { readonly history: Messages; readonly raw: Raw } => {
+  const raw: Raw = { calls: new Map() }
+  const text = readFileSync(s.url, 'utf8')
+  if (s.kind === 'claude-code') rawClaudeCode(text, raw)
+  else rawCodex(text, raw)
+  const r = s.kind === 'claude-code' ? fromClaudeCode()(text) : fromCodexRollout()(text)
+  if (r._tag === 'Left') throw new Error(JSON.stringify(r.left))
+  return { history: [...r.right.archive, ...r.right.messages], raw }
+}
 
 /** Every Claude Code session of the fixtures, one after another, and the Codex rollout (its archive and its history): one long agent history. */
 const load = (): { readonly history: Messages; readonly raw: Raw } => {
@@ -82,7 +107,65 @@ const load = (): { readonly history: Messages; readonly raw: Raw } => {
 /** A summariser that remembers nothing: the trail must not depend on what a summary says. */
 const forgetful = async (): Promise<string> => '## Goal\nGo on.'
 
+/**
+ * Compacts a history to its system prompt, a summary and the last request, and checks that every
+ * path a tool touched and every failed command in what left is in the compacted history's ledger,
+ * and that the receipt lists every message and tool call that left; answers how many paths and
+ * failures it checked.
+ */
+const checkCompacted = async (history: Messages, raw: Raw): Promise<{ readonly paths: number; readonly failures: number; readonly ratio: number }> => {
+  const r = await compact({ summarize: forgetful, keepRecentTokens: 0 })(history)
+  expect(r.report.compacted).toBe(true)
+  const ledger = artifactLedger(r.messages)
+  const files = new Set([...ledger.read, ...ledger.written, ...ledger.edited])
+  const failedInLedger = new Set(ledger.commands.filter((c) => c.status === 'failed').map((c) => c.toolCallId))
+  const kept = callIds(r.messages)
+  const receiptCalls = new Set(r.report.receipt.toolCalls.map((c) => c.id))
+  // the calls of the conversation's active path (a branch the user rewound is in the file, not in the history)
+  const sent = callIds(history)
+  let paths = 0
+  let failures = 0
+  for (const [id, call] of raw.calls) {
+    if (kept.has(id) || !sent.has(id)) continue
+    expect(receiptCalls.has(id), id).toBe(true)
+    for (const p of call.paths) (expect(files.has(p), p).toBe(true), paths++)
+    if (call.failed) (expect(failedInLedger.has(id), id).toBe(true), failures++)
+  }
+  // every message that left is in the receipt, summarised or archived, and nothing else is
+  const after = new Set(r.messages.map((m) => m.id))
+  const leading = history.findIndex((m) => m.role !== 'system') // the system prompt stays first
+  const left = history.slice(leading).filter((m) => !after.has(m.id)).map((m) => m.id)
+  expect([...r.report.receipt.summarised, ...r.report.receipt.archived].sort()).toEqual([...new Set(left)].sort())
+  expect(r.report.receipt.summarised.length).toBeGreaterThan(0)
+  return { paths, failures, ratio: r.report.tokensAfter / r.report.tokensBefore }
+}
+
 describe('receipts and the ledger on recorded coding-agent sessions', () => {
+  const checked = new Map<string, { readonly paths: number; readonly failures: number; readonly ratio: number }>()
+
+  it.each(SESSIONS.map((s) => [s.name, s] as const))(
+    '%s, compacted on its own, keeps every path touched and every failed command of what left, and the receipt lists what left',
+    async (_, s) => {
+      const { history, raw } = loadOne(s)
+      const c = await checkCompacted(history, raw)
+      checked.set(s.name, c)
+      // a session of more than a few hundred tokens compacts to under 10% (a smaller one keeps its last request, which is more)
+      if (history.reduce((a, m) => a + smartHeuristic(JSON.stringify(m.parts)), 0) > 2_000) expect(c.ratio).toBeLessThan(0.1)
+    },
+  )
+
+  it('the sessions checked one by one held file paths and failed commands in the part that left, Codex as well as Claude Code', () => {
+    // the checks above ran on something: paths and failures left the prompt, in both agents' sessions
+    const sum = (kind: string, k: 'paths' | 'failures') => [...checked].filter(([n]) => n.startsWith(kind)).reduce((a, [, c]) => a + c[k], 0)
+    expect(checked.size).toBe(SESSIONS.length)
+    expect(sum('claude-code', 'paths')).toBeGreaterThan(5)
+    expect(sum('claude-code', 'failures')).toBeGreaterThanOrEqual(1)
+    expect(sum('codex', 'paths')).toBeGreaterThanOrEqual(2)
+    expect(sum('codex', 'failures')).toBeGreaterThanOrEqual(1)
+    // the large sessions went under 10% of their tokens
+    expect([...checked.values()].filter((c) => c.ratio < 0.1).length).toBeGreaterThanOrEqual(5)
+  })
+
   it('compacted to under 10% of its tokens, the history keeps every path touched and every failed command of what left, and the receipt lists what left', async () => {
     const { history, raw } = load()
     const r = await compact({ summarize: forgetful, keepRecentTokens: 0 })(history)
