@@ -640,6 +640,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'sqlStorage',
     'SqlStorageLike',
     'SqlStorageOptions',
+    'sqlStreamsStorage',
   ],
   'chatfold/deno': [
     'KvAtomicLike',
@@ -648,6 +649,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'KvLike',
     'kvStorage',
     'KvStorageOptions',
+    'kvStreamsStorage',
     'newOwnerId',
   ],
   'chatfold/postgres': [

@@ -61,3 +61,13 @@ describe('the Durable Streams handler', () => {
     expect(await (await b.handle(get())).text()).toBe('onetwo')
   })
 })
+
+describe('the log encoding', () => {
+  it('writes base64 as the standard alphabet does, every length and byte', async () => {
+    const { toBase64 } = await import('../../src/streams/_state.ts')
+    for (let n = 0; n < 300; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 151 + n * 7) & 255)
+      expect(toBase64(bytes)).toBe(btoa(String.fromCharCode(...bytes)))
+    }
+  })
+})
