@@ -37,8 +37,9 @@ const joined = (chunks: ReadonlyArray<Uint8Array>): string => {
  *
  * @example
  * import { kvStreamsStorage } from 'chatfold/deno'
- * import { openStreamsHandler } from 'chatfold/streams'
- * const streams = await openStreamsHandler(kvStreamsStorage(await Deno.openKv('./chat.sqlite3')))
+ * // the log `openStreamsHandler` (chatfold/streams) replays and appends to
+ * const storage = kvStreamsStorage(await Deno.openKv('./chat.sqlite3'), 'support')
+ * const records = await storage.load()
  *
  * @since 0.1.0
  * @category deno
