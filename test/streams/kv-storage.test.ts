@@ -51,7 +51,7 @@ const memoryKv = () => {
 
 const url = 'http://localhost/streams/s'
 const put = new Request(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' } })
-const post = (bytes: Uint8Array) => new Request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes })
+const post = (bytes: Uint8Array<ArrayBuffer>) => new Request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes })
 
 describe('kvStreamsStorage', () => {
   it('keeps an append larger than a KV value in parts, and reads it back whole after a restart', async () => {
