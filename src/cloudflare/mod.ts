@@ -18,8 +18,12 @@ import { durableChatHandler, servedChatOptions } from '../store/http-durable.ts'
 import { checkToken } from '../store/http-guard.ts'
 import { openDurableStore } from '../store/durable.ts'
 import { type DurableObjectStorageLike, sqlStorage } from './sql-storage.ts'
+import { openStreamsHandler } from '../streams/handler.ts'
+import { servedStreams } from '../streams/served.ts'
+import { sqlStreamsStorage } from './streams-sql.ts'
 
 export * from './sql-storage.ts'
+export * from './streams-sql.ts'
 
 /** A string secret or variable of the Worker's `env`, or undefined. */
 const secret = (env: unknown, name: string): string | undefined => {
@@ -62,7 +66,8 @@ export type ChatStoreObjectClass = new (ctx: DurableObjectStateLike, env?: unkno
 
 /**
  * A Durable Object class holding one chat store (its log and snapshots in the object's SQLite
- * storage), answering the store's routes. The store is recovered on the first request, which the
+ * storage), answering the store's routes, and the Durable Streams protocol under `/streams/` (its
+ * log in the same storage; each conversation readable as `/streams/conversations/<id>`). The store is recovered on the first request, which the
  * others wait for; each answer leaves once what it reports is stored. Callers send the token of
  * the Worker's `CHATFOLD_TOKEN` secret (`CHATFOLD_READ_TOKEN` for reads only) as
  * `Authorization: Bearer <token>`; the simulator routes are off unless `simulator: true`. One
@@ -89,13 +94,16 @@ export const chatStoreObject = (options: ChatStoreObjectOptions = {}): ChatStore
         return
       }
       const owner = randomOwner()
-      this.#handler = durableChatHandler(
-        () =>
+      // its Durable Streams (and each conversation as one) under /streams, in the same storage
+      const streams = servedStreams(() => openStreamsHandler(sqlStreamsStorage(ctx.storage)), handlerOptions)
+      this.#handler = streams.route(durableChatHandler(
+        streams.opened(() =>
           openDurableStore(sqlStorage(ctx.storage, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(
             snapshotEvery === undefined ? {} : { snapshotEvery },
-          ),
+          )
+        ),
         handlerOptions,
-      )
+      ))
     }
     async fetch(request: Request): Promise<Response> {
       return this.#handler(request)

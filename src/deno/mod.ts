@@ -14,8 +14,12 @@ import type { ChatHandlerOptions } from '../store/http.ts'
 import { durableChatHandler, servedChatOptions } from '../store/http-durable.ts'
 import { openDurableStore } from '../store/durable.ts'
 import { type KvLike, kvStorage, newOwnerId } from './kv-storage.ts'
+import { openStreamsHandler } from '../streams/handler.ts'
+import { servedStreams } from '../streams/served.ts'
+import { kvStreamsStorage } from './streams-kv.ts'
 
 export * from './kv-storage.ts'
+export * from './streams-kv.ts'
 
 /**
  * Options of `kvChatServer`: the KV database's path (Deno's default database when absent), the
@@ -49,7 +53,9 @@ const notConfigured = (message: string) => async (): Promise<Response> =>
   })
 
 /**
- * A `deno serve` module (`{ fetch }`) serving a chat store kept in Deno KV. Nothing happens at
+ * A `deno serve` module (`{ fetch }`) serving a chat store kept in Deno KV, and the Durable
+ * Streams protocol under `/streams/` (its log in the same database; each conversation readable as
+ * `/streams/conversations/<id>`). Nothing happens at
  * import: the database opens and the store recovers on the first request, which the others wait
  * for; every answer leaves once what it reports is committed. One process owns a store (a lease
  * in KV): a second process on the same store answers 503 naming the owner, reads included, until
@@ -67,9 +73,22 @@ export const kvChatServer = (options: KvChatServerOptions = {}): { readonly fetc
   const handlerOptions = servedChatOptions(rest)
   if (typeof handlerOptions === 'string') return { fetch: notConfigured(handlerOptions) }
   const owner = newOwnerId()
+  // one handle on the database for the store and its streams (two handles on one file lock each
+  // other out), open while the process serves: a store opened again takes it as it is
+  let kv: Promise<KvLike> | undefined
+  const database = (): Promise<KvLike> => {
+    const opening = kv ?? openKv(path).then((db): KvLike => ({ get: (k) => db.get(k), list: (s) => db.list(s), atomic: () => db.atomic() }))
+    kv = opening
+    opening.catch(() => {
+      if (kv === opening) kv = undefined
+    })
+    return opening
+  }
   const open = async () =>
-    openDurableStore(kvStorage(await openKv(path), storeId, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(
+    openDurableStore(kvStorage(await database(), storeId, { owner, ...(leaseMs === undefined ? {} : { leaseMs }) }))(
       snapshotEvery === undefined ? {} : { snapshotEvery },
     )
-  return { fetch: durableChatHandler(open, handlerOptions) }
+  // its Durable Streams (and each conversation as one) under /streams, in the same database
+  const streams = servedStreams(async () => openStreamsHandler(kvStreamsStorage(await database(), storeId ?? 'default')), handlerOptions)
+  return { fetch: streams.route(durableChatHandler(streams.opened(open), handlerOptions)) }
 }

@@ -162,10 +162,13 @@ export const sse = (s: Stream, from: number, ctx: ReadContext, request: Request)
         while (!stopped && !request.signal.aborted) {
           if (!alive(ctx, s)) break
           let sent = false
+          // the data events and their control event leave as one chunk: a reader never holds data
+          // without the offset after it for longer than the network takes
+          let out = ''
           while (at < s.durableEnd) {
             const { body: data, next } = slice(s, at, ctx.maxReadBytes)
             if (next === at) break
-            controller.enqueue(enc.encode(event('data', text ? new TextDecoder().decode(data) : toBase64(data))))
+            out += event('data', text ? new TextDecoder().decode(data) : toBase64(data))
             at = next
             sent = true
           }
@@ -177,7 +180,7 @@ export const sse = (s: Stream, from: number, ctx: ReadContext, request: Request)
               ...(closed ? { streamClosed: true } : { streamCursor: nextCursor(new URL(request.url).searchParams.get('cursor'), ctx.now()) }),
               ...(upToDate ? { upToDate: true } : {}),
             }
-            controller.enqueue(enc.encode(event('control', JSON.stringify(control))))
+            controller.enqueue(enc.encode(out + event('control', JSON.stringify(control))))
             first = false
             if (closed) break
           } else if (at >= s.durableEnd && s.closedDurable) {

@@ -50,13 +50,44 @@ export type Streams = { readonly byPath: Map<string, Stream>; nextId: number }
 
 export const emptyStreams = (): Streams => ({ byPath: new Map(), nextId: 1 })
 
-const fromBase64 = (s: string): Uint8Array => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
+/** The runtime's own base64 of byte arrays (`Uint8Array.fromBase64`, `toBase64()`), where it has them: many times faster. */
+const nativeFrom: unknown = Reflect.get(Uint8Array, 'fromBase64')
+const nativeTo: unknown = Reflect.get(Uint8Array.prototype, 'toBase64')
 
-/** Base64 of bytes, in pieces (a large append would overflow `String.fromCharCode`'s arguments). */
+const fromBase64 = (s: string): Uint8Array => {
+  if (typeof nativeFrom === 'function') return nativeFrom.call(Uint8Array, s)
+  const bin = atob(s)
+  const out = new Uint8Array(bin.length)
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)
+  return out
+}
+
+const ALPHABET = new TextEncoder().encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
+const PAD = 61 // '='
+
+/** Base64 of bytes: the runtime's, or the ASCII codes written into an array and decoded once (a large append is one pass). */
 export const toBase64 = (bytes: Uint8Array): string => {
-  let s = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(s)
+  if (typeof nativeTo === 'function') return nativeTo.call(bytes)
+  const a = ALPHABET
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4)
+  let o = 0
+  let i = 0
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number)
+    out[o++] = a[n >>> 18] as number
+    out[o++] = a[(n >>> 12) & 63] as number
+    out[o++] = a[(n >>> 6) & 63] as number
+    out[o++] = a[n & 63] as number
+  }
+  const left = bytes.length - i
+  if (left > 0) {
+    const n = ((bytes[i] as number) << 16) | (left === 2 ? (bytes[i + 1] as number) << 8 : 0)
+    out[o++] = a[n >>> 18] as number
+    out[o++] = a[(n >>> 12) & 63] as number
+    out[o++] = left === 2 ? (a[(n >>> 6) & 63] as number) : PAD
+    out[o++] = PAD
+  }
+  return new TextDecoder().decode(out)
 }
 
 /** Whether a content type is JSON mode (`application/json`, parameters and case aside). */

@@ -16,11 +16,15 @@ export const conversationStreamPath = (conversationId: string): string => `/conv
 
 /**
  * Publishes every conversation of `store` on `streams` (its messages so far, then each new one
- * once the store has flushed it); returns the function that stops. What the served forms run (not
- * an entry's export).
+ * once the store has flushed it); returns the function that stops. `seen` (the message ids
+ * published, by conversation) is kept across calls by a server that opens its store again, so
+ * that nothing is published twice. What the served forms run (not an entry's export).
  */
-export const mirrorConversations = (store: ChatStore, streams: Pick<StreamsHandler, 'publish'>): () => void => {
-  const seen = new Map<string, Set<string>>()
+export const mirrorConversations = (
+  store: ChatStore,
+  streams: Pick<StreamsHandler, 'publish'>,
+  seen: Map<string, Set<string>> = new Map(),
+): () => void => {
   const sync = (state: ReturnType<ChatStore['state']>) => {
     for (const id of conversationIds(state)) {
       const ids = seen.get(id) ?? new Set<string>()

@@ -1,8 +1,8 @@
 /**
  * The Durable Streams protocol as a Web-standard fetch handler over a durable log
  * (`StreamsStorage`): create (`PUT`, forks included), append (`POST`, with `Stream-Seq` and
- * idempotent producers), close, delete, metadata (`HEAD`), and reads from an offset (catch-up,
- * long-poll, SSE), under a base path, behind the same Host/Origin and token gate as the chat
+ * idempotent producers), close, delete, metadata (`HEAD`), reads from an offset (catch-up,
+ * long-poll, SSE) and CORS preflights, under a base path, behind the same Host/Origin and token gate as the chat
  * handler. A write is answered only once the log keeps it; readers see only what it keeps.
  *
  * @module
@@ -12,6 +12,7 @@ import type { StreamProducer, StreamRecord, StreamsStorage } from './log.ts'
 import { applyRecord, baseType, chunksFrom, emptyStreams, expired, isJsonType, markDurable, remove as removeStream, type Stream, toBase64 } from './_state.ts'
 import { answer, isTrue, parseOffset, parseWhole, readBytes, refuse, showOffset } from './_http.ts'
 import { catchUp, longPoll, nowAnswer, type ReadContext, sse, startOf } from './_read.ts'
+import { preflight, withCors } from './_cors.ts'
 
 /**
  * Options of the streams handler: the base path it serves under (`/streams` by default), who may
@@ -363,6 +364,8 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
   const route = async (request: Request, gate: StreamsGate): Promise<Response> => {
     const misdirected = checkHostAndOrigin(request, gate.allowedHosts ?? 'any')
     if (misdirected !== undefined) return refuse(misdirected.status, misdirected.message, misdirected.headers)
+    // a preflight carries no token: it learns only what may be sent
+    if (request.method === 'OPTIONS') return preflight(request.headers.get('origin'))
     const reading = request.method === 'GET' || request.method === 'HEAD'
     if (gate.token !== undefined || gate.readToken !== undefined) {
       const t = await checkToken(request, gate.token, gate.readToken)
@@ -387,7 +390,7 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
       case 'DELETE':
         return remove(path)
       default:
-        return refuse(405, 'Method not allowed', { allow: 'GET, HEAD, PUT, POST, DELETE' })
+        return refuse(405, 'Method not allowed', { allow: 'GET, HEAD, PUT, POST, DELETE, OPTIONS' })
     }
   }
 
@@ -406,7 +409,10 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
 
   const gated = (gate: StreamsGate) => async (request: Request): Promise<Response> => {
     try {
-      return await route(request, gate)
+      const response = await route(request, gate)
+      // a page of an origin the rule admits may read the answer; one the rule refuses cannot
+      const origin = request.headers.get('origin')
+      return origin !== null && checkHostAndOrigin(request, gate.allowedHosts ?? 'any') === undefined ? withCors(origin, response) : response
     } catch {
       return refuse(500, 'Internal error')
     }

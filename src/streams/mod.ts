@@ -14,3 +14,14 @@
  */
 export { openStreamsHandler, type StreamsHandler, type StreamsHandlerOptions } from './handler.ts'
 export { memoryStreamsStorage, type StreamProducer, type StreamRecord, type StreamsStorage } from './log.ts'
+export { type TailBatch, TailError, type TailOptions, tailStream } from './tail.ts'
+export {
+  type AnswerEvent,
+  AnswerStreamError,
+  answerStreamPath,
+  type AnswerWriter,
+  keepTextStream,
+  openAnswerStream,
+  replayTextStream,
+  type StreamsTarget,
+} from './answer.ts'

@@ -1,100 +1,136 @@
 /**
- * `chatfold serve` speaks Durable Streams: the protocol's published conformance suite runs against
- * its `/streams` endpoint, and every test the protocol's reference server (`@durable-streams/server`)
- * passes on this machine (run once, in a child vitest, before) must pass here too. A test the
- * reference fails is skipped here, and counted.
+ * The served forms of the store speak Durable Streams: the protocol's published conformance suite
+ * runs against `chatfold serve`, the Cloudflare Durable Object under `workerd serve` and `deno serve`
+ * with Deno KV, and every test the protocol's reference server (`@durable-streams/server`) passes on
+ * this machine must pass on each. The four runs (the reference's and the three servers') are child
+ * vitests side by side, the suite being mostly waits: the whole takes about as long as one.
  */
-import { spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { runConformanceTests } from '@durable-streams/server-conformance-tests'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Child, startChild, stopChild } from '../support/served-store.ts'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Child, freePort, startChild, stopChild, waitUntilUp } from '../support/served-store.ts'
+import { ROOT, serveWorkerd, type Workerd } from './support/workerd.ts'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const bin = join(root, 'bin', 'chatfold.mjs')
-
-type Task = { readonly name: string; readonly suite?: Task | undefined }
-/** A test's name with the describes it sits in, as the JSON reporter's `fullName` gives it. */
-const fullName = (task: Task): string => {
-  const names: string[] = []
-  for (let t: Task | undefined = task; t !== undefined; t = t.suite) if (t.name !== '' && !t.name.endsWith('.ts')) names.unshift(t.name)
-  return names.join(' ')
-}
+const bin = join(ROOT, 'bin', 'chatfold.mjs')
 
 type Outcome = { readonly passed: ReadonlySet<string>; readonly failed: ReadonlySet<string> }
-let reference: Outcome | undefined
-const config = { baseUrl: '' }
-let server: Child | undefined
-let dir = ''
-const ran = { passed: 0, skipped: 0 }
 
-beforeAll(async () => {
-  const out = join(await mkdtemp(join(tmpdir(), 'chatfold-streams-ref-')), 'reference.json')
-  const r = spawnSync(
+/** Runs the suite in a child vitest against `baseUrl` (the reference server when undefined): the tests passed and failed, by full name. */
+const conformance = async (baseUrl: string | undefined, out: string): Promise<Outcome> => {
+  const child = spawn(
     process.execPath,
     [
-      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
       '--config',
-      'test/deploy/support/streams-reference.config.ts',
+      'test/deploy/support/streams-conformance.config.ts',
       '--reporter=json',
       `--outputFile=${out}`,
     ],
-    { cwd: root, encoding: 'utf8', timeout: 600_000 },
+    { cwd: ROOT, env: { ...process.env, ...(baseUrl === undefined ? {} : { CHATFOLD_STREAMS_URL: baseUrl }) }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  let tail = ''
+  const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-2000))
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
   const report = JSON.parse(await readFile(out, 'utf8').catch(() => `{"testResults":[]}`)) as {
     testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }>
   }
   const results = report.testResults.flatMap((f) => f.assertionResults)
-  if (results.length === 0) throw new Error(`the reference run reported nothing (exit ${r.status}):\n${(r.stdout + r.stderr).slice(-2000)}`)
-  reference = {
+  if (results.length === 0) throw new Error(`the conformance run against ${baseUrl ?? 'the reference'} reported nothing (exit ${code}):\n${tail}`)
+  return {
     passed: new Set(results.filter((a) => a.status === 'passed').map((a) => a.fullName)),
     failed: new Set(results.filter((a) => a.status !== 'passed').map((a) => a.fullName)),
   }
-  dir = await mkdtemp(join(tmpdir(), 'chatfold-streams-'))
-  server = await startChild(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--host', '127.0.0.1'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/)
-  const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(server.output())
-  config.baseUrl = `${m?.[1] ?? ''}/streams`
-}, 660_000)
+}
+
+const names = ['chatfold serve', 'workerd, a Durable Object', 'deno serve, Deno KV'] as const
+type Name = (typeof names)[number]
+const outcomes = new Map<Name | 'reference', Outcome>()
+const dirs: string[] = []
+let serve: Child | undefined
+let workerd: Workerd | undefined
+let deno: ChildProcess | undefined
+const bases: Partial<Record<Name, string>> = {}
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'chatfold-streams-'))
+  dirs.push(dir)
+  const denoPort = await freePort()
+  const [s, w] = await Promise.all([
+    startChild(
+      process.execPath,
+      [bin, 'serve', '--data', join(dir, 'serve'), '--port', '0', '--host', '127.0.0.1'],
+      /listening on (http:\/\/127\.0\.0\.1:\d+)\n/,
+    ),
+    serveWorkerd(join(ROOT, 'test', 'deploy', 'support', 'workerd-streams.ts'), { durable: true }),
+    (async () => {
+      deno = spawn(join(ROOT, 'node_modules', '.bin', 'deno'), [
+        'serve',
+        '--unstable-kv',
+        '--allow-read',
+        '--allow-write',
+        '--allow-env=CHATFOLD_KV',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(denoPort),
+        join('test', 'deploy', 'support', 'deno-streams.ts'),
+      ], { cwd: ROOT, env: { ...process.env, CHATFOLD_KV: join(dir, 'deno.sqlite3'), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'inherit'] })
+      await waitUntilUp(`http://127.0.0.1:${denoPort}`, 60_000)
+    })(),
+  ])
+  serve = s
+  workerd = w
+  dirs.push(w.dir)
+  bases['chatfold serve'] = `${s.match[1]}/streams`
+  bases['workerd, a Durable Object'] = `${w.origin()}/stores/conformance/streams`
+  bases['deno serve, Deno KV'] = `http://127.0.0.1:${denoPort}/streams`
+  const runs = await Promise.all([
+    conformance(undefined, join(dir, 'reference.json')),
+    ...names.map((n, i) => conformance(bases[n], join(dir, `server-${i}.json`))),
+  ])
+  outcomes.set('reference', runs[0] as Outcome)
+  names.forEach((n, i) => outcomes.set(n, runs[i + 1] as Outcome))
+}, 1_200_000)
 
 afterAll(async () => {
-  if (server !== undefined) await stopChild(server.process, 'SIGTERM')
-  await rm(dir, { recursive: true, force: true })
+  await Promise.all([
+    serve === undefined ? undefined : stopChild(serve.process, 'SIGTERM'),
+    workerd?.stop(),
+    deno === undefined ? undefined : stopChild(deno, 'SIGKILL'),
+  ])
+  for (const d of dirs) await rm(d, { recursive: true, force: true })
+  const ref = outcomes.get('reference')
   console.log(
-    `Durable Streams conformance: chatfold serve passed ${ran.passed}; the reference passed ${reference?.passed.size} and failed ${reference?.failed.size} (skipped here)`,
+    `Durable Streams conformance: the reference passed ${ref?.passed.size} of ${(ref?.passed.size ?? 0) + (ref?.failed.size ?? 0)}; ` +
+      names.map((n) => `${n} ${outcomes.get(n)?.passed.size} (of them ${[...(ref?.passed ?? [])].filter((t) => outcomes.get(n)?.passed.has(t)).length})`)
+        .join(', '),
   )
 })
 
-beforeEach((context) => {
-  const name = fullName(context.task)
-  if (name.startsWith('chatfold serve and the reference')) return
-  if (reference !== undefined && !reference.passed.has(name)) {
-    ran.skipped++
-    context.skip()
-  }
-  context.onTestFinished((t) => {
-    if (t.task.result?.state === 'pass') ran.passed++
-  })
-})
-
-// A test is tried twice: under the suite's load on a busy machine a pooled keep-alive socket can be
-// closed by the server as the client reuses it ("other side closed"), a transport race and not a
-// protocol failure. The describe has no name, so tests keep the reference run's names.
-describe('', { retry: 1 }, () => {
-  runConformanceTests(config)
-})
-
-describe('chatfold serve and the reference', () => {
+describe('Durable Streams conformance', () => {
   it('the reference run reported its tests', () => {
-    expect(reference?.passed.size ?? 0).toBeGreaterThan(0)
+    expect(outcomes.get('reference')?.passed.size ?? 0).toBeGreaterThan(300)
   })
 
-  it('serves each conversation as a JSON stream: a submit appears on it once kept', async () => {
-    const root = config.baseUrl.replace(/\/streams$/, '')
-    const conversation = `${config.baseUrl}/conversations/served-1`
+  for (const name of names) {
+    it(`${name} passes every test the reference passes`, () => {
+      const mine = outcomes.get(name)
+      const missed = [...(outcomes.get('reference')?.passed ?? [])].filter((t) => !mine?.passed.has(t))
+      expect(missed).toEqual([])
+    })
+  }
+})
+
+describe('each served form publishes its conversations', () => {
+  it('chatfold serve: a submit appears on the conversation stream once kept', async () => {
+    const base = bases['chatfold serve'] ?? ''
+    const root = base.replace(/\/streams$/, '')
+    const conversation = `${base}/conversations/served-1`
     const empty = await fetch(`${conversation}?offset=-1`)
     expect(empty.status).toBe(404) // no message yet, no stream
     await empty.body?.cancel()
@@ -105,9 +141,31 @@ describe('chatfold serve and the reference', () => {
     })
     expect(submitted.status).toBeLessThan(300)
     await submitted.body?.cancel()
-    // the stream is published once the store has flushed the submit: a long-poll from the start has it
     const read = await fetch(`${conversation}?offset=-1`)
     expect(read.status).toBe(200)
     expect(((await read.json()) as Array<{ message_id: string }>).map((m) => m.message_id)).toEqual(['sm1'])
   })
+
+  for (const name of ['workerd, a Durable Object', 'deno serve, Deno KV'] as const) {
+    it(`${name}: a submit appears on the conversation stream once kept`, async () => {
+      const base = bases[name] ?? ''
+      const root = base.replace(/\/streams$/, '')
+      const submitted = await fetch(`${root}/modalities/chat/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ role: 'user', content: 'hello', conversation_id: 'served-2', message_id: 'sm2' }),
+      })
+      expect(submitted.status).toBeLessThan(300)
+      await submitted.body?.cancel()
+      // published once the store's flush is done, just after the submit's answer: a 404 until then
+      let read = await fetch(`${base}/conversations/served-2?offset=-1`)
+      for (let i = 0; i < 50 && read.status === 404; i++) {
+        await read.body?.cancel()
+        await new Promise((r) => setTimeout(r, 100))
+        read = await fetch(`${base}/conversations/served-2?offset=-1`)
+      }
+      expect(read.status).toBe(200)
+      expect(((await read.json()) as Array<{ message_id: string }>).map((m) => m.message_id)).toEqual(['sm2'])
+    })
+  }
 })

@@ -61,3 +61,35 @@ describe('the Durable Streams handler', () => {
     expect(await (await b.handle(get())).text()).toBe('onetwo')
   })
 })
+
+describe('the log encoding', () => {
+  it('writes base64 as the standard alphabet does, every length and byte', async () => {
+    const { toBase64 } = await import('../../src/streams/_state.ts')
+    for (let n = 0; n < 300; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 151 + n * 7) & 255)
+      expect(toBase64(bytes)).toBe(btoa(String.fromCharCode(...bytes)))
+    }
+  })
+})
+
+describe('CORS on the streams', () => {
+  it('answers a preflight from an admitted origin as the reference server does, and refuses one from another', async () => {
+    const streams = await openStreamsHandler(memoryStreamsStorage(), { allowedHosts: ['localhost', 'app.example'], token: TOKEN })
+    const ok = await streams.handle(
+      new Request(url, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } }),
+    )
+    expect(ok.status).toBe(204)
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(ok.headers.get('access-control-allow-methods')).toContain('OPTIONS')
+    expect(ok.headers.get('access-control-allow-headers')).toContain('Producer-Seq')
+    const refused = await streams.handle(new Request(url, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example' } }))
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+    // the answers to an admitted page expose the protocol's headers; the token is still asked
+    const created = await streams.handle(put({ origin: 'https://app.example', authorization: `Bearer ${TOKEN}` }))
+    expect(created.status).toBe(201)
+    expect(created.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(created.headers.get('access-control-expose-headers')).toContain('Stream-Next-Offset')
+    expect((await streams.handle(put({ origin: 'https://app.example' }))).status).toBe(401)
+  })
+})
