@@ -3,15 +3,17 @@
  * cluster of Debian's `postgresql`): a `pg` pool and a postgres.js sql client (npm `postgres`)
  * each pass the fork and compaction cases and the two-process cases (each sees what the other
  * committed, a retry on the other is refused, concurrent requests on both are numbered once, a
- * process behind a snapshot reads it), and `chatfold serve --postgres-driver postgres` passes the
+ * process behind a snapshot reads it) and the random interleavings of test/support/interleavings.ts
+ * (fewer runs than on PGlite), and `chatfold serve --postgres-driver postgres` passes the
  * store contract with two servers on one database, SIGKILLs included (the `pg` servers pass it in
  * durable-postgres.test.ts).
  */
+import fc from 'fast-check'
 import pg from 'pg'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeSimulator } from '../../src/store/log.ts'
-import type { PostgresClient } from '../../src/postgres/client.ts'
+import { poolOf, type PostgresClient } from '../../src/postgres/client.ts'
 import { openPostgresStore, type PostgresChatStore } from '../../src/postgres/store.ts'
 import { postgresChatHandler } from '../../src/postgres/handler.ts'
 import { type Child, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
@@ -19,6 +21,7 @@ import { storeContract } from '../support/store-contract.ts'
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
 import { forkCases, idsOf, post, say } from '../support/fork-cases.ts'
 import { compactionCases } from '../support/compaction-cases.ts'
+import { EVERY_CASE, EVERY_CASE_INTERLEAVING, interleavingArb, type InterleavingStats, postgresBackend, runInterleaving } from '../support/interleavings.ts'
 import { bundleCli } from './support/bundled-cli.ts'
 
 let server: PostgresServer | undefined
@@ -107,6 +110,19 @@ for (const driver of ['pg', 'postgres'] as const) {
       expect(encodeSimulator(third.simulator())).toEqual(encodeSimulator(s0?.simulator() ?? third.simulator()))
       expect(encodeSimulator(third.simulator())).toEqual(encodeSimulator(s1?.simulator() ?? third.simulator()))
       expect((await post(postgresChatHandler(third), '/environment/modalities/chat/query', { conversation_id: 'c' })).body.messages).toHaveLength(1)
+    })
+
+    it('loses nothing acknowledged, resurrects nothing cleared, and reads each overlay on its own branch, under random interleavings', async () => {
+      const url = await database()
+      let runs = 0
+      // each process its own client of the database, as separate servers have
+      const backend = postgresBackend(() => poolOf(clientOf(driver, url)), () => `run-${++runs}`)
+      const stats: InterleavingStats = {}
+      await fc.assert(fc.asyncProperty(interleavingArb(16), (ops) => runInterleaving(backend, ops, stats)), {
+        numRuns: 6,
+        examples: [[EVERY_CASE_INTERLEAVING]],
+      })
+      expect(Object.keys(stats).sort()).toEqual(EVERY_CASE)
     })
   })
 }

@@ -22,6 +22,8 @@ import type { AgentInputItem } from '@openai/agents'
 import type { ChatStore } from '../../src/store/store.ts'
 import { getConversation } from '../../src/store/query.ts'
 import { chatStoreSession, storeChatLog } from '../../src/openai-agents/mod.ts'
+import type { PgPoolLike } from '../../src/postgres/client.ts'
+import { openPostgresStore } from '../../src/postgres/store.ts'
 
 type Store = ChatStore & Required<Pick<ChatStore, 'fork' | 'compact' | 'compacted'>>
 
@@ -249,3 +251,54 @@ export const runInterleaving = async (backend: InterleavingBackend, ops: Readonl
   }
   await check(await b.open())
 }
+
+/**
+ * The PostgreSQL store as a backend of the interleavings: each run a store of its own (named
+ * `name()`), each process over its own pool (`pool()`: a new client of the database, or one
+ * shared), whose next commit can be made to die (before PostgreSQL runs it, or once it ran).
+ */
+export const postgresBackend = (pool: () => PgPoolLike, name: () => string): InterleavingBackend => ({
+  fresh: async () => {
+    const store = name()
+    let last: { dies: { readonly after: boolean } | undefined } = { dies: undefined }
+    return {
+      open: async () => {
+        const me: { dies: { readonly after: boolean } | undefined } = { dies: undefined }
+        last = me
+        const under = pool()
+        const mine: PgPoolLike = {
+          connect: async () => {
+            const c = await under.connect()
+            return {
+              release: (e) => c.release(e),
+              query: async (text, values) => {
+                const dies = me.dies
+                if (dies === undefined || !text.startsWith('COMMIT')) return c.query(text, values)
+                me.dies = undefined
+                if (dies.after) await c.query(text, values)
+                throw new Error('Connection terminated unexpectedly')
+              },
+            }
+          },
+        }
+        const s = await openPostgresStore(mine)({ store, startTime: '2024-03-15T10:00:00Z', snapshotEvery: 5 })
+        return { store: s, commit: (step) => s.transaction(step), refresh: () => s.refresh() }
+      },
+      dieAtNextCommit: (after) => void (last.dies = { after }),
+    }
+  },
+})
+
+/** The cases every run of the interleavings together must reach (`InterleavingStats`' keys). */
+export const EVERY_CASE: ReadonlyArray<string> = [
+  'cleared',
+  'died after its commit',
+  'died before its commit',
+  'killed',
+  'overlay committed',
+  'overlay committed on a fork',
+  'overlay refused as stale',
+  'session compacted',
+  'session compaction raced by a clear',
+  'session compaction raced by an add',
+]
