@@ -36,6 +36,8 @@ export type Process = {
 
 /** A backend: a new process on the store's data (each run its own store), and a commit that dies. */
 export type InterleavingBackend = {
+  /** `one`: a single process owns the store (the file store), so opening one ends the one before, and both processes are it. */
+  readonly owners?: 'one' | 'many'
   /** A store of its own for one run; `open` makes a process of it (the first creates it). */
   readonly fresh: () => Promise<{
     readonly open: () => Promise<Process>
@@ -113,7 +115,14 @@ export type InterleavingStats = Record<string, number>
 export const runInterleaving = async (backend: InterleavingBackend, ops: ReadonlyArray<Op>, stats: InterleavingStats = {}): Promise<void> => {
   const count = (k: string) => void (stats[k] = (stats[k] ?? 0) + 1)
   const b = await backend.fresh()
-  const procs: Process[] = [await b.open(), await b.open()]
+  const shared = backend.owners === 'one'
+  const first = await b.open()
+  const procs: Process[] = [first, shared ? first : await b.open()]
+  const reopen = async (i: number) => {
+    const fresh = await b.open()
+    if (shared) procs.splice(0, 2, fresh, fresh)
+    else procs[i % 2] = fresh
+  }
   const plain = new Map<string, Plain>([['c0', { ids: [], overlays: [] }]])
   const sessions: Session[] = [{ live: [], summarized: false }, { live: [], summarized: false }]
   let n = 0
@@ -182,7 +191,9 @@ export const runInterleaving = async (backend: InterleavingBackend, ops: Readonl
         await dying.refresh()
         b.dieAtNextCommit(o.after)
         await expect(submit(dying)).rejects.toThrow()
-        const retry = await submit(other)
+        // a single owner: the writer waits for the store to be opened again, and sends it there
+        if (shared) await reopen(0)
+        const retry = await submit(shared ? proc(0) : other)
         if (o.after) expect(retry).toMatchObject(E.left({ kind: 'duplicate_message', messageId: id }))
         else expect(E.isRight(retry)).toBe(true)
         count(o.after ? 'died after its commit' : 'died before its commit')
@@ -243,7 +254,7 @@ export const runInterleaving = async (backend: InterleavingBackend, ops: Readonl
       }
     } else if (o.op === 'kill') {
       // dropped between steps, with nothing pending: opened again from the database
-      procs[o.p % 2] = await b.open()
+      await reopen(o.p)
       count('killed')
     }
     await check(proc(0), squashed)
