@@ -58,7 +58,7 @@ const shown = (url: string): string => {
  * import { servePostgresStore } from 'chatfold/postgres'
  * declare const url: string // postgres://chat:secret@127.0.0.1:5432/chat
  * const served = await servePostgresStore({ url, port: 8787 })
- * // chatfold: store "default" in postgres://chat@127.0.0.1:5432/chat at record 0 … · chatfold: listening on http://127.0.0.1:8787
+ * // chatfold: store "default" in postgres://chat@127.0.0.1:5432/chat (pg) at record 0 … · chatfold: listening on http://127.0.0.1:8787
  * await served.close()
  *
  * @since 0.1.0
