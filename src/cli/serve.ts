@@ -103,6 +103,12 @@ export const serveCommand = (): Command =>
         'CHATFOLD_POSTGRES_URL',
       ),
     )
+    .addOption(
+      new Option('--postgres-driver <library>', 'the client library that reaches PostgreSQL (default: pg if installed, else postgres)').choices([
+        'pg',
+        'postgres',
+      ]),
+    )
     .option('--snapshot-every <records>', 'log records between snapshots', (v) => {
       const n = Number(v)
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
@@ -120,6 +126,7 @@ export const serveCommand = (): Command =>
           simulator: boolean
           snapshotEvery?: number
           postgres?: string
+          postgresDriver?: 'pg' | 'postgres'
         },
         command: Command,
       ) => {
@@ -138,7 +145,8 @@ export const serveCommand = (): Command =>
         if (opts.postgres !== undefined && opts.postgres !== '') {
           try {
             const { servePostgresStore } = await import('../postgres/serve.ts')
-            await servePostgresStore({ url: opts.postgres, port: opts.port, host: opts.host, handler, ...every })
+            const driver = opts.postgresDriver === undefined ? {} : { driver: opts.postgresDriver }
+            await servePostgresStore({ url: opts.postgres, port: opts.port, host: opts.host, handler, ...every, ...driver })
           } catch (e) {
             throw await startFailure(e, 'the PostgreSQL database')
           }

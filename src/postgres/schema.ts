@@ -13,34 +13,7 @@
  * @module
  */
 import { StoreError } from '../store/failure.ts'
-
-/**
- * The result of a query: its rows (what `pg`'s `QueryResult` and PGlite's `Results` both have).
- *
- * @since 0.1.0
- * @category postgres
- */
-export type PgResultLike = { readonly rows: ReadonlyArray<Record<string, unknown>> }
-
-/**
- * One connection (`pg`'s `PoolClient`): a query with `$1, $2, …` parameters, and its release back
- * to the pool (with the error that broke it, if one did).
- *
- * @since 0.1.0
- * @category postgres
- */
-export type PgClientLike = {
-  query(text: string, values?: unknown[]): Promise<PgResultLike>
-  release(err?: Error | boolean): void
-}
-
-/**
- * A pool of connections (`pg`'s `Pool`): the store takes one for each transaction.
- *
- * @since 0.1.0
- * @category postgres
- */
-export type PgPoolLike = { connect(): Promise<PgClientLike> }
+import { type PgClientLike, type PgPoolLike, poolOf, type PostgresClient } from './client.ts'
 
 /** One migration: its version, name and statements, run in order. */
 type Migration = { readonly version: number; readonly name: string; readonly statements: ReadonlyArray<string> }
@@ -90,9 +63,10 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
 }
 
 /**
- * Creates or migrates the store's tables: applies, in one transaction, the versions the database
- * lacks, and resolves to the versions applied (none when it is up to date). Rejects with a
- * `StoreError` of code `corrupt` when the database was migrated by a newer chatfold.
+ * Creates or migrates the store's tables (over a `pg` pool or a postgres.js client): applies, in
+ * one transaction, the versions the database lacks, and resolves to the versions applied (none
+ * when it is up to date). Rejects with a `StoreError` of code `corrupt` when the database was
+ * migrated by a newer chatfold.
  *
  * @example
  * import { migratePostgres, type PgPoolLike } from 'chatfold/postgres'
@@ -102,8 +76,8 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
  * @since 0.1.0
  * @category postgres
  */
-export const migratePostgres = (pool: PgPoolLike): Promise<ReadonlyArray<number>> =>
-  inTransaction(pool, async (client) => {
+export const migratePostgres = (db: PostgresClient): Promise<ReadonlyArray<number>> =>
+  inTransaction(poolOf(db), async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
     await client.query(
       'CREATE TABLE IF NOT EXISTS chatfold_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',

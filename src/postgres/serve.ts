@@ -12,11 +12,14 @@ import type { RunningServer, ServeOptions } from '../node/http.ts'
 import { serveGuarded } from '../node/serve-guard.ts'
 import { postgresChatHandler } from './handler.ts'
 import { openPostgresStore, type PostgresChatStore } from './store.ts'
+import type { PostgresDriver } from './client.ts'
+import { openClient } from './_connect.ts'
 
 /**
  * Options of `servePostgresStore`: the database's URL (`postgres://user:password@host:5432/db`),
  * the store's name (`default`), the port (8787; 0 for a free one), the host (127.0.0.1), the
- * connections in the pool (10), records between snapshots, the handler's options (who may call, as
+ * connections in the pool (10), the client library (`pg` or `postgres`; by default `pg` if it is
+ * installed, else `postgres`), records between snapshots, the handler's options (who may call, as
  * for `serveChatStore`), where to print, whether SIGINT/SIGTERM stop it, and the server's limits.
  *
  * @since 0.1.0
@@ -28,6 +31,7 @@ export type ServePostgresStoreOptions = {
   readonly port?: number
   readonly host?: string
   readonly poolSize?: number
+  readonly driver?: PostgresDriver
   readonly snapshotEvery?: number
   readonly handler?: ChatHandlerOptions
   readonly log?: (line: string) => void
@@ -48,13 +52,13 @@ const shown = (url: string): string => {
 
 /**
  * Opens the store in the PostgreSQL database at `url` (migrating the schema) and serves its HTTP
- * API; prints what it found and where it listens. Needs the `pg` package.
+ * API; prints what it found and where it listens. Needs the `pg` or the `postgres` package.
  *
  * @example
  * import { servePostgresStore } from 'chatfold/postgres'
  * declare const url: string // postgres://chat:secret@127.0.0.1:5432/chat
  * const served = await servePostgresStore({ url, port: 8787 })
- * // chatfold: store "default" in postgres://chat@127.0.0.1:5432/chat at record 0 … · chatfold: listening on http://127.0.0.1:8787
+ * // chatfold: store "default" in postgres://chat@127.0.0.1:5432/chat (pg) at record 0 … · chatfold: listening on http://127.0.0.1:8787
  * await served.close()
  *
  * @since 0.1.0
@@ -62,27 +66,18 @@ const shown = (url: string): string => {
  */
 export const servePostgresStore = async (options: ServePostgresStoreOptions): Promise<RunningServer & { readonly store: PostgresChatStore }> => {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
-  let pg: typeof import('pg')
-  try {
-    pg = await import('pg')
-  } catch (e) {
-    throw new Error(`Serving from PostgreSQL needs the pg package (npm install pg): ${e instanceof Error ? e.message : String(e)}`)
-  }
-  const Pool = pg.Pool ?? pg.default.Pool
-  const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
-  // a connection that breaks while idle is replaced by the pool: told, never fatal
-  pool.on('error', (e: Error) => log(`chatfold: a PostgreSQL connection failed: ${e.message}`))
+  const db = await openClient(options.url, options.poolSize ?? 10, log, options.driver)
   const name = options.store ?? 'default'
   let store: PostgresChatStore
   try {
-    store = await openPostgresStore(pool)({ store: name, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) })
+    store = await openPostgresStore(db.client)({ store: name, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) })
   } catch (e) {
-    await pool.end().catch(() => undefined)
+    await db.end().catch(() => undefined)
     throw e
   }
   const r = store.recovery
   log(
-    `chatfold: store ${JSON.stringify(name)} in ${shown(options.url)} at record ${r.seq}: ${r.messages} message${
+    `chatfold: store ${JSON.stringify(name)} in ${shown(options.url)} (${db.driver}) at record ${r.seq}: ${r.messages} message${
       r.messages === 1 ? '' : 's'
     } (snapshot at record ${r.snapshotSeq}, ${r.replayed} records replayed)`,
   )
@@ -96,7 +91,7 @@ export const servePostgresStore = async (options: ServePostgresStoreOptions): Pr
       try {
         await store.close()
       } finally {
-        await pool.end()
+        await db.end()
       }
     },
     log,

@@ -19,7 +19,8 @@ import { type ChatStore, createChatStore } from '../store/store.ts'
 import type { DurableChatStore, LogEntry, Recovery } from '../store/durable.ts'
 import { StoreError } from '../store/failure.ts'
 import { wholeOption } from '../internal/number.ts'
-import { migratePostgres, type PgClientLike, type PgPoolLike } from './schema.ts'
+import { migratePostgres } from './schema.ts'
+import { type PgClientLike, poolOf, type PostgresClient } from './client.ts'
 
 /**
  * Options of a PostgreSQL store: those of a new simulator (used only when the database holds no
@@ -158,8 +159,8 @@ const writeSnapshot = async (client: PgClientLike, name: string, last: number, s
 }
 
 /**
- * Opens the store `options.store` in a PostgreSQL database (migrating the schema first, unless
- * `migrate: false`): reads the latest snapshot and the records after it, and creates the store
+ * Opens the store `options.store` in a PostgreSQL database, over a `pg` pool or a postgres.js sql
+ * client (migrating the schema first, unless `migrate: false`): reads the latest snapshot and the records after it, and creates the store
  * when the database has none (its clock read now). Rejects with a `StoreError` (`corrupt`)
  * naming a record that cannot be replayed.
  *
@@ -168,11 +169,13 @@ const writeSnapshot = async (client: PgClientLike, name: string, last: number, s
  * declare const pool: PgPoolLike // a pg Pool: new pg.Pool({ connectionString: url })
  * const store = await openPostgresStore(pool)({ store: 'support' })
  * await store.transaction(() => store.submit({ role: 'user', content: 'Hi' })) // committed
+ * // or over postgres.js: openPostgresStore(postgres(url))({ store: 'support' })
  *
  * @since 0.1.0
  * @category postgres
  */
-export const openPostgresStore = (pool: PgPoolLike) => async (options: PostgresStoreOptions = {}): Promise<PostgresChatStore> => {
+export const openPostgresStore = (client: PostgresClient) => async (options: PostgresStoreOptions = {}): Promise<PostgresChatStore> => {
+  const pool = poolOf(client)
   if (options.migrate !== false) await migratePostgres(pool)
   const name = options.store ?? 'default'
   const every = wholeOption(options.snapshotEvery, { fallback: 10_000, min: 1 })

@@ -6,7 +6,7 @@
  * connection would.
  */
 import { PGlite } from '@electric-sql/pglite'
-import type { PgClientLike, PgPoolLike } from '../../src/postgres/schema.ts'
+import type { PgClientLike, PgPoolLike } from '../../src/postgres/client.ts'
 
 export type PglitePool = PgPoolLike & {
   readonly db: PGlite

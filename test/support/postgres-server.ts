@@ -33,7 +33,8 @@ export const postgresBin = (): string | undefined => {
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin')
 }
 
-export const startPostgres = async (): Promise<PostgresServer> => {
+/** Starts a cluster; `fsync: true` keeps PostgreSQL's flushes (a bench that compares it with a store that flushes), off otherwise (tests). */
+export const startPostgres = async (options: { readonly fsync?: boolean } = {}): Promise<PostgresServer> => {
   const bin = postgresBin()
   if (bin === undefined) throw new Error('PostgreSQL is not installed (apt-get install postgresql), or set CHATFOLD_PG_BIN')
   const root = await mkdtemp(join(tmpdir(), 'chatfold-pg-'))
@@ -50,7 +51,9 @@ export const startPostgres = async (): Promise<PostgresServer> => {
   }
   const port = await freePort()
   await as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
-  const settings = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root} -c fsync=off -c max_connections=200`
+  const settings = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root} -c fsync=${
+    options.fsync === true ? 'on' : 'off'
+  } -c max_connections=200`
   await as(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(root, 'server.log'), '-w', '-t', '60', 'start'])
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`
   return {
