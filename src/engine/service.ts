@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { expose, proxy, type ProxyMarked, releaseProxy, transfer } from 'comlink'
+import { expose, proxy, releaseProxy, transfer } from 'comlink'
 import type { Message } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
 import { heuristic } from '../tokens/heuristic.ts'
@@ -18,19 +18,16 @@ import {
   type AnswerOf,
   type Carried,
   type Chunk,
-  type ChunkCalls,
   ENGINE_PROTOCOL,
   type EngineService,
   type HistoryCall,
   type HistoryCalls,
   type HistoryOperation,
-  type Items,
   type OperationFeatures,
   OPERATIONS,
   type Operations,
+  perOperation,
   type ProgressCallback,
-  type ReadCalls,
-  type ResultOf,
   type SessionCall,
   type SessionCalls,
   type SessionOperation,
@@ -39,6 +36,7 @@ import {
 import { type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
 import { approxBytes, now } from '../internal/schedule.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
+import { isObject } from '../internal/object.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'
 
@@ -118,12 +116,11 @@ type CallState = {
   held?: { readonly undo: () => void; readonly done: () => void }
 }
 
-/** The rest of an answer's list: read chunk by chunk. */
-type Rest<A> = { readonly list: ReadonlyArray<A>; at: number; readonly maxBytes: number }
-type Rests = { readonly [T in keyof Items]: Map<number, Rest<Items[T]>> }
+/** The rest of an answer's list, read chunk by chunk. */
+type Rest = { readonly list: ReadonlyArray<object>; at: number; readonly maxBytes: number }
 
 /** The chunk of `list` from `at` of about `maxBytes` (at least one item). */
-const cut = <A extends Items[keyof Items]>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
+const cut = <A extends object>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
   let to = at
   let bytes = 0
   while (to < list.length && (to === at || bytes < maxBytes)) bytes += approxBytes(list[to++] as A)
@@ -142,7 +139,7 @@ const cut = <A extends Items[keyof Items]>(list: ReadonlyArray<A>, at: number, m
 export const createEngineService = (): EngineService => {
   const calls = new Map<number, CallState>()
   const sessions = new Map<string, SessionState>()
-  const rests: Rests = { message: new Map(), change: new Map(), breakdown: new Map() }
+  const rests = new Map<number, Rest>()
   const pool = createCountPool()
   /**
    * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories
@@ -168,33 +165,22 @@ export const createEngineService = (): EngineService => {
     }
   }
 
-  /** Ends a call read to its end: its change (if any) is kept and its session goes on. */
-  const finish = (callId: number): void => {
-    calls.get(callId)?.held?.done()
-    calls.delete(callId)
-  }
-
   /** The first chunk of an answer's list; the rest is kept for the call's reads. */
-  const ship = <A extends Items[keyof Items]>(into: Map<number, Rest<A>>, callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
+  const ship = (callId: number, list: ReadonlyArray<object>, maxBytes: number): Chunk<object> => {
     const first = cut(list, 0, maxBytes)
     if (first.items.length < list.length) {
-      into.set(callId, { list, at: first.items.length, maxBytes })
+      rests.set(callId, { list, at: first.items.length, maxBytes })
       callOf(callId).reading = true
     }
     return first
   }
 
-  /** The next chunk of a call's answer; the last one ends the call. */
-  const next = <A extends Items[keyof Items]>(from: Map<number, Rest<A>>, callId: number): Promise<Chunk<A>> => {
-    const rest = from.get(callId)
-    if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
-    const chunk = cut(rest.list, rest.at, rest.maxBytes)
-    rest.at += chunk.items.length
-    if (rest.at >= rest.list.length) {
-      from.delete(callId)
-      finish(callId)
-    }
-    return Promise.resolve(chunk)
+  /** A session operation's answer: the list its declaration names `sliced` comes as its first chunk. */
+  const answer = (sliced: OperationFeatures['sliced'], result: unknown, callId: number, maxBytes: number): unknown => {
+    if (sliced === 'all' && Array.isArray(result)) return ship(callId, result, maxBytes)
+    if (sliced === undefined || sliced === 'all' || !isObject(result)) return result
+    const list = result[sliced]
+    return Array.isArray(list) ? { ...result, [sliced]: ship(callId, list, maxBytes) } : result
   }
 
   const lookup = ({ id, handle }: SessionRef): SessionState => {
@@ -234,19 +220,6 @@ export const createEngineService = (): EngineService => {
     }
     if (out.length !== call.parts[0]?.length) throw new EngineError('session', `The messages of call ${request.callId} are incomplete`)
     return { messages: out, tokens }
-  }
-
-  /** Each session operation's answer from its result: the list it declares `sliced` comes as its first chunk. */
-  const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, callId: number, maxBytes: number) => AnswerOf<Session[K]> } = {
-    append: (r) => r,
-    tokens: (r) => r,
-    prune: (r, id, max) => ({ ...r, changes: ship(rests.change, id, r.changes, max) }),
-    plan: (r) => r,
-    contextTokens: (r) => r,
-    shouldCompact: (r) => r,
-    compact: (r, id, max) => ({ ...r, messages: ship(rests.message, id, r.messages, max) }),
-    snapshot: (r, id, max) => ship(rests.message, id, r, max),
-    counts: (r, id, max) => ship(rests.breakdown, id, r, max),
   }
 
   const onHistory = <K extends HistoryOperation>(op: K): HistoryCall<K> => (request, onProgress, summarize) =>
@@ -297,14 +270,15 @@ export const createEngineService = (): EngineService => {
             load: () => load(live.encoding, live.count, request, call, signal),
           })
           throwIfAborted(signal)
-          const answer = answers[op](outcome.result, request.callId, request.maxBytes)
+          const reply = answer(declared.sliced, outcome.result, request.callId, request.maxBytes)
           if (declared.writes === true && outcome.next !== undefined) {
             const before = live.state
             live.state = outcome.next
             // an answer read in chunks commits with its last chunk: until then the change can be undone
             if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
           }
-          return answer
+          // the answer's type is the operation's: its list in `sliced` replaced by the first chunk
+          return reply as AnswerOf<Session[K]>
         })()
         s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
         return await result
@@ -313,25 +287,8 @@ export const createEngineService = (): EngineService => {
       }
     })
 
-  const history: HistoryCalls = {
-    estimate: onHistory('estimate'),
-    pruneToolResults: onHistory('pruneToolResults'),
-    renderTranscript: onHistory('renderTranscript'),
-    planCompaction: onHistory('planCompaction'),
-    compact: onHistory('compact'),
-  }
-
-  const session: SessionCalls = {
-    append: onSession('append'),
-    tokens: onSession('tokens'),
-    prune: onSession('prune'),
-    plan: onSession('plan'),
-    contextTokens: onSession('contextTokens'),
-    shouldCompact: onSession('shouldCompact'),
-    compact: onSession('compact'),
-    snapshot: onSession('snapshot'),
-    counts: onSession('counts'),
-  }
+  const history = perOperation<HistoryCalls>(OPERATIONS.history, onHistory)
+  const session = perOperation<SessionCalls>(OPERATIONS.session, onSession)
 
   const open: EngineService['open'] = (request, onProgress) =>
     run(request.callId, async (signal, call) => {
@@ -365,31 +322,13 @@ export const createEngineService = (): EngineService => {
       }
     })
 
-  const chunks: ChunkCalls<ReadCalls & ProxyMarked> = {
-    put: (callId, encoding, chunk) => {
-      const call = callOf(callId)
-      call.encoding = encoding
-      return estimator(encoding).then(async (estimate) => {
-        const { signal } = call.controller
-        const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter: counterOf(encoding, estimate), signal })
-        throwIfAborted(signal)
-        call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
-      })
-    },
-    read: proxy({
-      message: (callId: number) => next(rests.message, callId),
-      change: (callId: number) => next(rests.change, callId),
-      breakdown: (callId: number) => next(rests.breakdown, callId),
-    }),
-  }
-
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
 
     cancel: (callId) => {
       const call = calls.get(callId)
       calls.delete(callId)
-      for (const kind of [rests.message, rests.change, rests.breakdown]) kind.delete(callId)
+      rests.delete(callId)
       call?.controller.abort(new DOMException('The operation was aborted', 'AbortError'))
       call?.held?.undo()
       call?.held?.done()
@@ -407,7 +346,31 @@ export const createEngineService = (): EngineService => {
 
     history: proxy(history),
     session: proxy(session),
-    chunks: proxy(chunks),
+    chunks: proxy({
+      put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
+        const call = callOf(callId)
+        call.encoding = encoding
+        return estimator(encoding).then(async (estimate) => {
+          const { signal } = call.controller
+          const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter: counterOf(encoding, estimate), signal })
+          throwIfAborted(signal)
+          call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
+        })
+      },
+      /** The next chunk of a call's answer; the last one ends the call (and commits its change). */
+      read: (callId: number) => {
+        const rest = rests.get(callId)
+        if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
+        const chunk = cut(rest.list, rest.at, rest.maxBytes)
+        rest.at += chunk.items.length
+        if (rest.at >= rest.list.length) {
+          rests.delete(callId)
+          calls.get(callId)?.held?.done()
+          calls.delete(callId)
+        }
+        return Promise.resolve(chunk)
+      },
+    }),
 
     counting: proxy({
       count: async (encoding: EncodingName, messages: ReadonlyArray<Message>) => {
