@@ -94,7 +94,6 @@ const until = (turn: Promise<void>, signal: AbortSignal): Promise<void> =>
 type Session = Operations['session']
 
 type SessionState = {
-  readonly id: string
   readonly handle: number
   readonly encoding: EncodingName
   readonly estimate: Estimator
@@ -155,13 +154,14 @@ export const createEngineService = (): EngineService => {
     return call
   }
 
-  /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it. */
-  const run = async <A>(callId: number, f: (signal: AbortSignal, call: CallState) => Promise<A>): Promise<A> => {
+  /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it; then releases the callbacks it was given. */
+  const run = async <A>(callId: number, callbacks: ReadonlyArray<unknown>, f: (signal: AbortSignal, call: CallState) => Promise<A>): Promise<A> => {
     const call = callOf(callId)
     try {
       return await f(call.controller.signal, call)
     } finally {
       if (!call.reading && calls.get(callId) === call) calls.delete(callId)
+      release(...callbacks)
     }
   }
 
@@ -223,103 +223,90 @@ export const createEngineService = (): EngineService => {
   }
 
   const onHistory = <K extends HistoryOperation>(op: K): HistoryCall<K> => (request, onProgress, summarize) =>
-    run(request.callId, async (signal) => {
-      try {
-        const declared: OperationFeatures = OPERATIONS.history[op]
-        const options: { readonly encoding?: EncodingName } = request.options
-        const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
-        const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
-        const count = counterOf(encoding, estimate).count
-        const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
-        const admitted = await admit(request.messages, {
-          signal,
-          ...(declared.encoding === true ? { count } : {}),
-          ...(progress === undefined ? {} : { progress }),
-        })
-        const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-        return await historyHandlers[op](admitted.messages, request.options, {
-          signal,
-          estimate,
-          count,
-          counts: admitted.counts,
-          summarize,
-          onProgress: onCompact,
-        })
-      } finally {
-        release(onProgress, summarize)
-      }
+    run(request.callId, [onProgress, summarize], async (signal) => {
+      const declared: OperationFeatures = OPERATIONS.history[op]
+      const options: { readonly encoding?: EncodingName } = request.options
+      const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
+      const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
+      const count = counterOf(encoding, estimate).count
+      const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
+      const admitted = await admit(request.messages, {
+        signal,
+        ...(declared.encoding === true ? { count } : {}),
+        ...(progress === undefined ? {} : { progress }),
+      })
+      const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
+      return await historyHandlers[op](admitted.messages, request.options, {
+        signal,
+        estimate,
+        count,
+        counts: admitted.counts,
+        summarize,
+        onProgress: onCompact,
+      })
     })
 
   const onSession = <K extends SessionOperation>(op: K): SessionCall<K> => (request, onProgress, summarize) =>
-    run(request.callId, async (signal, call) => {
-      try {
-        const declared: OperationFeatures = OPERATIONS.session[op]
-        const s = lookup(request.session)
-        const turn = s.queue
-        let held: Promise<void> | undefined
-        const result = (async () => {
-          await until(turn, signal)
-          const live = lookup(request.session)
-          const outcome = await sessionHandlers[op](request.options, {
-            signal,
-            estimate: live.estimate,
-            count: live.count,
-            summarize,
-            onProgress: progressOf(onProgress),
-            state: live.state,
-            load: () => load(live.encoding, live.count, request, call, signal),
-          })
-          throwIfAborted(signal)
-          const reply = answer(declared.sliced, outcome.result, request.callId, request.maxBytes)
-          if (declared.writes === true && outcome.next !== undefined) {
-            const before = live.state
-            live.state = outcome.next
-            // an answer read in chunks commits with its last chunk: until then the change can be undone
-            if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
-          }
-          // the answer's type is the operation's: its list in `sliced` replaced by the first chunk
-          return reply as AnswerOf<Session[K]>
-        })()
-        s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
-        return await result
-      } finally {
-        release(onProgress, summarize)
-      }
+    run(request.callId, [onProgress, summarize], async (signal, call) => {
+      const declared: OperationFeatures = OPERATIONS.session[op]
+      const s = lookup(request.session)
+      const turn = s.queue
+      let held: Promise<void> | undefined
+      const result = (async () => {
+        await until(turn, signal)
+        const live = lookup(request.session)
+        const outcome = await sessionHandlers[op](request.options, {
+          signal,
+          estimate: live.estimate,
+          count: live.count,
+          summarize,
+          onProgress: progressOf(onProgress),
+          state: live.state,
+          load: () => load(live.encoding, live.count, request, call, signal),
+        })
+        throwIfAborted(signal)
+        const reply = answer(declared.sliced, outcome.result, request.callId, request.maxBytes)
+        if (declared.writes === true && outcome.next !== undefined) {
+          const before = live.state
+          live.state = outcome.next
+          // an answer read in chunks commits with its last chunk: until then the change can be undone
+          if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
+        }
+        // the answer's type is the operation's: its list in `sliced` replaced by the first chunk
+        return reply as AnswerOf<Session[K]>
+      })()
+      s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
+      return await result
     })
 
   const history = perOperation<HistoryCalls>(OPERATIONS.history, onHistory)
   const session = perOperation<SessionCalls>(OPERATIONS.session, onSession)
 
   const open: EngineService['open'] = (request, onProgress) =>
-    run(request.callId, async (signal, call) => {
-      try {
-        const { id, encoding } = request
-        const estimate = await estimator(encoding)
-        const counter = counterOf(encoding, estimate)
-        const progress = throttled(onProgress, 'open')
-        const { messages, tokens } = request.file === undefined
-          ? await load(encoding, counter.count, request, call, signal, progress)
-          : await readHistoryFile(historyFile(request.file), {
-            signal,
-            count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
-            ...(progress === undefined ? {} : { progress }),
-            ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
-          })
-        throwIfAborted(signal)
-        const handle = ++handles
-        sessions.set(id, {
-          id,
-          handle,
-          encoding,
-          estimate,
-          count: counter.count,
-          state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() },
-          queue: Promise.resolve(),
+    run(request.callId, [onProgress], async (signal, call) => {
+      const { id, encoding } = request
+      const estimate = await estimator(encoding)
+      const counter = counterOf(encoding, estimate)
+      const progress = throttled(onProgress, 'open')
+      const { messages, tokens } = request.file === undefined
+        ? await load(encoding, counter.count, request, call, signal, progress)
+        : await readHistoryFile(historyFile(request.file), {
+          signal,
+          count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
+          ...(progress === undefined ? {} : { progress }),
+          ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
         })
-        return handle
-      } finally {
-        release(onProgress)
-      }
+      throwIfAborted(signal)
+      const handle = ++handles
+      sessions.set(id, {
+        handle,
+        encoding,
+        estimate,
+        count: counter.count,
+        state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() },
+        queue: Promise.resolve(),
+      })
+      return handle
     })
 
   const service: EngineService = {
