@@ -32,7 +32,7 @@ import {
 import { now, slicesOf, yieldToEventLoop } from '../internal/schedule.ts'
 import { slicesInFlight } from './_pool.ts'
 import { throwIfAborted } from '../internal/abort.ts'
-import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
+import { type CallOptions, COMPACT_TIMEOUT, EngineError, type EngineProgress, type FileOptions, type ProgressOptions, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
@@ -372,11 +372,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const open = async (
     id: string,
     sessionEncoding: EncodingName,
-    o: {
-      readonly signal?: AbortSignal | undefined
-      readonly onProgress?: ((p: EngineProgress) => void) | undefined
-      readonly tornTail?: 'drop' | 'fail' | undefined
-    },
+    o: CallOptions & ProgressOptions & FileOptions,
     carrying: { readonly messages: Messages } | { readonly file: Blob | ArrayBuffer },
   ): Promise<EngineSession> => {
     const c = current

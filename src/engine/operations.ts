@@ -33,8 +33,6 @@ import type {
   TokenEstimate,
 } from './types.ts'
 
-// --- declarations ---
-
 /**
  * How an operation travels:
  * - `messages`: it takes a history (or, on a session, new messages) as its first argument;
@@ -43,9 +41,6 @@ import type {
  * - `encoding`: it counts tokens, with the engine's encoding unless the call names another;
  * - `writes`: it changes a resident session (transactionally: a rejected call changes nothing);
  * - `sliced`: the list of its result that comes back in slices (`all` when the result is the list).
- *
- * @since 0.1.0
- * @category engine
  */
 export type OperationFeatures = {
   readonly messages?: true
@@ -56,25 +51,15 @@ export type OperationFeatures = {
   readonly sliced?: 'all' | 'messages' | 'changes'
 }
 
-/**
- * An operation's declaration: its features, carrying its options and result types.
- *
- * @since 0.1.0
- * @category engine
- */
-export type Declaration<Options, Result> = OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
-
 /** An operation with none of the features above. */
 type NoFeatures = Readonly<Record<never, never>>
 
-type Op<Options, Result, F extends OperationFeatures> = F & Declaration<Options, Result>
+/** An operation's declaration: its features, carrying its options and result types. */
+type Op<Options, Result, F extends OperationFeatures> = F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
 
 /**
  * The type of {@link OPERATIONS}: each operation's options, result and features, where each
  * operation is declared (the value repeats the features, checked against this).
- *
- * @since 0.1.0
- * @category engine
  */
 export type Operations = {
   readonly history: {
@@ -108,9 +93,6 @@ export type Operations = {
 /**
  * The engine's operations: on a history it is given (`history`), and on a resident session
  * (`session`). Everything else about a call is derived from this table.
- *
- * @since 0.1.0
- * @category engine
  */
 export const OPERATIONS: Operations = {
   history: {
@@ -161,20 +143,10 @@ export const OPERATIONS: Operations = {
   },
 }
 
-/**
- * The names of the operations on a history.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The names of the operations on a history. */
 export type HistoryOperation = keyof typeof OPERATIONS.history
 
-/**
- * The names of the operations on a resident session.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The names of the operations on a resident session. */
 export type SessionOperation = keyof typeof OPERATIONS.session
 
 type History = typeof OPERATIONS.history
@@ -188,30 +160,15 @@ type Session = typeof OPERATIONS.session
 export const perOperation = <M>(table: { readonly [K in keyof M]: OperationFeatures }, make: (op: keyof M & string) => unknown): M =>
   Object.fromEntries(Object.keys(table).map((op) => [op, make(op as keyof M & string)])) as M
 
-// --- derived: the API ---
-
-/**
- * An operation's own options.
- *
- * @since 0.1.0
- * @category engine
- */
+/** An operation's own options. */
 export type OptionsOf<D> = D extends { readonly types?: { readonly options: infer O } } ? O : never
 
-/**
- * An operation's result.
- *
- * @since 0.1.0
- * @category engine
- */
+/** An operation's result. */
 export type ResultOf<D> = D extends { readonly types?: { readonly result: infer R } } ? R : never
 
 /**
  * The options a caller passes: the operation's own, a signal, and a progress callback where it
  * reports progress.
- *
- * @since 0.1.0
- * @category engine
  */
 export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progress: string } ? ProgressOptions : unknown)
 
@@ -219,23 +176,11 @@ export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progr
 type Method<D> = D extends { readonly messages: true } ? (messages: Messages, options?: CallOf<D>) => Promise<ResultOf<D>>
   : (options?: CallOf<D>) => Promise<ResultOf<D>>
 
-/**
- * The engine's methods on a history, derived from `OPERATIONS.history`.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The engine's methods on a history, derived from `OPERATIONS.history`. */
 export type HistoryMethods = { [K in HistoryOperation]: Method<History[K]> }
 
-/**
- * A resident session's methods, derived from `OPERATIONS.session`.
- *
- * @since 0.1.0
- * @category engine
- */
+/** A resident session's methods, derived from `OPERATIONS.session`. */
 export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
-
-// --- derived: the protocol ---
 
 /**
  * The version of the service protocol, answered by `ping`, a worker's first round trip: it tells a
