@@ -28,6 +28,7 @@ import {
   type Operations,
   perOperation,
   type ProgressCallback,
+  type ResultOf,
   type SessionCall,
   type SessionCalls,
   type SessionOperation,
@@ -36,7 +37,6 @@ import {
 import { type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
 import { approxBytes, now } from '../internal/schedule.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
-import { isObject } from '../internal/object.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'
 
@@ -166,7 +166,7 @@ export const createEngineService = (): EngineService => {
   }
 
   /** The first chunk of an answer's list; the rest is kept for the call's reads. */
-  const ship = (callId: number, list: ReadonlyArray<object>, maxBytes: number): Chunk<object> => {
+  const ship = <A extends object>(callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
     const first = cut(list, 0, maxBytes)
     if (first.items.length < list.length) {
       rests.set(callId, { list, at: first.items.length, maxBytes })
@@ -175,12 +175,17 @@ export const createEngineService = (): EngineService => {
     return first
   }
 
-  /** A session operation's answer: the list its declaration names `sliced` comes as its first chunk. */
-  const answer = (sliced: OperationFeatures['sliced'], result: unknown, callId: number, maxBytes: number): unknown => {
-    if (sliced === 'all' && Array.isArray(result)) return ship(callId, result, maxBytes)
-    if (sliced === undefined || sliced === 'all' || !isObject(result)) return result
-    const list = result[sliced]
-    return Array.isArray(list) ? { ...result, [sliced]: ship(callId, list, maxBytes) } : result
+  /** Each session operation's answer from its result: the list its declaration names `sliced` comes as its first chunk. */
+  const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, callId: number, maxBytes: number) => AnswerOf<Session[K]> } = {
+    append: (r) => r,
+    tokens: (r) => r,
+    prune: (r, id, max) => ({ ...r, changes: ship(id, r.changes, max) }),
+    plan: (r) => r,
+    contextTokens: (r) => r,
+    shouldCompact: (r) => r,
+    compact: (r, id, max) => ({ ...r, messages: ship(id, r.messages, max) }),
+    snapshot: (r, id, max) => ship(id, r, max),
+    counts: (r, id, max) => ship(id, r, max),
   }
 
   const lookup = ({ id, handle }: SessionRef): SessionState => {
@@ -265,15 +270,14 @@ export const createEngineService = (): EngineService => {
           load: () => load(live.encoding, live.count, request, call, signal),
         })
         throwIfAborted(signal)
-        const reply = answer(declared.sliced, outcome.result, request.callId, request.maxBytes)
+        const answer = answers[op](outcome.result, request.callId, request.maxBytes)
         if (declared.writes === true && outcome.next !== undefined) {
           const before = live.state
           live.state = outcome.next
           // an answer read in chunks commits with its last chunk: until then the change can be undone
           if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
         }
-        // the answer's type is the operation's: its list in `sliced` replaced by the first chunk
-        return reply as AnswerOf<Session[K]>
+        return answer
       })()
       s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
       return await result
