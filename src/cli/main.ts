@@ -16,14 +16,14 @@ import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { EncodingName } from '../tokenizer/load.ts'
 import { wireApis } from '../adapters/vocabulary.ts'
-import type { RenderFormat } from './render.ts'
-import type { CliIO } from './progress.ts'
-import { CliError, EXIT } from './exit.ts'
-import type { Common } from './common.ts'
-import { repairStoreCommand, serveCommand } from './serve.ts'
+import type { RenderFormat } from './_render.ts'
+import type { CliIO } from './_progress.ts'
+import { CliError, EXIT } from './_exit.ts'
+import type { Common } from './_common.ts'
+import { repairStoreCommand, serveCommand } from './_serve.ts'
 
-export { EXIT } from './exit.ts'
-export type { CliIO } from './progress.ts'
+export { EXIT } from './_exit.ts'
+export type { CliIO } from './_progress.ts'
 
 // --- option parsers ---
 
@@ -87,7 +87,7 @@ const stats: CommandDef = (program, io) =>
     .option('--cost', 'also the cost of the usage recorded, by model and by day (every branch and the archive, as billed)')
     .option('--prices <file>', 'with --cost: a JSON list of price rows that replace or add to the built-in table')
     .action(async (file: string, o: Common & { readonly encoding: EncodingName; readonly top: number; readonly cost?: boolean; readonly prices?: string }) =>
-      (await import('./stats.ts')).statsCommand(io, file, o)
+      (await import('./_stats.ts')).statsCommand(io, file, o)
     )
 
 const prune: CommandDef = (program, io) =>
@@ -104,7 +104,7 @@ const prune: CommandDef = (program, io) =>
     .option('--minimum-savings <n>', 'prune nothing unless this many tokens would be freed', count('minimum-savings'), 20_000)
     .option('--arg-threshold <n>', 'cut tool-call arguments above this many tokens', count('arg-threshold'), 2_000)
     .option('--protected-tools <names>', 'comma-separated tool names never pruned', list, [] as string[])
-    .action(async (file: string, o: import('./edit.ts').PruneFlags) => (await import('./edit.ts')).pruneCommand(io, file, o))
+    .action(async (file: string, o: import('./_edit.ts').PruneFlags) => (await import('./_edit.ts')).pruneCommand(io, file, o))
 
 const compactCmd: CommandDef = (program, io) =>
   output(
@@ -136,7 +136,7 @@ const compactCmd: CommandDef = (program, io) =>
       "with --context-window: the provider's tokens per estimated token (1.25 for Claude, 1.1 for Gemini), applied to what is estimated",
       ratio('calibration'),
     )
-    .action(async (file: string, o: import('./edit.ts').CompactFlags) => (await import('./edit.ts')).compactCommand(io, file, o))
+    .action(async (file: string, o: import('./_edit.ts').CompactFlags) => (await import('./_edit.ts')).compactCommand(io, file, o))
 
 const renderCmd: CommandDef = (program, io) =>
   output(
@@ -151,7 +151,7 @@ const renderCmd: CommandDef = (program, io) =>
     .option('--max-result-len <n>', 'cut tool results to this many characters (transcript)', count('max-result-len'), 2_000)
     .option('--last <n>', 'only the last n turns (a turn: a user message and what follows it)', count('last'))
     .option('--title <text>', 'the page title (html; the file name by default)')
-    .action(async (file: string, o: import('./render.ts').RenderFlags) => (await import('./render.ts')).renderCommand(io, file, o))
+    .action(async (file: string, o: import('./_render.ts').RenderFlags) => (await import('./_render.ts')).renderCommand(io, file, o))
 
 const convert: CommandDef = (program, io) =>
   output(
@@ -166,7 +166,7 @@ const convert: CommandDef = (program, io) =>
     .addOption(new Option('--foreign-reasoning <what>', 'reasoning the target cannot verify').choices(['drop', 'text']).default('drop'))
     .option('--model <model>', 'the model the request goes to (reasoning of another model is foreign)')
     .option('--archive <file>', 'also write the messages a compaction recorded in the input replaced (JSONL)')
-    .action(async (file: string, o: import('./convert.ts').ConvertFlags) => (await import('./convert.ts')).convertCommand(io, file, o))
+    .action(async (file: string, o: import('./_convert.ts').ConvertFlags) => (await import('./_convert.ts')).convertCommand(io, file, o))
 
 const check: CommandDef = (program, io) =>
   common(
@@ -176,7 +176,7 @@ const check: CommandDef = (program, io) =>
   )
     .addOption(new Option('--provider <name>', "the provider whose rules apply (a request body's is told from its shape)").choices([...wireApis]))
     .option('--model <model>', 'the model the request goes to (Gemini 3 has its own signature rule)')
-    .action(async (file: string, o: import('./convert.ts').CheckFlags) => (await import('./convert.ts')).checkCommand(io, file, o))
+    .action(async (file: string, o: import('./_convert.ts').CheckFlags) => (await import('./_convert.ts')).checkCommand(io, file, o))
 
 /** `formats`: the names `--from` and `--to` take, each with what it is. */
 const formats: CommandDef = (program, io) =>

@@ -71,15 +71,20 @@ export const connections = (o: ConnectionOptions) => {
     for (const h of c.counters ?? []) h.terminate()
   }
 
+  /** Starts a worker: its host, or why it cannot start. */
   const spawn = (): EngineHost | EngineError => {
-    if (o.host !== undefined) return o.host()
-    if (typeof Worker !== 'function') {
-      return new EngineError(
-        'unsupported',
-        'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)',
-      )
+    try {
+      if (o.host !== undefined) return o.host()
+      if (typeof Worker !== 'function') {
+        return new EngineError(
+          'unsupported',
+          'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)',
+        )
+      }
+      return webWorkerHost()
+    } catch (e) {
+      return new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
     }
-    return webWorkerHost()
   }
 
   /**
@@ -129,12 +134,7 @@ export const connections = (o: ConnectionOptions) => {
 
   const connect = (): Connection => {
     if (!o.remote) return { port: createEngineService(), host: undefined, pending: new Set(), failure: undefined, started: Promise.resolve(), counters: [] }
-    let host: EngineHost | EngineError
-    try {
-      host = spawn()
-    } catch (e) {
-      host = new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-    }
+    const host = spawn()
     if (host instanceof EngineError) {
       const c: Connection = { port: undefined, host: undefined, pending: new Set(), failure: host, started: Promise.reject(host), counters: [] }
       c.started.catch(noop)
@@ -156,24 +156,17 @@ export const connections = (o: ConnectionOptions) => {
     c.started = call(c, 0, undefined, 'at once', (s) => {
       timer = setTimeout(() => fail(c, new EngineError('load', `The engine worker did not answer within ${o.startTimeout} ms`)), o.startTimeout)
       return s.ping()
-    }).then(
-      (protocol) => {
-        clearTimeout(timer)
-        answered = true
-        if (protocol !== ENGINE_PROTOCOL) {
-          const e = new EngineError(
-            'load',
-            `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`,
-          )
-          fail(c, e)
-          throw e
-        }
-      },
-      (e: unknown) => {
-        clearTimeout(timer)
+    }).finally(() => clearTimeout(timer)).then((protocol) => {
+      answered = true
+      if (protocol !== ENGINE_PROTOCOL) {
+        const e = new EngineError(
+          'load',
+          `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`,
+        )
+        fail(c, e)
         throw e
-      },
-    )
+      }
+    })
     c.started.catch(noop)
     return c
   }
@@ -191,12 +184,7 @@ export const connections = (o: ConnectionOptions) => {
     const ports: MessagePort[] = []
     c.counters = hosts
     for (let i = 0; i < count; i++) {
-      let host: EngineHost | EngineError
-      try {
-        host = spawn()
-      } catch {
-        break
-      }
+      const host = spawn()
       if (host instanceof EngineError || host === c.host || host.endpoint === c.host?.endpoint) break
       const index = hosts.length
       const channel = new MessageChannel()

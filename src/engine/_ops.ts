@@ -23,34 +23,10 @@ import { admit } from './_admit.ts'
 import type { EngineCompactOptions, EngineProgress, RemoteSummarizer, SessionPlan, TokenEstimate } from './types.ts'
 
 /** A plan without its message arrays. */
-export const planSummary = (p: CompactionPlan): SessionPlan => {
+const planSummary = (p: CompactionPlan): SessionPlan => {
   const { system, head, preserved, ...rest } = p
   return { ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } }
 }
-
-/**
- * Compacts with the engine's estimator and counter; `summarize` is the caller's (its context's
- * signal stays on the caller's side, so only the prompt crosses) or the embedded extractive one.
- */
-export const compact = (
-  options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>,
-  estimate: Estimator,
-  count: (m: Message) => number,
-  summarize: RemoteSummarizer | undefined,
-  signal: AbortSignal,
-  onProgress: ((p: EngineProgress) => void) | undefined,
-): (ms: Messages) => Promise<CompactResult> =>
-  compactWith({
-    ...options,
-    estimate,
-    count,
-    signal,
-    summarize: summarize === undefined
-      ? extractiveSummarize
-      : (transcript, context) =>
-        summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
-    ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
-  })
 
 // --- context ---
 
@@ -100,6 +76,25 @@ export type Outcome<R> = { readonly result: R; readonly next?: Resident }
  */
 const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): (m: Message) => number => definitionCount(c.estimate, totalOf(c.count))
 
+/**
+ * Compacts with the context's estimator and counter; `summarize` is the caller's (its context's
+ * signal stays on the caller's side, so only the prompt crosses) or the embedded extractive one.
+ */
+const compact = (options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>, c: Context): (ms: Messages) => Promise<CompactResult> => {
+  const { summarize, onProgress } = c
+  return compactWith({
+    ...options,
+    estimate: c.estimate,
+    count: totalsOf(c),
+    signal: c.signal,
+    summarize: summarize === undefined
+      ? extractiveSummarize
+      : (transcript, context) =>
+        summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
+    ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
+  })
+}
+
 type History = Operations['history']
 type Session = Operations['session']
 
@@ -133,7 +128,7 @@ export const historyHandlers: {
     Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
   renderTranscript: (ms, o) => Promise.resolve(renderTranscript(o)(ms)),
   planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
-  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(ms),
+  compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c)(ms),
 }
 
 /** The operations on a resident session. */
@@ -177,7 +172,7 @@ export const sessionHandlers: {
 
   compact: async (o, c) => {
     const { state } = c
-    const result = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c.estimate, totalsOf(c), c.summarize, c.signal, c.onProgress)(
+    const result = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c)(
       state.messages,
     )
     const answer = { archived: result.archive.length, report: result.report }

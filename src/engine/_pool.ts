@@ -1,16 +1,10 @@
 /**
- * Counting on more than one core. The service that holds the sessions counts the chunks sent ahead for
- * them on its own thread and on counting workers: other instances of the engine worker, reached
- * through message ports the client connected. Whichever has room takes the next slice, so a counter
- * that is still starting (or slow) holds nothing up; a counter holds two (`COUNTER_DEPTH`), the one
- * it counts and the next, so that it never waits for this thread between them. While this thread
- * also decodes the slices (a file), it leaves the counting to the counters until `BACKLOG` slices
- * wait for them: its decoding is what feeds them. A counter counts
- * structured clones of the decoded messages with the same definition and the same tables, so
- * counts are the ones this thread would make; they are cached here for the messages kept here,
- * which stay resident in one place (the service's counter of the encoding remembers them). A
- * counter that fails or is dropped loses nothing: its slices are counted again by another.
- * Private to the engine.
+ * Counting on more than one core: the service counts the chunks sent ahead for its sessions on its
+ * own thread and on counting workers (other instances of the engine worker, reached through ports
+ * the client connected), whichever lane has room taking the next slice. A counter counts structured
+ * clones with the same definition and tables, so its counts are this thread's, and they are cached
+ * here for the messages kept here; a counter that fails or is dropped loses nothing, its slices
+ * are counted again by another. Private to the engine.
  *
  * @module
  */
@@ -84,19 +78,13 @@ const remember = (counter: Counter, ms: Messages, packed: Float64Array): number 
 
 // --- the pool ---
 
-/**
- * How many slices a counting worker holds at once: the one it counts and the next, already in its
- * port, so that it does not wait between two for the thread that deals them (busy counting a slice
- * of its own).
- */
+/** How many slices a counting worker holds: the one it counts and the next, so that it never waits for the thread that deals them. */
 export const COUNTER_DEPTH = 2
 
 /**
  * How many slices wait for the counters before the thread that decodes them (a file) counts one
- * itself. Counting on that thread stops its decoding, so the counters run dry unless some wait for
- * them; and the more wait, the longer the tail the counters are left with. Two gave a pool of two
- * 0.54–0.65 of one worker's time on Node, against 0.75–0.82 with this thread taking a slice
- * whenever it was free, as it does for `open` (whose slices another thread sends).
+ * itself: counting stops its decoding, which feeds the counters. Two gave a pool of two 0.54–0.65
+ * of one worker's time on Node, against 0.75–0.82 with this thread counting whenever it was free.
  */
 export const BACKLOG = 2
 
@@ -114,11 +102,7 @@ export type CountJob = {
   /** The service's counter of the encoding: it counts here, and remembers what is counted elsewhere. */
   readonly counter: Counter
   readonly signal: AbortSignal
-  /**
-   * Whether this thread is still making the slices that follow (decoding a file): while it is,
-   * this thread counts a slice only when the counters are behind by `BACKLOG` slices, so that its
-   * decoding keeps them fed; without it (or once it answers false) this thread counts as any lane.
-   */
+  /** Whether this thread is still decoding the slices that follow (a file): while it is, it counts only past `BACKLOG`. */
   readonly dealing?: () => boolean
 }
 
@@ -200,12 +184,7 @@ export const createCountPool = () => {
     return job
   }
 
-  /**
-   * Gives each lane with room the next slice: each counter its first, this thread one (unless it
-   * is still decoding the slices and the counters keep up: `countsHere`), then each counter a
-   * second to hold, so that this thread stays free to decode and answer and the counters never
-   * wait for it.
-   */
+  /** Gives each lane with room the next slice: each counter its first, this thread one (see `countsHere`), then each counter a second. */
   const pump = (): void => {
     for (const [lanes, depth] of rounds) {
       for (const lane of lanes) {
@@ -226,10 +205,7 @@ export const createCountPool = () => {
         pump()
       }),
 
-    /**
-     * Connects counting workers by their ports; each takes slices once it has answered a warm-up
-     * count in `encoding` (its tables loaded), so that a starting counter holds nothing up.
-     */
+    /** Connects counting workers by their ports; each takes slices once it has answered a warm-up count in `encoding`. */
     add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
       for (const port of ports) {
         const remote: CountingCalls = wrap<EngineService>(port).counting

@@ -13,14 +13,12 @@ import type { Engine, EngineOptions, EngineSession } from './api.ts'
 import { type Connection, connections, resolveMode } from './_connection.ts'
 import { windowError } from './_ops.ts'
 import {
-  type AnswerOf,
   type CallerSide,
   type CallOf,
   type Carried,
   type Chunk,
   type HistoryMethods,
   type HistoryOperation,
-  type Items,
   type OperationFeatures,
   OPERATIONS,
   type Operations,
@@ -34,10 +32,11 @@ import {
 import { now, slicesOf, yieldToEventLoop } from '../internal/schedule.ts'
 import { slicesInFlight } from './_pool.ts'
 import { throwIfAborted } from '../internal/abort.ts'
-import { COMPACT_TIMEOUT, EngineError, type EngineProgress, type RemoteSummarizer } from './types.ts'
+import { type CallOptions, COMPACT_TIMEOUT, EngineError, type EngineProgress, type FileOptions, type ProgressOptions, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
+import { isObject } from '../internal/object.ts'
 
 // --- slice sizes ---
 
@@ -50,10 +49,8 @@ export const TAIL_SLICE = 32 * 1024
 const MAX_SLICE = 512 * 1024
 
 /**
- * The size of the next slice: `fixed` when given, otherwise learned from how long each send
- * blocked, aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most
- * after a fast one, so that no send blocks a frame on a slow or busy machine and fast ones send
- * fewer, larger slices (16 KiB to 512 KiB).
+ * The size of the next slice: `fixed` when given, else learned from how long each send blocked,
+ * aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most after a fast one.
  */
 export const sliceSizer = (fixed: number | undefined) => {
   let bytes = fixed ?? FIRST_SLICE
@@ -79,11 +76,22 @@ const wire = <O extends CallerSide>(o: O): Omit<O, keyof CallerSide> => {
   return rest
 }
 
-/** Reads the rest of a list answered in chunks, of the kind given: answers the whole list. */
-type Read = <T extends keyof Items>(kind: T, first: Chunk<Items[T]>) => Promise<ReadonlyArray<Items[T]>>
+/** Reads the rest of a list answered in chunks: answers the whole list. */
+type Read = (first: Chunk<unknown>) => Promise<ReadonlyArray<unknown>>
 
 /** An answer taken as it came: what an operation that answers no list in chunks gives its caller. */
 const same = <A>(answer: A): A => answer
+
+/** Whether `u` is the first chunk of a list. */
+const isChunk = (u: unknown): u is Chunk<unknown> => isObject(u) && Array.isArray(u['items'])
+
+/** A session operation's result from its answer: the list its declaration names `sliced` read to its end. */
+const collect = async (sliced: OperationFeatures['sliced'], answer: unknown, read: Read): Promise<unknown> => {
+  if (sliced === 'all' && isChunk(answer)) return read(answer)
+  if (sliced === undefined || sliced === 'all' || !isObject(answer)) return answer
+  const first = answer[sliced]
+  return isChunk(first) ? { ...answer, [sliced]: await read(first) } : answer
+}
 
 /** The longest timer `setTimeout` keeps (longer ones fire at once). */
 const MAX_TIMER = 2_147_483_647
@@ -161,11 +169,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
 
   let current = connect()
 
-  /**
-   * Starts the counting workers (once per connection) with the first call that loads a tokenizer's
-   * tables: the engine's worker loads them then too, so the counters load theirs on the other cores
-   * at the same time. The heuristic needs no tables and is cheaper than a copy to another worker.
-   */
+  /** Starts the counting workers (once per connection) with the first call that loads a tokenizer's tables (the heuristic needs none). */
   const pool = (c: Connection, counting: EncodingName): void => {
     if (remote && workers > 1 && counting !== 'heuristic') startCounters(c, workers - 1, counting)
   }
@@ -173,7 +177,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   /** How many bytes a chunk may carry: as much as a send (all of it inline). */
   const maxBytes = (): number => (remote ? slices.size() : Infinity)
 
-  /** A callback that can cross to the service: proxied in worker mode, as it is inline. `proxy` marks the function it is given: give it one made for the call. */
+  /** A callback that can cross to the service: proxied in worker mode (`proxy` marks the function: give it one made for the call). */
   const callback = <F extends object>(f: F): F => (remote ? proxy(f) : f)
 
   /** The callbacks an operation declares, as the service calls them; the caller's summariser gets the call's signal. */
@@ -246,12 +250,12 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   ): Promise<R> => {
     const callId = ++callIds
     const onAbort = declared.writes === true ? 'answer' : 'at once'
-    const read: Read = async (kind, first) => {
+    const read: Read = async (first) => {
       if (first.items.length === first.length) return first.items
-      const out: Array<Items[typeof kind]> = [...first.items]
+      const out: unknown[] = [...first.items]
       while (out.length < first.length) {
         throwIfAborted(signal)
-        const chunk = await call(c, callId, signal, onAbort, (port) => port.chunks.read[kind](callId))
+        const chunk = await call(c, callId, signal, onAbort, (port) => port.chunks.read(callId))
         for (const item of chunk.items) out.push(item)
       }
       return out
@@ -307,13 +311,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     /** Resolves once the last call made on this session has sent its request: calls reach the engine in the order they were made. */
     let sent: Promise<void> = Promise.resolve()
 
-    /** Performs an operation on the session, after the calls made on it before; `receive` makes the answer the result. */
-    const session = <K extends SessionOperation, R>(
-      op: K,
-      o: CallOf<Session[K]>,
-      receive: (answer: AnswerOf<Session[K]>, read: Read) => R | Promise<R>,
-      messages?: Messages,
-    ): Promise<R> => {
+    /** Performs an operation on the session, after the calls made on it before. */
+    const session = <K extends SessionOperation>(op: K, o: CallOf<Session[K]>, messages?: Messages): Promise<ResultOf<Session[K]>> => {
       const e = check()
       if (e !== undefined) return Promise.reject(e)
       const declared: OperationFeatures = OPERATIONS.session[op]
@@ -325,7 +324,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         try {
           await before
           const carrying = messages === undefined ? undefined : { encoding: sessionEncoding, messages }
-          return await perform(
+          const result = await perform(
             c,
             declared,
             signal,
@@ -335,8 +334,10 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
               markSent()
               return p
             },
-            receive,
+            (answer, read) => collect(declared.sliced, answer, read),
           )
+          // the operation's result: its answer with the list in `sliced` read whole
+          return result as ResultOf<Session[K]>
         } finally {
           markSent()
         }
@@ -344,16 +345,16 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     }
 
     const methods: SessionMethods = {
-      append: (messages, o = {}) => session('append', o, same, messages),
-      tokens: (o = {}) => session('tokens', o, same),
-      prune: (o = {}) => session('prune', o, async (a, read) => ({ ...a, changes: await read('change', a.changes) })),
-      plan: (o = {}) => session('plan', o, same),
-      contextTokens: (o = {}) => session('contextTokens', o, same),
+      append: (messages, o = {}) => session('append', o, messages),
+      tokens: (o = {}) => session('tokens', o),
+      prune: (o = {}) => session('prune', o),
+      plan: (o = {}) => session('plan', o),
+      contextTokens: (o = {}) => session('contextTokens', o),
       // its options are required (a window): without them it rejects as the service does a window that is no number
-      shouldCompact: (o) => (o === undefined ? Promise.reject(check() ?? windowError(undefined)) : session('shouldCompact', o, same)),
-      compact: (o = {}) => session('compact', o, async (a, read) => ({ ...a, messages: await read('message', a.messages) })),
-      snapshot: (o = {}) => session('snapshot', o, (a, read) => read('message', a)),
-      counts: (o = {}) => session('counts', o, (a, read) => read('breakdown', a)),
+      shouldCompact: (o) => (o === undefined ? Promise.reject(check() ?? windowError(undefined)) : session('shouldCompact', o)),
+      compact: (o = {}) => session('compact', o),
+      snapshot: (o = {}) => session('snapshot', o),
+      counts: (o = {}) => session('counts', o),
     }
     return {
       id,
@@ -371,11 +372,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const open = async (
     id: string,
     sessionEncoding: EncodingName,
-    o: {
-      readonly signal?: AbortSignal | undefined
-      readonly onProgress?: ((p: EngineProgress) => void) | undefined
-      readonly tornTail?: 'drop' | 'fail' | undefined
-    },
+    o: CallOptions & ProgressOptions & FileOptions,
     carrying: { readonly messages: Messages } | { readonly file: Blob | ArrayBuffer },
   ): Promise<EngineSession> => {
     const c = current

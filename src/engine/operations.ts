@@ -24,7 +24,6 @@ import type {
   EngineProgress,
   EnginePruneOptions,
   EngineShouldCompactOptions,
-  MessageChange,
   ProgressOptions,
   RemoteSummarizer,
   SessionCompactResult,
@@ -34,8 +33,6 @@ import type {
   TokenEstimate,
 } from './types.ts'
 
-// --- declarations ---
-
 /**
  * How an operation travels:
  * - `messages`: it takes a history (or, on a session, new messages) as its first argument;
@@ -44,9 +41,6 @@ import type {
  * - `encoding`: it counts tokens, with the engine's encoding unless the call names another;
  * - `writes`: it changes a resident session (transactionally: a rejected call changes nothing);
  * - `sliced`: the list of its result that comes back in slices (`all` when the result is the list).
- *
- * @since 0.1.0
- * @category engine
  */
 export type OperationFeatures = {
   readonly messages?: true
@@ -57,25 +51,15 @@ export type OperationFeatures = {
   readonly sliced?: 'all' | 'messages' | 'changes'
 }
 
-/**
- * An operation's declaration: its features, carrying its options and result types.
- *
- * @since 0.1.0
- * @category engine
- */
-export type Declaration<Options, Result> = OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
-
 /** An operation with none of the features above. */
 type NoFeatures = Readonly<Record<never, never>>
 
-type Op<Options, Result, F extends OperationFeatures> = F & Declaration<Options, Result>
+/** An operation's declaration: its features, carrying its options and result types. */
+type Op<Options, Result, F extends OperationFeatures> = F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
 
 /**
  * The type of {@link OPERATIONS}: each operation's options, result and features, where each
  * operation is declared (the value repeats the features, checked against this).
- *
- * @since 0.1.0
- * @category engine
  */
 export type Operations = {
   readonly history: {
@@ -109,9 +93,6 @@ export type Operations = {
 /**
  * The engine's operations: on a history it is given (`history`), and on a resident session
  * (`session`). Everything else about a call is derived from this table.
- *
- * @since 0.1.0
- * @category engine
  */
 export const OPERATIONS: Operations = {
   history: {
@@ -162,49 +143,32 @@ export const OPERATIONS: Operations = {
   },
 }
 
-/**
- * The names of the operations on a history.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The names of the operations on a history. */
 export type HistoryOperation = keyof typeof OPERATIONS.history
 
-/**
- * The names of the operations on a resident session.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The names of the operations on a resident session. */
 export type SessionOperation = keyof typeof OPERATIONS.session
 
 type History = typeof OPERATIONS.history
 type Session = typeof OPERATIONS.session
 
-// --- derived: the API ---
-
 /**
- * An operation's own options.
- *
- * @since 0.1.0
- * @category engine
+ * One method per operation of `table`, made by `make` from its name: how the service and the
+ * client derive their methods from the table. `make` is typed per operation where it is written;
+ * the object of its methods is `M`, which the table's keys make complete.
  */
+export const perOperation = <M>(table: { readonly [K in keyof M]: OperationFeatures }, make: (op: keyof M & string) => unknown): M =>
+  Object.fromEntries(Object.keys(table).map((op) => [op, make(op as keyof M & string)])) as M
+
+/** An operation's own options. */
 export type OptionsOf<D> = D extends { readonly types?: { readonly options: infer O } } ? O : never
 
-/**
- * An operation's result.
- *
- * @since 0.1.0
- * @category engine
- */
+/** An operation's result. */
 export type ResultOf<D> = D extends { readonly types?: { readonly result: infer R } } ? R : never
 
 /**
  * The options a caller passes: the operation's own, a signal, and a progress callback where it
  * reports progress.
- *
- * @since 0.1.0
- * @category engine
  */
 export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progress: string } ? ProgressOptions : unknown)
 
@@ -212,35 +176,19 @@ export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progr
 type Method<D> = D extends { readonly messages: true } ? (messages: Messages, options?: CallOf<D>) => Promise<ResultOf<D>>
   : (options?: CallOf<D>) => Promise<ResultOf<D>>
 
-/**
- * The engine's methods on a history, derived from `OPERATIONS.history`.
- *
- * @since 0.1.0
- * @category engine
- */
+/** The engine's methods on a history, derived from `OPERATIONS.history`. */
 export type HistoryMethods = { [K in HistoryOperation]: Method<History[K]> }
 
-/**
- * A resident session's methods, derived from `OPERATIONS.session`.
- *
- * @since 0.1.0
- * @category engine
- */
+/** A resident session's methods, derived from `OPERATIONS.session`. */
 export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
 
-// --- derived: the protocol ---
-
 /**
- * The version of the service protocol, answered by `ping`, the first round trip of a worker: it
- * tells a worker that loaded from one that never answers (`load` after `startTimeout`, `crashed`
- * after it), and a worker file emitted from another release of chatfold from this one.
+ * The version of the service protocol, answered by `ping`, a worker's first round trip: it tells a
+ * worker that loaded from one that never answers, and a worker file of another release from this one.
  */
-export const ENGINE_PROTOCOL = 7
+export const ENGINE_PROTOCOL = 8
 
-/**
- * A progress callback as the service receives it: a plain function inline, a Comlink proxy
- * (whose calls return promises) in a worker.
- */
+/** A progress callback as the service receives it: a plain function inline, a Comlink proxy (whose calls return promises) in a worker. */
 export type ProgressCallback = (progress: EngineProgress) => unknown
 
 /**
@@ -271,19 +219,13 @@ export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 /** A resident session as the service knows it: its id and the handle its `open` answered. */
 export type SessionRef = { readonly id: string; readonly handle: number }
 
-/**
- * What every call carries: its id, by which `cancel` reaches it and its chunks are kept (what a
- * Comlink call has no handle for), and how many bytes a chunk of its answer may hold.
- */
+/** What every call carries: its id (by which `cancel` reaches it and its chunks are kept) and how many bytes a chunk of its answer may hold. */
 export type CallHeader = { readonly callId: number; readonly maxBytes: number }
 
 /** The messages a call takes: sent with it, or (`chunked`) in chunks sent ahead under its id. */
 export type Carried = { readonly messages?: Messages; readonly chunked?: true }
 
-/**
- * Starts a resident session (replacing one of the same id) with the messages carried, or with the
- * history saved in `file` (a Blob, or the bytes of one the runtime cannot send to a worker).
- */
+/** Starts a resident session with the messages carried, or with the history saved in `file` (a Blob, or the bytes of one). */
 export type OpenRequest = CallHeader & Carried & {
   readonly id: string
   readonly encoding: EncodingName
@@ -291,11 +233,8 @@ export type OpenRequest = CallHeader & Carried & {
   readonly tornTail?: 'drop' | 'fail'
 }
 
-/** A call with the callbacks an operation may declare: they are top-level arguments, so that Comlink proxies them. */
+/** A call with the callbacks an operation may declare: top-level arguments, so that Comlink proxies them. */
 type Call<Request, Answer> = (request: Request, onProgress?: ProgressCallback, summarize?: RemoteSummarizer) => Promise<Answer>
-
-/** A group of the service's methods: a sub-object, marked so that Comlink's types follow it (calls on it are one path on the one wrap). */
-type Group<T> = T & ProxyMarked
 
 /** A call of an operation on a history (whose answers are never chunked). */
 export type HistoryCall<K extends HistoryOperation> = Call<
@@ -315,18 +254,15 @@ export type HistoryCalls = { readonly [K in HistoryOperation]: HistoryCall<K> }
 /** The service's methods on a resident session, one per operation. */
 export type SessionCalls = { readonly [K in SessionOperation]: SessionCall<K> }
 
-/** The item types of the lists that travel in chunks, by kind. */
-export type Items = { readonly message: Message; readonly change: MessageChange; readonly breakdown: TokenBreakdown }
-
-/** The reads of the rest of an answer's list, one per kind of item: each answers the next chunk. */
-export type ReadCalls = { readonly [T in keyof Items]: (callId: number) => Promise<Chunk<Items[T]>> }
-
 /**
  * The chunk channel, both ways: `put` sends a chunk of a call's messages ahead of the call (decoded
  * and counted as it arrives); `read` answers the next chunk of the list a call answered. Reading the
  * last chunk of a session change's answer commits it.
  */
-export type ChunkCalls<R = ReadCalls> = { readonly put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => Promise<void>; readonly read: R }
+export type ChunkCalls = {
+  readonly put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => Promise<void>
+  readonly read: (callId: number) => Promise<Chunk<unknown>>
+}
 
 /**
  * The counting pool's methods: a counting worker counts (`count`) for the service that holds the
@@ -344,12 +280,11 @@ export type CountingCalls = {
 }
 
 /**
- * The engine service: what an inline engine calls and a worker exposes, wrapped once by the client.
- * A call that changes a session commits when its answer is sent, or, when the answer carries a list
- * in chunks, when its last chunk is read; `cancel` aborts a running call and undoes one whose
- * chunks are still unread.
+ * The engine service as the client calls it, in this thread or through Comlink. A call that changes
+ * a session commits when its answer is sent or, when the answer carries a list in chunks, when its
+ * last chunk is read; `cancel` aborts a running call and undoes one whose chunks are still unread.
  */
-export type EngineService = {
+export type ServicePort = {
   /** Answers `ENGINE_PROTOCOL`. */
   readonly ping: () => Promise<number>
   /** Aborts a call, forgets its chunks, and undoes its change while its chunks are unread. */
@@ -358,20 +293,16 @@ export type EngineService = {
   readonly open: Call<OpenRequest, number>
   /** Ends a session; answers whether it was open. */
   readonly close: (session: SessionRef) => Promise<boolean>
-  readonly history: Group<HistoryCalls>
-  readonly session: Group<SessionCalls>
-  readonly chunks: Group<ChunkCalls<Group<ReadCalls>>>
-  readonly counting: Group<CountingCalls>
-}
-
-/** The service as the client calls it: the same methods, in this thread or through Comlink. */
-export type ServicePort = {
-  readonly ping: () => Promise<number>
-  readonly cancel: (callId: number) => Promise<void>
-  readonly open: Call<OpenRequest, number>
-  readonly close: (session: SessionRef) => Promise<boolean>
   readonly history: HistoryCalls
   readonly session: SessionCalls
   readonly chunks: ChunkCalls
   readonly counting: CountingCalls
+}
+
+/**
+ * The engine service as a worker exposes it and the client wraps it, once: its groups of methods
+ * marked, so that Comlink's types follow them (a call on a group is one path on the one wrap).
+ */
+export type EngineService = {
+  readonly [K in keyof ServicePort]: ServicePort[K] extends (...args: never[]) => unknown ? ServicePort[K] : ServicePort[K] & ProxyMarked
 }

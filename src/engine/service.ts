@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { expose, proxy, type ProxyMarked, releaseProxy, transfer } from 'comlink'
+import { expose, proxy, releaseProxy, transfer } from 'comlink'
 import type { Message } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
 import { heuristic } from '../tokens/heuristic.ts'
@@ -18,18 +18,16 @@ import {
   type AnswerOf,
   type Carried,
   type Chunk,
-  type ChunkCalls,
   ENGINE_PROTOCOL,
   type EngineService,
   type HistoryCall,
   type HistoryCalls,
   type HistoryOperation,
-  type Items,
   type OperationFeatures,
   OPERATIONS,
   type Operations,
+  perOperation,
   type ProgressCallback,
-  type ReadCalls,
   type ResultOf,
   type SessionCall,
   type SessionCalls,
@@ -96,7 +94,6 @@ const until = (turn: Promise<void>, signal: AbortSignal): Promise<void> =>
 type Session = Operations['session']
 
 type SessionState = {
-  readonly id: string
   readonly handle: number
   readonly encoding: EncodingName
   readonly estimate: Estimator
@@ -118,12 +115,11 @@ type CallState = {
   held?: { readonly undo: () => void; readonly done: () => void }
 }
 
-/** The rest of an answer's list: read chunk by chunk. */
-type Rest<A> = { readonly list: ReadonlyArray<A>; at: number; readonly maxBytes: number }
-type Rests = { readonly [T in keyof Items]: Map<number, Rest<Items[T]>> }
+/** The rest of an answer's list, read chunk by chunk. */
+type Rest = { readonly list: ReadonlyArray<object>; at: number; readonly maxBytes: number }
 
 /** The chunk of `list` from `at` of about `maxBytes` (at least one item). */
-const cut = <A extends Items[keyof Items]>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
+const cut = <A extends object>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
   let to = at
   let bytes = 0
   while (to < list.length && (to === at || bytes < maxBytes)) bytes += approxBytes(list[to++] as A)
@@ -142,7 +138,7 @@ const cut = <A extends Items[keyof Items]>(list: ReadonlyArray<A>, at: number, m
 export const createEngineService = (): EngineService => {
   const calls = new Map<number, CallState>()
   const sessions = new Map<string, SessionState>()
-  const rests: Rests = { message: new Map(), change: new Map(), breakdown: new Map() }
+  const rests = new Map<number, Rest>()
   const pool = createCountPool()
   /**
    * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories
@@ -158,43 +154,38 @@ export const createEngineService = (): EngineService => {
     return call
   }
 
-  /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it. */
-  const run = async <A>(callId: number, f: (signal: AbortSignal, call: CallState) => Promise<A>): Promise<A> => {
+  /** Runs a call under its own AbortController, so that `cancel(callId)` can abort it; then releases the callbacks it was given. */
+  const run = async <A>(callId: number, callbacks: ReadonlyArray<unknown>, f: (signal: AbortSignal, call: CallState) => Promise<A>): Promise<A> => {
     const call = callOf(callId)
     try {
       return await f(call.controller.signal, call)
     } finally {
       if (!call.reading && calls.get(callId) === call) calls.delete(callId)
+      release(...callbacks)
     }
   }
 
-  /** Ends a call read to its end: its change (if any) is kept and its session goes on. */
-  const finish = (callId: number): void => {
-    calls.get(callId)?.held?.done()
-    calls.delete(callId)
-  }
-
   /** The first chunk of an answer's list; the rest is kept for the call's reads. */
-  const ship = <A extends Items[keyof Items]>(into: Map<number, Rest<A>>, callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
+  const ship = <A extends object>(callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
     const first = cut(list, 0, maxBytes)
     if (first.items.length < list.length) {
-      into.set(callId, { list, at: first.items.length, maxBytes })
+      rests.set(callId, { list, at: first.items.length, maxBytes })
       callOf(callId).reading = true
     }
     return first
   }
 
-  /** The next chunk of a call's answer; the last one ends the call. */
-  const next = <A extends Items[keyof Items]>(from: Map<number, Rest<A>>, callId: number): Promise<Chunk<A>> => {
-    const rest = from.get(callId)
-    if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
-    const chunk = cut(rest.list, rest.at, rest.maxBytes)
-    rest.at += chunk.items.length
-    if (rest.at >= rest.list.length) {
-      from.delete(callId)
-      finish(callId)
-    }
-    return Promise.resolve(chunk)
+  /** Each session operation's answer from its result: the list its declaration names `sliced` comes as its first chunk. */
+  const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, callId: number, maxBytes: number) => AnswerOf<Session[K]> } = {
+    append: (r) => r,
+    tokens: (r) => r,
+    prune: (r, id, max) => ({ ...r, changes: ship(id, r.changes, max) }),
+    plan: (r) => r,
+    contextTokens: (r) => r,
+    shouldCompact: (r) => r,
+    compact: (r, id, max) => ({ ...r, messages: ship(id, r.messages, max) }),
+    snapshot: (r, id, max) => ship(id, r, max),
+    counts: (r, id, max) => ship(id, r, max),
   }
 
   const lookup = ({ id, handle }: SessionRef): SessionState => {
@@ -236,152 +227,91 @@ export const createEngineService = (): EngineService => {
     return { messages: out, tokens }
   }
 
-  /** Each session operation's answer from its result: the list it declares `sliced` comes as its first chunk. */
-  const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, callId: number, maxBytes: number) => AnswerOf<Session[K]> } = {
-    append: (r) => r,
-    tokens: (r) => r,
-    prune: (r, id, max) => ({ ...r, changes: ship(rests.change, id, r.changes, max) }),
-    plan: (r) => r,
-    contextTokens: (r) => r,
-    shouldCompact: (r) => r,
-    compact: (r, id, max) => ({ ...r, messages: ship(rests.message, id, r.messages, max) }),
-    snapshot: (r, id, max) => ship(rests.message, id, r, max),
-    counts: (r, id, max) => ship(rests.breakdown, id, r, max),
-  }
-
   const onHistory = <K extends HistoryOperation>(op: K): HistoryCall<K> => (request, onProgress, summarize) =>
-    run(request.callId, async (signal) => {
-      try {
-        const declared: OperationFeatures = OPERATIONS.history[op]
-        const options: { readonly encoding?: EncodingName } = request.options
-        const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
-        const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
-        const count = counterOf(encoding, estimate).count
-        const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
-        const admitted = await admit(request.messages, {
-          signal,
-          ...(declared.encoding === true ? { count } : {}),
-          ...(progress === undefined ? {} : { progress }),
-        })
-        const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-        return await historyHandlers[op](admitted.messages, request.options, {
-          signal,
-          estimate,
-          count,
-          counts: admitted.counts,
-          summarize,
-          onProgress: onCompact,
-        })
-      } finally {
-        release(onProgress, summarize)
-      }
+    run(request.callId, [onProgress, summarize], async (signal) => {
+      const declared: OperationFeatures = OPERATIONS.history[op]
+      const options: { readonly encoding?: EncodingName } = request.options
+      const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
+      const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
+      const count = counterOf(encoding, estimate).count
+      const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
+      const admitted = await admit(request.messages, {
+        signal,
+        ...(declared.encoding === true ? { count } : {}),
+        ...(progress === undefined ? {} : { progress }),
+      })
+      const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
+      return await historyHandlers[op](admitted.messages, request.options, {
+        signal,
+        estimate,
+        count,
+        counts: admitted.counts,
+        summarize,
+        onProgress: onCompact,
+      })
     })
 
   const onSession = <K extends SessionOperation>(op: K): SessionCall<K> => (request, onProgress, summarize) =>
-    run(request.callId, async (signal, call) => {
-      try {
-        const declared: OperationFeatures = OPERATIONS.session[op]
-        const s = lookup(request.session)
-        const turn = s.queue
-        let held: Promise<void> | undefined
-        const result = (async () => {
-          await until(turn, signal)
-          const live = lookup(request.session)
-          const outcome = await sessionHandlers[op](request.options, {
-            signal,
-            estimate: live.estimate,
-            count: live.count,
-            summarize,
-            onProgress: progressOf(onProgress),
-            state: live.state,
-            load: () => load(live.encoding, live.count, request, call, signal),
-          })
-          throwIfAborted(signal)
-          const answer = answers[op](outcome.result, request.callId, request.maxBytes)
-          if (declared.writes === true && outcome.next !== undefined) {
-            const before = live.state
-            live.state = outcome.next
-            // an answer read in chunks commits with its last chunk: until then the change can be undone
-            if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
-          }
-          return answer
-        })()
-        s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
-        return await result
-      } finally {
-        release(onProgress, summarize)
-      }
+    run(request.callId, [onProgress, summarize], async (signal, call) => {
+      const declared: OperationFeatures = OPERATIONS.session[op]
+      const s = lookup(request.session)
+      const turn = s.queue
+      let held: Promise<void> | undefined
+      const result = (async () => {
+        await until(turn, signal)
+        const live = lookup(request.session)
+        const outcome = await sessionHandlers[op](request.options, {
+          signal,
+          estimate: live.estimate,
+          count: live.count,
+          summarize,
+          onProgress: progressOf(onProgress),
+          state: live.state,
+          load: () => load(live.encoding, live.count, request, call, signal),
+        })
+        throwIfAborted(signal)
+        const answer = answers[op](outcome.result, request.callId, request.maxBytes)
+        if (declared.writes === true && outcome.next !== undefined) {
+          const before = live.state
+          live.state = outcome.next
+          // an answer read in chunks commits with its last chunk: until then the change can be undone
+          if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
+        }
+        return answer
+      })()
+      s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
+      return await result
     })
 
-  const history: HistoryCalls = {
-    estimate: onHistory('estimate'),
-    pruneToolResults: onHistory('pruneToolResults'),
-    renderTranscript: onHistory('renderTranscript'),
-    planCompaction: onHistory('planCompaction'),
-    compact: onHistory('compact'),
-  }
-
-  const session: SessionCalls = {
-    append: onSession('append'),
-    tokens: onSession('tokens'),
-    prune: onSession('prune'),
-    plan: onSession('plan'),
-    contextTokens: onSession('contextTokens'),
-    shouldCompact: onSession('shouldCompact'),
-    compact: onSession('compact'),
-    snapshot: onSession('snapshot'),
-    counts: onSession('counts'),
-  }
+  const history = perOperation<HistoryCalls>(OPERATIONS.history, onHistory)
+  const session = perOperation<SessionCalls>(OPERATIONS.session, onSession)
 
   const open: EngineService['open'] = (request, onProgress) =>
-    run(request.callId, async (signal, call) => {
-      try {
-        const { id, encoding } = request
-        const estimate = await estimator(encoding)
-        const counter = counterOf(encoding, estimate)
-        const progress = throttled(onProgress, 'open')
-        const { messages, tokens } = request.file === undefined
-          ? await load(encoding, counter.count, request, call, signal, progress)
-          : await readHistoryFile(historyFile(request.file), {
-            signal,
-            count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
-            ...(progress === undefined ? {} : { progress }),
-            ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
-          })
-        throwIfAborted(signal)
-        const handle = ++handles
-        sessions.set(id, {
-          id,
-          handle,
-          encoding,
-          estimate,
-          count: counter.count,
-          state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() },
-          queue: Promise.resolve(),
+    run(request.callId, [onProgress], async (signal, call) => {
+      const { id, encoding } = request
+      const estimate = await estimator(encoding)
+      const counter = counterOf(encoding, estimate)
+      const progress = throttled(onProgress, 'open')
+      const { messages, tokens } = request.file === undefined
+        ? await load(encoding, counter.count, request, call, signal, progress)
+        : await readHistoryFile(historyFile(request.file), {
+          signal,
+          count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
+          ...(progress === undefined ? {} : { progress }),
+          ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
         })
-        return handle
-      } finally {
-        release(onProgress)
-      }
-    })
-
-  const chunks: ChunkCalls<ReadCalls & ProxyMarked> = {
-    put: (callId, encoding, chunk) => {
-      const call = callOf(callId)
-      call.encoding = encoding
-      return estimator(encoding).then(async (estimate) => {
-        const { signal } = call.controller
-        const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter: counterOf(encoding, estimate), signal })
-        throwIfAborted(signal)
-        call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
+      throwIfAborted(signal)
+      const handle = ++handles
+      sessions.set(id, {
+        handle,
+        encoding,
+        estimate,
+        count: counter.count,
+        state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() },
+        queue: Promise.resolve(),
       })
-    },
-    read: proxy({
-      message: (callId: number) => next(rests.message, callId),
-      change: (callId: number) => next(rests.change, callId),
-      breakdown: (callId: number) => next(rests.breakdown, callId),
-    }),
-  }
+      return handle
+    })
 
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
@@ -389,7 +319,7 @@ export const createEngineService = (): EngineService => {
     cancel: (callId) => {
       const call = calls.get(callId)
       calls.delete(callId)
-      for (const kind of [rests.message, rests.change, rests.breakdown]) kind.delete(callId)
+      rests.delete(callId)
       call?.controller.abort(new DOMException('The operation was aborted', 'AbortError'))
       call?.held?.undo()
       call?.held?.done()
@@ -407,7 +337,31 @@ export const createEngineService = (): EngineService => {
 
     history: proxy(history),
     session: proxy(session),
-    chunks: proxy(chunks),
+    chunks: proxy({
+      put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
+        const call = callOf(callId)
+        call.encoding = encoding
+        return estimator(encoding).then(async (estimate) => {
+          const { signal } = call.controller
+          const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter: counterOf(encoding, estimate), signal })
+          throwIfAborted(signal)
+          call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
+        })
+      },
+      /** The next chunk of a call's answer; the last one ends the call (and commits its change). */
+      read: (callId: number) => {
+        const rest = rests.get(callId)
+        if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
+        const chunk = cut(rest.list, rest.at, rest.maxBytes)
+        rest.at += chunk.items.length
+        if (rest.at >= rest.list.length) {
+          rests.delete(callId)
+          calls.get(callId)?.held?.done()
+          calls.delete(callId)
+        }
+        return Promise.resolve(chunk)
+      },
+    }),
 
     counting: proxy({
       count: async (encoding: EncodingName, messages: ReadonlyArray<Message>) => {

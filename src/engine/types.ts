@@ -12,18 +12,14 @@ import type { CompactionPlan, PlanOptions, ShouldCompactOptions } from '../compa
 import type { ContextTokensOptions } from '../tokens/usage.ts'
 import type { CompactionReport, CompactOptions, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
 
-// --- modes ---
-
 /**
  * Where the engine runs: `worker` (a Web Worker, or the host you pass), `inline` (this thread), or
- * `auto` (a worker where the runtime has one, inline anywhere else, e.g. workerd).
+ * `auto` (a worker where the runtime has one, inline elsewhere, e.g. workerd).
  *
  * @since 0.1.0
  * @category engine
  */
 export type EngineMode = 'worker' | 'inline' | 'auto'
-
-// --- options ---
 
 /**
  * Options every engine call takes: an `AbortSignal`. An aborted call rejects at once with the
@@ -37,8 +33,8 @@ export type EngineMode = 'worker' | 'inline' | 'auto'
 export type CallOptions = { readonly signal?: AbortSignal }
 
 /**
- * Which estimator counts tokens, by name (functions cannot cross a thread boundary). The
- * engine's own encoding is the default.
+ * Which estimator counts tokens, by name (functions cannot cross a thread boundary); the engine's
+ * own encoding by default.
  *
  * @since 0.1.0
  * @category engine
@@ -61,8 +57,8 @@ export type EngineProgress = {
 }
 
 /**
- * A progress callback. In worker mode it is called across the thread boundary (a Comlink proxy),
- * at most every 50 ms or so, and always once at the end.
+ * A progress callback: in worker mode called across the thread boundary (a Comlink proxy), at most
+ * every 50 ms or so, and always once at the end.
  *
  * @since 0.1.0
  * @category engine
@@ -79,11 +75,9 @@ export type ProgressOptions = { readonly onProgress?: (progress: EngineProgress)
  */
 export type FileOptions = { readonly tornTail?: 'drop' | 'fail' }
 
-// --- results ---
-
 /**
- * Token counts of a history: the total and its content, thinking and tools breakdown, and how
- * many messages were counted.
+ * Token counts of a history: the total, its content, thinking and tools breakdown, and how many
+ * messages were counted.
  *
  * @since 0.1.0
  * @category engine
@@ -113,19 +107,17 @@ export type SessionTokens = { readonly messages: number; readonly tokens: number
 export type MessageChange = { readonly index: number; readonly message: Message }
 
 /**
- * What changed in a resident history: the replaced messages with their positions and the new
- * length. Apply it to your own copy with `applyChanges`.
+ * What changed in a resident history: the replaced messages with their positions and the new length
+ * (apply it to your copy with `applyChanges`).
  *
  * @since 0.1.0
  * @category engine
  */
 export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; readonly length: number }
 
-// --- options and results of the operations ---
-
 /**
- * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and counter
- * are the engine's own; the counter keeps its counts).
+ * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and the
+ * counter, which keeps its counts, are the engine's).
  *
  * @since 0.1.0
  * @category engine
@@ -151,9 +143,8 @@ export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport
 export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
 
 /**
- * Options of a session's `contextTokens`: `contextTokens`'s, as plain data (the session's counter
- * gives the messages' counts, cached). The report it anchors on is the last one the resident
- * history records unless `usage` gives another.
+ * Options of a session's `contextTokens`: `contextTokens`'s, as plain data (the session's cached
+ * counts are the messages'), anchored on the last report the history records unless `usage` gives one.
  *
  * @since 0.1.0
  * @category engine
@@ -161,8 +152,8 @@ export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
 export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'count'>
 
 /**
- * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's counter
- * gives the messages' counts, cached).
+ * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's cached
+ * counts are the messages').
  *
  * @since 0.1.0
  * @category engine
@@ -170,8 +161,8 @@ export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'coun
 export type EngineShouldCompactOptions = Omit<ShouldCompactOptions, 'estimate' | 'count'>
 
 /**
- * A resident session's compaction plan, small: how many messages fall in each part instead of the
- * parts themselves, and the plan's cut, flags and tokens.
+ * A resident session's compaction plan, small: how many messages fall in each part (not the parts),
+ * and the plan's cut, flags and tokens.
  *
  * @since 0.1.0
  * @category engine
@@ -181,10 +172,9 @@ export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> 
 }
 
 /**
- * Options of the engine's compaction: `compact`'s, as plain data, with the summariser optional
- * (the embedded extractive one by default, run where the engine runs). A `summarize` you pass runs
- * on your side: in worker mode the engine calls it across the thread boundary (a Comlink proxy),
- * with your call's signal.
+ * Options of the engine's compaction: `compact`'s, as plain data, the summariser optional (the
+ * embedded extractive one, run where the engine runs, by default). A `summarize` you pass runs on
+ * your side, called across the thread boundary in worker mode, with your call's signal.
  *
  * @since 0.1.0
  * @category engine
@@ -209,9 +199,8 @@ export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' |
 export const COMPACT_TIMEOUT = 300_000
 
 /**
- * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail:
- * small), how many messages went to the archive (your copy still has them), the report, and the
- * session's tokens after it.
+ * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail),
+ * how many messages went to the archive (your copy still has them), the report, and the tokens after it.
  *
  * @since 0.1.0
  * @category engine
@@ -224,16 +213,14 @@ export type SessionCompactResult = {
 }
 
 /**
- * A summariser as the service receives it: one proxied from the caller, given the prompt and the
- * messages to summarise (the call's signal stays on the caller's side, where the caller's
- * summariser gets it); it answers text or a provider's compaction boundary, both plain data.
+ * A summariser as the service receives it, proxied from the caller: given the prompt and the
+ * messages to summarise (the signal stays on the caller's side), it answers text or a provider's
+ * compaction boundary, both plain data.
  *
  * @since 0.1.0
  * @category engine
  */
 export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerContext, 'signal'>) => Promise<Summary>
-
-// --- changes ---
 
 /**
  * Applies the changes a session reported to your copy of the history, so that both stay equal
@@ -258,8 +245,6 @@ export const applyChanges = (diff: HistoryChanges) => (ms: Messages): Messages =
   return out.filter((m): m is Message => m !== undefined)
 }
 
-// --- errors ---
-
 /**
  * Why an engine call failed:
  * - `unsupported`: no worker can run here (mode `worker` without a `Worker`);
@@ -275,8 +260,8 @@ export const applyChanges = (diff: HistoryChanges) => (ms: Messages): Messages =
 export type EngineErrorCode = 'unsupported' | 'load' | 'crashed' | 'restarted' | 'disposed' | 'session'
 
 /**
- * The error an engine call rejects with when the engine cannot answer it; `code` says why. A call
- * never hangs: when the worker fails or dies, every pending and later call rejects with it.
+ * The error an engine call rejects with when the engine cannot answer it, `code` saying why: when
+ * the worker fails or dies, every pending and later call rejects with it, so none hangs.
  *
  * @example
  * import { createEngine, EngineError } from 'chatfold/engine'

@@ -60,9 +60,9 @@ describe('what each command loads', () => {
     // the wire APIs' names come from the one table (a module of constants that imports nothing)
     expect(mods.filter((m) => m.startsWith('dist/')).sort()).toEqual([
       'dist/src/adapters/vocabulary.js',
-      'dist/src/cli/exit.js',
+      'dist/src/cli/_exit.js',
+      'dist/src/cli/_serve.js',
       'dist/src/cli/main.js',
-      'dist/src/cli/serve.js',
     ])
     expect(mods.filter((m) => m.startsWith('pkg:')).map((m) => m.split('/')[0])).toEqual(expect.arrayContaining(['pkg:commander']))
     expect(mods.some((m) => m.startsWith('pkg:fp-ts') || m.startsWith('pkg:io-ts') || m.startsWith('pkg:gpt-tokenizer'))).toBe(false)
@@ -70,7 +70,7 @@ describe('what each command loads', () => {
 
   it('stats: the readers and counting; the tables only for an encoding that needs them; never the server or compaction', () => {
     const heuristic = loaded('stats', file, '--encoding', 'heuristic')
-    expect(heuristic).toContain('dist/src/cli/stats.js')
+    expect(heuristic).toContain('dist/src/cli/_stats.js')
     expect(heuristic).toContain('dist/src/tokens/recorded-usage.js')
     expect(heuristic.filter((m) => m.startsWith('pkg:gpt-tokenizer'))).toEqual([])
     const o200k = loaded('stats', file)

@@ -31,7 +31,7 @@ const tools = (n: number): Messages =>
 
 describe('engine service', () => {
   it('answers its protocol version', async () => {
-    expect(await createEngineService().ping()).toBe(7)
+    expect(await createEngineService().ping()).toBe(8)
   })
 
   it('a call cancelled before it starts counting rejects with an AbortError', async () => {
@@ -83,13 +83,13 @@ describe('engine service', () => {
     expect(s1).toEqual({ at: 0, items: first.slice(0, 1), length: 3 })
     // a snapshot changes nothing: the session goes on while it is read
     await service.session.append({ callId: 3, session, options: {}, maxBytes: 100, messages: [textMessage('user', 'later')] })
-    expect(await service.chunks.read.message(2)).toEqual({ at: 1, items: first.slice(1, 2), length: 3 })
-    expect(await service.chunks.read.message(2)).toEqual({ at: 2, items: first.slice(2), length: 3 })
+    expect(await service.chunks.read(2)).toEqual({ at: 1, items: first.slice(1, 2), length: 3 })
+    expect(await service.chunks.read(2)).toEqual({ at: 2, items: first.slice(2), length: 3 })
     // read to its end, the list is forgotten
-    expect(await failure(service.chunks.read.message(2))).toMatchObject({ message: expect.stringMatching(/gone/) })
+    expect(await failure(service.chunks.read(2))).toMatchObject({ message: expect.stringMatching(/gone/) })
     await service.session.snapshot({ callId: 6, session, options: {}, maxBytes: 100 })
     await service.cancel(6)
-    expect(await failure(service.chunks.read.message(6))).toMatchObject({ message: expect.stringMatching(/gone/) })
+    expect(await failure(service.chunks.read(6))).toMatchObject({ message: expect.stringMatching(/gone/) })
   })
 
   it('commits a change with its answer, or with the last chunk of it; a cancel before that undoes it, and later calls wait until then', async () => {
@@ -109,7 +109,7 @@ describe('engine service', () => {
     expect(first.changes.length).toBeGreaterThan(1)
     let later: number | undefined
     const waiting = tokens(7).then((t) => (later = t.tokens))
-    await service.chunks.read.change(6)
+    await service.chunks.read(6)
     await new Promise((r) => setTimeout(r, 10))
     expect(later).toBeUndefined()
     await service.cancel(6)
@@ -117,7 +117,7 @@ describe('engine service', () => {
     expect(later).toBe(appended.tokens)
     // read to its end: kept
     const again = await prune(8)
-    for (let at = again.changes.items.length; at < again.changes.length; at += (await service.chunks.read.change(8)).items.length);
+    for (let at = again.changes.items.length; at < again.changes.length; at += (await service.chunks.read(8)).items.length);
     expect((await tokens(9)).tokens).toBe(again.tokens)
     expect(again.tokens).toBeLessThan(appended.tokens)
     expect(before.messages).toBe(8)

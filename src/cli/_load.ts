@@ -13,11 +13,11 @@ import { fromChatExportZip } from '../sessions/chat-export-zip.ts'
 import { joinConversations } from '../sessions/chat-export.ts'
 import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
 
-import { CliError, EXIT } from './exit.ts'
-import type { Common } from './common.ts'
-import type { CliIO } from './progress.ts'
+import { CliError, EXIT } from './_exit.ts'
+import type { Common } from './_common.ts'
+import type { CliIO } from './_progress.ts'
 
-export { CliError, EXIT } from './exit.ts'
+export { CliError, EXIT } from './_exit.ts'
 
 /** A decode failure as lines naming the file, and the line where the path gives one (`FILE:12: …`). */
 export const describeFailure = (file: string, failure: DecodeFailure): string =>

@@ -14,9 +14,9 @@ import { pruneToolResultsWithReceipt } from '../history/prune.ts'
 import { toJSONL } from '../history/codec.ts'
 import { compact } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
-import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
-import { type CliIO, progressBar } from './progress.ts'
-import { type Common, showProgress } from './common.ts'
+import { loadHistory, loadOptions, notes, readReport, writeText } from './_load.ts'
+import { type CliIO, progressBar } from './_progress.ts'
+import { type Common, showProgress } from './_common.ts'
 import { grouped } from '../internal/number.ts'
 
 /** The options of `prune`. */

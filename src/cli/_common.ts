@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CliIO } from './progress.ts'
+import type { CliIO } from './_progress.ts'
 
 /**
  * Options every command has: the input format, JSON output for scripts, the progress bar, the output

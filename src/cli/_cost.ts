@@ -14,9 +14,9 @@ import * as t from 'io-ts'
 import { parseJsonText } from '../internal/json.ts'
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { type Loaded, loadHistory, loadOptions, readText } from './load.ts'
-import { type Common } from './common.ts'
-import { CliError, EXIT } from './exit.ts'
+import { type Loaded, loadHistory, loadOptions, readText } from './_load.ts'
+import { type Common } from './_common.ts'
+import { CliError, EXIT } from './_exit.ts'
 import { grouped } from '../internal/number.ts'
 
 /**

@@ -10,9 +10,9 @@ import { render, renderMarkdownWith } from '../history/render.ts'
 import { renderHtmlWith } from '../history/render-html.ts'
 import { lastTurns } from '../history/views.ts'
 import { renderTranscript } from '../compaction/transcript.ts'
-import { loadHistory, loadOptions, notes, readReport, writeText } from './load.ts'
-import type { CliIO } from './progress.ts'
-import type { Common } from './common.ts'
+import { loadHistory, loadOptions, notes, readReport, writeText } from './_load.ts'
+import type { CliIO } from './_progress.ts'
+import type { Common } from './_common.ts'
 
 /** The options of `render`. */
 export type RenderFlags = Common & {

@@ -7,8 +7,8 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { CliError, EXIT } from './exit.ts'
-import type { CliIO } from './progress.ts'
+import { CliError, EXIT } from './_exit.ts'
+import type { CliIO } from './_progress.ts'
 
 const port = (value: string): number => {
   const n = Number(value)
@@ -66,7 +66,7 @@ const tokenValue = (value: string): string => {
  *
  * @example
  * import { Command } from 'commander'
- * import { serveCommand } from './serve.ts'
+ * import { serveCommand } from './_serve.ts'
  * const program = new Command('chatfold').addCommand(serveCommand())
  * program.commands.map((c) => c.name()) // ['serve']
  *
@@ -178,7 +178,7 @@ const REPAIR_EXAMPLES = 5
  *
  * @example
  * import { Command } from 'commander'
- * import { repairStoreCommand } from './serve.ts'
+ * import { repairStoreCommand } from './_serve.ts'
  * const program = new Command('chatfold').addCommand(repairStoreCommand({ out: () => {}, err: () => {}, errIsTTY: false }))
  * program.commands.map((c) => c.name()) // ['repair-store']
  *

@@ -15,10 +15,10 @@ import { toJSONL } from '../history/codec.ts'
 import type { RepairReport } from '../history/pairs.ts'
 import { type Candidate, detectFormat, type Doc, OUTPUT_FORMATS, outputFormat } from './formats.ts'
 import { isObject } from '../internal/object.ts'
-import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './load.ts'
-import type { CliIO } from './progress.ts'
-import { CliError, EXIT } from './exit.ts'
-import type { Common } from './common.ts'
+import { docOf, type Loaded, loadHistory, loadOptions, namedFormat, notes, readText, writeText } from './_load.ts'
+import type { CliIO } from './_progress.ts'
+import { CliError, EXIT } from './_exit.ts'
+import type { Common } from './_common.ts'
 
 /** The options of `convert`. */
 export type ConvertFlags = Common & {
