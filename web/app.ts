@@ -14,9 +14,9 @@ import { type Message, type Messages } from '../src/message/message.ts'
 import { drawBars, frameGraph } from './graphs.ts'
 import { loadOffThread } from './loader.ts'
 import { markdownStart } from './markdown.ts'
-import { costLine, type PageReceipt, showConversation } from './conversation.ts'
+import { type PageReceipt, showConversation } from './conversation.ts'
 import { isCompactionSummary } from '../src/message/compaction-mark.ts'
-import { rewriteReceipt } from '../src/history/receipt.ts'
+import { clearedOutputs, EMPTY_RECEIPT, named, type Receipt } from '../src/history/receipt.ts'
 import { smartHeuristic } from '../src/tokens/heuristic.ts'
 import { yieldToEventLoop } from '../src/internal/schedule.ts'
 
@@ -118,7 +118,6 @@ const render = (): void => {
   $('summary').hidden = false
   $('summary-title').textContent = `${source}: ${fmt(history.length)} messages, ${fmt(total)} tokens`
   $('summary-text').textContent = `content ${fmt(sum('content'))} · thinking ${fmt(sum('thinking'))} · tools ${fmt(sum('tools'))} (o200k_base)`
-  $('summary-cost').textContent = costLine(history)
   const per = Math.max(1, Math.ceil(history.length / MAX_BARS))
   $('bucket-note').textContent = per === 1 ? '(one bar a message)' : `(one bar per ${per} messages)`
   const bars: Array<{ tokens: number; role: string }> = []
@@ -236,6 +235,7 @@ const load = (
     history = loaded.right.messages
     source = from(loaded.right.format)
     receipts = []
+    $('summary-cost').textContent = loaded.right.cost
     showNotes(
       loaded.right.archived === 0
         ? loaded.right.notes
@@ -267,9 +267,13 @@ $<HTMLButtonElement>('prune').addEventListener('click', () =>
     const r = await s.prune(PRUNE)
     const before = history
     history = applyChanges(r)(history)
-    // the receipt of the prune, by the same rule the pure pruner's receipt follows (tokens by estimate)
-    const receipt = rewriteReceipt(smartHeuristic)(before, history, r.changes.map((c) => c.index).filter((i) => i < before.length))
-    if (receipt.cleared.length > 0) receipts = [...receipts, { receipt }]
+    // the outputs the prune cleared, as its receipt itemises them (tokens by estimate); the rest of
+    // a receipt (the artifact ledger of what was cleared) reads the whole history, too long for the page's thread
+    const cleared = r.changes.flatMap((c) => {
+      const was = before[c.index]
+      return was === undefined || was === c.message ? [] : clearedOutputs(smartHeuristic)(was, c.message)
+    })
+    if (cleared.length > 0) receipts = [...receipts, { receipt: { ...EMPTY_RECEIPT, cleared: named(cleared, before) } satisfies Receipt }]
     counts = await s.counts()
     render()
     const text = `Pruned ${fmt(r.report.prunedResults)} tool results and ${fmt(r.report.prunedArgs)} arguments: ${fmt(r.report.tokensBefore)} → ${

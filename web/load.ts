@@ -4,6 +4,7 @@
  * downloaded), with what was wrong said in a sentence that names the format.
  */
 import * as E from 'fp-ts/Either'
+import { costLedger } from '../src/cost/ledger.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'
 import type { Messages } from '../src/message/message.ts'
 import { inputFormat } from '../src/sessions/input-formats.ts'
@@ -15,6 +16,27 @@ export type Loaded = {
   readonly archive: Messages
   readonly notes: ReadonlyArray<string>
   readonly format: string
+  /** What the history cost, as one line (see `costLine`). */
+  readonly cost: string
+}
+
+const usd = (n: number): string => (n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`)
+
+/**
+ * The cost of a history as one line, from the usage its replies record (`costLedger`): the total
+ * priced and each model's part, and every model the price table cannot price, named (never counted
+ * as nothing); empty when no reply records a token.
+ */
+export const costLine = (ms: Messages): string => {
+  const l = costLedger({})(ms)
+  const priced = l.byModel.flatMap((m) => (m.cost === undefined || m.input + m.output + m.cacheRead + m.cacheWrite === 0 ? [] : [`${m.model} ${usd(m.cost)}`]))
+  const unpriced = [...new Set(l.failures.map((f) => ('model' in f ? f.model : f.kind === 'no-model' ? 'no model named' : 'unknown usage')))]
+  if (priced.length === 0 && unpriced.length === 0) return ''
+  return [
+    ...(priced.length === 0 ? [] : [`cost ${usd(l.total)} (${priced.join(', ')})`]),
+    ...(unpriced.length === 0 ? [] : [`unpriced: ${unpriced.join(', ')}`]),
+    `prices of ${l.prices.taken}`,
+  ].join(' · ')
 }
 
 /** A format's title: the head of its description (`Claude Code session file`, `chatfold JSONL`). */
@@ -47,5 +69,11 @@ export const decodeSessionFile = (input: string | Uint8Array, name = 'the file')
   const r = readSessionFile({ name })(input)
   if (E.isLeft(r)) return E.left(describe(r.left))
   const { messages, archive, notes, skipped, format } = r.right
-  return E.right({ messages, archive, notes: [...notes, ...skipped.map((s) => `line ${s.line} skipped: ${s.reason}`)], format: formatTitle(format) })
+  return E.right({
+    messages,
+    archive,
+    notes: [...notes, ...skipped.map((s) => `line ${s.line} skipped: ${s.reason}`)],
+    format: formatTitle(format),
+    cost: costLine([...archive, ...messages]),
+  })
 }

@@ -18,7 +18,7 @@ let pending: Iterator<{ readonly messages: Messages }> | undefined
 
 const decoded = async (request: Extract<LoaderRequest, { readonly type: 'load' }>): Promise<E.Either<string, Loaded>> =>
   request.sample !== undefined
-    ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), archive: [], notes: [], format: 'sample' })
+    ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), archive: [], notes: [], format: 'sample', cost: '' })
     : decodeSessionFile(new Uint8Array(await (request.file as Blob).arrayBuffer()), request.name)
 
 scope.onmessage = (event) => {
@@ -36,7 +36,14 @@ scope.onmessage = (event) => {
         return
       }
       pending = slicesOf(r.right.messages, () => SLICE_BYTES)
-      scope.postMessage({ type: 'decoded', format: r.right.format, messages: r.right.messages.length, notes: r.right.notes, archived: r.right.archive.length })
+      scope.postMessage({
+        type: 'decoded',
+        format: r.right.format,
+        messages: r.right.messages.length,
+        notes: r.right.notes,
+        archived: r.right.archive.length,
+        cost: r.right.cost,
+      })
     },
     (e: unknown) => scope.postMessage({ type: 'error', message: `Cannot read the file: ${e instanceof Error ? e.message : String(e)}` }),
   )

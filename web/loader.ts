@@ -19,13 +19,26 @@ export type LoaderRequest = { readonly type: 'load'; readonly file?: Blob; reado
  * what was wrong.
  */
 export type LoaderReply =
-  | { readonly type: 'decoded'; readonly format: string; readonly messages: number; readonly notes: ReadonlyArray<string>; readonly archived: number }
+  | {
+    readonly type: 'decoded'
+    readonly format: string
+    readonly messages: number
+    readonly notes: ReadonlyArray<string>
+    readonly archived: number
+    readonly cost: string
+  }
   | { readonly type: 'slice'; readonly messages: Messages }
   | { readonly type: 'end' }
   | { readonly type: 'error'; readonly message: string }
 
-/** A file taken in: its messages, its format's title, its reader's notes, and how many messages its compactions replaced. */
-export type Decoded = { readonly messages: Messages; readonly format: string; readonly notes: ReadonlyArray<string>; readonly archived: number }
+/** A file taken in: its messages, its format's title, its reader's notes, how many messages its compactions replaced, and what it cost. */
+export type Decoded = {
+  readonly messages: Messages
+  readonly format: string
+  readonly notes: ReadonlyArray<string>
+  readonly archived: number
+  readonly cost: string
+}
 
 /** The loader worker, started on first use from the bundle's own load.worker.js. */
 let worker: Worker | undefined
@@ -71,5 +84,5 @@ export const loadOffThread = async (
     onProgress(out.length, first.messages)
     await yieldToEventLoop()
   }
-  return E.right({ messages: out, format: first.format, notes: first.notes, archived: first.archived })
+  return E.right({ messages: out, format: first.format, notes: first.notes, archived: first.archived, cost: first.cost })
 }

@@ -24,11 +24,12 @@ const list = <A>(items: ReadonlyArray<A>, item: (a: A) => string): string =>
 const section = (cls: string, title: string, n: number, body: string): string =>
   n === 0 ? '' : `<div class="${cls}"><div class="head">${esc(title)} <span class="n">${grouped(n)}</span></div>${body}</div>`
 
-/** Ids (or paths) on one wrapped line, the first `SHOWN` of them. */
-const ids = (xs: ReadonlyArray<string>): string =>
-  `<p class="ids">${xs.slice(0, SHOWN).map((id) => `<code>${esc(id)}</code>`).join(' ')}${
-    xs.length > SHOWN ? ` <span class="more">and ${grouped(xs.length - SHOWN)} more</span>` : ''
-  }</p>`
+/** Short items on one wrapped line, the first `SHOWN` of them. */
+const inline = <A>(xs: ReadonlyArray<A>, item: (a: A) => string): string =>
+  `<p class="ids">${xs.slice(0, SHOWN).map(item).join(' ')}${xs.length > SHOWN ? ` <span class="more">and ${grouped(xs.length - SHOWN)} more</span>` : ''}</p>`
+
+/** Ids (or paths) on one wrapped line. */
+const ids = (xs: ReadonlyArray<string>): string => inline(xs, (id) => `<code>${esc(id)}</code>`)
 
 /** A cleared tool output: the tool, its call, and its tokens before and after. */
 export const clearedLine = (c: ClearedOutput): string =>
@@ -90,7 +91,7 @@ export const receiptHtml = (summary: Message, receipt: Receipt | undefined): str
         'receipt-calls',
         'Tool calls that left',
         receipt.toolCalls.length,
-        list(receipt.toolCalls, (c) => `<span class="tool-name">${esc(c.name)}</span> <code>${esc(c.id)}</code>`),
+        inline(receipt.toolCalls, (c) => `<code><span class="tool-name">${esc(c.name)}</span> ${esc(c.id)}</code>`),
       ),
     )
     parts.push(section('receipt-cleared', 'Tool results cleared', receipt.cleared.length, list(receipt.cleared, clearedLine)))

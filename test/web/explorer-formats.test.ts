@@ -165,6 +165,16 @@ describe('the history explorer with the files agent tools and chat apps write', 
   it("shows a compaction's receipt at its summary: what was summarised, the tool calls that left, the artifact ledger", async () => {
     await page.click('#sample')
     await page.waitForSelector('body[data-state="load"]:not([data-busy])', { timeout: 90_000 })
+    // a prune first: each output it cleared is marked under its result, with its tokens before and after
+    await page.click('#prune')
+    await page.waitForSelector('body[data-state="prune"]:not([data-busy])', { timeout: 90_000 })
+    const pruned = Number(/^Pruned ([\d,]+) tool results/.exec(await text('#last-action'))?.[1]?.replaceAll(',', ''))
+    expect(pruned).toBeGreaterThan(0)
+    await readConversation()
+    const cleared = await frame().locator('.result .cleared').allTextContents()
+    expect(cleared.length).toBeGreaterThan(0)
+    expect(cleared.length).toBeLessThanOrEqual(pruned)
+    for (const c of cleared) expect(c).toMatch(/^(?!tool )\S+ \S+ result cleared: [\d,]+ → [\d,]+ tokens$/)
     await page.click('#compact')
     await page.waitForSelector('body[data-state="compact"]:not([data-busy])', { timeout: 90_000 })
     const done = /^Compacted: ([\d,]+) messages summarised/.exec(await text('#last-action'))
@@ -179,7 +189,7 @@ describe('the history explorer with the files agent tools and chat apps write', 
     expect(ids.length).toBe(Math.min(40, Number(summarised.replaceAll(',', ''))))
     // none of the summarised messages is in the history any more
     for (const id of ids.slice(0, 5)) expect(await frame().locator(`[id="m-${id}"]`).count()).toBe(0)
-    expect(await receipt.locator('.receipt-calls li').count()).toBeGreaterThan(0)
+    expect(await receipt.locator('.receipt-calls .ids code').count()).toBeGreaterThan(0)
     expect(await receipt.locator('.ledger .head').first().textContent()).toBe('Artifact ledger (kept with the summary)')
     await receipt.scrollIntoViewIfNeeded()
     const path = join(shots, 'explorer-receipt.png')
