@@ -50,6 +50,8 @@ let history: Messages = []
 let source = ''
 /** The receipts of the prunes and compactions run on this history, shown in the conversation where each happened. */
 let receipts: PageReceipt[] = []
+/** What the compactions the file recorded replaced: each one's receipt in the conversation is read from it. */
+let archive: Messages = []
 let counts: ReadonlyArray<Breakdown> = []
 let session: { readonly mode: Mode; readonly session: EngineSession } | undefined
 let sessions = 0
@@ -163,7 +165,7 @@ const render = (): void => {
 /** Shows the history as the HTML transcript, with the receipts of what was run on it. */
 const showTranscript = (): void => {
   $('conversation-view').hidden = false
-  $('conversation-note').textContent = showConversation($<HTMLIFrameElement>('conversation-frame'), history, source, receipts)
+  $('conversation-note').textContent = showConversation($<HTMLIFrameElement>('conversation-frame'), history, source, receipts, archive)
 }
 
 /** The reader's notes (what it could not carry, files read beside), listed under the summary. */
@@ -233,13 +235,14 @@ const load = (
     const loaded = await loadOffThread(what, (done, total) => progress(done, total, `taking in the messages: ${fmt(done)} / ${fmt(total)}`))
     if (E.isLeft(loaded)) throw new Shown(`${name}: ${loaded.left}`)
     history = loaded.right.messages
+    archive = loaded.right.archive
     source = from(loaded.right.format)
     receipts = []
     $('summary-cost').textContent = loaded.right.cost
     showNotes(
-      loaded.right.archived === 0
+      archive.length === 0
         ? loaded.right.notes
-        : [...loaded.right.notes, `${fmt(loaded.right.archived)} messages a compaction recorded in the file replaced are kept aside (not shown)`],
+        : [...loaded.right.notes, `${fmt(archive.length)} messages a compaction recorded in the file replaced are kept aside (its receipt lists them)`],
     )
     if (session !== undefined) await session.session.close().catch(() => undefined)
     session = undefined

@@ -35,7 +35,8 @@ scope.onmessage = (event) => {
         scope.postMessage({ type: 'error', message: r.left })
         return
       }
-      pending = slicesOf(r.right.messages, () => SLICE_BYTES)
+      // what the file's compactions replaced comes first, in the same slices (the page tells them apart by count)
+      pending = slicesOf(r.right.archive.length === 0 ? r.right.messages : [...r.right.archive, ...r.right.messages], () => SLICE_BYTES)
       scope.postMessage({
         type: 'decoded',
         format: r.right.format,

@@ -15,8 +15,8 @@ export type LoaderRequest = { readonly type: 'load'; readonly file?: Blob; reado
 
 /**
  * What the loader answers: how many messages were decoded (from what format, with its reader's
- * notes, and how many messages a compaction recorded in the file replaced), a slice, the end, or
- * what was wrong.
+ * notes, its cost, and how many messages the compactions recorded in the file replaced: the slices
+ * carry those first), a slice, the end, or what was wrong.
  */
 export type LoaderReply =
   | {
@@ -31,12 +31,12 @@ export type LoaderReply =
   | { readonly type: 'end' }
   | { readonly type: 'error'; readonly message: string }
 
-/** A file taken in: its messages, its format's title, its reader's notes, how many messages its compactions replaced, and what it cost. */
+/** A file taken in: its messages, its format's title, its reader's notes, the messages its compactions replaced, and what it cost. */
 export type Decoded = {
   readonly messages: Messages
   readonly format: string
   readonly notes: ReadonlyArray<string>
-  readonly archived: number
+  readonly archive: Messages
   readonly cost: string
 }
 
@@ -81,8 +81,8 @@ export const loadOffThread = async (
     if (r.type === 'end') break
     if (r.type !== 'slice') return E.left(r.type === 'error' ? r.message : `The loader answered ${r.type} for a slice`)
     for (const m of r.messages) out.push(m)
-    onProgress(out.length, first.messages)
+    onProgress(out.length, first.archived + first.messages)
     await yieldToEventLoop()
   }
-  return E.right({ messages: out, format: first.format, notes: first.notes, archived: first.archived, cost: first.cost })
+  return E.right({ messages: out.slice(first.archived), archive: out.slice(0, first.archived), format: first.format, notes: first.notes, cost: first.cost })
 }

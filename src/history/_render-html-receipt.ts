@@ -5,11 +5,12 @@
  *
  * @module
  */
-import type { Message } from '../message/message.ts'
+import type { Message, Messages } from '../message/message.ts'
+import { isCompactionSummary } from '../message/compaction-mark.ts'
 import { isObject } from '../internal/object.ts'
 import { grouped } from '../internal/number.ts'
-import type { ArtifactLedger } from './artifact-ledger.ts'
-import { carriedLedger } from './ledger.ts'
+import { type ArtifactLedger, ledgerMinus } from './artifact-ledger.ts'
+import { artifactLedger, carriedLedger } from './ledger.ts'
 import type { ClearedOutput, Receipt } from './receipt.ts'
 import { escapeHtml as esc } from './_render-html-text.ts'
 
@@ -113,4 +114,37 @@ export const receiptHtml = (summary: Message, receipt: Receipt | undefined): str
     ...(trail === undefined ? [] : [`${trail.read.length + trail.written.length + trail.edited.length} files, ${trail.commands.length} commands`]),
   ]
   return `<details class="receipt" open><summary>Receipt · ${esc(facts.join(' · '))}</summary>${body}</details>`
+}
+
+/**
+ * The receipts of the compactions a history file recorded, read from what they archived (a
+ * session reader's `archive`, in order): each summary's `metadata.compaction.through` names the
+ * last message it replaced, so its messages are the archive's from the one after the previous
+ * summary's last up to it; their tool calls, and the artifacts only they hold. A summary whose
+ * `through` is not in the archive has none.
+ */
+export const archiveReceipts = (archive: Messages, ms: Messages): ReadonlyMap<string, Receipt> => {
+  const out = new Map<string, Receipt>()
+  if (archive.length === 0) return out
+  const index = new Map<string, number>()
+  archive.forEach((m, i) => index.set(m.id, i))
+  let kept: ArtifactLedger | undefined
+  let from = 0
+  for (const m of ms) {
+    if (!isCompactionSummary(m)) continue
+    const info = m.metadata?.['compaction']
+    const end = isObject(info) && typeof info['through'] === 'string' ? index.get(info['through']) : undefined
+    if (end === undefined || end < from) continue
+    const left = archive.slice(from, end + 1)
+    from = end + 1
+    kept ??= artifactLedger(ms)
+    out.set(m.id, {
+      summarised: left.map((x) => x.id),
+      archived: [],
+      toolCalls: left.flatMap((x) => x.parts.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, name: p.name }] : []))),
+      cleared: [],
+      artifacts: ledgerMinus(kept)(artifactLedger(left)),
+    })
+  }
+  return out
 }

@@ -20,7 +20,7 @@ import { startsTurn } from './_turn.ts'
 import { HTML_STYLE } from './_render-html-style.ts'
 import { escapeHtml as esc, textHtml } from './_render-html-text.ts'
 import { costLabel, type CostView, costView, money, turnLabel, turnSums } from './_render-html-cost.ts'
-import { clearedLine, receiptHtml } from './_render-html-receipt.ts'
+import { archiveReceipts, clearedLine, receiptHtml } from './_render-html-receipt.ts'
 import type { ClearedOutput, Receipt } from './receipt.ts'
 import type { PriceTable } from '../cost/price.ts'
 
@@ -236,7 +236,9 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
  * Options of {@link renderHtmlWith}: the page's `title` (default `Conversation`); the price table
  * each reply's cost is read from (`prices`, `PRICES` by default; see `chatfold/cost`); and the
  * `receipts` of compactions and prunes (each as its operation's report gave it): a compaction's is
- * shown at its summary (`summaryId`), each tool output one cleared under its result.
+ * shown at its summary (`summaryId`), each tool output one cleared under its result; and the
+ * `archive` a session reader returned (the messages the compactions the file recorded replaced), from
+ * which each of those compactions' receipts is read (see `readSessionFile`).
  *
  * @example
  * import { renderHtmlWith, type HtmlOptions } from 'chatfold/history'
@@ -251,6 +253,7 @@ export type HtmlOptions = {
   readonly title?: string
   readonly prices?: PriceTable
   readonly receipts?: ReadonlyArray<{ readonly receipt: Receipt; readonly summaryId?: string }>
+  readonly archive?: Messages
 }
 
 /**
@@ -284,7 +287,7 @@ export const renderHtmlWith = (opts: HtmlOptions) => (ms: Messages): string => {
           )
     }
   const cost = costView(opts.prices)(ms)
-  const receipts = new Map<string, Receipt>()
+  const receipts = new Map<string, Receipt>(opts.archive === undefined ? [] : archiveReceipts(opts.archive, ms))
   const cleared = new Map<string, ClearedOutput>()
   for (const r of opts.receipts ?? []) {
     if (r.summaryId !== undefined) receipts.set(r.summaryId, r.receipt)

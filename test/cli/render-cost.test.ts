@@ -21,7 +21,7 @@ const cli = async (...argv: string[]) => {
 const classed = (html: string, cls: string): string[] => all(tree(html), (x) => (x.attrs['class'] ?? '').split(' ').includes(cls)).map((x) => x.text)
 
 describe('render --format html: cost and receipts', () => {
-  it('prices each reply of a Claude Code session beside its tokens, the turn summing them', async () => {
+  it('prices each reply of a Claude Code session beside its tokens, the turn summing them; its compaction shows what it replaced', async () => {
     const file = join(fixtures, 'claude-code', '9a3f6e21-7b4c-4d8a-b2e5-0c1d9f8e7a36.jsonl')
     const r = await cli('render', file, '--format', 'html')
     expect(r.code).toBe(0)
@@ -35,9 +35,11 @@ describe('render --format html: cost and receipts', () => {
     expect(billed.length).toBeLessThan(ledger.lines.length)
     expect(priced).toEqual(billed.map((l) => money(l.charge.total)))
     expect(classed(r.out, 'turn-cost').length).toBeGreaterThan(0)
-    // the compaction the session recorded, where it happened, with what it replaced
-    const receipts = classed(r.out, 'receipt-summarised')
-    expect(receipts.length).toBe(1)
-    expect(receipts[0]).toMatch(new RegExp(`^Summarised ${read.right.archive.length}${read.right.archive.length} earlier messages, through `))
+    // the compaction the session recorded, where it happened, with the messages it replaced (the reader's archive) and their tool calls
+    const archive = read.right.archive
+    expect(archive.length).toBeGreaterThan(0)
+    expect(classed(r.out, 'receipt-summarised')).toEqual([`Summarised ${archive.length}${archive.slice(0, 40).map((m) => m.id).join(' ')}`])
+    const calls = archive.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [`${p.name} ${p.id}`] : [])))
+    expect(classed(r.out, 'receipt-calls')).toEqual(calls.length === 0 ? [] : [`Tool calls that left ${calls.length}${calls.slice(0, 40).join(' ')}`])
   })
 })

@@ -114,4 +114,28 @@ describe('renderHtmlWith: receipts', () => {
     expect(all(receipt as Node, (x) => x.tag === 'summary')[0]?.text).toBe('Receipt · 2 summarised · 1 tool calls · 2 files, 1 commands')
     expect(texts(doc, 'cleared')).toEqual(['Read c1 result cleared: 5,120 → 48 tokens'])
   })
+
+  it('reads the receipt of a compaction a file recorded from what it archived: the messages up to its last, their calls, their artifacts', () => {
+    const archive = [
+      textMessage('user', 'Run the tests'),
+      makeMessage({ id: 'x2', role: 'assistant', parts: [toolCall({ id: 'c7', name: 'Bash', arguments: '{"command":"npm test"}' })] }),
+      makeMessage({ id: 'x3', role: 'tool', parts: [toolResult({ toolCallId: 'c7', content: '1 failing', name: 'Bash', isError: true })] }),
+    ]
+    const recorded = makeMessage({
+      id: 's2',
+      role: 'user',
+      kind: 'synthetic',
+      parts: [text('Summary')],
+      metadata: { compaction: { summarised: 3, through: 'x3' } },
+    })
+    const doc = tree(renderHtmlWith({ archive })([recorded, textMessage('user', 'Go on')]))
+    const [receipt] = byClass(doc, 'receipt')
+    expect(texts(receipt as Node, 'receipt-summarised')).toEqual([`Summarised 3${archive.map((m) => m.id).join(' ')}`])
+    expect(texts(receipt as Node, 'receipt-calls')).toEqual(['Tool calls that left 1Bash c7'])
+    expect(all(receipt as Node, (x) => x.attrs['class'] === 'head').map((x) => x.text)).toContain('Artifacts only in what left')
+    expect(texts(receipt as Node, 'ledger-commands')).toEqual(['Commands 1npm test failed'])
+    // a summary whose last message is not in the archive has only its own record
+    const other = renderHtmlWith({ archive: archive.slice(0, 1) })([recorded])
+    expect(texts(tree(other), 'receipt-summarised')).toEqual(['Summarised 33 earlier messages, through x3'])
+  })
 })

@@ -127,7 +127,10 @@ describe('the history explorer with the files agent tools and chat apps write', 
     await readConversation()
     const compaction = frame().locator('section.compaction')
     expect(await compaction.count()).toBe(1)
-    expect(await compaction.locator('details.receipt .receipt-summarised').textContent()).toMatch(/^Summarised \d+/)
+    // its receipt lists the messages it replaced (the reader's archive), and their tool calls
+    expect(here.archive.length).toBeGreaterThan(0)
+    expect(await compaction.locator('details.receipt .receipt-summarised .head').textContent()).toBe(`Summarised ${here.archive.length}`)
+    expect(await compaction.locator('details.receipt .receipt-summarised .ids code').allTextContents()).toEqual(here.archive.slice(0, 40).map((m) => m.id))
     const said = here.messages.flatMap((
       m,
     ) => (m.role === 'user' && m.metadata?.['compaction'] === undefined ? m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])) : []))
