@@ -45,6 +45,12 @@ export const formatTitle = (name: string): string => {
   return d === undefined ? name : (d.split(/ \(|:/)[0] ?? name).trim()
 }
 
+/** What the command line reads beside a file of these formats, which a page given one file cannot. */
+const BESIDE: Readonly<Record<string, string>> = {
+  'claude-code': 'the sub-agent transcripts beside a Claude Code session (SESSION/subagents/agent-*.jsonl) are not read here; `chatfold` reads them',
+  cline: "the task's ui_messages.json beside it is not read here; `chatfold` reads it",
+}
+
 /** What the page says of a file it cannot read. */
 const describe = (f: SessionFileFailure): string => {
   switch (f.kind) {
@@ -72,7 +78,7 @@ export const decodeSessionFile = (input: string | Uint8Array, name = 'the file')
   return E.right({
     messages,
     archive,
-    notes: [...notes, ...skipped.map((s) => `line ${s.line} skipped: ${s.reason}`)],
+    notes: [...notes, ...skipped.map((s) => `line ${s.line} skipped: ${s.reason}`), ...(BESIDE[format] === undefined ? [] : [BESIDE[format]])],
     format: formatTitle(format),
     cost: costLine([...archive, ...messages]),
   })

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { toJSON, toJSONL } from '../../src/history/codec.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { INPUT_FORMATS } from '../../src/sessions/input-formats.ts'
+import { readSessionFile } from '../../src/sessions/session-file.ts'
 import { decodeSessionFile, formatTitle } from '../../web/load.ts'
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures')
@@ -42,6 +43,29 @@ describe('decodeSessionFile', () => {
     expect(formatOf(bytes('chatgpt/conversations.json'))).toEqual(E.right(['ChatGPT data export', 15]))
     // the export's zip as it is downloaded reads the same conversations
     expect(formatOf(zipSync({ 'conversations.json': bytes('chatgpt/conversations.json') }))).toEqual(E.right(['ChatGPT data export', 15]))
+  })
+
+  it('reads a session file of each tool the command line reads, as the format the command line detects', () => {
+    const files = [
+      'claude-ai/conversations.json',
+      'cline/1767949200000/api_conversation_history.json',
+      'roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json',
+      'copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json',
+      'copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl',
+      'gemini-cli/session-2026-04-02T16-30-6f0c2d1e.json',
+      'gemini-cli/session-2026-05-11T08-00-9a8b7c6d.jsonl',
+      'opencode/ses_3f1a9c0e2ffeQ7mK2vLb8xYz4D.json',
+      'pi/2026-02-20T20-17-00-000Z_1a6f6bc4-2e7d-4c1a-9b8e-5f0d3c2a1b90.jsonl',
+    ]
+    const seen = files.map((f) => {
+      const cli = readSessionFile({})(bytes(f))
+      const page = decodeSessionFile(bytes(f), f)
+      if (E.isLeft(cli) || E.isLeft(page)) throw new Error(`${f} does not read: ${JSON.stringify(E.isLeft(page) ? page.left : cli)}`)
+      expect(page.right.messages).toEqual(cli.right.messages)
+      expect(page.right.format).toBe(formatTitle(cli.right.format))
+      return cli.right.format
+    })
+    expect(seen).toEqual(['claude-ai', 'cline', 'cline', 'copilot', 'copilot', 'gemini-cli', 'gemini-cli', 'opencode', 'pi'])
   })
 
   it('titles every input format by the head of its description', () => {
