@@ -14,7 +14,7 @@ import { type Message, type Messages } from '../src/message/message.ts'
 import { drawBars, frameGraph } from './graphs.ts'
 import { loadOffThread } from './loader.ts'
 import { markdownStart } from './markdown.ts'
-import { type PageReceipt, showConversation } from './conversation.ts'
+import { CONVERSATION_MESSAGES, type PageReceipt, showConversation } from './conversation.ts'
 import { isCompactionSummary } from '../src/message/compaction-mark.ts'
 import { clearedOutputs, EMPTY_RECEIPT, named, type Receipt } from '../src/history/receipt.ts'
 import { heuristic } from '../src/tokens/heuristic.ts'
@@ -270,14 +270,17 @@ $<HTMLButtonElement>('prune').addEventListener('click', () =>
     const r = await s.prune(PRUNE)
     const before = history
     history = applyChanges(r)(history)
-    // the outputs the prune cleared, as its receipt itemises them, their tokens by the plain estimate
-    // (a quarter of the characters: 40 ms for 6,000 outputs, where the finer estimate took 1.8 s); the
-    // rest of a receipt (the artifact ledger of what was cleared) reads the whole history, too long for the page's thread
+    // the outputs the prune cleared where the conversation view can show them (a prune keeps every
+    // message in place), as its receipt itemises them, their tokens by the plain estimate (a quarter of
+    // the characters: 40 ms for 6,000 outputs, where the finer estimate took 1.8 s); the rest of a
+    // receipt (the artifact ledger of what was cleared) reads the whole history, too long for the page's thread
     const cleared = r.changes.flatMap((c) => {
-      const was = before[c.index]
+      const was = c.index < CONVERSATION_MESSAGES ? before[c.index] : undefined
       return was === undefined || was === c.message ? [] : clearedOutputs(heuristic)(was, c.message)
     })
-    if (cleared.length > 0) receipts = [...receipts, { receipt: { ...EMPTY_RECEIPT, cleared: named(cleared, before) } satisfies Receipt }]
+    if (cleared.length > 0) {
+      receipts = [...receipts, { receipt: { ...EMPTY_RECEIPT, cleared: named(cleared, before.slice(0, CONVERSATION_MESSAGES)) } satisfies Receipt }]
+    }
     counts = await s.counts()
     render()
     const text = `Pruned ${fmt(r.report.prunedResults)} tool results and ${fmt(r.report.prunedArgs)} arguments: ${fmt(r.report.tokensBefore)} → ${

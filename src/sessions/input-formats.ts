@@ -119,10 +119,13 @@ const textOf = (doc: Doc): string => (doc.kind === 'jsonl' ? doc.text : JSON.str
 const skippingLines =
   <A>(read: (text: string) => E.Either<DecodeFailure, A>) =>
   (text: string, options: ReadOptions): E.Either<DecodeFailure, { readonly value: A; readonly skipped: ReadonlyArray<SkippedLine> }> => {
+    // the text as it is first: split into lines (and joined again) only when a line must be blanked
+    const first = read(text)
+    if (E.isRight(first)) return E.right({ value: first.right, skipped: [] })
+    if (options.badLines !== 'skip') return first
     const lines = text.split('\n')
     const skipped: SkippedLine[] = []
-    for (;;) {
-      const r = read(lines.join('\n'))
+    for (let r: E.Either<DecodeFailure, A> = first;; r = read(lines.join('\n'))) {
       if (E.isRight(r)) return E.right({ value: r.right, skipped })
       const bad = new Map<number, string>()
       for (const issue of r.left) {
