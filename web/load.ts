@@ -1,56 +1,85 @@
 /**
- * Reading a session file in the explorer: chatfold JSONL (one message a line), a chatfold JSON
- * array, or AI SDK model messages (an array of them, or a request object with `messages`).
+ * Reading a session file in the explorer: every format the command line reads, detected by the same
+ * signatures (`src/sessions/input-formats.ts`), from the file's bytes (a chat export's zip as it was
+ * downloaded), with what was wrong said in a sentence that names the format.
  */
 import * as E from 'fp-ts/Either'
-import { fromModelMessages } from '../src/adapters/ai-sdk/model-messages-from.ts'
-import { fromJSONL } from '../src/history/codec.ts'
+import { costLedger } from '../src/cost/ledger.ts'
 import { formatDecodeFailure } from '../src/message/failure.ts'
-import { decodeMessage, decodeMessages, type Messages } from '../src/message/message.ts'
+import type { Messages } from '../src/message/message.ts'
+import { inputFormat } from '../src/sessions/input-formats.ts'
+import { readSessionFile, type SessionFileFailure } from '../src/sessions/session-file.ts'
 
-export type Loaded = { readonly messages: Messages; readonly format: string }
-
-/** Decodes a file's text, trying the formats a session file comes in; `Left` says what was wrong. */
-export const decodeSessionFile = (text: string): E.Either<string, Loaded> => {
-  const trimmed = text.trimStart()
-  if (trimmed.startsWith('[')) {
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (e) {
-      return E.left(`Cannot read the file as JSON: ${e instanceof Error ? e.message : String(e)}`)
-    }
-    const own = decodeMessages(json)
-    if (E.isRight(own)) return E.right({ messages: own.right, format: 'chatfold JSON' })
-    const sdk = fromModelMessages({ messages: json })
-    if (E.isRight(sdk)) return E.right({ messages: sdk.right, format: 'AI SDK messages' })
-    return E.left(`Cannot decode the JSON array as chatfold messages (${formatDecodeFailure(own.left)}) nor as AI SDK messages (${formatDecodeFailure(sdk.left)})`)
-  }
-  // a request object with messages (AI SDK), or else JSONL (whose lines are objects too)
-  const whole = parseOrUndefined(text)
-  if (typeof whole === 'object' && whole !== null && 'messages' in whole) {
-    const sdk = fromModelMessages(whole)
-    return E.isRight(sdk)
-      ? E.right({ messages: sdk.right, format: 'AI SDK messages' })
-      : E.left(`Cannot decode the JSON object as AI SDK messages: ${formatDecodeFailure(sdk.left)}`)
-  }
-  const jsonl = fromJSONL(text)
-  if (E.isRight(jsonl)) return E.right({ messages: jsonl.right, format: 'chatfold JSONL' })
-  // One JSON value that is neither a message a line nor a request: a single message written over
-  // several lines, or not a session file at all (its lines are no use to list).
-  if (whole !== undefined) {
-    const one = decodeMessage(whole)
-    return E.isRight(one)
-      ? E.right({ messages: [one.right], format: 'chatfold JSON' })
-      : E.left(`Not a session file: it is one JSON ${Array.isArray(whole) ? 'array' : whole === null ? 'null' : typeof whole}, not chatfold JSONL (a message a line), a JSON array of messages, nor an object with \`messages\` (AI SDK)`)
-  }
-  return E.left(`Cannot decode the JSONL: ${formatDecodeFailure(jsonl.left)}`)
+/** A file read: its messages, what a compaction recorded in it replaced, the notes of its reader, and its format's title. */
+export type Loaded = {
+  readonly messages: Messages
+  readonly archive: Messages
+  readonly notes: ReadonlyArray<string>
+  readonly format: string
+  /** What the history cost, as one line (see `costLine`). */
+  readonly cost: string
 }
 
-const parseOrUndefined = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
+const usd = (n: number): string => (n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`)
+
+/**
+ * The cost of a history as one line, from the usage its replies record (`costLedger`): the total
+ * priced and each model's part, and every model the price table cannot price, named (never counted
+ * as nothing); empty when no reply records a token.
+ */
+export const costLine = (ms: Messages): string => {
+  const l = costLedger({})(ms)
+  const priced = l.byModel.flatMap((m) => (m.cost === undefined || m.input + m.output + m.cacheRead + m.cacheWrite === 0 ? [] : [`${m.model} ${usd(m.cost)}`]))
+  const unpriced = [...new Set(l.failures.map((f) => ('model' in f ? f.model : f.kind === 'no-model' ? 'no model named' : 'unknown usage')))]
+  if (priced.length === 0 && unpriced.length === 0) return ''
+  return [
+    ...(priced.length === 0 ? [] : [`cost ${usd(l.total)} (${priced.join(', ')})`]),
+    ...(unpriced.length === 0 ? [] : [`unpriced: ${unpriced.join(', ')}`]),
+    `prices of ${l.prices.taken}`,
+  ].join(' · ')
+}
+
+/** A format's title: the head of its description (`Claude Code session file`, `chatfold JSONL`). */
+export const formatTitle = (name: string): string => {
+  const d = inputFormat(name)?.description
+  return d === undefined ? name : (d.split(/ \(|:/)[0] ?? name).trim()
+}
+
+/** What the command line reads beside a file of these formats, which a page given one file cannot. */
+const BESIDE: Readonly<Record<string, string>> = {
+  'claude-code': 'the sub-agent transcripts beside a Claude Code session (SESSION/subagents/agent-*.jsonl) are not read here; `chatfold` reads them',
+  cline: "the task's ui_messages.json beside it is not read here; `chatfold` reads it",
+}
+
+/** What the page says of a file it cannot read. */
+const describe = (f: SessionFileFailure): string => {
+  switch (f.kind) {
+    case 'unknown-name':
+      return `Unknown format ${f.name}`
+    case 'not-json':
+      return `line ${f.line}: not JSON nor JSON lines: ${f.message}`
+    case 'undetected':
+      return `Cannot tell the format: ${f.reason}`
+    case 'zip':
+      return `Cannot read it as a chat export's zip: ${formatDecodeFailure(f.failure)}`
+    case 'unreadable':
+      return `Cannot read it as ${formatTitle(f.format)} (${f.format}): ${formatDecodeFailure(f.failure)}`
   }
+}
+
+/**
+ * Reads a file's text or bytes as the command line does (`readSessionFile`: the format detected by
+ * signature, every branch's active one, sub-agent runs inline); `Left` says what was wrong.
+ */
+export const decodeSessionFile = (input: string | Uint8Array, name = 'the file'): E.Either<string, Loaded> => {
+  const r = readSessionFile({ name })(input)
+  if (E.isLeft(r)) return E.left(describe(r.left))
+  const { messages, archive, notes, skipped, format } = r.right
+  return E.right({
+    messages,
+    archive,
+    notes: [...notes, ...skipped.map((s) => `line ${s.line} skipped: ${s.reason}`), ...(BESIDE[format] === undefined ? [] : [BESIDE[format]])],
+    format: formatTitle(format),
+    cost: costLine([...archive, ...messages]),
+  })
 }

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/Either'
 import type { Messages } from '../src/message/message.ts'
 import { slicesOf } from '../src/internal/schedule.ts'
 import { sampleSession } from '../sample/session.ts'
-import { decodeSessionFile } from './load.ts'
+import { decodeSessionFile, type Loaded } from './load.ts'
 import { type LoaderReply, type LoaderRequest, SLICE_BYTES } from './loader.ts'
 
 const scope = self as unknown as { onmessage: ((e: MessageEvent<LoaderRequest>) => void) | null; postMessage: (m: LoaderReply) => void }
@@ -16,8 +16,10 @@ const scope = self as unknown as { onmessage: ((e: MessageEvent<LoaderRequest>) 
 /** The slices of the last load, handed out one per `next`. */
 let pending: Iterator<{ readonly messages: Messages }> | undefined
 
-const decoded = async (request: Extract<LoaderRequest, { readonly type: 'load' }>): Promise<E.Either<string, { readonly messages: Messages; readonly format: string }>> =>
-  request.sample !== undefined ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), format: 'sample' }) : decodeSessionFile(await (request.file as Blob).text())
+const decoded = async (request: Extract<LoaderRequest, { readonly type: 'load' }>): Promise<E.Either<string, Loaded>> =>
+  request.sample !== undefined
+    ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), archive: [], notes: [], format: 'sample', cost: '' })
+    : decodeSessionFile(new Uint8Array(await (request.file as Blob).arrayBuffer()), request.name)
 
 scope.onmessage = (event) => {
   const request = event.data
@@ -33,8 +35,16 @@ scope.onmessage = (event) => {
         scope.postMessage({ type: 'error', message: r.left })
         return
       }
-      pending = slicesOf(r.right.messages, () => SLICE_BYTES)
-      scope.postMessage({ type: 'decoded', format: r.right.format, messages: r.right.messages.length })
+      // what the file's compactions replaced comes first, in the same slices (the page tells them apart by count)
+      pending = slicesOf(r.right.archive.length === 0 ? r.right.messages : [...r.right.archive, ...r.right.messages], () => SLICE_BYTES)
+      scope.postMessage({
+        type: 'decoded',
+        format: r.right.format,
+        messages: r.right.messages.length,
+        notes: r.right.notes,
+        archived: r.right.archive.length,
+        cost: r.right.cost,
+      })
     },
     (e: unknown) => scope.postMessage({ type: 'error', message: `Cannot read the file: ${e instanceof Error ? e.message : String(e)}` }),
   )

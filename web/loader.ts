@@ -11,14 +11,34 @@ import { yieldToEventLoop } from '../src/internal/schedule.ts'
 export const SLICE_BYTES = 128 * 1024
 
 /** What the page asks: a file (or the sample of that many messages) decoded, then its slices one by one. */
-export type LoaderRequest = { readonly type: 'load'; readonly file?: Blob; readonly sample?: number } | { readonly type: 'next' }
+export type LoaderRequest = { readonly type: 'load'; readonly file?: Blob; readonly name?: string; readonly sample?: number } | { readonly type: 'next' }
 
-/** What the loader answers: how many messages were decoded (and from what format), a slice, the end, or what was wrong. */
+/**
+ * What the loader answers: how many messages were decoded (from what format, with its reader's
+ * notes, its cost, and how many messages the compactions recorded in the file replaced: the slices
+ * carry those first), a slice, the end, or what was wrong.
+ */
 export type LoaderReply =
-  | { readonly type: 'decoded'; readonly format: string; readonly messages: number }
+  | {
+    readonly type: 'decoded'
+    readonly format: string
+    readonly messages: number
+    readonly notes: ReadonlyArray<string>
+    readonly archived: number
+    readonly cost: string
+  }
   | { readonly type: 'slice'; readonly messages: Messages }
   | { readonly type: 'end' }
   | { readonly type: 'error'; readonly message: string }
+
+/** A file taken in: its messages, its format's title, its reader's notes, the messages its compactions replaced, and what it cost. */
+export type Decoded = {
+  readonly messages: Messages
+  readonly format: string
+  readonly notes: ReadonlyArray<string>
+  readonly archive: Messages
+  readonly cost: string
+}
 
 /** The loader worker, started on first use from the bundle's own load.worker.js. */
 let worker: Worker | undefined
@@ -44,9 +64,9 @@ const reply = (w: Worker): Promise<LoaderReply> =>
  * `onProgress` follows the slices. `Left` says what was wrong with the file.
  */
 export const loadOffThread = async (
-  what: { readonly file: Blob } | { readonly sample: number },
+  what: { readonly file: Blob; readonly name: string } | { readonly sample: number },
   onProgress: (done: number, total: number) => void,
-): Promise<E.Either<string, { readonly messages: Messages; readonly format: string }>> => {
+): Promise<E.Either<string, Decoded>> => {
   const w = loader()
   const decoding = reply(w)
   w.postMessage({ type: 'load', ...what } satisfies LoaderRequest)
@@ -61,8 +81,8 @@ export const loadOffThread = async (
     if (r.type === 'end') break
     if (r.type !== 'slice') return E.left(r.type === 'error' ? r.message : `The loader answered ${r.type} for a slice`)
     for (const m of r.messages) out.push(m)
-    onProgress(out.length, first.messages)
+    onProgress(out.length, first.archived + first.messages)
     await yieldToEventLoop()
   }
-  return E.right({ messages: out, format: first.format })
+  return E.right({ messages: out.slice(first.archived), archive: out.slice(0, first.archived), format: first.format, notes: first.notes, cost: first.cost })
 }

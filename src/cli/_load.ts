@@ -9,9 +9,8 @@ import * as E from 'fp-ts/Either'
 import type { DecodeFailure } from '../message/failure.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { parseJsonText } from '../internal/json.ts'
-import { fromChatExportZip } from '../sessions/chat-export-zip.ts'
-import { joinConversations } from '../sessions/chat-export.ts'
-import { detectFormat, type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc, type Read } from './formats.ts'
+import { type Doc, INPUT_FORMATS, type InputFormat, inputFormat, parseDoc } from '../sessions/input-formats.ts'
+import { readSessionFile, type SessionFile, type SessionFileFailure, type SessionFileOptions } from '../sessions/session-file.ts'
 
 import { CliError, EXIT } from './_exit.ts'
 import type { Common } from './_common.ts'
@@ -28,15 +27,6 @@ export const describeFailure = (file: string, failure: DecodeFailure): string =>
       return m === null ? `${file}: ${l}` : `${file}:${m[1]}: ${m[2] === '' ? '' : m[2]}`.replace(/: $/, '')
     })
     .join('\n')
-
-const positionLine = (text: string, message: string): number | undefined => {
-  const m = /position (\d+)/.exec(message)
-  if (m === null) return undefined
-  const pos = Number(m[1])
-  let line = 1
-  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++
-  return line
-}
 
 /** Reads a file's text ('-' is stdin); a failure names the file. */
 export const readText = (file: string): string => {
@@ -98,7 +88,7 @@ export const writeText = async (given: string | undefined, text: string, out: (s
 }
 
 /** A loaded history: what was read, and the name of the format it was read as. */
-export type Loaded = Read & { readonly format: string; readonly bytes: number }
+export type Loaded = SessionFile
 
 /**
  * How a history file is read: the format named with `--from` (detected when not), whether bad JSON
@@ -123,8 +113,7 @@ export const namedFormat = (from: string): InputFormat => {
 export const docOf = (file: string, text: string): Doc => {
   const doc = parseDoc(text)
   if (E.isLeft(doc)) {
-    const at = positionLine(text, doc.left.message) ?? doc.left.line
-    throw new CliError(EXIT.input, `${file}:${at}: not JSON nor JSON lines: ${doc.left.message}`)
+    throw new CliError(EXIT.input, `${file}:${doc.left.line}: not JSON nor JSON lines: ${doc.left.message}`)
   }
   return doc.right
 }
@@ -202,75 +191,62 @@ const readBytes = (file: string): Uint8Array | undefined => {
   }
 }
 
-/** A chat export's zip, read as downloaded: its conversations one after another. */
-const loadZip = (file: string, bytes: Uint8Array, o: LoadOptions): Loaded => {
-  const r = fromChatExportZip(o.branches === undefined ? {} : { branches: o.branches })(bytes)
-  if (E.isLeft(r)) throw new CliError(EXIT.input, `cannot read ${file} as a chat export's zip:\n${describeFailure(file, r.left)}`)
-  const read = joinConversations(r.right.conversations)
-  return { ...read, notes: [`read ${file} as a ${r.right.format} export's zip`, ...read.notes], format: r.right.format, bytes: bytes.length }
+/** What a failure to read a file says on the command line, and its exit code. */
+const failed = (file: string, f: SessionFileFailure, o: LoadOptions): CliError => {
+  switch (f.kind) {
+    case 'unknown-name':
+      return new CliError(EXIT.usage, `unknown input format ${f.name}: one of ${f.formats.join(', ')}`)
+    case 'not-json':
+      return new CliError(EXIT.input, `${file}:${f.line}: not JSON nor JSON lines: ${f.message}`)
+    case 'undetected':
+      return new CliError(EXIT.input, `${file}: cannot tell the format; name it with --from (one of ${f.formats.join(', ')}): ${f.reason}`)
+    case 'zip':
+      return new CliError(EXIT.input, `cannot read ${file} as a chat export's zip:\n${describeFailure(file, f.failure)}`)
+    case 'unreadable':
+      return new CliError(
+        EXIT.input,
+        `cannot read ${file} as ${f.format}:\n${describeFailure(file, f.failure)}${
+          f.byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''
+        }`,
+      )
+  }
 }
 
-/** Whether bytes open as a zip archive does (`PK\x03\x04`). */
-const isZip = (b: Uint8Array): boolean => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04
+/**
+ * What is read beside a file of a format: a Claude Code session's sub-agent transcripts (unless
+ * left out), a Cline task's `ui_messages.json`; a note for each.
+ */
+const besideOf = (file: string, o: LoadOptions) => (format: string): ReturnType<NonNullable<SessionFileOptions['beside']>> => {
+  const extra = format === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
+  const files = format === 'cline' ? besideFiles(file, ['ui_messages.json']) : {}
+  return {
+    notes: [
+      ...(extra.files.length === 0
+        ? []
+        : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]),
+      ...Object.keys(files).map((n) => `read ${join(dirname(file), n)} beside it`),
+    ],
+    extraRecords: extra.records,
+    files,
+  }
+}
 
-/** Reads, detects (or takes `--from`) and decodes a history file. */
+/** Reads, detects (or takes `--from`) and decodes a history file (see `readSessionFile`). */
 export const loadHistory = (file: string, o: LoadOptions): Loaded => {
-  if (file !== '-' && (o.from === undefined || o.from === 'chatgpt' || o.from === 'claude-ai')) {
-    const bytes = readBytes(file)
-    if (bytes !== undefined && isZip(bytes)) return loadZip(file, bytes, o)
-  }
-  const text = readText(file)
-  const forced = o.from === undefined ? undefined : namedFormat(o.from)
-  // an empty history's chatfold JSONL is an empty file (toJSONL writes nothing): read as one, and said
-  if (text.trim() === '' && (forced === undefined || forced.name === 'chatfold-jsonl')) {
-    return {
-      messages: [],
-      archive: [],
-      notes: [`${file} is empty: read as chatfold JSONL with no messages`],
-      skipped: [],
-      format: 'chatfold-jsonl',
-      bytes: text.length,
-    }
-  }
-  const doc = docOf(file, text)
-  let format = forced
-  if (format === undefined) {
-    const found = detectFormat(doc)
-    if (E.isLeft(found))
-      throw new CliError(
-        EXIT.input,
-        `${file}: cannot tell the format; name it with --from (one of ${INPUT_FORMATS.map((f) => f.name).join(', ')}): ${found.left}`,
-      )
-    format = found.right.format
-  }
-  const extra = format.name === 'claude-code' && o.subagents !== 'omit' ? subagentRecords(file) : { records: [], files: [] }
-  const beside = format.name === 'cline' ? besideFiles(file, ['ui_messages.json']) : {}
-  const read = format.read(doc, {
+  const input = file === '-' ? readText(file) : (readBytes(file) ?? readText(file))
+  const read = readSessionFile({
+    name: file,
+    from: o.from,
     badLines: o.skipBadLines === true ? 'skip' : 'fail',
-    ...(o.branches === undefined ? {} : { branches: o.branches }),
-    ...(o.subagents === undefined ? {} : { subagents: o.subagents }),
-    ...(extra.records.length === 0 ? {} : { extraRecords: extra.records }),
-    ...(Object.keys(beside).length === 0 ? {} : { beside }),
-  })
-  if (E.isLeft(read)) {
-    const byLine = format.lines && read.left.some((i) => /^line \d+/.test(i.path))
-    throw new CliError(
-      EXIT.input,
-      `cannot read ${file} as ${format.name}:\n${describeFailure(file, read.left)}${
-        byLine && o.skipBadLines !== true ? '\n(--skip-bad-lines reads the other lines and lists those it leaves out)' : ''
-      }`,
-    )
-  }
-  const readNotes = o.skipBadLines === true && !format.lines
-    ? [...read.right.notes, `--skip-bad-lines has no effect on ${format.name}, which is one JSON document`]
-    : read.right.notes
-  const more = [
-    ...(extra.files.length === 0
-      ? []
-      : [`read ${extra.files.length} sub-agent transcript${extra.files.length === 1 ? '' : 's'} from ${dirname(extra.files[0] as string)}`]),
-    ...Object.keys(beside).map((n) => `read ${join(dirname(file), n)} beside it`),
-  ]
-  return { ...read.right, notes: [...more, ...readNotes], format: format.name, bytes: new TextEncoder().encode(text).length }
+    branches: o.branches,
+    subagents: o.subagents,
+    beside: besideOf(file, o),
+  })(input)
+  if (E.isLeft(read)) throw failed(file, read.left, o)
+  const lines = inputFormat(read.right.format)?.lines ?? true
+  return o.skipBadLines === true && !lines
+    ? { ...read.right, notes: [...read.right.notes, `--skip-bad-lines has no effect on ${read.right.format}, which is one JSON document`] }
+    : read.right
 }
 
 /** How the common options read a history file. */

@@ -29,11 +29,11 @@ export const RENDER_FORMATS = ['markdown', 'text', 'transcript', 'html'] as cons
 /** A format of `render --format`. */
 export type RenderFormat = (typeof RENDER_FORMATS)[number]
 
-const RENDERERS: Readonly<Record<RenderFormat, (o: RenderFlags, file: string) => (ms: Messages) => string>> = {
+const RENDERERS: Readonly<Record<RenderFormat, (o: RenderFlags, file: string, archive: Messages) => (ms: Messages) => string>> = {
   markdown: (o) => renderMarkdownWith({ reasoning: o.reasoning }),
   text: () => render,
   transcript: (o) => (ms) => `${renderTranscript({ maxResultLen: o.maxResultLen })(ms)}\n`,
-  html: (o, file) => renderHtmlWith({ title: o.title ?? basename(file) }),
+  html: (o, file, archive) => renderHtmlWith({ title: o.title ?? basename(file), archive }),
 }
 
 /** `chatfold render FILE`. */
@@ -41,6 +41,6 @@ export const renderCommand = async (io: CliIO, file: string, o: RenderFlags): Pr
   const h = loadHistory(file, loadOptions(o))
   notes(io, file, o, h)
   const ms = o.last === undefined ? h.messages : lastTurns(o.last)(h.messages)
-  const text = RENDERERS[o.format](o, file)(ms)
+  const text = RENDERERS[o.format](o, file, h.archive)(ms)
   await writeText(o.output, o.json === true ? `${JSON.stringify({ format: o.format, text, ...readReport(h) })}\n` : text, io.out)
 }

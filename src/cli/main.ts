@@ -1,6 +1,6 @@
 /**
  * The `chatfold` command: `stats`, `prune`, `compact`, `render`, `convert`, `check`, `formats`, `serve` and `repair-store` on
- * history files in any format chatfold reads (see `formats.ts`). Each command is one entry of
+ * history files in any format chatfold reads (see `src/sessions/input-formats.ts`). Each command is one entry of
  * `COMMANDS`, whose options are declared here and whose work lives in a module of its own, imported
  * only when the command runs: `chatfold --version` loads commander and nothing of chatfold, and a
  * command loads what it uses (the tokenizer's tables only when it counts).
@@ -185,7 +185,7 @@ const formats: CommandDef = (program, io) =>
     .description('list the input formats (--from) and output formats (convert --to)')
     .option('--json', 'machine-readable output (JSON)')
     .action(async (o: { readonly json?: boolean }) => {
-      const { INPUT_FORMATS, OUTPUT_FORMATS } = await import('./formats.ts')
+      const [{ INPUT_FORMATS }, { OUTPUT_FORMATS }] = await Promise.all([import('../sessions/input-formats.ts'), import('./formats.ts')])
       const named = (fs: ReadonlyArray<{ readonly name: string; readonly description: string }>) =>
         fs.map((f) => ({ name: f.name, description: f.description }))
       if (o.json === true) return io.out(`${JSON.stringify({ input: named(INPUT_FORMATS), output: named(OUTPUT_FORMATS) }, null, 2)}\n`)

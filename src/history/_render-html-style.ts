@@ -31,6 +31,17 @@ main{max-width:900px;margin:0 auto;padding:8px 20px 40px}
 .role{font-weight:600;color:var(--ink)}
 .model{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;background:var(--tool);border-radius:4px;padding:0 5px}
 .usage{font-size:12px}
+.cost,.turn-cost{font-size:12px;font-variant-numeric:tabular-nums;color:var(--ink)}
+.unpriced{color:var(--err)}
+.turn-usage,.turn-cost{text-transform:none;letter-spacing:0;margin-left:8px}
+.cleared{font-size:12px;color:var(--dim);margin:2px 0}
+details.receipt{background:var(--card);border:1px solid var(--line);padding:2px 8px 6px;font-size:13px}
+details.receipt .head{font-size:12px;margin:8px 0 2px;color:var(--dim);text-transform:uppercase;letter-spacing:.05em}
+details.receipt ul{margin:0;padding-left:20px}
+details.receipt p.ids{margin:0;line-height:1.7}
+details.receipt p.ids code{background:var(--tool);border-radius:4px;padding:0 4px}
+details.receipt .n{font-variant-numeric:tabular-nums}
+.status.failed{color:var(--err)}
 time{margin-left:auto;font-variant-numeric:tabular-nums}
 .text{white-space:pre-wrap;overflow-wrap:anywhere}
 pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}

@@ -19,6 +19,10 @@ import { isCompactionSummary } from '../message/compaction-mark.ts'
 import { startsTurn } from './_turn.ts'
 import { HTML_STYLE } from './_render-html-style.ts'
 import { escapeHtml as esc, textHtml } from './_render-html-text.ts'
+import { costLabel, type CostView, costView, money, turnLabel, turnSums } from './_render-html-cost.ts'
+import { archiveReceipts, clearedLine, receiptHtml } from './_render-html-receipt.ts'
+import type { ClearedOutput, Receipt } from './receipt.ts'
+import type { PriceTable } from '../cost/price.ts'
 
 // --- helpers ---
 
@@ -52,14 +56,18 @@ const originOf = (m: Message): string | undefined => {
   return typeof o === 'string' ? o : undefined
 }
 
-const usageLine = (m: Message): string => {
+const usageLine = (m: Message, ctx: Ctx): string => {
   const u = m.metadata?.['usage']
-  if (!isObject(u)) return ''
+  const c = ctx.cost.byMessage.get(m.id)
+  const cost = c === undefined
+    ? ''
+    : ` <span class="cost${c.kind === 'priced' ? '' : ' unpriced'}" title="cost by the price table of ${esc(ctx.cost.taken)}">${esc(costLabel(c))}</span>`
+  if (!isObject(u)) return cost
   const n = (k: string): number | undefined => (typeof u[k] === 'number' && Number.isFinite(u[k]) ? (u[k] as number) : undefined)
   const bits = [['in', n('input')], ['out', n('output')], ['cache read', n('cacheRead')], ['cache write', n('cacheWrite')]].flatMap(([label, v]) =>
     v === undefined || (v === 0 && label !== 'in' && label !== 'out') ? [] : [`${label as string} ${grouped(v as number)}`]
   )
-  return bits.length === 0 ? '' : `<span class="usage" title="tokens as reported">${esc(bits.join(' · '))}</span>`
+  return `${bits.length === 0 ? '' : `<span class="usage" title="tokens as reported">${esc(bits.join(' · '))}</span>`}${cost}`
 }
 
 /** The media type of image bytes from their first bytes, for bytes stored without one. */
@@ -123,12 +131,17 @@ type Ctx = {
   /** The calls whose sub-conversation is out already (once each, even when it holds its own call). */
   readonly expanded: Set<string>
   readonly day: { last: string }
+  /** Each reply's cost. */
+  readonly cost: CostView
+  /** The receipts of compactions by their summary's id, and the tool outputs cleared by call id. */
+  readonly receipts: ReadonlyMap<string, Receipt>
+  readonly cleared: ReadonlyMap<string, ClearedOutput>
 }
 
 const header = (m: Message, ctx: Ctx, label: string): string =>
   `<header><span class="role">${esc(label)}</span>${m.sender === undefined ? '' : ` <span class="sender">${esc(m.sender)}</span>`}${
     m.model === undefined ? '' : ` <span class="model">${esc(m.model)}</span>`
-  }${usageLine(m)}${m.createdAt === undefined ? '' : ` <time datetime="${esc(m.createdAt)}">${esc(clock(m.createdAt, ctx.day))}</time>`}</header>`
+  }${usageLine(m, ctx)}${m.createdAt === undefined ? '' : ` <time datetime="${esc(m.createdAt)}">${esc(clock(m.createdAt, ctx.day))}</time>`}</header>`
 
 /** A result's content: its text in `<pre>`, each image shown (a file named) where it stands among the text. */
 const resultBody = (r: ToolResultPart): string =>
@@ -136,8 +149,12 @@ const resultBody = (r: ToolResultPart): string =>
     .map((b) => (b.type === 'image' || b.type === 'file' ? media(b) : `<pre>${esc(toolResultBlockLabel(b))}</pre>`))
     .join('')
 
-const resultHtml = (r: ToolResultPart): string =>
-  `<div class="result${r.isError ? ' error' : ''}"><div class="label">${r.isError ? 'Error' : 'Result'}</div>${resultBody(r)}</div>`
+const resultHtml = (r: ToolResultPart, ctx: Ctx): string => {
+  const c = ctx.cleared.get(r.toolCallId)
+  return `<div class="result${r.isError ? ' error' : ''}"><div class="label">${r.isError ? 'Error' : 'Result'}</div>${
+    c === undefined ? '' : `<p class="cleared">${clearedLine(c)}</p>`
+  }${resultBody(r)}</div>`
+}
 
 const callHtml = (c: ToolCallPart, ctx: Ctx): string => {
   const r = ctx.results.get(c.id)
@@ -149,11 +166,13 @@ const callHtml = (c: ToolCallPart, ctx: Ctx): string => {
     : r.isError
     ? '<span class="state error">error</span>'
     : ''
-  return `<details class="tool" id="call-${esc(c.id)}"><summary><span class="tool-name">${esc(c.name)}</span> <code>${
+  // a call whose result holds an image is open: the image is what there is to see
+  const open = r !== undefined && typeof r.content !== 'string' && r.content.some((b) => b.type === 'image') ? ' open' : ''
+  return `<details class="tool" id="call-${esc(c.id)}"${open}><summary><span class="tool-name">${esc(c.name)}</span> <code>${
     esc(preview(c.arguments))
   }</code>${state}${sub === undefined ? '' : ` <span class="state sub">${sub.length} nested</span>`}</summary><pre class="args">${
     esc(prettyArguments(c.arguments))
-  }</pre>${r === undefined ? '' : resultHtml(r)}${sub === undefined ? '' : subHtml(sub, ctx)}</details>`
+  }</pre>${r === undefined ? '' : resultHtml(r, ctx)}${sub === undefined ? '' : subHtml(sub, ctx)}</details>`
 }
 
 const subHtml = (ms: ReadonlyArray<Message>, ctx: Ctx): string => {
@@ -172,7 +191,7 @@ const partsHtml = (m: Message, ctx: Ctx): string => {
     else if (p.type === 'tool_result' && !ctx.shown.has(p))
       b += `<details class="tool orphan" open><summary><span class="tool-name">${esc(p.name ?? 'tool')}</span> result for <code>${
         esc(p.toolCallId)
-      }</code></summary>${resultHtml(p)}</details>`
+      }</code></summary>${resultHtml(p, ctx)}</details>`
   }
   return b
 }
@@ -186,7 +205,7 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
     const n = isObject(info) && typeof info['summarised'] === 'number' ? ` · ${info['summarised']} earlier messages summarised` : ''
     return `<section class="compaction" id="m-${esc(m.id)}">${header(m, ctx, `Compaction${n}`)}<details><summary>Summary</summary><div class="text">${
       textHtml(text)
-    }</div></details></section>`
+    }</div></details>${receiptHtml(m, ctx.receipts.get(m.id))}</section>`
   }
   // a message of results that each show under their call adds nothing where it stands
   if (
@@ -214,17 +233,28 @@ const messageHtml = (m: Message, ctx: Ctx): string => {
 }
 
 /**
- * Options of {@link renderHtmlWith}: the page's `title` (default `Conversation`).
+ * Options of {@link renderHtmlWith}: the page's `title` (default `Conversation`); the price table
+ * each reply's cost is read from (`prices`, `PRICES` by default; see `chatfold/cost`); and the
+ * `receipts` of compactions and prunes (each as its operation's report gave it): a compaction's is
+ * shown at its summary (`summaryId`), each tool output one cleared under its result; and the
+ * `archive` a session reader returned (the messages the compactions the file recorded replaced), from
+ * which each of those compactions' receipts is read (see `readSessionFile`).
  *
  * @example
  * import { renderHtmlWith, type HtmlOptions } from 'chatfold/history'
- * const opts: HtmlOptions = { title: 'Fixing the cart total' }
+ * import { PRICES, withPrices } from 'chatfold/cost'
+ * const opts: HtmlOptions = { title: 'Fixing the cart total', prices: withPrices([{ model: 'in-house-7b', input: 0.1, output: 0.2 }])(PRICES) }
  * const toPage = renderHtmlWith(opts)
  *
  * @since 0.1.0
  * @category rendering
  */
-export type HtmlOptions = { readonly title?: string }
+export type HtmlOptions = {
+  readonly title?: string
+  readonly prices?: PriceTable
+  readonly receipts?: ReadonlyArray<{ readonly receipt: Receipt; readonly summaryId?: string }>
+  readonly archive?: Messages
+}
 
 /**
  * A history as one HTML page (see {@link renderHtml}), with a title of your choosing.
@@ -256,7 +286,15 @@ export const renderHtmlWith = (opts: HtmlOptions) => (ms: Messages): string => {
             p,
           )
     }
-  const ctx: Ctx = { results, subs, calls, shown: new Set(), expanded: new Set(), day: { last: '' } }
+  const cost = costView(opts.prices)(ms)
+  const receipts = new Map<string, Receipt>(opts.archive === undefined ? [] : archiveReceipts(opts.archive, ms))
+  const cleared = new Map<string, ClearedOutput>()
+  for (const r of opts.receipts ?? []) {
+    if (r.summaryId !== undefined) receipts.set(r.summaryId, r.receipt)
+    else for (const c of r.receipt.cleared) cleared.set(c.toolCallId, c)
+  }
+  const ctx: Ctx = { results, subs, calls, shown: new Set(), expanded: new Set(), day: { last: '' }, cost, receipts, cleared }
+  const sums = turnSums(ms, cost, (m) => subagentOf(m) !== undefined)
   const body: string[] = []
   let turn = 0
   let open = false
@@ -271,7 +309,7 @@ export const renderHtmlWith = (opts: HtmlOptions) => (ms: Messages): string => {
     }
     if (startsTurn(m)) {
       if (open) body.push('</section>')
-      body.push(`<section class="turn" id="turn-${++turn}"><div class="turn-label">Turn ${turn}</div>`)
+      body.push(`<section class="turn" id="turn-${++turn}">${turnLabel(turn, sums[turn - 1])}`)
       open = true
     }
     body.push(messageHtml(m, ctx))
@@ -290,6 +328,11 @@ export const renderHtmlWith = (opts: HtmlOptions) => (ms: Messages): string => {
     `${ms.length} message${ms.length === 1 ? '' : 's'}`,
     `${turn} turn${turn === 1 ? '' : 's'}`,
     ...(models.length === 0 ? [] : [models.join(', ')]),
+    ...(cost.priced === 0 && cost.unpriced.length === 0 ? [] : [
+      `${
+        [...(cost.priced === 0 ? [] : [money(cost.total)]), ...(cost.unpriced.length === 0 ? [] : [`unpriced: ${cost.unpriced.join(', ')}`])].join(' + ')
+      } (prices of ${cost.taken})`,
+    ]),
     ...(times.length === 0
       ? []
       : [`${(times[0] as string).replace('T', ' ').slice(0, 19)} to ${(times[times.length - 1] as string).replace('T', ' ').slice(0, 19)} UTC`]),

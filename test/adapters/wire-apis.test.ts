@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { checkRequest } from '../../src/adapters/rules.ts'
 import { vendorOf, wireApis } from '../../src/adapters/vocabulary.ts'
 import { WIRE_API_TABLE, wireApiRows } from '../../src/adapters/wire-apis.ts'
-import { INPUT_FORMATS, OUTPUT_FORMATS } from '../../src/cli/formats.ts'
-import { SIGNATURES } from '../../src/cli/detect.ts'
+import { INPUT_FORMATS } from '../../src/sessions/input-formats.ts'
+import { OUTPUT_FORMATS } from '../../src/cli/formats.ts'
+import { SIGNATURES } from '../../src/sessions/detect.ts'
 
 describe('the wire API table is the one list of providers', () => {
   it('has one row per wire API, each with its vendor', () => {

@@ -162,13 +162,17 @@ describe('the history explorer in Chromium', () => {
     expect(await text('#summary-title')).toMatch(/^chat\.jsonl \(chatfold JSONL\): 2 messages, \d+ tokens$/)
 
     const sdk = {
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }, { role: 'assistant', content: 'Hello!' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'clock', input: {} }] },
+      ],
     }
     await page.setInputFiles('#file', { name: 'request.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sdk, null, 2)) })
     await page.waitForFunction(() =>
       document.getElementById('summary-title')?.textContent?.startsWith('request.json') === true && document.body.dataset['busy'] === undefined
     )
-    expect(await text('#summary-title')).toMatch(/^request\.json \(AI SDK messages\): 3 messages, \d+ tokens$/)
+    expect(await text('#summary-title')).toMatch(/^request\.json \(AI SDK model messages\): 3 messages, \d+ tokens$/)
     await shot('7-ai-sdk')
 
     await page.setInputFiles('#file', {
@@ -178,7 +182,7 @@ describe('the history explorer in Chromium', () => {
     })
     await page.waitForSelector('#status.error')
     expect(await text('#status')).toMatch(
-      /^bad\.jsonl: Cannot decode the JSONL: line 2: role: expected "system" \| "user" \| "assistant" \| "tool", got "robot"$/,
+      /^bad\.jsonl: Cannot read it as chatfold JSONL \(chatfold-jsonl\): line 2: role: expected "system" \| "user" \| "assistant" \| "tool", got "robot"$/,
     )
     await shot('8-bad-file')
     expect(consoleErrors).toEqual([])

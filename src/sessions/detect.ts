@@ -1,19 +1,19 @@
 /**
  * The signature of each input format: the fields a document must have to be in it, and which line
  * or field showed them. Detection takes the format whose signature fits; a document no signature
- * fits, or that several fit, is not guessed at (see `detectFormat` in `formats.ts`).
+ * fits, or that several fit, is not guessed at (see `detectFormat` in `input-formats.ts`).
  *
  * @module
  */
 import { isObject } from '../internal/object.ts'
-import { isClaudeCodeRecord } from '../sessions/claude-code.ts'
+import { isClaudeCodeRecord } from './claude-code.ts'
 import { messagesOf, where } from '../adapters/shape.ts'
 import { wireApiRows } from '../adapters/wire-apis.ts'
-import { isClineHistory } from '../sessions/cline.ts'
-import { isChatGPTExport } from '../sessions/chatgpt.ts'
-import { isClaudeAiExport } from '../sessions/claude-ai.ts'
-import { isPiSessionLine } from '../sessions/pi.ts'
-import { isCopilotChatSession } from '../sessions/copilot.ts'
+import { isClineHistory } from './cline.ts'
+import { isChatGPTExport } from './chatgpt.ts'
+import { isClaudeAiExport } from './claude-ai.ts'
+import { isPiSessionLine } from './pi.ts'
+import { isCopilotChatSession } from './copilot.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
