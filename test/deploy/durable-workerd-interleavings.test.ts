@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { ChatState } from '../../src/store/core.ts'
+import { getConversation } from '../../src/store/query.ts'
 import { EVERY_CASE } from '../support/interleavings.ts'
 import { ROOT, serveWorkerd } from './support/workerd.ts'
 
@@ -42,11 +44,17 @@ describe('the Durable Object store (workerd) under random interleavings', { time
     try {
       const seed = Math.floor(Math.random() * 2 ** 31)
       const r = await fetch(`${w.origin()}/run?seed=${seed}&runs=20`, { method: 'POST' })
-      const body = (await r.json()) as { ok: boolean; error?: string; stats?: Record<string, number> }
+      const body = (await r.json()) as { ok: boolean; error?: string; stats?: Record<string, number>; state?: ChatState }
       expect(body.error, `seed ${seed}`).toBeUndefined()
       expect(body.ok).toBe(true)
       // the runs reached every case: each kind of fault and each way a compaction ends
       expect(Object.keys(body.stats ?? {}).sort()).toEqual(EVERY_CASE)
+      // workerd killed with the last run's process holding the store: the object's memory is gone, its SQLite kept
+      const state = body.state as ChatState
+      expect(getConversation('c0')(state).map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5'])
+      await w.restart('kill')
+      const after = (await (await fetch(`${w.origin()}/state`)).json()) as { state: ChatState }
+      expect(after.state).toEqual(state)
     } finally {
       await w.stop()
     }

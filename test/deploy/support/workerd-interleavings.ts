@@ -1,7 +1,8 @@
 // A Worker whose Durable Object runs the random interleavings (test/support/interleavings.ts) on
 // its own SQLite storage (`ctx.storage`, the storage `chatStoreObject` gives `sqlStorage`), for
 // test/deploy/durable-workerd-interleavings.test.ts. `POST /run?seed=…&runs=…` answers
-// `{ ok, stats }` or `{ ok: false, error }`. Each run's store is the object's tables, dropped
+// `{ ok, stats, state }` or `{ ok: false, error }`; `GET /state` the state of the store of the last run, as a new process
+// reads it (the test asks it once workerd is killed and started again). Each run's store is the object's tables, dropped
 // before the run. A process is a `sqlStorage` of the object's storage; killed, it answers nothing
 // more (its store's memory gone, its lease left behind, waited out by the next); a commit dies in
 // the SQLite transaction of an append: rolled back before it commits, or committed, its answer lost.
@@ -50,7 +51,13 @@ const processStorage = (storage: DurableObjectStorageLike, me: Me): DurableObjec
   }
 }
 
-const backendOn = (storage: DurableObjectStorageLike): InterleavingBackend => ({
+/** The store of the process opened last, as it stands after a run. */
+type Last = { store?: { state(): unknown } }
+
+const openStore = (storage: DurableObjectStorageLike, me: Me) =>
+  openDurableStore(sqlStorage(processStorage(storage, me), { leaseMs: 300 }))({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 5 })
+
+const backendOn = (storage: DurableObjectStorageLike, last: Last = {}): InterleavingBackend => ({
   owners: 'one',
   fresh: async () => {
     for (const t of ['chatfold_log', 'chatfold_snapshot', 'chatfold_lease']) storage.sql.exec(`DROP TABLE IF EXISTS ${t}`)
@@ -61,10 +68,8 @@ const backendOn = (storage: DurableObjectStorageLike): InterleavingBackend => ({
         if (current !== undefined) current.dead = true
         const me: Me = { dead: false, dies: undefined }
         current = me
-        const store = await openDurableStore(sqlStorage(processStorage(storage, me), { leaseMs: 300 }))({
-          startTime: '2024-03-15T10:00:00Z',
-          snapshotEvery: 5,
-        })
+        const store = await openStore(storage, me)
+        last.store = store
         return {
           store,
           commit: async (step) => {
@@ -87,6 +92,11 @@ export class ChatStoreObject {
 
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url)
+    if (url.pathname === '/state') {
+      // a process of a workerd started again: the store as its SQLite storage holds it
+      const store = await openStore(this.ctx.storage, { dead: false, dies: undefined })
+      return Response.json({ state: store.state() })
+    }
     const seed = Number(url.searchParams.get('seed') ?? '1')
     const numRuns = Number(url.searchParams.get('runs') ?? '20')
     const stats: InterleavingStats = {}
@@ -96,7 +106,10 @@ export class ChatStoreObject {
         numRuns,
         examples: [[EVERY_CASE_INTERLEAVING]],
       })
-      return Response.json({ ok: true, stats })
+      // once more the interleaving that reaches every case: its store is left to the workerd that follows this one
+      const last: Last = {}
+      await runInterleaving(backendOn(this.ctx.storage, last), EVERY_CASE_INTERLEAVING)
+      return Response.json({ ok: true, stats, state: last.store?.state() })
     } catch (e) {
       // fast-check's message names the seed and the counterexample, its cause the assertion that failed
       const cause = e instanceof Error && e.cause instanceof Error ? `\n${e.cause.message}` : ''
@@ -109,7 +122,7 @@ type Env = { readonly CHAT_STORE: { idFromName(name: string): unknown; get(id: u
 
 export default {
   fetch: (request: Request, env: Env): Promise<Response> =>
-    new URL(request.url).pathname === '/run'
+    ['/run', '/state'].includes(new URL(request.url).pathname)
       ? env.CHAT_STORE.get(env.CHAT_STORE.idFromName('interleavings')).fetch(request)
       : Promise.resolve(new Response('up')),
 }
