@@ -17,9 +17,13 @@ import { getConversation } from './query.ts'
 import type { Simulator } from './simulator.ts'
 import { fromChatContent } from './content.ts'
 import * as T from './_tree.ts'
+import type { DecodeFailure, DecodeIssue } from '../message/failure.ts'
+import { ChatIdC } from './input.ts'
+import { isObject } from '../internal/object.ts'
 
-/** The id of a conversation's last held message, `null` for none. */
-const headOf = (sim: Simulator, conversationId: string): string | null => T.max(conversationOf(sim.state, conversationId)?.messages)?.v.message.id ?? null
+/** The id of a conversation's last held message, `null` for none: the head a compaction names. */
+export const conversationHead = (conversationId: string) => (sim: Simulator): string | null =>
+  T.max(conversationOf(sim.state, conversationId)?.messages)?.v.message.id ?? null
 
 /**
  * Commits a compaction of `conversation_id`'s messages `from`…`head` (both held, `from` not after
@@ -29,7 +33,7 @@ const headOf = (sim: Simulator, conversationId: string): string | null => T.max(
  */
 export const compactSimulator = (request: Omit<Overlay, 'committed_at'>) => (sim: Simulator): E.Either<StoreFailure, Simulator> => {
   const { conversation_id: id, from, head } = request
-  const now = headOf(sim, id)
+  const now = conversationHead(id)(sim)
   if (now !== head) return E.left({ kind: 'stale_head', conversationId: id, expected: head, head: now })
   const first = T.get(compareStrings, idKey(from, id), sim.state.byId)
   const last = T.get(compareStrings, idKey(head, id), sim.state.byId)
@@ -85,4 +89,40 @@ export const decodeOverlays = (u: unknown): E.Either<string, Overlays> => {
     byConversation.set(overlay.conversation_id, [...(byConversation.get(overlay.conversation_id) ?? []), overlay])
   }
   return E.right(T.fromSorted([...byConversation].sort(([a], [b]) => compareStrings(a, b))))
+}
+
+/**
+ * A compaction to commit (the body of `POST /modalities/chat/compact`): the conversation, the
+ * first and the last message the summary stands for (`head`: the conversation's last message when
+ * the summary was computed), and the summary's text.
+ */
+export type CompactRequest = Omit<Overlay, 'committed_at'>
+
+const COMPACT_FIELDS = ['conversation_id', 'from', 'head', 'summary'] as const
+
+/**
+ * Decodes a compaction request: `conversation_id`, `from` and `head` each a valid id, `summary` a
+ * non-empty string; any other field is refused. Every bad field is reported by path.
+ */
+export const decodeCompactRequest = (u: unknown): E.Either<DecodeFailure, CompactRequest> => {
+  if (!isObject(u)) return E.left([{ path: '', expected: 'a compaction { conversation_id, from, head, summary }', actual: u }])
+  const issues: DecodeIssue[] = []
+  for (const k of COMPACT_FIELDS) {
+    const v = u[k]
+    if (k === 'summary' ? typeof v !== 'string' || v === '' : !ChatIdC.is(v)) {
+      issues.push({
+        path: k,
+        expected: k === 'summary' ? 'a non-empty summary text' : k === 'conversation_id' ? 'a conversation id' : 'a message id',
+        actual: v,
+      })
+    }
+  }
+  for (const k of Object.keys(u)) {
+    if (!(COMPACT_FIELDS as ReadonlyArray<string>).includes(k)) {
+      issues.push({ path: k, expected: `no such field (expected ${COMPACT_FIELDS.join(', ')})`, actual: u[k] })
+    }
+  }
+  if (issues.length > 0) return E.left(issues)
+  const { conversation_id, from, head, summary } = u as CompactRequest
+  return E.right({ conversation_id, from, head, summary })
 }
