@@ -38,11 +38,11 @@ export const BRANCH_ROUTES: Readonly<Record<string, ReadonlyArray<Route>>> = {
       run: withBody((ctx, body) => {
         const request = decodeCompactRequest(body)
         if (E.isLeft(request)) return invalid(request.left)
-        const { conversation_id: id, from, head, summary } = request.right
+        const { conversation_id: id, from, head, summary, through, metadata } = request.right
         if (!canSee(ctx.access, id)) return forbidden(id)
         if (ctx.store.compact === undefined) return fail(501, 'not_implemented', 'This store does not commit compactions')
         // compare-and-append: a head the conversation has moved on from is a 409 naming its head now, and nothing is kept
-        const r = ctx.store.compact(id, from, head, summary)
+        const r = ctx.store.compact(id, from, head, summary, { ...(through === undefined ? {} : { through }), ...(metadata === undefined ? {} : { metadata }) })
         return E.isLeft(r) ? storeFailure(r.left) : json(201, { overlay: r.right })
       }),
     },

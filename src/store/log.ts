@@ -44,7 +44,15 @@ export type StoreCommand =
   | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
   | { readonly op: 'advance'; readonly until: string }
   | { readonly op: 'fork'; readonly conversation_id: string; readonly message_id: string; readonly new_conversation_id: string }
-  | { readonly op: 'compact'; readonly conversation_id: string; readonly from: string; readonly head: string; readonly summary: string }
+  | {
+    readonly op: 'compact'
+    readonly conversation_id: string
+    readonly from: string
+    readonly head: string
+    readonly summary: string
+    readonly through?: string
+    readonly metadata?: Readonly<Record<string, unknown>>
+  }
 
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.
@@ -76,10 +84,20 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
       return E.right({ op: 'fork', conversation_id, message_id, new_conversation_id })
     }
     case 'compact': {
-      const { conversation_id, from, head, summary } = u
+      const { conversation_id, from, head, summary, through, metadata } = u
       if (typeof conversation_id !== 'string' || typeof from !== 'string' || typeof head !== 'string' || typeof summary !== 'string')
         return E.left('compact: expected conversation_id, from, head and summary, strings')
-      return E.right({ op: 'compact', conversation_id, from, head, summary })
+      if ((through !== undefined && typeof through !== 'string') || (metadata !== undefined && !isObject(metadata)))
+        return E.left('compact: expected through, a string, and metadata, an object')
+      return E.right({
+        op: 'compact',
+        conversation_id,
+        from,
+        head,
+        summary,
+        ...(through === undefined ? {} : { through }),
+        ...(metadata === undefined ? {} : { metadata }),
+      })
     }
     default:
       return E.left(`expected op "create" | "submit" | "schedule" | "advance" | "fork" | "compact", got ${JSON.stringify(u['op'])}`)

@@ -42,6 +42,21 @@ describe('POST /modalities/chat/compact', () => {
     expect(all.body.messages.map((m: { message_id: string }) => m.message_id)).toEqual(['u1', 'a1', 'u2'])
   })
 
+  it('takes a range that ends before the head (through) and metadata, kept across reopening', async () => {
+    const storage = memoryStorage()
+    const store = await openDurableStore(storage)({ startTime: START, snapshotEvery: 2 })
+    const h = createChatHandler(store)
+    for (const id of ['u1', 'a1', 'u2', 'a2']) expect((await say(h, 'c', id)).status).toBe(201)
+    const body = { conversation_id: 'c', from: 'u1', head: 'a2', through: 'a1', summary: 'the first turn', metadata: { by: 'test' } }
+    expect((await post(h, '/modalities/chat/compact', { ...body, through: 'zz' })).status).toBe(404)
+    expect((await post(h, '/modalities/chat/compact', body)).status).toBe(201)
+    expect(store.compacted('c').map((m) => m.id)).toEqual(['compaction:a2', 'u2', 'a2'])
+    await store.close()
+    const again = await openDurableStore(storage)()
+    expect((await overlays(createChatHandler(again), 'c')).body.overlays).toMatchObject([{ from: 'u1', head: 'a2', through: 'a1', metadata: { by: 'test' } }])
+    expect(again.compacted('c').map((m) => m.id)).toEqual(['compaction:a2', 'u2', 'a2'])
+  })
+
   it('answers 404 for a message the conversation does not hold, 400 by path for bad fields, and changes nothing', async () => {
     const store = createChatStore({ startTime: START })
     const h = createChatHandler(store)
@@ -51,6 +66,8 @@ describe('POST /modalities/chat/compact', () => {
     const bad = await post(h, '/modalities/chat/compact', { conversation_id: 'c', from: 7, head: 'u1', summary: '', extra: 1 })
     expect(bad.status).toBe(400)
     expect(bad.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['from', 'summary', 'extra'])
+    const worse = await post(h, '/modalities/chat/compact', { conversation_id: 'c', from: 'u1', head: 'u1', summary: 's', through: 3, metadata: [] })
+    expect(worse.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['through', 'metadata'])
     expect((await get(h, '/environment/modalities/chat/overlays')).status).toBe(400)
     expect(store.simulator().overlays).toBeUndefined()
   })
