@@ -18,6 +18,7 @@ import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
 import { advanceTo, formatStoreFailure, scheduleEvent, type SimEvent, type Simulator, submitEvent } from './simulator.ts'
 import { forkSimulator } from './fork.ts'
 import { compactSimulator, decodeOverlays, encodeOverlays } from './overlay.ts'
+import { internBlobs, resolveBlobs } from './_snapshot-blobs.ts'
 import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -158,7 +159,7 @@ export const encodeSimulator = (sim: Simulator): unknown => {
   const pending: Array<readonly [number, SimEvent]> = []
   T.forEachUp(sim.pending, undefined, (v, k) => void pending.push([k.seq, v]))
   const overlays = encodeOverlays(sim)
-  return {
+  const json = {
     version: VERSION,
     now: sim.now,
     seq: sim.seq,
@@ -169,6 +170,17 @@ export const encodeSimulator = (sim: Simulator): unknown => {
     // only when there are: snapshots without compactions stay as they were
     ...(overlays.length === 0 ? {} : { overlays }),
   }
+  // a large string (an image's data) once, however many messages and events hold it; a snapshot without one stays as it was
+  const interned = internBlobs(json)
+  return interned === undefined ? json : { ...(interned.value as Record<string, unknown>), blobs: interned.blobs }
+}
+
+/** A snapshot's JSON with its large strings back in place (one written with `blobs`), or what is missing. */
+const withBlobs = (u: Readonly<Record<string, unknown>>): E.Either<string, Readonly<Record<string, unknown>>> => {
+  const { blobs, ...rest } = u
+  if (blobs === undefined) return E.right(u)
+  if (!isObject(blobs)) return E.left('blobs: expected an object of strings')
+  return E.chain((v: unknown) => (isObject(v) ? E.right(v) : E.left('expected a simulator snapshot')))(resolveBlobs(rest, blobs))
 }
 
 /** Reads an event of a snapshot, its input decoded once here. */
@@ -186,8 +198,11 @@ const decodeEvent = (u: unknown, path: string): E.Either<string, SimEvent> => {
  * @since 0.1.0
  * @category codecs
  */
-export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
-  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+export const decodeSimulator = (snapshot: unknown): E.Either<string, Simulator> => {
+  if (!isObject(snapshot) || snapshot['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const resolved = withBlobs(snapshot)
+  if (E.isLeft(resolved)) return resolved
+  const u = resolved.right
   const { now, seq, idPrefix, pending, history } = u
   if (typeof now !== 'string' || !IsoTimestampC.is(now)) return E.left('now: expected an ISO-8601 timestamp')
   if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return E.left('seq: expected a non-negative integer')
@@ -265,8 +280,11 @@ const restoreState = (u: unknown): E.Either<string, ChatState> => {
  * @since 0.1.0
  * @category codecs
  */
-export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
-  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+export const restoreSimulator = (snapshot: unknown): E.Either<string, Simulator> => {
+  if (!isObject(snapshot) || snapshot['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const resolved = withBlobs(snapshot)
+  if (E.isLeft(resolved)) return resolved
+  const u = resolved.right
   const { now, seq, idPrefix, pending, history } = u
   if (typeof now !== 'string' || typeof seq !== 'number' || typeof idPrefix !== 'string' || !Array.isArray(pending) || !Array.isArray(history)) {
     return E.left('expected now, seq, idPrefix, pending and history')
