@@ -28,7 +28,8 @@ import {
   submitDecodedEvent,
   submitEvent,
 } from './simulator.ts'
-import { createCommand, type StoreCommand } from './log.ts'
+import { createCommand, internCommand, type StoreCommand } from './log.ts'
+import { withIndex } from './_log-blobs.ts'
 
 /**
  * A chat store: the current simulator value, and methods that step it.
@@ -153,8 +154,11 @@ export const createChatStore = (
     current = made
     return made
   }
-  const commit = (command: StoreCommand, next: Simulator): void => {
-    journal?.record(command, next)
+  const commit = (command: StoreCommand, made: Simulator): void => {
+    // a large string the log holds already is logged as a reference to it
+    const logged = internCommand(command, current?.blobs)
+    const next = withIndex(made, logged.blobs)
+    journal?.record(logged.command, next)
     current = next
     notify(next)
   }

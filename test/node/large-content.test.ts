@@ -1,6 +1,6 @@
-/** Large content on the file store: a screenshot repeated in 40 turns is kept once in its snapshot, and read back whole. */
+/** Large content on the file store: a screenshot repeated in 40 turns is kept once in its log and its snapshot, and read back whole. */
 import { afterEach, describe } from 'vitest'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type DurableChatStore, openDurableStore } from '../../src/store/durable.ts'
@@ -25,6 +25,11 @@ describe('large content: the file store', () => {
         const r = step()
         await store.flush()
         return r
+      },
+      logBytes: async () => {
+        let n = 0
+        for (const name of await readdir(dir)) if (name.startsWith('log-')) n += (await stat(join(dir, name))).size
+        return n
       },
       reopen: async () => {
         await store.close()

@@ -1,4 +1,4 @@
-/** Large content on the PostgreSQL store (PGlite): a screenshot repeated in 40 turns is kept once in its snapshot, and a second process reads it back whole. */
+/** Large content on the PostgreSQL store (PGlite): a screenshot repeated in 40 turns is kept once in its log and its snapshot, and a second process reads it back whole. */
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { openPostgresStore, type PostgresChatStore } from '../../src/postgres/store.ts'
@@ -20,6 +20,10 @@ describe('large content: PostgreSQL (PGlite), read back by a second process', ()
     return {
       store,
       commit: (step) => store.transaction(step),
+      logBytes: async () => {
+        const r = await db.query<{ n: number }>(`SELECT coalesce(sum(octet_length(command)), 0)::int AS n FROM chatfold_log WHERE store = 'large'`)
+        return Number(r.rows[0]?.n ?? 0)
+      },
       reopen: async () => {
         const second = await openPostgresStore(pool)({ store: 'large', snapshotEvery: 8 })
         opened.push(second)

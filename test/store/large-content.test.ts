@@ -28,6 +28,28 @@ describe('large content: a durable store on memory storage', () => {
   })
 })
 
+describe('large content: a durable store on memory storage, replayed from its log alone', () => {
+  largeContentCases(async () => {
+    const storage = memoryStorage()
+    const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z' })
+    return {
+      store,
+      commit: async (step) => {
+        const r = step()
+        await store.flush()
+        return r
+      },
+      logBytes: async () => JSON.stringify(storage.records()).length,
+      reopen: async () => {
+        await store.close()
+        const again = await openDurableStore(storage)()
+        expect([again.recovery.snapshotSeq, again.recovery.replayed]).toEqual([0, 41])
+        return again
+      },
+    }
+  })
+})
+
 describe('the large strings of a snapshot', () => {
   const big = 'a'.repeat(70_000)
   it('are kept once and read back in place; a snapshot without any is as it was', () => {

@@ -1,7 +1,8 @@
 /**
  * Large content on any backend's store: a 3 MB screenshot repeated in 40 turns (with text around
- * it) is kept once in the store's snapshot, however many messages and events hold it, and comes
- * back whole after the store is opened again: from a query, the snapshot route and an export.
+ * it) is kept once in the store's log and in its snapshot, however many messages and events hold
+ * it, and comes back whole after the store is opened again: from a query, the snapshot route and
+ * an export.
  */
 import { expect, it } from 'vitest'
 import type { ChatStore } from '../../src/store/store.ts'
@@ -14,6 +15,8 @@ export type LargeContentBackend = {
   readonly store: ChatStore
   readonly commit: <A>(step: () => A) => Promise<A>
   readonly reopen: () => Promise<ChatStore>
+  /** The bytes of the log records the backend holds now, where it can tell. */
+  readonly logBytes?: () => Promise<number>
 }
 
 /** A screenshot of 3 MB (bytes that do not repeat in a short period), as base64. */
@@ -32,40 +35,47 @@ const screenshot = (): string => {
 }
 
 export const largeContentCases = (open: () => Promise<LargeContentBackend>): void => {
-  it('keeps a 3 MB screenshot repeated in 40 turns once in its snapshot, and gives every turn back whole after reopening', { timeout: 240_000 }, async () => {
-    const b = await open()
-    const data = screenshot()
-    const text = 'x'.repeat(150_000) // with the screenshot once, a history of about 10 MB
-    for (let i = 0; i < 40; i++) {
-      const content = [{ type: 'text', text: `turn ${i}: ${i % 8 === 0 ? text : 'what is on the screen?'}` }, {
-        type: 'image',
-        source: 'base64',
-        data,
-        media_type: 'image/png',
-      }]
-      const r = await b.commit(() => b.store.submit({ role: 'user', content, conversation_id: 'shots', message_id: `s${i}` }))
-      expect(r._tag).toBe('Right')
-    }
-    const snapshot = JSON.stringify(encodeSimulator(b.store.simulator()))
-    // the screenshot once (and the long texts), not 80 times (40 messages, 40 events)
-    expect(snapshot.length).toBeLessThan(data.length + 1_500_000)
-    const again = await b.reopen()
-    const h = createChatHandler(again)
-    const query = await h(
-      new Request('http://127.0.0.1/environment/modalities/chat/query', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ conversation_id: 'shots' }),
-      }),
-    )
-    const messages: ReadonlyArray<{ readonly message_id: string; readonly content: ReadonlyArray<{ readonly data?: string }> }> = (await query.json()).messages
-    expect(messages.map((m) => m.message_id)).toEqual(Array.from({ length: 40 }, (_, i) => `s${i}`))
-    for (const m of messages) expect(m.content[1]?.data === data).toBe(true)
-    const exported = toSnapshot(again.state()).messages
-    expect(exported.filter((m) => Array.isArray(m.content) && m.content[1]?.type === 'image' && 'data' in m.content[1] && m.content[1].data === data))
-      .toHaveLength(40)
-    const served = await h(new Request('http://127.0.0.1/environment/modalities/chat'))
-    expect(served.status).toBe(200)
-    expect((await served.json()).messages).toHaveLength(40)
-  })
+  it(
+    'keeps a 3 MB screenshot repeated in 40 turns once in its log and its snapshot, and gives every turn back whole after reopening',
+    { timeout: 240_000 },
+    async () => {
+      const b = await open()
+      const data = screenshot()
+      const text = 'x'.repeat(150_000) // with the screenshot once, a history of about 10 MB
+      for (let i = 0; i < 40; i++) {
+        const content = [{ type: 'text', text: `turn ${i}: ${i % 8 === 0 ? text : 'what is on the screen?'}` }, {
+          type: 'image',
+          source: 'base64',
+          data,
+          media_type: 'image/png',
+        }]
+        const r = await b.commit(() => b.store.submit({ role: 'user', content, conversation_id: 'shots', message_id: `s${i}` }))
+        expect(r._tag).toBe('Right')
+      }
+      // the log carries the screenshot the first time, and a reference to it every later time
+      if (b.logBytes !== undefined) expect(await b.logBytes()).toBeLessThan(data.length + 1_500_000)
+      const snapshot = JSON.stringify(encodeSimulator(b.store.simulator()))
+      // the screenshot once (and the long texts), not 80 times (40 messages, 40 events)
+      expect(snapshot.length).toBeLessThan(data.length + 1_500_000)
+      const again = await b.reopen()
+      const h = createChatHandler(again)
+      const query = await h(
+        new Request('http://127.0.0.1/environment/modalities/chat/query', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ conversation_id: 'shots' }),
+        }),
+      )
+      const messages: ReadonlyArray<{ readonly message_id: string; readonly content: ReadonlyArray<{ readonly data?: string }> }> =
+        (await query.json()).messages
+      expect(messages.map((m) => m.message_id)).toEqual(Array.from({ length: 40 }, (_, i) => `s${i}`))
+      for (const m of messages) expect(m.content[1]?.data === data).toBe(true)
+      const exported = toSnapshot(again.state()).messages
+      expect(exported.filter((m) => Array.isArray(m.content) && m.content[1]?.type === 'image' && 'data' in m.content[1] && m.content[1].data === data))
+        .toHaveLength(40)
+      const served = await h(new Request('http://127.0.0.1/environment/modalities/chat'))
+      expect(served.status).toBe(200)
+      expect((await served.json()).messages).toHaveLength(40)
+    },
+  )
 }

@@ -122,6 +122,25 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       expect(ids.map((m: { message_id: string }) => m.message_id)).toEqual(['k1', 'k2', 'k3'])
     })
 
+    it('logs an image sent again as a reference to the first, and gives every copy back whole across a SIGKILL', async () => {
+      const s = await fresh()
+      const bytes = new Uint8Array(200_000).map((_, i) => (i * 7919) & 0xff)
+      let binary = ''
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+      const data = btoa(binary)
+      for (const id of ['i1', 'i2', 'i3']) {
+        const content = [{ type: 'text', text: id }, { type: 'image', source: 'base64', data, media_type: 'image/png' }]
+        expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content, conversation_id: 'img', message_id: id })).status).toBe(201)
+      }
+      await s.restart('kill')
+      const got = (await call(s.url(), 'POST', '/environment/modalities/chat/query', { conversation_id: 'img' })).body.messages
+      expect(got.map((m: { message_id: string; content: Array<{ data?: string }> }) => [m.message_id, m.content[1]?.data === data])).toEqual([
+        ['i1', true],
+        ['i2', true],
+        ['i3', true],
+      ])
+    })
+
     it('reads the wall clock from its first request, not the epoch', async () => {
       const s = await fresh()
       const t0 = Date.now()
