@@ -37,7 +37,6 @@ const screenshot = (): string => {
 export const largeContentCases = (open: () => Promise<LargeContentBackend>): void => {
   it(
     'keeps a 3 MB screenshot repeated in 40 turns once in its log and its snapshot, and gives every turn back whole after reopening',
-    { timeout: 240_000 },
     async () => {
       const b = await open()
       const data = screenshot()
@@ -77,5 +76,6 @@ export const largeContentCases = (open: () => Promise<LargeContentBackend>): voi
       expect(served.status).toBe(200)
       expect((await served.json()).messages).toHaveLength(40)
     },
+    240_000,
   )
 }
