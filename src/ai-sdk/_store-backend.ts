@@ -11,6 +11,7 @@ import { fromChatContent } from '../store/content.ts'
 import type { ChatStore } from '../store/store.ts'
 import { getConversation } from '../store/query.ts'
 import { formatStoreFailure } from '../store/simulator.ts'
+import { overlaysOf } from '../store/overlay.ts'
 import { ChatMessageC } from '../store/snapshot.ts'
 import { isObject } from '../internal/object.ts'
 import { parseJsonText } from '../internal/json.ts'
@@ -35,8 +36,29 @@ export type Row = {
   readonly metadata: Readonly<Record<string, unknown>>
 }
 
-/** What the persistence needs of a store: its messages of the conversation, in order, and adding one ('held': the id is taken). */
-export type Backend = { readonly list: () => Promise<ReadonlyArray<Held>>; readonly add: (row: Row) => Promise<'added' | 'held'> }
+/** A compaction to commit as the store's overlay: its range (`from`…`through`), the head it was computed from, its text, and what is kept beside it. */
+export type Compaction = {
+  readonly from: string
+  readonly head: string
+  readonly through: string
+  readonly summary: string
+  readonly metadata: Readonly<Record<string, unknown>>
+}
+
+/** A committed compaction as read back: its range, head and metadata. */
+export type HeldCompaction = { readonly from: string; readonly head: string; readonly metadata?: unknown }
+
+/**
+ * What the persistence needs of a store: its messages of the conversation, in order, adding one
+ * ('held': the id is taken), the compactions committed on it, and committing one (compare-and-append:
+ * `stale` names the head now; `unsupported` for a store that does not commit compactions).
+ */
+export type Backend = {
+  readonly list: () => Promise<ReadonlyArray<Held>>
+  readonly add: (row: Row) => Promise<'added' | 'held'>
+  readonly compactions: () => Promise<ReadonlyArray<HeldCompaction>>
+  readonly compact: (c: Compaction) => Promise<'committed' | 'unsupported' | { readonly stale: string | null }>
+}
 
 export const inProcess = (store: ChatStore, conversationId: string): Backend => ({
   list: async () =>
@@ -60,6 +82,17 @@ export const inProcess = (store: ChatStore, conversationId: string): Backend => 
     await store.flush?.()
     return 'added'
   },
+  compactions: async () => overlaysOf(conversationId)(store.simulator()),
+  compact: async (c) => {
+    if (store.compact === undefined) return 'unsupported'
+    const r = store.compact(conversationId, c.from, c.head, c.summary, { through: c.through, metadata: c.metadata })
+    if (E.isLeft(r)) {
+      if (r.left.kind === 'stale_head') return { stale: r.left.head }
+      throw new UIMessageStoreError('refused', `Cannot save the compaction up to ${JSON.stringify(c.through)}: ${formatStoreFailure(r.left)}`)
+    }
+    await store.flush?.()
+    return 'committed'
+  },
 })
 
 /** The error of an answer other than the one expected: its status and the store's message. */
@@ -71,6 +104,13 @@ const answerError = async (what: string, res: Response): Promise<UIMessageStoreE
   const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
   if (isObject(error) && typeof error['message'] === 'string') message = error['message']
   return new UIMessageStoreError('refused', `${what}: the store answered ${res.status}${message === '' ? '' : ` (${message})`}`, { status: res.status })
+}
+
+/** The `code` of an error answer, if it has one. */
+const errorCode = async (res: Response): Promise<string | undefined> => {
+  const body = parseJsonText(await res.text().catch(() => ''))
+  const error = E.isRight(body) && isObject(body.right) ? body.right['error'] : undefined
+  return isObject(error) && typeof error['code'] === 'string' ? error['code'] : undefined
 }
 
 export const overHttp = (o: HttpTarget): Backend => {
@@ -104,6 +144,36 @@ export const overHttp = (o: HttpTarget): Backend => {
       if (res.status === 201) return 'added'
       if (res.status === 409) return 'held'
       throw await answerError(`Cannot save message ${JSON.stringify(row.message_id)}`, res)
+    },
+    compactions: async () => {
+      const res = await send(
+        new Request(`${base}/environment/modalities/chat/overlays?conversation_id=${encodeURIComponent(o.conversationId)}`, {
+          headers: o.token === undefined ? {} : { authorization: `Bearer ${o.token}` },
+        }),
+      )
+      // a store served before compactions were committed: none
+      if (res.status === 404 && (await errorCode(res.clone())) === 'not_found') return []
+      if (res.status !== 200) throw await answerError(`Cannot load the compactions of conversation ${JSON.stringify(o.conversationId)}`, res)
+      const body: unknown = await res.json()
+      const listed: ReadonlyArray<unknown> = isObject(body) && Array.isArray(body['overlays']) ? body['overlays'] : []
+      return listed.flatMap((
+        u,
+      ) => (isObject(u) && typeof u['from'] === 'string' && typeof u['head'] === 'string'
+        ? [{ from: u['from'], head: u['head'], metadata: u['metadata'] }]
+        : [])
+      )
+    },
+    compact: async (c) => {
+      const res = await post('/modalities/chat/compact', { conversation_id: o.conversationId, ...c })
+      if (res.status === 201) return 'committed'
+      const code = res.status === 409 || res.status === 404 || res.status === 501 ? await errorCode(res.clone()) : undefined
+      if (code === 'not_found' || code === 'not_implemented') return 'unsupported'
+      if (code === 'stale_head') {
+        const body: unknown = await res.json()
+        const head = isObject(body) && isObject(body['error']) ? body['error']['head'] : undefined
+        return { stale: typeof head === 'string' ? head : null }
+      }
+      throw await answerError(`Cannot save the compaction up to ${JSON.stringify(c.through)}`, res)
     },
   }
 }

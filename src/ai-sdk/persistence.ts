@@ -7,8 +7,9 @@
  * content (the AI SDK extends the last assistant message when a turn continues) is kept as a
  * revision of it (`id#2`, `id#3`, …): the store only appends, and `load` gives the latest revision
  * where the first stood. A compaction (`saveCompaction`: a compaction summary message, or a provider
- * compaction boundary) is a store message of its own, loaded back right after the newest message
- * it replaced: the UI sees its summary, and `loadHistory` gives the history with the boundary in
+ * compaction boundary) is committed as the store's overlay (compare-and-append on the head the
+ * history was loaded at, rebased past what was appended since), loaded back right after the newest
+ * message it replaced: the UI sees its summary, and `loadHistory` gives the history with the boundary in
  * place, which `sinceCompaction` cuts to what a model is sent. Messages the store dropped past its
  * history limit are counted (`dropped`), and never stored again behind the newer ones.
  *
@@ -28,7 +29,8 @@ import { formatAdapterFailure } from '../adapters/types.ts'
 import type { ChatStore } from '../store/store.ts'
 import { ChatIdC } from '../store/input.ts'
 import { isObject } from '../internal/object.ts'
-import { type Held, inProcess, overHttp, type Row } from './_store-backend.ts'
+import { type Held, type HeldCompaction, inProcess, overHttp, type Row } from './_store-backend.ts'
+import { commitOverlay } from './_overlay-commit.ts'
 import { UIMessageStoreError } from './errors.ts'
 
 // --- records ---
@@ -62,6 +64,15 @@ const recordOf = (h: Held): Stored => {
   }
   const message: Message = { id: h.id, role: h.role, parts: h.parts, kind: 'normal' }
   return { type: 'ui', storeId: h.id, uiId: h.id, revision: 1, wire: undefined, messages: [message] }
+}
+
+/** A compaction committed as the store's overlay by `saveCompaction`: its summary message; none for another writer's overlay. */
+const compactionOf = (o: HeldCompaction): ReadonlyArray<Stored> => {
+  const kept = isObject(o.metadata) ? o.metadata[KEY] : undefined
+  if (!isObject(kept) || kept['compaction'] !== true || typeof kept['id'] !== 'string' || !Array.isArray(kept['messages'])) return []
+  const d = decodeMessages(kept['messages'])
+  if (E.isLeft(d)) throw new UIMessageStoreError('unreadable', `Cannot load compaction ${JSON.stringify(kept['id'])}: ${formatDecodeFailure(d.left)}`)
+  return [{ type: 'compaction', storeId: kept['id'], wire: kept['messages'], messages: d.right }]
 }
 
 /** The keys of an object that JSON keeps: those whose value is not `undefined`. */
@@ -243,7 +254,11 @@ export type UIMessageStore = {
   readonly conversationId: string
   /** Stores the UI messages not held yet, and a new revision of those whose content changed; idempotent. */
   readonly save: (messages: ReadonlyArray<UIMessage>) => Promise<SaveReport>
-  /** Stores a compaction summary message (`compact`'s, or one holding a provider's compaction boundary); idempotent. */
+  /**
+   * Stores a compaction summary message (`compact`'s, or one holding a provider's compaction
+   * boundary) as the store's overlay, on the head `loadHistory`/`load` last read (messages saved
+   * since are kept; one it stands for saved again since is a `conflict`); idempotent.
+   */
   readonly saveCompaction: (summary: Message) => Promise<void>
   /** The UI messages, for `useChat({ messages })`: each compaction as a text message with its summary. */
   readonly load: () => Promise<Array<UIMessage>>
@@ -283,7 +298,17 @@ export type UIMessageStore = {
  */
 export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions): UIMessageStore => {
   const backend = 'store' in options ? inProcess(options.store, options.conversationId) : overHttp(options)
-  const records = async (): Promise<ReadonlyArray<Stored>> => (await backend.list()).map(recordOf)
+  /** The head of the history last loaded: what a compaction computed from it is committed on. */
+  let loadedHead: string | undefined
+  const records = async (loading = false): Promise<ReadonlyArray<Stored>> => {
+    const held = await backend.list()
+    const compactions = await backend.compactions()
+    if (loading) loadedHead = held[held.length - 1]?.id
+    const seen = new Set<string>()
+    // a compaction committed twice (a retry whose answer was lost) is one
+    const committed = compactions.flatMap(compactionOf).filter((r) => !seen.has(r.storeId) && seen.add(r.storeId))
+    return [...held.map(recordOf), ...committed]
+  }
   /** The number of the next message saved here: one past the highest held. */
   const nextNumber = (held: ReadonlyArray<Stored>): number => held.reduce((n, r) => Math.max(n, (r.n ?? -1) + 1), 0)
   /** How many messages saved here the store dropped: the numbers up to the highest that it does not hold. */
@@ -365,6 +390,30 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
     const wire = encodeMessages([summary])
     const held = await records()
     if (held.some((r) => r.storeId === summary.id && sameJson(r.wire, wire))) return
+    const info = summary.metadata?.[COMPACTION_KEY]
+    const through = isObject(info) && typeof info['through'] === 'string' ? info['through'] : undefined
+    const committed = await commitOverlay(backend, {
+      // the latest revision holding the newest message it replaced; the head when it names none
+      through: (rows) => {
+        if (through === undefined) return rows.length - 1
+        for (let i = rows.length - 1; i >= 0; i--) if (recordOf(rows[i] as Held).messages.some((m) => m.id === through)) return i
+        return -1
+      },
+      revises: (h, covered) => {
+        const r = recordOf(h)
+        if (r.type !== 'ui' || r.revision === 1) return false
+        return covered.some((c) => {
+          const x = recordOf(c)
+          return x.type === 'ui' && x.uiId === r.uiId
+        })
+      },
+      head: loadedHead,
+      summary: summaryText(summary),
+      metadata: { [KEY]: { compaction: true, id: summary.id, messages: wire } },
+      name: `compaction ${JSON.stringify(summary.id)}`,
+    })
+    if (committed) return
+    // a store that does not commit compactions: a message of its own, as before
     const metadata = { [KEY]: { compaction: true, n: nextNumber(held), messages: wire } }
     await add({ message_id: summary.id, role: summary.role === 'assistant' ? 'assistant' : 'user', content: summaryText(summary), metadata }, wire)
   }
@@ -378,8 +427,8 @@ export const uiMessageStore = (options: HttpStoreOptions | InProcessStoreOptions
       throw e
     }
   }
-  const loadHistory = async (): Promise<Messages> => arrange(await records()).flatMap((r) => r.messages)
-  const load = async (): Promise<Array<UIMessage>> => arrange(await records()).flatMap(uiOf)
+  const loadHistory = async (): Promise<Messages> => arrange(await records(true)).flatMap((r) => r.messages)
+  const load = async (): Promise<Array<UIMessage>> => arrange(await records(true)).flatMap(uiOf)
   const dropped = async (): Promise<number> => droppedOf(await records())
   return { conversationId: options.conversationId, save, saveCompaction, load, loadHistory, dropped, onFinish }
 }

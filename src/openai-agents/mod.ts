@@ -110,6 +110,9 @@ const summarizerOf = (c: SessionCompactionOptions): Summarizer =>
   c.summarize ??
     (c.openai !== undefined && c.model !== undefined && isOpenAIModel(c.model) ? openAICompaction({ client: c.openai, model: c.model }) : extractiveSummarize)
 
+/** How many times a compaction another writer overtook is computed again before it is left to the next turn. */
+const COMPACTION_TRIES = 4
+
 /** A change of the session: `add` one item (what earlier versions wrote, read still), `add-items` a batch as one record (whole or not at all), `pop`, `clear`, `replace` (a compaction). */
 type Op =
   | { readonly op: 'add'; readonly item: AgentInputItem }
@@ -184,11 +187,18 @@ const record = (op: Op): { readonly text: string; readonly data: JsonRecord } =>
 export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSession => {
   const { log } = options
   const sessionId = options.sessionId ?? crypto.randomUUID()
-  /** The items, and the position a change made on them must take (the end of the log read). */
-  const current = async (): Promise<{ readonly items: AgentInputItem[]; readonly end: number }> => {
+  /** The items, the position a change made on them must take (the end of the log read), and the first position held. */
+  const current = async (): Promise<{ readonly items: AgentInputItem[]; readonly end: number; readonly from: number }> => {
     const read = await log.read(sessionId)
-    return { items: fold(read, sessionId), end: read.from + read.records.length }
+    return { items: fold(read, sessionId), end: read.next ?? read.from + read.records.length, from: read.from }
   }
+  /**
+   * Commits a compaction computed from the records up to `end`: as the store's overlay when it
+   * commits them (compare-and-append on the head), else as a record at `end`; false, nothing
+   * kept, when another writer appended first.
+   */
+  const commitCompaction = (r: { readonly text: string; readonly data: JsonRecord }, from: number, end: number): Promise<boolean> =>
+    log.compact !== undefined && end > from ? log.compact(sessionId, r, from, end - 1) : log.append(sessionId, [r], end)
   const items = async (): Promise<AgentInputItem[]> => (await current()).items
   const append = async (ops: ReadonlyArray<Op>): Promise<void> => {
     await log.append(sessionId, ops.map(record))
@@ -200,15 +210,19 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     tail = run.catch(() => undefined)
     return run
   }
-  const compactNow = async (force: boolean): Promise<SessionCompactionReport | undefined> => {
+  const compactNow = async (
+    force: boolean,
+    tries = COMPACTION_TRIES,
+    spent: ReadonlyArray<CallCostLine> = [],
+  ): Promise<SessionCompactionReport | undefined> => {
     const c = options.compaction
     if (c === undefined) return undefined
-    const { items: stored, end } = await current()
+    const { items: stored, end, from } = await current()
     const history = historyOfItems(stored)
     const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
     if (!force && !shouldCompact(budget)(history)) return undefined
-    // each model call of the summariser, priced as this compaction's
-    const calls: CallCostLine[] = []
+    // each model call of the summariser, priced as this compaction's (a try refused as stale included)
+    const calls: CallCostLine[] = [...spent]
     const priced = callCostLineOf(c.prices === undefined ? {} : { prices: c.prices })
     const summarize = summarizerOf(c)
     const r = await compact({
@@ -221,8 +235,10 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
     const first = kept.length === 0 ? stored.length : Math.min(...kept)
     const summary = r.messages.filter((m) => itemIndexOf(m) === undefined)
-    // only where the read ended: items another writer added meanwhile are not replaced unseen (the next turn compacts them)
-    if (!(await log.append(sessionId, [record({ op: 'replace', items: [...itemsOfSummary(summary), ...stored.slice(first)] })], end))) return undefined
+    // only on the head the read ended at: items another writer added meanwhile are kept, and the compaction is computed again with them
+    if (!(await commitCompaction(record({ op: 'replace', items: [...itemsOfSummary(summary), ...stored.slice(first)] }), from, end))) {
+      return tries > 1 ? compactNow(force, tries - 1, calls) : undefined
+    }
     c.onCompaction?.(report)
     return report
   }

@@ -16,6 +16,9 @@ import { conversationIds, getConversationMetadata } from './state.ts'
 import { type JsonRecord, parseJsonText } from '../internal/json.ts'
 import { formatDecodeFailure } from '../message/failure.ts'
 import { newId } from '../internal/id.ts'
+import { isObject } from '../internal/object.ts'
+import { overlaysOf } from './overlay.ts'
+import { formatStoreFailure } from './simulator.ts'
 
 /**
  * One record to append: its payload (a JSON object) and the text the store shows for it.
@@ -26,13 +29,15 @@ import { newId } from '../internal/id.ts'
 export type ChatLogRecord = { readonly text: string; readonly data: JsonRecord }
 
 /**
- * What a conversation's log holds: the payloads of its records in order, and the position of the
- * first (0, unless the store has dropped the oldest: its `maxHistorySize`).
+ * What a conversation's log holds: the payloads of its records in order, the position of the
+ * first (0, unless the store has dropped the oldest: its `maxHistorySize`), and the position the
+ * next record takes (`from + records.length`, unless a compaction's record stands for a range of
+ * them: see `ChatLog.compact`).
  *
  * @since 0.1.0
  * @category integrations
  */
-export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonly from: number }
+export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonly from: number; readonly next?: number }
 
 /**
  * A log of records per conversation (a conversation of the chat store): append in order, read
@@ -57,7 +62,15 @@ export type ChatLog = {
    * nothing appended, when another writer has taken it since.
    */
   readonly append: (conversationId: string, records: ReadonlyArray<ChatLogRecord>, at?: number) => Promise<boolean>
-  /** The records a conversation holds; no records for a conversation never written. */
+  /**
+   * Commits `record` as a compaction standing for the records `from`…`head` (a committed overlay
+   * of the store: those records stay, the read gives this one in their place), only if `head` is
+   * still the conversation's last record; resolves false, with nothing kept, when another writer
+   * has appended since (read again and compute again: what it wrote is kept). Absent on a log
+   * whose store does not commit compactions.
+   */
+  readonly compact?: (conversationId: string, record: ChatLogRecord, from: number, head: number) => Promise<boolean>
+  /** The records a conversation holds (the latest compaction's record in place of the range it stands for); no records for a conversation never written. */
   readonly read: (conversationId: string) => Promise<ChatLogRead>
   /** The ids of the conversations starting with `prefix`. */
   readonly conversations: (prefix: string) => Promise<ReadonlyArray<string>>
@@ -80,8 +93,25 @@ const positionOf = (id: string): number | undefined => {
   return r === null ? undefined : Number(r[1])
 }
 
-/** The records of held messages, checked to be consecutive log positions. */
-const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: string; readonly metadata?: JsonRecord | undefined }>): ChatLogRead => {
+/** The field of a compaction overlay's summary (JSON) holding the record it stands as. */
+const OVERLAY_FIELD = 'chatlog'
+
+/** What a log's compaction keeps as the overlay's summary: its record, as JSON. */
+const overlaySummary = (r: ChatLogRecord): string => JSON.stringify({ [OVERLAY_FIELD]: r.data })
+
+type Range = { readonly from: string; readonly head: string; readonly summary: string }
+
+const isRange = (u: unknown): u is Range => isObject(u) && typeof u['from'] === 'string' && typeof u['head'] === 'string' && typeof u['summary'] === 'string'
+
+/**
+ * The records of held messages, checked to be consecutive log positions, the latest overlay whose
+ * head they hold (one committed on a read that saw that head) standing, as its record, for its range.
+ */
+const readHeld = (
+  conversationId: string,
+  held: ReadonlyArray<{ readonly id: string; readonly metadata?: JsonRecord | undefined }>,
+  overlays: ReadonlyArray<Range> = [],
+): ChatLogRead => {
   const first = held[0] === undefined ? 0 : positionOf(held[0].id)
   held.forEach((m, i) => {
     if (first === undefined || positionOf(m.id) !== first + i)
@@ -89,7 +119,20 @@ const readHeld = (conversationId: string, held: ReadonlyArray<{ readonly id: str
         `Cannot read conversation ${JSON.stringify(conversationId)}: message ${JSON.stringify(m.id)} is not a log record at position ${(first ?? 0) + i}`,
       )
   })
-  return { records: held.map((m) => withoutKey(m.metadata ?? {})), from: first ?? 0 }
+  const records = held.map((m) => withoutKey(m.metadata ?? {}))
+  const from = first ?? 0
+  const next = from + held.length
+  const heldIds = new Set(held.map((m) => m.id))
+  const overlay = [...overlays].reverse().find((o) => heldIds.has(o.head))
+  if (overlay === undefined) return { records, from, next }
+  const parsed = parseJsonText(overlay.summary)
+  const record = E.isRight(parsed) && isObject(parsed.right) ? parsed.right[OVERLAY_FIELD] : undefined
+  if (!isObject(record))
+    throw new Error(`Cannot read conversation ${JSON.stringify(conversationId)}: its compaction up to ${JSON.stringify(overlay.head)} holds no log record`)
+  // a range whose first records the store has dropped (its maxHistorySize): what is left of it
+  const start = Math.max(held.findIndex((m) => m.id === overlay.from), 0)
+  const end = held.findIndex((m) => m.id === overlay.head)
+  return { records: [...records.slice(0, start), record as JsonRecord, ...records.slice(end + 1)], from, next }
 }
 
 /** Most times a submit whose answer was lost is sent again. */
@@ -177,7 +220,23 @@ export const storeChatLog = (store: ChatStore): ChatLog => {
         await store.flush?.()
         return done
       }),
-    read: async (conversationId) => readHeld(conversationId, getConversation(conversationId)(store.state())),
+    ...(store.compact === undefined ? {} : {
+      compact: (conversationId: string, r: ChatLogRecord, from: number, head: number) =>
+        inTurn(conversationId, async () => {
+          const done = store.compact?.(conversationId, `r${from}`, `r${head}`, overlaySummary(r))
+          if (done === undefined) return false
+          if (E.isLeft(done)) {
+            if (done.left.kind === 'stale_head') return false
+            throw new Error(`Cannot compact conversation ${JSON.stringify(conversationId)}: ${formatStoreFailure(done.left)}`)
+          }
+          await store.flush?.()
+          return true
+        }),
+    }),
+    read: async (conversationId) => {
+      const sim = store.simulator()
+      return readHeld(conversationId, getConversation(conversationId)(sim.state), overlaysOf(conversationId)(sim))
+    },
     conversations: async (prefix) => conversationIds(store.state()).filter((id) => id.startsWith(prefix)),
   }
 }
@@ -273,11 +332,31 @@ export const httpChatLog = (options: HttpChatLogOptions): ChatLog => {
           },
           (r, id) => put(conversationId, r, id),
         )),
+    compact: async (conversationId, r, from, head) => {
+      const answer = await call('POST', '/modalities/chat/compact', {
+        conversation_id: conversationId,
+        from: `r${from}`,
+        head: `r${head}`,
+        summary: overlaySummary(r),
+      })
+      if (answer.status === 201) return true
+      if (answer.status === 409 && isObject(answer.json) && isObject(answer.json['error']) && answer.json['error']['code'] === 'stale_head') return false
+      throw fail(`compact conversation ${JSON.stringify(conversationId)}`, answer)
+    },
     read: async (conversationId) => {
+      // the overlays after the messages: one committed in between names a head not read, and is left for the next read
       const messages = await held(conversationId)
+      const answer = await call('GET', `/environment/modalities/chat/overlays?conversation_id=${encodeURIComponent(conversationId)}`)
+      // a store served before compactions were (404): no overlays
+      if (answer.status !== 200 && answer.status !== 404) throw fail(`read the compactions of conversation ${JSON.stringify(conversationId)}`, answer)
+      const listed: ReadonlyArray<unknown> = answer.status === 200 && isObject(answer.json) && Array.isArray(answer.json['overlays'])
+        ? answer.json['overlays']
+        : []
+      const overlays = listed.filter(isRange)
       return readHeld(
         conversationId,
         messages.map((m) => ({ id: m.message_id, metadata: m.metadata })),
+        overlays,
       )
     },
     conversations: async (prefix) => {

@@ -182,15 +182,18 @@ export type ChatState = {
 // --- overlays ---
 
 /**
- * A committed compaction: the conversation, the first and the last message it stands for (`head`:
- * the conversation's last message when it was computed), the summary's text, and when it was
- * committed.
+ * A committed compaction: the conversation, the first message it stands for, the head it was
+ * computed from (the conversation's last message then), the last message it stands for when that
+ * is not the head (`through`: the messages after it are kept as they are), the summary's text,
+ * what its writer keeps beside it (`metadata`), and when it was committed.
  */
 export type Overlay = {
   readonly conversation_id: string
   readonly from: string
   readonly head: string
+  readonly through?: string
   readonly summary: string
+  readonly metadata?: Readonly<Record<string, unknown>>
   readonly committed_at: string
 }
 

@@ -9,6 +9,8 @@
  * | `POST /events/immediate` | applies `{ modality: "chat", data }` now |
  * | `POST /modalities/chat/submit` | applies the body (the data) now |
  * | `POST /modalities/chat/fork` | `{ conversation_id, message_id, new_conversation_id? }`: forks a conversation |
+ * | `POST /modalities/chat/compact` | `{ conversation_id, from, head, summary }`: commits a compaction if `head` is still the head |
+ * | `GET /environment/modalities/chat/overlays?conversation_id=…` | a conversation's head and committed compactions |
  * | `POST /environment/modalities/chat/query` | `query` with the body's parameters |
  * | `GET /environment/modalities/chat` | the snapshot |
  * | `GET /events` | the event history (`?limit=N`: the last N) and the pending events |
@@ -35,15 +37,16 @@ import * as E from 'fp-ts/Either'
 import { type DecodeFailure, type DecodeIssue, prefixFailure } from '../message/failure.ts'
 import type { ChatStore } from './store.ts'
 import { isStoreError, writeFailureStatus } from './failure.ts'
-import { type ChatState, restrictTo, type StoreFailure } from './state.ts'
+import type { ChatState, StoreFailure } from './state.ts'
 import { decodeQuery, query } from './query.ts'
 import { type ChatMessage, toChatMessages, toSnapshot } from './snapshot.ts'
 import { type DecodedEvent, decodeEventData, decodeScheduledEvent, eventHistory, pendingEvents, recentEvents, type SimEvent } from './simulator.ts'
 import { isObject } from '../internal/object.ts'
 import { newId } from '../internal/id.ts'
 import { checkHostAndOrigin, checkToken, type Refusal } from './http-guard.ts'
-import { fail, invalid, json, jsonBytes, readJson, storeFailure } from './http-body.ts'
-import { decodeForkRequest } from './fork.ts'
+import { fail, invalid, json, jsonBytes, storeFailure } from './http-body.ts'
+import { type Access, canSee, conversationOfEvent, type Ctx, forbidden, type Route, visibleState, withBody } from './_http-access.ts'
+import { BRANCH_ROUTES } from './_http-branches.ts'
 import { wholeOption } from '../internal/number.ts'
 
 // --- options ---
@@ -91,23 +94,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576
 
 // --- responses ---
 
-// --- access ---
-
-type Access = { readonly all: true } | { readonly all: false; readonly ids: ReadonlySet<string> }
-
-const canSee = (access: Access, conversationId: string): boolean => access.all || access.ids.has(conversationId)
-
-const visibleState = (access: Access, state: ChatState): ChatState => (access.all ? state : restrictTo([...access.ids])(state))
-
-const conversationOfEvent = (state: ChatState, e: SimEvent): string => e.input.conversation_id ?? state.defaultConversationId
-
-const forbidden = (conversationId: string): Response => fail(403, 'forbidden', `Not allowed in conversation ${JSON.stringify(conversationId)}`)
-
 // --- routes ---
-
-type Ctx = { readonly store: ChatStore; readonly access: Access; readonly request: Request; readonly url: URL; readonly limit: number }
-/** A route: its method, what it runs, and whether it changes the store (refused to a read-only token). */
-type Route = { readonly method: 'GET' | 'POST'; readonly run: (ctx: Ctx) => Promise<Response>; readonly writes?: true }
 
 /** The simulator's routes: served only when the handler's `simulator` option is on. */
 const SIMULATOR_ROUTES: ReadonlyArray<string> = ['/simulator', '/simulator/advance']
@@ -129,11 +116,6 @@ const envelopeIssues = (body: Readonly<Record<string, unknown>>, fields: Readonl
   if (!Object.prototype.hasOwnProperty.call(body, 'data')) out.push({ path: 'data', expected: 'the chat message data (role, content, …)', actual: undefined })
   for (const k of Object.keys(body)) if (!fields.includes(k)) out.push({ path: k, expected: `no such field (expected ${fields.join(', ')})`, actual: body[k] })
   return out
-}
-
-const withBody = (run: (ctx: Ctx, body: unknown) => Response) => async (ctx: Ctx): Promise<Response> => {
-  const body = await readJson(ctx.request, ctx.limit)
-  return E.isLeft(body) ? body.left : run(ctx, body.right)
 }
 
 /**
@@ -205,23 +187,7 @@ const routes: Readonly<Record<string, ReadonlyArray<Route>>> = {
     },
   ],
   '/modalities/chat/submit': [{ method: 'POST', writes: true, run: withBody((ctx, body) => submitDecoded(ctx, decodeEventData(body), '')) }],
-  '/modalities/chat/fork': [
-    {
-      method: 'POST',
-      writes: true,
-      run: withBody((ctx, body) => {
-        const request = decodeForkRequest(body)
-        if (E.isLeft(request)) return invalid(request.left)
-        const { conversation_id: from, message_id: at, new_conversation_id: to } = request.right
-        if (!canSee(ctx.access, from)) return forbidden(from)
-        // a caller limited to some conversations names the fork, one of them: a generated id would be none
-        if (!ctx.access.all && (to === undefined || !canSee(ctx.access, to))) return forbidden(to ?? '(generated)')
-        if (ctx.store.fork === undefined) return fail(501, 'not_implemented', 'This store does not fork conversations')
-        const r = ctx.store.fork(from, at, to)
-        return E.isLeft(r) ? storeFailure(r.left) : json(201, { conversation: r.right })
-      }),
-    },
-  ],
+  ...BRANCH_ROUTES,
   '/environment/modalities/chat/query': [
     {
       method: 'POST',

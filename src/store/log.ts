@@ -12,12 +12,14 @@ import * as E from 'fp-ts/Either'
 import { IsoTimestampC } from '../message/message.ts'
 import { formatDecodeFailure as formatFailure } from '../message/failure.ts'
 import { validateInput } from './input.ts'
-import { type ChatRecord, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
+import { type ChatRecord, compareStrings, type Conversation, type ConversationMetadata, fromConversations, instantOf, recordOf } from './core.ts'
 import { type ChatState, emptyState } from './state.ts'
 import { type ChatMessage, fromSnapshot, toSnapshot } from './snapshot.ts'
 import { advanceTo, formatStoreFailure, scheduleEvent, type SimEvent, type Simulator, submitEvent } from './simulator.ts'
 import { forkSimulator } from './fork.ts'
 import { compactSimulator, decodeOverlays, encodeOverlays } from './overlay.ts'
+import { internBlobs, resolveBlobs } from './_snapshot-blobs.ts'
+import { internData, resolveData, withIndex } from './_log-blobs.ts'
 import * as T from './_tree.ts'
 import { isObject } from '../internal/object.ts'
 
@@ -40,11 +42,19 @@ export type StoreCommand =
     readonly maxHistorySize: number | null
     readonly defaultConversationId: string
   }
-  | { readonly op: 'submit'; readonly data: unknown }
-  | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown }
+  | { readonly op: 'submit'; readonly data: unknown; readonly refs?: true }
+  | { readonly op: 'schedule'; readonly scheduled_time: unknown; readonly data: unknown; readonly refs?: true }
   | { readonly op: 'advance'; readonly until: string }
   | { readonly op: 'fork'; readonly conversation_id: string; readonly message_id: string; readonly new_conversation_id: string }
-  | { readonly op: 'compact'; readonly conversation_id: string; readonly from: string; readonly head: string; readonly summary: string }
+  | {
+    readonly op: 'compact'
+    readonly conversation_id: string
+    readonly from: string
+    readonly head: string
+    readonly summary: string
+    readonly through?: string
+    readonly metadata?: Readonly<Record<string, unknown>>
+  }
 
 /**
  * Reads a command from its JSON form (a log record), or says what is wrong with it.
@@ -63,10 +73,11 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
       if (typeof defaultConversationId !== 'string') return E.left('create: expected defaultConversationId, a string')
       return E.right({ op: 'create', startTime, idPrefix, maxHistorySize, defaultConversationId })
     }
+    // refs: the data holds references to large strings logged before (see `Simulator.blobs`)
     case 'submit':
-      return E.right({ op: 'submit', data: u['data'] })
+      return E.right({ op: 'submit', data: u['data'], ...(u['refs'] === true ? { refs: true as const } : {}) })
     case 'schedule':
-      return E.right({ op: 'schedule', scheduled_time: u['scheduled_time'], data: u['data'] })
+      return E.right({ op: 'schedule', scheduled_time: u['scheduled_time'], data: u['data'], ...(u['refs'] === true ? { refs: true as const } : {}) })
     case 'advance':
       return typeof u['until'] === 'string' ? E.right({ op: 'advance', until: u['until'] }) : E.left('advance: expected until, a timestamp')
     case 'fork': {
@@ -76,14 +87,35 @@ export const decodeStoreCommand = (u: unknown): E.Either<string, StoreCommand> =
       return E.right({ op: 'fork', conversation_id, message_id, new_conversation_id })
     }
     case 'compact': {
-      const { conversation_id, from, head, summary } = u
+      const { conversation_id, from, head, summary, through, metadata } = u
       if (typeof conversation_id !== 'string' || typeof from !== 'string' || typeof head !== 'string' || typeof summary !== 'string')
         return E.left('compact: expected conversation_id, from, head and summary, strings')
-      return E.right({ op: 'compact', conversation_id, from, head, summary })
+      if ((through !== undefined && typeof through !== 'string') || (metadata !== undefined && !isObject(metadata)))
+        return E.left('compact: expected through, a string, and metadata, an object')
+      return E.right({
+        op: 'compact',
+        conversation_id,
+        from,
+        head,
+        summary,
+        ...(through === undefined ? {} : { through }),
+        ...(metadata === undefined ? {} : { metadata }),
+      })
     }
     default:
       return E.left(`expected op "create" | "submit" | "schedule" | "advance" | "fork" | "compact", got ${JSON.stringify(u['op'])}`)
   }
+}
+
+/**
+ * A command as the log keeps it: a submit's or a schedule's large strings the simulator's index
+ * holds already (`Simulator.blobs`) as references to them (`refs: true`), and the index with the
+ * others added. What a store's journal is given (not exported from the package entry).
+ */
+export const internCommand = (command: StoreCommand, blobs: Simulator['blobs']): { readonly command: StoreCommand; readonly blobs: Simulator['blobs'] } => {
+  if (command.op !== 'submit' && command.op !== 'schedule') return { command, blobs }
+  const r = internData(command.data, blobs)
+  return { command: r.referenced ? { ...command, data: r.data, refs: true } : command, blobs: r.blobs }
 }
 
 /**
@@ -115,14 +147,16 @@ export const applyCommand = (command: StoreCommand) => (sim: Simulator | undefin
     return E.right({ now: command.startTime, state, seq: 0, idPrefix: command.idPrefix, pending: undefined, history: undefined })
   }
   if (sim === undefined) return E.left(`a ${command.op} command before the create command`)
+  if (command.op === 'submit' || command.op === 'schedule') {
+    const resolved = resolveData(command.data, command.refs === true, sim.blobs)
+    if (E.isLeft(resolved)) return resolved
+    const { data, blobs } = resolved.right
+    const step = command.op === 'submit' ? submitEvent(data)(sim) : scheduleEvent({ scheduled_time: command.scheduled_time, data })(sim)
+    return E.bimap(formatStoreFailure, (s: { simulator: Simulator }) => withIndex(s.simulator, blobs))(step)
+  }
   if (command.op === 'compact') return E.mapLeft(formatStoreFailure)(compactSimulator(command)(sim))
   if (command.op === 'fork') return E.bimap(formatStoreFailure, (s: { simulator: Simulator }) => s.simulator)(forkSimulator(command)(sim))
-  const r = command.op === 'submit'
-    ? E.map((s: { simulator: Simulator }) => s.simulator)(submitEvent(command.data)(sim))
-    : command.op === 'schedule'
-    ? E.map((s: { simulator: Simulator }) => s.simulator)(scheduleEvent(command)(sim))
-    : E.map((s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
-  return E.mapLeft(formatStoreFailure)(r)
+  return E.bimap(formatStoreFailure, (s: { simulator: Simulator }) => s.simulator)(advanceTo(command.until)(sim))
 }
 
 // --- the simulator as JSON ---
@@ -140,7 +174,7 @@ export const encodeSimulator = (sim: Simulator): unknown => {
   const pending: Array<readonly [number, SimEvent]> = []
   T.forEachUp(sim.pending, undefined, (v, k) => void pending.push([k.seq, v]))
   const overlays = encodeOverlays(sim)
-  return {
+  const json = {
     version: VERSION,
     now: sim.now,
     seq: sim.seq,
@@ -150,7 +184,34 @@ export const encodeSimulator = (sim: Simulator): unknown => {
     history: T.values(sim.history),
     // only when there are: snapshots without compactions stay as they were
     ...(overlays.length === 0 ? {} : { overlays }),
+    // the large strings the log's later records may reference
+    ...(sim.blobs === undefined ? {} : { blobIndex: indexJson(sim.blobs) }),
   }
+  // a large string (an image's data) once, however many messages and events hold it; a snapshot without one stays as it was
+  const interned = internBlobs(json)
+  return interned === undefined ? json : { ...(interned.value as Record<string, unknown>), blobs: interned.blobs }
+}
+
+/** The simulator's index of large strings as JSON: id → string. */
+const indexJson = (blobs: T.Tree<string, string>): Readonly<Record<string, string>> => {
+  const out: Record<string, string> = {}
+  T.forEachUp(blobs, undefined, (v, k) => void (out[k] = v))
+  return out
+}
+
+/** The index of large strings a snapshot keeps (`blobIndex`), as the simulator's field. */
+const indexOf = (u: unknown): { readonly blobs?: T.Tree<string, string> } => {
+  if (!isObject(u)) return {}
+  const entries = Object.entries(u).filter((e): e is [string, string] => typeof e[1] === 'string').sort(([a], [b]) => compareStrings(a, b))
+  return entries.length === 0 ? {} : { blobs: T.fromSorted(entries) }
+}
+
+/** A snapshot's JSON with its large strings back in place (one written with `blobs`), or what is missing. */
+const withBlobs = (u: Readonly<Record<string, unknown>>): E.Either<string, Readonly<Record<string, unknown>>> => {
+  const { blobs, ...rest } = u
+  if (blobs === undefined) return E.right(u)
+  if (!isObject(blobs)) return E.left('blobs: expected an object of strings')
+  return E.chain((v: unknown) => (isObject(v) ? E.right(v) : E.left('expected a simulator snapshot')))(resolveBlobs(rest, blobs))
 }
 
 /** Reads an event of a snapshot, its input decoded once here. */
@@ -168,8 +229,11 @@ const decodeEvent = (u: unknown, path: string): E.Either<string, SimEvent> => {
  * @since 0.1.0
  * @category codecs
  */
-export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
-  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+export const decodeSimulator = (snapshot: unknown): E.Either<string, Simulator> => {
+  if (!isObject(snapshot) || snapshot['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const resolved = withBlobs(snapshot)
+  if (E.isLeft(resolved)) return resolved
+  const u = resolved.right
   const { now, seq, idPrefix, pending, history } = u
   if (typeof now !== 'string' || !IsoTimestampC.is(now)) return E.left('now: expected an ISO-8601 timestamp')
   if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return E.left('seq: expected a non-negative integer')
@@ -200,6 +264,7 @@ export const decodeSimulator = (u: unknown): E.Either<string, Simulator> => {
     pending: T.fromSorted(queued),
     history: T.fromSorted(past),
     ...(overlays.right === undefined ? {} : { overlays: overlays.right }),
+    ...indexOf(u['blobIndex']),
   })
 }
 
@@ -247,8 +312,11 @@ const restoreState = (u: unknown): E.Either<string, ChatState> => {
  * @since 0.1.0
  * @category codecs
  */
-export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
-  if (!isObject(u) || u['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+export const restoreSimulator = (snapshot: unknown): E.Either<string, Simulator> => {
+  if (!isObject(snapshot) || snapshot['version'] !== VERSION) return E.left(`expected a simulator snapshot of version ${VERSION}`)
+  const resolved = withBlobs(snapshot)
+  if (E.isLeft(resolved)) return resolved
+  const u = resolved.right
   const { now, seq, idPrefix, pending, history } = u
   if (typeof now !== 'string' || typeof seq !== 'number' || typeof idPrefix !== 'string' || !Array.isArray(pending) || !Array.isArray(history)) {
     return E.left('expected now, seq, idPrefix, pending and history')
@@ -268,5 +336,6 @@ export const restoreSimulator = (u: unknown): E.Either<string, Simulator> => {
     pending: T.fromSorted(queued),
     history: T.fromSorted((history as SimEvent[]).map((e, i) => [i, e] as const)),
     ...(overlays.right === undefined ? {} : { overlays: overlays.right }),
+    ...indexOf(u['blobIndex']),
   })
 }

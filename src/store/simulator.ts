@@ -77,6 +77,8 @@ export type Simulator = {
   readonly eventLimits?: { readonly count: number; readonly ageMs: number }
   /** The compactions committed on each conversation, oldest first (none when absent). */
   readonly overlays?: Overlays
+  /** The large strings the store's log holds, by id: what a logged step's references stand for (none when absent). */
+  readonly blobs?: T.Tree<string, string>
 }
 
 /**

@@ -28,7 +28,8 @@ import {
   submitDecodedEvent,
   submitEvent,
 } from './simulator.ts'
-import { createCommand, type StoreCommand } from './log.ts'
+import { createCommand, internCommand, type StoreCommand } from './log.ts'
+import { withIndex } from './_log-blobs.ts'
 
 /**
  * A chat store: the current simulator value, and methods that step it.
@@ -61,10 +62,11 @@ export type ChatStore = {
   /**
    * Commits a compaction of a conversation's messages `from`…`head` as an overlay, kept beside
    * them (nothing is removed), only if `head` is still the conversation's last message: otherwise
-   * a `stale_head` failure names its head now (compute again from it). Returns the overlay.
-   * Optional, as `fork` is.
+   * a `stale_head` failure names its head now (compute again from it). With `more.through`, the
+   * summary stands for `from`…`through` only (the messages after it kept as they are); `more.metadata`
+   * is kept beside it. Returns the overlay. Optional, as `fork` is.
    */
-  readonly compact?: (conversationId: string, from: string, head: string, summary: string) => E.Either<StoreFailure, Overlay>
+  readonly compact?: (conversationId: string, from: string, head: string, summary: string, more?: CompactMore) => E.Either<StoreFailure, Overlay>
   /**
    * A conversation as a model should see it: its messages, the range of its latest compaction
    * replaced by one synthetic system message holding the summary (id `compaction:<head>`).
@@ -84,6 +86,15 @@ export type ChatStore = {
   /** Why a durable store can no longer answer (a write that failed, its storage owned by another process), if it cannot: its handler then answers 503. */
   readonly failed?: () => Error | undefined
 }
+
+/**
+ * What a compaction may say besides its range's first message, its head and its summary: the last
+ * message it stands for when that is not the head, and what its writer keeps beside it.
+ *
+ * @since 0.1.0
+ * @category model
+ */
+export type CompactMore = { readonly through?: string; readonly metadata?: Readonly<Record<string, unknown>> }
 
 /**
  * What a store tells whoever keeps its log: each accepted step as a command, with the simulator
@@ -143,8 +154,11 @@ export const createChatStore = (
     current = made
     return made
   }
-  const commit = (command: StoreCommand, next: Simulator): void => {
-    journal?.record(command, next)
+  const commit = (command: StoreCommand, made: Simulator): void => {
+    // a large string the log holds already is logged as a reference to it
+    const logged = internCommand(command, current?.blobs)
+    const next = withIndex(made, logged.blobs)
+    journal?.record(logged.command, next)
     current = next
     notify(next)
   }
@@ -181,8 +195,16 @@ export const createChatStore = (
           ...(newConversationId === undefined ? {} : { new_conversation_id: newConversationId }),
         })(sim()),
       ),
-    compact: (conversationId, from, head, summary) => {
-      const command = { op: 'compact', conversation_id: conversationId, from, head, summary } as const
+    compact: (conversationId, from, head, summary, more = {}) => {
+      const command = {
+        op: 'compact',
+        conversation_id: conversationId,
+        from,
+        head,
+        summary,
+        ...(more.through === undefined ? {} : { through: more.through }),
+        ...(more.metadata === undefined ? {} : { metadata: more.metadata }),
+      } as const
       return E.map((next: Simulator) => {
         commit(command, next)
         return overlaysOf(conversationId)(next).at(-1) ?? { ...command, committed_at: next.now }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { sinceCompaction, uiMessageStore } from '../../src/ai-sdk/persistence.ts'
 import { createChatStore } from '../../src/store/store.ts'
 import { getConversation } from '../../src/store/query.ts'
+import { overlaysOf } from '../../src/store/overlay.ts'
 import { createChatHandler } from '../../src/store/http.ts'
 import { rebuildAfterCompaction } from '../../src/compaction/rebuild.ts'
 import { isCompactionSummary } from '../../src/message/compaction-mark.ts'
@@ -211,6 +212,43 @@ describe('a compaction kept as the boundary it is', () => {
     expect(first?.role).toBe('assistant')
     expect(JSON.stringify(first)).toContain('Summary: weather in Paris')
     expect(JSON.stringify(request.right.request.messages)).not.toContain('question 0')
+  })
+
+  for (const form of ['in process', 'over HTTP'] as const) {
+    it(`commits the compaction as the store's overlay, and keeps a turn saved while it was computed (${form})`, async () => {
+      const store = createChatStore()
+      const handler = createChatHandler(store)
+      const open = () =>
+        form === 'in process'
+          ? uiMessageStore({ store, conversationId: 'c' })
+          : uiMessageStore({ url: 'http://store.test', conversationId: 'c', fetch: (r) => handler(r) })
+      const chat = open()
+      await chat.save(turns(3))
+      const history = await chat.loadHistory()
+      // while the summary is computed, another tab saves the next turn
+      await open().save([...turns(3), user('u3', 'question 3')])
+      const made = through('## Goal\nWeather in Paris')(history)
+      await chat.saveCompaction(made)
+      // an overlay of the store, not a message: the archive is as it was, the model view starts with the summary
+      expect(held(store, 'c')).not.toContain(made.id)
+      expect(overlaysOf('c')(store.simulator())).toMatchObject([{ from: 'u0', head: 'u3', through: 'a0' }])
+      expect(store.compacted('c').map((m) => m.id)).toEqual(['compaction:u3', 'u1', 'a1', 'u2', 'a2', 'u3'])
+      const ui = await open().load()
+      expect(ui.map((m) => m.id)).toEqual(['u0', 'a0', made.id, 'u1', 'a1', 'u2', 'a2', 'u3'])
+      expect(sinceCompaction(await open().loadHistory())[0]).toEqual(made)
+      await chat.saveCompaction(made) // idempotent
+      expect(overlaysOf('c')(store.simulator())).toHaveLength(1)
+    })
+  }
+
+  it('refuses a compaction one of whose messages was saved again since its history was read', async () => {
+    const store = createChatStore()
+    const chat = uiMessageStore({ store, conversationId: 'c' })
+    await chat.save(turns(2))
+    const history = await chat.loadHistory()
+    await uiMessageStore({ store, conversationId: 'c' }).save([user('u0', 'question 0, edited'), ...turns(2).slice(1)])
+    await expect(chat.saveCompaction(through('## Goal')(history))).rejects.toThrow(/saved again since its history was read/)
+    expect(overlaysOf('c')(store.simulator())).toEqual([])
   })
 
   it('refuses to save as a compaction a message that is none', async () => {

@@ -140,4 +140,25 @@ describe('chatStoreSessionStore.history', () => {
     expect(read?.archive).toEqual(expected.right.archive)
     expect(await store.history({ ...main, sessionId: 'never' })).toBeUndefined()
   })
+
+  for (const form of ['in process', 'over HTTP'] as const) {
+    it(`keeps an entry another writer appends while the SDK writes its compaction, and reads the compaction (${form})`, async () => {
+      const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code', '9a3f6e21-7b4c-4d8a-b2e5-0c1d9f8e7a36.jsonl'), 'utf8')
+      const records = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as SessionStoreEntry)
+      const boundary = records.findIndex((r) => r['subtype'] === 'compact_boundary')
+      const chat = createChatStore({ maxHistorySize: Infinity })
+      const handler = createChatHandler(chat)
+      const log = () =>
+        form === 'in process' ? storeChatLog(chat) : httpChatLog({ url: 'http://store.test', fetch: (input, init) => handler(new Request(input, init)) })
+      // two clients of one transcript, each with its own log: the compaction's batch and another write race
+      const [sdk, other] = [chatStoreSessionStore(log()), chatStoreSessionStore(log())]
+      await sdk.append(main, records.slice(0, boundary))
+      await Promise.all([sdk.append(main, records.slice(boundary)), other.append(main, [entry('meanwhile', 'written meanwhile')])])
+      const loaded = await sdk.load(main)
+      expect(loaded).toHaveLength(records.length + 1)
+      expect(loaded).toContainEqual(entry('meanwhile', 'written meanwhile'))
+      expect(loaded?.filter((e) => e.uuid !== 'meanwhile')).toEqual(records)
+      expect((await sdk.history(main))?.compactions.length).toBeGreaterThan(0)
+    })
+  }
 })

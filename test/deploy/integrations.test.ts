@@ -56,4 +56,32 @@ describe('the integrations on a served store killed between turns', { timeout: 6
     await sessions.append(key, [entries[1] as (typeof entries)[number]]) // a retried batch after the restart adds nothing
     expect(await sessions.load(key)).toEqual(entries)
   })
+
+  it('commit an agent session’s compaction as the store’s overlay, an append made meanwhile kept, through a SIGKILL', async () => {
+    const user = (content: string) => ({ role: 'user' as const, content })
+    await kill()
+    let log = await start()
+    const other = chatStoreSession({ log, sessionId: 'long' })
+    let summaries = 0
+    const session = chatStoreSession({
+      log,
+      sessionId: 'long',
+      compaction: {
+        contextWindow: 2_000,
+        keepRecentTokens: 200,
+        summarize: async () => {
+          if (++summaries === 1) await other.addItems([user('written meanwhile')])
+          return `summary ${summaries}`
+        },
+      },
+    })
+    await session.addItems(Array.from({ length: 12 }, (_, i) => user(`${'a long question '.repeat(60)}#${i}`)))
+    expect(await session.compact()).toMatchObject({ compacted: true })
+    await kill()
+    log = await start()
+    const items = await chatStoreSession({ log, sessionId: 'long' }).getItems()
+    expect(JSON.stringify(items[0])).toContain('summary 2')
+    expect(items.at(-1)).toEqual(user('written meanwhile'))
+    expect(items.length).toBeLessThan(13)
+  })
 })

@@ -5,6 +5,8 @@ import { Agent, type AgentInputItem, MemorySession, run } from '@openai/agents'
 import { assistantMessage, ScriptedModel } from '@openai/agents/testing'
 import { createChatStore } from '../../src/store/store.ts'
 import { createChatHandler } from '../../src/store/http.ts'
+import { getConversation } from '../../src/store/query.ts'
+import { overlaysOf } from '../../src/store/overlay.ts'
 import { chatStoreSession, httpChatLog, storeChatLog } from '../../src/openai-agents/mod.ts'
 import { historyOfItems } from '../../src/openai-agents/_items.ts'
 import { openAICompaction } from '../../src/summarize/openai.ts'
@@ -197,6 +199,52 @@ describe('chatStoreSession compaction', () => {
     expect(JSON.stringify(after.at(-1))).toContain('Tests written.')
     // the model was sent the whole stored history: compaction came after the turn
     expect(JSON.stringify(model.lastCall?.request.input)).toContain('#11')
+  })
+
+  for (const [name, makeLog] of [['in process', memoryLog], ['over HTTP with a token', servedLog]] as const) {
+    it(`keeps an append made while a compaction is computed, and commits the compaction computed again with it (${name})`, async () => {
+      const log = makeLog()
+      const other = chatStoreSession({ log, sessionId: 'race' })
+      let summaries = 0
+      const reports: unknown[] = []
+      const session = chatStoreSession({
+        log,
+        sessionId: 'race',
+        compaction: {
+          contextWindow: 2_000,
+          keepRecentTokens: 400,
+          onCompaction: (r) => reports.push(r),
+          // the first summary is computed while another writer appends: it is refused, and computed again
+          summarize: async (transcript) => {
+            if (++summaries === 1) await other.addItems([user('written meanwhile')])
+            return `summary ${summaries} of ${transcript.length} characters`
+          },
+        },
+      })
+      await session.addItems(history())
+      const report = await session.compact()
+      expect(report).toMatchObject({ compacted: true })
+      expect([summaries, reports.length]).toEqual([2, 1])
+      const after = await session.getItems()
+      expect(JSON.stringify(after[0])).toContain('summary 2')
+      expect(after.at(-1)).toEqual(user('written meanwhile'))
+      expect(after.length).toBeLessThan(history().length)
+      // a later append follows the compaction, and a pop takes it back off
+      await other.addItems([user('after')])
+      expect((await session.getItems()).at(-1)).toEqual(user('after'))
+      expect(await session.popItem()).toEqual(user('after'))
+      expect((await session.getItems()).at(-1)).toEqual(user('written meanwhile'))
+    })
+  }
+
+  it('commits a compaction as an overlay of the store: the records it stands for stay in the archive', async () => {
+    const store = createChatStore({ maxHistorySize: Infinity })
+    const session = chatStoreSession({ log: storeChatLog(store), sessionId: 'kept', compaction: { contextWindow: 2_000, keepRecentTokens: 400 } })
+    await session.addItems(history())
+    expect(await session.compact()).toMatchObject({ compacted: true })
+    expect(getConversation('kept')(store.state()).map((m) => m.id)).toEqual(['r0'])
+    expect(store.compacted('kept').map((m) => m.id)).toEqual(['compaction:r0'])
+    expect(overlaysOf('kept')(store.simulator())).toMatchObject([{ from: 'r0', head: 'r0' }])
   })
 
   it('leaves a history under the window alone, and compacts it when forced', async () => {

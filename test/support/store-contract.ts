@@ -104,6 +104,43 @@ export const storeContract = (name: string, open: () => Promise<ServedStore>, op
       ])
     })
 
+    it('commits a compaction over HTTP only on the head it names, the append that overtook it kept, across a SIGKILL', async () => {
+      const s = await fresh()
+      const submit = (message_id: string) =>
+        call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content: message_id, conversation_id: 'k', message_id })
+      const compact = (head: string) => call(s.url(), 'POST', '/modalities/chat/compact', { conversation_id: 'k', from: 'k1', head, summary: `k1…${head}` })
+      for (const id of ['k1', 'k2']) expect((await submit(id)).status).toBe(201)
+      // computed from k2 while k3 was appended: refused, naming k3
+      expect((await submit('k3')).status).toBe(201)
+      const stale = await compact('k2')
+      expect([stale.status, stale.body.error.code, stale.body.error.head]).toEqual([409, 'stale_head', 'k3'])
+      expect((await compact('k3')).status).toBe(201)
+      await s.restart('kill')
+      const read = (await call(s.url(), 'GET', '/environment/modalities/chat/overlays?conversation_id=k')).body
+      expect([read.head, read.overlays.map((o: { head: string; summary: string }) => [o.head, o.summary])]).toEqual(['k3', [['k3', 'k1…k3']]])
+      const ids = (await call(s.url(), 'POST', '/environment/modalities/chat/query', { conversation_id: 'k' })).body.messages
+      expect(ids.map((m: { message_id: string }) => m.message_id)).toEqual(['k1', 'k2', 'k3'])
+    })
+
+    it('logs an image sent again as a reference to the first, and gives every copy back whole across a SIGKILL', async () => {
+      const s = await fresh()
+      const bytes = new Uint8Array(200_000).map((_, i) => (i * 7919) & 0xff)
+      let binary = ''
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+      const data = btoa(binary)
+      for (const id of ['i1', 'i2', 'i3']) {
+        const content = [{ type: 'text', text: id }, { type: 'image', source: 'base64', data, media_type: 'image/png' }]
+        expect((await call(s.url(), 'POST', '/modalities/chat/submit', { role: 'user', content, conversation_id: 'img', message_id: id })).status).toBe(201)
+      }
+      await s.restart('kill')
+      const got = (await call(s.url(), 'POST', '/environment/modalities/chat/query', { conversation_id: 'img' })).body.messages
+      expect(got.map((m: { message_id: string; content: Array<{ data?: string }> }) => [m.message_id, m.content[1]?.data === data])).toEqual([
+        ['i1', true],
+        ['i2', true],
+        ['i3', true],
+      ])
+    })
+
     it('reads the wall clock from its first request, not the epoch', async () => {
       const s = await fresh()
       const t0 = Date.now()

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import * as E from 'fp-ts/Either'
+import { memoryStorage, openDurableStore } from '../../src/store/durable.ts'
+import { createChatStore } from '../../src/store/store.ts'
+import { encodeSimulator, restoreSimulator } from '../../src/store/log.ts'
+import { internBlobs, resolveBlobs } from '../../src/store/_snapshot-blobs.ts'
+import { getConversation } from '../../src/store/query.ts'
+import { largeContentCases } from '../support/large-content-cases.ts'
+
+describe('large content: a durable store on memory storage', () => {
+  largeContentCases(async () => {
+    const storage = memoryStorage()
+    const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 8 })
+    return {
+      store,
+      commit: async (step) => {
+        const r = step()
+        await store.flush()
+        return r
+      },
+      reopen: async () => {
+        await store.close()
+        const again = await openDurableStore(storage)({ snapshotEvery: 8 })
+        expect(again.recovery.snapshotSeq).toBeGreaterThan(0)
+        return again
+      },
+    }
+  })
+})
+
+describe('large content: a durable store on memory storage, replayed from its log alone', () => {
+  largeContentCases(async () => {
+    const storage = memoryStorage()
+    const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z' })
+    return {
+      store,
+      commit: async (step) => {
+        const r = step()
+        await store.flush()
+        return r
+      },
+      logBytes: async () => JSON.stringify(storage.records()).length,
+      reopen: async () => {
+        await store.close()
+        const again = await openDurableStore(storage)()
+        expect([again.recovery.snapshotSeq, again.recovery.replayed]).toEqual([0, 41])
+        return again
+      },
+    }
+  })
+})
+
+describe('the large strings of a snapshot', () => {
+  const big = 'a'.repeat(70_000)
+  it('are kept once and read back in place; a snapshot without any is as it was', () => {
+    const store = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    for (const id of ['m1', 'm2']) store.submit({ role: 'user', content: big, message_id: id, metadata: { note: big } })
+    const json = encodeSimulator(store.simulator())
+    expect(JSON.stringify(json).length).toBeLessThan(big.length + 10_000)
+    const back = restoreSimulator(JSON.parse(JSON.stringify(json)))
+    if (E.isLeft(back)) throw new Error(back.left)
+    expect(getConversation('default')(back.right.state).map((m) => m.metadata?.['note'] === big)).toEqual([true, true])
+    const small = createChatStore({ startTime: '2024-03-15T10:00:00Z' })
+    small.submit({ role: 'user', content: 'hi' })
+    expect(Object.keys(encodeSimulator(small.simulator()) as object)).not.toContain('blobs')
+  })
+
+  it('keep a value that holds the reference key already as it is, and name a reference no string stands for', () => {
+    expect(internBlobs({ a: big, b: { 'chatfold:blob': 'x' } })).toBeUndefined()
+    expect(internBlobs({ a: 'small' })).toBeUndefined()
+    const interned = internBlobs([big, { c: big }])
+    expect(interned && Object.keys(interned.blobs)).toHaveLength(1)
+    expect(resolveBlobs({ a: { 'chatfold:blob': 'nope' } }, {})).toEqual(E.left('the snapshot references a large string it does not hold (nope)'))
+  })
+})
