@@ -172,7 +172,7 @@ const DEFAULT_MAX_UNSENT_BYTES = 64 * 1_048_576
  * import { createServer } from 'node:http'
  * import { createChatHandler, createChatStore } from 'chatfold/store'
  * import { toNodeListener } from 'chatfold/node'
- * createServer(toNodeListener(createChatHandler(createChatStore()))).listen(0, '127.0.0.1') // 0: any free port
+ * createServer(toNodeListener(createChatHandler(createChatStore()))).listen(0, '127.0.0.1') // port 0: any free port
  *
  * @since 0.1.0
  * @category http

@@ -50,7 +50,7 @@ export type ChatLogRead = { readonly records: ReadonlyArray<JsonRecord>; readonl
  * import { storeChatLog } from 'chatfold/openai-agents'
  * const log = storeChatLog(createChatStore({ maxHistorySize: Infinity }))
  * await log.append('s-1', [{ text: 'note', data: { n: 1 } }])
- * await log.read('s-1') // { records: [{ n: 1 }], from: 0 }
+ * await log.read('s-1') // { records: [{ n: 1 }], from: 0, next: 1 }
  *
  * @since 0.1.0
  * @category integrations
