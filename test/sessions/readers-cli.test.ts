@@ -19,6 +19,9 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json')],
   ['copilot', fixture('copilot/chat-export.json')],
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl')],
+  ['copilot', fixture('copilot/git-ai-session-simple.json')],
+  ['copilot', fixture('copilot/git-ai-session-simple.jsonl')],
+  ['copilot', fixture('copilot/git-ai-session-multiline.jsonl')],
   ['pi', fixture('pi/2025-12-09T00-53-29-825Z_ffae836b-9420-4060-ac13-7745215f90ff.jsonl')],
   ['pi', fixture('pi/2026-02-20T20-17-00-000Z_1a6f6bc4-2e7d-4c1a-9b8e-5f0d3c2a1b90.jsonl')],
 ]
