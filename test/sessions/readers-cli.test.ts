@@ -14,6 +14,7 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['cline', fixture('roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json')],
   ['chatgpt', fixture('chatgpt/conversations.json')],
   ['chatgpt', fixture('chatgpt/conversations-image-gen.json')],
+  ['chatgpt', fixture('chatgpt/conversations-connector.json')],
   ['claude-ai', fixture('claude-ai/conversations.json')],
   ['claude-ai', fixture('claude-ai/conversations-screenshot.json')],
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json')],
