@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import { describe, expect, it } from 'vitest'
 import { fromCopilotChatSession } from '../../src/sessions/copilot.ts'
+import { isPiSessionLine } from '../../src/sessions/pi.ts'
+import { EXIT, run } from '../../src/cli/main.ts'
 
 /** Sessions GitHub Copilot Chat wrote in VS Code (sources in test/fixtures/copilot/SOURCES.md). */
 const file = (name: string): string => new URL(`../fixtures/copilot/${name}`, import.meta.url).pathname
@@ -88,5 +90,22 @@ describe('the real session and its journal', () => {
     const a = fromCopilotChatSession(readFileSync(file('git-ai-session-simple.json'), 'utf8'))
     const b = fromCopilotChatSession(readFileSync(file('git-ai-session-simple.jsonl'), 'utf8'))
     expect(E.isRight(b) && b.right.messages).toEqual(E.isRight(a) && a.right.messages)
+  })
+})
+
+describe('the event stream Copilot Chat writes beside its sessions (transcripts/<id>.jsonl)', () => {
+  const name = 'git-ai-vscode-event-stream.jsonl'
+  const first = JSON.parse(readFileSync(file(name), 'utf8').split('\n')[0] as string) as Rec
+
+  it('is not taken for a pi session, whose entries it resembles (type, id, parentId, timestamp)', () => {
+    expect(Object.keys(first)).toEqual(expect.arrayContaining(['type', 'id', 'parentId', 'timestamp']))
+    expect(isPiSessionLine(first)).toBe(false)
+  })
+
+  it('is refused by name rather than read as a session with no messages', async () => {
+    let err = ''
+    const code = await run(['stats', file(name), '--json'], { out: () => {}, err: (s) => void (err += s), errIsTTY: false })
+    expect(code).not.toBe(EXIT.ok)
+    expect(err).toContain('cannot tell the format')
   })
 })
