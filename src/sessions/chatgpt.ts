@@ -16,8 +16,11 @@
  * - **Tool calls**: an assistant message with a `recipient` other than `all` is a call of that tool
  *   (its id the message id; its text the arguments when it is a JSON object, else `{ "input": text }`),
  *   and the `tool` messages after it (author `name` the tool) its result: execution output, browsing
- *   display, a quote, an error (`system_error`, an error result). A tool message with no call before
- *   it stays a `display` message with `metadata.origin = 'tool'`; a call with no tool message after
+ *   display, a quote, an error (`system_error`, an error result). A connector's call (Gmail, a
+ *   calendar) is a `thoughts` message addressed to the tool, its answer a `thoughts` tool message:
+ *   the call is read with `{}` for the arguments the export does not hold (a note counts them), its
+ *   thoughts kept as reasoning, and the answer's summaries are the result. A tool message with no
+ *   call before it stays a `display` message with `metadata.origin = 'tool'`; a call with no tool message after
  *   it is followed by a `synthetic` one saying the export holds no result (`metadata.origin =
  *   'export'`), so every target pairs it.
  * - **Reasoning**: `thoughts` become reasoning parts of the next assistant message (summary and
@@ -87,7 +90,21 @@ const argumentsOf = (text: string): { readonly arguments: string; readonly wrapp
   return { arguments: JSON.stringify({ input: text }), wrapped: true }
 }
 
-type Tally = { readonly assets: ReturnType<typeof counter>; readonly other: ReturnType<typeof counter>; wrapped: number; orphans: number; unanswered: number }
+type Tally = {
+  readonly assets: ReturnType<typeof counter>
+  readonly other: ReturnType<typeof counter>
+  wrapped: number
+  orphans: number
+  unanswered: number
+  thoughtCalls: number
+}
+
+/** The text of a `thoughts` content: each thought's summary and content. */
+const thoughtsText = (c: Rec): string =>
+  (Array.isArray(c['thoughts']) ? c['thoughts'].filter(isObject) : [])
+    .flatMap((th) => [optStr(th, 'summary'), optStr(th, 'content')])
+    .filter((s): s is string => s !== undefined && s !== '')
+    .join('\n\n')
 
 /** The messages of one chain of nodes (root first). */
 const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
@@ -132,15 +149,21 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
       t.assets.add('attachment', meta['attachments'].length)
     }
     for (const k of ['citations', 'content_references']) if (Array.isArray(meta[k]) && (meta[k] as unknown[]).length > 0) extra[k] = meta[k]
+    const recipient = optStr(m, 'recipient') ?? 'all'
+    // a connector's call and its answer are shown as thoughts: the call is addressed to the tool, the answer is a tool message
+    const thoughtCall = type === 'thoughts' && role === 'assistant' && recipient !== 'all'
     if (type === 'thoughts') {
       const ts = Array.isArray(c['thoughts']) ? c['thoughts'].filter(isObject) : []
-      for (const th of ts)
-        thoughts.push({
-          type: 'reasoning',
-          text: [optStr(th, 'summary'), optStr(th, 'content')].filter((s) => s !== undefined && s !== '').join('\n\n'),
-        })
-      continue
+      if (role !== 'tool') {
+        for (const th of ts)
+          thoughts.push({
+            type: 'reasoning',
+            text: [optStr(th, 'summary'), optStr(th, 'content')].filter((s) => s !== undefined && s !== '').join('\n\n'),
+          })
+      }
+      if (!thoughtCall && role !== 'tool') continue
     }
+    const said = type === 'thoughts' && role === 'tool' ? thoughtsText(c) : text
     if (type === 'reasoning_recap') {
       recap = optStr(c, 'content')
       continue
@@ -162,8 +185,8 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
     if (role === 'tool') {
       const name = optStr(author, 'name') ?? 'tool'
       const call = open.find((x) => x.name === name && x.result === undefined) ?? open.find((x) => x.result === undefined)
-      const said = type === 'system_error' && typeof c['name'] === 'string' ? `${c['name']}: ${text}` : text
-      const content = said === '' && type !== 'text' && type !== 'multimodal_text' && type !== 'execution_output' ? JSON.stringify(c) : said
+      const shown = type === 'system_error' && typeof c['name'] === 'string' ? `${c['name']}: ${said}` : said
+      const content = shown === '' && type !== 'text' && type !== 'multimodal_text' && type !== 'execution_output' ? JSON.stringify(c) : shown
       if (call !== undefined) {
         call.result = draft({
           id: n.id,
@@ -195,12 +218,12 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
       )
       continue
     }
-    const recipient = optStr(m, 'recipient') ?? 'all'
     const parts: Part[] = [...thoughts]
     thoughts = []
     if (role === 'assistant' && recipient !== 'all') {
-      const a = argumentsOf(text)
+      const a = thoughtCall ? { arguments: '{}', wrapped: false } : argumentsOf(text)
       if (a.wrapped) t.wrapped++
+      if (thoughtCall) t.thoughtCalls++
       parts.push({ type: 'tool_call', id: n.id, name: recipient, arguments: a.arguments, status: 'complete' })
       open.push({ id: n.id, name: recipient, result: undefined })
     } else {
@@ -273,7 +296,7 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
     if (nodes.size > 0) f.fail(`${at}.current_node`, 'a node of the mapping', c['current_node'])
     return undefined
   }
-  const t: Tally = { assets: counter(), other: counter(), wrapped: 0, orphans: 0, unanswered: 0 }
+  const t: Tally = { assets: counter(), other: counter(), wrapped: 0, orphans: 0, unanswered: 0, thoughtCalls: 0 }
   const active = chainTo(current, nodes, new Set())
   const onActive = new Set(active.map((n) => n.id))
   const messages = readChain(active, t)
@@ -291,6 +314,12 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
   }
   notes.push(...otherBranchesNote(others.length, options.branches === 'all', 'an edit or a regeneration'))
   if (t.wrapped > 0) notes.push(`${t.wrapped} tool call${t.wrapped === 1 ? '' : 's'} whose input is code, not a JSON object, carried as { "input": code }`)
+  if (t.thoughtCalls > 0)
+    notes.push(
+      `${t.thoughtCalls} tool call${t.thoughtCalls === 1 ? '' : 's'} the export shows only as a thought addressed to the tool (a connector's), without ${
+        t.thoughtCalls === 1 ? 'its' : 'their'
+      } arguments: read with {}`,
+    )
   notes.push(...unansweredNote(t.unanswered))
   if (t.orphans > 0)
     notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)

@@ -13,8 +13,10 @@
  * - `result.metadata.toolCallRounds` are the model's rounds: each round's `response` text and
  *   `toolCalls` (`id`, `name`, `arguments`), after its `thinking.text` as reasoning, are an
  *   assistant message, followed by a tool message with the results
- *   `result.metadata.toolCallResults[id].content` holds (its `value`s); a call with no result there
- *   is answered "(the session holds no result of this call)", and a note counts them. Without
+ *   `result.metadata.toolCallResults[id].content` holds (its `value`s; a `value` that is a rendered
+ *   prompt tree `{ node }`, as sessions of 2025–2026 store, is read as the text of its pieces); a
+ *   call with no result there is answered "(the session holds no result of this call)", and a note
+ *   counts them. Without
  *   rounds, the `response` items are the reply: markdown `value`s as text, `thinking` items as
  *   reasoning; other items (tool invocations shown, references) are kept in `metadata.response` and
  *   counted.
@@ -59,9 +61,34 @@ const replay = (lines: ReadonlyArray<Rec>): unknown => {
   return doc
 }
 
+/**
+ * The text of a rendered prompt tree (`{ node: { children: [...] } }`, what Copilot stores for a
+ * tool result it built with prompt-tsx): the text pieces in order, a piece marked
+ * `lineBreakBefore` on a new line.
+ */
+const treeText = (node: Rec): string => {
+  let out = ''
+  const walk = (n: Rec): void => {
+    if (typeof n['text'] === 'string') {
+      if (n['lineBreakBefore'] === true && out !== '' && !out.endsWith('\n')) out += '\n'
+      out += n['text']
+    }
+    if (Array.isArray(n['children'])) { for (const c of n['children']) if (isObject(c)) walk(c) }
+  }
+  walk(node)
+  return out
+}
+
+/** A tool result's content as text: its `value` strings, prompt trees as their text, anything else as JSON. */
 const valuesOf = (u: unknown): string =>
   isObject(u) && Array.isArray(u['content'])
-    ? u['content'].map((c: unknown) => (isObject(c) && typeof c['value'] === 'string' ? c['value'] : JSON.stringify(c))).join('\n')
+    ? u['content'].map((c: unknown) =>
+      isObject(c) && typeof c['value'] === 'string'
+        ? c['value']
+        : isObject(c) && isObject(c['value']) && isObject(c['value']['node'])
+        ? treeText(c['value']['node'])
+        : JSON.stringify(c)
+    ).join('\n')
     : JSON.stringify(u ?? null)
 
 /**

@@ -285,7 +285,8 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
 /**
  * Whether a parsed line looks like a pi session line: the header (`type: 'session'` with `cwd`,
  * `timestamp` and `version`, or `id` in a version 1 file) or an entry (`type`, `id`, `parentId`,
- * `timestamp`).
+ * `timestamp`). A dotted `type` (`session.start`, `user.message`: the event stream GitHub Copilot
+ * writes) is not pi's.
  *
  * @example
  * import { isPiSessionLine } from 'chatfold/sessions'
@@ -297,4 +298,5 @@ export const fromPiSession = (options: SessionOptions = {}) => (text: string): E
 export const isPiSessionLine = (u: unknown): boolean =>
   isObject(u) &&
   ((u['type'] === 'session' && ('version' in u || typeof u['id'] === 'string') && typeof u['cwd'] === 'string' && typeof u['timestamp'] === 'string') ||
-    (typeof u['type'] === 'string' && typeof u['id'] === 'string' && 'parentId' in u && typeof u['timestamp'] === 'string' && !('uuid' in u)))
+    (typeof u['type'] === 'string' && !u['type'].includes('.') && typeof u['id'] === 'string' && 'parentId' in u && typeof u['timestamp'] === 'string' &&
+      !('uuid' in u)))

@@ -14,62 +14,77 @@ const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
-describe.each(['chatgpt/conversations.json', 'chatgpt/conversations-image-gen.json'])('the ChatGPT data export %s', (file) => {
-  const doc = json(file)
-  const r = fromChatGPTExport({ branches: 'all' })(doc)
-  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-  const read = r.right
+describe.each(['chatgpt/conversations.json', 'chatgpt/conversations-image-gen.json', 'chatgpt/conversations-connector.json'])(
+  'the ChatGPT data export %s',
+  (file) => {
+    const doc = json(file)
+    const r = fromChatGPTExport({ branches: 'all' })(doc)
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const read = r.right
 
-  it('reads every conversation, with its id, title and time', () => {
-    expect(read.map((c) => [c.id, c.title, c.createdAt])).toEqual(
-      doc.map((c) => [c['conversation_id'], c['title'], new Date(c['create_time'] * 1000).toISOString()]),
-    )
-  })
+    it('reads every conversation, with its id, title and time', () => {
+      expect(read.map((c) => [c.id, c.title, c.createdAt])).toEqual(
+        doc.map((c) => [c['conversation_id'], c['title'], new Date(c['create_time'] * 1000).toISOString()]),
+      )
+    })
 
-  it.each(doc.map((c, i) => [c['title'] as string, i] as const))('%s: every node of the mapping is kept or named', (_, i) => {
-    const c = doc[i] as Rec
-    const got = (read[i] as (typeof read)[number]).read
-    const all = texts(got.messages).join('\n\u0000\n')
-    const calls = got.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p] : [])))
-    // the active branch, walked from current_node with nothing but the parent links
-    const active = new Set<string>()
-    for (let id: string | null = c['current_node']; id !== null && id !== undefined; id = c['mapping'][id]?.['parent'] ?? null) active.add(id)
-    for (const [id, node] of Object.entries(c['mapping'] as Record<string, Rec>)) {
-      const m = node['message'] as Rec | null
-      if (m === null) continue
-      const content = m['content'] as Rec
-      const strings = [
-        ...(Array.isArray(content['parts']) ? content['parts'].filter((p: unknown) => typeof p === 'string') : []),
-        content['text'],
-        content['result'],
-        content['user_profile'],
-        content['user_instructions'],
-      ].filter((s) => typeof s === 'string' && s !== '')
-      if (m['author']['role'] === 'assistant' && m['recipient'] !== 'all') {
-        const call = calls.find((p) => p.id === id)
-        expect(call?.name).toBe(m['recipient'])
-        // the call's text: `code` content holds it in `text`, `text` content (an image generation's prompt) in `parts`
-        const said = typeof content['text'] === 'string' ? content['text'] : content['parts'].join('\n\n')
-        let input: unknown
-        try {
-          input = JSON.parse(said)
-        } catch {
-          input = { input: said }
+    it.each(doc.map((c, i) => [c['title'] as string, i] as const))('%s: every node of the mapping is kept or named', (_, i) => {
+      const c = doc[i] as Rec
+      const got = (read[i] as (typeof read)[number]).read
+      const all = texts(got.messages).join('\n\u0000\n')
+      const calls = got.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_call' ? [p] : [])))
+      // the active branch, walked from current_node with nothing but the parent links
+      const active = new Set<string>()
+      for (let id: string | null = c['current_node']; id !== null && id !== undefined; id = c['mapping'][id]?.['parent'] ?? null) active.add(id)
+      for (const [id, node] of Object.entries(c['mapping'] as Record<string, Rec>)) {
+        const m = node['message'] as Rec | null
+        if (m === null) continue
+        const content = m['content'] as Rec
+        const strings = [
+          ...(Array.isArray(content['parts']) ? content['parts'].filter((p: unknown) => typeof p === 'string') : []),
+          content['text'],
+          content['result'],
+          content['user_profile'],
+          content['user_instructions'],
+        ].filter((s) => typeof s === 'string' && s !== '')
+        if (m['author']['role'] === 'assistant' && m['recipient'] !== 'all') {
+          const call = calls.find((p) => p.id === id)
+          expect(call?.name).toBe(m['recipient'])
+          if (content['content_type'] === 'thoughts') {
+            // a connector's call is shown as a thought addressed to the tool: the export holds no arguments
+            expect(call?.arguments).toBe('{}')
+            for (const t of content['thoughts']) expect(all).toContain(t['summary'])
+          } else {
+            // the call's text: `code` content holds it in `text`, `text` content (an image generation's prompt) in `parts`
+            const said = typeof content['text'] === 'string' ? content['text'] : content['parts'].join('\n\n')
+            let input: unknown
+            try {
+              input = JSON.parse(said)
+            } catch {
+              input = { input: said }
+            }
+            expect(JSON.parse(call?.arguments ?? 'null')).toEqual(input)
+          }
+          expect(got.messages.filter((x) => x.parts.some((p) => p.type === 'tool_result' && p.toolCallId === id))).toHaveLength(1)
+          continue
         }
-        expect(JSON.parse(call?.arguments ?? 'null')).toEqual(input)
-        expect(got.messages.filter((x) => x.parts.some((p) => p.type === 'tool_result' && p.toolCallId === id))).toHaveLength(1)
-        continue
+        if (m['author']['role'] === 'tool' && content['content_type'] === 'thoughts') {
+          // the connector's answer, also a thought: the result of the call before it, named by the tool
+          const results = got.messages.flatMap((x) => x.parts.flatMap((p) => (p.type === 'tool_result' && p.name === m['author']['name'] ? [p] : [])))
+          expect(results.map((p) => toolResultText(p))).toEqual([content['thoughts'].map((t: Rec) => t['summary']).join('\n\n')])
+          continue
+        }
+        for (const s of strings) expect(all).toContain(s)
+        if (content['content_type'] === 'thoughts') { for (const t of content['thoughts']) expect(all).toContain(t['content']) }
+        if (content['content_type'] === 'reasoning_recap') expect(metaJSON(got.messages)).toContain(content['content'])
+        for (const p of Array.isArray(content['parts']) ? content['parts'] : [])
+          if (typeof p === 'object' && p !== null) expect(metaJSON(got.messages)).toContain(p['asset_pointer'])
+        if (!active.has(id) && strings.length > 0) expect(got.messages.find((x) => x.id === id)?.kind).toBe('display')
       }
-      for (const s of strings) expect(all).toContain(s)
-      if (content['content_type'] === 'thoughts') { for (const t of content['thoughts']) expect(all).toContain(t['content']) }
-      if (content['content_type'] === 'reasoning_recap') expect(metaJSON(got.messages)).toContain(content['content'])
-      for (const p of Array.isArray(content['parts']) ? content['parts'] : [])
-        if (typeof p === 'object' && p !== null) expect(metaJSON(got.messages)).toContain(p['asset_pointer'])
-      if (!active.has(id) && strings.length > 0) expect(got.messages.find((x) => x.id === id)?.kind).toBe('display')
-    }
-    if (c['mapping'] !== undefined && JSON.stringify(c).includes('image_asset_pointer')) expect(got.notes.join('\n')).toContain('image_asset_pointer')
-  })
-})
+      if (c['mapping'] !== undefined && JSON.stringify(c).includes('image_asset_pointer')) expect(got.notes.join('\n')).toContain('image_asset_pointer')
+    })
+  },
+)
 
 describe('the ChatGPT data export', () => {
   const doc = json('chatgpt/conversations.json')
@@ -80,6 +95,22 @@ describe('the ChatGPT data export', () => {
     const first = (active.right[0] as (typeof active.right)[number]).read
     expect(first.messages.every((m) => m.kind !== 'display')).toBe(true)
     expect(first.notes).toContain('1 other branch (an edit or a regeneration) left out (--all-branches reads them)')
+  })
+
+  it("a connector's calls, shown as thoughts, are calls answered by their tool messages, and a note names them", () => {
+    const r = fromChatGPTExport()(json('chatgpt/conversations-connector.json'))
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+    const read = (r.right[0] as (typeof r.right)[number]).read
+    expect(read.messages.map((m) => [m.role, m.parts.map((p) => (p.type === 'tool_call' ? `call ${p.name}` : p.type))])).toEqual([
+      ['system', ['text']],
+      ['user', ['text']],
+      ['assistant', ['reasoning', 'reasoning', 'call gmail.search_email_ids']],
+      ['tool', ['tool_result']],
+      ['assistant', ['reasoning', 'call gmail.batch_read_email']],
+      ['tool', ['tool_result']],
+      ['assistant', ['text']],
+    ])
+    expect(read.notes).toContain("2 tool calls the export shows only as a thought addressed to the tool (a connector's), without their arguments: read with {}")
   })
 
   it('a call the export holds no tool message for is followed by a synthetic result saying so', () => {
