@@ -122,6 +122,8 @@ export const postgresStreamsStorage = (
     return run
   }
   const stops: Array<() => void> = []
+  /** Resolves once the LISTEN of `watch` is taken (or failed): a catch-up after it misses no notification. */
+  let listened: Promise<unknown> = Promise.resolve()
 
   const exclusive: SharedStreamsLog['exclusive'] = (write) =>
     serial(async () => {
@@ -176,6 +178,7 @@ export const postgresStreamsStorage = (
     shared: {
       sync: (apply) =>
         serial(async () => {
+          await listened
           const { records, last } = await withClient(pool, (c) => recordsAfter(c, cursor))
           cursor = last
           if (records.length > 0) apply(records)
@@ -186,11 +189,12 @@ export const postgresStreamsStorage = (
         Reflect.get(timer, 'unref')?.call(timer)
         let stopped = false
         let unlisten: (() => void) | undefined
-        listening(client, wake).then((u) => {
+        listened = listening(client, wake).then((u) => {
           if (stopped) u?.()
           else unlisten = u
         }, () => undefined)
         const stop = () => {
+          if (stopped) return
           stopped = true
           clearInterval(timer)
           unlisten?.()
