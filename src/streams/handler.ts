@@ -13,7 +13,7 @@ import { applyRecord, baseType, chunksFrom, emptyStreams, expired, isJsonType, m
 import { answer, isTrue, parseOffset, parseWhole, readBytes, refuse, showOffset } from './_http.ts'
 import { catchUp, longPoll, nowAnswer, type ReadContext, sse, startOf } from './_read.ts'
 import { preflight, withCors } from './_cors.ts'
-import { applyKept, coalesced, rebuild } from './_shared.ts'
+import { sharedWrites } from './_shared.ts'
 
 /**
  * Options of the streams handler: the base path it serves under (`/streams` by default), who may
@@ -140,39 +140,13 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     }
     writing = false
   }
-  // a shared log (other processes write it): reads catch up first, a write runs in a transaction of
-  // the log holding its lock, after catching up, and its records are kept in that transaction
-  const shared = storage.shared
-  /** The write transaction under way (a shared log): how to keep its records, what to do and answer once committed. */
-  let tx: {
-    readonly keep: (records: ReadonlyArray<StreamRecord>) => Promise<void>
-    readonly after: Array<() => void>
-    applied: boolean
-    answer?: () => Response
-  } | undefined
-  /** A write applied in memory was not kept (a shared log): the streams are read again before the next write. */
-  let stale = false
-  const sync = shared === undefined ? async () => undefined : coalesced(async () => {
-    if (!stale) return shared.sync((records) => applyKept(streams, records))
-    rebuild(streams, await storage.load())
-    stale = false
-  })
-  const stopWatch = shared?.watch(() => void sync().catch(() => undefined))
+  // a log other processes write too: reads catch up first, a write runs in one transaction of the log
+  const shared = storage.shared === undefined ? undefined : sharedWrites(streams, storage, storage.shared, limit)
 
   /** Applies a record, then waits until the log keeps it: the answer, or a 503. */
   const commit = async (record: StreamRecord, ok: (s: Stream | undefined) => Response): Promise<Response> => {
-    if (tx !== undefined) {
-      // in a shared log's transaction: readers see it, and the answer is made, once it commits
-      const t = tx
-      applyRecord(streams, record, false)
-      t.applied = true
-      const s = streams.byPath.get(record.path)
-      const end = s?.end ?? 0
-      await t.keep([record])
-      t.after.push(() => markDurable(streams, record, end, s))
-      t.answer = () => ok(s)
-      return answer(204, null)
-    }
+    const inTransaction = shared?.commit(record, ok)
+    if (inTransaction !== undefined) return inTransaction
     applyRecord(streams, record, false)
     const s = streams.byPath.get(record.path)
     const end = s?.end ?? 0
@@ -393,39 +367,6 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     return commit({ t: 'delete', path }, () => answer(204, null))
   }
 
-  /** A write to a shared log: its body read first (a slow client holds no lock), then run in one transaction of the log. */
-  const writeShared = async (request: Request, log: NonNullable<typeof shared>): Promise<Response> => {
-    const body = await readBytes(request, limit)
-    if (body === 'too_large') return refuse(413, 'The body is too large')
-    const buffered = new Request(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(body.length === 0 ? {} : { body: new Uint8Array(body) }),
-    })
-    let t: NonNullable<typeof tx> | undefined
-    try {
-      const response = await log.exclusive(async (fresh, keep) => {
-        if (stale) return refuse(503, 'The streams are being read again: try again', { 'retry-after': '1' })
-        applyKept(streams, fresh)
-        t = { keep, after: [], applied: false }
-        tx = t
-        try {
-          return await dispatch(buffered, new URL(request.url).pathname.slice(base.length))
-        } finally {
-          tx = undefined
-        }
-      })
-      if (t?.answer === undefined) return response
-      for (const f of t.after) f()
-      return t.answer()
-    } catch (e) {
-      // what was applied in memory was not kept: the streams are read again from the log
-      if (t?.applied === true) stale = true
-      void sync().catch(() => undefined)
-      return refuse(503, `The streams log cannot be written: ${e instanceof Error ? e.message : String(e)}`, { 'retry-after': '1' })
-    }
-  }
-
   const dispatch = (request: Request, path: string): Promise<Response> | Response => {
     switch (request.method) {
       case 'PUT':
@@ -461,14 +402,9 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
       return refuse(405, 'This stream is kept by the chat store: read it only', { allow: 'GET, HEAD' })
     if (!reading && failure !== undefined) return refuse(503, failure)
     if (shared !== undefined) {
-      if (!reading && ['PUT', 'POST', 'DELETE'].includes(request.method)) return writeShared(request, shared)
-      if (reading) {
-        try {
-          await sync()
-        } catch (e) {
-          return refuse(503, `The streams log cannot be read: ${e instanceof Error ? e.message : String(e)}`, { 'retry-after': '1' })
-        }
-      }
+      if (!reading && ['PUT', 'POST', 'DELETE'].includes(request.method)) return shared.write(request, (r) => dispatch(r, path))
+      const unread = reading ? await shared.catchUp() : undefined
+      if (unread !== undefined) return unread
     }
     return dispatch(request, path)
   }
@@ -502,7 +438,7 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     failure: () => failure,
     publish,
     close: () => {
-      stopWatch?.()
+      shared?.stop()
       return storage.close()
     },
   }
