@@ -10,6 +10,10 @@
  * when committed; the primary key (store, seq) holds one record a position), `chatfold_snapshot`
  * (one row a store: the position it covers and the simulator as JSON text).
  *
+ * Version 2: the Durable Streams log (`postgresStreamsStorage`): `chatfold_streams_head` (one row,
+ * the last record kept: the row every streams write locks) and `chatfold_streams_log` (the
+ * records: position, the stream's path, the record as JSON text, when committed).
+ *
  * @module
  */
 import { StoreError } from '../store/failure.ts'
@@ -28,6 +32,15 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       'CREATE TABLE chatfold_snapshot (store text PRIMARY KEY, seq bigint NOT NULL, simulator text NOT NULL)',
     ],
   },
+  {
+    version: 2,
+    name: 'durable streams',
+    statements: [
+      'CREATE TABLE chatfold_streams_head (id smallint PRIMARY KEY, seq bigint NOT NULL)',
+      'INSERT INTO chatfold_streams_head (id, seq) VALUES (1, 0)',
+      'CREATE TABLE chatfold_streams_log (seq bigint PRIMARY KEY, path text NOT NULL, record text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())',
+    ],
+  },
 ]
 
 /**
@@ -35,7 +48,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
  *
  * @example
  * import { POSTGRES_SCHEMA_VERSION } from 'chatfold/postgres'
- * POSTGRES_SCHEMA_VERSION // 1
+ * POSTGRES_SCHEMA_VERSION // 2
  *
  * @since 0.1.0
  * @category postgres
@@ -71,7 +84,7 @@ const inTransaction = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => P
  * @example
  * import { migratePostgres, type PgPoolLike } from 'chatfold/postgres'
  * declare const pool: PgPoolLike // a pg Pool: new pg.Pool({ connectionString: url })
- * await migratePostgres(pool) // resolves to the versions applied: version 1 on a new database, none after
+ * await migratePostgres(pool) // resolves to the versions applied: [1, 2] on a new database, none after
  *
  * @since 0.1.0
  * @category postgres

@@ -1,7 +1,8 @@
 /**
  * Serving the chat store's HTTP API on Node from PostgreSQL: what `chatfold serve --postgres URL`
- * runs. Any number of such servers may share one database, each answering for every
- * conversation; the database orders the steps, and a request is answered 2xx only once its
+ * runs, with the Durable Streams under `/streams` (`postgresStreamsStorage`). Any number of such
+ * servers may share one database, each answering for every conversation and every stream; the
+ * database orders the steps, and a request is answered 2xx only once its
  * transaction is committed. The schema is created or migrated on start. SIGINT/SIGTERM close the
  * server and the pool.
  *
@@ -14,6 +15,9 @@ import { postgresChatHandler } from './handler.ts'
 import { openPostgresStore, type PostgresChatStore } from './store.ts'
 import type { PostgresDriver } from './client.ts'
 import { openClient } from './_connect.ts'
+import { openStreamsHandler, type StreamsHandler } from '../streams/handler.ts'
+import { isUnder } from '../streams/served.ts'
+import { postgresStreamsStorage } from './streams.ts'
 
 /**
  * Options of `servePostgresStore`: the database's URL (`postgres://user:password@host:5432/db`),
@@ -69,8 +73,10 @@ export const servePostgresStore = async (options: ServePostgresStoreOptions): Pr
   const db = await openClient(options.url, options.poolSize ?? 10, log, options.driver)
   const name = options.store ?? 'default'
   let store: PostgresChatStore
+  let streams: StreamsHandler
   try {
     store = await openPostgresStore(db.client)({ store: name, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) })
+    streams = await openStreamsHandler(postgresStreamsStorage(db.client, { migrate: false }), { basePath: '/streams' })
   } catch (e) {
     await db.end().catch(() => undefined)
     throw e
@@ -86,9 +92,18 @@ export const servePostgresStore = async (options: ServePostgresStoreOptions): Pr
     port: options.port ?? 8787,
     ...(options.serve === undefined ? {} : { serve: options.serve }),
     handler: options.handler ?? {},
-    make: (handlerOptions) => postgresChatHandler(store, handlerOptions),
+    make: (handlerOptions) => {
+      const chat = postgresChatHandler(store, handlerOptions)
+      const served = streams.gated({
+        ...(handlerOptions.token === undefined ? {} : { token: handlerOptions.token }),
+        ...(handlerOptions.readToken === undefined ? {} : { readToken: handlerOptions.readToken }),
+        ...(handlerOptions.allowedHosts === undefined ? {} : { allowedHosts: handlerOptions.allowedHosts }),
+      })
+      return (request: Request) => (isUnder('/streams', new URL(request.url).pathname) ? served(request) : chat(request))
+    },
     release: async () => {
       try {
+        await streams.close()
         await store.close()
       } finally {
         await db.end()

@@ -13,6 +13,7 @@ import { applyRecord, baseType, chunksFrom, emptyStreams, expired, isJsonType, m
 import { answer, isTrue, parseOffset, parseWhole, readBytes, refuse, showOffset } from './_http.ts'
 import { catchUp, longPoll, nowAnswer, type ReadContext, sse, startOf } from './_read.ts'
 import { preflight, withCors } from './_cors.ts'
+import { sharedWrites } from './_shared.ts'
 
 /**
  * Options of the streams handler: the base path it serves under (`/streams` by default), who may
@@ -139,8 +140,13 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     }
     writing = false
   }
+  // a log other processes write too: reads catch up first, a write runs in one transaction of the log
+  const shared = storage.shared === undefined ? undefined : sharedWrites(streams, storage, storage.shared, limit)
+
   /** Applies a record, then waits until the log keeps it: the answer, or a 503. */
   const commit = async (record: StreamRecord, ok: (s: Stream | undefined) => Response): Promise<Response> => {
+    const inTransaction = shared?.commit(record, ok)
+    if (inTransaction !== undefined) return inTransaction
     applyRecord(streams, record, false)
     const s = streams.byPath.get(record.path)
     const end = s?.end ?? 0
@@ -361,6 +367,22 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     return commit({ t: 'delete', path }, () => answer(204, null))
   }
 
+  const dispatch = (request: Request, path: string): Promise<Response> | Response => {
+    switch (request.method) {
+      case 'PUT':
+        return create(request, path)
+      case 'POST':
+        return append(request, path)
+      case 'GET':
+      case 'HEAD':
+        return read(request, path)
+      case 'DELETE':
+        return remove(path)
+      default:
+        return refuse(405, 'Method not allowed', { allow: 'GET, HEAD, PUT, POST, DELETE, OPTIONS' })
+    }
+  }
+
   const route = async (request: Request, gate: StreamsGate): Promise<Response> => {
     const misdirected = checkHostAndOrigin(request, gate.allowedHosts ?? 'any')
     if (misdirected !== undefined) return refuse(misdirected.status, misdirected.message, misdirected.headers)
@@ -379,19 +401,12 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     if (!reading && streams.byPath.get(path)?.derived === true)
       return refuse(405, 'This stream is kept by the chat store: read it only', { allow: 'GET, HEAD' })
     if (!reading && failure !== undefined) return refuse(503, failure)
-    switch (request.method) {
-      case 'PUT':
-        return create(request, path)
-      case 'POST':
-        return append(request, path)
-      case 'GET':
-      case 'HEAD':
-        return read(request, path)
-      case 'DELETE':
-        return remove(path)
-      default:
-        return refuse(405, 'Method not allowed', { allow: 'GET, HEAD, PUT, POST, DELETE, OPTIONS' })
+    if (shared !== undefined) {
+      if (!reading && ['PUT', 'POST', 'DELETE'].includes(request.method)) return shared.write(request, (r) => dispatch(r, path))
+      const unread = reading ? await shared.catchUp() : undefined
+      if (unread !== undefined) return unread
     }
+    return dispatch(request, path)
   }
 
   const publish = (path: string, values: ReadonlyArray<unknown>): void => {
@@ -422,6 +437,9 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     gated,
     failure: () => failure,
     publish,
-    close: () => storage.close(),
+    close: () => {
+      shared?.stop()
+      return storage.close()
+    },
   }
 }

@@ -46,7 +46,8 @@ export type StreamRecord =
 
 /**
  * Where the streams log lives: `load` reads every record kept (in order), `append` keeps a batch
- * and resolves only once it survives a crash, `close` releases it.
+ * and resolves only once it survives a crash, `close` releases it; `shared` when other processes
+ * write it too.
  *
  * @since 0.1.0
  * @category streams
@@ -55,6 +56,27 @@ export type StreamsStorage = {
   readonly load: () => Promise<ReadonlyArray<StreamRecord>>
   readonly append: (records: ReadonlyArray<StreamRecord>) => Promise<void>
   readonly close: () => Promise<void>
+  /** Set when other processes write the same log (a database): the handler then writes through it. */
+  readonly shared?: SharedStreamsLog
+}
+
+/**
+ * A streams log other processes write too: `sync` hands the records they kept since this process
+ * last looked (in order) to `apply`; `exclusive` runs `write` in one transaction holding the log's
+ * write lock, after handing it the records kept by others since, and `keep` appends records in that
+ * transaction (kept once `exclusive` resolves); `watch` calls `wake` when others may have kept
+ * records (a notification, a periodic re-check) and returns how to stop. The calls of one process
+ * run one at a time, in order.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export type SharedStreamsLog = {
+  readonly sync: (apply: (records: ReadonlyArray<StreamRecord>) => void) => Promise<void>
+  readonly exclusive: <A>(
+    write: (fresh: ReadonlyArray<StreamRecord>, keep: (records: ReadonlyArray<StreamRecord>) => Promise<void>) => Promise<A>,
+  ) => Promise<A>
+  readonly watch: (wake: () => void) => () => void
 }
 
 /**

@@ -13,7 +13,7 @@
  * @module
  */
 export { openStreamsHandler, type StreamsHandler, type StreamsHandlerOptions } from './handler.ts'
-export { memoryStreamsStorage, type StreamProducer, type StreamRecord, type StreamsStorage } from './log.ts'
+export { memoryStreamsStorage, type SharedStreamsLog, type StreamProducer, type StreamRecord, type StreamsStorage } from './log.ts'
 export { type TailBatch, TailError, type TailOptions, tailStream } from './tail.ts'
 export {
   type AnswerEvent,

@@ -1,8 +1,8 @@
 /**
  * The served forms of the store speak Durable Streams: the protocol's published conformance suite
- * runs against `chatfold serve`, the Cloudflare Durable Object under `workerd serve` and `deno serve`
- * with Deno KV, and every test the protocol's reference server (`@durable-streams/server`) passes on
- * this machine must pass on each. The four runs (the reference's and the three servers') are child
+ * runs against `chatfold serve` (file and `--postgres`, on a real PostgreSQL server), the Cloudflare
+ * Durable Object under `workerd serve` and `deno serve` with Deno KV, and every test the protocol's reference server (`@durable-streams/server`) passes on
+ * this machine must pass on each. The five runs (the reference's and the four servers') are child
  * vitests side by side, the suite being mostly waits: the whole takes about as long as one.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Child, freePort, startChild, stopChild, waitUntilUp } from '../support/served-store.ts'
 import { ROOT, serveWorkerd, type Workerd } from './support/workerd.ts'
+import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
 
 const bin = join(ROOT, 'bin', 'chatfold.mjs')
 
@@ -47,26 +48,33 @@ const conformance = async (baseUrl: string | undefined, out: string): Promise<Ou
   }
 }
 
-const names = ['chatfold serve', 'workerd, a Durable Object', 'deno serve, Deno KV'] as const
+const names = ['chatfold serve', 'chatfold serve --postgres', 'workerd, a Durable Object', 'deno serve, Deno KV'] as const
 type Name = (typeof names)[number]
 const outcomes = new Map<Name | 'reference', Outcome>()
 const dirs: string[] = []
 let serve: Child | undefined
 let workerd: Workerd | undefined
 let deno: ChildProcess | undefined
+let postgres: PostgresServer | undefined
+let servePg: Child | undefined
 const bases: Partial<Record<Name, string>> = {}
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'chatfold-streams-'))
   dirs.push(dir)
   const denoPort = await freePort()
-  const [s, w] = await Promise.all([
+  const [s, w, p] = await Promise.all([
     startChild(
       process.execPath,
       [bin, 'serve', '--data', join(dir, 'serve'), '--port', '0', '--host', '127.0.0.1'],
       /listening on (http:\/\/127\.0\.0\.1:\d+)\n/,
     ),
     serveWorkerd(join(ROOT, 'test', 'deploy', 'support', 'workerd-streams.ts'), { durable: true }),
+    (async () => {
+      postgres = await startPostgres()
+      const url = await postgres.createDatabase('conformance')
+      return startChild(process.execPath, [bin, 'serve', '--postgres', url, '--port', '0', '--host', '127.0.0.1'], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/)
+    })(),
     (async () => {
       deno = spawn(join(ROOT, 'node_modules', '.bin', 'deno'), [
         'serve',
@@ -85,8 +93,10 @@ beforeAll(async () => {
   ])
   serve = s
   workerd = w
+  servePg = p
   dirs.push(w.dir)
   bases['chatfold serve'] = `${s.match[1]}/streams`
+  bases['chatfold serve --postgres'] = `${p.match[1]}/streams`
   bases['workerd, a Durable Object'] = `${w.origin()}/stores/conformance/streams`
   bases['deno serve, Deno KV'] = `http://127.0.0.1:${denoPort}/streams`
   const runs = await Promise.all([
@@ -100,9 +110,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([
     serve === undefined ? undefined : stopChild(serve.process, 'SIGTERM'),
+    servePg === undefined ? undefined : stopChild(servePg.process, 'SIGTERM'),
     workerd?.stop(),
     deno === undefined ? undefined : stopChild(deno, 'SIGKILL'),
   ])
+  await postgres?.stop()
   for (const d of dirs) await rm(d, { recursive: true, force: true })
   const ref = outcomes.get('reference')
   console.log(

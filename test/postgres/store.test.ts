@@ -33,9 +33,12 @@ beforeAll(async () => {
 describe('the PostgreSQL store on PGlite', { timeout: 60_000 }, () => {
   it('migrates the schema once, and refuses a database of a newer version', async () => {
     const pool = await pglitePool(db)
-    expect(await migratePostgres(pool)).toEqual([1])
+    expect(await migratePostgres(pool)).toEqual([1, 2])
     expect(await migratePostgres(pool)).toEqual([])
-    expect((await pool.db.query<{ version: number }>('SELECT version FROM chatfold_migrations')).rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }])
+    expect((await pool.db.query<{ version: number }>('SELECT version FROM chatfold_migrations ORDER BY version')).rows).toEqual([
+      { version: 1 },
+      { version: POSTGRES_SCHEMA_VERSION },
+    ])
     await pool.db.query("INSERT INTO chatfold_migrations (version, name) VALUES (99, 'future')")
     await expect(migratePostgres(pool)).rejects.toMatchObject({ code: 'corrupt' })
     await pool.db.query('DELETE FROM chatfold_migrations WHERE version = 99')
