@@ -109,6 +109,13 @@ export const serveCommand = (): Command =>
         'postgres',
       ]),
     )
+    .addOption(
+      new Option('--max-body-bytes <bytes>', 'the largest request body taken, in bytes (default 1048576)').env('CHATFOLD_MAX_BODY_BYTES').argParser((v) => {
+        const n = Number(v)
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
+        return n
+      }),
+    )
     .option('--snapshot-every <records>', 'log records between snapshots', (v) => {
       const n = Number(v)
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
@@ -125,6 +132,7 @@ export const serveCommand = (): Command =>
           allowedHost: string[]
           simulator: boolean
           snapshotEvery?: number
+          maxBodyBytes?: number
           postgres?: string
           postgresDriver?: 'pg' | 'postgres'
         },
@@ -140,6 +148,7 @@ export const serveCommand = (): Command =>
           ...(opts.token === undefined ? {} : { token: opts.token }),
           ...(opts.readToken === undefined ? {} : { readToken: opts.readToken }),
           ...(opts.allowedHost.length === 0 ? {} : { allowedHosts: opts.allowedHost }),
+          ...(opts.maxBodyBytes === undefined ? {} : { maxBodyBytes: opts.maxBodyBytes }),
         }
         const every = opts.snapshotEvery === undefined ? {} : { snapshotEvery: opts.snapshotEvery }
         if (opts.postgres !== undefined && opts.postgres !== '') {

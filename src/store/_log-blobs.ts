@@ -74,7 +74,11 @@ export const internData = (
 /**
  * A logged command's data with its references replaced by the strings the index holds (`refs`:
  * the record says it holds some), and the index with the large strings it carries added: what
- * replaying it needs (a reference the index does not hold is an error naming it).
+ * replaying it needs (a reference the index does not hold is an error naming it). One walk, in
+ * the order `internData` took: a large string the record carries is added as it is met, so that
+ * a later reference of the same record to it resolves (a message holding one image twice), and a
+ * string a reference brings back is not hashed again (each record of a screenshot sent forty
+ * times would be, on every replay).
  */
 export const resolveData = (
   data: unknown,
@@ -83,13 +87,20 @@ export const resolveData = (
 ): E.Either<string, { readonly data: unknown; readonly blobs: Blobs | undefined }> => {
   // data without references (logged before large strings were kept once, or with all of them new): as it is, its strings added
   if (!refs) return E.right({ data, blobs: internData(data, blobs).blobs })
+  let index: Blobs = blobs
   let missing: string | undefined
   const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (v.length < BLOB_MIN_LENGTH) return v
+      const { id, held } = idOf(index, v)
+      if (!held) index = T.insert(compareStrings, id, v, index)
+      return v
+    }
     if (Array.isArray(v)) return v.map(walk)
     if (!isObject(v)) return v
     const id = v[REF]
     if (typeof id === 'string' && Object.keys(v).length === 1) {
-      const s = T.get(compareStrings, id, blobs)
+      const s = T.get(compareStrings, id, index)
       if (s === undefined) missing ??= id
       return s ?? v
     }
@@ -99,7 +110,7 @@ export const resolveData = (
   }
   const whole = walk(data)
   if (missing !== undefined) return E.left(`it references a large string the log does not hold (${missing})`)
-  return E.right({ data: whole, blobs: internData(whole, blobs).blobs })
+  return E.right({ data: whole, blobs: index })
 }
 
 /** The simulator with its index of large strings. */

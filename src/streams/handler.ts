@@ -9,7 +9,19 @@
  */
 import { checkHostAndOrigin, checkToken } from '../store/http-guard.ts'
 import type { StreamProducer, StreamRecord, StreamsStorage } from './log.ts'
-import { applyRecord, baseType, chunksFrom, emptyStreams, expired, isJsonType, markDurable, remove as removeStream, type Stream, toBase64 } from './_state.ts'
+import {
+  applyRecord,
+  baseType,
+  chunksFrom,
+  emptyStreams,
+  expired,
+  isJsonType,
+  markDurable,
+  pushAppend,
+  remove as removeStream,
+  type Stream,
+  toBase64,
+} from './_state.ts'
 import { answer, isTrue, parseOffset, parseWhole, readBytes, refuse, showOffset } from './_http.ts'
 import { catchUp, longPoll, nowAnswer, type ReadContext, sse, startOf } from './_read.ts'
 import { preflight, withCors } from './_cors.ts'
@@ -418,7 +430,10 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     }
     if (values.length === 0) return
     const enc = new TextEncoder()
-    applyRecord(streams, { t: 'append', path, data: values.map((v) => toBase64(enc.encode(JSON.stringify(v)))) }, true)
+    // the bytes go in as they are: a mirror is never written to the streams log, so the record's
+    // base64 (a pass over every byte each way, a slow one where the runtime has no native base64) is not needed
+    pushAppend(s, values.map((v) => enc.encode(JSON.stringify(v))))
+    s.durableEnd = s.end
     markDurable(streams, { t: 'append', path, data: [] }, s.end, s)
   }
 

@@ -165,6 +165,8 @@ describe('the command line at its edges', () => {
     expect((await cli(['serve', '--port', 'abc'])).code).toBe(EXIT.usage)
     expect((await cli(['serve', '--port', '70000'])).code).toBe(EXIT.usage)
     expect((await cli(['serve', '--snapshot-every', '0'])).code).toBe(EXIT.usage)
+    expect((await cli(['serve', '--max-body-bytes', '0'])).code).toBe(EXIT.usage)
+    expect((await cli(['serve', '--max-body-bytes', '1.5'])).code).toBe(EXIT.usage)
     expect((await cli(['serve', '--token', 'short'])).code).toBe(EXIT.usage)
     expect((await cli(['repair-store'])).code).toBe(EXIT.usage)
   })

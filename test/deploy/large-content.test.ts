@@ -1,18 +1,18 @@
 /**
  * A history of about 10 MB holding a 3 MB screenshot in each of its 40 turns, sent over HTTP to
- * the edge backends (workerd with a Durable Object, `deno serve` with Deno KV, each taking bodies
- * of up to 8 MiB), SIGKILLed and restarted: what the backend keeps on disk is a few screenshots'
- * worth, not forty, and every turn is served back whole. The file store and PostgreSQL run the
- * same 40 turns in process (test/node/large-content.test.ts, test/postgres/large-content.test.ts);
- * served by Node, 40 requests of 4 MB each take minutes there, so `chatfold serve` is held to the
- * store contract's image sent three times.
+ * each served backend (workerd with a Durable Object, `deno serve` with Deno KV, and `chatfold
+ * serve` with the file store, each taking bodies of up to 8 MiB), SIGKILLed and restarted: what
+ * the backend keeps on disk is a few screenshots' worth, not forty, and every turn is served back
+ * whole. PostgreSQL runs the same 40 turns in process (test/postgres/large-content.test.ts), as
+ * the file store does too (test/node/large-content.test.ts). Each form prints how long its 40
+ * turns and (for `chatfold serve`) its restart took.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { freePort, servedEnv, type ServedStore, stopChild, waitUntilUp } from '../support/served-store.ts'
+import { type Child, freePort, servedEnv, type ServedStore, startChild, stopChild, waitUntilUp } from '../support/served-store.ts'
 import { ROOT, serveWorkerd } from './support/workerd.ts'
 
 const dirs: string[] = []
@@ -63,6 +63,27 @@ const serveDurableObject = async (): Promise<ServedStore & { readonly dir: strin
   return w
 }
 
+/** `chatfold serve` on the file store (Node), as the package's bin runs it, taking bodies of up to 8 MiB. */
+const serveNode = async (): Promise<ServedStore & { readonly dir: string }> => {
+  const dir = mkdtempSync(join(tmpdir(), 'chatfold-large-node-'))
+  dirs.push(dir)
+  const bin = join(ROOT, 'bin', 'chatfold.mjs')
+  const args = [bin, 'serve', '--data', dir, '--port', '0', '--max-body-bytes', String(8 * 1024 * 1024), '--snapshot-every', '16']
+  const start = () => startChild(process.execPath, args, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, { env: servedEnv(), timeoutMs: 120_000 })
+  let child: Child & { readonly match: RegExpExecArray } = await start()
+  return {
+    dir,
+    url: () => child.match[1] as string,
+    restart: async (how) => {
+      await stopChild(child.process, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
+      const t = performance.now()
+      child = await start()
+      console.log(`chatfold serve: restarted in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    },
+    stop: () => stopChild(child.process, 'SIGKILL'),
+  }
+}
+
 /** A screenshot of 3 MB (bytes that do not repeat in a short period), as base64. */
 const screenshot = (): string => {
   const bytes = Buffer.alloc(3 * 1024 * 1024)
@@ -91,11 +112,12 @@ const post = async (url: string, path: string, body: unknown): Promise<{ readonl
 describe('a 10 MB history with a 3 MB screenshot repeated in 40 turns, served', { timeout: 600_000 }, () => {
   const data = screenshot()
   const long = 'x'.repeat(150_000)
-  const forms = [['workerd, a Durable Object', serveDurableObject], ['deno serve, Deno KV', serveDeno]] as const
+  const forms = [['workerd, a Durable Object', serveDurableObject], ['deno serve, Deno KV', serveDeno], ['chatfold serve, the file store', serveNode]] as const
   for (const [name, serve] of forms) {
     it(`is stored once and served whole: ${name}`, async () => {
       const s = await serve()
       try {
+        const t = performance.now()
         for (let i = 0; i < 40; i++) {
           const content = [{ type: 'text', text: `turn ${i}: ${i % 8 === 0 ? long : 'what is on the screen?'}` }, {
             type: 'image',
@@ -106,6 +128,7 @@ describe('a 10 MB history with a 3 MB screenshot repeated in 40 turns, served', 
           const r = await post(s.url(), '/modalities/chat/submit', { role: 'user', content, conversation_id: 'shots', message_id: `s${i}` })
           expect(r.status).toBe(201)
         }
+        console.log(`${name}: 40 turns taken in ${((performance.now() - t) / 1000).toFixed(1)} s`)
         await s.restart('kill')
         // what the backend keeps: the screenshot a few times at most (the log's first record, a snapshot, storage overhead), not forty times
         const kept = sizeOf(s.dir)

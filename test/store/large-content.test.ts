@@ -5,6 +5,7 @@ import { createChatStore } from '../../src/store/store.ts'
 import { encodeSimulator, restoreSimulator } from '../../src/store/log.ts'
 import { internBlobs, resolveBlobs } from '../../src/store/_snapshot-blobs.ts'
 import { getConversation } from '../../src/store/query.ts'
+import { toSnapshot } from '../../src/store/snapshot.ts'
 import { largeContentCases } from '../support/large-content-cases.ts'
 
 describe('large content: a durable store on memory storage', () => {
@@ -71,5 +72,25 @@ describe('the large strings of a snapshot', () => {
     const interned = internBlobs([big, { c: big }])
     expect(interned && Object.keys(interned.blobs)).toHaveLength(1)
     expect(resolveBlobs({ a: { 'chatfold:blob': 'nope' } }, {})).toEqual(E.left('the snapshot references a large string it does not hold (nope)'))
+  })
+})
+
+describe('the large strings of a log record', () => {
+  const big = 'b'.repeat(70_000)
+  const other = 'c'.repeat(70_000)
+  it('replay a message that holds one large string twice, and one held already next to a new one', async () => {
+    const storage = memoryStorage()
+    const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z' })
+    // the second of each pair is logged as a reference to the first, within the same record
+    store.submit({ role: 'user', content: big, message_id: 'twice', metadata: { note: big } })
+    store.submit({ role: 'user', content: other, message_id: 'both', metadata: { note: big, again: other } })
+    await store.flush()
+    expect(JSON.stringify(storage.records()).length).toBeLessThan(2 * big.length + 10_000)
+    await store.close()
+    const again = await openDurableStore(storage)()
+    expect([again.recovery.snapshotSeq, again.recovery.replayed]).toEqual([0, 3])
+    expect(toSnapshot(again.state()).messages.map((m) => [m.message_id, m.content === (m.message_id === 'twice' ? big : other), m.metadata]))
+      .toEqual([['twice', true, { note: big }], ['both', true, { note: big, again: other }]])
+    await again.close()
   })
 })
