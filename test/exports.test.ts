@@ -150,6 +150,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   'chatfold/history': [
     'append',
+    'ContentPointer',
+    'pointersOf',
     'at',
     'clear',
     'createPruner',
@@ -255,6 +257,21 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'UsageEstimates',
     'UsageFigures',
     'withTokens',
+  ],
+  'chatfold/readback': [
+    'contentHash',
+    'formatReadBackFailure',
+    'fromPointerRef',
+    'HistorySearchOptions',
+    'PointerRef',
+    'readBack',
+    'ReadBackFailure',
+    'ReadBackOptions',
+    'ReadBackPage',
+    'SearchHit',
+    'searchHistory',
+    'SearchResult',
+    'toPointerRef',
   ],
   'chatfold/cost': [
     'Charge',
@@ -756,7 +773,21 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /** The concept entries: each exports only what its own folder declares. */
-const CONCEPTS = ['message', 'tokens', 'tokenizer', 'cost', 'history', 'compaction', 'builder', 'store', 'engine', 'adapters', 'counting', 'sessions']
+const CONCEPTS = [
+  'message',
+  'tokens',
+  'tokenizer',
+  'cost',
+  'history',
+  'compaction',
+  'builder',
+  'store',
+  'readback',
+  'engine',
+  'adapters',
+  'counting',
+  'sessions',
+]
 
 /** About a page of names: an entry longer than this is two concepts. */
 const MAX_NAMES = 80
