@@ -272,6 +272,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'searchHistory',
     'SearchResult',
     'toPointerRef',
+    'ReadAnswer',
+    'ReadBackTool',
+    'readBackTools',
+    'ReadBackToolsOptions',
+    'SearchAnswer',
   ],
   'chatfold/cost': [
     'Charge',
@@ -715,6 +720,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
+    'readBackAITools',
     'CallAnswer',
     'callCostOf',
     'CallCostFailure',
@@ -748,6 +754,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'UIMessageStoreErrorCode',
   ],
   'chatfold/openai-agents': [
+    'readBackAgentTools',
     'ChatLog',
     'ChatLogRead',
     'ChatLogRecord',
@@ -761,6 +768,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'storeChatLog',
   ],
   'chatfold/claude-agent-sdk': [
+    'readBackMcpTools',
     'ChatLog',
     'ChatLogRead',
     'ChatLogRecord',

@@ -28,4 +28,5 @@ export {
 export * from './persistence.ts'
 export { chatStoreContextState, type ChatStoreContextStateOptions, type ContextStateStore, memoryContextState } from './state.ts'
 export { contextRecordOf } from './record.ts'
+export { readBackAITools } from './read-back-tools.ts'
 export { type CallAnswer, type CallCostFailure, callCostOf } from './call-cost.ts'

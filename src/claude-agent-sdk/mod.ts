@@ -14,6 +14,7 @@ import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { type ClaudeCodeOptions, type ClaudeCodeSession, readClaudeCode } from '../sessions/claude-code.ts'
 
 export { type ChatLog, type ChatLogRead, type ChatLogRecord, httpChatLog, type HttpChatLogOptions, storeChatLog } from '../store/chat-log.ts'
+export { readBackMcpTools } from './read-back-tools.ts'
 
 /** The store's conversation ids are at most this long. */
 const MAX_ID = 256
