@@ -275,6 +275,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'ReadAnswer',
     'ReadBackTool',
     'readBackTools',
+    'readBackFromJSONL',
     'ReadBackToolsOptions',
     'SearchAnswer',
   ],

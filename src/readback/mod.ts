@@ -19,5 +19,6 @@
  */
 export { contentHash, fromPointerRef, type PointerRef, toPointerRef } from './pointer-ref.ts'
 export { formatReadBackFailure, readBack, type ReadBackFailure, type ReadBackOptions, type ReadBackPage } from './read-back.ts'
+export { readBackFromJSONL } from './read-back-jsonl.ts'
 export { type HistorySearchOptions, searchHistory, type SearchHit, type SearchResult } from './search-history.ts'
 export { type ReadAnswer, type ReadBackTool, readBackTools, type ReadBackToolsOptions, type SearchAnswer } from './tools.ts'

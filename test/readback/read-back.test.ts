@@ -5,6 +5,8 @@ import { pointersOf } from '../../src/history/pointer.ts'
 import { toPointerRef } from '../../src/readback/pointer-ref.ts'
 import { formatReadBackFailure, readBack, type ReadBackPage } from '../../src/readback/read-back.ts'
 import { searchHistory } from '../../src/readback/search-history.ts'
+import { readBackFromJSONL } from '../../src/readback/read-back-jsonl.ts'
+import { toJSONL } from '../../src/history/codec.ts'
 import { compact } from '../../src/compaction/compact.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import type { Message, Messages } from '../../src/message/message.ts'
@@ -129,5 +131,19 @@ describe('searchHistory', () => {
   it('does not search placeholders: what they stood for is not there', () => {
     const pruned = pruneToolResults({ protectTokens: 0, minimumSavings: 0 })(history)
     expect(searchHistory({ query: 'tool output pruned' })(pruned).matched).toBe(0)
+  })
+})
+
+describe('readBackFromJSONL', () => {
+  it('reads a pruned output back from a history kept as JSONL, decoding only the lines that name its call', () => {
+    const history = readBackHistory(600)
+    const file = toJSONL(history)
+    const pointers = pruneToolResults({ protectTokens: 2_000, minimumSavings: 0 })(history).flatMap(pointersOf)
+    expect(pointers.length).toBeGreaterThan(100)
+    for (const p of pointers) {
+      const r = readBackFromJSONL(toPointerRef(p))(file)
+      expect(E.isRight(r) && r.right.text).toBe(originalOf(history, p.messageId, p.toolCallId, p.part))
+    }
+    expect(readBackFromJSONL(toPointerRef({ ...pointers[0]!, toolCallId: 'nowhere' }))(file)).toMatchObject(E.left({ kind: 'not_found' }))
   })
 })
