@@ -7,7 +7,7 @@
  */
 import type { Message } from '../message/message.ts'
 import type { PruneOptions } from './prune-options.ts'
-import { type ContentPointer, POINTERS_KEY, refStem } from './pointer.ts'
+import { type ContentPointer, refStem } from './pointer.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 
 // --- constants ---
@@ -85,13 +85,3 @@ export const placeholderFor = (
 
 /** How many hex digits a content hash has. */
 const HASH_DIGITS = 16
-
-/**
- * A message's metadata with `pointers` added to its `metadata.pointers` (those before kept), each
- * without the message's id (see `pointersOf`).
- */
-export const withPointers = (metadata: Message['metadata'], pointers: ReadonlyArray<ContentPointer>): NonNullable<Message['metadata']> => {
-  const had = metadata?.[POINTERS_KEY]
-  const added = pointers.map((p) => ({ toolCallId: p.toolCallId, part: p.part, hash: p.hash }))
-  return { ...metadata, [POINTERS_KEY]: Array.isArray(had) ? [...had, ...added] : added }
-}

@@ -74,3 +74,13 @@ export const pointersOf = (m: Message): ReadonlyArray<ContentPointer> => {
   const v = m.metadata?.[POINTERS_KEY]
   return Array.isArray(v) ? v.filter(isStored).map((p) => ({ messageId: m.id, toolCallId: p.toolCallId, part: p.part, hash: p.hash })) : []
 }
+
+/**
+ * A message's metadata with `pointers` added to its `metadata.pointers` (those before kept), each
+ * without the message's id (see `pointersOf`).
+ */
+export const withPointers = (metadata: Message['metadata'], pointers: ReadonlyArray<ContentPointer>): NonNullable<Message['metadata']> => {
+  const had = metadata?.[POINTERS_KEY]
+  const added = pointers.map((p) => ({ toolCallId: p.toolCallId, part: p.part, hash: p.hash }))
+  return { ...metadata, [POINTERS_KEY]: Array.isArray(had) ? [...had, ...added] : added }
+}
