@@ -85,3 +85,12 @@ describe('content pointers', () => {
     expect(out.flatMap(pointersOf).map(toPointerRef)).toEqual(refs.slice().reverse())
   })
 })
+
+describe('a receipt', () => {
+  it('gives each cleared output the reference of its pointer', async () => {
+    const { pruneToolResultsWithReceipt } = await import('../../src/history/prune.ts')
+    const { messages, receipt } = pruneToolResultsWithReceipt(small)(history(10))
+    expect(receipt.cleared.length).toBeGreaterThan(0)
+    expect(receipt.cleared.map((c) => c.ref)).toEqual(messages.flatMap(pointersOf).map(toPointerRef))
+  })
+})
