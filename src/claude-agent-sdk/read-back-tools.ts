@@ -58,7 +58,7 @@ export const readBackMcpTools = (
   const { z } = options
   const { read, search } = readBackTools(options)
   const readShape: ReadShape = {
-    ref: z.string().describe('The reference the placeholder shows, e.g. call_1@0f3a9c21d4e5b687'),
+    ref: z.string().describe('The reference the placeholder shows, e.g. call_1@0f3a9c21'),
     offset: z.number().int().nullable().optional().describe('Byte offset to read from: null or absent for the start, or the "next" of the previous page'),
   }
   const searchShape: SearchShape = {

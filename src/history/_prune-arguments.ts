@@ -8,7 +8,7 @@
 import type { ToolCallPart } from '../message/part-model.ts'
 import type { Estimator } from '../tokens/message-tokens.ts'
 import { head, PREVIEW_CHARS } from './_prune-placeholder.ts'
-import { type ContentPointer, refStem } from './pointer.ts'
+import { type ContentPointer, REF_DIGITS, refStem } from './pointer.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 
 /** Argument strings longer than this are cut (to a marker and a preview of `PREVIEW_CHARS`). */
@@ -60,7 +60,7 @@ export const cutArguments = (
     return undefined
   }
   const hash = utf8Hash(call.arguments)
-  const cut = cutStrings(parsed, estimate, 0, refStem(call.id, 'arguments') + hash)
+  const cut = cutStrings(parsed, estimate, 0, refStem(call.id, 'arguments') + hash.slice(0, REF_DIGITS))
   return cut === parsed
     ? undefined
     : { call: { ...call, arguments: JSON.stringify(cut) }, pointer: { messageId, toolCallId: call.id, part: 'arguments', hash } }

@@ -7,7 +7,7 @@
  */
 import type { Message } from '../message/message.ts'
 import type { PruneOptions } from './prune-options.ts'
-import { type ContentPointer, refStem } from './pointer.ts'
+import { type ContentPointer, REF_DIGITS, refStem } from './pointer.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 
 // --- constants ---
@@ -73,15 +73,12 @@ export const placeholderFor = (
   const stem = refStem(toolCallId, 'result')
   if (custom === undefined) {
     const lead = `${PLACEHOLDER_LEAD}${tokens} tokens, ${chars} chars, ref ${stem}`
-    // the hash is 16 digits: measured before it is made
-    if (!media && lead.length + HASH_DIGITS + 2 + preview.length >= chars) return undefined
+    // the reference's digits are measured before the hash is made
+    if (!media && lead.length + REF_DIGITS + 2 + preview.length >= chars) return undefined
     const hash = utf8Hash(content)
-    return { text: `${lead}${hash}]\n${preview}`, pointer: { messageId, toolCallId, part: 'result', hash } }
+    return { text: `${lead}${hash.slice(0, REF_DIGITS)}]\n${preview}`, pointer: { messageId, toolCallId, part: 'result', hash } }
   }
   const hash = utf8Hash(content)
-  const text = custom({ name, tokens, chars, preview, ref: stem + hash })
+  const text = custom({ name, tokens, chars, preview, ref: stem + hash.slice(0, REF_DIGITS) })
   return media || text.length < chars ? { text, pointer: { messageId, toolCallId, part: 'result', hash } } : undefined
 }
-
-/** How many hex digits a content hash has. */
-const HASH_DIGITS = 16

@@ -3,7 +3,7 @@
  * was in, the tool call it belongs to, which side of the call (its `result` or its `arguments`),
  * and a hash of the original text, so that a read-back knows the text it finds is the one that
  * was taken. Written into the placeholder the model reads, as a short reference
- * (`toolu_01@9c0f…`), and into the message's `metadata.pointers` (with the message's id).
+ * (`toolu_01@9c0f3a21`), and into the message's `metadata.pointers` (with the message's id).
  *
  * @module
  */
@@ -42,8 +42,11 @@ export const POINTERS_KEY = 'pointers'
 // deno-lint-ignore no-control-regex -- control characters in an id are the ones a reference cannot hold as they are
 const escape = (s: string): string => s.replace(/[%#@~\x00-\x20\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
 
-/** A pointer's reference (see `toPointerRef` of `chatfold/readback`): `toolCallId@hash`, `~args` after the id for arguments. */
-export const refOf = (p: Pick<ContentPointer, 'toolCallId' | 'part' | 'hash'>): string => refStem(p.toolCallId, p.part) + p.hash
+/** How many hex digits of the hash a reference shows: 32 bits tell apart the outputs of calls that share an id, in fewer tokens than the whole hash. */
+export const REF_DIGITS = 8
+
+/** A pointer's reference (see `toPointerRef` of `chatfold/readback`): `toolCallId@` and the hash's first `REF_DIGITS` digits, `~args` after the id for arguments. */
+export const refOf = (p: Pick<ContentPointer, 'toolCallId' | 'part' | 'hash'>): string => refStem(p.toolCallId, p.part) + p.hash.slice(0, REF_DIGITS)
 
 /** A reference without its hash (which ends it): what a pruner measures before it hashes anything. */
 export const refStem = (toolCallId: string, part: ContentPointer['part']): string => `${escape(toolCallId)}${part === 'arguments' ? '~args' : ''}@`

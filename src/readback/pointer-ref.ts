@@ -10,7 +10,7 @@ import { utf8Hash } from '../internal/content-hash.ts'
 
 /**
  * What a placeholder shows of a pointer, and what a read-back takes: the tool call's id, the side
- * of the call, the hash; the message's id when known (a pointer from `metadata.pointers` has it,
+ * of the call, the hash (its first 8 hex digits, as a reference shows it, or all 16); the message's id when known (a pointer from `metadata.pointers` has it,
  * a reference from a placeholder's text does not).
  *
  * @example
@@ -33,7 +33,7 @@ export type PointerRef = Omit<ContentPointer, 'messageId'> & { readonly messageI
  *
  * @example
  * import { toPointerRef } from 'chatfold/readback'
- * toPointerRef({ messageId: 'm7', toolCallId: 'call_1', part: 'result', hash: '0f3a9c21d4e5b687' }) // 'call_1@0f3a9c21d4e5b687'
+ * toPointerRef({ messageId: 'm7', toolCallId: 'call_1', part: 'result', hash: '0f3a9c21d4e5b687' }) // 'call_1@0f3a9c21'
  *
  * @since 0.1.0
  * @category conversions
@@ -56,7 +56,7 @@ const unescape = (s: string): string => s.replace(/%([0-9a-f]{2})/gi, (_, h: str
  */
 export const fromPointerRef = (ref: string): O.Option<PointerRef> => {
   // deno-lint-ignore no-control-regex -- a reference holds no control character: its id has them percent-encoded
-  const m = /^[\s`'"]*([^#@~\x00-\x20\x7f]+)(~args)?@([0-9a-f]{16})[\s`'"]*$/.exec(ref)
+  const m = /^[\s`'"]*([^#@~\x00-\x20\x7f]+)(~args)?@([0-9a-f]{16}|[0-9a-f]{8})[\s`'"]*$/.exec(ref)
   if (m === null) return O.none
   return O.some({ toolCallId: unescape(m[1] as string), part: m[2] === undefined ? 'result' : 'arguments', hash: m[3] as string })
 }

@@ -120,7 +120,7 @@ const outputsIn = (m: Message, p: PointerRef, out: Found[]): void => {
 
 /**
  * The original text a pointer names in `ms`: its message's first (when the pointer names one and
- * `ms` holds it), else every message's, newest first; the first whose hash is the pointer's.
+ * `ms` holds it), else every message's, newest first; the first whose hash is the pointer's (or begins with it: a reference shows the first 8 digits).
  */
 const findOutput = (p: PointerRef) => (ms: Messages): E.Either<ReadBackFailure, Found> => {
   const ref = refOf(p)
@@ -128,7 +128,7 @@ const findOutput = (p: PointerRef) => (ms: Messages): E.Either<ReadBackFailure, 
   if (p.messageId !== undefined) {
     const m = ms.find((x) => x.id === p.messageId)
     if (m !== undefined) outputsIn(m, p, found)
-    const hit = found.find((f) => utf8Hash(f.text) === p.hash)
+    const hit = found.find((f) => utf8Hash(f.text).startsWith(p.hash))
     if (hit !== undefined) return E.right(hit)
   }
   for (let i = ms.length - 1; i >= 0; i--) {
@@ -136,7 +136,7 @@ const findOutput = (p: PointerRef) => (ms: Messages): E.Either<ReadBackFailure, 
     if (m.id === p.messageId) continue
     const before = found.length
     outputsIn(m, p, found)
-    for (let k = before; k < found.length; k++) if (utf8Hash((found[k] as Found).text) === p.hash) return E.right(found[k] as Found)
+    for (let k = before; k < found.length; k++) if (utf8Hash((found[k] as Found).text).startsWith(p.hash)) return E.right(found[k] as Found)
   }
   if (found.length === 0) return E.left({ kind: 'not_found', ref })
   return E.left({
@@ -184,7 +184,8 @@ const continues = (b: number | undefined): boolean => b !== undefined && (b & 0x
  */
 export const readBack = (pointer: PointerRef | string, opts: ReadBackOptions = {}) => (ms: Messages): E.Either<ReadBackFailure, ReadBackPage> => {
   const p = typeof pointer === 'string' ? fromPointerRef(pointer) : O.some(pointer)
-  if (O.isNone(p)) return E.left({ kind: 'bad_ref', ref: typeof pointer === 'string' ? pointer : refOf(pointer) })
+  if (O.isNone(p) || !/^(?:[0-9a-f]{8}|[0-9a-f]{16})$/.test(p.value.hash))
+    return E.left({ kind: 'bad_ref', ref: typeof pointer === 'string' ? pointer : refOf(pointer) })
   const found = findOutput(p.value)(ms)
   return E.isLeft(found) ? found : pageOf(p.value, found.right, opts)
 }

@@ -11,7 +11,7 @@ import type { Part, ToolCallPart, ToolResultPart } from '../message/part-model.t
 import { toolResultText } from '../message/tool-result-content.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 import { nonNegativeInt } from '../internal/number.ts'
-import { pointersOf, refStem } from '../history/pointer.ts'
+import { pointersOf, REF_DIGITS, refStem } from '../history/pointer.ts'
 
 // --- model ---
 
@@ -44,7 +44,7 @@ export type HistorySearchOptions = {
  *
  * @example
  * import type { SearchHit } from 'chatfold/readback'
- * const hit: SearchHit = { messageId: 't7', role: 'tool', where: 'result', toolCallId: 'call_3', tool: 'bash', ref: 'call_3@0f3a9c21d4e5b687', matches: 2, snippet: '…Error: ENOENT: no such file…' }
+ * const hit: SearchHit = { messageId: 't7', role: 'tool', where: 'result', toolCallId: 'call_3', tool: 'bash', ref: 'call_3@0f3a9c21', matches: 2, snippet: '…Error: ENOENT: no such file…' }
  *
  * @since 0.1.0
  * @category read-back
@@ -183,7 +183,7 @@ export const searchHistory = (opts: HistorySearchOptions) => (ms: Messages): Sea
     if (hits.length >= limit) break
     const snippet = snippetOf(c, chars)
     // the hash is made only for the hits given (each reads its whole output once)
-    const hit = c.hit.ref === undefined ? { ...c.hit, snippet } : { ...c.hit, ref: c.hit.ref + utf8Hash(c.text), snippet }
+    const hit = c.hit.ref === undefined ? { ...c.hit, snippet } : { ...c.hit, ref: c.hit.ref + utf8Hash(c.text).slice(0, REF_DIGITS), snippet }
     const size = encoder.encode(JSON.stringify(hit)).length
     if (used + size > budget) break
     used += size

@@ -110,7 +110,7 @@ const decodeInput = <A>(c: t.Type<A, unknown, unknown>, input: unknown): E.Eithe
 
 /** The description of `read_pruned_output`, as the model reads it. */
 const READ_DESCRIPTION = 'Read back a tool output that was pruned from this conversation to save context. ' +
-  'Pass the reference its placeholder shows after "ref" (like call_1@0f3a9c21d4e5b687). ' +
+  'Pass the reference its placeholder shows after "ref" (like call_1@0f3a9c21). ' +
   'Long outputs come a page at a time: when the answer has "next", call again with offset set to it.'
 
 /** The description of `search_history`, as the model reads it. */
@@ -129,7 +129,7 @@ const SEARCH_DESCRIPTION = 'Search the earlier conversation, including tool outp
  * import { readBackTools } from 'chatfold/readback'
  * const { read } = readBackTools({ source: () => [] })
  * await read.run({ ref: 'call_1@0f3a9c21d4e5b687', offset: null })
- * // { error: 'Cannot read back call_1@0f3a9c21d4e5b687: no message of this history holds that tool output' }
+ * // { error: 'Cannot read back call_1@0f3a9c21: no message of this history holds that tool output' }
  *
  * @since 0.1.0
  * @category read-back
@@ -143,7 +143,7 @@ export const readBackTools = (
     parameters: {
       type: 'object',
       properties: {
-        ref: { type: 'string', description: 'The reference the placeholder shows, e.g. call_1@0f3a9c21d4e5b687' },
+        ref: { type: 'string', description: 'The reference the placeholder shows, e.g. call_1@0f3a9c21' },
         offset: { type: ['integer', 'null'], description: 'Byte offset to read from: null for the start, or the "next" of the previous page' },
       },
       required: ['ref', 'offset'],

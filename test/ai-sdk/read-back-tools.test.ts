@@ -32,7 +32,7 @@ describe('readBackAITools', () => {
     expect(outputs[0]).toMatchObject({ ref, offset: 0, next: 100, text: new TextDecoder().decode(new TextEncoder().encode(original).subarray(0, 100)) })
     expect(outputs[1]).toMatchObject({ ref, offset: 100 })
     expect((outputs[2]?.['hits'] as unknown[]).length).toBeGreaterThan(0)
-    expect(outputs[3]).toEqual({ error: expect.stringMatching(/^Cannot read back call_x@0{16}: no message/) })
+    expect(outputs[3]).toEqual({ error: expect.stringMatching(/^Cannot read back call_x@0{8}: no message/) })
     // the model is sent each tool's JSON Schema
     const sent = seen[0] as ReadonlyArray<{ name: string; inputSchema: { properties: Record<string, unknown> } }>
     expect(sent.map((t) => t.name).sort()).toEqual(['read_pruned_output', 'search_history'])

@@ -31,7 +31,7 @@ describe('pruneToolResults', () => {
     const h = history(10)
     const { messages, report } = pruneToolResultsWithReport(small)(h)
     const old = contentOf(messages[3])
-    expect(old).toMatch(/^\[tool output pruned — was ~1000 tokens, 4000 chars, ref c0@[0-9a-f]{16}\]\n0:xxx/)
+    expect(old).toMatch(/^\[tool output pruned — was ~1000 tokens, 4000 chars, ref c0@[0-9a-f]{8}\]\n0:xxx/)
     expect(old.length).toBeLessThan(200)
     expect(report.prunedResults).toBeGreaterThan(0)
     expect(report.tokensAfter).toBeLessThan(report.tokensBefore)
@@ -63,7 +63,7 @@ describe('pruneToolResults', () => {
     const out = pruneToolResults(small)(h)
     const pruned = out[3]?.parts[0]
     expect(pruned?.type === 'tool_result' && pruned.content).toMatch(
-      /^\[tool output pruned — was ~\d+ tokens, \d+ chars, ref \S+@[0-9a-f]{16}\]\nThe page\n\[image image\/png\]$/,
+      /^\[tool output pruned — was ~\d+ tokens, \d+ chars, ref \S+@[0-9a-f]{8}\]\nThe page\n\[image image\/png\]$/,
     )
     expect(validateToolPairs(out).valid).toBe(true)
   })
@@ -144,7 +144,7 @@ describe('pruneToolResults', () => {
     const args = JSON.parse((messages[0]?.parts[0] as ToolCallPart).arguments) as Record<string, unknown>
     expect(Object.keys(args)).toEqual(['path', 'content', 'lines', 'nested'])
     expect(args['path']).toBe('a.ts')
-    expect(args['content']).toMatch(/^\[truncated — was ~5000 tokens, ref c1~args@[0-9a-f]{16}\] yyy/)
+    expect(args['content']).toMatch(/^\[truncated — was ~5000 tokens, ref c1~args@[0-9a-f]{8}\] yyy/)
     expect((args['nested'] as Record<string, string>)['note']).toMatch(/^\[truncated/)
     expect(args['lines']).toEqual([1, 2])
     expect(report.prunedArgs).toBe(1)

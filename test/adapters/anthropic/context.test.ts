@@ -111,7 +111,7 @@ describe('one configuration, sent to Anthropic and applied locally', () => {
     expect(r.applied).toEqual([{
       type: 'clear_tool_uses_20250919',
       cleared_tool_uses: 4,
-      cleared_input_tokens: 4 * (5_000 - `${CLEARED_RESULT} ref c1@0123456789abcdef`.length),
+      cleared_input_tokens: 4 * (5_000 - `${CLEARED_RESULT} ref c1@01234567`.length),
     }])
     // under the trigger nothing happens, and a clearing that cannot free 5,000 tokens does not happen
     const under = history.slice(0, 12)
