@@ -271,7 +271,7 @@ const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) =
  * ]
  * const history = [textMessage('user', 'Read them all'), ...[1, 2, 3, 4, 5].flatMap(turn)]
  * const { applied } = applyContextEdits([{ type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: 4 }, keep: { type: 'tool_uses', value: 2 } }])(history)
- * applied // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 3_879 }]
+ * applied // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 3_897 }]
  *
  * @since 0.1.0
  * @category compaction
