@@ -150,6 +150,8 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   'chatfold/history': [
     'append',
+    'ContentPointer',
+    'pointersOf',
     'at',
     'clear',
     'createPruner',
@@ -255,6 +257,27 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'UsageEstimates',
     'UsageFigures',
     'withTokens',
+  ],
+  'chatfold/readback': [
+    'contentHash',
+    'formatReadBackFailure',
+    'fromPointerRef',
+    'HistorySearchOptions',
+    'PointerRef',
+    'readBack',
+    'ReadBackFailure',
+    'ReadBackOptions',
+    'ReadBackPage',
+    'SearchHit',
+    'searchHistory',
+    'SearchResult',
+    'toPointerRef',
+    'ReadAnswer',
+    'ReadBackTool',
+    'readBackTools',
+    'readBackFromJSONL',
+    'ReadBackToolsOptions',
+    'SearchAnswer',
   ],
   'chatfold/cost': [
     'Charge',
@@ -721,6 +744,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'SummaryTurn',
   ],
   'chatfold/ai-sdk': [
+    'readBackAITools',
     'CallAnswer',
     'callCostOf',
     'CallCostFailure',
@@ -758,6 +782,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'UIMessageStoreErrorCode',
   ],
   'chatfold/openai-agents': [
+    'readBackAgentTools',
     'ChatLog',
     'ChatLogRead',
     'ChatLogRecord',
@@ -772,6 +797,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'storeChatLog',
   ],
   'chatfold/claude-agent-sdk': [
+    'readBackMcpTools',
     'ChatLog',
     'ChatLogRead',
     'ChatLogRecord',
@@ -786,7 +812,21 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /** The concept entries: each exports only what its own folder declares. */
-const CONCEPTS = ['message', 'tokens', 'tokenizer', 'cost', 'history', 'compaction', 'builder', 'store', 'engine', 'adapters', 'counting', 'sessions']
+const CONCEPTS = [
+  'message',
+  'tokens',
+  'tokenizer',
+  'cost',
+  'history',
+  'compaction',
+  'builder',
+  'store',
+  'readback',
+  'engine',
+  'adapters',
+  'counting',
+  'sessions',
+]
 
 /** About a page of names: an entry longer than this is two concepts. */
 const MAX_NAMES = 80

@@ -28,5 +28,6 @@ export {
 export * from './persistence.ts'
 export { chatStoreContextState, type ChatStoreContextStateOptions, type ContextStateStore, memoryContextState } from './state.ts'
 export { contextRecordOf } from './record.ts'
+export { readBackAITools } from './read-back-tools.ts'
 export { type CallAnswer, type CallCostFailure, type CallCostLine, callCostLineOf, callCostOf } from './call-cost.ts'
 export type { RecordClearedOutput, RecordReceipt } from './_receipt-record.ts'

@@ -17,6 +17,7 @@ import { type SessionReport, sessionReportOf } from './session-report.ts'
 
 export { type ChatLog, type ChatLogRead, type ChatLogRecord, httpChatLog, type HttpChatLogOptions, storeChatLog } from '../store/chat-log.ts'
 export { type SessionReport, sessionReportOf } from './session-report.ts'
+export { readBackMcpTools } from './read-back-tools.ts'
 
 /** The store's conversation ids are at most this long. */
 const MAX_ID = 256

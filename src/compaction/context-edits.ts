@@ -31,6 +31,9 @@ import { forLLM } from '../history/views.ts'
 import { countMessage } from '../tokens/count.ts'
 import { totalOf } from '../tokens/message-tokens.ts'
 import { smartHeuristic } from '../tokens/heuristic.ts'
+import { type ContentPointer, refOf, withPointers } from '../history/pointer.ts'
+import { toolResultText } from '../message/tool-result-content.ts'
+import { utf8Hash } from '../internal/content-hash.ts'
 
 // --- model ---
 
@@ -112,7 +115,9 @@ export type ContextEditOptions = {
 export type ContextEditResult = { readonly messages: Messages; readonly applied: ReadonlyArray<AppliedContextEdit> }
 
 /**
- * The text a cleared tool result becomes, unless the options give another.
+ * The text a cleared tool result begins with, unless the options give another; the reference of
+ * its pointer follows (`[tool result cleared to save context] ref call_1@…`), which
+ * `chatfold/readback` reads the original back through.
  *
  * @example
  * import { CLEARED_RESULT } from 'chatfold/compaction'
@@ -172,6 +177,12 @@ const sum = (ms: Messages, count: (m: Message) => number): number => {
 
 const replaceParts = (m: Message, parts: ReadonlyArray<Part>): Message => makeMessage({ ...m, parts })
 
+/** The text a result cleared with `placeholder` becomes: the placeholder, then the reference of its pointer. */
+const clearedText = (placeholder: string, pointer: ContentPointer): string => `${placeholder} ref ${refOf(pointer)}`
+
+/** Whether a result's content is a cleared one already (with its reference, or as an earlier version wrote it, without). */
+const isCleared = (content: string, placeholder: string): boolean => content === placeholder || content.startsWith(`${placeholder} ref `)
+
 /** Thinking clearing: the reasoning of every assistant turn but the last `keep`. */
 const clearThinking = (e: ClearThinkingEdit, ms: Messages, count: (m: Message) => number): ContextEditResult => {
   if (e.keep === 'all' || e.keep?.type === 'all') return { messages: ms, applied: [] }
@@ -221,21 +232,22 @@ const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) =
   const clearInput = (name: string): boolean => inputs === true || (Array.isArray(inputs) && inputs.includes(name))
   const touched = new Set<string>()
   const messages = ms.map((m) => {
-    let changed = false
+    const pointers: ContentPointer[] = []
     const parts = m.parts.map((p): Part => {
-      if (p.type === 'tool_result' && victims.has(p.toolCallId) && p.content !== placeholder) {
-        changed = true
+      if (p.type === 'tool_result' && victims.has(p.toolCallId) && (typeof p.content !== 'string' || !isCleared(p.content, placeholder))) {
         touched.add(p.toolCallId)
-        return { ...p, content: placeholder }
+        const pointer: ContentPointer = { messageId: m.id, toolCallId: p.toolCallId, part: 'result', hash: utf8Hash(toolResultText(p)) }
+        pointers.push(pointer)
+        return { ...p, content: clearedText(placeholder, pointer) }
       }
       if (p.type === 'tool_call' && victims.has(p.id) && clearInput(p.name) && p.arguments !== '{}') {
-        changed = true
         touched.add(p.id)
+        pointers.push({ messageId: m.id, toolCallId: p.id, part: 'arguments', hash: utf8Hash(p.arguments) })
         return { ...p, arguments: '{}' }
       }
       return p
     })
-    return changed ? replaceParts(m, parts) : m
+    return pointers.length === 0 ? m : makeMessage({ ...m, parts, metadata: withPointers(m.metadata, pointers) })
   })
   if (touched.size === 0) return { messages: ms, applied: [] }
   const freed = Math.max(0, sum(ms, count) - sum(messages, count))
@@ -259,7 +271,7 @@ const clearToolUses = (e: ClearToolUsesEdit, ms: Messages, count: (m: Message) =
  * ]
  * const history = [textMessage('user', 'Read them all'), ...[1, 2, 3, 4, 5].flatMap(turn)]
  * const { applied } = applyContextEdits([{ type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: 4 }, keep: { type: 'tool_uses', value: 2 } }])(history)
- * applied // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 3_930 }]
+ * applied // [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 3_897 }]
  *
  * @since 0.1.0
  * @category compaction

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { type ContentPointer, refOf, withPointers } from '../history/pointer.ts'
+import { utf8Hash } from '../internal/content-hash.ts'
 import { toolResultText } from '../message/tool-result-content.ts'
 import { isInternal } from '../message/accessors.ts'
 import { type Message, type Messages } from '../message/message.ts'
@@ -186,16 +188,21 @@ const unsafeCuts = (ms: Messages, from: number): Int32Array => {
   return depth
 }
 
-/** A tool result cut to `keep` characters, with a marker saying how much compaction removed. */
-const cutResult = (p: ToolResultPart, keep: number): ToolResultPart => {
-  if (typeof p.content !== 'string') return { ...p, content: cutText(toolResultText(p), keep) }
-  return { ...p, content: cutText(p.content, keep) }
+/**
+ * A tool result (of message `messageId`) cut to `keep` characters, with a marker saying how much
+ * compaction removed and showing the reference of the pointer to the whole (read back from the
+ * history before the compaction), and that pointer.
+ */
+const cutResult = (p: ToolResultPart, keep: number, messageId: string): { readonly part: ToolResultPart; readonly pointer: ContentPointer } => {
+  const text = toolResultText(p)
+  const pointer: ContentPointer = { messageId, toolCallId: p.toolCallId, part: 'result', hash: utf8Hash(text) }
+  return { part: { ...p, content: cutText(text, keep, refOf(pointer)) }, pointer }
 }
 
-/** Text cut to `keep` characters (never inside a surrogate pair), with a marker saying how much was cut. */
-const cutText = (content: string, keep: number): string => {
+/** Text cut to `keep` characters (never inside a surrogate pair), with a marker saying how much was cut and the reference to the whole. */
+const cutText = (content: string, keep: number, ref: string): string => {
   const p = { content }
-  const marker = `\n[… ${p.content.length - keep} of ${p.content.length} characters cut by compaction]`
+  const marker = `\n[… ${p.content.length - keep} of ${p.content.length} characters cut by compaction, ref ${ref}]`
   let n = Math.max(0, keep)
   const c = p.content.charCodeAt(n - 1)
   if (n > 0 && c >= 0xd800 && c <= 0xdbff) n--
@@ -223,14 +230,17 @@ const fitTail = (
   const truncated: string[] = []
   const messages = tail.map((m) => {
     if (!m.parts.some((p) => p.type === 'tool_result')) return m
+    const pointers: ContentPointer[] = []
     const parts = m.parts.map((p): Part => {
       if (p.type !== 'tool_result') return p
       const keep = Math.floor(p.content.length * ratio)
       if (keep >= p.content.length) return p
       truncated.push(p.toolCallId)
-      return cutResult(p, keep)
+      const cut = cutResult(p, keep, m.id)
+      pointers.push(cut.pointer)
+      return cut.part
     })
-    return { ...m, parts }
+    return pointers.length === 0 ? { ...m, parts } : { ...m, parts, metadata: withPointers(m.metadata, pointers) }
   })
   return { messages, truncated }
 }

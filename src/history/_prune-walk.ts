@@ -16,6 +16,7 @@ import type { Part, ToolCallPart, ToolResultPart } from '../message/part-model.t
 import { MESSAGE_OVERHEAD, partTokens } from '../tokens/message-tokens.ts'
 import type { PruneResult, Settings } from './prune-options.ts'
 import { isPlaceholder, placeholderFor, prunedIds, tooShortForDefault } from './_prune-placeholder.ts'
+import { type ContentPointer, withPointers } from './pointer.ts'
 import { cutArguments } from './_prune-arguments.ts'
 import { boundaryPart } from './_for-llm.ts'
 
@@ -148,6 +149,7 @@ export const rewrite = (s: Settings, m: Message, tokens: number, w: WalkState, i
   const ps = m.parts
   let parts: Part[] | undefined
   let ids: string[] | undefined
+  let pointers: ContentPointer[] | undefined
   let results = 0
   let args = 0
   let lookedUp = false
@@ -170,10 +172,12 @@ export const rewrite = (s: Settings, m: Message, tokens: number, w: WalkState, i
       if (s.placeholder !== undefined && prunedIds(m)?.includes(r.toolCallId) === true) continue
       // a lone result's estimate is its message's count without the overhead (when that is the definition)
       const was = s.derive && ps.length === 1 ? tokens - MESSAGE_OVERHEAD : media ? partTokens(s.estimate, r) : s.estimate(content)
-      const text = placeholderFor(s.placeholder, name, was, content, media)
-      if (text === undefined) continue
+      const placed = placeholderFor(s.placeholder, name, was, content, media, m.id, r.toolCallId)
+      if (placed === undefined) continue
+      const text = placed.text
       if (s.derive) delta += s.estimate(text) - was
       ;(parts ??= ps.slice())[j] = { ...r, content: text }
+      ;(pointers ??= []).push(placed.pointer)
       if (s.placeholder !== undefined) (ids ??= []).push(r.toolCallId)
       results++
     } else if (p.type === 'tool_call') {
@@ -183,16 +187,18 @@ export const rewrite = (s: Settings, m: Message, tokens: number, w: WalkState, i
       if (c.arguments.length * 3 <= s.argThreshold || s.protectedTools.has(c.name)) continue
       const was = s.estimate(c.arguments)
       if (was <= s.argThreshold) continue
-      const q = cutArguments(c, s.estimate)
-      if (q === c) continue
-      if (s.derive) delta += s.estimate(q.arguments) - was
-      ;(parts ??= ps.slice())[j] = q
+      const q = cutArguments(c, s.estimate, m.id)
+      if (q === undefined) continue
+      ;(pointers ??= []).push(q.pointer)
+      if (s.derive) delta += s.estimate(q.call.arguments) - was
+      ;(parts ??= ps.slice())[j] = q.call
       args++
     }
   }
   t.lookedUp = lookedUp
   if (parts === undefined) return undefined
-  const metadata = ids === undefined ? m.metadata : { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] }
+  const marked = ids === undefined ? m.metadata : { ...m.metadata, pruned: [...(prunedIds(m) ?? []), ...ids] }
+  const metadata = pointers === undefined ? marked : withPointers(marked, pointers)
   // derived, or NaN until `countRewritten` counts it with the caller's count
   const after = s.derive ? tokens + delta : Number.NaN
   let message: Message = metadata === undefined ? { ...m, parts } : { ...m, parts, metadata }

@@ -33,6 +33,7 @@ export { append, clear, deduplicateSystem, dropN, keepFirstByRole, pruneEmptyAss
 export { type RepairReport, repairToolPairs, type ToolPairIssue, type ToolPairReport, validateToolPairs } from './pairs.ts'
 export { pruneToolResults, pruneToolResultsWithReceipt, pruneToolResultsWithReport } from './prune.ts'
 export { type ClearedOutput, EMPTY_RECEIPT, type Receipt, rewriteReceipt } from './receipt.ts'
+export { type ContentPointer, pointersOf } from './pointer.ts'
 export { type ArtifactLedger, ArtifactLedgerC, EMPTY_LEDGER, type LedgerCommand, ledgerMinus, mergeLedgers } from './artifact-ledger.ts'
 export { artifactLedger, carriedLedger, LEDGER_KEY } from './ledger.ts'
 export { createPruner } from './prune-incremental.ts'

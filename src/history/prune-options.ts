@@ -40,8 +40,14 @@ export type PruneOptions = {
    * A count of your own must be pure (the same message always has the same count).
    */
   readonly count?: (m: Message) => number
-  /** The text that replaces a pruned result; default `[tool output pruned — was ~N tokens, C chars]` and the preview. */
-  readonly placeholder?: (info: { readonly name: string; readonly tokens: number; readonly chars: number; readonly preview: string }) => string
+  /**
+   * The text that replaces a pruned result; default `[tool output pruned — was ~N tokens, C chars, ref R]` and the preview,
+   * where `R` is the pointer's reference (`toPointerRef`) that a read-back tool takes. Show `ref` in yours, so that the model can
+   * ask for the original; the pointer is in the message's `metadata.pointers` either way.
+   */
+  readonly placeholder?: (
+    info: { readonly name: string; readonly tokens: number; readonly chars: number; readonly preview: string; readonly ref: string },
+  ) => string
   /**
    * `createPruner` only (the pure prune is always fresh): `cached` (the default) keeps the history
    * it answered last and edits it only in batches that pay for the prompt-cache prefix they break

@@ -9,11 +9,14 @@ import type { Message, Messages } from '../message/message.ts'
 import { type Estimator, partTokens } from '../tokens/message-tokens.ts'
 import { type ArtifactLedger, EMPTY_LEDGER, ledgerMinus } from './artifact-ledger.ts'
 import { artifactLedger } from './ledger.ts'
+import { pointersOf, refOf } from './pointer.ts'
 
 /**
  * A tool output a prune or a compaction cleared in place: the message and tool call it belongs
- * to, the tool's name, whether the call's `arguments` were cut or its `result` replaced, and the
- * tokens of that text (by the estimator of the operation) before and after.
+ * to, the tool's name, whether the call's `arguments` were cut or its `result` replaced, the
+ * tokens of that text (by the estimator of the operation) before and after, and `ref`, the reference
+ * of the pointer its placeholder carries (what `readBack` of `chatfold/readback` takes), when it
+ * carries one.
  *
  * @example
  * import type { ClearedOutput } from 'chatfold/history'
@@ -29,6 +32,7 @@ export type ClearedOutput = {
   readonly part: 'result' | 'arguments'
   readonly tokensBefore: number
   readonly tokensAfter: number
+  readonly ref?: string
 }
 
 /**
@@ -74,6 +78,11 @@ export const EMPTY_RECEIPT: Receipt = { summarised: [], archived: [], toolCalls:
  */
 export const clearedOutputs = (estimate: Estimator) => (before: Message, after: Message): ReadonlyArray<ClearedOutput> => {
   const out: ClearedOutput[] = []
+  const pointers = pointersOf(after)
+  const refFor = (toolCallId: string, part: ClearedOutput['part']): { readonly ref?: string } => {
+    const p = pointers.find((q) => q.toolCallId === toolCallId && q.part === part)
+    return p === undefined ? {} : { ref: refOf(p) }
+  }
   before.parts.forEach((p, i) => {
     const q = after.parts[i]
     if (q === undefined || q.type !== p.type) return
@@ -85,6 +94,7 @@ export const clearedOutputs = (estimate: Estimator) => (before: Message, after: 
         part: 'result',
         tokensBefore: partTokens(estimate, p),
         tokensAfter: partTokens(estimate, q),
+        ...refFor(p.toolCallId, 'result'),
       })
     } else if (p.type === 'tool_call' && q.type === 'tool_call' && p.arguments !== q.arguments) {
       out.push({
@@ -94,6 +104,7 @@ export const clearedOutputs = (estimate: Estimator) => (before: Message, after: 
         part: 'arguments',
         tokensBefore: estimate(p.arguments),
         tokensAfter: estimate(q.arguments),
+        ...refFor(p.id, 'arguments'),
       })
     }
   })

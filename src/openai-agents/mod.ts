@@ -20,6 +20,7 @@ import { historyOfItems, itemIndexOf, itemsOfSummary } from './_items.ts'
 import type { Messages } from '../message/message.ts'
 
 export { type ChatLog, type ChatLogRead, type ChatLogRecord, httpChatLog, type HttpChatLogOptions, storeChatLog } from '../store/chat-log.ts'
+export { readBackAgentTools } from './read-back-tools.ts'
 
 /**
  * When and how a {@link chatStoreSession} compacts: once the stored history's tokens (estimated,

@@ -54,6 +54,7 @@ describe('the receipt on the command line', () => {
       part: 'result',
       tokensBefore: 3_000,
       tokensAfter: expect.any(Number),
+      ref: expect.stringMatching(/^c1@[0-9a-f]{8}$/),
     }])
   })
 })

@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
+import { pointersOf } from '../../src/history/pointer.ts'
+import { readBack } from '../../src/readback/read-back.ts'
+import { toPointerRef } from '../../src/readback/pointer-ref.ts'
 import { toolResultText } from '../../src/message/tool-result-content.ts'
 import * as E from 'fp-ts/Either'
 import { compact } from '../../src/compaction/compact.ts'
@@ -122,6 +125,10 @@ describe('planCompaction', () => {
     const cut = plan.preserved[1]?.parts[0]
     expect(cut?.type === 'tool_result' && toolResultText(cut).includes('cut by compaction')).toBe(true)
     expect((h[3]?.parts[0] as { content: string }).content).toBe(big) // the input keeps the original
+    // the marker shows the pointer's reference, and the whole reads back from the history before the compaction
+    const [pointer] = pointersOf(plan.preserved[1]!)
+    expect(cut?.type === 'tool_result' && toolResultText(cut).endsWith(`cut by compaction, ref ${toPointerRef(pointer!)}]`)).toBe(true)
+    expect(readBack(pointer!, { maxBytes: 100_000 })(h)).toMatchObject({ right: { text: big } })
     expect(validateToolPairs(plan.preserved).valid).toBe(true)
   })
   it('keeps the tail with forPreservation semantics', () => {

@@ -3,6 +3,13 @@ import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { makeMessage, type Message, textMessage } from '../../src/message/message.ts'
 import { reasoning, text, toolCall, toolResult } from '../../src/message/part-make.ts'
 import { applyContextEdits, CLEARED_RESULT, type ContextEdit, contextManagement } from '../../src/compaction/context-edits.ts'
+import { pointersOf } from '../../src/history/pointer.ts'
+import { readBack } from '../../src/readback/read-back.ts'
+import { contentHash, toPointerRef } from '../../src/readback/pointer-ref.ts'
+
+/** What a result of call `id` (whose original is `original`) becomes when cleared: the placeholder, then its pointer's reference. */
+const clearedAs = (id: string, original: string): string =>
+  `${CLEARED_RESULT} ref ${toPointerRef({ toolCallId: id, part: 'result', hash: contentHash(original) })}`
 
 // Tokens: one per character of text, result and arguments, so that the figures can be checked by hand.
 const count = (m: Message): number =>
@@ -39,9 +46,18 @@ describe('clear_tool_uses_20250919, as Anthropic documents it', () => {
 
   it('past the trigger, clears every result but the 3 most recent by default, oldest first', () => {
     const r = applyContextEdits([{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 5_000 } }], { count })(history)
-    expect(['c1', 'c2', 'c3'].map((id) => resultOf(r.messages, id))).toEqual([CLEARED_RESULT, CLEARED_RESULT, CLEARED_RESULT])
+    expect(['c1', 'c2', 'c3'].map((id) => resultOf(r.messages, id))).toEqual(['c1', 'c2', 'c3'].map((id) => clearedAs(id, 'x'.repeat(1_000))))
     expect(['c4', 'c5', 'c6'].map((id) => resultOf(r.messages, id))).toEqual(['x'.repeat(1_000), 'x'.repeat(1_000), 'x'.repeat(1_000)])
-    expect(r.applied).toEqual([{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 3 * (1_000 - CLEARED_RESULT.length) }])
+    expect(r.applied).toEqual([{
+      type: 'clear_tool_uses_20250919',
+      cleared_tool_uses: 3,
+      cleared_input_tokens: 3 * (1_000 - clearedAs('c1', 'x'.repeat(1_000)).length),
+    }])
+    // each cleared result reads back through its pointer, from the history before the clearing
+    for (const p of r.messages.flatMap(pointersOf)) expect(readBack(p)(history)).toMatchObject({ right: { text: 'x'.repeat(1_000) } })
+    expect(applyContextEdits([{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 5_000 } }], { count })(r.messages).messages).toEqual(
+      r.messages,
+    )
     // the calls keep their inputs unless clear_tool_inputs asks otherwise
     expect(r.messages.find((m) => m.id === 'a1')?.parts[0]).toMatchObject({ arguments: '{"path":"f1"}' })
   })
@@ -55,7 +71,13 @@ describe('clear_tool_uses_20250919, as Anthropic documents it', () => {
       exclude_tools: ['web_search'],
     }
     const r = applyContextEdits([edit], { count })(mixed)
-    expect(['c1', 'c2', 'c3', 'c4', 'c5'].map((id) => resultOf(r.messages, id) === CLEARED_RESULT)).toEqual([true, false, true, false, false])
+    expect(['c1', 'c2', 'c3', 'c4', 'c5'].map((id) => resultOf(r.messages, id)?.startsWith(`${CLEARED_RESULT} ref `))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      false,
+    ])
     expect(r.applied[0]).toMatchObject({ cleared_tool_uses: 2 })
     // 4 tool uses do not pass a trigger of 4
     expect(applyContextEdits([edit], { count })(mixed.slice(0, -2)).applied).toEqual([])

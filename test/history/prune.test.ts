@@ -3,6 +3,7 @@ import { toolResultText } from '../../src/message/tool-result-content.ts'
 import { createPruner } from '../../src/history/prune-incremental.ts'
 import { pruneToolResults, pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { validateToolPairs } from '../../src/history/pairs.ts'
+import { contentHash } from '../../src/readback/pointer-ref.ts'
 import type { Message } from '../../src/message/message.ts'
 import type { Part, ToolCallPart, ToolResultPart } from '../../src/message/part-model.ts'
 import { call, msg, result, txt } from './fixtures.ts'
@@ -30,7 +31,7 @@ describe('pruneToolResults', () => {
     const h = history(10)
     const { messages, report } = pruneToolResultsWithReport(small)(h)
     const old = contentOf(messages[3])
-    expect(old).toMatch(/^\[tool output pruned — was ~1000 tokens, 4000 chars\]\n0:xxx/)
+    expect(old).toMatch(/^\[tool output pruned — was ~1000 tokens, 4000 chars, ref c0@[0-9a-f]{8}\]\n0:xxx/)
     expect(old.length).toBeLessThan(200)
     expect(report.prunedResults).toBeGreaterThan(0)
     expect(report.tokensAfter).toBeLessThan(report.tokensBefore)
@@ -61,7 +62,9 @@ describe('pruneToolResults', () => {
     h[3] = msg('t0', 'tool', [shot])
     const out = pruneToolResults(small)(h)
     const pruned = out[3]?.parts[0]
-    expect(pruned?.type === 'tool_result' && pruned.content).toMatch(/^\[tool output pruned — was ~\d+ tokens, \d+ chars\]\nThe page\n\[image image\/png\]$/)
+    expect(pruned?.type === 'tool_result' && pruned.content).toMatch(
+      /^\[tool output pruned — was ~\d+ tokens, \d+ chars, ref \S+@[0-9a-f]{8}\]\nThe page\n\[image image\/png\]$/,
+    )
     expect(validateToolPairs(out).valid).toBe(true)
   })
 
@@ -130,7 +133,7 @@ describe('pruneToolResults', () => {
     const opts = { ...small, placeholder: (i: { readonly name: string; readonly chars: number }) => `(${i.name}: ${i.chars} chars elided)` }
     const once = pruneToolResults(opts)(h)
     expect(contentOf(once[3])).toBe('(read: 4000 chars elided)')
-    expect(once[3]?.metadata).toEqual({ pruned: ['c0'] })
+    expect(once[3]?.metadata).toEqual({ pruned: ['c0'], pointers: [{ toolCallId: 'c0', part: 'result', hash: contentHash(contentOf(h[3])) }] })
     expect(pruneToolResults(opts)(once)).toBe(once)
   })
 
@@ -141,7 +144,7 @@ describe('pruneToolResults', () => {
     const args = JSON.parse((messages[0]?.parts[0] as ToolCallPart).arguments) as Record<string, unknown>
     expect(Object.keys(args)).toEqual(['path', 'content', 'lines', 'nested'])
     expect(args['path']).toBe('a.ts')
-    expect(args['content']).toMatch(/^\[truncated — was ~5000 tokens\] yyy/)
+    expect(args['content']).toMatch(/^\[truncated — was ~5000 tokens, ref c1~args@[0-9a-f]{8}\] yyy/)
     expect((args['nested'] as Record<string, string>)['note']).toMatch(/^\[truncated/)
     expect(args['lines']).toEqual([1, 2])
     expect(report.prunedArgs).toBe(1)

@@ -23,6 +23,7 @@ export const LAYERS: ReadonlyArray<readonly [string, number]> = [
   ['src/builder/', 6], // chatfold/builder: a conversation built from stream events, the Chat container
   ['src/store/', 7], // chatfold/store: the chat store, its durable log and its HTTP handler
   ['src/streams/', 7.5], // chatfold/streams: Durable Streams over a durable log, and a chat store's conversations as streams
+  ['src/readback/', 7.6], // chatfold/readback: pruned and cleared tool outputs read back through their pointers, and a history searched
   ['src/adapters/', 8], // chatfold/adapters: provider wire formats, whole requests, counting a request
   ['src/engine/', 8], // chatfold/engine: the compaction engine, in a worker or inline
   ['src/counting/', 9], // chatfold/counting: a whole request counted as its provider counts it
@@ -63,6 +64,7 @@ export const TIERS: Readonly<Record<string, Tier>> = {
   'src/builder/': 'concept',
   'src/store/': 'concept',
   'src/streams/': 'concept',
+  'src/readback/': 'concept',
   'src/adapters/': 'concept',
   'src/engine/': 'concept',
   'src/counting/': 'concept',

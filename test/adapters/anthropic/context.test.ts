@@ -41,7 +41,9 @@ const use = (n: number, name = 'read_file', size = 5_000): Message[] => [
 ]
 
 const cleared = (ms: ReadonlyArray<Message>): string[] =>
-  ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_result' && p.content === CLEARED_RESULT ? [p.toolCallId] : [])))
+  ms.flatMap((m) =>
+    m.parts.flatMap((p) => (p.type === 'tool_result' && typeof p.content === 'string' && p.content.startsWith(`${CLEARED_RESULT} ref `) ? [p.toolCallId] : []))
+  )
 
 // The configurations of Anthropic's context-editing documentation.
 const TOOL_CLEARING: ContextEdit = {
@@ -106,7 +108,11 @@ describe('one configuration, sent to Anthropic and applied locally', () => {
   it('tool result clearing locally: past 30,000 tokens, all but the last 3 uses, web_search spared, at least 5,000 freed', () => {
     const r = applyContextEdits([TOOL_CLEARING], { count })(history)
     expect(cleared(r.messages)).toEqual(['c1', 'c3', 'c4', 'c5'])
-    expect(r.applied).toEqual([{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 4, cleared_input_tokens: 4 * (5_000 - CLEARED_RESULT.length) }])
+    expect(r.applied).toEqual([{
+      type: 'clear_tool_uses_20250919',
+      cleared_tool_uses: 4,
+      cleared_input_tokens: 4 * (5_000 - `${CLEARED_RESULT} ref c1@01234567`.length),
+    }])
     // under the trigger nothing happens, and a clearing that cannot free 5,000 tokens does not happen
     const under = history.slice(0, 12)
     expect(applyContextEdits([TOOL_CLEARING], { count })(under).messages).toBe(under)

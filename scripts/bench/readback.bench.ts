@@ -1,0 +1,75 @@
+/**
+ * `npm run bench readback`: reading pruned tool output back through the pointers its placeholders
+ * carry, on the 20,000-message bench history pruned as a session would (protect 40,000 tokens):
+ * one output read back from the history in memory, from the history kept as a JSONL session file
+ * (the file read from disk, then only the lines naming the call decoded), and a search over the
+ * 20,000 messages. Each figure is one operation, the median over the pointers read (a different
+ * one each run, oldest to newest) or over the queries. Targets: under 2 ms, 20 ms and 20 ms.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as E from 'fp-ts/Either'
+import { toJSONL } from '../../src/history/codec.ts'
+import { forSave } from '../../src/history/views.ts'
+import { pointersOf } from '../../src/history/pointer.ts'
+import { pruneToolResults } from '../../src/history/prune.ts'
+import { readBack } from '../../src/readback/read-back.ts'
+import { readBackFromJSONL } from '../../src/readback/read-back-jsonl.ts'
+import { toPointerRef } from '../../src/readback/pointer-ref.ts'
+import { searchHistory } from '../../src/readback/search-history.ts'
+import { benchHistory, ms, stats, table } from './lib.ts'
+
+/** Times `fn(i)` for `runs` values of `i`, after two untimed calls; milliseconds. */
+const timed = (runs: number, fn: (i: number) => unknown): ReturnType<typeof stats> => {
+  fn(0)
+  fn(1)
+  const xs: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    fn(i)
+    xs.push(performance.now() - t0)
+  }
+  return stats(xs)
+}
+
+export default (): void => {
+  const history = benchHistory()
+  const pruned = pruneToolResults({ protectTokens: 40_000 })(history)
+  const refs = pruned.flatMap(pointersOf).map(toPointerRef)
+  const pick = (i: number, n: number): string => refs[Math.floor((i * (refs.length - 1)) / Math.max(1, n - 1))] as string
+  const check = <A>(r: E.Either<unknown, A>): A => {
+    if (E.isLeft(r)) throw new Error(`read-back failed: ${JSON.stringify(r.left)}`)
+    return r.right
+  }
+
+  const RUNS = 41
+  const memory = timed(RUNS, (i) => check(readBack(pick(i, RUNS))(history)))
+
+  const dir = mkdtempSync(join(tmpdir(), 'chatfold-readback-'))
+  const file = join(dir, 'session.jsonl')
+  writeFileSync(file, toJSONL(forSave(history)))
+  const size = readFileSync(file).length
+  const fromFile = timed(RUNS, (i) => check(readBackFromJSONL(pick(i, RUNS))(readFileSync(file, 'utf8'))))
+  const readOnly = timed(RUNS, () => readFileSync(file, 'utf8'))
+  const text = readFileSync(file, 'utf8')
+  const fromText = timed(RUNS, (i) => check(readBackFromJSONL(pick(i, RUNS))(text)))
+  rmSync(dir, { recursive: true, force: true })
+
+  const queries = ['ENOENT', 'cart total', 'checkout', 'rounding error', 'TypeError', 'price']
+  const search = timed(queries.length * 3, (i) => searchHistory({ query: queries[i % queries.length] as string })(history))
+  const regex = timed(queries.length, () => searchHistory({ query: 'fail(ed|ure)?:? \\w+', match: 'regex' })(history))
+
+  table(
+    `read-back (${history.length} messages; ${refs.length} pruned outputs with pointers; session file ${(size / 1e6).toFixed(1)} MB)`,
+    ['operation', 'median ms', 'p95 ms', 'target ms'],
+    [
+      ['readBack, from the history in memory (one output, ≤ 16 KB page)', ms(memory.median), ms(memory.p95), '2'],
+      ['readBackFromJSONL, from the session file (read from disk, then the lines naming the call)', ms(fromFile.median), ms(fromFile.p95), '20'],
+      ['  of which the file read alone (readFileSync, utf8)', ms(readOnly.median), ms(readOnly.p95), '—'],
+      ['readBackFromJSONL, from the file text already in memory', ms(fromText.median), ms(fromText.p95), '—'],
+      ['searchHistory, text (any case), 20 hits ≤ 8 KB', ms(search.median), ms(search.p95), '20'],
+      ['searchHistory, regular expression', ms(regex.median), ms(regex.p95), '—'],
+    ],
+  )
+}
