@@ -147,7 +147,7 @@ export const sessionHandlers: {
 
   tokens: (_o, { state }) => Promise.resolve({ result: { messages: state.messages.length, tokens: state.tokens } }),
 
-  prune: (o, c) => {
+  prune: ({ receipt: withReceipt, ...o }, c) => {
     const { state } = c
     const key = prunerKey(o)
     const kept = state.pruners.get(key)
@@ -159,9 +159,10 @@ export const sessionHandlers: {
     const next = changes.length === 0 && pruned === state.pruned && pruners === state.pruners
       ? undefined
       : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
-    // the receipt of the prune of the history as appended, as the pruner's own answer gives it
-    const receipt = rewriteReceipt(c.estimate)(state.appended, messages, pruned.map((p) => p.index))
-    return Promise.resolve({ result: { report, receipt, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
+    // the receipt of the prune of the history as appended, as the pruner's own answer gives it: asked
+    // for, since it reads the whole history (a turn's prune otherwise reads only what changed)
+    const receipt = withReceipt === true ? { receipt: rewriteReceipt(c.estimate)(state.appended, messages, pruned.map((p) => p.index)) } : {}
+    return Promise.resolve({ result: { report, ...receipt, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
   },
 
   plan: (o, c) => Promise.resolve({ result: planSummary(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(c.state.messages)) }),

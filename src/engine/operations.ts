@@ -29,6 +29,7 @@ import type {
   RemoteSummarizer,
   SessionCompactResult,
   SessionPlan,
+  SessionPruneOptions,
   SessionPruneResult,
   SessionTokens,
   TokenEstimate,
@@ -81,7 +82,7 @@ export type Operations = {
   readonly session: {
     readonly append: Op<unknown, SessionTokens, { readonly messages: true; readonly writes: true }>
     readonly tokens: Op<unknown, SessionTokens, NoFeatures>
-    readonly prune: Op<EnginePruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
+    readonly prune: Op<SessionPruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
     readonly plan: Op<EnginePlanOptions, SessionPlan, NoFeatures>
     readonly contextTokens: Op<EngineContextOptions, ContextTokens, NoFeatures>
     readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, NoFeatures>

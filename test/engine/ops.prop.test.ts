@@ -99,7 +99,7 @@ describe('a session prune', () => {
             }
             const o = options[step.options] as EnginePruneOptions
             const before = state
-            const { result, next } = await sessionHandlers.prune(o, context([]))
+            const { result, next } = await sessionHandlers.prune({ ...o, receipt: true }, context([]))
             const after = next?.messages ?? before.messages
             const expected = diffHistories(before.messages, after, count)
             expect(result.changes).toEqual(expected.changes)
