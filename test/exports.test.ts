@@ -505,6 +505,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'RemoteSummarizer',
     'SessionCompactResult',
     'SessionPlan',
+    'SessionPruneOptions',
     'SessionPruneResult',
     'SessionTokens',
     'TokenEstimate',

@@ -10,7 +10,8 @@
 import type { Message, Messages } from '../message/message.ts'
 import type { PruneChange } from '../history/prune-options.ts'
 import { prune, pruneChanges, prunerKey, type SessionPruner } from '../history/prune-changes.ts'
-import { pruneToolResultsWithReport } from '../history/prune.ts'
+import { pruneToolResultsWithReceipt } from '../history/prune.ts'
+import { rewriteReceipt } from '../history/receipt.ts'
 import { definitionCount, type Estimator, type TokenBreakdown, totalOf } from '../tokens/message-tokens.ts'
 import { type CompactionPlan, planCompaction, shouldCompact } from '../compaction/plan.ts'
 import { renderTranscript } from '../compaction/transcript.ts'
@@ -125,7 +126,7 @@ export const historyHandlers: {
 } = {
   estimate: (_ms, _o, c) => Promise.resolve(c.counts),
   pruneToolResults: (ms, { encoding: _encoding, ...o }, c) =>
-    Promise.resolve(pruneToolResultsWithReport({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
+    Promise.resolve(pruneToolResultsWithReceipt({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
   renderTranscript: (ms, o) => Promise.resolve(renderTranscript(o)(ms)),
   planCompaction: (ms, { encoding: _encoding, ...o }, c) => Promise.resolve(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(ms)),
   compact: (ms, { encoding: _encoding, ...o }, c) => compact(o, c)(ms),
@@ -146,7 +147,7 @@ export const sessionHandlers: {
 
   tokens: (_o, { state }) => Promise.resolve({ result: { messages: state.messages.length, tokens: state.tokens } }),
 
-  prune: (o, c) => {
+  prune: ({ receipt: withReceipt, ...o }, c) => {
     const { state } = c
     const key = prunerKey(o)
     const kept = state.pruners.get(key)
@@ -158,7 +159,10 @@ export const sessionHandlers: {
     const next = changes.length === 0 && pruned === state.pruned && pruners === state.pruners
       ? undefined
       : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
-    return Promise.resolve({ result: { report, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
+    // the receipt of the prune of the history as appended, as the pruner's own answer gives it: asked
+    // for, since it reads the whole history (a turn's prune otherwise reads only what changed)
+    const receipt = withReceipt === true ? { receipt: rewriteReceipt(c.estimate)(state.appended, messages, pruned.map((p) => p.index)) } : {}
+    return Promise.resolve({ result: { report, ...receipt, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
   },
 
   plan: (o, c) => Promise.resolve({ result: planSummary(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(c.state.messages)) }),

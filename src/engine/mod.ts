@@ -34,6 +34,7 @@ export {
   type RemoteSummarizer,
   type SessionCompactResult,
   type SessionPlan,
+  type SessionPruneOptions,
   type SessionPruneResult,
   type SessionTokens,
   type TokenEstimate,

@@ -11,6 +11,7 @@ import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
 import type { TokenBreakdown } from '../tokens/message-tokens.ts'
 import type { PruneResult } from '../history/prune-options.ts'
+import type { Receipt } from '../history/receipt.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
 import type { CompactResult, Summarizer } from '../compaction/compact.ts'
@@ -28,6 +29,7 @@ import type {
   RemoteSummarizer,
   SessionCompactResult,
   SessionPlan,
+  SessionPruneOptions,
   SessionPruneResult,
   SessionTokens,
   TokenEstimate,
@@ -64,7 +66,11 @@ type Op<Options, Result, F extends OperationFeatures> = F & OperationFeatures & 
 export type Operations = {
   readonly history: {
     readonly estimate: Op<EncodingOptions, TokenEstimate, { readonly messages: true; readonly progress: 'estimate'; readonly encoding: true }>
-    readonly pruneToolResults: Op<EnginePruneOptions & EncodingOptions, PruneResult, { readonly messages: true; readonly encoding: true }>
+    readonly pruneToolResults: Op<
+      EnginePruneOptions & EncodingOptions,
+      PruneResult & { readonly receipt: Receipt },
+      { readonly messages: true; readonly encoding: true }
+    >
     readonly renderTranscript: Op<TranscriptOptions, string, { readonly messages: true }>
     readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { readonly messages: true; readonly encoding: true }>
     readonly compact: Op<
@@ -76,7 +82,7 @@ export type Operations = {
   readonly session: {
     readonly append: Op<unknown, SessionTokens, { readonly messages: true; readonly writes: true }>
     readonly tokens: Op<unknown, SessionTokens, NoFeatures>
-    readonly prune: Op<EnginePruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
+    readonly prune: Op<SessionPruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
     readonly plan: Op<EnginePlanOptions, SessionPlan, NoFeatures>
     readonly contextTokens: Op<EngineContextOptions, ContextTokens, NoFeatures>
     readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, NoFeatures>

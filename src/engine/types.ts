@@ -8,6 +8,7 @@
 import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
 import type { PruneOptions, PruneReport } from '../history/prune-options.ts'
+import type { Receipt } from '../history/receipt.ts'
 import type { CompactionPlan, PlanOptions, ShouldCompactOptions } from '../compaction/plan.ts'
 import type { ContextTokensOptions } from '../tokens/usage.ts'
 import type { CompactionReport, CompactOptions, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
@@ -125,13 +126,23 @@ export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; r
 export type EnginePruneOptions = Omit<PruneOptions, 'estimate' | 'count' | 'placeholder'>
 
 /**
- * A resident session's prune: its report, the replaced messages with their positions, and the
- * session's tokens after it.
+ * A resident session's prune options: the pruner's, and `receipt: true` to have the answer itemise
+ * what the prune holds cleared (it reads the whole history, where a turn's prune reads only what changed).
  *
  * @since 0.1.0
  * @category engine
  */
-export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport; readonly tokens: number }
+export type SessionPruneOptions = EnginePruneOptions & { readonly receipt?: boolean }
+
+/**
+ * A resident session's prune: its report, its receipt when asked for (of the prune of the history
+ * as appended, as `createPruner`'s answer gives it), the replaced messages with their positions,
+ * and the session's tokens after it.
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport; readonly receipt?: Receipt; readonly tokens: number }
 
 /**
  * Options of the engine's compaction planning: `planCompaction`'s, as plain data (the estimator is

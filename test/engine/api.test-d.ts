@@ -4,6 +4,7 @@
  */
 import type { Messages } from '../../src/message/message.ts'
 import type { PruneResult } from '../../src/history/prune-options.ts'
+import type { Receipt } from '../../src/history/receipt.ts'
 import type { CompactionPlan } from '../../src/compaction/plan.ts'
 import type { TranscriptOptions } from '../../src/compaction/transcript.ts'
 import type { CompactResult } from '../../src/compaction/compact.ts'
@@ -27,7 +28,12 @@ const same = <T extends true>(): T | undefined => undefined
 
 // the engine's methods on a history
 same<Same<Engine['estimate'], (messages: Messages, options?: EncodingOptions & CallOptions & ProgressOptions) => Promise<TokenEstimate>>>()
-same<Same<Engine['pruneToolResults'], (messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions) => Promise<PruneResult>>>()
+same<
+  Same<
+    Engine['pruneToolResults'],
+    (messages: Messages, options?: EnginePruneOptions & EncodingOptions & CallOptions) => Promise<PruneResult & { readonly receipt: Receipt }>
+  >
+>()
 same<Same<Engine['renderTranscript'], (messages: Messages, options?: TranscriptOptions & CallOptions) => Promise<string>>>()
 same<Same<Engine['planCompaction'], (messages: Messages, options?: EnginePlanOptions & EncodingOptions & CallOptions) => Promise<CompactionPlan>>>()
 same<

@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { type Context, type Resident, sessionHandlers } from '../../src/engine/_ops.ts'
 import { diffHistories } from '../support/engine-diff.ts'
 import { applyChanges, type EnginePruneOptions } from '../../src/engine/types.ts'
-import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { pruneToolResultsWithReceipt } from '../../src/history/prune.ts'
 import { countMessage } from '../../src/tokens/count.ts'
 import { heuristic } from '../../src/tokens/heuristic.ts'
 import type { Message, Messages } from '../../src/message/message.ts'
@@ -99,7 +99,7 @@ describe('a session prune', () => {
             }
             const o = options[step.options] as EnginePruneOptions
             const before = state
-            const { result, next } = await sessionHandlers.prune(o, context([]))
+            const { result, next } = await sessionHandlers.prune({ ...o, receipt: true }, context([]))
             const after = next?.messages ?? before.messages
             const expected = diffHistories(before.messages, after, count)
             expect(result.changes).toEqual(expected.changes)
@@ -109,7 +109,11 @@ describe('a session prune', () => {
             expect(applyChanges(result)(before.messages)).toEqual(after)
             // with the fresh policy, the resident history is the pure prune of the history as appended
             // (the cached one, the default, keeps its last answer and prunes in batches)
-            if (o.policy === 'fresh') expect(after).toEqual(pruneToolResultsWithReport({ ...o, estimate: heuristic, count })(before.appended).messages)
+            if (o.policy === 'fresh') {
+              const pure = pruneToolResultsWithReceipt({ ...o, estimate: heuristic, count })(before.appended)
+              expect(after).toEqual(pure.messages)
+              expect(result.receipt).toEqual(pure.receipt)
+            }
             // an undone call leaves the session as it was (the service puts the state before back)
             if (!step.undo && next !== undefined) state = next
           }

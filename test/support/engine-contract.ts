@@ -18,7 +18,7 @@ import { makeMessage, type Message, type Messages, textMessage } from '../../src
 import { fromJSONL, toJSON, toJSONL } from '../../src/history/codec.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessage, countMessages } from '../../src/tokens/count.ts'
-import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { pruneToolResultsWithReceipt } from '../../src/history/prune.ts'
 import { applyChanges } from '../../src/engine/types.ts'
 import { planCompaction, shouldCompact } from '../../src/compaction/plan.ts'
 import { contextTokens } from '../../src/tokens/usage.ts'
@@ -223,12 +223,13 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
     const pruning = { protectTokens: 2_000, minimumSavings: 500 } as const
 
     it(
-      'prunes a history as pruneToolResultsWithReport does with the same estimator',
+      'prunes a history as pruneToolResultsWithReceipt does with the same estimator, receipt included',
       withEngine(make, heuristic, async (engine) => {
         const ms = history()
         const estimate = await loadEstimator('heuristic')
-        const expected = pruneToolResultsWithReport({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
+        const expected = pruneToolResultsWithReceipt({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
         expect(expected.report.prunedResults).toBeGreaterThan(0)
+        expect(expected.receipt.cleared.length).toBe(expected.report.prunedResults)
         const got = await engine.pruneToolResults(ms, pruning)
         expect(got).toEqual(expected)
       }),
@@ -239,10 +240,12 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
       withEngine(make, { ...heuristic, sliceBytes: 4_000 }, async (engine) => {
         const ms = history()
         const estimate = await loadEstimator('heuristic')
-        const expected = pruneToolResultsWithReport({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
+        const expected = pruneToolResultsWithReceipt({ ...pruning, estimate, count: (m) => countMessage(estimate)(m).total })(ms)
         const session = await engine.open('s1', ms)
-        const result = await session.prune(pruning)
+        const result = await session.prune({ ...pruning, receipt: true })
         expect(result.report).toEqual(expected.report)
+        expect(expected.receipt.cleared.length).toBeGreaterThan(0)
+        expect(result.receipt).toEqual(expected.receipt)
         expect(result.length).toBe(ms.length)
         expect(result.changes.length).toBeGreaterThan(0)
         expect(result.changes.length).toBeLessThan(ms.length / 2)
@@ -250,8 +253,9 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
         expect(result.tokens).toBe(countMessages(estimate)(expected.messages))
         expect(await session.tokens()).toEqual({ messages: ms.length, tokens: result.tokens })
         expect(await session.snapshot()).toEqual(expected.messages)
-        const again = await session.prune(pruning)
+        const again = await session.prune({ ...pruning, receipt: true })
         expect(again.changes).toEqual([])
+        expect(again.receipt).toEqual(expected.receipt)
         expect(applyChanges(again)(expected.messages)).toBe(expected.messages)
       }),
     )
@@ -265,6 +269,8 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
         expect(await session.counts()).toEqual(ms.map(count))
         const result = await session.prune(pruning)
         expect(result.changes.length).toBeGreaterThan(0)
+        // a receipt reads the whole history: only when asked for
+        expect(result.receipt).toBeUndefined()
         const next = turn(1)
         await session.append(next)
         const got = await session.counts()
@@ -286,9 +292,11 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
         await session.append(next)
         mirror = [...mirror, ...next]
         const wider = { protectTokens: 6_000, minimumSavings: 500 }
-        const result = await session.prune(wider)
+        const result = await session.prune({ ...wider, receipt: true })
         mirror = applyChanges(result)(mirror)
-        expect(mirror).toEqual(pruneToolResultsWithReport({ ...wider, estimate, count })([...ms, ...next]).messages)
+        const expected = pruneToolResultsWithReceipt({ ...wider, estimate, count })([...ms, ...next])
+        expect(mirror).toEqual(expected.messages)
+        expect(result.receipt).toEqual(expected.receipt)
         expect(await session.snapshot()).toEqual(mirror)
         expect(result.tokens).toBe(countMessages(estimate)(mirror))
       }),
