@@ -18,6 +18,7 @@ import { readBack } from '../../src/readback/read-back.ts'
 import { readBackFromJSONL } from '../../src/readback/read-back-jsonl.ts'
 import { toPointerRef } from '../../src/readback/pointer-ref.ts'
 import { searchHistory } from '../../src/readback/search-history.ts'
+import { indexHistory } from '../../src/readback/history-index.ts'
 import { benchHistory, ms, stats, table } from './lib.ts'
 
 /** Times `fn(i)` for `runs` values of `i`, after two untimed calls; milliseconds. */
@@ -45,6 +46,9 @@ export default (): void => {
 
   const RUNS = 41
   const memory = timed(RUNS, (i) => check(readBack(pick(i, RUNS))(history)))
+  const build = timed(5, () => indexHistory(history))
+  const index = indexHistory(history)
+  const fromIndex = timed(RUNS, (i) => check(readBack(pick(i, RUNS))(index)))
 
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-readback-'))
   const file = join(dir, 'session.jsonl')
@@ -59,17 +63,23 @@ export default (): void => {
   const queries = ['ENOENT', 'cart total', 'checkout', 'rounding error', 'TypeError', 'price']
   const search = timed(queries.length * 3, (i) => searchHistory({ query: queries[i % queries.length] as string })(history))
   const regex = timed(queries.length, () => searchHistory({ query: 'fail(ed|ure)?:? \\w+', match: 'regex' })(history))
+  const searchIndex = timed(queries.length * 3, (i) => searchHistory({ query: queries[i % queries.length] as string })(index))
+  const regexIndex = timed(queries.length, () => searchHistory({ query: 'fail(ed|ure)?:? \\w+', match: 'regex' })(index))
 
   table(
     `read-back (${history.length} messages; ${refs.length} pruned outputs with pointers; session file ${(size / 1e6).toFixed(1)} MB)`,
     ['operation', 'median ms', 'p95 ms', 'target ms'],
     [
       ['readBack, from the history in memory (one output, ≤ 16 KB page)', ms(memory.median), ms(memory.p95), '2'],
+      ['indexHistory, the history prepared once (outputs by call id, texts lower-cased)', ms(build.median), ms(build.p95), '—'],
+      ['readBack, from the prepared index', ms(fromIndex.median), ms(fromIndex.p95), '2'],
       ['readBackFromJSONL, from the session file (read from disk, then the lines naming the call)', ms(fromFile.median), ms(fromFile.p95), '20'],
       ['  of which the file read alone (readFileSync, utf8)', ms(readOnly.median), ms(readOnly.p95), '—'],
       ['readBackFromJSONL, from the file text already in memory', ms(fromText.median), ms(fromText.p95), '—'],
       ['searchHistory, text (any case), 20 hits ≤ 8 KB', ms(search.median), ms(search.p95), '20'],
       ['searchHistory, regular expression', ms(regex.median), ms(regex.p95), '—'],
+      ['searchHistory over the prepared index, text (any case), 20 hits ≤ 8 KB', ms(searchIndex.median), ms(searchIndex.p95), '20'],
+      ['searchHistory over the prepared index, regular expression', ms(regexIndex.median), ms(regexIndex.p95), '—'],
     ],
   )
 }

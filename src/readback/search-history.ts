@@ -6,12 +6,11 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message/message.ts'
-import type { Part, ToolCallPart, ToolResultPart } from '../message/part-model.ts'
-import { toolResultText } from '../message/tool-result-content.ts'
+import type { Message } from '../message/message.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 import { nonNegativeInt } from '../internal/number.ts'
-import { pointersOf, REF_DIGITS, refStem } from '../history/pointer.ts'
+import { REF_DIGITS, refStem } from '../history/pointer.ts'
+import { forEachSearchable, type IndexedPart, isHistoryIndex, type ReadBackSource } from './history-index.ts'
 
 // --- model ---
 
@@ -77,6 +76,9 @@ export type SearchResult = { readonly hits: ReadonlyArray<SearchHit>; readonly m
 
 const encoder = new TextEncoder()
 
+/** A query of ASCII only (its matches ignoring case are exactly where the lower-cased text holds it lower-cased). */
+const ASCII = /^[^\u0080-\uffff]*$/
+
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** At most this many matches are counted in one part (its rank does not need more). */
@@ -84,26 +86,6 @@ const MAX_COUNT = 1_000
 
 /** A candidate before ranking: the hit without its snippet, and where its text is. */
 type Candidate = { readonly hit: Omit<SearchHit, 'snippet'>; readonly text: string; readonly at: number; readonly length: number; readonly order: number }
-
-/** The searchable text of a part, and where it is; `undefined` for a part with none (or a placeholder: what it stood for is not there). */
-const searchable = (p: Part, taken: ReadonlySet<string> | undefined): { readonly where: SearchHit['where']; readonly text: string } | undefined => {
-  if (p.type === 'text') return { where: 'text', text: p.text }
-  if (p.type === 'tool_result') {
-    const r = p as ToolResultPart
-    return taken?.has(`${r.toolCallId}\u0000result`) === true ? undefined : { where: 'result', text: toolResultText(r) }
-  }
-  if (p.type === 'tool_call') {
-    const c = p as ToolCallPart
-    return taken?.has(`${c.id}\u0000arguments`) === true ? undefined : { where: 'arguments', text: c.arguments }
-  }
-  return undefined
-}
-
-/** The outputs taken from `m` by a prune or a clearing (its `metadata.pointers`), as `id\0side` keys; `undefined` when none. */
-const takenFrom = (m: Message): ReadonlySet<string> | undefined => {
-  const ps = pointersOf(m)
-  return ps.length === 0 ? undefined : new Set(ps.map((p) => `${p.toolCallId}\u0000${p.part}`))
-}
 
 const snippetOf = (c: Candidate, chars: number): string => {
   const before = Math.max(0, c.at - Math.floor((chars - c.length) / 2))
@@ -132,7 +114,7 @@ const snippetOf = (c: Candidate, chars: number): string => {
  * @since 0.1.0
  * @category read-back
  */
-export const searchHistory = (opts: HistorySearchOptions) => (ms: Messages): SearchResult => {
+export const searchHistory = (opts: HistorySearchOptions) => (source: ReadBackSource): SearchResult => {
   if (opts.query === '') return { hits: [], matched: 0 }
   let re: RegExp
   try {
@@ -141,36 +123,32 @@ export const searchHistory = (opts: HistorySearchOptions) => (ms: Messages): Sea
     return { hits: [], matched: 0, failure: `Cannot search for ${JSON.stringify(opts.query)}: ${e instanceof Error ? e.message : String(e)}` }
   }
   const candidates: Candidate[] = []
-  const names = new Map<string, string>()
   let order = 0
-  for (const m of ms) {
-    const taken = m.metadata === undefined ? undefined : takenFrom(m)
-    for (const p of m.parts) {
-      if (p.type === 'tool_call') names.set((p as ToolCallPart).id, (p as ToolCallPart).name)
-      const s = searchable(p, taken)
-      if (s === undefined) continue
-      re.lastIndex = 0
-      const first = re.exec(s.text)
-      order++
-      if (first === null) continue
-      let matches = 1
-      const length = first[0].length
-      if (length > 0) { while (matches < MAX_COUNT && re.exec(s.text) !== null) matches++ }
-      const call = p.type === 'tool_result' ? (p as ToolResultPart).toolCallId : p.type === 'tool_call' ? (p as ToolCallPart).id : undefined
-      const tool = p.type === 'tool_result'
-        ? ((p as ToolResultPart).name ?? names.get(call ?? ''))
-        : p.type === 'tool_call'
-        ? (p as ToolCallPart).name
-        : undefined
-      const hit: Omit<SearchHit, 'snippet'> = {
-        messageId: m.id,
-        role: m.role,
-        where: s.where,
-        ...(call === undefined ? {} : { toolCallId: call, ref: refStem(call, s.where === 'arguments' ? 'arguments' : 'result') }),
-        ...(tool === undefined ? {} : { tool }),
-        matches,
-      }
-      candidates.push({ hit, text: s.text, at: first.index, length, order })
+  const test = (p: Omit<IndexedPart, 'lower'>): void => {
+    re.lastIndex = 0
+    const first = re.exec(p.text)
+    order++
+    if (first === null) return
+    let matches = 1
+    const length = first[0].length
+    if (length > 0) { while (matches < MAX_COUNT && re.exec(p.text) !== null) matches++ }
+    const hit: Omit<SearchHit, 'snippet'> = {
+      messageId: p.message.id,
+      role: p.message.role,
+      where: p.where,
+      ...(p.call === undefined ? {} : { toolCallId: p.call, ref: refStem(p.call, p.where === 'arguments' ? 'arguments' : 'result') }),
+      ...(p.tool === undefined ? {} : { tool: p.tool }),
+      matches,
+    }
+    candidates.push({ hit, text: p.text, at: first.index, length, order })
+  }
+  if (!isHistoryIndex(source)) forEachSearchable(source, test)
+  else {
+    // a plain text made only of ASCII matches (ignoring case) only where the lower-cased text holds it lower-cased: the others are passed over
+    const needle = opts.match === 'regex' ? undefined : opts.case === 'sensitive' ? opts.query : ASCII.test(opts.query) ? opts.query.toLowerCase() : undefined
+    for (const p of source.parts) {
+      if (needle === undefined || (opts.case === 'sensitive' ? p.text : p.lower).includes(needle)) test(p)
+      else order++
     }
   }
   candidates.sort((a, b) => b.hit.matches - a.hit.matches || b.order - a.order)
