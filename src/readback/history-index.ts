@@ -15,12 +15,11 @@ import { pointersOf } from '../history/pointer.ts'
 /** A tool output of a history: its message, the message's position, and its text as a pointer hashes it. */
 export type IndexedOutput = { readonly message: Message; readonly at: number; readonly text: string }
 
-/** A searchable part: its message, where its text is, the text (and lower-cased), the tool call's id and tool name. */
+/** A searchable part: its message, where its text is, the text, the tool call's id and tool name. */
 export type IndexedPart = {
   readonly message: Message
   readonly where: 'text' | 'result' | 'arguments'
   readonly text: string
-  readonly lower: string
   readonly call?: string
   readonly tool?: string
 }
@@ -28,7 +27,9 @@ export type IndexedPart = {
 /**
  * A history prepared for `readBack` and `searchHistory` (see {@link indexHistory}): the messages
  * as given, the outputs under each `toolCallId\0side` in history order, the first position of each
- * message id, and the searchable parts in history order. Immutable: a new history is a new index.
+ * message id, the searchable parts in history order, and their texts lower-cased end to end
+ * (`lower`, each followed by a NUL; part `k` begins at `starts[k]`). Immutable: a new history is a
+ * new index.
  *
  * @example
  * import { indexHistory, type HistoryIndex } from 'chatfold/readback'
@@ -44,6 +45,8 @@ export type HistoryIndex = {
   readonly outputs: ReadonlyMap<string, ReadonlyArray<IndexedOutput>>
   readonly positions: ReadonlyMap<string, number>
   readonly parts: ReadonlyArray<IndexedPart>
+  readonly lower: string
+  readonly starts: ReadonlyArray<number>
 }
 
 /**
@@ -80,7 +83,7 @@ const takenFrom = (m: Message): ReadonlySet<string> | undefined => {
  * its tool's name as known at that point of the history (a result without a name takes its
  * call's).
  */
-export const forEachSearchable = (ms: Messages, visit: (p: Omit<IndexedPart, 'lower'>) => void): void => {
+export const forEachSearchable = (ms: Messages, visit: (p: IndexedPart) => void): void => {
   const names = new Map<string, string>()
   for (const m of ms) {
     const taken = takenFrom(m)
@@ -103,8 +106,8 @@ export const forEachSearchable = (ms: Messages, visit: (p: Omit<IndexedPart, 'lo
 /**
  * Prepares a history once for reading back and searching: every tool output under its call id and
  * side, the position of each message id, and the searchable text of every part lower-cased, so that
- * each `readBack` is a lookup and each `searchHistory` for a plain text passes over the parts that
- * contain it. Give the index wherever a history is taken (`readBack(ref)(index)`,
+ * each `readBack` is a lookup and each `searchHistory` for a plain text is one `indexOf` over the
+ * lower-cased texts, trying only the parts that hold it. Give the index wherever a history is taken (`readBack(ref)(index)`,
  * `searchHistory(opts)(index)`, the tools' `source`); the answers are the ones the history gives.
  * It holds the history's texts a second time (lower-cased): keep one per history, not one per
  * question.
@@ -140,6 +143,15 @@ export const indexHistory = (ms: Messages): HistoryIndex => {
     }
   })
   const parts: IndexedPart[] = []
-  forEachSearchable(ms, (p) => parts.push({ ...p, lower: p.text.toLowerCase() }))
-  return { _tag: 'HistoryIndex', messages: ms, outputs, positions, parts }
+  const starts: number[] = []
+  const lowers: string[] = []
+  let at = 0
+  forEachSearchable(ms, (p) => {
+    const lower = p.text.toLowerCase()
+    parts.push(p)
+    starts.push(at)
+    lowers.push(lower)
+    at += lower.length + 1
+  })
+  return { _tag: 'HistoryIndex', messages: ms, outputs, positions, parts, lower: lowers.join('\u0000') + '\u0000', starts }
 }

@@ -10,7 +10,7 @@ import type { Message } from '../message/message.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 import { REF_DIGITS, refStem } from '../history/pointer.ts'
-import { forEachSearchable, type IndexedPart, isHistoryIndex, type ReadBackSource } from './history-index.ts'
+import { forEachSearchable, type HistoryIndex, type IndexedPart, isHistoryIndex, type ReadBackSource } from './history-index.ts'
 
 // --- model ---
 
@@ -87,6 +87,27 @@ const MAX_COUNT = 1_000
 /** A candidate before ranking: the hit without its snippet, and where its text is. */
 type Candidate = { readonly hit: Omit<SearchHit, 'snippet'>; readonly text: string; readonly at: number; readonly length: number; readonly order: number }
 
+/**
+ * The parts of an index that can match a plain text made only of ASCII, ignoring case: those whose
+ * lower-cased text holds it lower-cased (a match of such a text is ASCII, and lower-cases to it);
+ * `undefined` when every part must be tried (a pattern, a case-sensitive search, another text).
+ */
+const candidatesOf = (opts: HistorySearchOptions, index: HistoryIndex): ReadonlySet<number> | undefined => {
+  if (opts.match === 'regex' || opts.case === 'sensitive' || !ASCII.test(opts.query) || opts.query.includes('\u0000')) return undefined
+  const needle = opts.query.toLowerCase()
+  const found = new Set<number>()
+  let k = 0
+  for (let i = index.lower.indexOf(needle); i >= 0;) {
+    // the part holding position i: the last whose start is at most i (the positions only grow)
+    while (k + 1 < index.starts.length && (index.starts[k + 1] as number) <= i) k++
+    found.add(k)
+    const next = index.starts[k + 1]
+    if (next === undefined) break
+    i = index.lower.indexOf(needle, next)
+  }
+  return found
+}
+
 const snippetOf = (c: Candidate, chars: number): string => {
   const before = Math.max(0, c.at - Math.floor((chars - c.length) / 2))
   const from = Math.max(0, Math.min(before, c.text.length - chars))
@@ -123,11 +144,9 @@ export const searchHistory = (opts: HistorySearchOptions) => (source: ReadBackSo
     return { hits: [], matched: 0, failure: `Cannot search for ${JSON.stringify(opts.query)}: ${e instanceof Error ? e.message : String(e)}` }
   }
   const candidates: Candidate[] = []
-  let order = 0
-  const test = (p: Omit<IndexedPart, 'lower'>): void => {
+  const test = (p: IndexedPart, order: number): void => {
     re.lastIndex = 0
     const first = re.exec(p.text)
-    order++
     if (first === null) return
     let matches = 1
     const length = first[0].length
@@ -142,14 +161,14 @@ export const searchHistory = (opts: HistorySearchOptions) => (source: ReadBackSo
     }
     candidates.push({ hit, text: p.text, at: first.index, length, order })
   }
-  if (!isHistoryIndex(source)) forEachSearchable(source, test)
-  else {
-    // a plain text made only of ASCII matches (ignoring case) only where the lower-cased text holds it lower-cased: the others are passed over
-    const needle = opts.match === 'regex' ? undefined : opts.case === 'sensitive' ? opts.query : ASCII.test(opts.query) ? opts.query.toLowerCase() : undefined
-    for (const p of source.parts) {
-      if (needle === undefined || (opts.case === 'sensitive' ? p.text : p.lower).includes(needle)) test(p)
-      else order++
-    }
+  if (!isHistoryIndex(source)) {
+    let order = 0
+    forEachSearchable(source, (p) => test(p, order++))
+  } else {
+    const candidate = candidatesOf(opts, source)
+    source.parts.forEach((p, k) => {
+      if (candidate === undefined || candidate.has(k)) test(p, k)
+    })
   }
   candidates.sort((a, b) => b.hit.matches - a.hit.matches || b.order - a.order)
   const limit = nonNegativeInt(opts.limit, 20)
