@@ -1,10 +1,13 @@
 /**
  * `npm run bench readback`: reading pruned tool output back through the pointers its placeholders
  * carry, on the 20,000-message bench history pruned as a session would (protect 40,000 tokens):
- * one output read back from the history in memory, from the history kept as a JSONL session file
- * (the file read from disk, then only the lines naming the call decoded), and a search over the
- * 20,000 messages. Each figure is one operation, the median over the pointers read (a different
- * one each run, oldest to newest) or over the queries. Targets: under 2 ms, 20 ms and 20 ms.
+ * one output read back from the history in memory (as it is, and prepared once by `indexHistory`),
+ * from the history kept as a JSONL session file (the file read from disk, then only the lines naming
+ * the call decoded; the read and the lookup timed apart), and a search over the 20,000 messages (as
+ * they are, and over the index). Each figure is one operation, the median over the pointers read (a
+ * different one each run, oldest to newest) or over the queries. Targets: under 2 ms, 20 ms and 20 ms.
+ * The chat store is not a source here: its messages hold chat content (text and media), which has
+ * no form for tool calls and results, so a stored conversation has no output to read back.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

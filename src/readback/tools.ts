@@ -25,9 +25,11 @@ import { type HistoryIndex, indexHistory, isHistoryIndex, type ReadBackSource } 
  * UTF-8 bytes of one page (default 16,000) and of one search answer (default 8,000).
  *
  * @example
- * import type { ReadBackToolsOptions } from 'chatfold/readback'
+ * import { indexHistory, type ReadBackToolsOptions } from 'chatfold/readback'
  * declare const archive: import('chatfold').Messages
  * const options: ReadBackToolsOptions = { source: () => archive, maxBytes: 8_000 }
+ * const index = indexHistory([]) // prepared once, given on every use
+ * const prepared: ReadBackToolsOptions = { source: () => index }
  *
  * @since 0.1.0
  * @category read-back
