@@ -27,9 +27,10 @@ export type IndexedPart = {
 /**
  * A history prepared for `readBack` and `searchHistory` (see {@link indexHistory}): the messages
  * as given, the outputs under each `toolCallId\0side` in history order, the first position of each
- * message id, the searchable parts in history order, and their texts lower-cased end to end
- * (`lower`, each followed by a NUL; part `k` begins at `starts[k]`). Immutable: a new history is a
- * new index.
+ * message id, the searchable parts in history order, and their texts lower-cased end to end in
+ * `segments` (each text followed by a NUL; the `k`th begins at `starts[k]` and is part `parts[k]`):
+ * one segment for the texts of Latin-1 only, one for the others, so that the first is searched a
+ * byte a character. Immutable: a new history is a new index.
  *
  * @example
  * import { indexHistory, type HistoryIndex } from 'chatfold/readback'
@@ -45,9 +46,11 @@ export type HistoryIndex = {
   readonly outputs: ReadonlyMap<string, ReadonlyArray<IndexedOutput>>
   readonly positions: ReadonlyMap<string, number>
   readonly parts: ReadonlyArray<IndexedPart>
-  readonly lower: string
-  readonly starts: ReadonlyArray<number>
+  readonly segments: ReadonlyArray<LowerSegment>
 }
+
+/** Lower-cased texts end to end, each followed by a NUL: where each begins, and whose part it is. */
+export type LowerSegment = { readonly lower: string; readonly starts: ReadonlyArray<number>; readonly parts: ReadonlyArray<number> }
 
 /**
  * What `readBack`, `searchHistory` and the read-back tools read from: a history, or a history
@@ -69,6 +72,9 @@ export const isHistoryIndex = (s: ReadBackSource): s is HistoryIndex => !Array.i
 
 /** The key of a tool output: its call id and side. */
 export const outputKey = (toolCallId: string, side: 'result' | 'arguments'): string => `${toolCallId}\u0000${side}`
+
+/** A character past Latin-1 (a string holding one takes two bytes a character). */
+const WIDE = /[\u0100-\uffff]/
 
 /** The outputs taken from `m` by a prune or a clearing (its `metadata.pointers`), as output keys; `undefined` when none. */
 const takenFrom = (m: Message): ReadonlySet<string> | undefined => {
@@ -143,15 +149,16 @@ export const indexHistory = (ms: Messages): HistoryIndex => {
     }
   })
   const parts: IndexedPart[] = []
-  const starts: number[] = []
-  const lowers: string[] = []
-  let at = 0
+  const narrow = { lowers: [] as string[], starts: [] as number[], parts: [] as number[], at: 0 }
+  const wide = { lowers: [] as string[], starts: [] as number[], parts: [] as number[], at: 0 }
   forEachSearchable(ms, (p) => {
     const lower = p.text.toLowerCase()
-    parts.push(p)
-    starts.push(at)
-    lowers.push(lower)
-    at += lower.length + 1
+    const seg = WIDE.test(lower) ? wide : narrow
+    seg.parts.push(parts.push(p) - 1)
+    seg.starts.push(seg.at)
+    seg.lowers.push(lower)
+    seg.at += lower.length + 1
   })
-  return { _tag: 'HistoryIndex', messages: ms, outputs, positions, parts, lower: lowers.join('\u0000') + '\u0000', starts }
+  const segments = [narrow, wide].map((g) => ({ lower: g.lowers.join('\u0000') + '\u0000', starts: g.starts, parts: g.parts }))
+  return { _tag: 'HistoryIndex', messages: ms, outputs, positions, parts, segments }
 }

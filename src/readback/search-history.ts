@@ -96,14 +96,16 @@ const candidatesOf = (opts: HistorySearchOptions, index: HistoryIndex): Readonly
   if (opts.match === 'regex' || opts.case === 'sensitive' || !ASCII.test(opts.query) || opts.query.includes('\u0000')) return undefined
   const needle = opts.query.toLowerCase()
   const found = new Set<number>()
-  let k = 0
-  for (let i = index.lower.indexOf(needle); i >= 0;) {
-    // the part holding position i: the last whose start is at most i (the positions only grow)
-    while (k + 1 < index.starts.length && (index.starts[k + 1] as number) <= i) k++
-    found.add(k)
-    const next = index.starts[k + 1]
-    if (next === undefined) break
-    i = index.lower.indexOf(needle, next)
+  for (const seg of index.segments) {
+    let k = 0
+    for (let i = seg.lower.indexOf(needle); i >= 0;) {
+      // the text holding position i: the last whose start is at most i (the positions only grow)
+      while (k + 1 < seg.starts.length && (seg.starts[k + 1] as number) <= i) k++
+      found.add(seg.parts[k] as number)
+      const next = seg.starts[k + 1]
+      if (next === undefined) break
+      i = seg.lower.indexOf(needle, next)
+    }
   }
   return found
 }
