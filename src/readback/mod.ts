@@ -18,6 +18,7 @@
  * @module
  */
 export { contentHash, fromPointerRef, type PointerRef, toPointerRef } from './pointer-ref.ts'
+export { type HistoryIndex, indexHistory, type ReadBackSource } from './history-index.ts'
 export { formatReadBackFailure, readBack, type ReadBackFailure, type ReadBackOptions, type ReadBackPage } from './read-back.ts'
 export { readBackFromJSONL } from './read-back-jsonl.ts'
 export { type HistorySearchOptions, searchHistory, type SearchHit, type SearchResult } from './search-history.ts'

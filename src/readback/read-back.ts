@@ -16,6 +16,7 @@ import { utf8Hash } from '../internal/content-hash.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 import { pointersOf, refOf } from '../history/pointer.ts'
 import { fromPointerRef, type PointerRef } from './pointer-ref.ts'
+import { type HistoryIndex, type IndexedOutput, isHistoryIndex, outputKey, type ReadBackSource } from './history-index.ts'
 
 // --- model ---
 
@@ -118,17 +119,30 @@ const outputsIn = (m: Message, p: PointerRef, out: Found[]): void => {
   }
 }
 
+/** The first found output whose hash is the pointer's (or begins with it: a reference shows the first 8 digits). */
+const hashed = (p: PointerRef, found: ReadonlyArray<Found>, from: number): Found | undefined => {
+  for (let k = from; k < found.length; k++) if (utf8Hash((found[k] as Found).text).startsWith(p.hash)) return found[k]
+  return undefined
+}
+
+/** The answer when no output found under the call id is the one pointed to. */
+const missing = (p: PointerRef, found: ReadonlyArray<Found>): E.Either<ReadBackFailure, Found> =>
+  found.length === 0 ? E.left({ kind: 'not_found', ref: refOf(p) }) : E.left({
+    kind: 'changed',
+    ref: refOf(p),
+    found: found.map((f) => ({ messageId: f.message.id, state: wasPruned(f.message, p) ? 'pruned' : 'different' })),
+  })
+
 /**
  * The original text a pointer names in `ms`: its message's first (when the pointer names one and
  * `ms` holds it), else every message's, newest first; the first whose hash is the pointer's (or begins with it: a reference shows the first 8 digits).
  */
 const findOutput = (p: PointerRef) => (ms: Messages): E.Either<ReadBackFailure, Found> => {
-  const ref = refOf(p)
   const found: Found[] = []
   if (p.messageId !== undefined) {
     const m = ms.find((x) => x.id === p.messageId)
     if (m !== undefined) outputsIn(m, p, found)
-    const hit = found.find((f) => utf8Hash(f.text).startsWith(p.hash))
+    const hit = hashed(p, found, 0)
     if (hit !== undefined) return E.right(hit)
   }
   for (let i = ms.length - 1; i >= 0; i--) {
@@ -136,14 +150,36 @@ const findOutput = (p: PointerRef) => (ms: Messages): E.Either<ReadBackFailure, 
     if (m.id === p.messageId) continue
     const before = found.length
     outputsIn(m, p, found)
-    for (let k = before; k < found.length; k++) if (utf8Hash((found[k] as Found).text).startsWith(p.hash)) return E.right(found[k] as Found)
+    const hit = hashed(p, found, before)
+    if (hit !== undefined) return E.right(hit)
   }
-  if (found.length === 0) return E.left({ kind: 'not_found', ref })
-  return E.left({
-    kind: 'changed',
-    ref,
-    found: found.map((f) => ({ messageId: f.message.id, state: wasPruned(f.message, p) ? 'pruned' : 'different' })),
-  })
+  return missing(p, found)
+}
+
+/** {@link findOutput} over a prepared index: the same outputs in the same order, from its lookup of the call id. */
+const findIndexed = (p: PointerRef) => (index: HistoryIndex): E.Either<ReadBackFailure, Found> => {
+  const all = index.outputs.get(outputKey(p.toolCallId, p.part)) ?? []
+  const found: Found[] = []
+  if (p.messageId !== undefined) {
+    const at = index.positions.get(p.messageId)
+    if (at !== undefined) { for (const o of all) if (o.at === at) found.push(o) }
+    const hit = hashed(p, found, 0)
+    if (hit !== undefined) return E.right(hit)
+  }
+  // newest message first, each message's outputs in their order
+  for (let end = all.length; end > 0;) {
+    const at = (all[end - 1] as IndexedOutput).at
+    let start = end - 1
+    while (start > 0 && (all[start - 1] as IndexedOutput).at === at) start--
+    if ((all[start] as IndexedOutput).message.id !== p.messageId) {
+      const before = found.length
+      for (let k = start; k < end; k++) found.push(all[k] as IndexedOutput)
+      const hit = hashed(p, found, before)
+      if (hit !== undefined) return E.right(hit)
+    }
+    end = start
+  }
+  return missing(p, found)
 }
 
 /** Whether `m` records that the output a pointer names was taken from it (its `metadata.pointers`). */
@@ -160,7 +196,9 @@ const continues = (b: number | undefined): boolean => b !== undefined && (b & 0x
 /**
  * Reads back the tool output a pointer names (a `PointerRef`, or its reference as a placeholder
  * shows it) from a history that still holds it: the history before pruning, the archive of a
- * compaction (`compact(…)`'s `archive`), or a conversation of the chat store (`getConversation`).
+ * compaction (`compact(…)`'s `archive`), or a conversation of the chat store (`getConversation`),
+ * or that history prepared once by `indexHistory` (the same answer, a lookup instead of a pass
+ * over every message: give the index when reading back more than once).
  * Answers one page of at most `maxBytes` UTF-8 bytes from `offset`, never inside a character
  * (a page holds at least one character); put the pages together, from `next` to `next`, for the
  * original byte for byte. A pointer whose output is no longer there (only its placeholder, or
@@ -168,7 +206,7 @@ const continues = (b: number | undefined): boolean => b !== undefined && (b & 0x
  *
  * @example
  * import { pruneToolResults, pointersOf } from 'chatfold/history'
- * import { readBack } from 'chatfold/readback'
+ * import { indexHistory, readBack } from 'chatfold/readback'
  * import { makeMessage, toolCall, toolResult } from 'chatfold/message'
  * const history = [
  *   makeMessage({ id: 'a1', role: 'assistant', parts: [toolCall({ id: 'c1', name: 'read', arguments: '{}' })] }),
@@ -178,15 +216,17 @@ const continues = (b: number | undefined): boolean => b !== undefined && (b & 0x
  * const [pointer] = pointersOf(pruned[1]!)
  * const page = readBack(pointer!, { maxBytes: 1_500 })(history)
  * page._tag === 'Right' && page.right.next // 1_500
+ * const again = readBack(pointer!, { maxBytes: 1_500 })(indexHistory(history))
+ * again._tag === 'Right' && again.right.next // 1_500
  *
  * @since 0.1.0
  * @category read-back
  */
-export const readBack = (pointer: PointerRef | string, opts: ReadBackOptions = {}) => (ms: Messages): E.Either<ReadBackFailure, ReadBackPage> => {
+export const readBack = (pointer: PointerRef | string, opts: ReadBackOptions = {}) => (source: ReadBackSource): E.Either<ReadBackFailure, ReadBackPage> => {
   const p = typeof pointer === 'string' ? fromPointerRef(pointer) : O.some(pointer)
   if (O.isNone(p) || !/^(?:[0-9a-f]{8}|[0-9a-f]{16})$/.test(p.value.hash))
     return E.left({ kind: 'bad_ref', ref: typeof pointer === 'string' ? pointer : refOf(pointer) })
-  const found = findOutput(p.value)(ms)
+  const found = isHistoryIndex(source) ? findIndexed(p.value)(source) : findOutput(p.value)(source)
   return E.isLeft(found) ? found : pageOf(p.value, found.right, opts)
 }
 

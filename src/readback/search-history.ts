@@ -6,12 +6,11 @@
  *
  * @module
  */
-import type { Message, Messages } from '../message/message.ts'
-import type { Part, ToolCallPart, ToolResultPart } from '../message/part-model.ts'
-import { toolResultText } from '../message/tool-result-content.ts'
+import type { Message } from '../message/message.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 import { nonNegativeInt } from '../internal/number.ts'
-import { pointersOf, REF_DIGITS, refStem } from '../history/pointer.ts'
+import { REF_DIGITS, refStem } from '../history/pointer.ts'
+import { forEachSearchable, type HistoryIndex, type IndexedPart, isHistoryIndex, type ReadBackSource } from './history-index.ts'
 
 // --- model ---
 
@@ -77,6 +76,9 @@ export type SearchResult = { readonly hits: ReadonlyArray<SearchHit>; readonly m
 
 const encoder = new TextEncoder()
 
+/** A query of ASCII only (its matches ignoring case are exactly where the lower-cased text holds it lower-cased). */
+const ASCII = /^[^\u0080-\uffff]*$/
+
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** At most this many matches are counted in one part (its rank does not need more). */
@@ -85,24 +87,27 @@ const MAX_COUNT = 1_000
 /** A candidate before ranking: the hit without its snippet, and where its text is. */
 type Candidate = { readonly hit: Omit<SearchHit, 'snippet'>; readonly text: string; readonly at: number; readonly length: number; readonly order: number }
 
-/** The searchable text of a part, and where it is; `undefined` for a part with none (or a placeholder: what it stood for is not there). */
-const searchable = (p: Part, taken: ReadonlySet<string> | undefined): { readonly where: SearchHit['where']; readonly text: string } | undefined => {
-  if (p.type === 'text') return { where: 'text', text: p.text }
-  if (p.type === 'tool_result') {
-    const r = p as ToolResultPart
-    return taken?.has(`${r.toolCallId}\u0000result`) === true ? undefined : { where: 'result', text: toolResultText(r) }
+/**
+ * The parts of an index that can match a plain text made only of ASCII, ignoring case: those whose
+ * lower-cased text holds it lower-cased (a match of such a text is ASCII, and lower-cases to it);
+ * `undefined` when every part must be tried (a pattern, a case-sensitive search, another text).
+ */
+const candidatesOf = (opts: HistorySearchOptions, index: HistoryIndex): ReadonlySet<number> | undefined => {
+  if (opts.match === 'regex' || opts.case === 'sensitive' || !ASCII.test(opts.query) || opts.query.includes('\u0000')) return undefined
+  const needle = opts.query.toLowerCase()
+  const found = new Set<number>()
+  for (const seg of index.segments) {
+    let k = 0
+    for (let i = seg.lower.indexOf(needle); i >= 0;) {
+      // the text holding position i: the last whose start is at most i (the positions only grow)
+      while (k + 1 < seg.starts.length && (seg.starts[k + 1] as number) <= i) k++
+      found.add(seg.parts[k] as number)
+      const next = seg.starts[k + 1]
+      if (next === undefined) break
+      i = seg.lower.indexOf(needle, next)
+    }
   }
-  if (p.type === 'tool_call') {
-    const c = p as ToolCallPart
-    return taken?.has(`${c.id}\u0000arguments`) === true ? undefined : { where: 'arguments', text: c.arguments }
-  }
-  return undefined
-}
-
-/** The outputs taken from `m` by a prune or a clearing (its `metadata.pointers`), as `id\0side` keys; `undefined` when none. */
-const takenFrom = (m: Message): ReadonlySet<string> | undefined => {
-  const ps = pointersOf(m)
-  return ps.length === 0 ? undefined : new Set(ps.map((p) => `${p.toolCallId}\u0000${p.part}`))
+  return found
 }
 
 const snippetOf = (c: Candidate, chars: number): string => {
@@ -132,7 +137,7 @@ const snippetOf = (c: Candidate, chars: number): string => {
  * @since 0.1.0
  * @category read-back
  */
-export const searchHistory = (opts: HistorySearchOptions) => (ms: Messages): SearchResult => {
+export const searchHistory = (opts: HistorySearchOptions) => (source: ReadBackSource): SearchResult => {
   if (opts.query === '') return { hits: [], matched: 0 }
   let re: RegExp
   try {
@@ -141,37 +146,31 @@ export const searchHistory = (opts: HistorySearchOptions) => (ms: Messages): Sea
     return { hits: [], matched: 0, failure: `Cannot search for ${JSON.stringify(opts.query)}: ${e instanceof Error ? e.message : String(e)}` }
   }
   const candidates: Candidate[] = []
-  const names = new Map<string, string>()
-  let order = 0
-  for (const m of ms) {
-    const taken = m.metadata === undefined ? undefined : takenFrom(m)
-    for (const p of m.parts) {
-      if (p.type === 'tool_call') names.set((p as ToolCallPart).id, (p as ToolCallPart).name)
-      const s = searchable(p, taken)
-      if (s === undefined) continue
-      re.lastIndex = 0
-      const first = re.exec(s.text)
-      order++
-      if (first === null) continue
-      let matches = 1
-      const length = first[0].length
-      if (length > 0) { while (matches < MAX_COUNT && re.exec(s.text) !== null) matches++ }
-      const call = p.type === 'tool_result' ? (p as ToolResultPart).toolCallId : p.type === 'tool_call' ? (p as ToolCallPart).id : undefined
-      const tool = p.type === 'tool_result'
-        ? ((p as ToolResultPart).name ?? names.get(call ?? ''))
-        : p.type === 'tool_call'
-        ? (p as ToolCallPart).name
-        : undefined
-      const hit: Omit<SearchHit, 'snippet'> = {
-        messageId: m.id,
-        role: m.role,
-        where: s.where,
-        ...(call === undefined ? {} : { toolCallId: call, ref: refStem(call, s.where === 'arguments' ? 'arguments' : 'result') }),
-        ...(tool === undefined ? {} : { tool }),
-        matches,
-      }
-      candidates.push({ hit, text: s.text, at: first.index, length, order })
+  const test = (p: IndexedPart, order: number): void => {
+    re.lastIndex = 0
+    const first = re.exec(p.text)
+    if (first === null) return
+    let matches = 1
+    const length = first[0].length
+    if (length > 0) { while (matches < MAX_COUNT && re.exec(p.text) !== null) matches++ }
+    const hit: Omit<SearchHit, 'snippet'> = {
+      messageId: p.message.id,
+      role: p.message.role,
+      where: p.where,
+      ...(p.call === undefined ? {} : { toolCallId: p.call, ref: refStem(p.call, p.where === 'arguments' ? 'arguments' : 'result') }),
+      ...(p.tool === undefined ? {} : { tool: p.tool }),
+      matches,
     }
+    candidates.push({ hit, text: p.text, at: first.index, length, order })
+  }
+  if (!isHistoryIndex(source)) {
+    let order = 0
+    forEachSearchable(source, (p) => test(p, order++))
+  } else {
+    const candidate = candidatesOf(opts, source)
+    source.parts.forEach((p, k) => {
+      if (candidate === undefined || candidate.has(k)) test(p, k)
+    })
   }
   candidates.sort((a, b) => b.hit.matches - a.hit.matches || b.order - a.order)
   const limit = nonNegativeInt(opts.limit, 20)

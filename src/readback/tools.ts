@@ -14,24 +14,28 @@ import type { Messages } from '../message/message.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { formatReadBackFailure, readBack, type ReadBackPage } from './read-back.ts'
 import { searchHistory, type SearchHit } from './search-history.ts'
+import { type HistoryIndex, indexHistory, isHistoryIndex, type ReadBackSource } from './history-index.ts'
 
 // --- model ---
 
 /**
  * Options of {@link readBackTools}: `source`, the history the outputs are read from (called on
- * each use: the history before pruning, a compaction's archive, a stored conversation); the most
+ * each use: the history before pruning, a compaction's archive, a stored conversation), or that
+ * history prepared by `indexHistory` (the tools prepare each history they are given once); the most
  * UTF-8 bytes of one page (default 16,000) and of one search answer (default 8,000).
  *
  * @example
- * import type { ReadBackToolsOptions } from 'chatfold/readback'
+ * import { indexHistory, type ReadBackToolsOptions } from 'chatfold/readback'
  * declare const archive: import('chatfold').Messages
  * const options: ReadBackToolsOptions = { source: () => archive, maxBytes: 8_000 }
+ * const index = indexHistory([]) // prepared once, given on every use
+ * const prepared: ReadBackToolsOptions = { source: () => index }
  *
  * @since 0.1.0
  * @category read-back
  */
 export type ReadBackToolsOptions = {
-  readonly source: () => Messages | Promise<Messages>
+  readonly source: () => ReadBackSource | Promise<ReadBackSource>
   readonly maxBytes?: number
   readonly searchBytes?: number
 }
@@ -136,52 +140,65 @@ const SEARCH_DESCRIPTION = 'Search the earlier conversation, including tool outp
  */
 export const readBackTools = (
   options: ReadBackToolsOptions,
-): { readonly read: ReadBackTool<ReadAnswer>; readonly search: ReadBackTool<SearchAnswer> } => ({
-  read: {
-    name: 'read_pruned_output',
-    description: READ_DESCRIPTION,
-    parameters: {
-      type: 'object',
-      properties: {
-        ref: { type: 'string', description: 'The reference the placeholder shows, e.g. call_1@0f3a9c21' },
-        offset: { type: ['integer', 'null'], description: 'Byte offset to read from: null for the start, or the "next" of the previous page' },
+): { readonly read: ReadBackTool<ReadAnswer>; readonly search: ReadBackTool<SearchAnswer> } => {
+  // each history the source gives is prepared once, for as long as it is held (a history is never changed in place)
+  const indexes = new WeakMap<Messages, HistoryIndex>()
+  const indexed = async (): Promise<HistoryIndex> => {
+    const s = await options.source()
+    if (isHistoryIndex(s)) return s
+    const known = indexes.get(s)
+    if (known !== undefined) return known
+    const made = indexHistory(s)
+    indexes.set(s, made)
+    return made
+  }
+  return {
+    read: {
+      name: 'read_pruned_output',
+      description: READ_DESCRIPTION,
+      parameters: {
+        type: 'object',
+        properties: {
+          ref: { type: 'string', description: 'The reference the placeholder shows, e.g. call_1@0f3a9c21' },
+          offset: { type: ['integer', 'null'], description: 'Byte offset to read from: null for the start, or the "next" of the previous page' },
+        },
+        required: ['ref', 'offset'],
+        additionalProperties: false,
       },
-      required: ['ref', 'offset'],
-      additionalProperties: false,
-    },
-    run: async (input) => {
-      const d = decodeInput(ReadInputC, input)
-      if (E.isLeft(d)) return { error: d.left }
-      const page = readBack(d.right.ref, { offset: d.right.offset ?? 0, ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) })(
-        await options.source(),
-      )
-      return E.isLeft(page) ? { error: formatReadBackFailure(page.left) } : page.right
-    },
-  },
-  search: {
-    name: 'search_history',
-    description: SEARCH_DESCRIPTION,
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'The text (matched in any case) or the regular expression' },
-        match: { type: ['string', 'null'], enum: ['text', 'regex', null], description: 'text (the default) or regex' },
-        limit: { type: ['integer', 'null'], description: 'The most hits (default 20)' },
+      run: async (input) => {
+        const d = decodeInput(ReadInputC, input)
+        if (E.isLeft(d)) return { error: d.left }
+        const page = readBack(d.right.ref, { offset: d.right.offset ?? 0, ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) })(
+          await indexed(),
+        )
+        return E.isLeft(page) ? { error: formatReadBackFailure(page.left) } : page.right
       },
-      required: ['query', 'match', 'limit'],
-      additionalProperties: false,
     },
-    run: async (input) => {
-      const d = decodeInput(SearchInputC, input)
-      if (E.isLeft(d)) return { error: d.left }
-      const { query, match, limit } = d.right
-      const r = searchHistory({
-        query,
-        ...(match === null || match === undefined ? {} : { match }),
-        ...(limit === null || limit === undefined ? {} : { limit }),
-        ...(options.searchBytes === undefined ? {} : { maxBytes: options.searchBytes }),
-      })(await options.source())
-      return r.failure === undefined ? { hits: r.hits, matched: r.matched } : { error: r.failure }
+    search: {
+      name: 'search_history',
+      description: SEARCH_DESCRIPTION,
+      parameters: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'The text (matched in any case) or the regular expression' },
+          match: { type: ['string', 'null'], enum: ['text', 'regex', null], description: 'text (the default) or regex' },
+          limit: { type: ['integer', 'null'], description: 'The most hits (default 20)' },
+        },
+        required: ['query', 'match', 'limit'],
+        additionalProperties: false,
+      },
+      run: async (input) => {
+        const d = decodeInput(SearchInputC, input)
+        if (E.isLeft(d)) return { error: d.left }
+        const { query, match, limit } = d.right
+        const r = searchHistory({
+          query,
+          ...(match === null || match === undefined ? {} : { match }),
+          ...(limit === null || limit === undefined ? {} : { limit }),
+          ...(options.searchBytes === undefined ? {} : { maxBytes: options.searchBytes }),
+        })(await indexed())
+        return r.failure === undefined ? { hits: r.hits, matched: r.matched } : { error: r.failure }
+      },
     },
-  },
-})
+  }
+}
