@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { createPruner } from '../../src/history/prune-incremental.ts'
 import { type PruneOptions } from '../../src/history/prune-options.ts'
-import { pruneToolResultsWithReport } from '../../src/history/prune.ts'
+import { pruneToolResultsWithReceipt, pruneToolResultsWithReport } from '../../src/history/prune.ts'
 import { planCompaction } from '../../src/compaction/plan.ts'
 import { createBuilder } from '../../src/builder/builder.ts'
 import { type Engine } from '../../src/engine/api.ts'
@@ -122,7 +122,7 @@ describe('one token definition, one answer everywhere', () => {
         if (pure.messages !== h) expect(report).toEqual(pure.report)
 
         for (const [, engine] of engines) {
-          expect(await engine.pruneToolResults(h, o)).toEqual(pure)
+          expect(await engine.pruneToolResults(h, o)).toEqual(pruneToolResultsWithReceipt({ ...o, estimate: heuristic })(h))
           const session = await engine.open(`s${sessions++}`, h)
           const r = await session.prune(o)
           expect(r.report).toEqual(pure.report)
