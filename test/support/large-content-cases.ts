@@ -20,7 +20,7 @@ export type LargeContentBackend = {
 }
 
 /** A screenshot of 3 MB (bytes that do not repeat in a short period), as base64. */
-const screenshot = (): string => {
+export const screenshot = (): string => {
   const bytes = new Uint8Array(3 * 1024 * 1024)
   let x = 2463534242
   for (let i = 0; i < bytes.length; i++) {
@@ -34,21 +34,33 @@ const screenshot = (): string => {
   return btoa(s)
 }
 
+/** The long text of every eighth turn: with the screenshot once, the 40 turns make a history of about 10 MB. */
+const LONG_TEXT = 'x'.repeat(150_000)
+
+/** Turn `i` of the 40: a question (a long one every eighth turn) and the screenshot. */
+export const turnOf = (i: number, data: string) => ({
+  role: 'user' as const,
+  content: [{ type: 'text', text: `turn ${i}: ${i % 8 === 0 ? LONG_TEXT : 'what is on the screen?'}` }, {
+    type: 'image',
+    source: 'base64',
+    data,
+    media_type: 'image/png',
+  }],
+  conversation_id: 'shots',
+  message_id: `s${i}`,
+})
+
+/** How many times `whole` appears in `text`. */
+export const copiesIn = (text: string, whole: string): number => text.split(whole).length - 1
+
 export const largeContentCases = (open: () => Promise<LargeContentBackend>): void => {
   it(
     'keeps a 3 MB screenshot repeated in 40 turns once in its log and its snapshot, and gives every turn back whole after reopening',
     async () => {
       const b = await open()
       const data = screenshot()
-      const text = 'x'.repeat(150_000) // with the screenshot once, a history of about 10 MB
       for (let i = 0; i < 40; i++) {
-        const content = [{ type: 'text', text: `turn ${i}: ${i % 8 === 0 ? text : 'what is on the screen?'}` }, {
-          type: 'image',
-          source: 'base64',
-          data,
-          media_type: 'image/png',
-        }]
-        const r = await b.commit(() => b.store.submit({ role: 'user', content, conversation_id: 'shots', message_id: `s${i}` }))
+        const r = await b.commit(() => b.store.submit(turnOf(i, data)))
         expect(r._tag).toBe('Right')
       }
       // the log carries the screenshot the first time, and a reference to it every later time
