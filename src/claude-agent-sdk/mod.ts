@@ -124,8 +124,10 @@ export type ChatStoreSessionStore = Required<Pick<SessionStore, 'append' | 'load
  * the time of their last write; `delete` of a main transcript deletes its subagent transcripts
  * too; `listSubkeys` lists those. The store is append-only: a deletion is a record, after which
  * the transcript reads as never written (the entries stay in the store's log: retention is the
- * store's). `history(key)` reads the transcript with `readClaudeCode`, its `compact_boundary`
- * records as compaction boundaries; `report(key)` gives what it cost (each reply's recorded usage
+ * store's). A compaction the SDK writes is appended as any batch, never refused (the SDK drops a
+ * batch it cannot store): its `compact_boundary` names the entry it was computed from, so a write
+ * another process lands meanwhile stays on a branch of its own. `history(key)` reads the transcript
+ * with `readClaudeCode`, its `compact_boundary` records as compaction boundaries; `report(key)` gives what it cost (each reply's recorded usage
  * priced, cache reads and writes apart) and the receipt of what its compactions took out.
  *
  * @example

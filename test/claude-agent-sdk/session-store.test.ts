@@ -161,4 +161,46 @@ describe('chatStoreSessionStore.history', () => {
       expect((await sdk.history(main))?.compactions.length).toBeGreaterThan(0)
     })
   }
+
+  // The SDK computes a compaction in its own process and mirrors it here after its local write, naming the head it was
+  // computed from (the boundary's logicalParentUuid); a batch the store refused would be retried and then dropped by
+  // the SDK, so the store never refuses one: another process's write that lands meanwhile hangs off that head, a branch of its own
+  for (const form of ['in process', 'over HTTP'] as const) {
+    it(`keeps a write landing between the compaction's head and its boundary as a branch forked from that head, the compaction read as written (${form})`, async () => {
+      const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code', '9a3f6e21-7b4c-4d8a-b2e5-0c1d9f8e7a36.jsonl'), 'utf8')
+      const records = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as SessionStoreEntry)
+      const boundary = records.findIndex((r) => r['subtype'] === 'compact_boundary')
+      const head = records[boundary - 1] as SessionStoreEntry
+      expect(records[boundary]?.['logicalParentUuid']).toBe(head.uuid)
+      const chat = createChatStore({ maxHistorySize: Infinity })
+      const handler = createChatHandler(chat)
+      const log = () =>
+        form === 'in process' ? storeChatLog(chat) : httpChatLog({ url: 'http://store.test', fetch: (input, init) => handler(new Request(input, init)) })
+      const [sdk, other] = [chatStoreSessionStore(log()), chatStoreSessionStore(log())]
+      const meanwhile: SessionStoreEntry = {
+        type: 'user',
+        uuid: 'meanwhile',
+        parentUuid: head.uuid,
+        sessionId: head['sessionId'],
+        timestamp: '2026-01-01T00:00:00.000Z',
+        message: { role: 'user', content: 'written while the compaction was computed' },
+      }
+      await sdk.append(main, records.slice(0, boundary))
+      await other.append(main, [meanwhile]) // after the head the compaction is computed from, before its boundary
+      await sdk.append(main, records.slice(boundary))
+      // nothing refused, nothing moved: the transcript in commit order
+      expect(await sdk.load(main)).toEqual([...records.slice(0, boundary), meanwhile, ...records.slice(boundary)])
+      const expected = fromClaudeCode()(text)
+      if (E.isLeft(expected)) throw new Error('the fixture must read')
+      const read = await sdk.history(main, { branches: 'all' })
+      // the compaction, its archive and the history after it, as the SDK wrote them: the write it never saw is not in its archive
+      expect(read?.compactions).toEqual(expected.right.compactions)
+      expect(read?.archive).toEqual(expected.right.archive)
+      expect(read?.messages.filter((m) => m.metadata?.['branch'] === undefined)).toEqual(expected.right.messages)
+      // and that write, on a branch of its own forked from the compaction's head
+      const branch = read?.messages.filter((m) => m.metadata?.['branch'] !== undefined) ?? []
+      expect(branch.map((m) => [m.role, m.kind, m.metadata?.['branch']])).toEqual([['user', 'display', { index: 1, leaf: 'meanwhile', forkedFrom: head.uuid }]])
+      expect(read?.branches).toEqual({ abandoned: 1, read: 1 })
+    })
+  }
 })
