@@ -25,6 +25,10 @@ export default defineConfig({
           // about 4 minutes to 2. The core holds no state but caches and the part registry, and the
           // tests that register a part or replace a global undo it.
           isolate: false,
+          // two files at a time on a two-core machine (vitest's default, one fewer than the cores, is one)
+          maxWorkers: 2,
+          // the limit only stops a hang: a busy machine takes longer than vitest's 5 s over some
+          testTimeout: 60_000,
         },
       },
       {
@@ -37,6 +41,7 @@ export default defineConfig({
           // limit only stops a hang (vitest's 5 s cut three of them short beside other runs)
           testTimeout: 60_000,
           isolate: false, // as the unit tests
+          maxWorkers: 2,
         },
       },
       {
@@ -49,6 +54,8 @@ export default defineConfig({
           exclude: ['test/ai-sdk/middleware-v7.test.ts', 'test/**/*.prop.test.ts'],
           environment: 'node',
           isolate: false, // as the unit tests
+          maxWorkers: 2,
+          testTimeout: 60_000,
         },
       },
       {
