@@ -17,6 +17,7 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['chatgpt', fixture('chatgpt/conversations-connector.json')],
   ['claude-ai', fixture('claude-ai/conversations.json')],
   ['claude-ai', fixture('claude-ai/conversations-screenshot.json')],
+  ['claude-ai', fixture('claude-ai/conversations-mcp.json')],
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json')],
   ['copilot', fixture('copilot/chat-export.json')],
   ['copilot', fixture('copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl')],
