@@ -14,7 +14,14 @@ const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
-describe.each(['chatgpt/conversations.json', 'chatgpt/conversations-image-gen.json', 'chatgpt/conversations-connector.json'])(
+const CHATGPT = [
+  'chatgpt/conversations.json',
+  'chatgpt/conversations-image-gen.json',
+  'chatgpt/conversations-connector.json',
+  'chatgpt/conversations-gpt-5-pro.json',
+]
+
+describe.each(CHATGPT)(
   'the ChatGPT data export %s',
   (file) => {
     const doc = json(file)

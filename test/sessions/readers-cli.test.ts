@@ -15,6 +15,7 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['chatgpt', fixture('chatgpt/conversations.json')],
   ['chatgpt', fixture('chatgpt/conversations-image-gen.json')],
   ['chatgpt', fixture('chatgpt/conversations-connector.json')],
+  ['chatgpt', fixture('chatgpt/conversations-gpt-5-pro.json')],
   ['claude-ai', fixture('claude-ai/conversations.json')],
   ['claude-ai', fixture('claude-ai/conversations-screenshot.json')],
   ['claude-ai', fixture('claude-ai/conversations-mcp.json')],
