@@ -25,6 +25,8 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
   ['copilot', fixture('copilot/git-ai-session-simple.json')],
   ['copilot', fixture('copilot/git-ai-session-simple.jsonl')],
   ['copilot', fixture('copilot/git-ai-session-multiline.jsonl')],
+  ['copilot-events', fixture('copilot/git-ai-vscode-event-stream.jsonl')],
+  ['copilot-events', fixture('copilot/git-ai-cli-session-events.jsonl')],
   ['pi', fixture('pi/2025-12-09T00-53-29-825Z_ffae836b-9420-4060-ac13-7745215f90ff.jsonl')],
   ['pi', fixture('pi/2026-02-20T20-17-00-000Z_1a6f6bc4-2e7d-4c1a-9b8e-5f0d3c2a1b90.jsonl')],
 ]

@@ -52,6 +52,7 @@ describe('decodeSessionFile', () => {
       'roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json',
       'copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json',
       'copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl',
+      'copilot/git-ai-vscode-event-stream.jsonl',
       'gemini-cli/session-2026-04-02T16-30-6f0c2d1e.json',
       'gemini-cli/session-2026-05-11T08-00-9a8b7c6d.jsonl',
       'opencode/ses_3f1a9c0e2ffeQ7mK2vLb8xYz4D.json',
@@ -65,7 +66,7 @@ describe('decodeSessionFile', () => {
       expect(page.right.format).toBe(formatTitle(cli.right.format))
       return cli.right.format
     })
-    expect(seen).toEqual(['claude-ai', 'cline', 'cline', 'copilot', 'copilot', 'gemini-cli', 'gemini-cli', 'opencode', 'pi'])
+    expect(seen).toEqual(['claude-ai', 'cline', 'cline', 'copilot', 'copilot', 'copilot-events', 'gemini-cli', 'gemini-cli', 'opencode', 'pi'])
   })
 
   it('titles every input format by the head of its description', () => {
