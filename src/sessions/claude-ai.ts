@@ -4,7 +4,8 @@
  * Each conversation is `{ uuid, name, created_at, chat_messages }`; each message `{ uuid, sender:
  * 'human' | 'assistant', created_at, text, content, attachments, files, parent_message_uuid? }`.
  *
- * - **Content** blocks, in order: `text`; `thinking` (a reasoning part, with its `signature` when
+ * - **Content** blocks, in order: `text` (its `citations`, when there are any, kept in the
+ *   `metadata.citations` of the message holding it, counted in a note); `thinking` (a reasoning part, with its `signature` when
  *   the export has one, else its `summaries`); `tool_use` (a tool call: `id`, else one made of the
  *   message id and the block's place) and `tool_result` (its result, by `tool_use_id`, else the last
  *   open call of that `name`; its entries' text, and an `image` entry with a base64 or URL
@@ -46,6 +47,7 @@ type Tally = {
   readonly files: ReturnType<typeof counter>
   readonly resultFields: ReturnType<typeof counter>
   unanswered: number
+  citations: number
 }
 
 /** The fields of a `tool_result` block beside its content that say what the tool returned (an MCP tool's structured value, the result's format). */
@@ -101,6 +103,8 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   let parts: Part[] = []
   let k = 0
   const open: Array<{ id: string; name: string }> = []
+  // the citations of the text blocks of the run being built, kept on the message that holds them
+  let cites: unknown[] = []
   const flush = (): void => {
     if (parts.length > 0)
       out.push(
@@ -110,10 +114,12 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
           parts,
           ...when,
           ...(sender === 'assistant' ? { provider: 'anthropic' } : {}),
+          ...(cites.length === 0 ? {} : { metadata: { citations: cites } }),
         }),
       )
     if (parts.length > 0) k++
     parts = []
+    cites = []
   }
   const answer = (results: Part[], metadata?: Record<string, unknown>): void => {
     flush()
@@ -128,6 +134,10 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
     if (type === 'text') {
       const text = optStr(b, 'text') ?? ''
       if (text !== '') parts.push({ type: 'text', text })
+      if (Array.isArray(b['citations']) && b['citations'].length > 0) {
+        cites.push(...b['citations'])
+        t.citations += b['citations'].length
+      }
     } else if (type === 'thinking') {
       const signature = optStr(b, 'signature')
       const summaries = Array.isArray(b['summaries'])
@@ -224,7 +234,7 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
   if (list === undefined) return undefined
   const ms = list.flatMap((u, i) => (f.obj(u, `${path}.chat_messages[${i}]`) === undefined ? [] : [u as Rec]))
   const where = new Map(ms.map((m, i) => [m, `${path}.chat_messages[${i}]`]))
-  const t: Tally = { other: counter(), files: counter(), resultFields: counter(), unanswered: 0 }
+  const t: Tally = { other: counter(), files: counter(), resultFields: counter(), unanswered: 0, citations: 0 }
   const { active, others } = branchesOf(ms)
   const messages: Message[] = [...messagesOf(active.flatMap((m) => draftsOf(f, m, where.get(m) ?? path, t)))]
   const notes: string[] = []
@@ -242,6 +252,8 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
   notes.push(...otherBranchesNote(others.length, options.branches === 'all'))
   notes.push(...unansweredNote(t.unanswered))
   if (t.files.size() > 0) notes.push(`files the export names but does not hold, kept in metadata.files: ${t.files.text()}`)
+  if (t.citations > 0)
+    notes.push(`${t.citations} citation${t.citations === 1 ? '' : 's'} of text blocks (a source's url and the span it backs) kept in metadata.citations`)
   if (t.resultFields.size() > 0)
     notes.push(`tool results' fields beside their content, kept in metadata.toolResult of their tool messages: ${t.resultFields.text()}`)
   if (t.other.size() > 0) notes.push(`blocks of a type not read as parts, kept as they came in metadata.blocks: ${t.other.text()}`)

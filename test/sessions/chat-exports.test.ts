@@ -176,6 +176,8 @@ describe.each(CLAUDE_AI)('the Claude.ai data export %s', (file) => {
     for (const m of c['chat_messages'] as Rec[]) {
       const blocks: Rec[] = Array.isArray(m['content']) && m['content'].length > 0 ? m['content'] : [{ type: 'text', text: m['text'] }]
       for (const b of blocks) {
+        // a text block's citations (a source's url, the span it backs) are kept in metadata
+        for (const cite of b['type'] === 'text' ? b['citations'] ?? [] : []) expect(metaJSON(got.messages)).toContain(JSON.stringify(cite))
         if (b['type'] === 'text' && b['text'] !== '') expect(all).toContain(b['text'])
         else if (b['type'] === 'thinking') expect(all).toContain(b['thinking'])
         else if (b['type'] === 'tool_use') expect(calls.map((p) => [p.name, JSON.parse(p.arguments)])).toContainEqual([b['name'], b['input']])
