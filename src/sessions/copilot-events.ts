@@ -27,8 +27,9 @@
  *   `metadata.subagent = { toolCallId?, agentId? }`, after the main agent's.
  * - `session.compaction_complete` with a `summaryContent`: the history so far is replaced by the
  *   summary, and archived.
- * - Every other event (turn starts and ends, usage, hooks, tool starts and progress, rewinds) is not
- *   part of the conversation: counted by type in a note.
+ * - Every other event (turn starts and ends, usage, hooks, tool starts and progress) is not part of
+ *   the conversation: counted by type in a note. A `session.truncation` (the runtime dropped older
+ *   messages from what it sent, naming none) is said in a note with how many it dropped.
  *
  * @module
  */
@@ -113,6 +114,7 @@ export const fromCopilotEvents = (options: SessionOptions = {}) => (text: string
   let noText = 0
   let unanswered = 0
   let orphans = 0
+  let truncated = 0
   // calls not answered yet, by id: where the call is and its name
   const open = new Map<string, { readonly name: string; readonly into: Draft[] }>()
   const answerOpen = (into: Draft[], when: { readonly createdAt?: string }): void => {
@@ -128,6 +130,7 @@ export const fromCopilotEvents = (options: SessionOptions = {}) => (text: string
     const data = e['data'] as Rec
     const id = optStr(e, 'id') ?? `line-${n}`
     const when = at(e['timestamp'])
+    if (type === 'session.truncation') truncated += typeof data['messagesRemovedDuringTruncation'] === 'number' ? data['messagesRemovedDuringTruncation'] : 0
     if (!READ.has(type)) {
       other.add(type)
       continue
@@ -236,6 +239,12 @@ export const fromCopilotEvents = (options: SessionOptions = {}) => (text: string
   if (orphans > 0) notes.push(`${orphans} tool result${orphans === 1 ? '' : 's'} of no call in the stream kept as display messages (metadata.origin 'no call')`)
   if (sub.length > 0) notes.push(`${sub.length} messages of sub-agents read after the main agent's as display messages (metadata.subagent)`)
   if (kept.size() > 0) notes.push(`kept in metadata, not sent as parts: ${kept.text()}`)
+  if (truncated > 0)
+    notes.push(
+      `the runtime truncated ${truncated} message${
+        truncated === 1 ? '' : 's'
+      } from what it sent (session.truncation, which names none): this history still holds them`,
+    )
   if (other.size() > 0) notes.push(`events not part of the conversation: ${other.text()}`)
   return E.right(sessionRead({ messages: messagesOf([...history, ...sub]), archive, notes, skipped: read.right }))
 }

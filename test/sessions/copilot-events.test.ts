@@ -96,6 +96,19 @@ describe('the Copilot CLI event stream', () => {
     expect(ms[4]).toMatchObject({ kind: 'display', metadata: { subagent: { toolCallId: 'c2', agentId: 'a1' } } })
   })
 
+  it('says how many messages a truncation dropped from what the runtime sent, since the stream does not name them', () => {
+    const r = fromCopilotEvents()(JSON.stringify({
+      type: 'session.truncation',
+      data: { messagesRemovedDuringTruncation: 12, performedBy: 'BasicTruncator', preTruncationMessagesLength: 40, postTruncationMessagesLength: 28 },
+      id: 'e1',
+      timestamp: '2026-05-12T00:21:05.254Z',
+      parentId: null,
+    }))
+    expect(E.isRight(r) && r.right.notes).toContain(
+      'the runtime truncated 12 messages from what it sent (session.truncation, which names none): this history still holds them',
+    )
+  })
+
   it('is told from a pi session by its dotted event types', () => {
     expect(isCopilotEvent(eventsOf('git-ai-vscode-event-stream.jsonl')[0])).toBe(true)
     expect(isCopilotEvent({ type: 'message', id: 'a', parentId: null, timestamp: '2026-01-05T09:00:01.000Z', message: {} })).toBe(false)
