@@ -258,13 +258,20 @@ $<HTMLButtonElement>('sample').addEventListener('click', () => {
   void load({ sample: size }, name, () => name)
 })
 
-$<HTMLInputElement>('file').addEventListener('change', (event) => {
-  // several files at once: a session with what the command line reads beside it (sub-agent transcripts, ui_messages.json)
-  const files = [...((event.target as HTMLInputElement).files ?? [])]
+/** Opens files picked or dropped together: a session with what the command line reads beside it (sub-agent transcripts, ui_messages.json). */
+const openFiles = (files: ReadonlyArray<File>): void => {
   const main = files.find((f) => !/^agent-.*\.jsonl$/.test(f.name) && f.name !== 'ui_messages.json') ?? files[0]
-  if (main === undefined) return
+  if (main === undefined || document.body.dataset['busy'] !== undefined) return
   const others = files.filter((f) => f !== main).map((f): Picked => ({ file: f, name: f.name }))
   void load({ file: main, name: main.name, with: others }, main.name, (format) => `${main.name} (${format})`)
+}
+
+$<HTMLInputElement>('file').addEventListener('change', (event) => openFiles([...((event.target as HTMLInputElement).files ?? [])]))
+// files dropped anywhere on the page open as the picker opens them
+document.addEventListener('dragover', (event) => event.preventDefault())
+document.addEventListener('drop', (event) => {
+  event.preventDefault()
+  openFiles([...(event.dataTransfer?.files ?? [])])
 })
 
 $<HTMLButtonElement>('prune').addEventListener('click', () =>

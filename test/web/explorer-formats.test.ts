@@ -138,6 +138,27 @@ describe('the history explorer with the files agent tools and chat apps write', 
     expect(await text('#notes')).not.toContain('were not dropped with it')
   })
 
+  it("opens a Cline task dropped on the page with its ui_messages.json, as the command line reads the task's folder", async () => {
+    const task = 'cline/1767949200000'
+    const cli = loadHistory(join(fixtures, task, 'api_conversation_history.json'), {})
+    // the ui messages first: the page tells the task's history from what it reads beside it by name, not by order
+    const files = ['ui_messages.json', 'api_conversation_history.json'].map((name) => ({ name, body: readFileSync(join(fixtures, task, name), 'utf8') }))
+    await page.evaluate((files) => {
+      const dt = new DataTransfer()
+      for (const f of files) dt.items.add(new File([f.body], f.name, { type: 'application/json' }))
+      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))
+    }, files)
+    await page.waitForFunction(
+      () =>
+        document.body.dataset['busy'] === undefined &&
+        document.getElementById('summary-title')?.textContent?.startsWith('api_conversation_history.json') === true,
+      undefined,
+      { timeout: 90_000 },
+    )
+    expect(await text('#summary-title')).toMatch(new RegExp(`^api_conversation_history\\.json \\([^)]+\\): ${cli.messages.length} messages, [\\d,]+ tokens$`))
+    expect(await text('#notes')).toContain('read ui_messages.json dropped with it')
+  })
+
   it('opens a Codex rollout: the compaction it recorded marked, with what it replaced and its cost', async () => {
     const bytes = fixture(CODEX)
     const here = readHere(bytes)
