@@ -12,7 +12,7 @@ import { webWorkerHost } from '../src/engine/host.ts'
 import { applyChanges, type EngineProgress } from '../src/engine/types.ts'
 import { type Message, type Messages } from '../src/message/message.ts'
 import { drawBars, frameGraph } from './graphs.ts'
-import { loadOffThread } from './loader.ts'
+import { loadOffThread, type Picked } from './loader.ts'
 import { markdownStart } from './markdown.ts'
 import { CONVERSATION_MESSAGES, type PageReceipt, showConversation } from './conversation.ts'
 import { isCompactionSummary } from '../src/message/compaction-mark.ts'
@@ -226,7 +226,7 @@ const markdownBlocks = (text: string): HTMLElement[] => {
  * with a file; `from(format)` names where the history came from.
  */
 const load = (
-  what: { readonly file: Blob; readonly name: string } | { readonly sample: number },
+  what: Picked & { readonly with?: ReadonlyArray<Picked> } | { readonly sample: number },
   name: string,
   from: (format: string) => string,
 ): Promise<void> =>
@@ -258,9 +258,20 @@ $<HTMLButtonElement>('sample').addEventListener('click', () => {
   void load({ sample: size }, name, () => name)
 })
 
-$<HTMLInputElement>('file').addEventListener('change', (event) => {
-  const file = (event.target as HTMLInputElement).files?.[0]
-  if (file !== undefined) void load({ file, name: file.name }, file.name, (format) => `${file.name} (${format})`)
+/** Opens files picked or dropped together: a session with what the command line reads beside it (sub-agent transcripts, ui_messages.json). */
+const openFiles = (files: ReadonlyArray<File>): void => {
+  const main = files.find((f) => !/^agent-.*\.jsonl$/.test(f.name) && f.name !== 'ui_messages.json') ?? files[0]
+  if (main === undefined || document.body.dataset['busy'] !== undefined) return
+  const others = files.filter((f) => f !== main).map((f): Picked => ({ file: f, name: f.name }))
+  void load({ file: main, name: main.name, with: others }, main.name, (format) => `${main.name} (${format})`)
+}
+
+$<HTMLInputElement>('file').addEventListener('change', (event) => openFiles([...((event.target as HTMLInputElement).files ?? [])]))
+// files dropped anywhere on the page open as the picker opens them
+document.addEventListener('dragover', (event) => event.preventDefault())
+document.addEventListener('drop', (event) => {
+  event.preventDefault()
+  openFiles([...(event.dataTransfer?.files ?? [])])
 })
 
 $<HTMLButtonElement>('prune').addEventListener('click', () =>

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/Either'
 import type { Messages } from '../src/message/message.ts'
 import { slicesOf } from '../src/internal/schedule.ts'
 import { sampleSession } from '../sample/session.ts'
-import { decodeSessionFile, type Loaded } from './load.ts'
+import { decodeSessionFiles, type Loaded } from './load.ts'
 import { type LoaderReply, type LoaderRequest, SLICE_BYTES } from './loader.ts'
 
 const scope = self as unknown as { onmessage: ((e: MessageEvent<LoaderRequest>) => void) | null; postMessage: (m: LoaderReply) => void }
@@ -19,7 +19,14 @@ let pending: Iterator<{ readonly messages: Messages }> | undefined
 const decoded = async (request: Extract<LoaderRequest, { readonly type: 'load' }>): Promise<E.Either<string, Loaded>> =>
   request.sample !== undefined
     ? E.right({ messages: sampleSession({ messages: request.sample, seed: 7 }), archive: [], notes: [], format: 'sample', cost: '' })
-    : decodeSessionFile(new Uint8Array(await (request.file as Blob).arrayBuffer()), request.name)
+    : decodeSessionFiles(
+      await Promise.all(
+        [{ file: request.file as Blob, name: request.name ?? 'the file' }, ...(request.with ?? [])].map(async (f) => ({
+          name: f.name,
+          bytes: new Uint8Array(await f.file.arrayBuffer()),
+        })),
+      ),
+    )
 
 scope.onmessage = (event) => {
   const request = event.data

@@ -10,8 +10,20 @@ import { yieldToEventLoop } from '../src/internal/schedule.ts'
 /** About how many bytes of messages each slice carries: about 2 ms of the page's time to take in. */
 export const SLICE_BYTES = 128 * 1024
 
+/** A file the page was given, and its name. */
+export type Picked = { readonly file: Blob; readonly name: string }
+
 /** What the page asks: a file (or the sample of that many messages) decoded, then its slices one by one. */
-export type LoaderRequest = { readonly type: 'load'; readonly file?: Blob; readonly name?: string; readonly sample?: number } | { readonly type: 'next' }
+export type LoaderRequest =
+  | {
+    readonly type: 'load'
+    readonly file?: Blob
+    readonly name?: string
+    /** Files dropped with it: what the command line reads beside a session (sub-agent transcripts, ui_messages.json). */
+    readonly with?: ReadonlyArray<Picked>
+    readonly sample?: number
+  }
+  | { readonly type: 'next' }
 
 /**
  * What the loader answers: how many messages were decoded (from what format, with its reader's
@@ -64,7 +76,7 @@ const reply = (w: Worker): Promise<LoaderReply> =>
  * `onProgress` follows the slices. `Left` says what was wrong with the file.
  */
 export const loadOffThread = async (
-  what: { readonly file: Blob; readonly name: string } | { readonly sample: number },
+  what: Picked & { readonly with?: ReadonlyArray<Picked> } | { readonly sample: number },
   onProgress: (done: number, total: number) => void,
 ): Promise<E.Either<string, Decoded>> => {
   const w = loader()

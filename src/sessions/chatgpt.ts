@@ -25,7 +25,10 @@
  *   'export'`), so every target pairs it.
  * - **Reasoning**: `thoughts` become reasoning parts of the next assistant message (summary and
  *   content); a `reasoning_recap` ("Thought for 8s") is kept as that message's
- *   `metadata.reasoningRecap`.
+ *   `metadata.reasoningRecap`. GPT-5 Pro writes its reasoning summary as a `tool` message with no
+ *   call (an obfuscated `author.name`, `metadata.finished_text` "Reasoned for 5m 6s"): its text is
+ *   a reasoning part of the next reply, its `finished_text` that reply's `reasoningRecap`, counted
+ *   in a note.
  * - **Context the app put in**: custom instructions (`user_editable_context`) and memory
  *   (`model_editable_context`) read as `synthetic` system messages with `metadata.origin`; empty
  *   hidden system messages are left out.
@@ -97,6 +100,7 @@ type Tally = {
   orphans: number
   unanswered: number
   thoughtCalls: number
+  summaries: number
 }
 
 /** The text of a `thoughts` content: each thought's summary and content. */
@@ -184,6 +188,13 @@ const readChain = (chain: ReadonlyArray<Node>, t: Tally): Message[] => {
     }
     if (role === 'tool') {
       const name = optStr(author, 'name') ?? 'tool'
+      // a reasoning summary written as a tool message with no call (GPT-5 Pro: "Reasoning", then "Reasoned for 5m 6s"): the next reply's reasoning
+      if (typeof meta['finished_text'] === 'string' && said !== '' && Object.keys(extra).length === 0 && !open.some((x) => x.name === name)) {
+        thoughts.push({ type: 'reasoning', text: said })
+        recap = meta['finished_text']
+        t.summaries++
+        continue
+      }
       const call = open.find((x) => x.name === name && x.result === undefined) ?? open.find((x) => x.result === undefined)
       const shown = type === 'system_error' && typeof c['name'] === 'string' ? `${c['name']}: ${said}` : said
       const content = shown === '' && type !== 'text' && type !== 'multimodal_text' && type !== 'execution_output' ? JSON.stringify(c) : shown
@@ -296,7 +307,7 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
     if (nodes.size > 0) f.fail(`${at}.current_node`, 'a node of the mapping', c['current_node'])
     return undefined
   }
-  const t: Tally = { assets: counter(), other: counter(), wrapped: 0, orphans: 0, unanswered: 0, thoughtCalls: 0 }
+  const t: Tally = { assets: counter(), other: counter(), wrapped: 0, orphans: 0, unanswered: 0, thoughtCalls: 0, summaries: 0 }
   const active = chainTo(current, nodes, new Set())
   const onActive = new Set(active.map((n) => n.id))
   const messages = readChain(active, t)
@@ -321,6 +332,12 @@ const readConversation = (f: Fields, c: Rec, at: string, options: ChatExportOpti
       } arguments: read with {}`,
     )
   notes.push(...unansweredNote(t.unanswered))
+  if (t.summaries > 0)
+    notes.push(
+      `${t.summaries} reasoning summar${
+        t.summaries === 1 ? 'y' : 'ies'
+      } written as a tool message (metadata.finished_text) read as reasoning of the reply after it`,
+    )
   if (t.orphans > 0)
     notes.push(`${t.orphans} tool message${t.orphans === 1 ? '' : 's'} with no call before ${t.orphans === 1 ? 'it' : 'them'} kept as display messages`)
   if (t.assets.size() > 0)

@@ -4,11 +4,14 @@
  * Each conversation is `{ uuid, name, created_at, chat_messages }`; each message `{ uuid, sender:
  * 'human' | 'assistant', created_at, text, content, attachments, files, parent_message_uuid? }`.
  *
- * - **Content** blocks, in order: `text`; `thinking` (a reasoning part, with its `signature` when
+ * - **Content** blocks, in order: `text` (its `citations`, when there are any, kept in the
+ *   `metadata.citations` of the message holding it, counted in a note); `thinking` (a reasoning part, with its `signature` when
  *   the export has one, else its `summaries`); `tool_use` (a tool call: `id`, else one made of the
  *   message id and the block's place) and `tool_result` (its result, by `tool_use_id`, else the last
  *   open call of that `name`; its entries' text, and an `image` entry with a base64 or URL
- *   `source`, as an MCP screenshot comes, an image block of the result). The app runs its tools
+ *   `source`, as an MCP screenshot comes, an image block of the result; its `structured_content`
+ *   (an MCP tool's structured value) and `meta` (`output_format_category`), when not null, kept as
+ *   they came in the tool message's `metadata.toolResult`, counted in a note). The app runs its tools
  *   itself, so a reply holds its calls and their results together: the reply is split around them
  *   into an assistant message, a tool message, an assistant message. A message without `content`
  *   reads its `text`.
@@ -39,7 +42,16 @@ import { type Draft, draft, messagesOf, sessionRead } from './_draft.ts'
 import { at, counter, type Fields, optStr, type Rec } from './_fields.ts'
 import { NO_RESULT, otherBranchesNote, readConversations, unansweredNote } from './_conversations.ts'
 
-type Tally = { readonly other: ReturnType<typeof counter>; readonly files: ReturnType<typeof counter>; unanswered: number }
+type Tally = {
+  readonly other: ReturnType<typeof counter>
+  readonly files: ReturnType<typeof counter>
+  readonly resultFields: ReturnType<typeof counter>
+  unanswered: number
+  citations: number
+}
+
+/** The fields of a `tool_result` block beside its content that say what the tool returned (an MCP tool's structured value, the result's format). */
+const RESULT_FIELDS = ['structured_content', 'meta'] as const
 
 const resultText = (c: unknown): string =>
   typeof c === 'string' ? c : Array.isArray(c)
@@ -91,6 +103,8 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   let parts: Part[] = []
   let k = 0
   const open: Array<{ id: string; name: string }> = []
+  // the citations of the text blocks of the run being built, kept on the message that holds them
+  let cites: unknown[] = []
   const flush = (): void => {
     if (parts.length > 0)
       out.push(
@@ -100,14 +114,16 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
           parts,
           ...when,
           ...(sender === 'assistant' ? { provider: 'anthropic' } : {}),
+          ...(cites.length === 0 ? {} : { metadata: { citations: cites } }),
         }),
       )
     if (parts.length > 0) k++
     parts = []
+    cites = []
   }
-  const answer = (results: Part[]): void => {
+  const answer = (results: Part[], metadata?: Record<string, unknown>): void => {
     flush()
-    out.push(draft({ id: `${id}.r${k}`, role: 'tool', parts: results, ...when }))
+    out.push(draft({ id: `${id}.r${k}`, role: 'tool', parts: results, ...when, ...(metadata === undefined ? {} : { metadata }) }))
     k++
   }
   const others: Rec[] = []
@@ -118,6 +134,10 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
     if (type === 'text') {
       const text = optStr(b, 'text') ?? ''
       if (text !== '') parts.push({ type: 'text', text })
+      if (Array.isArray(b['citations']) && b['citations'].length > 0) {
+        cites.push(...b['citations'])
+        t.citations += b['citations'].length
+      }
     } else if (type === 'thinking') {
       const signature = optStr(b, 'signature')
       const summaries = Array.isArray(b['summaries'])
@@ -145,7 +165,12 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
         return
       }
       open.splice(open.indexOf(call), 1)
-      answer([{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultContent(b['content']), isError: b['is_error'] === true }])
+      const fields = Object.fromEntries(RESULT_FIELDS.flatMap((key) => (b[key] == null ? [] : [[key, b[key]]])))
+      for (const key of Object.keys(fields)) t.resultFields.add(key)
+      answer(
+        [{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultContent(b['content']), isError: b['is_error'] === true }],
+        Object.keys(fields).length === 0 ? undefined : { toolResult: fields },
+      )
     } else {
       others.push(b)
       t.other.add(type ?? 'untyped')
@@ -209,7 +234,7 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
   if (list === undefined) return undefined
   const ms = list.flatMap((u, i) => (f.obj(u, `${path}.chat_messages[${i}]`) === undefined ? [] : [u as Rec]))
   const where = new Map(ms.map((m, i) => [m, `${path}.chat_messages[${i}]`]))
-  const t: Tally = { other: counter(), files: counter(), unanswered: 0 }
+  const t: Tally = { other: counter(), files: counter(), resultFields: counter(), unanswered: 0, citations: 0 }
   const { active, others } = branchesOf(ms)
   const messages: Message[] = [...messagesOf(active.flatMap((m) => draftsOf(f, m, where.get(m) ?? path, t)))]
   const notes: string[] = []
@@ -227,6 +252,10 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
   notes.push(...otherBranchesNote(others.length, options.branches === 'all'))
   notes.push(...unansweredNote(t.unanswered))
   if (t.files.size() > 0) notes.push(`files the export names but does not hold, kept in metadata.files: ${t.files.text()}`)
+  if (t.citations > 0)
+    notes.push(`${t.citations} citation${t.citations === 1 ? '' : 's'} of text blocks (a source's url and the span it backs) kept in metadata.citations`)
+  if (t.resultFields.size() > 0)
+    notes.push(`tool results' fields beside their content, kept in metadata.toolResult of their tool messages: ${t.resultFields.text()}`)
   if (t.other.size() > 0) notes.push(`blocks of a type not read as parts, kept as they came in metadata.blocks: ${t.other.text()}`)
   const id = optStr(c, 'uuid') ?? path
   const title = optStr(c, 'name')

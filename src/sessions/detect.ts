@@ -14,6 +14,7 @@ import { isChatGPTExport } from './chatgpt.ts'
 import { isClaudeAiExport } from './claude-ai.ts'
 import { isPiSessionLine } from './pi.ts'
 import { isCopilotChatSession } from './copilot.ts'
+import { isCopilotEvent } from './copilot-events.ts'
 
 /** A file's text, parsed once: one JSON value, or JSON lines (the first records parsed, bad ones left out). */
 export type Doc =
@@ -112,6 +113,17 @@ export const SIGNATURES: Readonly<Record<string, (doc: Doc) => Fit | undefined>>
       isCopilotChatSession,
       'a first snapshot { kind: 0, v: { requests } } (GitHub Copilot chat session journal)',
     )),
+  'copilot-events': (
+    doc,
+  ) => (doc.kind === 'jsonl'
+    ? firstWhere(
+      { ...doc, head: doc.head.slice(0, 1) },
+      isCopilotEvent,
+      'an event with a dotted type, data, id and parentId (GitHub Copilot session event stream)',
+    )
+    : isCopilotEvent(doc.value)
+    ? { why: 'one event with a dotted type, data, id and parentId (GitHub Copilot session event stream)' }
+    : undefined),
   pi: (
     doc,
   ) => (doc.kind === 'jsonl'

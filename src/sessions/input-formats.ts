@@ -5,7 +5,7 @@
  *
  * chatfold JSONL and JSON, the session files of Claude Code, Codex CLI, Gemini CLI and opencode,
  * Cline / Roo Code / Kilo Code task histories, the ChatGPT and Claude.ai data exports, pi sessions,
- * GitHub Copilot chat sessions, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses,
+ * GitHub Copilot chat sessions and session event streams, AI SDK UI and model messages, and OpenAI Chat, OpenAI Responses,
  * Anthropic and Gemini request bodies. Detection takes the one format whose signature
  * (`detect.ts`) the document fits; a document that fits none or several is an error naming them; a
  * named format (`--from NAME`) settles it.
@@ -33,6 +33,7 @@ import { fromChatGPTExport } from './chatgpt.ts'
 import { fromClaudeAiExport } from './claude-ai.ts'
 import { fromPiSession } from './pi.ts'
 import { fromCopilotChatSession } from './copilot.ts'
+import { fromCopilotEvents } from './copilot-events.ts'
 import { type ChatExportConversation, joinConversations } from './chat-export.ts'
 import type { SkippedLine } from './session-read.ts'
 import { type Doc, type Fit, SIGNATURES } from './detect.ts'
@@ -264,6 +265,12 @@ export const INPUT_FORMATS: ReadonlyArray<InputFormat> = [
     description: 'GitHub Copilot chat session of VS Code (workspaceStorage/<hash>/chatSessions/<id>.json or .jsonl)',
     lines: false,
     read: (doc) => fromCopilotChatSession(textOf(doc)),
+  },
+  {
+    name: 'copilot-events',
+    description: 'GitHub Copilot session event stream (Copilot CLI ~/.copilot/session-state/<id>/events.jsonl, Copilot Chat transcripts/<id>.jsonl)',
+    lines: true,
+    read: (doc, o) => fromCopilotEvents(o)(textOf(doc)),
   },
   {
     name: 'pi',

@@ -5,7 +5,7 @@
  * (`fromCodexRollout`), Gemini CLI chat recordings (`fromGeminiCliChat`) and `opencode export` files
  * (`fromOpencodeExport`), Cline / Roo Code / Kilo Code task histories (`fromClineTask`), and the ChatGPT and Claude.ai
  * data exports (`fromChatGPTExport`, `fromClaudeAiExport`: one read per conversation; their zip as
- * downloaded: `fromChatExportZip`), pi sessions (`fromPiSession`), GitHub Copilot chat sessions of VS Code (`fromCopilotChatSession`), each giving the history, what a recorded compaction archived, notes on what
+ * downloaded: `fromChatExportZip`), pi sessions (`fromPiSession`), GitHub Copilot chat sessions of VS Code (`fromCopilotChatSession`) and Copilot's session event streams (`fromCopilotEvents`), each giving the history, what a recorded compaction archived, notes on what
  * is not part of the conversation, and the lines skipped as bad.
  *
  * @example
@@ -25,4 +25,5 @@ export { fromClaudeAiExport, isClaudeAiExport } from './claude-ai.ts'
 export { type ChatExportZip, fromChatExportZip } from './chat-export-zip.ts'
 export { fromPiSession, isPiSessionLine } from './pi.ts'
 export { fromCopilotChatSession, isCopilotChatSession } from './copilot.ts'
+export { fromCopilotEvents, isCopilotEvent } from './copilot-events.ts'
 export { type ClaudeCodeOptions, type ClaudeCodeOrigin, type ClaudeCodeSession, fromClaudeCode, isClaudeCodeRecord, readClaudeCode } from './claude-code.ts'

@@ -14,7 +14,14 @@ const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
-describe.each(['chatgpt/conversations.json', 'chatgpt/conversations-image-gen.json', 'chatgpt/conversations-connector.json'])(
+const CHATGPT = [
+  'chatgpt/conversations.json',
+  'chatgpt/conversations-image-gen.json',
+  'chatgpt/conversations-connector.json',
+  'chatgpt/conversations-gpt-5-pro.json',
+]
+
+describe.each(CHATGPT)(
   'the ChatGPT data export %s',
   (file) => {
     const doc = json(file)
@@ -144,7 +151,9 @@ describe('the ChatGPT data export', () => {
   })
 })
 
-describe.each(['claude-ai/conversations.json', 'claude-ai/conversations-screenshot.json'])('the Claude.ai data export %s', (file) => {
+const CLAUDE_AI = ['claude-ai/conversations.json', 'claude-ai/conversations-screenshot.json', 'claude-ai/conversations-mcp.json']
+
+describe.each(CLAUDE_AI)('the Claude.ai data export %s', (file) => {
   const doc = json(file)
   const r = fromClaudeAiExport({ branches: 'all' })(doc)
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
@@ -167,6 +176,8 @@ describe.each(['claude-ai/conversations.json', 'claude-ai/conversations-screensh
     for (const m of c['chat_messages'] as Rec[]) {
       const blocks: Rec[] = Array.isArray(m['content']) && m['content'].length > 0 ? m['content'] : [{ type: 'text', text: m['text'] }]
       for (const b of blocks) {
+        // a text block's citations (a source's url, the span it backs) are kept in metadata
+        for (const cite of b['type'] === 'text' ? b['citations'] ?? [] : []) expect(metaJSON(got.messages)).toContain(JSON.stringify(cite))
         if (b['type'] === 'text' && b['text'] !== '') expect(all).toContain(b['text'])
         else if (b['type'] === 'thinking') expect(all).toContain(b['thinking'])
         else if (b['type'] === 'tool_use') expect(calls.map((p) => [p.name, JSON.parse(p.arguments)])).toContainEqual([b['name'], b['input']])
@@ -175,6 +186,10 @@ describe.each(['claude-ai/conversations.json', 'claude-ai/conversations-screensh
             if (x['type'] === 'image') images.push(x['source']['data'])
             else expect(all).toContain(x['text'])
           }
+          // what an MCP tool returned beside its content is kept on the tool message of its result
+          const holder = got.messages.find((m) => m.parts.some((p) => p.type === 'tool_result' && p.toolCallId === b['tool_use_id']))
+          const kept = (holder?.metadata?.['toolResult'] ?? {}) as Rec
+          for (const k of ['structured_content', 'meta']) if (b[k] != null) expect(kept[k]).toEqual(b[k])
         } else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
       }
       for (const a of m['attachments'] ?? []) {
@@ -200,6 +215,17 @@ describe('the Claude.ai data export', () => {
     const edited = first.messages.find((m) => m.id === '01a2b3c4-0005-4000-8000-000000000005')
     expect(edited?.kind).toBe('display')
     expect(edited?.metadata?.['branch']).toEqual({ index: 1, leaf: '01a2b3c4-0005-4000-8000-000000000005', forkedFrom: '01a2b3c4-0002-4000-8000-000000000002' })
+  })
+
+  it("keeps a tool result's structured_content and meta on its tool message, and a note counts them", () => {
+    const mcp = fromClaudeAiExport()(json('claude-ai/conversations-mcp.json'))
+    if (E.isLeft(mcp)) throw new Error(JSON.stringify(mcp.left))
+    const got = (mcp.right[0] as (typeof mcp.right)[number]).read
+    expect(got.messages.filter((m) => m.role === 'tool').map((m) => m.metadata?.['toolResult'])).toEqual([
+      { structured_content: { currency: 'USD', amount: 12 } },
+      { meta: { output_format_category: 'md' } },
+    ])
+    expect(got.notes).toContain("tool results' fields beside their content, kept in metadata.toolResult of their tool messages: 1 structured_content, 1 meta")
   })
 
   it('names a sender it cannot read', () => {

@@ -102,10 +102,10 @@ describe('the event stream Copilot Chat writes beside its sessions (transcripts/
     expect(isPiSessionLine(first)).toBe(false)
   })
 
-  it('is refused by name rather than read as a session with no messages', async () => {
-    let err = ''
-    const code = await run(['stats', file(name), '--json'], { out: () => {}, err: (s) => void (err += s), errIsTTY: false })
-    expect(code).not.toBe(EXIT.ok)
-    expect(err).toContain('cannot tell the format')
+  it('is read as the event stream it is rather than as a session with no messages (the reader: copilot-events.test.ts)', async () => {
+    let out = ''
+    const code = await run(['stats', file(name), '--json'], { out: (s) => void (out += s), err: () => {}, errIsTTY: false })
+    expect(code).toBe(EXIT.ok)
+    expect(JSON.parse(out)).toMatchObject({ format: 'copilot-events' })
   })
 })

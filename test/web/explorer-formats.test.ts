@@ -19,6 +19,7 @@ import { toJSONL } from '../../src/history/codec.ts'
 import { makeMessage, textMessage } from '../../src/message/message.ts'
 import { text as textPart } from '../../src/message/part-make.ts'
 import { readSessionFile, type SessionFile } from '../../src/sessions/session-file.ts'
+import { loadHistory } from '../../src/cli/_load.ts'
 import { buildExplorer, root, serveDir } from '../../web/serve.ts'
 import { launchChromium } from '../../scripts/chromium.ts'
 
@@ -113,6 +114,49 @@ describe('the history explorer with the files agent tools and chat apps write', 
     expect(await frame().locator('.turn .turn-label .turn-cost').first().textContent()).toBe(usd(ledger.total))
     expect(await frame().locator('.msg.assistant header .usage').first().textContent()).toMatch(/^in 4 · out 30 · cache read 18,000$/)
     await page.screenshot({ path: join(shots, 'explorer-claude-code.png'), fullPage: true })
+  })
+
+  it('opens a Claude Code session dropped with its sub-agent transcript: the sidechain read with it, as the command line reads it', async () => {
+    const session = 'claude-code/7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47'
+    const cli = loadHistory(join(fixtures, `${session}.jsonl`), { subagents: 'inline' })
+    expect(cli.messages.some((m) => m.metadata?.['subagent'] !== undefined)).toBe(true)
+    await page.setInputFiles('#file', [
+      { name: 'session.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(fixture(`${session}.jsonl`)) },
+      { name: 'agent-a3f9d21.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(fixture(`${session}/subagents/agent-a3f9d21.jsonl`)) },
+    ])
+    await page.waitForFunction(
+      () => document.body.dataset['busy'] === undefined && document.getElementById('summary-title')?.textContent?.startsWith('session.jsonl') === true,
+      undefined,
+      {
+        timeout: 90_000,
+      },
+    )
+    expect(await text('#summary-title')).toMatch(
+      new RegExp(`^session\\.jsonl \\(Claude Code session file\\): ${cli.messages.length} messages, [\\d,]+ tokens$`),
+    )
+    expect(await text('#notes')).toContain('read 1 sub-agent transcript dropped with it: agent-a3f9d21.jsonl')
+    expect(await text('#notes')).not.toContain('were not dropped with it')
+  })
+
+  it("opens a Cline task dropped on the page with its ui_messages.json, as the command line reads the task's folder", async () => {
+    const task = 'cline/1767949200000'
+    const cli = loadHistory(join(fixtures, task, 'api_conversation_history.json'), {})
+    // the ui messages first: the page tells the task's history from what it reads beside it by name, not by order
+    const files = ['ui_messages.json', 'api_conversation_history.json'].map((name) => ({ name, body: readFileSync(join(fixtures, task, name), 'utf8') }))
+    await page.evaluate((files) => {
+      const dt = new DataTransfer()
+      for (const f of files) dt.items.add(new File([f.body], f.name, { type: 'application/json' }))
+      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))
+    }, files)
+    await page.waitForFunction(
+      () =>
+        document.body.dataset['busy'] === undefined &&
+        document.getElementById('summary-title')?.textContent?.startsWith('api_conversation_history.json') === true,
+      undefined,
+      { timeout: 90_000 },
+    )
+    expect(await text('#summary-title')).toMatch(new RegExp(`^api_conversation_history\\.json \\([^)]+\\): ${cli.messages.length} messages, [\\d,]+ tokens$`))
+    expect(await text('#notes')).toContain('read ui_messages.json dropped with it')
   })
 
   it('opens a Codex rollout: the compaction it recorded marked, with what it replaced and its cost', async () => {

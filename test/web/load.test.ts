@@ -12,7 +12,8 @@ import { toJSON, toJSONL } from '../../src/history/codec.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { INPUT_FORMATS } from '../../src/sessions/input-formats.ts'
 import { readSessionFile } from '../../src/sessions/session-file.ts'
-import { decodeSessionFile, formatTitle } from '../../web/load.ts'
+import { decodeSessionFile, decodeSessionFiles, formatTitle } from '../../web/load.ts'
+import { loadHistory } from '../../src/cli/_load.ts'
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures')
 const bytes = (path: string): Uint8Array => new Uint8Array(readFileSync(join(fixtures, path)))
@@ -52,6 +53,7 @@ describe('decodeSessionFile', () => {
       'roo-code/0199a3c2-7d41-7b60-9e2f-5c8d1a4b7e30/api_conversation_history.json',
       'copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.json',
       'copilot/3f1c2b0a-9d8e-4f7a-b6c5-1e2d3c4b5a69.jsonl',
+      'copilot/git-ai-vscode-event-stream.jsonl',
       'gemini-cli/session-2026-04-02T16-30-6f0c2d1e.json',
       'gemini-cli/session-2026-05-11T08-00-9a8b7c6d.jsonl',
       'opencode/ses_3f1a9c0e2ffeQ7mK2vLb8xYz4D.json',
@@ -65,7 +67,7 @@ describe('decodeSessionFile', () => {
       expect(page.right.format).toBe(formatTitle(cli.right.format))
       return cli.right.format
     })
-    expect(seen).toEqual(['claude-ai', 'cline', 'cline', 'copilot', 'copilot', 'gemini-cli', 'gemini-cli', 'opencode', 'pi'])
+    expect(seen).toEqual(['claude-ai', 'cline', 'cline', 'copilot', 'copilot', 'copilot-events', 'gemini-cli', 'gemini-cli', 'opencode', 'pi'])
   })
 
   it('titles every input format by the head of its description', () => {
@@ -87,5 +89,43 @@ describe('decodeSessionFile', () => {
     expect(decodeSessionFile(bad)).toEqual(
       E.left('Cannot read it as chatfold JSONL (chatfold-jsonl): line 2: role: expected "system" | "user" | "assistant" | "tool", got "robot"'),
     )
+  })
+})
+
+describe('decodeSessionFiles', () => {
+  const CLAUDE = 'claude-code/7c2e4b19-5a83-4f0d-b6e1-93d0a8f25c47'
+  const dropped = (path: string, name = path.split('/').pop() as string) => ({ name, bytes: bytes(path) })
+
+  it('reads a Claude Code session dropped with its sub-agent transcript as the command line reads it from disk', () => {
+    const cli = loadHistory(join(fixtures, `${CLAUDE}.jsonl`), { subagents: 'inline' })
+    const alone = decodeSessionFiles([dropped(`${CLAUDE}.jsonl`)])
+    const both = decodeSessionFiles([dropped(`${CLAUDE}.jsonl`), dropped(`${CLAUDE}/subagents/agent-a3f9d21.jsonl`)])
+    if (E.isLeft(alone) || E.isLeft(both)) throw new Error(JSON.stringify([alone, both]))
+    // the sidechain's messages are there only when its transcript comes with the session
+    expect(both.right.messages.length).toBeGreaterThan(alone.right.messages.length)
+    expect(both.right.messages).toEqual(cli.messages)
+    expect(both.right.notes).toContain('read 1 sub-agent transcript dropped with it: agent-a3f9d21.jsonl')
+    expect(both.right.notes.join('\n')).not.toContain('were not dropped with it')
+    expect(alone.right.notes.join('\n')).toContain('were not dropped with it')
+  })
+
+  it('reads a Cline task dropped with its ui_messages.json as the command line does, and names a file it does not read', () => {
+    const task = 'cline/1767949200000'
+    const cli = loadHistory(join(fixtures, task, 'api_conversation_history.json'), {})
+    const r = decodeSessionFiles([
+      dropped(`${task}/ui_messages.json`),
+      dropped(`${task}/api_conversation_history.json`),
+      dropped(`${task}/task_metadata.json`),
+    ])
+    if (E.isLeft(r)) throw new Error(r.left)
+    expect(r.right.format).toBe(formatTitle('cline'))
+    expect(r.right.messages).toEqual(cli.messages)
+    expect(r.right.notes).toContain('read ui_messages.json dropped with it')
+    expect(r.right.notes).toContain('not read (one session at a time, with the files it reads beside it): task_metadata.json')
+  })
+
+  it('names a sub-agent transcript that is not JSON', () => {
+    const r = decodeSessionFiles([dropped(`${CLAUDE}.jsonl`), { name: 'agent-x.jsonl', bytes: new TextEncoder().encode('{"a":\n') }])
+    expect(E.isLeft(r) && r.left).toMatch(/^agent-x\.jsonl:1: not JSON/)
   })
 })
