@@ -11,7 +11,12 @@
  *   open call of that `name`; its entries' text, and an `image` entry with a base64 or URL
  *   `source`, as an MCP screenshot comes, an image block of the result; its `structured_content`
  *   (an MCP tool's structured value) and `meta` (`output_format_category`), when not null, kept as
- *   they came in the tool message's `metadata.toolResult`, counted in a note). The app runs its tools
+ *   they came in the tool message's `metadata.toolResult`, counted in a note). A block's other
+ *   fields that are not null (its times, an MCP call's `integration_name`, `mcp_server_url`,
+ *   `tool_origin`, `display_content`, a thinking block's `cut_off`) are kept as they came: a
+ *   result's in `metadata.toolResult`, a call's in its message's `metadata.toolCalls` (by call id),
+ *   a text or thinking block's in `metadata.blockFields` (with the block's place), each counted in
+ *   a note. The app runs its tools
  *   itself, so a reply holds its calls and their results together: the reply is split around them
  *   into an assistant message, a tool message, an assistant message. A message without `content`
  *   reads its `text`.
@@ -46,12 +51,27 @@ type Tally = {
   readonly other: ReturnType<typeof counter>
   readonly files: ReturnType<typeof counter>
   readonly resultFields: ReturnType<typeof counter>
+  readonly callFields: ReturnType<typeof counter>
+  readonly blockFields: ReturnType<typeof counter>
   unanswered: number
   citations: number
 }
 
-/** The fields of a `tool_result` block beside its content that say what the tool returned (an MCP tool's structured value, the result's format). */
-const RESULT_FIELDS = ['structured_content', 'meta'] as const
+/** The fields each block type is read into parts by; any other field that is not null is kept in metadata. */
+const READ_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(['type', 'text', 'citations']),
+  thinking: new Set(['type', 'thinking', 'signature', 'summaries']),
+  tool_use: new Set(['type', 'id', 'name', 'input']),
+  tool_result: new Set(['type', 'tool_use_id', 'name', 'content', 'is_error']),
+}
+
+/** A block's fields that are not read into its part and not null, as they came (counted in `tally`). */
+const extrasOf = (b: Rec, tally: ReturnType<typeof counter>): Record<string, unknown> => {
+  const read = READ_FIELDS[optStr(b, 'type') ?? ''] ?? new Set<string>()
+  const extras = Object.fromEntries(Object.entries(b).filter(([key, value]) => !read.has(key) && value != null))
+  for (const key of Object.keys(extras)) tally.add(key)
+  return extras
+}
 
 const resultText = (c: unknown): string =>
   typeof c === 'string' ? c : Array.isArray(c)
@@ -103,8 +123,11 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
   let parts: Part[] = []
   let k = 0
   const open: Array<{ id: string; name: string }> = []
-  // the citations of the text blocks of the run being built, kept on the message that holds them
+  // the citations of the text blocks of the run being built, kept on the message that holds them,
+  // with its calls' fields beside name and input and its text and thinking blocks' other fields
   let cites: unknown[] = []
+  let callFields: Record<string, Record<string, unknown>> = {}
+  let blockFields: Array<Record<string, unknown>> = []
   const flush = (): void => {
     if (parts.length > 0)
       out.push(
@@ -114,12 +137,23 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
           parts,
           ...when,
           ...(sender === 'assistant' ? { provider: 'anthropic' } : {}),
-          ...(cites.length === 0 ? {} : { metadata: { citations: cites } }),
+          metadata: {
+            ...(cites.length === 0 ? {} : { citations: cites }),
+            ...(Object.keys(callFields).length === 0 ? {} : { toolCalls: callFields }),
+            ...(blockFields.length === 0 ? {} : { blockFields }),
+          },
         }),
       )
     if (parts.length > 0) k++
     parts = []
     cites = []
+    callFields = {}
+    blockFields = []
+  }
+  /** Keeps a text or thinking block's other fields (its times, a thinking block cut off), by the block's place in the message. */
+  const keepBlockFields = (b: Rec, i: number): void => {
+    const extras = extrasOf(b, t.blockFields)
+    if (Object.keys(extras).length > 0) blockFields.push({ block: i, type: b['type'], ...extras })
   }
   const answer = (results: Part[], metadata?: Record<string, unknown>): void => {
     flush()
@@ -138,12 +172,14 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
         cites.push(...b['citations'])
         t.citations += b['citations'].length
       }
+      keepBlockFields(b, i)
     } else if (type === 'thinking') {
       const signature = optStr(b, 'signature')
       const summaries = Array.isArray(b['summaries'])
         ? b['summaries'].flatMap((s: unknown) => (isObject(s) && typeof s['summary'] === 'string' ? [s['summary']] : []))
         : []
       parts.push({ type: 'reasoning', text: optStr(b, 'thinking') ?? summaries.join('\n'), ...(signature === undefined ? {} : { signature }) })
+      keepBlockFields(b, i)
     } else if (type === 'tool_use') {
       const callId = optStr(b, 'id') ?? `${id}-${i}`
       const name = optStr(b, 'name') ?? 'tool'
@@ -155,6 +191,8 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
         status: 'complete',
       })
       open.push({ id: callId, name })
+      const extras = extrasOf(b, t.callFields)
+      if (Object.keys(extras).length > 0) callFields[callId] = extras
     } else if (type === 'tool_result') {
       const byId = optStr(b, 'tool_use_id')
       const name = optStr(b, 'name')
@@ -165,8 +203,7 @@ const draftsOf = (f: Fields, m: Rec, path: string, t: Tally): Draft[] => {
         return
       }
       open.splice(open.indexOf(call), 1)
-      const fields = Object.fromEntries(RESULT_FIELDS.flatMap((key) => (b[key] == null ? [] : [[key, b[key]]])))
-      for (const key of Object.keys(fields)) t.resultFields.add(key)
+      const fields = extrasOf(b, t.resultFields)
       answer(
         [{ type: 'tool_result', toolCallId: call.id, name: call.name, content: resultContent(b['content']), isError: b['is_error'] === true }],
         Object.keys(fields).length === 0 ? undefined : { toolResult: fields },
@@ -234,7 +271,7 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
   if (list === undefined) return undefined
   const ms = list.flatMap((u, i) => (f.obj(u, `${path}.chat_messages[${i}]`) === undefined ? [] : [u as Rec]))
   const where = new Map(ms.map((m, i) => [m, `${path}.chat_messages[${i}]`]))
-  const t: Tally = { other: counter(), files: counter(), resultFields: counter(), unanswered: 0, citations: 0 }
+  const t: Tally = { other: counter(), files: counter(), resultFields: counter(), callFields: counter(), blockFields: counter(), unanswered: 0, citations: 0 }
   const { active, others } = branchesOf(ms)
   const messages: Message[] = [...messagesOf(active.flatMap((m) => draftsOf(f, m, where.get(m) ?? path, t)))]
   const notes: string[] = []
@@ -256,6 +293,10 @@ const readConversation = (f: Fields, c: Rec, path: string, options: ChatExportOp
     notes.push(`${t.citations} citation${t.citations === 1 ? '' : 's'} of text blocks (a source's url and the span it backs) kept in metadata.citations`)
   if (t.resultFields.size() > 0)
     notes.push(`tool results' fields beside their content, kept in metadata.toolResult of their tool messages: ${t.resultFields.text()}`)
+  if (t.callFields.size() > 0)
+    notes.push(`tool calls' fields beside their name and input, kept in metadata.toolCalls (by call id) of their messages: ${t.callFields.text()}`)
+  if (t.blockFields.size() > 0)
+    notes.push(`text and thinking blocks' fields beside their text, kept in metadata.blockFields of their messages: ${t.blockFields.text()}`)
   if (t.other.size() > 0) notes.push(`blocks of a type not read as parts, kept as they came in metadata.blocks: ${t.other.text()}`)
   const id = optStr(c, 'uuid') ?? path
   const title = optStr(c, 'name')

@@ -14,6 +14,14 @@ const texts = (ms: ReadonlyArray<Message>): string[] =>
   ms.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' || p.type === 'reasoning' ? [p.text] : p.type === 'tool_result' ? [toolResultText(p)] : [])))
 const metaJSON = (ms: ReadonlyArray<Message>): string => JSON.stringify(ms.map((m) => m.metadata ?? {}))
 
+/** The fields of each block type that the reader turns into parts (the rest goes to metadata). */
+const READ_FIELDS: Record<string, string[]> = {
+  text: ['type', 'text', 'citations'],
+  thinking: ['type', 'thinking', 'signature', 'summaries'],
+  tool_use: ['type', 'id', 'name', 'input'],
+  tool_result: ['type', 'tool_use_id', 'name', 'content', 'is_error'],
+}
+
 const CHATGPT = [
   'chatgpt/conversations.json',
   'chatgpt/conversations-image-gen.json',
@@ -191,6 +199,12 @@ describe.each(CLAUDE_AI)('the Claude.ai data export %s', (file) => {
           const kept = (holder?.metadata?.['toolResult'] ?? {}) as Rec
           for (const k of ['structured_content', 'meta']) if (b[k] != null) expect(kept[k]).toEqual(b[k])
         } else expect(metaJSON(got.messages)).toContain(JSON.stringify(b))
+        // a known block's every other field that is not null (its times, an MCP call's integration) is in metadata as it came
+        const read = READ_FIELDS[b['type']]
+        if (read !== undefined) {
+          for (const [k, v] of Object.entries(b))
+            if (!read.includes(k) && v != null) expect(metaJSON(got.messages)).toContain(`${JSON.stringify(k)}:${JSON.stringify(v)}`)
+        }
       }
       for (const a of m['attachments'] ?? []) {
         expect(all).toContain(a['extracted_content'])
@@ -221,11 +235,23 @@ describe('the Claude.ai data export', () => {
     const mcp = fromClaudeAiExport()(json('claude-ai/conversations-mcp.json'))
     if (E.isLeft(mcp)) throw new Error(JSON.stringify(mcp.left))
     const got = (mcp.right[0] as (typeof mcp.right)[number]).read
-    expect(got.messages.filter((m) => m.role === 'tool').map((m) => m.metadata?.['toolResult'])).toEqual([
+    // (the other fields beside the content, its times and the MCP integration, are kept with them)
+    expect(got.messages.filter((m) => m.role === 'tool').map((m) => m.metadata?.['toolResult'])).toMatchObject([
       { structured_content: { currency: 'USD', amount: 12 } },
       { meta: { output_format_category: 'md' } },
     ])
-    expect(got.notes).toContain("tool results' fields beside their content, kept in metadata.toolResult of their tool messages: 1 structured_content, 1 meta")
+    expect(got.notes.find((n) => n.startsWith("tool results' fields beside their content, kept in metadata.toolResult of their tool messages:")))
+      .toMatch(/\b1 structured_content\b.*\b1 meta\b/)
+  })
+
+  it("keeps an MCP call's integration, server and times by its call id, and a note counts them", () => {
+    const mcp = fromClaudeAiExport()(json('claude-ai/conversations-mcp.json'))
+    if (E.isLeft(mcp)) throw new Error(JSON.stringify(mcp.left))
+    const got = (mcp.right[0] as (typeof mcp.right)[number]).read
+    const calls = got.messages.flatMap((m) => Object.entries((m.metadata?.['toolCalls'] ?? {}) as Record<string, Rec>))
+    expect(calls.map(([, fields]) => fields['integration_name'])).toEqual(['Parcel Desk', 'File Creation'])
+    expect(calls.every(([id]) => got.messages.some((m) => m.parts.some((p) => p.type === 'tool_call' && p.id === id)))).toBe(true)
+    expect(got.notes.find((n) => n.startsWith("tool calls' fields beside their name and input"))).toMatch(/\b2 integration_name\b/)
   })
 
   it('names a sender it cannot read', () => {
