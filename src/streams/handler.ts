@@ -94,7 +94,15 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     return h.commit({ t: 'delete', path }, () => answer(204, null))
   }
 
+  /** A write to a stream the chat store keeps: refused (checked again in a shared log's transaction, after catching up). */
+  const keptByStore = (request: Request, path: string): Response | undefined =>
+    request.method !== 'GET' && request.method !== 'HEAD' && streams.byPath.get(path)?.derived === true
+      ? refuse(405, 'This stream is kept by the chat store: read it only', { allow: 'GET, HEAD' })
+      : undefined
+
   const dispatch = (request: Request, path: string): Promise<Response> | Response => {
+    const refused = keptByStore(request, path)
+    if (refused !== undefined) return refused
     switch (request.method) {
       case 'PUT':
         return routes.create(request, path)
@@ -125,8 +133,8 @@ export const openStreamsHandler = async (storage: StreamsStorage, options: Strea
     if (pathname !== base && !pathname.startsWith(`${base}/`)) return refuse(404, 'Not found')
     const path = pathname.slice(base.length)
     if (path === '' || path === '/') return refuse(404, 'A stream path is required')
-    if (!reading && streams.byPath.get(path)?.derived === true)
-      return refuse(405, 'This stream is kept by the chat store: read it only', { allow: 'GET, HEAD' })
+    const refused = keptByStore(request, path)
+    if (refused !== undefined) return refused
     const failure = h.failure()
     if (!reading && failure !== undefined) return refuse(503, failure)
     if (shared !== undefined) {
