@@ -44,18 +44,22 @@ export const lockStreamsHead = async (client: PgClientLike): Promise<number> =>
 
 /**
  * Keeps `records` in the streams log within the transaction under way on `client` (which another
- * writer, such as the chat store's commit, holds): locks the head, inserts them after it, moves it
- * and notifies the tails (delivered at the commit). Nothing when `records` is empty.
+ * writer, such as the chat store's commit, holds): moves the head past them (the `UPDATE` locks
+ * its row), inserts them before it and notifies the tails (delivered at the commit), in two round
+ * trips. Nothing when `records` is empty.
  */
 export const keepStreamRecords = async (client: PgClientLike, records: ReadonlyArray<StreamRecord>): Promise<void> => {
   if (records.length === 0) return
-  let at = await lockStreamsHead(client)
-  for (const r of records) {
-    at += 1
-    await client.query('INSERT INTO chatfold_streams_log (seq, path, record) VALUES ($1, $2, $3)', [at, r.path, JSON.stringify(r)])
-  }
-  await client.query('UPDATE chatfold_streams_head SET seq = $1 WHERE id = 1', [at])
-  await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(at)])
+  const moved = await client.query('UPDATE chatfold_streams_head SET seq = seq + $1 WHERE id = 1 RETURNING seq', [records.length])
+  const head = moved.rows[0]
+  if (head === undefined) throw new Error('The streams log has no head row (chatfold_streams_head): is the schema migrated?')
+  const last = Number(head['seq'])
+  const values: unknown[] = [CHANNEL, String(last)]
+  const rows = records.map((r, i) => {
+    values.push(last - records.length + 1 + i, r.path, JSON.stringify(r))
+    return `($${values.length - 2}::bigint, $${values.length - 1}, $${values.length})`
+  })
+  await client.query(`WITH kept AS (INSERT INTO chatfold_streams_log (seq, path, record) VALUES ${rows.join(', ')}) SELECT pg_notify($1, $2)`, values)
 }
 
 /** The records of the streams whose path starts with `prefix`, in order. */
