@@ -7,7 +7,8 @@
  * `pg` and over postgres.js. And each conversation of the chat store is a stream both servers
  * serve alike: a submit acknowledged by one reaches a tail on the other (SSE, long-poll) with no
  * request to the other's chat routes; a client that read up to an offset on one gets exactly the
- * rest from the other; a server killed and restarted serves the same bytes; clients cannot write it.
+ * rest from the other (a third server, over postgres.js, publishing too); a server killed and
+ * restarted serves the same bytes; clients cannot write it.
  */
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,8 +25,12 @@ let server: PostgresServer | undefined
 let dbUrl = ''
 const children: Array<Child & { match: RegExpExecArray }> = []
 
-const startServer = (url: string) =>
-  startChild(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--postgres', url], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/)
+const startServer = (url: string, driver: 'pg' | 'postgres' = 'pg') =>
+  startChild(
+    process.execPath,
+    [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--postgres', url, '--postgres-driver', driver],
+    /listening on (http:\/\/127\.0\.0\.1:\d+)\n/,
+  )
 
 beforeAll(async () => {
   server = await startPostgres()
@@ -33,6 +38,8 @@ beforeAll(async () => {
   dbUrl = db
   // started together: both migrate at once, and the database lets one do it
   children.push(...(await Promise.all([startServer(db), startServer(db)])))
+  // a third over postgres.js: it publishes conversations with the same statements
+  children.push(await startServer(db, 'postgres'))
 }, 120_000)
 afterAll(async () => {
   await Promise.all(children.map((c) => stopChild(c.process, 'SIGTERM')))
@@ -134,21 +141,22 @@ describe('each conversation is a stream both servers serve alike', { timeout: 12
   }
 
   it('a client that read up to an offset on one server gets exactly the rest from the other, the same bytes after a SIGKILL and restart', async () => {
-    const [a, b] = [children[0]?.match[1] ?? '', children[1]?.match[1] ?? '']
+    const [a, b, c] = [children[0]?.match[1] ?? '', children[1]?.match[1] ?? '', children[2]?.match[1] ?? '']
     const path = '/streams/conversations/resumed'
     for (const id of ['r1', 'r2']) expect(await submitTo(a, 'resumed', id)).toBe(201)
     const first = await fetch(`${a}${path}?offset=-1`)
     expect(idsOf((await first.json()) as unknown[])).toEqual(['r1', 'r2'])
     const offset = first.headers.get('stream-next-offset') ?? ''
-    for (const [origin, id] of [[b, 'r3'], [a, 'r4']] as const) expect(await submitTo(origin, 'resumed', id)).toBe(201)
+    for (const [origin, id] of [[b, 'r3'], [a, 'r4'], [c, 'r5']] as const) expect(await submitTo(origin, 'resumed', id)).toBe(201)
     const rest = await fetch(`${b}${path}?offset=${offset}`)
-    expect(idsOf((await rest.json()) as unknown[])).toEqual(['r3', 'r4'])
+    expect(idsOf((await rest.json()) as unknown[])).toEqual(['r3', 'r4', 'r5'])
     const whole = async (origin: string) => {
       const r = await fetch(`${origin}${path}?offset=-1`)
       return { body: await r.text(), next: r.headers.get('stream-next-offset') }
     }
     const before = await whole(a)
     expect(await whole(b)).toEqual(before)
+    expect(await whole(c)).toEqual(before)
     expect(before.next).toBe(rest.headers.get('stream-next-offset'))
     // b killed mid-life and started again on the database: the stream is the one it served
     const killed = children[1]
