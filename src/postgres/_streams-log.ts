@@ -44,22 +44,26 @@ export const lockStreamsHead = async (client: PgClientLike): Promise<number> =>
 
 /**
  * Keeps `records` in the streams log within the transaction under way on `client` (which another
- * writer, such as the chat store's commit, holds): moves the head past them (the `UPDATE` locks
- * its row), inserts them before it and notifies the tails (delivered at the commit), in two round
- * trips. Nothing when `records` is empty.
+ * writer, such as the chat store's commit, holds), in one statement: moves the head past them (the
+ * `UPDATE` locks its row), inserts them before it and notifies the tails (delivered at the commit).
+ * Nothing when `records` is empty.
  */
 export const keepStreamRecords = async (client: PgClientLike, records: ReadonlyArray<StreamRecord>): Promise<void> => {
   if (records.length === 0) return
-  const moved = await client.query('UPDATE chatfold_streams_head SET seq = seq + $1 WHERE id = 1 RETURNING seq', [records.length])
-  const head = moved.rows[0]
-  if (head === undefined) throw new Error('The streams log has no head row (chatfold_streams_head): is the schema migrated?')
-  const last = Number(head['seq'])
-  const values: unknown[] = [CHANNEL, String(last)]
+  const values: unknown[] = [CHANNEL, records.length]
   const rows = records.map((r, i) => {
-    values.push(last - records.length + 1 + i, r.path, JSON.stringify(r))
-    return `($${values.length - 2}::bigint, $${values.length - 1}, $${values.length})`
+    values.push(i + 1, r.path, JSON.stringify(r))
+    return `($${values.length - 2}::bigint, $${values.length - 1}::text, $${values.length}::text)`
   })
-  await client.query(`WITH kept AS (INSERT INTO chatfold_streams_log (seq, path, record) VALUES ${rows.join(', ')}) SELECT pg_notify($1, $2)`, values)
+  const moved = await client.query(
+    `WITH head AS (UPDATE chatfold_streams_head SET seq = seq + $2::bigint WHERE id = 1 RETURNING seq), ` +
+      `kept AS (INSERT INTO chatfold_streams_log (seq, path, record) SELECT head.seq - $2::bigint + v.i, v.path, v.record FROM head, (VALUES ${
+        rows.join(', ')
+      }) AS v (i, path, record)) ` +
+      `SELECT seq, pg_notify($1, seq::text) FROM head`,
+    values,
+  )
+  if (moved.rows[0] === undefined) throw new Error('The streams log has no head row (chatfold_streams_head): is the schema migrated?')
 }
 
 /** The records of the streams whose path starts with `prefix`, in order. */
