@@ -1,6 +1,7 @@
 /**
  * Serving the chat store's HTTP API on Node from PostgreSQL: what `chatfold serve --postgres URL`
- * runs, with the Durable Streams under `/streams` (`postgresStreamsStorage`). Any number of such
+ * runs, with the Durable Streams under `/streams` (`postgresStreamsStorage`), each conversation
+ * published at `/streams/conversations/<id>` in the transaction of its commit. Any number of such
  * servers may share one database, each answering for every conversation and every stream; the
  * database orders the steps, and a request is answered 2xx only once its
  * transaction is committed. The schema is created or migrated on start. SIGINT/SIGTERM close the
@@ -18,6 +19,7 @@ import { openClient } from './_connect.ts'
 import { openStreamsHandler, type StreamsHandler } from '../streams/handler.ts'
 import { isUnder } from '../streams/served.ts'
 import { postgresStreamsStorage } from './streams.ts'
+import { publishConversations } from './conversations.ts'
 
 /**
  * Options of `servePostgresStore`: the database's URL (`postgres://user:password@host:5432/db`),
@@ -75,7 +77,11 @@ export const servePostgresStore = async (options: ServePostgresStoreOptions): Pr
   let store: PostgresChatStore
   let streams: StreamsHandler
   try {
-    store = await openPostgresStore(db.client)({ store: name, ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }) })
+    store = await openPostgresStore(db.client)({
+      store: name,
+      ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }),
+      beforeCommit: publishConversations(name),
+    })
     streams = await openStreamsHandler(postgresStreamsStorage(db.client, { migrate: false }), { basePath: '/streams' })
   } catch (e) {
     await db.end().catch(() => undefined)

@@ -8,7 +8,8 @@
  * every step committed before it (a message id retried after a lost answer is found and refused
  * as a duplicate, wherever the first try landed). A step is answered only after its commit; a
  * commit that fails undoes the steps in memory, and the next transaction reads back whatever the
- * database kept.
+ * database kept. A `beforeCommit` hook writes more in the same transaction (the served form
+ * publishes each conversation's new messages to the streams log so).
  *
  * @module
  */
@@ -18,6 +19,7 @@ import type { Simulator, SimulatorOptions } from '../store/simulator.ts'
 import { type ChatStore, createChatStore } from '../store/store.ts'
 import type { DurableChatStore, LogEntry, Recovery } from '../store/durable.ts'
 import { StoreError } from '../store/failure.ts'
+import type { ChatState } from '../store/state.ts'
 import { wholeOption } from '../internal/number.ts'
 import { migratePostgres } from './schema.ts'
 import { type PgClientLike, poolOf, type PostgresClient } from './client.ts'
@@ -35,6 +37,19 @@ export type PostgresStoreOptions = SimulatorOptions & {
   readonly store?: string
   readonly snapshotEvery?: number
   readonly migrate?: boolean
+  /**
+   * Runs in each transaction that wrote the store, just before its `COMMIT`, with the
+   * transaction's connection and the store's state before and after its steps; and in the
+   * transaction that opens the store (`opening`: `after` is then everything committed). What it
+   * writes commits with the steps, in their order; a rejection undoes them (the write is refused).
+   * It may lock rows of its own after the store's (the order every writer keeps).
+   */
+  readonly beforeCommit?: (commit: {
+    readonly client: PgClientLike
+    readonly before: ChatState | undefined
+    readonly after: ChatState | undefined
+    readonly opening: boolean
+  }) => Promise<void>
 }
 
 /**
@@ -256,7 +271,7 @@ export const openPostgresStore = (client: PostgresClient) => async (options: Pos
   }
 
   /** One transaction: lock (for a write), catch up, run, insert what `run` took, commit. */
-  const transact = <A>(run: () => A | Promise<A>, write: boolean): Promise<A> =>
+  const transact = <A>(run: () => A | Promise<A>, write: boolean, opening = false): Promise<A> =>
     exclusive(async () => {
       if (failure !== undefined) throw failure
       const client = await pool.connect()
@@ -278,6 +293,10 @@ export const openPostgresStore = (client: PostgresClient) => async (options: Pos
         }
         const a = await run()
         await insertPending(t)
+        // what the steps added, published in their transaction (`durable`, `kept`: where it started)
+        if (options.beforeCommit !== undefined && t.locked && (opening || t.written > durable)) {
+          await options.beforeCommit({ client, before: kept?.state, after: latest?.state, opening })
+        }
         await client.query('COMMIT')
         pending = []
         durable = t.written
@@ -322,7 +341,7 @@ export const openPostgresStore = (client: PostgresClient) => async (options: Pos
   }
   const store: ChatStore & Required<Pick<ChatStore, 'submitDecoded' | 'fork' | 'compact' | 'compacted'>> = createChatStore(options, journal)
   // recovery, and the store created when the database has none (its clock read now)
-  await transact(() => store.simulator(), true)
+  await transact(() => store.simulator(), true, true)
   const recovery: Recovery = { snapshotSeq, replayed: durable - snapshotSeq, seq: durable, messages: kept?.state.updateCount ?? 0, repaired: [] }
   return {
     ...store,

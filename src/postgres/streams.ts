@@ -10,6 +10,7 @@
 import type { SharedStreamsLog, StreamRecord, StreamsStorage } from '../streams/log.ts'
 import { type PgClientLike, type PgPoolLike, poolOf, type PostgresClient } from './client.ts'
 import { migratePostgres } from './schema.ts'
+import { CHANNEL, keepStreamRecords, recordsAfter } from './_streams-log.ts'
 
 /**
  * Options of `postgresStreamsStorage`: whether to migrate the schema first (yes), and how often a
@@ -19,35 +20,6 @@ import { migratePostgres } from './schema.ts'
  * @category postgres
  */
 export type PostgresStreamsOptions = { readonly migrate?: boolean; readonly recheckMs?: number }
-
-/** The channel writers notify at commit. */
-const CHANNEL = 'chatfold_streams'
-
-/** A record read back from the table, or an error naming its position. */
-const parse = (seq: number, text: string): StreamRecord => {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw new Error(`The streams log record ${seq} (chatfold_streams_log) is not JSON`)
-  }
-  const t = typeof value === 'object' && value !== null ? Reflect.get(value, 't') : undefined
-  const path = typeof value === 'object' && value !== null ? Reflect.get(value, 'path') : undefined
-  if (!['create', 'append', 'close', 'delete'].includes(String(t)) || typeof path !== 'string')
-    throw new Error(`The streams log record ${seq} (chatfold_streams_log) is not a streams record`)
-  return value as StreamRecord
-}
-
-/** The records kept after position `after`, in order, and the position of the last. */
-const recordsAfter = async (client: PgClientLike, after: number): Promise<{ readonly records: StreamRecord[]; readonly last: number }> => {
-  const r = await client.query('SELECT seq, record FROM chatfold_streams_log WHERE seq > $1 ORDER BY seq', [after])
-  let last = after
-  const records = r.rows.map((row) => {
-    last = Number(row['seq'])
-    return parse(last, String(row['record']))
-  })
-  return { records, last }
-}
 
 /** Runs `f` on one connection of the pool, released after (with the error that broke it). */
 const withClient = async <A>(pool: PgPoolLike, f: (client: PgClientLike) => Promise<A>): Promise<A> => {
@@ -210,13 +182,7 @@ export const postgresStreamsStorage = (
     await withClient(pool, async (c) => {
       await c.query('BEGIN')
       try {
-        let at = Number((await c.query('SELECT seq FROM chatfold_streams_head WHERE id = 1 FOR UPDATE')).rows[0]?.['seq'] ?? 0)
-        for (const r of records) {
-          at += 1
-          await c.query('INSERT INTO chatfold_streams_log (seq, path, record) VALUES ($1, $2, $3)', [at, r.path, JSON.stringify(r)])
-        }
-        await c.query('UPDATE chatfold_streams_head SET seq = $1 WHERE id = 1', [at])
-        await c.query('SELECT pg_notify($1, $2)', [CHANNEL, String(at)])
+        await keepStreamRecords(c, records)
         await c.query('COMMIT')
       } catch (e) {
         await c.query('ROLLBACK').catch(() => undefined)

@@ -72,6 +72,36 @@ export const get = <K, V>(cmp: Compare<K>, key: K, t: Tree<K, V>): V | undefined
   return undefined
 }
 
+/** The node at `key`, or `undefined`. */
+const nodeAt = <K, V>(cmp: Compare<K>, key: K, t: Tree<K, V>): Node<K, V> | undefined => {
+  let x = t
+  while (x !== undefined) {
+    const c = cmp(key, x.k)
+    if (c === 0) return x
+    x = c < 0 ? x.l : x.r
+  }
+  return undefined
+}
+
+/**
+ * The entries of `b` that `a` does not hold with the same value (`===`), in key order. A subtree
+ * `b` shares with `a` (an update copies only a path) is skipped whole, so the cost follows what
+ * changed between two versions, not their size.
+ */
+export const changed = <K, V>(cmp: Compare<K>, a: Tree<K, V>, b: Tree<K, V>): Array<readonly [K, V]> => {
+  const out: Array<readonly [K, V]> = []
+  const walk = (x: Tree<K, V>): void => {
+    if (x === undefined) return
+    const y = nodeAt(cmp, x.k, a)
+    if (y === x) return
+    walk(x.l)
+    if (y === undefined || y.v !== x.v) out.push([x.k, x.v])
+    walk(x.r)
+  }
+  walk(b)
+  return out
+}
+
 /** The entry with the smallest key. */
 export const min = <K, V>(t: Tree<K, V>): Node<K, V> | undefined => {
   let x = t

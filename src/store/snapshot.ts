@@ -151,7 +151,8 @@ export type ChatSnapshotWire = Omit<ChatSnapshot, 'max_history_size'> & { readon
 
 // --- to the wire ---
 
-const wireOf = (r: ChatRecord): ChatMessage => ({
+/** The wire form of one held message (what a snapshot lists). */
+export const toChatMessage = (r: ChatRecord): ChatMessage => ({
   message_id: r.message.id,
   conversation_id: r.message.conversationId ?? '',
   role: r.message.role === 'assistant' ? 'assistant' : 'user',
@@ -178,7 +179,7 @@ export const toChatMessages = (state: ChatState) => (ms: Messages): ReadonlyArra
   const out: ChatMessage[] = []
   for (const m of ms) {
     const r = T.get(compareStrings, idKey(m.id, m.conversationId ?? state.defaultConversationId), state.byId)
-    if (r !== undefined) out.push(wireOf(r))
+    if (r !== undefined) out.push(toChatMessage(r))
   }
   return out
 }
@@ -202,7 +203,7 @@ export const toSnapshot = (state: ChatState): ChatSnapshotWire => ({
   max_history_size: state.maxHistorySize === Infinity ? null : state.maxHistorySize,
   default_conversation_id: state.defaultConversationId,
   conversations: Object.fromEntries(T.values(state.conversations).map((c) => [c.meta.conversation_id, c.meta])),
-  messages: T.values(state.timeline).map(wireOf),
+  messages: T.values(state.timeline).map(toChatMessage),
 })
 
 // --- from the wire ---

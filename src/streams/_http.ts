@@ -1,6 +1,6 @@
 /**
  * The small HTTP pieces of the Durable Streams handler: offsets as text, the headers every answer
- * carries, the cursor of live reads, and the parsing of the protocol's request headers.
+ * carries, the cursor of live reads, and the parsing of the protocol's request headers and bodies.
  *
  * @module
  */
@@ -85,4 +85,20 @@ export const readBytes = async (request: Request, limit: number): Promise<Uint8A
     at += p.byteLength
   }
   return out
+}
+
+const DECODER = new TextDecoder('utf-8', { fatal: true })
+
+/** The messages of a JSON body (an array is flattened one level), each as its JSON text; or why not. */
+export const jsonMessages = (bytes: Uint8Array, allowEmpty: boolean): ReadonlyArray<Uint8Array> | string => {
+  let value: unknown
+  try {
+    value = JSON.parse(DECODER.decode(bytes))
+  } catch {
+    return 'The body is not valid JSON'
+  }
+  const values = Array.isArray(value) ? value : [value]
+  if (values.length === 0 && !allowEmpty) return 'An empty JSON array appends nothing'
+  const enc = new TextEncoder()
+  return values.map((v) => enc.encode(JSON.stringify(v)))
 }

@@ -54,7 +54,8 @@ export const emptyStreams = (): Streams => ({ byPath: new Map(), nextId: 1 })
 const nativeFrom: unknown = Reflect.get(Uint8Array, 'fromBase64')
 const nativeTo: unknown = Reflect.get(Uint8Array.prototype, 'toBase64')
 
-const fromBase64 = (s: string): Uint8Array => {
+/** Bytes of base64: the runtime's decoder where it has one. */
+export const fromBase64 = (s: string): Uint8Array => {
   if (typeof nativeFrom === 'function') return nativeFrom.call(Uint8Array, s)
   const bin = atob(s)
   const out = new Uint8Array(bin.length)
@@ -158,7 +159,7 @@ export const applyRecord = (streams: Streams, r: StreamRecord, durable: boolean)
       // replayed, a stream's window starts again at the load: nothing alive before a restart expires at it
       touched: durable ? Math.max(r.at, Date.now()) : r.at,
       appends: 0,
-      derived: false,
+      derived: r.derived === true,
       forks: 0,
       gone: false,
       closed: r.closed === true,

@@ -16,7 +16,8 @@ export type StreamProducer = { readonly id: string; readonly epoch: number; read
 
 /**
  * One record of the streams log. Data is kept as base64 (`data`: one entry per message for JSON
- * streams, one per append otherwise). Times are milliseconds since the epoch.
+ * streams, one per append otherwise). Times are milliseconds since the epoch. A stream created
+ * `derived` is the chat store's (a conversation): clients may read it, not write it.
  *
  * @since 0.1.0
  * @category streams
@@ -32,6 +33,8 @@ export type StreamRecord =
     readonly closed?: boolean
     readonly data: ReadonlyArray<string>
     readonly fork?: { readonly from: string; readonly offset: number }
+    /** Kept by the chat store (a conversation, published in the store's own transactions): read-only over HTTP. */
+    readonly derived?: true
   }
   | {
     readonly t: 'append'

@@ -6,11 +6,11 @@
  * message whose answer is lost (the process killed under it, or a 503) is sent again, with the
  * same message id, to another process that listens, and a 409 to such a retry says the first try
  * was committed. Everything acknowledged must be stored exactly once, in each writer's order, and
- * every process must answer the same. Kills follow the writers' answers and the processes'
+ * every process must answer the same, each writer's conversation stream too. Kills follow the writers' answers and the processes'
  * starts, never the clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, messageOf } from '../support/served-store.ts'
+import { call, messageOf, TEST_TOKEN } from '../support/served-store.ts'
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
 import { bundleCli } from './support/bundled-cli.ts'
 import { startFleet } from './support/postgres-fleet.ts'
@@ -133,6 +133,18 @@ describe('chatfold serve --postgres: 24 writers, random processes SIGKILLed', { 
           expect(mine).toEqual(Array.from({ length: sent[w] ?? 0 }, (_, n) => messageOf(w, n).message_id))
         }
         for (const s of snapshots) expect(s.body).toEqual(snapshots[0]?.body)
+        // and each writer's conversation is a stream every process serves byte for byte alike: its acknowledged messages once, in order
+        for (let w = 0; w < WRITERS; w++) {
+          const bodies = await Promise.all(
+            fleet.up().map(async (i) =>
+              (await fetch(`${fleet.urlOf(i)}/streams/conversations/client-${w}?offset=-1`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })).text()
+            ),
+          )
+          expect((JSON.parse(bodies[0] ?? '[]') as Message[]).map((m) => m.message_id)).toEqual(
+            Array.from({ length: sent[w] ?? 0 }, (_, n) => messageOf(w, n).message_id),
+          )
+          for (const b of bodies) expect(b).toBe(bodies[0])
+        }
         const seconds = (performance.now() - began) / 1000
         // printed for the report: what the kills cost the writers
         process.stdout.write(

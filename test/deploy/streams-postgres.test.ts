@@ -4,7 +4,11 @@
  * Server-Sent Events, then by long-poll), and the reader sees every append once, in order. And
  * the notification alone wakes a tail on another process: with the periodic re-check out of
  * reach, a long-poll through one handler is answered with an append made through another, over
- * `pg` and over postgres.js.
+ * `pg` and over postgres.js. And each conversation of the chat store is a stream both servers
+ * serve alike: a submit acknowledged by one reaches a tail on the other (SSE, long-poll) with no
+ * request to the other's chat routes; a client that read up to an offset on one gets exactly the
+ * rest from the other (a third server, over postgres.js, publishing too); a server killed and
+ * restarted serves the same bytes; clients cannot write it.
  */
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,8 +25,12 @@ let server: PostgresServer | undefined
 let dbUrl = ''
 const children: Array<Child & { match: RegExpExecArray }> = []
 
-const startServer = (url: string) =>
-  startChild(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--postgres', url], /listening on (http:\/\/127\.0\.0\.1:\d+)\n/)
+const startServer = (url: string, driver: 'pg' | 'postgres' = 'pg') =>
+  startChild(
+    process.execPath,
+    [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--postgres', url, '--postgres-driver', driver],
+    /listening on (http:\/\/127\.0\.0\.1:\d+)\n/,
+  )
 
 beforeAll(async () => {
   server = await startPostgres()
@@ -30,6 +38,8 @@ beforeAll(async () => {
   dbUrl = db
   // started together: both migrate at once, and the database lets one do it
   children.push(...(await Promise.all([startServer(db), startServer(db)])))
+  // a third over postgres.js: it publishes conversations with the same statements
+  children.push(await startServer(db, 'postgres'))
 }, 120_000)
 afterAll(async () => {
   await Promise.all(children.map((c) => stopChild(c.process, 'SIGTERM')))
@@ -92,3 +102,84 @@ for (const driver of ['pg', 'postgres'] as const) {
     }
   })
 }
+
+const submitTo = async (origin: string, conversation: string, id: string) => {
+  const r = await fetch(`${origin}/modalities/chat/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'user', content: `text of ${id}`, conversation_id: conversation, message_id: id }),
+  })
+  await r.body?.cancel()
+  return r.status
+}
+const idsOf = (messages: ReadonlyArray<unknown>) => messages.map((m) => (m as { message_id: string }).message_id)
+
+describe('each conversation is a stream both servers serve alike', { timeout: 120_000 }, () => {
+  for (const live of ['sse', 'long-poll'] as const) {
+    it(`a submit acknowledged by one server reaches a tail (${live}) on the other`, async () => {
+      const [a, b] = [children[0]?.match[1] ?? '', children[1]?.match[1] ?? '']
+      const conversation = `tail ${live}`
+      expect(await submitTo(a, conversation, 'm0')).toBe(201)
+      const abort = new AbortController()
+      const seen: unknown[] = []
+      let reached: () => void = () => undefined
+      const all = new Promise<void>((resolve) => (reached = resolve))
+      const tailing = (async () => {
+        const url = `${b}/streams/conversations/${encodeURIComponent(conversation)}`
+        for await (const batch of tailStream(url, { live, retryMs: 50, signal: abort.signal })) {
+          seen.push(...batch.messages)
+          if (seen.length >= 6) reached()
+        }
+      })().catch(() => undefined)
+      // b's chat routes are never called: only its streams, woken by the database
+      for (let i = 1; i <= 5; i++) expect(await submitTo(a, conversation, `m${i}`)).toBe(201)
+      await all
+      abort.abort()
+      await tailing
+      expect(idsOf(seen)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5'])
+    })
+  }
+
+  it('a client that read up to an offset on one server gets exactly the rest from the other, the same bytes after a SIGKILL and restart', async () => {
+    const [a, b, c] = [children[0]?.match[1] ?? '', children[1]?.match[1] ?? '', children[2]?.match[1] ?? '']
+    const path = '/streams/conversations/resumed'
+    for (const id of ['r1', 'r2']) expect(await submitTo(a, 'resumed', id)).toBe(201)
+    const first = await fetch(`${a}${path}?offset=-1`)
+    expect(idsOf((await first.json()) as unknown[])).toEqual(['r1', 'r2'])
+    const offset = first.headers.get('stream-next-offset') ?? ''
+    for (const [origin, id] of [[b, 'r3'], [a, 'r4'], [c, 'r5']] as const) expect(await submitTo(origin, 'resumed', id)).toBe(201)
+    const rest = await fetch(`${b}${path}?offset=${offset}`)
+    expect(idsOf((await rest.json()) as unknown[])).toEqual(['r3', 'r4', 'r5'])
+    const whole = async (origin: string) => {
+      const r = await fetch(`${origin}${path}?offset=-1`)
+      return { body: await r.text(), next: r.headers.get('stream-next-offset') }
+    }
+    const before = await whole(a)
+    expect(await whole(b)).toEqual(before)
+    expect(await whole(c)).toEqual(before)
+    expect(before.next).toBe(rest.headers.get('stream-next-offset'))
+    // b killed mid-life and started again on the database: the stream is the one it served
+    const killed = children[1]
+    if (killed === undefined) throw new Error('no server')
+    await stopChild(killed.process, 'SIGKILL')
+    children[1] = await startServer(dbUrl)
+    expect(await whole(children[1].match[1] ?? '')).toEqual(before)
+  })
+
+  it('clients cannot write a conversation stream (405) on either server', async () => {
+    const [a, b] = [children[0]?.match[1] ?? '', children[1]?.match[1] ?? '']
+    expect(await submitTo(a, 'kept', 'k1')).toBe(201)
+    for (const origin of [a, b]) {
+      const url = `${origin}/streams/conversations/kept`
+      const writes = [
+        await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"forged":true}' }),
+        await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' } }),
+        await fetch(url, { method: 'DELETE' }),
+      ]
+      expect(writes.map((w) => w.status)).toEqual([405, 405, 405])
+      for (const w of writes) await w.body?.cancel()
+      const read = await fetch(`${url}?offset=-1`)
+      expect(idsOf((await read.json()) as unknown[])).toEqual(['k1'])
+    }
+  })
+})
