@@ -22,7 +22,21 @@ import { readBackFromJSONL } from '../../src/readback/read-back-jsonl.ts'
 import { toPointerRef } from '../../src/readback/pointer-ref.ts'
 import { searchHistory } from '../../src/readback/search-history.ts'
 import { indexHistory } from '../../src/readback/history-index.ts'
+import { indexHistoryFile, readBackFromFile } from '../../src/node/read-back-file.ts'
 import { benchHistory, ms, stats, table } from './lib.ts'
+
+/** Times `await fn(i)` for `runs` values of `i`, after two untimed calls; milliseconds. */
+const timedAsync = async (runs: number, fn: (i: number) => Promise<unknown>): Promise<ReturnType<typeof stats>> => {
+  await fn(0)
+  await fn(1)
+  const xs: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    await fn(i)
+    xs.push(performance.now() - t0)
+  }
+  return stats(xs)
+}
 
 /** Times `fn(i)` for `runs` values of `i`, after two untimed calls; milliseconds. */
 const timed = (runs: number, fn: (i: number) => unknown): ReturnType<typeof stats> => {
@@ -37,7 +51,7 @@ const timed = (runs: number, fn: (i: number) => unknown): ReturnType<typeof stat
   return stats(xs)
 }
 
-export default (): void => {
+export default async (): Promise<void> => {
   const history = benchHistory()
   const pruned = pruneToolResults({ protectTokens: 40_000 })(history)
   const refs = pruned.flatMap(pointersOf).map(toPointerRef)
@@ -61,6 +75,15 @@ export default (): void => {
   const readOnly = timed(RUNS, () => readFileSync(file, 'utf8'))
   const text = readFileSync(file, 'utf8')
   const fromText = timed(RUNS, (i) => check(readBackFromJSONL(pick(i, RUNS))(text)))
+  const indexFile = await timedAsync(3, async () => check(await indexHistoryFile(file)))
+  const fileIndex = check(await indexHistoryFile(file))
+  const fromFileIndex = await timedAsync(RUNS, async (i) => check(await readBackFromFile(pick(i, RUNS))(fileIndex)))
+  // every pointer read back from the file through the index, byte for byte as the history holds it
+  for (const ref of refs) {
+    const a = check(await readBackFromFile(ref)(fileIndex))
+    const b = check(readBack(ref)(index))
+    if (a.text !== b.text || a.totalBytes !== b.totalBytes) throw new Error(`read-back from the file differs for ${ref}`)
+  }
   rmSync(dir, { recursive: true, force: true })
 
   const queries = ['ENOENT', 'cart total', 'checkout', 'rounding error', 'TypeError', 'price']
@@ -79,6 +102,8 @@ export default (): void => {
       ['readBackFromJSONL, from the session file (read from disk, then the lines naming the call)', ms(fromFile.median), ms(fromFile.p95), '20'],
       ['  of which the file read alone (readFileSync, utf8)', ms(readOnly.median), ms(readOnly.p95), '—'],
       ['readBackFromJSONL, from the file text already in memory', ms(fromText.median), ms(fromText.p95), '—'],
+      ["indexHistoryFile, the session file indexed once (byte ranges of each output's lines)", ms(indexFile.median), ms(indexFile.p95), '—'],
+      ['readBackFromFile, from the session file through its index (positioned reads)', ms(fromFileIndex.median), ms(fromFileIndex.p95), '20'],
       ['searchHistory, text (any case), 20 hits ≤ 8 KB', ms(search.median), ms(search.p95), '20'],
       ['searchHistory, regular expression', ms(regex.median), ms(regex.p95), '—'],
       ['searchHistory over the prepared index, text (any case), 20 hits ≤ 8 KB', ms(searchIndex.median), ms(searchIndex.p95), '20'],

@@ -21,5 +21,6 @@ export { contentHash, fromPointerRef, type PointerRef, toPointerRef } from './po
 export { type HistoryIndex, indexHistory, type ReadBackSource } from './history-index.ts'
 export { formatReadBackFailure, readBack, type ReadBackFailure, type ReadBackOptions, type ReadBackPage } from './read-back.ts'
 export { readBackFromJSONL } from './read-back-jsonl.ts'
+export { indexJSONL, type JSONLIndex, readBackFromLines } from './jsonl-index.ts'
 export { type HistorySearchOptions, searchHistory, type SearchHit, type SearchResult } from './search-history.ts'
 export { type ReadAnswer, type ReadBackTool, readBackTools, type ReadBackToolsOptions, type SearchAnswer } from './tools.ts'
