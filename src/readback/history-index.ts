@@ -114,7 +114,7 @@ export const forEachSearchable = (ms: Messages, visit: (p: IndexedPart) => void)
  * side, the position of each message id, and the searchable text of every part lower-cased, so that
  * each `readBack` is a lookup and each `searchHistory` for a plain text (ASCII, any case) scans
  * only the blocks of lower-cased text that may hold it (a filter of their three-character runs,
- * made on the first such search: about 1 bit for 4 characters) and counts its matches there, the
+ * made on the first such search: 2 bits a character) and counts its matches there, the
  * pattern run only where the lower-cased text cannot tell them. Give the index wherever a history is taken (`readBack(ref)(index)`,
  * `searchHistory(opts)(index)`, the tools' `source`); the answers are the ones the history gives.
  * It holds the history's texts a second time (lower-cased): keep one per history, not one per
