@@ -3,11 +3,14 @@
  * carry, on the 20,000-message bench history pruned as a session would (protect 40,000 tokens):
  * one output read back from the history in memory (as it is, and prepared once by `indexHistory`),
  * from the history kept as a JSONL session file (the file read from disk, then only the lines naming
- * the call decoded; the read and the lookup timed apart), and a search over the 20,000 messages (as
- * they are, and over the index). Each figure is one operation, the median over the pointers read (a
- * different one each run, oldest to newest) or over the queries. Targets: under 2 ms, 20 ms and 20 ms.
- * The chat store is not a source here: its messages hold chat content (text and media), which has
- * no form for tool calls and results, so a stored conversation has no output to read back.
+ * the call decoded; the read and the lookup timed apart; and through the file's index of where each
+ * output's lines lie, positioned reads only), and a search over the 20,000 messages (as they are,
+ * and over the index, with the ratios between them). Each figure is one operation, the median over
+ * the pointers read (a different one each run, oldest to newest) or over the queries. Targets: under
+ * 2 ms, 20 ms and 20 ms. The chat store is not a source here: a chat message's content has no form
+ * for tool calls and results (`toChatContentNoted` names what it leaves out); the framework
+ * sessions keep their outputs in message metadata, read back from the history they give, i.e. in
+ * memory as above.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

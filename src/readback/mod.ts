@@ -3,7 +3,9 @@
  * carries a pointer (`chatfold/history`'s `ContentPointer`; its short reference in the
  * placeholder's text), and `readBack` reads the original back through it, byte for byte and a
  * page at a time, from a history that still holds it (the history before pruning, the archive a
- * compaction returns, a conversation of the chat store); `searchHistory` searches such a history.
+ * compaction returns, a session file through `chatfold/node`'s `readBackFromFile`, or the history
+ * a framework session kept in the chat store gives: a chat message's own content has no form for
+ * tool outputs, see `toChatContentNoted` of `chatfold/store`); `searchHistory` searches such a history.
  * The agent tools over them are in `chatfold/ai-sdk`, `chatfold/openai-agents` and
  * `chatfold/claude-agent-sdk`.
  *

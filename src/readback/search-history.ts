@@ -100,8 +100,8 @@ const snippetOf = (c: Candidate, chars: number): string => {
 }
 
 /**
- * Searches a history (the archive of a compaction, the history before pruning, a stored
- * conversation) for `query` over its text parts, tool results and tool-call arguments (not over
+ * Searches a history (the archive of a compaction, the history before pruning, the history of a framework
+ * session kept in the chat store) for `query` over its text parts, tool results and tool-call arguments (not over
  * placeholders, which no longer hold what they stood for: a message's `metadata.pointers` lists them). Ranks the matching parts by how many
  * times they match, then newest first, and gives the first `limit` whose snippets fit `maxBytes`;
  * a tool output's hit carries the reference `readBack` takes for the whole of it.
