@@ -8,8 +8,9 @@
  */
 import type { HistoryIndex } from './history-index.ts'
 
-/** Characters of a block (a power of two). */
-export const BLOCK = 2048
+/** Characters of a block, a power of two: `1 << BLOCK_BITS`. */
+const BLOCK_BITS = 11
+const BLOCK = 1 << BLOCK_BITS
 /** Bits of a block's filter (a power of two), as 32-bit words. */
 const WORDS = 128
 const SHIFT = 32 - Math.log2(WORDS * 32)
@@ -33,7 +34,7 @@ const filtersOf = (index: HistoryIndex): Filters => {
     for (let i = 0; i + 2 < s.length; i++) {
       const c = s.charCodeAt(i + 2)
       const bit = bitOf(a, b, c)
-      const w = (i >>> 11) * WORDS + (bit >>> 5)
+      const w = (i >>> BLOCK_BITS) * WORDS + (bit >>> 5)
       bits[w] = (bits[w] as number) | (1 << (bit & 31))
       a = b
       b = c
