@@ -26,6 +26,11 @@ import { toPointerRef } from '../../src/readback/pointer-ref.ts'
 import { searchHistory } from '../../src/readback/search-history.ts'
 import { indexHistory } from '../../src/readback/history-index.ts'
 import { indexHistoryFile, readBackFromFile } from '../../src/node/read-back-file.ts'
+import { fileStorage } from '../../src/node/file-storage.ts'
+import { openDurableStore } from '../../src/store/durable.ts'
+import { chatStoreSession, storeChatLog } from '../../src/openai-agents/mod.ts'
+import type { AgentInputItem } from '@openai/agents'
+import type { Messages } from '../../src/message/message.ts'
 import { benchHistory, ms, ratio, stats, table } from './lib.ts'
 
 /** Times `await fn(i)` for `runs` values of `i`, after two untimed calls; milliseconds. */
@@ -87,6 +92,46 @@ export default async (): Promise<void> => {
     const b = check(readBack(ref)(index))
     if (a.text !== b.text || a.totalBytes !== b.totalBytes) throw new Error(`read-back from the file differs for ${ref}`)
   }
+  // the chat store's file backend: the history's tool turns as an Agents SDK session (its items
+  // kept as they came, in message metadata), written in batches, then read back after the store is
+  // opened again from its folder: the store gives the session's history whole, not one output
+  const items: AgentInputItem[] = []
+  for (const m of history) {
+    for (const p of m.parts) {
+      if (p.type === 'text' && m.role === 'user') items.push({ role: 'user', content: p.text })
+      else if (p.type === 'tool_call') items.push({ type: 'function_call', callId: p.id, name: p.name, arguments: p.arguments, status: 'completed' })
+      else if (p.type === 'tool_result' && typeof p.content === 'string') {
+        items.push({
+          type: 'function_call_result',
+          callId: p.toolCallId,
+          name: p.name ?? 'tool',
+          status: 'completed',
+          output: { type: 'text', text: p.content },
+        })
+      }
+    }
+  }
+  const storeDir = join(dir, 'store')
+  const writer = await openDurableStore(fileStorage(storeDir))({ maxHistorySize: Infinity })
+  const agents = chatStoreSession({ log: storeChatLog(writer), sessionId: 'bench' })
+  for (let i = 0; i < items.length; i += 500) await agents.addItems(items.slice(i, i + 500))
+  await writer.close()
+  let stored: Messages = []
+  const fromStore = await timedAsync(1, async () => {
+    const reader = await openDurableStore(fileStorage(storeDir))({ maxHistorySize: Infinity })
+    stored = await chatStoreSession({ log: storeChatLog(reader), sessionId: 'bench' }).history()
+    await reader.close()
+  })
+  const storedRefs = pruneToolResults({ protectTokens: 40_000 })(stored).flatMap(pointersOf).map(toPointerRef)
+  const storedIndex = indexHistory(stored)
+  // every output pruned from the stored session reads back from it as the history before the store held it, byte for byte
+  for (const ref of storedRefs) {
+    const a = check(readBack(ref)(storedIndex))
+    if (a.part === 'arguments') continue
+    const b = check(readBack(ref)(index))
+    if (a.text !== b.text) throw new Error(`read-back from the store differs for ${ref}`)
+  }
+  const fromStoredIndex = timed(RUNS, (i) => check(readBack(storedRefs[Math.floor((i * (storedRefs.length - 1)) / (RUNS - 1))] as string)(storedIndex)))
   rmSync(dir, { recursive: true, force: true })
 
   const queries = ['ENOENT', 'cart total', 'checkout', 'rounding error', 'TypeError', 'price']
@@ -122,6 +167,14 @@ export default async (): Promise<void> => {
         '20',
         `${ratio(fromFile.median, fromFileIndex.median)} readBackFromJSONL`,
       ],
+      [
+        `chat store on its file backend: reopen it, read the Agents SDK session's history (${stored.length} messages)`,
+        ms(fromStore.median),
+        '—',
+        '20',
+        '',
+      ],
+      ['  then readBack from that history, prepared by indexHistory', ms(fromStoredIndex.median), ms(fromStoredIndex.p95), '—', ''],
       ['searchHistory, text (any case), 20 hits ≤ 8 KB', ms(search.median), ms(search.p95), '20', ''],
       ['searchHistory, regular expression', ms(regex.median), ms(regex.p95), '—', ''],
       ['  the first text search of a new index (makes its block filters)', ms(firstSearch), '—', '—', ''],
