@@ -276,6 +276,9 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'ReadBackTool',
     'readBackTools',
     'readBackFromJSONL',
+    'indexJSONL',
+    'JSONLIndex',
+    'readBackFromLines',
     'HistoryIndex',
     'indexHistory',
     'ReadBackSource',
@@ -283,6 +286,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'SearchAnswer',
   ],
   'chatfold/cost': [
+    'CallAnswer',
+    'CallCostFailure',
+    'CallCostLine',
+    'callCostLineOf',
+    'callCostOf',
     'Charge',
     'chargeOf',
     'CostFailure',
@@ -454,6 +462,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'StoreStorage',
     'submitEvent',
     'toChatContent',
+    'toChatContentNoted',
     'toChatMessages',
     'toStoreMessages',
     'validateInput',
@@ -490,6 +499,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'EncodingOptions',
     'Engine',
     'EngineCompactOptions',
+    'EngineCompactResult',
     'EngineContextOptions',
     'EngineError',
     'EngineErrorCode',
@@ -646,6 +656,11 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'fileStorage',
     'fileStreamsStorage',
     'formatSessionFailure',
+    'formatReadBackFileFailure',
+    'HistoryFileIndex',
+    'indexHistoryFile',
+    'readBackFromFile',
+    'ReadBackFileFailure',
     'loadHistory',
     'LoadOptions',
     'loadStore',
@@ -838,10 +853,12 @@ const CONCEPTS = [
 const MAX_NAMES = 80
 
 /**
- * Entries allowed past `MAX_NAMES`, each with its own cap and why. None is now: chatfold/message, the
- * widest concept, fits since its role and kind predicates became `hasRole` and `hasKind`.
+ * Entries allowed past `MAX_NAMES`, each with its own cap and why. chatfold/message, the widest
+ * concept, fits since its role and kind predicates became `hasRole` and `hasKind`.
  */
-const LONGER: Readonly<Record<string, { readonly max: number; readonly why: string }>> = {}
+const LONGER: Readonly<Record<string, { readonly max: number; readonly why: string }>> = {
+  'chatfold/store': { max: 81, why: 'toChatContentNoted names what chat content cannot hold (tool results among them) beside toChatContent' },
+}
 
 const specifier = (subpath: string): string => (subpath === '.' ? 'chatfold' : `chatfold/${subpath.slice(2)}`)
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { isObject } from '../internal/object.ts'
-import type { CallAnswer } from './call-cost.ts'
+import type { CallAnswer } from '../cost/call-cost.ts'
 
 const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined)
 

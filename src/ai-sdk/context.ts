@@ -32,7 +32,7 @@ import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundar
 import type { ContextStateStore } from './state.ts'
 import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './_summary-request.ts'
 import { ContextError } from './errors.ts'
-import { type CallCostLine, callCostLineOf } from './call-cost.ts'
+import { type CallCostLine, callCostLineOf } from '../cost/call-cost.ts'
 import { type RecordReceipt, recordReceiptOf } from './_receipt-record.ts'
 import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './_anchor.ts'
 

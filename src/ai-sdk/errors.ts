@@ -17,7 +17,7 @@
  */
 export type ContextErrorCode = 'unreadable' | 'unwritable' | 'too-large'
 
-import type { CallCostLine } from './call-cost.ts'
+import type { CallCostLine } from '../cost/call-cost.ts'
 
 /**
  * The error `contextMiddleware` and `contextPrepareStep` reject a call with; `code` says why, and

@@ -21,7 +21,7 @@ import {
 } from './prompt.ts'
 import { ContextError } from './errors.ts'
 import { isSpecificationV4, promptToV3, promptToV4 } from './_specification.ts'
-import { type CallCostLine, callCostLineOf } from './call-cost.ts'
+import { type CallCostLine, callCostLineOf } from '../cost/call-cost.ts'
 import { answerOfModelUsage } from './_model-usage.ts'
 
 /**

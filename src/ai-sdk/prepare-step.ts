@@ -14,7 +14,7 @@ import { type ContextOptions, type ContextRecord, conversationKeyOf, createConte
 import { inputTokensOf } from './_anchor.ts'
 import { providerOfModel } from './prompt.ts'
 import { ContextError } from './errors.ts'
-import { type CallAnswer, type CallCostLine, callCostLineOf } from './call-cost.ts'
+import { type CallAnswer, type CallCostLine, callCostLineOf } from '../cost/call-cost.ts'
 
 /**
  * Options of {@link contextPrepareStep}: those of the context kept, and what the step's messages do

@@ -9,7 +9,7 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { ContextRecord } from './context.ts'
-import type { CallCostLine } from './call-cost.ts'
+import type { CallCostLine } from '../cost/call-cost.ts'
 import { RecordReceiptC } from './_receipt-record.ts'
 
 const ChargeC = t.type({ input: t.number, output: t.number, cacheRead: t.number, cacheWrite: t.number, total: t.number, longContext: t.boolean })

@@ -37,6 +37,7 @@ import { historyFile, portableFile } from './_file.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
 import { isObject } from '../internal/object.ts'
+import { withSummaryCost } from './_summary-cost.ts'
 
 // --- slice sizes ---
 
@@ -296,7 +297,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     pruneToolResults: (messages, o = {}) => history('pruneToolResults', messages, o),
     renderTranscript: (messages, o = {}) => history('renderTranscript', messages, o),
     planCompaction: (messages, o = {}) => history('planCompaction', messages, o),
-    compact: (messages, o = {}) => history('compact', messages, o),
+    compact: (messages, o = {}) => withSummaryCost(o, (p) => history('compact', messages, p)),
   }
 
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
@@ -352,7 +353,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       contextTokens: (o = {}) => session('contextTokens', o),
       // its options are required (a window): without them it rejects as the service does a window that is no number
       shouldCompact: (o) => (o === undefined ? Promise.reject(check() ?? windowError(undefined)) : session('shouldCompact', o)),
-      compact: (o = {}) => session('compact', o),
+      compact: (o = {}) => withSummaryCost(o, (p) => session('compact', p)),
       snapshot: (o = {}) => session('snapshot', o),
       counts: (o = {}) => session('counts', o),
     }

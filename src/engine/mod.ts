@@ -19,6 +19,7 @@ export {
   type CallOptions,
   type EncodingOptions,
   type EngineCompactOptions,
+  type EngineCompactResult,
   type EngineContextOptions,
   EngineError,
   type EngineErrorCode,

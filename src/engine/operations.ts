@@ -14,12 +14,13 @@ import type { PruneResult } from '../history/prune-options.ts'
 import type { Receipt } from '../history/receipt.ts'
 import type { CompactionPlan } from '../compaction/plan.ts'
 import type { TranscriptOptions } from '../compaction/transcript.ts'
-import type { CompactResult, Summarizer } from '../compaction/compact.ts'
+import type { Summarizer } from '../compaction/compact.ts'
 import type { ContextTokens } from '../tokens/usage.ts'
 import type {
   CallOptions,
   EncodingOptions,
   EngineCompactOptions,
+  EngineCompactResult,
   EngineContextOptions,
   EnginePlanOptions,
   EngineProgress,
@@ -75,7 +76,7 @@ export type Operations = {
     readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { readonly messages: true; readonly encoding: true }>
     readonly compact: Op<
       EngineCompactOptions & EncodingOptions,
-      CompactResult,
+      EngineCompactResult,
       { readonly messages: true; readonly progress: 'compact'; readonly summarize: true; readonly encoding: true }
     >
   }

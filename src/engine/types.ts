@@ -11,7 +11,9 @@ import type { PruneOptions, PruneReport } from '../history/prune-options.ts'
 import type { Receipt } from '../history/receipt.ts'
 import type { CompactionPlan, PlanOptions, ShouldCompactOptions } from '../compaction/plan.ts'
 import type { ContextTokensOptions } from '../tokens/usage.ts'
-import type { CompactionReport, CompactOptions, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
+import type { CompactionReport, CompactOptions, CompactResult, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
+import type { CallCostLine } from '../cost/call-cost.ts'
+import type { PriceTable } from '../cost/price.ts'
 
 /**
  * Where the engine runs: `worker` (a Web Worker, or the host you pass), `inline` (this thread), or
@@ -192,6 +194,8 @@ export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> 
  */
 export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' | 'onProgress' | 'estimate' | 'count'> & {
   readonly summarize?: Summarizer
+  /** The price table of the model calls `summarize` makes (`PRICES` of `chatfold/cost` by default); it stays on your side. */
+  readonly prices?: PriceTable
   /**
    * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
    * rejects with a `TimeoutError`, aborts the summariser's signal and leaves the session as it was;
@@ -221,7 +225,26 @@ export type SessionCompactResult = {
   readonly archived: number
   readonly report: CompactionReport
   readonly tokens: number
+  /** What your summariser's model calls cost (see {@link EngineCompactResult}). */
+  readonly calls?: ReadonlyArray<CallCostLine>
 }
+
+/**
+ * The engine's compaction of a history: `compact`'s result, and `calls`, each model call your
+ * `summarize` made (told to its `SummarizerContext.onAnswer`, as the summarisers of
+ * `chatfold/summarize/…` tell them), priced by `prices` as the AI SDK middleware prices its calls:
+ * the model and its charge in USD, or `usd: null` and why (a model the table lacks is named,
+ * never priced as zero). Absent when no model was called (the embedded extractive summariser never calls one).
+ *
+ * @example
+ * import type { EngineCompactResult } from 'chatfold/engine'
+ * const spent = (r: EngineCompactResult): number | null =>
+ *   r.calls === undefined ? 0 : r.calls.some((c) => c.usd === null) ? null : r.calls.reduce((a, c) => a + (c.usd ?? 0), 0)
+ *
+ * @since 0.1.0
+ * @category engine
+ */
+export type EngineCompactResult = CompactResult & { readonly calls?: ReadonlyArray<CallCostLine> }
 
 /**
  * A summariser as the service receives it, proxied from the caller: given the prompt and the

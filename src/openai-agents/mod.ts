@@ -15,7 +15,7 @@ import { extractiveSummarize } from '../compaction/extractive.ts'
 import { openAICompaction, type OpenAICompactionOptions } from '../summarize/openai.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import type { PriceTable } from '../cost/price.ts'
-import { type CallCostLine, callCostLineOf } from '../ai-sdk/call-cost.ts'
+import { type CallCostLine, callCostLineOf } from '../cost/call-cost.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './_items.ts'
 import type { Messages } from '../message/message.ts'
 

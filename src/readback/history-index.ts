@@ -112,8 +112,10 @@ export const forEachSearchable = (ms: Messages, visit: (p: IndexedPart) => void)
 /**
  * Prepares a history once for reading back and searching: every tool output under its call id and
  * side, the position of each message id, and the searchable text of every part lower-cased, so that
- * each `readBack` is a lookup and each `searchHistory` for a plain text is one `indexOf` over the
- * lower-cased texts, trying only the parts that hold it. Give the index wherever a history is taken (`readBack(ref)(index)`,
+ * each `readBack` is a lookup and each `searchHistory` for a plain text (ASCII, any case) scans
+ * only the blocks of lower-cased text that may hold it (a filter of their three-character runs,
+ * made on the first such search: 2 bits a character) and counts its matches there, the
+ * pattern run only where the lower-cased text cannot tell them. Give the index wherever a history is taken (`readBack(ref)(index)`,
  * `searchHistory(opts)(index)`, the tools' `source`); the answers are the ones the history gives.
  * It holds the history's texts a second time (lower-cased): keep one per history, not one per
  * question.

@@ -3,7 +3,9 @@
  * carries a pointer (`chatfold/history`'s `ContentPointer`; its short reference in the
  * placeholder's text), and `readBack` reads the original back through it, byte for byte and a
  * page at a time, from a history that still holds it (the history before pruning, the archive a
- * compaction returns, a conversation of the chat store); `searchHistory` searches such a history.
+ * compaction returns, a session file through `chatfold/node`'s `readBackFromFile`, or the history
+ * a framework session kept in the chat store gives: a chat message's own content has no form for
+ * tool outputs, see `toChatContentNoted` of `chatfold/store`); `searchHistory` searches such a history.
  * The agent tools over them are in `chatfold/ai-sdk`, `chatfold/openai-agents` and
  * `chatfold/claude-agent-sdk`.
  *
@@ -21,5 +23,6 @@ export { contentHash, fromPointerRef, type PointerRef, toPointerRef } from './po
 export { type HistoryIndex, indexHistory, type ReadBackSource } from './history-index.ts'
 export { formatReadBackFailure, readBack, type ReadBackFailure, type ReadBackOptions, type ReadBackPage } from './read-back.ts'
 export { readBackFromJSONL } from './read-back-jsonl.ts'
+export { indexJSONL, type JSONLIndex, readBackFromLines } from './jsonl-index.ts'
 export { type HistorySearchOptions, searchHistory, type SearchHit, type SearchResult } from './search-history.ts'
 export { type ReadAnswer, type ReadBackTool, readBackTools, type ReadBackToolsOptions, type SearchAnswer } from './tools.ts'

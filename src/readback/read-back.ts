@@ -1,7 +1,8 @@
 /**
  * Reading a pruned or cleared tool output back through its pointer: found by its tool call's id
  * (in its message first, when the pointer names one) in a history that still holds it — the
- * history before pruning, the archive a compaction returns, a conversation of the chat store —
+ * history before pruning, the archive a compaction returns, the history of a framework session
+ * kept in the chat store —
  * checked against the pointer's hash, and answered a page at a time within a byte budget, so that
  * the pages put together are the original, byte for byte.
  *
@@ -196,8 +197,11 @@ const continues = (b: number | undefined): boolean => b !== undefined && (b & 0x
 /**
  * Reads back the tool output a pointer names (a `PointerRef`, or its reference as a placeholder
  * shows it) from a history that still holds it: the history before pruning, the archive of a
- * compaction (`compact(…)`'s `archive`), or a conversation of the chat store (`getConversation`),
- * or that history prepared once by `indexHistory` (the same answer, a lookup instead of a pass
+ * compaction (`compact(…)`'s `archive`), or the history a framework session kept in the chat store
+ * gives (`chatStoreSession(…).history()` of `chatfold/openai-agents`, `history(key)` of
+ * `chatfold/claude-agent-sdk`'s session store: they keep tool outputs as they came, in message
+ * metadata; a conversation's own chat content holds none, `getConversation` gives no tool output
+ * to read back), or that history prepared once by `indexHistory` (the same answer, a lookup instead of a pass
  * over every message: give the index when reading back more than once).
  * Answers one page of at most `maxBytes` UTF-8 bytes from `offset`, never inside a character
  * (a page holds at least one character); put the pages together, from `next` to `next`, for the

@@ -10,7 +10,8 @@ import type { Message } from '../message/message.ts'
 import { utf8Hash } from '../internal/content-hash.ts'
 import { nonNegativeInt } from '../internal/number.ts'
 import { REF_DIGITS, refStem } from '../history/pointer.ts'
-import { forEachSearchable, type HistoryIndex, type IndexedPart, isHistoryIndex, type ReadBackSource } from './history-index.ts'
+import { forEachSearchable, type IndexedPart, isHistoryIndex, type ReadBackSource } from './history-index.ts'
+import { plainFinds } from './_plain-search.ts'
 
 // --- model ---
 
@@ -87,28 +88,9 @@ const MAX_COUNT = 1_000
 /** A candidate before ranking: the hit without its snippet, and where its text is. */
 type Candidate = { readonly hit: Omit<SearchHit, 'snippet'>; readonly text: string; readonly at: number; readonly length: number; readonly order: number }
 
-/**
- * The parts of an index that can match a plain text made only of ASCII, ignoring case: those whose
- * lower-cased text holds it lower-cased (a match of such a text is ASCII, and lower-cases to it);
- * `undefined` when every part must be tried (a pattern, a case-sensitive search, another text).
- */
-const candidatesOf = (opts: HistorySearchOptions, index: HistoryIndex): ReadonlySet<number> | undefined => {
-  if (opts.match === 'regex' || opts.case === 'sensitive' || !ASCII.test(opts.query) || opts.query.includes('\u0000')) return undefined
-  const needle = opts.query.toLowerCase()
-  const found = new Set<number>()
-  for (const seg of index.segments) {
-    let k = 0
-    for (let i = seg.lower.indexOf(needle); i >= 0;) {
-      // the text holding position i: the last whose start is at most i (the positions only grow)
-      while (k + 1 < seg.starts.length && (seg.starts[k + 1] as number) <= i) k++
-      found.add(seg.parts[k] as number)
-      const next = seg.starts[k + 1]
-      if (next === undefined) break
-      i = seg.lower.indexOf(needle, next)
-    }
-  }
-  return found
-}
+/** The lower-cased needle of a search a plain-text lookup can answer (a text of ASCII only, any case, no NUL); `undefined` for another. */
+const plainNeedle = (opts: HistorySearchOptions): string | undefined =>
+  opts.match === 'regex' || opts.case === 'sensitive' || !ASCII.test(opts.query) || opts.query.includes('\u0000') ? undefined : opts.query.toLowerCase()
 
 const snippetOf = (c: Candidate, chars: number): string => {
   const before = Math.max(0, c.at - Math.floor((chars - c.length) / 2))
@@ -118,8 +100,8 @@ const snippetOf = (c: Candidate, chars: number): string => {
 }
 
 /**
- * Searches a history (the archive of a compaction, the history before pruning, a stored
- * conversation) for `query` over its text parts, tool results and tool-call arguments (not over
+ * Searches a history (the archive of a compaction, the history before pruning, the history of a framework
+ * session kept in the chat store) for `query` over its text parts, tool results and tool-call arguments (not over
  * placeholders, which no longer hold what they stood for: a message's `metadata.pointers` lists them). Ranks the matching parts by how many
  * times they match, then newest first, and gives the first `limit` whose snippets fit `maxBytes`;
  * a tool output's hit carries the reference `readBack` takes for the whole of it.
@@ -146,13 +128,7 @@ export const searchHistory = (opts: HistorySearchOptions) => (source: ReadBackSo
     return { hits: [], matched: 0, failure: `Cannot search for ${JSON.stringify(opts.query)}: ${e instanceof Error ? e.message : String(e)}` }
   }
   const candidates: Candidate[] = []
-  const test = (p: IndexedPart, order: number): void => {
-    re.lastIndex = 0
-    const first = re.exec(p.text)
-    if (first === null) return
-    let matches = 1
-    const length = first[0].length
-    if (length > 0) { while (matches < MAX_COUNT && re.exec(p.text) !== null) matches++ }
+  const add = (p: IndexedPart, order: number, matches: number, at: number, length: number): void => {
     const hit: Omit<SearchHit, 'snippet'> = {
       messageId: p.message.id,
       role: p.message.role,
@@ -161,16 +137,29 @@ export const searchHistory = (opts: HistorySearchOptions) => (source: ReadBackSo
       ...(p.tool === undefined ? {} : { tool: p.tool }),
       matches,
     }
-    candidates.push({ hit, text: p.text, at: first.index, length, order })
+    candidates.push({ hit, text: p.text, at, length, order })
   }
+  const test = (p: IndexedPart, order: number): void => {
+    re.lastIndex = 0
+    const first = re.exec(p.text)
+    if (first === null) return
+    let matches = 1
+    const length = first[0].length
+    if (length > 0) { while (matches < MAX_COUNT && re.exec(p.text) !== null) matches++ }
+    add(p, order, matches, first.index, length)
+  }
+  const needle = plainNeedle(opts)
   if (!isHistoryIndex(source)) {
     let order = 0
     forEachSearchable(source, (p) => test(p, order++))
-  } else {
-    const candidate = candidatesOf(opts, source)
-    source.parts.forEach((p, k) => {
-      if (candidate === undefined || candidate.has(k)) test(p, k)
-    })
+  } else if (needle === undefined) source.parts.forEach((p, k) => test(p, k))
+  else {
+    // the parts holding the needle's longest word, their matches counted where the lower-cased text tells them exactly
+    for (const f of plainFinds(needle, source, MAX_COUNT)) {
+      const p = source.parts[f.part] as IndexedPart
+      if (f.matches === undefined) test(p, f.part)
+      else add(p, f.part, f.matches, f.at ?? 0, needle.length)
+    }
   }
   candidates.sort((a, b) => b.hit.matches - a.hit.matches || b.order - a.order)
   const limit = nonNegativeInt(opts.limit, 20)

@@ -20,7 +20,8 @@ import { type HistoryIndex, indexHistory, isHistoryIndex, type ReadBackSource } 
 
 /**
  * Options of {@link readBackTools}: `source`, the history the outputs are read from (called on
- * each use: the history before pruning, a compaction's archive, a stored conversation), or that
+ * each use: the history before pruning, a compaction's archive, the history of a framework session
+ * kept in the chat store), or that
  * history prepared by `indexHistory` (the tools prepare each history they are given once); the most
  * UTF-8 bytes of one page (default 16,000) and of one search answer (default 8,000).
  *

@@ -132,9 +132,55 @@ export const fromChatContent = (content: ChatContent): ReadonlyArray<Part> => {
 }
 
 /**
+ * A part that chat content has no form for, which {@link toChatContentNoted} names: its index
+ * among the parts, its type, and the tool call's id (a tool call or result) or the media type (a
+ * file of another medium than audio and video).
+ */
+type LeftOutPart = { readonly index: number; readonly type: Part['type']; readonly toolCallId?: string; readonly mediaType?: string }
+
+/**
+ * Turns parts back into chat content, naming what it leaves out: a lone text part is a string;
+ * otherwise a block list of the text, image, audio and video parts. Every other part (reasoning,
+ * tool calls and results, files of other media types, custom and provider parts, media with
+ * neither URL nor bytes) has no chat-content form: it is in `left`, so that a caller keeping a
+ * history in the chat store's content knows what it would lose (a tool result above all, which
+ * then could not be read back). Keep those in the message's `metadata`, as the framework
+ * integrations do, or refuse.
+ *
+ * @example
+ * import { toChatContentNoted } from 'chatfold/store'
+ * import { text, toolCall } from 'chatfold/message'
+ * toChatContentNoted([text('Reading.'), toolCall({ id: 'c1', name: 'read', arguments: '{}' })])
+ * // { content: [{ type: 'text', text: 'Reading.' }], left: [{ index: 1, type: 'tool_call', toolCallId: 'c1' }] }
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toChatContentNoted = (parts: ReadonlyArray<Part>): { readonly content: ChatContent; readonly left: ReadonlyArray<LeftOutPart> } => {
+  const only = parts.length === 1 ? parts[0] : undefined
+  if (only?.type === 'text') return { content: only.text, left: [] }
+  const blocks: ContentBlock[] = []
+  const left: LeftOutPart[] = []
+  parts.forEach((p, index) => {
+    if (p.type === 'text') return void blocks.push({ type: 'text', text: p.text })
+    if (p.type === 'image' || p.type === 'file') {
+      const kind = p.type === 'image' ? 'image' : p.mediaType.startsWith('audio/') ? 'audio' : p.mediaType.startsWith('video/') ? 'video' : undefined
+      const mt = kind === undefined || p.mediaType === undefined || p.mediaType === defaultMediaType[kind] ? {} : { media_type: p.mediaType }
+      if (kind !== undefined && p.url !== undefined) return void blocks.push({ type: kind, source: 'url', url: p.url, ...mt })
+      if (kind !== undefined && p.data !== undefined) return void blocks.push({ type: kind, source: 'base64', data: encodeBase64(p.data), ...mt })
+      return void left.push({ index, type: p.type, ...(p.mediaType === undefined ? {} : { mediaType: p.mediaType }) })
+    }
+    const toolCallId = p.type === 'tool_call' ? p.id : p.type === 'tool_result' ? p.toolCallId : undefined
+    left.push({ index, type: p.type, ...(toolCallId === undefined ? {} : { toolCallId }) })
+  })
+  return { content: blocks, left }
+}
+
+/**
  * Turns parts back into chat content: a lone text part is a string; otherwise a block list of
  * the text, image, audio and video parts. Other parts (reasoning, tool calls and results,
- * files of other media types, custom parts) have no chat-content form and are left out.
+ * files of other media types, custom parts) have no chat-content form and are left out:
+ * {@link toChatContentNoted} names them.
  *
  * @example
  * import { fromChatContent, toChatContent } from 'chatfold/store'
@@ -143,19 +189,4 @@ export const fromChatContent = (content: ChatContent): ReadonlyArray<Part> => {
  * @since 0.1.0
  * @category conversions
  */
-export const toChatContent = (parts: ReadonlyArray<Part>): ChatContent => {
-  const only = parts.length === 1 ? parts[0] : undefined
-  if (only?.type === 'text') return only.text
-  const blocks: ContentBlock[] = []
-  for (const p of parts) {
-    if (p.type === 'text') blocks.push({ type: 'text', text: p.text })
-    else if (p.type === 'image' || p.type === 'file') {
-      const kind = p.type === 'image' ? 'image' : p.mediaType.startsWith('audio/') ? 'audio' : p.mediaType.startsWith('video/') ? 'video' : undefined
-      if (kind === undefined) continue
-      const mt = p.mediaType === undefined || p.mediaType === defaultMediaType[kind] ? {} : { media_type: p.mediaType }
-      if (p.url !== undefined) blocks.push({ type: kind, source: 'url', url: p.url, ...mt })
-      else if (p.data !== undefined) blocks.push({ type: kind, source: 'base64', data: encodeBase64(p.data), ...mt })
-    }
-  }
-  return blocks
-}
+export const toChatContent = (parts: ReadonlyArray<Part>): ChatContent => toChatContentNoted(parts).content

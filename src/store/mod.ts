@@ -25,7 +25,7 @@ export {
   validateInput,
   type ValidInput,
 } from './input.ts'
-export { type ChatContent, ChatContentC, type ContentBlock, decodeChatContent, fromChatContent, toChatContent } from './content.ts'
+export { type ChatContent, ChatContentC, type ContentBlock, decodeChatContent, fromChatContent, toChatContent, toChatContentNoted } from './content.ts'
 export type { ChatState, ConversationMetadata, StoreFailure } from './core.ts'
 export { applyInput, applyInputs, type ChatStateOptions, conversationIds, emptyState, getConversationMetadata, restrictTo, validateState } from './state.ts'
 export { forkConversation, type ForkRequest } from './fork.ts'

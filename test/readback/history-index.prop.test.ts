@@ -13,7 +13,9 @@ import { conversationArb, messagesArb } from '../support/arbitraries.ts'
 
 // letters whose case the regular expressions and `toLowerCase` treat differently, beside plain ones
 const CHARS = ['a', 'A', 'b', 'B', 'k', 'K', '\u212a', 's', 'S', '\u017f', '\u03c3', '\u03c2', '\u03a3', 'i', 'I', '\u0130', '\u0131', '\u00df', ' ', '.', '(']
-const textArb = fc.array(fc.constantFrom(...CHARS), { maxLength: 12 }).map((cs) => cs.join(''))
+// and Latin-1 letters (in the one-byte texts of an index), a digit, an underscore
+const MORE_CHARS = ['\u00e9', '\u00c9', '\u00b5', '\u00ff', '_', '1']
+const textArb = fc.array(fc.constantFrom(...CHARS, ...MORE_CHARS), { maxLength: 12 }).map((cs) => cs.join(''))
 // few ids, so that call ids and message ids repeat
 const idArb = fc.constantFrom('c1', 'c2', 'c3')
 const partArb: fc.Arbitrary<Part> = fc.oneof(
@@ -88,6 +90,47 @@ describe('indexHistory', () => {
         },
       ),
       { numRuns: 500 },
+    )
+  })
+
+  it('finds the same hits from the index as from the history in long texts, whose matches cross the blocks an index filters by', () => {
+    // a few long texts of repeated pieces (a block is 2,048 characters), and queries cut from them
+    const longArb = fc.tuple(fc.array(textArb, { minLength: 1, maxLength: 6 }), fc.integer({ min: 200, max: 7_000 })).map(([pieces, size]) => {
+      let out = ''
+      for (let i = 0; out.length < size; i++) out += pieces[i % pieces.length] + (i % 7 === 0 ? ' Cart total ' : '')
+      return out
+    })
+    const caseArb = fc.array(fc.tuple(fc.constantFrom('user', 'tool'), longArb), { minLength: 1, maxLength: 5 }).chain((texts) => {
+      const ms: Messages = texts.map(([role, text], i): Message =>
+        role === 'user'
+          ? { id: `m${i}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text }] }
+          : { id: `m${i}`, role: 'tool', kind: 'normal', parts: [{ type: 'tool_result', toolCallId: `c${i}`, content: text, isError: false }] }
+      )
+      const all = texts.map(([, t]) => t).join('\u0000')
+      const cutArb = fc.tuple(fc.nat({ max: all.length - 1 }), fc.integer({ min: 1, max: 12 })).map(([at, n]) => all.slice(at, at + n).replaceAll('\u0000', ''))
+      return fc.tuple(fc.constant(ms), fc.oneof(cutArb, cutArb.map((q) => q.toUpperCase()), fc.constantFrom('cart total', 'CART', 'rt t', 'ab', 'xyz')))
+    })
+    // a needle whose three-character runs are nowhere else, put anywhere in a long filler (across a block's end, among others)
+    const planted = fc.tuple(
+      fc.array(fc.tuple(fc.stringMatching(/^[ab ]{0,5000}$/), fc.stringMatching(/^[c-p]{3,8}$/), fc.nat({ max: 5000 })), { minLength: 1, maxLength: 4 }),
+      fc.nat({ max: 3 }),
+    ).map(([texts, pick]): [Messages, string] => {
+      const ms = texts.map(([filler, needle, at], i): Message => {
+        const cut = Math.min(at, filler.length)
+        return { id: `m${i}`, role: 'user', kind: 'normal', parts: [{ type: 'text', text: filler.slice(0, cut) + needle + filler.slice(cut) }] }
+      })
+      return [ms, (texts[pick % texts.length] as [string, string, number])[1].toUpperCase()]
+    })
+    const blockEnd = fc.tuple(fc.integer({ min: 2_040, max: 2_050 }), fc.stringMatching(/^[c-p]{3,8}$/)).map(([at, needle]): [Messages, string] => [
+      [{ id: 'm0', role: 'user', kind: 'normal', parts: [{ type: 'text', text: 'a'.repeat(at) + needle + 'b'.repeat(3_000) }] }],
+      needle,
+    ])
+    fc.assert(
+      fc.property(fc.oneof(caseArb, planted, blockEnd), fc.integer({ min: 1, max: 30 }), ([ms, query], limit) => {
+        const opts = { query, limit, maxBytes: 100_000 } as const
+        expect(searchHistory(opts)(indexHistory(ms))).toEqual(searchHistory(opts)(ms))
+      }),
+      { numRuns: 200 },
     )
   })
 

@@ -9,7 +9,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { anthropicCompaction, anthropicSummarizer } from '../../src/summarize/anthropic.ts'
 import { openAISummarizer } from '../../src/summarize/openai.ts'
 import { aiSdkSummarizer } from '../../src/summarize/ai-sdk.ts'
-import { callCostLineOf } from '../../src/ai-sdk/call-cost.ts'
+import { callCostLineOf } from '../../src/cost/call-cost.ts'
 import type { Summarizer, SummarizerContext } from '../../src/compaction/compact.ts'
 import { textMessage } from '../../src/message/message.ts'
 

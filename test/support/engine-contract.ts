@@ -24,7 +24,10 @@ import { planCompaction, shouldCompact } from '../../src/compaction/plan.ts'
 import { contextTokens } from '../../src/tokens/usage.ts'
 import { text } from '../../src/message/part-make.ts'
 import { renderTranscript } from '../../src/compaction/transcript.ts'
-import { compact } from '../../src/compaction/compact.ts'
+import { compact, type Summarizer } from '../../src/compaction/compact.ts'
+import { callCostLineOf } from '../../src/cost/call-cost.ts'
+import { withPrices } from '../../src/cost/lookup.ts'
+import { PRICES } from '../../src/cost/prices.ts'
 import { extractiveSummarize } from '../../src/compaction/extractive.ts'
 import { SUMMARY_SECTIONS } from '../../src/compaction/summary.ts'
 
@@ -399,6 +402,33 @@ export const engineContract = (cases: ReadonlyArray<EngineCase>): void => {
         expect(seen[0]?.prompt).toMatch(/Goal/)
         expect(result.messages.some((m) => m.parts.some((p) => p.type === 'text' && p.text === fixedSummary))).toBe(true)
         expect(result.report.missingSections).toEqual([])
+      }),
+    )
+
+    it(
+      "prices each model call the caller's summariser tells, as the middleware prices its calls, and gives them with the result",
+      withEngine(make, heuristic, async (engine) => {
+        const ms = history()
+        const answers = [
+          { response: { modelId: 'gpt-5' }, usage: { inputTokens: 1_000_000, outputTokens: 0, inputTokenDetails: { cacheReadTokens: 800_000 } } },
+          { response: { modelId: 'in-house-7b' }, usage: { inputTokens: 10, outputTokens: 2 } },
+        ]
+        const summarize: Summarizer = (_transcript, context) => {
+          for (const a of answers) context.onAnswer?.(a)
+          return Promise.resolve(fixedSummary)
+        }
+        const priced = callCostLineOf({})
+        const result = await engine.compact(ms, { ...compaction, summarize })
+        expect(result.calls).toEqual(answers.map(priced))
+        expect(result.calls?.map((c) => c.usd)).toEqual([0.35, null])
+        // a price table of the caller's, kept on the caller's side
+        const prices = withPrices([{ model: 'in-house-7b', input: 1, output: 2 }])(PRICES)
+        const session = await engine.open('costed', ms)
+        const resident = await session.compact({ ...compaction, summarize, prices })
+        expect(resident.calls).toEqual(answers.map(callCostLineOf({ prices })))
+        expect(resident.calls?.[1]?.usd).toBeCloseTo(0.000014, 12)
+        // a summariser that calls no model: no calls
+        expect((await engine.compact(ms, { ...compaction, summarize: () => Promise.resolve(fixedSummary) })).calls).toBeUndefined()
       }),
     )
 

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { generateText } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
-import { callCostOf } from '../../src/ai-sdk/call-cost.ts'
+import { callCostOf } from '../../src/cost/call-cost.ts'
 import { PRICES, withPrices } from '../../src/cost/mod.ts'
 
 describe('callCostOf', () => {

@@ -1,27 +1,29 @@
 /**
- * What one AI SDK call cost: the usage its answer reports (`generateText`'s result, a step of it,
- * `streamText`'s `onFinish` event) priced by its model's row in a price table.
+ * What one model call cost: the usage its answer reports, in the AI SDK's shape (`generateText`'s
+ * result, a step of it, `streamText`'s `onFinish` event, or what a summariser tells
+ * `SummarizerContext.onAnswer`), priced by its model's row in a price table.
  *
  * @module
  */
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { type Charge, chargeOf, type CostUsage, type MissingRateFailure } from '../cost/charge.ts'
-import { priceOf } from '../cost/lookup.ts'
-import type { PriceTable } from '../cost/price.ts'
-import { PRICES } from '../cost/prices.ts'
+import { type Charge, chargeOf, type CostUsage, type MissingRateFailure } from './charge.ts'
+import { priceOf } from './lookup.ts'
+import type { PriceTable } from './price.ts'
+import { PRICES } from './prices.ts'
 
 /**
- * The parts of an AI SDK answer {@link callCostOf} reads: the model that answered
+ * The parts of a model's answer {@link callCostOf} reads, in the AI SDK's shape (a summariser of
+ * `chatfold/summarize/…` tells every provider's answer so): the model that answered
  * (`response.modelId`) and the usage (`LanguageModelUsage`: `inputTokens`, `inputTokenDetails`,
  * `outputTokens`, `outputTokenDetails`).
  *
  * @example
- * import type { CallAnswer } from 'chatfold/ai-sdk'
+ * import type { CallAnswer } from 'chatfold/cost'
  * const a: CallAnswer = { response: { modelId: 'gpt-5' }, usage: { inputTokens: 1_200, outputTokens: 80, inputTokenDetails: { cacheReadTokens: 1_024 } } }
  *
  * @since 0.1.0
- * @category ai-sdk
+ * @category cost
  */
 export type CallAnswer = {
   readonly response?: { readonly modelId?: string | undefined } | undefined
@@ -45,11 +47,11 @@ export type CallAnswer = {
  * rate for (`missing-rate`).
  *
  * @example
- * import type { CallCostFailure } from 'chatfold/ai-sdk'
+ * import type { CallCostFailure } from 'chatfold/cost'
  * const f: CallCostFailure = { kind: 'unpriced', model: 'in-house-7b' }
  *
  * @since 0.1.0
- * @category ai-sdk
+ * @category cost
  */
 export type CallCostFailure =
   | { readonly kind: 'no-usage' }
@@ -60,14 +62,14 @@ export type CallCostFailure =
 const n = (x: number | undefined): number => (x !== undefined && Number.isFinite(x) && x > 0 ? x : 0)
 
 /**
- * The cost of one AI SDK call, in USD by kind of token (see `chargeOf` of `chatfold/cost`): its
+ * The cost of one model call, in USD by kind of token (see `chargeOf` of `chatfold/cost`): its
  * answer's usage, with the prompt split as the provider reported it (tokens not cached, read from
  * the cache, written to it; the AI SDK counts the cached ones inside `inputTokens`), priced by the
  * row of `response.modelId` in `prices` (`PRICES` by default). A call whose cost cannot be known
  * is a `Left` that says why, never a zero.
  *
  * @example
- * import { callCostOf } from 'chatfold/ai-sdk'
+ * import { callCostOf } from 'chatfold/cost'
  * import * as E from 'fp-ts/Either'
  * const cost = callCostOf({})({ response: { modelId: 'gpt-5' }, usage: { inputTokens: 1_000_000, outputTokens: 0, inputTokenDetails: { cacheReadTokens: 800_000 } } })
  * // 200,000 at $1.25 and 800,000 read from the cache at $0.125, per million
@@ -75,7 +77,7 @@ const n = (x: number | undefined): number => (x !== undefined && Number.isFinite
  * E.isLeft(callCostOf({})({ response: { modelId: 'in-house-7b' }, usage: { inputTokens: 10, outputTokens: 2 } })) // true
  *
  * @since 0.1.0
- * @category ai-sdk
+ * @category cost
  */
 export const callCostOf = (opts: { readonly prices?: PriceTable }) => (answer: CallAnswer): E.Either<CallCostFailure, Charge> => {
   const u = answer.usage
@@ -98,18 +100,19 @@ export const callCostOf = (opts: { readonly prices?: PriceTable }) => (answer: C
 }
 
 /**
- * One call's cost as `contextMiddleware`'s record, `contextPrepareStep` and the sessions report it
+ * One call's cost as `contextMiddleware`'s record, `contextPrepareStep`, the sessions and the
+ * engine's compaction report it
  * (plain JSON): the model and its charge in USD (`usd`, the charge's total), or, when the call could
  * not be priced, `usd: null` and why (`unpriced`: never counted as zero). `model` is `null` when the
  * answer names none.
  *
  * @example
- * import type { CallCostLine } from 'chatfold/ai-sdk'
+ * import type { CallCostLine } from 'chatfold/cost'
  * const priced: CallCostLine = { model: 'gpt-5', usd: 0.35, charge: { input: 0.25, output: 0, cacheRead: 0.1, cacheWrite: 0, total: 0.35, longContext: false } }
  * const unpriced: CallCostLine = { model: 'in-house-7b', usd: null, unpriced: { kind: 'unpriced', model: 'in-house-7b' } }
  *
  * @since 0.1.0
- * @category ai-sdk
+ * @category cost
  */
 export type CallCostLine =
   | { readonly model: string; readonly usd: number; readonly charge: Charge }
@@ -120,12 +123,12 @@ export type CallCostLine =
  * call has no price.
  *
  * @example
- * import { callCostLineOf } from 'chatfold/ai-sdk'
+ * import { callCostLineOf } from 'chatfold/cost'
  * callCostLineOf({})({ response: { modelId: 'gpt-5' }, usage: { inputTokens: 1_000_000, outputTokens: 0 } }).usd // 1.25
  * callCostLineOf({})({ response: { modelId: 'in-house-7b' }, usage: { inputTokens: 10, outputTokens: 2 } }).usd // null
  *
  * @since 0.1.0
- * @category ai-sdk
+ * @category cost
  */
 export const callCostLineOf = (opts: { readonly prices?: PriceTable }) => (answer: CallAnswer): CallCostLine => {
   const c = callCostOf(opts)(answer)
