@@ -50,7 +50,7 @@ export default defineConfig({
         resolve: { alias: [{ find: /^ai$/, replacement: 'ai-v7' }, { find: /^ai\/test$/, replacement: 'ai-v7/test' }] },
         test: {
           name: 'ai7',
-          include: ['test/ai-sdk/**/*.test.ts', 'test/adapters/ai-sdk/**/*.test.ts', 'test/adapters/sdk.test.ts', 'test/summarize/summarize.test.ts'],
+          include: ['test/ai-sdk/**/*.test.ts', 'test/adapters/ai-sdk/**/*.test.ts', 'test/adapters/sdk.test.ts', 'test/summarize/summarize.test.ts', 'test/cost/call-cost.test.ts'],
           exclude: ['test/ai-sdk/middleware-v7.test.ts', 'test/**/*.prop.test.ts'],
           environment: 'node',
           isolate: false, // as the unit tests
