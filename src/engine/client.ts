@@ -11,7 +11,6 @@ import type { Message, Messages } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
 import { type Connection, connections, resolveMode } from './_connection.ts'
-import { windowError } from './_ops.ts'
 import {
   type CallerSide,
   type CallOf,
@@ -22,6 +21,7 @@ import {
   type OperationFeatures,
   OPERATIONS,
   type Operations,
+  perOperation,
   type ProgressCallback,
   type ResultOf,
   type ServicePort,
@@ -291,13 +291,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       ))
   }
 
-  const historyMethods: HistoryMethods = {
-    estimate: (messages, o = {}) => history('estimate', messages, o),
-    pruneToolResults: (messages, o = {}) => history('pruneToolResults', messages, o),
-    renderTranscript: (messages, o = {}) => history('renderTranscript', messages, o),
-    planCompaction: (messages, o = {}) => history('planCompaction', messages, o),
-    compact: (messages, o = {}) => history('compact', messages, o),
-  }
+  const historyMethods = perOperation<HistoryMethods>(OPERATIONS.history, (op) => (messages: Messages, o = {}) => history(op, messages, o))
 
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
     const { id } = ref
@@ -344,18 +338,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       })
     }
 
-    const methods: SessionMethods = {
-      append: (messages, o = {}) => session('append', o, messages),
-      tokens: (o = {}) => session('tokens', o),
-      prune: (o = {}) => session('prune', o),
-      plan: (o = {}) => session('plan', o),
-      contextTokens: (o = {}) => session('contextTokens', o),
-      // its options are required (a window): without them it rejects as the service does a window that is no number
-      shouldCompact: (o) => (o === undefined ? Promise.reject(check() ?? windowError(undefined)) : session('shouldCompact', o)),
-      compact: (o = {}) => session('compact', o),
-      snapshot: (o = {}) => session('snapshot', o),
-      counts: (o = {}) => session('counts', o),
-    }
+    // an operation without its options (a window `shouldCompact` needs) rejects as the service rejects the options
+    const methods = perOperation<SessionMethods>(
+      OPERATIONS.session,
+      (op) => OPERATIONS.session[op].messages === true ? (messages: Messages, o = {}) => session(op, o, messages) : (o = {}) => session(op, o),
+    )
     return {
       id,
       ...methods,
