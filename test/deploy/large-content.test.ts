@@ -10,9 +10,9 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { type Child, freePort, servedEnv, type ServedStore, startChild, stopChild, waitUntilUp } from '../support/served-store.ts'
+import { type Child, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
+import { serveDeno as serveDenoIn } from './support/deno.ts'
 import { ROOT, serveWorkerd } from './support/workerd.ts'
 
 const dirs: string[] = []
@@ -27,34 +27,7 @@ const sizeOf = (dir: string): number =>
 const serveDeno = async (): Promise<ServedStore & { readonly dir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-large-deno-'))
   dirs.push(dir)
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  const module = join('test', 'deploy', 'support', 'deno-serve-large.ts')
-  const start = (): ChildProcess =>
-    spawn(join(ROOT, 'node_modules', '.bin', 'deno'), [
-      'serve',
-      '--unstable-kv',
-      '--allow-read',
-      '--allow-write',
-      '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      module,
-    ], { cwd: ROOT, env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3'), NO_COLOR: '1' }), stdio: ['ignore', 'ignore', 'ignore'] })
-  let child = start()
-  await waitUntilUp(origin, 60_000)
-  return {
-    dir,
-    url: () => origin,
-    restart: async (how) => {
-      await stopChild(child, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
-      child = start()
-      await waitUntilUp(origin, 60_000)
-    },
-    stop: () => stopChild(child, 'SIGKILL'),
-  }
+  return serveDenoIn(join('test', 'deploy', 'support', 'deno-serve-large.ts'), dir)
 }
 
 const serveDurableObject = async (): Promise<ServedStore & { readonly dir: string }> => {
