@@ -164,9 +164,7 @@ export const createEngineService = (): EngineService => {
   /** The first chunk of an answer's list; the rest is kept for the call's reads. */
   const ship = <A extends object>(callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
     const first = cut(list, 0, maxBytes)
-    if (first.items.length < list.length) {
-      callOf(callId).rest = { list, at: first.items.length, maxBytes }
-    }
+    if (first.items.length < list.length) callOf(callId).rest = { list, at: first.items.length, maxBytes }
     return first
   }
 
@@ -342,7 +340,6 @@ export const createEngineService = (): EngineService => {
           call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
         })
       },
-      /** The next chunk of a call's answer; the last one ends the call (and commits its change). */
       read: (callId: number) => {
         const call = calls.get(callId)
         const rest = call?.rest
