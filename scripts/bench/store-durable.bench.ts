@@ -15,7 +15,7 @@
  *
  * Run alone with `npm run bench store-durable`.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,7 +27,8 @@ import { openDurableStore, replayLog } from '../../src/store/durable.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
 import { serve } from '../../src/node/http.ts'
 import { serveChatStore } from '../../src/node/serve.ts'
-import { call, freePort, servedEnv, stopChild, waitUntilUp } from '../../test/support/served-store.ts'
+import { call, stopChild } from '../../test/support/served-store.ts'
+import { serveDeno } from '../../test/deploy/support/deno.ts'
 import { ROOT, serveWorkerd, type Workerd } from '../../test/deploy/support/workerd.ts'
 import { ms, table } from './lib.ts'
 
@@ -68,26 +69,8 @@ const nodeServer = (mode: 'memory' | 'file', dir: string): Promise<Backend> =>
   })
 
 const denoServer = async (dir: string): Promise<Backend> => {
-  const port = await freePort()
-  const child: ChildProcess = spawn(
-    join(ROOT, 'node_modules', '.bin', 'deno'),
-    [
-      'serve',
-      '--unstable-kv',
-      '--allow-read',
-      '--allow-write',
-      '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      join('examples', 'deno', 'serve.ts'),
-    ],
-    { cwd: ROOT, env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3') }), stdio: 'ignore' },
-  )
-  const url = `http://127.0.0.1:${port}`
-  await waitUntilUp(url, 60_000)
-  return { name: 'deno serve, Deno KV', url, stop: () => stopChild(child, 'SIGKILL') }
+  const s = await serveDeno(join('examples', 'deno', 'serve.ts'), dir)
+  return { name: 'deno serve, Deno KV', url: s.url(), stop: s.stop }
 }
 
 const workerdServer = async (): Promise<Backend & { readonly w: Workerd }> => {

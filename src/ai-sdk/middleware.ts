@@ -7,7 +7,8 @@
 import * as E from 'fp-ts/Either'
 import type { LanguageModelMiddleware } from 'ai'
 import { formatAdapterFailure } from '../adapters/types.ts'
-import { type ContextOptions, type ContextRecord, conversationKeyOf, createContextKeeper, notesOf, type SentPrompt } from './context.ts'
+import { type ContextOptions, conversationKeyOf, createContextKeeper, type SentPrompt } from './context.ts'
+import { type ContextRecord, notesOf } from './_context-record.ts'
 import { withCacheHints } from './_cache-hints.ts'
 import { inputTokensOf } from './_anchor.ts'
 import {

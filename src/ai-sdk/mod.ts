@@ -12,7 +12,8 @@
  *
  * @module
  */
-export { type ContextOptions, type ContextRecord } from './context.ts'
+export type { ContextOptions } from './context.ts'
+export type { ContextRecord } from './_context-record.ts'
 export { contextMiddleware, type ContextMiddlewareOptions } from './middleware.ts'
 export { ContextError, type ContextErrorCode, UIMessageStoreError, type UIMessageStoreErrorCode } from './errors.ts'
 export { contextPrepareStep, type ContextPrepareStepOptions } from './prepare-step.ts'

@@ -8,7 +8,7 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import type { ContextRecord } from './context.ts'
+import type { ContextRecord } from './_context-record.ts'
 import type { CallCostLine } from '../cost/call-cost.ts'
 import { RecordReceiptC } from './_receipt-record.ts'
 

@@ -15,8 +15,6 @@ import { budget, yieldToEventLoop } from '../internal/schedule.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import type { TokenEstimate } from './types.ts'
 
-// --- admission ---
-
 /** Admitted messages: the decoded history (the input itself when every message was in form) and its counts. */
 export type Admitted = { readonly messages: Messages; readonly counts: TokenEstimate }
 

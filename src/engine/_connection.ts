@@ -47,7 +47,7 @@ export type ConnectionOptions = {
   /** Whether the service runs in a worker. */
   readonly remote: boolean
   readonly host?: () => EngineHost
-  /** A worker that has not answered its first call after this many ms has failed to load. */
+  /** As `EngineOptions.startTimeout`. */
   readonly startTimeout: number
   /** The error every call rejects with once the engine is disposed. */
   readonly disposed: () => EngineError | undefined

@@ -112,10 +112,6 @@ const anchoredCalibration = (given: number | undefined, c: Pick<SessionContext, 
   return Math.max(ratio, underReadRatio(totalsOf(c))(c.state.messages))
 }
 
-/** How a session's `shouldCompact` rejects a window that is no number of tokens (or none at all). */
-export const windowError = (contextWindow: unknown): TypeError =>
-  new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(contextWindow)}`)
-
 /** The operations on a history, given it decoded and (for those that count) its counts. */
 export const historyHandlers: {
   readonly [K in HistoryOperation]: (
@@ -170,7 +166,9 @@ export const sessionHandlers: {
   contextTokens: (o, c) => Promise.resolve({ result: contextTokens({ ...o, count: totalsOf(c) })(c.state.messages) }),
 
   shouldCompact: (o, c) => {
-    if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) return Promise.reject(windowError(o.contextWindow))
+    if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) {
+      return Promise.reject(new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(o.contextWindow)}`))
+    }
     return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c), calibration: anchoredCalibration(o.calibration, c) })(c.state.messages) })
   },
 

@@ -10,8 +10,6 @@ import type { EngineHost } from './host.ts'
 import type { HistoryMethods, SessionMethods } from './operations.ts'
 import type { CallOptions, EncodingOptions, EngineMode, FileOptions, ProgressOptions } from './types.ts'
 
-// --- the API ---
-
 /**
  * Options of `createEngine`.
  *

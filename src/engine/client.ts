@@ -11,7 +11,6 @@ import type { Message, Messages } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
 import { type Connection, connections, resolveMode } from './_connection.ts'
-import { windowError } from './_ops.ts'
 import {
   type CallerSide,
   type CallOf,
@@ -22,6 +21,7 @@ import {
   type OperationFeatures,
   OPERATIONS,
   type Operations,
+  perOperation,
   type ProgressCallback,
   type ResultOf,
   type ServicePort,
@@ -29,41 +29,15 @@ import {
   type SessionOperation,
   type SessionRef,
 } from './operations.ts'
-import { now, slicesOf, yieldToEventLoop } from '../internal/schedule.ts'
 import { slicesInFlight } from './_pool.ts'
 import { throwIfAborted } from '../internal/abort.ts'
 import { type CallOptions, COMPACT_TIMEOUT, EngineError, type EngineProgress, type FileOptions, type ProgressOptions, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
+import { sendAhead, sliceSizer } from './_send.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
 import { isObject } from '../internal/object.ts'
 import { withSummaryCost } from './_summary-cost.ts'
-
-// --- slice sizes ---
-
-/** A send is aimed at this many ms of the sending thread: an eighth of a frame, leaving room for a busy machine. */
-export const SEND_MS = 2
-const FIRST_SLICE = 128 * 1024
-const MIN_SLICE = 16 * 1024
-/** The smallest slice the end of a history sent ahead is cut into. */
-export const TAIL_SLICE = 32 * 1024
-const MAX_SLICE = 512 * 1024
-
-/**
- * The size of the next slice: `fixed` when given, else learned from how long each send blocked,
- * aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most after a fast one.
- */
-export const sliceSizer = (fixed: number | undefined) => {
-  let bytes = fixed ?? FIRST_SLICE
-  return {
-    size: (): number => bytes,
-    observe: (sent: number, ms: number): void => {
-      if (fixed !== undefined || sent < MIN_SLICE) return
-      const aimed = (sent / Math.max(ms, 0.01)) * SEND_MS
-      bytes = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.min(aimed, bytes * 1.25))))
-    },
-  }
-}
 
 type History = Operations['history']
 type Session = Operations['session']
@@ -192,50 +166,6 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   /**
-   * Sends a call's messages ahead of it in chunks (worker mode), a few in flight, yielding between
-   * sends. Answers what the call itself carries: all the messages when they fit in one send (or
-   * inline), else word that they came in chunks.
-   */
-  const put = async (
-    c: Connection,
-    callId: number,
-    encoding: EncodingName,
-    ms: Messages,
-    signal: AbortSignal | undefined,
-    onProgress?: (p: EngineProgress) => void,
-  ): Promise<Carried> => {
-    if (!remote || ms.length === 0) return { messages: ms }
-    const inFlight = new Set<Promise<void>>()
-    let at = 0
-    let done = 0
-    let sent = 0
-    // Near the end, chunks shrink to a share of what is left (judged by the bytes per message so
-    // far), so that the lanes finish together rather than one counting a full chunk while the others wait.
-    const size = (): number => (at === 0 ? slices.size() : Math.min(slices.size(), Math.max(TAIL_SLICE, ((sent / at) * (ms.length - at)) / inFlightChunks)))
-    for (const { messages: items, bytes } of slicesOf(ms, size)) {
-      if (at === 0 && items.length === ms.length) return { messages: ms }
-      const chunk: Chunk<Message> = { at, items, length: ms.length }
-      at += items.length
-      sent += bytes
-      const t0 = now()
-      const p: Promise<void> = call(c, callId, signal, 'at once', (port) => port.chunks.put(callId, encoding, chunk))
-      // the structured clone of a send happens now, on this thread
-      slices.observe(bytes, now() - t0)
-      const counted = p.then(() => {
-        inFlight.delete(counted)
-        done += items.length
-        onProgress?.({ phase: 'open', done, total: ms.length })
-      })
-      counted.catch(noop)
-      inFlight.add(counted)
-      if (inFlight.size >= inFlightChunks) await Promise.race(inFlight)
-      else await yieldToEventLoop()
-    }
-    await Promise.all(inFlight)
-    return { chunked: true }
-  }
-
-  /**
    * Performs a call: sends its messages (`messages`, in chunks when large), its request, then has
    * `receive` make the result of the answer, reading the rest of a list it answers in chunks. A
    * call that changes a session takes the answer the service gave even when aborted meanwhile (the
@@ -262,7 +192,13 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       return out
     }
     try {
-      const carried = messages === undefined ? {} : await put(c, callId, messages.encoding, messages.messages, signal, messages.onProgress)
+      // in worker mode, messages too large for one send are sent ahead in chunks (see `sendAhead`)
+      const put = (chunk: Chunk<Message>) => call(c, callId, signal, 'at once', (port) => port.chunks.put(callId, messages?.encoding ?? encoding, chunk))
+      const carried: Carried = messages === undefined
+        ? {}
+        : !remote || messages.messages.length === 0
+        ? { messages: messages.messages }
+        : await sendAhead(messages.messages, slices, inFlightChunks, put, messages.onProgress)
       const answer = await call(c, callId, signal, onAbort, (port) => send(port, callId, carried))
       return await receive(answer, read)
     } catch (e) {
@@ -292,11 +228,9 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       ))
   }
 
+  // compact prices its summariser's calls on this side (the summariser runs here)
   const historyMethods: HistoryMethods = {
-    estimate: (messages, o = {}) => history('estimate', messages, o),
-    pruneToolResults: (messages, o = {}) => history('pruneToolResults', messages, o),
-    renderTranscript: (messages, o = {}) => history('renderTranscript', messages, o),
-    planCompaction: (messages, o = {}) => history('planCompaction', messages, o),
+    ...perOperation<HistoryMethods>(OPERATIONS.history, (op) => (messages: Messages, o = {}) => history(op, messages, o)),
     compact: (messages, o = {}) => withSummaryCost(o, (p) => history('compact', messages, p)),
   }
 
@@ -345,17 +279,13 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       })
     }
 
+    // an operation without its options (a window `shouldCompact` needs) rejects as the service rejects the options
     const methods: SessionMethods = {
-      append: (messages, o = {}) => session('append', o, messages),
-      tokens: (o = {}) => session('tokens', o),
-      prune: (o = {}) => session('prune', o),
-      plan: (o = {}) => session('plan', o),
-      contextTokens: (o = {}) => session('contextTokens', o),
-      // its options are required (a window): without them it rejects as the service does a window that is no number
-      shouldCompact: (o) => (o === undefined ? Promise.reject(check() ?? windowError(undefined)) : session('shouldCompact', o)),
+      ...perOperation<SessionMethods>(
+        OPERATIONS.session,
+        (op) => OPERATIONS.session[op].messages === true ? (messages: Messages, o = {}) => session(op, o, messages) : (o = {}) => session(op, o),
+      ),
       compact: (o = {}) => withSummaryCost(o, (p) => session('compact', p)),
-      snapshot: (o = {}) => session('snapshot', o),
-      counts: (o = {}) => session('counts', o),
     }
     return {
       id,

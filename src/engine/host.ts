@@ -6,8 +6,6 @@
  */
 import type { Endpoint } from 'comlink'
 
-// --- hosts ---
-
 /**
  * A running worker as the engine sees it: a Comlink endpoint, a way to hear that it failed (did
  * not load, threw, exited), and a way to end it. `ref`/`unref` (Node) let an idle engine not keep

@@ -109,14 +109,11 @@ type CallState = {
   readonly controller: AbortController
   encoding?: EncodingName
   readonly parts: Array<{ readonly at: number; readonly length: number; readonly messages: ReadonlyArray<Message>; readonly tokens: number }>
-  /** Whether the rest of its answer's list waits to be read. */
-  reading: boolean
+  /** The rest of its answer's list, while it waits to be read chunk by chunk. */
+  rest?: { readonly list: ReadonlyArray<object>; at: number; readonly maxBytes: number }
   /** A change held until its answer is read to the end (`done`) or the call is cancelled (`undo`, then `done`). */
   held?: { readonly undo: () => void; readonly done: () => void }
 }
-
-/** The rest of an answer's list, read chunk by chunk. */
-type Rest = { readonly list: ReadonlyArray<object>; at: number; readonly maxBytes: number }
 
 /** The chunk of `list` from `at` of about `maxBytes` (at least one item). */
 const cut = <A extends object>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
@@ -138,7 +135,6 @@ const cut = <A extends object>(list: ReadonlyArray<A>, at: number, maxBytes: num
 export const createEngineService = (): EngineService => {
   const calls = new Map<number, CallState>()
   const sessions = new Map<string, SessionState>()
-  const rests = new Map<number, Rest>()
   const pool = createCountPool()
   /**
    * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories
@@ -150,7 +146,7 @@ export const createEngineService = (): EngineService => {
 
   const callOf = (callId: number): CallState => {
     let call = calls.get(callId)
-    if (call === undefined) calls.set(callId, call = { controller: new AbortController(), parts: [], reading: false })
+    if (call === undefined) calls.set(callId, call = { controller: new AbortController(), parts: [] })
     return call
   }
 
@@ -160,7 +156,7 @@ export const createEngineService = (): EngineService => {
     try {
       return await f(call.controller.signal, call)
     } finally {
-      if (!call.reading && calls.get(callId) === call) calls.delete(callId)
+      if (call.rest === undefined && calls.get(callId) === call) calls.delete(callId)
       release(...callbacks)
     }
   }
@@ -168,10 +164,7 @@ export const createEngineService = (): EngineService => {
   /** The first chunk of an answer's list; the rest is kept for the call's reads. */
   const ship = <A extends object>(callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
     const first = cut(list, 0, maxBytes)
-    if (first.items.length < list.length) {
-      rests.set(callId, { list, at: first.items.length, maxBytes })
-      callOf(callId).reading = true
-    }
+    if (first.items.length < list.length) callOf(callId).rest = { list, at: first.items.length, maxBytes }
     return first
   }
 
@@ -275,7 +268,7 @@ export const createEngineService = (): EngineService => {
           const before = live.state
           live.state = outcome.next
           // an answer read in chunks commits with its last chunk: until then the change can be undone
-          if (call.reading) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
+          if (call.rest !== undefined) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
         }
         return answer
       })()
@@ -319,7 +312,6 @@ export const createEngineService = (): EngineService => {
     cancel: (callId) => {
       const call = calls.get(callId)
       calls.delete(callId)
-      rests.delete(callId)
       call?.controller.abort(new DOMException('The operation was aborted', 'AbortError'))
       call?.held?.undo()
       call?.held?.done()
@@ -348,15 +340,14 @@ export const createEngineService = (): EngineService => {
           call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
         })
       },
-      /** The next chunk of a call's answer; the last one ends the call (and commits its change). */
       read: (callId: number) => {
-        const rest = rests.get(callId)
+        const call = calls.get(callId)
+        const rest = call?.rest
         if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
         const chunk = cut(rest.list, rest.at, rest.maxBytes)
         rest.at += chunk.items.length
         if (rest.at >= rest.list.length) {
-          rests.delete(callId)
-          calls.get(callId)?.held?.done()
+          call?.held?.done()
           calls.delete(callId)
         }
         return Promise.resolve(chunk)

@@ -6,53 +6,21 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { call, freePort, servedEnv, type ServedStore, stopChild, TEST_TOKEN, waitUntilUp } from '../support/served-store.ts'
+import { call, type ServedStore, TEST_TOKEN } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
-import { ROOT } from './support/workerd.ts'
+import { serveDeno as serveDenoIn } from './support/deno.ts'
 
-const deno = join(ROOT, 'node_modules', '.bin', 'deno')
 const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
 /** Serves a `deno serve` module (the example's twin, snapshots every 100 records) on a free port with its KV database in a new directory (or `dir`). */
-export const serveDeno = async (module = join('test', 'deploy', 'support', 'deno-serve.ts'), on?: string): Promise<ServedStore & { readonly dir: string }> => {
+export const serveDeno = (module = join('test', 'deploy', 'support', 'deno-serve.ts'), on?: string): Promise<ServedStore & { readonly dir: string }> => {
   const dir = on ?? mkdtempSync(join(tmpdir(), 'chatfold-deno-'))
   dirs.push(dir)
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  const start = (): ChildProcess =>
-    spawn(deno, [
-      'serve',
-      '--unstable-kv',
-      '--allow-read',
-      '--allow-write',
-      '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      module,
-    ], {
-      cwd: ROOT,
-      env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3'), NO_COLOR: '1' }),
-      stdio: ['ignore', 'ignore', 'ignore'],
-    })
-  let child = start()
-  await waitUntilUp(origin, 60_000)
-  return {
-    dir,
-    url: () => origin,
-    restart: async (how) => {
-      await stopChild(child, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
-      child = start()
-      await waitUntilUp(origin, 60_000)
-    },
-    stop: () => stopChild(child, 'SIGKILL'),
-  }
+  return serveDenoIn(module, dir)
 }
 
 storeContract('deno serve, Deno KV', serveDeno, { kills: 3 })

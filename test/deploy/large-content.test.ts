@@ -13,11 +13,11 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ChildProcess, spawn } from 'node:child_process'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { type Child, freePort, servedEnv, type ServedStore, startChild, stopChild, waitUntilUp } from '../support/served-store.ts'
+import { type Child, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
+import { serveDeno as serveDenoIn } from './support/deno.ts'
 import { ROOT, serveWorkerd } from './support/workerd.ts'
 
 const dirs: string[] = []
@@ -39,34 +39,7 @@ const onDisk = <S extends ServedStore & { readonly dir: string }>(s: S): LargeSe
 const serveDeno = async (): Promise<LargeServed> => {
   const dir = mkdtempSync(join(tmpdir(), 'chatfold-large-deno-'))
   dirs.push(dir)
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  const module = join('test', 'deploy', 'support', 'deno-serve-large.ts')
-  const start = (): ChildProcess =>
-    spawn(join(ROOT, 'node_modules', '.bin', 'deno'), [
-      'serve',
-      '--unstable-kv',
-      '--allow-read',
-      '--allow-write',
-      '--allow-env=CHATFOLD_KV,CHATFOLD_TOKEN,CHATFOLD_READ_TOKEN',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      module,
-    ], { cwd: ROOT, env: servedEnv({ CHATFOLD_KV: join(dir, 'chat.sqlite3'), NO_COLOR: '1' }), stdio: ['ignore', 'ignore', 'ignore'] })
-  let child = start()
-  await waitUntilUp(origin, 60_000)
-  return onDisk({
-    dir,
-    url: () => origin,
-    restart: async (how) => {
-      await stopChild(child, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
-      child = start()
-      await waitUntilUp(origin, 60_000)
-    },
-    stop: () => stopChild(child, 'SIGKILL'),
-  })
+  return onDisk(await serveDenoIn(join('test', 'deploy', 'support', 'deno-serve-large.ts'), dir))
 }
 
 const serveDurableObject = async (): Promise<LargeServed> => {

@@ -4,7 +4,8 @@
  */
 import { expose } from 'comlink'
 import { describe, expect, it } from 'vitest'
-import { createEngine, sliceSizer, TAIL_SLICE } from '../../src/engine/client.ts'
+import { createEngine } from '../../src/engine/client.ts'
+import { sliceSizer, TAIL_SLICE } from '../../src/engine/_send.ts'
 import type { EngineService } from '../../src/engine/operations.ts'
 import { createEngineService } from '../../src/engine/service.ts'
 import { approxBytes, slicesOf, yieldToEventLoop } from '../../src/internal/schedule.ts'

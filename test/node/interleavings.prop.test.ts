@@ -12,15 +12,8 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileStorage } from '../../src/node/file-storage.ts'
-import { openDurableStore, type StoreStorage } from '../../src/store/durable.ts'
-import {
-  EVERY_CASE,
-  EVERY_CASE_INTERLEAVING,
-  interleavingArb,
-  type InterleavingBackend,
-  type InterleavingStats,
-  runInterleaving,
-} from '../support/interleavings.ts'
+import type { StoreStorage } from '../../src/store/durable.ts'
+import { EVERY_CASE, EVERY_CASE_INTERLEAVING, interleavingArb, type InterleavingStats, runInterleaving, singleOwnerBackend } from '../support/interleavings.ts'
 
 let root = ''
 beforeAll(async () => {
@@ -31,45 +24,26 @@ afterAll(async () => {
 })
 
 let runs = 0
-const backend: InterleavingBackend = {
-  owners: 'one',
-  fresh: async () => {
-    const dir = join(root, `run-${++runs}`)
-    let current: { readonly storage: StoreStorage; dies: { readonly after: boolean } | undefined } | undefined
+const backend = singleOwnerBackend(async () => {
+  const dir = join(root, `run-${++runs}`)
+  let current: StoreStorage | undefined
+  return async (fate) => {
+    // the process before dies: the system closes its files and its lock is left behind
+    await current?.close?.()
+    const inner = fileStorage(dir)
+    current = inner
     return {
-      open: async () => {
-        // the process before dies: the system closes its files and its lock is left behind
-        await current?.storage.close?.()
-        const inner = fileStorage(dir)
-        const me: { readonly storage: StoreStorage; dies: { readonly after: boolean } | undefined } = { storage: inner, dies: undefined }
-        current = me
-        const storage: StoreStorage = {
-          ...inner,
-          append: async (entries) => {
-            const dies = me.dies
-            if (dies === undefined) return inner.append(entries)
-            me.dies = undefined
-            if (dies.after) await inner.append(entries)
-            throw new Error('killed while flushing')
-          },
-        }
-        const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 5 })
-        return {
-          store,
-          commit: async (step) => {
-            const a = step()
-            await store.flush()
-            return a
-          },
-          refresh: async () => undefined,
-        }
-      },
-      dieAtNextCommit: (after) => {
-        if (current !== undefined) current.dies = { after }
+      ...inner,
+      append: async (entries) => {
+        const dies = fate.dies
+        if (dies === undefined) return inner.append(entries)
+        fate.dies = undefined
+        if (dies.after) await inner.append(entries)
+        throw new Error('killed while flushing')
       },
     }
-  },
-}
+  }
+})
 
 describe('the file store under random interleavings', () => {
   it('loses nothing acknowledged, resurrects nothing cleared, and reads each overlay on its own branch', async () => {

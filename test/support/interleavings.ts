@@ -24,6 +24,7 @@ import { getConversation } from '../../src/store/query.ts'
 import { chatStoreSession, storeChatLog } from '../../src/openai-agents/mod.ts'
 import type { PgPoolLike } from '../../src/postgres/client.ts'
 import { openPostgresStore } from '../../src/postgres/store.ts'
+import { type DurableChatStore, openDurableStore, type StoreStorage } from '../../src/store/durable.ts'
 
 type Store = ChatStore & Required<Pick<ChatStore, 'fork' | 'compact' | 'compacted'>>
 
@@ -262,6 +263,51 @@ export const runInterleaving = async (backend: InterleavingBackend, ops: Readonl
   }
   await check(await b.open())
 }
+
+/** A process's fate, as the storage it writes through sees it: its next commit dies (`dies`); once the next process opened, it is `dead`. */
+export type Fate = { dead: boolean; dies: { readonly after: boolean } | undefined }
+
+/** A durable store opened as every run opens it, on the storage of one process. */
+export const openRunStore = (storage: StoreStorage): Promise<DurableChatStore> =>
+  openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 5 })
+
+/**
+ * A backend whose durable store one process owns at a time (a file, Deno KV, a Durable Object):
+ * `fresh` readies a run's store and answers how a process makes the storage it writes through,
+ * given its fate. Opening a process kills the one before (`dead`); a commit is a step and the
+ * store's flush; `opened` hears of each store opened.
+ */
+export const singleOwnerBackend = (
+  fresh: () => Promise<(fate: Fate) => StoreStorage | Promise<StoreStorage>>,
+  opened?: (store: DurableChatStore) => void,
+): InterleavingBackend => ({
+  owners: 'one',
+  fresh: async () => {
+    const storageOf = await fresh()
+    let current: Fate | undefined
+    return {
+      open: async () => {
+        if (current !== undefined) current.dead = true
+        const fate: Fate = { dead: false, dies: undefined }
+        current = fate
+        const store = await openRunStore(await storageOf(fate))
+        opened?.(store)
+        return {
+          store,
+          commit: async (step) => {
+            const a = step()
+            await store.flush()
+            return a
+          },
+          refresh: async () => undefined,
+        }
+      },
+      dieAtNextCommit: (after) => {
+        if (current !== undefined) current.dies = { after }
+      },
+    }
+  },
+})
 
 /**
  * The PostgreSQL store as a backend of the interleavings: each run a store of its own (named

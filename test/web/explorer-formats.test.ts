@@ -6,13 +6,11 @@
  * never shown as $0), and each compaction's receipt where it happened. Screenshots go to
  * out/screenshots/.
  */
-import type { Server } from 'node:http'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as E from 'fp-ts/Either'
 import { zipSync } from 'fflate'
-import type { Browser, FrameLocator, Page } from 'playwright-core'
+import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { costLedger } from '../../src/cost/ledger.ts'
 import { toJSONL } from '../../src/history/codec.ts'
@@ -20,10 +18,9 @@ import { makeMessage, textMessage } from '../../src/message/message.ts'
 import { text as textPart } from '../../src/message/part-make.ts'
 import { readSessionFile, type SessionFile } from '../../src/sessions/session-file.ts'
 import { loadHistory } from '../../src/cli/_load.ts'
-import { buildExplorer, root, serveDir } from '../../web/serve.ts'
-import { launchChromium } from '../../scripts/chromium.ts'
+import { root } from '../../web/serve.ts'
+import { type ExplorerPage, openExplorerPage, shots } from './support/explorer-page.ts'
 
-const shots = join(root, 'out', 'screenshots')
 const fixtures = join(root, 'test', 'fixtures')
 const CLAUDE_CODE = 'claude-code/5e0a7c3d-91b2-4f6e-8d14-a2c6b9e07f35.jsonl'
 const CODEX = 'codex/rollout-2026-03-14T09-12-04-019a7c2e-5d41-7a90-8c3e-2f6b1d0e9a47.jsonl'
@@ -38,33 +35,19 @@ const readHere = (bytes: Uint8Array): SessionFile => {
 const usd = (n: number): string => (n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`)
 
 describe('the history explorer with the files agent tools and chat apps write', () => {
-  let dir: string
-  let server: Server
+  let explorer: ExplorerPage | undefined
   let url: string
-  let browser: Browser
   let page: Page
-  const consoleErrors: string[] = []
+  let consoleErrors: string[] = []
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'chatfold-explorer-formats-'))
-    mkdirSync(shots, { recursive: true })
-    await buildExplorer(dir)
-    ;({ server, url } = await serveDir(dir))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1000, height: 1400 } })
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text())
-    })
-    page.on('pageerror', (e) => consoleErrors.push(e.message))
+    explorer = await openExplorerPage('chatfold-explorer-formats-', { width: 1000, height: 1400 })
+    ;({ url, page, consoleErrors } = explorer)
     await page.goto(url)
     await page.waitForSelector('body[data-state="empty"]')
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    server?.close()
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => explorer?.close())
 
   const text = async (selector: string): Promise<string> => (await page.textContent(selector)) ?? ''
   const frame = (): FrameLocator => page.frameLocator('#conversation-frame')

@@ -4,47 +4,28 @@
  * compact work in the worker with a moving progress bar, and inline; Markdown shows; a bad file
  * says what was wrong. A screenshot of each state is written to out/screenshots/ for a person to look at.
  */
-import type { Server } from 'node:http'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toJSONL } from '../../src/history/codec.ts'
 import { textMessage } from '../../src/message/message.ts'
 import { loadEstimator } from '../../src/tokenizer/load.ts'
 import { countMessages } from '../../src/tokens/count.ts'
 import { sampleSession } from '../../sample/session.ts'
-import { buildExplorer, root, serveDir } from '../../web/serve.ts'
-import { launchChromium } from '../../scripts/chromium.ts'
-const shots = join(root, 'out', 'screenshots')
+import { type ExplorerPage, openExplorerPage, shots } from './support/explorer-page.ts'
 
 describe('the history explorer in Chromium', () => {
-  let dir: string
-  let server: Server
+  let explorer: ExplorerPage | undefined
   let url: string
-  let browser: Browser
   let page: Page
-  const consoleErrors: string[] = []
+  let consoleErrors: string[] = []
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'chatfold-explorer-'))
-    mkdirSync(shots, { recursive: true })
-    await buildExplorer(dir)
-    ;({ server, url } = await serveDir(dir))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1000, height: 900 } })
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text())
-    })
-    page.on('pageerror', (e) => consoleErrors.push(e.message))
+    explorer = await openExplorerPage('chatfold-explorer-', { width: 1000, height: 900 })
+    ;({ url, page, consoleErrors } = explorer)
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    server?.close()
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => explorer?.close())
 
   const settled = (state: string) => page.waitForSelector(`body[data-state="${state}"]:not([data-busy])`, { timeout: 90_000 })
   const shot = (name: string) => page.screenshot({ path: join(shots, `explorer-${name}.png`), fullPage: true })

@@ -8,13 +8,19 @@
 // the SQLite transaction of an append: rolled back before it commits, or committed, its answer lost.
 import fc from 'fast-check'
 import { type DurableObjectStorageLike, sqlStorage } from '../../../src/cloudflare/sql-storage.ts'
-import { openDurableStore } from '../../../src/store/durable.ts'
-import { EVERY_CASE_INTERLEAVING, interleavingArb, type InterleavingBackend, type InterleavingStats, runInterleaving } from '../../support/interleavings.ts'
-
-type Me = { dead: boolean; dies: { readonly after: boolean } | undefined }
+import {
+  EVERY_CASE_INTERLEAVING,
+  type Fate,
+  interleavingArb,
+  type InterleavingBackend,
+  type InterleavingStats,
+  openRunStore,
+  runInterleaving,
+  singleOwnerBackend,
+} from '../../support/interleavings.ts'
 
 /** A process's view of the object's storage: refused once dead; its next append's transaction dies when asked. */
-const processStorage = (storage: DurableObjectStorageLike, me: Me): DurableObjectStorageLike => {
+const processStorage = (storage: DurableObjectStorageLike, me: Fate): DurableObjectStorageLike => {
   const alive = () => {
     if (me.dead) throw new Error('the process is gone')
   }
@@ -54,38 +60,14 @@ const processStorage = (storage: DurableObjectStorageLike, me: Me): DurableObjec
 /** The store of the process opened last, as it stands after a run. */
 type Last = { store?: { state(): unknown } }
 
-const openStore = (storage: DurableObjectStorageLike, me: Me) =>
-  openDurableStore(sqlStorage(processStorage(storage, me), { leaseMs: 300 }))({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 5 })
+const openStore = (storage: DurableObjectStorageLike, me: Fate) => openRunStore(sqlStorage(processStorage(storage, me), { leaseMs: 300 }))
 
-const backendOn = (storage: DurableObjectStorageLike, last: Last = {}): InterleavingBackend => ({
-  owners: 'one',
-  fresh: async () => {
+// the process before dies: nothing more of it reaches the storage, its lease is left behind
+const backendOn = (storage: DurableObjectStorageLike, last: Last = {}): InterleavingBackend =>
+  singleOwnerBackend(async () => {
     for (const t of ['chatfold_log', 'chatfold_snapshot', 'chatfold_lease']) storage.sql.exec(`DROP TABLE IF EXISTS ${t}`)
-    let current: Me | undefined
-    return {
-      open: async () => {
-        // the process before dies: nothing more of it reaches the storage, its lease is left behind
-        if (current !== undefined) current.dead = true
-        const me: Me = { dead: false, dies: undefined }
-        current = me
-        const store = await openStore(storage, me)
-        last.store = store
-        return {
-          store,
-          commit: async (step) => {
-            const a = step()
-            await store.flush()
-            return a
-          },
-          refresh: async () => undefined,
-        }
-      },
-      dieAtNextCommit: (after) => {
-        if (current !== undefined) current.dies = { after }
-      },
-    }
-  },
-})
+    return (fate) => sqlStorage(processStorage(storage, fate), { leaseMs: 300 })
+  }, (store) => (last.store = store))
 
 export class ChatStoreObject {
   constructor(private readonly ctx: { readonly storage: DurableObjectStorageLike }) {}

@@ -14,14 +14,14 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { type KvAtomicLike, type KvLike, kvStorage } from '../../../src/deno/kv-storage.ts'
-import { openDurableStore } from '../../../src/store/durable.ts'
 import {
   EVERY_CASE,
   EVERY_CASE_INTERLEAVING,
+  type Fate,
   interleavingArb,
-  type InterleavingBackend,
   type InterleavingStats,
   runInterleaving,
+  singleOwnerBackend,
 } from '../../support/interleavings.ts'
 
 declare const Deno: {
@@ -30,8 +30,7 @@ declare const Deno: {
 }
 
 /** A process's handle on the database: dead once killed (every call refused, as by a process that is gone). */
-const handleOn = (kv: KvLike) => {
-  const me = { dead: false, dies: undefined as { readonly after: boolean } | undefined }
+const handleOn = (kv: KvLike, me: Fate): KvLike => {
   const gone = () => Promise.reject(new Error('the process is gone'))
   const refuse: KvAtomicLike = { check: () => refuse, set: () => refuse, delete: () => refuse, commit: gone }
   const wrap = (a: KvAtomicLike, heads: boolean): KvAtomicLike => ({
@@ -49,12 +48,11 @@ const handleOn = (kv: KvLike) => {
       throw new Error('killed while committing')
     },
   })
-  const handle: KvLike = {
+  return {
     get: (k) => (me.dead ? gone() : kv.get(k)),
     list: (s) => kv.list(s),
     atomic: () => (me.dead ? refuse : wrap(kv.atomic(), false)),
   }
-  return { me, handle }
 }
 
 const available = typeof Deno.openKv === 'function'
@@ -68,35 +66,12 @@ Deno.test({
   fn: async () => {
     const kv = await (Deno.openKv as (path: string) => Promise<KvLike & { close(): void }>)(':memory:')
     let runs = 0
-    const backend: InterleavingBackend = {
-      owners: 'one',
-      fresh: async () => {
-        const id = `run-${++runs}`
-        let current: ReturnType<typeof handleOn>['me'] | undefined
-        return {
-          open: async () => {
-            // the process before dies: its handle answers nothing more, its lease is left behind
-            if (current !== undefined) current.dead = true
-            const { me, handle } = handleOn(kv)
-            current = me
-            // the shortest lease, so that a process taking over waits a killed one's out quickly
-            const store = await openDurableStore(kvStorage(handle, id, { leaseMs: 300 }))({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 5 })
-            return {
-              store,
-              commit: async (step) => {
-                const a = step()
-                await store.flush()
-                return a
-              },
-              refresh: async () => undefined,
-            }
-          },
-          dieAtNextCommit: (after) => {
-            if (current !== undefined) current.dies = { after }
-          },
-        }
-      },
-    }
+    // the process before dies: its handle answers nothing more, its lease is left behind; the
+    // shortest lease, so that a process taking over waits a killed one's out quickly
+    const backend = singleOwnerBackend(async () => {
+      const id = `run-${++runs}`
+      return (fate) => kvStorage(handleOn(kv, fate), id, { leaseMs: 300 })
+    })
     try {
       const stats: InterleavingStats = {}
       await fc.assert(fc.asyncProperty(interleavingArb(20), (ops) => runInterleaving(backend, ops, stats)), {
