@@ -20,6 +20,7 @@ import { right } from 'fp-ts/Either'
 import { EMPTY_RECEIPT, type Receipt } from '../history/receipt.ts'
 import { LEDGER_KEY } from '../history/ledger.ts'
 import { isEmptyLedger } from '../history/artifact-ledger.ts'
+import type { CallAnswer } from '../cost/call-cost.ts'
 
 /**
  * The conversation's request as the model is sent it, for a summariser that sends the
@@ -68,19 +69,7 @@ export type SummarizerContext = {
    * `response.modelId` and `usage`), so that the caller counts the call's cost as the compaction's
    * (`contextMiddleware` does); a summariser that calls no model never calls it.
    */
-  readonly onAnswer?: (answer: {
-    readonly response?: { readonly modelId?: string | undefined } | undefined
-    readonly usage?: {
-      readonly inputTokens?: number | undefined
-      readonly outputTokens?: number | undefined
-      readonly inputTokenDetails?: {
-        readonly noCacheTokens?: number | undefined
-        readonly cacheReadTokens?: number | undefined
-        readonly cacheWriteTokens?: number | undefined
-      } | undefined
-      readonly outputTokenDetails?: { readonly reasoningTokens?: number | undefined } | undefined
-    } | undefined
-  }) => void
+  readonly onAnswer?: (answer: CallAnswer) => void
 }
 
 /**
