@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, type Child, messageOf, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
+import { servedPair } from './support/served-pair.ts'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chatfold.mjs')
 let server: PostgresServer | undefined
@@ -41,22 +42,7 @@ const serveTwo = async (): Promise<ServedStore> => {
   if (server === undefined) throw new Error('no PostgreSQL server')
   databases += 1
   const db = await server.createDatabase(`chat${databases}`)
-  // started together: both migrate and create the store at once, and the database lets one do it
-  const children: Array<Child & { match: RegExpExecArray }> = await Promise.all([startServer(db), startServer(db)])
-  let turn = 0
-  let next = 0
-  return {
-    url: () => children[turn++ % 2]?.match[1] as string,
-    restart: async (how) => {
-      const i = next++ % 2
-      const child = children[i]
-      if (child !== undefined) await stopChild(child.process, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
-      children[i] = await startServer(db)
-    },
-    stop: async () => {
-      await Promise.all(children.map((c) => stopChild(c.process, 'SIGKILL')))
-    },
-  }
+  return servedPair(() => startServer(db))
 }
 
 storeContract('Node, PostgreSQL, two servers on one database', serveTwo, { kills: 3, clients: 16, perClient: 20 })

@@ -16,13 +16,14 @@ import { encodeSimulator } from '../../src/store/log.ts'
 import { poolOf, type PostgresClient } from '../../src/postgres/client.ts'
 import { openPostgresStore, type PostgresChatStore } from '../../src/postgres/store.ts'
 import { postgresChatHandler } from '../../src/postgres/handler.ts'
-import { type Child, servedEnv, type ServedStore, startChild, stopChild } from '../support/served-store.ts'
+import { servedEnv, type ServedStore, startChild } from '../support/served-store.ts'
 import { storeContract } from '../support/store-contract.ts'
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
 import { forkCases, idsOf, post, say } from '../support/fork-cases.ts'
 import { compactionCases } from '../support/compaction-cases.ts'
 import { EVERY_CASE, EVERY_CASE_INTERLEAVING, interleavingArb, type InterleavingStats, postgresBackend, runInterleaving } from '../support/interleavings.ts'
 import { bundleCli } from './support/bundled-cli.ts'
+import { servedPair } from './support/served-pair.ts'
 
 let server: PostgresServer | undefined
 let bin = ''
@@ -139,21 +140,7 @@ const startServer = (url: string) =>
 /** Two postgres.js servers on a fresh database: `url()` alternates between them, `restart` SIGKILLs (or stops) one, in turn, and starts it again. */
 const serveTwo = async (): Promise<ServedStore> => {
   const db = await database()
-  const children: Array<Child & { match: RegExpExecArray }> = await Promise.all([startServer(db), startServer(db)])
-  let turn = 0
-  let next = 0
-  return {
-    url: () => children[turn++ % 2]?.match[1] as string,
-    restart: async (how) => {
-      const i = next++ % 2
-      const child = children[i]
-      if (child !== undefined) await stopChild(child.process, how === 'kill' ? 'SIGKILL' : 'SIGTERM')
-      children[i] = await startServer(db)
-    },
-    stop: async () => {
-      await Promise.all(children.map((c) => stopChild(c.process, 'SIGKILL')))
-    },
-  }
+  return servedPair(() => startServer(db))
 }
 
 storeContract('Node, PostgreSQL over postgres.js (chatfold serve --postgres-driver postgres), two servers on one database', serveTwo, {
