@@ -19,6 +19,7 @@ import { type Child, servedEnv, type ServedStore, startChild, stopChild } from '
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts'
 import { serveDeno as serveDenoIn } from './support/deno.ts'
 import { ROOT, serveWorkerd } from './support/workerd.ts'
+import { screenshot } from '../support/large-content-cases.ts'
 
 const dirs: string[] = []
 let cluster: PostgresServer | undefined
@@ -113,19 +114,6 @@ const servePostgres = async (): Promise<LargeServed> => {
       console.log(`chatfold serve --postgres: ${rows.rows.length} rows (log and snapshot) hold ${(held / 1e6).toFixed(1)} MB, the screenshot once`)
     },
   }
-}
-
-/** A screenshot of 3 MB (bytes that do not repeat in a short period), as base64. */
-const screenshot = (): string => {
-  const bytes = Buffer.alloc(3 * 1024 * 1024)
-  let x = 2463534242
-  for (let i = 0; i < bytes.length; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    bytes[i] = x & 0xff
-  }
-  return bytes.toString('base64')
 }
 
 /** A POST with a body of some MB (the shared client's 15 s timeout is for small ones). */

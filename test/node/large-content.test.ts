@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type DurableChatStore, openDurableStore } from '../../src/store/durable.ts'
 import { fileStorage } from '../../src/node/file-storage.ts'
-import { copiesIn, largeContentCases, screenshot, turnOf } from '../support/large-content-cases.ts'
+import { commitByFlush, copiesIn, largeContentCases, screenshot, turnOf } from '../support/large-content-cases.ts'
 
 const dirs: string[] = []
 const closing: DurableChatStore[] = []
@@ -25,11 +25,7 @@ describe('large content: the file store', () => {
     const store = await openDurableStore(fileStorage(dir))({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 8 })
     return {
       store,
-      commit: async (step) => {
-        const r = step()
-        await store.flush()
-        return r
-      },
+      commit: commitByFlush(store),
       logBytes: async () => {
         let n = 0
         for (const name of await readdir(dir)) if (name.startsWith('log-')) n += (await stat(join(dir, name))).size

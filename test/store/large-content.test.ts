@@ -6,7 +6,7 @@ import { encodeSimulator, restoreSimulator } from '../../src/store/log.ts'
 import { internBlobs, resolveBlobs } from '../../src/store/_snapshot-blobs.ts'
 import { getConversation } from '../../src/store/query.ts'
 import { toSnapshot } from '../../src/store/snapshot.ts'
-import { largeContentCases } from '../support/large-content-cases.ts'
+import { commitByFlush, largeContentCases } from '../support/large-content-cases.ts'
 
 describe('large content: a durable store on memory storage', () => {
   largeContentCases(async () => {
@@ -14,11 +14,7 @@ describe('large content: a durable store on memory storage', () => {
     const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z', snapshotEvery: 8 })
     return {
       store,
-      commit: async (step) => {
-        const r = step()
-        await store.flush()
-        return r
-      },
+      commit: commitByFlush(store),
       reopen: async () => {
         await store.close()
         const again = await openDurableStore(storage)({ snapshotEvery: 8 })
@@ -35,11 +31,7 @@ describe('large content: a durable store on memory storage, replayed from its lo
     const store = await openDurableStore(storage)({ startTime: '2024-03-15T10:00:00Z' })
     return {
       store,
-      commit: async (step) => {
-        const r = step()
-        await store.flush()
-        return r
-      },
+      commit: commitByFlush(store),
       logBytes: async () => JSON.stringify(storage.records()).length,
       reopen: async () => {
         await store.close()

@@ -19,6 +19,13 @@ export type LargeContentBackend = {
   readonly logBytes?: () => Promise<number>
 }
 
+/** The commit of a durable store: the step taken, then the store's flush awaited (what the backends' tests give `commit`). */
+export const commitByFlush = (store: ChatStore) => async <A>(step: () => A): Promise<A> => {
+  const r = step()
+  await store.flush?.()
+  return r
+}
+
 /** A screenshot of 3 MB (bytes that do not repeat in a short period), as base64. */
 export const screenshot = (): string => {
   const bytes = new Uint8Array(3 * 1024 * 1024)
