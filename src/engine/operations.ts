@@ -54,110 +54,78 @@ export type OperationFeatures = {
   readonly sliced?: 'all' | 'messages' | 'changes'
 }
 
-/** An operation with none of the features above. */
-type NoFeatures = Readonly<Record<never, never>>
-
-/** An operation's declaration: its features, carrying its options and result types. */
-type Op<Options, Result, F extends OperationFeatures> = F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
-
 /**
- * The type of {@link OPERATIONS}: each operation's options, result and features, where each
- * operation is declared (the value repeats the features, checked against this).
+ * Declares an operation: its features, typed with its options and result (`types` is never set:
+ * it only carries them to the types derived below).
  */
-export type Operations = {
-  readonly history: {
-    readonly estimate: Op<EncodingOptions, TokenEstimate, { readonly messages: true; readonly progress: 'estimate'; readonly encoding: true }>
-    readonly pruneToolResults: Op<
-      EnginePruneOptions & EncodingOptions,
-      PruneResult & { readonly receipt: Receipt },
-      { readonly messages: true; readonly encoding: true }
-    >
-    readonly renderTranscript: Op<TranscriptOptions, string, { readonly messages: true }>
-    readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { readonly messages: true; readonly encoding: true }>
-    readonly compact: Op<
-      EngineCompactOptions & EncodingOptions,
-      EngineCompactResult,
-      { readonly messages: true; readonly progress: 'compact'; readonly summarize: true; readonly encoding: true }
-    >
-  }
-  readonly session: {
-    readonly append: Op<unknown, SessionTokens, { readonly messages: true; readonly writes: true }>
-    readonly tokens: Op<unknown, SessionTokens, NoFeatures>
-    readonly prune: Op<SessionPruneOptions, SessionPruneResult, { readonly writes: true; readonly sliced: 'changes' }>
-    readonly plan: Op<EnginePlanOptions, SessionPlan, NoFeatures>
-    readonly contextTokens: Op<EngineContextOptions, ContextTokens, NoFeatures>
-    readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, NoFeatures>
-    readonly compact: Op<
-      EngineCompactOptions,
-      SessionCompactResult,
-      { readonly progress: 'compact'; readonly summarize: true; readonly writes: true; readonly sliced: 'messages' }
-    >
-    readonly snapshot: Op<unknown, Messages, { readonly sliced: 'all' }>
-    readonly counts: Op<unknown, ReadonlyArray<TokenBreakdown>, { readonly sliced: 'all' }>
-  }
-}
+const op = <Options, Result>() => <const F extends OperationFeatures>(features: F): Op<F, Options, Result> => features
+
+type Op<F, Options, Result> = F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
 
 /**
  * The engine's operations: on a history it is given (`history`), and on a resident session
  * (`session`). Everything else about a call is derived from this table.
  */
-export const OPERATIONS: Operations = {
+export const OPERATIONS = {
   history: {
     /** Counts a history's tokens, with its breakdown. */
-    estimate: { messages: true, progress: 'estimate', encoding: true },
+    estimate: op<EncodingOptions, TokenEstimate>()({ messages: true, progress: 'estimate', encoding: true }),
     /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
-    pruneToolResults: { messages: true, encoding: true },
+    pruneToolResults: op<EnginePruneOptions & EncodingOptions, PruneResult & { readonly receipt: Receipt }>()({ messages: true, encoding: true }),
     /** The head of a history as a transcript for a summariser (`renderTranscript`). */
-    renderTranscript: { messages: true },
+    renderTranscript: op<TranscriptOptions, string>()({ messages: true }),
     /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
-    planCompaction: { messages: true, encoding: true },
+    planCompaction: op<EnginePlanOptions & EncodingOptions, CompactionPlan>()({ messages: true, encoding: true }),
     /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */
-    compact: { messages: true, progress: 'compact', summarize: true, encoding: true },
+    compact: op<EngineCompactOptions & EncodingOptions, EngineCompactResult>()({ messages: true, progress: 'compact', summarize: true, encoding: true }),
   },
   session: {
     /** Appends messages (the new turn); answers the session's size and tokens. */
-    append: { messages: true, writes: true },
+    append: op<unknown, SessionTokens>()({ messages: true, writes: true }),
     /** The session's size and tokens (cached: no re-count). */
-    tokens: {},
+    tokens: op<unknown, SessionTokens>()({}),
     /**
      * Prunes old tool results of the resident history (backward from the newest, past the protected
      * tail), with the cached counts; answers the report and the replaced messages with their positions.
      */
-    prune: { writes: true, sliced: 'changes' },
+    prune: op<SessionPruneOptions, SessionPruneResult>()({ writes: true, sliced: 'changes' }),
     /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
-    plan: {},
+    plan: op<EnginePlanOptions, SessionPlan>()({}),
     /**
      * The context a provider will see of the resident history (`contextTokens`): the last usage it
      * records plus the estimate of the messages after it, from the session's cached counts.
      */
-    contextTokens: {},
+    contextTokens: op<EngineContextOptions, ContextTokens>()({}),
     /** Whether the resident history should be compacted (`shouldCompact`), anchored as `contextTokens` is. */
-    shouldCompact: {},
+    shouldCompact: op<EngineShouldCompactOptions, boolean>()({}),
     /**
      * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
      * resident; answers the rebuilt history, which is small. The summary is written by your
      * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
      */
-    compact: { progress: 'compact', summarize: true, writes: true, sliced: 'messages' },
+    compact: op<EngineCompactOptions, SessionCompactResult>()({ progress: 'compact', summarize: true, writes: true, sliced: 'messages' }),
     /** The whole resident history, fetched in slices. */
-    snapshot: { sliced: 'all' },
+    snapshot: op<unknown, Messages>()({ sliced: 'all' }),
     /**
      * Each resident message's tokens, in order: its breakdown as `countMessage` gives it (total,
      * content, thinking, tools), from the session's cache (nothing is counted again), fetched in
      * slices. What a view needs to show tokens per message without estimating each one itself.
      */
-    counts: { sliced: 'all' },
+    counts: op<unknown, ReadonlyArray<TokenBreakdown>>()({ sliced: 'all' }),
   },
-}
+} as const
+
+/** The type of {@link OPERATIONS}: each operation's options, result and features. */
+export type Operations = typeof OPERATIONS
 
 /** The names of the operations on a history. */
-export type HistoryOperation = keyof typeof OPERATIONS.history
+export type HistoryOperation = keyof History
 
 /** The names of the operations on a resident session. */
-export type SessionOperation = keyof typeof OPERATIONS.session
+export type SessionOperation = keyof Session
 
-type History = typeof OPERATIONS.history
-type Session = typeof OPERATIONS.session
+type History = Operations['history']
+type Session = Operations['session']
 
 /**
  * One method per operation of `table`, made by `make` from its name: how the service and the
@@ -255,10 +223,8 @@ export type SessionCall<K extends SessionOperation> = Call<
   AnswerOf<Session[K]>
 >
 
-/** The service's methods on a history, one per operation. */
+/** The service's methods on a history and on a resident session, one per operation. */
 export type HistoryCalls = { readonly [K in HistoryOperation]: HistoryCall<K> }
-
-/** The service's methods on a resident session, one per operation. */
 export type SessionCalls = { readonly [K in SessionOperation]: SessionCall<K> }
 
 /**

@@ -28,14 +28,13 @@ import {
   type Operations,
   perOperation,
   type ProgressCallback,
-  type ResultOf,
   type SessionCall,
   type SessionCalls,
   type SessionOperation,
   type SessionRef,
 } from './operations.ts'
-import { type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
-import { approxBytes, now } from '../internal/schedule.ts'
+import { type Counted, type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
+import { now, slicesOf } from '../internal/schedule.ts'
 import { abortReason, throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'
@@ -44,33 +43,30 @@ import { noop } from '../internal/function.ts'
 
 /** A progress callback that is never awaited and never fails the call (a proxy's call may reject). */
 const progressOf = (cb: ProgressCallback | undefined): ((p: EngineProgress) => void) | undefined =>
-  cb === undefined ? undefined : (p) => {
+  cb && ((p) => {
     try {
       void Promise.resolve(cb(p)).catch(noop)
     } catch {
       // a failing progress callback must not fail the call
     }
-  }
+  })
 
-/** Reports `{ phase, done, total }` at most every `ms`, and always the last step. */
-const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase'], ms = 50): ((done: number, total: number) => void) | undefined => {
+/** Reports `{ phase, done, total }` at most every 50 ms, and always the last step. */
+const throttled = (cb: ProgressCallback | undefined, phase: EngineProgress['phase']): ((done: number, total: number) => void) | undefined => {
   const report = progressOf(cb)
-  if (report === undefined) return undefined
   let last = -Infinity
-  return (done, total) => {
-    const t = now()
-    if (done < total && t - last < ms) return
-    last = t
+  return report && ((done, total) => {
+    if (done < total && now() - last < 50) return
+    last = now()
     report({ phase, done, total })
-  }
+  })
 }
 
 /** Releases Comlink proxies (callbacks from another thread); does nothing to plain functions. */
-const release = (...fs: ReadonlyArray<unknown>): void => {
+const release = (fs: ReadonlyArray<unknown>): void => {
   for (const f of fs) {
     try {
-      const r = (f as { [releaseProxy]?: unknown } | undefined)?.[releaseProxy]
-      if (typeof r === 'function') (r as () => void)()
+      ;(f as { [releaseProxy]?: () => void } | undefined)?.[releaseProxy]?.()
     } catch {
       // already released
     }
@@ -91,8 +87,6 @@ const until = (turn: Promise<void>, signal: AbortSignal): Promise<void> =>
 
 // --- state ---
 
-type Session = Operations['session']
-
 type SessionState = {
   readonly handle: number
   readonly encoding: EncodingName
@@ -108,19 +102,11 @@ type SessionState = {
 type CallState = {
   readonly controller: AbortController
   encoding?: EncodingName
-  readonly parts: Array<{ readonly at: number; readonly length: number; readonly messages: ReadonlyArray<Message>; readonly tokens: number }>
+  readonly parts: Array<Counted & { readonly at: number; readonly length: number }>
   /** The rest of its answer's list, while it waits to be read chunk by chunk. */
-  rest?: { readonly list: ReadonlyArray<object>; at: number; readonly maxBytes: number }
+  rest?: { readonly slices: Iterator<{ readonly messages: ReadonlyArray<object> }>; at: number; readonly length: number }
   /** A change held until its answer is read to the end (`done`) or the call is cancelled (`undo`, then `done`). */
   held?: { readonly undo: () => void; readonly done: () => void }
-}
-
-/** The chunk of `list` from `at` of about `maxBytes` (at least one item). */
-const cut = <A extends object>(list: ReadonlyArray<A>, at: number, maxBytes: number): Chunk<A> => {
-  let to = at
-  let bytes = 0
-  while (to < list.length && (to === at || bytes < maxBytes)) bytes += approxBytes(list[to++] as A)
-  return { at, items: at === 0 && to === list.length ? list : list.slice(at, to), length: list.length }
 }
 
 // --- the service ---
@@ -157,28 +143,31 @@ export const createEngineService = (): EngineService => {
       return await f(call.controller.signal, call)
     } finally {
       if (call.rest === undefined && calls.get(callId) === call) calls.delete(callId)
-      release(...callbacks)
+      release(callbacks)
     }
   }
 
-  /** The first chunk of an answer's list; the rest is kept for the call's reads. */
-  const ship = <A extends object>(callId: number, list: ReadonlyArray<A>, maxBytes: number): Chunk<A> => {
-    const first = cut(list, 0, maxBytes)
-    if (first.items.length < list.length) callOf(callId).rest = { list, at: first.items.length, maxBytes }
-    return first
+  /** The next chunk of the call's answer; the call is done with when it was the last. */
+  const next = (callId: number, call: CallState | undefined = calls.get(callId)): Chunk<unknown> => {
+    const rest = call?.rest
+    if (rest === undefined) throw new EngineError('session', `The answer of call ${callId} is gone`)
+    const items = (rest.slices.next().value as { readonly messages: ReadonlyArray<object> } | undefined)?.messages ?? []
+    const chunk = { at: rest.at, items, length: rest.length }
+    rest.at += items.length
+    if (rest.at >= rest.length) {
+      delete call?.rest
+      call?.held?.done()
+      calls.delete(callId)
+    }
+    return chunk
   }
 
-  /** Each session operation's answer from its result: the list its declaration names `sliced` comes as its first chunk. */
-  const answers: { readonly [K in SessionOperation]: (result: ResultOf<Session[K]>, callId: number, maxBytes: number) => AnswerOf<Session[K]> } = {
-    append: (r) => r,
-    tokens: (r) => r,
-    prune: (r, id, max) => ({ ...r, changes: ship(id, r.changes, max) }),
-    plan: (r) => r,
-    contextTokens: (r) => r,
-    shouldCompact: (r) => r,
-    compact: (r, id, max) => ({ ...r, messages: ship(id, r.messages, max) }),
-    snapshot: (r, id, max) => ship(id, r, max),
-    counts: (r, id, max) => ship(id, r, max),
+  /** The first chunk of an answer's list: all of it when it fits in `maxBytes`, else the rest is kept for the call's reads. */
+  const ship = (callId: number, list: ReadonlyArray<object>, maxBytes: number): Chunk<unknown> => {
+    if (list.length === 0) return { at: 0, items: list, length: 0 }
+    const call = callOf(callId)
+    call.rest = { slices: slicesOf(list, () => maxBytes), at: 0, length: list.length }
+    return next(callId, call)
   }
 
   const lookup = ({ id, handle }: SessionRef): SessionState => {
@@ -199,25 +188,25 @@ export const createEngineService = (): EngineService => {
   /** The messages a call carries, decoded and counted: sent with it, or in the chunks sent ahead of it. */
   const load = async (
     encoding: EncodingName,
-    count: (m: Message) => TokenBreakdown,
+    count: Counter['count'],
     request: Carried & { readonly callId: number },
     call: CallState,
     signal: AbortSignal,
     progress?: (done: number, total: number) => void,
-  ): Promise<{ readonly messages: ReadonlyArray<Message>; readonly tokens: number }> => {
+  ): Promise<Counted> => {
     if (request.chunked !== true) {
       const { messages, counts } = await admit(request.messages ?? [], { signal, count, ...(progress === undefined ? {} : { progress }) })
       return { messages, tokens: counts.total }
     }
-    const out: Message[] = []
+    const messages: Message[] = []
     let tokens = 0
     for (const part of [...call.parts].sort((a, b) => a.at - b.at)) {
-      if (part.at !== out.length || call.encoding !== encoding) break
-      for (const m of part.messages) out.push(m)
+      if (part.at !== messages.length || call.encoding !== encoding) break
+      messages.push(...part.messages)
       tokens += part.tokens
     }
-    if (out.length !== call.parts[0]?.length) throw new EngineError('session', `The messages of call ${request.callId} are incomplete`)
-    return { messages: out, tokens }
+    if (messages.length !== call.parts[0]?.length) throw new EngineError('session', `The messages of call ${request.callId} are incomplete`)
+    return { messages, tokens }
   }
 
   const onHistory = <K extends HistoryOperation>(op: K): HistoryCall<K> => (request, onProgress, summarize) =>
@@ -226,34 +215,27 @@ export const createEngineService = (): EngineService => {
       const options: { readonly encoding?: EncodingName } = request.options
       const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
       const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
-      const count = counterOf(encoding, estimate).count
+      const { count } = counterOf(encoding, estimate)
       const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
-      const admitted = await admit(request.messages, {
+      const { messages, counts } = await admit(request.messages, {
         signal,
         ...(declared.encoding === true ? { count } : {}),
         ...(progress === undefined ? {} : { progress }),
       })
       const onCompact = declared.progress === 'compact' ? progressOf(onProgress) : undefined
-      return await historyHandlers[op](admitted.messages, request.options, {
-        signal,
-        estimate,
-        count,
-        counts: admitted.counts,
-        summarize,
-        onProgress: onCompact,
-      })
+      return await historyHandlers[op](messages, request.options, { signal, estimate, count, counts, summarize, onProgress: onCompact })
     })
 
   const onSession = <K extends SessionOperation>(op: K): SessionCall<K> => (request, onProgress, summarize) =>
     run(request.callId, [onProgress, summarize], async (signal, call) => {
-      const declared: OperationFeatures = OPERATIONS.session[op]
+      const { sliced, writes }: OperationFeatures = OPERATIONS.session[op]
       const s = lookup(request.session)
       const turn = s.queue
       let held: Promise<void> | undefined
       const result = (async () => {
         await until(turn, signal)
         const live = lookup(request.session)
-        const outcome = await sessionHandlers[op](request.options, {
+        const { result, next } = await sessionHandlers[op](request.options, {
           signal,
           estimate: live.estimate,
           count: live.count,
@@ -263,48 +245,27 @@ export const createEngineService = (): EngineService => {
           load: () => load(live.encoding, live.count, request, call, signal),
         })
         throwIfAborted(signal)
-        const answer = answers[op](outcome.result, request.callId, request.maxBytes)
-        if (declared.writes === true && outcome.next !== undefined) {
+        // the list the operation declares `sliced` comes as its first chunk
+        const r = result as Record<string, ReadonlyArray<object>> & ReadonlyArray<object>
+        const answer = sliced === undefined
+          ? result
+          : sliced === 'all'
+          ? ship(request.callId, r, request.maxBytes)
+          : { ...r, [sliced]: ship(request.callId, r[sliced] as ReadonlyArray<object>, request.maxBytes) }
+        if (writes === true && next !== undefined) {
           const before = live.state
-          live.state = outcome.next
+          live.state = next
           // an answer read in chunks commits with its last chunk: until then the change can be undone
           if (call.rest !== undefined) held = new Promise((done) => (call.held = { undo: () => (live.state = before), done }))
         }
         return answer
       })()
       s.queue = Promise.all([turn, result.then(() => held, noop)]).then(noop)
-      return await result
+      return (await result) as AnswerOf<Operations['session'][K]>
     })
 
   const history = perOperation<HistoryCalls>(OPERATIONS.history, onHistory)
   const session = perOperation<SessionCalls>(OPERATIONS.session, onSession)
-
-  const open: EngineService['open'] = (request, onProgress) =>
-    run(request.callId, [onProgress], async (signal, call) => {
-      const { id, encoding } = request
-      const estimate = await estimator(encoding)
-      const counter = counterOf(encoding, estimate)
-      const progress = throttled(onProgress, 'open')
-      const { messages, tokens } = request.file === undefined
-        ? await load(encoding, counter.count, request, call, signal, progress)
-        : await readHistoryFile(historyFile(request.file), {
-          signal,
-          count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
-          ...(progress === undefined ? {} : { progress }),
-          ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
-        })
-      throwIfAborted(signal)
-      const handle = ++handles
-      sessions.set(id, {
-        handle,
-        encoding,
-        estimate,
-        count: counter.count,
-        state: { messages, appended: messages, pruned: [], tokens, pruners: new Map() },
-        queue: Promise.resolve(),
-      })
-      return handle
-    })
 
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
@@ -318,39 +279,51 @@ export const createEngineService = (): EngineService => {
       return Promise.resolve()
     },
 
-    open,
+    open: (request, onProgress) =>
+      run(request.callId, [onProgress], async (signal, call) => {
+        const { id, encoding } = request
+        const estimate = await estimator(encoding)
+        const counter = counterOf(encoding, estimate)
+        const progress = throttled(onProgress, 'open')
+        const { messages, tokens } = request.file === undefined
+          ? await load(encoding, counter.count, request, call, signal, progress)
+          : await readHistoryFile(historyFile(request.file), {
+            signal,
+            count: (input, s, dealing) => pool.count({ input, offset: 0, encoding, counter, signal: s, dealing }),
+            ...(progress === undefined ? {} : { progress }),
+            ...(request.tornTail === undefined ? {} : { tornTail: request.tornTail }),
+          })
+        throwIfAborted(signal)
+        const handle = ++handles
+        const state = { messages, appended: messages, pruned: [], tokens, pruners: new Map() }
+        sessions.set(id, { handle, encoding, estimate, count: counter.count, state, queue: Promise.resolve() })
+        return handle
+      }),
 
     close: ({ id, handle }) => {
-      const s = sessions.get(id)
-      if (s === undefined || s.handle !== handle) return Promise.resolve(false)
-      sessions.delete(id)
-      return Promise.resolve(true)
+      const open = sessions.get(id)?.handle === handle
+      if (open) sessions.delete(id)
+      return Promise.resolve(open)
     },
 
     history: proxy(history),
     session: proxy(session),
     chunks: proxy({
-      put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
+      put: async (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
         const call = callOf(callId)
         call.encoding = encoding
-        return estimator(encoding).then(async (estimate) => {
-          const { signal } = call.controller
-          const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter: counterOf(encoding, estimate), signal })
-          throwIfAborted(signal)
-          call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
-        })
+        const counter = counterOf(encoding, await estimator(encoding))
+        const { signal } = call.controller
+        const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter, signal })
+        throwIfAborted(signal)
+        call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
       },
       read: (callId: number) => {
-        const call = calls.get(callId)
-        const rest = call?.rest
-        if (rest === undefined) return Promise.reject(new EngineError('session', `The answer of call ${callId} is gone`))
-        const chunk = cut(rest.list, rest.at, rest.maxBytes)
-        rest.at += chunk.items.length
-        if (rest.at >= rest.list.length) {
-          call?.held?.done()
-          calls.delete(callId)
+        try {
+          return Promise.resolve(next(callId))
+        } catch (e) {
+          return Promise.reject(e)
         }
-        return Promise.resolve(chunk)
       },
     }),
 

@@ -75,7 +75,8 @@ export const approxBytes = (m: object): number =>
 
 /**
  * Cuts `ms` into consecutive slices of about `maxBytes()` each (at least one message per slice),
- * asking for the size before each slice. Lazy, so that sizing a slice is interleaved with sending it.
+ * asking for the size before each slice (the list itself when it fits in one). Lazy, so that
+ * sizing a slice is interleaved with sending it.
  */
 export function* slicesOf<A extends object>(
   ms: ReadonlyArray<A>,
@@ -90,7 +91,7 @@ export function* slicesOf<A extends object>(
       bytes += approxBytes(ms[to] as A)
       to++
     }
-    yield { messages: ms.slice(from, to), bytes }
+    yield { messages: from === 0 && to === ms.length ? ms : ms.slice(from, to), bytes }
     from = to
   }
 }
