@@ -342,6 +342,7 @@ const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
     'isProviderSummary',
     'planCompaction',
     'PlanOptions',
+    'pricedSummarizer',
     'ProviderSummary',
     'rebuildAfterCompaction',
     'RebuildResult',

@@ -19,6 +19,7 @@ import type { PriceTable } from '../cost/price.ts'
 import type { PrunerState } from '../history/prune-state.ts'
 import { compact, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
+import { pricedSummarizer } from '../compaction/priced.ts'
 import { planCompaction } from '../compaction/plan.ts'
 import { systemPrefix } from '../compaction/system-prefix.ts'
 import { SUMMARY_ALLOWANCE } from '../compaction/window.ts'
@@ -31,7 +32,6 @@ import { type Boundary, loadBoundary, loadPruning, saveState, type StoredBoundar
 import type { ContextStateStore } from './state.ts'
 import { INSTRUCTION_ALLOWANCE, summaryRequestOf } from './_summary-request.ts'
 import { ContextError } from './errors.ts'
-import { type CallCostLine, callCostLineOf } from '../cost/call-cost.ts'
 import { recordReceiptOf } from './_receipt-record.ts'
 import type { ContextRecord } from './_context-record.ts'
 import { type Anchor, anchored, anchorOf, type Sent, underRatioOf } from './_anchor.ts'
@@ -254,9 +254,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
     const request = u >= sys ? (xs[u] as Message) : undefined
     const keep = options.keepRecentTokens ?? Math.min(20_000, Math.floor(limit / 4))
     // each model call of the summariser (in every attempt), priced as this compaction's
-    const summarize = options.summarize ?? extractiveSummarize
-    const calls: CallCostLine[] = []
-    const priced = callCostLineOf(options.prices === undefined ? {} : { prices: options.prices })
+    const { summarize, calls } = pricedSummarizer(options.summarize ?? extractiveSummarize, options.prices)
     const attempt = async (boundary: 'turn' | 'message', keepRecentTokens: number) => {
       const opts = {
         contextWindow: options.contextWindow,
@@ -281,7 +279,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
       })
       const done = await compact({
         ...opts,
-        summarize: (transcript, context) => summarize(transcript, { ...context, onAnswer: (a) => calls.push(priced(a)) }),
+        summarize,
         ...(asSent === undefined ? {} : { request: asSent }),
       })(xs)
       const held = request !== undefined && u < plan.cut ? request : undefined
@@ -319,7 +317,7 @@ export const createContextKeeper = <W>(options: ContextOptions, decode: (ws: Rea
           tokensAfter: total(r.sent),
           summaryTokens: r.done.report.summaryTokens,
           summary: summaryText(r.done.messages[sys]),
-          ...(calls.length === 0 ? {} : { calls }),
+          ...(calls.length === 0 ? {} : { calls: [...calls] }),
         },
         r.covered,
         r.done.report.receipt,

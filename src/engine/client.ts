@@ -2,20 +2,28 @@
  * `createEngine`: the engine API, the same whether the work runs in a Web Worker, in a host you
  * provide (a `worker_threads` worker from `chatfold/node`, a test channel), or inline. Each method
  * is one call of the service, its messages sent ahead in chunks when they are too large for one
- * send and the rest of a list it answers read in chunks, so that no send blocks a frame.
+ * send and the rest of a list it answers read in chunks, so that no send blocks a frame. Every call
+ * is raced against its connection's failure and its signal, so that none ever hangs.
  *
  * @module
  */
-import { proxy, transfer } from 'comlink'
-import type { Message, Messages } from '../message/message.ts'
+import { proxy, transfer, wrap } from 'comlink'
+import type { Messages } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
+import { pricedSummarizer } from '../compaction/priced.ts'
+import type { Summarizer } from '../compaction/compact.ts'
+import type { PriceTable } from '../cost/price.ts'
+import type { CallCostLine } from '../cost/call-cost.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
-import { type Connection, connections, resolveMode } from './_connection.ts'
+import { type EngineHost, webWorkerHost } from './host.ts'
+import { createEngineService } from './service.ts'
 import {
   type CallerSide,
   type CallOf,
   type Carried,
   type Chunk,
+  ENGINE_PROTOCOL,
+  type EngineService,
   type HistoryMethods,
   type HistoryOperation,
   type OperationFeatures,
@@ -30,14 +38,12 @@ import {
   type SessionRef,
 } from './operations.ts'
 import { slicesInFlight } from './_pool.ts'
-import { throwIfAborted } from '../internal/abort.ts'
+import { abortReason, throwIfAborted } from '../internal/abort.ts'
 import { type CallOptions, COMPACT_TIMEOUT, EngineError, type EngineProgress, type FileOptions, type ProgressOptions, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
 import { sendAhead, sliceSizer } from './_send.ts'
 import { wholeOption } from '../internal/number.ts'
 import { noop } from '../internal/function.ts'
-import { isObject } from '../internal/object.ts'
-import { withSummaryCost } from './_summary-cost.ts'
 
 type History = Operations['history']
 type Session = Operations['session']
@@ -51,21 +57,19 @@ const wire = <O extends CallerSide>(o: O): Omit<O, keyof CallerSide> => {
   return rest
 }
 
-/** Reads the rest of a list answered in chunks: answers the whole list. */
-type Read = (first: Chunk<unknown>) => Promise<ReadonlyArray<unknown>>
-
-/** An answer taken as it came: what an operation that answers no list in chunks gives its caller. */
-const same = <A>(answer: A): A => answer
-
-/** Whether `u` is the first chunk of a list. */
-const isChunk = (u: unknown): u is Chunk<unknown> => isObject(u) && Array.isArray(u['items'])
-
-/** A session operation's result from its answer: the list its declaration names `sliced` read to its end. */
-const collect = async (sliced: OperationFeatures['sliced'], answer: unknown, read: Read): Promise<unknown> => {
-  if (sliced === 'all' && isChunk(answer)) return read(answer)
-  if (sliced === undefined || sliced === 'all' || !isObject(answer)) return answer
-  const first = answer[sliced]
-  return isChunk(first) ? { ...answer, [sliced]: await read(first) } : answer
+/**
+ * Runs a compaction with the caller's summariser priced (`pricedSummarizer`, by `o.prices`, which
+ * stays on this side), and answers its result with those calls; as it is when no model was called.
+ */
+const withSummaryCost = async <O extends { readonly summarize?: Summarizer; readonly prices?: PriceTable }, R extends object>(
+  o: O,
+  run: (o: Omit<O, 'prices'>) => Promise<R>,
+): Promise<R & { readonly calls?: ReadonlyArray<CallCostLine> }> => {
+  const { prices, ...rest } = o
+  if (o.summarize === undefined) return run(rest)
+  const { summarize, calls } = pricedSummarizer(o.summarize, prices)
+  const result = await run({ ...rest, summarize })
+  return calls.length === 0 ? result : { ...result, calls }
 }
 
 /** The longest timer `setTimeout` keeps (longer ones fire at once). */
@@ -89,6 +93,36 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
     outer?.removeEventListener('abort', onAbort)
   })
 }
+
+/** An error from the other side: Comlink rebuilds errors as plain `Error`s with their name and message. */
+const fromService = (e: unknown): unknown => {
+  if (!(e instanceof Error) || e instanceof EngineError) return e
+  if (e.name === 'EngineError') return new EngineError('session', e.message)
+  if (e.name === 'TypeError' && !(e instanceof TypeError)) return new TypeError(e.message)
+  return e
+}
+
+/** The mode an engine runs in: `auto` resolved to a worker where there is one (or a host), inline elsewhere. */
+const resolveMode = (o: EngineOptions): 'worker' | 'inline' => {
+  const mode = o.mode ?? 'auto'
+  if (mode !== 'auto') return mode
+  return o.host !== undefined || (typeof Worker === 'function' && typeof import.meta.url === 'string') ? 'worker' : 'inline'
+}
+
+/** A connection: its service (none when it failed to start), the worker's host (none inline), the calls pending on it, and how it failed. */
+type Connection = {
+  readonly port: ServicePort | undefined
+  readonly host: EngineHost | undefined
+  /** Pending calls: their ids and how to reject each. */
+  readonly pending: Set<{ readonly callId: number; readonly reject: (error: unknown) => void }>
+  failure: EngineError | undefined
+  started: Promise<void>
+  /** Counting workers, started with the first call that counts with a tokenizer (`undefined` until then). */
+  counters: ReadonlyArray<EngineHost> | undefined
+}
+
+/** What a call sends ahead: messages, the encoding they are counted in, and how to report their progress. */
+type Sending = { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void }
 
 /**
  * How many workers count by default: one per core as the runtime reports them
@@ -127,27 +161,159 @@ export const defaultWorkers = (): number => {
  */
 export const createEngine = (options: EngineOptions = {}): Engine => {
   const mode = resolveMode(options)
+  const remote = mode === 'worker'
   const encoding = options.encoding ?? DEFAULT_ENCODING
   const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
-  const remote = mode === 'worker'
   const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()))
-  const inFlightChunks = slicesInFlight(workers)
+  const startTimeout = options.startTimeout ?? 30_000
   let disposed: EngineError | undefined
   let callIds = 0
 
-  const { call, connect, fail, startCounters } = connections({
-    remote,
-    startTimeout: options.startTimeout ?? 30_000,
-    disposed: () => disposed,
-    ...(options.host === undefined ? {} : { host: options.host }),
-  })
+  // --- connections ---
+
+  const fail = (c: Connection, error: EngineError): void => {
+    if (c.failure !== undefined) return
+    c.failure = error
+    const pending = [...c.pending]
+    c.pending.clear()
+    for (const { callId, reject } of pending) {
+      reject(error)
+      if (c.host === undefined && callId > 0) void c.port?.cancel(callId).catch(noop)
+    }
+    c.host?.terminate()
+    for (const h of c.counters ?? []) h.terminate()
+  }
+
+  /** Starts a worker: its host, or why it cannot start. */
+  const spawn = (): EngineHost | EngineError => {
+    try {
+      if (options.host !== undefined) return options.host()
+      if (typeof Worker === 'function') return webWorkerHost()
+      return new EngineError(
+        'unsupported',
+        'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)',
+      )
+    } catch (e) {
+      return new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    }
+  }
+
+  /**
+   * Runs one call (`callId` 0: one that cannot be cancelled) on a connection, raced against the
+   * connection's failure and the signal. On abort it cancels the call on the service, and rejects
+   * at once, or (`answer`) when the service does: a call the service answered before the cancel
+   * reached it resolves, so that a change it made is never lost to the caller.
+   */
+  const call = <A>(
+    c: Connection,
+    callId: number,
+    signal: AbortSignal | undefined,
+    onAbort: 'at once' | 'answer',
+    f: (port: ServicePort) => Promise<A>,
+  ): Promise<A> => {
+    const { port } = c
+    if (disposed !== undefined || c.failure !== undefined || port === undefined) return Promise.reject(disposed ?? c.failure)
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+    return new Promise<A>((resolve, reject) => {
+      let settled = false
+      let aborted = false
+      const entry = { callId, reject: (e: unknown) => settle() && reject(e) }
+      const settle = (): boolean => {
+        if (settled) return false
+        settled = true
+        c.pending.delete(entry)
+        signal?.removeEventListener('abort', abort)
+        if (c.pending.size === 0) c.host?.unref?.()
+        return true
+      }
+      const abort = (): void => {
+        aborted = true
+        if (callId > 0) void port.cancel(callId).catch(noop)
+        if (onAbort === 'at once' && settle()) reject(abortReason(signal as AbortSignal))
+      }
+      c.pending.add(entry)
+      if (c.pending.size === 1) c.host?.ref?.()
+      signal?.addEventListener('abort', abort, { once: true })
+      new Promise<A>((run) => run(f(port))).then(
+        (v) => settle() && resolve(v),
+        (e: unknown) => settle() && reject(aborted ? abortReason(signal as AbortSignal) : fromService(e)),
+      )
+    })
+  }
+
+  /** Starts a service: inline, or in a worker, wrapped once and answering a first `ping` in time with this version's protocol. */
+  const connect = (): Connection => {
+    const c: Connection = { port: undefined, host: undefined, pending: new Set(), failure: undefined, started: Promise.resolve(), counters: [] }
+    if (!remote) return { ...c, port: createEngineService() }
+    const host = spawn()
+    if (host instanceof EngineError) {
+      c.failure = host
+      c.started = Promise.reject(host)
+      c.started.catch(noop)
+      return c
+    }
+    const worker: Connection = { ...c, port: wrap<EngineService>(host.endpoint), host, counters: undefined }
+    let answered = false
+    host.onFailure((error) =>
+      fail(
+        worker,
+        answered
+          ? new EngineError('crashed', `The engine worker died: ${error.message}`, { cause: error })
+          : new EngineError('load', `The engine worker failed to load: ${error.message}`, { cause: error }),
+      )
+    )
+    host.unref?.()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    worker.started = call(worker, 0, undefined, 'at once', (s) => {
+      timer = setTimeout(() => fail(worker, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
+      return s.ping()
+    }).finally(() => clearTimeout(timer)).then((protocol) => {
+      answered = true
+      if (protocol === ENGINE_PROTOCOL) return
+      const e = new EngineError(
+        'load',
+        `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`,
+      )
+      fail(worker, e)
+      throw e
+    })
+    worker.started.catch(noop)
+    return worker
+  }
+
+  /**
+   * Starts the counting workers (`workers - 1`, once per connection) with the first call that counts
+   * with a tokenizer (the heuristic loads no tables), each connected to the service through a
+   * `MessageChannel` of its own, so that chunks go from the service to a counter and back without
+   * crossing this thread. A counter is an accelerator: one that does not start or dies is dropped,
+   * and the service counts its chunk itself. A factory that answers the engine's own worker again
+   * gets no counters.
+   */
+  const startCounters = (c: Connection, counting: EncodingName): void => {
+    if (!remote || workers < 2 || counting === 'heuristic' || c.counters !== undefined || c.failure !== undefined) return
+    const hosts: EngineHost[] = []
+    const ports: MessagePort[] = []
+    c.counters = hosts
+    for (let i = 1; i < workers; i++) {
+      const counter = spawn()
+      if (counter instanceof EngineError || counter === c.host || counter.endpoint === c.host?.endpoint) break
+      const index = hosts.length
+      const { port1, port2 } = new MessageChannel()
+      hosts.push(counter)
+      ports.push(port2)
+      counter.unref?.()
+      counter.onFailure(() => {
+        counter.terminate()
+        if (c.failure === undefined) void c.port?.counting.drop(index).catch(noop)
+      })
+      void wrap<EngineService>(counter.endpoint).counting.serve(transfer(port1, [port1])).catch(noop)
+    }
+    if (ports.length > 0) void call(c, 0, undefined, 'at once', (s) => s.counting.use(transfer(ports, ports), counting)).catch(noop)
+  }
 
   let current = connect()
 
-  /** Starts the counting workers (once per connection) with the first call that loads a tokenizer's tables (the heuristic needs none). */
-  const pool = (c: Connection, counting: EncodingName): void => {
-    if (remote && workers > 1 && counting !== 'heuristic') startCounters(c, workers - 1, counting)
-  }
+  // --- calls ---
 
   /** How many bytes a chunk may carry: as much as a send (all of it inline). */
   const maxBytes = (): number => (remote ? slices.size() : Infinity)
@@ -166,41 +332,43 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   /**
-   * Performs a call: sends its messages (`messages`, in chunks when large), its request, then has
-   * `receive` make the result of the answer, reading the rest of a list it answers in chunks. A
+   * Performs a call: sends its messages (in chunks when large, in worker mode), its request, and
+   * answers its result: the answer, with the list its declaration names `sliced` read to its end. A
    * call that changes a session takes the answer the service gave even when aborted meanwhile (the
    * change is made); one that fails before is cancelled, which undoes a change whose chunks were unread.
    */
-  const perform = async <A, R>(
+  const perform = async (
     c: Connection,
     declared: OperationFeatures,
     signal: AbortSignal | undefined,
-    messages: { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void } | undefined,
-    send: (port: ServicePort, callId: number, carried: Carried) => Promise<A>,
-    receive: (answer: A, read: Read) => R | Promise<R>,
-  ): Promise<R> => {
+    sending: Sending | undefined,
+    send: (port: ServicePort, callId: number, carried: Carried) => Promise<unknown>,
+  ): Promise<unknown> => {
     const callId = ++callIds
     const onAbort = declared.writes === true ? 'answer' : 'at once'
-    const read: Read = async (first) => {
+    const read = async (first: Chunk<unknown>): Promise<ReadonlyArray<unknown>> => {
       if (first.items.length === first.length) return first.items
       const out: unknown[] = [...first.items]
       while (out.length < first.length) {
         throwIfAborted(signal)
-        const chunk = await call(c, callId, signal, onAbort, (port) => port.chunks.read(callId))
-        for (const item of chunk.items) out.push(item)
+        for (const item of (await call(c, callId, signal, onAbort, (port) => port.chunks.read(callId))).items) out.push(item)
       }
       return out
     }
     try {
-      // in worker mode, messages too large for one send are sent ahead in chunks (see `sendAhead`)
-      const put = (chunk: Chunk<Message>) => call(c, callId, signal, 'at once', (port) => port.chunks.put(callId, messages?.encoding ?? encoding, chunk))
-      const carried: Carried = messages === undefined
+      const put = (chunk: Chunk<Messages[number]>) =>
+        call(c, callId, signal, 'at once', (port) => port.chunks.put(callId, sending?.encoding ?? encoding, chunk))
+      const carried: Carried = sending === undefined
         ? {}
-        : !remote || messages.messages.length === 0
-        ? { messages: messages.messages }
-        : await sendAhead(messages.messages, slices, inFlightChunks, put, messages.onProgress)
+        : !remote || sending.messages.length === 0
+        ? { messages: sending.messages }
+        : await sendAhead(sending.messages, slices, slicesInFlight(workers), put, sending.onProgress)
       const answer = await call(c, callId, signal, onAbort, (port) => send(port, callId, carried))
-      return await receive(answer, read)
+      const { sliced } = declared
+      if (sliced === undefined) return answer
+      if (sliced === 'all') return await read(answer as Chunk<unknown>)
+      const parts = answer as Readonly<Record<string, Chunk<unknown>>>
+      return { ...parts, [sliced]: await read(parts[sliced] as Chunk<unknown>) }
     } catch (e) {
       if (c.failure === undefined) void c.port?.cancel(callId).catch(noop)
       throw e
@@ -212,71 +380,48 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const loose: Loose = o
     const c = current
     const counting = loose.encoding ?? encoding
-    if (declared.encoding === true) pool(c, counting)
-    return timed(declared, loose, (signal) =>
-      perform(
-        c,
-        declared,
-        signal,
-        undefined,
-        (port, callId) =>
-          port.history[op](
-            { callId, messages, options: declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o), maxBytes: maxBytes() },
-            ...callbacks(declared, loose, signal),
-          ),
-        same,
-      ))
-  }
-
-  // compact prices its summariser's calls on this side (the summariser runs here)
-  const historyMethods: HistoryMethods = {
-    ...perOperation<HistoryMethods>(OPERATIONS.history, (op) => (messages: Messages, o = {}) => history(op, messages, o)),
-    compact: (messages, o = {}) => withSummaryCost(o, (p) => history('compact', messages, p)),
+    if (declared.encoding === true) startCounters(c, counting)
+    const options = declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o)
+    return timed(
+      declared,
+      loose,
+      (signal) =>
+        perform(
+          c,
+          declared,
+          signal,
+          undefined,
+          (port, callId) => port.history[op]({ callId, messages, options, maxBytes: maxBytes() }, ...callbacks(declared, loose, signal)),
+        ),
+    ) as Promise<ResultOf<History[K]>>
   }
 
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
     const { id } = ref
     let closed = false
-    const check = (): EngineError | undefined => {
-      if (closed) return new EngineError('session', `Session ${JSON.stringify(id)} is closed`)
-      if (current !== c && disposed === undefined)
-        return new EngineError('session', `Session ${JSON.stringify(id)} was lost when the engine restarted; open it again`)
-      return undefined
-    }
     /** Resolves once the last call made on this session has sent its request: calls reach the engine in the order they were made. */
     let sent: Promise<void> = Promise.resolve()
 
     /** Performs an operation on the session, after the calls made on it before. */
     const session = <K extends SessionOperation>(op: K, o: CallOf<Session[K]>, messages?: Messages): Promise<ResultOf<Session[K]>> => {
-      const e = check()
-      if (e !== undefined) return Promise.reject(e)
+      if (closed) return Promise.reject(new EngineError('session', `Session ${JSON.stringify(id)} is closed`))
+      if (current !== c && disposed === undefined) {
+        return Promise.reject(new EngineError('session', `Session ${JSON.stringify(id)} was lost when the engine restarted; open it again`))
+      }
       const declared: OperationFeatures = OPERATIONS.session[op]
       const loose: Loose = o
       const before = sent
       let markSent = noop
       sent = new Promise((resolve) => (markSent = resolve))
-      return timed(declared, loose, async (signal) => {
-        try {
-          await before
-          const carrying = messages === undefined ? undefined : { encoding: sessionEncoding, messages }
-          const result = await perform(
-            c,
-            declared,
-            signal,
-            carrying,
-            (port, callId, carried) => {
-              const p = port.session[op]({ callId, session: ref, options: wire(o), maxBytes: maxBytes(), ...carried }, ...callbacks(declared, loose, signal))
-              markSent()
-              return p
-            },
-            (answer, read) => collect(declared.sliced, answer, read),
-          )
-          // the operation's result: its answer with the list in `sliced` read whole
-          return result as ResultOf<Session[K]>
-        } finally {
-          markSent()
-        }
-      })
+      const sending = messages === undefined ? undefined : { encoding: sessionEncoding, messages }
+      return timed(declared, loose, (signal) =>
+        before.then(() =>
+          perform(c, declared, signal, sending, (port, callId, carried) => {
+            const p = port.session[op]({ callId, session: ref, options: wire(o), maxBytes: maxBytes(), ...carried }, ...callbacks(declared, loose, signal))
+            markSent()
+            return p
+          })
+        ).finally(markSent)) as Promise<ResultOf<Session[K]>>
     }
 
     // an operation without its options (a window `shouldCompact` needs) rejects as the service rejects the options
@@ -307,38 +452,21 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     carrying: { readonly messages: Messages } | { readonly file: Blob | ArrayBuffer },
   ): Promise<EngineSession> => {
     const c = current
-    pool(c, sessionEncoding)
+    startCounters(c, sessionEncoding)
     const { onProgress } = o
+    const messages = 'messages' in carrying ? carrying.messages : undefined
     // in worker mode, chunks report an open's progress as they are counted; a file's is reported by the service
-    const progress = onProgress === undefined || (remote && 'messages' in carrying) ? undefined : callback<ProgressCallback>((p) => onProgress(p))
-    const messages = 'messages' in carrying
-      ? { encoding: sessionEncoding, messages: carrying.messages, ...(onProgress === undefined ? {} : { onProgress }) }
-      : undefined
+    const progress = onProgress === undefined || (remote && messages !== undefined) ? undefined : callback<ProgressCallback>((p) => onProgress(p))
+    const sending = messages === undefined ? undefined : { encoding: sessionEncoding, messages, ...(onProgress === undefined ? {} : { onProgress }) }
     let chunked = false
-    const handle = await perform(
-      c,
-      { writes: true },
-      o.signal,
-      messages,
-      (port, callId, carried) => {
-        chunked = carried.chunked === true
-        return port.open(
-          {
-            callId,
-            id,
-            encoding: sessionEncoding,
-            maxBytes: maxBytes(),
-            ...carried,
-            ...('file' in carrying ? { file: carrying.file } : {}),
-            ...(o.tornTail === undefined ? {} : { tornTail: o.tornTail }),
-          },
-          progress,
-        )
-      },
-      same,
-    )
-    if (remote && !chunked && 'messages' in carrying) onProgress?.({ phase: 'open', done: carrying.messages.length, total: carrying.messages.length })
-    return makeSession(c, { id, handle }, sessionEncoding)
+    const handle = await perform(c, { writes: true }, o.signal, sending, (port, callId, carried) => {
+      chunked = carried.chunked === true
+      const file = 'file' in carrying ? { file: carrying.file } : {}
+      const tornTail = o.tornTail === undefined ? {} : { tornTail: o.tornTail }
+      return port.open({ callId, id, encoding: sessionEncoding, maxBytes: maxBytes(), ...carried, ...file, ...tornTail }, progress)
+    })
+    if (remote && !chunked && messages !== undefined) onProgress?.({ phase: 'open', done: messages.length, total: messages.length })
+    return makeSession(c, { id, handle: handle as number }, sessionEncoding)
   }
 
   return {
@@ -347,10 +475,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     ready: (o = {}) => {
       const c = current
       if (disposed !== undefined) return Promise.reject(disposed)
-      if (o.signal === undefined) return c.started
-      return call(c, 0, o.signal, 'at once', () => c.started)
+      return o.signal === undefined ? c.started : call(c, 0, o.signal, 'at once', () => c.started)
     },
-    ...historyMethods,
+    ...perOperation<HistoryMethods>(OPERATIONS.history, (op) => (messages: Messages, o = {}) => history(op, messages, o)),
+    // compact prices its summariser's calls on this side (the summariser runs here)
+    compact: (messages, o = {}) => withSummaryCost(o, (p) => history('compact', messages, p)),
     open: (id, messages, o = {}) => open(id, o.encoding ?? encoding, o, { messages }),
     openFile: async (id, file, o = {}) => {
       const blob = historyFile(file)
@@ -360,8 +489,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     },
     restart: () => {
       if (disposed !== undefined) return Promise.reject(disposed)
-      const old = current
-      fail(old, new EngineError('restarted', 'The engine was restarted while this call was pending'))
+      fail(current, new EngineError('restarted', 'The engine was restarted while this call was pending'))
       current = connect()
       return current.started
     },

@@ -12,10 +12,11 @@ import { type JsonRecord, JsonRecordC } from '../internal/json.ts'
 import { failureFromErrors, formatDecodeFailure } from '../message/failure.ts'
 import { compact, type CompactionReport, type Summarizer } from '../compaction/compact.ts'
 import { extractiveSummarize } from '../compaction/extractive.ts'
+import { pricedSummarizer } from '../compaction/priced.ts'
 import { openAICompaction, type OpenAICompactionOptions } from '../summarize/openai.ts'
 import { shouldCompact } from '../compaction/plan.ts'
 import type { PriceTable } from '../cost/price.ts'
-import { type CallCostLine, callCostLineOf } from '../cost/call-cost.ts'
+import type { CallCostLine } from '../cost/call-cost.ts'
 import { historyOfItems, itemIndexOf, itemsOfSummary } from './_items.ts'
 import type { Messages } from '../message/message.ts'
 
@@ -223,14 +224,9 @@ export const chatStoreSession = (options: ChatStoreSessionOptions): ChatStoreSes
     const budget = { contextWindow: c.contextWindow, reserveTokens: c.reserveTokens ?? 0, fixedTokens: c.fixedTokens ?? 0 }
     if (!force && !shouldCompact(budget)(history)) return undefined
     // each model call of the summariser, priced as this compaction's (a try refused as stale included)
-    const calls: CallCostLine[] = [...spent]
-    const priced = callCostLineOf(c.prices === undefined ? {} : { prices: c.prices })
-    const summarize = summarizerOf(c)
-    const r = await compact({
-      ...budget,
-      summarize: (transcript, context) => summarize(transcript, { ...context, onAnswer: (a) => calls.push(priced(a)) }),
-      ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }),
-    })(history)
+    const { summarize, calls: made } = pricedSummarizer(summarizerOf(c), c.prices)
+    const r = await compact({ ...budget, summarize, ...(c.keepRecentTokens === undefined ? {} : { keepRecentTokens: c.keepRecentTokens }) })(history)
+    const calls = [...spent, ...made]
     const report = { ...r.report, calls }
     if (!r.report.compacted) return report
     const kept = r.messages.map(itemIndexOf).filter((i): i is number => i !== undefined)
