@@ -11,43 +11,32 @@
 import { wrap } from 'comlink'
 import type { Message, Messages } from '../message/message.ts'
 import type { EncodingName } from '../tokenizer/load.ts'
-import type { Estimator } from '../tokens/message-tokens.ts'
-import { type TokenBreakdown, tokenBreakdown } from '../tokens/message-tokens.ts'
+import { type Estimator, type TokenBreakdown, tokenBreakdown } from '../tokens/message-tokens.ts'
 import { admit } from './_admit.ts'
 import type { CountingCalls, EngineService } from './operations.ts'
 import { abortReason } from '../internal/abort.ts'
 import { noop } from '../internal/function.ts'
 
-// --- breakdowns as numbers ---
-
 /** The numbers of one breakdown in a packed array: total, content, thinking, tools. */
 const FIELDS = 4
 
-/** The breakdowns of `ms`, packed four numbers per message (a counter's answer: one transferable buffer, never a shared one). */
+/** The breakdowns of `ms`, packed four numbers per message (a counter's answer: one transferable buffer). */
 export const packedBreakdowns = (estimate: Estimator, ms: Messages): Float64Array<ArrayBuffer> => {
   const out = new Float64Array(ms.length * FIELDS)
-  for (let i = 0; i < ms.length; i++) {
-    const b = tokenBreakdown(estimate, ms[i] as Message)
-    out[i * FIELDS] = b.total
-    out[i * FIELDS + 1] = b.content
-    out[i * FIELDS + 2] = b.thinking
-    out[i * FIELDS + 3] = b.tools
-  }
+  ms.forEach((m, i) => {
+    const b = tokenBreakdown(estimate, m)
+    out.set([b.total, b.content, b.thinking, b.tools], i * FIELDS)
+  })
   return out
 }
 
-// --- the service's counter ---
-
 /**
- * A counter the service keeps per encoding: `count` counts a message once (by identity), and
- * `remember` takes a count made elsewhere (a counting worker's, of a copy of the message).
+ * A counter the service keeps per encoding: `count` counts a message once (by identity, held
+ * weakly), and `remember` takes a count made elsewhere (a counting worker's, of a copy of the message).
  */
-export type Counter = {
-  readonly count: (m: Message) => TokenBreakdown
-  readonly remember: (m: Message, b: TokenBreakdown) => void
-}
+export type Counter = { readonly count: (m: Message) => TokenBreakdown; readonly remember: (m: Message, b: TokenBreakdown) => void }
 
-/** A counter with a cache of its own, which holds messages weakly. */
+/** A counter with a cache of its own. */
 export const createCounter = (estimate: Estimator): Counter => {
   const cache = new WeakMap<Message, TokenBreakdown>()
   return {
@@ -59,24 +48,6 @@ export const createCounter = (estimate: Estimator): Counter => {
     remember: (m, b) => void cache.set(m, b),
   }
 }
-
-/** Has `counter` remember the packed breakdowns of `ms`; answers their total. */
-const remember = (counter: Counter, ms: Messages, packed: Float64Array): number => {
-  let total = 0
-  for (let i = 0; i < ms.length; i++) {
-    const b: TokenBreakdown = {
-      total: packed[i * FIELDS] as number,
-      content: packed[i * FIELDS + 1] as number,
-      thinking: packed[i * FIELDS + 2] as number,
-      tools: packed[i * FIELDS + 3] as number,
-    }
-    counter.remember(ms[i] as Message, b)
-    total += b.total
-  }
-  return total
-}
-
-// --- the pool ---
 
 /** How many slices a counting worker holds: the one it counts and the next, so that it never waits for the thread that deals them. */
 export const COUNTER_DEPTH = 2
@@ -130,69 +101,52 @@ export const createCountPool = () => {
   const here: Lane = { busy: 0, ready: true, drops: new Set(), dead: false }
   const counters: Lane[] = []
   const queue: Queued[] = []
-  /** The order in which lanes are given slices, and how many each may hold (see `pump`). */
+  /** The order in which lanes are given slices, and how many each may hold: each counter its first, this thread one (see `countsHere`), then each counter a second. */
   const rounds: ReadonlyArray<readonly [ReadonlyArray<Lane>, number]> = [[counters, 1], [[here], 1], [counters, COUNTER_DEPTH]]
 
-  const countHere = async (job: CountJob): Promise<Counted> => {
-    const { messages, counts } = await admit(job.input, { signal: job.signal, count: job.counter.count, offset: job.offset })
-    return { messages, tokens: counts.total }
-  }
-
-  const countThere = async (lane: Lane, remote: CountingCalls, job: CountJob): Promise<Counted> => {
-    const { messages } = await admit(job.input, { signal: job.signal, offset: job.offset })
+  const countOn = async (lane: Lane, job: CountJob): Promise<Counted> => {
+    const { messages, counts } = await admit(job.input, { signal: job.signal, offset: job.offset, ...(lane.remote ? {} : { count: job.counter.count }) })
+    if (lane.remote === undefined) return { messages, tokens: counts.total }
     let drop: (e: unknown) => void = noop
-    const answer = await new Promise<Float64Array>((resolve, reject) => {
-      drop = reject
-      lane.drops.add(drop)
-      remote.count(job.encoding, messages).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
-    }).finally(() => {
-      lane.drops.delete(drop)
+    const packed = await new Promise<Float64Array>((resolve, reject) => {
+      lane.drops.add(drop = reject)
+      lane.remote?.count(job.encoding, messages).then(resolve, (e: unknown) => reject(new CounterFailed(String(e))))
+    }).finally(() => lane.drops.delete(drop))
+    if (!(packed instanceof Float64Array) || packed.length !== messages.length * FIELDS) throw new CounterFailed('a counter answered counts of another length')
+    let tokens = 0
+    messages.forEach((m, i) => {
+      const [total = 0, content = 0, thinking = 0, tools = 0] = packed.subarray(i * FIELDS, (i + 1) * FIELDS)
+      job.counter.remember(m, { total, content, thinking, tools })
+      tokens += total
     })
-    if (!(answer instanceof Float64Array) || answer.length !== messages.length * FIELDS) throw new CounterFailed('a counter answered counts of another length')
-    return { messages, tokens: remember(job.counter, messages, answer) }
-  }
-
-  const take = (lane: Lane, job: Queued): void => {
-    lane.busy++
-    const work = lane.remote === undefined ? countHere(job) : countThere(lane, lane.remote, job)
-    work.then(job.resolve, (e: unknown) => {
-      if (e instanceof CounterFailed) {
-        lane.dead = true
-        queue.unshift(job)
-      } else {
-        job.reject(e)
-      }
-    }).finally(() => {
-      lane.busy--
-      pump()
-    })
+    return { messages, tokens }
   }
 
   /** Whether this thread takes the next slice: not while it is making more and the counters keep up (see `CountJob.dealing`). */
-  const countsHere = (): boolean => {
-    const job = queue[0]
-    return job?.dealing?.() !== true || queue.length >= BACKLOG || !counters.some((c) => c.ready && !c.dead)
-  }
+  const countsHere = (): boolean => queue[0]?.dealing?.() !== true || queue.length >= BACKLOG || !counters.some((c) => c.ready && !c.dead)
 
   /** The next slice whose call still runs (an aborted one rejects). */
   const next = (): Queued | undefined => {
     let job = queue.shift()
-    while (job !== undefined && job.signal.aborted) {
-      job.reject(abortReason(job.signal))
-      job = queue.shift()
-    }
+    for (; job?.signal.aborted === true; job = queue.shift()) job.reject(abortReason(job.signal))
     return job
   }
 
-  /** Gives each lane with room the next slice: each counter its first, this thread one (see `countsHere`), then each counter a second. */
   const pump = (): void => {
     for (const [lanes, depth] of rounds) {
       for (const lane of lanes) {
-        if (lane.busy >= depth || !lane.ready || lane.dead) continue
-        if (lane === here && !countsHere()) continue
+        if (lane.busy >= depth || !lane.ready || lane.dead || (lane === here && !countsHere())) continue
         const job = next()
         if (job === undefined) return
-        take(lane, job)
+        lane.busy++
+        countOn(lane, job).then(job.resolve, (e: unknown) => {
+          if (!(e instanceof CounterFailed)) return job.reject(e)
+          lane.dead = true
+          queue.unshift(job)
+        }).finally(() => {
+          lane.busy--
+          pump()
+        })
       }
     }
   }
@@ -208,18 +162,12 @@ export const createCountPool = () => {
     /** Connects counting workers by their ports; each takes slices once it has answered a warm-up count in `encoding`. */
     add: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName): void => {
       for (const port of ports) {
-        const remote: CountingCalls = wrap<EngineService>(port).counting
-        const lane: Lane = { remote, busy: 0, ready: false, drops: new Set(), dead: false }
+        const lane: Lane = { remote: wrap<EngineService>(port).counting, busy: 0, ready: false, drops: new Set(), dead: false }
         counters.push(lane)
-        void remote.count(encoding, []).then(
-          () => {
-            lane.ready = true
-            pump()
-          },
-          () => {
-            lane.dead = true
-          },
-        )
+        lane.remote?.count(encoding, []).then(() => {
+          lane.ready = true
+          pump()
+        }, () => (lane.dead = true))
       }
     },
 

@@ -27,24 +27,10 @@ const WORKER_FIX = "emit chatfold's worker (the chatfold/worker entry) as its ow
   "createEngine({ host: () => webWorkerHost(new URL('./engine.worker.js', import.meta.url)) }); " +
   'Vite and webpack 5 emit it by themselves (see docs/manual/engine.md#bundlers)'
 
-/**
- * The URL the default worker is looked for at, for messages only: the literal in `webWorkerHost`
- * must stay a literal inside `new Worker(…)` for bundlers to see it, so this one is built apart
- * (from a variable, which bundlers leave alone). `.ts` when running from source, `.js` when built.
- */
-const defaultWorkerUrl = (): string => {
-  const base: string = import.meta.url
-  const file = `../../workers/engine.worker.${base.endsWith('.ts') ? 'ts' : 'js'}`
+/** `url` made absolute (against the page's), or as it is. */
+const absolute = (url: string | URL, base: string | undefined = globalThis.location?.href): string => {
   try {
-    return new URL(file, base).href
-  } catch {
-    return `${file} (relative to chatfold's engine module)`
-  }
-}
-
-const absolute = (url: string | URL): string => {
-  try {
-    return new URL(url, globalThis.location?.href).href
+    return new URL(url, base).href
   } catch {
     return String(url)
   }
@@ -76,13 +62,6 @@ const recordingUrl = (start: () => Worker): { readonly worker: Worker; readonly 
   }
 }
 
-const errorMessage = (event: Event): string | undefined => {
-  const e = event as { message?: unknown; error?: unknown }
-  if (typeof e.message === 'string' && e.message !== '') return e.message
-  if (e.error instanceof Error) return e.error.message
-  return undefined
-}
-
 const JS_TYPES = /^(text|application)\/(javascript|ecmascript|x-javascript)\b/i
 
 /**
@@ -98,15 +77,12 @@ const diagnose = async (url: string): Promise<string> => {
   }
   void response.body?.cancel().catch(() => undefined)
   const type = response.headers.get('content-type') ?? ''
-  if (!response.ok) {
-    return `the worker script ${url} could not be loaded: HTTP ${response.status}${
-      response.statusText === '' ? '' : ` ${response.statusText}`
-    }; fix: ${WORKER_FIX}`
-  }
+  const { status, statusText } = response
+  if (!response.ok) return `the worker script ${url} could not be loaded: HTTP ${status}${statusText === '' ? '' : ` ${statusText}`}; fix: ${WORKER_FIX}`
   if (type !== '' && !JS_TYPES.test(type)) {
-    return `the worker script ${url} is served as ${type}, not JavaScript (HTTP ${response.status}: likely a fallback page); fix: ${WORKER_FIX}`
+    return `the worker script ${url} is served as ${type}, not JavaScript (HTTP ${status}: likely a fallback page); fix: ${WORKER_FIX}`
   }
-  return `the worker script ${url} loaded (HTTP ${response.status}) but did not start: an import inside it failed or it threw while loading`
+  return `the worker script ${url} loaded (HTTP ${status}) but did not start: an import inside it failed or it threw while loading`
 }
 
 /**
@@ -127,7 +103,10 @@ export const webWorkerHost = (url?: string | URL): EngineHost => {
   const { worker, seen } = recordingUrl(() =>
     url === undefined ? new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' }) : new Worker(url, { type: 'module' })
   )
-  const tried = absolute(seen ?? url ?? defaultWorkerUrl())
+  // for messages only: the literal above must stay inside `new Worker(…)` for bundlers to see it
+  // (`.ts` when running from source, `.js` when built)
+  const base: string = import.meta.url
+  const tried = absolute(seen ?? url ?? absolute(`../../workers/engine.worker.${base.endsWith('.ts') ? 'ts' : 'js'}`, base))
   const listeners: Array<(error: Error) => void> = []
   let failed = false
   const fail = (error: Error): void => {
@@ -138,7 +117,8 @@ export const webWorkerHost = (url?: string | URL): EngineHost => {
   worker.addEventListener('error', (event) => {
     // Deno ends the whole process on an unhandled worker error
     event.preventDefault()
-    const message = errorMessage(event)
+    const e = event as { message?: unknown; error?: unknown }
+    const message = typeof e.message === 'string' && e.message !== '' ? e.message : e.error instanceof Error ? e.error.message : undefined
     if (message !== undefined) fail(new Error(`${message} (worker script ${tried})`))
     else void diagnose(tried).then((m) => fail(new Error(m)))
   })
