@@ -54,13 +54,11 @@ export type OperationFeatures = {
   readonly sliced?: 'all' | 'messages' | 'changes'
 }
 
-/**
- * Declares an operation: its features, typed with its options and result (`types` is never set:
- * it only carries them to the types derived below).
- */
-const op = <Options, Result>() => <const F extends OperationFeatures>(features: F): Op<F, Options, Result> => features
-
-type Op<F, Options, Result> = F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
+/** Declares an operation: its features, typed with its options and result (`types` is never set: it carries them to the types below). */
+const op =
+  <Options, Result>() =>
+  <const F extends OperationFeatures>(features: F): F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } } =>
+    features
 
 /**
  * The engine's operations: on a history it is given (`history`), and on a resident session
@@ -115,72 +113,58 @@ export const OPERATIONS = {
   },
 } as const
 
-/** The type of {@link OPERATIONS}: each operation's options, result and features. */
+/** The type of {@link OPERATIONS}, and the names of its operations on a history and on a resident session. */
 export type Operations = typeof OPERATIONS
-
-/** The names of the operations on a history. */
 export type HistoryOperation = keyof History
-
-/** The names of the operations on a resident session. */
 export type SessionOperation = keyof Session
-
 type History = Operations['history']
 type Session = Operations['session']
 
 /**
  * One method per operation of `table`, made by `make` from its name: how the service and the
- * client derive their methods from the table. `make` is typed per operation where it is written;
- * the object of its methods is `M`, which the table's keys make complete.
+ * client derive their methods from the table (`M`, which the table's keys make complete).
  */
 export const perOperation = <M>(table: { readonly [K in keyof M]: OperationFeatures }, make: (op: keyof M & string) => unknown): M =>
   Object.fromEntries(Object.keys(table).map((op) => [op, make(op as keyof M & string)])) as M
 
-/** An operation's own options. */
-export type OptionsOf<D> = D extends { readonly types?: { readonly options: infer O } } ? O : never
-
 /** An operation's result. */
 export type ResultOf<D> = D extends { readonly types?: { readonly result: infer R } } ? R : never
 
-/**
- * The options a caller passes: the operation's own, a signal, and a progress callback where it
- * reports progress.
- */
-export type CallOf<D> = OptionsOf<D> & CallOptions & (D extends { readonly progress: string } ? ProgressOptions : unknown)
+/** The options a caller passes: the operation's own, a signal, and a progress callback where it reports progress. */
+export type CallOf<D> =
+  & (D extends { readonly types?: { readonly options: infer O } } ? O : never)
+  & CallOptions
+  & (D extends { readonly progress: string } ? ProgressOptions : unknown)
 
 /** A method of the public API: `(messages, options?)` for an operation that takes messages, else `(options?)`. */
 type Method<D> = D extends { readonly messages: true } ? (messages: Messages, options?: CallOf<D>) => Promise<ResultOf<D>>
   : (options?: CallOf<D>) => Promise<ResultOf<D>>
 
-/** The engine's methods on a history, derived from `OPERATIONS.history`. */
+/** The engine's methods on a history and a resident session's, derived from `OPERATIONS`. */
 export type HistoryMethods = { [K in HistoryOperation]: Method<History[K]> }
-
-/** A resident session's methods, derived from `OPERATIONS.session`. */
 export type SessionMethods = { [K in SessionOperation]: Method<Session[K]> }
 
-/**
- * The version of the service protocol, answered by `ping`, a worker's first round trip: it tells a
- * worker that loaded from one that never answers, and a worker file of another release from this one.
- */
+// --- the protocol ---
+
+/** The protocol's version, answered by `ping`: it tells a worker that loaded from one that never answers, and one of another release. */
 export const ENGINE_PROTOCOL = 8
 
 /** A progress callback as the service receives it: a plain function inline, a Comlink proxy (whose calls return promises) in a worker. */
 export type ProgressCallback = (progress: EngineProgress) => unknown
 
 /**
- * A piece of a list too large for one send, in either direction: messages sent ahead of the call
- * that takes them, or the rest of a list an answer carries. `at` is where its items start in the
- * list, `length` the whole list's.
+ * A piece of a list too large for one send, either way: messages sent ahead of the call that takes
+ * them, or the rest of a list an answer carries; its items start at `at` of a list of `length`.
  */
 export type Chunk<A> = { readonly at: number; readonly items: ReadonlyArray<A>; readonly length: number }
 
+/** An operation's result as the service answers it: the list named by `sliced` comes as its first chunk. */
+export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Chunked<ResultOf<D>, S> : ResultOf<D>
 type Chunked<R, S> = S extends 'all' ? R extends ReadonlyArray<infer I> ? Chunk<I> : never
   : S extends keyof R ? Omit<R, S> & { readonly [K in S]: R[K] extends ReadonlyArray<infer I> ? Chunk<I> : never }
   : R
 
-/** An operation's result as the service answers it: the list named by `sliced` comes as its first chunk. */
-export type AnswerOf<D> = D extends { readonly sliced: infer S } ? Chunked<ResultOf<D>, S> : ResultOf<D>
-
-/** What a caller's options may carry that stays on the caller's side: the signal, callbacks, the summariser and its timeout. */
+/** What a caller's options may carry that stays on the caller's side. */
 export type CallerSide = {
   readonly signal?: AbortSignal
   readonly onProgress?: (progress: EngineProgress) => void
@@ -188,65 +172,37 @@ export type CallerSide = {
   readonly timeout?: number
 }
 
-/** The options that cross to the service: the caller's, without what stays on the caller's side. */
+/** The options that cross to the service. */
 export type WireOptions<D> = Omit<CallOf<D>, keyof CallerSide>
 
 /** A resident session as the service knows it: its id and the handle its `open` answered. */
 export type SessionRef = { readonly id: string; readonly handle: number }
 
-/** What every call carries: its id (by which `cancel` reaches it and its chunks are kept) and how many bytes a chunk of its answer may hold. */
+/** What every call carries: its id (by which `cancel` and its chunks reach it) and how many bytes a chunk of its answer may hold. */
 export type CallHeader = { readonly callId: number; readonly maxBytes: number }
 
 /** The messages a call takes: sent with it, or (`chunked`) in chunks sent ahead under its id. */
 export type Carried = { readonly messages?: Messages; readonly chunked?: true }
 
-/** Starts a resident session with the messages carried, or with the history saved in `file` (a Blob, or the bytes of one). */
-export type OpenRequest = CallHeader & Carried & {
-  readonly id: string
-  readonly encoding: EncodingName
-  readonly file?: Blob | ArrayBuffer
-  readonly tornTail?: 'drop' | 'fail'
-}
-
 /** A call with the callbacks an operation may declare: top-level arguments, so that Comlink proxies them. */
 type Call<Request, Answer> = (request: Request, onProgress?: ProgressCallback, summarize?: RemoteSummarizer) => Promise<Answer>
 
-/** A call of an operation on a history (whose answers are never chunked). */
+/** A call of an operation on a history (whose answers are never chunked), and on a resident session. */
 export type HistoryCall<K extends HistoryOperation> = Call<
   CallHeader & { readonly messages: Messages; readonly options: WireOptions<History[K]> },
   ResultOf<History[K]>
 >
-
-/** A call of an operation on a resident session. */
 export type SessionCall<K extends SessionOperation> = Call<
   CallHeader & Carried & { readonly session: SessionRef; readonly options: WireOptions<Session[K]> },
   AnswerOf<Session[K]>
 >
 
-/** The service's methods on a history and on a resident session, one per operation. */
-export type HistoryCalls = { readonly [K in HistoryOperation]: HistoryCall<K> }
-export type SessionCalls = { readonly [K in SessionOperation]: SessionCall<K> }
-
-/**
- * The chunk channel, both ways: `put` sends a chunk of a call's messages ahead of the call (decoded
- * and counted as it arrives); `read` answers the next chunk of the list a call answered. Reading the
- * last chunk of a session change's answer commits it.
- */
-export type ChunkCalls = {
-  readonly put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => Promise<void>
-  readonly read: (callId: number) => Promise<Chunk<unknown>>
-}
-
-/**
- * The counting pool's methods: a counting worker counts (`count`) for the service that holds the
- * sessions, which it is connected to by `serve`; that service `use`s it, and `drop`s one that failed.
- */
+/** The counting pool's methods: a counting worker `count`s for the service it `serve`s; that service `use`s it and `drop`s one that failed. */
 export type CountingCalls = {
   /** Counts messages: their breakdowns packed four numbers per message (total, content, thinking, tools). */
   readonly count: (encoding: EncodingName, messages: Messages) => Promise<Float64Array>
-  /** Answers calls on `port` too. */
   readonly serve: (port: MessagePort) => Promise<void>
-  /** Counts chunks on the counting workers at these ports too, each once it has loaded `encoding`'s tables. */
+  /** Counts on the counting workers at these ports too, each once it has loaded `encoding`'s tables. */
   readonly use: (ports: ReadonlyArray<MessagePort>, encoding: EncodingName) => Promise<void>
   /** Stops using a counting worker (by its position in `use`'s ports). */
   readonly drop: (index: number) => Promise<void>
@@ -255,27 +211,30 @@ export type CountingCalls = {
 /**
  * The engine service as the client calls it, in this thread or through Comlink. A call that changes
  * a session commits when its answer is sent or, when the answer carries a list in chunks, when its
- * last chunk is read; `cancel` aborts a running call and undoes one whose chunks are still unread.
+ * last chunk is read (`chunks.read`); `cancel` aborts a running call, forgets its chunks, and undoes
+ * one whose chunks are unread. `chunks.put` sends a chunk of a call's messages ahead of it.
  */
 export type ServicePort = {
   /** Answers `ENGINE_PROTOCOL`. */
   readonly ping: () => Promise<number>
-  /** Aborts a call, forgets its chunks, and undoes its change while its chunks are unread. */
   readonly cancel: (callId: number) => Promise<void>
-  /** Starts a resident session (replacing one of the same id); answers its handle. */
-  readonly open: Call<OpenRequest, number>
+  /** Starts a resident session (replacing one of the same id) with the messages carried or the history saved in `file`; answers its handle. */
+  readonly open: Call<
+    CallHeader & Carried & { readonly id: string; readonly encoding: EncodingName; readonly file?: Blob | ArrayBuffer; readonly tornTail?: 'drop' | 'fail' },
+    number
+  >
   /** Ends a session; answers whether it was open. */
   readonly close: (session: SessionRef) => Promise<boolean>
-  readonly history: HistoryCalls
-  readonly session: SessionCalls
-  readonly chunks: ChunkCalls
+  readonly history: { readonly [K in HistoryOperation]: HistoryCall<K> }
+  readonly session: { readonly [K in SessionOperation]: SessionCall<K> }
+  readonly chunks: {
+    readonly put: (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => Promise<void>
+    readonly read: (callId: number) => Promise<Chunk<unknown>>
+  }
   readonly counting: CountingCalls
 }
 
-/**
- * The engine service as a worker exposes it and the client wraps it, once: its groups of methods
- * marked, so that Comlink's types follow them (a call on a group is one path on the one wrap).
- */
+/** The service as a worker exposes it and the client wraps it, once: its groups marked, so that Comlink's types follow them. */
 export type EngineService = {
   readonly [K in keyof ServicePort]: ServicePort[K] extends (...args: never[]) => unknown ? ServicePort[K] : ServicePort[K] & ProxyMarked
 }

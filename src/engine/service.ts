@@ -9,7 +9,6 @@
 import { expose, proxy, releaseProxy, transfer } from 'comlink'
 import type { Message } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
-import { heuristic } from '../tokens/heuristic.ts'
 import type { Estimator, TokenBreakdown } from '../tokens/message-tokens.ts'
 import { admit } from './_admit.ts'
 import { historyFile, readHistoryFile } from './_file.ts'
@@ -21,15 +20,14 @@ import {
   ENGINE_PROTOCOL,
   type EngineService,
   type HistoryCall,
-  type HistoryCalls,
   type HistoryOperation,
   type OperationFeatures,
   OPERATIONS,
   type Operations,
   perOperation,
   type ProgressCallback,
+  type ServicePort,
   type SessionCall,
-  type SessionCalls,
   type SessionOperation,
   type SessionRef,
 } from './operations.ts'
@@ -177,12 +175,12 @@ export const createEngineService = (): EngineService => {
     return s
   }
 
-  const estimator = (encoding: EncodingName | undefined): Promise<Estimator> => loadEstimator(encoding ?? DEFAULT_ENCODING)
-
-  const counterOf = (encoding: EncodingName, estimate: Estimator): Counter => {
+  /** The estimator of `encoding` (loaded once) and the service's counter of it. */
+  const counting = async (encoding: EncodingName): Promise<{ readonly estimate: Estimator; readonly counter: Counter }> => {
+    const estimate = await loadEstimator(encoding)
     let counter = counters.get(encoding)
     if (counter === undefined) counters.set(encoding, counter = createCounter(estimate))
-    return counter
+    return { estimate, counter }
   }
 
   /** The messages a call carries, decoded and counted: sent with it, or in the chunks sent ahead of it. */
@@ -213,9 +211,7 @@ export const createEngineService = (): EngineService => {
     run(request.callId, [onProgress, summarize], async (signal) => {
       const declared: OperationFeatures = OPERATIONS.history[op]
       const options: { readonly encoding?: EncodingName } = request.options
-      const encoding = declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic'
-      const estimate = declared.encoding === true ? await estimator(encoding) : heuristic
-      const { count } = counterOf(encoding, estimate)
+      const { estimate, counter: { count } } = await counting(declared.encoding === true ? (options.encoding ?? DEFAULT_ENCODING) : 'heuristic')
       const progress = declared.progress === 'estimate' ? throttled(onProgress, 'estimate') : undefined
       const { messages, counts } = await admit(request.messages, {
         signal,
@@ -264,8 +260,8 @@ export const createEngineService = (): EngineService => {
       return (await result) as AnswerOf<Operations['session'][K]>
     })
 
-  const history = perOperation<HistoryCalls>(OPERATIONS.history, onHistory)
-  const session = perOperation<SessionCalls>(OPERATIONS.session, onSession)
+  const history = perOperation<ServicePort['history']>(OPERATIONS.history, onHistory)
+  const session = perOperation<ServicePort['session']>(OPERATIONS.session, onSession)
 
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
@@ -282,8 +278,7 @@ export const createEngineService = (): EngineService => {
     open: (request, onProgress) =>
       run(request.callId, [onProgress], async (signal, call) => {
         const { id, encoding } = request
-        const estimate = await estimator(encoding)
-        const counter = counterOf(encoding, estimate)
+        const { estimate, counter } = await counting(encoding)
         const progress = throttled(onProgress, 'open')
         const { messages, tokens } = request.file === undefined
           ? await load(encoding, counter.count, request, call, signal, progress)
@@ -312,7 +307,7 @@ export const createEngineService = (): EngineService => {
       put: async (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
         const call = callOf(callId)
         call.encoding = encoding
-        const counter = counterOf(encoding, await estimator(encoding))
+        const { counter } = await counting(encoding)
         const { signal } = call.controller
         const { messages, tokens } = await pool.count({ input: chunk.items, offset: chunk.at, encoding, counter, signal })
         throwIfAborted(signal)
@@ -329,7 +324,7 @@ export const createEngineService = (): EngineService => {
 
     counting: proxy({
       count: async (encoding: EncodingName, messages: ReadonlyArray<Message>) => {
-        const packed = packedBreakdowns(await estimator(encoding), messages)
+        const packed = packedBreakdowns((await counting(encoding)).estimate, messages)
         return transfer(packed, [packed.buffer])
       },
       serve: (port: MessagePort) => Promise.resolve(expose(service, port)),
