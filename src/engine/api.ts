@@ -31,10 +31,11 @@ export type EngineOptions = {
   readonly startTimeout?: number
   /**
    * How many workers count a large history (worker mode): the engine's worker, which keeps the sessions, and
-   * `workers - 1` counting workers started from `host` at the first call that counts with a tokenizer (not
+   * `workers - 1` counting workers started from `host` by the first call that counts with a tokenizer (not
    * `heuristic`), each with its own copy of the tokenizer's tables; counts do not depend on the number. Default
-   * `defaultWorkers()`, one per core but one, at most 4 (`createNodeEngine`: `os.availableParallelism() - 1`). `1`
-   * counts in the engine's worker alone; on 2 cores, `2` opens in about 0.7 of the time.
+   * `defaultWorkers()`: one per core but one (left to this thread), at most 4, and 1 where the runtime does not tell
+   * (`createNodeEngine`: `os.availableParallelism() - 1`). `1` counts in the engine's worker alone; on 2 cores, `2`
+   * opens in about 0.7 of the time.
    */
   readonly workers?: number
 }

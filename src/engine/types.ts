@@ -15,8 +15,8 @@ import type { CallCostLine } from '../cost/call-cost.ts'
 import type { PriceTable } from '../cost/price.ts'
 
 /**
- * Where the engine runs: `worker` (a Web Worker, or your `host`), `inline` (this thread), or `auto` (a worker where the
- * runtime has one, inline elsewhere, e.g. workerd).
+ * Where the engine runs: `worker` (a Web Worker, or your `host`), `inline` (this thread), or `auto` (a worker where
+ * there is one, your `host` or a `Worker` global, and inline elsewhere, e.g. workerd).
  *
  * @since 0.1.0
  * @category engine
