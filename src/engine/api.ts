@@ -1,6 +1,5 @@
 /**
- * The engine's public API: `Engine`, its resident `EngineSession`, and the options of
- * `createEngine`. Methods take and return plain data; every call takes an `AbortSignal`.
+ * The engine's public API: `Engine`, its resident `EngineSession`, and the options of `createEngine`.
  *
  * @module
  */
@@ -17,38 +16,35 @@ import type { CallOptions, EncodingOptions, EngineMode, FileOptions, ProgressOpt
  * @category engine
  */
 export type EngineOptions = {
-  /** Default `auto`: a worker where there is one (a `host`, or a `Worker` global), inline elsewhere. */
+  /** Where the engine runs; default `auto`. */
   readonly mode?: EngineMode
   /** The estimator calls use unless they name another; default `o200k_base`. */
   readonly encoding?: EncodingName
   /** Starts a worker (called once for the engine's worker, and once per counting worker); default a module Web Worker (`webWorkerHost()`). */
   readonly host?: () => EngineHost
   /**
-   * Histories cross to and from a worker in slices of about this many bytes. By default the size is
-   * learned from how long each send blocks this thread, aimed at 2 ms (an eighth of a frame). The
-   * last slices of a history are smaller either way, so that the workers counting them finish together.
+   * Histories cross to and from a worker in slices of about this many bytes, by default learned so that a send blocks
+   * this thread about 2 ms (an eighth of a frame); a history's last slices are smaller, so its counting workers finish together.
    */
   readonly sliceBytes?: number
   /** A worker that has not answered its first call after this many ms has failed to load; default 30,000. */
   readonly startTimeout?: number
   /**
-   * How many workers count a large history (worker mode): the engine's worker, which keeps the
-   * sessions, and `workers - 1` counting workers, started from `host` with the first call that
-   * counts with a tokenizer (not `heuristic`); each holds its own copy of the tokenizer's tables.
-   * Counts are the same whatever the number. Default: one per core but one, which stays with
-   * the page's (or server's) own thread, at most 4: `navigator.hardwareConcurrency - 1`
-   * (`createNodeEngine`: `os.availableParallelism() - 1`), and 1 where the runtime does not tell.
-   * `1` counts in the engine's worker alone; on 2 cores, `2` opens in about 0.7 of the time.
+   * How many workers count a large history (worker mode): the engine's worker, which keeps the sessions, and
+   * `workers - 1` counting workers started from `host` by the first call that counts with a tokenizer (not
+   * `heuristic`), each with its own copy of the tokenizer's tables; counts do not depend on the number. Default
+   * `defaultWorkers()`: one per core but one (left to this thread), at most 4, and 1 where the runtime does not tell
+   * (`createNodeEngine`: `os.availableParallelism() - 1`). `1` counts in the engine's worker alone; on 2 cores, `2`
+   * opens in about 0.7 of the time.
    */
   readonly workers?: number
 }
 
 /**
- * A resident session: a history kept on the engine's side, so that each turn sends only its new
- * messages across the thread boundary, and token counts stay cached there. Calls on one session run
- * in order, and each is a transaction: a call that rejects (aborted, failed, timed out) has left the
- * session exactly as it was. Its methods are those of `OPERATIONS.session`. Results are small (counts, reports, changed messages with their positions); `snapshot`
- * returns the whole history when wanted.
+ * A resident session: a history kept, with its token counts, on the engine's side, so each turn sends only its new
+ * messages. Calls on one session run in order, each a transaction: one that rejects (aborted, failed, timed out) leaves
+ * the session as it was. Its methods are `OPERATIONS.session`'s; results are small (counts, reports, changed messages
+ * with their positions), and `snapshot` returns the whole history.
  *
  * @example
  * import { createEngine, textMessage } from 'chatfold'
@@ -69,11 +65,9 @@ export interface EngineSession extends SessionMethods {
 }
 
 /**
- * The engine: token estimation, tool-result pruning, compaction planning, transcripts and
- * compaction, off the main thread in a worker or inline, with one API. Methods take and return plain
- * data; every call takes an `AbortSignal`. Its methods on a history are those of `OPERATIONS.history`;
- * what crosses into the engine is decoded, and bad messages reject with a `TypeError` naming each bad
- * field by path.
+ * The engine: token estimation, tool-result pruning, compaction planning, transcripts and compaction, in a worker or
+ * inline. Its history methods are `OPERATIONS.history`'s; all take and return plain data, every call takes an
+ * `AbortSignal`, and bad messages reject with a `TypeError` naming each bad field by path.
  *
  * @since 0.1.0
  * @category engine
@@ -88,17 +82,13 @@ export interface Engine extends HistoryMethods {
   /** Loads a history into a resident session, in slices; progress is reported per slice. */
   open(id: string, messages: Messages, options?: CallOptions & EncodingOptions & ProgressOptions): Promise<EngineSession>
   /**
-   * Loads a saved history into a resident session straight from a `Blob`: a `File` from a file
-   * input, `await response.blob()`, a Blob kept in IndexedDB, Node's `fs.openAsBlob(path)` (whose
-   * bytes are sent, as such a Blob cannot cross to a worker). It holds chatfold JSONL (one message a
-   * line, as `toJSONL` and `saveHistory` write it) or a JSON array of messages (as `toJSON` writes
-   * it). Only the Blob's handle crosses to the worker, which reads, decodes and counts the text
-   * (on the counting workers too), so this thread does no work in proportion to the history; get
-   * the messages back with `snapshot` when this side needs them. Progress counts messages; its
-   * `total` is estimated from the bytes read until the end. Bad lines reject with a `TypeError` naming
-   * each by line (`line 3: role: expected …`), a value that is no Blob with a `TypeError` saying what
-   * it is. A torn last line (a crash mid-append) is dropped as `loadHistory` drops it, or reported
-   * with `tornTail: 'fail'`.
+   * Loads a saved history into a resident session straight from a `Blob` (or Node's `fs.openAsBlob(path)`, whose bytes
+   * are sent, as such a Blob cannot cross to a worker) of chatfold JSONL (as `toJSONL` and `saveHistory` write it) or a
+   * JSON array of messages (as `toJSON` writes it). Only the Blob's handle crosses: the worker reads, decodes and counts
+   * the text (on the counting workers too), so this thread does no work in proportion to the history (`snapshot` returns
+   * the messages). Progress counts messages, its `total` estimated from the bytes read until the end. Bad lines reject
+   * with a `TypeError` naming each by line (`line 3: role: expected …`), a non-Blob with one saying what it is; a torn
+   * last line is dropped, or rejects with `tornTail: 'fail'` (see `FileOptions`).
    *
    * @example
    * import { createEngine, textMessage, toJSONL } from 'chatfold'

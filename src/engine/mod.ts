@@ -1,7 +1,6 @@
 /**
- * The compaction engine: one API for token estimation, pruning, compaction planning, transcripts
- * and compaction, run in a worker (Comlink) or inline, with resident sessions that receive only the
- * new messages of each turn.
+ * The compaction engine: token estimation, pruning, compaction planning, transcripts and compaction in a worker
+ * (Comlink) or inline, with resident sessions that receive only each turn's new messages.
  *
  * @example
  * import { createEngine } from 'chatfold/engine'
@@ -14,32 +13,11 @@
  *
  * @module
  */
-export {
-  applyChanges,
-  type CallOptions,
-  type EncodingOptions,
-  type EngineCompactOptions,
-  type EngineCompactResult,
-  type EngineContextOptions,
-  EngineError,
-  type EngineErrorCode,
-  type EngineMode,
-  type EnginePlanOptions,
-  type EngineProgress,
-  type EnginePruneOptions,
-  type EngineShouldCompactOptions,
-  type FileOptions,
-  type HistoryChanges,
-  type MessageChange,
-  type ProgressOptions,
-  type RemoteSummarizer,
-  type SessionCompactResult,
-  type SessionPlan,
-  type SessionPruneOptions,
-  type SessionPruneResult,
-  type SessionTokens,
-  type TokenEstimate,
-} from './types.ts'
+export { applyChanges, EngineError } from './types.ts'
+export type { CallOptions, EncodingOptions, EngineCompactOptions, EngineCompactResult, EngineContextOptions, EngineErrorCode } from './types.ts'
+export type { EngineMode, EnginePlanOptions, EngineProgress, EnginePruneOptions, EngineShouldCompactOptions, FileOptions } from './types.ts'
+export type { HistoryChanges, MessageChange, ProgressOptions, RemoteSummarizer, SessionCompactResult } from './types.ts'
+export type { SessionPlan, SessionPruneOptions, SessionPruneResult, SessionTokens, TokenEstimate } from './types.ts'
 export { type EngineHost, webWorkerHost } from './host.ts'
 export type { Engine, EngineOptions, EngineSession } from './api.ts'
 export { createEngine, defaultWorkers } from './client.ts'

@@ -1,7 +1,6 @@
 /**
- * The engine's vocabulary: modes, call options, progress, each operation's options and results, and
- * the error every failed call rejects with. Everything here is plain, structured-clonable data, so the
- * same values cross a worker boundary unchanged.
+ * The engine's vocabulary: modes, call options, progress, each operation's options and results, and the error a failed
+ * call rejects with; all plain, structured-clonable data that crosses a worker boundary unchanged.
  *
  * @module
  */
@@ -16,8 +15,8 @@ import type { CallCostLine } from '../cost/call-cost.ts'
 import type { PriceTable } from '../cost/price.ts'
 
 /**
- * Where the engine runs: `worker` (a Web Worker, or the host you pass), `inline` (this thread), or
- * `auto` (a worker where the runtime has one, inline elsewhere, e.g. workerd).
+ * Where the engine runs: `worker` (a Web Worker, or your `host`), `inline` (this thread), or `auto` (a worker where
+ * there is one, your `host` or a `Worker` global, and inline elsewhere, e.g. workerd).
  *
  * @since 0.1.0
  * @category engine
@@ -25,10 +24,9 @@ import type { PriceTable } from '../cost/price.ts'
 export type EngineMode = 'worker' | 'inline' | 'auto'
 
 /**
- * Options every engine call takes: an `AbortSignal`. An aborted call rejects at once with the
- * signal's reason, and the engine stops its work at the next slice boundary; one that changes a
- * resident session rejects once the engine has taken the cancel, or resolves with its whole
- * effect if the engine had answered it before.
+ * Every call's `AbortSignal`. Aborted, a call rejects at once with the signal's reason and the engine stops at the next
+ * slice boundary; a call that changes a resident session rejects once the engine has taken the cancel, or resolves with
+ * its whole effect if the engine had answered it before.
  *
  * @since 0.1.0
  * @category engine
@@ -36,8 +34,7 @@ export type EngineMode = 'worker' | 'inline' | 'auto'
 export type CallOptions = { readonly signal?: AbortSignal }
 
 /**
- * Which estimator counts tokens, by name (functions cannot cross a thread boundary); the engine's
- * own encoding by default.
+ * The estimator that counts tokens, by name (a function cannot cross a thread); the engine's `encoding` by default.
  *
  * @since 0.1.0
  * @category engine
@@ -45,8 +42,8 @@ export type CallOptions = { readonly signal?: AbortSignal }
 export type EncodingOptions = { readonly encoding?: EncodingName }
 
 /**
- * Progress of a long call: `open` (messages loaded and counted), `estimate` (messages counted) or
- * `compact` (the compaction's stage, with `done` of `total` steps).
+ * Progress of a long call, `done` of `total`: `open` (messages loaded and counted), `estimate` (messages counted) or
+ * `compact` (steps, in its `stage`).
  *
  * @since 0.1.0
  * @category engine
@@ -55,13 +52,11 @@ export type EngineProgress = {
   readonly phase: 'open' | 'estimate' | 'compact'
   readonly done: number
   readonly total: number
-  /** For `compact`: the stage the compaction is in. */
   readonly stage?: string
 }
 
 /**
- * A progress callback: in worker mode called across the thread boundary (a Comlink proxy), at most
- * every 50 ms or so, and always once at the end.
+ * A progress callback, in worker mode called across the thread (a Comlink proxy) at most every ~50 ms, and once at the end.
  *
  * @since 0.1.0
  * @category engine
@@ -69,9 +64,8 @@ export type EngineProgress = {
 export type ProgressOptions = { readonly onProgress?: (progress: EngineProgress) => void }
 
 /**
- * Options of `openFile`: what to do with a JSONL file's torn last line, the end of a line that a
- * crash mid-append left (not JSON, no newline after it). `drop` (the default) opens the history
- * without it, as `loadHistory` does; `fail` rejects with a `TypeError` naming its line.
+ * `openFile`'s handling of a torn last line (left by a crash mid-append: not JSON, no newline after it): `drop` (the
+ * default) opens the history without it, as `loadHistory` does; `fail` rejects with a `TypeError` naming its line.
  *
  * @since 0.1.0
  * @category engine
@@ -79,8 +73,7 @@ export type ProgressOptions = { readonly onProgress?: (progress: EngineProgress)
 export type FileOptions = { readonly tornTail?: 'drop' | 'fail' }
 
 /**
- * Token counts of a history: the total, its content, thinking and tools breakdown, and how many
- * messages were counted.
+ * A history's token counts: the total, its content, thinking and tools breakdown, and how many messages were counted.
  *
  * @since 0.1.0
  * @category engine
@@ -110,8 +103,7 @@ export type SessionTokens = { readonly messages: number; readonly tokens: number
 export type MessageChange = { readonly index: number; readonly message: Message }
 
 /**
- * What changed in a resident history: the replaced messages with their positions and the new length
- * (apply it to your copy with `applyChanges`).
+ * What changed in a resident history: the replaced messages and the new length, for `applyChanges`.
  *
  * @since 0.1.0
  * @category engine
@@ -119,8 +111,7 @@ export type MessageChange = { readonly index: number; readonly message: Message 
 export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; readonly length: number }
 
 /**
- * Options of the engine's pruning: `pruneToolResults`'s, as plain data (the estimator and the
- * counter, which keeps its counts, are the engine's).
+ * `pruneToolResults`'s options as plain data (the estimator and the counter, which keeps its counts, are the engine's).
  *
  * @since 0.1.0
  * @category engine
@@ -128,8 +119,8 @@ export type HistoryChanges = { readonly changes: ReadonlyArray<MessageChange>; r
 export type EnginePruneOptions = Omit<PruneOptions, 'estimate' | 'count' | 'placeholder'>
 
 /**
- * A resident session's prune options: the pruner's, and `receipt: true` to have the answer itemise
- * what the prune holds cleared (it reads the whole history, where a turn's prune reads only what changed).
+ * A resident session's prune options; `receipt: true` has the answer itemise what the prune holds cleared (reading the
+ * whole history, where a turn's prune reads only what changed).
  *
  * @since 0.1.0
  * @category engine
@@ -137,9 +128,8 @@ export type EnginePruneOptions = Omit<PruneOptions, 'estimate' | 'count' | 'plac
 export type SessionPruneOptions = EnginePruneOptions & { readonly receipt?: boolean }
 
 /**
- * A resident session's prune: its report, its receipt when asked for (of the prune of the history
- * as appended, as `createPruner`'s answer gives it), the replaced messages with their positions,
- * and the session's tokens after it.
+ * A resident session's prune: its report, the receipt when asked for (of the history as appended, as `createPruner`'s
+ * answer gives it), the replaced messages, and the session's tokens after it.
  *
  * @since 0.1.0
  * @category engine
@@ -147,8 +137,7 @@ export type SessionPruneOptions = EnginePruneOptions & { readonly receipt?: bool
 export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport; readonly receipt?: Receipt; readonly tokens: number }
 
 /**
- * Options of the engine's compaction planning: `planCompaction`'s, as plain data (the estimator is
- * the engine's).
+ * `planCompaction`'s options as plain data (the estimator is the engine's).
  *
  * @since 0.1.0
  * @category engine
@@ -156,8 +145,8 @@ export type SessionPruneResult = HistoryChanges & { readonly report: PruneReport
 export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
 
 /**
- * Options of a session's `contextTokens`: `contextTokens`'s, as plain data (the session's cached
- * counts are the messages'), anchored on the last report the history records unless `usage` gives one.
+ * `contextTokens`'s options as plain data (a session counts its messages from its cache), anchored on the last report
+ * the history records unless `usage` gives one.
  *
  * @since 0.1.0
  * @category engine
@@ -165,8 +154,7 @@ export type EnginePlanOptions = Omit<PlanOptions, 'estimate' | 'count'>
 export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'count'>
 
 /**
- * Options of a session's `shouldCompact`: `shouldCompact`'s, as plain data (the session's cached
- * counts are the messages').
+ * `shouldCompact`'s options as plain data (a session counts its messages from its cache).
  *
  * @since 0.1.0
  * @category engine
@@ -174,8 +162,7 @@ export type EngineContextOptions = Omit<ContextTokensOptions, 'estimate' | 'coun
 export type EngineShouldCompactOptions = Omit<ShouldCompactOptions, 'estimate' | 'count'>
 
 /**
- * A resident session's compaction plan, small: how many messages fall in each part (not the parts),
- * and the plan's cut, flags and tokens.
+ * A resident session's compaction plan, small: each part's message count (not the parts), the cut, flags and tokens.
  *
  * @since 0.1.0
  * @category engine
@@ -185,9 +172,8 @@ export type SessionPlan = Omit<CompactionPlan, 'system' | 'head' | 'preserved'> 
 }
 
 /**
- * Options of the engine's compaction: `compact`'s, as plain data, the summariser optional (the
- * embedded extractive one, run where the engine runs, by default). A `summarize` you pass runs on
- * your side, called across the thread boundary in worker mode, with your call's signal.
+ * `compact`'s options as plain data, the summariser optional (by default the embedded extractive one, run where the
+ * engine runs). A `summarize` you pass runs on your side (across the thread in worker mode) with your call's signal.
  *
  * @since 0.1.0
  * @category engine
@@ -197,16 +183,14 @@ export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' |
   /** The price table of the model calls `summarize` makes (`PRICES` of `chatfold/cost` by default); it stays on your side. */
   readonly prices?: PriceTable
   /**
-   * A compaction that has not finished after this many ms (default `COMPACT_TIMEOUT`, five minutes)
-   * rejects with a `TimeoutError`, aborts the summariser's signal and leaves the session as it was;
-   * `Infinity` waits for ever.
+   * Ms after which an unfinished compaction rejects with a `TimeoutError`, aborts the summariser's signal and leaves the
+   * session as it was (default `COMPACT_TIMEOUT`); `Infinity` waits for ever.
    */
   readonly timeout?: number
 }
 
 /**
- * How long an engine compaction may take by default (ms): five minutes, so that a summariser that
- * never settles cannot hold its session for good.
+ * An engine compaction's default limit in ms (five minutes), so a summariser that never settles cannot hold its session.
  *
  * @since 0.1.0
  * @category engine
@@ -214,8 +198,8 @@ export type EngineCompactOptions = Omit<CompactOptions, 'summarize' | 'signal' |
 export const COMPACT_TIMEOUT = 300_000
 
 /**
- * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail),
- * how many messages went to the archive (your copy still has them), the report, and the tokens after it.
+ * A resident session's compaction: the rebuilt history (system prompt, summary, preserved tail), how many messages went
+ * to the archive (your copy still has them), the report, and the tokens after it.
  *
  * @since 0.1.0
  * @category engine
@@ -230,11 +214,10 @@ export type SessionCompactResult = {
 }
 
 /**
- * The engine's compaction of a history: `compact`'s result, and `calls`, each model call your
- * `summarize` made (told to its `SummarizerContext.onAnswer`, as the summarisers of
- * `chatfold/summarize/…` tell them), priced by `prices` as the AI SDK middleware prices its calls:
- * the model and its charge in USD, or `usd: null` and why (a model the table lacks is named,
- * never priced as zero). Absent when no model was called (the embedded extractive summariser never calls one).
+ * The engine's compaction of a history: `compact`'s result, and `calls`, each model call your `summarize` told its
+ * `SummarizerContext.onAnswer` (as `chatfold/summarize/…`'s summarisers do), priced by `prices` as the AI SDK middleware
+ * prices: the model and its USD charge, or `usd: null` and why (a model the table lacks is named, never priced as
+ * zero). `calls` is absent when no model was called (the embedded extractive summariser calls none).
  *
  * @example
  * import type { EngineCompactResult } from 'chatfold/engine'
@@ -247,9 +230,8 @@ export type SessionCompactResult = {
 export type EngineCompactResult = CompactResult & { readonly calls?: ReadonlyArray<CallCostLine> }
 
 /**
- * A summariser as the service receives it, proxied from the caller: given the prompt and the
- * messages to summarise (the signal stays on the caller's side), it answers text or a provider's
- * compaction boundary, both plain data.
+ * A summariser as the service receives it, proxied from the caller (who keeps the signal): given the prompt and the
+ * messages to summarise, it answers text or a provider's compaction boundary, as plain data.
  *
  * @since 0.1.0
  * @category engine
@@ -257,8 +239,7 @@ export type EngineCompactResult = CompactResult & { readonly calls?: ReadonlyArr
 export type RemoteSummarizer = (transcript: string, context: Omit<SummarizerContext, 'signal'>) => Promise<Summary>
 
 /**
- * Applies the changes a session reported to your copy of the history, so that both stay equal
- * without sending the whole history back. Returns the input itself when nothing changed.
+ * Applies a session's reported changes to your copy of the history; returns the input itself when nothing changed.
  *
  * @example
  * import { applyChanges, createEngine } from 'chatfold/engine'
@@ -294,8 +275,8 @@ export const applyChanges = (diff: HistoryChanges) => (ms: Messages): Messages =
 export type EngineErrorCode = 'unsupported' | 'load' | 'crashed' | 'restarted' | 'disposed' | 'session'
 
 /**
- * The error an engine call rejects with when the engine cannot answer it, `code` saying why: when
- * the worker fails or dies, every pending and later call rejects with it, so none hangs.
+ * What an engine call rejects with when the engine cannot answer it, `code` saying why; when the worker fails or dies,
+ * every pending and later call rejects with it, so none hangs.
  *
  * @example
  * import { createEngine, EngineError } from 'chatfold/engine'
