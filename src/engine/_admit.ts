@@ -1,8 +1,7 @@
 /**
- * What crosses into the engine, checked: a history is decoded message by message (a message
- * already in its in-memory form passes as it is, so identities and cached counts hold), counted
- * when a counter is given, in slices of a few milliseconds between which the work yields and
- * checks its signal. Bad input rejects with the decoder's issues by path. Private to the engine.
+ * What crosses into the engine, checked: a history decoded message by message (one already in its
+ * in-memory form passes as it is, so identities and cached counts hold) and counted, in slices of a
+ * few milliseconds between which the work yields and checks its signal. Private to the engine.
  *
  * @module
  */
@@ -18,7 +17,6 @@ import type { TokenEstimate } from './types.ts'
 /** Admitted messages: the decoded history (the input itself when every message was in form) and its counts. */
 export type Admitted = { readonly messages: Messages; readonly counts: TokenEstimate }
 
-/** Options of `admit`. */
 export type AdmitOptions = {
   readonly signal: AbortSignal
   /** Counts with this counter (the caller's, which keeps the counts); without it, only decodes. */
@@ -29,30 +27,20 @@ export type AdmitOptions = {
   readonly offset?: number
 }
 
-const ZERO = { total: 0, content: 0, thinking: 0, tools: 0 } as const
-
-/**
- * Decodes and counts `u` in slices. Rejects with a `TypeError` naming each bad field by path
- * (`[3].role: expected …, got "bot"`), or with the signal's reason.
- */
+/** Decodes and counts `u` in slices; rejects with a `TypeError` naming each bad field by path (`[3].role: expected …`), or the signal's reason. */
 export const admit = async (u: unknown, o: AdmitOptions): Promise<Admitted> => {
   throwIfAborted(o.signal)
   if (!Array.isArray(u)) {
     const r = decodeMessages(u)
     throw decodeError(E.isLeft(r) ? r.left : [{ path: '', expected: 'Messages', actual: u }], false)
   }
-  const input = u as ReadonlyArray<unknown>
-  const count = o.count ?? (() => ZERO)
-  const offset = o.offset ?? 0
+  const input: ReadonlyArray<unknown> = u
   const slice = budget()
   const issues: DecodeIssue[] = []
-  let truncated = false
   let out: Message[] | undefined
-  let total = 0
-  let content = 0
-  let thinking = 0
-  let tools = 0
-  for (let i = 0; i < input.length; i++) {
+  const counts = { total: 0, content: 0, thinking: 0, tools: 0, messages: input.length }
+  let i = 0 // kept past the loop: where it stopped tells whether issues may be missing
+  for (; i < input.length; i++) {
     if (slice.spent()) {
       o.progress?.(i, input.length)
       await yieldToEventLoop()
@@ -63,25 +51,22 @@ export const admit = async (u: unknown, o: AdmitOptions): Promise<Admitted> => {
     if (!MessageC.is(m)) {
       const r = decodeMessage(m)
       if (E.isLeft(r)) {
-        for (const issue of prefixFailure(`[${offset + i}]`)(r.left)) issues.push(issue)
-        if (issues.length >= MAX_ISSUES) {
-          truncated = issues.length > MAX_ISSUES || i < input.length - 1
-          break
-        }
+        for (const issue of prefixFailure(`[${(o.offset ?? 0) + i}]`)(r.left)) issues.push(issue)
+        if (issues.length >= MAX_ISSUES) break
         continue
       }
       out ??= input.slice(0, i) as Message[]
       m = r.right
     }
     out?.push(m as Message)
-    if (issues.length > 0) continue
-    const b = count(m as Message)
-    total += b.total
-    content += b.content
-    thinking += b.thinking
-    tools += b.tools
+    if (issues.length > 0 || o.count === undefined) continue
+    const b = o.count(m as Message)
+    counts.total += b.total
+    counts.content += b.content
+    counts.thinking += b.thinking
+    counts.tools += b.tools
   }
-  if (issues.length > 0) throw decodeError(issues.slice(0, MAX_ISSUES), truncated)
+  if (issues.length > 0) throw decodeError(issues.slice(0, MAX_ISSUES), issues.length > MAX_ISSUES || i < input.length - 1)
   o.progress?.(input.length, input.length)
-  return { messages: out ?? (input as Messages), counts: { total, content, thinking, tools, messages: input.length } }
+  return { messages: out ?? (input as Messages), counts }
 }

@@ -1,7 +1,7 @@
 /**
- * A saved history opened on the engine's side: the Blob checked and made portable to a worker on
- * the caller's side, then read with `readHistoryBlob` where the sessions are, each slice counted
- * (on the counting pool) while the next is decoded. Private to the engine.
+ * A saved history opened on the engine's side: the Blob checked and made portable on the caller's
+ * side, then read where the sessions are, each slice counted (on the counting pool) while the next
+ * is decoded. Private to the engine.
  *
  * @module
  */
@@ -10,11 +10,7 @@ import { readHistoryBlob } from '../history/blob.ts'
 import { noop } from '../internal/function.ts'
 import type { Counted } from './_pool.ts'
 
-/**
- * `u` when it is a `Blob` of this runtime (a `File` is one), or a Blob of the bytes of an
- * `ArrayBuffer` (how a Blob that cannot cross to a worker is sent); a `TypeError` that says what
- * it is otherwise.
- */
+/** `u` if a Blob of this runtime (a File is one), a Blob of an `ArrayBuffer` (how an uncloneable Blob is sent), else a `TypeError` saying what it is. */
 export const historyFile = (u: unknown): Blob => {
   if (typeof Blob === 'function' && u instanceof Blob) return u
   if (u instanceof ArrayBuffer) return new Blob([u])
@@ -28,11 +24,7 @@ export const historyFile = (u: unknown): Blob => {
   throw new TypeError(`openFile takes a Blob of chatfold JSONL or of a JSON array of messages (a File, or await response.blob()); got ${what}`)
 }
 
-/**
- * What crosses to a worker for `file`: the Blob itself (a handle) where the runtime can clone it,
- * else its bytes, read without blocking and transferred. Node's file-backed Blobs
- * (`fs.openAsBlob`) cannot be cloned.
- */
+/** What crosses to a worker for `file`: the Blob (a handle) where the runtime can clone it, else its bytes (Node's `fs.openAsBlob` Blobs cannot be cloned). */
 export const portableFile = async (file: Blob): Promise<Blob | ArrayBuffer> => {
   try {
     structuredClone(file)
@@ -42,13 +34,9 @@ export const portableFile = async (file: Blob): Promise<Blob | ArrayBuffer> => {
   }
 }
 
-/** Options of `readHistoryFile`. */
 export type ReadFileOptions = {
   readonly signal: AbortSignal
-  /**
-   * Counts a slice of decoded messages; answers them with their tokens. `signal` stops it when the
-   * read fails; `dealing` answers whether more slices are still being decoded (see `CountJob.dealing`).
-   */
+  /** Counts a slice, answering it with its tokens; `signal` stops it when the read fails; `dealing` tells if more are being decoded (`CountJob.dealing`). */
   readonly count: (messages: Messages, signal: AbortSignal, dealing: () => boolean) => Promise<Counted>
   /** Reports `(messages counted, about how many there are)` as slices are counted, and at the end. */
   readonly progress?: (done: number, total: number) => void
@@ -56,11 +44,7 @@ export type ReadFileOptions = {
   readonly tornTail?: 'drop' | 'fail'
 }
 
-/**
- * Reads, decodes and counts the history in `file` (see `readHistoryBlob`), each slice dealt for
- * counting as soon as it is decoded. Rejects as `readHistoryBlob` throws; a bad line, or the
- * signal, stops the counting of the slices already dealt.
- */
+/** Reads, decodes and counts `file` (rejecting as `readHistoryBlob` throws), dealing each slice for counting once decoded: counting overlaps decoding. */
 export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<Counted> => {
   // stops the counting of slices already dealt, when a line is bad or the caller gives up
   const dealt = new AbortController()
@@ -70,13 +54,12 @@ export const readHistoryFile = async (file: Blob, o: ReadFileOptions): Promise<C
   let done = 0
   let total = 0
   let decoding = true
-  const dealing = (): boolean => decoding
   try {
     for await (const slice of readHistoryBlob(file, o)) {
       total = slice.total
       // nothing more to decode: from the last slice on, this thread counts as any lane
       decoding = slice.decoding
-      const p = o.count(slice.messages, dealt.signal, dealing)
+      const p = o.count(slice.messages, dealt.signal, () => decoding)
       counted.push(p)
       p.then((c) => {
         done += c.messages.length

@@ -1,9 +1,7 @@
 /**
  * The engine's work on a history, as plain-data calls: one handler per entry of `OPERATIONS`, on
- * data the service has already decoded and counted, with the estimator of the call's encoding and
- * the counter that keeps its counts (the service's, one per encoding). A session handler never
- * changes the session itself: it answers the session's next state, which the service installs as a
- * transaction. Private to the engine.
+ * data the service has already decoded and counted. A session handler never changes the session: it
+ * answers the session's next state, which the service installs as a transaction. Private to the engine.
  *
  * @module
  */
@@ -24,19 +22,17 @@ import { admit } from './_admit.ts'
 import type { EngineCompactOptions, EngineProgress, RemoteSummarizer, SessionPlan, TokenEstimate } from './types.ts'
 
 /** A plan without its message arrays. */
-const planSummary = (p: CompactionPlan): SessionPlan => {
-  const { system, head, preserved, ...rest } = p
-  return { ...rest, messages: { system: system.length, head: head.length, preserved: preserved.length } }
-}
-
-// --- context ---
+const planSummary = ({ system, head, preserved, ...rest }: CompactionPlan): SessionPlan => ({
+  ...rest,
+  messages: { system: system.length, head: head.length, preserved: preserved.length },
+})
 
 /** What a handler is given besides its options. */
 export type Context = {
   readonly signal: AbortSignal
   /** The estimator of the call's encoding (the session's, on a session). */
   readonly estimate: Estimator
-  /** The counter of that encoding, which keeps its counts (the service's, shared by its calls and sessions). */
+  /** That encoding's counter, which keeps its counts (the service's, shared by its calls and sessions). */
   readonly count: (m: Message) => TokenBreakdown
   readonly summarize: RemoteSummarizer | undefined
   readonly onProgress: ((p: EngineProgress) => void) | undefined
@@ -47,19 +43,17 @@ export type Resident = {
   /** The resident history. */
   readonly messages: Messages
   /**
-   * The history as appended (since the open or the last compaction), before any pruning. Pruning
-   * is computed from it with a kept pruner, so that each turn's prune rewrites only the messages
-   * that newly left the protected tail; the resident history is that prune's result.
+   * The history as appended since the open or the last compaction, unpruned: a kept pruner prunes it,
+   * so that each turn rewrites only the messages that newly left the protected tail.
    */
   readonly appended: Messages
   /** Where the resident history differs from the appended one: the last prune's changes, in index order (none before any prune). */
   readonly pruned: ReadonlyArray<PruneChange>
   readonly tokens: number
   /**
-   * Pruners by options, the most recently added last (at most `PRUNERS_KEPT`). The map is replaced,
-   * never changed, like the rest of the state: a prune that is undone takes the pruner it added with
-   * it. A pruner itself remembers what it pruned (a cache, shared by the states that follow), and
-   * `pruneChanges` relies on that memory only where its last answer is this state's `pruned`.
+   * Pruners by options, newest last (at most `PRUNERS_KEPT`). The map is replaced, never changed, so
+   * an undone prune takes its pruner with it. A pruner remembers what it pruned (a cache shared by
+   * the states that follow); `pruneChanges` trusts that only where its last answer is this `pruned`.
    */
   readonly pruners: ReadonlyMap<string, SessionPruner>
 }
@@ -71,16 +65,12 @@ export type SessionContext = Context & { readonly state: Resident; readonly load
 export type Outcome<R> = { readonly result: R; readonly next?: Resident }
 
 /**
- * A message's total tokens by the context's counter: the one definition with its estimator (the
- * service's counter caches `tokenBreakdown`), marked so, so that pruning derives a rewritten
- * message's count instead of estimating its unchanged parts again.
+ * A message's total tokens by the context's counter, marked as the one definition with its estimator
+ * so that pruning derives a rewritten message's count instead of estimating its unchanged parts again.
  */
 const totalsOf = (c: Pick<Context, 'estimate' | 'count'>): (m: Message) => number => definitionCount(c.estimate, totalOf(c.count))
 
-/**
- * Compacts with the context's estimator and counter; `summarize` is the caller's (its context's
- * signal stays on the caller's side, so only the prompt crosses) or the embedded extractive one.
- */
+/** Compacts; `summarize` is the caller's (its signal stays on the caller's side: only the prompt and history cross) or the embedded extractive one. */
 const compact = (options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>, c: Context): (ms: Messages) => Promise<CompactResult> => {
   const { summarize, onProgress } = c
   return compactWith({
@@ -90,23 +80,16 @@ const compact = (options: Omit<EngineCompactOptions, 'summarize' | 'timeout'>, c
     signal: c.signal,
     summarize: summarize === undefined
       ? extractiveSummarize
-      : (transcript, context) =>
-        summarize(transcript, context.history === undefined ? { prompt: context.prompt } : { prompt: context.prompt, history: context.history }),
+      : (transcript, { prompt, history }) => summarize(transcript, history === undefined ? { prompt } : { prompt, history }),
     ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress({ phase: 'compact', stage: p.stage, done: p.done, total: p.total }) }),
   })
 }
 
+const PRUNERS_KEPT = 4
 type History = Operations['history']
 type Session = Operations['session']
 
-const PRUNERS_KEPT = 4
-
-// --- handlers ---
-
-/**
- * The calibration a session decides with: the one given (1 by default), raised to the ratio by
- * which the provider's reports, recorded in the history, outgrew the estimate (`underReadRatio`).
- */
+/** The calibration given (1 by default), raised to the ratio by which the history's usage reports outgrew the estimate (`underReadRatio`). */
 const anchoredCalibration = (given: number | undefined, c: Pick<SessionContext, 'estimate' | 'count' | 'state'>): number => {
   const ratio = given !== undefined && Number.isFinite(given) && given > 0 ? given : 1
   return Math.max(ratio, underReadRatio(totalsOf(c))(c.state.messages))
@@ -132,17 +115,14 @@ export const historyHandlers: {
 export const sessionHandlers: {
   readonly [K in SessionOperation]: (options: WireOptions<Session[K]>, context: SessionContext) => Promise<Outcome<ResultOf<Session[K]>>>
 } = {
-  append: async (_o, c) => {
-    const { state } = c
-    const added = await c.load()
+  append: async (_o, { state, load }) => {
+    const added = await load()
     const messages = [...state.messages, ...added.messages]
     const appended = state.appended === state.messages ? messages : [...state.appended, ...added.messages]
     const tokens = state.tokens + added.tokens
     return { result: { messages: messages.length, tokens }, next: { ...state, messages, appended, tokens } }
   },
-
   tokens: (_o, { state }) => Promise.resolve({ result: { messages: state.messages.length, tokens: state.tokens } }),
-
   prune: ({ receipt: withReceipt, ...o }, c) => {
     const { state } = c
     const key = prunerKey(o)
@@ -151,43 +131,29 @@ export const sessionHandlers: {
     const pruners = kept === undefined ? new Map([...[...state.pruners].slice(1 - PRUNERS_KEPT), [key, pruner] as const]) : state.pruners
     const { messages, report, pruned, changes, length, delta } = pruneChanges(pruner, totalsOf(c))(state)
     const tokens = state.tokens + delta
-    // (with no change the resident history stays as it is; a new record of the same differences is kept all the same)
-    const next = changes.length === 0 && pruned === state.pruned && pruners === state.pruners
-      ? undefined
-      : { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens }
-    // the receipt of the prune of the history as appended, as the pruner's own answer gives it: asked
-    // for, since it reads the whole history (a turn's prune otherwise reads only what changed)
+    // the receipt reads the whole history (a turn's prune otherwise reads only what changed): only when asked for
     const receipt = withReceipt === true ? { receipt: rewriteReceipt(c.estimate)(state.appended, messages, pruned.map((p) => p.index)) } : {}
-    return Promise.resolve({ result: { report, ...receipt, changes, length, tokens }, ...(next === undefined ? {} : { next }) })
+    const result = { report, ...receipt, changes, length, tokens }
+    if (changes.length === 0 && pruned === state.pruned && pruners === state.pruners) return Promise.resolve({ result })
+    // with no change the resident history stays as it is; a new record of the same differences is kept all the same
+    return Promise.resolve({ result, next: { ...state, messages: changes.length === 0 ? state.messages : messages, pruned, pruners, tokens } })
   },
-
   plan: (o, c) => Promise.resolve({ result: planSummary(planCompaction({ ...o, estimate: c.estimate, count: totalsOf(c) })(c.state.messages)) }),
-
   contextTokens: (o, c) => Promise.resolve({ result: contextTokens({ ...o, count: totalsOf(c) })(c.state.messages) }),
-
   shouldCompact: (o, c) => {
     if (typeof o.contextWindow !== 'number' || Number.isNaN(o.contextWindow)) {
       return Promise.reject(new TypeError(`shouldCompact: contextWindow must be a number of tokens, got ${String(o.contextWindow)}`))
     }
     return Promise.resolve({ result: shouldCompact({ ...o, count: totalsOf(c), calibration: anchoredCalibration(o.calibration, c) })(c.state.messages) })
   },
-
   compact: async (o, c) => {
     const { state } = c
-    const result = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c)(
-      state.messages,
-    )
-    const answer = { archived: result.archive.length, report: result.report }
-    if (result.messages === state.messages) return { result: { ...answer, messages: result.messages, tokens: state.tokens } }
+    const { messages, archive, report } = await compact({ ...o, calibration: anchoredCalibration(o.calibration, c) }, c)(state.messages)
+    if (messages === state.messages) return { result: { archived: archive.length, report, messages, tokens: state.tokens } }
     // counted in slices (an abort while counting leaves the session as it was)
-    const tokens = (await admit(result.messages, { signal: c.signal, count: c.count })).counts.total
-    return {
-      result: { ...answer, messages: result.messages, tokens },
-      next: { messages: result.messages, appended: result.messages, pruned: [], tokens, pruners: new Map() },
-    }
+    const tokens = (await admit(messages, { signal: c.signal, count: c.count })).counts.total
+    return { result: { archived: archive.length, report, messages, tokens }, next: { messages, appended: messages, pruned: [], tokens, pruners: new Map() } }
   },
-
   snapshot: (_o, { state }) => Promise.resolve({ result: state.messages }),
-
   counts: (_o, { state, count }) => Promise.resolve({ result: state.messages.map((m) => count(m)) }),
 }

@@ -1,7 +1,5 @@
 /**
- * A history sent ahead of the call that takes it, in slices: each slice's size learned from how long
- * a send blocked the sending thread, a few slices in flight, and the last ones smaller, so that the
- * lanes counting them finish together. Private to the engine.
+ * A history sent ahead of the call that takes it, in slices sized by how long a send blocked the sending thread, a few in flight. Private to the engine.
  *
  * @module
  */
@@ -19,18 +17,14 @@ const MIN_SLICE = 16 * 1024
 export const TAIL_SLICE = 32 * 1024
 const MAX_SLICE = 512 * 1024
 
-/** The size of the next slice, and how it learns from a send. */
 export type SliceSizer = { readonly size: () => number; readonly observe: (sent: number, ms: number) => void }
 
-/**
- * The size of the next slice: `fixed` when given, else learned from how long each send blocked,
- * aimed at `SEND_MS`: it shrinks at once after a slow send and grows by a quarter at most after a fast one.
- */
+/** Slice sizes: `fixed` when given, else learned from each send, aimed at `SEND_MS` (shrinking at once after a slow send, growing by a quarter at most). */
 export const sliceSizer = (fixed: number | undefined): SliceSizer => {
   let bytes = fixed ?? FIRST_SLICE
   return {
-    size: (): number => bytes,
-    observe: (sent: number, ms: number): void => {
+    size: () => bytes,
+    observe: (sent, ms) => {
       if (fixed !== undefined || sent < MIN_SLICE) return
       const aimed = (sent / Math.max(ms, 0.01)) * SEND_MS
       bytes = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.min(aimed, bytes * 1.25))))
@@ -38,11 +32,7 @@ export const sliceSizer = (fixed: number | undefined): SliceSizer => {
   }
 }
 
-/**
- * Sends `ms` in chunks with `send` (which resolves once a chunk is counted), `inFlight` at most at
- * once, yielding between sends. Answers what the call itself carries: all the messages when they
- * fit in one send, else word that they came in chunks.
- */
+/** Sends `ms` by `send` (resolved once counted), `inFlightAtMost` at once; answers all of `ms` when one send holds it, else `{ chunked: true }`. */
 export const sendAhead = async (
   ms: Messages,
   sizer: SliceSizer,
@@ -54,27 +44,24 @@ export const sendAhead = async (
   let at = 0
   let done = 0
   let sent = 0
-  // Near the end, chunks shrink to a share of what is left (judged by the bytes per message so
-  // far), so that the lanes finish together rather than one counting a full chunk while the others wait.
+  // near the end, a slice shrinks to its share of what is left (at the bytes per message so far), so that the lanes finish together
   const size = (): number => (at === 0 ? sizer.size() : Math.min(sizer.size(), Math.max(TAIL_SLICE, ((sent / at) * (ms.length - at)) / inFlightAtMost)))
   for (const { messages: items, bytes } of slicesOf(ms, size)) {
     if (at === 0 && items.length === ms.length) return { messages: ms }
-    const chunk: Chunk<Message> = { at, items, length: ms.length }
+    const t0 = now()
+    // the structured clone of a send happens now, on this thread
+    const sending = send({ at, items, length: ms.length })
+    sizer.observe(bytes, now() - t0)
     at += items.length
     sent += bytes
-    const t0 = now()
-    const p = send(chunk)
-    // the structured clone of a send happens now, on this thread
-    sizer.observe(bytes, now() - t0)
-    const counted = p.then(() => {
+    const counted = sending.then(() => {
       inFlight.delete(counted)
       done += items.length
       onProgress?.({ phase: 'open', done, total: ms.length })
     })
     counted.catch(noop)
     inFlight.add(counted)
-    if (inFlight.size >= inFlightAtMost) await Promise.race(inFlight)
-    else await yieldToEventLoop()
+    await (inFlight.size >= inFlightAtMost ? Promise.race(inFlight) : yieldToEventLoop())
   }
   await Promise.all(inFlight)
   return { chunked: true }
