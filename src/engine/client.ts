@@ -102,13 +102,6 @@ const fromService = (e: unknown): unknown => {
   return e
 }
 
-/** The mode an engine runs in: `auto` resolved to a worker where there is one (or a host), inline elsewhere. */
-const resolveMode = (o: EngineOptions): 'worker' | 'inline' => {
-  const mode = o.mode ?? 'auto'
-  if (mode !== 'auto') return mode
-  return o.host !== undefined || (typeof Worker === 'function' && typeof import.meta.url === 'string') ? 'worker' : 'inline'
-}
-
 /** A connection: its service (none when it failed to start), the worker's host (none inline), the calls pending on it, and how it failed. */
 type Connection = {
   readonly port: ServicePort | undefined
@@ -122,13 +115,12 @@ type Connection = {
 }
 
 /** What a call sends ahead: messages, the encoding they are counted in, and how to report their progress. */
-type Sending = { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void }
+type Sending = { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void } | undefined
 
 /**
- * How many workers count by default: one per core as the runtime reports them
- * (`navigator.hardwareConcurrency`) but one, which stays with the page's own thread, at most 4; 1
- * where the runtime does not say. Counting on every core makes the page's own longest task while
- * opening longer for a shorter open (docs/measurements.md has the figures).
+ * How many workers count by default: one per core (`navigator.hardwareConcurrency`) but one, which
+ * stays with the page's own thread, at most 4; 1 where the runtime does not say. Counting on every
+ * core makes the page's longest task while opening longer (docs/measurements.md has the figures).
  *
  * @example
  * import { createEngine, defaultWorkers } from 'chatfold/engine'
@@ -160,8 +152,9 @@ export const defaultWorkers = (): number => {
  * @category engine
  */
 export const createEngine = (options: EngineOptions = {}): Engine => {
-  const mode = resolveMode(options)
-  const remote = mode === 'worker'
+  // `auto`: a worker where there is one (or a host), inline elsewhere
+  const auto = options.host !== undefined || (typeof Worker === 'function' && typeof import.meta.url === 'string')
+  const remote = options.mode === 'worker' || (options.mode !== 'inline' && auto)
   const encoding = options.encoding ?? DEFAULT_ENCODING
   const slices = sliceSizer(wholeOption(options.sliceBytes, { fallback: undefined, min: 1 }))
   const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()))
@@ -241,7 +234,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     })
   }
 
-  /** Starts a service: inline, or in a worker, wrapped once and answering a first `ping` in time with this version's protocol. */
+  /** Starts a service: inline, or in a worker wrapped once, which must answer a first `ping` in time with this version's protocol. */
   const connect = (): Connection => {
     const c: Connection = { port: undefined, host: undefined, pending: new Set(), failure: undefined, started: Promise.resolve(), counters: [] }
     if (!remote) return { ...c, port: createEngineService() }
@@ -341,7 +334,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     c: Connection,
     declared: OperationFeatures,
     signal: AbortSignal | undefined,
-    sending: Sending | undefined,
+    sending: Sending,
     send: (port: ServicePort, callId: number, carried: Carried) => Promise<unknown>,
   ): Promise<unknown> => {
     const callId = ++callIds
@@ -470,7 +463,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   return {
-    mode,
+    mode: remote ? 'worker' : 'inline',
     encoding,
     ready: (o = {}) => {
       const c = current
