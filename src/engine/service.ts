@@ -1,8 +1,7 @@
 /**
- * The engine service: the one object that does the work, called directly in inline mode and
- * exposed with Comlink in a worker (`workers/engine.worker.ts` is `expose(createEngineService())`).
- * It keeps the resident sessions and runs the handlers of `OPERATIONS` on what it has decoded and
- * counted; a call's id reaches it for `cancel` and for the chunks of its messages and its answer.
+ * The engine service: the one object that does the work, called directly in inline mode and exposed with Comlink in a worker
+ * (`workers/engine.worker.ts` is `expose(createEngineService())`). It keeps the resident sessions and runs the handlers of `OPERATIONS` on
+ * what it has decoded and counted; a call's id reaches it for `cancel` and for the chunks of its messages and its answer.
  *
  * @module
  */
@@ -110,8 +109,7 @@ type CallState = {
 // --- the service ---
 
 /**
- * Creates an engine service: the object an inline engine calls and a worker exposes. Each service
- * has its own sessions; estimators are shared (loaded once per encoding).
+ * Creates an engine service, which an inline engine calls and a worker exposes: its sessions are its own, its estimators shared (loaded once per encoding).
  *
  * @since 0.1.0
  * @category engine
@@ -121,9 +119,8 @@ export const createEngineService = (): EngineService => {
   const sessions = new Map<string, SessionState>()
   const pool = createCountPool()
   /**
-   * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories
-   * count with it, and the counting pool fills it with counts made in other workers, so that a
-   * message it has counted (by identity) is not estimated again. It holds messages weakly.
+   * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories count with it, and the counting pool
+   * fills it with counts made in other workers, so that a message it has counted (by identity, held weakly) is not estimated again.
    */
   const counters = new Map<EncodingName, Counter>()
   let handles = 0
@@ -260,9 +257,6 @@ export const createEngineService = (): EngineService => {
       return (await result) as AnswerOf<Operations['session'][K]>
     })
 
-  const history = perOperation<ServicePort['history']>(OPERATIONS.history, onHistory)
-  const session = perOperation<ServicePort['session']>(OPERATIONS.session, onSession)
-
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
 
@@ -301,8 +295,8 @@ export const createEngineService = (): EngineService => {
       return Promise.resolve(open)
     },
 
-    history: proxy(history),
-    session: proxy(session),
+    history: proxy(perOperation<ServicePort['history']>(OPERATIONS.history, onHistory)),
+    session: proxy(perOperation<ServicePort['session']>(OPERATIONS.session, onSession)),
     chunks: proxy({
       put: async (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
         const call = callOf(callId)
@@ -313,13 +307,7 @@ export const createEngineService = (): EngineService => {
         throwIfAborted(signal)
         call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
       },
-      read: (callId: number) => {
-        try {
-          return Promise.resolve(next(callId))
-        } catch (e) {
-          return Promise.reject(e)
-        }
-      },
+      read: async (callId: number) => next(callId),
     }),
 
     counting: proxy({
