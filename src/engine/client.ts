@@ -1,8 +1,7 @@
 /**
  * `createEngine`: the engine API, the same whether the work runs in a Web Worker, in a host you provide (a `worker_threads` worker from
- * `chatfold/node`, a test channel), or inline. Each method is one call of the service, its messages sent ahead and the rest of a list it
- * answers read in chunks when too large for one send, so that no send blocks a frame. Every call is raced against its connection's
- * failure and its signal, so that none ever hangs.
+ * `chatfold/node`, a test channel), or inline. Each method is one call of the service; its messages and the lists it answers cross in
+ * chunks when too large for one send, so that no send blocks a frame. Every call is raced against its connection's failure and its signal, so none hangs.
  *
  * @module
  */
@@ -158,9 +157,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const fail = (c: Connection, error: EngineError): void => {
     if (c.failure !== undefined) return
     c.failure = error
-    const pending = [...c.pending]
-    c.pending.clear()
-    for (const { callId, reject } of pending) {
+    // each rejection takes its call out of `pending`
+    for (const { callId, reject } of [...c.pending]) {
       reject(error)
       if (c.host === undefined && callId > 0) void c.port?.cancel(callId).catch(noop)
     }
@@ -183,9 +181,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   /**
-   * Runs one call (`callId` 0: one that cannot be cancelled), raced against the connection's failure and the signal. On abort it cancels
-   * the call on the service and rejects at once, or (`answer`) when the service does: a call answered before the cancel reached the
-   * service resolves, so that a change it made is never lost to the caller.
+   * Runs one call (`callId` 0: not cancellable), raced against the connection's failure and the signal. An abort cancels it on the service
+   * and rejects at once, or (`answer`) when the service answers: a change made before the cancel arrived is never lost to the caller.
    */
   const call = <A>(
     c: Connection,
@@ -242,11 +239,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       fail(worker, new EngineError(code, `The engine worker ${what}: ${error.message}`, { cause: error }))
     })
     host.unref?.()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    worker.started = call(worker, 0, undefined, 'at once', (s) => {
-      timer = setTimeout(() => fail(worker, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
-      return s.ping()
-    }).finally(() => clearTimeout(timer)).then((protocol) => {
+    const timer = setTimeout(() => fail(worker, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
+    worker.started = call(worker, 0, undefined, 'at once', (s) => s.ping()).finally(() => clearTimeout(timer)).then((protocol) => {
       answered = true
       if (protocol === ENGINE_PROTOCOL) return
       const e = new EngineError(
@@ -307,8 +301,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
 
   /**
    * Performs a call: sends its messages (in chunks when large, in worker mode) and its request, and answers its result with the list named
-   * `sliced` read to its end. A call that changes a session takes the service's answer even when aborted meanwhile (the change is made);
-   * one that fails before is cancelled, which undoes a change whose chunks were unread.
+   * `sliced` read to its end. A call that fails is cancelled, which undoes a change whose chunks were unread.
    */
   const perform = async (
     c: Connection,
