@@ -64,7 +64,6 @@ export type CountJob = {
   readonly input: unknown
   readonly offset: number
   readonly encoding: EncodingName
-  /** The service's counter of the encoding: it counts here, and remembers what is counted elsewhere. */
   readonly counter: Counter
   readonly signal: AbortSignal
   /** Whether this thread is still decoding the slices that follow (a file): while it is, it counts only past `BACKLOG`. */

@@ -193,7 +193,6 @@ export type CountingCalls = {
  * its chunks, and undoes one whose chunks are unread. `chunks.put` sends a chunk of a call's messages ahead of it.
  */
 export type ServicePort = {
-  /** Answers `ENGINE_PROTOCOL`. */
   readonly ping: () => Promise<number>
   readonly cancel: (callId: number) => Promise<void>
   /** Starts a resident session (replacing one of the same id) with the messages carried or the history saved in `file`; answers its handle. */

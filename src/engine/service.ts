@@ -8,7 +8,7 @@
 import { expose, proxy, releaseProxy, transfer } from 'comlink'
 import type { Message } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
-import type { Estimator, TokenBreakdown } from '../tokens/message-tokens.ts'
+import type { Estimator } from '../tokens/message-tokens.ts'
 import { admit } from './_admit.ts'
 import { historyFile, readHistoryFile } from './_file.ts'
 import { historyHandlers, type Resident, sessionHandlers } from './_ops.ts'
@@ -88,8 +88,7 @@ type SessionState = {
   readonly handle: number
   readonly encoding: EncodingName
   readonly estimate: Estimator
-  /** The service's counter of the session's encoding. */
-  readonly count: (m: Message) => TokenBreakdown
+  readonly count: Counter['count']
   state: Resident
   /** Calls on a session run one after another; a change whose answer is still being read holds the queue. */
   queue: Promise<void>
@@ -260,13 +259,12 @@ export const createEngineService = (): EngineService => {
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
 
-    cancel: (callId) => {
+    cancel: async (callId) => {
       const call = calls.get(callId)
       calls.delete(callId)
       call?.controller.abort(new DOMException('The operation was aborted', 'AbortError'))
       call?.held?.undo()
       call?.held?.done()
-      return Promise.resolve()
     },
 
     open: (request, onProgress) =>
