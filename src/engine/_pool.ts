@@ -1,10 +1,8 @@
 /**
- * Counting on more than one core: the service counts the chunks sent ahead for its sessions on its
- * own thread and on counting workers (other instances of the engine worker, reached through ports
- * the client connected), whichever lane has room taking the next slice. A counter counts structured
- * clones with the same definition and tables, so its counts are this thread's, and they are cached
- * here for the messages kept here; a counter that fails or is dropped loses nothing, its slices
- * are counted again by another. Private to the engine.
+ * Counting on more than one core: the service counts the chunks sent ahead for its sessions on its own thread and on counting workers
+ * (other instances of the engine worker, reached through ports the client connected), whichever lane has room taking the next slice. A
+ * counter counts structured clones with the same definition and tables, so its counts are this thread's, cached here for the messages kept
+ * here; the slices of a counter that fails or is dropped are counted again by another.
  *
  * @module
  */
@@ -30,10 +28,7 @@ export const packedBreakdowns = (estimate: Estimator, ms: Messages): Float64Arra
   return out
 }
 
-/**
- * A counter the service keeps per encoding: `count` counts a message once (by identity, held
- * weakly), and `remember` takes a count made elsewhere (a counting worker's, of a copy of the message).
- */
+/** A counter per encoding: `count` counts a message once (by identity, held weakly); `remember` keeps a count a counting worker made of a copy. */
 export type Counter = { readonly count: (m: Message) => TokenBreakdown; readonly remember: (m: Message, b: TokenBreakdown) => void }
 
 /** A counter with a cache of its own. */
@@ -53,9 +48,8 @@ export const createCounter = (estimate: Estimator): Counter => {
 export const COUNTER_DEPTH = 2
 
 /**
- * How many slices wait for the counters before the thread that decodes them (a file) counts one
- * itself: counting stops its decoding, which feeds the counters. Two gave a pool of two 0.54–0.65
- * of one worker's time on Node, against 0.75–0.82 with this thread counting whenever it was free.
+ * How many slices wait for the counters before the thread that decodes them (a file) counts one itself: counting stops its decoding, which
+ * feeds the counters. Two gave a pool of two 0.54–0.65 of one worker's time on Node, against 0.75–0.82 with this thread counting whenever free.
  */
 export const BACKLOG = 2
 
@@ -70,7 +64,6 @@ export type CountJob = {
   readonly input: unknown
   readonly offset: number
   readonly encoding: EncodingName
-  /** The service's counter of the encoding: it counts here, and remembers what is counted elsewhere. */
   readonly counter: Counter
   readonly signal: AbortSignal
   /** Whether this thread is still decoding the slices that follow (a file): while it is, it counts only past `BACKLOG`. */
@@ -93,15 +86,12 @@ type Lane = {
 /** Why a counter's answer is not used: it failed, was dropped, or answered nonsense. */
 class CounterFailed extends Error {}
 
-/**
- * A counting pool: this thread alone until `add` connects counters. `count` decodes a chunk
- * (rejecting bad input by path, as everywhere in the engine) and counts it on the first free lane.
- */
+/** A counting pool: this thread alone until `add` connects counters; `count` decodes a chunk (bad input rejected by path) and counts it. */
 export const createCountPool = () => {
   const here: Lane = { busy: 0, ready: true, drops: new Set(), dead: false }
   const counters: Lane[] = []
   const queue: Queued[] = []
-  /** The order in which lanes are given slices, and how many each may hold: each counter its first, this thread one (see `countsHere`), then each counter a second. */
+  /** The order lanes take slices in, and how many each may hold: each counter its first, this thread one (see `countsHere`), each counter a second. */
   const rounds: ReadonlyArray<readonly [ReadonlyArray<Lane>, number]> = [[counters, 1], [[here], 1], [counters, COUNTER_DEPTH]]
 
   const countOn = async (lane: Lane, job: CountJob): Promise<Counted> => {

@@ -1,9 +1,7 @@
 /**
- * `createEngine`: the engine API, the same whether the work runs in a Web Worker, in a host you
- * provide (a `worker_threads` worker from `chatfold/node`, a test channel), or inline. Each method
- * is one call of the service, its messages sent ahead in chunks when they are too large for one
- * send and the rest of a list it answers read in chunks, so that no send blocks a frame. Every call
- * is raced against its connection's failure and its signal, so that none ever hangs.
+ * `createEngine`: the engine API, the same whether the work runs in a Web Worker, in a host you provide (a `worker_threads` worker from
+ * `chatfold/node`, a test channel), or inline. Each method is one call of the service; its messages and the lists it answers cross in
+ * chunks when too large for one send, so that no send blocks a frame. Every call is raced against its connection's failure and its signal, so none hangs.
  *
  * @module
  */
@@ -19,6 +17,7 @@ import { type EngineHost, webWorkerHost } from './host.ts'
 import { createEngineService } from './service.ts'
 import {
   type CallerSide,
+  type CallHeader,
   type CallOf,
   type Carried,
   type Chunk,
@@ -57,10 +56,7 @@ const wire = <O extends CallerSide>(o: O): Omit<O, keyof CallerSide> => {
   return rest
 }
 
-/**
- * Runs a compaction with the caller's summariser priced (`pricedSummarizer`, by `o.prices`, which
- * stays on this side), and answers its result with those calls; as it is when no model was called.
- */
+/** Runs a compaction with the caller's summariser priced by `o.prices` (kept on this side); its result gets the `calls` when a model was called. */
 const withSummaryCost = async <O extends { readonly summarize?: Summarizer; readonly prices?: PriceTable }, R extends object>(
   o: O,
   run: (o: Omit<O, 'prices'>) => Promise<R>,
@@ -75,10 +71,7 @@ const withSummaryCost = async <O extends { readonly summarize?: Summarizer; read
 /** The longest timer `setTimeout` keeps (longer ones fire at once). */
 const MAX_TIMER = 2_147_483_647
 
-/**
- * Runs `f` with the call's signal; for an operation that calls a summariser, a signal that also
- * aborts with a `TimeoutError` after the call's `timeout` (default `COMPACT_TIMEOUT`).
- */
+/** Runs `f` with the call's signal; for an operation that calls a summariser, one that also aborts with a `TimeoutError` after `timeout`. */
 const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal | undefined) => Promise<A>): Promise<A> => {
   const ms = o.timeout === undefined || Number.isNaN(o.timeout) ? COMPACT_TIMEOUT : Math.max(0, o.timeout)
   if (declared.summarize !== true || ms > MAX_TIMER) return f(o.signal)
@@ -106,7 +99,6 @@ const fromService = (e: unknown): unknown => {
 type Connection = {
   readonly port: ServicePort | undefined
   readonly host: EngineHost | undefined
-  /** Pending calls: their ids and how to reject each. */
   readonly pending: Set<{ readonly callId: number; readonly reject: (error: unknown) => void }>
   failure: EngineError | undefined
   started: Promise<void>
@@ -118,9 +110,8 @@ type Connection = {
 type Sending = { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void } | undefined
 
 /**
- * How many workers count by default: one per core (`navigator.hardwareConcurrency`) but one, which
- * stays with the page's own thread, at most 4; 1 where the runtime does not say. Counting on every
- * core makes the page's longest task while opening longer (docs/measurements.md has the figures).
+ * How many workers count by default: one per core (`navigator.hardwareConcurrency`) but one, which stays with the page's own thread, at
+ * most 4; 1 where the runtime does not say. Counting on every core makes the page's longest task while opening longer (docs/measurements.md).
  *
  * @example
  * import { createEngine, defaultWorkers } from 'chatfold/engine'
@@ -136,9 +127,8 @@ export const defaultWorkers = (): number => {
 }
 
 /**
- * Creates an engine. `auto` (the default) runs it in a Web Worker where the runtime has one
- * (browsers, Deno) and inline anywhere else (workerd); on Node pass a `worker_threads` host, or use
- * `createNodeEngine` from `chatfold/node`. The worker starts at once; `ready()` tells when it answers.
+ * Creates an engine. `auto` (the default) runs it in a Web Worker where the runtime has one (browsers, Deno) and inline anywhere else
+ * (workerd); on Node pass a `worker_threads` host, or use `createNodeEngine` from `chatfold/node`. `ready()` tells when the worker answers.
  *
  * @example
  * import { createEngine, textMessage } from 'chatfold'
@@ -167,9 +157,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   const fail = (c: Connection, error: EngineError): void => {
     if (c.failure !== undefined) return
     c.failure = error
-    const pending = [...c.pending]
-    c.pending.clear()
-    for (const { callId, reject } of pending) {
+    // each rejection takes its call out of `pending`
+    for (const { callId, reject } of [...c.pending]) {
       reject(error)
       if (c.host === undefined && callId > 0) void c.port?.cancel(callId).catch(noop)
     }
@@ -192,10 +181,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   /**
-   * Runs one call (`callId` 0: one that cannot be cancelled) on a connection, raced against the
-   * connection's failure and the signal. On abort it cancels the call on the service, and rejects
-   * at once, or (`answer`) when the service does: a call the service answered before the cancel
-   * reached it resolves, so that a change it made is never lost to the caller.
+   * Runs one call (`callId` 0: not cancellable), raced against the connection's failure and the signal. An abort cancels it on the service
+   * and rejects at once, or (`answer`) when the service answers: a change made before the cancel arrived is never lost to the caller.
    */
   const call = <A>(
     c: Connection,
@@ -247,20 +234,13 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     }
     const worker: Connection = { ...c, port: wrap<EngineService>(host.endpoint), host, counters: undefined }
     let answered = false
-    host.onFailure((error) =>
-      fail(
-        worker,
-        answered
-          ? new EngineError('crashed', `The engine worker died: ${error.message}`, { cause: error })
-          : new EngineError('load', `The engine worker failed to load: ${error.message}`, { cause: error }),
-      )
-    )
+    host.onFailure((error) => {
+      const [code, what] = answered ? (['crashed', 'died'] as const) : (['load', 'failed to load'] as const)
+      fail(worker, new EngineError(code, `The engine worker ${what}: ${error.message}`, { cause: error }))
+    })
     host.unref?.()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    worker.started = call(worker, 0, undefined, 'at once', (s) => {
-      timer = setTimeout(() => fail(worker, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
-      return s.ping()
-    }).finally(() => clearTimeout(timer)).then((protocol) => {
+    const timer = setTimeout(() => fail(worker, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
+    worker.started = call(worker, 0, undefined, 'at once', (s) => s.ping()).finally(() => clearTimeout(timer)).then((protocol) => {
       answered = true
       if (protocol === ENGINE_PROTOCOL) return
       const e = new EngineError(
@@ -275,12 +255,10 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   /**
-   * Starts the counting workers (`workers - 1`, once per connection) with the first call that counts
-   * with a tokenizer (the heuristic loads no tables), each connected to the service through a
-   * `MessageChannel` of its own, so that chunks go from the service to a counter and back without
-   * crossing this thread. A counter is an accelerator: one that does not start or dies is dropped,
-   * and the service counts its chunk itself. A factory that answers the engine's own worker again
-   * gets no counters.
+   * Starts the counting workers (`workers - 1`, once per connection) with the first call that counts with a tokenizer (the heuristic loads
+   * no tables), each connected to the service through a `MessageChannel` of its own, so that chunks go from the service to a counter and
+   * back without crossing this thread. A counter that does not start or dies is dropped and the service counts its chunk itself; a factory
+   * that answers the engine's own worker again gets no counters.
    */
   const startCounters = (c: Connection, counting: EncodingName): void => {
     if (!remote || workers < 2 || counting === 'heuristic' || c.counters !== undefined || c.failure !== undefined) return
@@ -308,9 +286,6 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
 
   // --- calls ---
 
-  /** How many bytes a chunk may carry: as much as a send (all of it inline). */
-  const maxBytes = (): number => (remote ? slices.size() : Infinity)
-
   /** A callback that can cross to the service: proxied in worker mode (`proxy` marks the function: give it one made for the call). */
   const callback = <F extends object>(f: F): F => (remote ? proxy(f) : f)
 
@@ -325,17 +300,15 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   }
 
   /**
-   * Performs a call: sends its messages (in chunks when large, in worker mode), its request, and
-   * answers its result: the answer, with the list its declaration names `sliced` read to its end. A
-   * call that changes a session takes the answer the service gave even when aborted meanwhile (the
-   * change is made); one that fails before is cancelled, which undoes a change whose chunks were unread.
+   * Performs a call: sends its messages (in chunks when large, in worker mode) and its request, and answers its result with the list named
+   * `sliced` read to its end. A call that fails is cancelled, which undoes a change whose chunks were unread.
    */
   const perform = async (
     c: Connection,
     declared: OperationFeatures,
     signal: AbortSignal | undefined,
     sending: Sending,
-    send: (port: ServicePort, callId: number, carried: Carried) => Promise<unknown>,
+    send: (port: ServicePort, header: CallHeader & Carried) => Promise<unknown>,
   ): Promise<unknown> => {
     const callId = ++callIds
     const onAbort = declared.writes === true ? 'answer' : 'at once'
@@ -356,7 +329,8 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
         : !remote || sending.messages.length === 0
         ? { messages: sending.messages }
         : await sendAhead(sending.messages, slices, slicesInFlight(workers), put, sending.onProgress)
-      const answer = await call(c, callId, signal, onAbort, (port) => send(port, callId, carried))
+      // a chunk of the answer may carry as much as a send (all of it inline)
+      const answer = await call(c, callId, signal, onAbort, (port) => send(port, { callId, maxBytes: remote ? slices.size() : Infinity, ...carried }))
       const { sliced } = declared
       if (sliced === undefined) return answer
       if (sliced === 'all') return await read(answer as Chunk<unknown>)
@@ -375,18 +349,9 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const counting = loose.encoding ?? encoding
     if (declared.encoding === true) startCounters(c, counting)
     const options = declared.encoding === true ? { ...wire(o), encoding: counting } : wire(o)
-    return timed(
-      declared,
-      loose,
-      (signal) =>
-        perform(
-          c,
-          declared,
-          signal,
-          undefined,
-          (port, callId) => port.history[op]({ callId, messages, options, maxBytes: maxBytes() }, ...callbacks(declared, loose, signal)),
-        ),
-    ) as Promise<ResultOf<History[K]>>
+    const run = (signal: AbortSignal | undefined) =>
+      perform(c, declared, signal, undefined, (port, header) => port.history[op]({ ...header, messages, options }, ...callbacks(declared, loose, signal)))
+    return timed(declared, loose, run) as Promise<ResultOf<History[K]>>
   }
 
   const makeSession = (c: Connection, ref: SessionRef, sessionEncoding: EncodingName): EngineSession => {
@@ -409,25 +374,22 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
       const sending = messages === undefined ? undefined : { encoding: sessionEncoding, messages }
       return timed(declared, loose, (signal) =>
         before.then(() =>
-          perform(c, declared, signal, sending, (port, callId, carried) => {
-            const p = port.session[op]({ callId, session: ref, options: wire(o), maxBytes: maxBytes(), ...carried }, ...callbacks(declared, loose, signal))
+          perform(c, declared, signal, sending, (port, header) => {
+            const p = port.session[op]({ ...header, session: ref, options: wire(o) }, ...callbacks(declared, loose, signal))
             markSent()
             return p
           })
         ).finally(markSent)) as Promise<ResultOf<Session[K]>>
     }
 
-    // an operation without its options (a window `shouldCompact` needs) rejects as the service rejects the options
-    const methods: SessionMethods = {
+    return {
+      id,
+      // an operation without its options (a window `shouldCompact` needs) rejects as the service rejects the options
       ...perOperation<SessionMethods>(
         OPERATIONS.session,
         (op) => OPERATIONS.session[op].messages === true ? (messages: Messages, o = {}) => session(op, o, messages) : (o = {}) => session(op, o),
       ),
       compact: (o = {}) => withSummaryCost(o, (p) => session('compact', p)),
-    }
-    return {
-      id,
-      ...methods,
       close: async (o = {}) => {
         if (closed) return
         closed = true
@@ -452,11 +414,11 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
     const progress = onProgress === undefined || (remote && messages !== undefined) ? undefined : callback<ProgressCallback>((p) => onProgress(p))
     const sending = messages === undefined ? undefined : { encoding: sessionEncoding, messages, ...(onProgress === undefined ? {} : { onProgress }) }
     let chunked = false
-    const handle = await perform(c, { writes: true }, o.signal, sending, (port, callId, carried) => {
-      chunked = carried.chunked === true
+    const handle = await perform(c, { writes: true }, o.signal, sending, (port, header) => {
+      chunked = header.chunked === true
       const file = 'file' in carrying ? { file: carrying.file } : {}
       const tornTail = o.tornTail === undefined ? {} : { tornTail: o.tornTail }
-      return port.open({ callId, id, encoding: sessionEncoding, maxBytes: maxBytes(), ...carried, ...file, ...tornTail }, progress)
+      return port.open({ ...header, id, encoding: sessionEncoding, ...file, ...tornTail }, progress)
     })
     if (remote && !chunked && messages !== undefined) onProgress?.({ phase: 'open', done: messages.length, total: messages.length })
     return makeSession(c, { id, handle: handle as number }, sessionEncoding)

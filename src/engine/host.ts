@@ -1,15 +1,14 @@
 /**
- * Where an engine's worker runs: the `EngineHost` a worker is seen through, and the module Web
- * Worker host used in browsers and Deno (Node's `worker_threads` host is in `chatfold/node`).
+ * Where an engine's worker runs: the `EngineHost` a worker is seen through, and the module Web Worker host used in browsers and Deno
+ * (Node's `worker_threads` host is in `chatfold/node`).
  *
  * @module
  */
 import type { Endpoint } from 'comlink'
 
 /**
- * A running worker as the engine sees it: a Comlink endpoint, a way to hear that it failed (did
- * not load, threw, exited), and a way to end it. `ref`/`unref` (Node) let an idle engine not keep
- * the process alive: the engine refs the worker only while calls are pending.
+ * A running worker as the engine sees it: a Comlink endpoint, a way to hear that it failed (did not load, threw, exited), and a way to end
+ * it. `ref`/`unref` (Node) let an idle engine not keep the process alive: the engine refs the worker only while calls are pending.
  *
  * @since 0.1.0
  * @category engine
@@ -37,9 +36,8 @@ const absolute = (url: string | URL, base: string | undefined = globalThis.locat
 }
 
 /**
- * Runs `start` and answers the worker it made with the URL the `Worker` constructor was given: a
- * bundler rewrites the URL inside `new Worker(new URL(…))` (and only there), so it is learnt at
- * the call, through a recording subclass set on the global for the length of the call (synchronous).
+ * Runs `start` and answers the worker it made with the URL the `Worker` constructor was given: a bundler rewrites the URL inside
+ * `new Worker(new URL(…))` (and only there), so it is learnt at the call, through a recording subclass set on the global meanwhile.
  */
 const recordingUrl = (start: () => Worker): { readonly worker: Worker; readonly seen: string | URL | undefined } => {
   const g = globalThis as { Worker: typeof Worker }
@@ -64,10 +62,7 @@ const recordingUrl = (start: () => Worker): { readonly worker: Worker; readonly 
 
 const JS_TYPES = /^(text|application)\/(javascript|ecmascript|x-javascript)\b/i
 
-/**
- * Why a worker script did not start, learnt by fetching it (a worker's `error` event tells
- * nothing): not found, the wrong content type (an HTML fallback page), or an error inside it.
- */
+/** Why a worker script did not start, learnt by fetching it (its `error` event tells nothing): not found, not JavaScript, or it threw. */
 const diagnose = async (url: string): Promise<string> => {
   let response: Response
   try {
@@ -86,11 +81,10 @@ const diagnose = async (url: string): Promise<string> => {
 }
 
 /**
- * A module Web Worker running the engine (browsers, Deno). Without `url`, the worker script is the
- * package's own `workers/engine.worker.ts`, referenced as `new URL(…, import.meta.url)` so that
- * bundlers (Vite, webpack 5) find and emit it; pass
- * `url` where a bundler does not (esbuild, Rollup, `deno bundle`): emit `chatfold/worker` as its own entry.
- * A script that cannot load fails the engine with the URL tried, the HTTP status and the fix.
+ * A module Web Worker running the engine (browsers, Deno). Without `url`, the worker script is the package's own `workers/engine.worker.ts`,
+ * referenced as `new URL(…, import.meta.url)` so that bundlers (Vite, webpack 5) find and emit it; where a bundler does not (esbuild,
+ * Rollup, `deno bundle`), emit `chatfold/worker` as its own entry and pass its `url`. A script that cannot load fails the engine with the
+ * URL tried, the HTTP status and the fix.
  *
  * @example
  * import { createEngine, webWorkerHost } from 'chatfold/engine'

@@ -1,8 +1,7 @@
 /**
- * Every engine operation, declared once, and the service protocol derived from it: the public
- * API (`Engine`, `EngineSession`) and the service's type (what a worker exposes and the client
- * wraps once) are mapped over this one table, so that an operation added here and missing in the
- * client or the service does not compile.
+ * Every engine operation, declared once, and the service protocol derived from it: the public API (`Engine`, `EngineSession`) and the
+ * service's type (what a worker exposes and the client wraps once) are mapped over this one table, so that an operation added here and
+ * missing in the client or the service does not compile.
  *
  * @module
  */
@@ -60,10 +59,7 @@ const op =
   <const F extends OperationFeatures>(features: F): F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } } =>
     features
 
-/**
- * The engine's operations: on a history it is given (`history`), and on a resident session
- * (`session`). Everything else about a call is derived from this table.
- */
+/** The engine's operations: on a history it is given (`history`), and on a resident session (`session`). All else about a call derives from it. */
 export const OPERATIONS = {
   history: {
     /** Counts a history's tokens, with its breakdown. */
@@ -82,33 +78,22 @@ export const OPERATIONS = {
     append: op<unknown, SessionTokens>()({ messages: true, writes: true }),
     /** The session's size and tokens (cached: no re-count). */
     tokens: op<unknown, SessionTokens>()({}),
-    /**
-     * Prunes old tool results of the resident history (backward from the newest, past the protected
-     * tail), with the cached counts; answers the report and the replaced messages with their positions.
-     */
+    /** Prunes old tool results of the resident history (from the newest back, past the protected tail), with the cached counts. */
     prune: op<SessionPruneOptions, SessionPruneResult>()({ writes: true, sliced: 'changes' }),
     /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
     plan: op<EnginePlanOptions, SessionPlan>()({}),
-    /**
-     * The context a provider will see of the resident history (`contextTokens`): the last usage it
-     * records plus the estimate of the messages after it, from the session's cached counts.
-     */
+    /** The context a provider will see (`contextTokens`): the last usage the history records plus the cached counts of the messages after it. */
     contextTokens: op<EngineContextOptions, ContextTokens>()({}),
     /** Whether the resident history should be compacted (`shouldCompact`), anchored as `contextTokens` is. */
     shouldCompact: op<EngineShouldCompactOptions, boolean>()({}),
     /**
-     * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result
-     * resident; answers the rebuilt history, which is small. The summary is written by your
+     * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result resident. The summary is written by your
      * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
      */
     compact: op<EngineCompactOptions, SessionCompactResult>()({ progress: 'compact', summarize: true, writes: true, sliced: 'messages' }),
     /** The whole resident history, fetched in slices. */
     snapshot: op<unknown, Messages>()({ sliced: 'all' }),
-    /**
-     * Each resident message's tokens, in order: its breakdown as `countMessage` gives it (total,
-     * content, thinking, tools), from the session's cache (nothing is counted again), fetched in
-     * slices. What a view needs to show tokens per message without estimating each one itself.
-     */
+    /** Each resident message's tokens in order, as `countMessage` gives them, from the session's cache (nothing is counted again), in slices. */
     counts: op<unknown, ReadonlyArray<TokenBreakdown>>()({ sliced: 'all' }),
   },
 } as const
@@ -120,10 +105,7 @@ export type SessionOperation = keyof Session
 type History = Operations['history']
 type Session = Operations['session']
 
-/**
- * One method per operation of `table`, made by `make` from its name: how the service and the
- * client derive their methods from the table (`M`, which the table's keys make complete).
- */
+/** One method per operation of `table`, made by `make` from its name: how the service and the client derive their methods (`M`) from it. */
 export const perOperation = <M>(table: { readonly [K in keyof M]: OperationFeatures }, make: (op: keyof M & string) => unknown): M =>
   Object.fromEntries(Object.keys(table).map((op) => [op, make(op as keyof M & string)])) as M
 
@@ -152,10 +134,7 @@ export const ENGINE_PROTOCOL = 8
 /** A progress callback as the service receives it: a plain function inline, a Comlink proxy (whose calls return promises) in a worker. */
 export type ProgressCallback = (progress: EngineProgress) => unknown
 
-/**
- * A piece of a list too large for one send, either way: messages sent ahead of the call that takes
- * them, or the rest of a list an answer carries; its items start at `at` of a list of `length`.
- */
+/** A piece of a list too large for one send: messages sent ahead of their call, or the rest of an answer's list; its items start at `at` of `length`. */
 export type Chunk<A> = { readonly at: number; readonly items: ReadonlyArray<A>; readonly length: number }
 
 /** An operation's result as the service answers it: the list named by `sliced` comes as its first chunk. */
@@ -209,13 +188,11 @@ export type CountingCalls = {
 }
 
 /**
- * The engine service as the client calls it, in this thread or through Comlink. A call that changes
- * a session commits when its answer is sent or, when the answer carries a list in chunks, when its
- * last chunk is read (`chunks.read`); `cancel` aborts a running call, forgets its chunks, and undoes
- * one whose chunks are unread. `chunks.put` sends a chunk of a call's messages ahead of it.
+ * The engine service as the client calls it, in this thread or through Comlink. A call that changes a session commits when its answer is
+ * sent or, when the answer carries a list in chunks, when its last chunk is read (`chunks.read`); `cancel` aborts a running call, forgets
+ * its chunks, and undoes one whose chunks are unread. `chunks.put` sends a chunk of a call's messages ahead of it.
  */
 export type ServicePort = {
-  /** Answers `ENGINE_PROTOCOL`. */
   readonly ping: () => Promise<number>
   readonly cancel: (callId: number) => Promise<void>
   /** Starts a resident session (replacing one of the same id) with the messages carried or the history saved in `file`; answers its handle. */

@@ -1,15 +1,14 @@
 /**
- * The engine service: the one object that does the work, called directly in inline mode and
- * exposed with Comlink in a worker (`workers/engine.worker.ts` is `expose(createEngineService())`).
- * It keeps the resident sessions and runs the handlers of `OPERATIONS` on what it has decoded and
- * counted; a call's id reaches it for `cancel` and for the chunks of its messages and its answer.
+ * The engine service: the one object that does the work, called directly in inline mode and exposed with Comlink in a worker
+ * (`workers/engine.worker.ts` is `expose(createEngineService())`). It keeps the resident sessions and runs the handlers of `OPERATIONS` on
+ * what it has decoded and counted; a call's id reaches it for `cancel` and for the chunks of its messages and its answer.
  *
  * @module
  */
 import { expose, proxy, releaseProxy, transfer } from 'comlink'
 import type { Message } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName, loadEstimator } from '../tokenizer/load.ts'
-import type { Estimator, TokenBreakdown } from '../tokens/message-tokens.ts'
+import type { Estimator } from '../tokens/message-tokens.ts'
 import { admit } from './_admit.ts'
 import { historyFile, readHistoryFile } from './_file.ts'
 import { historyHandlers, type Resident, sessionHandlers } from './_ops.ts'
@@ -89,8 +88,7 @@ type SessionState = {
   readonly handle: number
   readonly encoding: EncodingName
   readonly estimate: Estimator
-  /** The service's counter of the session's encoding. */
-  readonly count: (m: Message) => TokenBreakdown
+  readonly count: Counter['count']
   state: Resident
   /** Calls on a session run one after another; a change whose answer is still being read holds the queue. */
   queue: Promise<void>
@@ -110,8 +108,7 @@ type CallState = {
 // --- the service ---
 
 /**
- * Creates an engine service: the object an inline engine calls and a worker exposes. Each service
- * has its own sessions; estimators are shared (loaded once per encoding).
+ * Creates an engine service, which an inline engine calls and a worker exposes: its sessions are its own, its estimators shared (loaded once per encoding).
  *
  * @since 0.1.0
  * @category engine
@@ -121,9 +118,8 @@ export const createEngineService = (): EngineService => {
   const sessions = new Map<string, SessionState>()
   const pool = createCountPool()
   /**
-   * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories
-   * count with it, and the counting pool fills it with counts made in other workers, so that a
-   * message it has counted (by identity) is not estimated again. It holds messages weakly.
+   * A counter per encoding, kept as long as the service: its sessions, chunks and calls on histories count with it, and the counting pool
+   * fills it with counts made in other workers, so that a message it has counted (by identity, held weakly) is not estimated again.
    */
   const counters = new Map<EncodingName, Counter>()
   let handles = 0
@@ -260,19 +256,15 @@ export const createEngineService = (): EngineService => {
       return (await result) as AnswerOf<Operations['session'][K]>
     })
 
-  const history = perOperation<ServicePort['history']>(OPERATIONS.history, onHistory)
-  const session = perOperation<ServicePort['session']>(OPERATIONS.session, onSession)
-
   const service: EngineService = {
     ping: () => Promise.resolve(ENGINE_PROTOCOL),
 
-    cancel: (callId) => {
+    cancel: async (callId) => {
       const call = calls.get(callId)
       calls.delete(callId)
       call?.controller.abort(new DOMException('The operation was aborted', 'AbortError'))
       call?.held?.undo()
       call?.held?.done()
-      return Promise.resolve()
     },
 
     open: (request, onProgress) =>
@@ -301,8 +293,8 @@ export const createEngineService = (): EngineService => {
       return Promise.resolve(open)
     },
 
-    history: proxy(history),
-    session: proxy(session),
+    history: proxy(perOperation<ServicePort['history']>(OPERATIONS.history, onHistory)),
+    session: proxy(perOperation<ServicePort['session']>(OPERATIONS.session, onSession)),
     chunks: proxy({
       put: async (callId: number, encoding: EncodingName, chunk: Chunk<Message>) => {
         const call = callOf(callId)
@@ -313,13 +305,7 @@ export const createEngineService = (): EngineService => {
         throwIfAborted(signal)
         call.parts.push({ at: chunk.at, length: chunk.length, messages, tokens })
       },
-      read: (callId: number) => {
-        try {
-          return Promise.resolve(next(callId))
-        } catch (e) {
-          return Promise.reject(e)
-        }
-      },
+      read: async (callId: number) => next(callId),
     }),
 
     counting: proxy({
