@@ -15,7 +15,7 @@ import { renderTranscript } from './transcript.ts'
 import { isProviderSummary, type ProviderSummary, rebuildAfterCompaction } from './rebuild.ts'
 import { windowOf } from './window.ts'
 import { SUMMARY_PROMPT, type SummarySection, validateSummary } from './summary.ts'
-import { abortReason, throwIfAborted } from '../internal/abort.ts'
+import { abortable, throwIfAborted } from '../internal/abort.ts'
 import { right } from 'fp-ts/Either'
 import { EMPTY_RECEIPT, type Receipt } from '../history/receipt.ts'
 import { LEDGER_KEY } from '../history/ledger.ts'
@@ -174,20 +174,6 @@ export type CompactResult = { readonly messages: Messages; readonly archive: Mes
 
 const ABORTED = 'The compaction was aborted'
 
-/** The promise, or a rejection as soon as the signal aborts. */
-const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined): Promise<A> => {
-  if (signal === undefined) return p
-  return new Promise<A>((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal, ABORTED))
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
-    p.then(
-      (a) => (signal.removeEventListener('abort', onAbort), resolve(a)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    )
-  })
-}
-
 /**
  * Compacts a history: plans the cut (`planCompaction`), builds the transcript of the head
  * (`renderTranscript`), has `summarize` write the summary, and rebuilds the history
@@ -221,7 +207,7 @@ export const compact = (opts: CompactOptions) => async (ms: Messages): Promise<C
   const { signal, onProgress } = opts
   const total = 4
   throwIfAborted(signal, ABORTED)
-  const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal) : (opts.estimate ?? smartHeuristic)
+  const estimate = typeof opts.estimate === 'string' ? await abortable(loadEstimator(opts.estimate), signal, ABORTED) : (opts.estimate ?? smartHeuristic)
   const count = opts.count ?? totalOf(countMessage(estimate))
   const tokensOf = (xs: Messages): number => xs.reduce((a, m) => (isInternal(m) ? a : a + count(m)), 0)
 
@@ -267,7 +253,7 @@ export const compact = (opts: CompactOptions) => async (ms: Messages): Promise<C
     ...(signal === undefined ? {} : { signal }),
     ...(opts.request === undefined ? {} : { request: opts.request }),
   }
-  const summary: unknown = await abortable(opts.summarize(transcript, context), signal)
+  const summary: unknown = await abortable(opts.summarize(transcript, context), signal, ABORTED)
   throwIfAborted(signal, ABORTED)
   const boundary = isProviderSummary(summary)
   if (!boundary && (typeof summary !== 'string' || summary.trim() === '')) throw new Error('Cannot compact: the summariser returned an empty summary')

@@ -32,7 +32,7 @@ import {
 } from './operations.ts'
 import { type Counted, type Counter, createCounter, createCountPool, packedBreakdowns } from './_pool.ts'
 import { now, slicesOf } from '../internal/schedule.ts'
-import { abortReason, throwIfAborted } from '../internal/abort.ts'
+import { abortable, throwIfAborted } from '../internal/abort.ts'
 import { EngineError, type EngineProgress } from './types.ts'
 import { noop } from '../internal/function.ts'
 
@@ -69,18 +69,6 @@ const release = (fs: ReadonlyArray<unknown>): void => {
     }
   }
 }
-
-/** Resolves when `turn` does, or rejects once `signal` aborts, whichever comes first. */
-const until = (turn: Promise<void>, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal))
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
-    void turn.then(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    })
-  })
 
 // --- state ---
 
@@ -225,7 +213,7 @@ export const createEngineService = (): EngineService => {
       const turn = s.queue
       let held: Promise<void> | undefined
       const result = (async () => {
-        await until(turn, signal)
+        await abortable(turn, signal)
         const live = lookup(request.session)
         const { result, next } = await sessionHandlers[op](request.options, {
           signal,

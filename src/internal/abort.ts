@@ -14,3 +14,17 @@ export const abortReason = (signal: AbortSignal, message = 'The operation was ab
 export const throwIfAborted = (signal: AbortSignal | undefined, message?: string): void => {
   if (signal?.aborted === true) throw abortReason(signal, message)
 }
+
+/** `p`, or a rejection with the signal's reason (see {@link abortReason}) as soon as `signal` aborts, whichever comes first. */
+export const abortable = <A>(p: Promise<A>, signal: AbortSignal | undefined, message?: string): Promise<A> => {
+  if (signal === undefined) return p
+  return new Promise<A>((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal, message))
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(
+      (a) => (signal.removeEventListener('abort', onAbort), resolve(a)),
+      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    )
+  })
+}
