@@ -13,6 +13,7 @@ import type { ContextTokensOptions } from '../tokens/usage.ts'
 import type { CompactionReport, CompactOptions, CompactResult, Summarizer, SummarizerContext, Summary } from '../compaction/compact.ts'
 import type { CallCostLine } from '../cost/call-cost.ts'
 import type { PriceTable } from '../cost/price.ts'
+import type { TokenBreakdown } from '../tokens/message-tokens.ts'
 
 /**
  * Where the engine runs: `worker` (a Web Worker, or your `host`), `inline` (this thread), or `auto` (a worker where
@@ -48,12 +49,7 @@ export type EncodingOptions = { readonly encoding?: EncodingName }
  * @since 0.1.0
  * @category engine
  */
-export type EngineProgress = {
-  readonly phase: 'open' | 'estimate' | 'compact'
-  readonly done: number
-  readonly total: number
-  readonly stage?: string
-}
+export type EngineProgress = { readonly phase: 'open' | 'estimate' | 'compact'; readonly done: number; readonly total: number; readonly stage?: string }
 
 /**
  * A progress callback, in worker mode called across the thread (a Comlink proxy) at most every ~50 ms, and once at the end.
@@ -78,13 +74,7 @@ export type FileOptions = { readonly tornTail?: 'drop' | 'fail' }
  * @since 0.1.0
  * @category engine
  */
-export type TokenEstimate = {
-  readonly total: number
-  readonly content: number
-  readonly thinking: number
-  readonly tools: number
-  readonly messages: number
-}
+export type TokenEstimate = TokenBreakdown & { readonly messages: number }
 
 /**
  * The size of a resident session after a call: its messages and their tokens (cached in the engine).
