@@ -53,53 +53,77 @@ export type OperationFeatures = {
   readonly sliced?: 'all' | 'messages' | 'changes'
 }
 
-/** Declares an operation: its features, typed with its options and result (`types` is never set: it carries them to the types below). */
-const op =
-  <Options, Result>() =>
-  <const F extends OperationFeatures>(features: F): F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } } =>
-    features
+/** An operation with none of the features. */
+type NoFeatures = Readonly<Record<never, never>>
 
-/** The engine's operations: on a history it is given (`history`), and on a resident session (`session`). All else about a call derives from it. */
-export const OPERATIONS = {
-  history: {
+/** An operation's declaration: its features, with its options and result types (`types` is never set: it carries them to the types below). */
+type Op<Options, Result, F> = F & OperationFeatures & { readonly types?: { readonly options: Options; readonly result: Result } }
+
+/**
+ * The type of {@link OPERATIONS}: each operation's options, result and features, written out (a published type is never inferred:
+ * JSR's rule); the table repeats the features, checked against it.
+ */
+export type Operations = {
+  readonly history: {
     /** Counts a history's tokens, with its breakdown. */
-    estimate: op<EncodingOptions, TokenEstimate>()({ messages: true, progress: 'estimate', encoding: true }),
+    readonly estimate: Op<EncodingOptions, TokenEstimate, { messages: true; progress: 'estimate'; encoding: true }>
     /** Prunes old tool results of a history (the whole history crosses the boundary both ways: prefer a session). */
-    pruneToolResults: op<EnginePruneOptions & EncodingOptions, PruneResult & { readonly receipt: Receipt }>()({ messages: true, encoding: true }),
+    readonly pruneToolResults: Op<EnginePruneOptions & EncodingOptions, PruneResult & { readonly receipt: Receipt }, { messages: true; encoding: true }>
     /** The head of a history as a transcript for a summariser (`renderTranscript`). */
-    renderTranscript: op<TranscriptOptions, string>()({ messages: true }),
+    readonly renderTranscript: Op<TranscriptOptions, string, { messages: true }>
     /** Plans a compaction of a history (`planCompaction` with the engine's estimator). */
-    planCompaction: op<EnginePlanOptions & EncodingOptions, CompactionPlan>()({ messages: true, encoding: true }),
+    readonly planCompaction: Op<EnginePlanOptions & EncodingOptions, CompactionPlan, { messages: true; encoding: true }>
     /** Compacts a history (`compact` with the engine's estimator; the summariser as in `EngineSession.compact`). */
-    compact: op<EngineCompactOptions & EncodingOptions, EngineCompactResult>()({ messages: true, progress: 'compact', summarize: true, encoding: true }),
-  },
-  session: {
+    readonly compact: Op<EngineCompactOptions & EncodingOptions, EngineCompactResult, { messages: true; progress: 'compact'; summarize: true; encoding: true }>
+  }
+  readonly session: {
     /** Appends messages (the new turn); answers the session's size and tokens. */
-    append: op<unknown, SessionTokens>()({ messages: true, writes: true }),
+    readonly append: Op<unknown, SessionTokens, { messages: true; writes: true }>
     /** The session's size and tokens (cached: no re-count). */
-    tokens: op<unknown, SessionTokens>()({}),
+    readonly tokens: Op<unknown, SessionTokens, NoFeatures>
     /** Prunes old tool results of the resident history (from the newest back, past the protected tail), with the cached counts. */
-    prune: op<SessionPruneOptions, SessionPruneResult>()({ writes: true, sliced: 'changes' }),
+    readonly prune: Op<SessionPruneOptions, SessionPruneResult, { writes: true; sliced: 'changes' }>
     /** Plans a compaction of the resident history: how many messages would be summarised and kept, and their tokens. */
-    plan: op<EnginePlanOptions, SessionPlan>()({}),
+    readonly plan: Op<EnginePlanOptions, SessionPlan, NoFeatures>
     /** The context a provider will see (`contextTokens`): the last usage the history records plus the cached counts of the messages after it. */
-    contextTokens: op<EngineContextOptions, ContextTokens>()({}),
+    readonly contextTokens: Op<EngineContextOptions, ContextTokens, NoFeatures>
     /** Whether the resident history should be compacted (`shouldCompact`), anchored as `contextTokens` is. */
-    shouldCompact: op<EngineShouldCompactOptions, boolean>()({}),
+    readonly shouldCompact: Op<EngineShouldCompactOptions, boolean, NoFeatures>
     /**
      * Compacts the resident history (plan, transcript, summary, rebuild) and keeps the result resident. The summary is written by your
      * `summarize` (called on your side, with this call's signal) or by the embedded extractive one.
      */
-    compact: op<EngineCompactOptions, SessionCompactResult>()({ progress: 'compact', summarize: true, writes: true, sliced: 'messages' }),
+    readonly compact: Op<EngineCompactOptions, SessionCompactResult, { progress: 'compact'; summarize: true; writes: true; sliced: 'messages' }>
     /** The whole resident history, fetched in slices. */
-    snapshot: op<unknown, Messages>()({ sliced: 'all' }),
+    readonly snapshot: Op<unknown, Messages, { sliced: 'all' }>
     /** Each resident message's tokens in order, as `countMessage` gives them, from the session's cache (nothing is counted again), in slices. */
-    counts: op<unknown, ReadonlyArray<TokenBreakdown>>()({ sliced: 'all' }),
-  },
-} as const
+    readonly counts: Op<unknown, ReadonlyArray<TokenBreakdown>, { sliced: 'all' }>
+  }
+}
 
-/** The type of {@link OPERATIONS}, and the names of its operations on a history and on a resident session. */
-export type Operations = typeof OPERATIONS
+/** The engine's operations: on a history it is given (`history`), and on a resident session (`session`). All else about a call derives from it. */
+export const OPERATIONS: Operations = {
+  history: {
+    estimate: { messages: true, progress: 'estimate', encoding: true },
+    pruneToolResults: { messages: true, encoding: true },
+    renderTranscript: { messages: true },
+    planCompaction: { messages: true, encoding: true },
+    compact: { messages: true, progress: 'compact', summarize: true, encoding: true },
+  },
+  session: {
+    append: { messages: true, writes: true },
+    tokens: {},
+    prune: { writes: true, sliced: 'changes' },
+    plan: {},
+    contextTokens: {},
+    shouldCompact: {},
+    compact: { progress: 'compact', summarize: true, writes: true, sliced: 'messages' },
+    snapshot: { sliced: 'all' },
+    counts: { sliced: 'all' },
+  },
+}
+
+/** The names of the operations on a history and on a resident session. */
 export type HistoryOperation = keyof History
 export type SessionOperation = keyof Session
 type History = Operations['history']
