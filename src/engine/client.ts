@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { proxy, transfer, wrap } from 'comlink'
+import { proxy, transfer } from 'comlink'
 import type { Messages } from '../message/message.ts'
 import { DEFAULT_ENCODING, type EncodingName } from '../tokenizer/load.ts'
 import { pricedSummarizer } from '../compaction/priced.ts'
@@ -13,16 +13,13 @@ import type { Summarizer } from '../compaction/compact.ts'
 import type { PriceTable } from '../cost/price.ts'
 import type { CallCostLine } from '../cost/call-cost.ts'
 import type { Engine, EngineOptions, EngineSession } from './api.ts'
-import { type EngineHost, webWorkerHost } from './host.ts'
-import { createEngineService } from './service.ts'
+import { type Connection, connections } from './_connection.ts'
 import {
   type CallerSide,
   type CallHeader,
   type CallOf,
   type Carried,
   type Chunk,
-  ENGINE_PROTOCOL,
-  type EngineService,
   type HistoryMethods,
   type HistoryOperation,
   type OperationFeatures,
@@ -37,7 +34,7 @@ import {
   type SessionRef,
 } from './operations.ts'
 import { slicesInFlight } from './_pool.ts'
-import { abortReason, throwIfAborted } from '../internal/abort.ts'
+import { throwIfAborted } from '../internal/abort.ts'
 import { type CallOptions, COMPACT_TIMEOUT, EngineError, type EngineProgress, type FileOptions, type ProgressOptions, type RemoteSummarizer } from './types.ts'
 import { historyFile, portableFile } from './_file.ts'
 import { sendAhead, sliceSizer } from './_send.ts'
@@ -87,25 +84,6 @@ const timed = <A>(declared: OperationFeatures, o: Loose, f: (signal: AbortSignal
   })
 }
 
-/** An error from the other side: Comlink rebuilds errors as plain `Error`s with their name and message. */
-const fromService = (e: unknown): unknown => {
-  if (!(e instanceof Error) || e instanceof EngineError) return e
-  if (e.name === 'EngineError') return new EngineError('session', e.message)
-  if (e.name === 'TypeError' && !(e instanceof TypeError)) return new TypeError(e.message)
-  return e
-}
-
-/** A connection: its service (none when it failed to start), the worker's host (none inline), the calls pending on it, and how it failed. */
-type Connection = {
-  readonly port: ServicePort | undefined
-  readonly host: EngineHost | undefined
-  readonly pending: Set<{ readonly callId: number; readonly reject: (error: unknown) => void }>
-  failure: EngineError | undefined
-  started: Promise<void>
-  /** Counting workers, started with the first call that counts with a tokenizer (`undefined` until then). */
-  counters: ReadonlyArray<EngineHost> | undefined
-}
-
 /** What a call sends ahead: messages, the encoding they are counted in, and how to report their progress. */
 type Sending = { readonly encoding: EncodingName; readonly messages: Messages; readonly onProgress?: (p: EngineProgress) => void } | undefined
 
@@ -152,136 +130,7 @@ export const createEngine = (options: EngineOptions = {}): Engine => {
   let disposed: EngineError | undefined
   let callIds = 0
 
-  // --- connections ---
-
-  const fail = (c: Connection, error: EngineError): void => {
-    if (c.failure !== undefined) return
-    c.failure = error
-    // each rejection takes its call out of `pending`
-    for (const { callId, reject } of [...c.pending]) {
-      reject(error)
-      if (c.host === undefined && callId > 0) void c.port?.cancel(callId).catch(noop)
-    }
-    c.host?.terminate()
-    for (const h of c.counters ?? []) h.terminate()
-  }
-
-  /** Starts a worker: its host, or why it cannot start. */
-  const spawn = (): EngineHost | EngineError => {
-    try {
-      if (options.host !== undefined) return options.host()
-      if (typeof Worker === 'function') return webWorkerHost()
-      return new EngineError(
-        'unsupported',
-        'Cannot start the engine worker: this runtime has no Worker (use mode "inline" or "auto", or pass a host; chatfold/node has one for worker_threads)',
-      )
-    } catch (e) {
-      return new EngineError('load', `Cannot start the engine worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-    }
-  }
-
-  /**
-   * Runs one call (`callId` 0: not cancellable), raced against the connection's failure and the signal. An abort cancels it on the service
-   * and rejects at once, or (`answer`) when the service answers: a change made before the cancel arrived is never lost to the caller.
-   */
-  const call = <A>(
-    c: Connection,
-    callId: number,
-    signal: AbortSignal | undefined,
-    onAbort: 'at once' | 'answer',
-    f: (port: ServicePort) => Promise<A>,
-  ): Promise<A> => {
-    const { port } = c
-    if (disposed !== undefined || c.failure !== undefined || port === undefined) return Promise.reject(disposed ?? c.failure)
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
-    return new Promise<A>((resolve, reject) => {
-      let settled = false
-      let aborted = false
-      const entry = { callId, reject: (e: unknown) => settle() && reject(e) }
-      const settle = (): boolean => {
-        if (settled) return false
-        settled = true
-        c.pending.delete(entry)
-        signal?.removeEventListener('abort', abort)
-        if (c.pending.size === 0) c.host?.unref?.()
-        return true
-      }
-      const abort = (): void => {
-        aborted = true
-        if (callId > 0) void port.cancel(callId).catch(noop)
-        if (onAbort === 'at once' && settle()) reject(abortReason(signal as AbortSignal))
-      }
-      c.pending.add(entry)
-      if (c.pending.size === 1) c.host?.ref?.()
-      signal?.addEventListener('abort', abort, { once: true })
-      new Promise<A>((run) => run(f(port))).then(
-        (v) => settle() && resolve(v),
-        (e: unknown) => settle() && reject(aborted ? abortReason(signal as AbortSignal) : fromService(e)),
-      )
-    })
-  }
-
-  /** Starts a service: inline, or in a worker wrapped once, which must answer a first `ping` in time with this version's protocol. */
-  const connect = (): Connection => {
-    const c: Connection = { port: undefined, host: undefined, pending: new Set(), failure: undefined, started: Promise.resolve(), counters: [] }
-    if (!remote) return { ...c, port: createEngineService() }
-    const host = spawn()
-    if (host instanceof EngineError) {
-      c.failure = host
-      c.started = Promise.reject(host)
-      c.started.catch(noop)
-      return c
-    }
-    const worker: Connection = { ...c, port: wrap<EngineService>(host.endpoint), host, counters: undefined }
-    let answered = false
-    host.onFailure((error) => {
-      const [code, what] = answered ? (['crashed', 'died'] as const) : (['load', 'failed to load'] as const)
-      fail(worker, new EngineError(code, `The engine worker ${what}: ${error.message}`, { cause: error }))
-    })
-    host.unref?.()
-    const timer = setTimeout(() => fail(worker, new EngineError('load', `The engine worker did not answer within ${startTimeout} ms`)), startTimeout)
-    worker.started = call(worker, 0, undefined, 'at once', (s) => s.ping()).finally(() => clearTimeout(timer)).then((protocol) => {
-      answered = true
-      if (protocol === ENGINE_PROTOCOL) return
-      const e = new EngineError(
-        'load',
-        `The engine worker speaks protocol ${String(protocol)}, this client ${ENGINE_PROTOCOL}: they come from different versions`,
-      )
-      fail(worker, e)
-      throw e
-    })
-    worker.started.catch(noop)
-    return worker
-  }
-
-  /**
-   * Starts the counting workers (`workers - 1`, once per connection) with the first call that counts with a tokenizer (the heuristic loads
-   * no tables), each connected to the service through a `MessageChannel` of its own, so that chunks go from the service to a counter and
-   * back without crossing this thread. A counter that does not start or dies is dropped and the service counts its chunk itself; a factory
-   * that answers the engine's own worker again gets no counters.
-   */
-  const startCounters = (c: Connection, counting: EncodingName): void => {
-    if (!remote || workers < 2 || counting === 'heuristic' || c.counters !== undefined || c.failure !== undefined) return
-    const hosts: EngineHost[] = []
-    const ports: MessagePort[] = []
-    c.counters = hosts
-    for (let i = 1; i < workers; i++) {
-      const counter = spawn()
-      if (counter instanceof EngineError || counter === c.host || counter.endpoint === c.host?.endpoint) break
-      const index = hosts.length
-      const { port1, port2 } = new MessageChannel()
-      hosts.push(counter)
-      ports.push(port2)
-      counter.unref?.()
-      counter.onFailure(() => {
-        counter.terminate()
-        if (c.failure === undefined) void c.port?.counting.drop(index).catch(noop)
-      })
-      void wrap<EngineService>(counter.endpoint).counting.serve(transfer(port1, [port1])).catch(noop)
-    }
-    if (ports.length > 0) void call(c, 0, undefined, 'at once', (s) => s.counting.use(transfer(ports, ports), counting)).catch(noop)
-  }
-
+  const { call, connect, fail, startCounters } = connections({ remote, host: options.host, startTimeout, workers, disposed: () => disposed })
   let current = connect()
 
   // --- calls ---
