@@ -1,7 +1,7 @@
 /**
- * Every engine operation, declared once, and the service protocol derived from it: the public API (`Engine`, `EngineSession`) and the
- * service's type (what a worker exposes and the client wraps once) are mapped over this one table, so that an operation added here and
- * missing in the client or the service does not compile.
+ * Every engine operation, declared in one place, and the service protocol derived from it: the public API (`Engine`, `EngineSession`) and
+ * the service's type (what a worker exposes and the client wraps once) are mapped over this one type and its table, so that an operation
+ * added here and missing in the client or the service does not compile.
  *
  * @module
  */
