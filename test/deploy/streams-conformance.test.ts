@@ -138,6 +138,17 @@ describe('Durable Streams conformance', () => {
   }
 })
 
+/** Submits a user message to a served chat store at `root`, and checks that it was taken. */
+const submit = async (root: string, conversation_id: string, message_id: string): Promise<void> => {
+  const submitted = await fetch(`${root}/modalities/chat/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'user', content: 'hello', conversation_id, message_id }),
+  })
+  expect(submitted.status).toBeLessThan(300)
+  await submitted.body?.cancel()
+}
+
 describe('each served form publishes its conversations', () => {
   // on --postgres, the stream is written in the submit's own transaction: there at once too
   for (const name of ['chatfold serve', 'chatfold serve --postgres'] as const) {
@@ -148,13 +159,7 @@ describe('each served form publishes its conversations', () => {
       const empty = await fetch(`${conversation}?offset=-1`)
       expect(empty.status).toBe(404) // no message yet, no stream
       await empty.body?.cancel()
-      const submitted = await fetch(`${root}/modalities/chat/submit`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ role: 'user', content: 'hello', conversation_id: 'served-1', message_id: 'sm1' }),
-      })
-      expect(submitted.status).toBeLessThan(300)
-      await submitted.body?.cancel()
+      await submit(root, 'served-1', 'sm1')
       const read = await fetch(`${conversation}?offset=-1`)
       expect(read.status).toBe(200)
       expect(((await read.json()) as Array<{ message_id: string }>).map((m) => m.message_id)).toEqual(['sm1'])
@@ -165,13 +170,7 @@ describe('each served form publishes its conversations', () => {
     it(`${name}: a submit appears on the conversation stream once kept`, async () => {
       const base = bases[name] ?? ''
       const root = base.replace(/\/streams$/, '')
-      const submitted = await fetch(`${root}/modalities/chat/submit`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ role: 'user', content: 'hello', conversation_id: 'served-2', message_id: 'sm2' }),
-      })
-      expect(submitted.status).toBeLessThan(300)
-      await submitted.body?.cancel()
+      await submit(root, 'served-2', 'sm2')
       // published once the store's flush is done, just after the submit's answer: a 404 until then
       let read = await fetch(`${base}/conversations/served-2?offset=-1`)
       for (let i = 0; i < 50 && read.status === 404; i++) {
