@@ -184,7 +184,7 @@ export const createEngineService = (): EngineService => {
     let tokens = 0
     for (const part of [...call.parts].sort((a, b) => a.at - b.at)) {
       if (part.at !== messages.length || call.encoding !== encoding) break
-      messages.push(...part.messages)
+      for (const m of part.messages) messages.push(m)
       tokens += part.tokens
     }
     if (messages.length !== call.parts[0]?.length) throw new EngineError('session', `The messages of call ${request.callId} are incomplete`)
